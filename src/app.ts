@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import { AccountsRepository } from './modules/accounts/accounts-repository.js';
+import { AppKeyService } from './modules/accounts/app-key-service.js';
+import { CodeRepository } from './modules/codes/code-repository.js';
+import { codeRoutes } from './modules/codes/code-routes.js';
+import { CodeService } from './modules/codes/code-service.js';
+import { EventRepository } from './modules/events/event-repository.js';
+import { eventRoutes } from './modules/events/event-routes.js';
+import { EventService } from './modules/events/event-service.js';
+import { healthRoutes } from './modules/health/health-routes.js';
+import { JobRepository } from './modules/jobs/job-repository.js';
+import { jobRoutes } from './modules/jobs/job-routes.js';
+import { JobService } from './modules/jobs/job-service.js';
+import { PostRepository } from './modules/posts/post-repository.js';
+import { postRoutes } from './modules/posts/post-routes.js';
+import { PostService } from './modules/posts/post-service.js';
+import { appKeyAuthPlugin } from './plugins/app-key-auth.js';
+import { errorHandlerPlugin } from './plugins/error-handler.js';
+import { languagePlugin } from './plugins/language.js';
+import { openApiPlugin } from './plugins/openapi.js';
+import { queryNormalizationPlugin } from './plugins/query-normalization.js';
+import { Links } from './shared/links.js';
+
+export interface AppOptions {
+  config: Config;
+  database: Database;
+  /** Current time in epoch milliseconds; tests pass a controllable clock. */
+  clock?: () => number;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export type App = FastifyInstance;
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/** Never log a credential, even if a future log line includes headers. */
+export const LOG_REDACTIONS = [
+  'req.headers.authorization', 'req.headers["x-svc-api-key"]', 'req.headers.cookie', 'res.headers["set-cookie"]',
+];
+
+/**
+ * Assembles the service: cross-cutting plugins first (errors, language, query normalization, app-key
+ * auth, OpenAPI), then one route module per area. Services are wired once here and passed down.
+ * The returned app is not yet listening or ready, so callers may still add routes (tests do).
+ */
+export async function buildApp(options: AppOptions): Promise<App> {
+  const { config, database } = options;
+  const clock = options.clock ?? Date.now;
+
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel, redact: LOG_REDACTIONS },
+    // Accept a caller's request id only when it is short and plain, so it cannot forge log lines.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    trustProxy: config.trustProxy,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    ajv: { customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  let closing = false;
+  app.addHook('preClose', async () => { closing = true; });
+  app.addHook('onRequest', async (request, reply) => { reply.header('X-Request-Id', request.id); });
+
+  const links = new Links(config.webBaseUrl, config.publicBaseUrl);
+  const accounts = new AccountsRepository(database.db, clock);
+  const appKeys = new AppKeyService(accounts, config.apiKeyCacheSeconds);
+  const codes = new CodeService(new CodeRepository(database.db));
+  await codes.load();
+  const posts = new PostService(new PostRepository(database.db, database.adapter), accounts, links, config.serviceTimeZone);
+  const jobs = new JobService(new JobRepository(database.db, database.adapter), accounts, codes, links, clock);
+  const events = new EventService(new EventRepository(database.db), accounts, codes, links);
+
+  await app.register(errorHandlerPlugin, { clock });
+  await app.register(languagePlugin);
+  await app.register(queryNormalizationPlugin);
+  await app.register(appKeyAuthPlugin, { appKeys });
+  await app.register(openApiPlugin, { publicBaseUrl: config.publicBaseUrl });
+
+  await app.register(healthRoutes, { ping: database.ping, isClosing: () => closing });
+  await app.register(postRoutes, { posts });
+  await app.register(jobRoutes, { jobs });
+  await app.register(eventRoutes, { events });
+  await app.register(codeRoutes, { codes });
+
+  return app;
+}

@@ -1,0 +1,192 @@
+import path from 'node:path';
+
+/** Operation identifiers of the spec's rate-limit table. */
+export const OPERATION_IDS = [
+  'post.create', 'post.update', 'post.delete',
+  'job.create', 'job.update', 'job.delete', 'job.publish', 'job.disable',
+  'event.create', 'event.update', 'event.delete',
+  'event.sub.create', 'event.sub.update', 'event.sub.delete',
+] as const;
+export type OperationId = (typeof OPERATION_IDS)[number];
+
+export interface WindowLimits { perMinute: number; perHour: number; perDay: number }
+
+/** The spec's defaults: [per minute, per hour, per day]. */
+const OPERATION_DEFAULTS: Record<OperationId, [number, number, number]> = {
+  'post.create': [2, 10, 50],
+  'post.update': [5, 40, 300],
+  'post.delete': [2, 10, 30],
+  'job.create': [2, 10, 50],
+  'job.update': [5, 40, 300],
+  'job.delete': [2, 10, 30],
+  'job.publish': [5, 30, 150],
+  'job.disable': [5, 30, 150],
+  'event.create': [2, 10, 50],
+  'event.update': [5, 40, 300],
+  'event.delete': [2, 10, 30],
+  'event.sub.create': [10, 100, 500],
+  'event.sub.update': [15, 150, 800],
+  'event.sub.delete': [10, 100, 400],
+};
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** `postgres://…` or an absolute SQLite file path. */
+  databaseUrl: string;
+  databaseKind: 'sqlite' | 'postgres';
+  redisUrl: string | null;
+  publicBaseUrl: string;
+  webBaseUrl: string;
+  serviceTimeZone: string;
+  logLevel: string;
+  corsOrigins: string[];
+  trustProxy: boolean;
+  apiKeyCacheSeconds: number;
+  rateLimits: {
+    globalPerMinute: number;
+    globalPerDay: number;
+    operations: Record<OperationId, WindowLimits>;
+  };
+  lifetimes: {
+    authorizationCodeSeconds: number;
+    accessTokenSeconds: number;
+    refreshTokenSeconds: number;
+  };
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid settings:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Reads and validates every setting; throws ConfigError naming each bad one. */
+export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
+  const problems: string[] = [];
+  const read = (name: string): string | undefined => {
+    const value = env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  };
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!/^-?\d+$/.test(raw) || value < min || value > max) {
+      problems.push(`${name}: must be an integer from ${min} to ${max}, got "${raw}"`);
+      return fallback;
+    }
+    return value;
+  };
+  const httpUrl = (name: string, fallback: string): string => {
+    const raw = read(name) ?? fallback;
+    try {
+      const url = new URL(raw);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('protocol');
+      return raw.replace(/\/+$/, '');
+    } catch {
+      problems.push(`${name}: must be an absolute http(s) URL, got "${raw}"`);
+      return fallback;
+    }
+  };
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    if (/^(1|true|yes)$/i.test(raw)) return true;
+    if (/^(0|false|no)$/i.test(raw)) return false;
+    problems.push(`${name}: must be true or false, got "${raw}"`);
+    return fallback;
+  };
+
+  const port = int('PORT', 8080, 0, 65535);
+  const host = read('HOST') ?? '127.0.0.1';
+  const dataDir = path.resolve(cwd, read('DATA_DIR') ?? './data');
+
+  const rawDatabaseUrl = read('DATABASE_URL');
+  let databaseUrl = path.join(dataDir, 'service.sqlite');
+  let databaseKind: Config['databaseKind'] = 'sqlite';
+  if (rawDatabaseUrl !== undefined) {
+    if (/^postgres(ql)?:\/\//.test(rawDatabaseUrl)) {
+      databaseKind = 'postgres';
+      databaseUrl = rawDatabaseUrl;
+    } else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(rawDatabaseUrl) && !rawDatabaseUrl.startsWith('file://')) {
+      problems.push(`DATABASE_URL: must be a postgres:// URL or a SQLite file path, got "${redactUrl(rawDatabaseUrl)}"`);
+    } else {
+      databaseUrl = path.resolve(cwd, rawDatabaseUrl.replace(/^file:\/\//, ''));
+    }
+  }
+
+  const redisUrl = read('REDIS_URL') ?? null;
+  if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) {
+    problems.push(`REDIS_URL: must be a redis:// or rediss:// URL, got "${redactUrl(redisUrl)}"`);
+  }
+
+  const publicBaseUrl = httpUrl('PUBLIC_BASE_URL', `http://${host.includes(':') ? `[${host}]` : host}:${port}`);
+  const webBaseUrl = httpUrl('WEB_BASE_URL', publicBaseUrl);
+
+  const serviceTimeZone = read('SERVICE_TIME_ZONE') ?? 'Asia/Seoul';
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: serviceTimeZone });
+  } catch {
+    problems.push(`SERVICE_TIME_ZONE: must be an IANA time zone such as Asia/Seoul, got "${serviceTimeZone}"`);
+  }
+
+  const logLevel = read('LOG_LEVEL') ?? 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    problems.push(`LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`);
+  }
+
+  const corsOrigins = (read('CORS_ORIGINS') ?? '').split(',').map((o) => o.trim()).filter(Boolean);
+  for (const origin of corsOrigins) {
+    if (!/^https?:\/\/[^/]+$/.test(origin)) problems.push(`CORS_ORIGINS: "${origin}" is not an origin like https://app.example.com`);
+  }
+
+  const max = 1_000_000_000;
+  const operations = {} as Record<OperationId, WindowLimits>;
+  for (const op of OPERATION_IDS) {
+    const prefix = `RATE_LIMIT_${op.toUpperCase().replace(/\./g, '_')}`;
+    const [m, h, d] = OPERATION_DEFAULTS[op];
+    operations[op] = {
+      perMinute: int(`${prefix}_PER_MINUTE`, m, 1, max),
+      perHour: int(`${prefix}_PER_HOUR`, h, 1, max),
+      perDay: int(`${prefix}_PER_DAY`, d, 1, max),
+    };
+  }
+
+  const config: Config = {
+    port,
+    host,
+    dataDir,
+    databaseUrl,
+    databaseKind,
+    redisUrl,
+    publicBaseUrl,
+    webBaseUrl,
+    serviceTimeZone,
+    logLevel,
+    corsOrigins,
+    trustProxy: bool('TRUST_PROXY', false),
+    apiKeyCacheSeconds: int('API_KEY_CACHE_SECONDS', 30, 0, 3600),
+    rateLimits: {
+      globalPerMinute: int('RATE_LIMIT_GLOBAL_PER_MINUTE', 60, 1, max),
+      globalPerDay: int('RATE_LIMIT_GLOBAL_PER_DAY', 5000, 1, max),
+      operations,
+    },
+    lifetimes: {
+      authorizationCodeSeconds: int('AUTH_CODE_TTL_SECONDS', 300, 10, 3600),
+      accessTokenSeconds: int('ACCESS_TOKEN_TTL_SECONDS', 3600, 30, 86_400),
+      refreshTokenSeconds: int('REFRESH_TOKEN_TTL_SECONDS', 30 * 86_400, 60, 365 * 86_400),
+    },
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+/** Hides the password of a connection URL so that it can be printed. */
+export function redactUrl(url: string): string {
+  return url.replace(/\/\/([^:/@]+):([^@]*)@/, '//$1:***@');
+}

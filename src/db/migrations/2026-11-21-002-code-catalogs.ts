@@ -1,0 +1,24 @@
+import type { Kysely, Migration } from 'kysely';
+import { CATALOG_DATA, CATALOG_NAMES, LOCALES } from '../../modules/codes/catalog-data.js';
+import type { DB } from '../schema.js';
+
+/** Seeds the code catalogs and their labels in the 11 locales. */
+export function seedCodeCatalogs(): Migration {
+  return {
+    async up(anyDb: Kysely<unknown>) {
+      const db = anyDb as unknown as Kysely<DB>;
+      for (const catalog of CATALOG_NAMES) {
+        const entries = CATALOG_DATA[catalog];
+        await db.insertInto('code_entries')
+          .values(entries.map(([code], position) => ({ catalog, code, position })))
+          .execute();
+        const labels = entries.flatMap(([code, line]) => {
+          const names = line.split('|');
+          if (names.length !== LOCALES.length) throw new Error(`Catalog ${catalog} code ${code} has ${names.length} labels`);
+          return LOCALES.map((locale, i) => ({ catalog, code, locale, display_name: names[i]! }));
+        });
+        await db.insertInto('code_labels').values(labels).execute();
+      }
+    },
+  };
+}

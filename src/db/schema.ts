@@ -1,0 +1,285 @@
+import type { Generated } from 'kysely';
+
+/**
+ * The Kysely view of the schema, shared by both engines. Times are epoch milliseconds; booleans are
+ * 0/1 integers and JSON values are text, so both engines return identical rows.
+ */
+
+type Bool = number;
+
+export interface UsersTable {
+  id: Generated<number>;
+  email: string;
+  email_verified: Bool;
+  password_hash: string | null;
+  name: string;
+  handle: string;
+  image_url: string | null;
+  certificated: Bool;
+  locale: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface CompaniesTable {
+  id: Generated<number>;
+  handle: string;
+  name: string;
+  logo_url: string | null;
+  industry: string;
+  size: string;
+  certificated: Bool;
+  created_at: number;
+}
+
+export interface CompanyRolesTable {
+  company_id: number;
+  user_id: number;
+  role: string;
+  created_at: number;
+}
+
+export interface ResourceRolesTable {
+  user_id: number;
+  company_id: number;
+  resource_type: string;
+  resource_id: string;
+  role: string;
+  created_at: number;
+}
+
+export interface AppsTable {
+  id: Generated<number>;
+  name: string;
+  owner_user_id: number | null;
+  created_at: number;
+}
+
+export interface AppKeysTable {
+  id: Generated<number>;
+  app_id: number;
+  key_hash: string;
+  key_hint: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface PostsTable {
+  id: Generated<number>;
+  author_type: string;
+  author_user_id: number | null;
+  author_company_id: number | null;
+  content: string | null;
+  language: string;
+  reposted_post_id: number | null;
+  image_count: number;
+  has_og: Bool;
+  like_count: number | null;
+  comment_count: number | null;
+  posted_at: number;
+  updated_at: number;
+}
+
+export interface PostImagesTable {
+  id: Generated<number>;
+  post_id: number;
+  position: number;
+  media_key: string;
+  content_type: string;
+  byte_size: number;
+  width: number | null;
+  height: number | null;
+}
+
+export interface PostOgCardsTable {
+  post_id: number;
+  link: string;
+  title: string | null;
+  source: string | null;
+  image: string | null;
+  description: string | null;
+  fetched_at: number | null;
+}
+
+export interface PostMentionsTable {
+  post_id: number;
+  position: number;
+  mention_type: string;
+  handle: string;
+  name: string;
+}
+
+export interface PostTranslationsTable {
+  post_id: number;
+  language: string;
+  content: string;
+}
+
+export interface JobsTable {
+  id: Generated<number>;
+  company_id: number;
+  author_user_id: number | null;
+  job_type: string;
+  status: string;
+  title: string;
+  subtitle: string;
+  job_category: string;
+  work_type: string;
+  allow_remote: Bool;
+  language: string;
+  description: string;
+  duty: string;
+  minimum_qualification: string;
+  preferred_qualification: string;
+  benefit: string;
+  hire_process: string;
+  hire_notes: string;
+  apply_type: string;
+  apply_url: string | null;
+  email: string | null;
+  notify_emails: string;
+  military: Bool;
+  veteran: Bool;
+  start_at: number | null;
+  end_at: number | null;
+  view_count: number;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+}
+
+export interface JobSenioritiesTable { job_id: number; seniority: string }
+export interface JobEmploymentTypesTable { job_id: number; employment_type: string }
+export interface JobImagesTable { job_id: number; position: number; media_key: string }
+export interface JobSettingsTable { job_id: number; position: number; title: string; required: Bool; upload_type: string }
+
+export interface JobTranslationsTable {
+  job_id: number;
+  language: string;
+  title: string;
+  subtitle: string;
+  description: string;
+  duty: string;
+  minimum_qualification: string;
+  preferred_qualification: string;
+  benefit: string;
+  hire_process: string;
+  hire_notes: string;
+}
+
+export interface EventsTable {
+  id: string;
+  company_id: number;
+  author_user_id: number | null;
+  status: string;
+  event_name: string;
+  description: string;
+  event_open_type: string;
+  start_at: number;
+  end_at: number;
+  online_link: string | null;
+  country: string | null;
+  region: string | null;
+  locality: string | null;
+  location_title: string | null;
+  location_address: string | null;
+  location_detail: string | null;
+  location_description: string | null;
+  location_hidden: Bool;
+  guest_hidden: Bool;
+  banner_key: string | null;
+  language: string;
+  view_count: number;
+  guest_count: number;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+}
+
+export interface EventCategoriesTable { event_id: string; category: string }
+export interface EventSubjectsTable { event_id: string; subject: string }
+export interface EventTranslationsTable { event_id: string; language: string; event_name: string; description: string }
+
+export interface EventTicketsTable {
+  id: Generated<number>;
+  event_id: string;
+  ticket_type: string;
+  ticket_name: string;
+  description: string;
+  approval_required: Bool;
+  waiting_required: Bool;
+  max_count: number | null;
+  sales_start_at: number | null;
+  sales_end_at: number | null;
+  form_fields: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface EventSessionsTable {
+  id: Generated<number>;
+  event_id: string;
+  position: number;
+  title: string;
+  description: string;
+  start_at: number | null;
+  end_at: number | null;
+}
+
+export interface EventFaqsTable {
+  id: Generated<number>;
+  event_id: string;
+  position: number;
+  question: string;
+  answer: string;
+}
+
+export interface EventHostsTable {
+  id: Generated<number>;
+  event_id: string;
+  position: number;
+  host_type: string;
+  user_id: number | null;
+  company_id: number | null;
+  roles: string;
+}
+
+export interface CodeEntriesTable { catalog: string; code: string; position: number }
+export interface CodeLabelsTable { catalog: string; code: string; locale: string; display_name: string }
+
+/** Full-text tables: an FTS5 virtual table in SQLite (rowid), a tsvector table in PostgreSQL (doc_id). */
+export interface SearchTable { doc_id: number; document: string }
+
+export interface DB {
+  users: UsersTable;
+  companies: CompaniesTable;
+  company_roles: CompanyRolesTable;
+  resource_roles: ResourceRolesTable;
+  apps: AppsTable;
+  app_keys: AppKeysTable;
+  posts: PostsTable;
+  post_images: PostImagesTable;
+  post_og_cards: PostOgCardsTable;
+  post_mentions: PostMentionsTable;
+  post_translations: PostTranslationsTable;
+  post_search: SearchTable;
+  jobs: JobsTable;
+  job_seniorities: JobSenioritiesTable;
+  job_employment_types: JobEmploymentTypesTable;
+  job_images: JobImagesTable;
+  job_settings: JobSettingsTable;
+  job_translations: JobTranslationsTable;
+  job_search: SearchTable;
+  events: EventsTable;
+  event_categories: EventCategoriesTable;
+  event_subjects: EventSubjectsTable;
+  event_translations: EventTranslationsTable;
+  event_tickets: EventTicketsTable;
+  event_sessions: EventSessionsTable;
+  event_faqs: EventFaqsTable;
+  event_hosts: EventHostsTable;
+  code_entries: CodeEntriesTable;
+  code_labels: CodeLabelsTable;
+}
+
+export type SearchIndex = 'post_search' | 'job_search';

@@ -1,0 +1,118 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+
+export interface NewUser {
+  email: string;
+  name: string;
+  handle: string;
+  passwordHash: string | null;
+  imageUrl?: string | null;
+  certificated?: boolean;
+  locale?: string;
+}
+
+export interface NewCompany {
+  handle: string;
+  name: string;
+  industry: string;
+  size: string;
+  logoUrl?: string | null;
+  certificated?: boolean;
+}
+
+/** Users, companies, roles, apps and app keys: all the SQL of the accounts area. */
+export class AccountsRepository {
+  constructor(private readonly db: Kysely<DB>, private readonly clock: () => number) {}
+
+  async createUser(user: NewUser): Promise<number> {
+    const now = this.clock();
+    const row = await this.db.insertInto('users').values({
+      email: user.email.toLowerCase(),
+      email_verified: 1,
+      password_hash: user.passwordHash,
+      name: user.name,
+      handle: user.handle,
+      image_url: user.imageUrl ?? null,
+      certificated: user.certificated ? 1 : 0,
+      locale: user.locale ?? 'ko',
+      created_at: now,
+      updated_at: now,
+    }).returning('id').executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  async findUserByEmail(email: string) {
+    return this.db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+  }
+
+  async createCompany(company: NewCompany): Promise<number> {
+    const row = await this.db.insertInto('companies').values({
+      handle: company.handle,
+      name: company.name,
+      industry: company.industry,
+      size: company.size,
+      logo_url: company.logoUrl ?? null,
+      certificated: company.certificated ? 1 : 0,
+      created_at: this.clock(),
+    }).returning('id').executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  async findCompanyByHandle(handle: string) {
+    return this.db.selectFrom('companies').selectAll().where('handle', '=', handle).executeTakeFirst();
+  }
+
+  async companyIdByHandle(handle: string): Promise<number | undefined> {
+    const row = await this.db.selectFrom('companies').select('id').where('handle', '=', handle).executeTakeFirst();
+    return row?.id;
+  }
+
+  async grantCompanyRole(companyId: number, userId: number, role: string): Promise<void> {
+    await this.db.insertInto('company_roles')
+      .values({ company_id: companyId, user_id: userId, role, created_at: this.clock() })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+
+  async grantResourceRole(grant: { userId: number; companyId: number; resourceType: string; resourceId: string; role: string }): Promise<void> {
+    await this.db.insertInto('resource_roles').values({
+      user_id: grant.userId,
+      company_id: grant.companyId,
+      resource_type: grant.resourceType,
+      resource_id: grant.resourceId,
+      role: grant.role,
+      created_at: this.clock(),
+    }).onConflict((oc) => oc.doNothing()).execute();
+  }
+
+  async createApp(name: string, ownerUserId: number | null = null): Promise<number> {
+    const row = await this.db.insertInto('apps')
+      .values({ name, owner_user_id: ownerUserId, created_at: this.clock() })
+      .returning('id').executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  async addAppKey(appId: number, keyHash: string, keyHint: string): Promise<number> {
+    const row = await this.db.insertInto('app_keys')
+      .values({ app_id: appId, key_hash: keyHash, key_hint: keyHint, created_at: this.clock(), revoked_at: null })
+      .returning('id').executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  async findActiveKey(keyHash: string) {
+    return this.db.selectFrom('app_keys')
+      .select(['id', 'app_id'])
+      .where('key_hash', '=', keyHash)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+  }
+
+  async revokeKey(keyHash: string): Promise<boolean> {
+    const result = await this.db.updateTable('app_keys')
+      .set({ revoked_at: this.clock() })
+      .where('key_hash', '=', keyHash)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+}

@@ -1,0 +1,28 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { errorResponses, Page, PageQuery, PUBLIC_READ_ERRORS } from '../../schemas/common.js';
+import { CATALOG_NAMES } from './catalog-data.js';
+import type { CodeService } from './code-service.js';
+
+const CodeEntry = Type.Object({
+  code: Type.String({ description: 'Value to pass as a search parameter' }),
+  displayName: Type.String({ description: 'Label in the language chosen by Accept-Language' }),
+}, { title: 'CodeEntry' });
+
+const CodePage = Page(CodeEntry, 'CodePage');
+
+export const codeRoutes: FastifyPluginAsyncTypebox<{ codes: CodeService }> = async (app, { codes }) => {
+  for (const catalog of CATALOG_NAMES) {
+    app.get(`/api/v1/codes/${catalog}`, {
+      config: { auth: 'apiKey' },
+      schema: {
+        tags: ['Codes'],
+        summary: `List the ${catalog.replace(/-/g, ' ')} catalog`,
+        description: 'Labels in ko, en, ja, zh-CN, zh-TW, es, fr, de, pt, th and vi, chosen by Accept-Language.',
+        security: [{ apiKey: [] }],
+        querystring: Type.Object({ ...PageQuery }),
+        response: { 200: CodePage, ...errorResponses(...PUBLIC_READ_ERRORS) },
+      },
+    }, async (request) => codes.list(catalog, request.locale, request.query.page, request.query.pageSize));
+  }
+};

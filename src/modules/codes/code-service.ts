@@ -1,0 +1,45 @@
+import { pageOf, type PageResult } from '../../schemas/common.js';
+import { DEFAULT_LOCALE, type Locale } from '../../shared/locale.js';
+import type { CatalogName } from './catalog-data.js';
+import type { CodeRepository } from './code-repository.js';
+
+export interface CodeEntry { code: string; displayName: string }
+
+/**
+ * Code catalogs, loaded once at start: they change only through migrations, so every request is served
+ * from memory.
+ */
+export class CodeService {
+  private catalogs = new Map<string, Array<{ code: string; labels: Map<string, string> }>>();
+
+  constructor(private readonly codes: CodeRepository) {}
+
+  async load(): Promise<void> {
+    const catalogs = new Map<string, Array<{ code: string; labels: Map<string, string> }>>();
+    for (const row of await this.codes.allLabels()) {
+      let entries = catalogs.get(row.catalog);
+      if (!entries) catalogs.set(row.catalog, (entries = []));
+      let entry = entries.find((e) => e.code === row.code);
+      if (!entry) entries.push((entry = { code: row.code, labels: new Map() }));
+      entry.labels.set(row.locale, row.display_name);
+    }
+    this.catalogs = catalogs;
+  }
+
+  list(catalog: CatalogName, locale: Locale, page: number, pageSize: number): PageResult<CodeEntry> {
+    const entries = this.catalogs.get(catalog) ?? [];
+    const items = entries.slice((page - 1) * pageSize, page * pageSize).map((e) => ({
+      code: e.code,
+      displayName: e.labels.get(locale) ?? e.labels.get(DEFAULT_LOCALE) ?? e.code,
+    }));
+    return pageOf(items, entries.length, page, pageSize);
+  }
+
+  has(catalog: CatalogName, code: string): boolean {
+    return (this.catalogs.get(catalog) ?? []).some((e) => e.code === code);
+  }
+
+  codesOf(catalog: CatalogName): string[] {
+    return (this.catalogs.get(catalog) ?? []).map((e) => e.code);
+  }
+}

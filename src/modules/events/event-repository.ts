@@ -1,0 +1,103 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+
+export interface EventSearchFilter {
+  companyId?: number;
+  categories?: string[];
+  subjects?: string[];
+  openTypes?: string[];
+  ascending: boolean;
+  limit: number;
+  offset: number;
+}
+
+export type EventRow = Awaited<ReturnType<EventRepository['findByIds']>>[number];
+
+/** All SQL of events. Public reads see published events only. */
+export class EventRepository {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  private filtered(filter: EventSearchFilter) {
+    let query = this.db.selectFrom('events').where('events.status', '=', 'published');
+    if (filter.companyId !== undefined) query = query.where('events.company_id', '=', filter.companyId);
+    if (filter.openTypes?.length) query = query.where('events.event_open_type', 'in', filter.openTypes);
+    if (filter.categories?.length) {
+      const values = filter.categories;
+      query = query.where((eb) => eb.exists(eb.selectFrom('event_categories').select('event_categories.event_id')
+        .whereRef('event_categories.event_id', '=', 'events.id').where('event_categories.category', 'in', values)));
+    }
+    if (filter.subjects?.length) {
+      const values = filter.subjects;
+      query = query.where((eb) => eb.exists(eb.selectFrom('event_subjects').select('event_subjects.event_id')
+        .whereRef('event_subjects.event_id', '=', 'events.id').where('event_subjects.subject', 'in', values)));
+    }
+    return query;
+  }
+
+  async search(filter: EventSearchFilter): Promise<{ total: number; ids: string[] }> {
+    const { total } = await this.filtered(filter).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+    if (Number(total) === 0 || filter.offset >= Number(total)) return { total: Number(total), ids: [] };
+    const direction = filter.ascending ? 'asc' : 'desc';
+    const rows = await this.filtered(filter).select('events.id')
+      .orderBy('events.start_at', direction).orderBy('events.id', direction)
+      .limit(filter.limit).offset(filter.offset).execute();
+    return { total: Number(total), ids: rows.map((r) => r.id) };
+  }
+
+  async findByIds(ids: string[]) {
+    if (ids.length === 0) return [];
+    return this.db.selectFrom('events')
+      .innerJoin('companies', 'companies.id', 'events.company_id')
+      .selectAll('events')
+      .select([
+        'companies.handle as company_handle', 'companies.name as company_name', 'companies.logo_url as company_logo_url',
+        'companies.industry as company_industry', 'companies.size as company_size',
+      ])
+      .where('events.id', 'in', ids)
+      .execute();
+  }
+
+  async categoriesOf(ids: string[]) {
+    if (ids.length === 0) return [];
+    return this.db.selectFrom('event_categories').select(['event_id', 'category']).where('event_id', 'in', ids).execute();
+  }
+
+  async subjectsOf(ids: string[]) {
+    if (ids.length === 0) return [];
+    return this.db.selectFrom('event_subjects').select(['event_id', 'subject']).where('event_id', 'in', ids).execute();
+  }
+
+  async hostsOf(ids: string[]) {
+    if (ids.length === 0) return [];
+    return this.db.selectFrom('event_hosts')
+      .leftJoin('users', 'users.id', 'event_hosts.user_id')
+      .leftJoin('companies', 'companies.id', 'event_hosts.company_id')
+      .select([
+        'event_hosts.event_id', 'event_hosts.host_type', 'event_hosts.roles',
+        'users.handle as user_handle', 'users.name as user_name', 'users.image_url as user_image_url',
+        'companies.handle as company_handle', 'companies.name as company_name', 'companies.logo_url as company_logo_url',
+      ])
+      .where('event_hosts.event_id', 'in', ids)
+      .orderBy('event_hosts.event_id').orderBy('event_hosts.position')
+      .execute();
+  }
+
+  async translationsOf(ids: string[], language: string) {
+    if (ids.length === 0) return [];
+    return this.db.selectFrom('event_translations').select(['event_id', 'event_name', 'description'])
+      .where('event_id', 'in', ids).where('language', '=', language).execute();
+  }
+
+  async ticketsOf(eventId: string) {
+    return this.db.selectFrom('event_tickets').selectAll().where('event_id', '=', eventId).orderBy('id').execute();
+  }
+
+  async sessionsOf(eventId: string) {
+    return this.db.selectFrom('event_sessions').selectAll().where('event_id', '=', eventId).orderBy('position').execute();
+  }
+
+  async faqsOf(eventId: string) {
+    return this.db.selectFrom('event_faqs').selectAll().where('event_id', '=', eventId).orderBy('position').execute();
+  }
+
+}

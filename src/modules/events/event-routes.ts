@@ -1,0 +1,30 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorResponses, PUBLIC_READ_ERRORS } from '../../schemas/common.js';
+import { EventDetail, EventIdParams, EventPage, EventSearchQuery } from './event-schemas.js';
+import type { EventService } from './event-service.js';
+
+export const eventRoutes: FastifyPluginAsyncTypebox<{ events: EventService }> = async (app, { events }) => {
+  app.get('/api/v1/events', {
+    config: { auth: 'apiKey' },
+    schema: {
+      tags: ['Events'],
+      summary: 'Search events',
+      description: 'Published events. Values of one filter combine with OR, different filters with AND.',
+      security: [{ apiKey: [] }],
+      querystring: EventSearchQuery,
+      response: { 200: EventPage, ...errorResponses(400, ...PUBLIC_READ_ERRORS) },
+    },
+  }, async (request) => events.search(request.query, request.locale));
+
+  app.get('/api/v1/events/:eventId', {
+    config: { auth: 'apiKey' },
+    schema: {
+      tags: ['Events'],
+      summary: 'Read an event',
+      description: 'A published event with its tickets, sessions, FAQs and hosts.',
+      security: [{ apiKey: [] }],
+      params: EventIdParams,
+      response: { 200: EventDetail, ...errorResponses(400, 404, ...PUBLIC_READ_ERRORS) },
+    },
+  }, async (request) => events.detail(request.params.eventId, request.locale));
+};

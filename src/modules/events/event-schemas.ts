@@ -1,0 +1,102 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DateTimeUtc, Handle, Nullable, Page, PageQuery } from '../../schemas/common.js';
+import { CompanyBrief } from '../jobs/job-schemas.js';
+
+export const EVENT_OPEN_TYPES = ['ONLINE', 'OFFLINE', 'HYBRID'] as const;
+export const EVENT_SORTS = ['START_AT_DESC', 'START_AT_ASC'] as const;
+
+const literals = <T extends readonly string[]>(values: T, options: object = {}) =>
+  Type.Union(values.map((v) => Type.Literal(v)), options);
+
+export const EventLocation = Type.Object({
+  country: Nullable(Type.String()),
+  region: Nullable(Type.String()),
+  locality: Nullable(Type.String()),
+  title: Nullable(Type.String()),
+  address: Nullable(Type.String()),
+  detail: Nullable(Type.String()),
+  description: Nullable(Type.String()),
+}, { title: 'EventLocation' });
+
+export const EventHost = Type.Object({
+  hostType: literals(['COMPANY', 'MEMBER'] as const),
+  id: Type.String({ description: 'Handle of the host company or member' }),
+  name: Type.String(),
+  imageUrl: Nullable(Type.String()),
+  roles: Type.Array(Type.String(), { description: 'For example ORGANIZER, SPEAKER, SPONSOR' }),
+}, { title: 'EventHost' });
+
+const summaryFields = {
+  eventId: Type.String({ description: 'Event id (`evt_…`)' }),
+  eventName: Type.String(),
+  eventCategories: Type.Array(Type.String({ description: 'Code from the event-categories catalog' })),
+  eventSubjects: Type.Array(Type.String({ description: 'Code from the event-subjects catalog' })),
+  eventOpenType: literals(EVENT_OPEN_TYPES),
+  startAt: DateTimeUtc(),
+  endAt: DateTimeUtc(),
+  location: Nullable(EventLocation),
+  bannerUrl: Nullable(Type.String()),
+  hosts: Type.Array(EventHost),
+  stats: Type.Object({
+    viewCount: Type.Integer({ format: 'int64' }),
+    guestCount: Nullable(Type.Integer({ format: 'int64', description: 'Null when the organizer hides guests' })),
+  }, { title: 'EventStats' }),
+  company: CompanyBrief,
+  webUrl: Type.String(),
+  language: Type.String(),
+};
+
+export const EventSummary = Type.Object(summaryFields, { title: 'EventSummary' });
+
+export const Ticket = Type.Object({
+  ticketId: Type.Integer({ format: 'int64' }),
+  ticketType: literals(['FREE'] as const),
+  ticketName: Type.String(),
+  description: Type.String(),
+  approvalRequired: Type.Boolean(),
+  waitingRequired: Type.Boolean(),
+  maxCount: Nullable(Type.Integer()),
+  salesStartAt: Nullable(DateTimeUtc()),
+  salesEndAt: Nullable(DateTimeUtc()),
+  formFields: Type.Array(Type.Unknown()),
+}, { title: 'Ticket' });
+
+export const EventDetail = Type.Object({
+  ...summaryFields,
+  description: Type.String(),
+  onlineLink: Nullable(Type.String()),
+  tickets: Type.Array(Ticket),
+  sessions: Type.Array(Type.Object({
+    sessionId: Type.Integer({ format: 'int64' }),
+    title: Type.String(),
+    description: Type.String(),
+    startAt: Nullable(DateTimeUtc()),
+    endAt: Nullable(DateTimeUtc()),
+  }, { title: 'EventSession' })),
+  faqs: Type.Array(Type.Object({
+    faqId: Type.Integer({ format: 'int64' }),
+    question: Type.String(),
+    answer: Type.String(),
+  }, { title: 'EventFaq' })),
+  createdAt: DateTimeUtc(),
+  updatedAt: DateTimeUtc(),
+}, { title: 'EventDetail' });
+
+const multi = <T extends ReturnType<typeof Type.String> | ReturnType<typeof literals>>(item: T, description: string) =>
+  Type.Optional(Type.Array(item, { maxItems: 50, description: `${description}. Repeat the parameter or give a comma list; values combine with OR` }));
+
+export const EventSearchQuery = Type.Object({
+  companyId: Type.Optional(Handle('Events of this company (handle)')),
+  eventCategories: multi(Type.String({ maxLength: 64 }), 'Codes from the event-categories catalog'),
+  eventSubjects: multi(Type.String({ maxLength: 64 }), 'Codes from the event-subjects catalog'),
+  eventOpenTypes: multi(literals(EVENT_OPEN_TYPES), 'Online, offline or hybrid'),
+  sort: Type.Optional(literals(EVENT_SORTS, { default: 'START_AT_DESC', description: 'START_AT_DESC latest start first; START_AT_ASC earliest first' })),
+  ...PageQuery,
+});
+
+export const EventIdParams = Type.Object({ eventId: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: 'Event id' }) });
+export const EventPage = Page(EventSummary, 'EventPage');
+
+export type EventSummaryDto = Static<typeof EventSummary>;
+export type EventDetailDto = Static<typeof EventDetail>;
+export type EventSearchQueryInput = Static<typeof EventSearchQuery>;

@@ -1,0 +1,153 @@
+import { ApiError, notFound } from '../../shared/api-error.js';
+import { groupBy } from '../../shared/group.js';
+import type { Links } from '../../shared/links.js';
+import { TRANSLATED_LANGUAGES, type Locale } from '../../shared/locale.js';
+import { toUtcIso } from '../../shared/time.js';
+import { pageOf, type PageResult } from '../../schemas/common.js';
+import type { AccountsRepository } from '../accounts/accounts-repository.js';
+import type { CatalogName } from '../codes/catalog-data.js';
+import type { CodeService } from '../codes/code-service.js';
+import type { EventRepository } from './event-repository.js';
+import type { EventDetailDto, EventSearchQueryInput, EventSummaryDto } from './event-schemas.js';
+
+type OpenType = EventSummaryDto['eventOpenType'];
+type Size = EventSummaryDto['company']['size'];
+
+const nullIfHidden = <T>(hidden: boolean, value: T): T | null => (hidden ? null : value);
+const optionalIso = (ms: number | null) => (ms === null ? null : toUtcIso(ms));
+
+export class EventService {
+  constructor(
+    private readonly events: EventRepository,
+    private readonly accounts: AccountsRepository,
+    private readonly codes: CodeService,
+    private readonly links: Links,
+  ) {}
+
+  async search(query: EventSearchQueryInput, locale: Locale): Promise<PageResult<EventSummaryDto>> {
+    const { page, pageSize } = query;
+    this.checkCodes('eventCategories', 'event-categories', query.eventCategories);
+    this.checkCodes('eventSubjects', 'event-subjects', query.eventSubjects);
+    let companyId: number | undefined;
+    if (query.companyId) {
+      companyId = await this.accounts.companyIdByHandle(query.companyId);
+      if (companyId === undefined) return pageOf([], 0, page, pageSize);
+    }
+    const { total, ids } = await this.events.search({
+      companyId,
+      categories: query.eventCategories,
+      subjects: query.eventSubjects,
+      openTypes: query.eventOpenTypes,
+      ascending: query.sort === 'START_AT_ASC',
+      limit: pageSize,
+      offset: (page - 1) * pageSize,
+    });
+    const items = (await this.hydrate(ids, locale)).map(({ summary }) => summary);
+    return pageOf(items, total, page, pageSize);
+  }
+
+  async detail(eventId: string, locale: Locale): Promise<EventDetailDto> {
+    const [event] = await this.hydrate([eventId], locale);
+    if (!event || event.row.status !== 'published') throw notFound.event(eventId);
+    const [tickets, sessions, faqs] = await Promise.all([
+      this.events.ticketsOf(eventId), this.events.sessionsOf(eventId), this.events.faqsOf(eventId),
+    ]);
+    const { row } = event;
+    return {
+      ...event.summary,
+      description: event.description,
+      onlineLink: row.online_link,
+      tickets: tickets.map((t) => ({
+        ticketId: t.id,
+        ticketType: 'FREE' as const,
+        ticketName: t.ticket_name,
+        description: t.description,
+        approvalRequired: t.approval_required === 1,
+        waitingRequired: t.waiting_required === 1,
+        maxCount: t.max_count,
+        salesStartAt: optionalIso(t.sales_start_at),
+        salesEndAt: optionalIso(t.sales_end_at),
+        formFields: JSON.parse(t.form_fields) as unknown[],
+      })),
+      sessions: sessions.map((s) => ({
+        sessionId: s.id, title: s.title, description: s.description, startAt: optionalIso(s.start_at), endAt: optionalIso(s.end_at),
+      })),
+      faqs: faqs.map((f) => ({ faqId: f.id, question: f.question, answer: f.answer })),
+      createdAt: toUtcIso(row.created_at),
+      updatedAt: toUtcIso(row.updated_at),
+    };
+  }
+
+  private async hydrate(ids: string[], locale: Locale) {
+    if (ids.length === 0) return [];
+    const [rows, categories, subjects, hosts, translations] = await Promise.all([
+      this.events.findByIds(ids),
+      this.events.categoriesOf(ids),
+      this.events.subjectsOf(ids),
+      this.events.hostsOf(ids),
+      TRANSLATED_LANGUAGES.has(locale) ? this.events.translationsOf(ids, locale) : Promise.resolve([]),
+    ]);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const categoriesBy = groupBy(categories, (c) => c.event_id);
+    const subjectsBy = groupBy(subjects, (s) => s.event_id);
+    const hostsBy = groupBy(hosts, (h) => h.event_id);
+    const translationBy = new Map(translations.map((t) => [t.event_id, t]));
+    const categoryOrder = this.codes.codesOf('event-categories');
+    const subjectOrder = this.codes.codesOf('event-subjects');
+
+    return ids.flatMap((id) => {
+      const row = byId.get(id);
+      if (!row) return [];
+      const translation = row.language !== locale ? translationBy.get(id) : undefined;
+      const locationHidden = row.location_hidden === 1;
+      const hasLocation = row.event_open_type !== 'ONLINE';
+      const summary: EventSummaryDto = {
+        eventId: row.id,
+        eventName: translation?.event_name ?? row.event_name,
+        eventCategories: (categoriesBy.get(id) ?? []).map((c) => c.category)
+          .sort((a, b) => categoryOrder.indexOf(a) - categoryOrder.indexOf(b)),
+        eventSubjects: (subjectsBy.get(id) ?? []).map((s) => s.subject)
+          .sort((a, b) => subjectOrder.indexOf(a) - subjectOrder.indexOf(b)),
+        eventOpenType: row.event_open_type as OpenType,
+        startAt: toUtcIso(row.start_at),
+        endAt: toUtcIso(row.end_at),
+        location: hasLocation && !locationHidden
+          ? {
+            country: row.country, region: row.region, locality: row.locality, title: row.location_title,
+            address: row.location_address, detail: row.location_detail, description: row.location_description,
+          }
+          : null,
+        bannerUrl: this.links.image(row.banner_key),
+        hosts: (hostsBy.get(id) ?? []).map((h) => {
+          const isCompany = h.host_type === 'COMPANY';
+          return {
+            hostType: isCompany ? 'COMPANY' as const : 'MEMBER' as const,
+            id: (isCompany ? h.company_handle : h.user_handle) ?? '',
+            name: (isCompany ? h.company_name : h.user_name) ?? '',
+            imageUrl: this.links.image((isCompany ? h.company_logo_url : h.user_image_url) ?? null),
+            roles: JSON.parse(h.roles) as string[],
+          };
+        }),
+        stats: { viewCount: row.view_count, guestCount: nullIfHidden(row.guest_hidden === 1, row.guest_count) },
+        company: {
+          name: row.company_name,
+          id: row.company_handle,
+          logoUrl: this.links.image(row.company_logo_url),
+          industry: row.company_industry,
+          size: row.company_size as Size,
+        },
+        webUrl: this.links.event(row.id),
+        language: translation ? locale : row.language,
+      };
+      return [{ row, summary, description: translation?.description ?? row.description }];
+    });
+  }
+
+  private checkCodes(parameter: string, catalog: CatalogName, values: string[] | undefined): void {
+    for (const value of values ?? []) {
+      if (!this.codes.has(catalog, value)) {
+        throw new ApiError('C0005', `Query parameter "${parameter}" must hold codes of the ${catalog} catalog (GET /api/v1/codes/${catalog}), got ${JSON.stringify(value)}`, parameter);
+      }
+    }
+  }
+}

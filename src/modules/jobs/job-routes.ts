@@ -1,0 +1,30 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorResponses, PUBLIC_READ_ERRORS } from '../../schemas/common.js';
+import { JobDetail, JobIdParams, JobPage, JobSearchQuery } from './job-schemas.js';
+import type { JobService } from './job-service.js';
+
+export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService }> = async (app, { jobs }) => {
+  app.get('/api/v1/jobs', {
+    config: { auth: 'apiKey' },
+    schema: {
+      tags: ['Jobs'],
+      summary: 'Search jobs',
+      description: 'Only actively hiring jobs. Values of one filter combine with OR, different filters with AND.',
+      security: [{ apiKey: [] }],
+      querystring: JobSearchQuery,
+      response: { 200: JobPage, ...errorResponses(400, ...PUBLIC_READ_ERRORS) },
+    },
+  }, async (request) => jobs.search(request.query, request.locale));
+
+  app.get('/api/v1/jobs/:jobId', {
+    config: { auth: 'apiKey' },
+    schema: {
+      tags: ['Jobs'],
+      summary: 'Read a job',
+      description: 'Every job except drafts and deleted ones. Treat it as open for applications only when `status` is `published` and `hiring` is true.',
+      security: [{ apiKey: [] }],
+      params: JobIdParams,
+      response: { 200: JobDetail, ...errorResponses(400, 404, ...PUBLIC_READ_ERRORS) },
+    },
+  }, async (request) => jobs.detail(request.params.jobId, request.locale));
+};

@@ -1,0 +1,169 @@
+import { ApiError, notFound } from '../../shared/api-error.js';
+import { groupBy } from '../../shared/group.js';
+import type { Links } from '../../shared/links.js';
+import { TRANSLATED_LANGUAGES, type Locale } from '../../shared/locale.js';
+import { toUtcIso } from '../../shared/time.js';
+import { pageOf, type PageResult } from '../../schemas/common.js';
+import { queryTerms } from '../../search/search-text.js';
+import type { AccountsRepository } from '../accounts/accounts-repository.js';
+import type { CatalogName } from '../codes/catalog-data.js';
+import type { CodeService } from '../codes/code-service.js';
+import type { JobRepository, JobRow, JobSearchFilter, JobTranslationRow } from './job-repository.js';
+import { SENIORITIES, type JobDetailDto, type JobSearchQueryInput, type JobSummaryDto } from './job-schemas.js';
+
+/** DECISIONS.md: hiring is true only when published, started, and not ended. */
+export function isHiring(job: { status: string; start_at: number | null; end_at: number | null }, now: number): boolean {
+  return job.status === 'published' && job.start_at !== null && job.start_at <= now && (job.end_at === null || job.end_at > now);
+}
+
+type Seniority = (typeof SENIORITIES)[number];
+type Size = JobSummaryDto['company']['size'];
+type WorkType = JobSummaryDto['workType'];
+
+export class JobService {
+  constructor(
+    private readonly jobs: JobRepository,
+    private readonly accounts: AccountsRepository,
+    private readonly codes: CodeService,
+    private readonly links: Links,
+    private readonly clock: () => number,
+  ) {}
+
+  async search(query: JobSearchQueryInput, locale: Locale): Promise<PageResult<JobSummaryDto>> {
+    const { page, pageSize } = query;
+    const empty = pageOf<JobSummaryDto>([], 0, page, pageSize);
+    this.checkCodes('jobCategories', 'job-categories', query.jobCategories);
+    this.checkCodes('employmentTypes', 'employment-types', query.employmentTypes);
+
+    const keyword = query.keyword?.trim() ?? '';
+    const terms = keyword === '' ? null : queryTerms(keyword);
+    if (terms !== null && terms.length === 0) return empty;
+
+    const filter: JobSearchFilter = {
+      terms,
+      jobCategories: query.jobCategories,
+      seniorities: query.seniorities,
+      employmentTypes: query.employmentTypes,
+      companySizes: query.companySizes,
+      workTypes: query.workTypes,
+      now: this.clock(),
+      order: query.sort === 'DATE_DESC' ? 'date' : query.sort === 'POPULARITY_DESC' ? 'popularity' : 'rank',
+      limit: pageSize,
+      offset: (page - 1) * pageSize,
+    };
+    if (query.companyId) {
+      const companyId = await this.accounts.companyIdByHandle(query.companyId);
+      if (companyId === undefined) return empty;
+      filter.companyId = companyId;
+    }
+    const { total, ids } = await this.jobs.search(filter);
+    const items = (await this.hydrate(ids, locale, false)).map(({ summary }) => summary);
+    return pageOf(items, total, page, pageSize);
+  }
+
+  /** Every job except drafts and deleted ones (published, finished and expired are all returned). */
+  async detail(jobId: number, locale: Locale): Promise<JobDetailDto> {
+    const [job] = await this.hydrate([jobId], locale, true);
+    if (!job || (job.row.status !== 'published' && job.row.status !== 'finish')) throw notFound.job(jobId);
+    const { row, summary, text, images } = job;
+    return {
+      jobId: row.id,
+      status: row.status as 'published' | 'finish',
+      hiring: isHiring(row, this.clock()),
+      title: summary.title,
+      seniorities: summary.seniorities,
+      employmentTypes: summary.employmentTypes,
+      jobImages: images,
+      allowRemote: row.allow_remote === 1,
+      company: summary.company,
+      applyMethod: row.apply_type === 'OUTLINK' && row.apply_url
+        ? { type: 'OUTLINK', url: row.apply_url }
+        : { type: 'PLATFORM', url: `${this.links.job(row.id)}/apply` },
+      webUrl: summary.webUrl,
+      createdAt: toUtcIso(row.created_at),
+      subtitle: summary.subtitle,
+      jobCategory: row.job_category,
+      workType: summary.workType,
+      language: text.language,
+      description: text.description,
+      duty: text.duty,
+      minimumQualification: text.minimum_qualification,
+      preferredQualification: text.preferred_qualification,
+      benefit: text.benefit,
+      hireProcess: text.hire_process,
+      hireNotes: text.hire_notes,
+      startAt: toUtcIso(row.start_at ?? row.created_at),
+      endAt: row.end_at === null ? null : toUtcIso(row.end_at),
+    };
+  }
+
+  private async hydrate(ids: number[], locale: Locale, withImages: boolean) {
+    if (ids.length === 0) return [];
+    const [rows, seniorities, employmentTypes, translations, images] = await Promise.all([
+      this.jobs.findByIds(ids),
+      this.jobs.senioritiesOf(ids),
+      this.jobs.employmentTypesOf(ids),
+      TRANSLATED_LANGUAGES.has(locale) ? this.jobs.translationsOf(ids, locale) : Promise.resolve([]),
+      withImages ? this.jobs.imagesOf(ids) : Promise.resolve([]),
+    ]);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const senioritiesByJob = groupBy(seniorities, (s) => s.job_id);
+    const typesByJob = groupBy(employmentTypes, (t) => t.job_id);
+    const translationByJob = new Map(translations.map((t) => [t.job_id, t]));
+    const imagesByJob = groupBy(images, (i) => i.job_id);
+    const typeOrder = this.codes.codesOf('employment-types');
+
+    return ids.flatMap((id) => {
+      const row = byId.get(id);
+      if (!row) return [];
+      const translation = row.language !== locale ? translationByJob.get(id) : undefined;
+      const text = textOf(row, translation, locale);
+      const summary: JobSummaryDto = {
+        jobId: row.id,
+        title: text.title,
+        seniorities: (senioritiesByJob.get(id) ?? []).map((s) => s.seniority as Seniority)
+          .sort((a, b) => SENIORITIES.indexOf(a) - SENIORITIES.indexOf(b)),
+        employmentTypes: (typesByJob.get(id) ?? []).map((t) => t.employment_type)
+          .sort((a, b) => typeOrder.indexOf(a) - typeOrder.indexOf(b)),
+        company: {
+          name: row.company_name,
+          id: row.company_handle,
+          logoUrl: this.links.image(row.company_logo_url),
+          industry: row.company_industry,
+          size: row.company_size as Size,
+        },
+        webUrl: this.links.job(row.id),
+        subtitle: text.subtitle,
+        jobCategory: row.job_category,
+        workType: row.work_type as WorkType,
+        endAt: row.end_at === null ? null : toUtcIso(row.end_at),
+      };
+      const jobImages = (imagesByJob.get(id) ?? []).map((i) => this.links.image(i.media_key)!);
+      return [{ row, summary, text, images: jobImages }];
+    });
+  }
+
+  private checkCodes(parameter: string, catalog: CatalogName, values: string[] | undefined): void {
+    for (const value of values ?? []) {
+      if (!this.codes.has(catalog, value)) {
+        throw new ApiError('C0005', `Query parameter "${parameter}" must hold codes of the ${catalog} catalog (GET /api/v1/codes/${catalog}), got ${JSON.stringify(value)}`, parameter);
+      }
+    }
+  }
+}
+
+function textOf(row: JobRow, translation: JobTranslationRow | undefined, locale: Locale) {
+  const source = translation ?? row;
+  return {
+    language: translation ? locale : row.language,
+    title: source.title,
+    subtitle: source.subtitle,
+    description: source.description,
+    duty: source.duty,
+    minimum_qualification: source.minimum_qualification,
+    preferred_qualification: source.preferred_qualification,
+    benefit: source.benefit,
+    hire_process: source.hire_process,
+    hire_notes: source.hire_notes,
+  };
+}

@@ -1,0 +1,131 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { ApiError, ERROR_STATUS, type ErrorCode } from '../shared/api-error.js';
+import { errorTimestamp } from '../shared/time.js';
+
+interface ValidationIssue {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+const SOURCE_LABEL: Record<string, string> = {
+  querystring: 'Query parameter',
+  params: 'Path parameter',
+  body: 'Field',
+  headers: 'Header',
+};
+
+function valueAt(source: unknown, pointer: string): unknown {
+  let current: unknown = source;
+  for (const segment of pointer.split('/').filter(Boolean)) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[segment];
+  }
+  return current;
+}
+
+function ruleText(issue: ValidationIssue): string {
+  const p = issue.params;
+  switch (issue.keyword) {
+    case 'enum': return `must be one of ${(p.allowedValues as unknown[]).join(', ')}`;
+    case 'maxLength': return `must be at most ${String(p.limit)} characters long`;
+    case 'minLength': return `must be at least ${String(p.limit)} characters long`;
+    case 'pattern': return `must match the pattern ${String(p.pattern)}`;
+    case 'type': return `must be of type ${String(p.type)}`;
+    case 'format': return `must be a valid ${String(p.format)}`;
+    case 'minimum': return `must be at least ${String(p.limit)}`;
+    case 'maximum': return `must be at most ${String(p.limit)}`;
+    case 'maxItems': return `must have at most ${String(p.limit)} items`;
+    case 'minItems': return `must have at least ${String(p.limit)} items`;
+    case 'required': return 'is required';
+    case 'additionalProperties': return `does not allow the property "${String(p.additionalProperty)}"`;
+    default: return issue.message ?? 'is invalid';
+  }
+}
+
+function shown(value: unknown): string {
+  const text = JSON.stringify(value) ?? 'nothing';
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
+/** Turns a schema validation failure into C0005 (query) or C0002 (path, body, header). */
+function validationError(error: FastifyError, request: FastifyRequest): ApiError {
+  const context = error.validationContext ?? 'body';
+  const issue = (error.validation as ValidationIssue[])[0]!;
+  const segments = issue.instancePath.split('/').filter(Boolean);
+  const field = issue.keyword === 'required'
+    ? [...segments, String(issue.params.missingProperty)].join('.')
+    : segments.join('.') || context;
+  const source = { querystring: request.query, params: request.params, body: request.body, headers: request.headers }[context];
+  const label = SOURCE_LABEL[context] ?? 'Input';
+  const message = issue.keyword === 'required'
+    ? `${label} "${field}" is required`
+    : `${label} "${field}" ${ruleText(issue)}, got ${shown(valueAt(source, issue.instancePath))}`;
+  const topField = segments[0] ?? String(issue.params.missingProperty ?? context);
+  return new ApiError(context === 'querystring' ? 'C0005' : 'C0002', message, topField);
+}
+
+function codeForStatus(status: number): ErrorCode {
+  if (status === 413) return 'C0006';
+  if (status === 415) return 'C0007';
+  if (status === 404) return 'C0008';
+  if (status === 405) return 'C0011';
+  if (status === 429) return 'C0010';
+  return 'C0002';
+}
+
+export function sendError(reply: FastifyReply, error: ApiError, now: number): FastifyReply {
+  return reply
+    .status(ERROR_STATUS[error.code])
+    .headers(error.headers)
+    .send({ code: error.code, message: error.message, timestamp: errorTimestamp(now), details: error.details });
+}
+
+/**
+ * One error body everywhere (SPEC.md ErrorResponse): ApiErrors as they are, validation failures as
+ * C0005/C0002, other client errors by status, and anything unexpected as a generic C9999 that is
+ * logged with the request id and never echoed.
+ */
+export const errorHandlerPlugin = fp(async (app, opts: { clock: () => number }) => {
+  // A second router that knows every path, to tell 405 (path exists, method does not) from 404.
+  const paths = FindMyWay({ ignoreTrailingSlash: false });
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      try {
+        paths.on(method as HTTPMethod, route.url, () => undefined);
+      } catch {
+        // The same method and path registered twice (Fastify's own HEAD routes): nothing to add.
+      }
+    }
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    let apiError: ApiError;
+    if (error instanceof ApiError) {
+      apiError = error;
+    } else if (error.validation) {
+      apiError = validationError(error, request);
+    } else if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+      apiError = new ApiError(codeForStatus(error.statusCode), error.message, null);
+    } else {
+      request.log.error({ err: error }, 'unhandled error');
+      apiError = new ApiError('C9999', 'The server could not complete the request. Try again later; if it persists, report the request id.', null);
+    }
+    return sendError(reply, apiError, opts.clock());
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).filter((m) => paths.find(m, path) !== null);
+    if (allowed.length > 0) {
+      const error = new ApiError('C0011', `Method ${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`, 'method', {
+        Allow: allowed.join(', '),
+      });
+      return sendError(reply, error, opts.clock());
+    }
+    return sendError(reply, new ApiError('C0008', `No resource at ${request.method} ${path}`, 'path'), opts.clock());
+  });
+}, { name: 'error-handler' });

@@ -1,0 +1,80 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import type { ErrorCode } from '../shared/api-error.js';
+
+/** The one error body of every non-2xx response under /api/v1 (SPEC.md Errors). */
+export const ErrorResponse = Type.Object(
+  {
+    code: Type.String({ description: 'Error code for client branching', examples: ['C0005'] }),
+    message: Type.String({ description: 'What rule was violated, naming the input value' }),
+    timestamp: Type.String({ description: 'UTC date-time without zone suffix', examples: ['2026-11-21T04:40:00.123'] }),
+    details: Type.Union([Type.String(), Type.Null()], { description: 'The problem field or reason; null when unavailable' }),
+  },
+  { $id: 'ErrorResponse', title: 'ErrorResponse', additionalProperties: false },
+);
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Invalid input (`C0002` body or path format, `C0005` query parameter)',
+  401: 'Missing or invalid credential (`C0001` app key, `C0003` Bearer token)',
+  403: 'Insufficient scope or permission (`C0004`)',
+  404: 'Not found (`P0002` post, `R0001` job, `EV001` event, `C0008` other)',
+  405: 'Method not allowed on this path (`C0011`)',
+  409: 'State conflict (`C0009`)',
+  413: 'Body or image too large (`C0006`)',
+  415: 'Unsupported content type or image format (`C0007`)',
+  429: 'Rate limit exceeded (`C0010`); see `Retry-After`',
+  500: 'Server error (`C9999`)',
+};
+
+/** Error responses a route can return, each referring to the shared ErrorResponse schema. */
+export function errorResponses(...statuses: number[]): Record<number, TSchema> {
+  const out: Record<number, TSchema> = {};
+  for (const status of [...statuses, 500]) {
+    out[status] = Type.Ref(ErrorResponse, { description: STATUS_TEXT[status] ?? 'Error' });
+  }
+  return out;
+}
+
+/** Errors every app-key route can return. */
+export const PUBLIC_READ_ERRORS = [401, 429] as const;
+
+export const PageQuery = {
+  page: Type.Integer({ minimum: 1, maximum: 2_147_483_647, default: 1, format: 'int32', description: 'Page number from 1; values below 1 are read as 1' }),
+  pageSize: Type.Integer({ minimum: 1, maximum: 50, default: 20, format: 'int32', description: 'Items per page, 1 to 50; values outside are brought into range' }),
+};
+
+/** The page envelope of every list and search (SPEC.md Pagination). */
+export function Page<T extends TSchema>(item: T, name: string) {
+  return Type.Object(
+    {
+      totalItems: Type.Integer({ format: 'int64', minimum: 0 }),
+      totalPages: Type.Integer({ format: 'int32', minimum: 0 }),
+      page: Type.Integer({ format: 'int32', minimum: 1 }),
+      pageSize: Type.Integer({ format: 'int32', minimum: 1, maximum: 50 }),
+      items: Type.Array(item),
+    },
+    { title: name, additionalProperties: false },
+  );
+}
+
+export interface PageResult<T> {
+  totalItems: number;
+  totalPages: number;
+  page: number;
+  pageSize: number;
+  items: T[];
+}
+
+export function pageOf<T>(items: T[], totalItems: number, page: number, pageSize: number): PageResult<T> {
+  return { totalItems, totalPages: Math.ceil(totalItems / pageSize), page, pageSize, items };
+}
+
+/** A handle of a company or member: 1 to 255 of `[A-Za-z0-9_-]`. */
+export const Handle = (description: string) =>
+  Type.String({ minLength: 0, maxLength: 255, pattern: '^[A-Za-z0-9_-]*$', description });
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const DateTimeUtc = (description?: string) =>
+  Type.String({ format: 'date-time', description: description ?? 'ISO 8601 UTC', examples: ['2026-11-21T04:40:00.000Z'] });
+
+export type { ErrorCode };

@@ -1,0 +1,52 @@
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import type { LightMyRequestResponse } from 'fastify';
+import type { App } from '../../src/app.js';
+
+interface OpenApiDoc {
+  paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> }>>;
+}
+
+/**
+ * Checks responses against the OpenAPI document the service serves: the operation must exist, the
+ * status must be documented, and a JSON body must match the documented schema.
+ */
+export class OpenApiConformance {
+  private readonly ajv: Ajv;
+  private readonly routes: Array<{ pattern: RegExp; template: string }>;
+
+  constructor(private readonly doc: OpenApiDoc) {
+    this.ajv = new Ajv({ strict: false, validateSchema: false, allErrors: true });
+    addFormats(this.ajv);
+    this.ajv.addSchema(doc as object, 'openapi');
+    this.routes = Object.keys(doc.paths).map((template) => ({
+      template,
+      pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+    }));
+  }
+
+  static async of(app: App): Promise<OpenApiConformance> {
+    await app.ready();
+    return new OpenApiConformance(app.swagger() as unknown as OpenApiDoc);
+  }
+
+  /** Returns the problems found; empty when the response matches the document. */
+  check(method: string, url: string, response: LightMyRequestResponse): string[] {
+    const path = url.split('?')[0]!;
+    const route = this.routes.find((r) => r.pattern.test(path));
+    if (!route) return [];  // unknown routes answer 404/405 with the shared ErrorResponse
+    const operation = this.doc.paths[route.template]![method.toLowerCase()];
+    if (!operation) return [];
+    const status = String(response.statusCode);
+    const documented = operation.responses?.[status];
+    if (!documented) return [`${method} ${route.template}: status ${status} is not documented`];
+    const schema = documented.content?.['application/json']?.schema;
+    if (!schema || response.body === '') return [];
+    const pointer = ['paths', route.template, method.toLowerCase(), 'responses', status, 'content', 'application/json', 'schema']
+      .map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+    const validate = this.ajv.getSchema(`openapi#/${pointer}`);
+    if (!validate) return [`${method} ${route.template} ${status}: schema could not be compiled`];
+    if (validate(JSON.parse(response.body))) return [];
+    return [`${method} ${route.template} ${status}: ${this.ajv.errorsText(validate.errors)}`];
+  }
+}

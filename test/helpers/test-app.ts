@@ -1,0 +1,58 @@
+import { expect } from 'vitest';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp, type App } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { generateDemoData, type DemoManifest } from '../../src/demo/demo-generator.js';
+import { OpenApiConformance } from './openapi-conformance.js';
+import { createTestDatabase, type Engine, type TestDatabase } from './test-database.js';
+
+export const TEST_NOW = Date.parse('2026-11-21T03:00:00Z');
+
+export interface TestContext {
+  app: App;
+  config: Config;
+  db: TestDatabase;
+  demo: DemoManifest;
+  clock: { now: number };
+  /** Injects a request and checks the response against the OpenAPI document. */
+  request(options: InjectOptions & { url: string }): Promise<LightMyRequestResponse>;
+  /** GET with the demo app key. */
+  get(url: string, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    PUBLIC_BASE_URL: 'https://api.test.example',
+    WEB_BASE_URL: 'https://www.test.example',
+    LOG_LEVEL: 'silent',
+    ...overrides,
+  });
+}
+
+/** A fresh app on a fresh, demo-seeded database of `engine`, with a controllable clock. */
+export async function createTestApp(engine: Engine, options: { seed?: boolean; config?: Record<string, string> } = {}): Promise<TestContext> {
+  const db = await createTestDatabase(engine);
+  const clock = { now: TEST_NOW };
+  const demo = options.seed === false
+    ? (undefined as unknown as DemoManifest)
+    : await generateDemoData(db.database, { now: TEST_NOW });
+  const config = testConfig(options.config);
+  const app = await buildApp({ config, database: db.database, clock: () => clock.now, logger: false });
+  const conformance = await OpenApiConformance.of(app);
+
+  const request = async (opts: InjectOptions & { url: string }) => {
+    const response = await app.inject(opts);
+    expect(conformance.check(opts.method ?? 'GET', opts.url, response), `${opts.method ?? 'GET'} ${opts.url}`).toEqual([]);
+    return response;
+  };
+  return {
+    app, config, db, demo, clock, request,
+    get: (url, headers = {}) => request({ method: 'GET', url, headers: { 'x-svc-api-key': demo?.apiKey ?? '', ...headers } }),
+    close: async () => {
+      await app.close();
+      await db.database.close();
+      await db.drop();
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { openDatabase, type Database } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+
+export type Engine = 'sqlite' | 'postgres';
+
+/** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (CI sets it). */
+export const ENGINES: Engine[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+if (!process.env.TEST_DATABASE_URL && !process.env.VITEST_WORKER_ID?.startsWith('quiet')) {
+  console.warn('TEST_DATABASE_URL is not set: PostgreSQL cases are skipped; SQLite cases run.');
+}
+
+export interface TestDatabase {
+  database: Database;
+  engine: Engine;
+  /** Where the SQLite file lives (sqlite only), for restart tests. */
+  file?: string;
+  /** Reopens the same data with a new connection (a "restart"). */
+  reopen(): Database;
+  drop(): Promise<void>;
+}
+
+/** A fresh, migrated database: a real SQLite file in a temp dir, or a PostgreSQL schema of its own. */
+export async function createTestDatabase(engine: Engine): Promise<TestDatabase> {
+  if (engine === 'sqlite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-'));
+    const file = path.join(dir, 'test.sqlite');
+    const open = () => openDatabase({ kind: 'sqlite', url: file });
+    const database = open();
+    await migrateToLatest(database);
+    return {
+      database, engine, file, reopen: open,
+      drop: async () => { fs.rmSync(dir, { recursive: true, force: true }); },
+    };
+  }
+  const url = process.env.TEST_DATABASE_URL!;
+  const schema = `t_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const open = () => openDatabase({ kind: 'postgres', url, searchPath: schema, poolSize: 4 });
+  const database = open();
+  await migrateToLatest(database);
+  return {
+    database, engine, reopen: open,
+    drop: async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await client.end();
+    },
+  };
+}
