@@ -28,7 +28,7 @@ export interface DemoManifest {
   companyId: string;
   otherCompanyId: string;
   posts: {
-    company: number; member: number; certificated: number; withImages: number; withOg: number; translated: number;
+    total: number; company: number; member: number; certificated: number; withImages: number; withOg: number; translated: number;
     mentions: number; repost: number; repostOfDeleted: number; deleted: number; byDemoUser: number[];
   };
   jobs: {
@@ -259,7 +259,7 @@ async function generatePosts(ctx: Ctx, count: number, companies: CompanyInfo[], 
   byDemoUser.push(repostOfDeleted);
 
   return {
-    company: manifest.company!, member: manifest.member!, certificated: manifest.certificated!, withImages: manifest.withImages!,
+    total: count + 1, company: manifest.company!, member: manifest.member!, certificated: manifest.certificated!, withImages: manifest.withImages!,
     withOg: manifest.withOg!, translated: manifest.translated!, mentions: manifest.mentions!, repost: manifest.repost!,
     repostOfDeleted, deleted: source, byDemoUser,
   };

@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type TSchema, type SchemaOptions } from '@sinclair/typebox';
 import type { ErrorCode } from '../shared/api-error.js';
 
 /** The one error body of every non-2xx response under /api/v1 (SPEC.md Errors). */
@@ -71,6 +71,10 @@ export function pageOf<T>(items: T[], totalItems: number, page: number, pageSize
 /** A handle of a company or member: 1 to 255 of `[A-Za-z0-9_-]`. */
 export const Handle = (description: string) =>
   Type.String({ minLength: 0, maxLength: 255, pattern: '^[A-Za-z0-9_-]*$', description });
+
+/** A string enum as JSON Schema `enum` (clear validation messages, and an enum in the OpenAPI document). */
+export const StringEnum = <const T extends readonly string[]>(values: T, options: SchemaOptions = {}) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 

@@ -1,5 +1,5 @@
-import Ajv from 'ajv';
-import addFormats from 'ajv-formats';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import type { LightMyRequestResponse } from 'fastify';
 import type { App } from '../../src/app.js';
 
@@ -17,7 +17,7 @@ export class OpenApiConformance {
 
   constructor(private readonly doc: OpenApiDoc) {
     this.ajv = new Ajv({ strict: false, validateSchema: false, allErrors: true });
-    addFormats(this.ajv);
+    addFormatsModule.default(this.ajv);
     this.ajv.addSchema(doc as object, 'openapi');
     this.routes = Object.keys(doc.paths).map((template) => ({
       template,

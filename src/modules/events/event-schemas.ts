@@ -1,12 +1,9 @@
-import { Type, type Static } from '@sinclair/typebox';
-import { DateTimeUtc, Handle, Nullable, Page, PageQuery } from '../../schemas/common.js';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { DateTimeUtc, Handle, Nullable, Page, PageQuery, StringEnum } from '../../schemas/common.js';
 import { CompanyBrief } from '../jobs/job-schemas.js';
 
 export const EVENT_OPEN_TYPES = ['ONLINE', 'OFFLINE', 'HYBRID'] as const;
 export const EVENT_SORTS = ['START_AT_DESC', 'START_AT_ASC'] as const;
-
-const literals = <T extends readonly string[]>(values: T, options: object = {}) =>
-  Type.Union(values.map((v) => Type.Literal(v)), options);
 
 export const EventLocation = Type.Object({
   country: Nullable(Type.String()),
@@ -19,7 +16,7 @@ export const EventLocation = Type.Object({
 }, { title: 'EventLocation' });
 
 export const EventHost = Type.Object({
-  hostType: literals(['COMPANY', 'MEMBER'] as const),
+  hostType: StringEnum(['COMPANY', 'MEMBER']),
   id: Type.String({ description: 'Handle of the host company or member' }),
   name: Type.String(),
   imageUrl: Nullable(Type.String()),
@@ -31,7 +28,7 @@ const summaryFields = {
   eventName: Type.String(),
   eventCategories: Type.Array(Type.String({ description: 'Code from the event-categories catalog' })),
   eventSubjects: Type.Array(Type.String({ description: 'Code from the event-subjects catalog' })),
-  eventOpenType: literals(EVENT_OPEN_TYPES),
+  eventOpenType: StringEnum(EVENT_OPEN_TYPES),
   startAt: DateTimeUtc(),
   endAt: DateTimeUtc(),
   location: Nullable(EventLocation),
@@ -50,7 +47,7 @@ export const EventSummary = Type.Object(summaryFields, { title: 'EventSummary' }
 
 export const Ticket = Type.Object({
   ticketId: Type.Integer({ format: 'int64' }),
-  ticketType: literals(['FREE'] as const),
+  ticketType: StringEnum(['FREE']),
   ticketName: Type.String(),
   description: Type.String(),
   approvalRequired: Type.Boolean(),
@@ -82,15 +79,15 @@ export const EventDetail = Type.Object({
   updatedAt: DateTimeUtc(),
 }, { title: 'EventDetail' });
 
-const multi = <T extends ReturnType<typeof Type.String> | ReturnType<typeof literals>>(item: T, description: string) =>
+const multi = <T extends TSchema>(item: T, description: string) =>
   Type.Optional(Type.Array(item, { maxItems: 50, description: `${description}. Repeat the parameter or give a comma list; values combine with OR` }));
 
 export const EventSearchQuery = Type.Object({
   companyId: Type.Optional(Handle('Events of this company (handle)')),
   eventCategories: multi(Type.String({ maxLength: 64 }), 'Codes from the event-categories catalog'),
   eventSubjects: multi(Type.String({ maxLength: 64 }), 'Codes from the event-subjects catalog'),
-  eventOpenTypes: multi(literals(EVENT_OPEN_TYPES), 'Online, offline or hybrid'),
-  sort: Type.Optional(literals(EVENT_SORTS, { default: 'START_AT_DESC', description: 'START_AT_DESC latest start first; START_AT_ASC earliest first' })),
+  eventOpenTypes: multi(StringEnum(EVENT_OPEN_TYPES), 'Online, offline or hybrid'),
+  sort: Type.Optional(StringEnum(EVENT_SORTS, { default: 'START_AT_DESC', description: 'START_AT_DESC latest start first; START_AT_ASC earliest first' })),
   ...PageQuery,
 });
 

@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTimeUtc, Handle, Nullable, Page, PageQuery } from '../../schemas/common.js';
+import { DateTimeUtc, Handle, Nullable, Page, PageQuery, StringEnum } from '../../schemas/common.js';
 
 export const PostAuthor = Type.Object({
-  type: Type.Union([Type.Literal('COMPANY'), Type.Literal('MEMBER')]),
+  type: StringEnum(['COMPANY', 'MEMBER']),
   id: Nullable(Type.String({ description: 'Author handle' })),
   name: Type.String(),
   imageUrl: Nullable(Type.String({ description: 'Company logo for COMPANY, profile image for MEMBER' })),
@@ -74,7 +74,7 @@ export const PostSearchQuery = Type.Object({
   postedAfter: Type.Optional(Type.String({ description: 'ISO date-time, posted at >= (no zone: service time zone)', examples: ['2026-11-01T00:00:00Z'] })),
   postedBefore: Type.Optional(Type.String({ description: 'ISO date-time, posted at <= (no zone: service time zone)' })),
   ...PageQuery,
-  sort: Type.Optional(Type.Union([Type.Literal('RELEVANCE'), Type.Literal('RECENT')], { default: 'RELEVANCE', description: 'RELEVANCE ranks keyword matches (newest first without keyword); RECENT is newest first' })),
+  sort: Type.Optional(StringEnum(['RELEVANCE', 'RECENT'], { default: 'RELEVANCE', description: 'RELEVANCE ranks keyword matches (newest first without keyword); RECENT is newest first' })),
 });
 
 export const PostIdParams = Type.Object({ postId: Type.Integer({ format: 'int64', minimum: 1, description: 'Post id' }) });

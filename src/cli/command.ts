@@ -1,0 +1,65 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { Config } from '../config.js';
+import { openDatabase, type Database } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
+
+export interface Io {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+export interface CliContext {
+  io: Io;
+  config: Config;
+  /** Opens and migrates the database named by the settings (once). */
+  database(): Promise<Database>;
+}
+
+export type Options = NonNullable<ParseArgsConfig['options']>;
+
+export interface Command {
+  name: string;
+  summary: string;
+  usage: string;
+  options: Options;
+  run(values: Record<string, string | boolean | undefined>, ctx: CliContext): Promise<void>;
+}
+
+/** A mistake in how the command was called: printed with the usage, exit code 2. */
+export class UsageError extends Error {}
+
+export function parse(command: Command, args: string[]) {
+  try {
+    return parseArgs({ args, options: { ...command.options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false }).values;
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+}
+
+export function required(values: Record<string, unknown>, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
+  return value.trim();
+}
+
+export function oneOf(name: string, value: string, allowed: readonly string[]): string {
+  if (!allowed.includes(value)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}; got "${value}"`);
+  return value;
+}
+
+export function databaseOpener(config: Config): { get(): Promise<Database>; close(): Promise<void> } {
+  let database: Database | null = null;
+  return {
+    async get() {
+      if (!database) {
+        database = openDatabase({ kind: config.databaseKind, url: config.databaseUrl });
+        await migrateToLatest(database);
+      }
+      return database;
+    },
+    async close() {
+      await database?.close();
+      database = null;
+    },
+  };
+}
