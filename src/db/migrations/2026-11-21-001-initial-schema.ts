@@ -87,6 +87,8 @@ export function initialSchema(adapter: DialectAdapter): Migration {
       await s.createIndex('posts_posted').on('posts').columns(['posted_at', 'id']).execute();
       await s.createIndex('posts_company_posted').on('posts').columns(['author_company_id', 'posted_at', 'id']).execute();
       await s.createIndex('posts_user_posted').on('posts').columns(['author_user_id', 'posted_at', 'id']).execute();
+      await s.createIndex('posts_og_posted').on('posts').columns(['has_og', 'posted_at', 'id']).execute();
+      await s.createIndex('posts_images_posted').on('posts').columns(['image_count', 'posted_at', 'id']).execute();
 
       await adapter.autoId(s.createTable('post_images'))
         .addColumn('post_id', 'bigint', (c) => c.notNull().references('posts.id').onDelete('cascade'))

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CATALOG_NAMES, LOCALES } from '../src/modules/codes/catalog-data.js';
+import { negotiateLocale } from '../src/shared/locale.js';
+import { createTestApp, type TestContext } from './helpers/test-app.js';
+import { ENGINES } from './helpers/test-database.js';
+
+describe('Accept-Language negotiation', () => {
+  it.each([
+    [undefined, 'ko'], ['', 'ko'], ['en', 'en'], ['en-US', 'en'], ['EN-gb', 'en'], ['zh', 'zh-CN'], ['zh-Hans', 'zh-CN'],
+    ['zh-SG', 'zh-CN'], ['zh-CN', 'zh-CN'], ['zh-Hant', 'zh-TW'], ['zh-TW', 'zh-TW'], ['zh-HK', 'zh-TW'], ['zh-Hant-TW', 'zh-TW'],
+    ['pt-BR', 'pt'], ['xx, yy', 'ko'], ['*', 'ko'], ['fr;q=0.5, de;q=0.9', 'de'], ['xx;q=1, ja;q=0.2', 'ja'],
+    ['en;q=0, vi', 'vi'], ['th-TH,th;q=0.9', 'th'], ['es-419', 'es'],
+  ])('%j → %s', (header, expected) => {
+    expect(negotiateLocale(header)).toBe(expected);
+  });
+});
+
+describe.each(ENGINES)('code catalogs on %s', (engine) => {
+  let t: TestContext;
+  beforeAll(async () => { t = await createTestApp(engine, { seed: true }); });
+  afterAll(async () => { await t?.close(); });
+
+  it.each(CATALOG_NAMES)('serves /api/v1/codes/%s as a page of {code, displayName}', async (catalog) => {
+    const res = await t.get(`/api/v1/codes/${catalog}?pageSize=50`);
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.items.length).toBeGreaterThan(2);
+    expect(body.totalItems).toBe(body.items.length);
+    for (const item of body.items) {
+      expect(Object.keys(item).sort()).toEqual(['code', 'displayName']);
+      expect(item.code).toMatch(/^[A-Z][A-Z0-9_]*$/);
+    }
+  });
+
+  it('labels every entry in all 11 locales with real, non-Korean text outside ko', async () => {
+    for (const catalog of CATALOG_NAMES) {
+      const ko = (await t.get(`/api/v1/codes/${catalog}?pageSize=50`)).json().items;
+      for (const locale of LOCALES.filter((l) => l !== 'ko')) {
+        const res = await t.get(`/api/v1/codes/${catalog}?pageSize=50`, { 'accept-language': locale });
+        expect(res.headers['content-language']).toBe(locale);
+        const items = res.json().items;
+        expect(items.map((i: { code: string }) => i.code)).toEqual(ko.map((i: { code: string }) => i.code));
+        for (const [i, item] of items.entries()) {
+          expect(item.displayName, `${catalog} ${item.code} ${locale}`).not.toBe(ko[i].displayName);
+          expect(item.displayName, `${catalog} ${item.code} ${locale}`).not.toMatch(/[\uac00-\ud7a3]/);
+        }
+      }
+    }
+  });
+
+  it('pages a catalog like every list', async () => {
+    const body = (await t.get('/api/v1/codes/job-categories?pageSize=5&page=3')).json();
+    expect(body).toMatchObject({ page: 3, pageSize: 5, totalItems: 12, totalPages: 3 });
+    expect(body.items).toHaveLength(2);
+  });
+
+  it('falls back to Korean for unsupported languages and always sends Vary', async () => {
+    const res = await t.get('/api/v1/codes/work-types', { 'accept-language': 'sw, xx;q=0.5' });
+    expect(res.headers['content-language']).toBe('ko');
+    expect(res.headers.vary).toMatch(/Accept-Language/);
+    expect(res.json().items[0].displayName).toBe('출근');
+  });
+
+  it('requires an app key', async () => {
+    const res = await t.request({ method: 'GET', url: '/api/v1/codes/seniorities' });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().code).toBe('C0001');
+  });
+});
