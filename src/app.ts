@@ -66,6 +66,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   let closing = false;
   app.addHook('preClose', async () => { closing = true; });
+  // A response finished during shutdown closes its connection, so the server is not kept open by
+  // keep-alive clients until their idle timeout.
+  app.addHook('onSend', async (_request, reply) => { if (closing) reply.header('Connection', 'close'); });
   app.addHook('onRequest', async (request, reply) => { reply.header('X-Request-Id', request.id); });
 
   const links = new Links(config.webBaseUrl, config.publicBaseUrl);

@@ -10,7 +10,7 @@ import { hashSecret, secretHint } from '../shared/keys.js';
 import { SeededRandom } from './random.js';
 import {
   CITIES, COMPANIES, EVENT_TEXTS, FAMILY_NAMES, fill, GIVEN_NAMES, JOB_TEXTS, LATIN_NAMES, POST_TEMPLATES, ROLES, TECHS,
-  TEXT_LANGUAGES, type Multilingual, type TextLanguage,
+  type Multilingual, type TextLanguage,
 } from './vocabulary.js';
 
 /** The fixed demo credentials (README and demo-credentials.json list them). */
@@ -72,7 +72,7 @@ export async function generateDemoData(database: Database, options: DemoOptions)
   const passwordHash = await argon2.hash(DEMO_USER.password, { type: argon2.argon2id });
   return database.db.transaction().execute(async (trx) => {
     const ctx: Ctx = { trx, adapter: database.adapter, rnd: new SeededRandom(options.seed ?? 20261121), now: options.now };
-    const { rnd, now } = ctx;
+    const { now } = ctx;
 
     // Companies.
     const companyIds = new Map<string, number>();

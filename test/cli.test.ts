@@ -1,0 +1,102 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { COMMANDS, runCli } from '../src/cli/main.js';
+import { openDatabase } from '../src/db/database.js';
+import { AccountsRepository } from '../src/modules/accounts/accounts-repository.js';
+import { AppKeyService } from '../src/modules/accounts/app-key-service.js';
+
+describe('operator CLI', () => {
+  let dir: string;
+  let env: Record<string, string>;
+  let out: string[];
+  let err: string[];
+  const io = { out: (l: string) => { out.push(l); }, err: (l: string) => { err.push(l); } };
+  const run = (...argv: string[]) => runCli(argv, io, env);
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-cli-'));
+    env = { DATA_DIR: dir, LOG_LEVEL: 'silent' };
+    out = [];
+    err = [];
+  });
+  afterEach(() => { fs.rmSync(dir, { recursive: true, force: true }); });
+
+  it('migrates the database named by the settings', async () => {
+    expect(await run('migrate')).toBe(0);
+    expect(out.join('\n')).toContain('2026-11-21-001-initial-schema');
+    expect(await run('migrate')).toBe(0);
+    expect(out.join('\n')).toContain('Already up to date');
+  });
+
+  it.each(COMMANDS.map((c) => c.name))('explains "%s --help"', async (name) => {
+    expect(await run(...name.split(' '), '--help')).toBe(0);
+    expect(out.join('\n')).toContain(`Usage: npm run cli -- ${name}`);
+  });
+
+  it('creates an app whose key is printed once and authenticates', async () => {
+    expect(await run('apps', 'create', '--name', 'Partner app')).toBe(0);
+    const key = /svck_[0-9A-Za-z]{32}/.exec(out.join('\n'))?.[0];
+    expect(key).toBeDefined();
+    const database = openDatabase({ kind: 'sqlite', url: path.join(dir, 'service.sqlite') });
+    try {
+      const service = new AppKeyService(new AccountsRepository(database.db, Date.now), 0);
+      expect(await service.authenticate(key!)).toMatchObject({ appId: 1 });
+      const stored = await database.db.selectFrom('app_keys').selectAll().execute();
+      expect(JSON.stringify(stored)).not.toContain(key!);
+      expect(await run('apps', 'revoke-key', '--key', key!)).toBe(0);
+      expect(await new AppKeyService(new AccountsRepository(database.db, Date.now), 0).authenticate(key!)).toBeNull();
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('creates users and companies and grants company-wide and resource roles', async () => {
+    expect(await run('users', 'create', '--email', 'ada@example.com', '--name', 'Ada', '--handle', 'ada')).toBe(0);
+    expect(out.join('\n')).toMatch(/Password \(shown once\): \S{16}/);
+    expect(await run('companies', 'create', '--handle', 'lovelace', '--name', 'Lovelace Ltd', '--industry', 'IT_SOFTWARE', '--size', 'SMALL')).toBe(0);
+    expect(await run('roles', 'grant', '--user', 'ada@example.com', '--company', 'lovelace', '--role', 'RECRUITER')).toBe(0);
+    expect(await run('roles', 'grant', '--user', 'ada@example.com', '--company', 'lovelace', '--role', 'JOB_VIEWER', '--resource-type', 'JOB', '--resource-id', '42')).toBe(0);
+    const database = openDatabase({ kind: 'sqlite', url: path.join(dir, 'service.sqlite') });
+    try {
+      expect(await database.db.selectFrom('company_roles').select('role').execute()).toEqual([{ role: 'RECRUITER' }]);
+      expect(await database.db.selectFrom('resource_roles').select(['resource_type', 'resource_id', 'role']).execute())
+        .toEqual([{ resource_type: 'JOB', resource_id: '42', role: 'JOB_VIEWER' }]);
+      const user = await database.db.selectFrom('users').select('password_hash').executeTakeFirstOrThrow();
+      expect(user.password_hash).toMatch(/^\$argon2id\$/);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it.each([
+    [['companies', 'create', '--handle', 'x', '--name', 'X', '--industry', 'IT_SOFTWARE', '--size', 'ENORMOUS'], 2, '--size must be one of'],
+    [['companies', 'create', '--handle', 'bad handle', '--name', 'X', '--industry', 'IT_SOFTWARE', '--size', 'TINY'], 2, '--handle must be'],
+    [['apps', 'create'], 2, '--name is required'],
+    [['apps', 'create', '--name', 'x', '--colour', 'red'], 2, "Unknown option '--colour'"],
+    [['users', 'create', '--email', 'not-an-email', '--name', 'N', '--handle', 'h'], 2, '--email must be'],
+    [['roles', 'grant', '--user', 'nobody@example.com', '--company', 'c', '--role', 'OWNER'], 1, 'No user'],
+    [['frobnicate'], 2, 'Unknown command'],
+  ])('fails clearly: %j', async (argv, code, message) => {
+    expect(await run(...argv)).toBe(code);
+    expect(err.join('\n')).toContain(message);
+  });
+
+  it('seeds the demo data and writes demo-credentials.json', async () => {
+    expect(await run('seed-demo')).toBe(0);
+    const credentials = JSON.parse(fs.readFileSync(path.join(dir, 'demo-credentials.json'), 'utf8'));
+    expect(Object.keys(credentials).sort()).toEqual(['apiKey', 'client', 'companyId', 'user']);
+    expect(credentials.apiKey).toMatch(/^svck_[0-9A-Za-z]{32}$/);
+    expect(credentials.user).toEqual({ email: 'demo@example.com', password: 'demo-password-2026' });
+    expect(credentials.companyId).toBe('acme-labs');
+    expect(await run('seed-demo')).toBe(1);
+    expect(err.join('\n')).toContain('already holds data');
+  });
+
+  it('runs as a program through npm run cli', () => {
+    const output = execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'apps', 'create', '--help'], { encoding: 'utf8', env: { ...process.env, ...env } });
+    expect(output).toContain('apps create --name NAME');
+  });
+});
