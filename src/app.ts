@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
@@ -15,10 +18,19 @@ import { healthRoutes } from './modules/health/health-routes.js';
 import { JobRepository } from './modules/jobs/job-repository.js';
 import { jobRoutes } from './modules/jobs/job-routes.js';
 import { JobService } from './modules/jobs/job-service.js';
+import { authorizeRoutes } from './modules/oauth/authorize-routes.js';
+import { discoveryRoutes } from './modules/oauth/discovery-routes.js';
+import { LoginThrottle } from './modules/oauth/login-throttle.js';
+import { OAuthRepository } from './modules/oauth/oauth-repository.js';
+import { keyEncryptionKey, SigningKeys } from './modules/oauth/signing-keys.js';
+import { TokenService } from './modules/oauth/token-service.js';
+import { tokenRoutes } from './modules/oauth/token-routes.js';
+import { userinfoRoutes } from './modules/oauth/userinfo-routes.js';
 import { PostRepository } from './modules/posts/post-repository.js';
 import { postRoutes } from './modules/posts/post-routes.js';
 import { PostService } from './modules/posts/post-service.js';
 import { appKeyAuthPlugin } from './plugins/app-key-auth.js';
+import { bearerAuthPlugin } from './plugins/bearer-auth.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { languagePlugin } from './plugins/language.js';
 import { openApiPlugin } from './plugins/openapi.js';
@@ -34,6 +46,11 @@ export interface AppOptions {
 }
 
 export type App = FastifyInstance;
+
+/** The `aud` of access tokens: this service's API (RFC 9068 resource indicator). */
+export function apiAudience(config: Config): string {
+  return `${config.publicBaseUrl}/api`;
+}
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
@@ -80,10 +97,28 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const jobs = new JobService(new JobRepository(database.db, database.adapter), accounts, codes, links, clock);
   const events = new EventService(new EventRepository(database.db), accounts, codes, links);
 
+  const issuer = config.publicBaseUrl;
+  const oauth = new OAuthRepository(database.db);
+  const signingKeys = new SigningKeys(database.db, keyEncryptionKey(config.signingKeySecret, config.dataDir), clock, config.lifetimes.accessTokenSeconds);
+  await signingKeys.init();
+  const tokens = new TokenService(oauth, signingKeys, {
+    issuer,
+    audience: apiAudience(config),
+    accessTokenSeconds: config.lifetimes.accessTokenSeconds,
+    refreshTokenSeconds: config.lifetimes.refreshTokenSeconds,
+  }, clock);
+  const throttle = new LoginThrottle(config.loginThrottle, clock);
+
+  // Security headers everywhere; the HTML pages set their own Content-Security-Policy, and the
+  // interactive reference at /docs needs inline scripts, so no global CSP.
+  await app.register(helmet, { contentSecurityPolicy: false, hsts: issuer.startsWith('https://') });
+  await app.register(formbody);
+  await app.register(cookie);
   await app.register(errorHandlerPlugin, { clock });
   await app.register(languagePlugin);
   await app.register(queryNormalizationPlugin);
   await app.register(appKeyAuthPlugin, { appKeys });
+  await app.register(bearerAuthPlugin, { tokens });
   await app.register(openApiPlugin, { publicBaseUrl: config.publicBaseUrl });
 
   await app.register(healthRoutes, { ping: database.ping, isClosing: () => closing });
@@ -91,6 +126,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(jobRoutes, { jobs });
   await app.register(eventRoutes, { events });
   await app.register(codeRoutes, { codes });
+  await app.register(discoveryRoutes, { issuer, keys: signingKeys });
+  await app.register(authorizeRoutes, { oauth, accounts, throttle, issuer, codeSeconds: config.lifetimes.authorizationCodeSeconds, clock });
+  await app.register(tokenRoutes, { oauth, tokens, clock });
+  await app.register(userinfoRoutes, { accounts, links, webBaseUrl: config.webBaseUrl });
 
   return app;
 }

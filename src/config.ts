@@ -49,6 +49,9 @@ export interface Config {
     globalPerDay: number;
     operations: Record<OperationId, WindowLimits>;
   };
+  /** Encrypts OAuth signing keys at rest; when unset, a random secret is kept in DATA_DIR/signing-key.secret. */
+  signingKeySecret: string | null;
+  loginThrottle: { maxFailuresPerAccount: number; maxFailuresPerAddress: number; windowSeconds: number };
   lifetimes: {
     authorizationCodeSeconds: number;
     accessTokenSeconds: number;
@@ -135,6 +138,11 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     problems.push(`SERVICE_TIME_ZONE: must be an IANA time zone such as Asia/Seoul, got "${serviceTimeZone}"`);
   }
 
+  const signingKeySecret = read('SIGNING_KEY_SECRET');
+  if (signingKeySecret !== undefined && signingKeySecret.length < 32) {
+    problems.push('SIGNING_KEY_SECRET: must be at least 32 characters of random text');
+  }
+
   const logLevel = read('LOG_LEVEL') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     problems.push(`LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`);
@@ -175,6 +183,12 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       globalPerMinute: int('RATE_LIMIT_GLOBAL_PER_MINUTE', 60, 1, max),
       globalPerDay: int('RATE_LIMIT_GLOBAL_PER_DAY', 5000, 1, max),
       operations,
+    },
+    signingKeySecret: read('SIGNING_KEY_SECRET') ?? null,
+    loginThrottle: {
+      maxFailuresPerAccount: int('LOGIN_MAX_FAILURES_PER_ACCOUNT', 5, 1, 1000),
+      maxFailuresPerAddress: int('LOGIN_MAX_FAILURES_PER_ADDRESS', 20, 1, 100_000),
+      windowSeconds: int('LOGIN_FAILURE_WINDOW_SECONDS', 900, 10, 86_400),
     },
     lifetimes: {
       authorizationCodeSeconds: int('AUTH_CODE_TTL_SECONDS', 300, 10, 3600),

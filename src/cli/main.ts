@@ -4,11 +4,13 @@ import { databaseOpener, parse, UsageError, type Command, type Io } from './comm
 import { appsCreateCommand, appsRevokeKeyCommand, companiesCreateCommand, rolesGrantCommand, usersCreateCommand } from './commands/accounts.js';
 import { demoCommand } from './commands/demo.js';
 import { migrateCommand } from './commands/migrate.js';
+import { clientsCreateCommand, clientsListCommand, clientsRotateSecretCommand, keysRotateCommand } from './commands/oauth.js';
 import { seedDemoCommand } from './commands/seed-demo.js';
 
 export const COMMANDS: Command[] = [
   migrateCommand, seedDemoCommand, demoCommand, appsCreateCommand, appsRevokeKeyCommand,
   usersCreateCommand, companiesCreateCommand, rolesGrantCommand,
+  clientsCreateCommand, clientsListCommand, clientsRotateSecretCommand, keysRotateCommand,
 ];
 
 function overview(io: Io): void {

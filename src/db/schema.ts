@@ -247,6 +247,59 @@ export interface EventHostsTable {
 export interface CodeEntriesTable { catalog: string; code: string; position: number }
 export interface CodeLabelsTable { catalog: string; code: string; locale: string; display_name: string }
 
+export interface OAuthClientsTable {
+  client_id: string;
+  name: string;
+  secret_hash: string | null;
+  redirect_uris: string;
+  allowed_scopes: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface OAuthSigningKeysTable {
+  kid: string;
+  algorithm: string;
+  public_jwk: string;
+  private_key_encrypted: string;
+  created_at: number;
+  retired_at: number | null;
+}
+
+export interface LoginSessionsTable { id_hash: string; user_id: number; created_at: number; expires_at: number }
+export interface OAuthConsentsTable { user_id: number; client_id: string; scopes: string; updated_at: number }
+
+export interface OAuthGrantsTable {
+  id: string;
+  user_id: number;
+  client_id: string;
+  scopes: string;
+  created_at: number;
+  revoked_at: number | null;
+  revoked_reason: string | null;
+}
+
+export interface OAuthAuthorizationCodesTable {
+  code_hash: string;
+  client_id: string;
+  user_id: number;
+  redirect_uri: string;
+  scopes: string;
+  code_challenge: string;
+  created_at: number;
+  expires_at: number;
+  consumed_at: number | null;
+  grant_id: string | null;
+}
+
+export interface OAuthRefreshTokensTable {
+  token_hash: string;
+  grant_id: string;
+  created_at: number;
+  expires_at: number;
+  consumed_at: number | null;
+}
+
 /** Full-text tables: an FTS5 virtual table in SQLite (rowid), a tsvector table in PostgreSQL (doc_id). */
 export interface SearchTable { doc_id: number; document: string }
 
@@ -280,6 +333,13 @@ export interface DB {
   event_hosts: EventHostsTable;
   code_entries: CodeEntriesTable;
   code_labels: CodeLabelsTable;
+  oauth_clients: OAuthClientsTable;
+  oauth_signing_keys: OAuthSigningKeysTable;
+  login_sessions: LoginSessionsTable;
+  oauth_consents: OAuthConsentsTable;
+  oauth_grants: OAuthGrantsTable;
+  oauth_authorization_codes: OAuthAuthorizationCodesTable;
+  oauth_refresh_tokens: OAuthRefreshTokensTable;
 }
 
 export type SearchIndex = 'post_search' | 'job_search';

@@ -4,6 +4,9 @@ import type { Database } from '../db/database.js';
 import type { DialectAdapter } from '../db/dialects/dialect-adapter.js';
 import type { DB } from '../db/schema.js';
 import { catalogCodes } from '../modules/codes/catalog-data.js';
+import { registerClient } from '../modules/oauth/client-admin.js';
+import { OAuthRepository } from '../modules/oauth/oauth-repository.js';
+import { SUPPORTED_SCOPES } from '../modules/oauth/scopes.js';
 import { documentTokens } from '../search/search-text.js';
 import { timeOrderedId } from '../shared/ids.js';
 import { hashSecret, secretHint } from '../shared/keys.js';
@@ -17,6 +20,12 @@ import {
 export const DEMO_API_KEY = `svck_${'DemoKey'.padEnd(32, '0')}`;
 export const DEMO_USER = { email: 'demo@example.com', password: 'demo-password-2026', handle: 'demo-user', name: '데모 사용자' };
 export const DEMO_COMPANY = 'acme-labs';
+export const DEMO_CLIENT = {
+  clientId: `svcc_${'DemoClient'.padEnd(24, '0')}`,
+  clientSecret: `svcs_${'DemoSecret'.padEnd(32, '0')}`,
+  redirectUri: 'http://127.0.0.1:8080/callback',
+  scopes: SUPPORTED_SCOPES.filter((s) => s !== 'profile:read'),
+};
 export const DEMO_OTHER_COMPANY = 'nova-fintech';
 
 const DAY = 86_400_000;
@@ -24,6 +33,7 @@ const TRANSLATION_TARGETS = ['en', 'ja', 'zh-CN', 'zh-TW'] as const;
 
 export interface DemoManifest {
   apiKey: string;
+  client: { clientId: string; clientSecret: string; redirectUri: string; scopes: string[] };
   user: { id: number; email: string; password: string; handle: string };
   companyId: string;
   otherCompanyId: string;
@@ -119,6 +129,11 @@ export async function generateDemoData(database: Database, options: DemoOptions)
       app_id: app.id, key_hash: hashSecret(DEMO_API_KEY), key_hint: secretHint(DEMO_API_KEY), created_at: now - 30 * DAY, revoked_at: null,
     }).execute();
 
+    await registerClient(new OAuthRepository(trx), {
+      name: 'Demo builder app', redirectUris: [DEMO_CLIENT.redirectUri, 'http://localhost:8080/callback'], scopes: DEMO_CLIENT.scopes,
+      public: false, clientId: DEMO_CLIENT.clientId, clientSecret: DEMO_CLIENT.clientSecret,
+    }, now - 30 * DAY);
+
     const posts = await generatePosts(ctx, options.posts ?? 300, companyList, members);
     const jobs = await generateJobs(ctx, options.jobs ?? 200, companyList, demoUser.id);
     const events = await generateEvents(ctx, options.events ?? 24, companyList, members);
@@ -131,6 +146,7 @@ export async function generateDemoData(database: Database, options: DemoOptions)
 
     return {
       apiKey: DEMO_API_KEY,
+      client: DEMO_CLIENT,
       user: { id: demoUser.id, email: DEMO_USER.email, password: DEMO_USER.password, handle: DEMO_USER.handle },
       companyId: DEMO_COMPANY,
       otherCompanyId: DEMO_OTHER_COMPANY,

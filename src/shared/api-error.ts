@@ -39,4 +39,5 @@ export const notFound = {
   post: (id: unknown) => new ApiError('P0002', `Post ${String(id)} does not exist`, 'postId'),
   job: (id: unknown) => new ApiError('R0001', `Job ${String(id)} does not exist`, 'jobId'),
   event: (id: unknown) => new ApiError('EV001', `Event ${String(id)} does not exist`, 'eventId'),
+  user: (id: unknown) => new ApiError('C0008', `User ${String(id)} does not exist`, 'sub'),
 };

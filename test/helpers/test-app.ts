@@ -26,6 +26,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     PUBLIC_BASE_URL: 'https://api.test.example',
     WEB_BASE_URL: 'https://www.test.example',
     LOG_LEVEL: 'silent',
+    SIGNING_KEY_SECRET: 'test-only-signing-key-secret-0123456789',
     ...overrides,
   });
 }

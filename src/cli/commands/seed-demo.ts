@@ -8,8 +8,7 @@ import type { Command, Io } from '../command.js';
 export interface DemoCredentials {
   apiKey: string;
   user: { email: string; password: string };
-  /** The demo OAuth client; null until the OAuth server is in place. */
-  client: { clientId: string; clientSecret: string; redirectUri: string; scopes: string[] } | null;
+  client: { clientId: string; clientSecret: string; redirectUri: string; scopes: string[] };
   companyId: string;
 }
 
@@ -21,7 +20,7 @@ export async function seedDemo(database: Database, config: Config, now: number):
   const credentials: DemoCredentials = {
     apiKey: manifest.apiKey,
     user: { email: manifest.user.email, password: manifest.user.password },
-    client: null,
+    client: manifest.client,
     companyId: manifest.companyId,
   };
   fs.mkdirSync(config.dataDir, { recursive: true });
@@ -36,6 +35,8 @@ export function printDemo(io: Io, config: Config, manifest: DemoManifest, file: 
   io.out('Demo data is ready.');
   io.out(`  App key (X-SVC-API-Key): ${manifest.apiKey}`);
   io.out(`  Demo user:               ${manifest.user.email} / ${manifest.user.password}`);
+  io.out(`  OAuth client:            ${manifest.client.clientId} / ${manifest.client.clientSecret}`);
+  io.out(`  Redirect URI:            ${manifest.client.redirectUri}`);
   io.out(`  Demo company:            ${manifest.companyId} (the demo user is RECRUITER and EVENT_MANAGER there)`);
   io.out(`  Credentials file:        ${file}`);
   io.out('');

@@ -2,11 +2,13 @@ import type { Migration } from 'kysely';
 import type { DialectAdapter } from '../dialects/dialect-adapter.js';
 import { initialSchema } from './2026-11-21-001-initial-schema.js';
 import { seedCodeCatalogs } from './2026-11-21-002-code-catalogs.js';
+import { oauthSchema } from './2026-11-21-003-oauth.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export function allMigrations(adapter: DialectAdapter): Record<string, Migration> {
   return {
     '2026-11-21-001-initial-schema': initialSchema(adapter),
     '2026-11-21-002-code-catalogs': seedCodeCatalogs(),
+    '2026-11-21-003-oauth': oauthSchema(),
   };
 }

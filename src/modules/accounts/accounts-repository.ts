@@ -45,6 +45,10 @@ export class AccountsRepository {
     return this.db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
   }
 
+  async findUserById(id: number) {
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
   async createCompany(company: NewCompany): Promise<number> {
     const row = await this.db.insertInto('companies').values({
       handle: company.handle,

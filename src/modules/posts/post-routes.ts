@@ -1,30 +1,33 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, PUBLIC_READ_ERRORS } from '../../schemas/common.js';
 import type { PostService } from './post-service.js';
 import { PostDetail, PostIdParams, PostPage, PostSearchQuery } from './post-schemas.js';
 
+const viewerOf = (request: FastifyRequest) => (request.token ? { userId: request.token.userId } : null);
+
 export const postRoutes: FastifyPluginAsyncTypebox<{ posts: PostService }> = async (app, { posts }) => {
   app.get('/api/v1/posts', {
-    config: { auth: 'apiKey' },
+    config: { auth: 'apiKey', optionalBearer: true },
     schema: {
       tags: ['Posts'],
       summary: 'Search posts',
-      description: 'Keyword search over post bodies and their translations, with filters. Korean, Japanese and Chinese keywords match inside words.',
-      security: [{ apiKey: [] }],
+      security: [{ apiKey: [] }, { apiKey: [], bearer: [] }],
       querystring: PostSearchQuery,
       response: { 200: PostPage, ...errorResponses(400, ...PUBLIC_READ_ERRORS) },
+      description: 'Keyword search over post bodies and their translations, with filters. Korean, Japanese and Chinese keywords match inside words. A Bearer token (optional) makes `owned` true for the caller\'s posts.',
     },
-  }, async (request) => posts.search(request.query, null, request.locale));
+  }, async (request) => posts.search(request.query, viewerOf(request), request.locale));
 
   app.get('/api/v1/posts/:postId', {
-    config: { auth: 'apiKey' },
+    config: { auth: 'apiKey', optionalBearer: true },
     schema: {
       tags: ['Posts'],
       summary: 'Read a post',
       description: 'The post with mentions and its repost source expanded one level.',
-      security: [{ apiKey: [] }],
+      security: [{ apiKey: [] }, { apiKey: [], bearer: [] }],
       params: PostIdParams,
       response: { 200: PostDetail, ...errorResponses(400, 404, ...PUBLIC_READ_ERRORS) },
     },
-  }, async (request) => posts.detail(request.params.postId, null, request.locale));
+  }, async (request) => posts.detail(request.params.postId, viewerOf(request), request.locale));
 };

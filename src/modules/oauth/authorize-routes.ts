@@ -1,0 +1,262 @@
+import type {} from '@fastify/cookie';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import argon2 from 'argon2';
+import { hashSecret } from '../../shared/keys.js';
+import type { AccountsRepository } from '../accounts/accounts-repository.js';
+import { consentPage, errorPage, loginPage, PAGE_CSS, pageText, type PageLanguage } from './pages.js';
+import type { LoginThrottle } from './login-throttle.js';
+import type { OAuthClient, OAuthRepository } from './oauth-repository.js';
+import { covers, parseScopes, unknownScopes } from './scopes.js';
+
+export interface AuthorizeOptions {
+  oauth: OAuthRepository;
+  accounts: AccountsRepository;
+  throttle: LoginThrottle;
+  issuer: string;
+  codeSeconds: number;
+  clock: () => number;
+}
+
+const SESSION_COOKIE = 'svc_session';
+const CSRF_COOKIE = 'svc_csrf';
+const SESSION_MS = 12 * 3_600_000;
+const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+
+const str = (description: string) => Type.Optional(Type.String({ description }));
+const AuthorizeQuery = Type.Object({
+  response_type: str('Must be `code`'),
+  client_id: str('The client id'),
+  redirect_uri: str('Exactly one of the client\'s registered redirect URIs'),
+  scope: str('Space-separated scopes'),
+  state: str('Opaque value returned with the response'),
+  code_challenge: str('PKCE S256 challenge: base64url(SHA-256(code_verifier)), 43 characters'),
+  code_challenge_method: str('Must be `S256`'),
+});
+const HTML = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
+
+type Query = Record<string, string | undefined>;
+type Validated =
+  | { kind: 'page'; message: string }
+  | { kind: 'redirect'; redirectUri: string; error: string; description: string; state?: string }
+  | { kind: 'ok'; client: OAuthClient; redirectUri: string; scopes: string[]; state?: string; challenge: string };
+
+/**
+ * GET /oauth/authorize (Authorization Code + PKCE S256), the sign-in form and the consent form.
+ * Errors before the client and redirect URI are verified show a page and never redirect; later ones
+ * redirect with error, error_description, state and iss (RFC 9207).
+ */
+export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = async (app, opts) => {
+  const { oauth, accounts, throttle, issuer, clock } = opts;
+  const secure = issuer.startsWith('https://');
+  let dummyHash: Promise<string> | null = null;
+
+  const language = (request: FastifyRequest): PageLanguage => (request.locale === 'ko' ? 'ko' : 'en');
+
+  function validate(query: Query, client: OAuthClient | null): Validated {
+    if (!query.client_id || !client) return { kind: 'page', message: 'Unknown client_id: the application is not registered.' };
+    if (!query.redirect_uri || !client.redirectUris.includes(query.redirect_uri)) {
+      return { kind: 'page', message: 'redirect_uri is missing or is not registered for this application.' };
+    }
+    const base = { redirectUri: query.redirect_uri, state: query.state };
+    if (query.response_type !== 'code') {
+      return { kind: 'redirect', ...base, error: 'unsupported_response_type', description: 'response_type must be code' };
+    }
+    if (!query.code_challenge) return { kind: 'redirect', ...base, error: 'invalid_request', description: 'code_challenge is required (PKCE with S256)' };
+    if (query.code_challenge_method !== 'S256') {
+      return { kind: 'redirect', ...base, error: 'invalid_request', description: 'code_challenge_method must be S256' };
+    }
+    if (!CHALLENGE.test(query.code_challenge)) {
+      return { kind: 'redirect', ...base, error: 'invalid_request', description: 'code_challenge must be 43 base64url characters' };
+    }
+    const scopes = parseScopes(query.scope);
+    if (scopes.length === 0) return { kind: 'redirect', ...base, error: 'invalid_scope', description: 'scope is required' };
+    const unknown = unknownScopes(scopes);
+    if (unknown.length) return { kind: 'redirect', ...base, error: 'invalid_scope', description: `Unknown scope: ${unknown.join(' ')}` };
+    if (!covers(client.allowedScopes, scopes)) {
+      return { kind: 'redirect', ...base, error: 'invalid_scope', description: 'The application may not request these scopes' };
+    }
+    return { kind: 'ok', client, redirectUri: query.redirect_uri, scopes, state: query.state, challenge: query.code_challenge };
+  }
+
+  function redirectWith(reply: FastifyReply, redirectUri: string, params: Record<string, string | undefined>, status: 302 | 303) {
+    const url = new URL(redirectUri);
+    for (const [key, value] of Object.entries({ ...params, iss: issuer })) if (value !== undefined) url.searchParams.set(key, value);
+    return reply.header('Cache-Control', 'no-store').redirect(url.toString(), status);
+  }
+
+  function page(reply: FastifyReply, status: number, html: string, formTarget?: string) {
+    const formAction = formTarget ? `'self' ${new URL(formTarget).origin}` : `'self'`;
+    return reply.status(status).type('text/html; charset=utf-8').headers({
+      'Cache-Control': 'no-store',
+      'Content-Security-Policy': `default-src 'none'; style-src 'self'; img-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+      'X-Frame-Options': 'DENY',
+      'Referrer-Policy': 'no-referrer',
+    }).send(html);
+  }
+
+  function csrfToken(request: FastifyRequest, reply: FastifyReply): string {
+    const existing = request.cookies[CSRF_COOKIE];
+    if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
+    const token = randomBytes(32).toString('base64url');
+    reply.setCookie(CSRF_COOKIE, token, { path: '/oauth', httpOnly: true, sameSite: 'lax', secure });
+    return token;
+  }
+
+  function csrfValid(request: FastifyRequest, submitted: string | undefined): boolean {
+    const cookie = request.cookies[CSRF_COOKIE];
+    if (!cookie || !submitted) return false;
+    const a = Buffer.from(cookie);
+    const b = Buffer.from(submitted);
+    return a.length === b.length && timingSafeEqual(a, b);
+  }
+
+  async function sessionUser(request: FastifyRequest) {
+    const token = request.cookies[SESSION_COOKIE];
+    if (!token) return null;
+    const userId = await oauth.sessionUser(hashSecret(token), clock());
+    if (userId === null) return null;
+    return accounts.findUserById(userId);
+  }
+
+  /** Signed in and validated: skip consent when a prior one covers the scopes, else ask. */
+  async function proceed(request: FastifyRequest, reply: FastifyReply, request_: Extract<Validated, { kind: 'ok' }>, userId: number, userName: string, authorizeQuery: string, status: 302 | 303) {
+    const consented = await oauth.consentedScopes(userId, request_.client.clientId);
+    if (covers(consented, request_.scopes)) return issueCode(reply, request_, userId, status);
+    return page(reply, 200, consentPage({
+      lang: language(request), clientName: request_.client.name, userName, scopes: request_.scopes,
+      csrf: csrfToken(request, reply), authorizeQuery,
+    }), request_.redirectUri);
+  }
+
+  async function issueCode(reply: FastifyReply, r: Extract<Validated, { kind: 'ok' }>, userId: number, status: 302 | 303) {
+    const code = randomBytes(32).toString('base64url');
+    const now = clock();
+    await oauth.createCode({
+      codeHash: hashSecret(code), clientId: r.client.clientId, userId, redirectUri: r.redirectUri, scopes: r.scopes,
+      codeChallenge: r.challenge, now, expiresAt: now + opts.codeSeconds * 1000,
+    });
+    return redirectWith(reply, r.redirectUri, { code, state: r.state }, status);
+  }
+
+  async function validated(query: Query) {
+    return validate(query, query.client_id ? await oauth.findClient(query.client_id) : null);
+  }
+
+  app.get('/oauth/assets/page.css', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=86400').send(PAGE_CSS));
+
+  app.get('/oauth/authorize', {
+    schema: {
+      tags: ['OAuth Authorization'],
+      summary: 'Start the Authorization Code + PKCE (S256) flow',
+      description: 'Shows the sign-in and consent pages, then redirects to redirect_uri with code, state and iss. A prior consent that covers the requested scopes skips the consent page.',
+      querystring: AuthorizeQuery,
+      response: {
+        200: HTML('Sign-in or consent page'),
+        302: { description: 'Redirect to redirect_uri with `code` (or `error`), `state` and `iss`', type: 'null' },
+        400: HTML('Error page: unknown client or unregistered redirect_uri (no redirect)'),
+      },
+    },
+  }, async (request, reply) => {
+    const query = request.query as Query;
+    const checked = await validated(query);
+    if (checked.kind === 'page') return page(reply, 400, errorPage(language(request), checked.message));
+    if (checked.kind === 'redirect') {
+      return redirectWith(reply, checked.redirectUri, { error: checked.error, error_description: checked.description, state: checked.state }, 302);
+    }
+    const authorizeQuery = new URLSearchParams(query as Record<string, string>).toString();
+    const user = await sessionUser(request);
+    if (!user) {
+      return page(reply, 200, loginPage({ lang: language(request), clientName: checked.client.name, csrf: csrfToken(request, reply), authorizeQuery }));
+    }
+    return proceed(request, reply, checked, user.id, user.name, authorizeQuery, 302);
+  });
+
+  const LoginBody = Type.Object({
+    email: Type.Optional(Type.String({ maxLength: 320 })),
+    password: Type.Optional(Type.String({ maxLength: 1024 })),
+    csrf_token: Type.Optional(Type.String()),
+    authorize_query: Type.Optional(Type.String({ maxLength: 8192 })),
+  });
+
+  app.post('/oauth/login', {
+    schema: {
+      tags: ['OAuth Authorization'],
+      summary: 'Sign in (the form of the sign-in page)',
+      consumes: ['application/x-www-form-urlencoded'],
+      body: LoginBody,
+      response: { 200: HTML('Sign-in page again'), 303: { description: 'Back to /oauth/authorize', type: 'null' }, 401: HTML('Wrong credentials'), 403: HTML('Form expired'), 429: HTML('Too many attempts') },
+    },
+  }, async (request, reply) => {
+    const body = request.body;
+    const lang = language(request);
+    const t = pageText(lang);
+    const authorizeQuery = new URLSearchParams(body.authorize_query ?? '').toString();
+    const query = Object.fromEntries(new URLSearchParams(authorizeQuery)) as Query;
+    const checked = await validated(query);
+    if (checked.kind === 'page') return page(reply, 400, errorPage(lang, checked.message));
+    const clientName = checked.kind === 'ok' ? checked.client.name : '';
+    const again = (status: number, error: string) => page(reply, status, loginPage({
+      lang, clientName, csrf: csrfToken(request, reply), authorizeQuery, email: body.email, error,
+    }));
+
+    if (!csrfValid(request, body.csrf_token)) return again(403, t.expired);
+    const email = (body.email ?? '').trim().toLowerCase();
+    const address = request.ip;
+    if (throttle.isBlocked(email, address)) return again(429, t.tooMany);
+
+    const user = email ? await accounts.findUserByEmail(email) : undefined;
+    // Verify against a dummy hash for unknown accounts, so timing does not reveal which e-mails exist.
+    dummyHash ??= argon2.hash(randomBytes(16).toString('hex'), { type: argon2.argon2id });
+    const hash = user?.password_hash ?? await dummyHash;
+    const passwordOk = await argon2.verify(hash, body.password ?? '').catch(() => false);
+    if (!user || !user.password_hash || !passwordOk) {
+      throttle.recordFailure(email, address);
+      return again(401, t.badCredentials);
+    }
+    throttle.recordSuccess(email);
+    const session = randomBytes(32).toString('base64url');
+    const now = clock();
+    await oauth.createSession(hashSecret(session), user.id, now, now + SESSION_MS);
+    reply.setCookie(SESSION_COOKIE, session, { path: '/oauth', httpOnly: true, sameSite: 'lax', secure, maxAge: SESSION_MS / 1000 });
+    return reply.redirect(`/oauth/authorize?${authorizeQuery}`, 303);
+  });
+
+  const DecisionBody = Type.Object({
+    csrf_token: Type.Optional(Type.String()),
+    authorize_query: Type.Optional(Type.String({ maxLength: 8192 })),
+    decision: Type.Optional(Type.String({ description: '`allow` or `deny`' })),
+  });
+
+  app.post('/oauth/authorize', {
+    schema: {
+      tags: ['OAuth Authorization'],
+      summary: 'Allow or deny (the form of the consent page)',
+      consumes: ['application/x-www-form-urlencoded'],
+      body: DecisionBody,
+      response: { 303: { description: 'Redirect to redirect_uri with `code`, or `error=access_denied`', type: 'null' }, 400: HTML('Error page'), 403: HTML('Form expired') },
+    },
+  }, async (request, reply) => {
+    const body = request.body;
+    const lang = language(request);
+    const authorizeQuery = new URLSearchParams(body.authorize_query ?? '').toString();
+    const query = Object.fromEntries(new URLSearchParams(authorizeQuery)) as Query;
+    const checked = await validated(query);
+    if (checked.kind === 'page') return page(reply, 400, errorPage(lang, checked.message));
+    if (checked.kind === 'redirect') {
+      return redirectWith(reply, checked.redirectUri, { error: checked.error, error_description: checked.description, state: checked.state }, 303);
+    }
+    if (!csrfValid(request, body.csrf_token)) return page(reply, 403, errorPage(lang, pageText(lang).expired));
+    const user = await sessionUser(request);
+    if (!user) return reply.redirect(`/oauth/authorize?${authorizeQuery}`, 303);
+    if (body.decision !== 'allow') {
+      return redirectWith(reply, checked.redirectUri, { error: 'access_denied', error_description: 'The user denied the request', state: checked.state }, 303);
+    }
+    const previous = await oauth.consentedScopes(user.id, checked.client.clientId);
+    await oauth.saveConsent(user.id, checked.client.clientId, [...new Set([...previous, ...checked.scopes])], clock());
+    return issueCode(reply, checked, user.id, 303);
+  });
+};

@@ -1,0 +1,56 @@
+import { hashSecret, newClientSecret, randomBase62 } from '../../shared/keys.js';
+import type { OAuthRepository } from './oauth-repository.js';
+import { unknownScopes } from './scopes.js';
+
+export class ClientRegistrationError extends Error {}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** A redirect URI must be absolute, without fragment, and https unless it points at this machine. */
+export function checkRedirectUri(uri: string): void {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    throw new ClientRegistrationError(`Redirect URI "${uri}" is not an absolute URL`);
+  }
+  if (url.hash) throw new ClientRegistrationError(`Redirect URI "${uri}" must not have a fragment`);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname))) {
+    throw new ClientRegistrationError(`Redirect URI "${uri}" must use https (http only for 127.0.0.1 or localhost)`);
+  }
+}
+
+export interface NewClient {
+  name: string;
+  redirectUris: string[];
+  scopes: string[];
+  public: boolean;
+  /** Fixed credentials, for the demo data only. */
+  clientId?: string;
+  clientSecret?: string;
+}
+
+/** Registers a client; returns its id and, for a confidential client, the secret (shown once, stored hashed). */
+export async function registerClient(oauth: OAuthRepository, client: NewClient, now: number): Promise<{ clientId: string; clientSecret: string | null }> {
+  if (!client.name.trim()) throw new ClientRegistrationError('A client needs a name');
+  if (client.redirectUris.length === 0) throw new ClientRegistrationError('A client needs at least one redirect URI');
+  client.redirectUris.forEach(checkRedirectUri);
+  if (client.scopes.length === 0) throw new ClientRegistrationError('A client needs at least one scope');
+  const unknown = unknownScopes(client.scopes);
+  if (unknown.length) throw new ClientRegistrationError(`Unknown scope: ${unknown.join(', ')}`);
+  const clientId = client.clientId ?? `svcc_${randomBase62(24)}`;
+  const clientSecret = client.public ? null : client.clientSecret ?? newClientSecret();
+  await oauth.createClient({
+    clientId, name: client.name.trim(), secretHash: clientSecret ? hashSecret(clientSecret) : null,
+    redirectUris: client.redirectUris, allowedScopes: client.scopes,
+  }, now);
+  return { clientId, clientSecret };
+}
+
+export async function rotateClientSecret(oauth: OAuthRepository, clientId: string, now: number): Promise<string> {
+  const secret = newClientSecret();
+  if (!(await oauth.setClientSecret(clientId, hashSecret(secret), now))) {
+    throw new ClientRegistrationError(`No confidential client ${clientId}`);
+  }
+  return secret;
+}

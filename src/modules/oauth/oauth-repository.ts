@@ -1,0 +1,151 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+
+export interface OAuthClient {
+  clientId: string;
+  name: string;
+  secretHash: string | null;
+  redirectUris: string[];
+  allowedScopes: string[];
+}
+
+/** All SQL of the OAuth server. Every consume is one conditional UPDATE, so exactly one caller wins. */
+export class OAuthRepository {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  /** Runs `work` in one transaction, with a repository bound to it. */
+  async transaction<T>(work: (repository: OAuthRepository) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new OAuthRepository(trx)));
+  }
+
+  // Clients
+
+  async createClient(client: OAuthClient, now: number): Promise<void> {
+    await this.db.insertInto('oauth_clients').values({
+      client_id: client.clientId,
+      name: client.name,
+      secret_hash: client.secretHash,
+      redirect_uris: JSON.stringify(client.redirectUris),
+      allowed_scopes: client.allowedScopes.join(' '),
+      created_at: now,
+      updated_at: now,
+    }).execute();
+  }
+
+  async findClient(clientId: string): Promise<OAuthClient | null> {
+    const row = await this.db.selectFrom('oauth_clients').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+    return row ? toClient(row) : null;
+  }
+
+  async listClients(): Promise<OAuthClient[]> {
+    return (await this.db.selectFrom('oauth_clients').selectAll().orderBy('created_at').execute()).map(toClient);
+  }
+
+  async setClientSecret(clientId: string, secretHash: string, now: number): Promise<boolean> {
+    const result = await this.db.updateTable('oauth_clients').set({ secret_hash: secretHash, updated_at: now })
+      .where('client_id', '=', clientId).where('secret_hash', 'is not', null).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  // Login sessions
+
+  async createSession(idHash: string, userId: number, now: number, expiresAt: number): Promise<void> {
+    await this.db.insertInto('login_sessions').values({ id_hash: idHash, user_id: userId, created_at: now, expires_at: expiresAt }).execute();
+  }
+
+  async sessionUser(idHash: string, now: number): Promise<number | null> {
+    const row = await this.db.selectFrom('login_sessions').select('user_id')
+      .where('id_hash', '=', idHash).where('expires_at', '>', now).executeTakeFirst();
+    return row?.user_id ?? null;
+  }
+
+  async deleteSession(idHash: string): Promise<void> {
+    await this.db.deleteFrom('login_sessions').where('id_hash', '=', idHash).execute();
+  }
+
+  // Consents
+
+  async consentedScopes(userId: number, clientId: string): Promise<string[]> {
+    const row = await this.db.selectFrom('oauth_consents').select('scopes')
+      .where('user_id', '=', userId).where('client_id', '=', clientId).executeTakeFirst();
+    return row ? row.scopes.split(' ').filter(Boolean) : [];
+  }
+
+  async saveConsent(userId: number, clientId: string, scopes: string[], now: number): Promise<void> {
+    await this.db.insertInto('oauth_consents')
+      .values({ user_id: userId, client_id: clientId, scopes: scopes.join(' '), updated_at: now })
+      .onConflict((oc) => oc.columns(['user_id', 'client_id']).doUpdateSet({ scopes: scopes.join(' '), updated_at: now }))
+      .execute();
+  }
+
+  // Authorization codes
+
+  async createCode(code: {
+    codeHash: string; clientId: string; userId: number; redirectUri: string; scopes: string[]; codeChallenge: string; now: number; expiresAt: number;
+  }): Promise<void> {
+    await this.db.insertInto('oauth_authorization_codes').values({
+      code_hash: code.codeHash, client_id: code.clientId, user_id: code.userId, redirect_uri: code.redirectUri,
+      scopes: code.scopes.join(' '), code_challenge: code.codeChallenge, created_at: code.now, expires_at: code.expiresAt,
+      consumed_at: null, grant_id: null,
+    }).execute();
+  }
+
+  /** Marks an unused code consumed and returns it; null when it was already used or never existed. */
+  async consumeCode(codeHash: string, now: number) {
+    return await this.db.updateTable('oauth_authorization_codes').set({ consumed_at: now })
+      .where('code_hash', '=', codeHash).where('consumed_at', 'is', null)
+      .returningAll().executeTakeFirst() ?? null;
+  }
+
+  async findCode(codeHash: string) {
+    return await this.db.selectFrom('oauth_authorization_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst() ?? null;
+  }
+
+  async linkCodeToGrant(codeHash: string, grantId: string): Promise<void> {
+    await this.db.updateTable('oauth_authorization_codes').set({ grant_id: grantId }).where('code_hash', '=', codeHash).execute();
+  }
+
+  // Grants and refresh tokens
+
+  async createGrant(grant: { id: string; userId: number; clientId: string; scopes: string[]; now: number }): Promise<void> {
+    await this.db.insertInto('oauth_grants').values({
+      id: grant.id, user_id: grant.userId, client_id: grant.clientId, scopes: grant.scopes.join(' '),
+      created_at: grant.now, revoked_at: null, revoked_reason: null,
+    }).execute();
+  }
+
+  async findGrant(id: string) {
+    return await this.db.selectFrom('oauth_grants').selectAll().where('id', '=', id).executeTakeFirst() ?? null;
+  }
+
+  async revokeGrant(id: string, reason: string, now: number): Promise<void> {
+    await this.db.updateTable('oauth_grants').set({ revoked_at: now, revoked_reason: reason })
+      .where('id', '=', id).where('revoked_at', 'is', null).execute();
+  }
+
+  async addRefreshToken(tokenHash: string, grantId: string, now: number, expiresAt: number): Promise<void> {
+    await this.db.insertInto('oauth_refresh_tokens')
+      .values({ token_hash: tokenHash, grant_id: grantId, created_at: now, expires_at: expiresAt, consumed_at: null }).execute();
+  }
+
+  /** Marks an unused refresh token consumed and returns it; null when already used or unknown. */
+  async consumeRefreshToken(tokenHash: string, now: number) {
+    return await this.db.updateTable('oauth_refresh_tokens').set({ consumed_at: now })
+      .where('token_hash', '=', tokenHash).where('consumed_at', 'is', null)
+      .returningAll().executeTakeFirst() ?? null;
+  }
+
+  async findRefreshToken(tokenHash: string) {
+    return await this.db.selectFrom('oauth_refresh_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst() ?? null;
+  }
+}
+
+function toClient(row: DB['oauth_clients']): OAuthClient {
+  return {
+    clientId: row.client_id,
+    name: row.name,
+    secretHash: row.secret_hash,
+    redirectUris: JSON.parse(row.redirect_uris) as string[],
+    allowedScopes: row.allowed_scopes.split(' ').filter(Boolean),
+  };
+}

@@ -1,0 +1,141 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { exportJWK, exportPKCS8, generateKeyPair, importJWK, importPKCS8, type CryptoKey, type JWK } from 'jose';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import { randomBase62 } from '../../shared/keys.js';
+
+export const SIGNING_ALGORITHM = 'ES256';
+
+interface LoadedKey {
+  kid: string;
+  publicJwk: JWK;
+  publicKey: CryptoKey;
+  privateKey: CryptoKey | null;
+  createdAt: number;
+  retiredAt: number | null;
+}
+
+/** The key that encrypts signing keys at rest: from the setting, or a random secret kept in DATA_DIR. */
+export function keyEncryptionKey(secret: string | null, dataDir: string): Buffer {
+  if (secret) return createHash('sha256').update(secret).digest();
+  const file = path.join(dataDir, 'signing-key.secret');
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    try {
+      fs.writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
+  return createHash('sha256').update(fs.readFileSync(file, 'utf8').trim()).digest();
+}
+
+function encrypt(kek: Buffer, plain: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', kek, iv);
+  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return [iv, cipher.getAuthTag(), body].map((b) => b.toString('base64')).join('.');
+}
+
+function decrypt(kek: Buffer, sealed: string): string {
+  const [iv, tag, body] = sealed.split('.').map((p) => Buffer.from(p, 'base64'));
+  const decipher = createDecipheriv('aes-256-gcm', kek, iv!);
+  decipher.setAuthTag(tag!);
+  return Buffer.concat([decipher.update(body!), decipher.final()]).toString('utf8');
+}
+
+/**
+ * Access-token signing keys, kept in the database with the private half encrypted. The newest active key
+ * signs; retired keys stay in the JWKS until every token they signed has expired. Instances re-read the
+ * table every minute, and at once when a token names a key they do not know.
+ */
+export class SigningKeys {
+  private keys: LoadedKey[] = [];
+  private loadedAt = 0;
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly kek: Buffer,
+    private readonly clock: () => number,
+    private readonly accessTokenSeconds: number,
+  ) {}
+
+  /** Loads the keys, creating the first one on a fresh database. */
+  async init(): Promise<void> {
+    await this.load();
+    if (!this.keys.some((k) => k.retiredAt === null && k.privateKey)) {
+      await this.create();
+      await this.load();
+    }
+  }
+
+  /** Creates a new signing key and retires the others; returns the new key id. */
+  async rotate(): Promise<string> {
+    const now = this.clock();
+    const kid = await this.create();
+    await this.db.updateTable('oauth_signing_keys').set({ retired_at: now }).where('kid', '!=', kid).where('retired_at', 'is', null).execute();
+    await this.load();
+    return kid;
+  }
+
+  async signingKey(): Promise<{ kid: string; privateKey: CryptoKey }> {
+    if (this.clock() - this.loadedAt > 60_000) await this.load();
+    const active = this.keys.find((k) => k.retiredAt === null && k.privateKey);
+    if (!active?.privateKey) throw new Error('No active signing key');
+    return { kid: active.kid, privateKey: active.privateKey };
+  }
+
+  /** The public key for `kid`, if it is still published. */
+  async publicKey(kid: string): Promise<CryptoKey | null> {
+    let key = this.keys.find((k) => k.kid === kid);
+    if (!key && this.clock() - this.loadedAt > 5_000) {
+      await this.load();
+      key = this.keys.find((k) => k.kid === kid);
+    }
+    return key && this.isPublished(key) ? key.publicKey : null;
+  }
+
+  jwks(): { keys: JWK[] } {
+    return { keys: this.keys.filter((k) => this.isPublished(k)).map((k) => k.publicJwk) };
+  }
+
+  private isPublished(key: LoadedKey): boolean {
+    // A retired key may have signed a token just before retirement; keep it for one token lifetime more.
+    return key.retiredAt === null || key.retiredAt + (this.accessTokenSeconds + 60) * 1000 > this.clock();
+  }
+
+  private async create(): Promise<string> {
+    const { publicKey, privateKey } = await generateKeyPair(SIGNING_ALGORITHM, { extractable: true });
+    const kid = randomBase62(16);
+    const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: SIGNING_ALGORITHM, use: 'sig' };
+    await this.db.insertInto('oauth_signing_keys').values({
+      kid,
+      algorithm: SIGNING_ALGORITHM,
+      public_jwk: JSON.stringify(publicJwk),
+      private_key_encrypted: encrypt(this.kek, await exportPKCS8(privateKey)),
+      created_at: this.clock(),
+      retired_at: null,
+    }).execute();
+    return kid;
+  }
+
+  private async load(): Promise<void> {
+    const rows = await this.db.selectFrom('oauth_signing_keys').selectAll().orderBy('created_at', 'desc').execute();
+    const keys: LoadedKey[] = [];
+    for (const row of rows) {
+      const publicJwk = JSON.parse(row.public_jwk) as JWK;
+      keys.push({
+        kid: row.kid,
+        publicJwk,
+        publicKey: await importJWK(publicJwk, row.algorithm) as CryptoKey,
+        privateKey: row.retired_at === null ? await importPKCS8(decrypt(this.kek, row.private_key_encrypted), row.algorithm) : null,
+        createdAt: row.created_at,
+        retiredAt: row.retired_at,
+      });
+    }
+    this.keys = keys;
+    this.loadedAt = this.clock();
+  }
+}

@@ -1,0 +1,132 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { decodeProtectedHeader, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { LRUCache } from 'lru-cache';
+import { timeOrderedId } from '../../shared/ids.js';
+import { hashSecret } from '../../shared/keys.js';
+import type { OAuthRepository } from './oauth-repository.js';
+import { SIGNING_ALGORITHM, type SigningKeys } from './signing-keys.js';
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token: string;
+  scope: string;
+}
+
+export interface AccessTokenClaims {
+  userId: number;
+  clientId: string;
+  scopes: string[];
+  grantId: string;
+}
+
+/** Why a Bearer token was refused; the description goes into WWW-Authenticate and the error body. */
+export class InvalidTokenError extends Error {}
+
+export interface TokenSettings {
+  issuer: string;
+  audience: string;
+  accessTokenSeconds: number;
+  refreshTokenSeconds: number;
+}
+
+const CLOCK_TOLERANCE_SECONDS = 30;
+/** Revocation reaches every instance within this (DECISIONS.md: within 5 seconds). */
+const REVOCATION_CACHE_MS = 2_000;
+
+export class TokenService {
+  private readonly revoked = new LRUCache<string, boolean>({ max: 100_000, ttl: REVOCATION_CACHE_MS });
+
+  constructor(
+    private readonly oauth: OAuthRepository,
+    private readonly keys: SigningKeys,
+    private readonly settings: TokenSettings,
+    private readonly clock: () => number,
+  ) {}
+
+  /** Opens a grant for a user and client and issues its first tokens. */
+  async openGrant(repository: OAuthRepository, userId: number, clientId: string, scopes: string[]): Promise<{ grantId: string; tokens: TokenResponse }> {
+    const grantId = timeOrderedId('grt', this.clock());
+    await repository.createGrant({ id: grantId, userId, clientId, scopes, now: this.clock() });
+    return { grantId, tokens: await this.issue(repository, { grantId, userId, clientId, scopes }) };
+  }
+
+  /** A new access token (RFC 9068 JWT) and a new one-time refresh token for an existing grant. */
+  async issue(repository: OAuthRepository, grant: { grantId: string; userId: number; clientId: string; scopes: string[] }): Promise<TokenResponse> {
+    const now = this.clock();
+    const nowSeconds = Math.floor(now / 1000);
+    const { kid, privateKey } = await this.keys.signingKey();
+    const scope = grant.scopes.join(' ');
+    const accessToken = await new SignJWT({ client_id: grant.clientId, scope, grant_id: grant.grantId })
+      .setProtectedHeader({ alg: SIGNING_ALGORITHM, typ: 'at+jwt', kid })
+      .setIssuer(this.settings.issuer)
+      .setSubject(String(grant.userId))
+      .setAudience(this.settings.audience)
+      .setIssuedAt(nowSeconds)
+      .setExpirationTime(nowSeconds + this.settings.accessTokenSeconds)
+      .setJti(randomUUID())
+      .sign(privateKey);
+    const refreshToken = `svcr_${randomBytes(32).toString('base64url')}`;
+    await repository.addRefreshToken(hashSecret(refreshToken), grant.grantId, now, now + this.settings.refreshTokenSeconds * 1000);
+    return { access_token: accessToken, token_type: 'Bearer', expires_in: this.settings.accessTokenSeconds, refresh_token: refreshToken, scope };
+  }
+
+  /** Verifies a Bearer token as a resource server must (RFC 9068 section 4) and that its grant stands. */
+  async verify(token: string): Promise<AccessTokenClaims> {
+    let header;
+    try {
+      header = decodeProtectedHeader(token);
+    } catch {
+      throw new InvalidTokenError('The access token is malformed');
+    }
+    if (header.alg !== SIGNING_ALGORITHM || header.typ?.toLowerCase() !== 'at+jwt' || typeof header.kid !== 'string') {
+      throw new InvalidTokenError('The access token is not an access token of this server');
+    }
+    const key = await this.keys.publicKey(header.kid);
+    if (!key) throw new InvalidTokenError('The access token was signed with an unknown key');
+    let payload;
+    try {
+      ({ payload } = await jwtVerify(token, key, {
+        algorithms: [SIGNING_ALGORITHM],
+        typ: 'at+jwt',
+        issuer: this.settings.issuer,
+        audience: this.settings.audience,
+        clockTolerance: CLOCK_TOLERANCE_SECONDS,
+        currentDate: new Date(this.clock()),
+        requiredClaims: ['sub', 'client_id', 'scope', 'jti', 'iat', 'exp', 'grant_id'],
+      }));
+    } catch (err) {
+      if (err instanceof joseErrors.JWTExpired) throw new InvalidTokenError('The access token expired');
+      if (err instanceof joseErrors.JWTClaimValidationFailed) throw new InvalidTokenError(`The access token's "${err.claim}" claim is not valid here`);
+      throw new InvalidTokenError('The access token signature is not valid');
+    }
+    const grantId = String(payload.grant_id);
+    if (await this.isRevoked(grantId)) throw new InvalidTokenError('The access token was revoked');
+    return {
+      userId: Number(payload.sub),
+      clientId: String(payload.client_id),
+      scopes: String(payload.scope).split(' ').filter(Boolean),
+      grantId,
+    };
+  }
+
+  async revokeGrant(grantId: string, reason: string): Promise<void> {
+    await this.oauth.revokeGrant(grantId, reason, this.clock());
+    this.revoked.set(grantId, true);
+  }
+
+  /** Notes a revocation committed elsewhere (inside a transaction) in this instance's cache. */
+  forgetGrant(grantId: string): void {
+    this.revoked.set(grantId, true);
+  }
+
+  private async isRevoked(grantId: string): Promise<boolean> {
+    const cached = this.revoked.get(grantId);
+    if (cached !== undefined) return cached;
+    const grant = await this.oauth.findGrant(grantId);
+    const revoked = !grant || grant.revoked_at !== null;
+    this.revoked.set(grantId, revoked);
+    return revoked;
+  }
+}

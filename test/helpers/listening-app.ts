@@ -1,0 +1,47 @@
+import net from 'node:net';
+import { buildApp, type App } from '../../src/app.js';
+import { generateDemoData, type DemoManifest } from '../../src/demo/demo-generator.js';
+import { testConfig } from './test-app.js';
+import { createTestDatabase, type Engine, type TestDatabase } from './test-database.js';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ListeningApp {
+  app: App;
+  base: string;
+  db: TestDatabase;
+  demo: DemoManifest;
+  /** Milliseconds added to the real clock, to move the service into the future. */
+  clock: { offset: number };
+  close(): Promise<void>;
+}
+
+/** A demo-seeded app listening on 127.0.0.1, whose PUBLIC_BASE_URL (the OAuth issuer) is its own address. */
+export async function startListeningApp(engine: Engine, settings: Record<string, string> = {}): Promise<ListeningApp> {
+  const db = await createTestDatabase(engine);
+  const clock = { offset: 0 };
+  const now = () => Date.now() + clock.offset;
+  const demo = await generateDemoData(db.database, { now: Date.now() });
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const config = testConfig({ PUBLIC_BASE_URL: base, ...settings });
+  const app = await buildApp({ config, database: db.database, clock: now, logger: false });
+  await app.listen({ port, host: '127.0.0.1' });
+  return {
+    app, base, db, demo, clock,
+    close: async () => {
+      await app.close();
+      await db.database.close();
+      await db.drop();
+    },
+  };
+}
