@@ -6,6 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
+import { demoCallbackRoutes } from './demo/demo-callback-routes.js';
 import { AccountsRepository } from './modules/accounts/accounts-repository.js';
 import { AppKeyService } from './modules/accounts/app-key-service.js';
 import { CodeRepository } from './modules/codes/code-repository.js';
@@ -43,6 +44,8 @@ export interface AppOptions {
   /** Current time in epoch milliseconds; tests pass a controllable clock. */
   clock?: () => number;
   logger?: FastifyServerOptions['logger'];
+  /** Serve the demo client's /callback page (npm run demo only). */
+  demoCallback?: { clientId: string; clientSecret: string };
 }
 
 export type App = FastifyInstance;
@@ -130,6 +133,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(authorizeRoutes, { oauth, accounts, throttle, issuer, codeSeconds: config.lifetimes.authorizationCodeSeconds, clock });
   await app.register(tokenRoutes, { oauth, tokens, clock });
   await app.register(userinfoRoutes, { accounts, links, webBaseUrl: config.webBaseUrl });
+  if (options.demoCallback) await app.register(demoCallbackRoutes, { publicBaseUrl: config.publicBaseUrl, ...options.demoCallback });
 
   return app;
 }

@@ -1,5 +1,5 @@
 import closeWithGrace from 'close-with-grace';
-import { buildApp, type App } from './app.js';
+import { buildApp, type App, type AppOptions } from './app.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -8,10 +8,10 @@ import { migrateToLatest } from './db/migrate.js';
  * Opens the database named by the settings, applies pending migrations, and serves until SIGINT or
  * SIGTERM; then stops accepting, finishes in-flight requests and closes the database.
  */
-export async function runServer(config: Config, existing?: Database): Promise<{ app: App; database: Database }> {
+export async function runServer(config: Config, existing?: Database, extra: Pick<AppOptions, 'demoCallback'> = {}): Promise<{ app: App; database: Database }> {
   const database = existing ?? openDatabase({ kind: config.databaseKind, url: config.databaseUrl });
   await migrateToLatest(database);
-  const app = await buildApp({ config, database });
+  const app = await buildApp({ config, database, ...extra });
   closeWithGrace({ delay: 15_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'stopping after an uncaught error');
     else app.log.info({ signal }, 'shutting down: finishing in-flight requests');

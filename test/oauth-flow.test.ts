@@ -70,7 +70,7 @@ describe.each(ENGINES)('OAuth 2.0 flow with oauth4webapi on %s', (engine) => {
     const own = await fetch(`${s.base}/api/v1/posts/${s.demo.posts.byDemoUser[0]}`, {
       headers: { 'x-svc-api-key': s.demo.apiKey, authorization: `Bearer ${tokens.access_token}` },
     });
-    expect((await own.json()).owned).toBe(true);
+    expect(((await own.json()) as { owned: boolean }).owned).toBe(true);
 
     const refreshed = await oauth.processRefreshTokenResponse(as, client,
       await oauth.refreshTokenGrantRequest(as, client, clientAuth, tokens.refresh_token!, insecure));
@@ -111,5 +111,25 @@ describe.each(ENGINES)('OAuth 2.0 flow with oauth4webapi on %s', (engine) => {
     const more = await browser.request('GET', `${query('job:write event:write')}&code_challenge=${challenge}&code_challenge_method=S256`);
     expect(more.status).toBe(200);
     expect(more.body).toContain('action="/oauth/authorize"');
+  });
+});
+
+describe('the demo callback page', () => {
+  it('shows the received code and the exchange command, escaped', async () => {
+    const { createTestApp } = await import('./helpers/test-app.js');
+    const { buildApp } = await import('../src/app.js');
+    const t = await createTestApp('sqlite');
+    const app = await buildApp({ config: t.config, database: t.db.database, logger: false, demoCallback: t.demo.client });
+    try {
+      const res = await app.inject({ method: 'GET', url: '/callback?code=abc%3Cb%3E&state=s1&iss=x' });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('code=abc&lt;b&gt;');
+      expect(res.body).toContain('grant_type=authorization_code');
+      expect(res.headers['content-security-policy']).toContain("default-src 'none'");
+      expect((await t.app.inject({ method: 'GET', url: '/callback' })).statusCode).toBe(404);
+    } finally {
+      await app.close();
+      await t.close();
+    }
   });
 });

@@ -35,12 +35,22 @@ describe('OpenAPI document', () => {
       'GET /api/v1/posts', 'GET /api/v1/posts/{postId}', 'GET /api/v1/jobs', 'GET /api/v1/jobs/{jobId}',
       'GET /api/v1/events', 'GET /api/v1/events/{eventId}', 'GET /api/v1/codes/job-categories', 'GET /api/v1/codes/event-subjects',
     ]));
-    for (const { op } of operations) {
-      expect(op.security).toEqual([{ apiKey: [] }]);
+    for (const { path, op } of operations) {
+      const optionalBearer = path.startsWith('/api/v1/posts');
+      expect(op.security).toEqual(optionalBearer ? [{ apiKey: [] }, { apiKey: [], bearer: [] }] : [{ apiKey: [] }]);
       for (const status of ['200', '401', '429', '500']) expect(op.responses[status]).toBeDefined();
       expect(JSON.stringify(op.responses['401'])).toContain('#/components/schemas/ErrorResponse');
       expect(op.tags.length).toBe(1);
     }
+  });
+
+  it('documents the OAuth endpoints', () => {
+    for (const [path, method] of [['/oauth/authorize', 'get'], ['/oauth/token', 'post'], ['/oauth/revoke', 'post'], ['/oauth/userinfo', 'get'],
+      ['/oauth/jwks', 'get'], ['/.well-known/oauth-authorization-server', 'get']] as const) {
+      expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
+    }
+    expect(doc.paths['/oauth/token'].post.requestBody.content['application/x-www-form-urlencoded']).toBeDefined();
+    expect(doc.paths['/oauth/userinfo'].get.security).toEqual([{ bearer: [] }]);
   });
 
   it('documents query parameters with their rules', () => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../src/cli/main.js';
-import { DEMO_API_KEY, DEMO_COMPANY, DEMO_USER } from '../src/demo/demo-generator.js';
+import { DEMO_API_KEY, DEMO_CLIENT, DEMO_COMPANY, DEMO_USER } from '../src/demo/demo-generator.js';
 
 const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 
@@ -16,6 +16,9 @@ describe('README', () => {
     expect(readme).toContain(DEMO_USER.email);
     expect(readme).toContain(DEMO_USER.password);
     expect(readme).toContain(DEMO_COMPANY);
+    expect(readme).toContain(DEMO_CLIENT.clientId);
+    expect(readme).toContain(DEMO_CLIENT.clientSecret);
+    expect(readme).toContain(DEMO_CLIENT.redirectUri);
   });
 
   it('documents every CLI command', () => {

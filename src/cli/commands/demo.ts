@@ -18,7 +18,7 @@ export const demoCommand: Command = {
     const database = openDatabase({ kind: 'sqlite', url: config.databaseUrl });
     await migrateToLatest(database);
     const { manifest, file } = await seedDemo(database, config, Date.now());
-    await runServer(config, database);
+    await runServer(config, database, { demoCallback: { clientId: manifest.client.clientId, clientSecret: manifest.client.clientSecret } });
     printDemo(io, config, manifest, file);
     io.out(`Serving on ${config.publicBaseUrl} — press Ctrl+C to stop.`);
     // The server keeps the process alive; close-with-grace stops it on SIGINT/SIGTERM.

@@ -71,7 +71,7 @@ export const keysRotateCommand: Command = {
     const keys = new SigningKeys((await ctx.database()).db, keyEncryptionKey(config.signingKeySecret, config.dataDir), Date.now, config.lifetimes.accessTokenSeconds);
     await keys.init();
     const kid = await keys.rotate();
-    ctx.io.out(`New signing key ${kid} is active. Retired keys stay in the JWKS for ${config.lifetimes.accessTokenSeconds + 60} s; running servers pick up the new key within a minute.`);
+    ctx.io.out(`New signing key ${kid} is published now and signs from 30 s on; the previous key signs for another 60 s and stays in the JWKS ${config.lifetimes.accessTokenSeconds + 60} s after that.`);
     ctx.io.out(`Tokens are issued by ${config.publicBaseUrl} for ${apiAudience(config)}.`);
   },
 };

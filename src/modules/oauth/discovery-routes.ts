@@ -39,5 +39,5 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<{ issuer: string; keys: 
       description: `Keys are ${SIGNING_ALGORITHM}. A retired key stays here until every token it signed has expired.`,
       response: { 200: Type.Object({ keys: Type.Array(Type.Object({}, { additionalProperties: true })) }) },
     },
-  }, async (_request, reply) => reply.header('Cache-Control', 'public, max-age=300').send(keys.jwks()));
+  }, async (_request, reply) => reply.header('Cache-Control', 'public, max-age=60').send(await keys.jwks()));
 };

@@ -46,10 +46,18 @@ function decrypt(kek: Buffer, sealed: string): string {
   return Buffer.concat([decipher.update(body!), decipher.final()]).toString('utf8');
 }
 
+/** How long the previous key keeps signing after a rotation, and how old a new key must be to sign. */
+const ROTATION_OVERLAP_MS = 60_000;
+const PUBLISH_BEFORE_USE_MS = 30_000;
+/** How stale an instance's copy of the key table may be when it serves the JWKS. */
+const JWKS_STALE_MS = 10_000;
+
 /**
- * Access-token signing keys, kept in the database with the private half encrypted. The newest active key
- * signs; retired keys stay in the JWKS until every token they signed has expired. Instances re-read the
- * table every minute, and at once when a token names a key they do not know.
+ * Access-token signing keys, kept in the database with the private half encrypted. A key is published
+ * before it signs: after a rotation the previous key keeps signing for a minute, the new one signs once
+ * it is 30 seconds old, and every instance re-reads the table for the JWKS at least every 10 seconds, so
+ * no token is ever signed with a key that some instance does not publish. Retired keys stay in the JWKS
+ * until every token they signed has expired.
  */
 export class SigningKeys {
   private keys: LoadedKey[] = [];
@@ -65,7 +73,8 @@ export class SigningKeys {
   /** Loads the keys, creating the first one on a fresh database. */
   async init(): Promise<void> {
     await this.load();
-    if (!this.keys.some((k) => k.retiredAt === null && k.privateKey)) {
+    const now = this.clock();
+    if (!this.keys.some((k) => k.privateKey && (k.retiredAt === null || k.retiredAt > now))) {
       await this.create();
       await this.load();
     }
@@ -75,16 +84,20 @@ export class SigningKeys {
   async rotate(): Promise<string> {
     const now = this.clock();
     const kid = await this.create();
-    await this.db.updateTable('oauth_signing_keys').set({ retired_at: now }).where('kid', '!=', kid).where('retired_at', 'is', null).execute();
+    await this.db.updateTable('oauth_signing_keys').set({ retired_at: now + ROTATION_OVERLAP_MS })
+      .where('kid', '!=', kid).where('retired_at', 'is', null).execute();
     await this.load();
     return kid;
   }
 
   async signingKey(): Promise<{ kid: string; privateKey: CryptoKey }> {
-    if (this.clock() - this.loadedAt > 60_000) await this.load();
-    const active = this.keys.find((k) => k.retiredAt === null && k.privateKey);
-    if (!active?.privateKey) throw new Error('No active signing key');
-    return { kid: active.kid, privateKey: active.privateKey };
+    const now = this.clock();
+    if (now - this.loadedAt > JWKS_STALE_MS) await this.load();
+    // Keys are ordered newest first: the newest one old enough to be published everywhere signs.
+    const usable = this.keys.filter((k) => k.privateKey && (k.retiredAt === null || k.retiredAt > now));
+    const chosen = usable.find((k) => k.createdAt <= now - PUBLISH_BEFORE_USE_MS) ?? usable[usable.length - 1];
+    if (!chosen?.privateKey) throw new Error('No active signing key');
+    return { kid: chosen.kid, privateKey: chosen.privateKey };
   }
 
   /** The public key for `kid`, if it is still published. */
@@ -97,7 +110,8 @@ export class SigningKeys {
     return key && this.isPublished(key) ? key.publicKey : null;
   }
 
-  jwks(): { keys: JWK[] } {
+  async jwks(): Promise<{ keys: JWK[] }> {
+    if (this.clock() - this.loadedAt > JWKS_STALE_MS) await this.load();
     return { keys: this.keys.filter((k) => this.isPublished(k)).map((k) => k.publicJwk) };
   }
 
@@ -130,7 +144,9 @@ export class SigningKeys {
         kid: row.kid,
         publicJwk,
         publicKey: await importJWK(publicJwk, row.algorithm) as CryptoKey,
-        privateKey: row.retired_at === null ? await importPKCS8(decrypt(this.kek, row.private_key_encrypted), row.algorithm) : null,
+        privateKey: row.retired_at === null || row.retired_at > this.clock()
+          ? await importPKCS8(decrypt(this.kek, row.private_key_encrypted), row.algorithm)
+          : null,
         createdAt: row.created_at,
         retiredAt: row.retired_at,
       });
