@@ -230,6 +230,23 @@ describe.each(ENGINES)('OAuth security on %s', (engine) => {
         t.clock.now = TEST_NOW;
       }
     });
+    it('throttles guessing per client address across accounts', async () => {
+      const browser = new Browser(send);
+      const page = await browser.request('GET', authorizePath());
+      const from = { 'x-forwarded-for': '203.0.113.9' };
+      const attempt = (email: string, password: string) => browser.request('POST', '/oauth/login', {
+        email, password, csrf_token: hiddenField(page.body, 'csrf_token'), authorize_query: hiddenField(page.body, 'authorize_query'),
+      }, from);
+      // trustProxy is off, so the address is the socket's; every inject comes from 127.0.0.1.
+      for (let i = 0; i < 20; i++) expect((await attempt(`spray-${i}@example.com`, 'password-1')).status).not.toBe(303);
+      expect((await attempt('member-05@example.com', 'password-1')).status).toBe(429);
+      t.clock.now = TEST_NOW + 901_000;
+      try {
+        expect((await attempt('member-05@example.com', 'password-1')).status).toBe(401);
+      } finally {
+        t.clock.now = TEST_NOW;
+      }
+    });
   });
 
   describe('client authentication', () => {
