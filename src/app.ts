@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
@@ -16,7 +17,17 @@ import { EventRepository } from './modules/events/event-repository.js';
 import { eventRoutes } from './modules/events/event-routes.js';
 import { EventService } from './modules/events/event-service.js';
 import { healthRoutes } from './modules/health/health-routes.js';
+import { DatabaseMediaStore } from './media/database-media-store.js';
+import { DiskMediaStore } from './media/disk-media-store.js';
+import { ImageUploads } from './media/image-uploads.js';
+import { mediaRoutes } from './media/media-routes.js';
+import type { MediaStore } from './media/media-store.js';
+import { PermissionService } from './modules/accounts/permission-service.js';
 import { JobRepository } from './modules/jobs/job-repository.js';
+import { JobWriteRepository } from './modules/jobs/job-write-repository.js';
+import { jobWriteRoutes } from './modules/jobs/job-write-routes.js';
+import { JobWriteService } from './modules/jobs/job-write-service.js';
+import { meRoutes } from './modules/me/me-routes.js';
 import { jobRoutes } from './modules/jobs/job-routes.js';
 import { JobService } from './modules/jobs/job-service.js';
 import { authorizeRoutes } from './modules/oauth/authorize-routes.js';
@@ -34,6 +45,7 @@ import { appKeyAuthPlugin } from './plugins/app-key-auth.js';
 import { bearerAuthPlugin } from './plugins/bearer-auth.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { languagePlugin } from './plugins/language.js';
+import { multipartPlugin } from './plugins/multipart.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { queryNormalizationPlugin } from './plugins/query-normalization.js';
 import { Links } from './shared/links.js';
@@ -44,6 +56,8 @@ export interface AppOptions {
   /** Current time in epoch milliseconds; tests pass a controllable clock. */
   clock?: () => number;
   logger?: FastifyServerOptions['logger'];
+  /** The media store; by default chosen by MEDIA_STORE. Tests pass one that fails on purpose. */
+  mediaStore?: MediaStore;
   /** Serve the demo client's /callback page (npm run demo only). */
   demoCallback?: { clientId: string; clientSecret: string };
 }
@@ -97,7 +111,18 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const codes = new CodeService(new CodeRepository(database.db));
   await codes.load();
   const posts = new PostService(new PostRepository(database.db, database.adapter), accounts, links, config.serviceTimeZone);
-  const jobs = new JobService(new JobRepository(database.db, database.adapter), accounts, codes, links, clock);
+  const jobReads = new JobRepository(database.db, database.adapter);
+  const jobs = new JobService(jobReads, accounts, codes, links, clock);
+  const permissions = new PermissionService(database.db);
+  const mediaStore = options.mediaStore ?? (config.media.store === 'database'
+    ? new DatabaseMediaStore(database.db, clock)
+    : new DiskMediaStore(path.join(config.dataDir, 'media')));
+  const uploads = new ImageUploads(mediaStore, app.log);
+  const jobWrites = new JobWriteService({
+    writes: new JobWriteRepository(database.db, database.adapter), reads: jobReads, accounts, permissions, codes, uploads, links, clock,
+    timeZone: config.serviceTimeZone,
+  });
+  const uploadLimits = { maxRequestBytes: config.media.maxRequestBytes, maxFileBytes: config.media.maxImageBytes };
   const events = new EventService(new EventRepository(database.db), accounts, codes, links);
 
   const issuer = config.publicBaseUrl;
@@ -117,6 +142,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(helmet, { contentSecurityPolicy: false, hsts: issuer.startsWith('https://') });
   await app.register(formbody);
   await app.register(cookie);
+  await app.register(multipartPlugin, { maxImageBytes: config.media.maxImageBytes });
   await app.register(errorHandlerPlugin, { clock });
   await app.register(languagePlugin);
   await app.register(queryNormalizationPlugin);
@@ -127,6 +153,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(healthRoutes, { ping: database.ping, isClosing: () => closing });
   await app.register(postRoutes, { posts });
   await app.register(jobRoutes, { jobs });
+  await app.register(jobWriteRoutes, { jobs: jobWrites, limits: uploadLimits });
+  await app.register(meRoutes, { permissions, accounts, links });
+  await app.register(mediaRoutes, { store: mediaStore });
   await app.register(eventRoutes, { events });
   await app.register(codeRoutes, { codes });
   await app.register(discoveryRoutes, { issuer, keys: signingKeys });

@@ -49,6 +49,8 @@ export interface Config {
     globalPerDay: number;
     operations: Record<OperationId, WindowLimits>;
   };
+  media: { store: 'disk' | 'database'; maxImageBytes: number; maxRequestBytes: number };
+  ogFetch: { allowedHosts: string[]; timeoutMs: number; maxBytes: number };
   /** Encrypts OAuth signing keys at rest; when unset, a random secret is kept in DATA_DIR/signing-key.secret. */
   signingKeySecret: string | null;
   loginThrottle: { maxFailuresPerAccount: number; maxFailuresPerAddress: number; windowSeconds: number };
@@ -138,6 +140,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     problems.push(`SERVICE_TIME_ZONE: must be an IANA time zone such as Asia/Seoul, got "${serviceTimeZone}"`);
   }
 
+  const mediaStore = (read('MEDIA_STORE') ?? 'disk') as 'disk' | 'database';
+  if (mediaStore !== 'disk' && mediaStore !== 'database') problems.push(`MEDIA_STORE: must be disk or database, got "${String(mediaStore)}"`);
+
   const signingKeySecret = read('SIGNING_KEY_SECRET');
   if (signingKeySecret !== undefined && signingKeySecret.length < 32) {
     problems.push('SIGNING_KEY_SECRET: must be at least 32 characters of random text');
@@ -183,6 +188,16 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       globalPerMinute: int('RATE_LIMIT_GLOBAL_PER_MINUTE', 60, 1, max),
       globalPerDay: int('RATE_LIMIT_GLOBAL_PER_DAY', 5000, 1, max),
       operations,
+    },
+    media: {
+      store: mediaStore,
+      maxImageBytes: int('MEDIA_MAX_IMAGE_BYTES', 10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+      maxRequestBytes: int('MEDIA_MAX_REQUEST_BYTES', 40 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    },
+    ogFetch: {
+      allowedHosts: (read('OG_FETCH_ALLOWED_HOSTS') ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+      timeoutMs: int('OG_FETCH_TIMEOUT_MS', 3000, 100, 60_000),
+      maxBytes: int('OG_FETCH_MAX_BYTES', 512 * 1024, 1024, 10 * 1024 * 1024),
     },
     signingKeySecret: read('SIGNING_KEY_SECRET') ?? null,
     loginThrottle: {

@@ -35,9 +35,11 @@ describe('OpenAPI document', () => {
       'GET /api/v1/posts', 'GET /api/v1/posts/{postId}', 'GET /api/v1/jobs', 'GET /api/v1/jobs/{jobId}',
       'GET /api/v1/events', 'GET /api/v1/events/{eventId}', 'GET /api/v1/codes/job-categories', 'GET /api/v1/codes/event-subjects',
     ]));
-    for (const { path, op } of operations) {
-      const optionalBearer = path.startsWith('/api/v1/posts');
-      expect(op.security).toEqual(optionalBearer ? [{ apiKey: [] }, { apiKey: [], bearer: [] }] : [{ apiKey: [] }]);
+    for (const { path, method, op } of operations) {
+      const optionalBearer = path.startsWith('/api/v1/posts') && method === 'get';
+      const publicRead = method === 'get' && !path.startsWith('/api/v1/me') && !path.endsWith('/accessible');
+      const expected = optionalBearer ? [{ apiKey: [] }, { apiKey: [], bearer: [] }] : publicRead ? [{ apiKey: [] }] : [{ bearer: [] }];
+      expect(op.security, `${method} ${path}`).toEqual(expected);
       for (const status of ['200', '401', '429', '500']) expect(op.responses[status]).toBeDefined();
       expect(JSON.stringify(op.responses['401'])).toContain('#/components/schemas/ErrorResponse');
       expect(op.tags.length).toBe(1);

@@ -300,6 +300,19 @@ export interface OAuthRefreshTokensTable {
   consumed_at: number | null;
 }
 
+export interface MediaObjectsTable { media_key: string; content_type: string; bytes: Buffer; created_at: number }
+
+export interface IdempotencyKeysTable {
+  scope: string;
+  idempotency_key: string;
+  request_hash: string;
+  response_status: number | null;
+  response_body: string | null;
+  response_location: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
 /** Full-text tables: an FTS5 virtual table in SQLite (rowid), a tsvector table in PostgreSQL (doc_id). */
 export interface SearchTable { doc_id: number; document: string }
 
@@ -340,6 +353,8 @@ export interface DB {
   oauth_grants: OAuthGrantsTable;
   oauth_authorization_codes: OAuthAuthorizationCodesTable;
   oauth_refresh_tokens: OAuthRefreshTokensTable;
+  media_objects: MediaObjectsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export type SearchIndex = 'post_search' | 'job_search';

@@ -3,13 +3,7 @@ import fp from 'fastify-plugin';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { ApiError, ERROR_STATUS, type ErrorCode } from '../shared/api-error.js';
 import { errorTimestamp } from '../shared/time.js';
-
-interface ValidationIssue {
-  instancePath: string;
-  keyword: string;
-  message?: string;
-  params: Record<string, unknown>;
-}
+import { describeIssue, type ValidationIssue } from '../shared/validation-message.js';
 
 const SOURCE_LABEL: Record<string, string> = {
   querystring: 'Query parameter',
@@ -18,53 +12,13 @@ const SOURCE_LABEL: Record<string, string> = {
   headers: 'Header',
 };
 
-function valueAt(source: unknown, pointer: string): unknown {
-  let current: unknown = source;
-  for (const segment of pointer.split('/').filter(Boolean)) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<string, unknown>)[segment];
-  }
-  return current;
-}
-
-function ruleText(issue: ValidationIssue): string {
-  const p = issue.params;
-  switch (issue.keyword) {
-    case 'enum': return `must be one of ${(p.allowedValues as unknown[]).join(', ')}`;
-    case 'maxLength': return `must be at most ${String(p.limit)} characters long`;
-    case 'minLength': return `must be at least ${String(p.limit)} characters long`;
-    case 'pattern': return `must match the pattern ${String(p.pattern)}`;
-    case 'type': return `must be of type ${String(p.type)}`;
-    case 'format': return `must be a valid ${String(p.format)}`;
-    case 'minimum': return `must be at least ${String(p.limit)}`;
-    case 'maximum': return `must be at most ${String(p.limit)}`;
-    case 'maxItems': return `must have at most ${String(p.limit)} items`;
-    case 'minItems': return `must have at least ${String(p.limit)} items`;
-    case 'required': return 'is required';
-    case 'additionalProperties': return `does not allow the property "${String(p.additionalProperty)}"`;
-    default: return issue.message ?? 'is invalid';
-  }
-}
-
-function shown(value: unknown): string {
-  const text = JSON.stringify(value) ?? 'nothing';
-  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
-}
-
 /** Turns a schema validation failure into C0005 (query) or C0002 (path, body, header). */
 function validationError(error: FastifyError, request: FastifyRequest): ApiError {
   const context = error.validationContext ?? 'body';
   const issue = (error.validation as ValidationIssue[])[0]!;
-  const segments = issue.instancePath.split('/').filter(Boolean);
-  const field = issue.keyword === 'required'
-    ? [...segments, String(issue.params.missingProperty)].join('.')
-    : segments.join('.') || context;
   const source = { querystring: request.query, params: request.params, body: request.body, headers: request.headers }[context];
-  const label = SOURCE_LABEL[context] ?? 'Input';
-  const message = issue.keyword === 'required'
-    ? `${label} "${field}" is required`
-    : `${label} "${field}" ${ruleText(issue)}, got ${shown(valueAt(source, issue.instancePath))}`;
-  const topField = segments[0] ?? String(issue.params.missingProperty ?? context);
+  const { message, field } = describeIssue(SOURCE_LABEL[context] ?? 'Input', [], issue, source);
+  const topField = field.split('.')[0] || context;
   return new ApiError(context === 'querystring' ? 'C0005' : 'C0002', message, topField);
 }
 

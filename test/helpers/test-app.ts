@@ -1,7 +1,11 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'vitest';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type App } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
+import type { MediaStore } from '../../src/media/media-store.js';
 import { generateDemoData, type DemoManifest } from '../../src/demo/demo-generator.js';
 import { OpenApiConformance } from './openapi-conformance.js';
 import { createTestDatabase, type Engine, type TestDatabase } from './test-database.js';
@@ -23,6 +27,7 @@ export interface TestContext {
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({
+    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'svc-data-')),
     PUBLIC_BASE_URL: 'https://api.test.example',
     WEB_BASE_URL: 'https://www.test.example',
     LOG_LEVEL: 'silent',
@@ -32,14 +37,14 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 }
 
 /** A fresh app on a fresh, demo-seeded database of `engine`, with a controllable clock. */
-export async function createTestApp(engine: Engine, options: { seed?: boolean; config?: Record<string, string> } = {}): Promise<TestContext> {
+export async function createTestApp(engine: Engine, options: { seed?: boolean; config?: Record<string, string>; mediaStore?: MediaStore } = {}): Promise<TestContext> {
   const db = await createTestDatabase(engine);
   const clock = { now: TEST_NOW };
   const demo = options.seed === false
     ? (undefined as unknown as DemoManifest)
     : await generateDemoData(db.database, { now: TEST_NOW });
   const config = testConfig(options.config);
-  const app = await buildApp({ config, database: db.database, clock: () => clock.now, logger: false });
+  const app = await buildApp({ config, database: db.database, clock: () => clock.now, logger: false, mediaStore: options.mediaStore });
   const conformance = await OpenApiConformance.of(app);
 
   const request = async (opts: InjectOptions & { url: string }) => {
@@ -54,6 +59,7 @@ export async function createTestApp(engine: Engine, options: { seed?: boolean; c
       await app.close();
       await db.database.close();
       await db.drop();
+      fs.rmSync(config.dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -3,6 +3,7 @@ import type { DialectAdapter } from '../dialects/dialect-adapter.js';
 import { initialSchema } from './2026-11-21-001-initial-schema.js';
 import { seedCodeCatalogs } from './2026-11-21-002-code-catalogs.js';
 import { oauthSchema } from './2026-11-21-003-oauth.js';
+import { writesSchema } from './2026-11-21-004-writes.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export function allMigrations(adapter: DialectAdapter): Record<string, Migration> {
@@ -10,5 +11,6 @@ export function allMigrations(adapter: DialectAdapter): Record<string, Migration
     '2026-11-21-001-initial-schema': initialSchema(adapter),
     '2026-11-21-002-code-catalogs': seedCodeCatalogs(),
     '2026-11-21-003-oauth': oauthSchema(),
+    '2026-11-21-004-writes': writesSchema(adapter),
   };
 }

@@ -1,0 +1,115 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { errorResponses, Page, PageQuery } from '../../schemas/common.js';
+import { MultipartBody } from '../../schemas/multipart.js';
+import { ApiError } from '../../shared/api-error.js';
+import { checkJson, readMultipart } from '../../shared/multipart-body.js';
+import { JobIdParams } from './job-schemas.js';
+import { JobCompanyQuery, JobCreateRequest, JobPublishRequest, JobUpdateRequest, ManagedJobSummary } from './job-write-schemas.js';
+import type { JobWriteService } from './job-write-service.js';
+
+const IMAGES = { images: { max: 10, description: 'Job images: 0 to 10 JPEG, PNG, WebP or GIF files' } };
+const WRITE_ERRORS = errorResponses(400, 401, 403, 404, 409, 413, 415, 429);
+
+/** Job postings managed for a company (scope job:write), and the accessible-jobs list (job:manage:read). */
+export const jobWriteRoutes: FastifyPluginAsyncTypebox<{ jobs: JobWriteService; limits: { maxRequestBytes: number; maxFileBytes: number } }> = async (app, opts) => {
+  const { jobs, limits } = opts;
+  const security = [{ bearer: [] }];
+  const parts = async (request: Parameters<typeof readMultipart>[0], required: boolean) => {
+    const { json, files } = await readMultipart(request, { jsonPart: 'request', fileParts: { images: 10 }, ...limits });
+    if (json === undefined && required) throw new ApiError('C0002', 'Part "request" is required', 'request');
+    return { json, images: files.images ?? [] };
+  };
+
+  app.post('/api/v1/jobs/platform', {
+    config: { bearerScope: 'job:write' },
+    schema: {
+      tags: ['Jobs'],
+      summary: 'Create a job posting (as a draft)',
+      description: 'The service takes the applications. Needs ENT_JOB_CREATE at the company named by `companyId`. Publish it with PUT /api/v1/jobs/{jobId}/active.',
+      security,
+      consumes: ['multipart/form-data'],
+      querystring: JobCompanyQuery,
+      body: MultipartBody(JobCreateRequest, IMAGES, 'JobCreateMultipart'),
+      response: { 201: ManagedJobSummary, ...WRITE_ERRORS },
+    },
+  }, async (request, reply) => {
+    const { json, images } = await parts(request, true);
+    const job = await jobs.create(request.token!.userId, request.query.companyId, checkJson(JobCreateRequest, json, 'request'), images);
+    return reply.status(201).header('Location', `/api/v1/jobs/${job.jobId}`).send(job);
+  });
+
+  app.patch('/api/v1/jobs/:jobId', {
+    config: { bearerScope: 'job:write' },
+    schema: {
+      tags: ['Jobs'],
+      summary: 'Update a job posting (only the fields sent change)',
+      description: 'PLATFORM jobs only. Images, when sent, replace the job\'s images. Needs ENT_JOB_UPDATE company-wide or on the job.',
+      security,
+      consumes: ['multipart/form-data'],
+      params: JobIdParams,
+      querystring: JobCompanyQuery,
+      body: MultipartBody(JobUpdateRequest, IMAGES, 'JobUpdateMultipart'),
+      response: { 200: ManagedJobSummary, ...WRITE_ERRORS },
+    },
+  }, async (request) => {
+    const { json, images } = await parts(request, false);
+    const input = json === undefined ? {} : checkJson(JobUpdateRequest, json, 'request');
+    if (json === undefined && images.length === 0) throw new ApiError('C0002', 'Send a "request" part with the fields to change, or "images"', 'request');
+    return jobs.update(request.token!.userId, request.params.jobId, request.query.companyId, input, images);
+  });
+
+  app.delete('/api/v1/jobs/:jobId', {
+    config: { bearerScope: 'job:write' },
+    schema: {
+      tags: ['Jobs'],
+      summary: 'Delete a job posting (soft)',
+      security,
+      params: JobIdParams,
+      querystring: JobCompanyQuery,
+      response: { 204: Type.Null({ description: 'Deleted' }), ...WRITE_ERRORS },
+    },
+  }, async (request, reply) => {
+    await jobs.remove(request.token!.userId, request.params.jobId, request.query.companyId);
+    return reply.status(204).send(null);
+  });
+
+  app.put('/api/v1/jobs/:jobId/active', {
+    config: { bearerScope: 'job:write' },
+    schema: {
+      tags: ['Jobs'],
+      summary: 'Publish a draft or finished job posting',
+      description: 'Dates are in the service time zone: the job opens at the start of startDate and closes at the end of endDate (omit endDate for an always-open job).',
+      security,
+      params: JobIdParams,
+      querystring: JobCompanyQuery,
+      body: JobPublishRequest,
+      response: { 200: ManagedJobSummary, ...WRITE_ERRORS },
+    },
+  }, async (request) => jobs.publish(request.token!.userId, request.params.jobId, request.query.companyId, request.body));
+
+  app.delete('/api/v1/jobs/:jobId/active', {
+    config: { bearerScope: 'job:write' },
+    schema: {
+      tags: ['Jobs'],
+      summary: 'Deactivate a published job posting (status finish)',
+      security,
+      params: JobIdParams,
+      querystring: JobCompanyQuery,
+      response: { 200: ManagedJobSummary, ...WRITE_ERRORS },
+    },
+  }, async (request) => jobs.deactivate(request.token!.userId, request.params.jobId, request.query.companyId));
+
+  app.get('/api/v1/companies/:companyId/jobs/accessible', {
+    config: { bearerScope: 'job:manage:read' },
+    schema: {
+      tags: ['Jobs'],
+      summary: 'Company jobs the user may see',
+      description: 'With ENT_JOB_LIST every job of the company (drafts, published and finished; never deleted ones); otherwise only jobs on which the user holds ENT_JOB_VIEW.',
+      security,
+      params: Type.Object({ companyId: Type.String({ maxLength: 255, pattern: '^[A-Za-z0-9_-]+$', description: 'Company handle' }) }),
+      querystring: Type.Object({ ...PageQuery }),
+      response: { 200: Page(ManagedJobSummary, 'ManagedJobPage'), ...errorResponses(400, 401, 403, 404, 429) },
+    },
+  }, async (request) => jobs.accessible(request.token!.userId, request.params.companyId, request.query.page, request.query.pageSize));
+};

@@ -1,0 +1,78 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, StringEnum } from '../../schemas/common.js';
+import { SENIORITIES, WORK_TYPES } from './job-schemas.js';
+
+const text = (max: number, description?: string) => Type.String({ maxLength: max, ...(description ? { description } : {}) });
+const date = (description: string) => Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description, examples: ['2026-12-01'] });
+
+export const UPLOAD_TYPES = ['ANY', 'DOCUMENT', 'IMAGE', 'LINK'] as const;
+
+export const JobSetting = Type.Object({
+  title: Type.String({ minLength: 1, maxLength: 200 }),
+  required: Type.Boolean(),
+  uploadType: StringEnum(UPLOAD_TYPES, { description: 'What the applicant uploads: ANY, DOCUMENT, IMAGE or LINK' }),
+}, { additionalProperties: false, title: 'JobSetting' });
+
+const fields = {
+  jobTitle: Type.String({ minLength: 1, maxLength: 200 }),
+  jobCategory: Type.String({ description: 'Code from the job-categories catalog' }),
+  seniorities: Type.Array(StringEnum(SENIORITIES), { minItems: 1, maxItems: 5, uniqueItems: true }),
+  employmentTypes: Type.Array(Type.String(), { minItems: 1, maxItems: 5, uniqueItems: true, description: 'Codes from the employment-types catalog' }),
+  jobBio: text(20_000, 'Description'),
+  jobResponse: text(20_000, 'Responsibilities'),
+  settings: Type.Array(JobSetting, { maxItems: 20, description: 'What applicants submit' }),
+  jobSubtitle: text(200),
+  jobMinimumQual: text(10_000),
+  jobPreferQual: text(10_000),
+  jobBenefit: text(10_000),
+  jobHireProcess: text(10_000),
+  jobHireNotes: text(10_000),
+  email: Type.String({ maxLength: 320, description: 'Contact e-mail' }),
+  notifyEmails: Type.Array(Type.String({ maxLength: 320 }), { maxItems: 10, description: 'Addresses told about applications' }),
+  military: Type.Boolean(),
+  veteran: Type.Boolean(),
+  workType: StringEnum(WORK_TYPES, { description: 'ONSITE (default), HYBRID or REMOTE; not in the spec\'s field list, accepted as an optional addition' }),
+};
+
+const optionalFields = Type.Partial(Type.Object(fields)).properties;
+
+export const JobCreateRequest = Type.Object({
+  ...optionalFields,
+  jobTitle: fields.jobTitle,
+  jobCategory: fields.jobCategory,
+  seniorities: fields.seniorities,
+  employmentTypes: fields.employmentTypes,
+  jobBio: fields.jobBio,
+  startDate: Type.Optional(date('Recruiting start, a date in the service time zone')),
+  endDate: Type.Optional(date('Recruiting end (inclusive), a date in the service time zone')),
+}, { additionalProperties: false, title: 'JobCreateRequest' });
+
+export const JobUpdateRequest = Type.Object(optionalFields, { additionalProperties: false, title: 'JobUpdateRequest', minProperties: 1 });
+
+export const JobPublishRequest = Type.Object({
+  startDate: date('Recruiting start'),
+  endDate: Type.Optional(Nullable(date('Recruiting end (inclusive); omit or null for an always-open job'))),
+}, { additionalProperties: false, title: 'JobPublishRequest' });
+
+export const ManagedJobSummary = Type.Object({
+  jobId: Type.Integer({ format: 'int64' }),
+  status: StringEnum(['draft', 'published', 'finish']),
+  hiring: Type.Boolean(),
+  title: Type.String(),
+  seniorities: Type.Array(StringEnum(SENIORITIES)),
+  employmentTypes: Type.Array(Type.String()),
+  webUrl: Type.String(),
+  subtitle: Type.String(),
+  jobCategory: Type.String(),
+  workType: StringEnum(WORK_TYPES),
+  startAt: Nullable(Type.String({ format: 'date-time' })),
+  endAt: Nullable(Type.String({ format: 'date-time' })),
+}, { title: 'ManagedJobSummary' });
+
+export const JobCompanyQuery = Type.Object({
+  companyId: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9_-]+$', description: 'Company handle: required on create; on the other operations it must be the job\'s company when given' })),
+});
+
+export type JobCreateInput = Static<typeof JobCreateRequest>;
+export type JobUpdateInput = Static<typeof JobUpdateRequest>;
+export type ManagedJobSummaryDto = Static<typeof ManagedJobSummary>;

@@ -1,0 +1,213 @@
+import type { ImageUploads } from '../../media/image-uploads.js';
+import { ApiError, notFound } from '../../shared/api-error.js';
+import { groupBy } from '../../shared/group.js';
+import type { Links } from '../../shared/links.js';
+import type { UploadedFile } from '../../shared/multipart-body.js';
+import { dateBoundary, toUtcIso } from '../../shared/time.js';
+import { pageOf, type PageResult } from '../../schemas/common.js';
+import type { AccountsRepository } from '../accounts/accounts-repository.js';
+import type { PermissionService } from '../accounts/permission-service.js';
+import type { CodeService } from '../codes/code-service.js';
+import type { JobRepository } from './job-repository.js';
+import type { JobChildren, JobWriteRepository } from './job-write-repository.js';
+import type { JobCreateInput, JobUpdateInput, ManagedJobSummaryDto } from './job-write-schemas.js';
+import { isHiring } from './job-service.js';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+type Status = ManagedJobSummaryDto['status'];
+type Seniority = ManagedJobSummaryDto['seniorities'][number];
+type WorkType = ManagedJobSummaryDto['workType'];
+
+export interface JobWriteDeps {
+  writes: JobWriteRepository;
+  reads: JobRepository;
+  accounts: AccountsRepository;
+  permissions: PermissionService;
+  codes: CodeService;
+  uploads: ImageUploads;
+  links: Links;
+  clock: () => number;
+  timeZone: string;
+}
+
+const conflict = (message: string) => new ApiError('C0009', message, 'status');
+
+/**
+ * Job postings for their company (DECISIONS.md Job lifecycle): create makes a draft; publish takes a
+ * draft or finished job to published; deactivate takes a published job to finish; delete is soft and
+ * allowed from any state but deleted. Anything else is 409 C0009.
+ */
+export class JobWriteService {
+  constructor(private readonly d: JobWriteDeps) {}
+
+  async create(userId: number, companyHandle: string | undefined, input: JobCreateInput, images: UploadedFile[]): Promise<ManagedJobSummaryDto> {
+    if (!companyHandle) throw new ApiError('C0005', 'Query parameter "companyId" is required to create a job', 'companyId');
+    this.checkFields(input);
+    const startAt = input.startDate ? this.date('startDate', input.startDate, 'start') : null;
+    const endAt = input.endDate ? this.date('endDate', input.endDate, 'end') : null;
+    if (startAt !== null && endAt !== null && endAt < startAt) throw new ApiError('C0002', 'Field "request.endDate" must not be before startDate', 'request.endDate');
+    const company = await this.company(companyHandle);
+    await this.d.permissions.require(userId, company, 'ENT_JOB_CREATE');
+
+    const stored = await this.d.uploads.storeAll('jobs', images, 'images');
+    const now = this.d.clock();
+    const workType = input.workType ?? 'ONSITE';
+    try {
+      const id = await this.d.writes.transaction((repo) => repo.insert({
+        company_id: company.id, author_user_id: userId, job_type: 'PLATFORM', status: 'draft',
+        title: input.jobTitle, subtitle: input.jobSubtitle ?? '', job_category: input.jobCategory, work_type: workType,
+        allow_remote: workType === 'ONSITE' ? 0 : 1, language: 'ko', description: input.jobBio, duty: input.jobResponse ?? '',
+        minimum_qualification: input.jobMinimumQual ?? '', preferred_qualification: input.jobPreferQual ?? '',
+        benefit: input.jobBenefit ?? '', hire_process: input.jobHireProcess ?? '', hire_notes: input.jobHireNotes ?? '',
+        apply_type: 'PLATFORM', apply_url: null, email: input.email ?? null, notify_emails: JSON.stringify(input.notifyEmails ?? []),
+        military: input.military ? 1 : 0, veteran: input.veteran ? 1 : 0, start_at: startAt, end_at: endAt, view_count: 0,
+        created_at: now, updated_at: now, deleted_at: null,
+      }, { ...this.children(input), settings: input.settings ?? [], imageKeys: stored.map((s) => s.mediaKey) }));
+      return (await this.summaries([id]))[0]!;
+    } catch (err) {
+      await this.d.uploads.discard(stored.map((s) => s.mediaKey));
+      throw err;
+    }
+  }
+
+  async update(userId: number, jobId: number, companyHandle: string | undefined, input: JobUpdateInput, images: UploadedFile[]): Promise<ManagedJobSummaryDto> {
+    this.checkFields(input);
+    const job = await this.authorize(userId, jobId, companyHandle, 'ENT_JOB_UPDATE');
+    if (job.status === 'deleted') throw conflict(`Job ${jobId} is deleted and cannot be updated`);
+    if (job.job_type !== 'PLATFORM') throw conflict(`Job ${jobId} is a ${job.job_type} posting; only PLATFORM jobs are updated through the API`);
+
+    const stored = await this.d.uploads.storeAll('jobs', images, 'images');
+    const workType = input.workType;
+    const values = {
+      ...(input.jobTitle !== undefined && { title: input.jobTitle }),
+      ...(input.jobSubtitle !== undefined && { subtitle: input.jobSubtitle }),
+      ...(input.jobCategory !== undefined && { job_category: input.jobCategory }),
+      ...(workType !== undefined && { work_type: workType, allow_remote: workType === 'ONSITE' ? 0 : 1 }),
+      ...(input.jobBio !== undefined && { description: input.jobBio }),
+      ...(input.jobResponse !== undefined && { duty: input.jobResponse }),
+      ...(input.jobMinimumQual !== undefined && { minimum_qualification: input.jobMinimumQual }),
+      ...(input.jobPreferQual !== undefined && { preferred_qualification: input.jobPreferQual }),
+      ...(input.jobBenefit !== undefined && { benefit: input.jobBenefit }),
+      ...(input.jobHireProcess !== undefined && { hire_process: input.jobHireProcess }),
+      ...(input.jobHireNotes !== undefined && { hire_notes: input.jobHireNotes }),
+      ...(input.email !== undefined && { email: input.email }),
+      ...(input.notifyEmails !== undefined && { notify_emails: JSON.stringify(input.notifyEmails) }),
+      ...(input.military !== undefined && { military: input.military ? 1 : 0 }),
+      ...(input.veteran !== undefined && { veteran: input.veteran ? 1 : 0 }),
+      updated_at: this.d.clock(),
+    };
+    const textChanged = ['jobTitle', 'jobSubtitle', 'jobBio', 'jobResponse', 'jobMinimumQual', 'jobPreferQual', 'jobBenefit', 'jobHireProcess', 'jobHireNotes']
+      .some((k) => k in input);
+    const children: JobChildren = { ...this.children(input), ...(input.settings && { settings: input.settings }), ...(stored.length && { imageKeys: stored.map((s) => s.mediaKey) }) };
+    let replaced: string[];
+    try {
+      replaced = await this.d.writes.transaction((repo) => repo.update(jobId, values, children, textChanged));
+    } catch (err) {
+      await this.d.uploads.discard(stored.map((s) => s.mediaKey));
+      throw err;
+    }
+    await this.d.uploads.discard(replaced);
+    return (await this.summaries([jobId]))[0]!;
+  }
+
+  async publish(userId: number, jobId: number, companyHandle: string | undefined, body: { startDate: string; endDate?: string | null }): Promise<ManagedJobSummaryDto> {
+    const startAt = this.date('startDate', body.startDate, 'start', '');
+    const endAt = body.endDate ? this.date('endDate', body.endDate, 'end', '') : null;
+    if (endAt !== null && endAt < startAt) throw new ApiError('C0002', 'Field "endDate" must not be before startDate', 'endDate');
+    if (endAt !== null && endAt <= this.d.clock()) throw new ApiError('C0002', `Field "endDate" is in the past: ${body.endDate}`, 'endDate');
+    const job = await this.authorize(userId, jobId, companyHandle, 'ENT_JOB_PUBLISH');
+    if (job.status !== 'draft' && job.status !== 'finish') throw conflict(`Job ${jobId} is ${job.status}; only draft and finished jobs can be published`);
+    await this.d.writes.setState(jobId, { status: 'published', start_at: startAt, end_at: endAt, updated_at: this.d.clock() });
+    return (await this.summaries([jobId]))[0]!;
+  }
+
+  async deactivate(userId: number, jobId: number, companyHandle: string | undefined): Promise<ManagedJobSummaryDto> {
+    const job = await this.authorize(userId, jobId, companyHandle, 'ENT_JOB_DISABLE');
+    if (job.status !== 'published') throw conflict(`Job ${jobId} is ${job.status}; only published jobs can be deactivated`);
+    await this.d.writes.setState(jobId, { status: 'finish', updated_at: this.d.clock() });
+    return (await this.summaries([jobId]))[0]!;
+  }
+
+  async remove(userId: number, jobId: number, companyHandle: string | undefined): Promise<void> {
+    const job = await this.authorize(userId, jobId, companyHandle, 'ENT_JOB_DELETE');
+    if (job.status === 'deleted') throw conflict(`Job ${jobId} is already deleted`);
+    const now = this.d.clock();
+    await this.d.writes.transaction((repo) => repo.setState(jobId, { status: 'deleted', deleted_at: now, updated_at: now }));
+  }
+
+  /** All company jobs with ENT_JOB_LIST; otherwise only those the user may view through a job role. */
+  async accessible(userId: number, companyHandle: string, page: number, pageSize: number): Promise<PageResult<ManagedJobSummaryDto>> {
+    const company = await this.company(companyHandle);
+    const canList = (await this.d.permissions.companyCapabilities(userId, company.id)).has('ENT_JOB_LIST');
+    const only = canList ? null : (await this.d.permissions.resourceRolesAt(userId, company.id, 'JOB'))
+      .filter((r) => r.capabilities.has('ENT_JOB_VIEW')).map((r) => Number(r.resourceId)).filter(Number.isInteger);
+    const { total, ids } = await this.d.writes.companyJobs(company.id, only, pageSize, (page - 1) * pageSize);
+    return pageOf(await this.summaries(ids), total, page, pageSize);
+  }
+
+  private async authorize(userId: number, jobId: number, companyHandle: string | undefined, capability: Parameters<PermissionService['require']>[2]) {
+    const job = await this.d.writes.find(jobId);
+    if (!job || (companyHandle !== undefined && job.company_handle !== companyHandle)) throw notFound.job(jobId);
+    await this.d.permissions.require(userId, { id: job.company_id, handle: job.company_handle }, capability, { type: 'JOB', id: String(jobId) });
+    return job;
+  }
+
+  private async company(handle: string) {
+    const company = await this.d.accounts.findCompanyByHandle(handle);
+    if (!company) throw new ApiError('C0008', `Company ${handle} does not exist`, 'companyId');
+    return company;
+  }
+
+  private children(input: JobUpdateInput): JobChildren {
+    return { ...(input.seniorities && { seniorities: input.seniorities }), ...(input.employmentTypes && { employmentTypes: input.employmentTypes }) };
+  }
+
+  private checkFields(input: JobUpdateInput): void {
+    if (input.jobCategory !== undefined && !this.d.codes.has('job-categories', input.jobCategory)) {
+      throw new ApiError('C0002', `Field "request.jobCategory" must be a code of the job-categories catalog, got ${JSON.stringify(input.jobCategory)}`, 'request.jobCategory');
+    }
+    for (const code of input.employmentTypes ?? []) {
+      if (!this.d.codes.has('employment-types', code)) {
+        throw new ApiError('C0002', `Field "request.employmentTypes" must hold codes of the employment-types catalog, got ${JSON.stringify(code)}`, 'request.employmentTypes');
+      }
+    }
+    for (const [field, value] of [['email', input.email], ...(input.notifyEmails ?? []).map((e) => ['notifyEmails', e])] as Array<[string, string | undefined]>) {
+      if (value !== undefined && !EMAIL.test(value)) throw new ApiError('C0002', `Field "request.${field}" must be an e-mail address, got ${JSON.stringify(value)}`, `request.${field}`);
+    }
+  }
+
+  private date(field: string, value: string, edge: 'start' | 'end', prefix = 'request.'): number {
+    const ms = dateBoundary(value, edge, this.d.timeZone);
+    if (ms === null) throw new ApiError('C0002', `Field "${prefix}${field}" must be a date YYYY-MM-DD, got ${JSON.stringify(value)}`, `${prefix}${field}`);
+    return ms;
+  }
+
+  private async summaries(ids: number[]): Promise<ManagedJobSummaryDto[]> {
+    const [rows, seniorities, types] = await Promise.all([
+      this.d.reads.findByIds(ids), this.d.reads.senioritiesOf(ids), this.d.reads.employmentTypesOf(ids),
+    ]);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const senioritiesBy = groupBy(seniorities, (s) => s.job_id);
+    const typesBy = groupBy(types, (t) => t.job_id);
+    const now = this.d.clock();
+    return ids.flatMap((id) => {
+      const row = byId.get(id);
+      if (!row) return [];
+      return [{
+        jobId: id,
+        status: row.status as Status,
+        hiring: isHiring(row, now),
+        title: row.title,
+        seniorities: (senioritiesBy.get(id) ?? []).map((s) => s.seniority as Seniority),
+        employmentTypes: (typesBy.get(id) ?? []).map((t) => t.employment_type),
+        webUrl: this.d.links.job(id),
+        subtitle: row.subtitle,
+        jobCategory: row.job_category,
+        workType: row.work_type as WorkType,
+        startAt: row.start_at === null ? null : toUtcIso(row.start_at),
+        endAt: row.end_at === null ? null : toUtcIso(row.end_at),
+      }];
+    });
+  }
+}

@@ -1,0 +1,79 @@
+import type { FastifyRequest } from 'fastify';
+import type { Static, TSchema } from '@sinclair/typebox';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { ApiError } from './api-error.js';
+import { describeIssue, type ValidationIssue } from './validation-message.js';
+
+export interface UploadedFile { filename: string; bytes: Buffer }
+
+export interface MultipartSpec {
+  /** Name of the JSON part (`request`). */
+  jsonPart: string;
+  /** File parts and how many of each are allowed. */
+  fileParts: Record<string, number>;
+  maxRequestBytes: number;
+  maxFileBytes: number;
+}
+
+/**
+ * Reads a multipart request whose JSON part may come as a text field or as a file part, plus file parts,
+ * enforcing counts and sizes as it streams: too many files 400 C0002, a file or request too large 413
+ * C0006, not multipart 415 C0007, JSON that does not parse 400 C0002.
+ */
+export async function readMultipart(request: FastifyRequest, spec: MultipartSpec): Promise<{ json: unknown; files: Record<string, UploadedFile[]> }> {
+  if (!request.isMultipart()) {
+    throw new ApiError('C0007', `The body must be multipart/form-data with a "${spec.jsonPart}" part, got ${JSON.stringify(request.headers['content-type'] ?? 'none')}`, 'Content-Type');
+  }
+  const files: Record<string, UploadedFile[]> = Object.fromEntries(Object.keys(spec.fileParts).map((k) => [k, []]));
+  let jsonText: string | undefined;
+  let total = 0;
+  const count = (bytes: number) => {
+    total += bytes;
+    if (total > spec.maxRequestBytes) throw new ApiError('C0006', `The request is larger than ${spec.maxRequestBytes} bytes`, null);
+  };
+  try {
+    for await (const part of request.parts()) {
+      if (part.fieldname === spec.jsonPart) {
+        const text = part.type === 'file' ? (await part.toBuffer()).toString('utf8') : String(part.value);
+        count(Buffer.byteLength(text));
+        jsonText = text;
+        continue;
+      }
+      if (part.type !== 'file') continue;
+      const list = files[part.fieldname];
+      if (!list) {
+        await part.toBuffer();
+        throw new ApiError('C0002', `Unknown file part "${part.fieldname}"; expected ${Object.keys(spec.fileParts).join(' or ')}`, part.fieldname);
+      }
+      const max = spec.fileParts[part.fieldname]!;
+      if (list.length >= max) throw new ApiError('C0002', `At most ${max} "${part.fieldname}" part${max === 1 ? '' : 's'} may be sent`, part.fieldname);
+      const bytes = await part.toBuffer();
+      count(bytes.length);
+      list.push({ filename: part.filename, bytes });
+    }
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    const code = (err as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError('C0006', `Each file may be at most ${spec.maxFileBytes} bytes`, null);
+    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') throw new ApiError('C0002', 'Too many parts in the request', null);
+    throw err;
+  }
+  if (jsonText === undefined) return { json: undefined, files };
+  try {
+    return { json: JSON.parse(jsonText), files };
+  } catch {
+    throw new ApiError('C0002', `Part "${spec.jsonPart}" must be JSON, got ${JSON.stringify(jsonText.slice(0, 60))}`, spec.jsonPart);
+  }
+}
+
+const ajv = new Ajv({ allErrors: false, strict: false });
+const compiled = new WeakMap<TSchema, ValidateFunction>();
+
+/** Checks a JSON part against its schema; the first problem becomes 400 C0002 naming the field. */
+export function checkJson<T extends TSchema>(schema: T, value: unknown, partName: string): Static<T> {
+  let validate = compiled.get(schema);
+  if (!validate) compiled.set(schema, (validate = ajv.compile(schema)));
+  if (validate(value)) return value as Static<T>;
+  const { message, field } = describeIssue('Field', [partName], validate.errors![0] as ValidationIssue, value);
+  throw new ApiError('C0002', message, field);
+}

@@ -1,0 +1,40 @@
+import { createHash, randomBytes } from 'node:crypto';
+import argon2 from 'argon2';
+import { expect } from 'vitest';
+import { AccountsRepository } from '../../src/modules/accounts/accounts-repository.js';
+import { Browser, type Send } from './oauth-browser.js';
+import type { TestContext } from './test-app.js';
+
+/** An access token for `user` with `scope`, obtained through the real authorize and token endpoints. */
+export async function accessToken(t: TestContext, scope: string, user: { email: string; password: string } = t.demo.user): Promise<string> {
+  const send: Send = async (method, url, headers, body) => {
+    const res = await t.app.inject({ method, url, headers, payload: body });
+    return { status: res.statusCode, headers: res.headers as Record<string, string | string[] | undefined>, body: res.body };
+  };
+  const verifier = randomBytes(32).toString('base64url');
+  const { client } = t.demo;
+  const query = new URLSearchParams({
+    response_type: 'code', client_id: client.clientId, redirect_uri: client.redirectUri, scope, state: 's',
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256',
+  });
+  const callback = await new Browser(send).authorize(`/oauth/authorize?${query.toString()}`, user);
+  const res = await t.app.inject({
+    method: 'POST', url: '/oauth/token',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}` },
+    payload: new URLSearchParams({ grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: client.redirectUri, code_verifier: verifier }).toString(),
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().access_token as string;
+}
+
+/** A user with a password and no roles anywhere. */
+export async function createUser(t: TestContext, handle: string): Promise<{ id: number; email: string; password: string }> {
+  const password = `pw-${handle}-123456`;
+  const email = `${handle}@example.com`;
+  const id = await new AccountsRepository(t.db.database.db, () => t.clock.now).createUser({
+    email, name: handle, handle, passwordHash: await argon2.hash(password, { type: argon2.argon2id }),
+  });
+  return { id, email, password };
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

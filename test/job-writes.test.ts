@@ -1,0 +1,292 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DiskMediaStore } from '../src/media/disk-media-store.js';
+import type { MediaStore } from '../src/media/media-store.js';
+import { gif, jpeg, png, webp } from './helpers/images.js';
+import { imagePart, jsonPart, multipart, type Part } from './helpers/multipart.js';
+import { createTestApp, TEST_NOW, type TestContext } from './helpers/test-app.js';
+import { ENGINES } from './helpers/test-database.js';
+import { accessToken, bearer, createUser } from './helpers/tokens.js';
+
+const NEW_JOB = {
+  jobTitle: '백엔드개발자 (TypeScript)', jobCategory: 'SOFTWARE_ENGINEERING', seniorities: ['JUNIOR', 'MIDLEVEL'],
+  employmentTypes: ['FULL_TIME'], jobBio: 'TypeScript로 API를 만듭니다.', jobResponse: 'API 설계', jobSubtitle: '판교에서 함께',
+  jobMinimumQual: '경력 2년', jobPreferQual: 'PostgreSQL', jobBenefit: '유연 근무', jobHireProcess: '서류 → 면접', jobHireNotes: '수습 3개월',
+  email: 'jobs@acme.example', notifyEmails: ['hr@acme.example'], military: false, veteran: true,
+  settings: [{ title: '이력서', required: true, uploadType: 'ANY' }], workType: 'HYBRID',
+};
+
+describe.each(ENGINES)('job postings on %s', (engine) => {
+  let t: TestContext;
+  let token: string;
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+    token = await accessToken(t, 'job:write job:manage:read');
+  });
+  afterAll(async () => { await t?.close(); });
+
+  const send = (method: 'POST' | 'PATCH', url: string, parts: Part[], authToken = token) => {
+    const body = multipart(parts);
+    return t.request({ method, url, headers: { ...body.headers, ...bearer(authToken) }, payload: body.payload });
+  };
+  const create = (request: unknown = NEW_JOB, extra: Part[] = [], company = 'acme-labs') =>
+    send('POST', `/api/v1/jobs/platform?companyId=${company}`, [jsonPart(request), ...extra]);
+  const call = (method: 'PUT' | 'DELETE', url: string, body?: unknown, authToken = token) =>
+    t.request({ method, url, headers: { ...bearer(authToken), ...(body ? { 'content-type': 'application/json' } : {}) }, payload: body ? JSON.stringify(body) : undefined });
+  const jobCount = async () => Number((await t.db.database.db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+
+  describe('POST /api/v1/jobs/platform', () => {
+    it('creates a draft with every field, 201 and Location', async () => {
+      const res = await create(NEW_JOB, [imagePart(png(640, 480))]);
+      expect(res.statusCode, res.body).toBe(201);
+      const job = res.json();
+      expect(res.headers.location).toBe(`/api/v1/jobs/${job.jobId}`);
+      expect(job).toEqual({
+        jobId: expect.any(Number), status: 'draft', hiring: false, title: NEW_JOB.jobTitle, seniorities: ['JUNIOR', 'MIDLEVEL'],
+        employmentTypes: ['FULL_TIME'], webUrl: `https://www.test.example/jobs/${job.jobId}`, subtitle: '판교에서 함께',
+        jobCategory: 'SOFTWARE_ENGINEERING', workType: 'HYBRID', startAt: null, endAt: null,
+      });
+      expect((await t.get(`/api/v1/jobs/${job.jobId}`)).statusCode).toBe(404);
+      const row = await t.db.database.db.selectFrom('jobs').selectAll().where('id', '=', job.jobId).executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ duty: 'API 설계', minimum_qualification: '경력 2년', hire_notes: '수습 3개월', email: 'jobs@acme.example', veteran: 1, military: 0, allow_remote: 1 });
+      const settings = await t.db.database.db.selectFrom('job_settings').selectAll().where('job_id', '=', job.jobId).execute();
+      expect(settings).toEqual([{ job_id: job.jobId, position: 0, title: '이력서', required: 1, upload_type: 'ANY' }]);
+    });
+
+    it('accepts the request part as an application/json file part', async () => {
+      const res = await send('POST', '/api/v1/jobs/platform?companyId=acme-labs', [jsonPart(NEW_JOB, true)]);
+      expect(res.statusCode, res.body).toBe(201);
+    });
+
+    it('stores images measured from their bytes and serves them with long-lived caching', async () => {
+      const res = await create(NEW_JOB, [imagePart(png(640, 480)), imagePart(gif(120, 90), 'a.gif', 'images', 'image/gif'), imagePart(jpeg(800, 600), 'b.jpg'), imagePart(webp(300, 200), 'c.webp')]);
+      expect(res.statusCode).toBe(201);
+      const published = await call('PUT', `/api/v1/jobs/${res.json().jobId}/active`, { startDate: '2026-11-01' });
+      expect(published.statusCode).toBe(200);
+      const detail = (await t.get(`/api/v1/jobs/${res.json().jobId}`)).json();
+      expect(detail.jobImages).toHaveLength(4);
+      expect(detail.jobImages.map((u: string) => u.slice(-4))).toEqual(['.png', '.gif', '.jpg', 'webp']);
+      const media = await t.app.inject({ method: 'GET', url: new URL(detail.jobImages[0]).pathname });
+      expect(media.statusCode).toBe(200);
+      expect(media.headers['content-type']).toBe('image/png');
+      expect(media.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(media.rawPayload.equals(png(640, 480))).toBe(true);
+    });
+
+    it.each([
+      ['no request part', [] as Part[], 400, 'C0002', 'request'],
+      ['a request that is not JSON', [{ name: 'request', value: '{oops' }], 400, 'C0002', 'request'],
+      ['a missing title', [jsonPart({ ...NEW_JOB, jobTitle: undefined })], 400, 'C0002', 'request.jobTitle'],
+      ['an unknown category', [jsonPart({ ...NEW_JOB, jobCategory: 'ASTRONAUT' })], 400, 'C0002', 'request.jobCategory'],
+      ['an unknown employment type', [jsonPart({ ...NEW_JOB, employmentTypes: ['FOREVER'] })], 400, 'C0002', 'request.employmentTypes'],
+      ['an unknown seniority', [jsonPart({ ...NEW_JOB, seniorities: ['WIZARD'] })], 400, 'C0002', 'request.seniorities.0'],
+      ['a bad e-mail', [jsonPart({ ...NEW_JOB, email: 'not-an-email' })], 400, 'C0002', 'request.email'],
+      ['a bad notify e-mail', [jsonPart({ ...NEW_JOB, notifyEmails: ['x@'] })], 400, 'C0002', 'request.notifyEmails'],
+      ['a bad setting', [jsonPart({ ...NEW_JOB, settings: [{ title: 'CV', required: 'yes', uploadType: 'ANY' }] })], 400, 'C0002', 'request.settings.0.required'],
+      ['a bad date', [jsonPart({ ...NEW_JOB, startDate: '2026-02-30' })], 400, 'C0002', 'request.startDate'],
+      ['an end before the start', [jsonPart({ ...NEW_JOB, startDate: '2026-12-10', endDate: '2026-12-01' })], 400, 'C0002', 'request.endDate'],
+      ['an unknown field', [jsonPart({ ...NEW_JOB, salary: 1 })], 400, 'C0002', 'request'],
+      ['11 images', [jsonPart(NEW_JOB), ...Array.from({ length: 11 }, () => imagePart(png(2, 2)))], 400, 'C0002', 'images'],
+      ['a non-image named .png', [jsonPart(NEW_JOB), imagePart(Buffer.from('<html>not an image</html>'), 'evil.png')], 415, 'C0007', 'images'],
+    ])('refuses %s with %i %s and stores nothing', async (_label, parts, status, code, details) => {
+      const before = await jobCount();
+      const res = await send('POST', '/api/v1/jobs/platform?companyId=acme-labs', parts);
+      expect(res.statusCode, res.body).toBe(status);
+      expect(res.json()).toMatchObject({ code, details });
+      expect(await jobCount()).toBe(before);
+    });
+
+    it('refuses a JSON body with 415 C0007, a missing company with 400 C0005 and an unknown one with 404 C0008', async () => {
+      const json = await t.request({ method: 'POST', url: '/api/v1/jobs/platform?companyId=acme-labs', headers: { ...bearer(token), 'content-type': 'application/json' }, payload: JSON.stringify(NEW_JOB) });
+      expect(json.statusCode).toBe(415);
+      expect(json.json().code).toBe('C0007');
+      const noCompany = await send('POST', '/api/v1/jobs/platform', [jsonPart(NEW_JOB)]);
+      expect(noCompany.json()).toMatchObject({ code: 'C0005', details: 'companyId' });
+      expect((await create(NEW_JOB, [], 'no-such-company')).json()).toMatchObject({ code: 'C0008' });
+    });
+
+    it('needs a token (401 C0003), the job:write scope (403 C0004) and the capability at the company (403 C0004)', async () => {
+      const before = await jobCount();
+      const body = multipart([jsonPart(NEW_JOB)]);
+      const noToken = await t.request({ method: 'POST', url: '/api/v1/jobs/platform?companyId=acme-labs', headers: body.headers, payload: body.payload });
+      expect(noToken.statusCode).toBe(401);
+      expect(noToken.json().code).toBe('C0003');
+      const wrongScope = await send('POST', '/api/v1/jobs/platform?companyId=acme-labs', [jsonPart(NEW_JOB)], await accessToken(t, 'profile'));
+      expect(wrongScope.statusCode).toBe(403);
+      expect(wrongScope.headers['www-authenticate']).toContain('scope="job:write"');
+      const notHere = await create(NEW_JOB, [], 'nova-fintech');
+      expect(notHere.statusCode).toBe(403);
+      expect(notHere.json()).toMatchObject({ code: 'C0004' });
+      expect(notHere.json().message).toContain('ENT_JOB_CREATE');
+      expect(await jobCount()).toBe(before);
+    });
+  });
+
+  describe('PATCH /api/v1/jobs/{jobId}', () => {
+    it('changes only the fields sent', async () => {
+      const id = (await create()).json().jobId;
+      const res = await send('PATCH', `/api/v1/jobs/${id}`, [jsonPart({ jobTitle: '시니어 백엔드개발자', seniorities: ['SENIOR'] })]);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({ title: '시니어 백엔드개발자', seniorities: ['SENIOR'], subtitle: '판교에서 함께', employmentTypes: ['FULL_TIME'], workType: 'HYBRID' });
+      const row = await t.db.database.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ description: NEW_JOB.jobBio, duty: 'API 설계', email: 'jobs@acme.example' });
+    });
+
+    it('makes the new title searchable once published', async () => {
+      const id = (await create()).json().jobId;
+      await send('PATCH', `/api/v1/jobs/${id}`, [jsonPart({ jobTitle: 'Quantum gardener' })]);
+      await call('PUT', `/api/v1/jobs/${id}/active`, { startDate: '2026-11-01' });
+      const found = (await t.get('/api/v1/jobs?keyword=quantum')).json();
+      expect(found.items.map((j: { jobId: number }) => j.jobId)).toEqual([id]);
+    });
+
+    it('refuses dates (they change only by publishing) and empty updates', async () => {
+      const id = (await create()).json().jobId;
+      const dates = await send('PATCH', `/api/v1/jobs/${id}`, [jsonPart({ startDate: '2026-12-01' })]);
+      expect(dates.statusCode).toBe(400);
+      expect(dates.json().code).toBe('C0002');
+      expect((await send('PATCH', `/api/v1/jobs/${id}`, [jsonPart({})])).statusCode).toBe(400);
+    });
+
+    it('allows a job role holder on that job only, and checks companyId', async () => {
+      const nova = t.demo.jobs.withResourceRole;
+      expect((await send('PATCH', `/api/v1/jobs/${nova}`, [jsonPart({ jobSubtitle: '역할로 수정' })])).statusCode).toBe(200);
+      const otherNova = await t.db.database.db.selectFrom('jobs').innerJoin('companies', 'companies.id', 'jobs.company_id')
+        .select('jobs.id').where('companies.handle', '=', 'nova-fintech').where('jobs.id', '!=', nova).where('jobs.job_type', '=', 'PLATFORM').executeTakeFirstOrThrow();
+      const refused = await send('PATCH', `/api/v1/jobs/${otherNova.id}`, [jsonPart({ jobSubtitle: 'x' })]);
+      expect(refused.statusCode).toBe(403);
+      const mismatch = await send('PATCH', `/api/v1/jobs/${nova}?companyId=acme-labs`, [jsonPart({ jobSubtitle: 'x' })]);
+      expect(mismatch.statusCode).toBe(404);
+      expect(mismatch.json().code).toBe('R0001');
+      expect((await send('PATCH', '/api/v1/jobs/999999', [jsonPart({ jobSubtitle: 'x' })])).json().code).toBe('R0001');
+    });
+
+    it('refuses jobs that are not PLATFORM postings with 409 C0009', async () => {
+      const outlink = await t.db.database.db.selectFrom('jobs').innerJoin('companies', 'companies.id', 'jobs.company_id')
+        .select('jobs.id').where('companies.handle', '=', 'acme-labs').where('jobs.job_type', '=', 'OUTLINK').where('jobs.status', '!=', 'deleted').executeTakeFirstOrThrow();
+      const res = await send('PATCH', `/api/v1/jobs/${outlink.id}`, [jsonPart({ jobSubtitle: 'x' })]);
+      expect(res.statusCode).toBe(409);
+      expect(res.json().code).toBe('C0009');
+    });
+  });
+
+  describe('the job lifecycle', () => {
+    it('follows DECISIONS.md: draft → published → finish → published → deleted, and refuses the rest with 409', async () => {
+      const id = (await create()).json().jobId;
+      const publish = () => call('PUT', `/api/v1/jobs/${id}/active`, { startDate: '2026-11-20', endDate: '2026-12-31' });
+      const deactivate = () => call('DELETE', `/api/v1/jobs/${id}/active`);
+      expect((await deactivate()).statusCode).toBe(409);
+      const published = await publish();
+      expect(published.statusCode).toBe(200);
+      expect(published.json()).toMatchObject({ status: 'published', hiring: true, startAt: '2026-11-19T15:00:00.000Z', endAt: '2026-12-31T14:59:59.999Z' });
+      expect((await t.get(`/api/v1/jobs/${id}`)).json()).toMatchObject({ status: 'published', hiring: true });
+      expect((await publish()).statusCode).toBe(409);
+      const finished = await deactivate();
+      expect(finished.json()).toMatchObject({ status: 'finish', hiring: false });
+      expect((await deactivate()).json().code).toBe('C0009');
+      expect((await publish()).json()).toMatchObject({ status: 'published' });
+      const deleted = await call('DELETE', `/api/v1/jobs/${id}`);
+      expect(deleted.statusCode).toBe(204);
+      expect(deleted.body).toBe('');
+      expect((await t.get(`/api/v1/jobs/${id}`)).json().code).toBe('R0001');
+      for (const res of [await publish(), await deactivate(), await call('DELETE', `/api/v1/jobs/${id}`), await send('PATCH', `/api/v1/jobs/${id}`, [jsonPart({ jobSubtitle: 'x' })])]) {
+        expect(res.statusCode).toBe(409);
+        expect(res.json().code).toBe('C0009');
+      }
+    });
+
+    it('deletes drafts too, and refuses a publish with bad dates', async () => {
+      const id = (await create()).json().jobId;
+      expect((await call('PUT', `/api/v1/jobs/${id}/active`, { startDate: 'tomorrow' })).json()).toMatchObject({ code: 'C0002', details: 'startDate' });
+      expect((await call('PUT', `/api/v1/jobs/${id}/active`, { startDate: '2026-11-01', endDate: '2026-11-10' })).json()).toMatchObject({ code: 'C0002', details: 'endDate' });
+      expect((await call('PUT', `/api/v1/jobs/${id}/active`, {})).json()).toMatchObject({ code: 'C0002', details: 'startDate' });
+      expect((await call('DELETE', `/api/v1/jobs/${id}`)).statusCode).toBe(204);
+    });
+
+    it('opens an always-open job when endDate is left out', async () => {
+      const id = (await create()).json().jobId;
+      expect((await call('PUT', `/api/v1/jobs/${id}/active`, { startDate: '2026-11-21' })).json()).toMatchObject({ endAt: null, hiring: true });
+    });
+  });
+
+  describe('GET /api/v1/companies/{companyId}/jobs/accessible', () => {
+    it('lists every non-deleted company job with ENT_JOB_LIST', async () => {
+      const body = (await t.request({ method: 'GET', url: '/api/v1/companies/acme-labs/jobs/accessible?pageSize=50', headers: bearer(token) })).json();
+      const rows = await t.db.database.db.selectFrom('jobs').innerJoin('companies', 'companies.id', 'jobs.company_id')
+        .select('jobs.status').where('companies.handle', '=', 'acme-labs').where('jobs.status', '!=', 'deleted').execute();
+      expect(body.totalItems).toBe(rows.length);
+      expect(new Set(body.items.map((j: { status: string }) => j.status))).toContain('draft');
+      for (const job of body.items) expect(job.status).not.toBe('deleted');
+    });
+
+    it('lists only the jobs with item-level ENT_JOB_VIEW otherwise, and nothing for a stranger', async () => {
+      const nova = (await t.request({ method: 'GET', url: '/api/v1/companies/nova-fintech/jobs/accessible', headers: bearer(token) })).json();
+      expect(nova.items.map((j: { jobId: number }) => j.jobId)).toEqual([t.demo.jobs.withResourceRole]);
+      const stranger = await createUser(t, 'stranger-jobs');
+      const strangerToken = await accessToken(t, 'job:manage:read', stranger);
+      const none = (await t.request({ method: 'GET', url: '/api/v1/companies/acme-labs/jobs/accessible', headers: bearer(strangerToken) })).json();
+      expect(none).toMatchObject({ totalItems: 0, items: [] });
+    });
+
+    it('answers 404 C0008 for an unknown company and 403 without the scope', async () => {
+      expect((await t.request({ method: 'GET', url: '/api/v1/companies/nobody/jobs/accessible', headers: bearer(token) })).json().code).toBe('C0008');
+      const other = await accessToken(t, 'job:write');
+      expect((await t.request({ method: 'GET', url: '/api/v1/companies/acme-labs/jobs/accessible', headers: bearer(other) })).statusCode).toBe(403);
+    });
+  });
+
+  it('survives a restart of the database connection', async () => {
+    const id = (await create()).json().jobId;
+    const reopened = t.db.reopen();
+    try {
+      expect(await reopened.db.selectFrom('jobs').select('title').where('id', '=', id).executeTakeFirst()).toEqual({ title: NEW_JOB.jobTitle });
+    } finally {
+      await reopened.close();
+    }
+  });
+});
+
+describe('a job create that fails part-way', () => {
+  it('leaves no job and no files when the media store fails on the third image', async () => {
+    let dir = '';
+    let puts = 0;
+    const failing: MediaStore = {
+      put: async (key, bytes, type) => {
+        if (++puts === 3) throw new Error('disk full');
+        await new DiskMediaStore(dir).put(key, bytes, type);
+      },
+      get: (key) => new DiskMediaStore(dir).get(key),
+      delete: (key) => new DiskMediaStore(dir).delete(key),
+    };
+    const t = await createTestApp('sqlite', { mediaStore: failing });
+    dir = path.join(t.config.dataDir, 'media');
+    try {
+      const token = await accessToken(t, 'job:write');
+      const before = await t.db.database.db.selectFrom('jobs').select('id').execute();
+      const body = multipart([jsonPart(NEW_JOB), ...[1, 2, 3, 4].map(() => imagePart(png(10, 10)))]);
+      const res = await t.request({ method: 'POST', url: '/api/v1/jobs/platform?companyId=acme-labs', headers: { ...body.headers, ...bearer(token) }, payload: body.payload });
+      expect(res.statusCode).toBe(500);
+      expect(res.json().code).toBe('C9999');
+      expect(await t.db.database.db.selectFrom('jobs').select('id').execute()).toEqual(before);
+      const files = fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true }).filter((f) => String(f).includes('.')) : [];
+      expect(files).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('refuses an image over the size limit with 413 C0006', async () => {
+    const t = await createTestApp('sqlite', { config: { MEDIA_MAX_IMAGE_BYTES: '2048' } });
+    try {
+      const token = await accessToken(t, 'job:write');
+      const body = multipart([jsonPart(NEW_JOB), imagePart(png(200, 200).length > 2048 ? png(200, 200) : Buffer.concat([png(2, 2), Buffer.alloc(4096)]))]);
+      const res = await t.request({ method: 'POST', url: '/api/v1/jobs/platform?companyId=acme-labs', headers: { ...body.headers, ...bearer(token) }, payload: body.payload });
+      expect(res.statusCode).toBe(413);
+      expect(res.json().code).toBe('C0006');
+      void TEST_NOW;
+    } finally {
+      await t.close();
+    }
+  });
+});
