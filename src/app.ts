@@ -38,7 +38,11 @@ import { keyEncryptionKey, SigningKeys } from './modules/oauth/signing-keys.js';
 import { TokenService } from './modules/oauth/token-service.js';
 import { tokenRoutes } from './modules/oauth/token-routes.js';
 import { userinfoRoutes } from './modules/oauth/userinfo-routes.js';
+import { OgFetcher } from './modules/posts/og-fetcher.js';
 import { PostRepository } from './modules/posts/post-repository.js';
+import { PostWriteRepository } from './modules/posts/post-write-repository.js';
+import { postWriteRoutes } from './modules/posts/post-write-routes.js';
+import { PostWriteService } from './modules/posts/post-write-service.js';
 import { postRoutes } from './modules/posts/post-routes.js';
 import { PostService } from './modules/posts/post-service.js';
 import { appKeyAuthPlugin } from './plugins/app-key-auth.js';
@@ -122,6 +126,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
     writes: new JobWriteRepository(database.db, database.adapter), reads: jobReads, accounts, permissions, codes, uploads, links, clock,
     timeZone: config.serviceTimeZone,
   });
+  const postWrites = new PostWriteService({
+    writes: new PostWriteRepository(database.db, database.adapter), reads: posts, uploads,
+    og: new OgFetcher(config.ogFetch, app.log), clock,
+  });
   const uploadLimits = { maxRequestBytes: config.media.maxRequestBytes, maxFileBytes: config.media.maxImageBytes };
   const events = new EventService(new EventRepository(database.db), accounts, codes, links);
 
@@ -152,6 +160,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   await app.register(healthRoutes, { ping: database.ping, isClosing: () => closing });
   await app.register(postRoutes, { posts });
+  await app.register(postWriteRoutes, { posts: postWrites, limits: uploadLimits });
   await app.register(jobRoutes, { jobs });
   await app.register(jobWriteRoutes, { jobs: jobWrites, limits: uploadLimits });
   await app.register(meRoutes, { permissions, accounts, links });

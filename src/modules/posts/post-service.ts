@@ -8,6 +8,7 @@ import { queryTerms } from '../../search/search-text.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
 import type { PostRepository, PostRow, PostSearchFilter } from './post-repository.js';
 import type { PostDetailDto, PostSearchQueryInput, PostSummaryDto, RepostedPostDto } from './post-schemas.js';
+import type { PostWriteResponseDto } from './post-write-schemas.js';
 
 /** Who is asking: the user of a Bearer token, or nobody. */
 export interface Viewer {
@@ -69,6 +70,21 @@ export class PostService {
       if (source) repostedPost = { ...source.dto, repostedPost: null };
     }
     return { ...post.dto, repostedPostDeleted: sourceId !== null && repostedPost === null, repostedPost };
+  }
+
+  /** The body of a create or update response: the post as written (no translation). */
+  async written(postId: number): Promise<PostWriteResponseDto> {
+    const [post] = await this.hydrate([postId], null, 'ko');
+    if (!post) throw notFound.post(postId);
+    return {
+      postId: post.row.id,
+      content: post.row.content ?? '',
+      images: post.summary.images,
+      webUrl: post.summary.webUrl,
+      postedAt: toUtcIso(post.row.posted_at),
+      updatedAt: toUtcIso(post.row.updated_at),
+      og: post.summary.og,
+    };
   }
 
   private async details(ids: number[], viewer: Viewer | null, locale: Locale) {

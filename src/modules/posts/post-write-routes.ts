@@ -1,0 +1,72 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { errorResponses } from '../../schemas/common.js';
+import { MultipartBody } from '../../schemas/multipart.js';
+import { ApiError } from '../../shared/api-error.js';
+import { checkJson, readMultipart } from '../../shared/multipart-body.js';
+import { PostIdParams } from './post-schemas.js';
+import { PostWriteRequest, PostWriteResponse } from './post-write-schemas.js';
+import type { PostWriteService } from './post-write-service.js';
+
+const IMAGES = { images: { max: 10, description: 'Post images: 0 to 10 JPEG, PNG, WebP or GIF files (create only)' } };
+const WRITE_ERRORS = errorResponses(400, 401, 403, 404, 413, 415, 429);
+
+/** Posts of the signed-in user (scope post:write). */
+export const postWriteRoutes: FastifyPluginAsyncTypebox<{ posts: PostWriteService; limits: { maxRequestBytes: number; maxFileBytes: number } }> = async (app, opts) => {
+  const { posts, limits } = opts;
+  const security = [{ bearer: [] }];
+  const parts = async (request: Parameters<typeof readMultipart>[0]) => {
+    const { json, files } = await readMultipart(request, { jsonPart: 'request', fileParts: { images: 10 }, ...limits });
+    if (json === undefined) throw new ApiError('C0002', 'Part "request" is required', 'request');
+    return { input: checkJson(PostWriteRequest, json, 'request'), images: files.images ?? [] };
+  };
+
+  app.post('/api/v1/posts', {
+    config: { bearerScope: 'post:write' },
+    schema: {
+      tags: ['Posts'],
+      summary: 'Create a post for the user',
+      description: 'Multipart: a JSON `request` part (`text`, `og.link`, `repostedPostId`) and 0 to 10 `images`. The service fetches the Open Graph data of `og.link` itself; when that fails the card keeps the link with null fields. `@handle` mentions are resolved.',
+      security,
+      consumes: ['multipart/form-data'],
+      body: MultipartBody(PostWriteRequest, IMAGES, 'PostCreateMultipart'),
+      response: { 201: PostWriteResponse, ...WRITE_ERRORS },
+    },
+  }, async (request, reply) => {
+    const { input, images } = await parts(request);
+    const post = await posts.create(request.token!.userId, input, images);
+    return reply.status(201).header('Location', `/api/v1/posts/${post.postId}`).send(post);
+  });
+
+  app.put('/api/v1/posts/:postId', {
+    config: { bearerScope: 'post:write' },
+    schema: {
+      tags: ['Posts'],
+      summary: 'Update the body and Open Graph data of the user\'s own post',
+      description: 'Multipart like create. `text` replaces the body (and its mentions; translations of the old body are dropped); `og` replaces the card, `og: null` removes it. Images cannot be changed.',
+      security,
+      consumes: ['multipart/form-data'],
+      params: PostIdParams,
+      body: MultipartBody(PostWriteRequest, IMAGES, 'PostUpdateMultipart'),
+      response: { 200: PostWriteResponse, ...WRITE_ERRORS },
+    },
+  }, async (request) => {
+    const { input, images } = await parts(request);
+    return posts.update(request.token!.userId, request.params.postId, input, images);
+  });
+
+  app.delete('/api/v1/posts/:postId', {
+    config: { bearerScope: 'post:write' },
+    schema: {
+      tags: ['Posts'],
+      summary: 'Delete the user\'s own post',
+      description: 'Its images, mentions, translations and card go with it; the images stop being served.',
+      security,
+      params: PostIdParams,
+      response: { 204: Type.Null({ description: 'Deleted; empty body' }), ...WRITE_ERRORS },
+    },
+  }, async (request, reply) => {
+    await posts.remove(request.token!.userId, request.params.postId);
+    return reply.status(204).send(null);
+  });
+};

@@ -1,0 +1,86 @@
+import type { ImageUploads } from '../../media/image-uploads.js';
+import { ApiError, notFound } from '../../shared/api-error.js';
+import type { UploadedFile } from '../../shared/multipart-body.js';
+import type { OgCard, OgFetcher } from './og-fetcher.js';
+import type { PostService } from './post-service.js';
+import { detectLanguage, mentionedHandles } from './post-text.js';
+import type { PostWriteRepository } from './post-write-repository.js';
+import type { PostWriteInput, PostWriteResponseDto } from './post-write-schemas.js';
+
+export interface PostWriteDeps {
+  writes: PostWriteRepository;
+  reads: PostService;
+  uploads: ImageUploads;
+  og: OgFetcher;
+  clock: () => number;
+}
+
+/** Posts written by the signed-in user: create, update (body and Open Graph data), delete; own posts only. */
+export class PostWriteService {
+  constructor(private readonly d: PostWriteDeps) {}
+
+  async create(userId: number, input: PostWriteInput, images: UploadedFile[]): Promise<PostWriteResponseDto> {
+    const text = input.text?.trim() ? input.text : null;
+    if (text === null && images.length === 0 && !input.og && input.repostedPostId === undefined) {
+      throw new ApiError('C0002', 'A post needs text, images, an og.link or a repostedPostId', 'request.text');
+    }
+    const link = input.og ? this.link(input.og.link) : null;
+    if (input.repostedPostId !== undefined && !(await this.d.writes.find(input.repostedPostId))) {
+      throw new ApiError('P0002', `Post ${input.repostedPostId} to repost does not exist`, 'request.repostedPostId');
+    }
+    const mentions = text ? await this.d.writes.resolveMentions(mentionedHandles(text)) : [];
+    const og = link ? await this.d.og.card(link) : null;
+    const stored = await this.d.uploads.storeAll('posts', images, 'images');
+    try {
+      const id = await this.d.writes.transaction((repo) => repo.insert({
+        userId, content: text, language: detectLanguage(text ?? ''), repostOf: input.repostedPostId ?? null,
+        images: stored, og, mentions, now: this.d.clock(),
+      }));
+      return await this.d.reads.written(id);
+    } catch (err) {
+      await this.d.uploads.discard(stored.map((s) => s.mediaKey));
+      throw err;
+    }
+  }
+
+  async update(userId: number, postId: number, input: PostWriteInput, images: UploadedFile[]): Promise<PostWriteResponseDto> {
+    if (images.length > 0) throw new ApiError('C0002', 'An update changes the body and Open Graph data only; images cannot be changed', 'images');
+    if (input.repostedPostId !== undefined) throw new ApiError('C0002', 'repostedPostId can only be set when a post is created', 'request.repostedPostId');
+    if (input.text === undefined && input.og === undefined) throw new ApiError('C0002', 'Send text, og or both to update a post', 'request');
+    const link = input.og ? this.link(input.og.link) : null;
+    await this.owned(userId, postId);
+    const text = input.text === undefined ? undefined : input.text.trim() ? input.text : null;
+    const mentions = text === undefined ? undefined : text ? await this.d.writes.resolveMentions(mentionedHandles(text)) : [];
+    let og: OgCard | null | undefined;
+    if (input.og === null) og = null;
+    else if (link) og = await this.d.og.card(link);
+    await this.d.writes.transaction((repo) => repo.update(postId, {
+      ...(text !== undefined && { content: text, language: detectLanguage(text ?? ''), mentions }),
+      ...(og !== undefined && { og }),
+      now: this.d.clock(),
+    }));
+    return this.d.reads.written(postId);
+  }
+
+  async remove(userId: number, postId: number): Promise<void> {
+    await this.owned(userId, postId);
+    const keys = await this.d.writes.transaction((repo) => repo.delete(postId));
+    await this.d.uploads.discard(keys);
+  }
+
+  private async owned(userId: number, postId: number): Promise<void> {
+    const post = await this.d.writes.find(postId);
+    if (!post) throw notFound.post(postId);
+    if (post.author_user_id !== userId) throw new ApiError('C0004', `Post ${postId} belongs to someone else; only its author may change it`, 'postId');
+  }
+
+  private link(value: string): string {
+    try {
+      const url = new URL(value);
+      if (url.protocol === 'http:' || url.protocol === 'https:') return url.toString();
+    } catch {
+      // fall through
+    }
+    throw new ApiError('C0002', `Field "request.og.link" must be an http or https URL, got ${JSON.stringify(value)}`, 'request.og.link');
+  }
+}

@@ -1,0 +1,101 @@
+import dns from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+export interface SafeFetchOptions {
+  /** `host` or `host:port` entries that may be fetched even at private addresses (tests, intranets). */
+  allowedHosts: string[];
+  timeoutMs: number;
+  maxBytes: number;
+  maxRedirects?: number;
+}
+
+export interface SafeResponse { url: string; status: number; contentType: string; body: Buffer }
+
+export class BlockedFetchError extends Error {}
+
+/** Only public unicast addresses: no private, loopback, link-local (cloud metadata), multicast or reserved ones. */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  return parsed.range() === 'unicast';
+}
+
+function isAllowed(url: URL, allowedHosts: string[]): boolean {
+  return allowedHosts.includes(url.host.toLowerCase()) || allowedHosts.includes(url.hostname.toLowerCase());
+}
+
+/** A DNS lookup that refuses non-public answers, so the socket connects only to the address that was checked. */
+function guardedLookup(allowPrivate: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    dns.lookup(hostname, { all: true, family: options.family as number | undefined }, (err, addresses) => {
+      if (err) return callback(err, '', 0);
+      const usable = addresses.filter((a) => allowPrivate || isPublicAddress(a.address));
+      if (usable.length === 0) return callback(new BlockedFetchError(`${hostname} resolves to a non-public address`), '', 0);
+      if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, usable);
+      return callback(null, usable[0]!.address, usable[0]!.family);
+    });
+  };
+}
+
+function once(url: URL, options: SafeFetchOptions, deadline: number): Promise<{ status: number; location?: string; contentType: string; body: Buffer }> {
+  const allowPrivate = isAllowed(url, options.allowedHosts);
+  const literal = url.hostname.replace(/^\[|\]$/g, '');
+  if (ipaddr.isValid(literal) && !allowPrivate && !isPublicAddress(literal)) {
+    return Promise.reject(new BlockedFetchError(`${url.hostname} is not a public address`));
+  }
+  return new Promise((resolve, reject) => {
+    const client = url.protocol === 'https:' ? https : http;
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) return reject(new Error('timed out'));
+    const request = client.get(url, {
+      lookup: guardedLookup(allowPrivate),
+      timeout: remaining,
+      headers: { 'user-agent': 'SvcOpenGraphFetcher/1.0', accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1' },
+    }, (response) => {
+      const status = response.statusCode ?? 0;
+      const contentType = String(response.headers['content-type'] ?? '');
+      if (status >= 300 && status < 400 && response.headers.location) {
+        response.resume();
+        return resolve({ status, location: response.headers.location, contentType, body: Buffer.alloc(0) });
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      response.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        chunks.push(chunk);
+        // Open Graph tags live in <head>: what arrived before the cap is enough.
+        if (size >= options.maxBytes) {
+          response.destroy();
+          resolve({ status, contentType, body: Buffer.concat(chunks).subarray(0, options.maxBytes) });
+        }
+      });
+      response.on('end', () => resolve({ status, contentType, body: Buffer.concat(chunks) }));
+      response.on('error', reject);
+    });
+    const timer = setTimeout(() => request.destroy(new Error('timed out')), remaining);
+    request.on('close', () => clearTimeout(timer));
+    request.on('timeout', () => request.destroy(new Error('timed out')));
+    request.on('error', reject);
+  });
+}
+
+/**
+ * GET an http(s) URL from outside input without letting it reach the service's own network: every hop
+ * (at most `maxRedirects` redirects) is re-checked, the whole fetch has one deadline, and the body is cut
+ * at `maxBytes`.
+ */
+export async function safeFetch(target: string, options: SafeFetchOptions): Promise<SafeResponse> {
+  const deadline = Date.now() + options.timeoutMs;
+  let url = new URL(target);
+  for (let hop = 0; ; hop++) {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new BlockedFetchError(`Only http and https are fetched, not ${url.protocol}`);
+    const response = await once(url, options, deadline);
+    if (response.location === undefined) return { url: url.toString(), status: response.status, contentType: response.contentType, body: response.body };
+    if (hop >= (options.maxRedirects ?? 3)) throw new BlockedFetchError('Too many redirects');
+    url = new URL(response.location, url);
+  }
+}
