@@ -16,6 +16,10 @@ import { CodeService } from './modules/codes/code-service.js';
 import { EventRepository } from './modules/events/event-repository.js';
 import { eventRoutes } from './modules/events/event-routes.js';
 import { EventService } from './modules/events/event-service.js';
+import { eventSubRoutes } from './modules/events/event-sub-routes.js';
+import { EventWriteRepository } from './modules/events/event-write-repository.js';
+import { eventWriteRoutes } from './modules/events/event-write-routes.js';
+import { EventWriteService } from './modules/events/event-write-service.js';
 import { healthRoutes } from './modules/health/health-routes.js';
 import { DatabaseMediaStore } from './media/database-media-store.js';
 import { DiskMediaStore } from './media/disk-media-store.js';
@@ -130,6 +134,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
     writes: new PostWriteRepository(database.db, database.adapter), reads: posts, uploads,
     og: new OgFetcher(config.ogFetch, app.log), clock,
   });
+  const eventWrites = new EventWriteService({
+    writes: new EventWriteRepository(database.db), accounts, permissions, codes, uploads, links, clock, timeZone: config.serviceTimeZone,
+  });
   const uploadLimits = { maxRequestBytes: config.media.maxRequestBytes, maxFileBytes: config.media.maxImageBytes };
   const events = new EventService(new EventRepository(database.db), accounts, codes, links);
 
@@ -166,6 +173,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(meRoutes, { permissions, accounts, links });
   await app.register(mediaRoutes, { store: mediaStore });
   await app.register(eventRoutes, { events });
+  await app.register(eventWriteRoutes, { events: eventWrites, limits: uploadLimits });
+  await app.register(eventSubRoutes, { events: eventWrites });
   await app.register(codeRoutes, { codes });
   await app.register(discoveryRoutes, { issuer, keys: signingKeys });
   await app.register(authorizeRoutes, { oauth, accounts, throttle, issuer, codeSeconds: config.lifetimes.authorizationCodeSeconds, clock });

@@ -71,6 +71,11 @@ export class AccountsRepository {
     return row?.id;
   }
 
+  async userIdByHandle(handle: string): Promise<number | undefined> {
+    const row = await this.db.selectFrom('users').select('id').where('handle', '=', handle).executeTakeFirst();
+    return row?.id;
+  }
+
   async grantCompanyRole(companyId: number, userId: number, role: string): Promise<void> {
     await this.db.insertInto('company_roles')
       .values({ company_id: companyId, user_id: userId, role, created_at: this.clock() })

@@ -1,0 +1,88 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { EVENT_WRITE_ERRORS } from './event-write-routes.js';
+import {
+  FaqCreateRequest, FaqUpdateRequest, FreeTicketCreateRequest, HostCreateRequest, HostUpdateRequest, SessionCreateRequest,
+  SessionUpdateRequest, TicketUpdateRequest,
+} from './event-write-schemas.js';
+import type { EventWriteService } from './event-write-service.js';
+
+const Id = (name: string) => Type.Object({ [name]: Type.Integer({ format: 'int64' }) }, { title: `${name[0]!.toUpperCase()}${name.slice(1)}Response` });
+const EventId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });
+const SubId = Type.Integer({ minimum: 1, format: 'int64' });
+const eventParams = Type.Object({ eventId: EventId });
+const TicketParams = Type.Object({ eventId: EventId, ticketId: SubId });
+const SessionParams = Type.Object({ eventId: EventId, sessionId: SubId });
+const FaqParams = Type.Object({ eventId: EventId, faqId: SubId });
+const HostParams = Type.Object({ eventId: EventId, hostId: SubId });
+
+/** Tickets, sessions, FAQs and hosts of an event (scope event:write, capability ENT_EVENT_SUB_MANAGE). */
+export const eventSubRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteService }> = async (app, { events }) => {
+  const common = { tags: ['Events'], security: [{ bearer: [] }] };
+  const config = { bearerScope: 'event:write' };
+  const deleted = { 204: Type.Null({ description: 'Deleted' }), ...EVENT_WRITE_ERRORS };
+
+  app.post('/api/v1/events/:eventId/tickets/free', {
+    config,
+    schema: { ...common, summary: 'Create a free ticket', params: eventParams, body: FreeTicketCreateRequest, response: { 201: Id('ticketId'), ...EVENT_WRITE_ERRORS } },
+  }, async (request, reply) => reply.status(201).send(await events.createTicket(request.token!.userId, request.params.eventId, request.body)));
+  app.patch('/api/v1/events/:eventId/tickets/:ticketId', {
+    config,
+    schema: { ...common, summary: 'Update a ticket', params: TicketParams, body: TicketUpdateRequest, response: { 200: Id('ticketId'), ...EVENT_WRITE_ERRORS } },
+  }, async (request) => events.updateTicket(request.token!.userId, request.params.eventId, request.params.ticketId, request.body));
+  app.delete('/api/v1/events/:eventId/tickets/:ticketId', {
+    config,
+    schema: { ...common, summary: 'Delete a ticket', params: TicketParams, response: deleted },
+  }, async (request, reply) => {
+    await events.deleteSub(request.token!.userId, request.params.eventId, 'ticket', request.params.ticketId);
+    return reply.status(204).send(null);
+  });
+
+  app.post('/api/v1/events/:eventId/sessions', {
+    config,
+    schema: { ...common, summary: 'Add a session', params: eventParams, body: SessionCreateRequest, response: { 201: Id('sessionId'), ...EVENT_WRITE_ERRORS } },
+  }, async (request, reply) => reply.status(201).send(await events.createSession(request.token!.userId, request.params.eventId, request.body)));
+  app.patch('/api/v1/events/:eventId/sessions/:sessionId', {
+    config,
+    schema: { ...common, summary: 'Update a session', params: SessionParams, body: SessionUpdateRequest, response: { 200: Id('sessionId'), ...EVENT_WRITE_ERRORS } },
+  }, async (request) => events.updateSession(request.token!.userId, request.params.eventId, request.params.sessionId, request.body));
+  app.delete('/api/v1/events/:eventId/sessions/:sessionId', {
+    config,
+    schema: { ...common, summary: 'Delete a session', params: SessionParams, response: deleted },
+  }, async (request, reply) => {
+    await events.deleteSub(request.token!.userId, request.params.eventId, 'session', request.params.sessionId);
+    return reply.status(204).send(null);
+  });
+
+  app.post('/api/v1/events/:eventId/faqs', {
+    config,
+    schema: { ...common, summary: 'Add a FAQ', params: eventParams, body: FaqCreateRequest, response: { 201: Id('faqId'), ...EVENT_WRITE_ERRORS } },
+  }, async (request, reply) => reply.status(201).send(await events.createFaq(request.token!.userId, request.params.eventId, request.body)));
+  app.patch('/api/v1/events/:eventId/faqs/:faqId', {
+    config,
+    schema: { ...common, summary: 'Update a FAQ', params: FaqParams, body: FaqUpdateRequest, response: { 200: Id('faqId'), ...EVENT_WRITE_ERRORS } },
+  }, async (request) => events.updateFaq(request.token!.userId, request.params.eventId, request.params.faqId, request.body));
+  app.delete('/api/v1/events/:eventId/faqs/:faqId', {
+    config,
+    schema: { ...common, summary: 'Delete a FAQ', params: FaqParams, response: deleted },
+  }, async (request, reply) => {
+    await events.deleteSub(request.token!.userId, request.params.eventId, 'faq', request.params.faqId);
+    return reply.status(204).send(null);
+  });
+
+  app.post('/api/v1/events/:eventId/hosts', {
+    config,
+    schema: { ...common, summary: 'Add a host (company or member)', params: eventParams, body: HostCreateRequest, response: { 201: Id('hostId'), ...EVENT_WRITE_ERRORS } },
+  }, async (request, reply) => reply.status(201).send(await events.createHost(request.token!.userId, request.params.eventId, request.body)));
+  app.patch('/api/v1/events/:eventId/hosts/:hostId', {
+    config,
+    schema: { ...common, summary: 'Change a host\'s roles', params: HostParams, body: HostUpdateRequest, response: { 200: Id('hostId'), ...EVENT_WRITE_ERRORS } },
+  }, async (request) => events.updateHost(request.token!.userId, request.params.eventId, request.params.hostId, request.body.roles));
+  app.delete('/api/v1/events/:eventId/hosts/:hostId', {
+    config,
+    schema: { ...common, summary: 'Remove a host', params: HostParams, response: deleted },
+  }, async (request, reply) => {
+    await events.deleteSub(request.token!.userId, request.params.eventId, 'host', request.params.hostId);
+    return reply.status(204).send(null);
+  });
+};

@@ -1,0 +1,75 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { errorResponses } from '../../schemas/common.js';
+import { MultipartBody } from '../../schemas/multipart.js';
+import { ApiError } from '../../shared/api-error.js';
+import { checkJson, readMultipart } from '../../shared/multipart-body.js';
+import { EventIdParams } from './event-schemas.js';
+import { EventCreateRequest, EventUpdateRequest, EventWriteResponse } from './event-write-schemas.js';
+import type { EventWriteService } from './event-write-service.js';
+
+const BANNER = { banner: { max: 1, description: 'Banner image: JPEG, PNG, WebP or GIF' } };
+export const EVENT_WRITE_ERRORS = errorResponses(400, 401, 403, 404, 413, 415, 429);
+
+/** Events of a company (scope event:write): create, update with a banner, delete. */
+export const eventWriteRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteService; limits: { maxRequestBytes: number; maxFileBytes: number } }> = async (app, opts) => {
+  const { events, limits } = opts;
+  const security = [{ bearer: [] }];
+  const parts = async (request: Parameters<typeof readMultipart>[0]) => {
+    const { json, files } = await readMultipart(request, { jsonPart: 'request', fileParts: { banner: 1 }, ...limits });
+    return { json, banner: files.banner?.[0] };
+  };
+
+  app.post('/api/v1/events', {
+    config: { bearerScope: 'event:write' },
+    schema: {
+      tags: ['Events'],
+      summary: 'Create an event for a company',
+      description: 'Multipart: a JSON `request` part and an optional `banner`. Needs ENT_EVENT_CREATE at the company `companyId`. The event is published at once.',
+      security,
+      consumes: ['multipart/form-data'],
+      querystring: Type.Object({ companyId: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9_-]+$', description: 'Company handle (required)' })) }),
+      body: MultipartBody(EventCreateRequest, BANNER, 'EventCreateMultipart'),
+      response: { 201: EventWriteResponse, ...EVENT_WRITE_ERRORS },
+    },
+  }, async (request, reply) => {
+    const { json, banner } = await parts(request);
+    if (json === undefined) throw new ApiError('C0002', 'Part "request" is required', 'request');
+    const created = await events.create(request.token!.userId, request.query.companyId, checkJson(EventCreateRequest, json, 'request'), banner);
+    return reply.status(201).header('Location', `/api/v1/events/${created.eventId}`).send(created);
+  });
+
+  app.patch('/api/v1/events/:eventId', {
+    config: { bearerScope: 'event:write' },
+    schema: {
+      tags: ['Events'],
+      summary: 'Update an event (only the fields sent change)',
+      description: 'Multipart: a JSON `request` part and/or a `banner` that replaces the current one. Needs ENT_EVENT_UPDATE company-wide or on the event.',
+      security,
+      consumes: ['multipart/form-data'],
+      params: EventIdParams,
+      body: MultipartBody(EventUpdateRequest, BANNER, 'EventUpdateMultipart'),
+      response: { 200: EventWriteResponse, ...EVENT_WRITE_ERRORS },
+    },
+  }, async (request) => {
+    const { json, banner } = await parts(request);
+    if (json === undefined && !banner) throw new ApiError('C0002', 'Send a "request" part with the fields to change, or a "banner"', 'request');
+    const input = json === undefined ? {} : checkJson(EventUpdateRequest, json, 'request');
+    return events.update(request.token!.userId, request.params.eventId, input, banner);
+  });
+
+  app.delete('/api/v1/events/:eventId', {
+    config: { bearerScope: 'event:write' },
+    schema: {
+      tags: ['Events'],
+      summary: 'Delete an event',
+      description: 'Needs ENT_EVENT_DELETE company-wide or on the event. The event disappears from reads at once.',
+      security,
+      params: EventIdParams,
+      response: { 204: Type.Null({ description: 'Deleted' }), ...EVENT_WRITE_ERRORS },
+    },
+  }, async (request, reply) => {
+    await events.remove(request.token!.userId, request.params.eventId);
+    return reply.status(204).send(null);
+  });
+};
