@@ -56,6 +56,7 @@ import { languagePlugin } from './plugins/language.js';
 import { multipartPlugin } from './plugins/multipart.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { queryNormalizationPlugin } from './plugins/query-normalization.js';
+import { Idempotency } from './shared/idempotency.js';
 import { Links } from './shared/links.js';
 
 export interface AppOptions {
@@ -137,6 +138,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const eventWrites = new EventWriteService({
     writes: new EventWriteRepository(database.db), accounts, permissions, codes, uploads, links, clock, timeZone: config.serviceTimeZone,
   });
+  const idempotency = new Idempotency(database.db, clock);
   const uploadLimits = { maxRequestBytes: config.media.maxRequestBytes, maxFileBytes: config.media.maxImageBytes };
   const events = new EventService(new EventRepository(database.db), accounts, codes, links);
 
@@ -167,14 +169,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   await app.register(healthRoutes, { ping: database.ping, isClosing: () => closing });
   await app.register(postRoutes, { posts });
-  await app.register(postWriteRoutes, { posts: postWrites, limits: uploadLimits });
+  await app.register(postWriteRoutes, { posts: postWrites, idempotency, limits: uploadLimits });
   await app.register(jobRoutes, { jobs });
-  await app.register(jobWriteRoutes, { jobs: jobWrites, limits: uploadLimits });
+  await app.register(jobWriteRoutes, { jobs: jobWrites, idempotency, limits: uploadLimits });
   await app.register(meRoutes, { permissions, accounts, links });
   await app.register(mediaRoutes, { store: mediaStore });
   await app.register(eventRoutes, { events });
-  await app.register(eventWriteRoutes, { events: eventWrites, limits: uploadLimits });
-  await app.register(eventSubRoutes, { events: eventWrites });
+  await app.register(eventWriteRoutes, { events: eventWrites, idempotency, limits: uploadLimits });
+  await app.register(eventSubRoutes, { events: eventWrites, idempotency });
   await app.register(codeRoutes, { codes });
   await app.register(discoveryRoutes, { issuer, keys: signingKeys });
   await app.register(authorizeRoutes, { oauth, accounts, throttle, issuer, codeSeconds: config.lifetimes.authorizationCodeSeconds, clock });

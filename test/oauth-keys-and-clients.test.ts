@@ -6,6 +6,7 @@ import { runCli } from '../src/cli/main.js';
 import { openDatabase } from '../src/db/database.js';
 import { keyEncryptionKey, SigningKeys } from '../src/modules/oauth/signing-keys.js';
 import { createTestApp, TEST_NOW, type TestContext } from './helpers/test-app.js';
+import { accessToken } from './helpers/tokens.js';
 
 describe('signing keys', () => {
   let t: TestContext;
@@ -28,7 +29,7 @@ describe('signing keys', () => {
   it('rotate: the new key is published before it signs, the old one stays published for a token lifetime', async () => {
     const store = keys();
     await store.init();
-    const before = await store.signingKey();
+    const before = store.signingKey();
     const rotatedAt = TEST_NOW + 100_000;
     t.clock.now = rotatedAt;
     const newKid = await store.rotate();
@@ -36,15 +37,28 @@ describe('signing keys', () => {
     // Every instance publishes the new key within 10 s, while the old key still signs.
     t.clock.now = rotatedAt + 11_000;
     expect((await jwks()).map((k) => k.kid).sort()).toEqual([before.kid, newKid].sort());
-    expect((await store.signingKey()).kid).toBe(before.kid);
+    expect((store.signingKey()).kid).toBe(before.kid);
     // From 30 s on the new key signs; tokens of the old key still verify.
     t.clock.now = rotatedAt + 31_000;
-    expect((await store.signingKey()).kid).toBe(newKid);
+    expect((store.signingKey()).kid).toBe(newKid);
     // The old key leaves the JWKS once every token it signed has expired.
     t.clock.now = rotatedAt + (60 + 3600 + 61) * 1000;
     expect((await jwks()).map((k) => k.kid)).toEqual([newKid]);
     t.clock.now = TEST_NOW;
   });
+
+  it('issue tokens when the cached keys are stale, without waiting on the database inside the token transaction', async () => {
+    // On SQLite the code exchange holds the only connection; a key reload awaited there would never finish.
+    t.clock.now = TEST_NOW + 60_000;
+    try {
+      const started = Date.now();
+      const token = await accessToken(t, 'profile');
+      expect(token.split('.')).toHaveLength(3);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      t.clock.now = TEST_NOW;
+    }
+  }, 10_000);
 
   it('cannot be read with another encryption secret', async () => {
     const wrong = new SigningKeys(t.db.database.db, keyEncryptionKey('another-secret-that-is-long-enough-000', t.config.dataDir), () => t.clock.now, 3600);

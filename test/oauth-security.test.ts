@@ -349,7 +349,7 @@ describe.each(ENGINES)('OAuth security on %s', (engine) => {
     const sign = async (claims: Record<string, unknown>, header: Record<string, unknown> = {}) => {
       const keys = new SigningKeys(t.db.database.db, keyEncryptionKey(t.config.signingKeySecret, t.config.dataDir), () => t.clock.now, 3600);
       await keys.init();
-      const { kid, privateKey } = await keys.signingKey();
+      const { kid, privateKey } = keys.signingKey();
       const now = Math.floor(t.clock.now / 1000);
       return new SignJWT({
         iss: 'https://api.test.example', sub: String(t.demo.user.id), aud: 'https://api.test.example/api', iat: now, exp: now + 600,

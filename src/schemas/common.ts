@@ -37,6 +37,14 @@ export function errorResponses(...statuses: number[]): Record<number, TSchema> {
 /** Errors every app-key route can return. */
 export const PUBLIC_READ_ERRORS = [401, 429] as const;
 
+/** The optional Idempotency-Key header of create operations. */
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(Type.String({
+    minLength: 1, maxLength: 255,
+    description: 'Retrying with the same key and request within 24 hours returns the first response without creating again; the same key with another request is 409 C0009.',
+  })),
+});
+
 export const PageQuery = {
   page: Type.Integer({ minimum: 1, maximum: 2_147_483_647, default: 1, format: 'int32', description: 'Page number from 1; values below 1 are read as 1' }),
   pageSize: Type.Integer({ minimum: 1, maximum: 50, default: 20, format: 'int32', description: 'Items per page, 1 to 50; values outside are brought into range' }),

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { IdempotencyHeaders } from '../../schemas/common.js';
+import { fingerprint, type Idempotency } from '../../shared/idempotency.js';
 import { EVENT_WRITE_ERRORS } from './event-write-routes.js';
 import {
   FaqCreateRequest, FaqUpdateRequest, FreeTicketCreateRequest, HostCreateRequest, HostUpdateRequest, SessionCreateRequest,
@@ -17,15 +19,16 @@ const FaqParams = Type.Object({ eventId: EventId, faqId: SubId });
 const HostParams = Type.Object({ eventId: EventId, hostId: SubId });
 
 /** Tickets, sessions, FAQs and hosts of an event (scope event:write, capability ENT_EVENT_SUB_MANAGE). */
-export const eventSubRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteService }> = async (app, { events }) => {
+export const eventSubRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteService; idempotency: Idempotency }> = async (app, { events, idempotency }) => {
   const common = { tags: ['Events'], security: [{ bearer: [] }] };
   const config = { bearerScope: 'event:write' };
   const deleted = { 204: Type.Null({ description: 'Deleted' }), ...EVENT_WRITE_ERRORS };
 
   app.post('/api/v1/events/:eventId/tickets/free', {
     config,
-    schema: { ...common, summary: 'Create a free ticket', params: eventParams, body: FreeTicketCreateRequest, response: { 201: Id('ticketId'), ...EVENT_WRITE_ERRORS } },
-  }, async (request, reply) => reply.status(201).send(await events.createTicket(request.token!.userId, request.params.eventId, request.body)));
+    schema: { ...common, summary: 'Create a free ticket', params: eventParams, headers: IdempotencyHeaders, body: FreeTicketCreateRequest, response: { 201: Id('ticketId'), ...EVENT_WRITE_ERRORS } },
+  }, async (request, reply) => idempotency.respond(request, reply, fingerprint(`POST ${request.url}`, request.body), async () =>
+    ({ status: 201, body: await events.createTicket(request.token!.userId, request.params.eventId, request.body) })));
   app.patch('/api/v1/events/:eventId/tickets/:ticketId', {
     config,
     schema: { ...common, summary: 'Update a ticket', params: TicketParams, body: TicketUpdateRequest, response: { 200: Id('ticketId'), ...EVENT_WRITE_ERRORS } },
@@ -40,8 +43,9 @@ export const eventSubRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteServi
 
   app.post('/api/v1/events/:eventId/sessions', {
     config,
-    schema: { ...common, summary: 'Add a session', params: eventParams, body: SessionCreateRequest, response: { 201: Id('sessionId'), ...EVENT_WRITE_ERRORS } },
-  }, async (request, reply) => reply.status(201).send(await events.createSession(request.token!.userId, request.params.eventId, request.body)));
+    schema: { ...common, summary: 'Add a session', params: eventParams, headers: IdempotencyHeaders, body: SessionCreateRequest, response: { 201: Id('sessionId'), ...EVENT_WRITE_ERRORS } },
+  }, async (request, reply) => idempotency.respond(request, reply, fingerprint(`POST ${request.url}`, request.body), async () =>
+    ({ status: 201, body: await events.createSession(request.token!.userId, request.params.eventId, request.body) })));
   app.patch('/api/v1/events/:eventId/sessions/:sessionId', {
     config,
     schema: { ...common, summary: 'Update a session', params: SessionParams, body: SessionUpdateRequest, response: { 200: Id('sessionId'), ...EVENT_WRITE_ERRORS } },
@@ -56,8 +60,9 @@ export const eventSubRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteServi
 
   app.post('/api/v1/events/:eventId/faqs', {
     config,
-    schema: { ...common, summary: 'Add a FAQ', params: eventParams, body: FaqCreateRequest, response: { 201: Id('faqId'), ...EVENT_WRITE_ERRORS } },
-  }, async (request, reply) => reply.status(201).send(await events.createFaq(request.token!.userId, request.params.eventId, request.body)));
+    schema: { ...common, summary: 'Add a FAQ', params: eventParams, headers: IdempotencyHeaders, body: FaqCreateRequest, response: { 201: Id('faqId'), ...EVENT_WRITE_ERRORS } },
+  }, async (request, reply) => idempotency.respond(request, reply, fingerprint(`POST ${request.url}`, request.body), async () =>
+    ({ status: 201, body: await events.createFaq(request.token!.userId, request.params.eventId, request.body) })));
   app.patch('/api/v1/events/:eventId/faqs/:faqId', {
     config,
     schema: { ...common, summary: 'Update a FAQ', params: FaqParams, body: FaqUpdateRequest, response: { 200: Id('faqId'), ...EVENT_WRITE_ERRORS } },
@@ -72,8 +77,9 @@ export const eventSubRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteServi
 
   app.post('/api/v1/events/:eventId/hosts', {
     config,
-    schema: { ...common, summary: 'Add a host (company or member)', params: eventParams, body: HostCreateRequest, response: { 201: Id('hostId'), ...EVENT_WRITE_ERRORS } },
-  }, async (request, reply) => reply.status(201).send(await events.createHost(request.token!.userId, request.params.eventId, request.body)));
+    schema: { ...common, summary: 'Add a host (company or member)', params: eventParams, headers: IdempotencyHeaders, body: HostCreateRequest, response: { 201: Id('hostId'), ...EVENT_WRITE_ERRORS } },
+  }, async (request, reply) => idempotency.respond(request, reply, fingerprint(`POST ${request.url}`, request.body), async () =>
+    ({ status: 201, body: await events.createHost(request.token!.userId, request.params.eventId, request.body) })));
   app.patch('/api/v1/events/:eventId/hosts/:hostId', {
     config,
     schema: { ...common, summary: 'Change a host\'s roles', params: HostParams, body: HostUpdateRequest, response: { 200: Id('hostId'), ...EVENT_WRITE_ERRORS } },

@@ -3,17 +3,19 @@ import { Type } from '@sinclair/typebox';
 import { errorResponses } from '../../schemas/common.js';
 import { MultipartBody } from '../../schemas/multipart.js';
 import { ApiError } from '../../shared/api-error.js';
+import { fingerprint, type Idempotency } from '../../shared/idempotency.js';
 import { checkJson, readMultipart } from '../../shared/multipart-body.js';
+import { IdempotencyHeaders } from '../../schemas/common.js';
 import { EventIdParams } from './event-schemas.js';
 import { EventCreateRequest, EventUpdateRequest, EventWriteResponse } from './event-write-schemas.js';
 import type { EventWriteService } from './event-write-service.js';
 
 const BANNER = { banner: { max: 1, description: 'Banner image: JPEG, PNG, WebP or GIF' } };
-export const EVENT_WRITE_ERRORS = errorResponses(400, 401, 403, 404, 413, 415, 429);
+export const EVENT_WRITE_ERRORS = errorResponses(400, 401, 403, 404, 409, 413, 415, 429);
 
 /** Events of a company (scope event:write): create, update with a banner, delete. */
-export const eventWriteRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteService; limits: { maxRequestBytes: number; maxFileBytes: number } }> = async (app, opts) => {
-  const { events, limits } = opts;
+export const eventWriteRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteService; idempotency: Idempotency; limits: { maxRequestBytes: number; maxFileBytes: number } }> = async (app, opts) => {
+  const { events, idempotency, limits } = opts;
   const security = [{ bearer: [] }];
   const parts = async (request: Parameters<typeof readMultipart>[0]) => {
     const { json, files } = await readMultipart(request, { jsonPart: 'request', fileParts: { banner: 1 }, ...limits });
@@ -29,14 +31,19 @@ export const eventWriteRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteSer
       security,
       consumes: ['multipart/form-data'],
       querystring: Type.Object({ companyId: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9_-]+$', description: 'Company handle (required)' })) }),
+      headers: IdempotencyHeaders,
       body: MultipartBody(EventCreateRequest, BANNER, 'EventCreateMultipart'),
       response: { 201: EventWriteResponse, ...EVENT_WRITE_ERRORS },
     },
   }, async (request, reply) => {
     const { json, banner } = await parts(request);
     if (json === undefined) throw new ApiError('C0002', 'Part "request" is required', 'request');
-    const created = await events.create(request.token!.userId, request.query.companyId, checkJson(EventCreateRequest, json, 'request'), banner);
-    return reply.status(201).header('Location', `/api/v1/events/${created.eventId}`).send(created);
+    const input = checkJson(EventCreateRequest, json, 'request');
+    const route = `POST /api/v1/events?companyId=${request.query.companyId ?? ''}`;
+    return idempotency.respond(request, reply, fingerprint(route, input, banner ? [banner] : []), async () => {
+      const created = await events.create(request.token!.userId, request.query.companyId, input, banner);
+      return { status: 201, body: created, location: `/api/v1/events/${created.eventId}` };
+    });
   });
 
   app.patch('/api/v1/events/:eventId', {

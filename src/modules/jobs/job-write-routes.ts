@@ -3,7 +3,9 @@ import { Type } from '@sinclair/typebox';
 import { errorResponses, Page, PageQuery } from '../../schemas/common.js';
 import { MultipartBody } from '../../schemas/multipart.js';
 import { ApiError } from '../../shared/api-error.js';
+import { fingerprint, type Idempotency } from '../../shared/idempotency.js';
 import { checkJson, readMultipart } from '../../shared/multipart-body.js';
+import { IdempotencyHeaders } from '../../schemas/common.js';
 import { JobIdParams } from './job-schemas.js';
 import { JobCompanyQuery, JobCreateRequest, JobPublishRequest, JobUpdateRequest, ManagedJobSummary } from './job-write-schemas.js';
 import type { JobWriteService } from './job-write-service.js';
@@ -12,8 +14,8 @@ const IMAGES = { images: { max: 10, description: 'Job images: 0 to 10 JPEG, PNG,
 const WRITE_ERRORS = errorResponses(400, 401, 403, 404, 409, 413, 415, 429);
 
 /** Job postings managed for a company (scope job:write), and the accessible-jobs list (job:manage:read). */
-export const jobWriteRoutes: FastifyPluginAsyncTypebox<{ jobs: JobWriteService; limits: { maxRequestBytes: number; maxFileBytes: number } }> = async (app, opts) => {
-  const { jobs, limits } = opts;
+export const jobWriteRoutes: FastifyPluginAsyncTypebox<{ jobs: JobWriteService; idempotency: Idempotency; limits: { maxRequestBytes: number; maxFileBytes: number } }> = async (app, opts) => {
+  const { jobs, idempotency, limits } = opts;
   const security = [{ bearer: [] }];
   const parts = async (request: Parameters<typeof readMultipart>[0], required: boolean) => {
     const { json, files } = await readMultipart(request, { jsonPart: 'request', fileParts: { images: 10 }, ...limits });
@@ -30,13 +32,18 @@ export const jobWriteRoutes: FastifyPluginAsyncTypebox<{ jobs: JobWriteService; 
       security,
       consumes: ['multipart/form-data'],
       querystring: JobCompanyQuery,
+      headers: IdempotencyHeaders,
       body: MultipartBody(JobCreateRequest, IMAGES, 'JobCreateMultipart'),
       response: { 201: ManagedJobSummary, ...WRITE_ERRORS },
     },
   }, async (request, reply) => {
     const { json, images } = await parts(request, true);
-    const job = await jobs.create(request.token!.userId, request.query.companyId, checkJson(JobCreateRequest, json, 'request'), images);
-    return reply.status(201).header('Location', `/api/v1/jobs/${job.jobId}`).send(job);
+    const input = checkJson(JobCreateRequest, json, 'request');
+    const route = `POST /api/v1/jobs/platform?companyId=${request.query.companyId ?? ''}`;
+    return idempotency.respond(request, reply, fingerprint(route, input, images), async () => {
+      const job = await jobs.create(request.token!.userId, request.query.companyId, input, images);
+      return { status: 201, body: job, location: `/api/v1/jobs/${job.jobId}` };
+    });
   });
 
   app.patch('/api/v1/jobs/:jobId', {

@@ -62,6 +62,7 @@ const JWKS_STALE_MS = 10_000;
 export class SigningKeys {
   private keys: LoadedKey[] = [];
   private loadedAt = 0;
+  private reloading: Promise<void> | null = null;
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -90,9 +91,14 @@ export class SigningKeys {
     return kid;
   }
 
-  async signingKey(): Promise<{ kid: string; privateKey: CryptoKey }> {
+  /**
+   * The key to sign with now. Never waits on the database: signing happens inside the transaction that
+   * issues tokens, and on SQLite that transaction holds the only connection. A stale copy is refreshed in
+   * the background; the keys already loaded stay valid meanwhile (a new key signs only after 30 s).
+   */
+  signingKey(): { kid: string; privateKey: CryptoKey } {
     const now = this.clock();
-    if (now - this.loadedAt > JWKS_STALE_MS) await this.load();
+    if (now - this.loadedAt > JWKS_STALE_MS) this.reloadInBackground();
     // Keys are ordered newest first: the newest one old enough to be published everywhere signs.
     const usable = this.keys.filter((k) => k.privateKey && (k.retiredAt === null || k.retiredAt > now));
     const chosen = usable.find((k) => k.createdAt <= now - PUBLISH_BEFORE_USE_MS) ?? usable[usable.length - 1];
@@ -108,6 +114,10 @@ export class SigningKeys {
       key = this.keys.find((k) => k.kid === kid);
     }
     return key && this.isPublished(key) ? key.publicKey : null;
+  }
+
+  private reloadInBackground(): void {
+    this.reloading ??= this.load().catch(() => undefined).finally(() => { this.reloading = null; });
   }
 
   async jwks(): Promise<{ keys: JWK[] }> {

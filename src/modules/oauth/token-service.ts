@@ -56,7 +56,7 @@ export class TokenService {
   async issue(repository: OAuthRepository, grant: { grantId: string; userId: number; clientId: string; scopes: string[] }): Promise<TokenResponse> {
     const now = this.clock();
     const nowSeconds = Math.floor(now / 1000);
-    const { kid, privateKey } = await this.keys.signingKey();
+    const { kid, privateKey } = this.keys.signingKey();
     const scope = grant.scopes.join(' ');
     const accessToken = await new SignJWT({ client_id: grant.clientId, scope, grant_id: grant.grantId })
       .setProtectedHeader({ alg: SIGNING_ALGORITHM, typ: 'at+jwt', kid })

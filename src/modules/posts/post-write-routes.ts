@@ -3,17 +3,19 @@ import { Type } from '@sinclair/typebox';
 import { errorResponses } from '../../schemas/common.js';
 import { MultipartBody } from '../../schemas/multipart.js';
 import { ApiError } from '../../shared/api-error.js';
+import { fingerprint, type Idempotency } from '../../shared/idempotency.js';
 import { checkJson, readMultipart } from '../../shared/multipart-body.js';
+import { IdempotencyHeaders } from '../../schemas/common.js';
 import { PostIdParams } from './post-schemas.js';
 import { PostWriteRequest, PostWriteResponse } from './post-write-schemas.js';
 import type { PostWriteService } from './post-write-service.js';
 
 const IMAGES = { images: { max: 10, description: 'Post images: 0 to 10 JPEG, PNG, WebP or GIF files (create only)' } };
-const WRITE_ERRORS = errorResponses(400, 401, 403, 404, 413, 415, 429);
+const WRITE_ERRORS = errorResponses(400, 401, 403, 404, 409, 413, 415, 429);
 
 /** Posts of the signed-in user (scope post:write). */
-export const postWriteRoutes: FastifyPluginAsyncTypebox<{ posts: PostWriteService; limits: { maxRequestBytes: number; maxFileBytes: number } }> = async (app, opts) => {
-  const { posts, limits } = opts;
+export const postWriteRoutes: FastifyPluginAsyncTypebox<{ posts: PostWriteService; idempotency: Idempotency; limits: { maxRequestBytes: number; maxFileBytes: number } }> = async (app, opts) => {
+  const { posts, idempotency, limits } = opts;
   const security = [{ bearer: [] }];
   const parts = async (request: Parameters<typeof readMultipart>[0]) => {
     const { json, files } = await readMultipart(request, { jsonPart: 'request', fileParts: { images: 10 }, ...limits });
@@ -29,13 +31,16 @@ export const postWriteRoutes: FastifyPluginAsyncTypebox<{ posts: PostWriteServic
       description: 'Multipart: a JSON `request` part (`text`, `og.link`, `repostedPostId`) and 0 to 10 `images`. The service fetches the Open Graph data of `og.link` itself; when that fails the card keeps the link with null fields. `@handle` mentions are resolved.',
       security,
       consumes: ['multipart/form-data'],
+      headers: IdempotencyHeaders,
       body: MultipartBody(PostWriteRequest, IMAGES, 'PostCreateMultipart'),
       response: { 201: PostWriteResponse, ...WRITE_ERRORS },
     },
   }, async (request, reply) => {
     const { input, images } = await parts(request);
-    const post = await posts.create(request.token!.userId, input, images);
-    return reply.status(201).header('Location', `/api/v1/posts/${post.postId}`).send(post);
+    return idempotency.respond(request, reply, fingerprint('POST /api/v1/posts', input, images), async () => {
+      const post = await posts.create(request.token!.userId, input, images);
+      return { status: 201, body: post, location: `/api/v1/posts/${post.postId}` };
+    });
   });
 
   app.put('/api/v1/posts/:postId', {

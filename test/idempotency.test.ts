@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { png } from './helpers/images.js';
+import { imagePart, jsonPart, multipart, type Part } from './helpers/multipart.js';
+import { createTestApp, TEST_NOW, type TestContext } from './helpers/test-app.js';
+import { ENGINES } from './helpers/test-database.js';
+import { accessToken, bearer, createUser } from './helpers/tokens.js';
+
+describe.each(ENGINES)('Idempotency-Key on %s', (engine) => {
+  let t: TestContext;
+  let token: string;
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+    token = await accessToken(t, 'post:write event:write job:write');
+  });
+  afterAll(async () => { await t?.close(); });
+
+  const createPost = (key: string | undefined, parts: Part[], authToken = token) => {
+    const body = multipart(parts);
+    return t.request({
+      method: 'POST', url: '/api/v1/posts',
+      headers: { ...body.headers, ...bearer(authToken), ...(key ? { 'idempotency-key': key } : {}) }, payload: body.payload,
+    });
+  };
+  const postsWith = async (text: string) => (await t.db.database.db.selectFrom('posts').select('id').where('content', '=', text).execute()).length;
+
+  it('returns the first response to a retry without creating again', async () => {
+    const parts = [jsonPart({ text: 'idempotent once' }), imagePart(png(5, 5))];
+    const first = await createPost('key-retry-1', parts);
+    const retry = await createPost('key-retry-1', parts);
+    expect(first.statusCode).toBe(201);
+    expect(retry.statusCode).toBe(201);
+    expect(retry.json()).toEqual(first.json());
+    expect(retry.headers.location).toBe(first.headers.location);
+    expect(retry.headers['idempotency-replayed']).toBe('true');
+    expect(first.headers['idempotency-replayed']).toBeUndefined();
+    expect(await postsWith('idempotent once')).toBe(1);
+  });
+
+  it('refuses the same key with a different request with 409 C0009', async () => {
+    await createPost('key-mismatch', [jsonPart({ text: 'original' })]);
+    const other = await createPost('key-mismatch', [jsonPart({ text: 'something else' })]);
+    expect(other.statusCode).toBe(409);
+    expect(other.json()).toMatchObject({ code: 'C0009', details: 'Idempotency-Key' });
+    expect(await postsWith('something else')).toBe(0);
+    const otherImage = await createPost('key-mismatch', [jsonPart({ text: 'original' }), imagePart(png(3, 3))]);
+    expect(otherImage.statusCode).toBe(409);
+  });
+
+  it('creates exactly once for 10 concurrent requests with one key', async () => {
+    const parts = [jsonPart({ text: 'concurrent create' })];
+    const responses = await Promise.all(Array.from({ length: 10 }, () => createPost('key-concurrent', parts)));
+    expect(responses.map((r) => r.statusCode)).toEqual(Array(10).fill(201));
+    expect(new Set(responses.map((r) => r.json().postId)).size).toBe(1);
+    expect(await postsWith('concurrent create')).toBe(1);
+  });
+
+  it('keeps keys apart per user, creates anew without a key, and after 24 hours', async () => {
+    const stranger = await createUser(t, 'stranger-idem');
+    const strangerToken = await accessToken(t, 'post:write', stranger);
+    await createPost('shared-key', [jsonPart({ text: 'per user' })]);
+    await createPost('shared-key', [jsonPart({ text: 'per user' })], strangerToken);
+    expect(await postsWith('per user')).toBe(2);
+    await createPost(undefined, [jsonPart({ text: 'no key' })]);
+    await createPost(undefined, [jsonPart({ text: 'no key' })]);
+    expect(await postsWith('no key')).toBe(2);
+    await createPost('key-expiry', [jsonPart({ text: 'expiring key' })]);
+    t.clock.now = TEST_NOW + 24 * 3_600_000 + 1;
+    try {
+      const later = await createPost('key-expiry', [jsonPart({ text: 'expiring key' })], await accessToken(t, 'post:write'));
+      expect(later.statusCode).toBe(201);
+      expect(later.headers['idempotency-replayed']).toBeUndefined();
+    } finally {
+      t.clock.now = TEST_NOW;
+    }
+    expect(await postsWith('expiring key')).toBe(2);
+  });
+
+  it('releases the key when the first request fails, and refuses malformed keys', async () => {
+    const failed = await createPost('key-after-failure', [jsonPart({ text: 'x', repostedPostId: 999_999 })]);
+    expect(failed.statusCode).toBe(404);
+    const fixed = await createPost('key-after-failure', [jsonPart({ text: 'x', repostedPostId: 999_999 })]);
+    expect(fixed.statusCode).toBe(404);
+    expect((await createPost('bad key with spaces', [jsonPart({ text: 'x' })])).json()).toMatchObject({ code: 'C0002', details: 'Idempotency-Key' });
+  });
+
+  it('covers JSON creates too: a retried ticket is created once', async () => {
+    const acmeEvent = await t.db.database.db.selectFrom('events').innerJoin('companies', 'companies.id', 'events.company_id')
+      .select('events.id').where('companies.handle', '=', 'acme-labs').where('events.status', '=', 'published').executeTakeFirstOrThrow();
+    const sendTo = (id: string) => t.request({
+      method: 'POST', url: `/api/v1/events/${id}/tickets/free`,
+      headers: { ...bearer(token), 'content-type': 'application/json', 'idempotency-key': 'ticket-1' },
+      payload: JSON.stringify({ ticketName: '재시도 티켓' }),
+    });
+    const a = await sendTo(acmeEvent.id);
+    const b = await sendTo(acmeEvent.id);
+    expect(a.statusCode).toBe(201);
+    expect(b.json()).toEqual(a.json());
+    const tickets = await t.db.database.db.selectFrom('event_tickets').select('id').where('ticket_name', '=', '재시도 티켓').execute();
+    expect(tickets).toHaveLength(1);
+  });
+});
