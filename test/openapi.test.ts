@@ -56,6 +56,26 @@ describe('OpenAPI document', () => {
     expect(doc.paths['/oauth/userinfo'].get.security).toEqual([{ bearer: [] }]);
   });
 
+  it('documents the writes with request examples, multipart included, and the Idempotency-Key header', () => {
+    const multipartOps = [['/api/v1/posts', 'post'], ['/api/v1/posts/{postId}', 'put'], ['/api/v1/jobs/platform', 'post'],
+      ['/api/v1/jobs/{jobId}', 'patch'], ['/api/v1/events', 'post'], ['/api/v1/events/{eventId}', 'patch']] as const;
+    for (const [path, method] of multipartOps) {
+      const body = doc.paths[path][method].requestBody.content['multipart/form-data'].schema;
+      expect(body.properties.request.examples?.length, `${method} ${path}`).toBeGreaterThan(0);
+    }
+    expect(doc.paths['/api/v1/posts'].post.requestBody.content['multipart/form-data'].schema.properties.images.items.format).toBe('binary');
+    const jsonExamples = (path: string, method: string) => {
+      const media = doc.paths[path][method].requestBody.content['application/json'];
+      return Object.keys(media.examples ?? {}).length + (media.example ? 1 : 0) + (media.schema.examples?.length ?? 0);
+    };
+    expect(jsonExamples('/api/v1/jobs/{jobId}/active', 'put')).toBeGreaterThan(0);
+    expect(jsonExamples('/api/v1/events/{eventId}/tickets/free', 'post')).toBeGreaterThan(0);
+    for (const path of ['/api/v1/posts', '/api/v1/jobs/platform', '/api/v1/events', '/api/v1/events/{eventId}/tickets/free']) {
+      const names = doc.paths[path].post.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`);
+      expect(names, path).toContain('header:idempotency-key');
+    }
+  });
+
   it('documents query parameters with their rules', () => {
     const params = doc.paths['/api/v1/jobs'].get.parameters as Array<Record<string, any>>;
     const schemaOf = (name: string) => params.find((p) => p.name === name)?.schema;

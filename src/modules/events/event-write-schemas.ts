@@ -26,9 +26,17 @@ export const EventCreateRequest = Type.Object({
   eventName: eventFields.eventName,
   startAt: eventFields.startAt,
   endAt: eventFields.endAt,
-}, { additionalProperties: false, title: 'EventCreateRequest' });
+}, {
+  additionalProperties: false, title: 'EventCreateRequest',
+  examples: [{
+    eventName: '판교 TypeScript 밋업', description: '실무 이야기', startAt: '2026-12-05T19:00:00+09:00', endAt: '2026-12-05T21:00:00+09:00',
+    eventOpenType: 'OFFLINE', locationTitle: 'Acme 라운지', locationAddress: '판교역로 1', eventCategories: ['MEETUP'], eventSubjects: ['DEVELOPMENT'],
+  }],
+});
 
-export const EventUpdateRequest = Type.Object(optionalEventFields, { additionalProperties: false, minProperties: 1, title: 'EventUpdateRequest' });
+export const EventUpdateRequest = Type.Object(optionalEventFields, {
+  additionalProperties: false, minProperties: 1, title: 'EventUpdateRequest', examples: [{ eventName: '판교 TypeScript 밋업 #2', guestHidden: true }],
+});
 
 export const EventWriteResponse = Type.Object({ eventId: Type.String(), webUrl: Type.String() }, { title: 'EventWriteResponse' });
 
@@ -45,7 +53,10 @@ const ticketFields = {
 export const FreeTicketCreateRequest = Type.Object({
   ...Type.Partial(Type.Object(ticketFields)).properties,
   ticketName: ticketFields.ticketName,
-}, { additionalProperties: false, title: 'FreeTicketCreateRequest' });
+}, {
+  additionalProperties: false, title: 'FreeTicketCreateRequest',
+  examples: [{ ticketName: '일반 참가', description: '누구나', approvalRequired: false, waitingRequired: true, maxCount: 100, salesStartAt: '2026-11-22T00:00:00Z', salesEndAt: '2026-12-05T09:00:00Z', formFields: [] }],
+});
 export const TicketUpdateRequest = Type.Partial(Type.Object(ticketFields), { additionalProperties: false, minProperties: 1, title: 'TicketUpdateRequest' });
 
 const sessionFields = { title: Type.String({ minLength: 1, maxLength: 200 }), description: text(5000), startAt: Nullable(dateTime('Start')), endAt: Nullable(dateTime('End')) };

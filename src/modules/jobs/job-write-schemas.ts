@@ -45,14 +45,25 @@ export const JobCreateRequest = Type.Object({
   jobBio: fields.jobBio,
   startDate: Type.Optional(date('Recruiting start, a date in the service time zone')),
   endDate: Type.Optional(date('Recruiting end (inclusive), a date in the service time zone')),
-}, { additionalProperties: false, title: 'JobCreateRequest' });
+}, {
+  additionalProperties: false, title: 'JobCreateRequest',
+  examples: [{
+    jobTitle: '백엔드개발자 (TypeScript)', jobCategory: 'SOFTWARE_ENGINEERING', seniorities: ['JUNIOR', 'MIDLEVEL'], employmentTypes: ['FULL_TIME'],
+    jobBio: 'TypeScript로 API를 만듭니다.', jobResponse: 'API 설계와 운영', jobSubtitle: '판교에서 함께', startDate: '2026-12-01', endDate: '2026-12-31',
+    settings: [{ title: '이력서', required: true, uploadType: 'ANY' }], email: 'jobs@acme.example', notifyEmails: ['hr@acme.example'],
+    military: false, veteran: false,
+  }],
+});
 
-export const JobUpdateRequest = Type.Object(optionalFields, { additionalProperties: false, title: 'JobUpdateRequest', minProperties: 1 });
+export const JobUpdateRequest = Type.Object(optionalFields, {
+  additionalProperties: false, title: 'JobUpdateRequest', minProperties: 1,
+  examples: [{ jobTitle: '시니어 백엔드개발자', seniorities: ['SENIOR'] }],
+});
 
 export const JobPublishRequest = Type.Object({
   startDate: date('Recruiting start'),
   endDate: Type.Optional(Nullable(date('Recruiting end (inclusive); omit or null for an always-open job'))),
-}, { additionalProperties: false, title: 'JobPublishRequest' });
+}, { additionalProperties: false, title: 'JobPublishRequest', examples: [{ startDate: '2026-12-01', endDate: '2026-12-31' }, { startDate: '2026-12-01' }] });
 
 export const ManagedJobSummary = Type.Object({
   jobId: Type.Integer({ format: 'int64' }),

@@ -10,7 +10,10 @@ export const PostWriteRequest = Type.Object({
     link: Type.String({ minLength: 1, maxLength: 2048, description: 'http(s) link; the service fetches its Open Graph data' }),
   }, { additionalProperties: false }))),
   repostedPostId: Type.Optional(Type.Integer({ minimum: 1, description: 'Makes the post a repost of this post (create only)' })),
-}, { additionalProperties: false, title: 'PostWriteRequest' });
+}, {
+  additionalProperties: false, title: 'PostWriteRequest',
+  examples: [{ text: '판교에서 백엔드개발자를 찾습니다! @acme-labs', og: { link: 'https://blog.acme.example/hiring' } }, { repostedPostId: 42 }],
+});
 
 export const PostWriteResponse = Type.Object({
   postId: Type.Integer({ format: 'int64' }),
