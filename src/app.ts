@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
@@ -21,10 +20,9 @@ import { EventWriteRepository } from './modules/events/event-write-repository.js
 import { eventWriteRoutes } from './modules/events/event-write-routes.js';
 import { EventWriteService } from './modules/events/event-write-service.js';
 import { healthRoutes } from './modules/health/health-routes.js';
-import { DatabaseMediaStore } from './media/database-media-store.js';
-import { DiskMediaStore } from './media/disk-media-store.js';
 import { ImageUploads } from './media/image-uploads.js';
 import { mediaRoutes } from './media/media-routes.js';
+import { mediaStoreFor } from './media/media-store-factory.js';
 import type { MediaStore } from './media/media-store.js';
 import { PermissionService } from './modules/accounts/permission-service.js';
 import { JobRepository } from './modules/jobs/job-repository.js';
@@ -123,9 +121,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const jobReads = new JobRepository(database.db, database.adapter);
   const jobs = new JobService(jobReads, accounts, codes, links, clock);
   const permissions = new PermissionService(database.db);
-  const mediaStore = options.mediaStore ?? (config.media.store === 'database'
-    ? new DatabaseMediaStore(database.db, clock)
-    : new DiskMediaStore(path.join(config.dataDir, 'media')));
+  const mediaStore = options.mediaStore ?? mediaStoreFor(config, database, clock);
   const uploads = new ImageUploads(mediaStore, app.log);
   const jobWrites = new JobWriteService({
     writes: new JobWriteRepository(database.db, database.adapter), reads: jobReads, accounts, permissions, codes, uploads, links, clock,

@@ -91,6 +91,8 @@ describe('operator CLI', () => {
     expect(credentials.apiKey).toMatch(/^svck_[0-9A-Za-z]{32}$/);
     expect(credentials.user).toEqual({ email: 'demo@example.com', password: 'demo-password-2026' });
     expect(credentials.companyId).toBe('acme-labs');
+    const logo = path.join(dir, 'media', 'demo', 'logos', 'acme-labs.png');
+    expect(fs.readFileSync(logo).subarray(1, 4).toString()).toBe('PNG');
     expect(await run('seed-demo')).toBe(1);
     expect(err.join('\n')).toContain('already holds data');
   });

@@ -3,6 +3,8 @@ import path from 'node:path';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import { generateDemoData, type DemoManifest } from '../../demo/demo-generator.js';
+import { writeDemoMedia } from '../../demo/demo-media.js';
+import { mediaStoreFor } from '../../media/media-store-factory.js';
 import type { Command, Io } from '../command.js';
 
 export interface DemoCredentials {
@@ -17,6 +19,7 @@ export async function seedDemo(database: Database, config: Config, now: number):
   const existing = await database.db.selectFrom('users').select('id').limit(1).execute();
   if (existing.length > 0) throw new Error('The database already holds data; seed-demo needs an empty database (npm run demo starts from a fresh one).');
   const manifest = await generateDemoData(database, { now });
+  await writeDemoMedia(database, mediaStoreFor(config, database));
   const credentials: DemoCredentials = {
     apiKey: manifest.apiKey,
     user: { email: manifest.user.email, password: manifest.user.password },
