@@ -49,6 +49,9 @@ import { postRoutes } from './modules/posts/post-routes.js';
 import { PostService } from './modules/posts/post-service.js';
 import { appKeyAuthPlugin } from './plugins/app-key-auth.js';
 import { bearerAuthPlugin } from './plugins/bearer-auth.js';
+import { conditionalGetPlugin } from './plugins/conditional-get.js';
+import { rateLimitPlugin } from './plugins/rate-limit.js';
+import { rateLimitStoreFor } from './rate-limit/rate-limit-store-factory.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { languagePlugin } from './plugins/language.js';
 import { multipartPlugin } from './plugins/multipart.js';
@@ -161,6 +164,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(queryNormalizationPlugin);
   await app.register(appKeyAuthPlugin, { appKeys });
   await app.register(bearerAuthPlugin, { tokens });
+  const rateLimits = await rateLimitStoreFor(config, database, clock, app.log);
+  await app.register(rateLimitPlugin, { store: rateLimits, limits: config.rateLimits, clock });
+  await app.register(conditionalGetPlugin, { store: rateLimits });
   await app.register(openApiPlugin, { publicBaseUrl: config.publicBaseUrl });
 
   await app.register(healthRoutes, { ping: database.ping, isClosing: () => closing });

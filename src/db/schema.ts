@@ -313,6 +313,8 @@ export interface IdempotencyKeysTable {
   expires_at: number;
 }
 
+export interface RateLimitCountersTable { counter_key: string; count: number; expires_at: number }
+
 /** Full-text tables: an FTS5 virtual table in SQLite (rowid), a tsvector table in PostgreSQL (doc_id). */
 export interface SearchTable { doc_id: number; document: string }
 
@@ -355,6 +357,7 @@ export interface DB {
   oauth_refresh_tokens: OAuthRefreshTokensTable;
   media_objects: MediaObjectsTable;
   idempotency_keys: IdempotencyKeysTable;
+  rate_limit_counters: RateLimitCountersTable;
 }
 
 export type SearchIndex = 'post_search' | 'job_search';

@@ -34,6 +34,9 @@ export function errorResponses(...statuses: number[]): Record<number, TSchema> {
   return out;
 }
 
+/** Public reads answer If-None-Match with 304 when their ETag still matches. */
+export const NOT_MODIFIED = { 304: Type.Null({ description: 'Not modified: the ETag in If-None-Match still matches (does not count against the limit)' }) };
+
 /** Errors every app-key route can return. */
 export const PUBLIC_READ_ERRORS = [401, 429] as const;
 

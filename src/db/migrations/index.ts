@@ -4,6 +4,7 @@ import { initialSchema } from './2026-11-21-001-initial-schema.js';
 import { seedCodeCatalogs } from './2026-11-21-002-code-catalogs.js';
 import { oauthSchema } from './2026-11-21-003-oauth.js';
 import { writesSchema } from './2026-11-21-004-writes.js';
+import { rateLimitCounters } from './2026-11-21-005-rate-limit-counters.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export function allMigrations(adapter: DialectAdapter): Record<string, Migration> {
@@ -12,5 +13,6 @@ export function allMigrations(adapter: DialectAdapter): Record<string, Migration
     '2026-11-21-002-code-catalogs': seedCodeCatalogs(),
     '2026-11-21-003-oauth': oauthSchema(),
     '2026-11-21-004-writes': writesSchema(adapter),
+    '2026-11-21-005-rate-limit-counters': rateLimitCounters(),
   };
 }

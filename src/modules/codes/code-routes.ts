@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { errorResponses, Page, PageQuery, PUBLIC_READ_ERRORS } from '../../schemas/common.js';
+import { errorResponses, NOT_MODIFIED, Page, PageQuery, PUBLIC_READ_ERRORS } from '../../schemas/common.js';
 import { CATALOG_NAMES } from './catalog-data.js';
 import type { CodeService } from './code-service.js';
 
@@ -21,7 +21,7 @@ export const codeRoutes: FastifyPluginAsyncTypebox<{ codes: CodeService }> = asy
         description: 'Labels in ko, en, ja, zh-CN, zh-TW, es, fr, de, pt, th and vi, chosen by Accept-Language.',
         security: [{ apiKey: [] }],
         querystring: Type.Object({ ...PageQuery }),
-        response: { 200: CodePage, ...errorResponses(...PUBLIC_READ_ERRORS) },
+        response: { 200: CodePage, ...NOT_MODIFIED, ...errorResponses(...PUBLIC_READ_ERRORS) },
       },
     }, async (request) => codes.list(catalog, request.locale, request.query.page, request.query.pageSize));
   }

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorResponses, PUBLIC_READ_ERRORS } from '../../schemas/common.js';
+import { errorResponses, NOT_MODIFIED, PUBLIC_READ_ERRORS } from '../../schemas/common.js';
 import { EventDetail, EventIdParams, EventPage, EventSearchQuery } from './event-schemas.js';
 import type { EventService } from './event-service.js';
 
@@ -12,7 +12,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ events: EventService }> = 
       description: 'Published events. Values of one filter combine with OR, different filters with AND.',
       security: [{ apiKey: [] }],
       querystring: EventSearchQuery,
-      response: { 200: EventPage, ...errorResponses(400, ...PUBLIC_READ_ERRORS) },
+      response: { 200: EventPage, ...NOT_MODIFIED, ...errorResponses(400, ...PUBLIC_READ_ERRORS) },
     },
   }, async (request) => events.search(request.query, request.locale));
 
@@ -24,7 +24,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ events: EventService }> = 
       description: 'A published event with its tickets, sessions, FAQs and hosts.',
       security: [{ apiKey: [] }],
       params: EventIdParams,
-      response: { 200: EventDetail, ...errorResponses(400, 404, ...PUBLIC_READ_ERRORS) },
+      response: { 200: EventDetail, ...NOT_MODIFIED, ...errorResponses(400, 404, ...PUBLIC_READ_ERRORS) },
     },
   }, async (request) => events.detail(request.params.eventId, request.locale));
 };

@@ -21,20 +21,22 @@ const HostParams = Type.Object({ eventId: EventId, hostId: SubId });
 /** Tickets, sessions, FAQs and hosts of an event (scope event:write, capability ENT_EVENT_SUB_MANAGE). */
 export const eventSubRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteService; idempotency: Idempotency }> = async (app, { events, idempotency }) => {
   const common = { tags: ['Events'], security: [{ bearer: [] }] };
-  const config = { bearerScope: 'event:write' };
+  const create = { bearerScope: 'event:write', rateLimitOperation: 'event.sub.create' } as const;
+  const update = { bearerScope: 'event:write', rateLimitOperation: 'event.sub.update' } as const;
+  const remove = { bearerScope: 'event:write', rateLimitOperation: 'event.sub.delete' } as const;
   const deleted = { 204: Type.Null({ description: 'Deleted' }), ...EVENT_WRITE_ERRORS };
 
   app.post('/api/v1/events/:eventId/tickets/free', {
-    config,
+    config: create,
     schema: { ...common, summary: 'Create a free ticket', params: eventParams, headers: IdempotencyHeaders, body: FreeTicketCreateRequest, response: { 201: Id('ticketId'), ...EVENT_WRITE_ERRORS } },
   }, async (request, reply) => idempotency.respond(request, reply, fingerprint(`POST ${request.url}`, request.body), async () =>
     ({ status: 201, body: await events.createTicket(request.token!.userId, request.params.eventId, request.body) })));
   app.patch('/api/v1/events/:eventId/tickets/:ticketId', {
-    config,
+    config: update,
     schema: { ...common, summary: 'Update a ticket', params: TicketParams, body: TicketUpdateRequest, response: { 200: Id('ticketId'), ...EVENT_WRITE_ERRORS } },
   }, async (request) => events.updateTicket(request.token!.userId, request.params.eventId, request.params.ticketId, request.body));
   app.delete('/api/v1/events/:eventId/tickets/:ticketId', {
-    config,
+    config: remove,
     schema: { ...common, summary: 'Delete a ticket', params: TicketParams, response: deleted },
   }, async (request, reply) => {
     await events.deleteSub(request.token!.userId, request.params.eventId, 'ticket', request.params.ticketId);
@@ -42,16 +44,16 @@ export const eventSubRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteServi
   });
 
   app.post('/api/v1/events/:eventId/sessions', {
-    config,
+    config: create,
     schema: { ...common, summary: 'Add a session', params: eventParams, headers: IdempotencyHeaders, body: SessionCreateRequest, response: { 201: Id('sessionId'), ...EVENT_WRITE_ERRORS } },
   }, async (request, reply) => idempotency.respond(request, reply, fingerprint(`POST ${request.url}`, request.body), async () =>
     ({ status: 201, body: await events.createSession(request.token!.userId, request.params.eventId, request.body) })));
   app.patch('/api/v1/events/:eventId/sessions/:sessionId', {
-    config,
+    config: update,
     schema: { ...common, summary: 'Update a session', params: SessionParams, body: SessionUpdateRequest, response: { 200: Id('sessionId'), ...EVENT_WRITE_ERRORS } },
   }, async (request) => events.updateSession(request.token!.userId, request.params.eventId, request.params.sessionId, request.body));
   app.delete('/api/v1/events/:eventId/sessions/:sessionId', {
-    config,
+    config: remove,
     schema: { ...common, summary: 'Delete a session', params: SessionParams, response: deleted },
   }, async (request, reply) => {
     await events.deleteSub(request.token!.userId, request.params.eventId, 'session', request.params.sessionId);
@@ -59,16 +61,16 @@ export const eventSubRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteServi
   });
 
   app.post('/api/v1/events/:eventId/faqs', {
-    config,
+    config: create,
     schema: { ...common, summary: 'Add a FAQ', params: eventParams, headers: IdempotencyHeaders, body: FaqCreateRequest, response: { 201: Id('faqId'), ...EVENT_WRITE_ERRORS } },
   }, async (request, reply) => idempotency.respond(request, reply, fingerprint(`POST ${request.url}`, request.body), async () =>
     ({ status: 201, body: await events.createFaq(request.token!.userId, request.params.eventId, request.body) })));
   app.patch('/api/v1/events/:eventId/faqs/:faqId', {
-    config,
+    config: update,
     schema: { ...common, summary: 'Update a FAQ', params: FaqParams, body: FaqUpdateRequest, response: { 200: Id('faqId'), ...EVENT_WRITE_ERRORS } },
   }, async (request) => events.updateFaq(request.token!.userId, request.params.eventId, request.params.faqId, request.body));
   app.delete('/api/v1/events/:eventId/faqs/:faqId', {
-    config,
+    config: remove,
     schema: { ...common, summary: 'Delete a FAQ', params: FaqParams, response: deleted },
   }, async (request, reply) => {
     await events.deleteSub(request.token!.userId, request.params.eventId, 'faq', request.params.faqId);
@@ -76,16 +78,16 @@ export const eventSubRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteServi
   });
 
   app.post('/api/v1/events/:eventId/hosts', {
-    config,
+    config: create,
     schema: { ...common, summary: 'Add a host (company or member)', params: eventParams, headers: IdempotencyHeaders, body: HostCreateRequest, response: { 201: Id('hostId'), ...EVENT_WRITE_ERRORS } },
   }, async (request, reply) => idempotency.respond(request, reply, fingerprint(`POST ${request.url}`, request.body), async () =>
     ({ status: 201, body: await events.createHost(request.token!.userId, request.params.eventId, request.body) })));
   app.patch('/api/v1/events/:eventId/hosts/:hostId', {
-    config,
+    config: update,
     schema: { ...common, summary: 'Change a host\'s roles', params: HostParams, body: HostUpdateRequest, response: { 200: Id('hostId'), ...EVENT_WRITE_ERRORS } },
   }, async (request) => events.updateHost(request.token!.userId, request.params.eventId, request.params.hostId, request.body.roles));
   app.delete('/api/v1/events/:eventId/hosts/:hostId', {
-    config,
+    config: remove,
     schema: { ...common, summary: 'Remove a host', params: HostParams, response: deleted },
   }, async (request, reply) => {
     await events.deleteSub(request.token!.userId, request.params.eventId, 'host', request.params.hostId);

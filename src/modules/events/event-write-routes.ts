@@ -23,7 +23,7 @@ export const eventWriteRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteSer
   };
 
   app.post('/api/v1/events', {
-    config: { bearerScope: 'event:write' },
+    config: { bearerScope: 'event:write', rateLimitOperation: 'event.create' },
     schema: {
       tags: ['Events'],
       summary: 'Create an event for a company',
@@ -47,7 +47,7 @@ export const eventWriteRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteSer
   });
 
   app.patch('/api/v1/events/:eventId', {
-    config: { bearerScope: 'event:write' },
+    config: { bearerScope: 'event:write', rateLimitOperation: 'event.update' },
     schema: {
       tags: ['Events'],
       summary: 'Update an event (only the fields sent change)',
@@ -66,7 +66,7 @@ export const eventWriteRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteSer
   });
 
   app.delete('/api/v1/events/:eventId', {
-    config: { bearerScope: 'event:write' },
+    config: { bearerScope: 'event:write', rateLimitOperation: 'event.delete' },
     schema: {
       tags: ['Events'],
       summary: 'Delete an event',

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorResponses, PUBLIC_READ_ERRORS } from '../../schemas/common.js';
+import { errorResponses, NOT_MODIFIED, PUBLIC_READ_ERRORS } from '../../schemas/common.js';
 import { JobDetail, JobIdParams, JobPage, JobSearchQuery } from './job-schemas.js';
 import type { JobService } from './job-service.js';
 
@@ -12,7 +12,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService }> = async 
       description: 'Only actively hiring jobs. Values of one filter combine with OR, different filters with AND.',
       security: [{ apiKey: [] }],
       querystring: JobSearchQuery,
-      response: { 200: JobPage, ...errorResponses(400, ...PUBLIC_READ_ERRORS) },
+      response: { 200: JobPage, ...NOT_MODIFIED, ...errorResponses(400, ...PUBLIC_READ_ERRORS) },
     },
   }, async (request) => jobs.search(request.query, request.locale));
 
@@ -24,7 +24,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService }> = async 
       description: 'Every job except drafts and deleted ones. Treat it as open for applications only when `status` is `published` and `hiring` is true.',
       security: [{ apiKey: [] }],
       params: JobIdParams,
-      response: { 200: JobDetail, ...errorResponses(400, 404, ...PUBLIC_READ_ERRORS) },
+      response: { 200: JobDetail, ...NOT_MODIFIED, ...errorResponses(400, 404, ...PUBLIC_READ_ERRORS) },
     },
   }, async (request) => jobs.detail(request.params.jobId, request.locale));
 };

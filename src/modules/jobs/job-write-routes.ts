@@ -24,7 +24,7 @@ export const jobWriteRoutes: FastifyPluginAsyncTypebox<{ jobs: JobWriteService; 
   };
 
   app.post('/api/v1/jobs/platform', {
-    config: { bearerScope: 'job:write' },
+    config: { bearerScope: 'job:write', rateLimitOperation: 'job.create' },
     schema: {
       tags: ['Jobs'],
       summary: 'Create a job posting (as a draft)',
@@ -47,7 +47,7 @@ export const jobWriteRoutes: FastifyPluginAsyncTypebox<{ jobs: JobWriteService; 
   });
 
   app.patch('/api/v1/jobs/:jobId', {
-    config: { bearerScope: 'job:write' },
+    config: { bearerScope: 'job:write', rateLimitOperation: 'job.update' },
     schema: {
       tags: ['Jobs'],
       summary: 'Update a job posting (only the fields sent change)',
@@ -67,7 +67,7 @@ export const jobWriteRoutes: FastifyPluginAsyncTypebox<{ jobs: JobWriteService; 
   });
 
   app.delete('/api/v1/jobs/:jobId', {
-    config: { bearerScope: 'job:write' },
+    config: { bearerScope: 'job:write', rateLimitOperation: 'job.delete' },
     schema: {
       tags: ['Jobs'],
       summary: 'Delete a job posting (soft)',
@@ -82,7 +82,7 @@ export const jobWriteRoutes: FastifyPluginAsyncTypebox<{ jobs: JobWriteService; 
   });
 
   app.put('/api/v1/jobs/:jobId/active', {
-    config: { bearerScope: 'job:write' },
+    config: { bearerScope: 'job:write', rateLimitOperation: 'job.publish' },
     schema: {
       tags: ['Jobs'],
       summary: 'Publish a draft or finished job posting',
@@ -96,7 +96,7 @@ export const jobWriteRoutes: FastifyPluginAsyncTypebox<{ jobs: JobWriteService; 
   }, async (request) => jobs.publish(request.token!.userId, request.params.jobId, request.query.companyId, request.body));
 
   app.delete('/api/v1/jobs/:jobId/active', {
-    config: { bearerScope: 'job:write' },
+    config: { bearerScope: 'job:write', rateLimitOperation: 'job.disable' },
     schema: {
       tags: ['Jobs'],
       summary: 'Deactivate a published job posting (status finish)',

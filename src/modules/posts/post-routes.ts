@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorResponses, PUBLIC_READ_ERRORS } from '../../schemas/common.js';
+import { errorResponses, NOT_MODIFIED, PUBLIC_READ_ERRORS } from '../../schemas/common.js';
 import type { PostService } from './post-service.js';
 import { PostDetail, PostIdParams, PostPage, PostSearchQuery } from './post-schemas.js';
 
@@ -14,7 +14,7 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ posts: PostService }> = asy
       summary: 'Search posts',
       security: [{ apiKey: [] }, { apiKey: [], bearer: [] }],
       querystring: PostSearchQuery,
-      response: { 200: PostPage, ...errorResponses(400, ...PUBLIC_READ_ERRORS) },
+      response: { 200: PostPage, ...NOT_MODIFIED, ...errorResponses(400, ...PUBLIC_READ_ERRORS) },
       description: 'Keyword search over post bodies and their translations, with filters. Korean, Japanese and Chinese keywords match inside words. A Bearer token (optional) makes `owned` true for the caller\'s posts.',
     },
   }, async (request) => posts.search(request.query, viewerOf(request), request.locale));
@@ -27,7 +27,7 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ posts: PostService }> = asy
       description: 'The post with mentions and its repost source expanded one level.',
       security: [{ apiKey: [] }, { apiKey: [], bearer: [] }],
       params: PostIdParams,
-      response: { 200: PostDetail, ...errorResponses(400, 404, ...PUBLIC_READ_ERRORS) },
+      response: { 200: PostDetail, ...NOT_MODIFIED, ...errorResponses(400, 404, ...PUBLIC_READ_ERRORS) },
     },
   }, async (request) => posts.detail(request.params.postId, viewerOf(request), request.locale));
 };

@@ -24,7 +24,7 @@ export const postWriteRoutes: FastifyPluginAsyncTypebox<{ posts: PostWriteServic
   };
 
   app.post('/api/v1/posts', {
-    config: { bearerScope: 'post:write' },
+    config: { bearerScope: 'post:write', rateLimitOperation: 'post.create' },
     schema: {
       tags: ['Posts'],
       summary: 'Create a post for the user',
@@ -44,7 +44,7 @@ export const postWriteRoutes: FastifyPluginAsyncTypebox<{ posts: PostWriteServic
   });
 
   app.put('/api/v1/posts/:postId', {
-    config: { bearerScope: 'post:write' },
+    config: { bearerScope: 'post:write', rateLimitOperation: 'post.update' },
     schema: {
       tags: ['Posts'],
       summary: 'Update the body and Open Graph data of the user\'s own post',
@@ -61,7 +61,7 @@ export const postWriteRoutes: FastifyPluginAsyncTypebox<{ posts: PostWriteServic
   });
 
   app.delete('/api/v1/posts/:postId', {
-    config: { bearerScope: 'post:write' },
+    config: { bearerScope: 'post:write', rateLimitOperation: 'post.delete' },
     schema: {
       tags: ['Posts'],
       summary: 'Delete the user\'s own post',

@@ -1,0 +1,34 @@
+import { createHash } from 'node:crypto';
+import fp from 'fastify-plugin';
+import type { RateLimitStore } from '../rate-limit/rate-limit-store.js';
+
+function matches(header: string, etag: string): boolean {
+  return header.split(',').some((candidate) => {
+    const value = candidate.trim();
+    return value === '*' || value === etag || value === `W/${etag}`;
+  });
+}
+
+/**
+ * Public reads carry a strong ETag computed from the body (the same for every caller with the same
+ * answer); `If-None-Match` with it gets 304 and no body, and the request is given back to the global limit.
+ */
+export const conditionalGetPlugin = fp(async (app, opts: { store: RateLimitStore }) => {
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.method !== 'GET' || reply.statusCode !== 200 || request.routeOptions.config.auth !== 'apiKey') return payload;
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+    const etag = `"${createHash('sha256').update(payload).digest('base64url').slice(0, 32)}"`;
+    reply.header('ETag', etag);
+    const condition = request.headers['if-none-match'];
+    if (!condition || !matches(condition, etag)) return payload;
+    const charge = request.rateLimitCharge;
+    if (charge) {
+      await opts.store.refund(charge.key, charge.windows, charge.at);
+      request.rateLimitCharge = null;
+    }
+    reply.code(304);
+    reply.removeHeader('Content-Length');
+    reply.removeHeader('Content-Type');
+    return '';
+  });
+}, { name: 'conditional-get' });
