@@ -52,6 +52,7 @@ import { bearerAuthPlugin } from './plugins/bearer-auth.js';
 import { conditionalGetPlugin } from './plugins/conditional-get.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { rateLimitStoreFor } from './rate-limit/rate-limit-store-factory.js';
+import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { languagePlugin } from './plugins/language.js';
 import { multipartPlugin } from './plugins/multipart.js';
@@ -68,6 +69,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** The media store; by default chosen by MEDIA_STORE. Tests pass one that fails on purpose. */
   mediaStore?: MediaStore;
+  /** The rate-limit store; by default chosen by REDIS_URL. The benchmark passes one that admits everything. */
+  rateLimitStore?: RateLimitStore;
   /** Serve the demo client's /callback page (npm run demo only). */
   demoCallback?: { clientId: string; clientSecret: string };
 }
@@ -164,7 +167,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(queryNormalizationPlugin);
   await app.register(appKeyAuthPlugin, { appKeys });
   await app.register(bearerAuthPlugin, { tokens });
-  const rateLimits = await rateLimitStoreFor(config, database, clock, app.log);
+  const rateLimits = options.rateLimitStore ?? await rateLimitStoreFor(config, database, clock, app.log);
   await app.register(rateLimitPlugin, { store: rateLimits, limits: config.rateLimits, clock });
   await app.register(conditionalGetPlugin, { store: rateLimits });
   await app.register(openApiPlugin, { publicBaseUrl: config.publicBaseUrl });
