@@ -50,6 +50,7 @@ import { PostService } from './modules/posts/post-service.js';
 import { appKeyAuthPlugin } from './plugins/app-key-auth.js';
 import { bearerAuthPlugin } from './plugins/bearer-auth.js';
 import { conditionalGetPlugin } from './plugins/conditional-get.js';
+import { corsPlugin } from './plugins/cors.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { rateLimitStoreFor } from './rate-limit/rate-limit-store-factory.js';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
@@ -159,6 +160,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // Security headers everywhere; the HTML pages set their own Content-Security-Policy, and the
   // interactive reference at /docs needs inline scripts, so no global CSP.
   await app.register(helmet, { contentSecurityPolicy: false, hsts: issuer.startsWith('https://') });
+  await app.register(corsPlugin, { origins: config.corsOrigins, oauth, clock });
   await app.register(formbody);
   await app.register(cookie);
   await app.register(multipartPlugin, { maxImageBytes: config.media.maxImageBytes });
