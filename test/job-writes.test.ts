@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DiskMediaStore } from '../src/media/disk-media-store.js';
-import type { MediaStore } from '../src/media/media-store.js';
+import { failingMediaStore } from './helpers/failing-media-store.js';
 import { gif, jpeg, png, webp } from './helpers/images.js';
 import { imagePart, jsonPart, multipart, type Part } from './helpers/multipart.js';
 import { createTestApp, type TestContext } from './helpers/test-app.js';
@@ -250,18 +249,10 @@ describe.each(ENGINES)('job postings on %s', (engine) => {
 
 describe('a job create that fails part-way', () => {
   it('leaves no job and no files when the media store fails on the third image', async () => {
-    let dir = '';
-    let puts = 0;
-    const failing: MediaStore = {
-      put: async (key, bytes, type) => {
-        if (++puts === 3) throw new Error('disk full');
-        await new DiskMediaStore(dir).put(key, bytes, type);
-      },
-      get: (key) => new DiskMediaStore(dir).get(key),
-      delete: (key) => new DiskMediaStore(dir).delete(key),
-    };
-    const t = await createTestApp('sqlite', { mediaStore: failing });
-    dir = path.join(t.config.dataDir, 'media');
+    const failing = failingMediaStore(3);
+    const t = await createTestApp('sqlite', { mediaStore: failing.store });
+    const dir = path.join(t.config.dataDir, 'media');
+    failing.useFolder(dir);
     try {
       const token = await accessToken(t, 'job:write');
       const before = await t.db.database.db.selectFrom('jobs').select('id').execute();

@@ -1,4 +1,5 @@
 import { pageOf, type PageResult } from '../../schemas/common.js';
+import { ApiError } from '../../shared/api-error.js';
 import { DEFAULT_LOCALE, type Locale } from '../../shared/locale.js';
 import type { CatalogName } from './catalog-data.js';
 import type { CodeRepository } from './code-repository.js';
@@ -37,6 +38,15 @@ export class CodeService {
 
   has(catalog: CatalogName, code: string): boolean {
     return (this.catalogs.get(catalog) ?? []).some((e) => e.code === code);
+  }
+
+  /** Throws 400 C0005 naming the query parameter unless every value is a code of the catalog. */
+  requireCodes(parameter: string, catalog: CatalogName, values: string[] | undefined): void {
+    for (const value of values ?? []) {
+      if (!this.has(catalog, value)) {
+        throw new ApiError('C0005', `Query parameter "${parameter}" must hold codes of the ${catalog} catalog (GET /api/v1/codes/${catalog}), got ${JSON.stringify(value)}`, parameter);
+      }
+    }
   }
 
   codesOf(catalog: CatalogName): string[] {

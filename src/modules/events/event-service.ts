@@ -1,11 +1,10 @@
-import { ApiError, notFound } from '../../shared/api-error.js';
+import { notFound } from '../../shared/api-error.js';
 import { groupBy } from '../../shared/group.js';
 import type { Links } from '../../shared/links.js';
 import { TRANSLATED_LANGUAGES, type Locale } from '../../shared/locale.js';
 import { toUtcIso } from '../../shared/time.js';
 import { pageOf, type PageResult } from '../../schemas/common.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
-import type { CatalogName } from '../codes/catalog-data.js';
 import type { CodeService } from '../codes/code-service.js';
 import type { EventRepository } from './event-repository.js';
 import type { EventDetailDto, EventSearchQueryInput, EventSummaryDto } from './event-schemas.js';
@@ -26,8 +25,8 @@ export class EventService {
 
   async search(query: EventSearchQueryInput, locale: Locale): Promise<PageResult<EventSummaryDto>> {
     const { page, pageSize } = query;
-    this.checkCodes('eventCategories', 'event-categories', query.eventCategories);
-    this.checkCodes('eventSubjects', 'event-subjects', query.eventSubjects);
+    this.codes.requireCodes('eventCategories', 'event-categories', query.eventCategories);
+    this.codes.requireCodes('eventSubjects', 'event-subjects', query.eventSubjects);
     let companyId: number | undefined;
     if (query.companyId) {
       companyId = await this.accounts.companyIdByHandle(query.companyId);
@@ -143,11 +142,4 @@ export class EventService {
     });
   }
 
-  private checkCodes(parameter: string, catalog: CatalogName, values: string[] | undefined): void {
-    for (const value of values ?? []) {
-      if (!this.codes.has(catalog, value)) {
-        throw new ApiError('C0005', `Query parameter "${parameter}" must hold codes of the ${catalog} catalog (GET /api/v1/codes/${catalog}), got ${JSON.stringify(value)}`, parameter);
-      }
-    }
-  }
 }

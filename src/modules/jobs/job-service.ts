@@ -1,4 +1,4 @@
-import { ApiError, notFound } from '../../shared/api-error.js';
+import { notFound } from '../../shared/api-error.js';
 import { groupBy } from '../../shared/group.js';
 import type { Links } from '../../shared/links.js';
 import { TRANSLATED_LANGUAGES, type Locale } from '../../shared/locale.js';
@@ -6,7 +6,6 @@ import { toUtcIso } from '../../shared/time.js';
 import { pageOf, type PageResult } from '../../schemas/common.js';
 import { queryTerms } from '../../search/search-text.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
-import type { CatalogName } from '../codes/catalog-data.js';
 import type { CodeService } from '../codes/code-service.js';
 import type { JobRepository, JobRow, JobSearchFilter, JobTranslationRow } from './job-repository.js';
 import { SENIORITIES, type JobDetailDto, type JobSearchQueryInput, type JobSummaryDto } from './job-schemas.js';
@@ -32,8 +31,8 @@ export class JobService {
   async search(query: JobSearchQueryInput, locale: Locale): Promise<PageResult<JobSummaryDto>> {
     const { page, pageSize } = query;
     const empty = pageOf<JobSummaryDto>([], 0, page, pageSize);
-    this.checkCodes('jobCategories', 'job-categories', query.jobCategories);
-    this.checkCodes('employmentTypes', 'employment-types', query.employmentTypes);
+    this.codes.requireCodes('jobCategories', 'job-categories', query.jobCategories);
+    this.codes.requireCodes('employmentTypes', 'employment-types', query.employmentTypes);
 
     const keyword = query.keyword?.trim() ?? '';
     const terms = keyword === '' ? null : queryTerms(keyword);
@@ -143,13 +142,6 @@ export class JobService {
     });
   }
 
-  private checkCodes(parameter: string, catalog: CatalogName, values: string[] | undefined): void {
-    for (const value of values ?? []) {
-      if (!this.codes.has(catalog, value)) {
-        throw new ApiError('C0005', `Query parameter "${parameter}" must hold codes of the ${catalog} catalog (GET /api/v1/codes/${catalog}), got ${JSON.stringify(value)}`, parameter);
-      }
-    }
-  }
 }
 
 function textOf(row: JobRow, translation: JobTranslationRow | undefined, locale: Locale) {
