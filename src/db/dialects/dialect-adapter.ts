@@ -21,6 +21,10 @@ export interface DialectAdapter {
   /** Stores (replacing) the tokens of one document; `tokens` come from `documentTokens`. */
   writeSearchDocument(db: Kysely<DB>, index: SearchIndex, id: number, tokens: string): Promise<void>;
   deleteSearchDocument(db: Kysely<DB>, index: SearchIndex, id: number): Promise<void>;
+  /** Stores many new documents at once (bulk loading; the ids must not be indexed yet). */
+  insertSearchDocuments(db: Kysely<DB>, index: SearchIndex, documents: Array<{ id: number; tokens: string }>): Promise<void>;
+  /** After rows were inserted with explicit ids, makes the next generated id follow the largest one. */
+  syncIdSequence(db: Kysely<DB>, table: 'posts' | 'jobs' | 'post_images' | 'users' | 'companies'): Promise<void>;
   /** A parenthesized subquery of (doc_id, rank) for documents that match every term. */
   searchMatches(index: SearchIndex, terms: SearchTerm[]): RawBuilder<SearchMatch>;
   /** The engine's query plan for a statement, one line per plan node (used by tests and diagnostics). */

@@ -32,6 +32,15 @@ export const postgresAdapter: DialectAdapter = {
     await sql`DELETE FROM ${sql.table(index)} WHERE doc_id = ${id}`.execute(db);
   },
 
+  async insertSearchDocuments(db, index, documents) {
+    if (documents.length === 0) return;
+    await sql`INSERT INTO ${sql.table(index)} (doc_id, document) VALUES ${sql.join(documents.map((d) => sql`(${d.id}, array_to_tsvector(string_to_array(${d.tokens}, ' ')))`))}`.execute(db);
+  },
+
+  async syncIdSequence(db, table) {
+    await sql`SELECT setval(pg_get_serial_sequence(${table}, 'id'), GREATEST((SELECT max(id) FROM ${sql.table(table)}), 1))`.execute(db);
+  },
+
   searchMatches(index: SearchIndex, terms: SearchTerm[]) {
     const query = tsqueryLiteral(terms);
     return sql`(SELECT doc_id, -ts_rank(document, ${query}::tsquery) AS rank FROM ${sql.table(index)} WHERE document @@ ${query}::tsquery)`;

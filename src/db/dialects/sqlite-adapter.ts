@@ -32,6 +32,15 @@ export const sqliteAdapter: DialectAdapter = {
     await sql`DELETE FROM ${sql.raw(index)} WHERE rowid = ${id}`.execute(db);
   },
 
+  async insertSearchDocuments(db, index, documents) {
+    if (documents.length === 0) return;
+    await sql`INSERT INTO ${sql.raw(index)} (rowid, document) VALUES ${sql.join(documents.map((d) => sql`(${d.id}, ${d.tokens})`))}`.execute(db);
+  },
+
+  async syncIdSequence() {
+    // INTEGER PRIMARY KEY AUTOINCREMENT already continues after the largest id.
+  },
+
   searchMatches(index: SearchIndex, terms: SearchTerm[]) {
     const table = sql.raw(index);
     return sql`(SELECT rowid AS doc_id, bm25(${table}) AS rank FROM ${table} WHERE ${table} MATCH ${matchExpression(terms)})`;

@@ -1,0 +1,214 @@
+/**
+ * Fills the database DATABASE_URL names with deterministic benchmark data at scale:
+ *   npm run bench:data -- --posts 1000000 --jobs 200000 --events 20000 [--seed 7]
+ * Posts, jobs and events use the demo vocabulary (Korean-heavy, with en/ja/zh-CN/zh-TW translations, images,
+ * Open Graph cards, reposts and every job state), written in batched multi-row inserts.
+ */
+import { parseArgs } from 'node:util';
+import type { Insertable, Kysely } from 'kysely';
+import { loadConfig } from '../src/config.js';
+import { openDatabase, type Database } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import type { DB } from '../src/db/schema.js';
+import { generateDemoData } from '../src/demo/demo-generator.js';
+import { SeededRandom } from '../src/demo/random.js';
+import { CITIES, EVENT_TEXTS, fill, JOB_TEXTS, POST_TEMPLATES, ROLES, TECHS, type TextLanguage } from '../src/demo/vocabulary.js';
+import { catalogCodes } from '../src/modules/codes/catalog-data.js';
+import { documentTokens } from '../src/search/search-text.js';
+import { timeOrderedId } from '../src/shared/ids.js';
+
+const BATCH = 500;
+const DAY = 86_400_000;
+const TARGETS = ['en', 'ja', 'zh-CN', 'zh-TW'] as const;
+
+function progress(label: string, done: number, total: number, started: number): void {
+  const elapsed = (Date.now() - started) / 1000;
+  const rate = done / Math.max(elapsed, 0.001);
+  const eta = rate > 0 ? (total - done) / rate : 0;
+  const width = 30;
+  const filled = Math.round((done / total) * width);
+  process.stdout.write(`\r${label.padEnd(7)} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${String(done).padStart(8)}/${total} ${rate.toFixed(0).padStart(6)}/s ETA ${eta.toFixed(0)}s   `);
+  if (done >= total) process.stdout.write('\n');
+}
+
+async function maxId(db: Kysely<DB>, table: 'posts' | 'jobs' | 'post_images'): Promise<number> {
+  const row = await db.selectFrom(table).select((eb) => eb.fn.max('id').as('m')).executeTakeFirst();
+  return Number(row?.m ?? 0);
+}
+
+async function posts(database: Database, count: number, rnd: SeededRandom, now: number, authors: { users: number[]; companies: Array<{ id: number; name: string }> }) {
+  const { db, adapter } = database;
+  let nextId = (await maxId(db, 'posts')) + 1;
+  let nextImage = (await maxId(db, 'post_images')) + 1;
+  const first = nextId;
+  const started = Date.now();
+  const span = 730 * DAY;
+  for (let done = 0; done < count; done += BATCH) {
+    const n = Math.min(BATCH, count - done);
+    const rows: Array<Insertable<DB['posts']>> = [];
+    const images: Array<Insertable<DB['post_images']>> = [];
+    const cards: DB['post_og_cards'][] = [];
+    const translations: DB['post_translations'][] = [];
+    const docs: Array<{ id: number; tokens: string }> = [];
+    for (let i = 0; i < n; i++) {
+      const id = nextId++;
+      const isCompany = rnd.chance(0.35);
+      const company = rnd.pick(authors.companies);
+      const language: TextLanguage = rnd.chance(0.75) ? 'ko' : rnd.pick(['en', 'en', 'ja', 'zh-CN'] as const);
+      const template = rnd.pick(POST_TEMPLATES);
+      const role = rnd.pick(ROLES);
+      const tech = rnd.pick(TECHS);
+      const city = rnd.pick(CITIES);
+      const slots = (l: TextLanguage) => ({ company: company.name, role: role.name[l], tech, city: city[l] });
+      const content = fill(template[language], slots(language));
+      const own = rnd.chance(0.4) ? TARGETS.filter((l) => l !== language).map((l) => ({ post_id: id, language: l, content: fill(template[l], slots(l)) })) : [];
+      const imageCount = rnd.chance(0.3) ? rnd.int(1, 3) : 0;
+      const postedAt = now - span + Math.floor(((done + i) / count) * span);
+      rows.push({
+        id, author_type: isCompany ? 'COMPANY' : 'MEMBER', author_user_id: isCompany ? null : rnd.pick(authors.users),
+        author_company_id: isCompany ? company.id : null, content, language,
+        reposted_post_id: id - first > 100 && rnd.chance(0.05) ? first + rnd.int(0, id - first - 1) : null,
+        image_count: imageCount, has_og: 0, like_count: rnd.int(0, 500), comment_count: rnd.int(0, 50), posted_at: postedAt, updated_at: postedAt,
+      });
+      for (let k = 0; k < imageCount; k++) {
+        images.push({ id: nextImage++, post_id: id, position: k, media_key: `bench/posts/${id}-${k}.png`, content_type: 'image/png', byte_size: 20_000, width: 1200, height: 630 });
+      }
+      if (rnd.chance(0.2)) {
+        rows[rows.length - 1]!.has_og = 1;
+        cards.push({ post_id: id, link: `https://blog.example.com/${id}`, title: `${company.name} ${tech}`, source: `${company.name} Blog`, image: null, description: null, fetched_at: postedAt });
+      }
+      translations.push(...own);
+      docs.push({ id, tokens: documentTokens(content, ...own.map((t) => t.content)) });
+    }
+    await db.transaction().execute(async (trx) => {
+      await trx.insertInto('posts').values(rows).execute();
+      if (images.length) await trx.insertInto('post_images').values(images).execute();
+      if (cards.length) await trx.insertInto('post_og_cards').values(cards).execute();
+      for (let k = 0; k < translations.length; k += BATCH) await trx.insertInto('post_translations').values(translations.slice(k, k + BATCH)).execute();
+      await adapter.insertSearchDocuments(trx, 'post_search', docs);
+    });
+    progress('posts', done + n, count, started);
+  }
+  await adapter.syncIdSequence(db, 'posts');
+  await adapter.syncIdSequence(db, 'post_images');
+}
+
+async function jobs(database: Database, count: number, rnd: SeededRandom, now: number, companies: Array<{ id: number; name: string }>) {
+  const { db, adapter } = database;
+  let nextId = (await maxId(db, 'jobs')) + 1;
+  const seniorities = catalogCodes('seniorities');
+  const types = catalogCodes('employment-types');
+  const workTypes = catalogCodes('work-types');
+  const started = Date.now();
+  for (let done = 0; done < count; done += BATCH) {
+    const n = Math.min(BATCH, count - done);
+    const rows: Array<Insertable<DB['jobs']>> = [];
+    const seniorityRows: DB['job_seniorities'][] = [];
+    const typeRows: DB['job_employment_types'][] = [];
+    const translations: DB['job_translations'][] = [];
+    const docs: Array<{ id: number; tokens: string }> = [];
+    for (let i = 0; i < n; i++) {
+      const id = nextId++;
+      const company = rnd.pick(companies);
+      const role = rnd.pick(ROLES);
+      const tech = rnd.pick(TECHS);
+      const city = rnd.pick(CITIES);
+      const language: TextLanguage = rnd.chance(0.85) ? 'ko' : 'en';
+      const slots = (l: TextLanguage) => ({ company: company.name, role: role.name[l], tech, city: city[l] });
+      const text = (l: TextLanguage) => ({
+        title: `${role.name[l]} (${tech})`, subtitle: fill(JOB_TEXTS.subtitle[l], slots(l)), description: fill(JOB_TEXTS.description[l], slots(l)),
+        duty: fill(JOB_TEXTS.duty[l], slots(l)), minimum_qualification: fill(JOB_TEXTS.minimumQualification[l], slots(l)),
+        preferred_qualification: JOB_TEXTS.preferredQualification[l], benefit: JOB_TEXTS.benefit[l], hire_process: JOB_TEXTS.hireProcess[l], hire_notes: JOB_TEXTS.hireNotes[l],
+      });
+      const state = rnd.next();
+      const status = state < 0.7 ? 'published' : state < 0.8 ? 'finish' : state < 0.9 ? 'draft' : 'deleted';
+      const start = now - rnd.int(1, 300) * DAY;
+      const end = state < 0.6 ? now + rnd.int(1, 90) * DAY : state < 0.65 ? null : now - rnd.int(1, 30) * DAY;
+      const workType = rnd.pick(workTypes);
+      const original = text(language);
+      rows.push({
+        id, company_id: company.id, author_user_id: null, job_type: 'PLATFORM', status, ...original, job_category: role.category, work_type: workType,
+        allow_remote: workType === 'ONSITE' ? 0 : 1, language, apply_type: 'PLATFORM', apply_url: null, email: null, notify_emails: '[]',
+        military: 0, veteran: 0, start_at: start, end_at: end, view_count: rnd.int(0, 10_000), created_at: start - DAY, updated_at: start - DAY,
+        deleted_at: status === 'deleted' ? now - DAY : null,
+      });
+      for (const s of rnd.some(seniorities, rnd.int(1, 2))) seniorityRows.push({ job_id: id, seniority: s });
+      for (const ty of rnd.some(types, rnd.int(1, 2))) typeRows.push({ job_id: id, employment_type: ty });
+      const own = rnd.chance(0.4) ? TARGETS.filter((l) => l !== language).map((l) => ({ job_id: id, language: l, ...text(l) })) : [];
+      translations.push(...own);
+      if (status !== 'deleted') {
+        docs.push({ id, tokens: documentTokens(original.title, original.subtitle, original.description, ...own.flatMap((t) => [t.title, t.subtitle, t.description])) });
+      }
+    }
+    await db.transaction().execute(async (trx) => {
+      for (let k = 0; k < rows.length; k += 250) await trx.insertInto('jobs').values(rows.slice(k, k + 250)).execute();
+      await trx.insertInto('job_seniorities').values(seniorityRows).execute();
+      await trx.insertInto('job_employment_types').values(typeRows).execute();
+      for (let k = 0; k < translations.length; k += 200) await trx.insertInto('job_translations').values(translations.slice(k, k + 200)).execute();
+      await adapter.insertSearchDocuments(trx, 'job_search', docs);
+    });
+    progress('jobs', done + n, count, started);
+  }
+  await adapter.syncIdSequence(db, 'jobs');
+}
+
+async function events(database: Database, count: number, rnd: SeededRandom, now: number, companies: Array<{ id: number; name: string }>) {
+  const { db } = database;
+  const categories = catalogCodes('event-categories');
+  const subjects = catalogCodes('event-subjects');
+  const started = Date.now();
+  for (let done = 0; done < count; done += BATCH) {
+    const n = Math.min(BATCH, count - done);
+    const rows: DB['events'][] = [];
+    const categoryRows: DB['event_categories'][] = [];
+    const subjectRows: DB['event_subjects'][] = [];
+    for (let i = 0; i < n; i++) {
+      const company = rnd.pick(companies);
+      const tech = rnd.pick(TECHS);
+      const city = rnd.pick(CITIES);
+      const created = now - rnd.int(1, 365) * DAY;
+      const id = timeOrderedId('evt', created, () => rnd.next());
+      const start = now + rnd.int(-200, 100) * DAY;
+      rows.push({
+        id, company_id: company.id, author_user_id: null, status: 'published', event_name: fill(EVENT_TEXTS.name.ko, { tech, city: city.ko }),
+        description: fill(EVENT_TEXTS.description.ko, { tech }), event_open_type: rnd.pick(['ONLINE', 'OFFLINE', 'HYBRID']), start_at: start, end_at: start + 7_200_000,
+        online_link: null, country: 'KR', region: city.ko, locality: null, location_title: null, location_address: null, location_detail: null,
+        location_description: null, location_hidden: 0, guest_hidden: 0, banner_key: null, language: 'ko', view_count: rnd.int(0, 3000),
+        guest_count: rnd.int(0, 300), created_at: created, updated_at: created, deleted_at: null,
+      });
+      for (const c of rnd.some(categories, rnd.int(1, 2))) categoryRows.push({ event_id: id, category: c });
+      for (const s of rnd.some(subjects, rnd.int(1, 2))) subjectRows.push({ event_id: id, subject: s });
+    }
+    await db.transaction().execute(async (trx) => {
+      for (let k = 0; k < rows.length; k += 250) await trx.insertInto('events').values(rows.slice(k, k + 250)).execute();
+      await trx.insertInto('event_categories').values(categoryRows).execute();
+      await trx.insertInto('event_subjects').values(subjectRows).execute();
+    });
+    progress('events', done + n, count, started);
+  }
+}
+
+/** Adds `counts` of rows (on top of the demo data, which is created first on an empty database). */
+export async function generateBenchData(database: Database, counts: { posts: number; jobs: number; events: number }, seed = 7): Promise<void> {
+  const now = Date.now();
+  const empty = (await database.db.selectFrom('users').select('id').limit(1).execute()).length === 0;
+  if (empty) await generateDemoData(database, { now });
+  const users = (await database.db.selectFrom('users').select('id').execute()).map((u) => u.id);
+  const companies = await database.db.selectFrom('companies').select(['id', 'name']).execute();
+  const rnd = new SeededRandom(seed);
+  if (counts.posts) await posts(database, counts.posts, rnd, now, { users, companies });
+  if (counts.jobs) await jobs(database, counts.jobs, rnd, now, companies);
+  if (counts.events) await events(database, counts.events, rnd, now, companies);
+  await database.db.executeQuery({ sql: 'ANALYZE', parameters: [], query: { kind: 'RawNode' } as never, queryId: { queryId: 'analyze' } });
+}
+
+if (process.argv[1]?.endsWith('generate-data.ts')) {
+  const { values } = parseArgs({ options: { posts: { type: 'string', default: '0' }, jobs: { type: 'string', default: '0' }, events: { type: 'string', default: '0' }, seed: { type: 'string', default: '7' } } });
+  const config = loadConfig();
+  const database = openDatabase({ kind: config.databaseKind, url: config.databaseUrl });
+  await migrateToLatest(database);
+  const started = Date.now();
+  await generateBenchData(database, { posts: Number(values.posts), jobs: Number(values.jobs), events: Number(values.events) }, Number(values.seed));
+  await database.close();
+  console.log(`Done in ${((Date.now() - started) / 1000).toFixed(1)} s (${config.databaseKind}).`);
+}

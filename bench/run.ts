@@ -1,0 +1,266 @@
+/**
+ * The benchmark: npm run bench -- [--db sqlite|postgres] [--scenario NAME] [--quick] [--posts N] [--sizes 10000,100000]
+ *
+ * Starts the service as its own process (limits raised) on a generated data set, drives each scenario with
+ * autocannon, and in the same run serves the exact bytes of each scenario's response from a bare node:http
+ * server: that is the limit of this runtime on this machine, and every result is reported as a ratio to it.
+ * Prints a table and saves it as JSON under bench/results/.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { OPERATION_IDS } from '../src/config.js';
+import { openDatabase, type Database } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { DEMO_API_KEY, DEMO_CLIENT } from '../src/demo/demo-generator.js';
+import { solidPng } from '../src/media/png.js';
+import { OAuthRepository } from '../src/modules/oauth/oauth-repository.js';
+import { keyEncryptionKey, SigningKeys } from '../src/modules/oauth/signing-keys.js';
+import { TokenService } from '../src/modules/oauth/token-service.js';
+import { generateBenchData } from './generate-data.js';
+
+export interface BenchOptions {
+  db: 'sqlite' | 'postgres';
+  quick: boolean;
+  posts: number;
+  scenario?: string;
+  sizes?: number[];
+  connections?: number;
+  seconds?: number;
+  dataDir?: string;
+}
+
+export interface ScenarioResult {
+  scenario: string;
+  posts: number;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  bareRequestsPerSecond: number;
+  ratio: number;
+  peakRssMb: number;
+  errors: number;
+}
+
+const SECRET = 'bench-signing-key-secret-0123456789abcdef';
+const RAISED = Object.fromEntries([
+  ['RATE_LIMIT_GLOBAL_PER_MINUTE', '1000000000'], ['RATE_LIMIT_GLOBAL_PER_DAY', '1000000000'],
+  ...OPERATION_IDS.flatMap((op) => ['MINUTE', 'HOUR', 'DAY'].map((w) => [`RATE_LIMIT_${op.toUpperCase().replace(/\./g, '_')}_PER_${w}`, '1000000000'])),
+]);
+
+interface Target { databaseUrl: string; open(): Database }
+
+async function dataset(options: BenchOptions, posts: number): Promise<Target> {
+  const jobs = Math.round(posts / 5);
+  const events = Math.round(posts / 50);
+  const name = `bench-${posts}-${jobs}-${events}`;
+  if (options.db === 'sqlite') {
+    const dir = options.dataDir ?? path.resolve('bench/data');
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, `${name}.sqlite`);
+    const open = () => openDatabase({ kind: 'sqlite', url: file });
+    if (!fs.existsSync(file)) {
+      console.log(`Generating ${name} (SQLite, kept at ${file} for later runs)…`);
+      const database = open();
+      await migrateToLatest(database);
+      await generateBenchData(database, { posts, jobs, events });
+      await database.close();
+    }
+    return { databaseUrl: file, open };
+  }
+  const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('Set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a PostgreSQL database for --db postgres');
+  const schema = name.replace(/-/g, '_');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const exists = (await client.query('SELECT 1 FROM information_schema.schemata WHERE schema_name = $1', [schema])).rowCount === 1;
+  if (!exists) await client.query(`CREATE SCHEMA ${schema}`);
+  await client.end();
+  const open = () => openDatabase({ kind: 'postgres', url, searchPath: schema });
+  if (!exists) {
+    console.log(`Generating ${name} (PostgreSQL schema ${schema}, kept for later runs)…`);
+    const database = open();
+    await migrateToLatest(database);
+    await generateBenchData(database, { posts, jobs, events });
+    await database.close();
+  }
+  const separator = url.includes('?') ? '&' : '?';
+  return { databaseUrl: `${url}${separator}options=${encodeURIComponent(`-c search_path=${schema}`)}`, open };
+}
+
+async function startService(target: Target, dataDir: string): Promise<{ base: string; child: ChildProcess; stop(): Promise<void> }> {
+  const port = 20_000 + Math.floor(Math.random() * 10_000);
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bench-server.ts'], {
+    env: { ...process.env, ...RAISED, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: target.databaseUrl, DATA_DIR: dataDir, LOG_LEVEL: 'silent', SIGNING_KEY_SECRET: SECRET, REDIS_URL: '' },
+    stdio: 'inherit',
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 600; i++) {
+    try { if ((await fetch(`${base}/readyz`)).ok) break; } catch { /* starting */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { base, child, stop: () => new Promise((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); }) };
+}
+
+function peakRssMb(pid: number | undefined): number {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+interface Scenario {
+  name: string;
+  /** Part of the scale curve (--sizes). */
+  searches?: boolean;
+  prepare(ctx: { target: Target; base: string; demo: { postId: number; jobId: number } }): Promise<autocannon.Options>;
+}
+
+async function issueTokens(target: Target, issuer: string, scope: string, count: number): Promise<Array<{ access: string; refresh: string }>> {
+  const database = target.open();
+  try {
+    const oauth = new OAuthRepository(database.db);
+    const keys = new SigningKeys(database.db, keyEncryptionKey(SECRET, '/nonexistent'), Date.now, 3600);
+    await keys.init();
+    const tokens = new TokenService(oauth, keys, { issuer, audience: `${issuer}/api`, accessTokenSeconds: 3600, refreshTokenSeconds: 86_400 }, Date.now);
+    const out: Array<{ access: string; refresh: string }> = [];
+    for (let i = 0; i < count; i++) {
+      const { tokens: issued } = await tokens.openGrant(oauth, 1, DEMO_CLIENT.clientId, scope.split(' '));
+      out.push({ access: issued.access_token, refresh: issued.refresh_token });
+    }
+    return out;
+  } finally {
+    await database.close();
+  }
+}
+
+const key = { 'x-svc-api-key': DEMO_API_KEY };
+const SCENARIOS: Scenario[] = [
+  { name: 'post detail', prepare: async ({ base, demo }) => ({ url: `${base}/api/v1/posts/${demo.postId}`, headers: key }) },
+  { name: 'job detail', prepare: async ({ base, demo }) => ({ url: `${base}/api/v1/jobs/${demo.jobId}`, headers: key }) },
+  { name: 'job search, 3 filters', searches: true, prepare: async ({ base }) => ({ url: `${base}/api/v1/jobs?jobCategories=SOFTWARE_ENGINEERING,DATA_AI&seniorities=JUNIOR,MIDLEVEL&workTypes=REMOTE,HYBRID`, headers: key }) },
+  { name: 'job search, English keyword', searches: true, prepare: async ({ base }) => ({ url: `${base}/api/v1/jobs?keyword=backend`, headers: key }) },
+  { name: 'post search, Korean 개발', searches: true, prepare: async ({ base }) => ({ url: `${base}/api/v1/posts?keyword=${encodeURIComponent('개발')}`, headers: key }) },
+  { name: 'post search RECENT p1', searches: true, prepare: async ({ base }) => ({ url: `${base}/api/v1/posts?sort=RECENT&page=1`, headers: key }) },
+  { name: 'post search RECENT p2000', searches: true, prepare: async ({ base }) => ({ url: `${base}/api/v1/posts?sort=RECENT&page=2000`, headers: key }) },
+  { name: 'job categories (en)', prepare: async ({ base }) => ({ url: `${base}/api/v1/codes/job-categories`, headers: { ...key, 'accept-language': 'en' } }) },
+  {
+    name: 'token refresh',
+    prepare: async ({ target, base }) => {
+      const tokens = await issueTokens(target, base, 'profile', 2_000);
+      const basic = `Basic ${Buffer.from(`${DEMO_CLIENT.clientId}:${DEMO_CLIENT.clientSecret}`).toString('base64')}`;
+      return {
+        url: `${base}/oauth/token`, method: 'POST', amount: tokens.length,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic },
+        requests: [{ setupRequest: (req) => ({ ...req, body: `grant_type=refresh_token&refresh_token=${tokens.pop()?.refresh ?? ''}` }) }],
+      };
+    },
+  },
+  {
+    name: 'post create, one image',
+    prepare: async ({ target, base }) => {
+      const [token] = await issueTokens(target, base, 'post:write', 1);
+      const boundary = `bench${randomBytes(6).toString('hex')}`;
+      const body = Buffer.concat([
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="request"\r\n\r\n{"text":"벤치마크 글"}\r\n--${boundary}\r\nContent-Disposition: form-data; name="images"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`),
+        solidPng(320, 200, [10, 120, 200]), Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+      return { url: `${base}/api/v1/posts`, method: 'POST', body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, authorization: `Bearer ${token!.access}` } };
+    },
+  },
+];
+
+/** Serves one fixed response, byte for byte, as fast as this runtime can. */
+async function bareServer(status: number, headers: Record<string, string>, body: Buffer): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((_req, res) => { _req.resume(); res.writeHead(status, headers); res.end(body); });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+}
+
+async function measure(options: autocannon.Options): Promise<autocannon.Result> {
+  return autocannon(options);
+}
+
+export async function runBenchmark(options: BenchOptions): Promise<ScenarioResult[]> {
+  const connections = options.connections ?? (options.quick ? 10 : 50);
+  const seconds = options.seconds ?? (options.quick ? 2 : 10);
+  const results: ScenarioResult[] = [];
+  const sizes = options.sizes ?? [options.posts];
+  for (const size of sizes) {
+    const target = await dataset(options, size);
+    const reader = target.open();
+    const postId = (await reader.db.selectFrom('posts').select('id').where('image_count', '>', 0).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow()).id;
+    const jobId = (await reader.db.selectFrom('jobs').select('id').where('status', '=', 'published').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow()).id;
+    await reader.close();
+    const dataDir = fs.mkdtempSync(path.join(options.dataDir ?? path.resolve('bench/data'), 'run-'));
+    const service = await startService(target, dataDir);
+    try {
+      const chosen = SCENARIOS.filter((s) => (!options.scenario || s.name.includes(options.scenario)) && (sizes.length === 1 || s.searches));
+      for (const scenario of chosen) {
+        const request = await scenario.prepare({ target, base: service.base, demo: { postId, jobId } });
+        const timed = request.amount ? {} : { duration: seconds };
+        if (!request.amount) await measure({ ...request, connections, duration: 1 });
+        const run = await measure({ ...request, connections, ...timed });
+        // One response of the scenario, served byte for byte by the bare server.
+        const sample = await fetch(String(request.url), { method: request.method ?? 'GET', headers: request.headers as Record<string, string>, body: request.method === 'POST' && !request.amount ? request.body as Buffer : undefined });
+        const sampleBody = Buffer.from(await sample.arrayBuffer());
+        const bare = await bareServer(sample.status, { 'content-type': sample.headers.get('content-type') ?? 'application/json' }, sampleBody);
+        const bareRun = await measure({ url: bare.url, connections, duration: request.amount ? Math.max(1, Math.round(run.duration)) : seconds, method: request.method ?? 'GET', ...(request.method === 'POST' ? { body: 'x' } : {}) });
+        await bare.close();
+        results.push({
+          scenario: scenario.name, posts: size,
+          requestsPerSecond: Math.round(run.requests.average), p50: run.latency.p50, p99: run.latency.p99,
+          bareRequestsPerSecond: Math.round(bareRun.requests.average), ratio: run.requests.average / bareRun.requests.average,
+          peakRssMb: Math.round(peakRssMb(service.child.pid)), errors: run.non2xx + run.errors,
+        });
+        console.log(`  ${scenario.name}: ${Math.round(run.requests.average)} req/s, p50 ${run.latency.p50} ms, p99 ${run.latency.p99} ms`);
+      }
+    } finally {
+      await service.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  return results;
+}
+
+export function table(results: ScenarioResult[]): string {
+  const lines = ['| scenario | posts | req/s | p50 ms | p99 ms | bare req/s | ratio | peak RSS MB | errors |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|'];
+  for (const r of results) {
+    lines.push(`| ${r.scenario} | ${r.posts.toLocaleString('en')} | ${r.requestsPerSecond} | ${r.p50} | ${r.p99} | ${r.bareRequestsPerSecond} | ${(r.ratio * 100).toFixed(0)}% | ${r.peakRssMb} | ${r.errors} |`);
+  }
+  return lines.join('\n');
+}
+
+if (process.argv[1]?.endsWith('run.ts')) {
+  const { values } = parseArgs({
+    options: {
+      db: { type: 'string', default: 'sqlite' }, scenario: { type: 'string' }, quick: { type: 'boolean', default: false },
+      posts: { type: 'string' }, sizes: { type: 'string' }, connections: { type: 'string' }, seconds: { type: 'string' },
+    },
+  });
+  const quick = values.quick === true;
+  const options: BenchOptions = {
+    db: values.db === 'postgres' ? 'postgres' : 'sqlite',
+    quick,
+    posts: Number(values.posts ?? (quick ? 5_000 : 1_000_000)),
+    scenario: values.scenario,
+    sizes: values.sizes ? values.sizes.split(',').map(Number) : undefined,
+    connections: values.connections ? Number(values.connections) : undefined,
+    seconds: values.seconds ? Number(values.seconds) : undefined,
+  };
+  const results = await runBenchmark(options);
+  const rendered = table(results);
+  console.log(`\n${rendered}\n`);
+  const file = path.resolve('bench/results', `${options.db}-${new Date().toISOString().replace(/[:.]/g, '-')}${quick ? '-quick' : ''}.json`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify({ options, machine: { cpus: (await import('node:os')).cpus().length, node: process.version }, results }, null, 2)}\n`);
+  console.log(`Saved ${file}`);
+}
