@@ -7,6 +7,9 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
   const migrator = new Migrator({
     db: database.db,
     provider: { getMigrations: async () => allMigrations(database.adapter) },
+    // Without a schema Kysely finds migration tables in any schema of the database (another deployment's,
+    // a benchmark's) and then fails to use them; name the schema this database lives in.
+    ...(database.schema ? { migrationTableSchema: database.schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
