@@ -59,6 +59,7 @@ import { languagePlugin } from './plugins/language.js';
 import { multipartPlugin } from './plugins/multipart.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { queryNormalizationPlugin } from './plugins/query-normalization.js';
+import { SearchCache } from './search/search-cache.js';
 import { Idempotency } from './shared/idempotency.js';
 import { Links } from './shared/links.js';
 
@@ -124,9 +125,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const appKeys = new AppKeyService(accounts, config.apiKeyCacheSeconds);
   const codes = new CodeService(new CodeRepository(database.db));
   await codes.load();
-  const posts = new PostService(new PostRepository(database.db, database.adapter), accounts, links, config.serviceTimeZone);
+  const posts = new PostService(new PostRepository(database.db, database.adapter), accounts, links, config.serviceTimeZone, new SearchCache(database.db, 'posts'));
   const jobReads = new JobRepository(database.db, database.adapter);
-  const jobs = new JobService(jobReads, accounts, codes, links, clock);
+  const jobs = new JobService(jobReads, accounts, codes, links, clock, new SearchCache(database.db, 'jobs'));
   const permissions = new PermissionService(database.db);
   const mediaStore = options.mediaStore ?? mediaStoreFor(config, database, clock);
   const uploads = new ImageUploads(mediaStore, app.log);

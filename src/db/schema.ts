@@ -315,6 +315,8 @@ export interface IdempotencyKeysTable {
 
 export interface RateLimitCountersTable { counter_key: string; count: number; expires_at: number }
 
+export interface DataVersionsTable { name: string; version: number }
+
 /** Full-text tables: an FTS5 virtual table in SQLite (rowid), a tsvector table in PostgreSQL (doc_id). */
 export interface SearchTable { doc_id: number; document: string }
 
@@ -358,6 +360,7 @@ export interface DB {
   media_objects: MediaObjectsTable;
   idempotency_keys: IdempotencyKeysTable;
   rate_limit_counters: RateLimitCountersTable;
+  data_versions: DataVersionsTable;
 }
 
 export type SearchIndex = 'post_search' | 'job_search';

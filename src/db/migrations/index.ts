@@ -5,6 +5,7 @@ import { seedCodeCatalogs } from './2026-11-21-002-code-catalogs.js';
 import { oauthSchema } from './2026-11-21-003-oauth.js';
 import { writesSchema } from './2026-11-21-004-writes.js';
 import { rateLimitCounters } from './2026-11-21-005-rate-limit-counters.js';
+import { searchCacheVersions } from './2026-11-21-006-search-cache-versions.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export function allMigrations(adapter: DialectAdapter): Record<string, Migration> {
@@ -14,5 +15,6 @@ export function allMigrations(adapter: DialectAdapter): Record<string, Migration
     '2026-11-21-003-oauth': oauthSchema(),
     '2026-11-21-004-writes': writesSchema(adapter),
     '2026-11-21-005-rate-limit-counters': rateLimitCounters(),
+    '2026-11-21-006-search-cache-versions': searchCacheVersions(),
   };
 }

@@ -86,6 +86,16 @@ export class JobRepository {
     return { total: Number(total), ids: rows.map((r) => r.id) };
   }
 
+  /** The first moment after `now` at which a published job starts or stops hiring (Infinity when none). */
+  async nextHiringChange(now: number): Promise<number> {
+    const [starts, ends] = await Promise.all([
+      this.db.selectFrom('jobs').select((eb) => eb.fn.min('start_at').as('next')).where('status', '=', 'published').where('start_at', '>', now).executeTakeFirst(),
+      this.db.selectFrom('jobs').select((eb) => eb.fn.min('end_at').as('next')).where('status', '=', 'published').where('end_at', '>', now).executeTakeFirst(),
+    ]);
+    const candidates = [starts?.next, ends?.next].filter((v): v is number => v !== null && v !== undefined).map(Number);
+    return candidates.length ? Math.min(...candidates) : Number.POSITIVE_INFINITY;
+  }
+
   async findByIds(ids: number[]) {
     if (ids.length === 0) return [];
     return this.db.selectFrom('jobs')

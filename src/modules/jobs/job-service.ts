@@ -4,6 +4,7 @@ import type { Links } from '../../shared/links.js';
 import { TRANSLATED_LANGUAGES, type Locale } from '../../shared/locale.js';
 import { toUtcIso } from '../../shared/time.js';
 import { pageOf, type PageResult } from '../../schemas/common.js';
+import type { SearchCache } from '../../search/search-cache.js';
 import { queryTerms } from '../../search/search-text.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
 import type { CodeService } from '../codes/code-service.js';
@@ -26,6 +27,7 @@ export class JobService {
     private readonly codes: CodeService,
     private readonly links: Links,
     private readonly clock: () => number,
+    private readonly cache: SearchCache,
   ) {}
 
   async search(query: JobSearchQueryInput, locale: Locale): Promise<PageResult<JobSummaryDto>> {
@@ -55,7 +57,12 @@ export class JobService {
       if (companyId === undefined) return empty;
       filter.companyId = companyId;
     }
-    const { total, ids } = await this.jobs.search(filter);
+    const { now, ...withoutNow } = filter;
+    const { total, ids } = await this.cache.get(JSON.stringify(withoutNow), now, async () => ({
+      ...(await this.jobs.search(filter)),
+      // Results change when the next job opens or closes: the cached page is good until then.
+      validUntil: await this.jobs.nextHiringChange(now),
+    }));
     const items = (await this.hydrate(ids, locale, false)).map(({ summary }) => summary);
     return pageOf(items, total, page, pageSize);
   }

@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { DialectAdapter } from '../../db/dialects/dialect-adapter.js';
 import type { DB, JobsTable } from '../../db/schema.js';
+import { bumpDataVersion } from '../../search/search-cache.js';
 import { documentTokens } from '../../search/search-text.js';
 
 export interface JobChildren {
@@ -29,6 +30,7 @@ export class JobWriteRepository {
     const { id } = await this.db.insertInto('jobs').values(values).returning('id').executeTakeFirstOrThrow();
     await this.replaceChildren(id, children);
     await this.reindex(id);
+    await bumpDataVersion(this.db, 'jobs');
     return id;
   }
 
@@ -41,12 +43,14 @@ export class JobWriteRepository {
       : [];
     await this.replaceChildren(id, children);
     await this.reindex(id);
+    await bumpDataVersion(this.db, 'jobs');
     return replacedImages;
   }
 
   async setState(id: number, values: Pick<Updateable<JobsTable>, 'status' | 'start_at' | 'end_at' | 'deleted_at' | 'updated_at'>): Promise<void> {
     await this.db.updateTable('jobs').set(values).where('id', '=', id).execute();
     if (values.status === 'deleted') await this.adapter.deleteSearchDocument(this.db, 'job_search', id);
+    await bumpDataVersion(this.db, 'jobs');
   }
 
   /** Jobs of a company except deleted ones, newest first; `only` limits them to these ids. */

@@ -4,6 +4,7 @@ import type { Links } from '../../shared/links.js';
 import { TRANSLATED_LANGUAGES, type Locale } from '../../shared/locale.js';
 import { parseDateTime, toLocalDateTime, toUtcIso } from '../../shared/time.js';
 import { pageOf, type PageResult } from '../../schemas/common.js';
+import type { SearchCache } from '../../search/search-cache.js';
 import { queryTerms } from '../../search/search-text.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
 import type { PostRepository, PostRow, PostSearchFilter } from './post-repository.js';
@@ -27,6 +28,7 @@ export class PostService {
     private readonly accounts: AccountsRepository,
     private readonly links: Links,
     private readonly timeZone: string,
+    private readonly cache: SearchCache,
   ) {}
 
   async search(query: PostSearchQueryInput, viewer: Viewer | null, locale: Locale): Promise<PageResult<PostSummaryDto>> {
@@ -54,7 +56,7 @@ export class PostService {
       filter.authorCompanyId = companyId;
     }
 
-    const { total, ids } = await this.posts.search(filter);
+    const { total, ids } = await this.cache.get(JSON.stringify(filter), 0, () => this.posts.search(filter));
     const hydrated = await this.hydrate(ids, viewer, locale);
     const items = hydrated.map(({ row, summary }) => ({ ...summary, postedAt: toLocalDateTime(row.posted_at, this.timeZone) }));
     return pageOf(items, total, page, pageSize);

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DialectAdapter } from '../../db/dialects/dialect-adapter.js';
 import type { DB } from '../../db/schema.js';
 import type { StoredImage } from '../../media/image-uploads.js';
+import { bumpDataVersion } from '../../search/search-cache.js';
 import { documentTokens } from '../../search/search-text.js';
 import type { OgCard } from './og-fetcher.js';
 
@@ -48,6 +49,7 @@ export class PostWriteRepository {
     }
     await this.replaceCardAndMentions(id, post.og, post.mentions, post.now);
     await this.adapter.writeSearchDocument(this.db, 'post_search', id, documentTokens(post.content));
+    await bumpDataVersion(this.db, 'posts');
     return id;
   }
 
@@ -70,6 +72,7 @@ export class PostWriteRepository {
       await this.db.deleteFrom('post_mentions').where('post_id', '=', id).execute();
       await this.insertMentions(id, change.mentions);
     }
+    await bumpDataVersion(this.db, 'posts');
   }
 
   /** Deletes the post with its images, mentions, translations and card; returns the media keys to remove. */
@@ -80,6 +83,7 @@ export class PostWriteRepository {
     }
     await this.db.deleteFrom('posts').where('id', '=', id).execute();
     await this.adapter.deleteSearchDocument(this.db, 'post_search', id);
+    await bumpDataVersion(this.db, 'posts');
     return keys;
   }
 
