@@ -23,6 +23,13 @@ describe.skipIf(!url)('migrations on PostgreSQL', () => {
           await database.close();
         }
       }
+      // A schema chosen through the connection URL (options=-c search_path=…) is found too.
+      const viaUrl = openDatabase({ kind: 'postgres', url: `${url}${url!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${first}`)}`, poolSize: 1 });
+      try {
+        expect(await migrateToLatest(viaUrl)).toEqual([]);
+      } finally {
+        await viaUrl.close();
+      }
       const tables = await admin.query('SELECT table_schema FROM information_schema.tables WHERE table_name = $1 AND table_schema = ANY($2)', ['posts', [first, second]]);
       expect(tables.rows.map((r) => r.table_schema).sort()).toEqual([first, second].sort());
     } finally {

@@ -11,8 +11,6 @@ import type { DB } from './schema.js';
 export interface Database {
   db: Kysely<DB>;
   adapter: DialectAdapter;
-  /** The PostgreSQL schema the tables live in (undefined on SQLite). */
-  schema?: string;
   /** A cheap round trip, for readiness checks. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -48,7 +46,6 @@ export function openDatabase(options: DatabaseOptions): Database {
     return {
       db,
       adapter: postgresAdapter,
-      schema: options.searchPath ?? 'public',
       ping: async () => { await pool.query('SELECT 1'); },
       close: () => db.destroy(),
     };

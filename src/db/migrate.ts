@@ -1,15 +1,19 @@
-import { Migrator } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import type { Database } from './database.js';
 import { allMigrations } from './migrations/index.js';
 
 /** Applies every pending migration under Kysely's migration lock; throws on the first failure. */
 export async function migrateToLatest(database: Database): Promise<string[]> {
+  // Without a schema Kysely finds migration tables in any schema of the database (another deployment's, a
+  // benchmark's) and then fails to use them; name the schema this connection works in, however it was set
+  // (search_path in the URL, the role's default, or our own option).
+  const schema = database.adapter.name === 'postgres'
+    ? (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(database.db)).rows[0]?.schema
+    : undefined;
   const migrator = new Migrator({
     db: database.db,
     provider: { getMigrations: async () => allMigrations(database.adapter) },
-    // Without a schema Kysely finds migration tables in any schema of the database (another deployment's,
-    // a benchmark's) and then fails to use them; name the schema this database lives in.
-    ...(database.schema ? { migrationTableSchema: database.schema } : {}),
+    ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
