@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../src/app.js';
+import { bumpDataVersion, SearchCache } from '../src/search/search-cache.js';
 import { jsonPart, multipart } from './helpers/multipart.js';
 import { createTestApp, type TestContext } from './helpers/test-app.js';
 import { ENGINES } from './helpers/test-database.js';
@@ -33,5 +34,32 @@ describe.each(ENGINES)('cached search results stay exact on %s', (engine) => {
     expect((await searchOn(t.app, 'sort=RECENT')).totalItems).toBe(t.demo.posts.total + 1);
     await other.inject({ method: 'DELETE', url: `/api/v1/posts/${created.json().postId}`, headers: bearer(token) });
     expect((await searchOn(t.app, 'keyword=zeppelin')).totalItems).toBe(0);
+  });
+
+  it('computes a search once for many concurrent misses, and again after a write', async () => {
+    const cache = new SearchCache(t.db.database.db, 'posts');
+    let computed = 0;
+    const compute = async () => {
+      computed++;
+      await new Promise((r) => setTimeout(r, 50));
+      return { total: 7, ids: [1, 2, 3] };
+    };
+    const results = await Promise.all(Array.from({ length: 20 }, () => cache.get('same search', 0, compute)));
+    expect(computed).toBe(1);
+    for (const r of results) expect(r).toMatchObject({ total: 7, ids: [1, 2, 3] });
+    await cache.get('same search', 0, compute);
+    expect(computed).toBe(1);
+    await bumpDataVersion(t.db.database.db, 'posts');
+    await cache.get('same search', 0, compute);
+    expect(computed).toBe(2);
+  });
+
+  it('ends a cached result at its time limit', async () => {
+    const cache = new SearchCache(t.db.database.db, 'jobs');
+    let computed = 0;
+    const compute = async () => ({ total: ++computed, ids: [], validUntil: 1_000 });
+    expect((await cache.get('jobs', 500, compute)).total).toBe(1);
+    expect((await cache.get('jobs', 999, compute)).total).toBe(1);
+    expect((await cache.get('jobs', 1_000, compute)).total).toBe(2);
   });
 });

@@ -18,6 +18,8 @@ interface Entry { version: number; validUntil: number; total: number; ids: numbe
  */
 export class SearchCache {
   private readonly entries = new LRUCache<string, Entry>({ max: 20_000 });
+  /** Computations under way, so that concurrent misses of one search run it once. */
+  private readonly inFlight = new Map<string, Promise<Entry>>();
 
   constructor(private readonly db: Kysely<DB>, private readonly name: VersionedData) {}
 
@@ -31,8 +33,18 @@ export class SearchCache {
     const version = await this.version();
     const cached = this.entries.get(key);
     if (cached && cached.version === version && now < cached.validUntil) return cached;
-    const fresh = await compute();
-    this.entries.set(key, { version, validUntil: fresh.validUntil ?? Number.POSITIVE_INFINITY, total: fresh.total, ids: fresh.ids });
-    return fresh;
+    const flightKey = `${version}|${key}`;
+    let flight = this.inFlight.get(flightKey);
+    if (!flight) {
+      flight = compute().then((fresh) => {
+        const entry = { version, validUntil: fresh.validUntil ?? Number.POSITIVE_INFINITY, total: fresh.total, ids: fresh.ids };
+        this.entries.set(key, entry);
+        return entry;
+      }).finally(() => this.inFlight.delete(flightKey));
+      this.inFlight.set(flightKey, flight);
+    }
+    const entry = await flight;
+    if (now >= entry.validUntil) return this.get(key, now, compute);
+    return entry;
   }
 }
