@@ -34,17 +34,20 @@ export class SearchCache {
     const cached = this.entries.get(key);
     if (cached && cached.version === version && now < cached.validUntil) return cached;
     const flightKey = `${version}|${key}`;
-    let flight = this.inFlight.get(flightKey);
-    if (!flight) {
-      flight = compute().then((fresh) => {
-        const entry = { version, validUntil: fresh.validUntil ?? Number.POSITIVE_INFINITY, total: fresh.total, ids: fresh.ids };
-        this.entries.set(key, entry);
-        return entry;
-      }).finally(() => this.inFlight.delete(flightKey));
-      this.inFlight.set(flightKey, flight);
+    const joined = this.inFlight.get(flightKey);
+    if (joined) {
+      const entry = await joined;
+      // A computation started at an earlier moment may have run out for this one: then compute anew, once.
+      if (now < entry.validUntil) return entry;
     }
-    const entry = await flight;
-    if (now >= entry.validUntil) return this.get(key, now, compute);
-    return entry;
+    const flight: Promise<Entry> = compute().then((fresh) => {
+      const entry = { version, validUntil: fresh.validUntil ?? Number.POSITIVE_INFINITY, total: fresh.total, ids: fresh.ids };
+      this.entries.set(key, entry);
+      return entry;
+    }).finally(() => {
+      if (this.inFlight.get(flightKey) === flight) this.inFlight.delete(flightKey);
+    });
+    this.inFlight.set(flightKey, flight);
+    return flight;
   }
 }
