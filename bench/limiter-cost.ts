@@ -9,10 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { OPERATION_IDS } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { generateDemoData } from '../src/demo/demo-generator.js';
+import { allLimitSettings } from '../src/rate-limit/limit-settings.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, rounds: { type: 'string', default: '2' }, connections: { type: 'string', default: '50' } } });
 const seconds = Number(values.seconds);
@@ -26,10 +26,7 @@ await migrateToLatest(database);
 const demo = await generateDemoData(database, { now: Date.now() });
 await database.close();
 
-const raised = Object.fromEntries([
-  ['RATE_LIMIT_GLOBAL_PER_MINUTE', '1000000000'], ['RATE_LIMIT_GLOBAL_PER_DAY', '1000000000'],
-  ...OPERATION_IDS.flatMap((op) => ['MINUTE', 'HOUR', 'DAY'].map((w) => [`RATE_LIMIT_${op.toUpperCase().replace(/\./g, '_')}_PER_${w}`, '1000000000'])),
-]);
+const raised = allLimitSettings(1_000_000_000);
 
 async function serve(limiter: 'on' | 'off', port: number) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bench-server.ts'], {

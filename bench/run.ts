@@ -15,11 +15,11 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { OPERATION_IDS } from '../src/config.js';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { DEMO_API_KEY, DEMO_CLIENT } from '../src/demo/demo-generator.js';
 import { solidPng } from '../src/media/png.js';
+import { allLimitSettings } from '../src/rate-limit/limit-settings.js';
 import { OAuthRepository } from '../src/modules/oauth/oauth-repository.js';
 import { keyEncryptionKey, SigningKeys } from '../src/modules/oauth/signing-keys.js';
 import { TokenService } from '../src/modules/oauth/token-service.js';
@@ -49,10 +49,7 @@ export interface ScenarioResult {
 }
 
 const SECRET = 'bench-signing-key-secret-0123456789abcdef';
-const RAISED = Object.fromEntries([
-  ['RATE_LIMIT_GLOBAL_PER_MINUTE', '1000000000'], ['RATE_LIMIT_GLOBAL_PER_DAY', '1000000000'],
-  ...OPERATION_IDS.flatMap((op) => ['MINUTE', 'HOUR', 'DAY'].map((w) => [`RATE_LIMIT_${op.toUpperCase().replace(/\./g, '_')}_PER_${w}`, '1000000000'])),
-]);
+const RAISED = allLimitSettings(1_000_000_000);
 
 interface Target { databaseUrl: string; open(): Database }
 

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type App } from '../../src/app.js';
-import { loadConfig, OPERATION_IDS, type Config } from '../../src/config.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { allLimitSettings } from '../../src/rate-limit/limit-settings.js';
 import type { MediaStore } from '../../src/media/media-store.js';
 import { generateDemoData, type DemoManifest } from '../../src/demo/demo-generator.js';
 import { OpenApiConformance } from './openapi-conformance.js';
@@ -26,10 +27,7 @@ export interface TestContext {
 }
 
 /** Every rate limit raised, so functional tests are not limited; rate-limit tests set their own. */
-export const GENEROUS_LIMITS: Record<string, string> = Object.fromEntries([
-  ['RATE_LIMIT_GLOBAL_PER_MINUTE', '1000000'], ['RATE_LIMIT_GLOBAL_PER_DAY', '1000000'],
-  ...OPERATION_IDS.flatMap((op) => ['MINUTE', 'HOUR', 'DAY'].map((w) => [`RATE_LIMIT_${op.toUpperCase().replace(/\./g, '_')}_PER_${w}`, '1000000'])),
-]);
+export const GENEROUS_LIMITS = allLimitSettings(1_000_000);
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({
