@@ -6,6 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
+import { DataVersion } from './cache/data-version.js';
 import { demoCallbackRoutes } from './demo/demo-callback-routes.js';
 import { AccountsRepository } from './modules/accounts/accounts-repository.js';
 import { AppKeyService } from './modules/accounts/app-key-service.js';
@@ -59,7 +60,6 @@ import { languagePlugin } from './plugins/language.js';
 import { multipartPlugin } from './plugins/multipart.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { queryNormalizationPlugin } from './plugins/query-normalization.js';
-import { SearchCache } from './search/search-cache.js';
 import { Idempotency } from './shared/idempotency.js';
 import { Links } from './shared/links.js';
 
@@ -125,9 +125,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const appKeys = new AppKeyService(accounts, config.apiKeyCacheSeconds);
   const codes = new CodeService(new CodeRepository(database.db));
   await codes.load();
-  const posts = new PostService(new PostRepository(database.db, database.adapter), accounts, links, config.serviceTimeZone, new SearchCache(database.db, 'posts'));
+  const posts = new PostService(new PostRepository(database.db, database.adapter), accounts, links, config.serviceTimeZone, new DataVersion(database.db, 'posts'));
   const jobReads = new JobRepository(database.db, database.adapter);
-  const jobs = new JobService(jobReads, accounts, codes, links, clock, new SearchCache(database.db, 'jobs'));
+  const jobs = new JobService(jobReads, accounts, codes, links, clock, new DataVersion(database.db, 'jobs'));
   const permissions = new PermissionService(database.db);
   const mediaStore = options.mediaStore ?? mediaStoreFor(config, database, clock);
   const uploads = new ImageUploads(mediaStore, app.log);

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../src/app.js';
-import { bumpDataVersion, SearchCache } from '../src/search/search-cache.js';
+import { bumpDataVersion, DataVersion } from '../src/cache/data-version.js';
+import { SearchCache } from '../src/search/search-cache.js';
 import { jsonPart, multipart } from './helpers/multipart.js';
 import { createTestApp, type TestContext } from './helpers/test-app.js';
 import { ENGINES } from './helpers/test-database.js';
-import { accessToken, bearer } from './helpers/tokens.js';
+import { accessToken, bearer, createUser } from './helpers/tokens.js';
 
 describe.each(ENGINES)('cached search results stay exact on %s', (engine) => {
   let t: TestContext;
@@ -37,7 +38,7 @@ describe.each(ENGINES)('cached search results stay exact on %s', (engine) => {
   });
 
   it('computes a search once for many concurrent misses, and again after a write', async () => {
-    const cache = new SearchCache(t.db.database.db, 'posts');
+    const cache = new SearchCache(new DataVersion(t.db.database.db, 'posts'));
     let computed = 0;
     const compute = async () => {
       computed++;
@@ -55,11 +56,78 @@ describe.each(ENGINES)('cached search results stay exact on %s', (engine) => {
   });
 
   it('ends a cached result at its time limit', async () => {
-    const cache = new SearchCache(t.db.database.db, 'jobs');
+    const cache = new SearchCache(new DataVersion(t.db.database.db, 'jobs'));
     let computed = 0;
     const compute = async () => ({ total: ++computed, ids: [], validUntil: 1_000 });
     expect((await cache.get('jobs', 500, compute)).total).toBe(1);
     expect((await cache.get('jobs', 999, compute)).total).toBe(1);
     expect((await cache.get('jobs', 1_000, compute)).total).toBe(2);
+  });
+
+  describe('cached post and job reads', () => {
+    const get = async (app: App, url: string, token?: string) => {
+      const res = await app.inject({ method: 'GET', url, headers: { 'x-svc-api-key': t.demo.apiKey, ...(token ? bearer(token) : {}) } });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json();
+    };
+    const write = async (app: App, method: 'POST' | 'PUT', url: string, request: unknown, token: string) => {
+      const body = multipart([jsonPart(request)]);
+      const res = await app.inject({ method, url, headers: { ...body.headers, ...bearer(token) }, payload: body.payload });
+      expect(res.statusCode, res.body).toBeLessThan(300);
+      return res.json();
+    };
+
+    it('shows a post edited through another instance at once, and owned only to its author', async () => {
+      const demoToken = await accessToken(t, 'post:write');
+      const reader = await createUser(t, 'cache-reader');
+      const otherToken = await accessToken(t, 'post:write', reader);
+      const source = await write(t.app, 'POST', '/api/v1/posts', { text: 'original text' }, demoToken);
+      const repost = await write(t.app, 'POST', '/api/v1/posts', { text: 'look at this', repostedPostId: source.postId }, otherToken);
+
+      // Cached first as an anonymous caller sees it; each token holder then sees their own posts as owned.
+      const anonymous = await get(t.app, `/api/v1/posts/${repost.postId}`);
+      expect([anonymous.owned, anonymous.repostedPost.owned]).toEqual([false, false]);
+      const byDemo = await get(t.app, `/api/v1/posts/${repost.postId}`, demoToken);
+      expect([byDemo.owned, byDemo.repostedPost.owned]).toEqual([false, true]);
+      const byOther = await get(t.app, `/api/v1/posts/${repost.postId}`, otherToken);
+      expect([byOther.owned, byOther.repostedPost.owned]).toEqual([true, false]);
+      expect((await get(t.app, `/api/v1/posts/${repost.postId}`)).owned).toBe(false);
+      const found = await get(t.app, '/api/v1/posts?keyword=original', demoToken);
+      expect(found.items.find((p: { postId: number }) => p.postId === source.postId).owned).toBe(true);
+      expect((await get(t.app, '/api/v1/posts?keyword=original')).items.every((p: { owned: boolean }) => !p.owned)).toBe(true);
+
+      await write(other, 'PUT', `/api/v1/posts/${source.postId}`, { text: 'edited text' }, demoToken);
+      expect((await get(t.app, `/api/v1/posts/${source.postId}`)).content).toBe('edited text');
+      expect((await get(t.app, `/api/v1/posts/${repost.postId}`)).repostedPost.content).toBe('edited text');
+      await other.inject({ method: 'DELETE', url: `/api/v1/posts/${source.postId}`, headers: bearer(demoToken) });
+      const orphan = await get(t.app, `/api/v1/posts/${repost.postId}`);
+      expect([orphan.repostedPostDeleted, orphan.repostedPost]).toEqual([true, null]);
+      expect((await t.app.inject({ method: 'GET', url: `/api/v1/posts/${source.postId}`, headers: { 'x-svc-api-key': t.demo.apiKey } })).statusCode).toBe(404);
+    });
+
+    it('works out hiring at each request, and shows a job closed through another instance at once', async () => {
+      const token = await accessToken(t, 'job:write job:manage:read');
+      const job = await write(t.app, 'POST', '/api/v1/jobs/platform?companyId=acme-labs', {
+        jobTitle: '캐시 검증 엔지니어', jobCategory: 'SOFTWARE_ENGINEERING', seniorities: ['JUNIOR'], employmentTypes: ['FULL_TIME'],
+        jobBio: '설명', email: 'jobs@acme.example',
+      }, token);
+      const start = new Date(t.clock.now).toISOString().slice(0, 10);
+      const end = new Date(t.clock.now + 2 * 86_400_000).toISOString().slice(0, 10);
+      const published = await t.app.inject({ method: 'PUT', url: `/api/v1/jobs/${job.jobId}/active?companyId=acme-labs`, headers: { ...bearer(token), 'content-type': 'application/json' }, payload: JSON.stringify({ startDate: start, endDate: end }) });
+      expect(published.statusCode, published.body).toBe(200);
+      const saved = t.clock.now;
+      try {
+        expect((await get(t.app, `/api/v1/jobs/${job.jobId}`)).hiring).toBe(true);
+        t.clock.now += 3 * 86_400_000;
+        expect((await get(t.app, `/api/v1/jobs/${job.jobId}`)).hiring).toBe(false);
+        t.clock.now = saved;
+        expect((await get(t.app, `/api/v1/jobs/${job.jobId}`)).hiring).toBe(true);
+        const closed = await other.inject({ method: 'DELETE', url: `/api/v1/jobs/${job.jobId}/active?companyId=acme-labs`, headers: bearer(token) });
+        expect(closed.statusCode, closed.body).toBe(200);
+        expect(await get(t.app, `/api/v1/jobs/${job.jobId}`)).toMatchObject({ status: 'finish', hiring: false });
+      } finally {
+        t.clock.now = saved;
+      }
+    });
   });
 });

@@ -7,6 +7,7 @@ import type { DialectAdapter } from './dialects/dialect-adapter.js';
 import { postgresAdapter } from './dialects/postgres-adapter.js';
 import { sqliteAdapter } from './dialects/sqlite-adapter.js';
 import type { DB } from './schema.js';
+import { withStatementCache } from './statement-cache.js';
 
 export interface Database {
   db: Kysely<DB>;
@@ -58,7 +59,7 @@ export function openDatabase(options: DatabaseOptions): Database {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return {
     db,
     adapter: sqliteAdapter,

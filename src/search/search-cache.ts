@@ -1,13 +1,5 @@
-import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import type { DB } from '../db/schema.js';
-
-export type VersionedData = 'posts' | 'jobs';
-
-/** Bumps the data version inside the writing transaction: cached searches of that data are then stale. */
-export async function bumpDataVersion(db: Kysely<DB>, name: VersionedData): Promise<void> {
-  await db.updateTable('data_versions').set((eb) => ({ version: eb('version', '+', 1) })).where('name', '=', name).execute();
-}
+import type { DataVersion } from '../cache/data-version.js';
 
 interface Entry { version: number; validUntil: number; total: number; ids: number[] }
 
@@ -21,16 +13,14 @@ export class SearchCache {
   /** Computations under way, so that concurrent misses of one search run it once. */
   private readonly inFlight = new Map<string, Promise<Entry>>();
 
-  constructor(private readonly db: Kysely<DB>, private readonly name: VersionedData) {}
+  constructor(private readonly versions: DataVersion) {}
 
-  async version(): Promise<number> {
-    const row = await this.db.selectFrom('data_versions').select('version').where('name', '=', this.name).executeTakeFirst();
-    return Number(row?.version ?? 0);
-  }
-
-  /** The cached result for `key`, or `compute()`'s, stored under the version read before computing. */
-  async get(key: string, now: number, compute: () => Promise<{ total: number; ids: number[]; validUntil?: number }>): Promise<{ total: number; ids: number[] }> {
-    const version = await this.version();
+  /**
+   * The cached result for `key`, or `compute()`'s, stored under the version read before computing. The
+   * version comes back too, so that the items of the page can be read from caches of the same version.
+   */
+  async get(key: string, now: number, compute: () => Promise<{ total: number; ids: number[]; validUntil?: number }>): Promise<Entry> {
+    const version = await this.versions.read();
     const cached = this.entries.get(key);
     if (cached && cached.version === version && now < cached.validUntil) return cached;
     const flightKey = `${version}|${key}`;

@@ -4,7 +4,8 @@ import type { Links } from '../../shared/links.js';
 import { TRANSLATED_LANGUAGES, type Locale } from '../../shared/locale.js';
 import { toUtcIso } from '../../shared/time.js';
 import { pageOf, type PageResult } from '../../schemas/common.js';
-import type { SearchCache } from '../../search/search-cache.js';
+import { VersionedCache, type DataVersion } from '../../cache/data-version.js';
+import { SearchCache } from '../../search/search-cache.js';
 import { queryTerms } from '../../search/search-text.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
 import type { CodeService } from '../codes/code-service.js';
@@ -20,15 +21,34 @@ type Seniority = (typeof SENIORITIES)[number];
 type Size = JobSummaryDto['company']['size'];
 type WorkType = JobSummaryDto['workType'];
 
+interface Hydrated {
+  row: JobRow;
+  summary: JobSummaryDto;
+  text: ReturnType<typeof textOf>;
+  images: string[];
+}
+
+/** How many jobs (per language, with and without images) the read cache keeps. */
+const CACHED_JOBS = 5_000;
+
 export class JobService {
+  private readonly cache: SearchCache;
+  /**
+   * Jobs as the API shows them, by language and id, under the jobs data version. Nothing in them depends
+   * on the time of the request: `hiring` is worked out from the row at each request.
+   */
+  private readonly items = new VersionedCache<Hydrated>(CACHED_JOBS);
+
   constructor(
     private readonly jobs: JobRepository,
     private readonly accounts: AccountsRepository,
     private readonly codes: CodeService,
     private readonly links: Links,
     private readonly clock: () => number,
-    private readonly cache: SearchCache,
-  ) {}
+    private readonly versions: DataVersion,
+  ) {
+    this.cache = new SearchCache(versions);
+  }
 
   async search(query: JobSearchQueryInput, locale: Locale): Promise<PageResult<JobSummaryDto>> {
     const { page, pageSize } = query;
@@ -58,18 +78,18 @@ export class JobService {
       filter.companyId = companyId;
     }
     const { now, ...withoutNow } = filter;
-    const { total, ids } = await this.cache.get(JSON.stringify(withoutNow), now, async () => ({
+    const { total, ids, version } = await this.cache.get(JSON.stringify(withoutNow), now, async () => ({
       ...(await this.jobs.search(filter)),
       // Results change when the next job opens or closes: the cached page is good until then.
       validUntil: await this.jobs.nextHiringChange(now),
     }));
-    const items = (await this.hydrate(ids, locale, false)).map(({ summary }) => summary);
+    const items = (await this.hydrate(ids, locale, false, version)).map(({ summary }) => summary);
     return pageOf(items, total, page, pageSize);
   }
 
   /** Every job except drafts and deleted ones (published, finished and expired are all returned). */
   async detail(jobId: number, locale: Locale): Promise<JobDetailDto> {
-    const [job] = await this.hydrate([jobId], locale, true);
+    const [job] = await this.hydrate([jobId], locale, true, await this.versions.read());
     if (!job || (job.row.status !== 'published' && job.row.status !== 'finish')) throw notFound.job(jobId);
     const { row, summary, text, images } = job;
     return {
@@ -103,7 +123,24 @@ export class JobService {
     };
   }
 
-  private async hydrate(ids: number[], locale: Locale, withImages: boolean) {
+  /** The jobs of `ids` that exist, in that order: from the cache of `version`, the rest loaded and cached. */
+  private async hydrate(ids: number[], locale: Locale, withImages: boolean, version: number): Promise<Hydrated[]> {
+    const keyOf = (id: number) => `${locale}|${withImages ? 'i' : ''}|${id}`;
+    const found = new Map<number, Hydrated>();
+    const missing = ids.filter((id) => {
+      const hit = this.items.get(version, keyOf(id));
+      if (hit) found.set(id, hit);
+      return !hit;
+    });
+    for (const loaded of await this.load(missing, locale, withImages)) {
+      found.set(loaded.row.id, loaded);
+      this.items.set(version, keyOf(loaded.row.id), loaded);
+    }
+    return ids.flatMap((id) => found.get(id) ?? []);
+  }
+
+  /** Loads jobs with their codes, translation and images in a fixed number of queries, in `ids` order. */
+  private async load(ids: number[], locale: Locale, withImages: boolean): Promise<Hydrated[]> {
     if (ids.length === 0) return [];
     const [rows, seniorities, employmentTypes, translations, images] = await Promise.all([
       this.jobs.findByIds(ids),

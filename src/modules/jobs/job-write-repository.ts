@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { DialectAdapter } from '../../db/dialects/dialect-adapter.js';
 import type { DB, JobsTable } from '../../db/schema.js';
-import { bumpDataVersion } from '../../search/search-cache.js';
+import { bumpDataVersion } from '../../cache/data-version.js';
 import { documentTokens } from '../../search/search-text.js';
 
 export interface JobChildren {

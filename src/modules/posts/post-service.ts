@@ -4,7 +4,8 @@ import type { Links } from '../../shared/links.js';
 import { TRANSLATED_LANGUAGES, type Locale } from '../../shared/locale.js';
 import { parseDateTime, toLocalDateTime, toUtcIso } from '../../shared/time.js';
 import { pageOf, type PageResult } from '../../schemas/common.js';
-import type { SearchCache } from '../../search/search-cache.js';
+import { VersionedCache, type DataVersion } from '../../cache/data-version.js';
+import { SearchCache } from '../../search/search-cache.js';
 import { queryTerms } from '../../search/search-text.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
 import type { PostRepository, PostRow, PostSearchFilter } from './post-repository.js';
@@ -22,14 +23,32 @@ interface Hydrated {
   language: string;
 }
 
+/** A post detail as anybody sees it, with the authors whose viewers see `owned: true`. */
+interface CachedDetail {
+  dto: PostDetailDto;
+  authorUserId: number | null;
+  sourceAuthorUserId: number | null;
+}
+
+/** How many posts (per language) and post details the read caches keep. */
+const CACHED_POSTS = 10_000;
+const CACHED_DETAILS = 5_000;
+
 export class PostService {
+  private readonly cache: SearchCache;
+  /** Posts as search results show them, by language and id, under the posts data version. */
+  private readonly items = new VersionedCache<Hydrated>(CACHED_POSTS);
+  private readonly details = new VersionedCache<CachedDetail | null>(CACHED_DETAILS);
+
   constructor(
     private readonly posts: PostRepository,
     private readonly accounts: AccountsRepository,
     private readonly links: Links,
     private readonly timeZone: string,
-    private readonly cache: SearchCache,
-  ) {}
+    private readonly versions: DataVersion,
+  ) {
+    this.cache = new SearchCache(versions);
+  }
 
   async search(query: PostSearchQueryInput, viewer: Viewer | null, locale: Locale): Promise<PageResult<PostSummaryDto>> {
     const page = query.page;
@@ -56,27 +75,47 @@ export class PostService {
       filter.authorCompanyId = companyId;
     }
 
-    const { total, ids } = await this.cache.get(JSON.stringify(filter), 0, () => this.posts.search(filter));
-    const hydrated = await this.hydrate(ids, viewer, locale);
+    const { total, ids, version } = await this.cache.get(JSON.stringify(filter), 0, () => this.posts.search(filter));
+    const hydrated = await this.hydrate(ids, viewer, locale, version);
     const items = hydrated.map(({ row, summary }) => ({ ...summary, postedAt: toLocalDateTime(row.posted_at, this.timeZone) }));
     return pageOf(items, total, page, pageSize);
   }
 
   async detail(postId: number, viewer: Viewer | null, locale: Locale): Promise<PostDetailDto> {
-    const [post] = await this.details([postId], viewer, locale);
-    if (!post) throw notFound.post(postId);
-    const sourceId = post.row.reposted_post_id;
-    let repostedPost: RepostedPostDto | null = null;
-    if (sourceId !== null) {
-      const [source] = await this.details([sourceId], viewer, locale);
-      if (source) repostedPost = { ...source.dto, repostedPost: null };
+    const version = await this.versions.read();
+    const key = `${locale}|${postId}`;
+    let cached = this.details.get(version, key);
+    if (cached === undefined) {
+      cached = await this.loadDetail(postId, locale, version);
+      this.details.set(version, key, cached);
     }
-    return { ...post.dto, repostedPostDeleted: sourceId !== null && repostedPost === null, repostedPost };
+    if (!cached) throw notFound.post(postId);
+    const { dto, authorUserId, sourceAuthorUserId } = cached;
+    if (viewer === null) return dto;
+    const owned = authorUserId === viewer.userId;
+    const sourceOwned = sourceAuthorUserId !== null && sourceAuthorUserId === viewer.userId;
+    if (!owned && !sourceOwned) return dto;
+    return { ...dto, owned, repostedPost: dto.repostedPost && { ...dto.repostedPost, owned: sourceOwned } };
+  }
+
+  /** The detail as a caller without a token sees it (`owned` false), or null when there is no such post. */
+  private async loadDetail(postId: number, locale: Locale, version: number): Promise<CachedDetail | null> {
+    const [post] = await this.loadDetails([postId], locale, version);
+    if (!post) return null;
+    const sourceId = post.row.reposted_post_id;
+    let source: Awaited<ReturnType<PostService['loadDetails']>>[number] | undefined;
+    if (sourceId !== null) [source] = await this.loadDetails([sourceId], locale, version);
+    const repostedPost: RepostedPostDto | null = source ? { ...source.dto, repostedPost: null } : null;
+    return {
+      dto: { ...post.dto, repostedPostDeleted: sourceId !== null && repostedPost === null, repostedPost },
+      authorUserId: post.row.author_user_id,
+      sourceAuthorUserId: source?.row.author_user_id ?? null,
+    };
   }
 
   /** The body of a create or update response: the post as written (no translation). */
   async written(postId: number): Promise<PostWriteResponseDto> {
-    const [post] = await this.hydrate([postId], null, 'ko');
+    const [post] = await this.hydrate([postId], null, 'ko', null);
     if (!post) throw notFound.post(postId);
     return {
       postId: post.row.id,
@@ -89,8 +128,8 @@ export class PostService {
     };
   }
 
-  private async details(ids: number[], viewer: Viewer | null, locale: Locale) {
-    const hydrated = await this.hydrate(ids, viewer, locale);
+  private async loadDetails(ids: number[], locale: Locale, version: number) {
+    const hydrated = await this.hydrate(ids, null, locale, version);
     const mentions = groupBy(await this.posts.mentionsOf(ids), (m) => m.post_id);
     const sourceIds = hydrated.map((h) => h.row.reposted_post_id).filter((id): id is number => id !== null);
     const existingSources = new Set((await this.posts.findByIds(sourceIds)).map((r) => r.id));
@@ -112,8 +151,31 @@ export class PostService {
     });
   }
 
-  /** Loads posts with authors, images, cards and translations in a fixed number of queries, in `ids` order. */
-  private async hydrate(ids: number[], viewer: Viewer | null, locale: Locale): Promise<Hydrated[]> {
+  /**
+   * The posts of `ids` that exist, in that order, as `viewer` sees them. Read from the cache of `version`
+   * (null: straight from the database), the rest loaded in a fixed number of queries and cached.
+   */
+  private async hydrate(ids: number[], viewer: Viewer | null, locale: Locale, version: number | null): Promise<Hydrated[]> {
+    const found = new Map<number, Hydrated>();
+    const missing = version === null ? ids : ids.filter((id) => {
+      const hit = this.items.get(version, `${locale}|${id}`);
+      if (hit) found.set(id, hit);
+      return !hit;
+    });
+    for (const loaded of await this.load(missing, locale)) {
+      found.set(loaded.row.id, loaded);
+      if (version !== null) this.items.set(version, `${locale}|${loaded.row.id}`, loaded);
+    }
+    return ids.flatMap((id) => {
+      const post = found.get(id);
+      if (!post) return [];
+      const owned = viewer !== null && post.row.author_user_id === viewer.userId;
+      return [owned ? { ...post, summary: { ...post.summary, owned } } : post];
+    });
+  }
+
+  /** Loads posts with authors, images, cards and translations in a fixed number of queries (`owned` false). */
+  private async load(ids: number[], locale: Locale): Promise<Hydrated[]> {
     if (ids.length === 0) return [];
     const translate = TRANSLATED_LANGUAGES.has(locale);
     const [rows, images, cards, translations] = await Promise.all([
@@ -157,7 +219,7 @@ export class PostService {
             ? { link: card.link, title: card.title, source: card.source, image: card.image, description: card.description }
             : null,
           stats: { likeCount: row.like_count, commentCount: row.comment_count },
-          owned: viewer !== null && row.author_user_id === viewer.userId,
+          owned: false,
           webUrl: this.links.post(row.id),
         },
       });

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DialectAdapter } from '../../db/dialects/dialect-adapter.js';
 import type { DB } from '../../db/schema.js';
 import type { StoredImage } from '../../media/image-uploads.js';
-import { bumpDataVersion } from '../../search/search-cache.js';
+import { bumpDataVersion } from '../../cache/data-version.js';
 import { documentTokens } from '../../search/search-text.js';
 import type { OgCard } from './og-fetcher.js';
 

@@ -1,0 +1,49 @@
+import type { CompiledQuery, Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
+import type { DB } from '../db/schema.js';
+
+export type VersionedData = 'posts' | 'jobs';
+
+/** Bumps the data version inside the writing transaction: everything cached from that data is then stale. */
+export async function bumpDataVersion(db: Kysely<DB>, name: VersionedData): Promise<void> {
+  await db.updateTable('data_versions').set((eb) => ({ version: eb('version', '+', 1) })).where('name', '=', name).execute();
+}
+
+/**
+ * The current version of one kind of data, read from the database on every call (so a write committed by
+ * any instance is seen at once). The query is compiled once: it runs on every cached read.
+ */
+export class DataVersion {
+  private readonly query: CompiledQuery<{ version: number }>;
+
+  constructor(private readonly db: Kysely<DB>, readonly name: VersionedData) {
+    this.query = db.selectFrom('data_versions').select('version').where('name', '=', name).compile();
+  }
+
+  async read(): Promise<number> {
+    const { rows } = await this.db.executeQuery(this.query);
+    return Number(rows[0]?.version ?? 0);
+  }
+}
+
+/**
+ * Values computed from versioned data (a post as the API shows it, in one language), each kept with the
+ * version it was read at and used only while that version is current. Nothing is invalidated one by one:
+ * a write bumps the version and every older entry stops matching.
+ */
+export class VersionedCache<V> {
+  private readonly entries: LRUCache<string, { version: number; value: V }>;
+
+  constructor(max: number) {
+    this.entries = new LRUCache({ max });
+  }
+
+  get(version: number, key: string): V | undefined {
+    const entry = this.entries.get(key);
+    return entry && entry.version === version ? entry.value : undefined;
+  }
+
+  set(version: number, key: string, value: V): void {
+    this.entries.set(key, { version, value });
+  }
+}
