@@ -6,7 +6,7 @@
  * server: that is the limit of this runtime on this machine, and every result is reported as a ratio to it.
  * Prints a table and saves it as JSON under bench/results/.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -91,10 +91,18 @@ async function dataset(options: BenchOptions, posts: number): Promise<Target> {
   return { databaseUrl: `${url}${separator}options=${encodeURIComponent(`-c search_path=${schema}`)}`, open };
 }
 
+/** Compiles the service as `npm start` does, so the benchmark runs the same JavaScript as production. */
+function buildService(): void {
+  const tsc = path.resolve('node_modules/typescript/bin/tsc');
+  const built = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+  if (built.status !== 0) throw new Error('npm run build failed; the benchmark needs the compiled service');
+}
+
+/** The service as production runs it (`node dist/server.js`), on `target`, with every limit raised. */
 async function startService(target: Target, dataDir: string): Promise<{ base: string; child: ChildProcess; stop(): Promise<void> }> {
   const port = 20_000 + Math.floor(Math.random() * 10_000);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bench-server.ts'], {
-    env: { ...process.env, ...RAISED, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: target.databaseUrl, DATA_DIR: dataDir, LOG_LEVEL: 'silent', SIGNING_KEY_SECRET: SECRET, REDIS_URL: '' },
+  const child = spawn(process.execPath, ['dist/server.js'], {
+    env: { ...process.env, ...RAISED, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: target.databaseUrl, DATA_DIR: dataDir, LOG_LEVEL: 'warn', SIGNING_KEY_SECRET: SECRET, REDIS_URL: '' },
     stdio: 'inherit',
   });
   const base = `http://127.0.0.1:${port}`;
@@ -191,6 +199,7 @@ export async function runBenchmark(options: BenchOptions): Promise<ScenarioResul
   const seconds = options.seconds ?? (options.quick ? 2 : 10);
   const results: ScenarioResult[] = [];
   const sizes = options.sizes ?? [options.posts];
+  buildService();
   for (const size of sizes) {
     const target = await dataset(options, size);
     const reader = target.open();

@@ -116,9 +116,15 @@ export async function buildApp(options: AppOptions): Promise<App> {
   let closing = false;
   app.addHook('preClose', async () => { closing = true; });
   // A response finished during shutdown closes its connection, so the server is not kept open by
-  // keep-alive clients until their idle timeout.
-  app.addHook('onSend', async (_request, reply) => { if (closing) reply.header('Connection', 'close'); });
-  app.addHook('onRequest', async (request, reply) => { reply.header('X-Request-Id', request.id); });
+  // keep-alive clients until their idle timeout. (Hooks that never wait take `done`: no promise per request.)
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('Connection', 'close');
+    done(null, payload);
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('X-Request-Id', request.id);
+    done();
+  });
 
   const links = new Links(config.webBaseUrl, config.publicBaseUrl);
   const accounts = new AccountsRepository(database.db, clock);

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { RateLimitStore } from '../rate-limit/rate-limit-store.js';
 
@@ -17,7 +17,7 @@ export const conditionalGetPlugin = fp(async (app, opts: { store: RateLimitStore
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.method !== 'GET' || reply.statusCode !== 200 || request.routeOptions.config.auth !== 'apiKey') return payload;
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
-    const etag = `"${createHash('sha256').update(payload).digest('base64url').slice(0, 32)}"`;
+    const etag = `"${hash('sha256', payload, 'base64url').slice(0, 32)}"`;
     reply.header('ETag', etag);
     const condition = request.headers['if-none-match'];
     if (!condition || !matches(condition, etag)) return payload;

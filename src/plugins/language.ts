@@ -10,9 +10,10 @@ declare module 'fastify' {
 /** Negotiates the response language from Accept-Language and says so in Content-Language and Vary. */
 export const languagePlugin = fp(async (app) => {
   app.decorateRequest('locale', 'ko');
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     request.locale = negotiateLocale(request.headers['accept-language']);
     reply.header('Content-Language', request.locale);
     reply.header('Vary', 'Accept-Language');
+    done();
   });
 }, { name: 'language' });
