@@ -6,6 +6,7 @@ import { oauthSchema } from './2026-11-21-003-oauth.js';
 import { writesSchema } from './2026-11-21-004-writes.js';
 import { rateLimitCounters } from './2026-11-21-005-rate-limit-counters.js';
 import { searchCacheVersions } from './2026-11-21-006-search-cache-versions.js';
+import { jobFilterIndex } from './2026-11-21-007-job-filter-index.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export function allMigrations(adapter: DialectAdapter): Record<string, Migration> {
@@ -16,5 +17,6 @@ export function allMigrations(adapter: DialectAdapter): Record<string, Migration
     '2026-11-21-004-writes': writesSchema(adapter),
     '2026-11-21-005-rate-limit-counters': rateLimitCounters(),
     '2026-11-21-006-search-cache-versions': searchCacheVersions(),
+    '2026-11-21-007-job-filter-index': jobFilterIndex(),
   };
 }

@@ -43,7 +43,24 @@ export class PostRepository {
     return { page: this.pageQuery(filter).compile(), count: this.countQuery(filter).compile() };
   }
 
+  /**
+   * A keyword and nothing else: the full-text index alone answers the count and the relevance order. It
+   * holds exactly the existing posts (writes and deletes maintain it in their transaction), so joining
+   * the posts table would only add one row lookup per match (on a broad keyword, tens of thousands).
+   */
+  private keywordOnly(filter: PostSearchFilter): SearchTerm[] | null {
+    const { terms, authorCompanyId, hasImages, hasOg, postedAfter, postedBefore } = filter;
+    const others = [authorCompanyId, hasImages, hasOg, postedAfter, postedBefore];
+    return terms && others.every((value) => value === undefined) ? terms : null;
+  }
+
   private pageQuery(filter: PostSearchFilter) {
+    const terms = this.keywordOnly(filter);
+    if (terms && filter.order === 'rank') {
+      return this.db.selectFrom(this.adapter.searchMatches('post_search', terms).as('m'))
+        .select('m.doc_id as id').orderBy('m.rank').orderBy('m.doc_id', 'desc')
+        .limit(filter.limit).offset(filter.offset);
+    }
     let query = this.filtered(filter).select('posts.id');
     query = filter.terms && filter.order === 'rank'
       ? query.orderBy('m.rank').orderBy('posts.id', 'desc')
@@ -52,6 +69,11 @@ export class PostRepository {
   }
 
   private countQuery(filter: PostSearchFilter) {
+    const terms = this.keywordOnly(filter);
+    if (terms) {
+      return this.db.selectFrom(this.adapter.searchMatches('post_search', terms).as('m'))
+        .select((eb) => eb.fn.countAll<number>().as('total'));
+    }
     return this.filtered(filter).select((eb) => eb.fn.countAll<number>().as('total'));
   }
 
