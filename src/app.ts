@@ -131,8 +131,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const appKeys = new AppKeyService(accounts, config.apiKeyCacheSeconds);
   const codes = new CodeService(new CodeRepository(database.db));
   await codes.load();
-  const posts = new PostService(new PostRepository(database.db, database.adapter), accounts, links, config.serviceTimeZone, new DataVersion(database.db, 'posts'));
-  const jobReads = new JobRepository(database.db, database.adapter);
+  const posts = new PostService(new PostRepository(database.db, database.adapter, database.longReads), accounts, links, config.serviceTimeZone, new DataVersion(database.db, 'posts'));
+  const jobReads = new JobRepository(database.db, database.adapter, database.longReads);
   const jobs = new JobService(jobReads, accounts, codes, links, clock, new DataVersion(database.db, 'jobs'));
   const permissions = new PermissionService(database.db);
   const mediaStore = options.mediaStore ?? mediaStoreFor(config, database, clock);
@@ -150,7 +150,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   const idempotency = new Idempotency(database.db, clock);
   const uploadLimits = { maxRequestBytes: config.media.maxRequestBytes, maxFileBytes: config.media.maxImageBytes };
-  const events = new EventService(new EventRepository(database.db), accounts, codes, links);
+  const events = new EventService(new EventRepository(database.db, database.longReads), accounts, codes, links);
 
   const issuer = config.publicBaseUrl;
   const oauth = new OAuthRepository(database.db);

@@ -36,6 +36,8 @@ export interface Config {
   /** `postgres://…` or an absolute SQLite file path. */
   databaseUrl: string;
   databaseKind: 'sqlite' | 'postgres';
+  /** SQLite: worker threads that run search counts and rankings off the event loop (0: none). */
+  sqliteReadWorkers: number;
   redisUrl: string | null;
   publicBaseUrl: string;
   webBaseUrl: string;
@@ -180,6 +182,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     dataDir,
     databaseUrl,
     databaseKind,
+    sqliteReadWorkers: int('SQLITE_READ_WORKERS', 2, 0, 16),
     redisUrl,
     publicBaseUrl,
     webBaseUrl,

@@ -9,7 +9,7 @@ import { migrateToLatest } from './db/migrate.js';
  * SIGTERM; then stops accepting, finishes in-flight requests and closes the database.
  */
 export async function runServer(config: Config, existing?: Database, extra: Pick<AppOptions, 'demoCallback'> = {}): Promise<{ app: App; database: Database }> {
-  const database = existing ?? openDatabase({ kind: config.databaseKind, url: config.databaseUrl });
+  const database = existing ?? openDatabase({ kind: config.databaseKind, url: config.databaseUrl, readWorkers: config.sqliteReadWorkers });
   await migrateToLatest(database);
   const app = await buildApp({ config, database, ...extra });
   closeWithGrace({ delay: 15_000 }, async ({ signal, err }) => {

@@ -52,7 +52,7 @@ export function databaseOpener(config: Config): { get(): Promise<Database>; clos
   return {
     async get() {
       if (!database) {
-        database = openDatabase({ kind: config.databaseKind, url: config.databaseUrl });
+        database = openDatabase({ kind: config.databaseKind, url: config.databaseUrl, readWorkers: config.sqliteReadWorkers });
         await migrateToLatest(database);
       }
       return database;

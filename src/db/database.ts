@@ -1,17 +1,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type Compilable } from 'kysely';
 import pg from 'pg';
 import type { DialectAdapter } from './dialects/dialect-adapter.js';
 import { postgresAdapter } from './dialects/postgres-adapter.js';
 import { sqliteAdapter } from './dialects/sqlite-adapter.js';
 import type { DB } from './schema.js';
+import { SqliteReadPool } from './sqlite-read-pool.js';
 import { withStatementCache } from './statement-cache.js';
+
+/** Runs a read that may take long (a search count or ranking) where it does not hold up other requests. */
+export type LongReads = <R>(query: Compilable<R>) => Promise<R[]>;
 
 export interface Database {
   db: Kysely<DB>;
   adapter: DialectAdapter;
+  /** PostgreSQL: the pool, as for any query. SQLite: read-only connections in worker threads. */
+  longReads: LongReads;
   /** A cheap round trip, for readiness checks. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -24,6 +30,8 @@ export interface DatabaseOptions {
   /** PostgreSQL schema to use (tests give each file its own). */
   searchPath?: string;
   poolSize?: number;
+  /** SQLite: worker threads for long reads (default 2; 0 runs them on the main connection). */
+  readWorkers?: number;
 }
 
 // int8 (bigint ids, epoch-millisecond times, counts) as JS numbers: every value we store is below 2^53.
@@ -34,6 +42,10 @@ const pgTypes = {
     return pg.types.getTypeParser(oid, format as 'text');
   },
 };
+
+function onConnection(db: Kysely<DB>): LongReads {
+  return async <R>(query: Compilable<R>) => (await db.executeQuery(query.compile())).rows;
+}
 
 export function openDatabase(options: DatabaseOptions): Database {
   if (options.kind === 'postgres') {
@@ -47,6 +59,7 @@ export function openDatabase(options: DatabaseOptions): Database {
     return {
       db,
       adapter: postgresAdapter,
+      longReads: onConnection(db),
       ping: async () => { await pool.query('SELECT 1'); },
       close: () => db.destroy(),
     };
@@ -60,10 +73,16 @@ export function openDatabase(options: DatabaseOptions): Database {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const workers = options.readWorkers ?? 2;
+  const readers = workers > 0 && !sqlite.memory ? new SqliteReadPool(options.url, workers) : null;
   return {
     db,
     adapter: sqliteAdapter,
+    longReads: readers ? <R>(query: Compilable<R>) => readers.execute<R>(query.compile()) : onConnection(db),
     ping: async () => { sqlite.prepare('SELECT 1').get(); },
-    close: () => db.destroy(),
+    close: async () => {
+      await readers?.close();
+      await db.destroy();
+    },
   };
 }

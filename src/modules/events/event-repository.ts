@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { LongReads } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
 
 export interface EventSearchFilter {
@@ -15,7 +16,8 @@ export type EventRow = Awaited<ReturnType<EventRepository['findByIds']>>[number]
 
 /** All SQL of events. Public reads see published events only. */
 export class EventRepository {
-  constructor(private readonly db: Kysely<DB>) {}
+  /** `longReads` runs the search count and page. */
+  constructor(private readonly db: Kysely<DB>, private readonly longReads: LongReads) {}
 
   private filtered(filter: EventSearchFilter) {
     let query = this.db.selectFrom('events').where('events.status', '=', 'published');
@@ -35,12 +37,12 @@ export class EventRepository {
   }
 
   async search(filter: EventSearchFilter): Promise<{ total: number; ids: string[] }> {
-    const { total } = await this.filtered(filter).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+    const [{ total } = { total: 0 }] = await this.longReads(this.filtered(filter).select((eb) => eb.fn.countAll<number>().as('total')));
     if (Number(total) === 0 || filter.offset >= Number(total)) return { total: Number(total), ids: [] };
     const direction = filter.ascending ? 'asc' : 'desc';
-    const rows = await this.filtered(filter).select('events.id')
+    const rows = await this.longReads(this.filtered(filter).select('events.id')
       .orderBy('events.start_at', direction).orderBy('events.id', direction)
-      .limit(filter.limit).offset(filter.offset).execute();
+      .limit(filter.limit).offset(filter.offset));
     return { total: Number(total), ids: rows.map((r) => r.id) };
   }
 
