@@ -53,6 +53,7 @@ import { bearerAuthPlugin } from './plugins/bearer-auth.js';
 import { conditionalGetPlugin } from './plugins/conditional-get.js';
 import { corsPlugin } from './plugins/cors.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
+import { representationCachePlugin } from './plugins/representation-cache.js';
 import { rateLimitStoreFor } from './rate-limit/rate-limit-store-factory.js';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
@@ -131,9 +132,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const appKeys = new AppKeyService(accounts, config.apiKeyCacheSeconds);
   const codes = new CodeService(new CodeRepository(database.db));
   await codes.load();
-  const posts = new PostService(new PostRepository(database.db, database.adapter, database.longReads), accounts, links, config.serviceTimeZone, new DataVersion(database.db, 'posts'));
+  const versions = { posts: new DataVersion(database.db, 'posts'), jobs: new DataVersion(database.db, 'jobs') };
+  const posts = new PostService(new PostRepository(database.db, database.adapter, database.longReads), accounts, links, config.serviceTimeZone, versions.posts);
   const jobReads = new JobRepository(database.db, database.adapter, database.longReads);
-  const jobs = new JobService(jobReads, accounts, codes, links, clock, new DataVersion(database.db, 'jobs'));
+  const jobs = new JobService(jobReads, accounts, codes, links, clock, versions.jobs);
   const permissions = new PermissionService(database.db);
   const mediaStore = options.mediaStore ?? mediaStoreFor(config, database, clock);
   const uploads = new ImageUploads(mediaStore, app.log);
@@ -178,6 +180,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(bearerAuthPlugin, { tokens });
   const rateLimits = options.rateLimitStore ?? await rateLimitStoreFor(config, database, clock, app.log);
   await app.register(rateLimitPlugin, { store: rateLimits, limits: config.rateLimits, clock });
+  await app.register(representationCachePlugin, { versions, clock });
   await app.register(conditionalGetPlugin, { store: rateLimits });
   await app.register(openApiPlugin, { publicBaseUrl: config.publicBaseUrl });
 

@@ -105,6 +105,21 @@ describe.each(ENGINES)('cached search results stay exact on %s', (engine) => {
       expect((await t.app.inject({ method: 'GET', url: `/api/v1/posts/${source.postId}`, headers: { 'x-svc-api-key': t.demo.apiKey } })).statusCode).toBe(404);
     });
 
+    it('keeps a response per language and serves it again byte for byte with its ETag', async () => {
+      const url = `/api/v1/posts/${t.demo.posts.translated}`;
+      const read = (language: string) => t.app.inject({ method: 'GET', url, headers: { 'x-svc-api-key': t.demo.apiKey, 'accept-language': language } });
+      const [ko, en, koAgain, enAgain] = [await read('ko'), await read('en'), await read('ko'), await read('en')];
+      expect(ko.json().content).not.toBe(en.json().content);
+      expect([ko.headers['content-language'], en.headers['content-language']]).toEqual(['ko', 'en']);
+      expect(koAgain.body).toBe(ko.body);
+      expect(enAgain.body).toBe(en.body);
+      expect(koAgain.headers.etag).toBe(ko.headers.etag);
+      expect(enAgain.headers['content-type']).toBe(en.headers['content-type']);
+      const notModified = await t.app.inject({ method: 'GET', url, headers: { 'x-svc-api-key': t.demo.apiKey, 'accept-language': 'en', 'if-none-match': en.headers.etag as string } });
+      expect(notModified.statusCode).toBe(304);
+      expect(notModified.body).toBe('');
+    });
+
     it('works out hiring at each request, and shows a job closed through another instance at once', async () => {
       const token = await accessToken(t, 'job:write job:manage:read');
       const job = await write(t.app, 'POST', '/api/v1/jobs/platform?companyId=acme-labs', {

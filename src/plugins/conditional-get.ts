@@ -1,6 +1,6 @@
-import { hash } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { RateLimitStore } from '../rate-limit/rate-limit-store.js';
+import { etagOf } from './representation-cache.js';
 
 function matches(header: string, etag: string): boolean {
   return header.split(',').some((candidate) => {
@@ -17,7 +17,9 @@ export const conditionalGetPlugin = fp(async (app, opts: { store: RateLimitStore
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.method !== 'GET' || reply.statusCode !== 200 || request.routeOptions.config.auth !== 'apiKey') return payload;
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
-    const etag = `"${hash('sha256', payload, 'base64url').slice(0, 32)}"`;
+    // A kept representation comes with its ETag already.
+    const known = reply.getHeader('ETag');
+    const etag = typeof known === 'string' ? known : etagOf(payload);
     reply.header('ETag', etag);
     const condition = request.headers['if-none-match'];
     if (!condition || !matches(condition, etag)) return payload;

@@ -5,7 +5,7 @@ import type { JobService } from './job-service.js';
 
 export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService }> = async (app, { jobs }) => {
   app.get('/api/v1/jobs', {
-    config: { auth: 'apiKey' },
+    config: { auth: 'apiKey', representation: 'jobs' },
     schema: {
       tags: ['Jobs'],
       summary: 'Search jobs',
@@ -14,10 +14,14 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService }> = async 
       querystring: JobSearchQuery,
       response: { 200: JobPage, ...NOT_MODIFIED, ...errorResponses(400, ...PUBLIC_READ_ERRORS) },
     },
-  }, async (request) => jobs.search(request.query, request.locale));
+  }, async (request) => {
+    const { page, validUntil } = await jobs.search(request.query, request.locale);
+    request.representationValidUntil = validUntil;
+    return page;
+  });
 
   app.get('/api/v1/jobs/:jobId', {
-    config: { auth: 'apiKey' },
+    config: { auth: 'apiKey', representation: 'jobs' },
     schema: {
       tags: ['Jobs'],
       summary: 'Read a job',
@@ -26,5 +30,9 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService }> = async 
       params: JobIdParams,
       response: { 200: JobDetail, ...NOT_MODIFIED, ...errorResponses(400, 404, ...PUBLIC_READ_ERRORS) },
     },
-  }, async (request) => jobs.detail(request.params.jobId, request.locale));
+  }, async (request) => {
+    const { job, validUntil } = await jobs.detail(request.params.jobId, request.locale);
+    request.representationValidUntil = validUntil;
+    return job;
+  });
 };

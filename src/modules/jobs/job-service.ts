@@ -50,9 +50,10 @@ export class JobService {
     this.cache = new SearchCache(versions);
   }
 
-  async search(query: JobSearchQueryInput, locale: Locale): Promise<PageResult<JobSummaryDto>> {
+  /** The page, and the moment it stops being current (the next time a job starts or stops hiring). */
+  async search(query: JobSearchQueryInput, locale: Locale): Promise<{ page: PageResult<JobSummaryDto>; validUntil: number }> {
     const { page, pageSize } = query;
-    const empty = pageOf<JobSummaryDto>([], 0, page, pageSize);
+    const empty = { page: pageOf<JobSummaryDto>([], 0, page, pageSize), validUntil: Number.POSITIVE_INFINITY };
     this.codes.requireCodes('jobCategories', 'job-categories', query.jobCategories);
     this.codes.requireCodes('employmentTypes', 'employment-types', query.employmentTypes);
 
@@ -78,24 +79,30 @@ export class JobService {
       filter.companyId = companyId;
     }
     const { now, ...withoutNow } = filter;
-    const { total, ids, version } = await this.cache.get(JSON.stringify(withoutNow), now, async () => ({
+    const { total, ids, version, validUntil } = await this.cache.get(JSON.stringify(withoutNow), now, async () => ({
       ...(await this.jobs.search(filter)),
       // Results change when the next job opens or closes: the cached page is good until then.
       validUntil: await this.jobs.nextHiringChange(now),
     }));
     const items = (await this.hydrate(ids, locale, false, version)).map(({ summary }) => summary);
-    return pageOf(items, total, page, pageSize);
+    return { page: pageOf(items, total, page, pageSize), validUntil };
   }
 
   /** Every job except drafts and deleted ones (published, finished and expired are all returned). */
-  async detail(jobId: number, locale: Locale): Promise<JobDetailDto> {
+  /** The job, and the moment it stops being current (when `hiring` turns). */
+  async detail(jobId: number, locale: Locale): Promise<{ job: JobDetailDto; validUntil: number }> {
     const [job] = await this.hydrate([jobId], locale, true, await this.versions.read());
     if (!job || (job.row.status !== 'published' && job.row.status !== 'finish')) throw notFound.job(jobId);
     const { row, summary, text, images } = job;
+    const now = this.clock();
+    return { job: this.detailOf(row, summary, text, images, now), validUntil: nextHiringTurn(row, now) };
+  }
+
+  private detailOf(row: JobRow, summary: JobSummaryDto, text: Hydrated['text'], images: string[], now: number): JobDetailDto {
     return {
       jobId: row.id,
       status: row.status as 'published' | 'finish',
-      hiring: isHiring(row, this.clock()),
+      hiring: isHiring(row, now),
       title: summary.title,
       seniorities: summary.seniorities,
       employmentTypes: summary.employmentTypes,
@@ -186,6 +193,13 @@ export class JobService {
     });
   }
 
+}
+
+/** When `isHiring` next changes for this job (Infinity when it never will). */
+function nextHiringTurn(job: { status: string; start_at: number | null; end_at: number | null }, now: number): number {
+  if (job.status !== 'published' || job.start_at === null) return Number.POSITIVE_INFINITY;
+  if (job.start_at > now) return job.start_at;
+  return job.end_at !== null && job.end_at > now ? job.end_at : Number.POSITIVE_INFINITY;
 }
 
 function textOf(row: JobRow, translation: JobTranslationRow | undefined, locale: Locale) {

@@ -8,7 +8,7 @@ const viewerOf = (request: FastifyRequest) => (request.token ? { userId: request
 
 export const postRoutes: FastifyPluginAsyncTypebox<{ posts: PostService }> = async (app, { posts }) => {
   app.get('/api/v1/posts', {
-    config: { auth: 'apiKey', optionalBearer: true },
+    config: { auth: 'apiKey', optionalBearer: true, representation: 'posts' },
     schema: {
       tags: ['Posts'],
       summary: 'Search posts',
@@ -20,7 +20,7 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ posts: PostService }> = asy
   }, async (request) => posts.search(request.query, viewerOf(request), request.locale));
 
   app.get('/api/v1/posts/:postId', {
-    config: { auth: 'apiKey', optionalBearer: true },
+    config: { auth: 'apiKey', optionalBearer: true, representation: 'posts' },
     schema: {
       tags: ['Posts'],
       summary: 'Read a post',

@@ -21,6 +21,8 @@ interface Hydrated {
   row: PostRow;
   summary: Omit<PostSummaryDto, 'postedAt'>;
   language: string;
+  /** `postedAt` as search results show it (local time of the service zone); formatting it costs ~5 µs. */
+  localPostedAt: string;
 }
 
 /** A post detail as anybody sees it, with the authors whose viewers see `owned: true`. */
@@ -77,7 +79,7 @@ export class PostService {
 
     const { total, ids, version } = await this.cache.get(JSON.stringify(filter), 0, () => this.posts.search(filter));
     const hydrated = await this.hydrate(ids, viewer, locale, version);
-    const items = hydrated.map(({ row, summary }) => ({ ...summary, postedAt: toLocalDateTime(row.posted_at, this.timeZone) }));
+    const items = hydrated.map(({ summary, localPostedAt }) => ({ ...summary, postedAt: localPostedAt }));
     return pageOf(items, total, page, pageSize);
   }
 
@@ -199,6 +201,7 @@ export class PostService {
       out.push({
         row,
         language: translated !== undefined ? locale : row.language,
+        localPostedAt: toLocalDateTime(row.posted_at, this.timeZone),
         summary: {
           postId: row.id,
           author: {

@@ -1,0 +1,78 @@
+import { hash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { LRUCache } from 'lru-cache';
+import type { DataVersion, VersionedData } from '../cache/data-version.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The response is built only from this versioned data (and the time): it may be served again while it stays current. */
+    representation?: VersionedData;
+  }
+  interface FastifyRequest {
+    /** Set by the handler when the response stops being current at a known time (a job opens or closes). */
+    representationValidUntil: number;
+    /** The data version read before the handler ran, under which its response may be kept. */
+    representationVersion: number | null;
+  }
+}
+
+interface Representation {
+  version: number;
+  /** The response holds for times in [validFrom, validUntil): from when it was built until the data turns. */
+  validFrom: number;
+  validUntil: number;
+  contentType: string;
+  etag: string;
+  body: Buffer;
+}
+
+/** The strong ETag of a response body (conditional-get uses the same). */
+export function etagOf(body: string | Buffer): string {
+  return `"${hash('sha256', body, 'base64url').slice(0, 32)}"`;
+}
+
+/** Bytes of response bodies kept; an entry is one response (a page of results, or one post or job). */
+const MAX_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Public reads served again, byte for byte, while the data they were built from is unchanged: each
+ * response of a route marked `representation` is kept under the data version read before its handler
+ * ran (any write, on any instance, bumps it in its transaction), the language and the exact URL. A hit
+ * costs one version read; nothing is loaded, serialized or hashed again. Responses that depend on the
+ * caller (a Bearer token makes `owned` personal) are never kept.
+ */
+export const representationCachePlugin = fp(async (app, opts: { versions: Record<VersionedData, DataVersion>; clock: () => number }) => {
+  const kept = new LRUCache<string, Representation>({ maxSize: MAX_BYTES, sizeCalculation: (r) => r.body.length + 200 });
+  const keyOf = (request: FastifyRequest) => `${request.locale}|${request.url}`;
+  const cacheable = (request: FastifyRequest) =>
+    request.method === 'GET' && request.routeOptions.config.representation !== undefined && request.headers.authorization === undefined;
+
+  app.decorateRequest('representationValidUntil', Number.POSITIVE_INFINITY);
+  app.decorateRequest('representationVersion', null);
+
+  // After authentication, limits and validation: a served copy counts like any other response.
+  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!cacheable(request)) return;
+    const version = await opts.versions[request.routeOptions.config.representation!].read();
+    const hit = kept.get(keyOf(request));
+    const now = opts.clock();
+    if (hit && hit.version === version && hit.validFrom <= now && now < hit.validUntil) {
+      reply.header('ETag', hit.etag).type(hit.contentType);
+      return reply.send(hit.body);
+    }
+    request.representationVersion = version;
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const version = request.representationVersion;
+    if (version === null || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
+    const body = Buffer.from(payload);
+    const etag = etagOf(body);
+    kept.set(keyOf(request), {
+      version, validFrom: opts.clock(), validUntil: request.representationValidUntil, contentType: String(reply.getHeader('content-type')), etag, body,
+    });
+    reply.header('ETag', etag);
+    return body;
+  });
+}, { name: 'representation-cache', dependencies: ['language'] });
