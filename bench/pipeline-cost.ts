@@ -1,0 +1,74 @@
+/**
+ * What the request pipeline costs: one response (the job-categories catalog, which reads nothing from the
+ * database) served three ways in one run, rounds alternated so machine drift hits all three alike:
+ *   bare     node:http writing the bytes;
+ *   fastify  Fastify with no plugins or hooks writing the same bytes;
+ *   service  the service itself (compiled, as npm start runs it), with every hook a public read passes.
+ * Usage: npm run bench:pipeline [-- --seconds 5 --rounds 2]
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import Fastify from 'fastify';
+import { DEMO_API_KEY } from '../src/demo/demo-generator.js';
+import { allLimitSettings } from '../src/rate-limit/limit-settings.js';
+
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, rounds: { type: 'string', default: '2' }, connections: { type: 'string', default: '50' } } });
+const seconds = Number(values.seconds);
+const rounds = Number(values.rounds);
+const connections = Number(values.connections);
+const headers = { 'x-svc-api-key': DEMO_API_KEY, 'accept-language': 'en' };
+
+const built = spawnSync(process.execPath, [path.resolve('node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+if (built.status !== 0) throw new Error('npm run build failed');
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-pipeline-'));
+const port = 20_000 + Math.floor(Math.random() * 10_000);
+const service = spawn(process.execPath, ['--max-old-space-size=256', 'dist/cli/main.js', 'demo'], {
+  env: { ...process.env, ...allLimitSettings(1_000_000_000), PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'warn', REDIS_URL: '', DATABASE_URL: '' },
+  stdio: 'ignore',
+});
+const serviceUrl = `http://127.0.0.1:${port}/api/v1/codes/job-categories`;
+for (let i = 0; i < 600; i++) {
+  try { if ((await fetch(serviceUrl, { headers })).ok) break; } catch { /* starting */ }
+  await new Promise((r) => setTimeout(r, 100));
+}
+const sample = await fetch(serviceUrl, { headers });
+const body = Buffer.from(await sample.arrayBuffer());
+const contentType = sample.headers.get('content-type') ?? 'application/json';
+
+const bare = http.createServer((req, res) => { req.resume(); res.writeHead(200, { 'content-type': contentType }); res.end(body); });
+await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+const fastify = Fastify({ logger: false });
+fastify.get('/', async (_request, reply) => reply.type(contentType).send(body));
+await fastify.listen({ port: 0, host: '127.0.0.1' });
+
+const targets: Record<string, string> = {
+  bare: `http://127.0.0.1:${(bare.address() as AddressInfo).port}/`,
+  fastify: `http://127.0.0.1:${(fastify.server.address() as AddressInfo).port}/`,
+  service: serviceUrl,
+};
+const totals: Record<string, number[]> = { bare: [], fastify: [], service: [] };
+for (let round = 0; round < rounds; round++) {
+  for (const [name, url] of Object.entries(targets)) {
+    const result = await autocannon({ url, connections, duration: seconds, headers });
+    totals[name]!.push(result.requests.average);
+    console.log(`  round ${round + 1} ${name}: ${Math.round(result.requests.average)} req/s`);
+  }
+}
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const bareRate = mean(totals.bare!);
+console.log('\n| served by | req/s | share of bare |\n|---|---:|---:|');
+for (const name of Object.keys(targets)) console.log(`| ${name} | ${Math.round(mean(totals[name]!))} | ${Math.round((100 * mean(totals[name]!)) / bareRate)}% |`);
+
+bare.closeAllConnections();
+bare.close();
+await fastify.close();
+service.kill('SIGTERM');
+await new Promise((r) => service.once('exit', r));
+fs.rmSync(dir, { recursive: true, force: true });
