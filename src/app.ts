@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import helmet from '@fastify/helmet';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
@@ -54,6 +53,7 @@ import { conditionalGetPlugin } from './plugins/conditional-get.js';
 import { corsPlugin } from './plugins/cors.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { representationCachePlugin } from './plugins/representation-cache.js';
+import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { rateLimitStoreFor } from './rate-limit/rate-limit-store-factory.js';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
@@ -168,7 +168,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   // Security headers everywhere; the HTML pages set their own Content-Security-Policy, and the
   // interactive reference at /docs needs inline scripts, so no global CSP.
-  await app.register(helmet, { contentSecurityPolicy: false, hsts: issuer.startsWith('https://') });
+  await app.register(securityHeadersPlugin, { hsts: issuer.startsWith('https://') });
   await app.register(corsPlugin, { origins: config.corsOrigins, oauth, clock });
   await app.register(formbody);
   await app.register(cookie);

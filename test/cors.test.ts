@@ -41,5 +41,24 @@ describe('CORS', () => {
     expect((await preflight('/oauth/revoke', 'http://localhost:5173')).headers['access-control-allow-origin']).toBe('http://localhost:5173');
     expect((await preflight('/api/v1/posts', 'http://localhost:5173')).headers['access-control-allow-origin']).toBeUndefined();
     expect((await preflight('/oauth/token', 'http://127.0.0.1:8080')).headers['access-control-allow-origin']).toBeUndefined();
+    expect((await preflight('/oauth/nothing', 'http://localhost:5173')).statusCode).toBe(404);
+    // The request itself, not only its preflight, names the origin (here a refused grant: the browser app reads the error).
+    const token = await t.app.inject({
+      method: 'POST', url: '/oauth/token', headers: { origin: 'http://localhost:5173', 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'grant_type=authorization_code&code=nope&client_id=svcc_spa&redirect_uri=http%3A%2F%2Flocalhost%3A5173%2Fcb&code_verifier=x',
+    });
+    expect(token.statusCode).toBe(400);
+    expect(token.headers['access-control-allow-origin']).toBe('http://localhost:5173');
+    const other = await t.app.inject({ method: 'POST', url: '/oauth/token', headers: { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' }, payload: 'grant_type=refresh_token&refresh_token=x&client_id=svcc_spa' });
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('refuses a preflight of a refused origin at the OAuth endpoints as at any other route', async () => {
+    const elsewhere = await preflight('/api/v1/posts', 'https://evil.example');
+    const res = await preflight('/oauth/revoke', 'https://evil.example');
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    expect([res.statusCode, res.json().code]).toEqual([elsewhere.statusCode, elsewhere.json().code]);
+    expect(res.statusCode).toBe(405);
+    expect(res.headers.allow).toContain('POST');
   });
 });
