@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { LRUCache } from 'lru-cache';
 import { negotiateLocale, type Locale } from '../shared/locale.js';
 
 declare module 'fastify' {
@@ -10,8 +11,19 @@ declare module 'fastify' {
 /** Negotiates the response language from Accept-Language and says so in Content-Language and Vary. */
 export const languagePlugin = fp(async (app) => {
   app.decorateRequest('locale', 'ko');
+  // Clients send the same few Accept-Language values over and over: parse each once.
+  const negotiated = new LRUCache<string, Locale>({ max: 1_000 });
+  const localeFor = (header: string | undefined): Locale => {
+    if (header === undefined) return negotiateLocale(header);
+    let locale = negotiated.get(header);
+    if (locale === undefined) {
+      locale = negotiateLocale(header);
+      negotiated.set(header, locale);
+    }
+    return locale;
+  };
   app.addHook('onRequest', (request, reply, done) => {
-    request.locale = negotiateLocale(request.headers['accept-language']);
+    request.locale = localeFor(request.headers['accept-language']);
     reply.header('Content-Language', request.locale);
     reply.header('Vary', 'Accept-Language');
     done();

@@ -34,9 +34,9 @@ export const queryNormalizationPlugin = fp(async (app) => {
     };
   });
 
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const config = request.routeOptions.config;
-    if (!config.paginated && !config.arrayQueryParams?.length) return;
+    if (!config.paginated && !config.arrayQueryParams?.length) return done();
     const query = request.query as Record<string, unknown>;
     if (config.paginated) {
       query.page = normalizeInt(query.page, 1, 1, INT32_MAX);
@@ -48,5 +48,6 @@ export const queryNormalizationPlugin = fp(async (app) => {
       const values = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => String(v).split(','));
       query[name] = values.map((v) => v.trim()).filter((v) => v !== '');
     }
+    done();
   });
 }, { name: 'query-normalization' });
