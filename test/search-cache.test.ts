@@ -55,6 +55,20 @@ describe.each(ENGINES)('cached search results stay exact on %s', (engine) => {
     expect(computed).toBe(2);
   });
 
+  it('shares one version read among callers that ask before it starts, and reads again for later ones', async () => {
+    const versions = new DataVersion(t.db.database.db, 'posts');
+    const together = await Promise.all(Array.from({ length: 10 }, () => versions.read()));
+    expect(new Set(together).size).toBe(1);
+    await bumpDataVersion(t.db.database.db, 'posts');
+    // Asked after the bump committed: this read starts later, so it must see it.
+    expect(await versions.read()).toBe(together[0]! + 1);
+    // A read asked for before a write, and one asked for after it committed: the second sees the write.
+    const before = versions.read();
+    await bumpDataVersion(t.db.database.db, 'posts');
+    expect(await versions.read()).toBe(together[0]! + 2);
+    expect(await before).toBeGreaterThanOrEqual(together[0]! + 1);
+  });
+
   it('ends a cached result at its time limit', async () => {
     const cache = new SearchCache(new DataVersion(t.db.database.db, 'jobs'));
     let computed = 0;

@@ -10,19 +10,30 @@ export async function bumpDataVersion(db: Kysely<DB>, name: VersionedData): Prom
 }
 
 /**
- * The current version of one kind of data, read from the database on every call (so a write committed by
- * any instance is seen at once). The query is compiled once: it runs on every cached read.
+ * The current version of one kind of data, read from the database (so a write committed by any instance is
+ * seen at once). The query is compiled once: it runs for every cached read.
+ *
+ * Callers that ask while no read has started yet share the next one: it starts after the current phase of
+ * the event loop (setImmediate), so it starts after every one of them asked, and sees every write committed
+ * before any of them arrived. A caller that asks once that read has started waits for the next one. Under
+ * load this turns one read per request into one read per turn of the event loop.
  */
 export class DataVersion {
   private readonly query: CompiledQuery<{ version: number }>;
+  private next: Promise<number> | null = null;
 
   constructor(private readonly db: Kysely<DB>, readonly name: VersionedData) {
     this.query = db.selectFrom('data_versions').select('version').where('name', '=', name).compile();
   }
 
-  async read(): Promise<number> {
-    const { rows } = await this.db.executeQuery(this.query);
-    return Number(rows[0]?.version ?? 0);
+  read(): Promise<number> {
+    this.next ??= new Promise<number>((resolve, reject) => {
+      setImmediate(() => {
+        this.next = null;
+        this.db.executeQuery(this.query).then(({ rows }) => resolve(Number(rows[0]?.version ?? 0)), reject);
+      });
+    });
+    return this.next;
   }
 }
 
