@@ -1,6 +1,6 @@
 /**
  * What the request pipeline costs: one response (the job-categories catalog, which reads nothing from the
- * database) served three ways in one run, rounds alternated so machine drift hits all three alike:
+ * database) served three ways, each in its own process, rounds alternated so machine drift hits all three alike:
  *   bare     node:http writing the bytes;
  *   fastify  Fastify with no plugins or hooks writing the same bytes;
  *   service  the service itself (compiled, as npm start runs it), with every hook a public read passes.
@@ -8,15 +8,13 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import Fastify from 'fastify';
 import { DEMO_API_KEY } from '../src/demo/demo-generator.js';
 import { allLimitSettings } from '../src/rate-limit/limit-settings.js';
+import { referenceServer } from './reference-servers.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, rounds: { type: 'string', default: '2' }, connections: { type: 'string', default: '50' } } });
 const seconds = Number(values.seconds);
@@ -42,17 +40,10 @@ const sample = await fetch(serviceUrl, { headers });
 const body = Buffer.from(await sample.arrayBuffer());
 const contentType = sample.headers.get('content-type') ?? 'application/json';
 
-const bare = http.createServer((req, res) => { req.resume(); res.writeHead(200, { 'content-type': contentType }); res.end(body); });
-await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
-const fastify = Fastify({ logger: false });
-fastify.get('/', async (_request, reply) => reply.type(contentType).send(body));
-await fastify.listen({ port: 0, host: '127.0.0.1' });
+const bare = await referenceServer('bare', 200, { 'content-type': contentType }, body);
+const fastify = await referenceServer('fastify', 200, { 'content-type': contentType }, body);
 
-const targets: Record<string, string> = {
-  bare: `http://127.0.0.1:${(bare.address() as AddressInfo).port}/`,
-  fastify: `http://127.0.0.1:${(fastify.server.address() as AddressInfo).port}/`,
-  service: serviceUrl,
-};
+const targets: Record<string, string> = { bare: bare.url, fastify: fastify.url, service: serviceUrl };
 const totals: Record<string, number[]> = { bare: [], fastify: [], service: [] };
 for (let round = 0; round < rounds; round++) {
   for (const [name, url] of Object.entries(targets)) {
@@ -66,8 +57,7 @@ const bareRate = mean(totals.bare!);
 console.log('\n| served by | req/s | share of bare |\n|---|---:|---:|');
 for (const name of Object.keys(targets)) console.log(`| ${name} | ${Math.round(mean(totals[name]!))} | ${Math.round((100 * mean(totals[name]!)) / bareRate)}% |`);
 
-bare.closeAllConnections();
-bare.close();
+await bare.close();
 await fastify.close();
 service.kill('SIGTERM');
 await new Promise((r) => service.once('exit', r));

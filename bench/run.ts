@@ -9,8 +9,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -24,6 +22,7 @@ import { OAuthRepository } from '../src/modules/oauth/oauth-repository.js';
 import { keyEncryptionKey, SigningKeys } from '../src/modules/oauth/signing-keys.js';
 import { TokenService } from '../src/modules/oauth/token-service.js';
 import { generateBenchData } from './generate-data.js';
+import { referenceServer } from './reference-servers.js';
 
 export interface BenchOptions {
   db: 'sqlite' | 'postgres';
@@ -186,13 +185,6 @@ const SCENARIOS: Scenario[] = [
   },
 ];
 
-/** Serves one fixed response, byte for byte, as fast as this runtime can. */
-async function bareServer(status: number, headers: Record<string, string>, body: Buffer): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer((_req, res) => { _req.resume(); res.writeHead(status, headers); res.end(body); });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }) };
-}
-
 async function timeOne(request: autocannon.Options): Promise<number> {
   const started = performance.now();
   const res = await fetch(String(request.url), { headers: request.headers as Record<string, string> });
@@ -233,7 +225,8 @@ export async function runBenchmark(options: BenchOptions): Promise<ScenarioResul
         // One response of the scenario, served byte for byte by the bare server.
         const sample = await fetch(String(request.url), { method: request.method ?? 'GET', headers: request.headers as Record<string, string>, body: request.method === 'POST' && !request.amount ? request.body as Buffer : undefined });
         const sampleBody = Buffer.from(await sample.arrayBuffer());
-        const bare = await bareServer(sample.status, { 'content-type': sample.headers.get('content-type') ?? 'application/json' }, sampleBody);
+        // The same bytes from plain node:http in its own process: the limit of this runtime on this machine.
+        const bare = await referenceServer('bare', sample.status, { 'content-type': sample.headers.get('content-type') ?? 'application/json' }, sampleBody);
         const bareRun = await measure({ url: bare.url, connections, duration: request.amount ? Math.max(1, Math.round(run.duration)) : seconds, method: request.method ?? 'GET', ...(request.method === 'POST' ? { body: 'x' } : {}) });
         await bare.close();
         results.push({
