@@ -1,12 +1,18 @@
 import type { CompiledQuery, Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
+import { DATA_VERSION_SLOTS } from '../db/migrations/2026-11-21-008-data-version-slots.js';
 import type { DB } from '../db/schema.js';
 
 export type VersionedData = 'posts' | 'jobs';
 
-/** Bumps the data version inside the writing transaction: everything cached from that data is then stale. */
+/**
+ * Bumps the data version inside the writing transaction: everything cached from that data is then stale.
+ * One of its slots, picked at random, so that concurrent writers seldom wait on each other's row lock.
+ */
 export async function bumpDataVersion(db: Kysely<DB>, name: VersionedData): Promise<void> {
-  await db.updateTable('data_versions').set((eb) => ({ version: eb('version', '+', 1) })).where('name', '=', name).execute();
+  const slot = Math.floor(Math.random() * DATA_VERSION_SLOTS);
+  await db.updateTable('data_version_slots').set((eb) => ({ version: eb('version', '+', 1) }))
+    .where('name', '=', name).where('slot', '=', slot).execute();
 }
 
 /**
@@ -23,7 +29,7 @@ export class DataVersion {
   private next: Promise<number> | null = null;
 
   constructor(private readonly db: Kysely<DB>, readonly name: VersionedData) {
-    this.query = db.selectFrom('data_versions').select('version').where('name', '=', name).compile();
+    this.query = db.selectFrom('data_version_slots').select((eb) => eb.fn.sum<number>('version').as('version')).where('name', '=', name).compile();
   }
 
   read(): Promise<number> {

@@ -315,7 +315,8 @@ export interface IdempotencyKeysTable {
 
 export interface RateLimitCountersTable { counter_key: string; count: number; expires_at: number }
 
-export interface DataVersionsTable { name: string; version: number }
+/** One slot of a data version; the version is the sum of its slots (migration 008). */
+export interface DataVersionSlotsTable { name: string; slot: number; version: number }
 
 /** Full-text tables: an FTS5 virtual table in SQLite (rowid), a tsvector table in PostgreSQL (doc_id). */
 export interface SearchTable { doc_id: number; document: string }
@@ -360,7 +361,7 @@ export interface DB {
   media_objects: MediaObjectsTable;
   idempotency_keys: IdempotencyKeysTable;
   rate_limit_counters: RateLimitCountersTable;
-  data_versions: DataVersionsTable;
+  data_version_slots: DataVersionSlotsTable;
 }
 
 export type SearchIndex = 'post_search' | 'job_search';

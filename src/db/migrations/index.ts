@@ -7,6 +7,7 @@ import { writesSchema } from './2026-11-21-004-writes.js';
 import { rateLimitCounters } from './2026-11-21-005-rate-limit-counters.js';
 import { searchCacheVersions } from './2026-11-21-006-search-cache-versions.js';
 import { jobFilterIndex } from './2026-11-21-007-job-filter-index.js';
+import { dataVersionSlots } from './2026-11-21-008-data-version-slots.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export function allMigrations(adapter: DialectAdapter): Record<string, Migration> {
@@ -18,5 +19,6 @@ export function allMigrations(adapter: DialectAdapter): Record<string, Migration
     '2026-11-21-005-rate-limit-counters': rateLimitCounters(),
     '2026-11-21-006-search-cache-versions': searchCacheVersions(),
     '2026-11-21-007-job-filter-index': jobFilterIndex(),
+    '2026-11-21-008-data-version-slots': dataVersionSlots(),
   };
 }
