@@ -180,7 +180,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(bearerAuthPlugin, { tokens });
   const rateLimits = options.rateLimitStore ?? await rateLimitStoreFor(config, database, clock, app.log);
   await app.register(rateLimitPlugin, { store: rateLimits, limits: config.rateLimits, clock });
-  await app.register(representationCachePlugin, { versions, clock });
+  // The code catalogs change only by migration, that is with a restart: their version never moves.
+  await app.register(representationCachePlugin, { versions: { ...versions, codes: { read: async () => 0 } }, clock });
   await app.register(conditionalGetPlugin, { store: rateLimits });
   await app.register(openApiPlugin, { publicBaseUrl: config.publicBaseUrl });
 

@@ -2,12 +2,15 @@ import { hash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
-import type { DataVersion, VersionedData } from '../cache/data-version.js';
+import type { VersionedData } from '../cache/data-version.js';
+
+/** What a kept response may be built from: versioned data, or the code catalogs (fixed while the process runs). */
+export type RepresentedData = VersionedData | 'codes';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** The response is built only from this versioned data (and the time): it may be served again while it stays current. */
-    representation?: VersionedData;
+    representation?: RepresentedData;
   }
   interface FastifyRequest {
     /** Set by the handler when the response stops being current at a known time (a job opens or closes). */
@@ -42,7 +45,7 @@ const MAX_BYTES = 32 * 1024 * 1024;
  * costs one version read; nothing is loaded, serialized or hashed again. Responses that depend on the
  * caller (a Bearer token makes `owned` personal) are never kept.
  */
-export const representationCachePlugin = fp(async (app, opts: { versions: Record<VersionedData, DataVersion>; clock: () => number }) => {
+export const representationCachePlugin = fp(async (app, opts: { versions: Record<RepresentedData, { read(): Promise<number> }>; clock: () => number }) => {
   const kept = new LRUCache<string, Representation>({ maxSize: MAX_BYTES, sizeCalculation: (r) => r.body.length + 200 });
   const keyOf = (request: FastifyRequest) => `${request.locale}|${request.url}`;
   const cacheable = (request: FastifyRequest) =>

@@ -14,7 +14,7 @@ const CodePage = Page(CodeEntry, 'CodePage');
 export const codeRoutes: FastifyPluginAsyncTypebox<{ codes: CodeService }> = async (app, { codes }) => {
   for (const catalog of CATALOG_NAMES) {
     app.get(`/api/v1/codes/${catalog}`, {
-      config: { auth: 'apiKey' },
+      config: { auth: 'apiKey', representation: 'codes' },
       schema: {
         tags: ['Codes'],
         summary: `List the ${catalog.replace(/-/g, ' ')} catalog`,
