@@ -63,4 +63,22 @@ export class VersionedCache<V> {
   set(version: number, key: string, value: V): void {
     this.entries.set(key, { version, value });
   }
+
+  /**
+   * The values of `ids` that exist, in `ids` order: those of `version` from the cache, the others from `load`
+   * (which returns what it finds) and then kept. With a null version everything comes from `load`, nothing is kept.
+   */
+  async getMany<Id>(version: number | null, ids: Id[], keyOf: (id: Id) => string, idOf: (value: V) => Id, load: (missing: Id[]) => Promise<V[]>): Promise<V[]> {
+    const found = new Map<Id, V>();
+    const missing = version === null ? ids : ids.filter((id) => {
+      const hit = this.get(version, keyOf(id));
+      if (hit !== undefined) found.set(id, hit);
+      return hit === undefined;
+    });
+    for (const value of missing.length ? await load(missing) : []) {
+      found.set(idOf(value), value);
+      if (version !== null) this.set(version, keyOf(idOf(value)), value);
+    }
+    return ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
+  }
 }

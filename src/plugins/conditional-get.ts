@@ -1,6 +1,11 @@
+import { hash } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { RateLimitStore } from '../rate-limit/rate-limit-store.js';
-import { etagOf } from './representation-cache.js';
+
+/** The strong ETag of a response body (the representation cache keeps it with the body). */
+export function etagOf(body: string | Buffer): string {
+  return `"${hash('sha256', body, 'base64url').slice(0, 32)}"`;
+}
 
 function matches(header: string, etag: string): boolean {
   return header.split(',').some((candidate) => {

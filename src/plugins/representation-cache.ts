@@ -1,8 +1,8 @@
-import { hash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
 import type { VersionedData } from '../cache/data-version.js';
+import { etagOf } from './conditional-get.js';
 
 /** What a kept response may be built from: versioned data, or the code catalogs (fixed while the process runs). */
 export type RepresentedData = VersionedData | 'codes';
@@ -28,11 +28,6 @@ interface Representation {
   contentType: string;
   etag: string;
   body: Buffer;
-}
-
-/** The strong ETag of a response body (conditional-get uses the same). */
-export function etagOf(body: string | Buffer): string {
-  return `"${hash('sha256', body, 'base64url').slice(0, 32)}"`;
 }
 
 /** Bytes of response bodies kept; an entry is one response (a page of results, or one post or job). */

@@ -132,18 +132,8 @@ export class JobService {
 
   /** The jobs of `ids` that exist, in that order: from the cache of `version`, the rest loaded and cached. */
   private async hydrate(ids: number[], locale: Locale, withImages: boolean, version: number): Promise<Hydrated[]> {
-    const keyOf = (id: number) => `${locale}|${withImages ? 'i' : ''}|${id}`;
-    const found = new Map<number, Hydrated>();
-    const missing = ids.filter((id) => {
-      const hit = this.items.get(version, keyOf(id));
-      if (hit) found.set(id, hit);
-      return !hit;
-    });
-    for (const loaded of await this.load(missing, locale, withImages)) {
-      found.set(loaded.row.id, loaded);
-      this.items.set(version, keyOf(loaded.row.id), loaded);
-    }
-    return ids.flatMap((id) => found.get(id) ?? []);
+    return this.items.getMany(version, ids, (id) => `${locale}|${withImages ? 'i' : ''}|${id}`, (job) => job.row.id,
+      (missing) => this.load(missing, locale, withImages));
   }
 
   /** Loads jobs with their codes, translation and images in a fixed number of queries, in `ids` order. */

@@ -158,21 +158,10 @@ export class PostService {
    * (null: straight from the database), the rest loaded in a fixed number of queries and cached.
    */
   private async hydrate(ids: number[], viewer: Viewer | null, locale: Locale, version: number | null): Promise<Hydrated[]> {
-    const found = new Map<number, Hydrated>();
-    const missing = version === null ? ids : ids.filter((id) => {
-      const hit = this.items.get(version, `${locale}|${id}`);
-      if (hit) found.set(id, hit);
-      return !hit;
-    });
-    for (const loaded of await this.load(missing, locale)) {
-      found.set(loaded.row.id, loaded);
-      if (version !== null) this.items.set(version, `${locale}|${loaded.row.id}`, loaded);
-    }
-    return ids.flatMap((id) => {
-      const post = found.get(id);
-      if (!post) return [];
+    const posts = await this.items.getMany(version, ids, (id) => `${locale}|${id}`, (post) => post.row.id, (missing) => this.load(missing, locale));
+    return posts.map((post) => {
       const owned = viewer !== null && post.row.author_user_id === viewer.userId;
-      return [owned ? { ...post, summary: { ...post.summary, owned } } : post];
+      return owned ? { ...post, summary: { ...post.summary, owned } } : post;
     });
   }
 
