@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -171,8 +170,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(securityHeadersPlugin, { hsts: issuer.startsWith('https://') });
   await app.register(corsPlugin, { origins: config.corsOrigins, oauth, clock });
   await app.register(formbody);
-  await app.register(cookie);
-  await app.register(multipartPlugin, { maxImageBytes: config.media.maxImageBytes });
   await app.register(errorHandlerPlugin, { clock });
   await app.register(languagePlugin);
   await app.register(queryNormalizationPlugin);
@@ -187,14 +184,18 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   await app.register(healthRoutes, { ping: database.ping, isClosing: () => closing });
   await app.register(postRoutes, { posts });
-  await app.register(postWriteRoutes, { posts: postWrites, idempotency, limits: uploadLimits });
   await app.register(jobRoutes, { jobs });
-  await app.register(jobWriteRoutes, { jobs: jobWrites, idempotency, limits: uploadLimits });
   await app.register(meRoutes, { permissions, accounts, links });
   await app.register(mediaRoutes, { store: mediaStore });
   await app.register(eventRoutes, { events });
-  await app.register(eventWriteRoutes, { events: eventWrites, idempotency, limits: uploadLimits });
   await app.register(eventSubRoutes, { events: eventWrites, idempotency });
+  // The writes that take uploads, with multipart parsing (and its per-request hooks) for them alone.
+  await app.register(async (uploads) => {
+    await uploads.register(multipartPlugin, { maxImageBytes: config.media.maxImageBytes });
+    await uploads.register(postWriteRoutes, { posts: postWrites, idempotency, limits: uploadLimits });
+    await uploads.register(jobWriteRoutes, { jobs: jobWrites, idempotency, limits: uploadLimits });
+    await uploads.register(eventWriteRoutes, { events: eventWrites, idempotency, limits: uploadLimits });
+  });
   await app.register(codeRoutes, { codes });
   await app.register(discoveryRoutes, { issuer, keys: signingKeys });
   await app.register(authorizeRoutes, { oauth, accounts, throttle, issuer, codeSeconds: config.lifetimes.authorizationCodeSeconds, clock });

@@ -1,6 +1,8 @@
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppKeyService, AuthenticatedApp } from '../modules/accounts/app-key-service.js';
 import { ApiError } from '../shared/api-error.js';
+import { addRouteHook } from './route-hooks.js';
 
 export const API_KEY_HEADER = 'x-svc-api-key';
 
@@ -15,21 +17,32 @@ declare module 'fastify' {
   }
 }
 
-/** Authenticates app keys before anything else runs for routes that declare `config.auth: 'apiKey'`. */
+/**
+ * Authenticates app keys, first thing on the routes that declare `config.auth: 'apiKey'`. A key the
+ * service has seen recently is answered from memory without waiting for anything.
+ */
 export const appKeyAuthPlugin = fp(async (app, opts: { appKeys: AppKeyService }) => {
   app.decorateRequest('apiApp', null);
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config.auth !== 'apiKey') return;
+
+  const authenticate = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const header = request.headers[API_KEY_HEADER];
     const key = Array.isArray(header) ? header[0] : header;
     if (!key) {
-      throw new ApiError('C0001', 'The X-SVC-API-Key header is required for this operation', 'X-SVC-API-Key');
+      done(new ApiError('C0001', 'The X-SVC-API-Key header is required for this operation', 'X-SVC-API-Key'));
+      return;
     }
-    const authenticated = await opts.appKeys.authenticate(key);
-    if (!authenticated) {
+    const accept = (authenticated: AuthenticatedApp | null) => {
       // Never echo the key: it may be a real key of someone else's pasted in the wrong place.
-      throw new ApiError('C0001', 'The app key in X-SVC-API-Key is not valid or has been revoked', 'X-SVC-API-Key');
-    }
-    request.apiApp = authenticated;
+      if (!authenticated) return done(new ApiError('C0001', 'The app key in X-SVC-API-Key is not valid or has been revoked', 'X-SVC-API-Key'));
+      request.apiApp = authenticated;
+      done();
+    };
+    const known = opts.appKeys.known(key);
+    if (known !== undefined) accept(known);
+    else opts.appKeys.authenticate(key).then(accept, done);
+  };
+
+  app.addHook('onRoute', (route) => {
+    if (route.config?.auth === 'apiKey') addRouteHook(route, 'onRequest', authenticate);
   });
 }, { name: 'app-key-auth' });

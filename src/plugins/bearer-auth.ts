@@ -1,7 +1,9 @@
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasScope } from '../modules/oauth/scopes.js';
 import { InvalidTokenError, type AccessTokenClaims, type TokenService } from '../modules/oauth/token-service.js';
 import { ApiError } from '../shared/api-error.js';
+import { addRouteHook } from './route-hooks.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -37,14 +39,8 @@ function bearerToken(header: string | undefined): string | null {
  */
 export const bearerAuthPlugin = fp(async (app, opts: { tokens: TokenService }) => {
   app.decorateRequest('token', null);
-  app.addHook('onRequest', async (request) => {
-    const { bearerScope, optionalBearer } = request.routeOptions.config;
-    if (!bearerScope && !optionalBearer) return;
-    const token = bearerToken(request.headers.authorization);
-    if (token === null) {
-      if (!bearerScope) return;
-      throw new ApiError('C0003', 'A Bearer access token is required for this operation', 'Authorization', { 'WWW-Authenticate': `Bearer ${REALM}` });
-    }
+
+  const verify = async (request: FastifyRequest, token: string, bearerScope: string | undefined) => {
     try {
       request.token = await opts.tokens.verify(token);
     } catch (err) {
@@ -58,5 +54,25 @@ export const bearerAuthPlugin = fp(async (app, opts: { tokens: TokenService }) =
         'WWW-Authenticate': `Bearer ${REALM}, error="insufficient_scope", scope="${bearerScope}"`,
       });
     }
+  };
+
+  app.addHook('onRoute', (route) => {
+    const { bearerScope, optionalBearer } = route.config ?? {};
+    if (!bearerScope && !optionalBearer) return;
+    addRouteHook(route, 'onRequest', (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+      let token: string | null;
+      try {
+        token = bearerToken(request.headers.authorization);
+      } catch (err) {
+        return done(err as ApiError);
+      }
+      if (token === null) {
+        // Without a token an optional-Bearer route goes on at once (a public read).
+        return done(bearerScope
+          ? new ApiError('C0003', 'A Bearer access token is required for this operation', 'Authorization', { 'WWW-Authenticate': `Bearer ${REALM}` })
+          : undefined);
+      }
+      verify(request, token, bearerScope).then(() => done(), done);
+    });
   });
 }, { name: 'bearer-auth' });

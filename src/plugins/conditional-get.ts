@@ -1,5 +1,7 @@
 import { hash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { addRouteHook } from './route-hooks.js';
 import type { RateLimitStore } from '../rate-limit/rate-limit-store.js';
 
 /** The strong ETag of a response body (the representation cache keeps it with the body). */
@@ -19,23 +21,23 @@ function matches(header: string, etag: string): boolean {
  * answer); `If-None-Match` with it gets 304 and no body, and the request is given back to the global limit.
  */
 export const conditionalGetPlugin = fp(async (app, opts: { store: RateLimitStore }) => {
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (request.method !== 'GET' || reply.statusCode !== 200 || request.routeOptions.config.auth !== 'apiKey') return payload;
-    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+  const answer = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void) => {
+    if (reply.statusCode !== 200 || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) return done(null, payload);
     // A kept representation comes with its ETag already.
     const known = reply.getHeader('ETag');
     const etag = typeof known === 'string' ? known : etagOf(payload);
     reply.header('ETag', etag);
     const condition = request.headers['if-none-match'];
-    if (!condition || !matches(condition, etag)) return payload;
-    const charge = request.rateLimitCharge;
-    if (charge) {
-      await opts.store.refund(charge.key, charge.windows, charge.at);
-      request.rateLimitCharge = null;
-    }
+    if (!condition || !matches(condition, etag)) return done(null, payload);
     reply.code(304);
     reply.removeHeader('Content-Length');
     reply.removeHeader('Content-Type');
-    return '';
+    const charge = request.rateLimitCharge;
+    if (!charge) return done(null, '');
+    request.rateLimitCharge = null;
+    opts.store.refund(charge.key, charge.windows, charge.at).then(() => done(null, ''), (err: Error) => done(err));
+  };
+  app.addHook('onRoute', (route) => {
+    if (route.method === 'GET' && route.config?.auth === 'apiKey') addRouteHook(route, 'onSend', answer);
   });
 }, { name: 'conditional-get' });

@@ -1,5 +1,7 @@
 import multipart from '@fastify/multipart';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { addRouteHook } from './route-hooks.js';
 
 /**
  * Multipart uploads. Parts are streamed by the handlers (see shared/multipart-body.ts); the body schema
@@ -13,9 +15,9 @@ export const multipartPlugin = fp(async (app, opts: { maxImageBytes: number }) =
   app.addHook('onRoute', (route) => {
     const consumes = (route.schema as { consumes?: string[] } | undefined)?.consumes;
     if (!consumes?.includes('multipart/form-data')) return;
-    const hooks = [route.preValidation ?? []].flat();
-    route.preValidation = [...hooks, async (request) => {
+    addRouteHook(route, 'preValidation', (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
       if (request.body === undefined || request.body === null) request.body = {};
-    }];
+      done();
+    });
   });
 }, { name: 'multipart' });

@@ -1,8 +1,9 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config, OperationId } from '../config.js';
 import { DAY, HOUR, MINUTE, type ConsumeResult, type RateLimitStore, type Window, type WindowState } from '../rate-limit/rate-limit-store.js';
 import { ApiError } from '../shared/api-error.js';
+import { addRouteHook } from './route-hooks.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -17,10 +18,14 @@ declare module 'fastify' {
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
-/** IETF RateLimit-Policy and RateLimit fields (draft-ietf-httpapi-ratelimit-headers), one item per window. */
-function addStandardHeaders(reply: FastifyReply, states: WindowState[], now: number): void {
-  const policy = states.map((s) => `"${s.window.name}";q=${s.window.limit};w=${s.window.ms / 1000}`).join(', ');
-  const current = states.map((s) => `"${s.window.name}";r=${s.remaining};t=${seconds(s.resetAt - now)}`).join(', ');
+/** IETF RateLimit-Policy (draft-ietf-httpapi-ratelimit-headers): one item per window; fixed for a set of windows. */
+const policyOf = (windows: Window[]) => windows.map((w) => `"${w.name}";q=${w.limit};w=${w.ms / 1000}`).join(', ');
+
+/** IETF RateLimit: what is left of each window and when it resets. */
+const currentOf = (states: WindowState[], now: number) => states.map((s) => `"${s.window.name}";r=${s.remaining};t=${seconds(s.resetAt - now)}`).join(', ');
+
+/** Adds to the standard fields: a request under an operation limit carries the global windows and the operation's. */
+function appendStandardHeaders(reply: FastifyReply, policy: string, current: string): void {
   const join = (name: string, value: string) => {
     const existing = reply.getHeader(name);
     reply.header(name, existing ? `${String(existing)}, ${value}` : value);
@@ -39,10 +44,17 @@ function tooMany(result: ConsumeResult, now: number, scope?: OperationId): ApiEr
     { 'Retry-After': String(retryAfter), ...(scope ? { 'X-SVC-RateLimit-Scope': scope } : {}) });
 }
 
+/** Runs `then` with the store's answer: at once when the store answers at once. */
+function whenCounted(counted: ConsumeResult | Promise<ConsumeResult>, then: (result: ConsumeResult) => void, fail: (err: Error) => void): void {
+  if (counted instanceof Promise) counted.then(then, fail);
+  else then(counted);
+}
+
 /**
  * The spec's limits. The global limit counts every /api/v1 request of an app (an API-key app, or the
  * OAuth client of a Bearer token) right after authentication; an operation limit counts, per app and
  * user, the requests that passed validation and reach the operation. A refused request counts nowhere.
+ * Each check is attached only to the routes it applies to.
  */
 export const rateLimitPlugin = fp(async (app, opts: { store: RateLimitStore; limits: Config['rateLimits']; clock: () => number }) => {
   const { store, limits, clock } = opts;
@@ -50,6 +62,7 @@ export const rateLimitPlugin = fp(async (app, opts: { store: RateLimitStore; lim
     { name: 'minute', limit: limits.globalPerMinute, ms: MINUTE },
     { name: 'day', limit: limits.globalPerDay, ms: DAY },
   ];
+  const globalPolicy = policyOf(globalWindows);
   const operationWindows = (op: OperationId): Window[] => [
     { name: `${op}-minute`, limit: limits.operations[op].perMinute, ms: MINUTE },
     { name: `${op}-hour`, limit: limits.operations[op].perHour, ms: HOUR },
@@ -59,34 +72,46 @@ export const rateLimitPlugin = fp(async (app, opts: { store: RateLimitStore; lim
   app.decorateRequest('rateLimitCharge', null);
   app.addHook('onClose', async () => { await store.close(); });
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.routeOptions.url?.startsWith('/api/v1/')) return;
+  const countGlobal = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const subject = request.apiApp ? `app:${request.apiApp.appId}` : request.token ? `client:${request.token.clientId}` : null;
-    if (!subject) return;
+    if (!subject) return done();
     const now = clock();
     const key = `global:${subject}`;
-    const result = await store.consume(key, globalWindows, now);
-    addStandardHeaders(reply, result.windows, now);
-    if (!result.allowed) throw tooMany(result, now);
-    request.rateLimitCharge = { key, windows: globalWindows, at: now };
-    reply.header('X-SVC-RateLimit-Remaining', String(Math.min(...result.windows.map((w) => w.remaining))));
-  });
+    whenCounted(store.consume(key, globalWindows, now), (result) => {
+      appendStandardHeaders(reply, globalPolicy, currentOf(result.windows, now));
+      if (!result.allowed) return done(tooMany(result, now));
+      request.rateLimitCharge = { key, windows: globalWindows, at: now };
+      let remaining = Number.POSITIVE_INFINITY;
+      for (const w of result.windows) remaining = Math.min(remaining, w.remaining);
+      reply.header('X-SVC-RateLimit-Remaining', String(remaining));
+      done();
+    }, done);
+  };
 
-  app.addHook('preHandler', async (request, reply) => {
-    const op = request.routeOptions.config.rateLimitOperation;
-    if (!op || !request.token) return;
-    const now = clock();
+  const countOperation = (op: OperationId) => {
     const windows = operationWindows(op);
-    const result = await store.consume(`op:${op}:${request.token.clientId}:${request.token.userId}`, windows, now);
-    addStandardHeaders(reply, result.windows, now);
-    if (!result.allowed) {
-      const charge = request.rateLimitCharge;
-      if (charge) {
-        await store.refund(charge.key, charge.windows, charge.at);
+    const policy = policyOf(windows);
+    return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+      if (!request.token) return done();
+      const now = clock();
+      whenCounted(store.consume(`op:${op}:${request.token.clientId}:${request.token.userId}`, windows, now), (result) => {
+        appendStandardHeaders(reply, policy, currentOf(result.windows, now));
+        if (result.allowed) {
+          reply.header('X-SVC-RateLimit-Scope-Remaining', String(result.windows[0]!.remaining));
+          return done();
+        }
+        const charge = request.rateLimitCharge;
         request.rateLimitCharge = null;
-      }
-      throw tooMany(result, now, op);
-    }
-    reply.header('X-SVC-RateLimit-Scope-Remaining', String(result.windows[0]!.remaining));
+        const refused = tooMany(result, now, op);
+        if (!charge) return done(refused);
+        store.refund(charge.key, charge.windows, charge.at).then(() => done(refused), done);
+      }, done);
+    };
+  };
+
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api/v1/')) addRouteHook(route, 'onRequest', countGlobal);
+    const op = route.config?.rateLimitOperation;
+    if (op) addRouteHook(route, 'preHandler', countOperation(op));
   });
 }, { name: 'rate-limit' });

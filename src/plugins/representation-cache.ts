@@ -1,8 +1,9 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
 import type { VersionedData } from '../cache/data-version.js';
 import { etagOf } from './conditional-get.js';
+import { addRouteHook } from './route-hooks.js';
 
 /** What a kept response may be built from: versioned data, or the code catalogs (fixed while the process runs). */
 export type RepresentedData = VersionedData | 'codes';
@@ -43,34 +44,41 @@ const MAX_BYTES = 32 * 1024 * 1024;
 export const representationCachePlugin = fp(async (app, opts: { versions: Record<RepresentedData, { read(): Promise<number> }>; clock: () => number }) => {
   const kept = new LRUCache<string, Representation>({ maxSize: MAX_BYTES, sizeCalculation: (r) => r.body.length + 200 });
   const keyOf = (request: FastifyRequest) => `${request.locale}|${request.url}`;
-  const cacheable = (request: FastifyRequest) =>
-    request.method === 'GET' && request.routeOptions.config.representation !== undefined && request.headers.authorization === undefined;
 
   app.decorateRequest('representationValidUntil', Number.POSITIVE_INFINITY);
   app.decorateRequest('representationVersion', null);
 
   // After authentication, limits and validation: a served copy counts like any other response.
-  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!cacheable(request)) return;
-    const version = await opts.versions[request.routeOptions.config.representation!].read();
-    const hit = kept.get(keyOf(request));
-    const now = opts.clock();
-    if (hit && hit.version === version && hit.validFrom <= now && now < hit.validUntil) {
-      reply.header('ETag', hit.etag).type(hit.contentType);
-      return reply.send(hit.body);
-    }
-    request.representationVersion = version;
-  });
+  const serveKept = (data: { read(): Promise<number> }) => (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    if (request.headers.authorization !== undefined) return done();
+    data.read().then((version) => {
+      const hit = kept.get(keyOf(request));
+      const now = opts.clock();
+      if (hit && hit.version === version && hit.validFrom <= now && now < hit.validUntil) {
+        reply.header('ETag', hit.etag).type(hit.contentType).send(hit.body);
+        return;
+      }
+      request.representationVersion = version;
+      done();
+    }, done);
+  };
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  const keep = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
     const version = request.representationVersion;
-    if (version === null || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
+    if (version === null || reply.statusCode !== 200 || typeof payload !== 'string') return done(null, payload);
     const body = Buffer.from(payload);
     const etag = etagOf(body);
     kept.set(keyOf(request), {
       version, validFrom: opts.clock(), validUntil: request.representationValidUntil, contentType: String(reply.getHeader('content-type')), etag, body,
     });
     reply.header('ETag', etag);
-    return body;
+    done(null, body);
+  };
+
+  app.addHook('onRoute', (route) => {
+    const data = route.config?.representation;
+    if (data === undefined || route.method !== 'GET') return;
+    addRouteHook(route, 'preHandler', serveKept(opts.versions[data]));
+    addRouteHook(route, 'onSend', keep);
   });
 }, { name: 'representation-cache', dependencies: ['language'] });

@@ -30,12 +30,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
     this.timer.unref();
   }
 
-  async consume(key: string, windows: Window[], now: number): Promise<ConsumeResult> {
-    return this.consumeNow(key, windows, now);
-  }
-
-  /** The synchronous check-and-count (also used while Redis is unreachable). */
-  consumeNow(key: string, windows: Window[], now: number): ConsumeResult {
+  /** The check-and-count, at once (also used by the Redis store while Redis is unreachable). */
+  consume(key: string, windows: Window[], now: number): ConsumeResult {
     const current = windows.map((window) => {
       const id = counterKey(key, window, now);
       const entry = this.counters.get(id);

@@ -26,7 +26,8 @@ export interface ConsumeResult {
  * or none is counted (a refused request consumes nothing).
  */
 export interface RateLimitStore {
-  consume(key: string, windows: Window[], now: number): Promise<ConsumeResult>;
+  /** In-process counters answer at once; a shared store answers with a promise. */
+  consume(key: string, windows: Window[], now: number): ConsumeResult | Promise<ConsumeResult>;
   /** Gives back one admitted request (used for 304 responses, which do not count). */
   refund(key: string, windows: Window[], now: number): Promise<void>;
   close(): Promise<void>;

@@ -59,7 +59,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   async consume(key: string, windows: Window[], now: number): Promise<ConsumeResult> {
-    if (Date.now() < this.retryAt) return this.fallback.consumeNow(key, windows, now);
+    if (Date.now() < this.retryAt) return this.fallback.consume(key, windows, now);
     try {
       const keys = windows.map((w) => `${this.prefix}${counterKey(key, w, now)}`);
       const args = [...windows.map((w) => w.limit), ...windows.map((w) => w.ms + 1_000)];
@@ -71,7 +71,7 @@ export class RedisRateLimitStore implements RateLimitStore {
       return { allowed: false, windows: states, blocking: states.find((s) => s.count >= s.window.limit) };
     } catch (err) {
       this.failed(err);
-      return this.fallback.consumeNow(key, windows, now);
+      return this.fallback.consume(key, windows, now);
     }
   }
 

@@ -1,4 +1,4 @@
-import { createHash, randomInt } from 'node:crypto';
+import { hash, randomInt } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -26,7 +26,8 @@ export const APP_KEY_PATTERN = /^svck_[0-9A-Za-z]{32}$/;
  * (no dictionary to try); a slow password hash would only slow every request.
  */
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  // The one-shot form: no Hash object per call (app keys are hashed on every request).
+  return hash('sha256', secret, 'hex');
 }
 
 /** The last four characters, kept to help an operator recognise a key without storing it. */

@@ -18,11 +18,17 @@ export class AppKeyService {
     this.cache = new LRUCache({ max: 10_000, ttl: Math.max(1, cacheSeconds) * 1000 });
   }
 
-  async authenticate(key: string): Promise<AuthenticatedApp | null> {
+  /** What the cache knows of `key`: the app, null for a key known to be invalid, undefined when it must be looked up. */
+  known(key: string): AuthenticatedApp | null | undefined {
     if (!APP_KEY_PATTERN.test(key)) return null;
+    const cached = this.cache.get(hashSecret(key));
+    return cached === undefined ? undefined : cached || null;
+  }
+
+  async authenticate(key: string): Promise<AuthenticatedApp | null> {
+    const known = this.known(key);
+    if (known !== undefined) return known;
     const hash = hashSecret(key);
-    const cached = this.cache.get(hash);
-    if (cached !== undefined) return cached || null;
     const row = await this.accounts.findActiveKey(hash);
     const result = row ? { appId: row.app_id, keyId: row.id } : false;
     // Unknown keys are remembered briefly too, so a client retrying a bad key cannot load the database.

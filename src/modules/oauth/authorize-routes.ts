@@ -1,4 +1,4 @@
-import type {} from '@fastify/cookie';
+import cookie from '@fastify/cookie';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -49,6 +49,8 @@ type Validated =
  * redirect with error, error_description, state and iss (RFC 9207).
  */
 export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = async (app, opts) => {
+  // Cookies (the sign-in session and the form token) exist only on these pages: parsed here, nowhere else.
+  await app.register(cookie);
   const { oauth, accounts, throttle, issuer, clock } = opts;
   const secure = issuer.startsWith('https://');
   let dummyHash: Promise<string> | null = null;
