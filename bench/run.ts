@@ -221,18 +221,25 @@ export async function runBenchmark(options: BenchOptions): Promise<ScenarioResul
         // The first request of a read runs before anything of it is cached: what a search costs cold.
         const firstMs = request.amount || request.method === 'POST' ? null : await timeOne(request);
         if (!request.amount) await measure({ ...request, connections, duration: 1 });
-        const run = await measure({ ...request, connections, ...timed });
         // One response of the scenario, served byte for byte by the bare server.
         const sample = await fetch(String(request.url), { method: request.method ?? 'GET', headers: request.headers as Record<string, string>, body: request.method === 'POST' && !request.amount ? request.body as Buffer : undefined });
         const sampleBody = Buffer.from(await sample.arrayBuffer());
         // The same bytes from plain node:http in its own process: the limit of this runtime on this machine.
         const bare = await referenceServer('bare', sample.status, { 'content-type': sample.headers.get('content-type') ?? 'application/json' }, sampleBody);
-        const bareRun = await measure({ url: bare.url, connections, duration: request.amount ? Math.max(1, Math.round(run.duration)) : seconds, method: request.method ?? 'GET', ...(request.method === 'POST' ? { body: 'x' } : {}) });
+        const measureBare = (duration: number) =>
+          measure({ url: bare.url, connections, duration, method: request.method ?? 'GET', ...(request.method === 'POST' ? { body: 'x' } : {}) });
+        // A timed run is bracketed by two half runs of the bare server, so that drift of the machine during the
+        // scenario moves both figures alike (single bare runs of equal responses differed by up to a quarter).
+        const bareBefore = request.amount ? null : await measureBare(seconds / 2);
+        const run = await measure({ ...request, connections, ...timed });
+        const bareAfter = await measureBare(request.amount ? Math.max(1, Math.round(run.duration)) : seconds / 2);
         await bare.close();
+        const bareRuns = [bareBefore, bareAfter].filter((r) => r !== null);
+        const bareRate = bareRuns.reduce((sum, r) => sum + r.requests.total, 0) / bareRuns.reduce((sum, r) => sum + r.duration, 0);
         results.push({
           scenario: scenario.name, posts: size,
           requestsPerSecond: Math.round(rate(run)), firstMs, p50: run.latency.p50, p99: run.latency.p99,
-          bareRequestsPerSecond: Math.round(rate(bareRun)), ratio: rate(run) / rate(bareRun),
+          bareRequestsPerSecond: Math.round(bareRate), ratio: rate(run) / bareRate,
           peakRssMb: Math.round(peakRssMb(service.child.pid)), errors: run.non2xx + run.errors,
         });
         console.log(`  ${scenario.name}: ${Math.round(rate(run))} req/s, p50 ${run.latency.p50} ms, p99 ${run.latency.p99} ms`);
