@@ -92,8 +92,9 @@ export const LOG_REDACTIONS = [
 ];
 
 /**
- * Assembles the service: cross-cutting plugins first (errors, language, query normalization, app-key
- * auth, OpenAPI), then one route module per area. Services are wired once here and passed down.
+ * Assembles the service: cross-cutting plugins first (security headers, CORS, errors, language, query
+ * normalization, authentication, limits, response caching, OpenAPI), then one route module per area; the
+ * upload routes sit in their own scope with multipart parsing. Services are wired once here and passed down.
  * The returned app is not yet listening or ready, so callers may still add routes (tests do).
  */
 export async function buildApp(options: AppOptions): Promise<App> {
