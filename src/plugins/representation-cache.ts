@@ -60,7 +60,7 @@ export const representationCachePlugin = fp(async (app, opts: { versions: Record
       }
       request.representationVersion = version;
       done();
-    }, done);
+    }).catch(done);
   };
 
   const keep = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
