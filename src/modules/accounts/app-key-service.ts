@@ -20,20 +20,24 @@ export class AppKeyService {
 
   /** What the cache knows of `key`: the app, null for a key known to be invalid, undefined when it must be looked up. */
   known(key: string): AuthenticatedApp | null | undefined {
-    if (!APP_KEY_PATTERN.test(key)) return null;
-    const cached = this.cache.get(hashSecret(key));
-    return cached === undefined ? undefined : cached || null;
+    return APP_KEY_PATTERN.test(key) ? this.cached(hashSecret(key)) : null;
   }
 
   async authenticate(key: string): Promise<AuthenticatedApp | null> {
-    const known = this.known(key);
-    if (known !== undefined) return known;
+    if (!APP_KEY_PATTERN.test(key)) return null;
     const hash = hashSecret(key);
+    const cached = this.cached(hash);
+    if (cached !== undefined) return cached;
     const row = await this.accounts.findActiveKey(hash);
     const result = row ? { appId: row.app_id, keyId: row.id } : false;
     // Unknown keys are remembered briefly too, so a client retrying a bad key cannot load the database.
     this.cache.set(hash, result, result ? {} : { ttl: 5_000 });
     return result || null;
+  }
+
+  private cached(hash: string): AuthenticatedApp | null | undefined {
+    const cached = this.cache.get(hash);
+    return cached === undefined ? undefined : cached || null;
   }
 
   /** Creates an app with a fresh key; the key is returned once and never stored in the clear. */
