@@ -164,7 +164,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     accessTokenSeconds: config.lifetimes.accessTokenSeconds,
     refreshTokenSeconds: config.lifetimes.refreshTokenSeconds,
   }, clock);
-  const throttle = new LoginThrottle(config.loginThrottle, clock);
+  const throttle = new LoginThrottle(database.db, config.loginThrottle, clock);
 
   // Security headers everywhere; the HTML pages set their own Content-Security-Policy, and the
   // interactive reference at /docs needs inline scripts, so no global CSP.

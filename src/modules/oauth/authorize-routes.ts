@@ -208,18 +208,17 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
     if (!csrfValid(request, body.csrf_token)) return again(403, t.expired);
     const email = (body.email ?? '').trim().toLowerCase();
     const address = request.ip;
-    if (throttle.isBlocked(email, address)) return again(429, t.tooMany);
+    // The attempt is counted before the slow password check, so parallel guesses cannot outrun the limit.
+    const reservation = await throttle.reserve(email, address);
+    if (!reservation) return again(429, t.tooMany);
 
     const user = email ? await accounts.findUserByEmail(email) : undefined;
     // Verify against a dummy hash for unknown accounts, so timing does not reveal which e-mails exist.
     dummyHash ??= argon2.hash(randomBytes(16).toString('hex'), { type: argon2.argon2id });
     const hash = user?.password_hash ?? await dummyHash;
     const passwordOk = await argon2.verify(hash, body.password ?? '').catch(() => false);
-    if (!user || !user.password_hash || !passwordOk) {
-      throttle.recordFailure(email, address);
-      return again(401, t.badCredentials);
-    }
-    throttle.recordSuccess(email);
+    if (!user || !user.password_hash || !passwordOk) return again(401, t.badCredentials);
+    await throttle.release(reservation);
     const session = randomBytes(32).toString('base64url');
     const now = clock();
     await oauth.createSession(hashSecret(session), user.id, now, now + SESSION_MS);

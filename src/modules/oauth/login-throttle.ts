@@ -1,37 +1,55 @@
-import { LRUCache } from 'lru-cache';
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
 
 export interface ThrottleSettings { maxFailuresPerAccount: number; maxFailuresPerAddress: number; windowSeconds: number }
 
+/** The attempts one sign-in holds until its password check is done. */
+export interface LoginReservation { keys: string[] }
+
 /**
- * Counts failed sign-ins per account and per client address in a fixed window. Once either count
- * reaches its limit, sign-in is refused for that account or address until the window ends, whether the
- * password is right or not, so guessing gains nothing. Counts are per instance.
+ * Sign-in attempts per account and per client address, in fixed windows aligned to the clock.
+ *
+ * An attempt is reserved before its password is checked, in one atomic statement per counter that only
+ * counts when the counter is under its limit: a burst of parallel guesses gets exactly the limit evaluated,
+ * the rest are refused unread, and the right password inside a refused burst gains nothing. A failed attempt
+ * keeps its reservation; a successful one gives it back. The counters live in the database, so every instance
+ * sharing it sees the same counts and a restart resets nothing.
  */
 export class LoginThrottle {
-  private readonly failures = new LRUCache<string, { count: number; until: number }>({ max: 200_000 });
+  constructor(private readonly db: Kysely<DB>, private readonly settings: ThrottleSettings, private readonly clock: () => number) {}
 
-  constructor(private readonly settings: ThrottleSettings, private readonly clock: () => number) {}
-
-  isBlocked(account: string, address: string): boolean {
-    return this.count(`a:${account}`) >= this.settings.maxFailuresPerAccount
-      || this.count(`i:${address}`) >= this.settings.maxFailuresPerAddress;
-  }
-
-  recordFailure(account: string, address: string): void {
-    for (const key of [`a:${account}`, `i:${address}`]) {
-      const current = this.failures.get(key);
-      const now = this.clock();
-      if (current && current.until > now) current.count++;
-      else this.failures.set(key, { count: 1, until: now + this.settings.windowSeconds * 1000 });
+  /** Reserves an attempt for this account and address, or null when either is at its limit (nothing counted). */
+  async reserve(account: string, address: string): Promise<LoginReservation | null> {
+    const windowMs = this.settings.windowSeconds * 1000;
+    const start = Math.floor(this.clock() / windowMs) * windowMs;
+    const accountKey = `login|a:${account}|${start}`;
+    if (!await this.take(accountKey, this.settings.maxFailuresPerAccount, start + windowMs)) return null;
+    const addressKey = `login|i:${address}|${start}`;
+    if (!await this.take(addressKey, this.settings.maxFailuresPerAddress, start + windowMs)) {
+      await this.release({ keys: [accountKey] });
+      return null;
     }
+    return { keys: [accountKey, addressKey] };
   }
 
-  recordSuccess(account: string): void {
-    this.failures.delete(`a:${account}`);
+  /** Gives back a reservation whose attempt succeeded. */
+  async release(reservation: LoginReservation): Promise<void> {
+    await this.db.updateTable('rate_limit_counters')
+      .set({ count: sql<number>`count - 1` })
+      .where('counter_key', 'in', reservation.keys)
+      .where('count', '>', 0)
+      .execute();
   }
 
-  private count(key: string): number {
-    const entry = this.failures.get(key);
-    return entry && entry.until > this.clock() ? entry.count : 0;
+  /** Counts one attempt when the counter is under `limit`; the check and the count are one statement. */
+  private async take(key: string, limit: number, expiresAt: number): Promise<boolean> {
+    const row = await this.db.insertInto('rate_limit_counters')
+      .values({ counter_key: key, count: 1, expires_at: expiresAt })
+      .onConflict((oc) => oc.column('counter_key')
+        .doUpdateSet({ count: sql<number>`rate_limit_counters.count + 1` })
+        .where('rate_limit_counters.count', '<', limit))
+      .returning('count')
+      .executeTakeFirst();
+    return row !== undefined;
   }
 }
