@@ -1,10 +1,13 @@
 /**
- * The benchmark: npm run bench -- [--db sqlite|postgres] [--scenario NAME] [--quick] [--posts N] [--sizes 10000,100000]
+ * The benchmark: npm run bench -- [--db sqlite|postgres] [--scenario 'NAME|NAME'] [--hot] [--quick] [--posts N] [--sizes 10000,100000]
  *
- * Starts the service as its own process (limits raised) on a generated data set, drives each scenario with
- * autocannon, and in the same run serves the exact bytes of each scenario's response from a bare node:http
- * server: that is the limit of this runtime on this machine, and every result is reported as a ratio to it.
- * Prints a table and saves it as JSON under bench/results/.
+ * Starts the service as its own process (limits raised) on a generated data set and drives each scenario with
+ * autocannon. The default scenarios are realistic traffic (bench/realistic.ts): every request drawn from
+ * thousands of distinct ones, detail reads over the whole id range, writes alongside. `--hot` runs instead the
+ * scenarios that repeat one request, which the response caches answer (labelled "hot:"). In the same run a bare
+ * node:http server serves the exact bytes of one response of each scenario: that is the limit of this runtime
+ * on this machine, and every result is reported as a ratio to it. Prints a table and saves it as JSON under
+ * bench/results/.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -22,6 +25,7 @@ import { OAuthRepository } from '../src/modules/oauth/oauth-repository.js';
 import { keyEncryptionKey, SigningKeys } from '../src/modules/oauth/signing-keys.js';
 import { TokenService } from '../src/modules/oauth/token-service.js';
 import { generateBenchData } from './generate-data.js';
+import { REALISTIC, realisticWorkload, type Prepared } from './realistic.js';
 import { referenceServer } from './reference-servers.js';
 
 export interface BenchOptions {
@@ -33,6 +37,8 @@ export interface BenchOptions {
   connections?: number;
   seconds?: number;
   dataDir?: string;
+  /** Run the single-request scenarios (hot caches) instead of the realistic ones. */
+  hot?: boolean;
 }
 
 export interface ScenarioResult {
@@ -46,7 +52,12 @@ export interface ScenarioResult {
   bareRequestsPerSecond: number;
   ratio: number;
   peakRssMb: number;
+  /** Non-2xx responses and connection errors (a random job id is never a draft, so every read should be 2xx). */
   errors: number;
+  /** Requests the load generator gave up on after 10 s. */
+  timeouts: number;
+  /** Writes sent alongside the load (mixed scenario): how many, how many failed, their p99. */
+  writes?: { count: number; failed: number; p50: number; p99: number };
 }
 
 const SECRET = 'bench-signing-key-secret-0123456789abcdef';
@@ -151,14 +162,14 @@ async function issueTokens(target: Target, issuer: string, scope: string, count:
 
 const key = { 'x-svc-api-key': DEMO_API_KEY };
 const SCENARIOS: Scenario[] = [
-  { name: 'post detail', prepare: async ({ base, demo }) => ({ url: `${base}/api/v1/posts/${demo.postId}`, headers: key }) },
-  { name: 'job detail', prepare: async ({ base, demo }) => ({ url: `${base}/api/v1/jobs/${demo.jobId}`, headers: key }) },
-  { name: 'job search, 3 filters', searches: true, prepare: async ({ base }) => ({ url: `${base}/api/v1/jobs?jobCategories=SOFTWARE_ENGINEERING,DATA_AI&seniorities=JUNIOR,MIDLEVEL&workTypes=REMOTE,HYBRID`, headers: key }) },
-  { name: 'job search, English keyword', searches: true, prepare: async ({ base }) => ({ url: `${base}/api/v1/jobs?keyword=backend`, headers: key }) },
-  { name: 'post search, Korean 개발', searches: true, prepare: async ({ base }) => ({ url: `${base}/api/v1/posts?keyword=${encodeURIComponent('개발')}`, headers: key }) },
-  { name: 'post search RECENT p1', searches: true, prepare: async ({ base }) => ({ url: `${base}/api/v1/posts?sort=RECENT&page=1`, headers: key }) },
-  { name: 'post search RECENT p2000', searches: true, prepare: async ({ base }) => ({ url: `${base}/api/v1/posts?sort=RECENT&page=2000`, headers: key }) },
-  { name: 'job categories (en)', prepare: async ({ base }) => ({ url: `${base}/api/v1/codes/job-categories`, headers: { ...key, 'accept-language': 'en' } }) },
+  { name: 'hot: post detail', prepare: async ({ base, demo }) => ({ url: `${base}/api/v1/posts/${demo.postId}`, headers: key }) },
+  { name: 'hot: job detail', prepare: async ({ base, demo }) => ({ url: `${base}/api/v1/jobs/${demo.jobId}`, headers: key }) },
+  { name: 'hot: job search, 3 filters', searches: true, prepare: async ({ base }) => ({ url: `${base}/api/v1/jobs?jobCategories=SOFTWARE_ENGINEERING,DATA_AI&seniorities=JUNIOR,MIDLEVEL&workTypes=REMOTE,HYBRID`, headers: key }) },
+  { name: 'hot: job search, English keyword', searches: true, prepare: async ({ base }) => ({ url: `${base}/api/v1/jobs?keyword=backend`, headers: key }) },
+  { name: 'hot: post search, Korean 개발', searches: true, prepare: async ({ base }) => ({ url: `${base}/api/v1/posts?keyword=${encodeURIComponent('개발')}`, headers: key }) },
+  { name: 'hot: post search RECENT p1', searches: true, prepare: async ({ base }) => ({ url: `${base}/api/v1/posts?sort=RECENT&page=1`, headers: key }) },
+  { name: 'hot: post search RECENT p2000', searches: true, prepare: async ({ base }) => ({ url: `${base}/api/v1/posts?sort=RECENT&page=2000`, headers: key }) },
+  { name: 'hot: job categories (en)', prepare: async ({ base }) => ({ url: `${base}/api/v1/codes/job-categories`, headers: { ...key, 'accept-language': 'en' } }) },
   {
     name: 'token refresh',
     prepare: async ({ target, base }) => {
@@ -185,9 +196,9 @@ const SCENARIOS: Scenario[] = [
   },
 ];
 
-async function timeOne(request: autocannon.Options): Promise<number> {
+async function timeOne(url: string, headers: Record<string, string>): Promise<number> {
   const started = performance.now();
-  const res = await fetch(String(request.url), { headers: request.headers as Record<string, string> });
+  const res = await fetch(url, { headers });
   await res.arrayBuffer();
   return Math.round(performance.now() - started);
 }
@@ -198,6 +209,20 @@ const rate = (result: autocannon.Result) => result.requests.total / result.durat
 async function measure(options: autocannon.Options): Promise<autocannon.Result> {
   return autocannon(options);
 }
+
+const percentile = (values: number[], p: number) => {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!);
+};
+
+/** A hot scenario's single request in the shape of a prepared one. */
+function hotPrepared(request: autocannon.Options): Prepared {
+  const url = new URL(String(request.url));
+  return { load: request, sample: { path: `${url.pathname}${url.search}`, headers: (request.headers ?? {}) as Record<string, string> } };
+}
+
+interface Named { name: string; searches?: boolean; prepare(): Promise<Prepared> }
 
 export async function runBenchmark(options: BenchOptions): Promise<ScenarioResult[]> {
   const connections = options.connections ?? (options.quick ? 10 : 50);
@@ -210,19 +235,34 @@ export async function runBenchmark(options: BenchOptions): Promise<ScenarioResul
     const reader = target.open();
     const postId = (await reader.db.selectFrom('posts').select('id').where('image_count', '>', 0).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow()).id;
     const jobId = (await reader.db.selectFrom('jobs').select('id').where('status', '=', 'published').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow()).id;
-    await reader.close();
+    const w = await realisticWorkload(reader);
     const dataDir = fs.mkdtempSync(path.join(options.dataDir ?? path.resolve('bench/data'), 'run-'));
     const service = await startService(target, dataDir);
     try {
-      const chosen = SCENARIOS.filter((s) => (!options.scenario || s.name.includes(options.scenario)) && (sizes.length === 1 || s.searches));
+      // Before anything else reaches the fresh service: the broadest single-syllable keyword, cold.
+      const broadUrl = `${service.base}/api/v1/posts?keyword=${encodeURIComponent(w.broadest)}`;
+      const broadFirst = await timeOne(broadUrl, w.headers());
+      console.log(`  first request of the broadest keyword (${w.broadest}): ${broadFirst} ms`);
+      const [writeToken] = await issueTokens(target, service.base, 'post:write job:write', 1);
+      const ctx = { base: service.base, database: reader, writeToken: writeToken!.access };
+      const all: Named[] = [
+        ...(options.hot
+          ? SCENARIOS.filter((s) => s.name.startsWith('hot:')).map((s) => ({ name: s.name, searches: s.searches, prepare: async () => hotPrepared(await s.prepare({ target, base: service.base, demo: { postId, jobId } })) }))
+          : REALISTIC.map((s) => ({ name: s.name, searches: s.name.includes('searches') && !s.name.includes('beside'), prepare: () => s.prepare(ctx, w) }))),
+        ...SCENARIOS.filter((s) => !s.name.startsWith('hot:')).map((s) => ({ name: s.name, prepare: async () => hotPrepared(await s.prepare({ target, base: service.base, demo: { postId, jobId } })) })),
+      ];
+      const wanted = options.scenario?.split('|');
+      const chosen = all.filter((s) => (!wanted || wanted.some((name) => s.name.includes(name))) && (sizes.length === 1 || s.searches));
       for (const scenario of chosen) {
-        const request = await scenario.prepare({ target, base: service.base, demo: { postId, jobId } });
+        const prepared = await scenario.prepare();
+        const request = prepared.load;
         const timed = request.amount ? {} : { duration: seconds };
-        // The first request of a read runs before anything of it is cached: what a search costs cold.
-        const firstMs = request.amount || request.method === 'POST' ? null : await timeOne(request);
+        const sampleUrl = `${service.base}${prepared.sample.path}`;
+        // A hot scenario's first request runs before anything of it is cached: what it costs cold.
+        const firstMs = request.amount || request.method === 'POST' ? null : await timeOne(sampleUrl, prepared.sample.headers);
         if (!request.amount) await measure({ ...request, connections, duration: 1 });
         // One response of the scenario, served byte for byte by the bare server.
-        const sample = await fetch(String(request.url), { method: request.method ?? 'GET', headers: request.headers as Record<string, string>, body: request.method === 'POST' && !request.amount ? request.body as Buffer : undefined });
+        const sample = await fetch(sampleUrl, { method: request.method ?? 'GET', headers: prepared.sample.headers, body: request.method === 'POST' && !request.amount ? request.body as Buffer : undefined });
         const sampleBody = Buffer.from(await sample.arrayBuffer());
         // The same bytes from plain node:http in its own process: the limit of this runtime on this machine.
         const bare = await referenceServer('bare', sample.status, { 'content-type': sample.headers.get('content-type') ?? 'application/json' }, sampleBody);
@@ -231,7 +271,12 @@ export async function runBenchmark(options: BenchOptions): Promise<ScenarioResul
         // A timed run is bracketed by two half runs of the bare server, so that drift of the machine during the
         // scenario moves both figures alike (single bare runs of equal responses differed by up to a quarter).
         const bareBefore = request.amount ? null : await measureBare(seconds / 2);
-        const run = await measure({ ...request, connections, ...timed });
+        prepared.writes?.start();
+        const [run] = await Promise.all([
+          measure({ ...request, connections, ...timed }),
+          prepared.alongside ? measure({ ...prepared.alongside, duration: seconds }) : null,
+        ]);
+        const writeStats = await prepared.writes?.stop();
         const bareAfter = await measureBare(request.amount ? Math.max(1, Math.round(run.duration)) : seconds / 2);
         await bare.close();
         const bareRuns = [bareBefore, bareAfter].filter((r) => r !== null);
@@ -240,12 +285,19 @@ export async function runBenchmark(options: BenchOptions): Promise<ScenarioResul
           scenario: scenario.name, posts: size,
           requestsPerSecond: Math.round(rate(run)), firstMs, p50: run.latency.p50, p99: run.latency.p99,
           bareRequestsPerSecond: Math.round(bareRate), ratio: rate(run) / bareRate,
-          peakRssMb: Math.round(peakRssMb(service.child.pid)), errors: run.non2xx + run.errors,
+          peakRssMb: Math.round(peakRssMb(service.child.pid)), errors: run.non2xx + run.errors, timeouts: run.timeouts,
+          ...(writeStats ? { writes: { count: writeStats.count, failed: writeStats.failed, p50: percentile(writeStats.latencies, 50), p99: percentile(writeStats.latencies, 99) } } : {}),
         });
-        console.log(`  ${scenario.name}: ${Math.round(rate(run))} req/s, p50 ${run.latency.p50} ms, p99 ${run.latency.p99} ms`);
+        const writesNote = writeStats ? `; writes ${writeStats.count} (${writeStats.failed} failed), p99 ${percentile(writeStats.latencies, 99)} ms` : '';
+        console.log(`  ${scenario.name}: ${Math.round(rate(run))} req/s, p50 ${run.latency.p50} ms, p99 ${run.latency.p99} ms, errors ${run.non2xx + run.errors}, timeouts ${run.timeouts}${writesNote}`);
       }
+      results.push({
+        scenario: `first request, broadest keyword (${w.broadest})`, posts: size, requestsPerSecond: 0, firstMs: broadFirst, p50: 0, p99: 0,
+        bareRequestsPerSecond: 0, ratio: 0, peakRssMb: Math.round(peakRssMb(service.child.pid)), errors: 0, timeouts: 0,
+      });
     } finally {
       await service.stop();
+      await reader.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   }
@@ -253,9 +305,10 @@ export async function runBenchmark(options: BenchOptions): Promise<ScenarioResul
 }
 
 export function table(results: ScenarioResult[]): string {
-  const lines = ['| scenario | posts | req/s | p50 ms | p99 ms | bare req/s | ratio | peak RSS MB | errors | first request ms |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|'];
+  const lines = ['| scenario | posts | req/s | p50 ms | p99 ms | bare req/s | ratio | peak RSS MB | errors | timeouts | writes (failed) p99 ms | first request ms |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|'];
   for (const r of results) {
-    lines.push(`| ${r.scenario} | ${r.posts.toLocaleString('en')} | ${r.requestsPerSecond} | ${r.p50} | ${r.p99} | ${r.bareRequestsPerSecond} | ${(r.ratio * 100).toFixed(0)}% | ${r.peakRssMb} | ${r.errors} | ${r.firstMs ?? '—'} |`);
+    const writes = r.writes ? `${r.writes.count} (${r.writes.failed}) ${r.writes.p99}` : '—';
+    lines.push(`| ${r.scenario} | ${r.posts.toLocaleString('en')} | ${r.requestsPerSecond} | ${r.p50} | ${r.p99} | ${r.bareRequestsPerSecond} | ${(r.ratio * 100).toFixed(0)}% | ${r.peakRssMb} | ${r.errors} | ${r.timeouts} | ${writes} | ${r.firstMs ?? '—'} |`);
   }
   return lines.join('\n');
 }
@@ -263,7 +316,7 @@ export function table(results: ScenarioResult[]): string {
 if (process.argv[1]?.endsWith('run.ts')) {
   const { values } = parseArgs({
     options: {
-      db: { type: 'string', default: 'sqlite' }, scenario: { type: 'string' }, quick: { type: 'boolean', default: false },
+      db: { type: 'string', default: 'sqlite' }, scenario: { type: 'string' }, quick: { type: 'boolean', default: false }, hot: { type: 'boolean', default: false },
       posts: { type: 'string' }, sizes: { type: 'string' }, connections: { type: 'string' }, seconds: { type: 'string' },
     },
   });
@@ -273,6 +326,7 @@ if (process.argv[1]?.endsWith('run.ts')) {
     quick,
     posts: Number(values.posts ?? (quick ? 5_000 : 1_000_000)),
     scenario: values.scenario,
+    hot: values.hot === true,
     sizes: values.sizes ? values.sizes.split(',').map(Number) : undefined,
     connections: values.connections ? Number(values.connections) : undefined,
     seconds: values.seconds ? Number(values.seconds) : undefined,
@@ -280,7 +334,7 @@ if (process.argv[1]?.endsWith('run.ts')) {
   const results = await runBenchmark(options);
   const rendered = table(results);
   console.log(`\n${rendered}\n`);
-  const file = path.resolve('bench/results', `${options.db}-${new Date().toISOString().replace(/[:.]/g, '-')}${quick ? '-quick' : ''}.json`);
+  const file = path.resolve('bench/results', `${options.db}-${new Date().toISOString().replace(/[:.]/g, '-')}${options.hot ? '-hot' : ''}${quick ? '-quick' : ''}.json`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, `${JSON.stringify({ options, machine: { cpus: (await import('node:os')).cpus().length, node: process.version }, results }, null, 2)}\n`);
   console.log(`Saved ${file}`);

@@ -9,15 +9,27 @@ describe('benchmark harness (--quick on tiny data)', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-smoke-'));
   afterAll(() => { fs.rmSync(dataDir, { recursive: true, force: true }); });
 
-  it('generates data, starts the service, measures a read and a write against the bare server', async () => {
-    const results = await runBenchmark({ db: 'sqlite', quick: true, posts: 200, connections: 2, seconds: 1, dataDir, scenario: 'post' });
-    expect(results.map((r) => r.scenario)).toEqual(['post detail', 'post search, Korean 개발', 'post search RECENT p1', 'post search RECENT p2000', 'post create, one image']);
-    for (const r of results) {
+  it('generates data, starts the service, measures realistic reads, writes alongside and a hot read against the bare server', async () => {
+    const results = await runBenchmark({ db: 'sqlite', quick: true, posts: 200, connections: 2, seconds: 1, dataDir, scenario: 'post|mixed' });
+    expect(results.map((r) => r.scenario)).toEqual([
+      'distinct post searches', 'random post detail', 'random post detail beside broad searches', 'mixed: 90% distinct reads + 3 writes/s',
+      'post create, one image', 'first request, broadest keyword (개)',
+    ]);
+    for (const r of results.slice(0, -1)) {
       expect(r.errors, r.scenario).toBe(0);
+      expect(r.timeouts, r.scenario).toBe(0);
       expect(r.requestsPerSecond).toBeGreaterThan(0);
       expect(r.bareRequestsPerSecond).toBeGreaterThan(0);
       expect(r.peakRssMb).toBeGreaterThan(0);
     }
-    expect(table(results)).toContain('| post detail | 200 |');
-  }, 120_000);
+    const mixed = results.find((r) => r.scenario.startsWith('mixed'))!;
+    expect(mixed.writes?.count).toBeGreaterThanOrEqual(2);
+    expect(mixed.writes?.failed).toBe(0);
+    expect(results.at(-1)!.firstMs).toBeGreaterThan(0);
+    expect(table(results)).toContain('| distinct post searches | 200 |');
+
+    const hot = await runBenchmark({ db: 'sqlite', quick: true, posts: 200, connections: 2, seconds: 1, dataDir, hot: true, scenario: 'hot: post detail' });
+    expect(hot.map((r) => r.scenario)).toEqual(['hot: post detail', 'first request, broadest keyword (개)']);
+    expect(hot[0]!.errors).toBe(0);
+  }, 180_000);
 });
