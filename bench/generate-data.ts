@@ -14,7 +14,7 @@ import { generateDemoData } from '../src/demo/demo-generator.js';
 import { SeededRandom } from '../src/demo/random.js';
 import { CITIES, EVENT_TEXTS, fill, JOB_TEXTS, POST_TEMPLATES, ROLES, TECHS, type TextLanguage } from '../src/demo/vocabulary.js';
 import { catalogCodes } from '../src/modules/codes/catalog-data.js';
-import { documentTokens } from '../src/search/search-text.js';
+import { isHiring, jobDocument, jobSearchKey, postDocument, postSearchKey } from '../src/search/search-documents.js';
 import { timeOrderedId } from '../src/shared/ids.js';
 
 const BATCH = 500;
@@ -36,7 +36,7 @@ async function maxId(db: Kysely<DB>, table: 'posts' | 'jobs' | 'post_images'): P
   return Number(row?.m ?? 0);
 }
 
-async function posts(database: Database, count: number, rnd: SeededRandom, now: number, authors: { users: number[]; companies: Array<{ id: number; name: string }> }) {
+async function posts(database: Database, count: number, rnd: SeededRandom, now: number, authors: { users: number[]; companies: Array<{ id: number; name: string; size: string }> }) {
   const { db, adapter } = database;
   let nextId = (await maxId(db, 'posts')) + 1;
   let nextImage = (await maxId(db, 'post_images')) + 1;
@@ -69,6 +69,7 @@ async function posts(database: Database, count: number, rnd: SeededRandom, now: 
         author_company_id: isCompany ? company.id : null, content, language,
         reposted_post_id: id - first > 100 && rnd.chance(0.05) ? first + rnd.int(0, id - first - 1) : null,
         image_count: imageCount, has_og: 0, like_count: rnd.int(0, 500), comment_count: rnd.int(0, 50), posted_at: postedAt, updated_at: postedAt,
+        search_key: postSearchKey(postedAt, id),
       });
       for (let k = 0; k < imageCount; k++) {
         images.push({ id: nextImage++, post_id: id, position: k, media_key: `bench/posts/${id}-${k}.png`, content_type: 'image/png', byte_size: 20_000, width: 1200, height: 630 });
@@ -78,7 +79,8 @@ async function posts(database: Database, count: number, rnd: SeededRandom, now: 
         cards.push({ post_id: id, link: `https://blog.example.com/${id}`, title: `${company.name} ${tech}`, source: `${company.name} Blog`, image: null, description: null, fetched_at: postedAt });
       }
       translations.push(...own);
-      docs.push({ id, tokens: documentTokens(content, ...own.map((t) => t.content)) });
+      const row = rows[rows.length - 1]!;
+      docs.push({ id: postSearchKey(postedAt, id), tokens: postDocument({ content, image_count: imageCount, has_og: row.has_og ?? 0, author_company_id: row.author_company_id ?? null }, own.map((t) => t.content)) });
     }
     await db.transaction().execute(async (trx) => {
       await trx.insertInto('posts').values(rows).execute();
@@ -93,7 +95,7 @@ async function posts(database: Database, count: number, rnd: SeededRandom, now: 
   await adapter.syncIdSequence(db, 'post_images');
 }
 
-async function jobs(database: Database, count: number, rnd: SeededRandom, now: number, companies: Array<{ id: number; name: string }>) {
+async function jobs(database: Database, count: number, rnd: SeededRandom, now: number, companies: Array<{ id: number; name: string; size: string }>) {
   const { db, adapter } = database;
   let nextId = (await maxId(db, 'jobs')) + 1;
   const seniorities = catalogCodes('seniorities');
@@ -126,18 +128,22 @@ async function jobs(database: Database, count: number, rnd: SeededRandom, now: n
       const end = state < 0.6 ? now + rnd.int(1, 90) * DAY : state < 0.65 ? null : now - rnd.int(1, 30) * DAY;
       const workType = rnd.pick(workTypes);
       const original = text(language);
+      const hiring = isHiring({ status, start_at: start, end_at: end }, now);
       rows.push({
         id, company_id: company.id, author_user_id: null, job_type: 'PLATFORM', status, ...original, job_category: role.category, work_type: workType,
         allow_remote: workType === 'ONSITE' ? 0 : 1, language, apply_type: 'PLATFORM', apply_url: null, email: null, notify_emails: '[]',
         military: 0, veteran: 0, start_at: start, end_at: end, view_count: rnd.int(0, 10_000), created_at: start - DAY, updated_at: start - DAY,
-        deleted_at: status === 'deleted' ? now - DAY : null,
+        deleted_at: status === 'deleted' ? now - DAY : null, search_key: hiring ? jobSearchKey(start, id) : null,
       });
-      for (const s of rnd.some(seniorities, rnd.int(1, 2))) seniorityRows.push({ job_id: id, seniority: s });
-      for (const ty of rnd.some(types, rnd.int(1, 2))) typeRows.push({ job_id: id, employment_type: ty });
+      const jobSeniorities = rnd.some(seniorities, rnd.int(1, 2));
+      const jobTypes = rnd.some(types, rnd.int(1, 2));
+      for (const s of jobSeniorities) seniorityRows.push({ job_id: id, seniority: s });
+      for (const ty of jobTypes) typeRows.push({ job_id: id, employment_type: ty });
       const own = rnd.chance(0.4) ? TARGETS.filter((l) => l !== language).map((l) => ({ job_id: id, language: l, ...text(l) })) : [];
       translations.push(...own);
-      if (status !== 'deleted') {
-        docs.push({ id, tokens: documentTokens(original.title, original.subtitle, original.description, ...own.flatMap((t) => [t.title, t.subtitle, t.description])) });
+      if (hiring) {
+        const facts = { ...original, status, job_category: role.category, work_type: workType, company_id: company.id, company_size: company.size, start_at: start, end_at: end };
+        docs.push({ id: jobSearchKey(start, id), tokens: jobDocument(facts, { seniorities: jobSeniorities, employmentTypes: jobTypes }, own) });
       }
     }
     await db.transaction().execute(async (trx) => {
@@ -152,7 +158,7 @@ async function jobs(database: Database, count: number, rnd: SeededRandom, now: n
   await adapter.syncIdSequence(db, 'jobs');
 }
 
-async function events(database: Database, count: number, rnd: SeededRandom, now: number, companies: Array<{ id: number; name: string }>) {
+async function events(database: Database, count: number, rnd: SeededRandom, now: number, companies: Array<{ id: number; name: string; size: string }>) {
   const { db } = database;
   const categories = catalogCodes('event-categories');
   const subjects = catalogCodes('event-subjects');
@@ -189,16 +195,16 @@ async function events(database: Database, count: number, rnd: SeededRandom, now:
 }
 
 /** Adds `counts` of rows (on top of the demo data, which is created first on an empty database). */
-export async function generateBenchData(database: Database, counts: { posts: number; jobs: number; events: number }, seed = 7): Promise<void> {
-  const now = Date.now();
+export async function generateBenchData(database: Database, counts: { posts: number; jobs: number; events: number }, seed = 7, now = Date.now()): Promise<void> {
   const empty = (await database.db.selectFrom('users').select('id').limit(1).execute()).length === 0;
   if (empty) await generateDemoData(database, { now });
   const users = (await database.db.selectFrom('users').select('id').execute()).map((u) => u.id);
-  const companies = await database.db.selectFrom('companies').select(['id', 'name']).execute();
+  const companies = await database.db.selectFrom('companies').select(['id', 'name', 'size']).execute();
   const rnd = new SeededRandom(seed);
   if (counts.posts) await posts(database, counts.posts, rnd, now, { users, companies });
   if (counts.jobs) await jobs(database, counts.jobs, rnd, now, companies);
   if (counts.events) await events(database, counts.events, rnd, now, companies);
+  await database.db.updateTable('search_sweeps').set({ swept_at: now }).where('name', '=', 'job_hiring').execute();
   await database.db.executeQuery({ sql: 'ANALYZE', parameters: [], query: { kind: 'RawNode' } as never, queryId: { queryId: 'analyze' } });
 }
 

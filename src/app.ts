@@ -24,6 +24,7 @@ import { mediaRoutes } from './media/media-routes.js';
 import { mediaStoreFor } from './media/media-store-factory.js';
 import type { MediaStore } from './media/media-store.js';
 import { PermissionService } from './modules/accounts/permission-service.js';
+import { HiringSweep } from './modules/jobs/hiring-sweep.js';
 import { JobRepository } from './modules/jobs/job-repository.js';
 import { JobWriteRepository } from './modules/jobs/job-write-repository.js';
 import { jobWriteRoutes } from './modules/jobs/job-write-routes.js';
@@ -135,7 +136,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const versions = { posts: new DataVersion(database.db, 'posts'), jobs: new DataVersion(database.db, 'jobs') };
   const posts = new PostService(new PostRepository(database.db, database.adapter, database.longReads), accounts, links, config.serviceTimeZone, versions.posts);
   const jobReads = new JobRepository(database.db, database.adapter, database.longReads);
-  const jobs = new JobService(jobReads, accounts, codes, links, clock, versions.jobs);
+  const hiringSweep = new HiringSweep(database.db, database.adapter, versions.jobs, (now) => jobReads.nextHiringChange(now));
+  const jobs = new JobService(jobReads, accounts, codes, links, clock, versions.jobs, hiringSweep);
   const permissions = new PermissionService(database.db);
   const mediaStore = options.mediaStore ?? mediaStoreFor(config, database, clock);
   const uploads = new ImageUploads(mediaStore, app.log);

@@ -1,30 +1,45 @@
 import { describe, expect, it } from 'vitest';
-import { documentTokens, queryTerms } from '../src/search/search-text.js';
+import { documentTokens, facet, queryTerms, relevance } from '../src/search/search-text.js';
 
 describe('search tokens', () => {
-  it('indexes Korean runs as overlapping bigrams plus the last character', () => {
-    expect(documentTokens('백엔드개발자')).toBe('백엔 엔드 드개 개발 발자 자');
+  it('indexes Korean runs as overlapping bigrams plus every character alone', () => {
+    expect(documentTokens('백엔드개발자')).toBe('백엔 엔드 드개 개발 발자 백 엔 드 개 발 자');
   });
 
   it('indexes other scripts as lower-cased NFKC words and splits at script changes', () => {
-    expect(documentTokens('Kubernetes 도입기! ＴｙｐｅＳｃｒｉｐｔ')).toBe('kubernetes 도입 입기 기 typescript');
-    expect(documentTokens('React개발')).toBe('react 개발 발');
-    expect(documentTokens('東京オフィス')).toBe('東京 京オ オフ フィ ィス ス');
+    expect(documentTokens('Kubernetes 도입기! ＴｙｐｅＳｃｒｉｐｔ')).toBe('kubernetes 도입 입기 도 입 기 typescript');
+    expect(documentTokens('React개발')).toBe('react 개발 개 발');
+    expect(documentTokens('東京オフィス')).toBe('東京 京オ オフ フィ ィス 東 京 オ フ ィ ス');
   });
 
   it('makes keyword terms that a document of the same words always contains', () => {
     const doc = new Set(documentTokens('신입 백엔드개발자 채용').split(' '));
-    for (const term of queryTerms('백엔드개발')) expect(doc.has(term.text)).toBe(true);
-    expect(queryTerms('개발')).toEqual([{ text: '개발', prefix: false }]);
+    for (const term of queryTerms('백엔드개발')) expect(doc.has(term)).toBe(true);
+    expect(queryTerms('개발')).toEqual(['개발']);
   });
 
-  it('turns a one-character CJK keyword into a prefix term', () => {
-    expect(queryTerms('자')).toEqual([{ text: '자', prefix: true }]);
+  it('turns a one-character CJK keyword into one exact term, which every document holding the character has', () => {
+    expect(queryTerms('자')).toEqual(['자']);
+    expect(documentTokens('개발자가').split(' ')).toContain('자');
+    expect(documentTokens('자바').split(' ')).toContain('자');
   });
 
   it('drops punctuation and repeated terms', () => {
     expect(queryTerms('!!! ---')).toEqual([]);
-    expect(queryTerms('go Go GO')).toEqual([{ text: 'go', prefix: false }]);
-    expect(queryTerms('"quoted" \'words\'')).toEqual([{ text: 'quoted', prefix: false }, { text: 'words', prefix: false }]);
+    expect(queryTerms('go Go GO')).toEqual(['go']);
+    expect(queryTerms('"quoted" \'words\'')).toEqual(['quoted', 'words']);
+  });
+
+  it('never lets text or a keyword produce a facet token', () => {
+    const sneaky = `${facet('i')} x${facet('c1')}`;
+    expect(queryTerms(sneaky)).toEqual(['i', 'x', 'c1']);
+    expect(documentTokens(sneaky).split(' ')).not.toContain(facet('i'));
+  });
+
+  it('scores more occurrences higher, and a long text no higher for its length alone', () => {
+    const terms = queryTerms('개발');
+    expect(relevance(terms, ['개발 개발 개발'])).toBeGreaterThan(relevance(terms, ['개발 일정']));
+    expect(relevance(terms, ['개발'])).toBeGreaterThan(relevance(terms, [`개발 ${'다른 이야기 '.repeat(200)}`]));
+    expect(relevance(terms, ['관련 없는 글'])).toBe(0);
   });
 });

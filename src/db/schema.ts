@@ -78,6 +78,8 @@ export interface PostsTable {
   comment_count: number | null;
   posted_at: number;
   updated_at: number;
+  /** Orders posts by posting time in the search index (search-documents.ts); set right after the insert. */
+  search_key: number | null;
 }
 
 export interface PostImagesTable {
@@ -146,6 +148,8 @@ export interface JobsTable {
   created_at: number;
   updated_at: number;
   deleted_at: number | null;
+  /** The job's id in the search index while it is hiring (search-documents.ts), else null. */
+  search_key: number | null;
 }
 
 export interface JobSenioritiesTable { job_id: number; seniority: string }
@@ -318,6 +322,9 @@ export interface RateLimitCountersTable { counter_key: string; count: number; ex
 /** One slot of a data version; the version is the sum of its slots (migration 008). */
 export interface DataVersionSlotsTable { name: string; slot: number; version: number }
 
+/** When a time-driven change of the search index was last applied (migration 009: the jobs' hiring facet). */
+export interface SearchSweepsTable { name: string; swept_at: number }
+
 /** Full-text tables: an FTS5 virtual table in SQLite (rowid), a tsvector table in PostgreSQL (doc_id). */
 export interface SearchTable { doc_id: number; document: string }
 
@@ -362,6 +369,7 @@ export interface DB {
   idempotency_keys: IdempotencyKeysTable;
   rate_limit_counters: RateLimitCountersTable;
   data_version_slots: DataVersionSlotsTable;
+  search_sweeps: SearchSweepsTable;
 }
 
 export type SearchIndex = 'post_search' | 'job_search';

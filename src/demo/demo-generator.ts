@@ -7,7 +7,7 @@ import { catalogCodes } from '../modules/codes/catalog-data.js';
 import { registerClient } from '../modules/oauth/client-admin.js';
 import { OAuthRepository } from '../modules/oauth/oauth-repository.js';
 import { SUPPORTED_SCOPES } from '../modules/oauth/scopes.js';
-import { documentTokens } from '../search/search-text.js';
+import { reindexJobs, reindexPosts } from '../search/search-documents.js';
 import { timeOrderedId } from '../shared/ids.js';
 import { hashSecret, secretHint } from '../shared/keys.js';
 import { SeededRandom } from './random.js';
@@ -137,6 +137,8 @@ export async function generateDemoData(database: Database, options: DemoOptions)
     const posts = await generatePosts(ctx, options.posts ?? 300, companyList, members);
     const jobs = await generateJobs(ctx, options.jobs ?? 200, companyList, demoUser.id);
     const events = await generateEvents(ctx, options.events ?? 24, companyList, members);
+    // The job index now holds the jobs hiring at `now`: that is where the hiring sweep continues from.
+    await trx.updateTable('search_sweeps').set({ swept_at: now }).where('name', '=', 'job_hiring').execute();
 
     // Resource-level roles only at nova-fintech: one job and one event of it.
     await trx.insertInto('resource_roles').values([
@@ -190,7 +192,7 @@ async function insertPost(ctx: Ctx, post: {
   if (post.translations.length) {
     await trx.insertInto('post_translations').values(post.translations.map(([language, content]) => ({ post_id: id, language, content }))).execute();
   }
-  await ctx.adapter.writeSearchDocument(trx, 'post_search', id, documentTokens(post.content, ...post.translations.map(([, c]) => c)));
+  await reindexPosts(trx, ctx.adapter, [id]);
   return id;
 }
 
@@ -270,8 +272,9 @@ async function generatePosts(ctx: Ctx, count: number, companies: CompanyInfo[], 
     translations: [['en', 'Sharing this because it is a good read.']], images: [], og: null, mentions: [], repostOf: source,
     likes: 1, comments: 0, postedAt: now - 2 * DAY,
   });
+  const { search_key: sourceKey } = await ctx.trx.selectFrom('posts').select('search_key').where('id', '=', source).executeTakeFirstOrThrow();
   await ctx.trx.deleteFrom('posts').where('id', '=', source).execute();
-  await ctx.adapter.deleteSearchDocument(ctx.trx, 'post_search', source);
+  await ctx.adapter.deleteSearchDocument(ctx.trx, 'post_search', sourceKey!);
   byDemoUser.push(repostOfDeleted);
 
   return {
@@ -353,10 +356,7 @@ async function generateJobs(ctx: Ctx, count: number, companies: CompanyInfo[], d
       ? TRANSLATION_TARGETS.filter((l) => l !== language).map((l) => ({ job_id: id, language: l, ...text(l) }))
       : [];
     if (translations.length) await trx.insertInto('job_translations').values(translations).execute();
-    await ctx.adapter.writeSearchDocument(trx, 'job_search', id, documentTokens(
-      original.title, original.subtitle, original.description,
-      ...translations.flatMap((t) => [t.title, t.subtitle, t.description]),
-    ));
+    await reindexJobs(trx, ctx.adapter, [id], now);
     manifest[state] ??= id;
     if (outlink && state === 'hiring') manifest.outlink ??= id;
     if (translated && language === 'ko' && state === 'hiring') manifest.translated ??= id;

@@ -2,18 +2,24 @@
  * One tokenizer for both engines, so SQLite FTS5 and PostgreSQL index and match exactly the same terms.
  *
  * Korean, Japanese and Chinese are written without spaces between words, so their runs are indexed as
- * overlapping character bigrams (`백엔드개발자` → 백엔 엔드 드개 개발 발자) plus the run's last character
- * alone, so that a one-character query can match by prefix anywhere in the run. Other scripts are split
- * into words. Text is NFKC-normalized and lower-cased first.
+ * overlapping character bigrams (`백엔드개발자` → 백엔 엔드 드개 개발 발자) plus every character alone, so
+ * that a one-character keyword is one exact term (reading one posting list, however common the character).
+ * Other scripts are split into words. Text is NFKC-normalized and lower-cased first.
+ *
+ * Facet tokens (`facet('i')`) describe a document's filterable properties. They start with a private-use
+ * character, which is stripped from every text and keyword, so no text can produce one.
  */
 
 const CJK = /[\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]/u;
-const TOKEN_RUN = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
+const TOKEN_RUN = /[\p{L}\p{N}\p{M}]+/gu;
+const FACET_MARK = '\uE000';
 
-export interface SearchTerm {
-  text: string;
-  prefix: boolean;
-}
+/**
+ * The token of a document property (image, Open Graph card, company, category…), never a word of text. Only
+ * letters and digits are kept (`SOFTWARE_ENGINEERING` → `SOFTWAREENGINEERING`), so the token is one word
+ * to FTS5's tokenizer too.
+ */
+export const facet = (name: string): string => `${FACET_MARK}${name.replace(/[^\p{L}\p{N}]/gu, '')}`;
 
 function splitRuns(text: string): string[] {
   const normalized = text.normalize('NFKC').toLowerCase();
@@ -40,8 +46,8 @@ function isCjkRun(run: string): boolean {
   return CJK.test(run[0] ?? '');
 }
 
-/** The tokens stored for a document: space-separated, ready for either engine. */
-export function documentTokens(...texts: Array<string | null | undefined>): string {
+/** The text tokens of a document: bigrams and single characters of CJK runs, words of other scripts. */
+export function textTokens(...texts: Array<string | null | undefined>): string[] {
   const tokens: string[] = [];
   for (const text of texts) {
     if (!text) continue;
@@ -52,29 +58,45 @@ export function documentTokens(...texts: Array<string | null | undefined>): stri
       }
       const chars = Array.from(run);
       for (let i = 0; i + 1 < chars.length; i++) tokens.push(chars[i]! + chars[i + 1]!);
-      tokens.push(chars[chars.length - 1]!);
+      for (const ch of new Set(chars)) tokens.push(ch);
     }
   }
-  return tokens.join(' ');
+  return tokens;
+}
+
+/** The tokens stored for a document (texts, then facets): space-separated, ready for either engine. */
+export function documentTokens(...texts: Array<string | null | undefined>): string {
+  return textTokens(...texts).join(' ');
 }
 
 /** The terms a keyword must all match. An empty list means the keyword has nothing searchable. */
-export function queryTerms(keyword: string): SearchTerm[] {
-  const terms = new Map<string, SearchTerm>();
+export function queryTerms(keyword: string): string[] {
+  const terms = new Set<string>();
   for (const run of splitRuns(keyword)) {
     if (!isCjkRun(run)) {
-      terms.set(run, { text: run, prefix: false });
+      terms.add(run);
       continue;
     }
     const chars = Array.from(run);
-    if (chars.length === 1) {
-      terms.set(`${run}*`, { text: run, prefix: true });
-      continue;
-    }
-    for (let i = 0; i + 1 < chars.length; i++) {
-      const bigram = chars[i]! + chars[i + 1]!;
-      terms.set(bigram, { text: bigram, prefix: false });
-    }
+    if (chars.length === 1) terms.add(run);
+    for (let i = 0; i + 1 < chars.length; i++) terms.add(chars[i]! + chars[i + 1]!);
   }
-  return [...terms.values()];
+  return [...terms];
+}
+
+/**
+ * The relevance of a document's texts to a keyword's terms: for each term, ln(1 + its occurrences), summed,
+ * then divided by ln(e + tokens / 100) so that long texts do not win by length alone. The same function
+ * ranks on both engines (docs/search.md).
+ */
+export function relevance(terms: string[], texts: Array<string | null | undefined>): number {
+  const counts = new Map<string, number>(terms.map((t) => [t, 0]));
+  const tokens = textTokens(...texts);
+  for (const token of tokens) {
+    const seen = counts.get(token);
+    if (seen !== undefined) counts.set(token, seen + 1);
+  }
+  let score = 0;
+  for (const n of counts.values()) score += Math.log1p(n);
+  return score / Math.log(Math.E + tokens.length / 100);
 }

@@ -1,11 +1,17 @@
-import { sql, type CreateTableBuilder, type Kysely } from 'kysely';
-import type { DialectAdapter } from './dialect-adapter.js';
-import type { SearchTerm } from '../../search/search-text.js';
+import { sql, type CreateTableBuilder, type Kysely, type RawBuilder } from 'kysely';
+import type { DialectAdapter, IdRange, IndexQuery } from './dialect-adapter.js';
 import type { DB, SearchIndex } from '../schema.js';
 
-/** tsquery literal: quoted lexemes joined by AND; one-character CJK terms as prefixes. */
-function tsqueryLiteral(terms: SearchTerm[]): string {
-  return terms.map((t) => `'${t.text.replace(/['\\]/g, '')}'${t.prefix ? ':*' : ''}`).join(' & ');
+const lexeme = (token: string) => `'${token.replace(/['\\]/g, '')}'`;
+
+/** tsquery literal: the groups ANDed (each an OR of exact lexemes), and NOT each excluded token. */
+function tsqueryLiteral(query: IndexQuery): string {
+  const all = query.all.map((group) => (group.length === 1 ? lexeme(group[0]!) : `(${group.map(lexeme).join(' | ')})`));
+  return [...all, ...query.none.map((token) => `!${lexeme(token)}`)].join(' & ');
+}
+
+function matching(index: SearchIndex, query: IndexQuery, range: IdRange): RawBuilder<unknown> {
+  return sql`${sql.table(index)}.document @@ ${tsqueryLiteral(query)}::tsquery AND doc_id BETWEEN ${range.min} AND ${range.max}`;
 }
 
 export const postgresAdapter: DialectAdapter = {
@@ -20,6 +26,10 @@ export const postgresAdapter: DialectAdapter = {
     // engines match exactly the same documents.
     await sql`CREATE TABLE ${sql.table(index)} (doc_id bigint PRIMARY KEY, document tsvector NOT NULL)`.execute(db);
     await sql`CREATE INDEX ${sql.raw(`${index}_document_gin`)} ON ${sql.table(index)} USING gin (document)`.execute(db);
+  },
+
+  async dropSearchIndex(db, index) {
+    await sql`DROP TABLE IF EXISTS ${sql.table(index)}`.execute(db);
   },
 
   async writeSearchDocument(db, index, id, tokens) {
@@ -41,9 +51,19 @@ export const postgresAdapter: DialectAdapter = {
     await sql`SELECT setval(pg_get_serial_sequence(${table}, 'id'), GREATEST((SELECT max(id) FROM ${sql.table(table)}), 1))`.execute(db);
   },
 
-  searchMatches(index: SearchIndex, terms: SearchTerm[]) {
-    const query = tsqueryLiteral(terms);
-    return sql`(SELECT doc_id, -ts_rank(document, ${query}::tsquery) AS rank FROM ${sql.table(index)} WHERE document @@ ${query}::tsquery)`;
+  matchingIds(index, query, range, order, limit, offset) {
+    const direction = sql.raw(order === 'desc' ? 'DESC' : 'ASC');
+    return sql`SELECT doc_id FROM ${sql.table(index)} WHERE ${matching(index, query, range)} ORDER BY doc_id ${direction} LIMIT ${limit} OFFSET ${offset}`;
+  },
+
+  countMatches(index, query, range, cap) {
+    return sql`SELECT count(*) AS n FROM (SELECT 1 FROM ${sql.table(index)} WHERE ${matching(index, query, range)} LIMIT ${cap}) AS capped`;
+  },
+
+  countMatchesIn(index, query, ranges) {
+    // One scan over the union of the ranges: the full-text index is read once, not once per range.
+    const within = sql.join(ranges.map((r) => sql`doc_id BETWEEN ${r.min} AND ${r.max}`), sql` OR `);
+    return sql`SELECT count(*) AS n FROM ${sql.table(index)} WHERE document @@ ${tsqueryLiteral(query)}::tsquery AND (${within})`;
   },
 
   async explain(db: Kysely<DB>, sqlText: string, parameters: readonly unknown[]) {

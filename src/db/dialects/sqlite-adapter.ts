@@ -1,11 +1,19 @@
-import { sql, type CreateTableBuilder, type Kysely } from 'kysely';
-import type { DialectAdapter } from './dialect-adapter.js';
-import type { SearchTerm } from '../../search/search-text.js';
+import { sql, type CreateTableBuilder, type Kysely, type RawBuilder } from 'kysely';
+import type { DialectAdapter, IdRange, IndexQuery } from './dialect-adapter.js';
 import type { DB, SearchIndex } from '../schema.js';
 
-/** FTS5 MATCH expression: every term quoted (implicit AND), one-character CJK terms as prefixes. */
-function matchExpression(terms: SearchTerm[]): string {
-  return terms.map((t) => `"${t.text.replace(/"/g, '""')}"${t.prefix ? '*' : ''}`).join(' ');
+const quoted = (token: string) => `"${token.replace(/"/g, '""')}"`;
+
+/** FTS5 MATCH expression: the groups ANDed (each an OR of exact tokens), then NOT each excluded token. */
+function matchExpression(query: IndexQuery): string {
+  const all = query.all.map((group) => (group.length === 1 ? quoted(group[0]!) : `(${group.map(quoted).join(' OR ')})`)).join(' AND ');
+  return [all, ...query.none.map(quoted)].join(' NOT ');
+}
+
+/** The WHERE of a match within a range: FTS5 walks its posting lists between the rowid bounds only. */
+function matching(index: SearchIndex, query: IndexQuery, range: IdRange): RawBuilder<unknown> {
+  const table = sql.raw(index);
+  return sql`${table} MATCH ${matchExpression(query)} AND rowid >= ${range.min} AND rowid <= ${range.max}`;
 }
 
 export const sqliteAdapter: DialectAdapter = {
@@ -16,11 +24,16 @@ export const sqliteAdapter: DialectAdapter = {
   },
 
   async createSearchIndex(db, index) {
-    // Contentless: the tokens live only in the index. Token characters match search-text.ts exactly.
+    // Contentless: the tokens live only in the index. Letters, digits and marks make words; private-use
+    // characters too, so that a facet token (search-text.ts) stays one token.
     await sql`CREATE VIRTUAL TABLE ${sql.raw(index)} USING fts5(
-      document, content='', contentless_delete=1,
+      document, content='', contentless_delete=1, detail=none,
       tokenize="unicode61 remove_diacritics 0 categories 'L* N* Co M*'"
     )`.execute(db);
+  },
+
+  async dropSearchIndex(db, index) {
+    await sql`DROP TABLE IF EXISTS ${sql.raw(index)}`.execute(db);
   },
 
   async writeSearchDocument(db, index, id, tokens) {
@@ -41,9 +54,18 @@ export const sqliteAdapter: DialectAdapter = {
     // INTEGER PRIMARY KEY AUTOINCREMENT already continues after the largest id.
   },
 
-  searchMatches(index: SearchIndex, terms: SearchTerm[]) {
-    const table = sql.raw(index);
-    return sql`(SELECT rowid AS doc_id, bm25(${table}) AS rank FROM ${table} WHERE ${table} MATCH ${matchExpression(terms)})`;
+  matchingIds(index, query, range, order, limit, offset) {
+    const direction = sql.raw(order === 'desc' ? 'DESC' : 'ASC');
+    return sql`SELECT rowid AS doc_id FROM ${sql.raw(index)} WHERE ${matching(index, query, range)} ORDER BY rowid ${direction} LIMIT ${limit} OFFSET ${offset}`;
+  },
+
+  countMatches(index, query, range, cap) {
+    return sql`SELECT count(*) AS n FROM (SELECT 1 FROM ${sql.raw(index)} WHERE ${matching(index, query, range)} LIMIT ${cap})`;
+  },
+
+  countMatchesIn(index, query, ranges) {
+    const parts = ranges.map((range) => sql`(SELECT count(*) FROM ${sql.raw(index)} WHERE ${matching(index, query, range)})`);
+    return sql`SELECT ${sql.join(parts, sql` + `)} AS n`;
   },
 
   async explain(db: Kysely<DB>, sqlText: string, parameters: readonly unknown[]) {

@@ -1,11 +1,14 @@
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { LongReads } from '../../db/database.js';
-import type { DialectAdapter, SearchMatch } from '../../db/dialects/dialect-adapter.js';
+import type { DialectAdapter, IndexQuery } from '../../db/dialects/dialect-adapter.js';
 import type { DB } from '../../db/schema.js';
-import type { SearchTerm } from '../../search/search-text.js';
+import { ALL_IDS, BoundedSearch, EXACT_COUNT_LIMIT } from '../../search/bounded-search.js';
+import { FACETS } from '../../search/search-documents.js';
+import { relevance } from '../../search/search-text.js';
 
 export interface JobSearchFilter {
-  terms: SearchTerm[] | null;
+  /** Keyword terms (search-text.ts queryTerms), all required; null without a keyword. */
+  terms: string[] | null;
   companyId?: number;
   jobCategories?: string[];
   seniorities?: string[];
@@ -18,8 +21,6 @@ export interface JobSearchFilter {
   offset: number;
 }
 
-type JobQuery = SelectQueryBuilder<DB & { m: SearchMatch }, 'jobs' | 'm', object>;
-
 const TRANSLATED_FIELDS = [
   'title', 'subtitle', 'description', 'duty', 'minimum_qualification', 'preferred_qualification',
   'benefit', 'hire_process', 'hire_notes',
@@ -30,63 +31,72 @@ export type JobTranslationRow = Awaited<ReturnType<JobRepository['translationsOf
 
 /** All SQL of jobs. */
 export class JobRepository {
-  /** `longReads` runs the search counts and pages, which may cover many rows. */
-  constructor(private readonly db: Kysely<DB>, private readonly adapter: DialectAdapter, private readonly longReads: LongReads) {}
+  private readonly index: BoundedSearch;
 
-  /** Actively hiring jobs (DECISIONS.md: published, started, not ended) matching every filter. */
-  private filtered(filter: JobSearchFilter): JobQuery {
-    // With a keyword the matches lead: CROSS JOIN keeps SQLite from walking jobs and probing the
-    // full-text index once per row (seconds at 200k rows); PostgreSQL plans it as the inner join it is.
-    const query0 = filter.terms
-      ? this.db.selectFrom(this.adapter.searchMatches('job_search', filter.terms).as('m')).crossJoin('jobs').whereRef('jobs.id', '=', 'm.doc_id')
-      : this.db.selectFrom('jobs');
-    let query = query0 as unknown as JobQuery;
-    query = query
-      .where('jobs.status', '=', 'published')
-      .where('jobs.start_at', '<=', filter.now)
-      .where((eb) => eb.or([eb('jobs.end_at', 'is', null), eb('jobs.end_at', '>', filter.now)]));
-    if (filter.companyId !== undefined) query = query.where('jobs.company_id', '=', filter.companyId);
-    if (filter.jobCategories?.length) query = query.where('jobs.job_category', 'in', filter.jobCategories);
-    if (filter.workTypes?.length) query = query.where('jobs.work_type', 'in', filter.workTypes);
-    if (filter.seniorities?.length) {
-      const values = filter.seniorities;
-      query = query.where((eb) => eb.exists(eb.selectFrom('job_seniorities').select('job_seniorities.job_id')
-        .whereRef('job_seniorities.job_id', '=', 'jobs.id').where('job_seniorities.seniority', 'in', values)));
-    }
-    if (filter.employmentTypes?.length) {
-      const values = filter.employmentTypes;
-      query = query.where((eb) => eb.exists(eb.selectFrom('job_employment_types').select('job_employment_types.job_id')
-        .whereRef('job_employment_types.job_id', '=', 'jobs.id').where('job_employment_types.employment_type', 'in', values)));
-    }
-    if (filter.companySizes?.length) {
-      const values = filter.companySizes;
-      query = query.where('jobs.company_id', 'in', (eb) => eb.selectFrom('companies').select('companies.id').where('companies.size', 'in', values));
-    }
-    return query;
+  /** `longReads` runs the search reads, off the main thread where the engine allows. */
+  constructor(private readonly db: Kysely<DB>, private readonly adapter: DialectAdapter, private readonly longReads: LongReads) {
+    this.index = new BoundedSearch(db, adapter, longReads, 'job_search');
   }
 
-  private pageQuery(filter: JobSearchFilter) {
-    let query = this.filtered(filter).select('jobs.id');
-    if (filter.order === 'rank' && filter.terms) query = query.orderBy('m.rank');
-    else if (filter.order === 'popularity') query = query.orderBy('jobs.view_count', 'desc');
-    else query = query.orderBy('jobs.start_at', 'desc');
-    return query.orderBy('jobs.id', 'desc').limit(filter.limit).offset(filter.offset);
+  /** The filter as a full-text query over the hiring jobs: keyword terms, and one facet group per filter (its values ORed). */
+  indexQuery(filter: JobSearchFilter): IndexQuery {
+    const all = (filter.terms ?? []).map((t) => [t]);
+    if (filter.companyId !== undefined) all.push([FACETS.company(filter.companyId)]);
+    const groups: Array<[string[] | undefined, (code: string) => string]> = [
+      [filter.jobCategories, FACETS.jobCategory], [filter.seniorities, FACETS.seniority], [filter.employmentTypes, FACETS.employmentType],
+      [filter.companySizes, FACETS.companySize], [filter.workTypes, FACETS.workType],
+    ];
+    for (const [values, token] of groups) if (values?.length) all.push(values.map(token));
+    if (all.length === 0) all.push([FACETS.all]);
+    return { all, none: [] };
   }
 
-  private countQuery(filter: JobSearchFilter) {
-    return this.filtered(filter).select((eb) => eb.fn.countAll<number>().as('total'));
-  }
-
-  /** The search as SQL, for plan inspection. */
-  compileSearch(filter: JobSearchFilter) {
-    return { page: this.pageQuery(filter).compile(), count: this.countQuery(filter).compile() };
-  }
-
+  /**
+   * The total (exact up to 10,000) and one page of job ids. The index holds the hiring jobs only, in
+   * recruiting-start order (DATE_DESC, and RELEVANCE_DESC among equals).
+   */
   async search(filter: JobSearchFilter): Promise<{ total: number; ids: number[] }> {
-    const [{ total } = { total: 0 }] = await this.longReads(this.countQuery(filter));
-    if (Number(total) === 0 || filter.offset >= Number(total)) return { total: Number(total), ids: [] };
-    const rows = await this.longReads(this.pageQuery(filter));
-    return { total: Number(total), ids: rows.map((r) => r.id) };
+    const query = this.indexQuery(filter);
+    const total = await this.index.count(query, ALL_IDS);
+    if (total === 0 || filter.offset >= total) return { total, ids: [] };
+    if (filter.order === 'popularity') return { total, ids: await this.popularPage(query, total, filter) };
+    const keys = filter.terms && filter.order === 'rank'
+      ? await this.index.rankedPage(query, ALL_IDS, filter.limit, filter.offset, (candidates) => this.scores(candidates, filter.terms!))
+      : await this.index.newest(query, ALL_IDS, filter.limit, filter.offset);
+    return { total, ids: await this.idsOfKeys(keys) };
+  }
+
+  /**
+   * POPULARITY_DESC. Up to 10,000 matches are sorted by views; more than that are found by walking the hiring
+   * jobs from the most viewed down and keeping the matching ones, which a dense match set makes short.
+   */
+  private async popularPage(query: IndexQuery, total: number, filter: JobSearchFilter): Promise<number[]> {
+    const matching = this.adapter.matchingIds('job_search', query, ALL_IDS, 'desc', total <= EXACT_COUNT_LIMIT ? EXACT_COUNT_LIMIT : Number.MAX_SAFE_INTEGER, 0);
+    const rows = await this.longReads(this.db.selectFrom('jobs').select('jobs.id')
+      .where('jobs.status', '=', 'published')
+      .where('jobs.search_key', 'in', sql<number>`(SELECT doc_id FROM (${matching}) AS m)`)
+      .orderBy('jobs.view_count', 'desc').orderBy('jobs.id', 'desc')
+      .limit(filter.limit).offset(filter.offset));
+    return rows.map((r) => r.id);
+  }
+
+  /** Job ids of search keys, in the keys' order. */
+  private async idsOfKeys(keys: number[]): Promise<number[]> {
+    if (keys.length === 0) return [];
+    const rows = await this.db.selectFrom('jobs').select(['id', 'search_key']).where('search_key', 'in', keys).execute();
+    const byKey = new Map(rows.map((r) => [Number(r.search_key), r.id]));
+    return keys.flatMap((key) => (byKey.has(key) ? [byKey.get(key)!] : []));
+  }
+
+  /** The relevance of each candidate (by search key) to the keyword: title, subtitle, description and their translations. */
+  private async scores(keys: number[], terms: string[]): Promise<Map<number, number>> {
+    const rows = await this.longReads(this.db.selectFrom('jobs').select(['id', 'search_key', 'title', 'subtitle', 'description']).where('search_key', 'in', keys));
+    const translations = rows.length
+      ? await this.longReads(this.db.selectFrom('job_translations').select(['job_id', 'title', 'subtitle', 'description']).where('job_id', 'in', rows.map((r) => r.id)))
+      : [];
+    const texts = new Map<number, string[]>(rows.map((r) => [r.id, [r.title, r.subtitle, r.description]]));
+    for (const t of translations) texts.get(t.job_id)?.push(t.title, t.subtitle, t.description);
+    return new Map(rows.map((r) => [Number(r.search_key), relevance(terms, texts.get(r.id)!)]));
   }
 
   /** The first moment after `now` at which a published job starts or stops hiring (Infinity when none). */

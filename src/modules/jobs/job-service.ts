@@ -6,16 +6,14 @@ import { toUtcIso } from '../../shared/time.js';
 import { pageOf, type PageResult } from '../../schemas/common.js';
 import { VersionedCache, type DataVersion } from '../../cache/data-version.js';
 import { SearchCache } from '../../search/search-cache.js';
+import { isHiring } from '../../search/search-documents.js';
 import { queryTerms } from '../../search/search-text.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
 import type { CodeService } from '../codes/code-service.js';
+import type { HiringSweep } from './hiring-sweep.js';
 import type { JobRepository, JobRow, JobSearchFilter, JobTranslationRow } from './job-repository.js';
 import { SENIORITIES, type JobDetailDto, type JobSearchQueryInput, type JobSummaryDto } from './job-schemas.js';
 
-/** DECISIONS.md: hiring is true only when published, started, and not ended. */
-export function isHiring(job: { status: string; start_at: number | null; end_at: number | null }, now: number): boolean {
-  return job.status === 'published' && job.start_at !== null && job.start_at <= now && (job.end_at === null || job.end_at > now);
-}
 
 type Seniority = (typeof SENIORITIES)[number];
 type Size = JobSummaryDto['company']['size'];
@@ -46,6 +44,7 @@ export class JobService {
     private readonly links: Links,
     private readonly clock: () => number,
     private readonly versions: DataVersion,
+    private readonly sweep: HiringSweep,
   ) {
     this.cache = new SearchCache(versions);
   }
@@ -79,6 +78,7 @@ export class JobService {
       filter.companyId = companyId;
     }
     const { now, ...withoutNow } = filter;
+    await this.sweep.upTo(now);
     const { total, ids, version, validUntil } = await this.cache.get(JSON.stringify(withoutNow), now, async () => ({
       ...(await this.jobs.search(filter)),
       // Results change when the next job opens or closes: the cached page is good until then.

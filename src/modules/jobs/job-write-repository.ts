@@ -2,7 +2,7 @@ import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { DialectAdapter } from '../../db/dialects/dialect-adapter.js';
 import type { DB, JobsTable } from '../../db/schema.js';
 import { bumpDataVersion } from '../../cache/data-version.js';
-import { documentTokens } from '../../search/search-text.js';
+import { reindexJobs } from '../../search/search-documents.js';
 
 export interface JobChildren {
   seniorities?: string[];
@@ -29,12 +29,12 @@ export class JobWriteRepository {
   async insert(values: Insertable<JobsTable>, children: JobChildren): Promise<number> {
     const { id } = await this.db.insertInto('jobs').values(values).returning('id').executeTakeFirstOrThrow();
     await this.replaceChildren(id, children);
-    await this.reindex(id);
+    await reindexJobs(this.db, this.adapter, [id], values.updated_at);
     await bumpDataVersion(this.db, 'jobs');
     return id;
   }
 
-  async update(id: number, values: Updateable<JobsTable>, children: JobChildren, textChanged: boolean): Promise<string[]> {
+  async update(id: number, values: Updateable<JobsTable> & { updated_at: number }, children: JobChildren, textChanged: boolean): Promise<string[]> {
     await this.db.updateTable('jobs').set(values).where('id', '=', id).execute();
     // Translations describe the old texts; they go when the texts change.
     if (textChanged) await this.db.deleteFrom('job_translations').where('job_id', '=', id).execute();
@@ -42,14 +42,15 @@ export class JobWriteRepository {
       ? (await this.db.selectFrom('job_images').select('media_key').where('job_id', '=', id).execute()).map((r) => r.media_key)
       : [];
     await this.replaceChildren(id, children);
-    await this.reindex(id);
+    await reindexJobs(this.db, this.adapter, [id], values.updated_at);
     await bumpDataVersion(this.db, 'jobs');
     return replacedImages;
   }
 
-  async setState(id: number, values: Pick<Updateable<JobsTable>, 'status' | 'start_at' | 'end_at' | 'deleted_at' | 'updated_at'>): Promise<void> {
+  /** A lifecycle change (publish, deactivate, delete), with the job moved into or out of the search index. */
+  async setState(id: number, values: Pick<Updateable<JobsTable>, 'status' | 'start_at' | 'end_at' | 'deleted_at'> & { updated_at: number }): Promise<void> {
     await this.db.updateTable('jobs').set(values).where('id', '=', id).execute();
-    if (values.status === 'deleted') await this.adapter.deleteSearchDocument(this.db, 'job_search', id);
+    await reindexJobs(this.db, this.adapter, [id], values.updated_at);
     await bumpDataVersion(this.db, 'jobs');
   }
 
@@ -86,13 +87,5 @@ export class JobWriteRepository {
         await this.db.insertInto('job_images').values(children.imageKeys.map((media_key, position) => ({ job_id: id, position, media_key }))).execute();
       }
     }
-  }
-
-  private async reindex(id: number): Promise<void> {
-    const job = await this.db.selectFrom('jobs').select(['title', 'subtitle', 'description']).where('id', '=', id).executeTakeFirstOrThrow();
-    const translations = await this.db.selectFrom('job_translations').select(['title', 'subtitle', 'description']).where('job_id', '=', id).execute();
-    await this.adapter.writeSearchDocument(this.db, 'job_search', id, documentTokens(
-      job.title, job.subtitle, job.description, ...translations.flatMap((t) => [t.title, t.subtitle, t.description]),
-    ));
   }
 }

@@ -11,7 +11,7 @@ import type { CodeService } from '../codes/code-service.js';
 import type { JobRepository } from './job-repository.js';
 import type { JobChildren, JobWriteRepository } from './job-write-repository.js';
 import type { JobCreateInput, JobUpdateInput, ManagedJobSummaryDto } from './job-write-schemas.js';
-import { isHiring } from './job-service.js';
+import { isHiring } from '../../search/search-documents.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -118,14 +118,14 @@ export class JobWriteService {
     if (endAt !== null && endAt <= this.d.clock()) throw new ApiError('C0002', `Field "endDate" is in the past: ${body.endDate}`, 'endDate');
     const job = await this.authorize(userId, jobId, companyHandle, 'ENT_JOB_PUBLISH');
     if (job.status !== 'draft' && job.status !== 'finish') throw conflict(`Job ${jobId} is ${job.status}; only draft and finished jobs can be published`);
-    await this.d.writes.setState(jobId, { status: 'published', start_at: startAt, end_at: endAt, updated_at: this.d.clock() });
+    await this.d.writes.transaction((repo) => repo.setState(jobId, { status: 'published', start_at: startAt, end_at: endAt, updated_at: this.d.clock() }));
     return (await this.summaries([jobId]))[0]!;
   }
 
   async deactivate(userId: number, jobId: number, companyHandle: string | undefined): Promise<ManagedJobSummaryDto> {
     const job = await this.authorize(userId, jobId, companyHandle, 'ENT_JOB_DISABLE');
     if (job.status !== 'published') throw conflict(`Job ${jobId} is ${job.status}; only published jobs can be deactivated`);
-    await this.d.writes.setState(jobId, { status: 'finish', updated_at: this.d.clock() });
+    await this.d.writes.transaction((repo) => repo.setState(jobId, { status: 'finish', updated_at: this.d.clock() }));
     return (await this.summaries([jobId]))[0]!;
   }
 

@@ -1,11 +1,14 @@
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { LongReads } from '../../db/database.js';
-import type { DialectAdapter, SearchMatch } from '../../db/dialects/dialect-adapter.js';
+import type { DialectAdapter, IdRange, IndexQuery } from '../../db/dialects/dialect-adapter.js';
 import type { DB } from '../../db/schema.js';
-import type { SearchTerm } from '../../search/search-text.js';
+import { ALL_IDS, BoundedSearch } from '../../search/bounded-search.js';
+import { FACETS, postKeyRange } from '../../search/search-documents.js';
+import { relevance } from '../../search/search-text.js';
 
 export interface PostSearchFilter {
-  terms: SearchTerm[] | null;
+  /** Keyword terms (search-text.ts queryTerms), all required; null without a keyword. */
+  terms: string[] | null;
   authorCompanyId?: number;
   hasImages?: boolean;
   hasOg?: boolean;
@@ -16,75 +19,60 @@ export interface PostSearchFilter {
   offset: number;
 }
 
-type PostQuery = SelectQueryBuilder<DB & { m: SearchMatch }, 'posts' | 'm', object>;
-
 export type PostRow = Awaited<ReturnType<PostRepository['findByIds']>>[number];
 
 /** All SQL of posts. */
 export class PostRepository {
-  /** `longReads` runs the search counts and pages, which may cover many rows. */
-  constructor(private readonly db: Kysely<DB>, private readonly adapter: DialectAdapter, private readonly longReads: LongReads) {}
+  readonly index: BoundedSearch;
 
-  private filtered(filter: PostSearchFilter): PostQuery {
-    // With a keyword the matches lead: CROSS JOIN keeps SQLite from walking posts and probing the
-    // full-text index once per row (seconds at 200k rows); PostgreSQL plans it as the inner join it is.
-    const query0 = filter.terms
-      ? this.db.selectFrom(this.adapter.searchMatches('post_search', filter.terms).as('m')).crossJoin('posts').whereRef('posts.id', '=', 'm.doc_id')
-      : this.db.selectFrom('posts');
-    let query = query0 as unknown as PostQuery;
-    if (filter.authorCompanyId !== undefined) query = query.where('posts.author_company_id', '=', filter.authorCompanyId);
-    if (filter.hasImages === true) query = query.where('posts.image_count', '>', 0);
-    if (filter.hasImages === false) query = query.where('posts.image_count', '=', 0);
-    if (filter.hasOg !== undefined) query = query.where('posts.has_og', '=', filter.hasOg ? 1 : 0);
-    if (filter.postedAfter !== undefined) query = query.where('posts.posted_at', '>=', filter.postedAfter);
-    if (filter.postedBefore !== undefined) query = query.where('posts.posted_at', '<=', filter.postedBefore);
-    return query;
+  /** `longReads` runs the search reads, off the main thread where the engine allows. */
+  constructor(private readonly db: Kysely<DB>, adapter: DialectAdapter, private readonly longReads: LongReads) {
+    this.index = new BoundedSearch(db, adapter, longReads, 'post_search');
   }
 
-  /** The search as SQL, for plan inspection. */
-  compileSearch(filter: PostSearchFilter) {
-    return { page: this.pageQuery(filter).compile(), count: this.countQuery(filter).compile() };
-  }
-
-  /**
-   * A keyword and nothing else: the full-text index alone answers the count and the relevance order. It
-   * holds exactly the existing posts (writes and deletes maintain it in their transaction), so joining
-   * the posts table would only add one row lookup per match (on a broad keyword, tens of thousands).
-   */
-  private keywordOnly(filter: PostSearchFilter): SearchTerm[] | null {
-    const { terms, authorCompanyId, hasImages, hasOg, postedAfter, postedBefore } = filter;
-    const others = [authorCompanyId, hasImages, hasOg, postedAfter, postedBefore];
-    return terms && others.every((value) => value === undefined) ? terms : null;
-  }
-
-  private pageQuery(filter: PostSearchFilter) {
-    const terms = this.keywordOnly(filter);
-    if (terms && filter.order === 'rank') {
-      return this.db.selectFrom(this.adapter.searchMatches('post_search', terms).as('m'))
-        .select('m.doc_id as id').orderBy('m.rank').orderBy('m.doc_id', 'desc')
-        .limit(filter.limit).offset(filter.offset);
+  /** The filter as a full-text query: keyword terms and facets required, excluded facets for `false` filters. */
+  indexQuery(filter: PostSearchFilter): { query: IndexQuery; range: IdRange } {
+    const all = (filter.terms ?? []).map((t) => [t]);
+    const none: string[] = [];
+    if (filter.authorCompanyId !== undefined) all.push([FACETS.company(filter.authorCompanyId)]);
+    for (const [wanted, token] of [[filter.hasImages, FACETS.postImages], [filter.hasOg, FACETS.postOg]] as const) {
+      if (wanted === true) all.push([token]);
+      if (wanted === false) none.push(token);
     }
-    let query = this.filtered(filter).select('posts.id');
-    query = filter.terms && filter.order === 'rank'
-      ? query.orderBy('m.rank').orderBy('posts.id', 'desc')
-      : query.orderBy('posts.posted_at', 'desc').orderBy('posts.id', 'desc');
-    return query.limit(filter.limit).offset(filter.offset);
+    if (all.length === 0) all.push([FACETS.all]);
+    const from = filter.postedAfter ?? 0;
+    const to = filter.postedBefore ?? Number.MAX_SAFE_INTEGER / 2048;
+    return { query: { all, none }, range: filter.postedAfter === undefined && filter.postedBefore === undefined ? ALL_IDS : postKeyRange(from, to) };
   }
 
-  private countQuery(filter: PostSearchFilter) {
-    const terms = this.keywordOnly(filter);
-    if (terms) {
-      return this.db.selectFrom(this.adapter.searchMatches('post_search', terms).as('m'))
-        .select((eb) => eb.fn.countAll<number>().as('total'));
-    }
-    return this.filtered(filter).select((eb) => eb.fn.countAll<number>().as('total'));
-  }
-
+  /** The total (exact up to 10,000) and one page of post ids. */
   async search(filter: PostSearchFilter): Promise<{ total: number; ids: number[] }> {
-    const [{ total } = { total: 0 }] = await this.longReads(this.countQuery(filter));
-    if (Number(total) === 0 || filter.offset >= Number(total)) return { total: Number(total), ids: [] };
-    const rows = await this.longReads(this.pageQuery(filter));
-    return { total: Number(total), ids: rows.map((r) => r.id) };
+    const { query, range } = this.indexQuery(filter);
+    const total = await this.index.count(query, range);
+    if (total === 0 || filter.offset >= total) return { total, ids: [] };
+    const keys = filter.terms && filter.order === 'rank'
+      ? await this.index.rankedPage(query, range, filter.limit, filter.offset, (candidates) => this.scores(candidates, filter.terms!))
+      : await this.index.newest(query, range, filter.limit, filter.offset);
+    return { total, ids: await this.idsOfKeys(keys) };
+  }
+
+  /** Post ids of search keys, in the keys' order. */
+  async idsOfKeys(keys: number[]): Promise<number[]> {
+    if (keys.length === 0) return [];
+    const rows = await this.db.selectFrom('posts').select(['id', 'search_key']).where('search_key', 'in', keys).execute();
+    const byKey = new Map(rows.map((r) => [Number(r.search_key), r.id]));
+    return keys.flatMap((key) => (byKey.has(key) ? [byKey.get(key)!] : []));
+  }
+
+  /** The relevance of each candidate (by search key) to the keyword: its text and translations (search-text.ts). */
+  private async scores(keys: number[], terms: string[]): Promise<Map<number, number>> {
+    const rows = await this.longReads(this.db.selectFrom('posts').select(['id', 'search_key', 'content']).where('search_key', 'in', keys));
+    const translations = rows.length
+      ? await this.longReads(this.db.selectFrom('post_translations').select(['post_id', 'content']).where('post_id', 'in', rows.map((r) => r.id)))
+      : [];
+    const texts = new Map<number, Array<string | null>>(rows.map((r) => [r.id, [r.content]]));
+    for (const t of translations) texts.get(t.post_id)?.push(t.content);
+    return new Map(rows.map((r) => [Number(r.search_key), relevance(terms, texts.get(r.id)!)]));
   }
 
   async findByIds(ids: number[]) {
@@ -135,5 +123,4 @@ export class PostRepository {
       .orderBy('post_id').orderBy('position')
       .execute();
   }
-
 }

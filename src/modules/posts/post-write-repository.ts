@@ -3,7 +3,7 @@ import type { DialectAdapter } from '../../db/dialects/dialect-adapter.js';
 import type { DB } from '../../db/schema.js';
 import type { StoredImage } from '../../media/image-uploads.js';
 import { bumpDataVersion } from '../../cache/data-version.js';
-import { documentTokens } from '../../search/search-text.js';
+import { reindexPosts } from '../../search/search-documents.js';
 import type { OgCard } from './og-fetcher.js';
 
 export interface Mention { type: 'COMPANY' | 'MEMBER'; handle: string; name: string }
@@ -48,7 +48,7 @@ export class PostWriteRepository {
       }))).execute();
     }
     await this.replaceCardAndMentions(id, post.og, post.mentions, post.now);
-    await this.adapter.writeSearchDocument(this.db, 'post_search', id, documentTokens(post.content));
+    await reindexPosts(this.db, this.adapter, [id]);
     await bumpDataVersion(this.db, 'posts');
     return id;
   }
@@ -60,10 +60,7 @@ export class PostWriteRepository {
       ...(change.og !== undefined && { has_og: change.og ? 1 : 0 }),
       updated_at: change.now,
     }).where('id', '=', id).execute();
-    if (change.content !== undefined) {
-      await this.db.deleteFrom('post_translations').where('post_id', '=', id).execute();
-      await this.adapter.writeSearchDocument(this.db, 'post_search', id, documentTokens(change.content));
-    }
+    if (change.content !== undefined) await this.db.deleteFrom('post_translations').where('post_id', '=', id).execute();
     if (change.og !== undefined) {
       await this.db.deleteFrom('post_og_cards').where('post_id', '=', id).execute();
       if (change.og) await this.db.insertInto('post_og_cards').values({ post_id: id, ...change.og, fetched_at: change.now }).execute();
@@ -72,17 +69,20 @@ export class PostWriteRepository {
       await this.db.deleteFrom('post_mentions').where('post_id', '=', id).execute();
       await this.insertMentions(id, change.mentions);
     }
+    // The body and the Open Graph facet are both in the index document.
+    await reindexPosts(this.db, this.adapter, [id]);
     await bumpDataVersion(this.db, 'posts');
   }
 
   /** Deletes the post with its images, mentions, translations and card; returns the media keys to remove. */
   async delete(id: number): Promise<string[]> {
     const keys = (await this.db.selectFrom('post_images').select('media_key').where('post_id', '=', id).execute()).map((r) => r.media_key);
+    const post = await this.db.selectFrom('posts').select('search_key').where('id', '=', id).executeTakeFirst();
     for (const table of ['post_images', 'post_mentions', 'post_translations', 'post_og_cards'] as const) {
       await this.db.deleteFrom(table).where('post_id', '=', id).execute();
     }
     await this.db.deleteFrom('posts').where('id', '=', id).execute();
-    await this.adapter.deleteSearchDocument(this.db, 'post_search', id);
+    if (post?.search_key != null) await this.adapter.deleteSearchDocument(this.db, 'post_search', post.search_key);
     await bumpDataVersion(this.db, 'posts');
     return keys;
   }

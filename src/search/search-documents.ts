@@ -1,0 +1,115 @@
+/**
+ * What the full-text indexes hold for each post and job: the tokens of its texts (original and
+ * translations) and facet tokens for every property a search filters on, so that a filtered search is
+ * answered from the index alone, on both engines, without reading a row per match.
+ *
+ * Posts are indexed under their search key, which orders them by posting time (docs/search.md): the
+ * index's own id order is then the RECENT order, and a time window is a range of keys. Only hiring jobs are
+ * in the job index (a sweep adds and removes them as their recruiting windows open and close), under a key
+ * that orders them by recruiting start, the DATE_DESC order.
+ */
+import type { Kysely } from 'kysely';
+import type { DialectAdapter } from '../db/dialects/dialect-adapter.js';
+import type { DB } from '../db/schema.js';
+import { facet, textTokens } from './search-text.js';
+
+/** Posts posted in the same millisecond are told apart by their id modulo this. */
+export const KEY_SPREAD = 1024;
+
+/** The search key of a post: posting time first, so keys sort as RECENT does; unique (a unique index checks it). */
+export const postSearchKey = (postedAt: number, id: number): number => postedAt * KEY_SPREAD + (id % KEY_SPREAD);
+
+/**
+ * The search key of a hiring job: recruiting start (to the second) first, so keys sort as DATE_DESC does.
+ * Recruiting starts at the start of a day, so many jobs share one start: the id part has room for a million.
+ */
+export const jobSearchKey = (startAt: number, id: number): number => Math.floor(startAt / 1000) * 2 ** 20 + (id % 2 ** 20);
+
+/** The keys of posts posted within [from, to] (epoch ms, inclusive). */
+export const postKeyRange = (from: number, to: number) => ({ min: from * KEY_SPREAD, max: to * KEY_SPREAD + KEY_SPREAD - 1 });
+
+export const FACETS = {
+  /** Every document: the positive part of a search that only excludes. */
+  all: facet('a'),
+  postImages: facet('i'),
+  postOg: facet('o'),
+  company: (id: number) => facet(`c${id}`),
+  jobCategory: (code: string) => facet(`k${code}`),
+  seniority: (code: string) => facet(`s${code}`),
+  employmentType: (code: string) => facet(`e${code}`),
+  companySize: (code: string) => facet(`z${code}`),
+  workType: (code: string) => facet(`w${code}`),
+};
+
+export interface PostFacts { content: string | null; image_count: number; has_og: number; author_company_id: number | null }
+
+export function postDocument(post: PostFacts, translations: Array<string | null>): string {
+  const tokens = textTokens(post.content, ...translations);
+  tokens.push(FACETS.all);
+  if (post.image_count > 0) tokens.push(FACETS.postImages);
+  if (post.has_og) tokens.push(FACETS.postOg);
+  if (post.author_company_id !== null) tokens.push(FACETS.company(post.author_company_id));
+  return tokens.join(' ');
+}
+
+export interface JobFacts {
+  title: string; subtitle: string; description: string; status: string; job_category: string; work_type: string;
+  company_id: number; company_size: string; start_at: number | null; end_at: number | null;
+}
+
+/** DECISIONS.md: a job is hiring when published, started, and not ended. */
+export const isHiring = (job: Pick<JobFacts, 'status' | 'start_at' | 'end_at'>, now: number): boolean =>
+  job.status === 'published' && job.start_at !== null && job.start_at <= now && (job.end_at === null || job.end_at > now);
+
+export function jobDocument(job: JobFacts, children: { seniorities: string[]; employmentTypes: string[] },
+  translations: Array<{ title: string; subtitle: string; description: string }>): string {
+  const tokens = textTokens(job.title, job.subtitle, job.description, ...translations.flatMap((t) => [t.title, t.subtitle, t.description]));
+  tokens.push(FACETS.all, FACETS.jobCategory(job.job_category), FACETS.workType(job.work_type), FACETS.company(job.company_id), FACETS.companySize(job.company_size));
+  for (const s of children.seniorities) tokens.push(FACETS.seniority(s));
+  for (const e of children.employmentTypes) tokens.push(FACETS.employmentType(e));
+  return tokens.join(' ');
+}
+
+/** Writes the index document of each post in `ids` (under its search key, set here when missing). */
+export async function reindexPosts(db: Kysely<DB>, adapter: DialectAdapter, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  const rows = await db.selectFrom('posts').select(['id', 'content', 'image_count', 'has_og', 'author_company_id', 'posted_at', 'search_key'])
+    .where('id', 'in', ids).execute();
+  const translations = await db.selectFrom('post_translations').select(['post_id', 'content']).where('post_id', 'in', ids).execute();
+  for (const row of rows) {
+    let key = row.search_key;
+    if (key === null) {
+      key = postSearchKey(row.posted_at, row.id);
+      await db.updateTable('posts').set({ search_key: key }).where('id', '=', row.id).execute();
+    }
+    await adapter.writeSearchDocument(db, 'post_search', key, postDocument(row, translations.filter((t) => t.post_id === row.id).map((t) => t.content)));
+  }
+}
+
+/**
+ * Brings each job of `ids` into the index state it has at `now`: a hiring job indexed under its key (moved
+ * when its start changed), any other job out of the index.
+ */
+export async function reindexJobs(db: Kysely<DB>, adapter: DialectAdapter, ids: number[], now: number): Promise<void> {
+  if (ids.length === 0) return;
+  const rows = await db.selectFrom('jobs').innerJoin('companies', 'companies.id', 'jobs.company_id')
+    .select(['jobs.id', 'jobs.title', 'jobs.subtitle', 'jobs.description', 'jobs.status', 'jobs.job_category', 'jobs.work_type',
+      'jobs.company_id', 'companies.size as company_size', 'jobs.start_at', 'jobs.end_at', 'jobs.search_key'])
+    .where('jobs.id', 'in', ids).execute();
+  const [seniorities, types, translations] = await Promise.all([
+    db.selectFrom('job_seniorities').select(['job_id', 'seniority']).where('job_id', 'in', ids).execute(),
+    db.selectFrom('job_employment_types').select(['job_id', 'employment_type']).where('job_id', 'in', ids).execute(),
+    db.selectFrom('job_translations').select(['job_id', 'title', 'subtitle', 'description']).where('job_id', 'in', ids).execute(),
+  ]);
+  for (const job of rows) {
+    const key = isHiring(job, now) ? jobSearchKey(job.start_at!, job.id) : null;
+    if (job.search_key !== null && job.search_key !== key) await adapter.deleteSearchDocument(db, 'job_search', job.search_key);
+    if (job.search_key !== key) await db.updateTable('jobs').set({ search_key: key }).where('id', '=', job.id).execute();
+    if (key === null) continue;
+    const children = {
+      seniorities: seniorities.filter((s) => s.job_id === job.id).map((s) => s.seniority),
+      employmentTypes: types.filter((t) => t.job_id === job.id).map((t) => t.employment_type),
+    };
+    await adapter.writeSearchDocument(db, 'job_search', key, jobDocument(job, children, translations.filter((t) => t.job_id === job.id)));
+  }
+}
