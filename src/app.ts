@@ -134,8 +134,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const codes = new CodeService(new CodeRepository(database.db));
   await codes.load();
   const versions = { posts: new DataVersion(database.db, 'posts'), jobs: new DataVersion(database.db, 'jobs') };
-  const posts = new PostService(new PostRepository(database.db, database.adapter, database.longReads), accounts, links, config.serviceTimeZone, versions.posts);
-  const jobReads = new JobRepository(database.db, database.adapter, database.longReads);
+  const posts = new PostService(new PostRepository(database.db, database.adapter, database.longReads, versions.posts), accounts, links, config.serviceTimeZone, versions.posts);
+  const jobReads = new JobRepository(database.db, database.adapter, database.longReads, versions.jobs);
   const hiringSweep = new HiringSweep(database.db, database.adapter, versions.jobs, (now) => jobReads.nextHiringChange(now));
   const jobs = new JobService(jobReads, accounts, codes, links, clock, versions.jobs, hiringSweep);
   const permissions = new PermissionService(database.db);

@@ -40,8 +40,11 @@ export interface DialectAdapter {
    * skipping `offset`: a walk of the index in id order that stops when the page is full.
    */
   matchingIds(index: SearchIndex, query: IndexQuery, range: IdRange, order: 'desc' | 'asc', limit: number, offset: number): RawBuilder<{ doc_id: number }>;
-  /** How many documents match within `range`, counting no further than `cap`. */
-  countMatches(index: SearchIndex, query: IndexQuery, range: IdRange, cap: number): RawBuilder<{ n: number }>;
+  /**
+   * How many documents match within `range`, counting no further than `cap`, and, where the engine counts
+   * from the highest id down, the lowest id counted (so one walk tells how far back the newest `cap` reach).
+   */
+  countMatches(index: SearchIndex, query: IndexQuery, range: IdRange, cap: number): RawBuilder<{ n: number; lowest: number | null }>;
   /** How many documents match within each of `ranges`, summed (the sample of an estimate). */
   countMatchesIn(index: SearchIndex, query: IndexQuery, ranges: IdRange[]): RawBuilder<{ n: number }>;
   /** The engine's query plan for a statement, one line per plan node (used by tests and diagnostics). */

@@ -57,7 +57,9 @@ export const postgresAdapter: DialectAdapter = {
   },
 
   countMatches(index, query, range, cap) {
-    return sql`SELECT count(*) AS n FROM (SELECT 1 FROM ${sql.table(index)} WHERE ${matching(index, query, range)} LIMIT ${cap}) AS capped`;
+    // Without an order the planner is free to stop at the first `cap` matches of whatever plan is cheapest;
+    // the lowest of the newest is then asked for separately, only when the count reaches the cap.
+    return sql`SELECT count(*) AS n, NULL::bigint AS lowest FROM (SELECT 1 FROM ${sql.table(index)} WHERE ${matching(index, query, range)} LIMIT ${cap}) AS capped`;
   },
 
   countMatchesIn(index, query, ranges) {

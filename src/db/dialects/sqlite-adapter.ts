@@ -10,10 +10,14 @@ function matchExpression(query: IndexQuery): string {
   return [all, ...query.none.map(quoted)].join(' NOT ');
 }
 
-/** The WHERE of a match within a range: FTS5 walks its posting lists between the rowid bounds only. */
+/**
+ * The WHERE of a match within a range: FTS5 walks its posting lists between the rowid bounds only. The
+ * bounds are cast because better-sqlite3 binds a JavaScript number as REAL, and FTS5 seeks only to an
+ * INTEGER bound: with a REAL one it reads the whole posting list (75 ms instead of 0.3 ms on a broad term).
+ */
 function matching(index: SearchIndex, query: IndexQuery, range: IdRange): RawBuilder<unknown> {
   const table = sql.raw(index);
-  return sql`${table} MATCH ${matchExpression(query)} AND rowid >= ${range.min} AND rowid <= ${range.max}`;
+  return sql`${table} MATCH ${matchExpression(query)} AND rowid >= CAST(${range.min} AS INTEGER) AND rowid <= CAST(${range.max} AS INTEGER)`;
 }
 
 export const sqliteAdapter: DialectAdapter = {
@@ -60,7 +64,7 @@ export const sqliteAdapter: DialectAdapter = {
   },
 
   countMatches(index, query, range, cap) {
-    return sql`SELECT count(*) AS n FROM (SELECT 1 FROM ${sql.raw(index)} WHERE ${matching(index, query, range)} LIMIT ${cap})`;
+    return sql`SELECT count(*) AS n, min(doc_id) AS lowest FROM (SELECT rowid AS doc_id FROM ${sql.raw(index)} WHERE ${matching(index, query, range)} ORDER BY rowid DESC LIMIT ${cap})`;
   },
 
   countMatchesIn(index, query, ranges) {

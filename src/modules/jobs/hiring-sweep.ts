@@ -48,7 +48,7 @@ export class HiringSweep {
         ])).execute();
       await reindexJobs(trx, this.adapter, changed.map((r) => r.id), now);
       await trx.updateTable('search_sweeps').set({ swept_at: now }).where('name', '=', 'job_hiring').execute();
-      if (changed.length) await bumpDataVersion(trx, 'jobs');
+      if (changed.length) await bumpDataVersion(trx, 'jobs', changed.length);
     });
     this.quietVersion = await this.version.read();
     this.quietSince = now;

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { LongReads } from '../../db/database.js';
 import type { DialectAdapter, IndexQuery } from '../../db/dialects/dialect-adapter.js';
 import type { DB } from '../../db/schema.js';
-import { ALL_IDS, BoundedSearch, EXACT_COUNT_LIMIT } from '../../search/bounded-search.js';
+import { ALL_IDS, BoundedSearch, EXACT_COUNT_LIMIT, type IndexVersion } from '../../search/bounded-search.js';
 import { FACETS } from '../../search/search-documents.js';
 import { relevance } from '../../search/search-text.js';
 
@@ -33,9 +33,9 @@ export type JobTranslationRow = Awaited<ReturnType<JobRepository['translationsOf
 export class JobRepository {
   private readonly index: BoundedSearch;
 
-  /** `longReads` runs the search reads, off the main thread where the engine allows. */
-  constructor(private readonly db: Kysely<DB>, private readonly adapter: DialectAdapter, private readonly longReads: LongReads) {
-    this.index = new BoundedSearch(db, adapter, longReads, 'job_search');
+  /** `longReads` runs the search reads, off the main thread where the engine allows; `version` lets it keep counts. */
+  constructor(private readonly db: Kysely<DB>, private readonly adapter: DialectAdapter, private readonly longReads: LongReads, version?: IndexVersion) {
+    this.index = new BoundedSearch(db, adapter, longReads, 'job_search', version);
   }
 
   /** The filter as a full-text query over the hiring jobs: keyword terms, and one facet group per filter (its values ORed). */

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { LongReads } from '../../db/database.js';
 import type { DialectAdapter, IdRange, IndexQuery } from '../../db/dialects/dialect-adapter.js';
 import type { DB } from '../../db/schema.js';
-import { ALL_IDS, BoundedSearch } from '../../search/bounded-search.js';
+import { ALL_IDS, BoundedSearch, type IndexVersion } from '../../search/bounded-search.js';
 import { FACETS, postKeyRange } from '../../search/search-documents.js';
 import { relevance } from '../../search/search-text.js';
 
@@ -25,9 +25,9 @@ export type PostRow = Awaited<ReturnType<PostRepository['findByIds']>>[number];
 export class PostRepository {
   readonly index: BoundedSearch;
 
-  /** `longReads` runs the search reads, off the main thread where the engine allows. */
-  constructor(private readonly db: Kysely<DB>, adapter: DialectAdapter, private readonly longReads: LongReads) {
-    this.index = new BoundedSearch(db, adapter, longReads, 'post_search');
+  /** `longReads` runs the search reads, off the main thread where the engine allows; `version` lets it keep counts. */
+  constructor(private readonly db: Kysely<DB>, adapter: DialectAdapter, private readonly longReads: LongReads, version?: IndexVersion) {
+    this.index = new BoundedSearch(db, adapter, longReads, 'post_search', version);
   }
 
   /** The filter as a full-text query: keyword terms and facets required, excluded facets for `false` filters. */
