@@ -3,7 +3,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'data/', 'coverage/', 'node_modules/', 'bench/results/'] },
+  { ignores: ['dist/', 'data/', 'coverage/', 'node_modules/', 'bench/results/', 'bench/data/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -57,6 +57,7 @@ import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { rateLimitStoreFor } from './rate-limit/rate-limit-store-factory.js';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
+import { readScopePlugin } from './plugins/read-scope.js';
 import { languagePlugin } from './plugins/language.js';
 import { multipartPlugin } from './plugins/multipart.js';
 import { openApiPlugin } from './plugins/openapi.js';
@@ -174,6 +175,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(corsPlugin, { origins: config.corsOrigins, oauth, clock });
   await app.register(formbody);
   await app.register(errorHandlerPlugin, { clock });
+  await app.register(readScopePlugin);
   await app.register(languagePlugin);
   await app.register(queryNormalizationPlugin);
   await app.register(appKeyAuthPlugin, { appKeys });

@@ -38,6 +38,11 @@ export interface Config {
   databaseKind: 'sqlite' | 'postgres';
   /** SQLite: worker threads that run search counts and rankings off the event loop (0: none). */
   sqliteReadWorkers: number;
+  /** PostgreSQL: connections for everything but searches; and the separate pool the searches use. */
+  databasePoolSize: number;
+  searchPoolSize: number;
+  /** A search read running longer is stopped (PostgreSQL statement_timeout; SQLite ends the worker). */
+  searchTimeoutMs: number;
   redisUrl: string | null;
   publicBaseUrl: string;
   webBaseUrl: string;
@@ -183,6 +188,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     databaseUrl,
     databaseKind,
     sqliteReadWorkers: int('SQLITE_READ_WORKERS', 2, 0, 16),
+    databasePoolSize: int('DATABASE_POOL_SIZE', 10, 1, 500),
+    searchPoolSize: int('DATABASE_SEARCH_POOL_SIZE', 4, 1, 500),
+    searchTimeoutMs: int('SEARCH_TIMEOUT_MS', 2000, 50, 600_000),
     redisUrl,
     publicBaseUrl,
     webBaseUrl,

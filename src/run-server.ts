@@ -1,7 +1,7 @@
 import closeWithGrace from 'close-with-grace';
 import { buildApp, type App, type AppOptions } from './app.js';
 import type { Config } from './config.js';
-import { openDatabase, type Database } from './db/database.js';
+import { databaseOptions, openDatabase, type Database } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 
 /**
@@ -9,7 +9,7 @@ import { migrateToLatest } from './db/migrate.js';
  * SIGTERM; then stops accepting, finishes in-flight requests and closes the database.
  */
 export async function runServer(config: Config, existing?: Database, extra: Pick<AppOptions, 'demoCallback'> = {}): Promise<{ app: App; database: Database }> {
-  const database = existing ?? openDatabase({ kind: config.databaseKind, url: config.databaseUrl, readWorkers: config.sqliteReadWorkers });
+  const database = existing ?? openDatabase(databaseOptions(config));
   await migrateToLatest(database);
   const app = await buildApp({ config, database, ...extra });
   closeWithGrace({ delay: 15_000 }, async ({ signal, err }) => {

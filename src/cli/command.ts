@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Config } from '../config.js';
-import { openDatabase, type Database } from '../db/database.js';
+import { databaseOptions, openDatabase, type Database } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 
 export interface Io {
@@ -52,7 +52,7 @@ export function databaseOpener(config: Config): { get(): Promise<Database>; clos
   return {
     async get() {
       if (!database) {
-        database = openDatabase({ kind: config.databaseKind, url: config.databaseUrl, readWorkers: config.sqliteReadWorkers });
+        database = openDatabase(databaseOptions(config));
         await migrateToLatest(database);
       }
       return database;

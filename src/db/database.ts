@@ -6,6 +6,8 @@ import pg from 'pg';
 import type { DialectAdapter } from './dialects/dialect-adapter.js';
 import { postgresAdapter } from './dialects/postgres-adapter.js';
 import { sqliteAdapter } from './dialects/sqlite-adapter.js';
+import type { Config } from '../config.js';
+import { ClientGoneError, readScope } from './read-scope.js';
 import type { DB } from './schema.js';
 import { SqliteReadPool } from './sqlite-read-pool.js';
 import { withStatementCache } from './statement-cache.js';
@@ -29,9 +31,22 @@ export interface DatabaseOptions {
   url: string;
   /** PostgreSQL schema to use (tests give each file its own). */
   searchPath?: string;
+  /** PostgreSQL: connections of the main pool (default 10). */
   poolSize?: number;
+  /** PostgreSQL: connections of the pool the long reads use (default 4), so searches never take the main pool's. */
+  searchPoolSize?: number;
   /** SQLite: worker threads for long reads (default 2; 0 runs them on the main connection). */
   readWorkers?: number;
+  /** A long read running longer is stopped (default 2,000 ms). */
+  searchTimeoutMs?: number;
+}
+
+/** The database options the settings ask for. */
+export function databaseOptions(config: Config): DatabaseOptions {
+  return {
+    kind: config.databaseKind, url: config.databaseUrl, readWorkers: config.sqliteReadWorkers,
+    poolSize: config.databasePoolSize, searchPoolSize: config.searchPoolSize, searchTimeoutMs: config.searchTimeoutMs,
+  };
 }
 
 // int8 (bigint ids, epoch-millisecond times, counts) as JS numbers: every value we store is below 2^53.
@@ -48,20 +63,39 @@ function onConnection(db: Kysely<DB>): LongReads {
 }
 
 export function openDatabase(options: DatabaseOptions): Database {
+  const timeoutMs = options.searchTimeoutMs ?? 2_000;
   if (options.kind === 'postgres') {
-    const pool = new pg.Pool({
+    const poolOf = (max: number, settings: string) => new pg.Pool({
       connectionString: options.url,
-      max: options.poolSize ?? 10,
+      max,
       types: pgTypes as pg.CustomTypesConfig,
-      ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
+      options: `${options.searchPath ? `-c search_path=${options.searchPath} ` : ''}${settings}`.trim(),
     });
+    const pool = poolOf(options.poolSize ?? 10, '');
+    // Searches have their own connections and a statement time limit: a slow search never holds up a detail
+    // read or the data-version read that even a kept response needs, and a pathological one is stopped.
+    const searchPool = poolOf(options.searchPoolSize ?? 4, `-c statement_timeout=${timeoutMs}`);
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return {
       db,
       adapter: postgresAdapter,
-      longReads: onConnection(db),
+      longReads: async <R>(query: Compilable<R>) => {
+        const signal = readScope.getStore()?.signal;
+        const client = await searchPool.connect();
+        try {
+          // The connection came free: a client that has left since gets nothing run for it.
+          if (signal?.aborted) throw new ClientGoneError();
+          const compiled = query.compile();
+          return (await client.query({ text: compiled.sql, values: compiled.parameters as unknown[] })).rows as R[];
+        } finally {
+          client.release();
+        }
+      },
       ping: async () => { await pool.query('SELECT 1'); },
-      close: () => db.destroy(),
+      close: async () => {
+        await searchPool.end();
+        await db.destroy();
+      },
     };
   }
 
@@ -74,7 +108,7 @@ export function openDatabase(options: DatabaseOptions): Database {
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   const workers = options.readWorkers ?? 2;
-  const readers = workers > 0 && !sqlite.memory ? new SqliteReadPool(options.url, workers) : null;
+  const readers = workers > 0 && !sqlite.memory ? new SqliteReadPool(options.url, workers, timeoutMs) : null;
   return {
     db,
     adapter: sqliteAdapter,

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { ClientGoneError, readScope, ReadTimeoutError } from './read-scope.js';
 
 /** A read to run elsewhere: SQL text and its parameters, as Kysely compiles them. */
 export interface ReadQuery {
@@ -18,7 +19,7 @@ const Database = require(workerData.driver);
 const db = new Database(workerData.file, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = 5000');
 const statements = new Map();
-parentPort.on('message', ({ id, sql, parameters }) => {
+parentPort.on('message', ({ sql, parameters }) => {
   try {
     let statement = statements.get(sql);
     if (!statement) {
@@ -26,72 +27,99 @@ parentPort.on('message', ({ id, sql, parameters }) => {
       statements.set(sql, statement);
       if (statements.size > 500) statements.delete(statements.keys().next().value);
     }
-    parentPort.postMessage({ id, rows: statement.all(parameters) });
+    parentPort.postMessage({ rows: statement.all(parameters) });
   } catch (err) {
-    parentPort.postMessage({ id, error: err instanceof Error ? err.message : String(err) });
+    parentPort.postMessage({ error: err instanceof Error ? err.message : String(err) });
   }
 });
 `;
 
-interface Pending { resolve(rows: unknown[]): void; reject(err: Error): void }
+interface Job { query: ReadQuery; signal?: AbortSignal; resolve(rows: unknown[]): void; reject(err: Error): void }
 
-interface Reader { worker: Worker; pending: Map<number, Pending> }
+interface Reader { worker: Worker; running: Job | null; timer: NodeJS.Timeout | null }
 
 /**
- * Read-only SQLite connections in worker threads, for the long reads (search counts and rankings over
- * many matches). better-sqlite3 runs a query on the thread that calls it, so on the main thread a search
- * taking 100 ms would hold up every other request for those 100 ms. WAL lets these connections read the
- * latest committed data while the main connection writes. Each read goes to the worker with the fewest
- * reads waiting.
+ * Read-only SQLite connections in worker threads, for the long reads (search counts, pages and rankings).
+ * better-sqlite3 runs a query on the thread that calls it, so on the main thread a search taking 100 ms
+ * would hold up every other request for those 100 ms. WAL lets these connections read the latest committed
+ * data while the main connection writes.
+ *
+ * Reads wait in one queue here and each worker runs one at a time, so a read is started only when a worker
+ * is free: a read whose client has left by then is dropped unrun, and a read running past `timeoutMs` is
+ * stopped by ending its worker (SQLite cannot interrupt a statement of another thread), which a fresh one
+ * replaces.
  */
 export class SqliteReadPool {
   private readonly readers: Reader[] = [];
+  private readonly queue: Job[] = [];
   private readonly driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  private nextId = 0;
   private closed = false;
 
   /** Workers start at the first read, so commands that never search start none. */
-  constructor(private readonly file: string, private readonly size: number) {}
+  constructor(private readonly file: string, private readonly size: number, private readonly timeoutMs: number) {}
 
   execute<R>(query: ReadQuery): Promise<R[]> {
     if (this.closed) return Promise.reject(new Error('The database is closed'));
-    while (this.readers.length < this.size) this.readers.push(this.start());
-    let reader = this.readers[0]!;
-    for (const candidate of this.readers) if (candidate.pending.size < reader.pending.size) reader = candidate;
-    const id = this.nextId++;
     return new Promise<R[]>((resolve, reject) => {
-      if (reader.pending.size === 0) reader.worker.ref();
-      reader.pending.set(id, { resolve: resolve as (rows: unknown[]) => void, reject });
-      reader.worker.postMessage({ id, sql: query.sql, parameters: query.parameters });
+      this.queue.push({ query, signal: readScope.getStore()?.signal, resolve: resolve as (rows: unknown[]) => void, reject });
+      this.dispatch();
     });
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    for (const job of this.queue.splice(0)) job.reject(new Error('The database is closed'));
     await Promise.all(this.readers.map((reader) => reader.worker.terminate()));
+  }
+
+  private dispatch(): void {
+    while (this.readers.length < this.size) this.readers.push(this.start());
+    for (const reader of this.readers) {
+      if (reader.running) continue;
+      let job = this.queue.shift();
+      while (job?.signal?.aborted) {
+        job.reject(new ClientGoneError());
+        job = this.queue.shift();
+      }
+      if (!job) return;
+      reader.running = job;
+      reader.worker.ref();
+      reader.timer = setTimeout(() => this.stop(reader, new ReadTimeoutError(this.timeoutMs)), this.timeoutMs);
+      reader.worker.postMessage({ sql: job.query.sql, parameters: job.query.parameters });
+    }
+  }
+
+  /** The worker answered (or failed): its read is done. */
+  private finish(reader: Reader): Job | null {
+    const job = reader.running;
+    reader.running = null;
+    if (reader.timer) clearTimeout(reader.timer);
+    reader.timer = null;
+    // An idle worker must not keep the process alive.
+    reader.worker.unref();
+    return job;
+  }
+
+  private stop(reader: Reader, err: Error): void {
+    this.finish(reader)?.reject(err);
+    this.readers.splice(this.readers.indexOf(reader), 1);
+    void reader.worker.terminate();
+    if (!this.closed) this.dispatch();
   }
 
   private start(): Reader {
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file: this.file, driver: this.driver } });
-    const reader: Reader = { worker, pending: new Map() };
-    const settle = (id: number): Pending | undefined => {
-      const waiting = reader.pending.get(id);
-      reader.pending.delete(id);
-      // An idle worker must not keep the process alive.
-      if (reader.pending.size === 0) worker.unref();
-      return waiting;
-    };
-    worker.on('message', (message: { id: number; rows?: unknown[]; error?: string }) => {
-      const waiting = settle(message.id);
-      if (message.error !== undefined) waiting?.reject(new Error(message.error));
-      else waiting?.resolve(message.rows ?? []);
+    const reader: Reader = { worker, running: null, timer: null };
+    worker.on('message', (message: { rows?: unknown[]; error?: string }) => {
+      const job = this.finish(reader);
+      if (message.error !== undefined) job?.reject(new Error(message.error));
+      else job?.resolve(message.rows ?? []);
+      this.dispatch();
     });
-    worker.on('error', (err) => { for (const id of [...reader.pending.keys()]) settle(id)?.reject(err); });
+    worker.on('error', (err) => { if (this.readers.includes(reader)) this.stop(reader, err); });
     worker.on('exit', () => {
-      for (const id of [...reader.pending.keys()]) settle(id)?.reject(new Error('An SQLite read worker stopped'));
       // A worker that died is replaced at the next read.
-      const index = this.readers.indexOf(reader);
-      if (index >= 0) this.readers.splice(index, 1);
+      if (this.readers.includes(reader)) this.stop(reader, new Error('An SQLite read worker stopped'));
     });
     worker.unref();
     return reader;

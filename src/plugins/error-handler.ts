@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { ClientGoneError, ReadTimeoutError } from '../db/read-scope.js';
 import { ApiError, ERROR_STATUS, type ErrorCode } from '../shared/api-error.js';
 import { errorTimestamp } from '../shared/time.js';
 import { describeIssue, type ValidationIssue } from '../shared/validation-message.js';
@@ -21,6 +22,9 @@ function validationError(error: FastifyError, request: FastifyRequest): ApiError
   const topField = field.split('.')[0] || context;
   return new ApiError(context === 'querystring' ? 'C0005' : 'C0002', message, topField);
 }
+
+/** PostgreSQL's SQLSTATE for a statement stopped by statement_timeout (query_canceled). */
+const STATEMENT_TIMEOUT = '57014';
 
 function codeForStatus(status: number): ErrorCode {
   if (status === 413) return 'C0006';
@@ -64,6 +68,13 @@ export const errorHandlerPlugin = fp(async (app, opts: { clock: () => number }) 
       apiError = validationError(error, request);
     } else if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
       apiError = new ApiError(codeForStatus(error.statusCode), error.message, null);
+    } else if ((error as Error) instanceof ClientGoneError) {
+      // Nobody is there to read this answer; the read it needed was never run.
+      request.log.debug('client left before its search read started');
+      apiError = new ApiError('C9999', error.message, null);
+    } else if ((error as Error) instanceof ReadTimeoutError || (error as { code?: string }).code === STATEMENT_TIMEOUT) {
+      request.log.warn({ err: error }, 'search read stopped at its time limit');
+      apiError = new ApiError('C9999', 'The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.', null);
     } else {
       request.log.error({ err: error }, 'unhandled error');
       apiError = new ApiError('C9999', 'The server could not complete the request. Try again later; if it persists, report the request id.', null);

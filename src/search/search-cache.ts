@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { DataVersion } from '../cache/data-version.js';
+import { ClientGoneError } from '../db/read-scope.js';
 
 interface Entry { version: number; validUntil: number; total: number; ids: number[] }
 
@@ -26,9 +27,13 @@ export class SearchCache {
     const flightKey = `${version}|${key}`;
     const joined = this.inFlight.get(flightKey);
     if (joined) {
-      const entry = await joined;
+      // The client that started it may have left, and its reads were then dropped: compute anew for this one.
+      const entry = await joined.catch((err: unknown) => {
+        if (err instanceof ClientGoneError) return null;
+        throw err;
+      });
       // A computation started at an earlier moment may have run out for this one: then compute anew, once.
-      if (now < entry.validUntil) return entry;
+      if (entry && now < entry.validUntil) return entry;
     }
     const flight: Promise<Entry> = compute().then((fresh) => {
       const entry = { version, validUntil: fresh.validUntil ?? Number.POSITIVE_INFINITY, total: fresh.total, ids: fresh.ids };

@@ -5,7 +5,7 @@ import type { EventService } from './event-service.js';
 
 export const eventRoutes: FastifyPluginAsyncTypebox<{ events: EventService }> = async (app, { events }) => {
   app.get('/api/v1/events', {
-    config: { auth: 'apiKey' },
+    config: { auth: 'apiKey', longReads: true },
     schema: {
       tags: ['Events'],
       summary: 'Search events',

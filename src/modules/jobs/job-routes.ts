@@ -5,7 +5,7 @@ import type { JobService } from './job-service.js';
 
 export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService }> = async (app, { jobs }) => {
   app.get('/api/v1/jobs', {
-    config: { auth: 'apiKey', representation: 'jobs' },
+    config: { auth: 'apiKey', representation: 'jobs', longReads: true },
     schema: {
       tags: ['Jobs'],
       summary: 'Search jobs',

@@ -8,7 +8,7 @@ const viewerOf = (request: FastifyRequest) => (request.token ? { userId: request
 
 export const postRoutes: FastifyPluginAsyncTypebox<{ posts: PostService }> = async (app, { posts }) => {
   app.get('/api/v1/posts', {
-    config: { auth: 'apiKey', optionalBearer: true, representation: 'posts' },
+    config: { auth: 'apiKey', optionalBearer: true, representation: 'posts', longReads: true },
     schema: {
       tags: ['Posts'],
       summary: 'Search posts',

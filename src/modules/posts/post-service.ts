@@ -1,5 +1,6 @@
 import { ApiError, notFound } from '../../shared/api-error.js';
 import { groupBy } from '../../shared/group.js';
+import { TickBatch } from '../../shared/tick-batch.js';
 import type { Links } from '../../shared/links.js';
 import { TRANSLATED_LANGUAGES, type Locale } from '../../shared/locale.js';
 import { parseDateTime, toLocalDateTime, toUtcIso } from '../../shared/time.js';
@@ -88,7 +89,7 @@ export class PostService {
     const key = `${locale}|${postId}`;
     let cached = this.details.get(version, key);
     if (cached === undefined) {
-      cached = await this.loadDetail(postId, locale, version);
+      cached = (await this.detailBatch.load(`${version}|${key}`)) ?? null;
       this.details.set(version, key, cached);
     }
     if (!cached) throw notFound.post(postId);
@@ -100,19 +101,33 @@ export class PostService {
     return { ...dto, owned, repostedPost: dto.repostedPost && { ...dto.repostedPost, owned: sourceOwned } };
   }
 
-  /** The detail as a caller without a token sees it (`owned` false), or null when there is no such post. */
-  private async loadDetail(postId: number, locale: Locale, version: number): Promise<CachedDetail | null> {
-    const [post] = await this.loadDetails([postId], locale, version);
-    if (!post) return null;
-    const sourceId = post.row.reposted_post_id;
-    let source: Awaited<ReturnType<PostService['loadDetails']>>[number] | undefined;
-    if (sourceId !== null) [source] = await this.loadDetails([sourceId], locale, version);
-    const repostedPost: RepostedPostDto | null = source ? { ...source.dto, repostedPost: null } : null;
-    return {
-      dto: { ...post.dto, repostedPostDeleted: sourceId !== null && repostedPost === null, repostedPost },
-      authorUserId: post.row.author_user_id,
-      sourceAuthorUserId: source?.row.author_user_id ?? null,
-    };
+  /** Details asked for in one turn of the event loop, by `version|locale|id`, loaded together per version and language. */
+  private readonly detailBatch = new TickBatch<string, CachedDetail | null>(async (keys) => {
+    const found = new Map<string, CachedDetail | null>();
+    const groups = groupBy(keys, (key) => key.slice(0, key.lastIndexOf('|')));
+    await Promise.all([...groups].map(async ([group, members]) => {
+      const [version, locale] = group.split('|') as [string, Locale];
+      const details = await this.loadDetailsWithSources(members.map((key) => Number(key.slice(group.length + 1))), locale, Number(version));
+      for (const key of members) found.set(key, details.get(Number(key.slice(group.length + 1))) ?? null);
+    }));
+    return found;
+  });
+
+  /** Details as a caller without a token sees them (`owned` false), each with its reposted source one level deep. */
+  private async loadDetailsWithSources(ids: number[], locale: Locale, version: number): Promise<Map<number, CachedDetail>> {
+    const posts = await this.loadDetails(ids, locale, version);
+    const sourceIds = [...new Set(posts.flatMap((p) => (p.row.reposted_post_id === null ? [] : [p.row.reposted_post_id])))];
+    const sources = new Map((await this.loadDetails(sourceIds, locale, version)).map((source) => [source.row.id, source]));
+    return new Map(posts.map((post) => {
+      const sourceId = post.row.reposted_post_id;
+      const source = sourceId === null ? undefined : sources.get(sourceId);
+      const repostedPost: RepostedPostDto | null = source ? { ...source.dto, repostedPost: null } : null;
+      return [post.row.id, {
+        dto: { ...post.dto, repostedPostDeleted: sourceId !== null && repostedPost === null, repostedPost },
+        authorUserId: post.row.author_user_id,
+        sourceAuthorUserId: source?.row.author_user_id ?? null,
+      }];
+    }));
   }
 
   /** The body of a create or update response: the post as written (no translation). */

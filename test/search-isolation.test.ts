@@ -1,0 +1,70 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../src/db/database.js';
+import { ClientGoneError, readScope, ReadTimeoutError } from '../src/db/read-scope.js';
+import { ENGINES, createTestDatabase, type Engine, type TestDatabase } from './helpers/test-database.js';
+
+/** A read that keeps the engine busy for about `ms` milliseconds. */
+const slowRead = (engine: Engine, ms: number) => (engine === 'postgres'
+  ? sql<{ n: number }>`SELECT 1 AS n FROM pg_sleep(${ms / 1000})`
+  // A recursive count: SQLite has no sleep, and this one is pure work on the worker's thread.
+  : sql<{ n: number }>`WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ${ms * 1_500}) SELECT count(*) AS n FROM c`);
+
+/** Isolation of long reads (issue 11): bounded time, nothing run for clients that left, searches apart from the rest. */
+describe.each(ENGINES)('search reads on %s', (engine) => {
+  let test: TestDatabase;
+  let database: Database;
+
+  beforeAll(async () => {
+    test = await createTestDatabase(engine);
+    await test.database.close();
+    // One search worker (SQLite) or one search connection (PostgreSQL), and a short time limit.
+    const reopened = engine === 'sqlite'
+      ? openDatabase({ kind: 'sqlite', url: test.file!, readWorkers: 1, searchTimeoutMs: 1_000 })
+      : openDatabase({ kind: 'postgres', url: process.env.TEST_DATABASE_URL!, searchPath: (await schemaOf(test)), poolSize: 2, searchPoolSize: 1, searchTimeoutMs: 1_000 });
+    database = reopened;
+  });
+  afterAll(async () => {
+    await database?.close();
+    await test?.drop();
+  });
+
+  const run = (query: ReturnType<typeof slowRead>) => database.longReads({ compile: () => query.compile(database.db) });
+
+  it('stops a read that runs past the time limit, and keeps serving the next', async () => {
+    const started = Date.now();
+    const stopped = await run(slowRead(engine, 5_000)).catch((err: unknown) => err);
+    expect(Date.now() - started).toBeLessThan(3_500);
+    if (engine === 'sqlite') expect(stopped).toBeInstanceOf(ReadTimeoutError);
+    else expect((stopped as { code?: string }).code).toBe('57014');
+    expect(await run(sql<{ n: number }>`SELECT 2 AS n`)).toEqual([{ n: 2 }]);
+  });
+
+  it('runs nothing for a client that left while its read waited', async () => {
+    const busy = run(slowRead(engine, 200));
+    const controller = new AbortController();
+    const waiting = readScope.run({ signal: controller.signal }, () => run(sql<{ n: number }>`SELECT 3 AS n`));
+    controller.abort();
+    await expect(waiting).rejects.toBeInstanceOf(ClientGoneError);
+    expect((await busy).length).toBe(1);
+  });
+
+  it('answers the other reads while every search connection is busy', async () => {
+    const searches = [run(slowRead(engine, 250)), run(slowRead(engine, 250))];
+    const started = Date.now();
+    await database.db.selectFrom('posts').select('id').limit(1).execute();
+    expect(Date.now() - started).toBeLessThan(150);
+    await Promise.all(searches);
+  });
+});
+
+async function schemaOf(test: TestDatabase): Promise<string> {
+  // The schema the test database was created in (its connections name it in their search_path).
+  const reopened = test.reopen();
+  try {
+    const { rows } = await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(reopened.db);
+    return rows[0]!.schema;
+  } finally {
+    await reopened.close();
+  }
+}
