@@ -14,7 +14,7 @@ import { generateDemoData } from '../src/demo/demo-generator.js';
 import { SeededRandom } from '../src/demo/random.js';
 import { CITIES, EVENT_TEXTS, fill, JOB_TEXTS, POST_TEMPLATES, ROLES, TECHS, type TextLanguage } from '../src/demo/vocabulary.js';
 import { catalogCodes } from '../src/modules/codes/catalog-data.js';
-import { isHiring, jobDocument, jobSearchKey, postDocument, postSearchKey } from '../src/search/search-documents.js';
+import { isHiring, jobDocument, jobPopularityKey, jobSearchKey, postDocument, postSearchKey } from '../src/search/search-documents.js';
 import { timeOrderedId } from '../src/shared/ids.js';
 
 const BATCH = 500;
@@ -109,6 +109,7 @@ async function jobs(database: Database, count: number, rnd: SeededRandom, now: n
     const typeRows: DB['job_employment_types'][] = [];
     const translations: DB['job_translations'][] = [];
     const docs: Array<{ id: number; tokens: string }> = [];
+    const popularDocs: Array<{ id: number; tokens: string }> = [];
     for (let i = 0; i < n; i++) {
       const id = nextId++;
       const company = rnd.pick(companies);
@@ -129,11 +130,13 @@ async function jobs(database: Database, count: number, rnd: SeededRandom, now: n
       const workType = rnd.pick(workTypes);
       const original = text(language);
       const hiring = isHiring({ status, start_at: start, end_at: end }, now);
+      const views = rnd.int(0, 10_000);
       rows.push({
         id, company_id: company.id, author_user_id: null, job_type: 'PLATFORM', status, ...original, job_category: role.category, work_type: workType,
         allow_remote: workType === 'ONSITE' ? 0 : 1, language, apply_type: 'PLATFORM', apply_url: null, email: null, notify_emails: '[]',
-        military: 0, veteran: 0, start_at: start, end_at: end, view_count: rnd.int(0, 10_000), created_at: start - DAY, updated_at: start - DAY,
+        military: 0, veteran: 0, start_at: start, end_at: end, view_count: views, created_at: start - DAY, updated_at: start - DAY,
         deleted_at: status === 'deleted' ? now - DAY : null, search_key: hiring ? jobSearchKey(start, id) : null,
+        popularity_key: hiring ? jobPopularityKey(views, id) : null,
       });
       const jobSeniorities = rnd.some(seniorities, rnd.int(1, 2));
       const jobTypes = rnd.some(types, rnd.int(1, 2));
@@ -143,7 +146,9 @@ async function jobs(database: Database, count: number, rnd: SeededRandom, now: n
       translations.push(...own);
       if (hiring) {
         const facts = { ...original, status, job_category: role.category, work_type: workType, company_id: company.id, company_size: company.size, start_at: start, end_at: end };
-        docs.push({ id: jobSearchKey(start, id), tokens: jobDocument(facts, { seniorities: jobSeniorities, employmentTypes: jobTypes }, own) });
+        const tokens = jobDocument(facts, { seniorities: jobSeniorities, employmentTypes: jobTypes }, own);
+        docs.push({ id: jobSearchKey(start, id), tokens });
+        popularDocs.push({ id: jobPopularityKey(views, id), tokens });
       }
     }
     await db.transaction().execute(async (trx) => {
@@ -152,6 +157,7 @@ async function jobs(database: Database, count: number, rnd: SeededRandom, now: n
       await trx.insertInto('job_employment_types').values(typeRows).execute();
       for (let k = 0; k < translations.length; k += 200) await trx.insertInto('job_translations').values(translations.slice(k, k + 200)).execute();
       await adapter.insertSearchDocuments(trx, 'job_search', docs);
+      await adapter.insertSearchDocuments(trx, 'job_search_popular', popularDocs);
     });
     progress('jobs', done + n, count, started);
   }

@@ -182,14 +182,18 @@ describe.each(ENGINES)('jobs on %s', (engine) => {
       }
     });
 
-    it('opens a published job once its start arrives', async () => {
+    it('opens a published job once its start arrives, in search too, and closes it again for a clock set back', async () => {
       const job = await detail(t.demo.jobs.notStarted);
+      expect((await allPages('')).map((j) => j.jobId)).not.toContain(job.jobId);
       t.clock.now = Date.parse(job.startAt);
       try {
         expect(await detail(job.jobId)).toMatchObject({ hiring: true });
+        // The hiring sweep brought it into the search index when its start came.
+        expect((await allPages('')).map((j) => j.jobId)).toContain(job.jobId);
       } finally {
         t.clock.now = TEST_NOW;
       }
+      expect((await allPages('')).map((j) => j.jobId)).not.toContain(job.jobId);
     });
   });
 });

@@ -123,6 +123,18 @@ describe.each(ENGINES)('search rules on %s', (engine) => {
     expect(new Set(expected).size).toBe(RELEVANCE_CANDIDATES);
   });
 
+  it('orders POPULARITY_DESC and DATE_DESC as the jobs table does, among the hiring jobs that match', async () => {
+    const { jobs, database } = repos(engine);
+    const filter = job({ seniorities: ['JUNIOR', 'SENIOR'], limit: 60, offset: 20 });
+    const hiring = database.db.selectFrom('jobs').select('jobs.id').where('jobs.status', '=', 'published')
+      .where('jobs.start_at', '<=', TEST_NOW).where((eb) => eb.or([eb('jobs.end_at', 'is', null), eb('jobs.end_at', '>', TEST_NOW)]))
+      .where((eb) => eb.exists(eb.selectFrom('job_seniorities').select('job_id').whereRef('job_seniorities.job_id', '=', 'jobs.id').where('seniority', 'in', ['JUNIOR', 'SENIOR'])));
+    const byViews = await hiring.orderBy('jobs.view_count', 'desc').orderBy('jobs.id', 'desc').limit(60).offset(20).execute();
+    expect((await jobs.search({ ...filter, order: 'popularity' })).ids).toEqual(byViews.map((r) => r.id));
+    const byStart = await hiring.orderBy('jobs.start_at', 'desc').orderBy('jobs.id', 'desc').limit(60).offset(20).execute();
+    expect((await jobs.search({ ...filter, order: 'date' })).ids).toEqual(byStart.map((r) => r.id));
+  });
+
   it('orders RECENT by posting time, and a time window keeps exactly the posts posted within it', async () => {
     const { posts, database } = repos(engine);
     const after = TEST_NOW - 40 * 86_400_000;

@@ -150,6 +150,8 @@ export interface JobsTable {
   deleted_at: number | null;
   /** The job's id in the search index while it is hiring (search-documents.ts), else null. */
   search_key: number | null;
+  /** The job's id in the popularity-ordered search index while it is hiring (migration 010), else null. */
+  popularity_key: number | null;
 }
 
 export interface JobSenioritiesTable { job_id: number; seniority: string }
@@ -372,4 +374,4 @@ export interface DB {
   search_sweeps: SearchSweepsTable;
 }
 
-export type SearchIndex = 'post_search' | 'job_search';
+export type SearchIndex = 'post_search' | 'job_search' | 'job_search_popular';

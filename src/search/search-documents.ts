@@ -25,6 +25,15 @@ export const postSearchKey = (postedAt: number, id: number): number => postedAt 
  */
 export const jobSearchKey = (startAt: number, id: number): number => Math.floor(startAt / 1000) * 2 ** 20 + (id % 2 ** 20);
 
+/** The key of a hiring job in the popularity index: views first, so keys sort as POPULARITY_DESC does. */
+export const jobPopularityKey = (views: number, id: number): number => Math.min(views, 2 ** 32) * 2 ** 20 + (id % 2 ** 20);
+
+/** The job indexes: the same documents under two orders (recruiting start, views), each key kept in its column. */
+const JOB_INDEXES = [
+  { index: 'job_search', column: 'search_key', key: (job: { start_at: number | null; view_count: number; id: number }) => jobSearchKey(job.start_at!, job.id) },
+  { index: 'job_search_popular', column: 'popularity_key', key: (job: { start_at: number | null; view_count: number; id: number }) => jobPopularityKey(job.view_count, job.id) },
+] as const;
+
 /** The keys of posts posted within [from, to] (epoch ms, inclusive). */
 export const postKeyRange = (from: number, to: number) => ({ min: from * KEY_SPREAD, max: to * KEY_SPREAD + KEY_SPREAD - 1 });
 
@@ -94,7 +103,7 @@ export async function reindexJobs(db: Kysely<DB>, adapter: DialectAdapter, ids: 
   if (ids.length === 0) return;
   const rows = await db.selectFrom('jobs').innerJoin('companies', 'companies.id', 'jobs.company_id')
     .select(['jobs.id', 'jobs.title', 'jobs.subtitle', 'jobs.description', 'jobs.status', 'jobs.job_category', 'jobs.work_type',
-      'jobs.company_id', 'companies.size as company_size', 'jobs.start_at', 'jobs.end_at', 'jobs.search_key'])
+      'jobs.company_id', 'companies.size as company_size', 'jobs.start_at', 'jobs.end_at', 'jobs.view_count', 'jobs.search_key', 'jobs.popularity_key'])
     .where('jobs.id', 'in', ids).execute();
   const [seniorities, types, translations] = await Promise.all([
     db.selectFrom('job_seniorities').select(['job_id', 'seniority']).where('job_id', 'in', ids).execute(),
@@ -102,14 +111,19 @@ export async function reindexJobs(db: Kysely<DB>, adapter: DialectAdapter, ids: 
     db.selectFrom('job_translations').select(['job_id', 'title', 'subtitle', 'description']).where('job_id', 'in', ids).execute(),
   ]);
   for (const job of rows) {
-    const key = isHiring(job, now) ? jobSearchKey(job.start_at!, job.id) : null;
-    if (job.search_key !== null && job.search_key !== key) await adapter.deleteSearchDocument(db, 'job_search', job.search_key);
-    if (job.search_key !== key) await db.updateTable('jobs').set({ search_key: key }).where('id', '=', job.id).execute();
-    if (key === null) continue;
-    const children = {
-      seniorities: seniorities.filter((s) => s.job_id === job.id).map((s) => s.seniority),
-      employmentTypes: types.filter((t) => t.job_id === job.id).map((t) => t.employment_type),
-    };
-    await adapter.writeSearchDocument(db, 'job_search', key, jobDocument(job, children, translations.filter((t) => t.job_id === job.id)));
+    const hiring = isHiring(job, now);
+    const document = hiring
+      ? jobDocument(job, {
+        seniorities: seniorities.filter((s) => s.job_id === job.id).map((s) => s.seniority),
+        employmentTypes: types.filter((t) => t.job_id === job.id).map((t) => t.employment_type),
+      }, translations.filter((t) => t.job_id === job.id))
+      : null;
+    for (const { index, column, key: keyOf } of JOB_INDEXES) {
+      const old = job[column];
+      const key = hiring ? keyOf(job) : null;
+      if (old !== null && old !== key) await adapter.deleteSearchDocument(db, index, old);
+      if (old !== key) await db.updateTable('jobs').set({ [column]: key }).where('id', '=', job.id).execute();
+      if (key !== null) await adapter.writeSearchDocument(db, index, key, document!);
+    }
   }
 }

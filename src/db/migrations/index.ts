@@ -9,6 +9,7 @@ import { searchCacheVersions } from './2026-11-21-006-search-cache-versions.js';
 import { jobFilterIndex } from './2026-11-21-007-job-filter-index.js';
 import { dataVersionSlots } from './2026-11-21-008-data-version-slots.js';
 import { boundedSearchIndex } from './2026-11-22-009-bounded-search-index.js';
+import { jobPopularityIndex } from './2026-11-22-010-job-popularity-index.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export function allMigrations(adapter: DialectAdapter): Record<string, Migration> {
@@ -22,5 +23,6 @@ export function allMigrations(adapter: DialectAdapter): Record<string, Migration
     '2026-11-21-007-job-filter-index': jobFilterIndex(),
     '2026-11-21-008-data-version-slots': dataVersionSlots(),
     '2026-11-22-009-bounded-search-index': boundedSearchIndex(adapter),
+    '2026-11-22-010-job-popularity-index': jobPopularityIndex(adapter),
   };
 }

@@ -1,8 +1,8 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { LongReads } from '../../db/database.js';
 import type { DialectAdapter, IndexQuery } from '../../db/dialects/dialect-adapter.js';
 import type { DB } from '../../db/schema.js';
-import { ALL_IDS, BoundedSearch, EXACT_COUNT_LIMIT, type IndexVersion } from '../../search/bounded-search.js';
+import { ALL_IDS, BoundedSearch, type IndexVersion } from '../../search/bounded-search.js';
 import { FACETS } from '../../search/search-documents.js';
 import { relevance } from '../../search/search-text.js';
 
@@ -32,10 +32,12 @@ export type JobTranslationRow = Awaited<ReturnType<JobRepository['translationsOf
 /** All SQL of jobs. */
 export class JobRepository {
   private readonly index: BoundedSearch;
+  private readonly byViews: BoundedSearch;
 
   /** `longReads` runs the search reads, off the main thread where the engine allows; `version` lets it keep counts. */
   constructor(private readonly db: Kysely<DB>, private readonly adapter: DialectAdapter, private readonly longReads: LongReads, version?: IndexVersion) {
     this.index = new BoundedSearch(db, adapter, longReads, 'job_search', version);
+    this.byViews = new BoundedSearch(db, adapter, longReads, 'job_search_popular', version);
   }
 
   /** The filter as a full-text query over the hiring jobs: keyword terms, and one facet group per filter (its values ORed). */
@@ -59,25 +61,20 @@ export class JobRepository {
     const query = this.indexQuery(filter);
     const total = await this.index.count(query, ALL_IDS);
     if (total === 0 || filter.offset >= total) return { total, ids: [] };
-    if (filter.order === 'popularity') return { total, ids: await this.popularPage(query, total, filter) };
+    if (filter.order === 'popularity') return { total, ids: await this.popularPage(query, filter) };
     const keys = filter.terms && filter.order === 'rank'
       ? await this.index.rankedPage(query, ALL_IDS, filter.limit, filter.offset, (candidates) => this.scores(candidates, filter.terms!))
       : await this.index.newest(query, ALL_IDS, filter.limit, filter.offset);
     return { total, ids: await this.idsOfKeys(keys) };
   }
 
-  /**
-   * POPULARITY_DESC. Up to 10,000 matches are sorted by views; more than that are found by walking the hiring
-   * jobs from the most viewed down and keeping the matching ones, which a dense match set makes short.
-   */
-  private async popularPage(query: IndexQuery, total: number, filter: JobSearchFilter): Promise<number[]> {
-    const matching = this.adapter.matchingIds('job_search', query, ALL_IDS, 'desc', total <= EXACT_COUNT_LIMIT ? EXACT_COUNT_LIMIT : Number.MAX_SAFE_INTEGER, 0);
-    const rows = await this.longReads(this.db.selectFrom('jobs').select('jobs.id')
-      .where('jobs.status', '=', 'published')
-      .where('jobs.search_key', 'in', sql<number>`(SELECT doc_id FROM (${matching}) AS m)`)
-      .orderBy('jobs.view_count', 'desc').orderBy('jobs.id', 'desc')
-      .limit(filter.limit).offset(filter.offset));
-    return rows.map((r) => r.id);
+  /** POPULARITY_DESC: a walk from the top of the jobs indexed by views (the same documents as the first index). */
+  private async popularPage(query: IndexQuery, filter: JobSearchFilter): Promise<number[]> {
+    const keys = await this.byViews.newest(query, ALL_IDS, filter.limit, filter.offset);
+    if (keys.length === 0) return [];
+    const rows = await this.db.selectFrom('jobs').select(['id', 'popularity_key']).where('popularity_key', 'in', keys).execute();
+    const byKey = new Map(rows.map((r) => [Number(r.popularity_key), r.id]));
+    return keys.flatMap((key) => (byKey.has(key) ? [byKey.get(key)!] : []));
   }
 
   /** Job ids of search keys, in the keys' order. */
