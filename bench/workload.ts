@@ -132,8 +132,8 @@ export function workload(data: WorkloadData, seed = 11): Workload {
     postDetail: () => `/api/v1/posts/${data.postIds[rnd.int(0, data.postIds.length - 1)]}`,
     jobDetail: () => `/api/v1/jobs/${rnd.pick(data.jobIds)}`,
     headers: () => ({ 'x-svc-api-key': rnd.pick(data.apiKeys), 'accept-language': rnd.pick(LANGUAGES) }),
-    // 개 (in 개발, 개선, 개발자…) is in most generated posts; fall back to any syllable for other data.
-    broadest: syllables.includes('개') ? '개' : syllables[0] ?? '개',
+    // 다 (습니다, 했다…) is in three of four generated posts; fall back to any syllable for other data.
+    broadest: syllables.includes('다') ? '다' : syllables[0] ?? '다',
     distinct: { postSearches: distinct(postSearch), jobSearches: distinct(jobSearch) },
   };
 }

@@ -13,7 +13,7 @@ describe('benchmark harness (--quick on tiny data)', () => {
     const results = await runBenchmark({ db: 'sqlite', quick: true, posts: 200, connections: 2, seconds: 1, dataDir, scenario: 'post|mixed' });
     expect(results.map((r) => r.scenario)).toEqual([
       'distinct post searches', 'random post detail', 'random post detail beside broad searches', 'mixed: 90% distinct reads + 3 writes/s',
-      'post create, one image', 'first request, broadest keyword (개)',
+      'post create, one image', 'first request, broadest keyword (다)',
     ]);
     for (const r of results.slice(0, -1)) {
       expect(r.errors, r.scenario).toBe(0);
@@ -29,7 +29,7 @@ describe('benchmark harness (--quick on tiny data)', () => {
     expect(table(results)).toContain('| distinct post searches | 200 |');
 
     const hot = await runBenchmark({ db: 'sqlite', quick: true, posts: 200, connections: 2, seconds: 1, dataDir, hot: true, scenario: 'hot: post detail' });
-    expect(hot.map((r) => r.scenario)).toEqual(['hot: post detail', 'first request, broadest keyword (개)']);
+    expect(hot.map((r) => r.scenario)).toEqual(['hot: post detail', 'first request, broadest keyword (다)']);
     expect(hot[0]!.errors).toBe(0);
   }, 180_000);
 });

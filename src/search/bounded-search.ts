@@ -35,7 +35,7 @@ export interface IndexVersion { read(): Promise<number> }
  */
 export class BoundedSearch {
   private readonly counts = new LRUCache<string, { version: number; total: number }>({ max: 20_000 });
-  private readonly rankings = new LRUCache<string, { version: number; keys: number[] }>({ max: 5_000 });
+  private readonly rankings = new LRUCache<string, { version: number; keys: number[] }>({ max: 2_000 });
 
   constructor(
     private readonly db: Kysely<DB>,

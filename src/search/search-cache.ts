@@ -10,7 +10,7 @@ interface Entry { version: number; validUntil: number; total: number; ids: numbe
  * stale at once; `validUntil` ends an entry earlier when results depend on time (jobs open and close).
  */
 export class SearchCache {
-  private readonly entries = new LRUCache<string, Entry>({ max: 20_000 });
+  private readonly entries = new LRUCache<string, Entry>({ max: 5_000 });
   /** Computations under way, so that concurrent misses of one search run it once. */
   private readonly inFlight = new Map<string, Promise<Entry>>();
 
