@@ -74,7 +74,9 @@ export function openDatabase(options: DatabaseOptions): Database {
     const pool = poolOf(options.poolSize ?? 10, '');
     // Searches have their own connections and a statement time limit: a slow search never holds up a detail
     // read or the data-version read that even a kept response needs, and a pathological one is stopped.
-    const searchPool = poolOf(options.searchPoolSize ?? 4, `-c statement_timeout=${timeoutMs}`);
+    // Memory enough that the bitmap of a broad term stays exact (with the default 4 MB it turns lossy and every
+    // row of its pages is checked again: a two-term count of 10,001 took 237 ms instead of 92 ms).
+    const searchPool = poolOf(options.searchPoolSize ?? 4, `-c statement_timeout=${timeoutMs} -c work_mem=64MB`);
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return {
       db,
