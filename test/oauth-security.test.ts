@@ -332,6 +332,10 @@ describe.each(ENGINES)('OAuth security on %s', (engine) => {
       const { refresh_token } = await tokensFor('profile');
       const escalate = await token({ grant_type: 'refresh_token', refresh_token, scope: 'profile event:write' });
       expect(escalate.json()).toMatchObject({ error: 'invalid_scope' });
+      // The refused refresh spent nothing: the same token still refreshes, and its grant was not revoked.
+      const again = await token({ grant_type: 'refresh_token', refresh_token });
+      expect(again.statusCode, again.body).toBe(200);
+      expect(again.json().scope).toBe('profile');
       const wider = await tokensFor('profile email');
       const narrowed = await token({ grant_type: 'refresh_token', refresh_token: wider.refresh_token, scope: 'email' });
       expect(narrowed.json().scope).toBe('email');

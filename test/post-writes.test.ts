@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isPublicAddress } from '../src/net/safe-fetch.js';
 import { failingMediaStore } from './helpers/failing-media-store.js';
 import { jpeg, png } from './helpers/images.js';
 import { imagePart, jsonPart, multipart, type Part } from './helpers/multipart.js';
@@ -102,6 +103,16 @@ describe.each(ENGINES)('post writes on %s', (engine) => {
       const before = og.hits.length;
       expect(await card(`http://127.0.0.1:${og.port}/page`)).toEqual(empty(`http://127.0.0.1:${og.port}/page`));
       expect(og.hits.length).toBe(before);
+    });
+
+    it('judges IPv6 forms that carry an IPv4 address by that address', () => {
+      // new URL() writes [::127.0.0.1] as [::7f00:1], which ipaddr.js alone calls a public unicast address.
+      const hostOf = (url: string) => new URL(url).hostname.replace(/^\[|\]$/g, '');
+      for (const url of ['http://[::127.0.0.1]/', 'http://[::ffff:127.0.0.1]/', 'http://[::169.254.169.254]/', 'http://[::ffff:10.1.2.3]/', 'http://[::1]/', 'http://[::]/']) {
+        expect(isPublicAddress(hostOf(url)), url).toBe(false);
+      }
+      expect(isPublicAddress(hostOf('http://[::8.8.8.8]/'))).toBe(true);
+      expect(isPublicAddress(hostOf('http://[2606:4700::1111]/'))).toBe(true);
     });
 
     it('fetches an allow-listed host', async () => {

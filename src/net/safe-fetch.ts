@@ -16,11 +16,21 @@ export interface SafeResponse { url: string; status: number; contentType: string
 
 export class BlockedFetchError extends Error {}
 
-/** Only public unicast addresses: no private, loopback, link-local (cloud metadata), multicast or reserved ones. */
+/**
+ * Only public unicast addresses: no private, loopback, link-local (cloud metadata), multicast or reserved ones.
+ * An IPv6 address that carries an IPv4 one (IPv4-mapped `::ffff:a.b.c.d`, or the deprecated IPv4-compatible
+ * `::a.b.c.d`, which URLs write as `[::7f00:1]` and ipaddr.js calls unicast) is judged by the IPv4 address.
+ */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
   let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    const compatible = v6.parts.slice(0, 6).every((part) => part === 0) && (v6.parts[6] !== 0 || v6.parts[7]! > 1);
+    if (v6.isIPv4MappedAddress() || compatible) {
+      parsed = ipaddr.fromByteArray(v6.toByteArray().slice(12));
+    }
+  }
   return parsed.range() === 'unicast';
 }
 

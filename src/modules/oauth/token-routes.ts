@@ -124,7 +124,8 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ oauth: OAuthRepository; to
       if (row.expires_at <= now) return { kind: 'error', error: new OAuthError('invalid_grant', 'The refresh token expired') } as const;
       const granted = grant.scopes.split(' ').filter(Boolean);
       if (requested !== null && (requested.length === 0 || !covers(granted, requested))) {
-        return { kind: 'error', error: new OAuthError('invalid_scope', `A refresh may only narrow the granted scopes (${granted.join(' ')})`) } as const;
+        // Thrown, not returned: the transaction rolls back, so the refresh token is not spent on a refused request.
+        throw new OAuthError('invalid_scope', `A refresh may only narrow the granted scopes (${granted.join(' ')})`);
       }
       return { kind: 'ok', tokens: await tokens.issue(repo, { grantId: grant.id, userId: grant.user_id, clientId, scopes: requested ?? granted }) } as const;
     });
