@@ -56,7 +56,8 @@ import { representationCachePlugin } from './plugins/representation-cache.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { rateLimitStoreFor } from './rate-limit/rate-limit-store-factory.js';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
-import { errorHandlerPlugin } from './plugins/error-handler.js';
+import { errorHandlerPlugin, sendError } from './plugins/error-handler.js';
+import { ApiError } from './shared/api-error.js';
 import { readScopePlugin } from './plugins/read-scope.js';
 import { languagePlugin } from './plugins/language.js';
 import { multipartPlugin } from './plugins/multipart.js';
@@ -111,6 +112,15 @@ export async function buildApp(options: AppOptions): Promise<App> {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     trustProxy: config.trustProxy,
+    // Path parameters up to the longest the spec allows (a company handle of 255), with room: a longer one is
+    // then refused by the route's schema with the spec's body rather than by the router.
+    maxParamLength: 512,
+    // What the router refuses before any route runs (a malformed percent-escape, an over-long parameter) goes
+    // out in the spec's ErrorResponse body too.
+    frameworkErrors: (error, _request, reply) => {
+      const path = (error.message.match(/'([^']*)'/)?.[1] ?? '').slice(0, 200);
+      void sendError(reply, new ApiError('C0002', `The request path is not valid (${error.code === 'FST_ERR_BAD_URL' ? 'a malformed percent-escape' : 'a path parameter longer than 512 characters'}): ${path}`, 'path'), clock());
+    },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     ajv: { customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false } },

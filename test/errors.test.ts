@@ -25,6 +25,25 @@ describe('errors and request handling', () => {
     expect(res.json()).toMatchObject({ code: 'C0011' });
   });
 
+  it('answers paths the router refuses (a malformed escape, an over-long parameter) in the ErrorResponse body', async () => {
+    const bad = await t.get('/api/v1/posts/%zz');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: 'C0002', details: 'path' });
+    expect(Object.keys(bad.json()).sort()).toEqual(['code', 'details', 'message', 'timestamp']);
+    const huge = await t.get(`/api/v1/posts/${'1'.repeat(600)}`);
+    expect(huge.statusCode).toBe(400);
+    expect(huge.json()).toMatchObject({ code: 'C0002' });
+    expect(huge.body).not.toContain('FST_ERR');
+  });
+
+  it('takes a company handle of 255 characters in a path, as the spec allows', async () => {
+    const handle = 'a'.repeat(255);
+    const res = await t.app.inject({ method: 'GET', url: `/api/v1/companies/${handle}/jobs/accessible`, headers: { 'x-svc-api-key': t.demo.apiKey } });
+    expect(res.body).not.toContain('FST_ERR');
+    expect(res.json()).toHaveProperty('code');
+    expect(res.statusCode).not.toBe(414);
+  });
+
   it('uses the clock for the error timestamp, UTC without zone', async () => {
     t.clock.now = Date.parse('2026-11-21T04:40:00.123Z');
     const res = await t.get('/api/v1/posts/0');
