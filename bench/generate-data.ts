@@ -145,8 +145,8 @@ async function jobs(database: Database, count: number, rnd: SeededRandom, now: n
       const own = rnd.chance(0.4) ? TARGETS.filter((l) => l !== language).map((l) => ({ job_id: id, language: l, ...text(l) })) : [];
       translations.push(...own);
       if (hiring) {
-        const facts = { ...original, status, job_category: role.category, work_type: workType, company_id: company.id, company_size: company.size, start_at: start, end_at: end };
-        const tokens = jobDocument(facts, { seniorities: jobSeniorities, employmentTypes: jobTypes }, own);
+        const facts = { ...original, id, status, job_category: role.category, work_type: workType, company_id: company.id, company_size: company.size, start_at: start, end_at: end };
+        const tokens = jobDocument(facts, { seniorities: new Map([[id, jobSeniorities]]), employmentTypes: new Map([[id, jobTypes]]), translations: new Map([[id, own]]) });
         docs.push({ id: jobSearchKey(start, id), tokens });
         popularDocs.push({ id: jobPopularityKey(views, id), tokens });
       }

@@ -22,6 +22,12 @@ const ESTIMATE_DRIFT = 0.005;
 
 export const ALL_IDS: IdRange = { min: 0, max: Number.MAX_SAFE_INTEGER };
 
+/** The ids of `rows` (each an item's id and its key in an index) in the order of `keys`; a key with no row is skipped. */
+export function idsInKeyOrder(keys: number[], rows: Array<{ id: number; key: number | null }>): number[] {
+  const byKey = new Map(rows.map((r) => [Number(r.key), r.id]));
+  return keys.flatMap((key) => (byKey.has(key) ? [byKey.get(key)!] : []));
+}
+
 /** The data version of the index's data: every write adds at least one (cache/data-version.ts). */
 export interface IndexVersion { read(): Promise<number> }
 

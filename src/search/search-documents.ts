@@ -11,6 +11,7 @@
 import type { Kysely } from 'kysely';
 import type { DialectAdapter } from '../db/dialects/dialect-adapter.js';
 import type { DB } from '../db/schema.js';
+import { groupBy } from '../shared/group.js';
 import { facet, textTokens } from './search-text.js';
 
 /** Posts posted in the same millisecond are told apart by their id modulo this. */
@@ -70,12 +71,34 @@ export interface JobFacts {
 export const isHiring = (job: Pick<JobFacts, 'status' | 'start_at' | 'end_at'>, now: number): boolean =>
   job.status === 'published' && job.start_at !== null && job.start_at <= now && (job.end_at === null || job.end_at > now);
 
-export function jobDocument(job: JobFacts, children: { seniorities: string[]; employmentTypes: string[] },
-  translations: Array<{ title: string; subtitle: string; description: string }>): string {
+/** What a job document holds besides the job's row: its seniorities, employment types and translated texts. */
+export interface JobDocumentParts {
+  seniorities: Map<number, string[]>;
+  employmentTypes: Map<number, string[]>;
+  translations: Map<number, Array<{ title: string; subtitle: string; description: string }>>;
+}
+
+export async function jobDocumentParts(db: Kysely<DB>, ids: number[]): Promise<JobDocumentParts> {
+  const [seniorities, types, translations] = await Promise.all([
+    db.selectFrom('job_seniorities').select(['job_id', 'seniority']).where('job_id', 'in', ids).execute(),
+    db.selectFrom('job_employment_types').select(['job_id', 'employment_type']).where('job_id', 'in', ids).execute(),
+    db.selectFrom('job_translations').select(['job_id', 'title', 'subtitle', 'description']).where('job_id', 'in', ids).execute(),
+  ]);
+  const values = <R extends { job_id: number }, V>(rows: R[], value: (row: R) => V) =>
+    new Map([...groupBy(rows, (r) => r.job_id)].map(([id, group]) => [id, group.map(value)]));
+  return {
+    seniorities: values(seniorities, (r) => r.seniority),
+    employmentTypes: values(types, (r) => r.employment_type),
+    translations: values(translations, (r) => r),
+  };
+}
+
+export function jobDocument(job: JobFacts & { id: number }, parts: JobDocumentParts): string {
+  const translations = parts.translations.get(job.id) ?? [];
   const tokens = textTokens(job.title, job.subtitle, job.description, ...translations.flatMap((t) => [t.title, t.subtitle, t.description]));
   tokens.push(FACETS.all, FACETS.jobCategory(job.job_category), FACETS.workType(job.work_type), FACETS.company(job.company_id), FACETS.companySize(job.company_size));
-  for (const s of children.seniorities) tokens.push(FACETS.seniority(s));
-  for (const e of children.employmentTypes) tokens.push(FACETS.employmentType(e));
+  for (const s of parts.seniorities.get(job.id) ?? []) tokens.push(FACETS.seniority(s));
+  for (const e of parts.employmentTypes.get(job.id) ?? []) tokens.push(FACETS.employmentType(e));
   return tokens.join(' ');
 }
 
@@ -105,19 +128,10 @@ export async function reindexJobs(db: Kysely<DB>, adapter: DialectAdapter, ids: 
     .select(['jobs.id', 'jobs.title', 'jobs.subtitle', 'jobs.description', 'jobs.status', 'jobs.job_category', 'jobs.work_type',
       'jobs.company_id', 'companies.size as company_size', 'jobs.start_at', 'jobs.end_at', 'jobs.view_count', 'jobs.search_key', 'jobs.popularity_key'])
     .where('jobs.id', 'in', ids).execute();
-  const [seniorities, types, translations] = await Promise.all([
-    db.selectFrom('job_seniorities').select(['job_id', 'seniority']).where('job_id', 'in', ids).execute(),
-    db.selectFrom('job_employment_types').select(['job_id', 'employment_type']).where('job_id', 'in', ids).execute(),
-    db.selectFrom('job_translations').select(['job_id', 'title', 'subtitle', 'description']).where('job_id', 'in', ids).execute(),
-  ]);
+  const parts = await jobDocumentParts(db, ids);
   for (const job of rows) {
     const hiring = isHiring(job, now);
-    const document = hiring
-      ? jobDocument(job, {
-        seniorities: seniorities.filter((s) => s.job_id === job.id).map((s) => s.seniority),
-        employmentTypes: types.filter((t) => t.job_id === job.id).map((t) => t.employment_type),
-      }, translations.filter((t) => t.job_id === job.id))
-      : null;
+    const document = hiring ? jobDocument(job, parts) : null;
     for (const { index, column, key: keyOf } of JOB_INDEXES) {
       const old = job[column];
       const key = hiring ? keyOf(job) : null;

@@ -1,3 +1,6 @@
+import type { Locale } from './locale.js';
+import { groupBy } from './group.js';
+
 /**
  * Collects the keys asked for during one turn of the event loop and loads them with one call. Under load,
  * many requests for different ids arrive together: each pays a share of one set of `IN (…)` queries instead
@@ -30,5 +33,31 @@ export class TickBatch<K, V> {
     }, (err: unknown) => {
       for (const waiting of batch.values()) for (const w of waiting) w.reject(err);
     });
+  }
+}
+
+/**
+ * Reads by id that depend on a data version and a language (a post or job as the API shows it): the ids
+ * asked for in one turn are loaded together, one call per (version, language) among them.
+ */
+export class VersionedTickBatch<V> {
+  private readonly batch: TickBatch<string, V>;
+
+  /** `loadMany` returns what it found of `ids`, by id. */
+  constructor(loadMany: (ids: number[], locale: Locale, version: number) => Promise<Map<number, V>>) {
+    this.batch = new TickBatch(async (keys) => {
+      const found = new Map<string, V>();
+      const groups = groupBy(keys, (key) => key.slice(0, key.lastIndexOf('|')));
+      await Promise.all([...groups].map(async ([group, members]) => {
+        const [version, locale] = group.split('|') as [string, Locale];
+        const loaded = await loadMany(members.map((key) => Number(key.slice(group.length + 1))), locale, Number(version));
+        for (const [id, value] of loaded) found.set(`${group}|${id}`, value);
+      }));
+      return found;
+    });
+  }
+
+  load(version: number, locale: Locale, id: number): Promise<V | undefined> {
+    return this.batch.load(`${version}|${locale}|${id}`);
   }
 }

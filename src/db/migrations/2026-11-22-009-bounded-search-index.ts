@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { DialectAdapter } from '../dialects/dialect-adapter.js';
 import type { DB } from '../schema.js';
-import { isHiring, jobDocument, jobSearchKey, postDocument, postSearchKey } from '../../search/search-documents.js';
+import { isHiring, jobDocument, jobDocumentParts, jobSearchKey, postDocument, postSearchKey } from '../../search/search-documents.js';
 import { groupBy } from '../../shared/group.js';
 
 const BATCH = 2_000;
@@ -32,21 +32,8 @@ async function rebuildJobs(db: Kysely<DB>, adapter: DialectAdapter, now: number)
     after = rows[rows.length - 1]!.id;
     const hiring = rows.filter((job) => isHiring(job, now));
     if (hiring.length === 0) continue;
-    const ids = hiring.map((r) => r.id);
-    const [seniorities, types, translations] = await Promise.all([
-      db.selectFrom('job_seniorities').select(['job_id', 'seniority']).where('job_id', 'in', ids).execute(),
-      db.selectFrom('job_employment_types').select(['job_id', 'employment_type']).where('job_id', 'in', ids).execute(),
-      db.selectFrom('job_translations').select(['job_id', 'title', 'subtitle', 'description']).where('job_id', 'in', ids).execute(),
-    ]);
-    const s = groupBy(seniorities, (r) => r.job_id);
-    const e = groupBy(types, (r) => r.job_id);
-    const t = groupBy(translations, (r) => r.job_id);
-    await adapter.insertSearchDocuments(db, 'job_search', hiring.map((job) => ({
-      id: jobSearchKey(job.start_at!, job.id),
-      tokens: jobDocument(job, {
-        seniorities: (s.get(job.id) ?? []).map((r) => r.seniority), employmentTypes: (e.get(job.id) ?? []).map((r) => r.employment_type),
-      }, t.get(job.id) ?? []),
-    })));
+    const parts = await jobDocumentParts(db, hiring.map((r) => r.id));
+    await adapter.insertSearchDocuments(db, 'job_search', hiring.map((job) => ({ id: jobSearchKey(job.start_at!, job.id), tokens: jobDocument(job, parts) })));
     for (const job of hiring) await db.updateTable('jobs').set({ search_key: jobSearchKey(job.start_at!, job.id) }).where('id', '=', job.id).execute();
   }
 }

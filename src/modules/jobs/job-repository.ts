@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { LongReads } from '../../db/database.js';
 import type { DialectAdapter, IndexQuery } from '../../db/dialects/dialect-adapter.js';
 import type { DB } from '../../db/schema.js';
-import { ALL_IDS, BoundedSearch, type IndexVersion } from '../../search/bounded-search.js';
+import { ALL_IDS, BoundedSearch, idsInKeyOrder, type IndexVersion } from '../../search/bounded-search.js';
 import { FACETS } from '../../search/search-documents.js';
 import { relevance } from '../../search/search-text.js';
 
@@ -35,7 +35,7 @@ export class JobRepository {
   private readonly byViews: BoundedSearch;
 
   /** `longReads` runs the search reads, off the main thread where the engine allows; `version` lets it keep counts. */
-  constructor(private readonly db: Kysely<DB>, private readonly adapter: DialectAdapter, private readonly longReads: LongReads, version?: IndexVersion) {
+  constructor(private readonly db: Kysely<DB>, adapter: DialectAdapter, private readonly longReads: LongReads, version?: IndexVersion) {
     this.index = new BoundedSearch(db, adapter, longReads, 'job_search', version);
     this.byViews = new BoundedSearch(db, adapter, longReads, 'job_search_popular', version);
   }
@@ -72,17 +72,13 @@ export class JobRepository {
   private async popularPage(query: IndexQuery, filter: JobSearchFilter): Promise<number[]> {
     const keys = await this.byViews.newest(query, ALL_IDS, filter.limit, filter.offset);
     if (keys.length === 0) return [];
-    const rows = await this.db.selectFrom('jobs').select(['id', 'popularity_key']).where('popularity_key', 'in', keys).execute();
-    const byKey = new Map(rows.map((r) => [Number(r.popularity_key), r.id]));
-    return keys.flatMap((key) => (byKey.has(key) ? [byKey.get(key)!] : []));
+    return idsInKeyOrder(keys, await this.db.selectFrom('jobs').select(['id', 'popularity_key as key']).where('popularity_key', 'in', keys).execute());
   }
 
   /** Job ids of search keys, in the keys' order. */
   private async idsOfKeys(keys: number[]): Promise<number[]> {
     if (keys.length === 0) return [];
-    const rows = await this.db.selectFrom('jobs').select(['id', 'search_key']).where('search_key', 'in', keys).execute();
-    const byKey = new Map(rows.map((r) => [Number(r.search_key), r.id]));
-    return keys.flatMap((key) => (byKey.has(key) ? [byKey.get(key)!] : []));
+    return idsInKeyOrder(keys, await this.db.selectFrom('jobs').select(['id', 'search_key as key']).where('search_key', 'in', keys).execute());
   }
 
   /** The relevance of each candidate (by search key) to the keyword: title, subtitle, description and their translations. */

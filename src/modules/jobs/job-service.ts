@@ -1,6 +1,6 @@
 import { notFound } from '../../shared/api-error.js';
 import { groupBy } from '../../shared/group.js';
-import { TickBatch } from '../../shared/tick-batch.js';
+import { VersionedTickBatch } from '../../shared/tick-batch.js';
 import type { Links } from '../../shared/links.js';
 import { TRANSLATED_LANGUAGES, type Locale } from '../../shared/locale.js';
 import { toUtcIso } from '../../shared/time.js';
@@ -93,24 +93,16 @@ export class JobService {
   /** The job, and the moment it stops being current (when `hiring` turns). */
   async detail(jobId: number, locale: Locale): Promise<{ job: JobDetailDto; validUntil: number }> {
     const version = await this.versions.read();
-    const job = await this.detailBatch.load(`${version}|${locale}|${jobId}`);
+    const job = await this.detailBatch.load(version, locale, jobId);
     if (!job || (job.row.status !== 'published' && job.row.status !== 'finish')) throw notFound.job(jobId);
     const { row, summary, text, images } = job;
     const now = this.clock();
     return { job: this.detailOf(row, summary, text, images, now), validUntil: nextHiringTurn(row, now) };
   }
 
-  /** Jobs read for details in one turn of the event loop, by `version|locale|id`, loaded together per version and language. */
-  private readonly detailBatch = new TickBatch<string, Hydrated>(async (keys) => {
-    const found = new Map<string, Hydrated>();
-    const groups = groupBy(keys, (key) => key.slice(0, key.lastIndexOf('|')));
-    await Promise.all([...groups].map(async ([group, members]) => {
-      const [version, locale] = group.split('|') as [string, Locale];
-      const jobs = await this.hydrate(members.map((key) => Number(key.slice(group.length + 1))), locale, true, Number(version));
-      for (const job of jobs) found.set(`${group}|${job.row.id}`, job);
-    }));
-    return found;
-  });
+  /** Jobs read for details in one turn of the event loop, loaded together per version and language. */
+  private readonly detailBatch = new VersionedTickBatch(async (ids, locale, version) =>
+    new Map((await this.hydrate(ids, locale, true, version)).map((job) => [job.row.id, job])));
 
   private detailOf(row: JobRow, summary: JobSummaryDto, text: Hydrated['text'], images: string[], now: number): JobDetailDto {
     return {

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { LongReads } from '../../db/database.js';
 import type { DialectAdapter, IdRange, IndexQuery } from '../../db/dialects/dialect-adapter.js';
 import type { DB } from '../../db/schema.js';
-import { ALL_IDS, BoundedSearch, type IndexVersion } from '../../search/bounded-search.js';
+import { ALL_IDS, BoundedSearch, idsInKeyOrder, type IndexVersion } from '../../search/bounded-search.js';
 import { FACETS, postKeyRange } from '../../search/search-documents.js';
 import { relevance } from '../../search/search-text.js';
 
@@ -59,9 +59,7 @@ export class PostRepository {
   /** Post ids of search keys, in the keys' order. */
   async idsOfKeys(keys: number[]): Promise<number[]> {
     if (keys.length === 0) return [];
-    const rows = await this.db.selectFrom('posts').select(['id', 'search_key']).where('search_key', 'in', keys).execute();
-    const byKey = new Map(rows.map((r) => [Number(r.search_key), r.id]));
-    return keys.flatMap((key) => (byKey.has(key) ? [byKey.get(key)!] : []));
+    return idsInKeyOrder(keys, await this.db.selectFrom('posts').select(['id', 'search_key as key']).where('search_key', 'in', keys).execute());
   }
 
   /** The relevance of each candidate (by search key) to the keyword: its text and translations (search-text.ts). */

@@ -1,6 +1,6 @@
 import { ApiError, notFound } from '../../shared/api-error.js';
 import { groupBy } from '../../shared/group.js';
-import { TickBatch } from '../../shared/tick-batch.js';
+import { VersionedTickBatch } from '../../shared/tick-batch.js';
 import type { Links } from '../../shared/links.js';
 import { TRANSLATED_LANGUAGES, type Locale } from '../../shared/locale.js';
 import { parseDateTime, toLocalDateTime, toUtcIso } from '../../shared/time.js';
@@ -89,7 +89,7 @@ export class PostService {
     const key = `${locale}|${postId}`;
     let cached = this.details.get(version, key);
     if (cached === undefined) {
-      cached = (await this.detailBatch.load(`${version}|${key}`)) ?? null;
+      cached = (await this.detailBatch.load(version, locale, postId)) ?? null;
       this.details.set(version, key, cached);
     }
     if (!cached) throw notFound.post(postId);
@@ -101,17 +101,8 @@ export class PostService {
     return { ...dto, owned, repostedPost: dto.repostedPost && { ...dto.repostedPost, owned: sourceOwned } };
   }
 
-  /** Details asked for in one turn of the event loop, by `version|locale|id`, loaded together per version and language. */
-  private readonly detailBatch = new TickBatch<string, CachedDetail | null>(async (keys) => {
-    const found = new Map<string, CachedDetail | null>();
-    const groups = groupBy(keys, (key) => key.slice(0, key.lastIndexOf('|')));
-    await Promise.all([...groups].map(async ([group, members]) => {
-      const [version, locale] = group.split('|') as [string, Locale];
-      const details = await this.loadDetailsWithSources(members.map((key) => Number(key.slice(group.length + 1))), locale, Number(version));
-      for (const key of members) found.set(key, details.get(Number(key.slice(group.length + 1))) ?? null);
-    }));
-    return found;
-  });
+  /** Details asked for in one turn of the event loop, loaded together per version and language. */
+  private readonly detailBatch = new VersionedTickBatch((ids, locale, version) => this.loadDetailsWithSources(ids, locale, version));
 
   /** Details as a caller without a token sees them (`owned` false), each with its reposted source one level deep. */
   private async loadDetailsWithSources(ids: number[], locale: Locale, version: number): Promise<Map<number, CachedDetail>> {
