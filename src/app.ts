@@ -114,11 +114,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
     trustProxy: config.trustProxy,
     // Path parameters up to the longest the spec allows (a company handle of 255), with room: a longer one is
     // then refused by the route's schema with the spec's body rather than by the router.
-    maxParamLength: 512,
+    routerOptions: { maxParamLength: 512 },
     // What the router refuses before any route runs (a malformed percent-escape, an over-long parameter) goes
     // out in the spec's ErrorResponse body too.
-    frameworkErrors: (error, _request, reply) => {
-      const path = (error.message.match(/'([^']*)'/)?.[1] ?? '').slice(0, 200);
+    frameworkErrors: (error, request, reply) => {
+      const path = request.url.split('?')[0]!.slice(0, 200);
       void sendError(reply, new ApiError('C0002', `The request path is not valid (${error.code === 'FST_ERR_BAD_URL' ? 'a malformed percent-escape' : 'a path parameter longer than 512 characters'}): ${path}`, 'path'), clock());
     },
     return503OnClosing: true,
