@@ -163,7 +163,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const eventWrites = new EventWriteService({
     writes: new EventWriteRepository(database.db), accounts, permissions, codes, uploads, links, clock, timeZone: config.serviceTimeZone,
   });
-  const idempotency = new Idempotency(database.db, clock);
+  const idempotency = new Idempotency(database.db, clock, config.instanceName);
+  const abandonedClaims = await idempotency.releaseAbandoned();
+  if (abandonedClaims > 0) app.log.warn({ abandonedClaims }, 'released Idempotency-Key claims an earlier run left unfinished');
   const uploadLimits = { maxRequestBytes: config.media.maxRequestBytes, maxFileBytes: config.media.maxImageBytes };
   const events = new EventService(new EventRepository(database.db, database.longReads), accounts, codes, links);
 

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 
 /** Operation identifiers of the spec's rate-limit table. */
@@ -32,6 +33,8 @@ const OPERATION_DEFAULTS: Record<OperationId, [number, number, number]> = {
 export interface Config {
   port: number;
   host: string;
+  /** Names this instance among those sharing a database (claims it held are released when it restarts). */
+  instanceName: string;
   dataDir: string;
   /** `postgres://…` or an absolute SQLite file path. */
   databaseUrl: string;
@@ -184,6 +187,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const config: Config = {
     port,
     host,
+    instanceName: read('INSTANCE_NAME') ?? `${os.hostname()}:${port}`,
     dataDir,
     databaseUrl,
     databaseKind,

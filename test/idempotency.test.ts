@@ -4,6 +4,8 @@ import { imagePart, jsonPart, multipart, type Part } from './helpers/multipart.j
 import { createTestApp, TEST_NOW, type TestContext } from './helpers/test-app.js';
 import { ENGINES } from './helpers/test-database.js';
 import { accessToken, bearer, createUser } from './helpers/tokens.js';
+import { buildApp } from '../src/app.js';
+import { fingerprint } from '../src/shared/idempotency.js';
 
 describe.each(ENGINES)('Idempotency-Key on %s', (engine) => {
   let t: TestContext;
@@ -14,13 +16,14 @@ describe.each(ENGINES)('Idempotency-Key on %s', (engine) => {
   });
   afterAll(async () => { await t?.close(); });
 
-  const createPost = (key: string | undefined, parts: Part[], authToken = token) => {
+  const postCreate = (key: string | undefined, parts: Part[], authToken = token) => {
     const body = multipart(parts);
-    return t.request({
-      method: 'POST', url: '/api/v1/posts',
+    return {
+      method: 'POST' as const, url: '/api/v1/posts',
       headers: { ...body.headers, ...bearer(authToken), ...(key ? { 'idempotency-key': key } : {}) }, payload: body.payload,
-    });
+    };
   };
+  const createPost = (key: string | undefined, parts: Part[], authToken = token) => t.request(postCreate(key, parts, authToken));
   const postsWith = async (text: string) => (await t.db.database.db.selectFrom('posts').select('id').where('content', '=', text).execute()).length;
 
   it('returns the first response to a retry without creating again', async () => {
@@ -81,6 +84,49 @@ describe.each(ENGINES)('Idempotency-Key on %s', (engine) => {
     const fixed = await createPost('key-after-failure', [jsonPart({ text: 'x', repostedPostId: 999_999 })]);
     expect(fixed.statusCode).toBe(404);
     expect((await createPost('bad key with spaces', [jsonPart({ text: 'x' })])).json()).toMatchObject({ code: 'C0002', details: 'Idempotency-Key' });
+  });
+
+  /** A claim on `key` for `text` as a process that died mid-create would leave it: no response, held by `owner`. */
+  const abandonClaim = async (key: string, text: string, owner: string | null, leaseExpiresAt: number | null) => {
+    await createPost('scope-probe', [jsonPart({ text: 'scope probe' })]);
+    const { scope } = await t.db.database.db.selectFrom('idempotency_keys').select('scope').where('idempotency_key', '=', 'scope-probe').executeTakeFirstOrThrow();
+    await t.db.database.db.insertInto('idempotency_keys').values({
+      scope, idempotency_key: key, request_hash: fingerprint('POST /api/v1/posts', { text }),
+      response_status: null, response_body: null, response_location: null,
+      created_at: TEST_NOW, expires_at: TEST_NOW + 24 * 3_600_000, owner, lease_expires_at: leaseExpiresAt,
+    }).execute();
+  };
+
+  it('releases the claims a crashed run of this instance left, when it starts again: the retry creates', async () => {
+    await abandonClaim('key-crashed-here', 'crashed before answering', `${t.config.instanceName}/boot-before-the-crash`, TEST_NOW + 3_600_000);
+    await abandonClaim('key-crashed-old', 'claimed before claims had owners', null, null);
+    const restarted = await buildApp({ config: t.config, database: t.db.database, clock: () => t.clock.now, logger: false });
+    try {
+      const retry = await restarted.inject(postCreate('key-crashed-here', [jsonPart({ text: 'crashed before answering' })]));
+      expect(retry.statusCode).toBe(201);
+      expect(retry.headers['idempotency-replayed']).toBeUndefined();
+      expect(await postsWith('crashed before answering')).toBe(1);
+      const again = await createPost('key-crashed-here', [jsonPart({ text: 'crashed before answering' })]);
+      expect(again.headers['idempotency-replayed']).toBe('true');
+      expect(again.json()).toEqual(retry.json());
+      expect((await createPost('key-crashed-old', [jsonPart({ text: 'claimed before claims had owners' })])).statusCode).toBe(201);
+    } finally {
+      await restarted.close();
+    }
+  });
+
+  it('takes over a claim whose process stopped renewing it once its lease runs out', async () => {
+    await abandonClaim('key-crashed-elsewhere', 'crashed on another instance', 'another-host:8080/some-boot', TEST_NOW + 10_000);
+    t.clock.now = TEST_NOW + 10_001;
+    try {
+      const retry = await createPost('key-crashed-elsewhere', [jsonPart({ text: 'crashed on another instance' })]);
+      expect(retry.statusCode).toBe(201);
+      expect(await postsWith('crashed on another instance')).toBe(1);
+      const row = await t.db.database.db.selectFrom('idempotency_keys').selectAll().where('idempotency_key', '=', 'key-crashed-elsewhere').executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ response_status: 201, owner: null, lease_expires_at: null });
+    } finally {
+      t.clock.now = TEST_NOW;
+    }
   });
 
   it('covers JSON creates too: a retried ticket is created once', async () => {

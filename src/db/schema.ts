@@ -317,6 +317,9 @@ export interface IdempotencyKeysTable {
   response_location: string | null;
   created_at: number;
   expires_at: number;
+  /** The process holding an unfinished claim (`instance/boot`), and until when; null once answered. */
+  owner: string | null;
+  lease_expires_at: number | null;
 }
 
 export interface RateLimitCountersTable { counter_key: string; count: number; expires_at: number }

@@ -1,12 +1,14 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { ApiError } from './api-error.js';
 import type { UploadedFile } from './multipart-body.js';
 
 const LIFETIME_MS = 24 * 3_600_000;
 const WAIT_FOR_FIRST_MS = 15_000;
+/** How long a claim outlives the last sign of life of the process that holds it. */
+const LEASE_MS = 10_000;
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
 export interface Created { status: number; body: unknown; location?: string }
@@ -23,11 +25,32 @@ export function fingerprint(route: string, json: unknown, files: UploadedFile[] 
  * a retry with the same key and the same request gets that response again without creating anything; the
  * same key with a different request is 409 C0009. Concurrent retries wait for the first to finish. Keys
  * belong to one client and user. A request that fails keeps nothing, so it may be retried.
+ *
+ * A claim names the process that holds it and a lease that process renews while it works. When the process
+ * dies (a crash, a kill), the claim is abandoned: it is released when that instance starts again, and any
+ * retry takes it over once its lease has run out, so the work is done again rather than refused for a day.
  */
 export class Idempotency {
   private lastSweep = 0;
+  /** This process: `instance/boot`, so a restart of the same instance knows its predecessor's claims. */
+  private readonly owner: string;
 
-  constructor(private readonly db: Kysely<DB>, private readonly clock: () => number) {}
+  constructor(private readonly db: Kysely<DB>, private readonly clock: () => number, private readonly instance: string) {
+    this.owner = `${instance}/${randomUUID()}`;
+  }
+
+  /** Releases the claims an earlier run of this instance left unfinished (and any from before claims had owners). */
+  async releaseAbandoned(): Promise<number> {
+    const prefix = `${this.instance}/`;
+    const released = await this.db.deleteFrom('idempotency_keys')
+      .where('response_status', 'is', null)
+      .where((eb) => eb.or([
+        eb('owner', 'is', null),
+        eb.and([eb(sql<string>`substr(owner, 1, ${prefix.length})`, '=', prefix), eb('owner', '!=', this.owner)]),
+      ]))
+      .executeTakeFirst();
+    return Number(released.numDeletedRows);
+  }
 
   async respond(request: FastifyRequest, reply: FastifyReply, requestHash: string, create: () => Promise<Created>): Promise<FastifyReply> {
     const header = request.headers['idempotency-key'];
@@ -42,7 +65,7 @@ export class Idempotency {
       const now = this.clock();
       const inserted = await this.db.insertInto('idempotency_keys').values({
         scope, idempotency_key: key, request_hash: requestHash, response_status: null, response_body: null, response_location: null,
-        created_at: now, expires_at: now + LIFETIME_MS,
+        created_at: now, expires_at: now + LIFETIME_MS, owner: this.owner, lease_expires_at: now + LEASE_MS,
       }).onConflict((oc) => oc.columns(['scope', 'idempotency_key']).doNothing()).executeTakeFirst();
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) return this.runFirst(reply, scope, key, create);
 
@@ -60,22 +83,46 @@ export class Idempotency {
           status: existing.response_status, body: JSON.parse(existing.response_body ?? 'null'), location: existing.response_location ?? undefined,
         }, true);
       }
-      if (Date.now() > deadline) throw new ApiError('C0009', 'A request with this Idempotency-Key is still in progress', 'Idempotency-Key');
+      if ((existing.lease_expires_at ?? 0) <= now && await this.takeOver(scope, key, now)) return this.runFirst(reply, scope, key, create);
+      if (Date.now() > deadline) {
+        reply.header('Retry-After', String(Math.max(1, Math.ceil(((existing.lease_expires_at ?? now) - now) / 1000))));
+        throw new ApiError('C0009', 'A request with this Idempotency-Key is still in progress; retry after the time in Retry-After', 'Idempotency-Key');
+      }
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   }
 
+  /** Takes an abandoned claim (its lease ran out) for this process; false when another retry took it first. */
+  private async takeOver(scope: string, key: string, now: number): Promise<boolean> {
+    const taken = await this.db.updateTable('idempotency_keys').set({ owner: this.owner, lease_expires_at: now + LEASE_MS })
+      .where('scope', '=', scope).where('idempotency_key', '=', key)
+      .where('response_status', 'is', null)
+      .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)]))
+      .executeTakeFirst();
+    return Number(taken.numUpdatedRows) > 0;
+  }
+
   private async runFirst(reply: FastifyReply, scope: string, key: string, create: () => Promise<Created>): Promise<FastifyReply> {
+    const mine = () => this.db.updateTable('idempotency_keys')
+      .where('scope', '=', scope).where('idempotency_key', '=', key).where('owner', '=', this.owner);
+    // Renewed while the work runs, so only a claim whose process has stopped ever runs out.
+    const renewal = setInterval(() => {
+      mine().set({ lease_expires_at: this.clock() + LEASE_MS }).execute().catch(() => undefined);
+    }, LEASE_MS / 3);
+    renewal.unref();
     let created: Created;
     try {
       created = await create();
     } catch (err) {
-      await this.db.deleteFrom('idempotency_keys').where('scope', '=', scope).where('idempotency_key', '=', key).execute();
+      clearInterval(renewal);
+      await this.db.deleteFrom('idempotency_keys').where('scope', '=', scope).where('idempotency_key', '=', key).where('owner', '=', this.owner).execute();
       throw err;
     }
-    await this.db.updateTable('idempotency_keys').set({
+    clearInterval(renewal);
+    await mine().set({
       response_status: created.status, response_body: JSON.stringify(created.body), response_location: created.location ?? null,
-    }).where('scope', '=', scope).where('idempotency_key', '=', key).execute();
+      owner: null, lease_expires_at: null,
+    }).execute();
     return this.send(reply, created, false);
   }
 

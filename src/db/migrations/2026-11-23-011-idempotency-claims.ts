@@ -1,0 +1,15 @@
+import type { Kysely, Migration } from 'kysely';
+
+/**
+ * Who holds an unfinished Idempotency-Key claim, and until when: a claim whose process died can then be
+ * recognised (its lease ran out, or its instance restarted) and taken over instead of answering 409 for a day.
+ * Claims left unfinished before this migration have no owner and count as abandoned.
+ */
+export function idempotencyClaims(): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('idempotency_keys').addColumn('owner', 'text').execute();
+      await db.schema.alterTable('idempotency_keys').addColumn('lease_expires_at', 'bigint').execute();
+    },
+  };
+}
