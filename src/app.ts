@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
@@ -56,6 +55,7 @@ import { representationCachePlugin } from './plugins/representation-cache.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { rateLimitStoreFor } from './rate-limit/rate-limit-store-factory.js';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
+import { bodyParsersPlugin } from './plugins/body-parsers.js';
 import { errorHandlerPlugin, sendError } from './plugins/error-handler.js';
 import { ApiError } from './shared/api-error.js';
 import { readScopePlugin } from './plugins/read-scope.js';
@@ -136,7 +136,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
-    done();
+    // U+0000 in the path or the query: PostgreSQL cannot store or compare it, so no engine sees it.
+    const nul = request.url.indexOf('%00');
+    if (nul < 0) return done();
+    const query = request.url.indexOf('?');
+    const inQuery = query >= 0 && nul > query;
+    void sendError(reply, new ApiError(inQuery ? 'C0005' : 'C0002', `The ${inQuery ? 'query' : 'path'} must not contain the character U+0000 (%00)`, inQuery ? 'query' : 'path'), clock());
   });
 
   const links = new Links(config.webBaseUrl, config.publicBaseUrl);
@@ -185,7 +190,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // interactive reference at /docs needs inline scripts, so no global CSP.
   await app.register(securityHeadersPlugin, { hsts: issuer.startsWith('https://') });
   await app.register(corsPlugin, { origins: config.corsOrigins, oauth, clock });
-  await app.register(formbody);
+  await app.register(bodyParsersPlugin);
   await app.register(errorHandlerPlugin, { clock });
   await app.register(readScopePlugin);
   await app.register(languagePlugin);

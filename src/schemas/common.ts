@@ -48,6 +48,12 @@ export const IdempotencyHeaders = Type.Object({
   })),
 });
 
+/**
+ * An id in a request: a positive int64 that a JavaScript number holds exactly (at most 2^53 - 1), so both
+ * engines see the same valid number and a larger one is a 400, never a database error.
+ */
+export const RequestId = (options: SchemaOptions = {}) => Type.Integer({ format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, ...options });
+
 export const PageQuery = {
   page: Type.Integer({ minimum: 1, maximum: 2_147_483_647, default: 1, format: 'int32', description: 'Page number from 1; values below 1 are read as 1' }),
   pageSize: Type.Integer({ minimum: 1, maximum: 50, default: 20, format: 'int32', description: 'Items per page, 1 to 50; values outside are brought into range' }),

@@ -46,6 +46,12 @@ function isCjkRun(run: string): boolean {
   return CJK.test(run[0] ?? '');
 }
 
+/**
+ * Words longer than a keyword may be (100 characters) can never be searched for, so they are not indexed;
+ * this also keeps every token far below PostgreSQL's limit on a lexeme (2,046 bytes).
+ */
+const MAX_WORD_CHARS = 100;
+
 /** The text tokens of a document: bigrams and single characters of CJK runs, words of other scripts. */
 export function textTokens(...texts: Array<string | null | undefined>): string[] {
   const tokens: string[] = [];
@@ -53,7 +59,7 @@ export function textTokens(...texts: Array<string | null | undefined>): string[]
     if (!text) continue;
     for (const run of splitRuns(text)) {
       if (!isCjkRun(run)) {
-        tokens.push(run);
+        if (run.length <= MAX_WORD_CHARS) tokens.push(run);
         continue;
       }
       const chars = Array.from(run);

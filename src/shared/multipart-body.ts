@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { ApiError } from './api-error.js';
+import { parseJsonInput } from './text-input.js';
 import { describeIssue, type ValidationIssue } from './validation-message.js';
 
 export interface UploadedFile { filename: string; bytes: Buffer }
@@ -59,11 +60,7 @@ export async function readMultipart(request: FastifyRequest, spec: MultipartSpec
     throw err;
   }
   if (jsonText === undefined) return { json: undefined, files };
-  try {
-    return { json: JSON.parse(jsonText), files };
-  } catch {
-    throw new ApiError('C0002', `Part "${spec.jsonPart}" must be JSON, got ${JSON.stringify(jsonText.slice(0, 60))}`, spec.jsonPart);
-  }
+  return { json: parseJsonInput(jsonText, `Part "${spec.jsonPart}"`, [spec.jsonPart]), files };
 }
 
 const ajv = new Ajv({ allErrors: false, strict: false });

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { IdempotencyHeaders } from '../../schemas/common.js';
+import { IdempotencyHeaders, RequestId } from '../../schemas/common.js';
 import { fingerprint, type Idempotency } from '../../shared/idempotency.js';
 import { EVENT_WRITE_ERRORS } from './event-write-routes.js';
 import {
@@ -11,7 +11,7 @@ import type { EventWriteService } from './event-write-service.js';
 
 const Id = (name: string) => Type.Object({ [name]: Type.Integer({ format: 'int64' }) }, { title: `${name[0]!.toUpperCase()}${name.slice(1)}Response` });
 const EventId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });
-const SubId = Type.Integer({ minimum: 1, format: 'int64' });
+const SubId = RequestId();
 const eventParams = Type.Object({ eventId: EventId });
 const TicketParams = Type.Object({ eventId: EventId, ticketId: SubId });
 const SessionParams = Type.Object({ eventId: EventId, sessionId: SubId });

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { DateTimeUtc, Handle, Nullable, Page, PageQuery, StringEnum } from '../../schemas/common.js';
+import { DateTimeUtc, Handle, Nullable, Page, PageQuery, RequestId, StringEnum } from '../../schemas/common.js';
 
 export const SENIORITIES = ['BEGINNER', 'JUNIOR', 'MIDLEVEL', 'SENIOR', 'EXECUTIVE'] as const;
 export const COMPANY_SIZES = ['TINY', 'SMALL', 'MEDIUM', 'LARGE', 'HUGE'] as const;
@@ -73,7 +73,7 @@ export const JobSearchQuery = Type.Object({
   ...PageQuery,
 });
 
-export const JobIdParams = Type.Object({ jobId: Type.Integer({ format: 'int64', minimum: 1, description: 'Job id' }) });
+export const JobIdParams = Type.Object({ jobId: RequestId({ description: 'Job id' }) });
 export const JobPage = Page(JobSummary, 'JobPage');
 
 export type JobSummaryDto = Static<typeof JobSummary>;

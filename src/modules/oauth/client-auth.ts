@@ -9,7 +9,19 @@ function formDecode(text: string): string {
   return decodeURIComponent(text.replace(/\+/g, ' '));
 }
 
+/** Client ids and secrets hold no control characters and are not longer than 255; nothing else can name a client. */
+// eslint-disable-next-line no-control-regex -- the control characters are what it refuses
+const CREDENTIAL = /^[^\u0000-\u001f\u007f]{1,255}$/;
+
 function credentialsOf(request: FastifyRequest, body: Record<string, string | undefined>): { clientId: string; secret: string | null } {
+  const credentials = basicOrBody(request, body);
+  if (!CREDENTIAL.test(credentials.clientId) || (credentials.secret ? !CREDENTIAL.test(credentials.secret) : false)) {
+    throw OAuthError.invalidClient('Client authentication failed');
+  }
+  return credentials;
+}
+
+function basicOrBody(request: FastifyRequest, body: Record<string, string | undefined>): { clientId: string; secret: string | null } {
   const header = request.headers.authorization;
   if (header !== undefined) {
     const match = /^Basic ([A-Za-z0-9+/=]+)$/i.exec(header.trim());

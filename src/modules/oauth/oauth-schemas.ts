@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 
-const field = (description: string) => Type.Optional(Type.String({ description }));
+/** Every OAuth form field: codes, tokens, URIs and ids are all far shorter than this bound. */
+const field = (description: string) => Type.Optional(Type.String({ description, maxLength: 2048 }));
 
 export const TokenRequest = Type.Object({
   grant_type: field('`authorization_code` or `refresh_token`'),

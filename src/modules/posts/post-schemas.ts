@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTimeUtc, Handle, Nullable, Page, PageQuery, StringEnum } from '../../schemas/common.js';
+import { DateTimeUtc, Handle, Nullable, Page, PageQuery, RequestId, StringEnum } from '../../schemas/common.js';
 
 export const PostAuthor = Type.Object({
   type: StringEnum(['COMPANY', 'MEMBER']),
@@ -77,7 +77,7 @@ export const PostSearchQuery = Type.Object({
   sort: Type.Optional(StringEnum(['RELEVANCE', 'RECENT'], { default: 'RELEVANCE', description: 'RELEVANCE ranks keyword matches (newest first without keyword); RECENT is newest first' })),
 });
 
-export const PostIdParams = Type.Object({ postId: Type.Integer({ format: 'int64', minimum: 1, description: 'Post id' }) });
+export const PostIdParams = Type.Object({ postId: RequestId({ description: 'Post id' }) });
 
 export const PostPage = Page(PostSummary, 'PostPage');
 

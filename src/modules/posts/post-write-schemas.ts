@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTimeUtc, Nullable } from '../../schemas/common.js';
+import { DateTimeUtc, Nullable, RequestId } from '../../schemas/common.js';
 import { OpenGraph, PostImage } from './post-schemas.js';
 
 export const POST_MAX_TEXT = 3000;
@@ -9,7 +9,7 @@ export const PostWriteRequest = Type.Object({
   og: Type.Optional(Nullable(Type.Object({
     link: Type.String({ minLength: 1, maxLength: 2048, description: 'http(s) link; the service fetches its Open Graph data' }),
   }, { additionalProperties: false }))),
-  repostedPostId: Type.Optional(Type.Integer({ minimum: 1, description: 'Makes the post a repost of this post (create only)' })),
+  repostedPostId: Type.Optional(RequestId({ description: 'Makes the post a repost of this post (create only)' })),
 }, {
   additionalProperties: false, title: 'PostWriteRequest',
   examples: [{ text: '판교에서 백엔드개발자를 찾습니다! @acme-labs', og: { link: 'https://blog.acme.example/hiring' } }, { repostedPostId: 42 }],
