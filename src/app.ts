@@ -55,6 +55,7 @@ import { representationCachePlugin } from './plugins/representation-cache.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { rateLimitStoreFor } from './rate-limit/rate-limit-store-factory.js';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
+import { connectionLimits } from './net/connection-limits.js';
 import { bodyParsersPlugin } from './plugins/body-parsers.js';
 import { errorHandlerPlugin, sendError } from './plugins/error-handler.js';
 import { ApiError } from './shared/api-error.js';
@@ -123,8 +124,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
     },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    ...connectionLimits(config.http, clock),
     ajv: { customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.server.maxConnections = config.http.maxConnections;
 
   let closing = false;
   app.addHook('preClose', async () => { closing = true; });

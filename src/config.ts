@@ -35,6 +35,19 @@ export interface Config {
   host: string;
   /** Names this instance among those sharing a database (claims it held are released when it restarts). */
   instanceName: string;
+  /** Bounds on every connection, so idle or trickling clients cannot hold the server's sockets. */
+  http: {
+    /** The request's headers must have arrived within this. */
+    headersTimeoutMs: number;
+    /** The whole request, body included, must have arrived within this. */
+    requestTimeoutMs: number;
+    /** A socket with no traffic either way for this long is closed. */
+    idleTimeoutMs: number;
+    /** An idle keep-alive connection is closed after this. */
+    keepAliveTimeoutMs: number;
+    /** Connections past this many are refused. */
+    maxConnections: number;
+  };
   dataDir: string;
   /** `postgres://…` or an absolute SQLite file path. */
   databaseUrl: string;
@@ -188,6 +201,13 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     port,
     host,
     instanceName: read('INSTANCE_NAME') ?? `${os.hostname()}:${port}`,
+    http: {
+      headersTimeoutMs: int('HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+      requestTimeoutMs: int('HTTP_REQUEST_TIMEOUT_MS', 120_000, 100, 3_600_000),
+      idleTimeoutMs: int('HTTP_IDLE_TIMEOUT_MS', 30_000, 100, 3_600_000),
+      keepAliveTimeoutMs: int('HTTP_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 3_600_000),
+      maxConnections: int('HTTP_MAX_CONNECTIONS', 1_000, 1, 1_000_000),
+    },
     dataDir,
     databaseUrl,
     databaseKind,
@@ -232,6 +252,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       refreshTokenSeconds: int('REFRESH_TOKEN_TTL_SECONDS', 30 * 86_400, 60, 365 * 86_400),
     },
   };
+  if (config.http.headersTimeoutMs > config.http.requestTimeoutMs) {
+    problems.push(`HTTP_HEADERS_TIMEOUT_MS: must not be longer than HTTP_REQUEST_TIMEOUT_MS (${config.http.requestTimeoutMs}), got ${config.http.headersTimeoutMs}`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }
