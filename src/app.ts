@@ -201,14 +201,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(queryNormalizationPlugin);
   await app.register(appKeyAuthPlugin, { appKeys });
   await app.register(bearerAuthPlugin, { tokens });
-  const rateLimits = options.rateLimitStore ?? await rateLimitStoreFor(config, database, clock, app.log);
+  const rateLimits = options.rateLimitStore ?? rateLimitStoreFor(config, database, clock, app.log);
   await app.register(rateLimitPlugin, { store: rateLimits, limits: config.rateLimits, clock });
   // The code catalogs change only by migration, that is with a restart: their version never moves.
   await app.register(representationCachePlugin, { versions: { ...versions, codes: { read: async () => 0 } }, clock });
   await app.register(conditionalGetPlugin, { store: rateLimits });
   await app.register(openApiPlugin, { publicBaseUrl: config.publicBaseUrl });
 
-  await app.register(healthRoutes, { ping: database.ping, isClosing: () => closing });
+  await app.register(healthRoutes, { ping: database.ping, isClosing: () => closing, degraded: () => rateLimits.status() });
   await app.register(postRoutes, { posts });
   await app.register(jobRoutes, { jobs });
   await app.register(meRoutes, { permissions, accounts, links });

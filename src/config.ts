@@ -68,8 +68,6 @@ export interface Config {
   trustProxy: boolean;
   apiKeyCacheSeconds: number;
   rateLimits: {
-    /** How often the in-process counters are saved to the database. */
-    saveSeconds: number;
     /** Prefix of the Redis keys (several deployments may share one Redis). */
     redisPrefix: string;
     globalPerMinute: number;
@@ -224,7 +222,6 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     trustProxy: bool('TRUST_PROXY', false),
     apiKeyCacheSeconds: int('API_KEY_CACHE_SECONDS', 30, 0, 3600),
     rateLimits: {
-      saveSeconds: int('RATE_LIMIT_SAVE_SECONDS', 5, 1, 3600),
       redisPrefix: read('RATE_LIMIT_REDIS_PREFIX') ?? 'svc:rl:',
       globalPerMinute: int('RATE_LIMIT_GLOBAL_PER_MINUTE', 60, 1, max),
       globalPerDay: int('RATE_LIMIT_GLOBAL_PER_DAY', 5000, 1, max),

@@ -100,3 +100,44 @@ describe.each(ENGINES)('hostile input on %s', (engine) => {
     expect(found.json().items.map((p: { postId: number }) => p.postId)).toContain(post.json().postId);
   });
 });
+
+/** Bodies the parsers refuse: each a 4xx in the spec's ErrorResponse body, never a 500 or a framework body. */
+describe.each(ENGINES)('malformed bodies on %s', (engine) => {
+  let t: TestContext;
+  let token: string;
+  let event: string;
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+    token = await accessToken(t, 'post:write event:write');
+    event = (await t.db.database.db.selectFrom('events').innerJoin('companies', 'companies.id', 'events.company_id')
+      .select('events.id').where('companies.handle', '=', 'acme-labs').where('events.status', '=', 'published').executeTakeFirstOrThrow()).id;
+  });
+  afterAll(async () => { await t?.close(); });
+
+  const raw = (url: string, contentType: string, payload: string | Buffer) =>
+    t.request({ method: 'POST', url, headers: { ...bearer(token), 'content-type': contentType }, payload });
+
+  it('refuses JSON nested thousands of levels deep with 400 C0002', async () => {
+    const deep = `{"ticketName":"x","formFields":${'['.repeat(4_500)}${']'.repeat(4_500)}}`;
+    expectRefused(await raw(`/api/v1/events/${event}/tickets/free`, 'application/json', deep), 400, 'C0002');
+    const deepPart = multipart([{ name: 'request', value: `{"text":${'{"a":'.repeat(4_500)}1${'}'.repeat(4_500)}}` }]);
+    expectRefused(await t.request({ method: 'POST', url: '/api/v1/posts', headers: { ...deepPart.headers, ...bearer(token) }, payload: deepPart.payload }), 400, 'C0002');
+  });
+
+  it('refuses JSON that does not parse, the wrong content type and an oversized body in the ErrorResponse body', async () => {
+    expectRefused(await raw(`/api/v1/events/${event}/tickets/free`, 'application/json', '{"ticketName":'), 400, 'C0002');
+    expectRefused(await raw(`/api/v1/events/${event}/tickets/free`, 'text/plain', 'ticketName=x'), 415, 'C0007');
+    expectRefused(await raw(`/api/v1/events/${event}/tickets/free`, 'application/json', JSON.stringify({ ticketName: 'x'.repeat(2_000_000) })), 413, 'C0006');
+    expectRefused(await raw(`/api/v1/events/${event}/tickets/free`, 'application/json', '{"__proto__":{"x":1},"ticketName":"x"}'), 400, 'C0002');
+  });
+
+  it('refuses multipart with no boundary, or with no closing boundary, with 400 C0002', async () => {
+    expectRefused(await raw('/api/v1/posts', 'multipart/form-data', '--x\r\nContent-Disposition: form-data; name="request"\r\n\r\n{"text":"a"}\r\n--x--\r\n'), 400, 'C0002');
+    const unclosed = '--b0undary\r\nContent-Disposition: form-data; name="request"\r\n\r\n{"text":"unclosed"}\r\n';
+    expectRefused(await raw('/api/v1/posts', 'multipart/form-data; boundary=b0undary', unclosed), 400, 'C0002');
+    const badHeader = '--b0undary\r\nContent-Disposition form-data name=request\r\n\r\n{"text":"x"}\r\n--b0undary--\r\n';
+    const res = await raw('/api/v1/posts', 'multipart/form-data; boundary=b0undary', badHeader);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe('C0002');
+  });
+});

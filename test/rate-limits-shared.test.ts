@@ -102,14 +102,23 @@ describe.skipIf(!RUN)('two server processes sharing one Redis', () => {
     expect(statuses.filter((s) => s === 429)).toHaveLength(40);
 
     await stopRedis();
-    // Redis is gone: both instances keep answering on their own counters (this minute's shared count is not known to them).
+    // Redis is gone: both instances keep answering, counting in the database they share (which has not seen this
+    // minute's Redis count), so together they admit at most one limit more in this minute, not one per instance.
     expect(await get(servers[0]!.base)).toBe(200);
     expect(await get(servers[1]!.base)).toBe(200);
+    const whileDown = await Promise.all(Array.from({ length: 100 }, (_, i) => get(servers[i % 2]!.base)));
+    expect(whileDown.filter((s) => s === 200).length).toBeLessThanOrEqual(58);
+    for (const s of servers) {
+      const ready = await fetch(`${s.base}/readyz`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toMatchObject({ status: 'degraded', rateLimits: expect.stringContaining('Redis unreachable') });
+    }
 
     await startRedis();
     await sleep(2_500);
-    // Back on Redis: the counters live there again.
+    // Back on Redis: the counters live there again, and readiness says so.
     expect([200, 429]).toContain(await get(servers[0]!.base));
+    await waitFor(async () => (await (await fetch(`${servers[0]!.base}/readyz`)).json()).status === 'ready', 10_000);
     const client = new Redis({ port: redisPort, host: '127.0.0.1' });
     client.on('error', () => undefined);
     try {

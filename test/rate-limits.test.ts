@@ -6,6 +6,7 @@ import { AccountsRepository } from '../src/modules/accounts/accounts-repository.
 import { jsonPart, multipart } from './helpers/multipart.js';
 import { createTestApp, GENEROUS_LIMITS, TEST_NOW, testConfig, type TestContext } from './helpers/test-app.js';
 import { accessToken, bearer } from './helpers/tokens.js';
+import { ENGINES } from './helpers/test-database.js';
 
 const STORES = process.env.TEST_REDIS_URL ? ['memory', 'redis'] as const : ['memory'] as const;
 if (!process.env.TEST_REDIS_URL) console.warn('TEST_REDIS_URL is not set: the Redis rate-limit cases are skipped.');
@@ -162,6 +163,40 @@ describe('limits across windows and restarts', () => {
     } finally {
       await t.db.database.close();
       await t.db.drop();
+    }
+  });
+});
+
+describe.each(ENGINES)('rate limits across a crash on %s', (engine) => {
+  it('admit no second burst after a crash right after the first, for the global and the operation limits', async () => {
+    const limits = { ...GENEROUS_LIMITS, RATE_LIMIT_GLOBAL_PER_MINUTE: '60', RATE_LIMIT_POST_CREATE_PER_MINUTE: '2' };
+    const t = await createTestApp(engine, { config: limits });
+    let restarted: Awaited<ReturnType<typeof buildApp>> | null = null;
+    try {
+      const token = await accessToken(t, 'post:write');
+      const read = (app: typeof t.app) => app.inject({ method: 'GET', url: '/api/v1/codes/work-types', headers: { 'x-svc-api-key': t.demo.apiKey } });
+      const create = (app: typeof t.app, n: number) => {
+        const body = multipart([jsonPart({ text: `burst ${n}` })]);
+        return app.inject({ method: 'POST', url: '/api/v1/posts', headers: { ...body.headers, ...bearer(token) }, payload: body.payload });
+      };
+      const first = await Promise.all(Array.from({ length: 60 }, () => read(t.app)));
+      expect(first.map((r) => r.statusCode)).toEqual(Array(60).fill(200));
+      expect((await create(t.app, 1)).statusCode).toBe(201);
+      expect((await create(t.app, 2)).statusCode).toBe(201);
+
+      // The first process "crashes": it is never closed, so nothing of it is saved or given back. A new
+      // process on the same database must still know every request it admitted.
+      restarted = await buildApp({ config: testConfig(limits), database: t.db.database, clock: () => t.clock.now, logger: false });
+      const second = await Promise.all(Array.from({ length: 60 }, () => read(restarted!)));
+      expect(second.filter((r) => r.statusCode === 200)).toHaveLength(0);
+      expect(second.every((r) => r.json().code === 'C0010')).toBe(true);
+      // Creates count against the OAuth client's global budget (2 used of 60): what refuses them is post.create.
+      const refused = await create(restarted, 3);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.headers['x-svc-ratelimit-scope']).toBe('post.create');
+    } finally {
+      await restarted?.close();
+      await t.close();
     }
   });
 });

@@ -30,6 +30,8 @@ export interface RateLimitStore {
   consume(key: string, windows: Window[], now: number): ConsumeResult | Promise<ConsumeResult>;
   /** Gives back one admitted request (used for 304 responses, which do not count). */
   refund(key: string, windows: Window[], now: number): Promise<void>;
+  /** Null while the store works as configured; otherwise what it does instead (shown by /readyz). */
+  status(): string | null;
   close(): Promise<void>;
 }
 

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
-import type { MemoryRateLimitStore } from './memory-store.js';
+import type { DatabaseRateLimitStore } from './database-store.js';
 import { counterKey, stateOf, type ConsumeResult, type RateLimitStore, type Window } from './rate-limit-store.js';
 
 /**
@@ -36,15 +36,16 @@ return 1
 const RETRY_AFTER_FAILURE_MS = 2_000;
 
 /**
- * Counters in Redis, shared by every instance. When Redis cannot be reached the service keeps serving on
- * this instance's in-process counters, logs it once, and goes back to Redis as soon as it answers again.
+ * Counters in Redis, shared by every instance. When Redis cannot be reached the service counts in the
+ * database instead (shared by every instance too, and reserved ahead so a crash loses no count), logs it
+ * once, reports it on /readyz, and goes back to Redis as soon as it answers again.
  */
 export class RedisRateLimitStore implements RateLimitStore {
   private readonly redis: Redis;
   private downSince: number | null = null;
   private retryAt = 0;
 
-  constructor(url: string, private readonly prefix: string, private readonly fallback: MemoryRateLimitStore, private readonly log?: FastifyBaseLogger) {
+  constructor(url: string, private readonly prefix: string, private readonly fallback: DatabaseRateLimitStore, private readonly log?: FastifyBaseLogger) {
     this.redis = new Redis(url, {
       lazyConnect: false,
       enableOfflineQueue: false,
@@ -89,8 +90,12 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.retryAt = Date.now() + RETRY_AFTER_FAILURE_MS;
     if (this.downSince === null) {
       this.downSince = Date.now();
-      this.log?.error({ err }, 'Redis is unreachable: rate limits fall back to this instance\'s counters');
+      this.log?.error({ err }, 'Redis is unreachable: rate limits are counted in the database until it answers again');
     }
+  }
+
+  status(): string | null {
+    return this.downSince === null ? null : `Redis unreachable since ${new Date(this.downSince).toISOString()}: rate limits are counted in the database`;
   }
 
   private recovered(): void {

@@ -1,0 +1,144 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../db/schema.js';
+import { counterKey, stateOf, windowStart, type ConsumeResult, type RateLimitStore, type Window, type WindowState } from './rate-limit-store.js';
+
+/** A window's counter as this process holds it: units reserved in the database, and how many it admitted. */
+interface Grant {
+  granted: number;
+  used: number;
+  /** The database's count after this process's last reservation (every instance's reservations). */
+  seen: number;
+  expiresAt: number;
+}
+
+/** Reservations per window: a block is 1/64 of the limit, so a crash can strand at most that much of it. */
+const BLOCKS_PER_WINDOW = 64;
+const SWEEP_MS = 60_000;
+
+/**
+ * Counters whose truth is the database, reserved ahead of use: before this process admits a request in a
+ * window it has reserved a unit there, in one conditional statement that only counts while the window's
+ * total stays within its limit. Units are reserved in blocks of 1/64 of the limit (one at a time for small
+ * limits), so a busy key costs at most 64 writes per window, and no crash can give a window back what it
+ * admitted: a process that dies strands at most one unused block per window (it admits slightly less, never
+ * more). A graceful shutdown returns its unused units. Every instance sharing the database shares the limit.
+ */
+export class DatabaseRateLimitStore implements RateLimitStore {
+  private readonly grants = new Map<string, Grant>();
+  /** A reservation in flight for a key: later requests of that key wait for it rather than reserve again. */
+  private readonly reserving = new Map<string, Promise<ConsumeResult>>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly db: Kysely<DB>, private readonly clock: () => number, private readonly log?: FastifyBaseLogger) {}
+
+  /** Starts dropping expired counters, here and in the database, once a minute. */
+  start(): void {
+    this.timer = setInterval(() => { void this.sweep(); }, SWEEP_MS);
+    this.timer.unref();
+  }
+
+  status(): string | null {
+    return null;
+  }
+
+  consume(key: string, windows: Window[], now: number): ConsumeResult | Promise<ConsumeResult> {
+    const inFlight = this.reserving.get(key);
+    if (inFlight) {
+      const again = () => this.consume(key, windows, now);
+      return inFlight.then(again, again);
+    }
+    const grants = windows.map((window) => this.grantOf(counterKey(key, window, now), window, now));
+    if (grants.every((g) => g.used < g.granted)) return this.admit(grants, windows, now);
+    const reservation = this.reserveThenAdmit(key, windows, grants, now)
+      .finally(() => { if (this.reserving.get(key) === reservation) this.reserving.delete(key); });
+    this.reserving.set(key, reservation);
+    return reservation;
+  }
+
+  async refund(key: string, windows: Window[], now: number): Promise<void> {
+    for (const window of windows) {
+      const grant = this.grants.get(counterKey(key, window, now));
+      if (grant && grant.used > 0) grant.used--;
+    }
+  }
+
+  /** Returns the units reserved and not used, so a restart or another instance can use them. */
+  async close(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    const now = this.clock();
+    const unused = [...this.grants].filter(([, g]) => g.expiresAt > now && g.granted > g.used);
+    this.grants.clear();
+    try {
+      for (const [id, grant] of unused) {
+        await this.db.updateTable('rate_limit_counters')
+          .set({ count: sql<number>`count - ${grant.granted - grant.used}` })
+          .where('counter_key', '=', id).execute();
+      }
+    } catch (err) {
+      this.log?.warn({ err }, 'could not return unused rate-limit reservations');
+    }
+  }
+
+  private grantOf(id: string, window: Window, now: number): Grant {
+    let grant = this.grants.get(id);
+    if (!grant || grant.expiresAt <= now) {
+      grant = { granted: 0, used: 0, seen: 0, expiresAt: windowStart(window, now) + window.ms };
+      this.grants.set(id, grant);
+    }
+    return grant;
+  }
+
+  private admit(grants: Grant[], windows: Window[], now: number): ConsumeResult {
+    for (const g of grants) g.used++;
+    return { allowed: true, windows: grants.map((g, i) => stateOf(windows[i]!, this.countOf(g), now)) };
+  }
+
+  /** What the window has admitted as far as this process knows: others' reservations, and its own use. */
+  private countOf(grant: Grant): number {
+    return Math.max(grant.used, grant.seen - grant.granted + grant.used);
+  }
+
+  private async reserveThenAdmit(key: string, windows: Window[], grants: Grant[], now: number): Promise<ConsumeResult> {
+    for (let i = 0; i < windows.length; i++) {
+      const grant = grants[i]!;
+      if (grant.used < grant.granted) continue;
+      const window = windows[i]!;
+      if (!await this.reserve(counterKey(key, window, now), window, grant)) {
+        const states: WindowState[] = grants.map((g, j) => stateOf(windows[j]!, j === i ? window.limit : this.countOf(g), now));
+        return { allowed: false, windows: states, blocking: states[i] };
+      }
+    }
+    return this.admit(grants, windows, now);
+  }
+
+  /** Reserves a block of units (else a single one) while the window's total stays within its limit. */
+  private async reserve(id: string, window: Window, grant: Grant): Promise<boolean> {
+    const block = Math.max(1, Math.ceil(window.limit / BLOCKS_PER_WINDOW));
+    for (const units of block > 1 ? [block, 1] : [1]) {
+      const row = await this.db.insertInto('rate_limit_counters')
+        .values({ counter_key: id, count: units, expires_at: grant.expiresAt })
+        .onConflict((oc) => oc.column('counter_key')
+          .doUpdateSet({ count: sql<number>`rate_limit_counters.count + ${units}` })
+          .where(sql<number>`rate_limit_counters.count + ${units}`, '<=', window.limit))
+        .returning('count')
+        .executeTakeFirst();
+      if (row) {
+        grant.granted += units;
+        grant.seen = Number(row.count);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private async sweep(): Promise<void> {
+    const now = this.clock();
+    for (const [id, grant] of this.grants) if (grant.expiresAt <= now) this.grants.delete(id);
+    try {
+      await this.db.deleteFrom('rate_limit_counters').where('expires_at', '<=', now).execute();
+    } catch (err) {
+      this.log?.warn({ err }, 'could not drop expired rate-limit counters');
+    }
+  }
+}
