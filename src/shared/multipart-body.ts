@@ -19,7 +19,7 @@ export interface MultipartSpec {
 /**
  * Reads a multipart request whose JSON part may come as a text field or as a file part, plus file parts,
  * enforcing counts and sizes as it streams: too many files 400 C0002, a file or request too large 413
- * C0006, not multipart 415 C0007, JSON that does not parse 400 C0002.
+ * C0006, not multipart 415 C0007, a malformed body or JSON that does not parse 400 C0002.
  */
 export async function readMultipart(request: FastifyRequest, spec: MultipartSpec): Promise<{ json: unknown; files: Record<string, UploadedFile[]> }> {
   if (!request.isMultipart()) {
@@ -57,7 +57,9 @@ export async function readMultipart(request: FastifyRequest, spec: MultipartSpec
     const code = (err as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError('C0006', `Each file may be at most ${spec.maxFileBytes} bytes`, null);
     if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') throw new ApiError('C0002', 'Too many parts in the request', null);
-    throw err;
+    // Anything else raised while the parts are read is the body's own fault: no boundary, a part header that
+    // does not parse, a body that ends before its closing boundary.
+    throw new ApiError('C0002', `The multipart body is malformed: ${(err as Error).message}`, 'body');
   }
   if (jsonText === undefined) return { json: undefined, files };
   return { json: parseJsonInput(jsonText, `Part "${spec.jsonPart}"`, [spec.jsonPart]), files };
