@@ -160,7 +160,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const jobs = new JobService(jobReads, accounts, codes, links, clock, versions.jobs, hiringSweep);
   const permissions = new PermissionService(database.db);
   const mediaStore = options.mediaStore ?? mediaStoreFor(config, database, clock);
-  const uploads = new ImageUploads(mediaStore, app.log);
+  const uploads = new ImageUploads(mediaStore, app.log, config.media.maxImagePixels);
   const jobWrites = new JobWriteService({
     writes: new JobWriteRepository(database.db, database.adapter), reads: jobReads, accounts, permissions, codes, uploads, links, clock,
     timeZone: config.serviceTimeZone,

@@ -74,7 +74,7 @@ export interface Config {
     globalPerDay: number;
     operations: Record<OperationId, WindowLimits>;
   };
-  media: { store: 'disk' | 'database'; maxImageBytes: number; maxRequestBytes: number };
+  media: { store: 'disk' | 'database'; maxImageBytes: number; maxRequestBytes: number; maxImagePixels: number };
   ogFetch: { allowedHosts: string[]; timeoutMs: number; maxBytes: number };
   /** Encrypts OAuth signing keys at rest; when unset, a random secret is kept in DATA_DIR/signing-key.secret. */
   signingKeySecret: string | null;
@@ -231,6 +231,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       store: mediaStore,
       maxImageBytes: int('MEDIA_MAX_IMAGE_BYTES', 10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
       maxRequestBytes: int('MEDIA_MAX_REQUEST_BYTES', 40 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+      maxImagePixels: int('MEDIA_MAX_IMAGE_PIXELS', 40_000_000, 1, 1_000_000_000),
     },
     ogFetch: {
       allowedHosts: (read('OG_FETCH_ALLOWED_HOSTS') ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPublicAddress } from '../src/net/safe-fetch.js';
 import { failingMediaStore } from './helpers/failing-media-store.js';
@@ -36,7 +37,7 @@ describe.each(ENGINES)('post writes on %s', (engine) => {
   describe('POST /api/v1/posts', () => {
     it('creates a post with measured images, mentions and an Open Graph card', async () => {
       const res = await create({ text: '새 글입니다 @acme-labs 와 @member-01 그리고 @nobody', og: { link: local('/page') } },
-        [imagePart(png(640, 480)), imagePart(jpeg(1200, 800), 'b.jpg', 'images', 'image/jpeg')]);
+        [imagePart(png(640, 480)), imagePart(await jpeg(1200, 800), 'b.jpg', 'images', 'image/jpeg')]);
       expect(res.statusCode, res.body).toBe(201);
       const post = res.json();
       expect(res.headers.location).toBe(`/api/v1/posts/${post.postId}`);
@@ -53,7 +54,7 @@ describe.each(ENGINES)('post writes on %s', (engine) => {
       expect(read.mentions).toEqual({ companies: [{ name: 'Acme Labs', id: 'acme-labs' }], users: [{ name: expect.any(String), id: 'member-01' }] });
       const image = await t.app.inject({ method: 'GET', url: new URL(post.images[1].url).pathname });
       expect(image.headers['content-type']).toBe('image/jpeg');
-      expect(image.rawPayload.equals(jpeg(1200, 800))).toBe(true);
+      expect(await sharp(image.rawPayload).metadata()).toMatchObject({ format: 'jpeg', width: 1200, height: 800 });
       const found = (await t.get(`/api/v1/posts?keyword=${encodeURIComponent('새 글')}&sort=RECENT`)).json();
       expect(found.items[0].postId).toBe(post.postId);
     });

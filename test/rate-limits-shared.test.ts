@@ -118,7 +118,7 @@ describe.skipIf(!RUN)('two server processes sharing one Redis', () => {
     await sleep(2_500);
     // Back on Redis: the counters live there again, and readiness says so.
     expect([200, 429]).toContain(await get(servers[0]!.base));
-    await waitFor(async () => (await (await fetch(`${servers[0]!.base}/readyz`)).json()).status === 'ready', 10_000);
+    await waitFor(async () => ((await (await fetch(`${servers[0]!.base}/readyz`)).json()) as { status: string }).status === 'ready', 10_000);
     const client = new Redis({ port: redisPort, host: '127.0.0.1' });
     client.on('error', () => undefined);
     try {

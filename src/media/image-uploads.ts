@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../shared/api-error.js';
 import type { UploadedFile } from '../shared/multipart-body.js';
-import { inspectImage } from './image-inspection.js';
+import { processImage, type ProcessedImage } from './image-processing.js';
 import type { MediaStore } from './media-store.js';
 
 export interface StoredImage {
@@ -14,27 +14,29 @@ export interface StoredImage {
 }
 
 /**
- * Checks uploads and stores them. Every file is inspected before anything is stored (415 C0007 for a
- * file that is not JPEG, PNG, WebP or GIF by its bytes); if storing fails part-way, what was stored is
- * removed again. Callers store first and write rows after, calling `discard` if the rows fail.
+ * Checks uploads and stores them. Every file is decoded and re-encoded before anything is stored (415 C0007
+ * for a file that is not a JPEG, PNG, WebP or GIF that decodes, 413 C0006 for one over the pixel limit); what
+ * is stored is the re-encoded image, without metadata. If storing fails part-way, what was stored is removed
+ * again. Callers store first and write rows after, calling `discard` if the rows fail.
  */
 export class ImageUploads {
-  constructor(private readonly store: MediaStore, private readonly log: FastifyBaseLogger) {}
+  constructor(private readonly store: MediaStore, private readonly log: FastifyBaseLogger, private readonly maxPixels: number) {}
 
   async storeAll(folder: string, files: UploadedFile[], field: string): Promise<StoredImage[]> {
-    const inspected = files.map((file, i) => {
-      const image = inspectImage(file.bytes);
-      if (!image) {
-        throw new ApiError('C0007', `Part "${field}" #${i + 1} (${JSON.stringify(file.filename)}) is not a JPEG, PNG, WebP or GIF image`, field);
-      }
-      return { file, image };
-    });
+    const images: ProcessedImage[] = [];
+    for (const [i, file] of files.entries()) {
+      const image = await processImage(file.bytes, this.maxPixels);
+      const which = `Part "${field}" #${i + 1} (${JSON.stringify(file.filename)})`;
+      if (image === 'too-many-pixels') throw new ApiError('C0006', `${which} has more than ${this.maxPixels} pixels`, field);
+      if (typeof image === 'string') throw new ApiError('C0007', `${which} is not a JPEG, PNG, WebP or GIF image that decodes`, field);
+      images.push(image);
+    }
     const stored: StoredImage[] = [];
     try {
-      for (const { file, image } of inspected) {
+      for (const image of images) {
         const mediaKey = `${folder}/${randomBytes(16).toString('base64url')}.${image.extension}`;
-        await this.store.put(mediaKey, file.bytes, image.contentType);
-        stored.push({ mediaKey, contentType: image.contentType, byteSize: file.bytes.length, width: image.width, height: image.height });
+        await this.store.put(mediaKey, image.bytes, image.contentType);
+        stored.push({ mediaKey, contentType: image.contentType, byteSize: image.bytes.length, width: image.width, height: image.height });
       }
       return stored;
     } catch (err) {

@@ -1,0 +1,57 @@
+import sharp from 'sharp';
+
+// Each upload is decoded once; libvips' operation cache would only hold memory.
+sharp.cache(false);
+
+export type ImageFormat = 'jpeg' | 'png' | 'webp' | 'gif';
+
+export interface ProcessedImage {
+  contentType: `image/${ImageFormat}`;
+  extension: 'jpg' | 'png' | 'webp' | 'gif';
+  /** The image as re-encoded here: what is stored and served, never the uploaded bytes. */
+  bytes: Buffer;
+  width: number;
+  height: number;
+}
+
+/** Why an upload was refused: not one of the four formats, it does not decode, or it has too many pixels. */
+export type ImageRefusal = 'not-an-image' | 'undecodable' | 'too-many-pixels';
+
+const EXTENSION: Record<ImageFormat, ProcessedImage['extension']> = { jpeg: 'jpg', png: 'png', webp: 'webp', gif: 'gif' };
+
+/** The format the first bytes announce, or null: the name and the declared type of an upload are never trusted. */
+function announcedFormat(bytes: Buffer): ImageFormat | null {
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
+  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  if (bytes.length >= 6 && /^GIF8[79]a$/.test(bytes.subarray(0, 6).toString('latin1'))) return 'gif';
+  if (bytes.length >= 12 && bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP') return 'webp';
+  return null;
+}
+
+/**
+ * Decodes an upload with libvips (sharp) and encodes it again in its own format: the dimensions are those of
+ * the decoded image, the orientation its EXIF names is applied to the pixels, and nothing but pixels survives
+ * (EXIF with its GPS position, XMP, comments, and whatever a polyglot hid after or between the image's own
+ * data). A file that does not decode in full, or whose header claims more than `maxPixels`, is refused before
+ * its pixels are allocated. Animated GIF and WebP keep their frames.
+ */
+export async function processImage(bytes: Buffer, maxPixels: number): Promise<ProcessedImage | ImageRefusal> {
+  const format = announcedFormat(bytes);
+  if (!format) return 'not-an-image';
+  const animated = format === 'gif' || format === 'webp';
+  try {
+    const input = sharp(bytes, { animated, limitInputPixels: maxPixels, failOn: 'truncated' });
+    const metadata = await input.metadata();
+    if (metadata.format !== format) return 'undecodable';
+    if ((metadata.width ?? 0) * (metadata.pageHeight ?? metadata.height ?? 0) > maxPixels) return 'too-many-pixels';
+    const oriented = (metadata.pages ?? 1) > 1 ? input : input.rotate();
+    const encoded = format === 'jpeg' ? oriented.jpeg({ quality: 90, mozjpeg: true })
+      : format === 'png' ? oriented.png()
+        : format === 'webp' ? oriented.webp({ quality: 90 })
+          : oriented.gif();
+    const { data, info } = await encoded.toBuffer({ resolveWithObject: true });
+    return { contentType: `image/${format}`, extension: EXTENSION[format], bytes: data, width: info.width, height: info.pageHeight ?? info.height };
+  } catch (err) {
+    return /pixel limit/i.test((err as Error).message) ? 'too-many-pixels' : 'undecodable';
+  }
+}
