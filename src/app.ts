@@ -55,6 +55,7 @@ import { representationCachePlugin } from './plugins/representation-cache.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { rateLimitStoreFor } from './rate-limit/rate-limit-store-factory.js';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
+import { MEDIA_SWEEP_GRACE_MS, MediaSweep } from './media/media-sweep.js';
 import { connectionLimits } from './net/connection-limits.js';
 import { bodyParsersPlugin } from './plugins/body-parsers.js';
 import { errorHandlerPlugin, sendError } from './plugins/error-handler.js';
@@ -82,6 +83,13 @@ export interface AppOptions {
 }
 
 export type App = FastifyInstance;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Removes uploads nothing refers to; its first run starts with the app (src/media/media-sweep.ts). */
+    mediaSweep: MediaSweep;
+  }
+}
 
 /** The `aud` of access tokens: this service's API (RFC 9068 resource indicator). */
 export function apiAudience(config: Config): string {
@@ -161,6 +169,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const permissions = new PermissionService(database.db);
   const mediaStore = options.mediaStore ?? mediaStoreFor(config, database, clock);
   const uploads = new ImageUploads(mediaStore, app.log, config.media.maxImagePixels);
+  const mediaSweep = new MediaSweep(database.db, mediaStore, clock, app.log);
+  mediaSweep.start(MEDIA_SWEEP_GRACE_MS);
+  app.decorate('mediaSweep', mediaSweep);
+  app.addHook('onClose', async () => { mediaSweep.stop(); await mediaSweep.firstRun; });
   const jobWrites = new JobWriteService({
     writes: new JobWriteRepository(database.db, database.adapter), reads: jobReads, accounts, permissions, codes, uploads, links, clock,
     timeZone: config.serviceTimeZone,

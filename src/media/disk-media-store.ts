@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { MEDIA_KEY, type MediaStore } from './media-store.js';
+
+const PAGE = 500;
 
 const TYPES: Record<string, string> = { jpg: 'image/jpeg', png: 'image/png', webp: 'image/webp', gif: 'image/gif' };
 
@@ -44,5 +47,54 @@ export class DiskMediaStore implements MediaStore {
 
   async delete(key: string): Promise<void> {
     await fs.rm(this.pathOf(key), { force: true });
+  }
+
+  async *keysStoredBefore(before: number): AsyncIterable<string[]> {
+    let page: string[] = [];
+    for await (const file of this.files()) {
+      if (file.name.endsWith('.tmp') || file.mtimeMs >= before) continue;
+      const key = path.relative(this.root, file.path).split(path.sep).join('/');
+      if (!MEDIA_KEY.test(key)) continue;
+      page.push(key);
+      if (page.length === PAGE) {
+        yield page;
+        page = [];
+      }
+    }
+    if (page.length > 0) yield page;
+  }
+
+  /** Temporary files of writes a crash interrupted (a finished write renames its file into place). */
+  async removeUnfinished(before: number): Promise<number> {
+    let removed = 0;
+    for await (const file of this.files()) {
+      if (!file.name.endsWith('.tmp') || file.mtimeMs >= before) continue;
+      await fs.rm(file.path, { force: true });
+      removed++;
+    }
+    return removed;
+  }
+
+  /** Every file under the root, with when it was last written. */
+  private async *files(): AsyncIterable<{ path: string; name: string; mtimeMs: number }> {
+    let entries: Dirent[];
+    const folders = [this.root];
+    while (folders.length > 0) {
+      const folder = folders.pop()!;
+      try {
+        entries = await fs.readdir(folder, { withFileTypes: true });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        throw err;
+      }
+      for (const entry of entries) {
+        const full = path.join(folder, entry.name);
+        if (entry.isDirectory()) folders.push(full);
+        else if (entry.isFile()) {
+          const stat = await fs.stat(full).catch(() => null);
+          if (stat) yield { path: full, name: entry.name, mtimeMs: stat.mtimeMs };
+        }
+      }
+    }
   }
 }

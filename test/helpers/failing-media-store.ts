@@ -18,6 +18,8 @@ export function failingMediaStore(failOnWrite: number): { store: MediaStore; use
       },
       get: (key) => of().get(key),
       delete: (key) => of().delete(key),
+      keysStoredBefore: (before) => of().keysStoredBefore(before),
+      removeUnfinished: (before) => of().removeUnfinished(before),
     },
   };
 }
