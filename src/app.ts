@@ -153,7 +153,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     if (nul < 0) return done();
     const query = request.url.indexOf('?');
     const inQuery = query >= 0 && nul > query;
-    void sendError(reply, new ApiError(inQuery ? 'C0005' : 'C0002', `The ${inQuery ? 'query' : 'path'} must not contain the character U+0000 (%00)`, inQuery ? 'query' : 'path'), clock());
+    done(new ApiError(inQuery ? 'C0005' : 'C0002', `The ${inQuery ? 'query' : 'path'} must not contain the character U+0000 (%00)`, inQuery ? 'query' : 'path'));
   });
 
   const links = new Links(config.webBaseUrl, config.publicBaseUrl);
