@@ -24,6 +24,8 @@ describe.each(ENGINES)('Idempotency-Key on %s', (engine) => {
     };
   };
   const createPost = (key: string | undefined, parts: Part[], authToken = token) => t.request(postCreate(key, parts, authToken));
+  const acmeEvent = () => t.db.database.db.selectFrom('events').innerJoin('companies', 'companies.id', 'events.company_id')
+    .select('events.id').where('companies.handle', '=', 'acme-labs').where('events.status', '=', 'published').executeTakeFirstOrThrow();
   const postsWith = async (text: string) => (await t.db.database.db.selectFrom('posts').select('id').where('content', '=', text).execute()).length;
 
   it('returns the first response to a retry without creating again', async () => {
@@ -87,13 +89,13 @@ describe.each(ENGINES)('Idempotency-Key on %s', (engine) => {
   });
 
   /** A claim on `key` for `text` as a process that died mid-create would leave it: no response, held by `owner`. */
-  const abandonClaim = async (key: string, text: string, owner: string | null, leaseExpiresAt: number | null) => {
+  const abandonClaim = async (key: string, text: string, owner: string | null, leaseExpiresAt: number | null, resourceId: string | null = null) => {
     await createPost('scope-probe', [jsonPart({ text: 'scope probe' })]);
     const { scope } = await t.db.database.db.selectFrom('idempotency_keys').select('scope').where('idempotency_key', '=', 'scope-probe').executeTakeFirstOrThrow();
     await t.db.database.db.insertInto('idempotency_keys').values({
       scope, idempotency_key: key, request_hash: fingerprint('POST /api/v1/posts', { text }),
       response_status: null, response_body: null, response_location: null,
-      created_at: TEST_NOW, expires_at: TEST_NOW + 24 * 3_600_000, owner, lease_expires_at: leaseExpiresAt,
+      created_at: TEST_NOW, expires_at: TEST_NOW + 24 * 3_600_000, owner, lease_expires_at: leaseExpiresAt, resource_id: resourceId,
     }).execute();
   };
 
@@ -129,16 +131,44 @@ describe.each(ENGINES)('Idempotency-Key on %s', (engine) => {
     }
   });
 
+  it('answers a claim whose process died after its create committed with what it created, creating nothing more', async () => {
+    // The create committed (its transaction recorded the post on the claim); the process died before answering.
+    const committed = await createPost(undefined, [jsonPart({ text: 'committed, then the process died' })]);
+    const postId = String(committed.json().postId);
+    await abandonClaim('key-committed-then-crashed', 'committed, then the process died', 'another-host:8080/dead', TEST_NOW - 1, postId);
+    const retry = await createPost('key-committed-then-crashed', [jsonPart({ text: 'committed, then the process died' })]);
+    expect(retry.statusCode).toBe(201);
+    expect(retry.headers['idempotency-replayed']).toBe('true');
+    expect(retry.headers.location).toBe(`/api/v1/posts/${postId}`);
+    expect(retry.json()).toEqual(committed.json());
+    expect(await postsWith('committed, then the process died')).toBe(1);
+    const again = await createPost('key-committed-then-crashed', [jsonPart({ text: 'committed, then the process died' })]);
+    expect(again.json()).toEqual(committed.json());
+  });
+
+  it('records the created resource on the claim in the create\'s own transaction', async () => {
+    const res = await createPost('key-records-resource', [jsonPart({ text: 'records its resource' })]);
+    const row = await t.db.database.db.selectFrom('idempotency_keys').select(['resource_id', 'response_status'])
+      .where('idempotency_key', '=', 'key-records-resource').executeTakeFirstOrThrow();
+    expect(row).toEqual({ resource_id: String(res.json().postId), response_status: 201 });
+    const ticket = await t.request({
+      method: 'POST', url: `/api/v1/events/${(await acmeEvent()).id}/tickets/free`,
+      headers: { ...bearer(token), 'content-type': 'application/json', 'idempotency-key': 'key-ticket-resource' },
+      payload: JSON.stringify({ ticketName: '자원 기록' }),
+    });
+    const ticketRow = await t.db.database.db.selectFrom('idempotency_keys').select('resource_id').where('idempotency_key', '=', 'key-ticket-resource').executeTakeFirstOrThrow();
+    expect(ticketRow.resource_id).toBe(String(ticket.json().ticketId));
+  });
+
   it('covers JSON creates too: a retried ticket is created once', async () => {
-    const acmeEvent = await t.db.database.db.selectFrom('events').innerJoin('companies', 'companies.id', 'events.company_id')
-      .select('events.id').where('companies.handle', '=', 'acme-labs').where('events.status', '=', 'published').executeTakeFirstOrThrow();
+    const event = await acmeEvent();
     const sendTo = (id: string) => t.request({
       method: 'POST', url: `/api/v1/events/${id}/tickets/free`,
       headers: { ...bearer(token), 'content-type': 'application/json', 'idempotency-key': 'ticket-1' },
       payload: JSON.stringify({ ticketName: '재시도 티켓' }),
     });
-    const a = await sendTo(acmeEvent.id);
-    const b = await sendTo(acmeEvent.id);
+    const a = await sendTo(event.id);
+    const b = await sendTo(event.id);
     expect(a.statusCode).toBe(201);
     expect(b.json()).toEqual(a.json());
     const tickets = await t.db.database.db.selectFrom('event_tickets').select('id').where('ticket_name', '=', '재시도 티켓').execute();

@@ -320,6 +320,8 @@ export interface IdempotencyKeysTable {
   /** The process holding an unfinished claim (`instance/boot`), and until when; null once answered. */
   owner: string | null;
   lease_expires_at: number | null;
+  /** What the claimed create made, written in the create's own transaction. */
+  resource_id: string | null;
 }
 
 export interface RateLimitCountersTable { counter_key: string; count: number; expires_at: number }

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
@@ -20,6 +21,29 @@ export function fingerprint(route: string, json: unknown, files: UploadedFile[] 
   return hash.digest('hex');
 }
 
+/** The claim a create runs under, for `recordCreated` inside its transaction. */
+interface ActiveClaim { scope: string; key: string; owner: string }
+const activeClaim = new AsyncLocalStorage<ActiveClaim>();
+
+/**
+ * Called inside the transaction that creates a resource, with that transaction: ties the resource to the
+ * Idempotency-Key claim of the request (if it has one) in the same commit, so a crash right after the commit
+ * still lets the retry answer with this resource instead of creating another.
+ */
+export async function recordCreated(db: Kysely<DB>, resourceId: string | number): Promise<void> {
+  const claim = activeClaim.getStore();
+  if (!claim) return;
+  await db.updateTable('idempotency_keys').set({ resource_id: String(resourceId) })
+    .where('scope', '=', claim.scope).where('idempotency_key', '=', claim.key).where('owner', '=', claim.owner)
+    .execute();
+}
+
+/** How a route creates (the first time), and how it answers again for a resource a crashed request created. */
+export interface CreateOperation {
+  create(): Promise<Created>;
+  replay(resourceId: string): Promise<Created>;
+}
+
 /**
  * `Idempotency-Key` for creates: the first request with a key runs and its response is kept for 24 hours;
  * a retry with the same key and the same request gets that response again without creating anything; the
@@ -27,8 +51,10 @@ export function fingerprint(route: string, json: unknown, files: UploadedFile[] 
  * belong to one client and user. A request that fails keeps nothing, so it may be retried.
  *
  * A claim names the process that holds it and a lease that process renews while it works. When the process
- * dies (a crash, a kill), the claim is abandoned: it is released when that instance starts again, and any
- * retry takes it over once its lease has run out, so the work is done again rather than refused for a day.
+ * dies (a crash, a kill), the claim is abandoned: it is given up when that instance starts again, and any
+ * retry takes it over once its lease has run out. If the create had committed (its transaction recorded the
+ * resource on the claim), the retry answers with that resource; otherwise it does the work. Never a 409 for a
+ * day, never a second resource.
  */
 export class Idempotency {
   private lastSweep = 0;
@@ -39,23 +65,26 @@ export class Idempotency {
     this.owner = `${instance}/${randomUUID()}`;
   }
 
-  /** Releases the claims an earlier run of this instance left unfinished (and any from before claims had owners). */
+  /**
+   * Gives up the claims an earlier run of this instance left unfinished (and any from before claims had
+   * owners): their lease ends now, so the next retry takes them over at once.
+   */
   async releaseAbandoned(): Promise<number> {
     const prefix = `${this.instance}/`;
-    const released = await this.db.deleteFrom('idempotency_keys')
+    const released = await this.db.updateTable('idempotency_keys').set({ lease_expires_at: 0 })
       .where('response_status', 'is', null)
       .where((eb) => eb.or([
         eb('owner', 'is', null),
         eb.and([eb(sql<string>`substr(owner, 1, ${prefix.length})`, '=', prefix), eb('owner', '!=', this.owner)]),
       ]))
       .executeTakeFirst();
-    return Number(released.numDeletedRows);
+    return Number(released.numUpdatedRows);
   }
 
-  async respond(request: FastifyRequest, reply: FastifyReply, requestHash: string, create: () => Promise<Created>): Promise<FastifyReply> {
+  async respond(request: FastifyRequest, reply: FastifyReply, requestHash: string, operation: CreateOperation): Promise<FastifyReply> {
     const header = request.headers['idempotency-key'];
     const key = Array.isArray(header) ? header[0] : header;
-    if (key === undefined) return this.send(reply, await create(), false);
+    if (key === undefined) return this.send(reply, await operation.create(), false);
     if (!KEY.test(key)) throw new ApiError('C0002', 'Header "Idempotency-Key" must be 1 to 255 visible ASCII characters', 'Idempotency-Key');
     const scope = request.token ? `${request.token.clientId}:${request.token.userId}` : `app:${request.apiApp?.appId ?? 'anonymous'}`;
     await this.sweep();
@@ -65,9 +94,9 @@ export class Idempotency {
       const now = this.clock();
       const inserted = await this.db.insertInto('idempotency_keys').values({
         scope, idempotency_key: key, request_hash: requestHash, response_status: null, response_body: null, response_location: null,
-        created_at: now, expires_at: now + LIFETIME_MS, owner: this.owner, lease_expires_at: now + LEASE_MS,
+        created_at: now, expires_at: now + LIFETIME_MS, owner: this.owner, lease_expires_at: now + LEASE_MS, resource_id: null,
       }).onConflict((oc) => oc.columns(['scope', 'idempotency_key']).doNothing()).executeTakeFirst();
-      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) return this.runFirst(reply, scope, key, create);
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) return this.runFirst(reply, scope, key, operation);
 
       const existing = await this.db.selectFrom('idempotency_keys').selectAll().where('scope', '=', scope).where('idempotency_key', '=', key).executeTakeFirst();
       if (!existing) continue; // the first request failed and released the key: try again
@@ -83,7 +112,11 @@ export class Idempotency {
           status: existing.response_status, body: JSON.parse(existing.response_body ?? 'null'), location: existing.response_location ?? undefined,
         }, true);
       }
-      if ((existing.lease_expires_at ?? 0) <= now && await this.takeOver(scope, key, now)) return this.runFirst(reply, scope, key, create);
+      if ((existing.lease_expires_at ?? 0) <= now && await this.takeOver(scope, key, now)) {
+        // The process that claimed the key died. If its create had committed, answer with what it created.
+        if (existing.resource_id !== null) return this.finish(reply, scope, key, await operation.replay(existing.resource_id), true);
+        return this.runFirst(reply, scope, key, operation);
+      }
       if (Date.now() > deadline) {
         reply.header('Retry-After', String(Math.max(1, Math.ceil(((existing.lease_expires_at ?? now) - now) / 1000))));
         throw new ApiError('C0009', 'A request with this Idempotency-Key is still in progress; retry after the time in Retry-After', 'Idempotency-Key');
@@ -102,28 +135,39 @@ export class Idempotency {
     return Number(taken.numUpdatedRows) > 0;
   }
 
-  private async runFirst(reply: FastifyReply, scope: string, key: string, create: () => Promise<Created>): Promise<FastifyReply> {
-    const mine = () => this.db.updateTable('idempotency_keys')
-      .where('scope', '=', scope).where('idempotency_key', '=', key).where('owner', '=', this.owner);
+  private async runFirst(reply: FastifyReply, scope: string, key: string, operation: CreateOperation): Promise<FastifyReply> {
     // Renewed while the work runs, so only a claim whose process has stopped ever runs out.
     const renewal = setInterval(() => {
-      mine().set({ lease_expires_at: this.clock() + LEASE_MS }).execute().catch(() => undefined);
+      this.mine(scope, key).set({ lease_expires_at: this.clock() + LEASE_MS }).execute().catch(() => undefined);
     }, LEASE_MS / 3);
     renewal.unref();
     let created: Created;
     try {
-      created = await create();
+      created = await activeClaim.run({ scope, key, owner: this.owner }, () => operation.create());
     } catch (err) {
-      clearInterval(renewal);
-      await this.db.deleteFrom('idempotency_keys').where('scope', '=', scope).where('idempotency_key', '=', key).where('owner', '=', this.owner).execute();
+      // Nothing created: the key is free again. Created but not answered (a read after the commit failed): the
+      // claim is given up, and the next retry answers with what was created.
+      await this.db.deleteFrom('idempotency_keys').where('scope', '=', scope).where('idempotency_key', '=', key).where('owner', '=', this.owner)
+        .where('resource_id', 'is', null).execute();
+      await this.mine(scope, key).set({ lease_expires_at: 0 }).execute();
       throw err;
+    } finally {
+      clearInterval(renewal);
     }
-    clearInterval(renewal);
-    await mine().set({
+    return this.finish(reply, scope, key, created, false);
+  }
+
+  /** Stores the answer on this process's claim and sends it. */
+  private async finish(reply: FastifyReply, scope: string, key: string, created: Created, replayed: boolean): Promise<FastifyReply> {
+    await this.mine(scope, key).set({
       response_status: created.status, response_body: JSON.stringify(created.body), response_location: created.location ?? null,
       owner: null, lease_expires_at: null,
     }).execute();
-    return this.send(reply, created, false);
+    return this.send(reply, created, replayed);
+  }
+
+  private mine(scope: string, key: string) {
+    return this.db.updateTable('idempotency_keys').where('scope', '=', scope).where('idempotency_key', '=', key).where('owner', '=', this.owner);
   }
 
   private send(reply: FastifyReply, created: Created, replayed: boolean): FastifyReply {

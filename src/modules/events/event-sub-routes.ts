@@ -1,3 +1,4 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { IdempotencyHeaders, RequestId } from '../../schemas/common.js';
@@ -25,12 +26,18 @@ export const eventSubRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteServi
   const update = { bearerScope: 'event:write', rateLimitOperation: 'event.sub.update' } as const;
   const remove = { bearerScope: 'event:write', rateLimitOperation: 'event.sub.delete' } as const;
   const deleted = { 204: Type.Null({ description: 'Deleted' }), ...EVENT_WRITE_ERRORS };
+  /** A create under Idempotency-Key; its answer is `{ [idName]: id }`, which a replay rebuilds from the id alone. */
+  const created = (request: FastifyRequest, reply: FastifyReply, idName: string, create: () => Promise<unknown>) =>
+    idempotency.respond(request, reply, fingerprint(`POST ${request.url}`, request.body), {
+      create: async () => ({ status: 201, body: await create() }),
+      replay: async (id) => ({ status: 201, body: { [idName]: Number(id) } }),
+    });
 
   app.post('/api/v1/events/:eventId/tickets/free', {
     config: create,
     schema: { ...common, summary: 'Create a free ticket', params: eventParams, headers: IdempotencyHeaders, body: FreeTicketCreateRequest, response: { 201: Id('ticketId'), ...EVENT_WRITE_ERRORS } },
-  }, async (request, reply) => idempotency.respond(request, reply, fingerprint(`POST ${request.url}`, request.body), async () =>
-    ({ status: 201, body: await events.createTicket(request.token!.userId, request.params.eventId, request.body) })));
+  }, async (request, reply) => created(request, reply, 'ticketId', () =>
+    events.createTicket(request.token!.userId, request.params.eventId, request.body)));
   app.patch('/api/v1/events/:eventId/tickets/:ticketId', {
     config: update,
     schema: { ...common, summary: 'Update a ticket', params: TicketParams, body: TicketUpdateRequest, response: { 200: Id('ticketId'), ...EVENT_WRITE_ERRORS } },
@@ -46,8 +53,8 @@ export const eventSubRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteServi
   app.post('/api/v1/events/:eventId/sessions', {
     config: create,
     schema: { ...common, summary: 'Add a session', params: eventParams, headers: IdempotencyHeaders, body: SessionCreateRequest, response: { 201: Id('sessionId'), ...EVENT_WRITE_ERRORS } },
-  }, async (request, reply) => idempotency.respond(request, reply, fingerprint(`POST ${request.url}`, request.body), async () =>
-    ({ status: 201, body: await events.createSession(request.token!.userId, request.params.eventId, request.body) })));
+  }, async (request, reply) => created(request, reply, 'sessionId', () =>
+    events.createSession(request.token!.userId, request.params.eventId, request.body)));
   app.patch('/api/v1/events/:eventId/sessions/:sessionId', {
     config: update,
     schema: { ...common, summary: 'Update a session', params: SessionParams, body: SessionUpdateRequest, response: { 200: Id('sessionId'), ...EVENT_WRITE_ERRORS } },
@@ -63,8 +70,8 @@ export const eventSubRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteServi
   app.post('/api/v1/events/:eventId/faqs', {
     config: create,
     schema: { ...common, summary: 'Add a FAQ', params: eventParams, headers: IdempotencyHeaders, body: FaqCreateRequest, response: { 201: Id('faqId'), ...EVENT_WRITE_ERRORS } },
-  }, async (request, reply) => idempotency.respond(request, reply, fingerprint(`POST ${request.url}`, request.body), async () =>
-    ({ status: 201, body: await events.createFaq(request.token!.userId, request.params.eventId, request.body) })));
+  }, async (request, reply) => created(request, reply, 'faqId', () =>
+    events.createFaq(request.token!.userId, request.params.eventId, request.body)));
   app.patch('/api/v1/events/:eventId/faqs/:faqId', {
     config: update,
     schema: { ...common, summary: 'Update a FAQ', params: FaqParams, body: FaqUpdateRequest, response: { 200: Id('faqId'), ...EVENT_WRITE_ERRORS } },
@@ -80,8 +87,8 @@ export const eventSubRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteServi
   app.post('/api/v1/events/:eventId/hosts', {
     config: create,
     schema: { ...common, summary: 'Add a host (company or member)', params: eventParams, headers: IdempotencyHeaders, body: HostCreateRequest, response: { 201: Id('hostId'), ...EVENT_WRITE_ERRORS } },
-  }, async (request, reply) => idempotency.respond(request, reply, fingerprint(`POST ${request.url}`, request.body), async () =>
-    ({ status: 201, body: await events.createHost(request.token!.userId, request.params.eventId, request.body) })));
+  }, async (request, reply) => created(request, reply, 'hostId', () =>
+    events.createHost(request.token!.userId, request.params.eventId, request.body)));
   app.patch('/api/v1/events/:eventId/hosts/:hostId', {
     config: update,
     schema: { ...common, summary: 'Change a host\'s roles', params: HostParams, body: HostUpdateRequest, response: { 200: Id('hostId'), ...EVENT_WRITE_ERRORS } },

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { DB, EventsTable } from '../../db/schema.js';
+import { recordCreated } from '../../shared/idempotency.js';
 
 type SubTable = 'event_tickets' | 'event_sessions' | 'event_faqs' | 'event_hosts';
 
@@ -20,6 +21,7 @@ export class EventWriteRepository {
   async insert(values: Insertable<EventsTable>, categories: string[], subjects: string[]): Promise<void> {
     await this.db.insertInto('events').values(values).execute();
     await this.replaceCodes(values.id, categories, subjects);
+    await recordCreated(this.db, values.id);
   }
 
   async update(id: string, values: Updateable<EventsTable>, categories?: string[], subjects?: string[]): Promise<void> {
@@ -39,7 +41,7 @@ export class EventWriteRepository {
   }
 
   async insertTicket(values: Insertable<DB['event_tickets']>): Promise<number> {
-    return (await this.db.insertInto('event_tickets').values(values).returning('id').executeTakeFirstOrThrow()).id;
+    return this.created((await this.db.insertInto('event_tickets').values(values).returning('id').executeTakeFirstOrThrow()).id);
   }
 
   async updateTicket(eventId: string, id: number, values: Updateable<DB['event_tickets']>): Promise<boolean> {
@@ -53,7 +55,7 @@ export class EventWriteRepository {
 
   async insertSession(values: Omit<Insertable<DB['event_sessions']>, 'position'>): Promise<number> {
     const position = await this.nextPosition('event_sessions', values.event_id);
-    return (await this.db.insertInto('event_sessions').values({ ...values, position }).returning('id').executeTakeFirstOrThrow()).id;
+    return this.created((await this.db.insertInto('event_sessions').values({ ...values, position }).returning('id').executeTakeFirstOrThrow()).id);
   }
 
   async updateSession(eventId: string, id: number, values: Updateable<DB['event_sessions']>): Promise<boolean> {
@@ -63,7 +65,7 @@ export class EventWriteRepository {
 
   async insertFaq(values: Omit<Insertable<DB['event_faqs']>, 'position'>): Promise<number> {
     const position = await this.nextPosition('event_faqs', values.event_id);
-    return (await this.db.insertInto('event_faqs').values({ ...values, position }).returning('id').executeTakeFirstOrThrow()).id;
+    return this.created((await this.db.insertInto('event_faqs').values({ ...values, position }).returning('id').executeTakeFirstOrThrow()).id);
   }
 
   async updateFaq(eventId: string, id: number, values: Updateable<DB['event_faqs']>): Promise<boolean> {
@@ -73,7 +75,13 @@ export class EventWriteRepository {
 
   async insertHost(values: Omit<Insertable<DB['event_hosts']>, 'position'>): Promise<number> {
     const position = await this.nextPosition('event_hosts', values.event_id);
-    return (await this.db.insertInto('event_hosts').values({ ...values, position }).returning('id').executeTakeFirstOrThrow()).id;
+    return this.created((await this.db.insertInto('event_hosts').values({ ...values, position }).returning('id').executeTakeFirstOrThrow()).id);
+  }
+
+  /** Ties a new sub-resource to the request's Idempotency-Key claim; call inside the creating transaction. */
+  private async created(id: number): Promise<number> {
+    await recordCreated(this.db, id);
+    return id;
   }
 
   async updateHost(eventId: string, id: number, roles: string[]): Promise<boolean> {

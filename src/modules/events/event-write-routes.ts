@@ -40,9 +40,10 @@ export const eventWriteRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteSer
     if (json === undefined) throw new ApiError('C0002', 'Part "request" is required', 'request');
     const input = checkJson(EventCreateRequest, json, 'request');
     const route = `POST /api/v1/events?companyId=${request.query.companyId ?? ''}`;
-    return idempotency.respond(request, reply, fingerprint(route, input, banner ? [banner] : []), async () => {
-      const created = await events.create(request.token!.userId, request.query.companyId, input, banner);
-      return { status: 201, body: created, location: `/api/v1/events/${created.eventId}` };
+    const created = (event: { eventId: string; webUrl: string }) => ({ status: 201, body: event, location: `/api/v1/events/${event.eventId}` });
+    return idempotency.respond(request, reply, fingerprint(route, input, banner ? [banner] : []), {
+      create: async () => created(await events.create(request.token!.userId, request.query.companyId, input, banner)),
+      replay: async (eventId) => created(events.created(eventId)),
     });
   });
 

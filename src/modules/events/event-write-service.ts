@@ -54,7 +54,12 @@ export class EventWriteService {
       await this.d.uploads.discard(stored ? [stored.mediaKey] : []);
       throw err;
     }
-    return { eventId: id, webUrl: this.d.links.event(id) };
+    return this.created(id);
+  }
+
+  /** The answer to an event create, for the event `eventId` (also for a retry whose first request crashed). */
+  created(eventId: string): { eventId: string; webUrl: string } {
+    return { eventId, webUrl: this.d.links.event(eventId) };
   }
 
   async update(userId: number, eventId: string, input: EventUpdateInput, banner: UploadedFile | undefined) {
@@ -100,12 +105,12 @@ export class EventWriteService {
     const sales = this.salesWindow(input);
     await this.authorize(userId, eventId, 'ENT_EVENT_SUB_MANAGE');
     const now = this.d.clock();
-    const ticketId = await this.d.writes.insertTicket({
+    const ticketId = await this.d.writes.transaction((repo) => repo.insertTicket({
       event_id: eventId, ticket_type: 'FREE', ticket_name: input.ticketName, description: input.description ?? '',
       approval_required: input.approvalRequired ? 1 : 0, waiting_required: input.waitingRequired ? 1 : 0, max_count: input.maxCount ?? null,
       sales_start_at: sales.start ?? null, sales_end_at: sales.end ?? null, form_fields: JSON.stringify(input.formFields ?? []),
       created_at: now, updated_at: now,
-    });
+    }));
     return { ticketId };
   }
 
@@ -131,9 +136,9 @@ export class EventWriteService {
   async createSession(userId: number, eventId: string, input: SessionInput & { title: string }): Promise<{ sessionId: number }> {
     const window = this.window(input);
     await this.authorize(userId, eventId, 'ENT_EVENT_SUB_MANAGE');
-    const sessionId = await this.d.writes.insertSession({
+    const sessionId = await this.d.writes.transaction((repo) => repo.insertSession({
       event_id: eventId, title: input.title, description: input.description ?? '', start_at: window.start ?? null, end_at: window.end ?? null,
-    });
+    }));
     return { sessionId };
   }
 
@@ -152,7 +157,7 @@ export class EventWriteService {
 
   async createFaq(userId: number, eventId: string, input: Required<FaqInput>): Promise<{ faqId: number }> {
     await this.authorize(userId, eventId, 'ENT_EVENT_SUB_MANAGE');
-    return { faqId: await this.d.writes.insertFaq({ event_id: eventId, question: input.question, answer: input.answer }) };
+    return { faqId: await this.d.writes.transaction((repo) => repo.insertFaq({ event_id: eventId, question: input.question, answer: input.answer })) };
   }
 
   async updateFaq(userId: number, eventId: string, faqId: number, input: FaqInput): Promise<{ faqId: number }> {
@@ -172,7 +177,9 @@ export class EventWriteService {
       userRef = (await this.d.accounts.userIdByHandle(input.id)) ?? null;
       if (userRef === null) throw new ApiError('C0008', `Member ${input.id} does not exist`, 'request.id');
     }
-    const hostId = await this.d.writes.insertHost({ event_id: eventId, host_type: input.hostType, user_id: userRef, company_id: companyRef, roles: JSON.stringify(input.roles) });
+    const hostId = await this.d.writes.transaction((repo) => repo.insertHost({
+      event_id: eventId, host_type: input.hostType, user_id: userRef, company_id: companyRef, roles: JSON.stringify(input.roles),
+    }));
     return { hostId };
   }
 

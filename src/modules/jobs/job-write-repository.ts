@@ -3,6 +3,7 @@ import type { DialectAdapter } from '../../db/dialects/dialect-adapter.js';
 import type { DB, JobsTable } from '../../db/schema.js';
 import { bumpDataVersion } from '../../cache/data-version.js';
 import { reindexJobs } from '../../search/search-documents.js';
+import { recordCreated } from '../../shared/idempotency.js';
 
 export interface JobChildren {
   seniorities?: string[];
@@ -31,6 +32,7 @@ export class JobWriteRepository {
     await this.replaceChildren(id, children);
     await reindexJobs(this.db, this.adapter, [id], values.updated_at);
     await bumpDataVersion(this.db, 'jobs');
+    await recordCreated(this.db, id);
     return id;
   }
 

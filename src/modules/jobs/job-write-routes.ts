@@ -7,7 +7,7 @@ import { fingerprint, type Idempotency } from '../../shared/idempotency.js';
 import { checkJson, readMultipart } from '../../shared/multipart-body.js';
 import { IdempotencyHeaders } from '../../schemas/common.js';
 import { JobIdParams } from './job-schemas.js';
-import { JobCompanyQuery, JobCreateRequest, JobPublishRequest, JobUpdateRequest, ManagedJobSummary } from './job-write-schemas.js';
+import { JobCompanyQuery, JobCreateRequest, JobPublishRequest, JobUpdateRequest, ManagedJobSummary, type ManagedJobSummaryDto } from './job-write-schemas.js';
 import type { JobWriteService } from './job-write-service.js';
 
 const IMAGES = { images: { max: 10, description: 'Job images: 0 to 10 JPEG, PNG, WebP or GIF files' } };
@@ -40,9 +40,10 @@ export const jobWriteRoutes: FastifyPluginAsyncTypebox<{ jobs: JobWriteService; 
     const { json, images } = await parts(request, true);
     const input = checkJson(JobCreateRequest, json, 'request');
     const route = `POST /api/v1/jobs/platform?companyId=${request.query.companyId ?? ''}`;
-    return idempotency.respond(request, reply, fingerprint(route, input, images), async () => {
-      const job = await jobs.create(request.token!.userId, request.query.companyId, input, images);
-      return { status: 201, body: job, location: `/api/v1/jobs/${job.jobId}` };
+    const created = (job: ManagedJobSummaryDto) => ({ status: 201, body: job, location: `/api/v1/jobs/${job.jobId}` });
+    return idempotency.respond(request, reply, fingerprint(route, input, images), {
+      create: async () => created(await jobs.create(request.token!.userId, request.query.companyId, input, images)),
+      replay: async (jobId) => created(await jobs.created(Number(jobId))),
     });
   });
 

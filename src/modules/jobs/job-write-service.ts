@@ -64,11 +64,16 @@ export class JobWriteService {
         military: input.military ? 1 : 0, veteran: input.veteran ? 1 : 0, start_at: startAt, end_at: endAt, view_count: 0,
         created_at: now, updated_at: now, deleted_at: null,
       }, { ...this.children(input), settings: input.settings ?? [], imageKeys: stored.map((s) => s.mediaKey) }));
-      return (await this.summaries([id]))[0]!;
+      return await this.created(id);
     } catch (err) {
       await this.d.uploads.discard(stored.map((s) => s.mediaKey));
       throw err;
     }
+  }
+
+  /** The answer to a job create, for the job `jobId` (also for a retry whose first request crashed). */
+  async created(jobId: number): Promise<ManagedJobSummaryDto> {
+    return (await this.summaries([jobId]))[0]!;
   }
 
   async update(userId: number, jobId: number, companyHandle: string | undefined, input: JobUpdateInput, images: UploadedFile[]): Promise<ManagedJobSummaryDto> {

@@ -4,6 +4,7 @@ import type { DB } from '../../db/schema.js';
 import type { StoredImage } from '../../media/image-uploads.js';
 import { bumpDataVersion } from '../../cache/data-version.js';
 import { reindexPosts } from '../../search/search-documents.js';
+import { recordCreated } from '../../shared/idempotency.js';
 import type { OgCard } from './og-fetcher.js';
 
 export interface Mention { type: 'COMPANY' | 'MEMBER'; handle: string; name: string }
@@ -50,6 +51,7 @@ export class PostWriteRepository {
     await this.replaceCardAndMentions(id, post.og, post.mentions, post.now);
     await reindexPosts(this.db, this.adapter, [id]);
     await bumpDataVersion(this.db, 'posts');
+    await recordCreated(this.db, id);
     return id;
   }
 

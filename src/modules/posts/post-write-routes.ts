@@ -7,7 +7,7 @@ import { fingerprint, type Idempotency } from '../../shared/idempotency.js';
 import { checkJson, readMultipart } from '../../shared/multipart-body.js';
 import { IdempotencyHeaders } from '../../schemas/common.js';
 import { PostIdParams } from './post-schemas.js';
-import { PostWriteRequest, PostWriteResponse } from './post-write-schemas.js';
+import { PostWriteRequest, PostWriteResponse, type PostWriteResponseDto } from './post-write-schemas.js';
 import type { PostWriteService } from './post-write-service.js';
 
 const IMAGES = { images: { max: 10, description: 'Post images: 0 to 10 JPEG, PNG, WebP or GIF files (create only)' } };
@@ -37,9 +37,10 @@ export const postWriteRoutes: FastifyPluginAsyncTypebox<{ posts: PostWriteServic
     },
   }, async (request, reply) => {
     const { input, images } = await parts(request);
-    return idempotency.respond(request, reply, fingerprint('POST /api/v1/posts', input, images), async () => {
-      const post = await posts.create(request.token!.userId, input, images);
-      return { status: 201, body: post, location: `/api/v1/posts/${post.postId}` };
+    const created = (post: PostWriteResponseDto) => ({ status: 201, body: post, location: `/api/v1/posts/${post.postId}` });
+    return idempotency.respond(request, reply, fingerprint('POST /api/v1/posts', input, images), {
+      create: async () => created(await posts.create(request.token!.userId, input, images)),
+      replay: async (postId) => created(await posts.created(Number(postId))),
     });
   });
 

@@ -43,6 +43,11 @@ export class PostWriteService {
     }
   }
 
+  /** The answer to a post create, for the post `postId` (also for a retry whose first request crashed). */
+  created(postId: number): Promise<PostWriteResponseDto> {
+    return this.d.reads.written(postId);
+  }
+
   async update(userId: number, postId: number, input: PostWriteInput, images: UploadedFile[]): Promise<PostWriteResponseDto> {
     if (images.length > 0) throw new ApiError('C0002', 'An update changes the body and Open Graph data only; images cannot be changed', 'images');
     if (input.repostedPostId !== undefined) throw new ApiError('C0002', 'repostedPostId can only be set when a post is created', 'request.repostedPostId');
