@@ -1,0 +1,40 @@
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, LOG_REDACTIONS, type App } from '../src/app.js';
+import { createTestApp, type TestContext } from './helpers/test-app.js';
+import { accessToken } from './helpers/tokens.js';
+
+/** Everything the service logs at the most verbose level, while credentials of every kind pass through it. */
+describe('logs', () => {
+  let t: TestContext;
+  let app: App;
+  let logged = '';
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+    const stream = new Writable({ write(chunk, _encoding, done) { logged += String(chunk); done(); } });
+    app = await buildApp({ config: t.config, database: t.db.database, clock: () => t.clock.now, logger: { level: 'trace', redact: LOG_REDACTIONS, stream } });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await t?.close();
+  });
+
+  it('never carry a key, token, secret, password or cookie', async () => {
+    const token = await accessToken({ ...t, app } as TestContext, 'post:write profile');
+    await app.inject({ method: 'GET', url: '/api/v1/posts?keyword=x', headers: { 'x-svc-api-key': t.demo.apiKey, authorization: `Bearer ${token}` } });
+    await app.inject({ method: 'GET', url: '/api/v1/posts/1', headers: { 'x-svc-api-key': `${t.demo.apiKey}-wrong` } });
+    await app.inject({ method: 'GET', url: '/oauth/userinfo', headers: { authorization: `Bearer ${token}x`, cookie: 'svc_session=cookie-secret-value' } });
+    await app.inject({
+      method: 'POST', url: '/oauth/token', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'refresh-secret-value', client_id: t.demo.client.clientId, client_secret: t.demo.client.clientSecret }).toString(),
+    });
+    await app.inject({
+      method: 'POST', url: '/oauth/login', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ email: t.demo.user.email, password: 'password-guess-value' }).toString(),
+    });
+    expect(logged.length).toBeGreaterThan(1_000);
+    for (const secret of [t.demo.apiKey, token, t.demo.client.clientSecret, t.demo.user.password, 'password-guess-value', 'refresh-secret-value', 'cookie-secret-value']) {
+      expect(logged.includes(secret), `logged: ${secret.slice(0, 12)}…`).toBe(false);
+    }
+  });
+});
