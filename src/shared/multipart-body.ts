@@ -66,6 +66,8 @@ export async function readMultipart(request: FastifyRequest, spec: MultipartSpec
 }
 
 const ajv = new Ajv({ allErrors: false, strict: false });
+// OpenAPI's integer widths: documentation for clients; the bounds are in minimum and maximum.
+ajv.addFormat('int32', true).addFormat('int64', true);
 const compiled = new WeakMap<TSchema, ValidateFunction>();
 
 /** Checks a JSON part against its schema; the first problem becomes 400 C0002 naming the field. */
