@@ -18,11 +18,11 @@ describe('errors and request handling', () => {
     expect(body.message).toContain('/api/v1/nothing-here');
   });
 
-  it('answers a wrong method on an existing path with 405 C0011 and Allow', async () => {
+  it('answers a wrong method on an existing path with 405 C0012 and Allow', async () => {
     const res = await t.request({ method: 'PUT', url: '/api/v1/codes/seniorities', headers: { 'x-svc-api-key': t.demo.apiKey } });
     expect(res.statusCode).toBe(405);
     expect(res.headers.allow).toBe('GET');
-    expect(res.json()).toMatchObject({ code: 'C0011' });
+    expect(res.json()).toMatchObject({ code: 'C0012' });
   });
 
   it('answers paths the router refuses (a malformed escape, an over-long parameter) in the ErrorResponse body', async () => {

@@ -142,10 +142,25 @@ describe.each(ENGINES)('event writes on %s', (engine) => {
     expect((await json('POST', `/api/v1/events/${id}/faqs`, { question: 'q', answer: 'a' })).json().code).toBe('EV001');
   });
 
+  it('refuses to delete an event that has tickets or guests with 409 EV022, and deletes it once its tickets are gone', async () => {
+    const id = await create();
+    const ticket = (await json('POST', `/api/v1/events/${id}/tickets/free`, { ticketName: '입장권' })).json().ticketId;
+    const refused = await json('DELETE', `/api/v1/events/${id}`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'EV022', details: 'eventId' });
+    expect((await t.get(`/api/v1/events/${id}`)).statusCode).toBe(200);
+    expect((await json('DELETE', `/api/v1/events/${id}/tickets/${ticket}`)).statusCode).toBe(204);
+    expect((await json('DELETE', `/api/v1/events/${id}`)).statusCode).toBe(204);
+    const withGuests = await create();
+    await t.db.database.db.updateTable('events').set({ guest_count: 3 }).where('id', '=', withGuests).execute();
+    expect((await json('DELETE', `/api/v1/events/${withGuests}`)).json().code).toBe('EV022');
+  });
+
   it('needs the event:write scope', async () => {
     const other = await accessToken(t, 'profile');
     const res = await t.request({ method: 'DELETE', url: `/api/v1/events/${t.demo.events.first}`, headers: bearer(other) });
     expect(res.statusCode).toBe(403);
+    expect(res.json().code).toBe('C0011');
     expect(res.headers['www-authenticate']).toContain('scope="event:write"');
   });
 });

@@ -33,20 +33,20 @@ describe.each(ENGINES)('image uploads on %s', (engine) => {
   const served = async (url: string) => (await t.app.inject({ method: 'GET', url: new URL(url).pathname })).rawPayload;
   const mediaCount = async () => Number((await t.db.database.db.selectFrom('post_images').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
 
-  it('refuses a PNG whose header claims 100000 x 100000 pixels with 413 C0006, storing nothing', async () => {
+  it('refuses a PNG whose header claims 100000 x 100000 pixels with 400 P0011, storing nothing', async () => {
     const before = await mediaCount();
     const res = await create('decompression bomb', [imagePart(pngClaiming(100_000, 100_000))]);
-    expect(res.statusCode, res.body).toBe(413);
-    expect(res.json()).toMatchObject({ code: 'C0006', details: 'images' });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'P0011', details: 'images' });
     expect(await mediaCount()).toBe(before);
   });
 
-  it('refuses a truncated PNG, and bytes that only start like an image, with 415 C0007', async () => {
+  it('refuses a truncated PNG, and bytes that only start like an image, with 400 P0012', async () => {
     const whole = png(200, 200);
     for (const bytes of [whole.subarray(0, whole.length - 30), pngClaiming(3_000, 2_000), Buffer.concat([whole.subarray(0, 8), Buffer.from('<html>')])]) {
       const res = await create('broken image', [imagePart(bytes)]);
-      expect(res.statusCode, res.body).toBe(415);
-      expect(res.json()).toMatchObject({ code: 'C0007' });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'P0012' });
     }
   });
 

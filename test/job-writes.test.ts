@@ -88,8 +88,8 @@ describe.each(ENGINES)('job postings on %s', (engine) => {
       ['a bad date', [jsonPart({ ...NEW_JOB, startDate: '2026-02-30' })], 400, 'C0002', 'request.startDate'],
       ['an end before the start', [jsonPart({ ...NEW_JOB, startDate: '2026-12-10', endDate: '2026-12-01' })], 400, 'C0002', 'request.endDate'],
       ['an unknown field', [jsonPart({ ...NEW_JOB, salary: 1 })], 400, 'C0002', 'request'],
-      ['11 images', [jsonPart(NEW_JOB), ...Array.from({ length: 11 }, () => imagePart(png(2, 2)))], 400, 'C0002', 'images'],
-      ['a non-image named .png', [jsonPart(NEW_JOB), imagePart(Buffer.from('<html>not an image</html>'), 'evil.png')], 415, 'C0007', 'images'],
+      ['11 images', [jsonPart(NEW_JOB), ...Array.from({ length: 11 }, () => imagePart(png(2, 2)))], 400, 'P0010', 'images'],
+      ['a non-image named .png', [jsonPart(NEW_JOB), imagePart(Buffer.from('<html>not an image</html>'), 'evil.png')], 400, 'P0012', 'images'],
     ])('refuses %s with %i %s and stores nothing', async (_label, parts, status, code, details) => {
       const before = await jobCount();
       const res = await send('POST', '/api/v1/jobs/platform?companyId=acme-labs', parts);
@@ -107,7 +107,7 @@ describe.each(ENGINES)('job postings on %s', (engine) => {
       expect((await create(NEW_JOB, [], 'no-such-company')).json()).toMatchObject({ code: 'C0008' });
     });
 
-    it('needs a token (401 C0003), the job:write scope (403 C0004) and the capability at the company (403 C0004)', async () => {
+    it('needs a token (401 C0003), the job:write scope (403 C0011) and the capability at the company (403 C0004)', async () => {
       const before = await jobCount();
       const body = multipart([jsonPart(NEW_JOB)]);
       const noToken = await t.request({ method: 'POST', url: '/api/v1/jobs/platform?companyId=acme-labs', headers: body.headers, payload: body.payload });
@@ -115,6 +115,7 @@ describe.each(ENGINES)('job postings on %s', (engine) => {
       expect(noToken.json().code).toBe('C0003');
       const wrongScope = await send('POST', '/api/v1/jobs/platform?companyId=acme-labs', [jsonPart(NEW_JOB)], await accessToken(t, 'profile'));
       expect(wrongScope.statusCode).toBe(403);
+      expect(wrongScope.json().code).toBe('C0011');
       expect(wrongScope.headers['www-authenticate']).toContain('scope="job:write"');
       const notHere = await create(NEW_JOB, [], 'nova-fintech');
       expect(notHere.statusCode).toBe(403);
@@ -259,8 +260,8 @@ describe('a job create that fails part-way', () => {
       const before = await t.db.database.db.selectFrom('jobs').select('id').execute();
       const body = multipart([jsonPart(NEW_JOB), ...[1, 2, 3, 4].map(() => imagePart(png(10, 10)))]);
       const res = await t.request({ method: 'POST', url: '/api/v1/jobs/platform?companyId=acme-labs', headers: { ...body.headers, ...bearer(token) }, payload: body.payload });
-      expect(res.statusCode).toBe(500);
-      expect(res.json().code).toBe('C9999');
+      expect(res.statusCode).toBe(502);
+      expect(res.json().code).toBe('P0013');
       expect(await t.db.database.db.selectFrom('jobs').select('id').execute()).toEqual(before);
       const files = fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true }).filter((f) => String(f).includes('.')) : [];
       expect(files).toEqual([]);
@@ -269,7 +270,7 @@ describe('a job create that fails part-way', () => {
     }
   });
 
-  it('refuses an image over the size limit with 413 C0006', async () => {
+  it('refuses an image over the size limit with 400 P0011', async () => {
     const t = await createTestApp('sqlite', { config: { MEDIA_MAX_IMAGE_BYTES: '2048' } });
     try {
       const token = await accessToken(t, 'job:write');
@@ -277,8 +278,8 @@ describe('a job create that fails part-way', () => {
       expect(big.length).toBeGreaterThan(2048);
       const body = multipart([jsonPart(NEW_JOB), imagePart(big)]);
       const res = await t.request({ method: 'POST', url: '/api/v1/jobs/platform?companyId=acme-labs', headers: { ...body.headers, ...bearer(token) }, payload: body.payload });
-      expect(res.statusCode).toBe(413);
-      expect(res.json().code).toBe('C0006');
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'P0011', details: 'images' });
     } finally {
       await t.close();
     }

@@ -390,11 +390,11 @@ describe.each(ENGINES)('OAuth security on %s', (engine) => {
       expect((await userinfo(access_token)).statusCode).toBe(200);
     });
 
-    it('refuse a token without the needed scope with 403 C0004 and insufficient_scope', async () => {
+    it('refuse a token without the needed scope with 403 C0011 and insufficient_scope', async () => {
       const { access_token } = await tokensFor('post:write');
       const res = await userinfo(access_token);
       expect(res.statusCode).toBe(403);
-      expect(res.json()).toMatchObject({ code: 'C0004' });
+      expect(res.json()).toMatchObject({ code: 'C0011' });
       expect(res.headers['www-authenticate']).toBe('Bearer realm="svc", error="insufficient_scope", scope="profile"');
     });
 

@@ -73,8 +73,8 @@ describe.each(ENGINES)('post writes on %s', (engine) => {
       ['an og link that is not http(s)', [jsonPart({ text: 'x', og: { link: 'ftp://example.com/x' } })], 400, 'C0002', 'request.og.link'],
       ['an empty post', [jsonPart({ text: '   ' })], 400, 'C0002', 'request.text'],
       ['an unknown field', [jsonPart({ text: 'x', mood: 'happy' })], 400, 'C0002', 'request'],
-      ['11 images', [jsonPart({ text: 'x' }), ...Array.from({ length: 11 }, () => imagePart(png(2, 2)))], 400, 'C0002', 'images'],
-      ['a non-image with an image name', [jsonPart({ text: 'x' }), imagePart(Buffer.from('%PDF-1.7 not an image'), 'cat.jpg')], 415, 'C0007', 'images'],
+      ['11 images', [jsonPart({ text: 'x' }), ...Array.from({ length: 11 }, () => imagePart(png(2, 2)))], 400, 'P0010', 'images'],
+      ['a non-image with an image name', [jsonPart({ text: 'x' }), imagePart(Buffer.from('%PDF-1.7 not an image'), 'cat.jpg')], 400, 'P0012', 'images'],
       ['no request part', [imagePart(png(2, 2))], 400, 'C0002', 'request'],
     ])('refuses %s with %i %s and creates nothing', async (_label, parts, status, code, details) => {
       const before = await postCount();
@@ -88,7 +88,7 @@ describe.each(ENGINES)('post writes on %s', (engine) => {
       const body = multipart([jsonPart({ text: 'x' })]);
       expect((await t.request({ method: 'POST', url: '/api/v1/posts', headers: body.headers, payload: body.payload })).json().code).toBe('C0003');
       const other = await accessToken(t, 'profile');
-      expect((await send('POST', '/api/v1/posts', [jsonPart({ text: 'x' })], other)).json().code).toBe('C0004');
+      expect((await send('POST', '/api/v1/posts', [jsonPart({ text: 'x' })], other)).json().code).toBe('C0011');
     });
   });
 
@@ -162,11 +162,11 @@ describe.each(ENGINES)('post writes on %s', (engine) => {
       expect(removed.json()).toMatchObject({ content: 'Updated with @pixel-studio', og: null });
     });
 
-    it('refuses someone else\'s post with 403 C0004 and changes nothing', async () => {
+    it('refuses someone else\'s post with 403 P0003 and changes nothing', async () => {
       const before = await detail(t.demo.posts.company);
       const res = await send('PUT', `/api/v1/posts/${t.demo.posts.company}`, [jsonPart({ text: 'hijacked' })]);
       expect(res.statusCode).toBe(403);
-      expect(res.json().code).toBe('C0004');
+      expect(res.json().code).toBe('P0003');
       expect((await detail(t.demo.posts.company)).content).toBe(before.content);
     });
 
@@ -195,11 +195,12 @@ describe.each(ENGINES)('post writes on %s', (engine) => {
       expect((await t.request({ method: 'DELETE', url: `/api/v1/posts/${post.postId}`, headers: bearer(token) })).statusCode).toBe(404);
     });
 
-    it('refuses someone else\'s post with 403 C0004', async () => {
+    it('refuses someone else\'s post with 403 P0003', async () => {
       const stranger = await createUser(t, 'stranger-posts');
       const strangerToken = await accessToken(t, 'post:write', stranger);
       const res = await t.request({ method: 'DELETE', url: `/api/v1/posts/${t.demo.posts.byDemoUser[0]}`, headers: bearer(strangerToken) });
       expect(res.statusCode).toBe(403);
+      expect(res.json().code).toBe('P0003');
       expect((await t.get(`/api/v1/posts/${t.demo.posts.byDemoUser[0]}`)).statusCode).toBe(200);
     });
   });
@@ -226,7 +227,8 @@ describe('a post create that fails part-way', () => {
       const before = await t.db.database.db.selectFrom('posts').select('id').execute();
       const body = multipart([jsonPart({ text: 'four images' }), ...[1, 2, 3, 4].map(() => imagePart(png(10, 10)))]);
       const res = await t.request({ method: 'POST', url: '/api/v1/posts', headers: { ...body.headers, ...bearer(token) }, payload: body.payload });
-      expect(res.statusCode).toBe(500);
+      expect(res.statusCode).toBe(502);
+      expect(res.json().code).toBe('P0013');
       expect(await t.db.database.db.selectFrom('posts').select('id').execute()).toEqual(before);
       const files = fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true }).filter((f) => String(f).includes('.')) : [];
       expect(files).toEqual([]);

@@ -14,10 +14,11 @@ export interface StoredImage {
 }
 
 /**
- * Checks uploads and stores them. Every file is decoded and re-encoded before anything is stored (415 C0007
- * for a file that is not a JPEG, PNG, WebP or GIF that decodes, 413 C0006 for one over the pixel limit); what
+ * Checks uploads and stores them. Every file is decoded and re-encoded before anything is stored (400 P0012
+ * for a file that is not a JPEG, PNG, WebP or GIF that decodes, 400 P0011 for one over the pixel limit); what
  * is stored is the re-encoded image, without metadata. If storing fails part-way, what was stored is removed
- * again. Callers store first and write rows after, calling `discard` if the rows fail.
+ * again and the request fails with 502 P0013. Callers store first and write rows after, calling `discard` if
+ * the rows fail.
  */
 export class ImageUploads {
   constructor(private readonly store: MediaStore, private readonly log: FastifyBaseLogger, private readonly maxPixels: number) {}
@@ -27,8 +28,8 @@ export class ImageUploads {
     for (const [i, file] of files.entries()) {
       const image = await processImage(file.bytes, this.maxPixels);
       const which = `Part "${field}" #${i + 1} (${JSON.stringify(file.filename)})`;
-      if (image === 'too-many-pixels') throw new ApiError('C0006', `${which} has more than ${this.maxPixels} pixels`, field);
-      if (typeof image === 'string') throw new ApiError('C0007', `${which} is not a JPEG, PNG, WebP or GIF image that decodes`, field);
+      if (image === 'too-many-pixels') throw new ApiError('P0011', `${which} has more than ${this.maxPixels} pixels`, field);
+      if (typeof image === 'string') throw new ApiError('P0012', `${which} is not a JPEG, PNG, WebP or GIF image that decodes`, field);
       images.push(image);
     }
     const stored: StoredImage[] = [];
@@ -41,7 +42,8 @@ export class ImageUploads {
       return stored;
     } catch (err) {
       await this.discard(stored.map((s) => s.mediaKey));
-      throw err;
+      this.log.error({ err }, 'could not store an image');
+      throw new ApiError('P0013', 'The images could not be stored; nothing was saved. Try again.', field);
     }
   }
 

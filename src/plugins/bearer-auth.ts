@@ -34,7 +34,7 @@ function bearerToken(header: string | undefined): string | null {
 
 /**
  * Bearer authentication (RFC 6750) for routes that declare `config.bearerScope` or `config.optionalBearer`:
- * 401 C0003 for a missing or invalid token, 403 C0004 for a token without the route's scope, each with
+ * 401 C0003 for a missing or invalid token, 403 C0011 for a token without the route's scope, each with
  * the matching WWW-Authenticate challenge.
  */
 export const bearerAuthPlugin = fp(async (app, opts: { tokens: TokenService }) => {
@@ -50,7 +50,7 @@ export const bearerAuthPlugin = fp(async (app, opts: { tokens: TokenService }) =
       });
     }
     if (bearerScope && !hasScope(request.token.scopes, bearerScope)) {
-      throw new ApiError('C0004', `The access token lacks the scope "${bearerScope}"`, 'scope', {
+      throw new ApiError('C0011', `The access token lacks the scope "${bearerScope}"`, 'scope', {
         'WWW-Authenticate': `Bearer ${REALM}, error="insufficient_scope", scope="${bearerScope}"`,
       });
     }

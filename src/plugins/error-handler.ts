@@ -30,7 +30,7 @@ function codeForStatus(status: number): ErrorCode {
   if (status === 413) return 'C0006';
   if (status === 415) return 'C0007';
   if (status === 404) return 'C0008';
-  if (status === 405) return 'C0011';
+  if (status === 405) return 'C0012';
   if (status === 429) return 'C0010';
   return 'C0002';
 }
@@ -86,7 +86,7 @@ export const errorHandlerPlugin = fp(async (app, opts: { clock: () => number }) 
     const path = request.url.split('?')[0] ?? '/';
     const allowed = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).filter((m) => paths.find(m, path) !== null);
     if (allowed.length > 0) {
-      const error = new ApiError('C0011', `Method ${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`, 'method', {
+      const error = new ApiError('C0012', `Method ${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`, 'method', {
         Allow: allowed.join(', '),
       });
       return sendError(reply, error, opts.clock());

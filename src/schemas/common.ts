@@ -13,16 +13,17 @@ export const ErrorResponse = Type.Object(
 );
 
 const STATUS_TEXT: Record<number, string> = {
-  400: 'Invalid input (`C0002` body or path format, `C0005` query parameter)',
+  400: 'Invalid input (`C0002` body or path format, `C0005` query parameter, `P0010` too many images, `P0011` an image too large, `P0012` not an image that decodes)',
   401: 'Missing or invalid credential (`C0001` app key, `C0003` Bearer token)',
-  403: 'Insufficient scope or permission (`C0004`)',
+  403: 'Forbidden (`C0011` the token lacks the scope, `C0004` the user lacks the capability or role, `P0003` someone else\'s post)',
   404: 'Not found (`P0002` post, `R0001` job, `EV001` event, `C0008` other)',
-  405: 'Method not allowed on this path (`C0011`)',
-  409: 'State conflict (`C0009`)',
-  413: 'Body or image too large (`C0006`)',
-  415: 'Unsupported content type or image format (`C0007`)',
+  405: 'Method not allowed on this path (`C0012`)',
+  409: 'State conflict (`C0009`; `EV022` an event with tickets or guests)',
+  413: 'Request body too large (`C0006`)',
+  415: 'Unsupported content type (`C0007`)',
   429: 'Rate limit exceeded (`C0010`); see `Retry-After`',
   500: 'Server error (`C9999`)',
+  502: 'An image could not be stored (`P0013`); nothing was saved',
 };
 
 /** Error responses a route can return, each referring to the shared ErrorResponse schema. */
@@ -33,6 +34,10 @@ export function errorResponses(...statuses: number[]): Record<number, TSchema> {
   }
   return out;
 }
+
+/** Errors of a write that takes images: those of every write, and 502 P0013 when an image cannot be stored. */
+export const WRITE_ERRORS = errorResponses(400, 401, 403, 404, 409, 413, 415, 429);
+export const UPLOAD_WRITE_ERRORS = errorResponses(400, 401, 403, 404, 409, 413, 415, 429, 502);
 
 /** Public reads answer If-None-Match with 304 when their ETag still matches. */
 export const NOT_MODIFIED = { 304: Type.Null({ description: 'Not modified: the ETag in If-None-Match still matches (does not count against the limit)' }) };

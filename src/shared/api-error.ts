@@ -10,11 +10,18 @@ export const ERROR_STATUS = {
   C0008: 404,
   C0009: 409,
   C0010: 429,
-  C0011: 405,
+  C0011: 403,
+  C0012: 405,
   C9999: 500,
   P0002: 404,
+  P0003: 403,
+  P0010: 400,
+  P0011: 400,
+  P0012: 400,
+  P0013: 502,
   R0001: 404,
   EV001: 404,
+  EV022: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

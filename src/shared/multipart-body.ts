@@ -18,8 +18,8 @@ export interface MultipartSpec {
 
 /**
  * Reads a multipart request whose JSON part may come as a text field or as a file part, plus file parts,
- * enforcing counts and sizes as it streams: too many files 400 C0002, a file or request too large 413
- * C0006, not multipart 415 C0007, a malformed body or JSON that does not parse 400 C0002.
+ * enforcing counts and sizes as it streams: too many images 400 P0010, an image too large 400 P0011, the request
+ * too large 413 C0006, not multipart 415 C0007, a malformed body or JSON that does not parse 400 C0002.
  */
 export async function readMultipart(request: FastifyRequest, spec: MultipartSpec): Promise<{ json: unknown; files: Record<string, UploadedFile[]> }> {
   if (!request.isMultipart()) {
@@ -47,7 +47,7 @@ export async function readMultipart(request: FastifyRequest, spec: MultipartSpec
         throw new ApiError('C0002', `Unknown file part "${part.fieldname}"; expected ${Object.keys(spec.fileParts).join(' or ')}`, part.fieldname);
       }
       const max = spec.fileParts[part.fieldname]!;
-      if (list.length >= max) throw new ApiError('C0002', `At most ${max} "${part.fieldname}" part${max === 1 ? '' : 's'} may be sent`, part.fieldname);
+      if (list.length >= max) throw new ApiError('P0010', `At most ${max} "${part.fieldname}" image${max === 1 ? '' : 's'} may be sent`, part.fieldname);
       const bytes = await part.toBuffer();
       count(bytes.length);
       list.push({ filename: part.filename, bytes });
@@ -55,7 +55,7 @@ export async function readMultipart(request: FastifyRequest, spec: MultipartSpec
   } catch (err) {
     if (err instanceof ApiError) throw err;
     const code = (err as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError('C0006', `Each file may be at most ${spec.maxFileBytes} bytes`, null);
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError('P0011', `Each image may be at most ${spec.maxFileBytes} bytes`, Object.keys(spec.fileParts)[0] ?? null);
     if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') throw new ApiError('C0002', 'Too many parts in the request', null);
     // Anything else raised while the parts are read is the body's own fault: no boundary, a part header that
     // does not parse, a body that ends before its closing boundary.

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { IdempotencyHeaders, RequestId } from '../../schemas/common.js';
 import { fingerprint, type Idempotency } from '../../shared/idempotency.js';
-import { EVENT_WRITE_ERRORS } from './event-write-routes.js';
+import { WRITE_ERRORS } from '../../schemas/common.js';
 import {
   FaqCreateRequest, FaqUpdateRequest, FreeTicketCreateRequest, HostCreateRequest, HostUpdateRequest, SessionCreateRequest,
   SessionUpdateRequest, TicketUpdateRequest,
@@ -25,7 +25,7 @@ export const eventSubRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteServi
   const create = { bearerScope: 'event:write', rateLimitOperation: 'event.sub.create' } as const;
   const update = { bearerScope: 'event:write', rateLimitOperation: 'event.sub.update' } as const;
   const remove = { bearerScope: 'event:write', rateLimitOperation: 'event.sub.delete' } as const;
-  const deleted = { 204: Type.Null({ description: 'Deleted' }), ...EVENT_WRITE_ERRORS };
+  const deleted = { 204: Type.Null({ description: 'Deleted' }), ...WRITE_ERRORS };
   /** A create under Idempotency-Key; its answer is `{ [idName]: id }`, which a replay rebuilds from the id alone. */
   const created = (request: FastifyRequest, reply: FastifyReply, idName: string, create: () => Promise<unknown>) =>
     idempotency.respond(request, reply, fingerprint(`POST ${request.url}`, request.body), {
@@ -35,12 +35,12 @@ export const eventSubRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteServi
 
   app.post('/api/v1/events/:eventId/tickets/free', {
     config: create,
-    schema: { ...common, summary: 'Create a free ticket', params: eventParams, headers: IdempotencyHeaders, body: FreeTicketCreateRequest, response: { 201: Id('ticketId'), ...EVENT_WRITE_ERRORS } },
+    schema: { ...common, summary: 'Create a free ticket', params: eventParams, headers: IdempotencyHeaders, body: FreeTicketCreateRequest, response: { 201: Id('ticketId'), ...WRITE_ERRORS } },
   }, async (request, reply) => created(request, reply, 'ticketId', () =>
     events.createTicket(request.token!.userId, request.params.eventId, request.body)));
   app.patch('/api/v1/events/:eventId/tickets/:ticketId', {
     config: update,
-    schema: { ...common, summary: 'Update a ticket', params: TicketParams, body: TicketUpdateRequest, response: { 200: Id('ticketId'), ...EVENT_WRITE_ERRORS } },
+    schema: { ...common, summary: 'Update a ticket', params: TicketParams, body: TicketUpdateRequest, response: { 200: Id('ticketId'), ...WRITE_ERRORS } },
   }, async (request) => events.updateTicket(request.token!.userId, request.params.eventId, request.params.ticketId, request.body));
   app.delete('/api/v1/events/:eventId/tickets/:ticketId', {
     config: remove,
@@ -52,12 +52,12 @@ export const eventSubRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteServi
 
   app.post('/api/v1/events/:eventId/sessions', {
     config: create,
-    schema: { ...common, summary: 'Add a session', params: eventParams, headers: IdempotencyHeaders, body: SessionCreateRequest, response: { 201: Id('sessionId'), ...EVENT_WRITE_ERRORS } },
+    schema: { ...common, summary: 'Add a session', params: eventParams, headers: IdempotencyHeaders, body: SessionCreateRequest, response: { 201: Id('sessionId'), ...WRITE_ERRORS } },
   }, async (request, reply) => created(request, reply, 'sessionId', () =>
     events.createSession(request.token!.userId, request.params.eventId, request.body)));
   app.patch('/api/v1/events/:eventId/sessions/:sessionId', {
     config: update,
-    schema: { ...common, summary: 'Update a session', params: SessionParams, body: SessionUpdateRequest, response: { 200: Id('sessionId'), ...EVENT_WRITE_ERRORS } },
+    schema: { ...common, summary: 'Update a session', params: SessionParams, body: SessionUpdateRequest, response: { 200: Id('sessionId'), ...WRITE_ERRORS } },
   }, async (request) => events.updateSession(request.token!.userId, request.params.eventId, request.params.sessionId, request.body));
   app.delete('/api/v1/events/:eventId/sessions/:sessionId', {
     config: remove,
@@ -69,12 +69,12 @@ export const eventSubRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteServi
 
   app.post('/api/v1/events/:eventId/faqs', {
     config: create,
-    schema: { ...common, summary: 'Add a FAQ', params: eventParams, headers: IdempotencyHeaders, body: FaqCreateRequest, response: { 201: Id('faqId'), ...EVENT_WRITE_ERRORS } },
+    schema: { ...common, summary: 'Add a FAQ', params: eventParams, headers: IdempotencyHeaders, body: FaqCreateRequest, response: { 201: Id('faqId'), ...WRITE_ERRORS } },
   }, async (request, reply) => created(request, reply, 'faqId', () =>
     events.createFaq(request.token!.userId, request.params.eventId, request.body)));
   app.patch('/api/v1/events/:eventId/faqs/:faqId', {
     config: update,
-    schema: { ...common, summary: 'Update a FAQ', params: FaqParams, body: FaqUpdateRequest, response: { 200: Id('faqId'), ...EVENT_WRITE_ERRORS } },
+    schema: { ...common, summary: 'Update a FAQ', params: FaqParams, body: FaqUpdateRequest, response: { 200: Id('faqId'), ...WRITE_ERRORS } },
   }, async (request) => events.updateFaq(request.token!.userId, request.params.eventId, request.params.faqId, request.body));
   app.delete('/api/v1/events/:eventId/faqs/:faqId', {
     config: remove,
@@ -86,12 +86,12 @@ export const eventSubRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteServi
 
   app.post('/api/v1/events/:eventId/hosts', {
     config: create,
-    schema: { ...common, summary: 'Add a host (company or member)', params: eventParams, headers: IdempotencyHeaders, body: HostCreateRequest, response: { 201: Id('hostId'), ...EVENT_WRITE_ERRORS } },
+    schema: { ...common, summary: 'Add a host (company or member)', params: eventParams, headers: IdempotencyHeaders, body: HostCreateRequest, response: { 201: Id('hostId'), ...WRITE_ERRORS } },
   }, async (request, reply) => created(request, reply, 'hostId', () =>
     events.createHost(request.token!.userId, request.params.eventId, request.body)));
   app.patch('/api/v1/events/:eventId/hosts/:hostId', {
     config: update,
-    schema: { ...common, summary: 'Change a host\'s roles', params: HostParams, body: HostUpdateRequest, response: { 200: Id('hostId'), ...EVENT_WRITE_ERRORS } },
+    schema: { ...common, summary: 'Change a host\'s roles', params: HostParams, body: HostUpdateRequest, response: { 200: Id('hostId'), ...WRITE_ERRORS } },
   }, async (request) => events.updateHost(request.token!.userId, request.params.eventId, request.params.hostId, request.body.roles));
   app.delete('/api/v1/events/:eventId/hosts/:hostId', {
     config: remove,

@@ -18,6 +18,13 @@ export class EventWriteRepository {
       .where('events.id', '=', id).executeTakeFirst() ?? null;
   }
 
+  /** What keeps an event from being deleted: its tickets, and the guests who registered. */
+  async attendance(id: string): Promise<{ tickets: number; guests: number }> {
+    const tickets = await this.db.selectFrom('event_tickets').select((eb) => eb.fn.countAll<number>().as('n')).where('event_id', '=', id).executeTakeFirstOrThrow();
+    const event = await this.db.selectFrom('events').select('guest_count').where('id', '=', id).executeTakeFirst();
+    return { tickets: Number(tickets.n), guests: Number(event?.guest_count ?? 0) };
+  }
+
   async insert(values: Insertable<EventsTable>, categories: string[], subjects: string[]): Promise<void> {
     await this.db.insertInto('events').values(values).execute();
     await this.replaceCodes(values.id, categories, subjects);

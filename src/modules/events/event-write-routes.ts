@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { errorResponses } from '../../schemas/common.js';
+import { UPLOAD_WRITE_ERRORS, WRITE_ERRORS } from '../../schemas/common.js';
 import { MultipartBody } from '../../schemas/multipart.js';
 import { ApiError } from '../../shared/api-error.js';
 import { fingerprint, type Idempotency } from '../../shared/idempotency.js';
@@ -11,7 +11,6 @@ import { EventCreateRequest, EventUpdateRequest, EventWriteResponse } from './ev
 import type { EventWriteService } from './event-write-service.js';
 
 const BANNER = { banner: { max: 1, description: 'Banner image: JPEG, PNG, WebP or GIF' } };
-export const EVENT_WRITE_ERRORS = errorResponses(400, 401, 403, 404, 409, 413, 415, 429);
 
 /** Events of a company (scope event:write): create, update with a banner, delete. */
 export const eventWriteRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteService; idempotency: Idempotency; limits: { maxRequestBytes: number; maxFileBytes: number } }> = async (app, opts) => {
@@ -33,7 +32,7 @@ export const eventWriteRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteSer
       querystring: Type.Object({ companyId: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9_-]+$', description: 'Company handle (required)' })) }),
       headers: IdempotencyHeaders,
       body: MultipartBody(EventCreateRequest, BANNER, 'EventCreateMultipart'),
-      response: { 201: EventWriteResponse, ...EVENT_WRITE_ERRORS },
+      response: { 201: EventWriteResponse, ...UPLOAD_WRITE_ERRORS },
     },
   }, async (request, reply) => {
     const { json, banner } = await parts(request);
@@ -57,7 +56,7 @@ export const eventWriteRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteSer
       consumes: ['multipart/form-data'],
       params: EventIdParams,
       body: MultipartBody(EventUpdateRequest, BANNER, 'EventUpdateMultipart'),
-      response: { 200: EventWriteResponse, ...EVENT_WRITE_ERRORS },
+      response: { 200: EventWriteResponse, ...UPLOAD_WRITE_ERRORS },
     },
   }, async (request) => {
     const { json, banner } = await parts(request);
@@ -74,7 +73,7 @@ export const eventWriteRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteSer
       description: 'Needs ENT_EVENT_DELETE company-wide or on the event. The event disappears from reads at once.',
       security,
       params: EventIdParams,
-      response: { 204: Type.Null({ description: 'Deleted' }), ...EVENT_WRITE_ERRORS },
+      response: { 204: Type.Null({ description: 'Deleted' }), ...WRITE_ERRORS },
     },
   }, async (request, reply) => {
     await events.remove(request.token!.userId, request.params.eventId);

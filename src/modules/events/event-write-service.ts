@@ -98,7 +98,13 @@ export class EventWriteService {
   async remove(userId: number, eventId: string): Promise<void> {
     await this.authorize(userId, eventId, 'ENT_EVENT_DELETE');
     const now = this.d.clock();
-    await this.d.writes.update(eventId, { status: 'deleted', deleted_at: now, updated_at: now });
+    await this.d.writes.transaction(async (repo) => {
+      const { tickets, guests } = await repo.attendance(eventId);
+      if (tickets > 0 || guests > 0) {
+        throw new ApiError('EV022', `Event ${eventId} has ${tickets} ticket(s) and ${guests} guest(s); delete its tickets first, and an event with guests cannot be deleted`, 'eventId');
+      }
+      await repo.update(eventId, { status: 'deleted', deleted_at: now, updated_at: now });
+    });
   }
 
   async createTicket(userId: number, eventId: string, input: TicketInput & { ticketName: string }): Promise<{ ticketId: number }> {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { errorResponses, Page, PageQuery } from '../../schemas/common.js';
+import { errorResponses, Page, PageQuery, UPLOAD_WRITE_ERRORS, WRITE_ERRORS } from '../../schemas/common.js';
 import { MultipartBody } from '../../schemas/multipart.js';
 import { ApiError } from '../../shared/api-error.js';
 import { fingerprint, type Idempotency } from '../../shared/idempotency.js';
@@ -11,7 +11,6 @@ import { JobCompanyQuery, JobCreateRequest, JobPublishRequest, JobUpdateRequest,
 import type { JobWriteService } from './job-write-service.js';
 
 const IMAGES = { images: { max: 10, description: 'Job images: 0 to 10 JPEG, PNG, WebP or GIF files' } };
-const WRITE_ERRORS = errorResponses(400, 401, 403, 404, 409, 413, 415, 429);
 
 /** Job postings managed for a company (scope job:write), and the accessible-jobs list (job:manage:read). */
 export const jobWriteRoutes: FastifyPluginAsyncTypebox<{ jobs: JobWriteService; idempotency: Idempotency; limits: { maxRequestBytes: number; maxFileBytes: number } }> = async (app, opts) => {
@@ -34,7 +33,7 @@ export const jobWriteRoutes: FastifyPluginAsyncTypebox<{ jobs: JobWriteService; 
       querystring: JobCompanyQuery,
       headers: IdempotencyHeaders,
       body: MultipartBody(JobCreateRequest, IMAGES, 'JobCreateMultipart'),
-      response: { 201: ManagedJobSummary, ...WRITE_ERRORS },
+      response: { 201: ManagedJobSummary, ...UPLOAD_WRITE_ERRORS },
     },
   }, async (request, reply) => {
     const { json, images } = await parts(request, true);
@@ -58,7 +57,7 @@ export const jobWriteRoutes: FastifyPluginAsyncTypebox<{ jobs: JobWriteService; 
       params: JobIdParams,
       querystring: JobCompanyQuery,
       body: MultipartBody(JobUpdateRequest, IMAGES, 'JobUpdateMultipart'),
-      response: { 200: ManagedJobSummary, ...WRITE_ERRORS },
+      response: { 200: ManagedJobSummary, ...UPLOAD_WRITE_ERRORS },
     },
   }, async (request) => {
     const { json, images } = await parts(request, false);

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { errorResponses } from '../../schemas/common.js';
+import { UPLOAD_WRITE_ERRORS, WRITE_ERRORS } from '../../schemas/common.js';
 import { MultipartBody } from '../../schemas/multipart.js';
 import { ApiError } from '../../shared/api-error.js';
 import { fingerprint, type Idempotency } from '../../shared/idempotency.js';
@@ -11,7 +11,6 @@ import { PostWriteRequest, PostWriteResponse, type PostWriteResponseDto } from '
 import type { PostWriteService } from './post-write-service.js';
 
 const IMAGES = { images: { max: 10, description: 'Post images: 0 to 10 JPEG, PNG, WebP or GIF files (create only)' } };
-const WRITE_ERRORS = errorResponses(400, 401, 403, 404, 409, 413, 415, 429);
 
 /** Posts of the signed-in user (scope post:write). */
 export const postWriteRoutes: FastifyPluginAsyncTypebox<{ posts: PostWriteService; idempotency: Idempotency; limits: { maxRequestBytes: number; maxFileBytes: number } }> = async (app, opts) => {
@@ -33,7 +32,7 @@ export const postWriteRoutes: FastifyPluginAsyncTypebox<{ posts: PostWriteServic
       consumes: ['multipart/form-data'],
       headers: IdempotencyHeaders,
       body: MultipartBody(PostWriteRequest, IMAGES, 'PostCreateMultipart'),
-      response: { 201: PostWriteResponse, ...WRITE_ERRORS },
+      response: { 201: PostWriteResponse, ...UPLOAD_WRITE_ERRORS },
     },
   }, async (request, reply) => {
     const { input, images } = await parts(request);

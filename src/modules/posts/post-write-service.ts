@@ -76,7 +76,7 @@ export class PostWriteService {
   private async owned(userId: number, postId: number): Promise<void> {
     const post = await this.d.writes.find(postId);
     if (!post) throw notFound.post(postId);
-    if (post.author_user_id !== userId) throw new ApiError('C0004', `Post ${postId} belongs to someone else; only its author may change it`, 'postId');
+    if (post.author_user_id !== userId) throw new ApiError('P0003', `Post ${postId} belongs to someone else; only its author may change it`, 'postId');
   }
 
   private link(value: string): string {
