@@ -228,11 +228,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(eventRoutes, { events });
   await app.register(eventSubRoutes, { events: eventWrites, idempotency });
   // The writes that take uploads, with multipart parsing (and its per-request hooks) for them alone.
-  await app.register(async (uploads) => {
-    await uploads.register(multipartPlugin, { maxImageBytes: config.media.maxImageBytes });
-    await uploads.register(postWriteRoutes, { posts: postWrites, idempotency, limits: uploadLimits });
-    await uploads.register(jobWriteRoutes, { jobs: jobWrites, idempotency, limits: uploadLimits });
-    await uploads.register(eventWriteRoutes, { events: eventWrites, idempotency, limits: uploadLimits });
+  await app.register(async (scope) => {
+    await scope.register(multipartPlugin, { maxImageBytes: config.media.maxImageBytes });
+    await scope.register(postWriteRoutes, { posts: postWrites, idempotency, limits: uploadLimits, uploads });
+    await scope.register(jobWriteRoutes, { jobs: jobWrites, idempotency, limits: uploadLimits, uploads });
+    await scope.register(eventWriteRoutes, { events: eventWrites, idempotency, limits: uploadLimits, uploads });
   });
   await app.register(codeRoutes, { codes });
   await app.register(discoveryRoutes, { issuer, keys: signingKeys });

@@ -13,28 +13,35 @@ export interface StoredImage {
   height: number | null;
 }
 
+/** An upload that decoded: the file as sent (for Idempotency-Key fingerprints) and the image as re-encoded. */
+export interface CheckedImage extends UploadedFile { image: ProcessedImage }
+
 /**
- * Checks uploads and stores them. Every file is decoded and re-encoded before anything is stored (400 P0012
- * for a file that is not a JPEG, PNG, WebP or GIF that decodes, 400 P0011 for one over the pixel limit); what
- * is stored is the re-encoded image, without metadata. If storing fails part-way, what was stored is removed
- * again and the request fails with 502 P0013. Callers store first and write rows after, calling `discard` if
- * the rows fail.
+ * Checks uploads, then stores them. `check` decodes and re-encodes every file (400 P0012 for a file that is
+ * not a JPEG, PNG, WebP or GIF that decodes, 400 P0011 for one over the pixel limit) and is part of validating
+ * a request, before its operation limit counts it. `storeAll` stores the re-encoded images, without metadata;
+ * if storing fails part-way, what was stored is removed again and the request fails with 502 P0013. Callers
+ * store first and write rows after, calling `discard` if the rows fail.
  */
 export class ImageUploads {
   constructor(private readonly store: MediaStore, private readonly log: FastifyBaseLogger, private readonly maxPixels: number) {}
 
-  async storeAll(folder: string, files: UploadedFile[], field: string): Promise<StoredImage[]> {
-    const images: ProcessedImage[] = [];
+  async check(files: UploadedFile[], field: string): Promise<CheckedImage[]> {
+    const checked: CheckedImage[] = [];
     for (const [i, file] of files.entries()) {
       const image = await processImage(file.bytes, this.maxPixels);
       const which = `Part "${field}" #${i + 1} (${JSON.stringify(file.filename)})`;
       if (image === 'too-many-pixels') throw new ApiError('P0011', `${which} has more than ${this.maxPixels} pixels`, field);
       if (typeof image === 'string') throw new ApiError('P0012', `${which} is not a JPEG, PNG, WebP or GIF image that decodes`, field);
-      images.push(image);
+      checked.push({ ...file, image });
     }
+    return checked;
+  }
+
+  async storeAll(folder: string, images: CheckedImage[], field: string): Promise<StoredImage[]> {
     const stored: StoredImage[] = [];
     try {
-      for (const image of images) {
+      for (const { image } of images) {
         const mediaKey = `${folder}/${randomBytes(16).toString('base64url')}.${image.extension}`;
         await this.store.put(mediaKey, image.bytes, image.contentType);
         stored.push({ mediaKey, contentType: image.contentType, byteSize: image.bytes.length, width: image.width, height: image.height });

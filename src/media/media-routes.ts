@@ -12,6 +12,8 @@ export const mediaRoutes: FastifyPluginAsync<{ store: MediaStore }> = async (app
       'Cache-Control': 'public, max-age=31536000, immutable',
       'X-Content-Type-Options': 'nosniff',
       'Content-Security-Policy': "default-src 'none'",
+      // Images are meant to be shown on builders' own sites: any origin may embed them.
+      'Cross-Origin-Resource-Policy': 'cross-origin',
     }).send(object.bytes);
   });
 };

@@ -85,6 +85,11 @@ export const errorHandlerPlugin = fp(async (app, opts: { clock: () => number }) 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const allowed = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).filter((m) => paths.find(m, path) !== null);
+    if (allowed.length > 0 && request.method === 'OPTIONS') {
+      // A preflight the CORS plugin did not answer (no allowed origins, or not this one): 204 with no CORS
+      // headers, which the browser reads as a refusal; never a 405 the spec's clients would have to parse.
+      return reply.status(204).header('Allow', allowed.join(', ')).send();
+    }
     if (allowed.length > 0) {
       const error = new ApiError('C0012', `Method ${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`, 'method', {
         Allow: allowed.join(', '),

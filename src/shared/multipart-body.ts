@@ -65,6 +65,19 @@ export async function readMultipart(request: FastifyRequest, spec: MultipartSpec
   return { json: parseJsonInput(jsonText, `Part "${spec.jsonPart}"`, [spec.jsonPart]), files };
 }
 
+/**
+ * A body read and checked in the route's own preHandler, which runs before the operation limit (the preHandler
+ * the rate-limit plugin appends): a malformed body is refused without spending the operation's budget
+ * (DECISIONS.md: authenticate, global limit, validate, operation limit, act). The handler takes it with `of`.
+ */
+export function bodyStage<T>(read: (request: FastifyRequest) => Promise<T>) {
+  const bodies = new WeakMap<FastifyRequest, T>();
+  return {
+    preHandler: async (request: FastifyRequest): Promise<void> => { bodies.set(request, await read(request)); },
+    of: (request: FastifyRequest): T => bodies.get(request)!,
+  };
+}
+
 const ajv = new Ajv({ allErrors: false, strict: false });
 // OpenAPI's integer widths: documentation for clients; the bounds are in minimum and maximum.
 ajv.addFormat('int32', true).addFormat('int64', true);

@@ -26,17 +26,23 @@ export const eventSubRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteServi
   const update = { bearerScope: 'event:write', rateLimitOperation: 'event.sub.update' } as const;
   const remove = { bearerScope: 'event:write', rateLimitOperation: 'event.sub.delete' } as const;
   const deleted = { 204: Type.Null({ description: 'Deleted' }), ...WRITE_ERRORS };
-  /** A create under Idempotency-Key; its answer is `{ [idName]: id }`, which a replay rebuilds from the id alone. */
-  const created = (request: FastifyRequest, reply: FastifyReply, idName: string, create: () => Promise<unknown>) =>
-    idempotency.respond(request, reply, fingerprint(`POST ${request.url}`, request.body), {
-      create: async () => ({ status: 201, body: await create() }),
-      replay: async (id) => ({ status: 201, body: { [idName]: Number(id) } }),
+  /**
+   * A create under Idempotency-Key: 201 with `{ [idName]: id }` and the new sub-resource's `Location`, which a
+   * replay rebuilds from the id alone.
+   */
+  const created = (request: FastifyRequest, reply: FastifyReply, eventId: string, kind: string, create: () => Promise<Record<string, number>>) => {
+    const idName = `${kind.slice(0, -1)}Id`;
+    const answer = (id: number) => ({ status: 201, body: { [idName]: id }, location: `/api/v1/events/${eventId}/${kind}/${id}` });
+    return idempotency.respond(request, reply, fingerprint(`POST ${request.url}`, request.body), {
+      create: async () => answer((await create())[idName]!),
+      replay: async (id) => answer(Number(id)),
     });
+  };
 
   app.post('/api/v1/events/:eventId/tickets/free', {
     config: create,
     schema: { ...common, summary: 'Create a free ticket', params: eventParams, headers: IdempotencyHeaders, body: FreeTicketCreateRequest, response: { 201: Id('ticketId'), ...WRITE_ERRORS } },
-  }, async (request, reply) => created(request, reply, 'ticketId', () =>
+  }, async (request, reply) => created(request, reply, request.params.eventId, 'tickets', () =>
     events.createTicket(request.token!.userId, request.params.eventId, request.body)));
   app.patch('/api/v1/events/:eventId/tickets/:ticketId', {
     config: update,
@@ -53,7 +59,7 @@ export const eventSubRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteServi
   app.post('/api/v1/events/:eventId/sessions', {
     config: create,
     schema: { ...common, summary: 'Add a session', params: eventParams, headers: IdempotencyHeaders, body: SessionCreateRequest, response: { 201: Id('sessionId'), ...WRITE_ERRORS } },
-  }, async (request, reply) => created(request, reply, 'sessionId', () =>
+  }, async (request, reply) => created(request, reply, request.params.eventId, 'sessions', () =>
     events.createSession(request.token!.userId, request.params.eventId, request.body)));
   app.patch('/api/v1/events/:eventId/sessions/:sessionId', {
     config: update,
@@ -70,7 +76,7 @@ export const eventSubRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteServi
   app.post('/api/v1/events/:eventId/faqs', {
     config: create,
     schema: { ...common, summary: 'Add a FAQ', params: eventParams, headers: IdempotencyHeaders, body: FaqCreateRequest, response: { 201: Id('faqId'), ...WRITE_ERRORS } },
-  }, async (request, reply) => created(request, reply, 'faqId', () =>
+  }, async (request, reply) => created(request, reply, request.params.eventId, 'faqs', () =>
     events.createFaq(request.token!.userId, request.params.eventId, request.body)));
   app.patch('/api/v1/events/:eventId/faqs/:faqId', {
     config: update,
@@ -87,7 +93,7 @@ export const eventSubRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteServi
   app.post('/api/v1/events/:eventId/hosts', {
     config: create,
     schema: { ...common, summary: 'Add a host (company or member)', params: eventParams, headers: IdempotencyHeaders, body: HostCreateRequest, response: { 201: Id('hostId'), ...WRITE_ERRORS } },
-  }, async (request, reply) => created(request, reply, 'hostId', () =>
+  }, async (request, reply) => created(request, reply, request.params.eventId, 'hosts', () =>
     events.createHost(request.token!.userId, request.params.eventId, request.body)));
   app.patch('/api/v1/events/:eventId/hosts/:hostId', {
     config: update,

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import type { ImageUploads } from '../../media/image-uploads.js';
 import { UPLOAD_WRITE_ERRORS, WRITE_ERRORS } from '../../schemas/common.js';
 import { MultipartBody } from '../../schemas/multipart.js';
 import { ApiError } from '../../shared/api-error.js';
 import { fingerprint, type Idempotency } from '../../shared/idempotency.js';
-import { checkJson, readMultipart } from '../../shared/multipart-body.js';
+import { bodyStage, checkJson, readMultipart } from '../../shared/multipart-body.js';
 import { IdempotencyHeaders } from '../../schemas/common.js';
 import { EventIdParams } from './event-schemas.js';
 import { EventCreateRequest, EventUpdateRequest, EventWriteResponse } from './event-write-schemas.js';
@@ -13,16 +14,28 @@ import type { EventWriteService } from './event-write-service.js';
 const BANNER = { banner: { max: 1, description: 'Banner image: JPEG, PNG, WebP or GIF' } };
 
 /** Events of a company (scope event:write): create, update with a banner, delete. */
-export const eventWriteRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteService; idempotency: Idempotency; limits: { maxRequestBytes: number; maxFileBytes: number } }> = async (app, opts) => {
-  const { events, idempotency, limits } = opts;
+export const eventWriteRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteService; idempotency: Idempotency; limits: { maxRequestBytes: number; maxFileBytes: number }; uploads: ImageUploads }> = async (app, opts) => {
+  const { events, idempotency, limits, uploads } = opts;
   const security = [{ bearer: [] }];
-  const parts = async (request: Parameters<typeof readMultipart>[0]) => {
+  const read = async (request: Parameters<typeof readMultipart>[0]) => {
     const { json, files } = await readMultipart(request, { jsonPart: 'request', fileParts: { banner: 1 }, ...limits });
-    return { json, banner: files.banner?.[0] };
+    const [banner] = await uploads.check(files.banner ?? [], 'banner');
+    return { json, banner };
   };
+  const createBody = bodyStage(async (request) => {
+    const { json, banner } = await read(request);
+    if (json === undefined) throw new ApiError('C0002', 'Part "request" is required', 'request');
+    return { input: checkJson(EventCreateRequest, json, 'request'), banner };
+  });
+  const updateBody = bodyStage(async (request) => {
+    const { json, banner } = await read(request);
+    if (json === undefined && !banner) throw new ApiError('C0002', 'Send a "request" part with the fields to change, or a "banner"', 'request');
+    return { input: json === undefined ? {} : checkJson(EventUpdateRequest, json, 'request'), banner };
+  });
 
   app.post('/api/v1/events', {
     config: { bearerScope: 'event:write', rateLimitOperation: 'event.create' },
+    preHandler: createBody.preHandler,
     schema: {
       tags: ['Events'],
       summary: 'Create an event for a company',
@@ -35,9 +48,7 @@ export const eventWriteRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteSer
       response: { 201: EventWriteResponse, ...UPLOAD_WRITE_ERRORS },
     },
   }, async (request, reply) => {
-    const { json, banner } = await parts(request);
-    if (json === undefined) throw new ApiError('C0002', 'Part "request" is required', 'request');
-    const input = checkJson(EventCreateRequest, json, 'request');
+    const { input, banner } = createBody.of(request);
     const route = `POST /api/v1/events?companyId=${request.query.companyId ?? ''}`;
     const created = (event: { eventId: string; webUrl: string }) => ({ status: 201, body: event, location: `/api/v1/events/${event.eventId}` });
     return idempotency.respond(request, reply, fingerprint(route, input, banner ? [banner] : []), {
@@ -48,6 +59,7 @@ export const eventWriteRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteSer
 
   app.patch('/api/v1/events/:eventId', {
     config: { bearerScope: 'event:write', rateLimitOperation: 'event.update' },
+    preHandler: updateBody.preHandler,
     schema: {
       tags: ['Events'],
       summary: 'Update an event (only the fields sent change)',
@@ -59,9 +71,7 @@ export const eventWriteRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteSer
       response: { 200: EventWriteResponse, ...UPLOAD_WRITE_ERRORS },
     },
   }, async (request) => {
-    const { json, banner } = await parts(request);
-    if (json === undefined && !banner) throw new ApiError('C0002', 'Send a "request" part with the fields to change, or a "banner"', 'request');
-    const input = json === undefined ? {} : checkJson(EventUpdateRequest, json, 'request');
+    const { input, banner } = updateBody.of(request);
     return events.update(request.token!.userId, request.params.eventId, input, banner);
   });
 

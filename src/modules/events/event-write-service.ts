@@ -1,8 +1,7 @@
-import type { ImageUploads } from '../../media/image-uploads.js';
+import type { CheckedImage, ImageUploads } from '../../media/image-uploads.js';
 import { ApiError, notFound } from '../../shared/api-error.js';
 import { timeOrderedId } from '../../shared/ids.js';
 import type { Links } from '../../shared/links.js';
-import type { UploadedFile } from '../../shared/multipart-body.js';
 import { parseDateTime } from '../../shared/time.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
 import type { PermissionService } from '../accounts/permission-service.js';
@@ -29,7 +28,7 @@ const subNotFound = (kind: string, id: number, eventId: string) => new ApiError(
 export class EventWriteService {
   constructor(private readonly d: EventWriteDeps) {}
 
-  async create(userId: number, companyHandle: string | undefined, input: EventCreateInput, banner: UploadedFile | undefined) {
+  async create(userId: number, companyHandle: string | undefined, input: EventCreateInput, banner: CheckedImage | undefined) {
     if (!companyHandle) throw new ApiError('C0005', 'Query parameter "companyId" is required to create an event', 'companyId');
     const startAt = this.time('startAt', input.startAt)!;
     const endAt = this.time('endAt', input.endAt)!;
@@ -62,7 +61,7 @@ export class EventWriteService {
     return { eventId, webUrl: this.d.links.event(eventId) };
   }
 
-  async update(userId: number, eventId: string, input: EventUpdateInput, banner: UploadedFile | undefined) {
+  async update(userId: number, eventId: string, input: EventUpdateInput, banner: CheckedImage | undefined) {
     this.checkCodes(input);
     const event = await this.authorize(userId, eventId, 'ENT_EVENT_UPDATE');
     const startAt = this.time('startAt', input.startAt) ?? event.start_at;

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import type { ImageUploads } from '../../media/image-uploads.js';
 import { errorResponses, Page, PageQuery, UPLOAD_WRITE_ERRORS, WRITE_ERRORS } from '../../schemas/common.js';
 import { MultipartBody } from '../../schemas/multipart.js';
 import { ApiError } from '../../shared/api-error.js';
 import { fingerprint, type Idempotency } from '../../shared/idempotency.js';
-import { checkJson, readMultipart } from '../../shared/multipart-body.js';
+import { bodyStage, checkJson, readMultipart } from '../../shared/multipart-body.js';
 import { IdempotencyHeaders } from '../../schemas/common.js';
 import { JobIdParams } from './job-schemas.js';
 import { JobCompanyQuery, JobCreateRequest, JobPublishRequest, JobUpdateRequest, ManagedJobSummary, type ManagedJobSummaryDto } from './job-write-schemas.js';
@@ -13,17 +14,25 @@ import type { JobWriteService } from './job-write-service.js';
 const IMAGES = { images: { max: 10, description: 'Job images: 0 to 10 JPEG, PNG, WebP or GIF files' } };
 
 /** Job postings managed for a company (scope job:write), and the accessible-jobs list (job:manage:read). */
-export const jobWriteRoutes: FastifyPluginAsyncTypebox<{ jobs: JobWriteService; idempotency: Idempotency; limits: { maxRequestBytes: number; maxFileBytes: number } }> = async (app, opts) => {
-  const { jobs, idempotency, limits } = opts;
+export const jobWriteRoutes: FastifyPluginAsyncTypebox<{ jobs: JobWriteService; idempotency: Idempotency; limits: { maxRequestBytes: number; maxFileBytes: number }; uploads: ImageUploads }> = async (app, opts) => {
+  const { jobs, idempotency, limits, uploads } = opts;
   const security = [{ bearer: [] }];
-  const parts = async (request: Parameters<typeof readMultipart>[0], required: boolean) => {
-    const { json, files } = await readMultipart(request, { jsonPart: 'request', fileParts: { images: 10 }, ...limits });
-    if (json === undefined && required) throw new ApiError('C0002', 'Part "request" is required', 'request');
-    return { json, images: files.images ?? [] };
-  };
+  const read = (request: Parameters<typeof readMultipart>[0]) => readMultipart(request, { jsonPart: 'request', fileParts: { images: 10 }, ...limits });
+  const createBody = bodyStage(async (request) => {
+    const { json, files } = await read(request);
+    if (json === undefined) throw new ApiError('C0002', 'Part "request" is required', 'request');
+    return { input: checkJson(JobCreateRequest, json, 'request'), images: await uploads.check(files.images ?? [], 'images') };
+  });
+  const updateBody = bodyStage(async (request) => {
+    const { json, files } = await read(request);
+    const images = files.images ?? [];
+    if (json === undefined && images.length === 0) throw new ApiError('C0002', 'Send a "request" part with the fields to change, or "images"', 'request');
+    return { input: json === undefined ? {} : checkJson(JobUpdateRequest, json, 'request'), images: await uploads.check(images, 'images') };
+  });
 
   app.post('/api/v1/jobs/platform', {
     config: { bearerScope: 'job:write', rateLimitOperation: 'job.create' },
+    preHandler: createBody.preHandler,
     schema: {
       tags: ['Jobs'],
       summary: 'Create a job posting (as a draft)',
@@ -36,8 +45,7 @@ export const jobWriteRoutes: FastifyPluginAsyncTypebox<{ jobs: JobWriteService; 
       response: { 201: ManagedJobSummary, ...UPLOAD_WRITE_ERRORS },
     },
   }, async (request, reply) => {
-    const { json, images } = await parts(request, true);
-    const input = checkJson(JobCreateRequest, json, 'request');
+    const { input, images } = createBody.of(request);
     const route = `POST /api/v1/jobs/platform?companyId=${request.query.companyId ?? ''}`;
     const created = (job: ManagedJobSummaryDto) => ({ status: 201, body: job, location: `/api/v1/jobs/${job.jobId}` });
     return idempotency.respond(request, reply, fingerprint(route, input, images), {
@@ -48,6 +56,7 @@ export const jobWriteRoutes: FastifyPluginAsyncTypebox<{ jobs: JobWriteService; 
 
   app.patch('/api/v1/jobs/:jobId', {
     config: { bearerScope: 'job:write', rateLimitOperation: 'job.update' },
+    preHandler: updateBody.preHandler,
     schema: {
       tags: ['Jobs'],
       summary: 'Update a job posting (only the fields sent change)',
@@ -60,9 +69,7 @@ export const jobWriteRoutes: FastifyPluginAsyncTypebox<{ jobs: JobWriteService; 
       response: { 200: ManagedJobSummary, ...UPLOAD_WRITE_ERRORS },
     },
   }, async (request) => {
-    const { json, images } = await parts(request, false);
-    const input = json === undefined ? {} : checkJson(JobUpdateRequest, json, 'request');
-    if (json === undefined && images.length === 0) throw new ApiError('C0002', 'Send a "request" part with the fields to change, or "images"', 'request');
+    const { input, images } = updateBody.of(request);
     return jobs.update(request.token!.userId, request.params.jobId, request.query.companyId, input, images);
   });
 

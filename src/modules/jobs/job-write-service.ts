@@ -1,8 +1,7 @@
-import type { ImageUploads } from '../../media/image-uploads.js';
+import type { CheckedImage, ImageUploads } from '../../media/image-uploads.js';
 import { ApiError, notFound } from '../../shared/api-error.js';
 import { groupBy } from '../../shared/group.js';
 import type { Links } from '../../shared/links.js';
-import type { UploadedFile } from '../../shared/multipart-body.js';
 import { dateBoundary, toUtcIso } from '../../shared/time.js';
 import { pageOf, type PageResult } from '../../schemas/common.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
@@ -41,7 +40,7 @@ const conflict = (message: string) => new ApiError('C0009', message, 'status');
 export class JobWriteService {
   constructor(private readonly d: JobWriteDeps) {}
 
-  async create(userId: number, companyHandle: string | undefined, input: JobCreateInput, images: UploadedFile[]): Promise<ManagedJobSummaryDto> {
+  async create(userId: number, companyHandle: string | undefined, input: JobCreateInput, images: CheckedImage[]): Promise<ManagedJobSummaryDto> {
     if (!companyHandle) throw new ApiError('C0005', 'Query parameter "companyId" is required to create a job', 'companyId');
     this.checkFields(input);
     const startAt = input.startDate ? this.date('startDate', input.startDate, 'start') : null;
@@ -76,7 +75,7 @@ export class JobWriteService {
     return (await this.summaries([jobId]))[0]!;
   }
 
-  async update(userId: number, jobId: number, companyHandle: string | undefined, input: JobUpdateInput, images: UploadedFile[]): Promise<ManagedJobSummaryDto> {
+  async update(userId: number, jobId: number, companyHandle: string | undefined, input: JobUpdateInput, images: CheckedImage[]): Promise<ManagedJobSummaryDto> {
     this.checkFields(input);
     const job = await this.authorize(userId, jobId, companyHandle, 'ENT_JOB_UPDATE');
     if (job.status === 'deleted') throw conflict(`Job ${jobId} is deleted and cannot be updated`);

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import type { ImageUploads } from '../../media/image-uploads.js';
 import { UPLOAD_WRITE_ERRORS, WRITE_ERRORS } from '../../schemas/common.js';
 import { MultipartBody } from '../../schemas/multipart.js';
 import { ApiError } from '../../shared/api-error.js';
 import { fingerprint, type Idempotency } from '../../shared/idempotency.js';
-import { checkJson, readMultipart } from '../../shared/multipart-body.js';
+import { bodyStage, checkJson, readMultipart } from '../../shared/multipart-body.js';
 import { IdempotencyHeaders } from '../../schemas/common.js';
 import { PostIdParams } from './post-schemas.js';
 import { PostWriteRequest, PostWriteResponse, type PostWriteResponseDto } from './post-write-schemas.js';
@@ -13,17 +14,18 @@ import type { PostWriteService } from './post-write-service.js';
 const IMAGES = { images: { max: 10, description: 'Post images: 0 to 10 JPEG, PNG, WebP or GIF files (create only)' } };
 
 /** Posts of the signed-in user (scope post:write). */
-export const postWriteRoutes: FastifyPluginAsyncTypebox<{ posts: PostWriteService; idempotency: Idempotency; limits: { maxRequestBytes: number; maxFileBytes: number } }> = async (app, opts) => {
-  const { posts, idempotency, limits } = opts;
+export const postWriteRoutes: FastifyPluginAsyncTypebox<{ posts: PostWriteService; idempotency: Idempotency; limits: { maxRequestBytes: number; maxFileBytes: number }; uploads: ImageUploads }> = async (app, opts) => {
+  const { posts, idempotency, limits, uploads } = opts;
   const security = [{ bearer: [] }];
-  const parts = async (request: Parameters<typeof readMultipart>[0]) => {
+  const body = bodyStage(async (request) => {
     const { json, files } = await readMultipart(request, { jsonPart: 'request', fileParts: { images: 10 }, ...limits });
     if (json === undefined) throw new ApiError('C0002', 'Part "request" is required', 'request');
-    return { input: checkJson(PostWriteRequest, json, 'request'), images: files.images ?? [] };
-  };
+    return { input: checkJson(PostWriteRequest, json, 'request'), images: await uploads.check(files.images ?? [], 'images') };
+  });
 
   app.post('/api/v1/posts', {
     config: { bearerScope: 'post:write', rateLimitOperation: 'post.create' },
+    preHandler: body.preHandler,
     schema: {
       tags: ['Posts'],
       summary: 'Create a post for the user',
@@ -35,7 +37,7 @@ export const postWriteRoutes: FastifyPluginAsyncTypebox<{ posts: PostWriteServic
       response: { 201: PostWriteResponse, ...UPLOAD_WRITE_ERRORS },
     },
   }, async (request, reply) => {
-    const { input, images } = await parts(request);
+    const { input, images } = body.of(request);
     const created = (post: PostWriteResponseDto) => ({ status: 201, body: post, location: `/api/v1/posts/${post.postId}` });
     return idempotency.respond(request, reply, fingerprint('POST /api/v1/posts', input, images), {
       create: async () => created(await posts.create(request.token!.userId, input, images)),
@@ -45,6 +47,7 @@ export const postWriteRoutes: FastifyPluginAsyncTypebox<{ posts: PostWriteServic
 
   app.put('/api/v1/posts/:postId', {
     config: { bearerScope: 'post:write', rateLimitOperation: 'post.update' },
+    preHandler: body.preHandler,
     schema: {
       tags: ['Posts'],
       summary: 'Update the body and Open Graph data of the user\'s own post',
@@ -56,7 +59,7 @@ export const postWriteRoutes: FastifyPluginAsyncTypebox<{ posts: PostWriteServic
       response: { 200: PostWriteResponse, ...WRITE_ERRORS },
     },
   }, async (request) => {
-    const { input, images } = await parts(request);
+    const { input, images } = body.of(request);
     return posts.update(request.token!.userId, request.params.postId, input, images);
   });
 

@@ -1,6 +1,5 @@
-import type { ImageUploads } from '../../media/image-uploads.js';
+import type { CheckedImage, ImageUploads } from '../../media/image-uploads.js';
 import { ApiError, notFound } from '../../shared/api-error.js';
-import type { UploadedFile } from '../../shared/multipart-body.js';
 import type { OgCard, OgFetcher } from './og-fetcher.js';
 import type { PostService } from './post-service.js';
 import { detectLanguage, mentionedHandles } from './post-text.js';
@@ -19,7 +18,7 @@ export interface PostWriteDeps {
 export class PostWriteService {
   constructor(private readonly d: PostWriteDeps) {}
 
-  async create(userId: number, input: PostWriteInput, images: UploadedFile[]): Promise<PostWriteResponseDto> {
+  async create(userId: number, input: PostWriteInput, images: CheckedImage[]): Promise<PostWriteResponseDto> {
     const text = input.text?.trim() ? input.text : null;
     if (text === null && images.length === 0 && !input.og && input.repostedPostId === undefined) {
       throw new ApiError('C0002', 'A post needs text, images, an og.link or a repostedPostId', 'request.text');
@@ -48,7 +47,7 @@ export class PostWriteService {
     return this.d.reads.written(postId);
   }
 
-  async update(userId: number, postId: number, input: PostWriteInput, images: UploadedFile[]): Promise<PostWriteResponseDto> {
+  async update(userId: number, postId: number, input: PostWriteInput, images: CheckedImage[]): Promise<PostWriteResponseDto> {
     if (images.length > 0) throw new ApiError('C0002', 'An update changes the body and Open Graph data only; images cannot be changed', 'images');
     if (input.repostedPostId !== undefined) throw new ApiError('C0002', 'repostedPostId can only be set when a post is created', 'request.repostedPostId');
     if (input.text === undefined && input.og === undefined) throw new ApiError('C0002', 'Send text, og or both to update a post', 'request');
