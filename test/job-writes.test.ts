@@ -52,7 +52,7 @@ describe.each(ENGINES)('job postings on %s', (engine) => {
       const row = await t.db.database.db.selectFrom('jobs').selectAll().where('id', '=', job.jobId).executeTakeFirstOrThrow();
       expect(row).toMatchObject({ duty: 'API 설계', minimum_qualification: '경력 2년', hire_notes: '수습 3개월', email: 'jobs@acme.example', veteran: 1, military: 0, allow_remote: 1 });
       const settings = await t.db.database.db.selectFrom('job_settings').selectAll().where('job_id', '=', job.jobId).execute();
-      expect(settings).toEqual([{ job_id: job.jobId, position: 0, title: '이력서', required: 1, upload_type: 'ANY' }]);
+      expect(settings).toEqual([{ job_id: job.jobId, position: 0, setting_type: 'CUSTOM', title: '이력서', required: 1, upload_type: 'ANY' }]);
     });
 
     it('accepts the request part as an application/json file part', async () => {
@@ -73,6 +73,36 @@ describe.each(ENGINES)('job postings on %s', (engine) => {
       expect(media.headers['content-type']).toBe('image/png');
       expect(media.headers['cache-control']).toBe('public, max-age=31536000, immutable');
       expect(await sharp(media.rawPayload).metadata()).toMatchObject({ format: 'png', width: 640, height: 480 });
+    });
+
+    it('takes the reference\'s setting types, upload types and null for optional text, and stores each setting\'s type', async () => {
+      const res = await create({
+        ...NEW_JOB, jobSubtitle: null, jobBenefit: null, email: null, endDate: null,
+        settings: [{ type: 'RESUME', required: true, uploadType: 'FILE' }, { type: 'PORTFOLIO', uploadType: 'URL' }, { type: 'CUSTOM', title: '자기소개', uploadType: 'ANY' }],
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const { jobId } = res.json();
+      const settings = await t.db.database.db.selectFrom('job_settings').select(['setting_type', 'title', 'required', 'upload_type'])
+        .where('job_id', '=', jobId).orderBy('position').execute();
+      expect(settings).toEqual([
+        { setting_type: 'RESUME', title: '', required: 1, upload_type: 'FILE' },
+        { setting_type: 'PORTFOLIO', title: '', required: 0, upload_type: 'URL' },
+        { setting_type: 'CUSTOM', title: '자기소개', required: 0, upload_type: 'ANY' },
+      ]);
+      const row = await t.db.database.db.selectFrom('jobs').select(['subtitle', 'benefit', 'email', 'end_at']).where('id', '=', jobId).executeTakeFirstOrThrow();
+      expect(row).toEqual({ subtitle: '', benefit: '', email: null, end_at: null });
+      const untitled = await create({ ...NEW_JOB, settings: [{ type: 'CUSTOM', uploadType: 'ANY' }] });
+      expect(untitled.json()).toMatchObject({ code: 'C0002', details: 'request.settings.0.title' });
+      const patched = await send('PATCH', `/api/v1/jobs/${jobId}?type=PLATFORM`, [jsonPart({ jobHireNotes: null, settings: [{ type: 'COVER_LETTER' }] })]);
+      expect(patched.statusCode, patched.body).toBe(200);
+    });
+
+    it('refuses a PATCH without type=PLATFORM with 400 C0005', async () => {
+      const { jobId } = (await create()).json();
+      const res = await send('PATCH', `/api/v1/jobs/${jobId}`, [jsonPart({ jobSubtitle: 'x' })]);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'C0005', details: 'type' });
+      expect((await send('PATCH', `/api/v1/jobs/${jobId}?type=EXTERNAL`, [jsonPart({ jobSubtitle: 'x' })])).json().code).toBe('C0005');
     });
 
     it.each([
@@ -128,7 +158,7 @@ describe.each(ENGINES)('job postings on %s', (engine) => {
   describe('PATCH /api/v1/jobs/{jobId}', () => {
     it('changes only the fields sent', async () => {
       const id = (await create()).json().jobId;
-      const res = await send('PATCH', `/api/v1/jobs/${id}`, [jsonPart({ jobTitle: '시니어 백엔드개발자', seniorities: ['SENIOR'] })]);
+      const res = await send('PATCH', `/api/v1/jobs/${id}?type=PLATFORM`, [jsonPart({ jobTitle: '시니어 백엔드개발자', seniorities: ['SENIOR'] })]);
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json()).toMatchObject({ title: '시니어 백엔드개발자', seniorities: ['SENIOR'], subtitle: '판교에서 함께', employmentTypes: ['FULL_TIME'], workType: 'HYBRID' });
       const row = await t.db.database.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
@@ -137,7 +167,7 @@ describe.each(ENGINES)('job postings on %s', (engine) => {
 
     it('makes the new title searchable once published', async () => {
       const id = (await create()).json().jobId;
-      await send('PATCH', `/api/v1/jobs/${id}`, [jsonPart({ jobTitle: 'Quantum gardener' })]);
+      await send('PATCH', `/api/v1/jobs/${id}?type=PLATFORM`, [jsonPart({ jobTitle: 'Quantum gardener' })]);
       await call('PUT', `/api/v1/jobs/${id}/active`, { startDate: '2026-11-01' });
       const found = (await t.get('/api/v1/jobs?keyword=quantum')).json();
       expect(found.items.map((j: { jobId: number }) => j.jobId)).toEqual([id]);
@@ -145,29 +175,29 @@ describe.each(ENGINES)('job postings on %s', (engine) => {
 
     it('refuses dates (they change only by publishing) and empty updates', async () => {
       const id = (await create()).json().jobId;
-      const dates = await send('PATCH', `/api/v1/jobs/${id}`, [jsonPart({ startDate: '2026-12-01' })]);
+      const dates = await send('PATCH', `/api/v1/jobs/${id}?type=PLATFORM`, [jsonPart({ startDate: '2026-12-01' })]);
       expect(dates.statusCode).toBe(400);
       expect(dates.json().code).toBe('C0002');
-      expect((await send('PATCH', `/api/v1/jobs/${id}`, [jsonPart({})])).statusCode).toBe(400);
+      expect((await send('PATCH', `/api/v1/jobs/${id}?type=PLATFORM`, [jsonPart({})])).statusCode).toBe(400);
     });
 
     it('allows a job role holder on that job only, and checks companyId', async () => {
       const nova = t.demo.jobs.withResourceRole;
-      expect((await send('PATCH', `/api/v1/jobs/${nova}`, [jsonPart({ jobSubtitle: '역할로 수정' })])).statusCode).toBe(200);
+      expect((await send('PATCH', `/api/v1/jobs/${nova}?type=PLATFORM`, [jsonPart({ jobSubtitle: '역할로 수정' })])).statusCode).toBe(200);
       const otherNova = await t.db.database.db.selectFrom('jobs').innerJoin('companies', 'companies.id', 'jobs.company_id')
         .select('jobs.id').where('companies.handle', '=', 'nova-fintech').where('jobs.id', '!=', nova).where('jobs.job_type', '=', 'PLATFORM').executeTakeFirstOrThrow();
-      const refused = await send('PATCH', `/api/v1/jobs/${otherNova.id}`, [jsonPart({ jobSubtitle: 'x' })]);
+      const refused = await send('PATCH', `/api/v1/jobs/${otherNova.id}?type=PLATFORM`, [jsonPart({ jobSubtitle: 'x' })]);
       expect(refused.statusCode).toBe(403);
-      const mismatch = await send('PATCH', `/api/v1/jobs/${nova}?companyId=acme-labs`, [jsonPart({ jobSubtitle: 'x' })]);
+      const mismatch = await send('PATCH', `/api/v1/jobs/${nova}?companyId=acme-labs&type=PLATFORM`, [jsonPart({ jobSubtitle: 'x' })]);
       expect(mismatch.statusCode).toBe(404);
       expect(mismatch.json().code).toBe('R0001');
-      expect((await send('PATCH', '/api/v1/jobs/999999', [jsonPart({ jobSubtitle: 'x' })])).json().code).toBe('R0001');
+      expect((await send('PATCH', '/api/v1/jobs/999999?type=PLATFORM', [jsonPart({ jobSubtitle: 'x' })])).json().code).toBe('R0001');
     });
 
     it('refuses jobs that are not PLATFORM postings with 409 C0009', async () => {
       const outlink = await t.db.database.db.selectFrom('jobs').innerJoin('companies', 'companies.id', 'jobs.company_id')
         .select('jobs.id').where('companies.handle', '=', 'acme-labs').where('jobs.job_type', '=', 'OUTLINK').where('jobs.status', '!=', 'deleted').executeTakeFirstOrThrow();
-      const res = await send('PATCH', `/api/v1/jobs/${outlink.id}`, [jsonPart({ jobSubtitle: 'x' })]);
+      const res = await send('PATCH', `/api/v1/jobs/${outlink.id}?type=PLATFORM`, [jsonPart({ jobSubtitle: 'x' })]);
       expect(res.statusCode).toBe(409);
       expect(res.json().code).toBe('C0009');
     });
@@ -192,7 +222,7 @@ describe.each(ENGINES)('job postings on %s', (engine) => {
       expect(deleted.statusCode).toBe(204);
       expect(deleted.body).toBe('');
       expect((await t.get(`/api/v1/jobs/${id}`)).json().code).toBe('R0001');
-      for (const res of [await publish(), await deactivate(), await call('DELETE', `/api/v1/jobs/${id}`), await send('PATCH', `/api/v1/jobs/${id}`, [jsonPart({ jobSubtitle: 'x' })])]) {
+      for (const res of [await publish(), await deactivate(), await call('DELETE', `/api/v1/jobs/${id}`), await send('PATCH', `/api/v1/jobs/${id}?type=PLATFORM`, [jsonPart({ jobSubtitle: 'x' })])]) {
         expect(res.statusCode).toBe(409);
         expect(res.json().code).toBe('C0009');
       }

@@ -157,7 +157,7 @@ export interface JobsTable {
 export interface JobSenioritiesTable { job_id: number; seniority: string }
 export interface JobEmploymentTypesTable { job_id: number; employment_type: string }
 export interface JobImagesTable { job_id: number; position: number; media_key: string }
-export interface JobSettingsTable { job_id: number; position: number; title: string; required: Bool; upload_type: string }
+export interface JobSettingsTable { job_id: number; position: number; setting_type: Generated<string>; title: string; required: Bool; upload_type: string }
 
 export interface JobTranslationsTable {
   job_id: number;

@@ -8,7 +8,7 @@ import { recordCreated } from '../../shared/idempotency.js';
 export interface JobChildren {
   seniorities?: string[];
   employmentTypes?: string[];
-  settings?: Array<{ title: string; required: boolean; uploadType: string }>;
+  settings?: Array<{ type?: string; title?: string | null; required?: boolean; uploadType?: string }>;
   imageKeys?: string[];
 }
 
@@ -79,7 +79,7 @@ export class JobWriteRepository {
       await this.db.deleteFrom('job_settings').where('job_id', '=', id).execute();
       if (children.settings.length) {
         await this.db.insertInto('job_settings').values(children.settings.map((s, position) => ({
-          job_id: id, position, title: s.title, required: s.required ? 1 : 0, upload_type: s.uploadType,
+          job_id: id, position, setting_type: s.type ?? 'CUSTOM', title: s.title ?? '', required: s.required ? 1 : 0, upload_type: s.uploadType ?? 'ANY',
         }))).execute();
       }
     }

@@ -8,7 +8,7 @@ import { fingerprint, type Idempotency } from '../../shared/idempotency.js';
 import { bodyStage, checkJson, readMultipart } from '../../shared/multipart-body.js';
 import { IdempotencyHeaders } from '../../schemas/common.js';
 import { JobIdParams } from './job-schemas.js';
-import { JobCompanyQuery, JobCreateRequest, JobPublishRequest, JobUpdateRequest, ManagedJobSummary, type ManagedJobSummaryDto } from './job-write-schemas.js';
+import { JobCompanyQuery, JobCreateRequest, JobPublishRequest, JobUpdateQuery, JobUpdateRequest, ManagedJobSummary, type ManagedJobSummaryDto } from './job-write-schemas.js';
 import type { JobWriteService } from './job-write-service.js';
 
 const IMAGES = { images: { max: 10, description: 'Job images: 0 to 10 JPEG, PNG, WebP or GIF files' } };
@@ -64,7 +64,7 @@ export const jobWriteRoutes: FastifyPluginAsyncTypebox<{ jobs: JobWriteService; 
       security,
       consumes: ['multipart/form-data'],
       params: JobIdParams,
-      querystring: JobCompanyQuery,
+      querystring: JobUpdateQuery,
       body: MultipartBody(JobUpdateRequest, IMAGES, 'JobUpdateMultipart'),
       response: { 200: ManagedJobSummary, ...UPLOAD_WRITE_ERRORS },
     },

@@ -5,12 +5,15 @@ import { SENIORITIES, WORK_TYPES } from './job-schemas.js';
 const text = (max: number, description?: string) => Type.String({ maxLength: max, ...(description ? { description } : {}) });
 const date = (description: string) => Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description, examples: ['2026-12-01'] });
 
-export const UPLOAD_TYPES = ['ANY', 'DOCUMENT', 'IMAGE', 'LINK'] as const;
+/** The reference's FILE, URL and ANY, and the DOCUMENT, IMAGE and LINK this service took before it followed the reference. */
+export const UPLOAD_TYPES = ['ANY', 'FILE', 'URL', 'DOCUMENT', 'IMAGE', 'LINK'] as const;
+export const SETTING_TYPES = ['RESUME', 'COVER_LETTER', 'PORTFOLIO', 'CUSTOM'] as const;
 
 export const JobSetting = Type.Object({
-  title: Type.String({ minLength: 1, maxLength: 200 }),
-  required: Type.Boolean(),
-  uploadType: StringEnum(UPLOAD_TYPES, { description: 'What the applicant uploads: ANY, DOCUMENT, IMAGE or LINK' }),
+  type: Type.Optional(StringEnum(SETTING_TYPES, { description: 'What the applicant submits; CUSTOM (the default) needs a title' })),
+  title: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
+  required: Type.Optional(Type.Boolean({ description: 'Default false' })),
+  uploadType: Type.Optional(StringEnum(UPLOAD_TYPES, { description: 'How it is submitted: FILE, URL or ANY (the default)' })),
 }, { additionalProperties: false, title: 'JobSetting' });
 
 const fields = {
@@ -21,13 +24,13 @@ const fields = {
   jobBio: text(20_000, 'Description'),
   jobResponse: text(20_000, 'Responsibilities'),
   settings: Type.Array(JobSetting, { maxItems: 20, description: 'What applicants submit' }),
-  jobSubtitle: text(200),
-  jobMinimumQual: text(10_000),
-  jobPreferQual: text(10_000),
-  jobBenefit: text(10_000),
-  jobHireProcess: text(10_000),
-  jobHireNotes: text(10_000),
-  email: Type.String({ maxLength: 320, description: 'Contact e-mail' }),
+  jobSubtitle: Nullable(text(200)),
+  jobMinimumQual: Nullable(text(10_000)),
+  jobPreferQual: Nullable(text(10_000)),
+  jobBenefit: Nullable(text(10_000)),
+  jobHireProcess: Nullable(text(10_000)),
+  jobHireNotes: Nullable(text(10_000)),
+  email: Nullable(Type.String({ maxLength: 320, description: 'Contact e-mail' })),
   notifyEmails: Type.Array(Type.String({ maxLength: 320 }), { maxItems: 10, description: 'Addresses told about applications' }),
   military: Type.Boolean(),
   veteran: Type.Boolean(),
@@ -44,7 +47,7 @@ export const JobCreateRequest = Type.Object({
   employmentTypes: fields.employmentTypes,
   jobBio: fields.jobBio,
   startDate: Type.Optional(date('Recruiting start, a date in the service time zone')),
-  endDate: Type.Optional(date('Recruiting end (inclusive), a date in the service time zone')),
+  endDate: Type.Optional(Nullable(date('Recruiting end (inclusive), a date in the service time zone; omit or null for an always-open job'))),
 }, {
   additionalProperties: false, title: 'JobCreateRequest',
   examples: [{
@@ -82,6 +85,12 @@ export const ManagedJobSummary = Type.Object({
 
 export const JobCompanyQuery = Type.Object({
   companyId: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9_-]+$', description: 'Company handle: required on create; on the other operations it must be the job\'s company when given' })),
+});
+
+/** PATCH names the kind of posting it updates (SPEC.md: "type PLATFORM is required"). */
+export const JobUpdateQuery = Type.Object({
+  ...JobCompanyQuery.properties,
+  type: StringEnum(['PLATFORM'], { description: 'The kind of posting: PLATFORM (the only kind the API manages); required' }),
 });
 
 export type JobCreateInput = Static<typeof JobCreateRequest>;

@@ -85,16 +85,16 @@ export class JobWriteService {
     const workType = input.workType;
     const values = {
       ...(input.jobTitle !== undefined && { title: input.jobTitle }),
-      ...(input.jobSubtitle !== undefined && { subtitle: input.jobSubtitle }),
+      ...(input.jobSubtitle !== undefined && { subtitle: input.jobSubtitle ?? '' }),
       ...(input.jobCategory !== undefined && { job_category: input.jobCategory }),
       ...(workType !== undefined && { work_type: workType, allow_remote: workType === 'ONSITE' ? 0 : 1 }),
       ...(input.jobBio !== undefined && { description: input.jobBio }),
       ...(input.jobResponse !== undefined && { duty: input.jobResponse }),
-      ...(input.jobMinimumQual !== undefined && { minimum_qualification: input.jobMinimumQual }),
-      ...(input.jobPreferQual !== undefined && { preferred_qualification: input.jobPreferQual }),
-      ...(input.jobBenefit !== undefined && { benefit: input.jobBenefit }),
-      ...(input.jobHireProcess !== undefined && { hire_process: input.jobHireProcess }),
-      ...(input.jobHireNotes !== undefined && { hire_notes: input.jobHireNotes }),
+      ...(input.jobMinimumQual !== undefined && { minimum_qualification: input.jobMinimumQual ?? '' }),
+      ...(input.jobPreferQual !== undefined && { preferred_qualification: input.jobPreferQual ?? '' }),
+      ...(input.jobBenefit !== undefined && { benefit: input.jobBenefit ?? '' }),
+      ...(input.jobHireProcess !== undefined && { hire_process: input.jobHireProcess ?? '' }),
+      ...(input.jobHireNotes !== undefined && { hire_notes: input.jobHireNotes ?? '' }),
       ...(input.email !== undefined && { email: input.email }),
       ...(input.notifyEmails !== undefined && { notify_emails: JSON.stringify(input.notifyEmails) }),
       ...(input.military !== undefined && { military: input.military ? 1 : 0 }),
@@ -176,8 +176,13 @@ export class JobWriteService {
         throw new ApiError('C0002', `Field "request.employmentTypes" must hold codes of the employment-types catalog, got ${JSON.stringify(code)}`, 'request.employmentTypes');
       }
     }
-    for (const [field, value] of [['email', input.email], ...(input.notifyEmails ?? []).map((e) => ['notifyEmails', e])] as Array<[string, string | undefined]>) {
-      if (value !== undefined && !EMAIL.test(value)) throw new ApiError('C0002', `Field "request.${field}" must be an e-mail address, got ${JSON.stringify(value)}`, `request.${field}`);
+    for (const [i, setting] of (input.settings ?? []).entries()) {
+      if ((setting.type ?? 'CUSTOM') === 'CUSTOM' && !setting.title) {
+        throw new ApiError('C0002', `Field "request.settings.${i}.title" is required for a CUSTOM setting`, `request.settings.${i}.title`);
+      }
+    }
+    for (const [field, value] of [['email', input.email], ...(input.notifyEmails ?? []).map((e) => ['notifyEmails', e])] as Array<[string, string | null | undefined]>) {
+      if (value !== undefined && value !== null && !EMAIL.test(value)) throw new ApiError('C0002', `Field "request.${field}" must be an e-mail address, got ${JSON.stringify(value)}`, `request.${field}`);
     }
   }
 
