@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from './helpers/test-app.js';
+import { createTestApp, TEST_NOW, type TestContext } from './helpers/test-app.js';
 import { ENGINES } from './helpers/test-database.js';
 
 type Event = Record<string, any>;
@@ -36,6 +36,43 @@ describe.each(ENGINES)('events on %s', (engine) => {
     const online = (await list('eventOpenTypes=ONLINE&pageSize=50')).items;
     expect(online.length).toBeGreaterThan(0);
     for (const e of online) expect(e).toMatchObject({ eventOpenType: 'ONLINE', location: null });
+  });
+
+  it('takes the reference\'s search parameters: keyword, categories, subjects, openTypes, start dates and status', async () => {
+    const all = (await list('pageSize=50')).items;
+    const ids = (items: Array<{ eventId: string }>) => items.map((e) => e.eventId).sort();
+    expect(ids((await list('categories=CONFERENCE,MEETUP&pageSize=50')).items)).toEqual(ids((await list('eventCategories=CONFERENCE,MEETUP&pageSize=50')).items));
+    expect(ids((await list('subjects=AI&pageSize=50')).items)).toEqual(ids((await list('eventSubjects=AI&pageSize=50')).items));
+    const hybrid = ids((await list('openTypes=ON_OFFLINE&pageSize=50')).items);
+    expect(hybrid.length).toBeGreaterThan(0);
+    expect(hybrid).toEqual(ids((await list('eventOpenTypes=HYBRID&pageSize=50')).items));
+    expect((await list('openTypes=TBD')).totalItems).toBe(0);
+
+    const word = all[0]!.eventName.split(' ').find((w: string) => /[A-Za-z]{3,}/.test(w)) ?? all[0]!.eventName.split(' ')[0];
+    const found = (await list(`keyword=${encodeURIComponent(word.toUpperCase())}&pageSize=50`)).items;
+    expect(found.map((e) => e.eventId)).toContain(all[0]!.eventId);
+    expect((await list('keyword=zzqqxx-no-such-word')).totalItems).toBe(0);
+    expect((await list('keyword=%25')).totalItems).toBe(0);
+
+    const now = TEST_NOW;
+    const upcoming = (await list('status=UPCOMING&pageSize=50')).items;
+    const ongoing = (await list('status=ONGOING&pageSize=50')).items;
+    const closed = (await list('status=CLOSED&pageSize=50')).items;
+    for (const e of upcoming) expect(Date.parse(e.startAt)).toBeGreaterThan(now);
+    for (const e of ongoing) expect(Date.parse(e.startAt) <= now && Date.parse(e.endAt) > now).toBe(true);
+    for (const e of closed) expect(Date.parse(e.endAt)).toBeLessThanOrEqual(now);
+    expect(upcoming.length + ongoing.length + closed.length).toBe(all.length);
+
+    const starts = all.map((e) => e.startAt).sort();
+    const from = starts[Math.floor(starts.length / 2)]!;
+    const later = (await list(`startDateFrom=${encodeURIComponent(from)}&pageSize=50`)).items;
+    expect(later.length).toBe(starts.filter((s) => s >= from).length);
+    const day = from.slice(0, 10);
+    for (const e of (await list(`startDateTo=${day}&pageSize=50`)).items) expect(Date.parse(e.startAt)).toBeLessThan(Date.parse(`${day}T15:00:00Z`) + 1);
+    const bad = await t.get('/api/v1/events?startDateFrom=yesterday');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: 'C0005', details: 'startDateFrom' });
+    expect((await t.get('/api/v1/events?status=SOON')).json()).toMatchObject({ code: 'C0005', details: 'status' });
   });
 
   it('rejects unknown catalog codes and enum values with 400 C0005', async () => {

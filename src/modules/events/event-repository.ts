@@ -1,8 +1,14 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { LongReads } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
 
 export interface EventSearchFilter {
+  /** Every word must appear in the name or the description (case-insensitive). */
+  words?: string[];
+  startFrom?: number;
+  startTo?: number;
+  /** Which events, as of `now`: not started, started and not ended, or ended. */
+  status?: { is: 'UPCOMING' | 'ONGOING' | 'CLOSED'; now: number };
   companyId?: number;
   categories?: string[];
   subjects?: string[];
@@ -23,6 +29,22 @@ export class EventRepository {
     let query = this.db.selectFrom('events').where('events.status', '=', 'published');
     if (filter.companyId !== undefined) query = query.where('events.company_id', '=', filter.companyId);
     if (filter.openTypes?.length) query = query.where('events.event_open_type', 'in', filter.openTypes);
+    for (const word of filter.words ?? []) {
+      // ASCII letters only: SQLite's lower() folds no others, so both engines match the same events.
+      const pattern = `%${word.replace(/[A-Z]/g, (c) => c.toLowerCase()).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      query = query.where((eb) => eb.or([
+        eb(sql<string>`lower(events.event_name)`, 'like', sql<string>`${pattern} escape '\\'`),
+        eb(sql<string>`lower(events.description)`, 'like', sql<string>`${pattern} escape '\\'`),
+      ]));
+    }
+    if (filter.startFrom !== undefined) query = query.where('events.start_at', '>=', filter.startFrom);
+    if (filter.startTo !== undefined) query = query.where('events.start_at', '<=', filter.startTo);
+    if (filter.status) {
+      const { is, now } = filter.status;
+      if (is === 'UPCOMING') query = query.where('events.start_at', '>', now);
+      if (is === 'ONGOING') query = query.where('events.start_at', '<=', now).where('events.end_at', '>', now);
+      if (is === 'CLOSED') query = query.where('events.end_at', '<=', now);
+    }
     if (filter.categories?.length) {
       const values = filter.categories;
       query = query.where((eb) => eb.exists(eb.selectFrom('event_categories').select('event_categories.event_id')

@@ -82,11 +82,23 @@ export const EventDetail = Type.Object({
 const multi = <T extends TSchema>(item: T, description: string) =>
   Type.Optional(Type.Array(item, { maxItems: 50, description: `${description}. Repeat the parameter or give a comma list; values combine with OR` }));
 
+/** The reference's open types in filters: ON_OFFLINE is this service's HYBRID; no event is TBD here. */
+export const EVENT_OPEN_TYPE_FILTERS = [...EVENT_OPEN_TYPES, 'ON_OFFLINE', 'TBD'] as const;
+export const EVENT_STATUSES = ['UPCOMING', 'ONGOING', 'CLOSED'] as const;
+const day = (description: string) => Type.Optional(Type.String({ maxLength: 40, description, examples: ['2026-12-01'] }));
+
 export const EventSearchQuery = Type.Object({
+  keyword: Type.Optional(Type.String({ maxLength: 100, description: 'Words in the name or description, case-insensitive; every word must appear' })),
+  categories: multi(Type.String({ maxLength: 64 }), 'Codes from the event-categories catalog'),
+  subjects: multi(Type.String({ maxLength: 64 }), 'Codes from the event-subjects catalog'),
+  openTypes: multi(StringEnum(EVENT_OPEN_TYPE_FILTERS), 'ONLINE, OFFLINE, or ON_OFFLINE (HYBRID) for both'),
+  startDateFrom: day('Events starting on or after this date (YYYY-MM-DD in the service time zone, or an ISO date-time)'),
+  startDateTo: day('Events starting on or before this date (the whole day when a date)'),
+  status: Type.Optional(StringEnum(EVENT_STATUSES, { description: 'UPCOMING (not started), ONGOING (started, not ended) or CLOSED (ended), at the time of the request' })),
   companyId: Type.Optional(Handle('Events of this company (handle)')),
-  eventCategories: multi(Type.String({ maxLength: 64 }), 'Codes from the event-categories catalog'),
-  eventSubjects: multi(Type.String({ maxLength: 64 }), 'Codes from the event-subjects catalog'),
-  eventOpenTypes: multi(StringEnum(EVENT_OPEN_TYPES), 'Online, offline or hybrid'),
+  eventCategories: multi(Type.String({ maxLength: 64 }), 'Same as categories (the name this service used first)'),
+  eventSubjects: multi(Type.String({ maxLength: 64 }), 'Same as subjects'),
+  eventOpenTypes: multi(StringEnum(EVENT_OPEN_TYPES), 'Same as openTypes'),
   sort: Type.Optional(StringEnum(EVENT_SORTS, { default: 'START_AT_DESC', description: 'START_AT_DESC latest start first; START_AT_ASC earliest first' })),
   ...PageQuery,
 });

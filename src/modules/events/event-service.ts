@@ -1,8 +1,8 @@
-import { notFound } from '../../shared/api-error.js';
+import { ApiError, notFound } from '../../shared/api-error.js';
 import { groupBy } from '../../shared/group.js';
 import type { Links } from '../../shared/links.js';
 import { TRANSLATED_LANGUAGES, type Locale } from '../../shared/locale.js';
-import { toUtcIso } from '../../shared/time.js';
+import { dateBoundary, parseDateTime, toUtcIso } from '../../shared/time.js';
 import { pageOf, type PageResult } from '../../schemas/common.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
 import type { CodeService } from '../codes/code-service.js';
@@ -21,22 +21,32 @@ export class EventService {
     private readonly accounts: AccountsRepository,
     private readonly codes: CodeService,
     private readonly links: Links,
+    private readonly clock: () => number,
+    private readonly timeZone: string,
   ) {}
 
   async search(query: EventSearchQueryInput, locale: Locale): Promise<PageResult<EventSummaryDto>> {
     const { page, pageSize } = query;
-    this.codes.requireCodes('eventCategories', 'event-categories', query.eventCategories);
-    this.codes.requireCodes('eventSubjects', 'event-subjects', query.eventSubjects);
+    const union = <T>(a: T[] | undefined, b: T[] | undefined) => (a || b ? [...new Set([...(a ?? []), ...(b ?? [])])] : undefined);
+    const categories = union(query.categories, query.eventCategories);
+    const subjects = union(query.subjects, query.eventSubjects);
+    const openTypes = union<string>(query.openTypes, query.eventOpenTypes)?.map((t) => (t === 'ON_OFFLINE' ? 'HYBRID' : t));
+    this.codes.requireCodes(query.categories ? 'categories' : 'eventCategories', 'event-categories', categories);
+    this.codes.requireCodes(query.subjects ? 'subjects' : 'eventSubjects', 'event-subjects', subjects);
     let companyId: number | undefined;
     if (query.companyId) {
       companyId = await this.accounts.companyIdByHandle(query.companyId);
       if (companyId === undefined) return pageOf([], 0, page, pageSize);
     }
     const { total, ids } = await this.events.search({
+      words: query.keyword?.split(/\s+/).filter(Boolean),
+      startFrom: this.day('startDateFrom', query.startDateFrom, 'start'),
+      startTo: this.day('startDateTo', query.startDateTo, 'end'),
+      status: query.status ? { is: query.status, now: this.clock() } : undefined,
       companyId,
-      categories: query.eventCategories,
-      subjects: query.eventSubjects,
-      openTypes: query.eventOpenTypes,
+      categories,
+      subjects,
+      openTypes,
       ascending: query.sort === 'START_AT_ASC',
       limit: pageSize,
       offset: (page - 1) * pageSize,
@@ -142,4 +152,12 @@ export class EventService {
     });
   }
 
+
+  /** A date (the start or end of that day in the service time zone) or an ISO date-time; 400 C0005 otherwise. */
+  private day(name: string, value: string | undefined, edge: 'start' | 'end'): number | undefined {
+    if (value === undefined || value === '') return undefined;
+    const ms = /^\d{4}-\d{2}-\d{2}$/.test(value) ? dateBoundary(value, edge, this.timeZone) : parseDateTime(value, this.timeZone);
+    if (ms === null) throw new ApiError('C0005', `Query parameter "${name}" must be a date such as 2026-12-01 or an ISO date-time, got ${JSON.stringify(value)}`, name);
+    return ms;
+  }
 }
