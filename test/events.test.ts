@@ -40,7 +40,7 @@ describe.each(ENGINES)('events on %s', (engine) => {
 
   it('takes the reference\'s search parameters: keyword, categories, subjects, openTypes, start dates and status', async () => {
     const all = (await list('pageSize=50')).items;
-    const ids = (items: Array<{ eventId: string }>) => items.map((e) => e.eventId).sort();
+    const ids = (items: Event[]) => items.map((e) => String(e.eventId)).sort();
     expect(ids((await list('categories=CONFERENCE,MEETUP&pageSize=50')).items)).toEqual(ids((await list('eventCategories=CONFERENCE,MEETUP&pageSize=50')).items));
     expect(ids((await list('subjects=AI&pageSize=50')).items)).toEqual(ids((await list('eventSubjects=AI&pageSize=50')).items));
     const hybrid = ids((await list('openTypes=ON_OFFLINE&pageSize=50')).items);

@@ -232,8 +232,16 @@ describe.each(ENGINES)('job postings on %s', (engine) => {
       const id = (await create()).json().jobId;
       expect((await call('PUT', `/api/v1/jobs/${id}/active`, { startDate: 'tomorrow' })).json()).toMatchObject({ code: 'C0002', details: 'startDate' });
       expect((await call('PUT', `/api/v1/jobs/${id}/active`, { startDate: '2026-11-01', endDate: '2026-11-10' })).json()).toMatchObject({ code: 'C0002', details: 'endDate' });
-      expect((await call('PUT', `/api/v1/jobs/${id}/active`, {})).json()).toMatchObject({ code: 'C0002', details: 'startDate' });
       expect((await call('DELETE', `/api/v1/jobs/${id}`)).statusCode).toBe(204);
+    });
+
+    it('opens a job now when startDate is left out or null', async () => {
+      for (const body of [{}, { startDate: null }]) {
+        const id = (await create()).json().jobId;
+        const res = await call('PUT', `/api/v1/jobs/${id}/active`, body);
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.json()).toMatchObject({ status: 'published', hiring: true, startAt: new Date(t.clock.now).toISOString(), endAt: null });
+      }
     });
 
     it('opens an always-open job when endDate is left out', async () => {

@@ -64,7 +64,7 @@ export const JobUpdateRequest = Type.Object(optionalFields, {
 });
 
 export const JobPublishRequest = Type.Object({
-  startDate: date('Recruiting start'),
+  startDate: Type.Optional(Nullable(date('Recruiting start; omit or null to open it now'))),
   endDate: Type.Optional(Nullable(date('Recruiting end (inclusive); omit or null for an always-open job'))),
 }, { additionalProperties: false, title: 'JobPublishRequest', examples: [{ startDate: '2026-12-01', endDate: '2026-12-31' }, { startDate: '2026-12-01' }] });
 

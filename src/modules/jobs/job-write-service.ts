@@ -115,8 +115,8 @@ export class JobWriteService {
     return (await this.summaries([jobId]))[0]!;
   }
 
-  async publish(userId: number, jobId: number, companyHandle: string | undefined, body: { startDate: string; endDate?: string | null }): Promise<ManagedJobSummaryDto> {
-    const startAt = this.date('startDate', body.startDate, 'start', '');
+  async publish(userId: number, jobId: number, companyHandle: string | undefined, body: { startDate?: string | null; endDate?: string | null }): Promise<ManagedJobSummaryDto> {
+    const startAt = body.startDate ? this.date('startDate', body.startDate, 'start', '') : this.d.clock();
     const endAt = body.endDate ? this.date('endDate', body.endDate, 'end', '') : null;
     if (endAt !== null && endAt < startAt) throw new ApiError('C0002', 'Field "endDate" must not be before startDate', 'endDate');
     if (endAt !== null && endAt <= this.d.clock()) throw new ApiError('C0002', `Field "endDate" is in the past: ${body.endDate}`, 'endDate');
