@@ -171,7 +171,7 @@ async function events(database: Database, count: number, rnd: SeededRandom, now:
   const started = Date.now();
   for (let done = 0; done < count; done += BATCH) {
     const n = Math.min(BATCH, count - done);
-    const rows: DB['events'][] = [];
+    const rows: Insertable<DB['events']>[] = [];
     const categoryRows: DB['event_categories'][] = [];
     const subjectRows: DB['event_subjects'][] = [];
     for (let i = 0; i < n; i++) {
@@ -183,9 +183,9 @@ async function events(database: Database, count: number, rnd: SeededRandom, now:
       const start = now + rnd.int(-200, 100) * DAY;
       rows.push({
         id, company_id: company.id, author_user_id: null, status: 'published', event_name: fill(EVENT_TEXTS.name.ko, { tech, city: city.ko }),
-        description: fill(EVENT_TEXTS.description.ko, { tech }), event_open_type: rnd.pick(['ONLINE', 'OFFLINE', 'HYBRID']), start_at: start, end_at: start + 7_200_000,
+        description: fill(EVENT_TEXTS.description.ko, { tech }), event_open_type: rnd.pick(['ONLINE', 'OFFLINE', 'ON_OFFLINE']), start_at: start, end_at: start + 7_200_000,
         online_link: null, country: 'KR', region: city.ko, locality: null, location_title: null, location_address: null, location_detail: null,
-        location_description: null, location_hidden: 0, guest_hidden: 0, banner_key: null, language: 'ko', view_count: rnd.int(0, 3000),
+        location_description: null, location_hidden: 0, guest_hidden: 0, latitude: null, longitude: null, banner_key: null, language: 'ko', view_count: rnd.int(0, 3000),
         guest_count: rnd.int(0, 300), created_at: created, updated_at: created, deleted_at: null,
       });
       for (const c of rnd.some(categories, rnd.int(1, 2))) categoryRows.push({ event_id: id, category: c });

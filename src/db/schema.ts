@@ -193,6 +193,11 @@ export interface EventsTable {
   location_description: string | null;
   location_hidden: Bool;
   guest_hidden: Bool;
+  /** PUBLIC, INVITE or LINK; OPEN or REGISTERED (the reference's names). */
+  access_type: Generated<string>;
+  join_type: Generated<string>;
+  latitude: number | null;
+  longitude: number | null;
   banner_key: string | null;
   language: string;
   view_count: number;
@@ -203,6 +208,7 @@ export interface EventsTable {
 }
 
 export interface EventCategoriesTable { event_id: string; category: string }
+export interface EventAttachmentsTable { event_id: string; position: number; media_key: string; file_name: string | null }
 export interface EventSubjectsTable { event_id: string; subject: string }
 export interface EventTranslationsTable { event_id: string; language: string; event_name: string; description: string }
 
@@ -218,6 +224,9 @@ export interface EventTicketsTable {
   sales_start_at: number | null;
   sales_end_at: number | null;
   form_fields: string;
+  /** Charged tickets only. */
+  price: number | null;
+  currency: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -230,6 +239,11 @@ export interface EventSessionsTable {
   description: string;
   start_at: number | null;
   end_at: number | null;
+  video_url: string | null;
+  thumbnail_path: string | null;
+  /** JSON: [{speakerName, jobOrDept}]. */
+  speakers: Generated<string>;
+  sort_no: Generated<number>;
 }
 
 export interface EventFaqsTable {
@@ -238,6 +252,8 @@ export interface EventFaqsTable {
   position: number;
   question: string;
   answer: string;
+  category_name: Generated<string>;
+  sort_no: Generated<number>;
 }
 
 export interface EventHostsTable {
@@ -363,6 +379,7 @@ export interface DB {
   event_sessions: EventSessionsTable;
   event_faqs: EventFaqsTable;
   event_hosts: EventHostsTable;
+  event_attachments: EventAttachmentsTable;
   code_entries: CodeEntriesTable;
   code_labels: CodeLabelsTable;
   oauth_clients: OAuthClientsTable;

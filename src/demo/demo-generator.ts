@@ -378,7 +378,7 @@ async function generateEvents(ctx: Ctx, count: number, companies: CompanyInfo[],
     const city = rnd.pick(CITIES);
     const slots = (lang: TextLanguage) => ({ tech, city: city[lang], company: company.name, role: '' });
     const status = i === 3 ? 'draft' : i === 4 ? 'deleted' : 'published';
-    const openType = i === 2 ? 'ONLINE' : rnd.pick(['OFFLINE', 'OFFLINE', 'ONLINE', 'HYBRID']);
+    const openType = i === 2 ? 'ONLINE' : rnd.pick(['OFFLINE', 'OFFLINE', 'ONLINE', 'ON_OFFLINE']);
     const createdAt = now - rnd.int(10, 90) * DAY;
     const start = now + rnd.int(-30, 60) * DAY;
     const id = timeOrderedId('evt', createdAt, () => rnd.next());
@@ -392,6 +392,7 @@ async function generateEvents(ctx: Ctx, count: number, companies: CompanyInfo[],
       locality: openType === 'ONLINE' ? null : `${city.ko} 강남구`, location_title: openType === 'ONLINE' ? null : `${company.name} 본사`,
       location_address: openType === 'ONLINE' ? null : '테헤란로 123', location_detail: openType === 'ONLINE' ? null : '5층 대강당',
       location_description: openType === 'ONLINE' ? null : '2호선 역삼역 3번 출구',
+      latitude: openType === 'ONLINE' ? null : 37.5006, longitude: openType === 'ONLINE' ? null : 127.0364,
       location_hidden: locationHidden, guest_hidden: i % 6 === 5 ? 1 : 0, banner_key: i % 3 === 0 ? null : `demo/events/${id}.png`,
       language: 'ko', view_count: rnd.int(0, 3000), guest_count: rnd.int(0, 300),
       created_at: createdAt, updated_at: createdAt + DAY, deleted_at: status === 'deleted' ? now - DAY : null,
@@ -410,12 +411,13 @@ async function generateEvents(ctx: Ctx, count: number, companies: CompanyInfo[],
       ...(i % 2 === 0 ? [{
         event_id: id, ticket_type: 'FREE', ticket_name: '현업자 네트워킹', description: '승인 후 참가가 확정됩니다.', approval_required: 1,
         waiting_required: 0, max_count: null, sales_start_at: null, sales_end_at: null,
-        form_fields: JSON.stringify([{ label: '회사명', type: 'TEXT', required: true }]), created_at: createdAt, updated_at: createdAt,
+        form_fields: JSON.stringify([{ fieldLabel: '회사명', fieldType: 'TEXT', required: true }]), created_at: createdAt, updated_at: createdAt,
       }] : []),
     ]).execute();
     await trx.insertInto('event_sessions').values([0, 1, 2].map((position) => ({
       event_id: id, position, title: `${tech} 세션 ${position + 1}`, description: `${tech} 실전 사례 발표`,
       start_at: start + position * 3_600_000, end_at: start + (position + 1) * 3_600_000,
+      speakers: JSON.stringify([{ speakerName: `${company.name} 발표자 ${position + 1}`, jobOrDept: '개발팀' }]),
     }))).execute();
     await trx.insertInto('event_faqs').values([
       { event_id: id, position: 0, question: '주차가 가능한가요?', answer: '건물 지하 주차장을 2시간 무료로 이용할 수 있습니다.' },

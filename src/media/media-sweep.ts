@@ -66,13 +66,14 @@ export class MediaSweep {
     }
   }
 
-  /** Which of `keys` a post, job or event refers to (each column indexed). */
+  /** Which of `keys` a post, job or event (banner or attachment) refers to (each column indexed). */
   private async referenced(keys: string[]): Promise<Set<string>> {
-    const [posts, jobs, events] = await Promise.all([
+    const [posts, jobs, events, attachments] = await Promise.all([
       this.db.selectFrom('post_images').select('media_key as key').where('media_key', 'in', keys).execute(),
       this.db.selectFrom('job_images').select('media_key as key').where('media_key', 'in', keys).execute(),
       this.db.selectFrom('events').select('banner_key as key').where('banner_key', 'in', keys).execute(),
+      this.db.selectFrom('event_attachments').select('media_key as key').where('media_key', 'in', keys).execute(),
     ]);
-    return new Set([...posts, ...jobs, ...events].map((r) => r.key).filter((k): k is string => k !== null));
+    return new Set([...posts, ...jobs, ...events, ...attachments].map((r) => r.key).filter((k): k is string => k !== null));
   }
 }

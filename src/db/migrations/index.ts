@@ -13,6 +13,7 @@ import { jobPopularityIndex } from './2026-11-22-010-job-popularity-index.js';
 import { idempotencyClaims } from './2026-11-23-011-idempotency-claims.js';
 import { mediaKeyIndexes } from './2026-11-23-012-media-key-indexes.js';
 import { jobSettingTypes } from './2026-11-23-013-job-setting-types.js';
+import { eventReferenceShape } from './2026-11-23-014-event-reference-shape.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export function allMigrations(adapter: DialectAdapter): Record<string, Migration> {
@@ -30,5 +31,6 @@ export function allMigrations(adapter: DialectAdapter): Record<string, Migration
     '2026-11-23-011-idempotency-claims': idempotencyClaims(),
     '2026-11-23-012-media-key-indexes': mediaKeyIndexes(),
     '2026-11-23-013-job-setting-types': jobSettingTypes(),
+    '2026-11-23-014-event-reference-shape': eventReferenceShape(),
   };
 }

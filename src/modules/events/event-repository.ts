@@ -117,11 +117,15 @@ export class EventRepository {
   }
 
   async sessionsOf(eventId: string) {
-    return this.db.selectFrom('event_sessions').selectAll().where('event_id', '=', eventId).orderBy('position').execute();
+    return this.db.selectFrom('event_sessions').selectAll().where('event_id', '=', eventId).orderBy('sort_no').orderBy('position').execute();
+  }
+
+  async attachmentsOf(eventId: string) {
+    return this.db.selectFrom('event_attachments').select(['media_key', 'file_name']).where('event_id', '=', eventId).orderBy('position').execute();
   }
 
   async faqsOf(eventId: string) {
-    return this.db.selectFrom('event_faqs').selectAll().where('event_id', '=', eventId).orderBy('position').execute();
+    return this.db.selectFrom('event_faqs').selectAll().where('event_id', '=', eventId).orderBy('sort_no').orderBy('position').execute();
   }
 
 }

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, NOT_MODIFIED, PUBLIC_READ_ERRORS } from '../../schemas/common.js';
-import { EventDetail, EventIdParams, EventPage, EventSearchQuery } from './event-schemas.js';
+import { EventDetail, EventIdParams, EventPage, EventSearchQuery, FaqList, SessionList, TicketList } from './event-schemas.js';
 import type { EventService } from './event-service.js';
 
 export const eventRoutes: FastifyPluginAsyncTypebox<{ events: EventService }> = async (app, { events }) => {
@@ -27,4 +27,16 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ events: EventService }> = 
       response: { 200: EventDetail, ...NOT_MODIFIED, ...errorResponses(400, 404, ...PUBLIC_READ_ERRORS) },
     },
   }, async (request) => events.detail(request.params.eventId, request.locale));
+
+  const list = (path: 'tickets' | 'sessions' | 'faqs', summary: string, response: typeof TicketList | typeof SessionList | typeof FaqList) =>
+    app.get(`/api/v1/events/:eventId/${path}`, {
+      config: { auth: 'apiKey' },
+      schema: {
+        tags: ['Events'], summary, security: [{ apiKey: [] }], params: EventIdParams,
+        response: { 200: response, ...NOT_MODIFIED, ...errorResponses(400, 404, ...PUBLIC_READ_ERRORS) },
+      },
+    }, async (request) => events[path](request.params.eventId, request.locale));
+  list('tickets', 'The tickets of an event', TicketList);
+  list('sessions', 'The sessions of an event, by time slot (day, start and end time in the service time zone)', SessionList);
+  list('faqs', 'The FAQs of an event, by category', FaqList);
 };

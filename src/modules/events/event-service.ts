@@ -7,13 +7,13 @@ import { pageOf, type PageResult } from '../../schemas/common.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
 import type { CodeService } from '../codes/code-service.js';
 import type { EventRepository } from './event-repository.js';
+import { descriptionHtml, faqCategories, faqOf, sessionOf, sessionSlots, ticketOf } from './event-parts.js';
 import type { EventDetailDto, EventSearchQueryInput, EventSummaryDto } from './event-schemas.js';
 
 type OpenType = EventSummaryDto['eventOpenType'];
 type Size = EventSummaryDto['company']['size'];
 
 const nullIfHidden = <T>(hidden: boolean, value: T): T | null => (hidden ? null : value);
-const optionalIso = (ms: number | null) => (ms === null ? null : toUtcIso(ms));
 
 export class EventService {
   constructor(
@@ -30,7 +30,7 @@ export class EventService {
     const union = <T>(a: T[] | undefined, b: T[] | undefined) => (a || b ? [...new Set([...(a ?? []), ...(b ?? [])])] : undefined);
     const categories = union(query.categories, query.eventCategories);
     const subjects = union(query.subjects, query.eventSubjects);
-    const openTypes = union<string>(query.openTypes, query.eventOpenTypes)?.map((t) => (t === 'ON_OFFLINE' ? 'HYBRID' : t));
+    const openTypes = union<string>(query.openTypes, query.eventOpenTypes)?.map((t) => (t === 'HYBRID' ? 'ON_OFFLINE' : t));
     this.codes.requireCodes(query.categories ? 'categories' : 'eventCategories', 'event-categories', categories);
     this.codes.requireCodes(query.subjects ? 'subjects' : 'eventSubjects', 'event-subjects', subjects);
     let companyId: number | undefined;
@@ -56,35 +56,50 @@ export class EventService {
   }
 
   async detail(eventId: string, locale: Locale): Promise<EventDetailDto> {
-    const [event] = await this.hydrate([eventId], locale);
-    if (!event || event.row.status !== 'published') throw notFound.event(eventId);
-    const [tickets, sessions, faqs] = await Promise.all([
-      this.events.ticketsOf(eventId), this.events.sessionsOf(eventId), this.events.faqsOf(eventId),
+    const event = await this.published(eventId, locale);
+    const [tickets, sessions, faqs, attachments] = await Promise.all([
+      this.events.ticketsOf(eventId), this.events.sessionsOf(eventId), this.events.faqsOf(eventId), this.events.attachmentsOf(eventId),
     ]);
     const { row } = event;
     return {
+      attachments: attachments.map((a) => ({ url: this.links.image(a.media_key)!, fileName: a.file_name })),
       ...event.summary,
       description: event.description,
+      descriptionHtml: descriptionHtml(event.description),
+      eventStatus: 'PUBLISHED',
+      accessType: row.access_type as EventDetailDto['accessType'],
+      joinType: row.join_type as EventDetailDto['joinType'],
       onlineLink: row.online_link,
-      tickets: tickets.map((t) => ({
-        ticketId: t.id,
-        ticketType: 'FREE' as const,
-        ticketName: t.ticket_name,
-        description: t.description,
-        approvalRequired: t.approval_required === 1,
-        waitingRequired: t.waiting_required === 1,
-        maxCount: t.max_count,
-        salesStartAt: optionalIso(t.sales_start_at),
-        salesEndAt: optionalIso(t.sales_end_at),
-        formFields: JSON.parse(t.form_fields) as unknown[],
-      })),
-      sessions: sessions.map((s) => ({
-        sessionId: s.id, title: s.title, description: s.description, startAt: optionalIso(s.start_at), endAt: optionalIso(s.end_at),
-      })),
-      faqs: faqs.map((f) => ({ faqId: f.id, question: f.question, answer: f.answer })),
+      tickets: tickets.map((t) => ticketOf(t, { endAt: row.end_at, guestCount: row.guest_count })),
+      sessions: sessions.map(sessionOf),
+      faqs: faqs.map((f) => ({ ...faqOf(f), categoryName: f.category_name })),
       createdAt: toUtcIso(row.created_at),
       updatedAt: toUtcIso(row.updated_at),
     };
+  }
+
+  /** GET …/tickets: the tickets of a published event. */
+  async tickets(eventId: string, locale: Locale) {
+    const { row } = await this.published(eventId, locale);
+    return (await this.events.ticketsOf(eventId)).map((t) => ticketOf(t, { endAt: row.end_at, guestCount: row.guest_count }));
+  }
+
+  /** GET …/sessions: the sessions of a published event, by time slot. */
+  async sessions(eventId: string, locale: Locale) {
+    const { row } = await this.published(eventId, locale);
+    return sessionSlots(await this.events.sessionsOf(eventId), { startAt: row.start_at, endAt: row.end_at }, this.timeZone);
+  }
+
+  /** GET …/faqs: the FAQs of a published event, by category. */
+  async faqs(eventId: string, locale: Locale) {
+    await this.published(eventId, locale);
+    return faqCategories(await this.events.faqsOf(eventId));
+  }
+
+  private async published(eventId: string, locale: Locale) {
+    const [event] = await this.hydrate([eventId], locale);
+    if (!event || event.row.status !== 'published') throw notFound.event(eventId);
+    return event;
   }
 
   private async hydrate(ids: string[], locale: Locale) {
@@ -122,8 +137,10 @@ export class EventService {
         endAt: toUtcIso(row.end_at),
         location: hasLocation && !locationHidden
           ? {
-            country: row.country, region: row.region, locality: row.locality, title: row.location_title,
-            address: row.location_address, detail: row.location_detail, description: row.location_description,
+            country: row.country, region: row.region, locality: row.locality, placeName: row.location_title,
+            address: row.location_address, addressDetail: row.location_detail, directions: row.location_description,
+            latitude: row.latitude, longitude: row.longitude,
+            title: row.location_title, detail: row.location_detail, description: row.location_description,
           }
           : null,
         bannerUrl: this.links.image(row.banner_key),
@@ -133,6 +150,7 @@ export class EventService {
             hostType: isCompany ? 'COMPANY' as const : 'MEMBER' as const,
             id: (isCompany ? h.company_handle : h.user_handle) ?? '',
             name: (isCompany ? h.company_name : h.user_name) ?? '',
+            profileImageUrl: this.links.image((isCompany ? h.company_logo_url : h.user_image_url) ?? null),
             imageUrl: this.links.image((isCompany ? h.company_logo_url : h.user_image_url) ?? null),
             roles: JSON.parse(h.roles) as string[],
           };

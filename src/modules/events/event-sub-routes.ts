@@ -5,7 +5,7 @@ import { IdempotencyHeaders, RequestId } from '../../schemas/common.js';
 import { fingerprint, type Idempotency } from '../../shared/idempotency.js';
 import { WRITE_ERRORS } from '../../schemas/common.js';
 import {
-  FaqCreateRequest, FaqUpdateRequest, FreeTicketCreateRequest, HostCreateRequest, HostUpdateRequest, SessionCreateRequest,
+  FaqCreateRequest, FaqUpdateRequest, ChargedTicketCreateRequest, FreeTicketCreateRequest, HostCreateRequest, HostUpdateRequest, SessionCreateRequest,
   SessionUpdateRequest, TicketUpdateRequest,
 } from './event-write-schemas.js';
 import type { EventWriteService } from './event-write-service.js';
@@ -43,7 +43,15 @@ export const eventSubRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteServi
     config: create,
     schema: { ...common, summary: 'Create a free ticket', params: eventParams, headers: IdempotencyHeaders, body: FreeTicketCreateRequest, response: { 201: Id('ticketId'), ...WRITE_ERRORS } },
   }, async (request, reply) => created(request, reply, request.params.eventId, 'tickets', () =>
-    events.createTicket(request.token!.userId, request.params.eventId, request.body)));
+    events.createTicket(request.token!.userId, request.params.eventId, request.body, 'FREE')));
+  app.post('/api/v1/events/:eventId/tickets/charged', {
+    config: create,
+    schema: {
+      ...common, summary: 'Create a paid ticket', description: 'Like a free ticket, with a `price` and a `currency` (ISO 4217, default KRW).',
+      params: eventParams, headers: IdempotencyHeaders, body: ChargedTicketCreateRequest, response: { 201: Id('ticketId'), ...WRITE_ERRORS },
+    },
+  }, async (request, reply) => created(request, reply, request.params.eventId, 'tickets', () =>
+    events.createTicket(request.token!.userId, request.params.eventId, request.body, 'CHARGED')));
   app.patch('/api/v1/events/:eventId/tickets/:ticketId', {
     config: update,
     schema: { ...common, summary: 'Update a ticket', params: TicketParams, body: TicketUpdateRequest, response: { 200: Id('ticketId'), ...WRITE_ERRORS } },
@@ -98,7 +106,7 @@ export const eventSubRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteServi
   app.patch('/api/v1/events/:eventId/hosts/:hostId', {
     config: update,
     schema: { ...common, summary: 'Change a host\'s roles', params: HostParams, body: HostUpdateRequest, response: { 200: Id('hostId'), ...WRITE_ERRORS } },
-  }, async (request) => events.updateHost(request.token!.userId, request.params.eventId, request.params.hostId, request.body.roles));
+  }, async (request) => events.updateHost(request.token!.userId, request.params.eventId, request.params.hostId, request.body));
   app.delete('/api/v1/events/:eventId/hosts/:hostId', {
     config: remove,
     schema: { ...common, summary: 'Remove a host', params: HostParams, response: deleted },

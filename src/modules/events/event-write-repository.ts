@@ -25,9 +25,18 @@ export class EventWriteRepository {
     return { tickets: Number(tickets.n), guests: Number(event?.guest_count ?? 0) };
   }
 
-  async insert(values: Insertable<EventsTable>, categories: string[], subjects: string[]): Promise<void> {
+  async insert(
+    values: Insertable<EventsTable>, categories: string[], subjects: string[],
+    hosts: Array<Omit<Insertable<DB['event_hosts']>, 'event_id' | 'position'>> = [], attachments: Array<{ mediaKey: string; fileName: string | null }> = [],
+  ): Promise<void> {
     await this.db.insertInto('events').values(values).execute();
     await this.replaceCodes(values.id, categories, subjects);
+    if (hosts.length) await this.db.insertInto('event_hosts').values(hosts.map((h, position) => ({ ...h, event_id: values.id, position }))).execute();
+    if (attachments.length) {
+      await this.db.insertInto('event_attachments').values(attachments.map((a, position) => ({
+        event_id: values.id, position, media_key: a.mediaKey, file_name: a.fileName,
+      }))).execute();
+    }
     await recordCreated(this.db, values.id);
   }
 

@@ -12,23 +12,25 @@ import { EventCreateRequest, EventUpdateRequest, EventWriteResponse } from './ev
 import type { EventWriteService } from './event-write-service.js';
 
 const BANNER = { banner: { max: 1, description: 'Banner image: JPEG, PNG, WebP or GIF' } };
+const ATTACHMENTS = { ...BANNER, attachments: { max: 10, description: 'Up to 10 images attached to the event (JPEG, PNG, WebP or GIF; the file name is kept)' } };
 
 /** Events of a company (scope event:write): create, update with a banner, delete. */
 export const eventWriteRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteService; idempotency: Idempotency; limits: { maxRequestBytes: number; maxFileBytes: number }; uploads: ImageUploads }> = async (app, opts) => {
   const { events, idempotency, limits, uploads } = opts;
   const security = [{ bearer: [] }];
   const read = async (request: Parameters<typeof readMultipart>[0]) => {
-    const { json, files } = await readMultipart(request, { jsonPart: 'request', fileParts: { banner: 1 }, ...limits });
+    const { json, files } = await readMultipart(request, { jsonPart: 'request', fileParts: { banner: 1, attachments: 10 }, ...limits });
     const [banner] = await uploads.check(files.banner ?? [], 'banner');
-    return { json, banner };
+    return { json, banner, attachments: await uploads.check(files.attachments ?? [], 'attachments') };
   };
   const createBody = bodyStage(async (request) => {
-    const { json, banner } = await read(request);
+    const { json, banner, attachments } = await read(request);
     if (json === undefined) throw new ApiError('C0002', 'Part "request" is required', 'request');
-    return { input: checkJson(EventCreateRequest, json, 'request'), banner };
+    return { input: checkJson(EventCreateRequest, json, 'request'), banner, attachments };
   });
   const updateBody = bodyStage(async (request) => {
-    const { json, banner } = await read(request);
+    const { json, banner, attachments } = await read(request);
+    if (attachments.length > 0) throw new ApiError('C0002', 'Attachments are given when the event is created', 'attachments');
     if (json === undefined && !banner) throw new ApiError('C0002', 'Send a "request" part with the fields to change, or a "banner"', 'request');
     return { input: json === undefined ? {} : checkJson(EventUpdateRequest, json, 'request'), banner };
   });
@@ -44,15 +46,15 @@ export const eventWriteRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteSer
       consumes: ['multipart/form-data'],
       querystring: Type.Object({ companyId: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9_-]+$', description: 'Company handle (required)' })) }),
       headers: IdempotencyHeaders,
-      body: MultipartBody(EventCreateRequest, BANNER, 'EventCreateMultipart'),
+      body: MultipartBody(EventCreateRequest, ATTACHMENTS, 'EventCreateMultipart'),
       response: { 201: EventWriteResponse, ...UPLOAD_WRITE_ERRORS },
     },
   }, async (request, reply) => {
-    const { input, banner } = createBody.of(request);
+    const { input, banner, attachments } = createBody.of(request);
     const route = `POST /api/v1/events?companyId=${request.query.companyId ?? ''}`;
     const created = (event: { eventId: string; webUrl: string }) => ({ status: 201, body: event, location: `/api/v1/events/${event.eventId}` });
-    return idempotency.respond(request, reply, fingerprint(route, input, banner ? [banner] : []), {
-      create: async () => created(await events.create(request.token!.userId, request.query.companyId, input, banner)),
+    return idempotency.respond(request, reply, fingerprint(route, input, [...(banner ? [banner] : []), ...attachments]), {
+      create: async () => created(await events.create(request.token!.userId, request.query.companyId, input, banner, attachments)),
       replay: async (eventId) => created(events.created(eventId)),
     });
   });
