@@ -25,6 +25,12 @@ export interface EventWriteDeps {
 const subNotFound = (kind: string, id: number, eventId: string) => new ApiError('C0008', `Event ${eventId} has no ${kind} ${id}`, `${kind}Id`);
 
 /** Events of a company and their tickets, sessions, FAQs and hosts (scope event:write). */
+/** The changes of a PATCH, refused when there are none (every field sent was one the operation does not take). */
+function nonEmpty<T extends object>(changes: T): T {
+  if (Object.keys(changes).length === 0) throw new ApiError('C0002', 'Send at least one field to change', 'request');
+  return changes;
+}
+
 /** HYBRID, the name this service used first, is the reference's ON_OFFLINE. */
 const openType = (value: string | undefined) => (value === 'HYBRID' ? 'ON_OFFLINE' : value);
 
@@ -178,7 +184,7 @@ export class EventWriteService {
     const window = this.sessionWindow(input);
     await this.authorize(userId, eventId, 'ENT_EVENT_SUB_MANAGE');
     const name = input.sessionName ?? input.title;
-    const updated = await this.d.writes.updateSession(eventId, sessionId, {
+    const updated = await this.d.writes.updateSession(eventId, sessionId, nonEmpty({
       ...(name !== undefined && { title: name }),
       ...(input.description !== undefined && { description: input.description ?? '' }),
       ...(window.start !== undefined && { start_at: window.start }),
@@ -187,7 +193,7 @@ export class EventWriteService {
       ...(input.thumbnailPath !== undefined && { thumbnail_path: input.thumbnailPath }),
       ...(input.speakers !== undefined && { speakers: JSON.stringify(input.speakers) }),
       ...(input.sortNo !== undefined && { sort_no: input.sortNo }),
-    });
+    }));
     if (!updated) throw subNotFound('session', sessionId, eventId);
     return { sessionId };
   }
@@ -209,12 +215,12 @@ export class EventWriteService {
     await this.authorize(userId, eventId, 'ENT_EVENT_SUB_MANAGE');
     const title = input.title ?? input.question;
     const content = input.content ?? input.answer;
-    const changed = await this.d.writes.updateFaq(eventId, faqId, {
+    const changed = await this.d.writes.updateFaq(eventId, faqId, nonEmpty({
       ...(title !== undefined && { question: title }),
       ...(content !== undefined && { answer: content }),
       ...(input.categoryName !== undefined && { category_name: input.categoryName }),
       ...(input.sortNo !== undefined && { sort_no: input.sortNo }),
-    });
+    }));
     if (!changed) throw subNotFound('faq', faqId, eventId);
     return { faqId };
   }
@@ -229,6 +235,7 @@ export class EventWriteService {
   async updateHost(userId: number, eventId: string, hostId: number, input: { role?: string; roles?: string[] }): Promise<{ hostId: number }> {
     await this.authorize(userId, eventId, 'ENT_EVENT_SUB_MANAGE');
     const roles = input.roles ?? (input.role ? [input.role] : []);
+    if (roles.length === 0) throw new ApiError('C0002', 'Send "role" or "roles"', 'request.role');
     if (!(await this.d.writes.updateHost(eventId, hostId, roles))) throw subNotFound('host', hostId, eventId);
     return { hostId };
   }

@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { Migrator, sql, type Kysely } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { openDatabase, type Database } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { allMigrations } from '../src/db/migrations/index.js';
+import { AccountsRepository } from '../src/modules/accounts/accounts-repository.js';
+import { AppKeyService } from '../src/modules/accounts/app-key-service.js';
+import { testConfig } from './helpers/test-app.js';
+import { ENGINES } from './helpers/test-database.js';
+
+const BEFORE = '2026-11-22-010-job-popularity-index';
+const NOW = Date.parse('2026-11-21T03:00:00Z');
+
+/** Data stored before this session's migrations (011-014) is carried over, in the reference's shape. */
+describe.each(ENGINES)('migrations after 010 on %s', (engine) => {
+  let database: Database | null = null;
+  let cleanup: () => Promise<void> = async () => undefined;
+  afterEach(async () => {
+    await database?.close();
+    await cleanup();
+  });
+
+  async function openAt010(): Promise<Database> {
+    let schema: string | undefined;
+    if (engine === 'sqlite') {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-carry-'));
+      database = openDatabase({ kind: 'sqlite', url: path.join(dir, 'old.sqlite') });
+      cleanup = async () => fs.rmSync(dir, { recursive: true, force: true });
+    } else {
+      schema = `carry_${randomBytes(4).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await admin.connect();
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      await admin.end();
+      database = openDatabase({ kind: 'postgres', url: process.env.TEST_DATABASE_URL!, searchPath: schema, poolSize: 2 });
+      cleanup = async () => {
+        const c = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+        await c.connect();
+        await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        await c.end();
+      };
+    }
+    const db = database;
+    const migrator = new Migrator({
+      db: db.db, provider: { getMigrations: async () => allMigrations(db.adapter) }, ...(schema ? { migrationTableSchema: schema } : {}),
+    });
+    const { error } = await migrator.migrateTo(BEFORE);
+    if (error) throw error;
+    return db;
+  }
+
+  it('keeps every row and gives it the new fields: HYBRID events, old form fields, settings, sessions, FAQs, claims', async () => {
+    const db = (await openAt010()).db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+    const insert = (table: string, row: Record<string, unknown>) => db.insertInto(table).values(row).execute();
+    const { id: companyId } = await db.insertInto('companies').values({ handle: 'old-co', name: 'Old Co', industry: 'SOFTWARE', size: 'SMALL', created_at: NOW })
+      .returning('id').executeTakeFirstOrThrow() as { id: number };
+    await insert('events', {
+      id: 'evt_old', company_id: companyId, status: 'published', event_name: '옛 행사', event_open_type: 'HYBRID',
+      start_at: NOW + 86_400_000, end_at: NOW + 90_000_000, language: 'ko', created_at: NOW, updated_at: NOW,
+    });
+    await insert('event_tickets', {
+      event_id: 'evt_old', ticket_type: 'FREE', ticket_name: '일반', form_fields: JSON.stringify([{ label: '회사', type: 'TEXT', required: true }]),
+      created_at: NOW, updated_at: NOW,
+    });
+    await insert('event_sessions', { event_id: 'evt_old', position: 0, title: '키노트', description: '시작' });
+    await insert('event_faqs', { event_id: 'evt_old', position: 0, question: '주차?', answer: '됩니다' });
+    const { id: jobId } = await db.insertInto('jobs').values({
+      company_id: companyId, job_type: 'PLATFORM', status: 'draft', title: '옛 공고', job_category: 'SOFTWARE_ENGINEERING', work_type: 'ONSITE',
+      language: 'ko', apply_type: 'PLATFORM', created_at: NOW, updated_at: NOW,
+    }).returning('id').executeTakeFirstOrThrow() as { id: number };
+    await insert('job_settings', { job_id: jobId, position: 0, title: '이력서', required: 1, upload_type: 'ANY' });
+    await insert('idempotency_keys', { scope: 's', idempotency_key: 'k', request_hash: 'h', response_status: 201, response_body: '{"postId":1}', created_at: NOW, expires_at: NOW + 1 });
+
+    expect(await migrateToLatest(database!)).toEqual([
+      '2026-11-23-011-idempotency-claims', '2026-11-23-012-media-key-indexes', '2026-11-23-013-job-setting-types', '2026-11-23-014-event-reference-shape',
+    ]);
+
+    const event = await sql<Record<string, unknown>>`SELECT event_open_type, access_type, join_type, latitude FROM events WHERE id = 'evt_old'`.execute(db);
+    expect(event.rows).toEqual([{ event_open_type: 'ON_OFFLINE', access_type: 'PUBLIC', join_type: 'OPEN', latitude: null }]);
+    const ticket = await sql<{ form_fields: string; price: unknown }>`SELECT form_fields, price FROM event_tickets`.execute(db);
+    expect(JSON.parse(ticket.rows[0]!.form_fields)).toEqual([{ fieldLabel: '회사', fieldType: 'TEXT', required: true }]);
+    expect(ticket.rows[0]!.price).toBeNull();
+    expect((await sql`SELECT title, description, speakers, sort_no FROM event_sessions`.execute(db)).rows).toEqual([{ title: '키노트', description: '시작', speakers: '[]', sort_no: 0 }]);
+    expect((await sql`SELECT question, answer, category_name FROM event_faqs`.execute(db)).rows).toEqual([{ question: '주차?', answer: '됩니다', category_name: 'FAQ' }]);
+    expect((await sql`SELECT setting_type, title, upload_type FROM job_settings`.execute(db)).rows).toEqual([{ setting_type: 'CUSTOM', title: '이력서', upload_type: 'ANY' }]);
+    expect((await sql`SELECT response_status, owner, resource_id FROM idempotency_keys`.execute(db)).rows).toEqual([{ response_status: 201, owner: null, resource_id: null }]);
+
+    // And the service reads them in the new shape.
+    const app = await buildApp({ config: testConfig(), database: database!, clock: () => NOW, logger: false });
+    try {
+      const { apiKey } = await new AppKeyService(new AccountsRepository(database!.db, () => NOW), 0).createApp('reader');
+      const res = await app.inject({ method: 'GET', url: '/api/v1/events/evt_old', headers: { 'x-svc-api-key': apiKey } });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({ eventOpenType: 'ON_OFFLINE', accessType: 'PUBLIC', tickets: [{ formFields: [{ fieldLabel: '회사', fieldType: 'TEXT' }] }] });
+    } finally {
+      await app.close();
+    }
+  });
+});
