@@ -69,6 +69,32 @@ describe.each(ENGINES)('conformance on %s', (engine) => {
     expect((await t.get('/api/v1/posts/1')).headers['cross-origin-resource-policy']).toBe('same-origin');
   });
 
+  it('takes a company handle of 255 characters on every path and query that names a company, and refuses 256', async () => {
+    const reader = await accessToken(t, 'job:manage:read company:manage:read job:write', await createUser(t, 'handle-reader'));
+    const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: string) => t.request({
+      method, url, payload,
+      headers: { 'x-svc-api-key': t.demo.apiKey, ...bearer(reader), ...(payload ? { 'content-type': 'application/json' } : {}) },
+    });
+    for (const [handle, ok] of [['a'.repeat(255), true], ['a'.repeat(256), false]] as const) {
+      const answers = [
+        await call('GET', `/api/v1/companies/${handle}/jobs/accessible`),
+        await call('GET', `/api/v1/me/company-permissions/${handle}/resource-roles`),
+        await call('GET', `/api/v1/jobs?companyId=${handle}`),
+        await call('GET', `/api/v1/posts?companyId=${handle}`),
+        await call('GET', `/api/v1/events?companyId=${handle}`),
+        await call('PUT', `/api/v1/jobs/${t.demo.jobs.draft}/active?companyId=${handle}`, '{"startDate":"2026-12-01"}'),
+      ];
+      for (const res of answers) {
+        if (ok) {
+          expect([200, 403, 404], res.body).toContain(res.statusCode);
+        } else {
+          expect(res.statusCode, res.body).toBe(400);
+          expect(['C0002', 'C0005']).toContain(res.json().code);
+        }
+      }
+    }
+  });
+
   it('answers a CORS preflight with 204 and no CORS headers when no origin is allowed', async () => {
     const preflight = await t.app.inject({
       method: 'OPTIONS', url: '/api/v1/posts', headers: { origin: 'https://builder.example', 'access-control-request-method': 'GET' },
