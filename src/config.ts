@@ -246,7 +246,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     },
     lifetimes: {
       authorizationCodeSeconds: int('AUTH_CODE_TTL_SECONDS', 300, 10, 3600),
-      accessTokenSeconds: int('ACCESS_TOKEN_TTL_SECONDS', 3600, 30, 86_400),
+      accessTokenSeconds: int('ACCESS_TOKEN_TTL_SECONDS', 900, 30, 86_400),
       refreshTokenSeconds: int('REFRESH_TOKEN_TTL_SECONDS', 30 * 86_400, 60, 365 * 86_400),
     },
   };

@@ -14,7 +14,7 @@ describe('settings', () => {
     expect(config.rateLimits.globalPerDay).toBe(5000);
     expect(config.rateLimits.operations['post.create']).toEqual({ perMinute: 2, perHour: 10, perDay: 50 });
     expect(config.rateLimits.operations['event.sub.update']).toEqual({ perMinute: 15, perHour: 150, perDay: 800 });
-    expect(config.lifetimes).toEqual({ authorizationCodeSeconds: 300, accessTokenSeconds: 3600, refreshTokenSeconds: 2_592_000 });
+    expect(config.lifetimes).toEqual({ authorizationCodeSeconds: 300, accessTokenSeconds: 900, refreshTokenSeconds: 2_592_000 });
   });
 
   it('reads PostgreSQL URLs, SQLite paths, Redis and limits from the environment', () => {

@@ -53,7 +53,7 @@ describe.each(ENGINES)('OAuth 2.0 flow with oauth4webapi on %s', (engine) => {
       await oauth.authorizationCodeGrantRequest(as, client, clientAuth, params, redirectUri, verifier, insecure));
     expect(tokens.token_type).toBe('bearer');
     expect(tokens.scope).toBe('profile email post:write');
-    expect(tokens.expires_in).toBe(3600);
+    expect(tokens.expires_in).toBe(900);
     expect(tokens.refresh_token).toMatch(/^svcr_/);
 
     // The resource server's view: RFC 9068 validation against the published JWKS.
