@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -17,6 +16,7 @@ import { imagePart, jsonPart, multipart } from './helpers/multipart.js';
 import { testConfig, type TestContext } from './helpers/test-app.js';
 import { ENGINES, type Engine } from './helpers/test-database.js';
 import { accessToken } from './helpers/tokens.js';
+import { freePort } from './helpers/free-port.js';
 
 /**
  * The real server, killed with SIGKILL at random moments while writes are in flight, then started again on
@@ -28,14 +28,6 @@ const ROUNDS = 6;
 const READ_LIMIT_PER_DAY = 150;
 const SECRET = 'crash-test-signing-secret-0123456789abcdef';
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,19 +1,11 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_API_KEY } from '../src/demo/demo-generator.js';
+import { freePort } from './helpers/free-port.js';
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('npm run demo', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-demo-'));

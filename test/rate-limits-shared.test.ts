@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
@@ -8,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { generateDemoData } from '../src/demo/demo-generator.js';
+import { freePort } from './helpers/free-port.js';
 
 const hasRedisServer = (() => {
   try {
@@ -19,14 +19,6 @@ const hasRedisServer = (() => {
 const RUN = Boolean(process.env.TEST_REDIS_URL) && hasRedisServer;
 if (!RUN) console.warn('Shared rate-limit test skipped: it needs TEST_REDIS_URL and a redis-server binary.');
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

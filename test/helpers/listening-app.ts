@@ -1,19 +1,9 @@
-import net from 'node:net';
 import { buildApp, type App } from '../../src/app.js';
 import { generateDemoData, type DemoManifest } from '../../src/demo/demo-generator.js';
 import { testConfig } from './test-app.js';
 import { createTestDatabase, type Engine, type TestDatabase } from './test-database.js';
+import { freePort } from './free-port.js';
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export interface ListeningApp {
   app: App;
