@@ -25,7 +25,7 @@ import { freePort } from './helpers/free-port.js';
  * no more than their limit across the restarts.
  */
 const ROUNDS = 6;
-const READ_LIMIT_PER_DAY = 150;
+const READ_LIMIT_PER_DAY = 200;
 const SECRET = 'crash-test-signing-secret-0123456789abcdef';
 
 
@@ -77,6 +77,7 @@ describe.each(ENGINES)('crashes of the real server on %s', (engine) => {
         RATE_LIMIT_GLOBAL_PER_MINUTE: '100000', RATE_LIMIT_GLOBAL_PER_DAY: String(READ_LIMIT_PER_DAY),
         RATE_LIMIT_POST_CREATE_PER_MINUTE: '100000', RATE_LIMIT_POST_CREATE_PER_HOUR: '100000', RATE_LIMIT_POST_CREATE_PER_DAY: '100000',
         RATE_LIMIT_JOB_CREATE_PER_MINUTE: '100000', RATE_LIMIT_JOB_CREATE_PER_HOUR: '100000', RATE_LIMIT_JOB_CREATE_PER_DAY: '100000',
+        RATE_LIMIT_JOB_PUBLISH_PER_MINUTE: '100000', RATE_LIMIT_JOB_PUBLISH_PER_HOUR: '100000', RATE_LIMIT_JOB_PUBLISH_PER_DAY: '100000',
       },
       stdio: 'ignore',
     });
@@ -118,6 +119,14 @@ describe.each(ENGINES)('crashes of the real server on %s', (engine) => {
 
   it('keeps every acknowledged write and answers every retry, with no key stranded and no limit exceeded', async () => {
     const writes: Write[] = [];
+    /** Jobs whose publish was acknowledged: they must be published at the end. */
+    const published = new Set<number>();
+    const publish = async (jobId: number) => {
+      const res = await fetch(`${base}/api/v1/jobs/${jobId}/active?companyId=${demo.companyId}`, {
+        method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}',
+      });
+      if (res.status === 200) published.add(jobId);
+    };
     let readsAdmitted = 0;
     let readsTried = 0;
     const auth = { authorization: `Bearer ${token}` };
@@ -154,8 +163,11 @@ describe.each(ENGINES)('crashes of the real server on %s', (engine) => {
         key: `crash-${round}-${i}`, kind: i % 4 === 3 ? 'job' : 'post', text: `크래시 시험 ${round}-${i} ${randomBytes(3).toString('hex')}`, acknowledged: null,
       }));
       writes.push(...fresh);
+      const drafts = writes.filter((w) => w.kind === 'job' && w.acknowledged !== null).map((w) => (w.acknowledged as { jobId: number }).jobId)
+        .filter((id) => !published.has(id));
       const inFlight = [
         ...fresh.map((w) => send(w).then((r) => { if (r.status === 201) w.acknowledged = r.body; }, () => undefined)),
+        ...drafts.map((id) => publish(id).catch(() => undefined)),
         ...Array.from({ length: 60 }, () => read().catch(() => undefined)),
       ];
       await sleep(20 + Math.floor(Math.random() * 400));
@@ -183,6 +195,12 @@ describe.each(ENGINES)('crashes of the real server on %s', (engine) => {
         expect(ack.title).toBe(w.text);
       }
     }
+    expect(published.size).toBeGreaterThan(0);
+    for (const jobId of published) {
+      const job = await fetch(`${base}/api/v1/jobs/${jobId}`, { headers: { 'x-svc-api-key': demo.apiKey } });
+      expect(job.status).toBe(200);
+      expect(await job.json()).toMatchObject({ status: 'published' });
+    }
     await kill();
 
     const database = store.open();
@@ -196,7 +214,7 @@ describe.each(ENGINES)('crashes of the real server on %s', (engine) => {
       const posts = await database.db.selectFrom('posts').select('content').where('content', 'like', '크래시 시험%').execute();
       const duplicates = posts.length + jobs.length - writes.length;
       console.warn(`crash ${engine}: ${ROUNDS} kills, ${writes.length} writes acknowledged, 0 lost, ${stranded.length} keys stranded, `
-        + `${duplicates} created twice, reads admitted ${readsAdmitted} of ${readsTried} against a day limit of ${READ_LIMIT_PER_DAY}`);
+        + `${duplicates} created twice, ${published.size} publishes acknowledged and kept, reads admitted ${readsAdmitted} of ${readsTried} against a day limit of ${READ_LIMIT_PER_DAY}`);
       // A create that committed and died before answering is answered from its claim, never made again.
       expect(duplicates).toBe(0);
     } finally {
