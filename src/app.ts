@@ -16,6 +16,8 @@ import { EventService } from './modules/events/event-service.js';
 import { eventSubRoutes } from './modules/events/event-sub-routes.js';
 import { EventWriteRepository } from './modules/events/event-write-repository.js';
 import { eventWriteRoutes } from './modules/events/event-write-routes.js';
+import { EventSubService } from './modules/events/event-sub-service.js';
+import { EventWriteRules } from './modules/events/event-write-rules.js';
 import { EventWriteService } from './modules/events/event-write-service.js';
 import { healthRoutes } from './modules/health/health-routes.js';
 import { ImageUploads } from './media/image-uploads.js';
@@ -181,9 +183,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
     writes: new PostWriteRepository(database.db, database.adapter), reads: posts, uploads,
     og: new OgFetcher(config.ogFetch, app.log), clock,
   });
-  const eventWrites = new EventWriteService({
+  const eventDeps = {
     writes: new EventWriteRepository(database.db), accounts, permissions, codes, uploads, links, clock, timeZone: config.serviceTimeZone,
-  });
+  };
+  const eventRules = new EventWriteRules(eventDeps);
+  const eventWrites = new EventWriteService(eventDeps, eventRules);
+  const eventParts = new EventSubService(eventDeps, eventRules);
   const idempotency = new Idempotency(database.db, clock, config.instanceName);
   const abandonedClaims = await idempotency.releaseAbandoned();
   if (abandonedClaims > 0) app.log.warn({ abandonedClaims }, 'released Idempotency-Key claims an earlier run left unfinished');
@@ -226,7 +231,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(meRoutes, { permissions, accounts, links });
   await app.register(mediaRoutes, { store: mediaStore });
   await app.register(eventRoutes, { events });
-  await app.register(eventSubRoutes, { events: eventWrites, idempotency });
+  await app.register(eventSubRoutes, { events: eventParts, idempotency });
   // The writes that take uploads, with multipart parsing (and its per-request hooks) for them alone.
   await app.register(async (scope) => {
     await scope.register(multipartPlugin, { maxImageBytes: config.media.maxImageBytes });

@@ -8,7 +8,7 @@ import {
   FaqCreateRequest, FaqUpdateRequest, ChargedTicketCreateRequest, FreeTicketCreateRequest, HostCreateRequest, HostUpdateRequest, SessionCreateRequest,
   SessionUpdateRequest, TicketUpdateRequest,
 } from './event-write-schemas.js';
-import type { EventWriteService } from './event-write-service.js';
+import type { EventSubService } from './event-sub-service.js';
 
 const Id = (name: string) => Type.Object({ [name]: Type.Integer({ format: 'int64' }) }, { title: `${name[0]!.toUpperCase()}${name.slice(1)}Response` });
 const EventId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });
@@ -20,7 +20,7 @@ const FaqParams = Type.Object({ eventId: EventId, faqId: SubId });
 const HostParams = Type.Object({ eventId: EventId, hostId: SubId });
 
 /** Tickets, sessions, FAQs and hosts of an event (scope event:write, capability ENT_EVENT_SUB_MANAGE). */
-export const eventSubRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteService; idempotency: Idempotency }> = async (app, { events, idempotency }) => {
+export const eventSubRoutes: FastifyPluginAsyncTypebox<{ events: EventSubService; idempotency: Idempotency }> = async (app, { events, idempotency }) => {
   const common = { tags: ['Events'], security: [{ bearer: [] }] };
   const create = { bearerScope: 'event:write', rateLimitOperation: 'event.sub.create' } as const;
   const update = { bearerScope: 'event:write', rateLimitOperation: 'event.sub.update' } as const;
