@@ -62,6 +62,7 @@ import { connectionLimits } from './net/connection-limits.js';
 import { bodyParsersPlugin } from './plugins/body-parsers.js';
 import { errorHandlerPlugin, sendError } from './plugins/error-handler.js';
 import { ApiError } from './shared/api-error.js';
+import { loggerOptions } from './shared/log-options.js';
 import { readScopePlugin } from './plugins/read-scope.js';
 import { languagePlugin } from './plugins/language.js';
 import { multipartPlugin } from './plugins/multipart.js';
@@ -100,10 +101,6 @@ export function apiAudience(config: Config): string {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
-/** Never log a credential, even if a future log line includes headers. */
-export const LOG_REDACTIONS = [
-  'req.headers.authorization', 'req.headers["x-svc-api-key"]', 'req.headers.cookie', 'res.headers["set-cookie"]',
-];
 
 /**
  * Assembles the service: cross-cutting plugins first (security headers, CORS, errors, language, query
@@ -116,7 +113,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const clock = options.clock ?? Date.now;
 
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel, redact: LOG_REDACTIONS },
+    logger: options.logger ?? loggerOptions(config.logLevel),
     // Accept a caller's request id only when it is short and plain, so it cannot forge log lines.
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, LOG_REDACTIONS, type App } from '../src/app.js';
+import { buildApp, type App } from '../src/app.js';
+import { loggerOptions } from '../src/shared/log-options.js';
 import { createTestApp, type TestContext } from './helpers/test-app.js';
 import { accessToken } from './helpers/tokens.js';
 
@@ -12,7 +13,7 @@ describe('logs', () => {
   beforeAll(async () => {
     t = await createTestApp('sqlite');
     const stream = new Writable({ write(chunk, _encoding, done) { logged += String(chunk); done(); } });
-    app = await buildApp({ config: t.config, database: t.db.database, clock: () => t.clock.now, logger: { level: 'trace', redact: LOG_REDACTIONS, stream } });
+    app = await buildApp({ config: t.config, database: t.db.database, clock: () => t.clock.now, logger: { ...loggerOptions('trace'), stream } });
   });
   afterAll(async () => {
     await app?.close();
@@ -32,8 +33,11 @@ describe('logs', () => {
       method: 'POST', url: '/oauth/login', headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: new URLSearchParams({ email: t.demo.user.email, password: 'password-guess-value' }).toString(),
     });
+    await app.inject({ method: 'GET', url: '/api/v1/posts?keyword=x&code=code-secret-value&refresh_token=refresh-in-url-value', headers: { 'x-svc-api-key': t.demo.apiKey } });
+    expect(logged).toContain('code=[redacted]');
     expect(logged.length).toBeGreaterThan(1_000);
-    for (const secret of [t.demo.apiKey, token, t.demo.client.clientSecret, t.demo.user.password, 'password-guess-value', 'refresh-secret-value', 'cookie-secret-value']) {
+    for (const secret of [t.demo.apiKey, token, t.demo.client.clientSecret, t.demo.user.password, 'password-guess-value', 'refresh-secret-value', 'cookie-secret-value',
+      'code-secret-value', 'refresh-in-url-value']) {
       expect(logged.includes(secret), `logged: ${secret.slice(0, 12)}…`).toBe(false);
     }
   });

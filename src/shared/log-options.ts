@@ -1,0 +1,27 @@
+import type { FastifyRequest } from 'fastify';
+
+/** Never log a credential, even if a future log line includes headers. */
+export const LOG_REDACTIONS = [
+  'req.headers.authorization', 'req.headers["x-svc-api-key"]', 'req.headers.cookie', 'res.headers["set-cookie"]',
+];
+
+/** Query parameters that carry a credential somewhere in OAuth (a code on its way back, a token, a secret). */
+const SECRET_PARAMS = /([?&](?:code|code_verifier|refresh_token|access_token|token|client_secret|password)=)[^&#]*/gi;
+
+/** A URL as logs may show it: the values of credential-carrying query parameters replaced. */
+export function loggableUrl(url: string): string {
+  return url.replace(SECRET_PARAMS, '$1[redacted]');
+}
+
+/** The logger of the service: credential headers redacted, and request URLs logged without secret query values. */
+export function loggerOptions(level: string) {
+  return {
+    level,
+    redact: LOG_REDACTIONS,
+    serializers: {
+      req: (request: FastifyRequest) => ({
+        method: request.method, url: loggableUrl(request.url), host: request.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort,
+      }),
+    },
+  };
+}
