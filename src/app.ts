@@ -59,6 +59,7 @@ import { rateLimitStoreFor } from './rate-limit/rate-limit-store-factory.js';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
 import { MEDIA_SWEEP_GRACE_MS, MediaSweep } from './media/media-sweep.js';
 import { connectionLimits } from './net/connection-limits.js';
+import { pathIntegersPlugin } from './plugins/path-integers.js';
 import { bodyParsersPlugin } from './plugins/body-parsers.js';
 import { errorHandlerPlugin, sendError } from './plugins/error-handler.js';
 import { ApiError } from './shared/api-error.js';
@@ -213,6 +214,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(readScopePlugin);
   await app.register(languagePlugin);
   await app.register(queryNormalizationPlugin);
+  await app.register(pathIntegersPlugin);
   await app.register(appKeyAuthPlugin, { appKeys });
   await app.register(bearerAuthPlugin, { tokens });
   const rateLimits = options.rateLimitStore ?? rateLimitStoreFor(config, database, clock, app.log);

@@ -44,7 +44,7 @@ describe.each(ENGINES)('hostile input on %s', (engine) => {
     t.request({ method, url, headers: { ...bearer(token), 'content-type': 'application/json' }, payload });
 
   it('refuses ids beyond what an int64 or a JavaScript number holds with 400 C0002', async () => {
-    for (const url of ['/api/v1/posts/99999999999999999999', '/api/v1/jobs/99999999999999999999', '/api/v1/posts/9223372036854775808']) {
+    for (const url of ['/api/v1/posts/99999999999999999999', '/api/v1/jobs/99999999999999999999', '/api/v1/posts/9223372036854775808', '/api/v1/posts/1e400', '/api/v1/jobs/1e400', '/api/v1/posts/1e3', '/api/v1/posts/-1']) {
       expectRefused(await t.get(url), 400, 'C0002');
     }
     expectRefused(await send('POST', '/api/v1/posts', [{ name: 'request', value: '{"repostedPostId":99999999999999999999}' }]), 400, 'C0002');
