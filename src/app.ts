@@ -102,7 +102,6 @@ export function apiAudience(config: Config): string {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
-
 /**
  * Assembles the service: cross-cutting plugins first (security headers, CORS, errors, language, query
  * normalization, authentication, limits, response caching, OpenAPI), then one route module per area; the

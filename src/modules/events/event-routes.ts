@@ -35,7 +35,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ events: EventService }> = 
         tags: ['Events'], summary, security: [{ apiKey: [] }], params: EventIdParams,
         response: { 200: response, ...NOT_MODIFIED, ...errorResponses(400, 404, ...PUBLIC_READ_ERRORS) },
       },
-    }, async (request) => events[path](request.params.eventId, request.locale));
+    }, async (request) => events[path](request.params.eventId));
   list('tickets', 'The tickets of an event', TicketList);
   list('sessions', 'The sessions of an event, by time slot (day, start and end time in the service time zone)', SessionList);
   list('faqs', 'The FAQs of an event, by category', FaqList);

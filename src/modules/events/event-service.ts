@@ -56,7 +56,8 @@ export class EventService {
   }
 
   async detail(eventId: string, locale: Locale): Promise<EventDetailDto> {
-    const event = await this.published(eventId, locale);
+    const [event] = await this.hydrate([eventId], locale);
+    if (!event || event.row.status !== 'published') throw notFound.event(eventId);
     const [tickets, sessions, faqs, attachments] = await Promise.all([
       this.events.ticketsOf(eventId), this.events.sessionsOf(eventId), this.events.faqsOf(eventId), this.events.attachmentsOf(eventId),
     ]);
@@ -79,27 +80,28 @@ export class EventService {
   }
 
   /** GET …/tickets: the tickets of a published event. */
-  async tickets(eventId: string, locale: Locale) {
-    const { row } = await this.published(eventId, locale);
+  async tickets(eventId: string) {
+    const row = await this.published(eventId);
     return (await this.events.ticketsOf(eventId)).map((t) => ticketOf(t, { endAt: row.end_at, guestCount: row.guest_count }));
   }
 
   /** GET …/sessions: the sessions of a published event, by time slot. */
-  async sessions(eventId: string, locale: Locale) {
-    const { row } = await this.published(eventId, locale);
+  async sessions(eventId: string) {
+    const row = await this.published(eventId);
     return sessionSlots(await this.events.sessionsOf(eventId), { startAt: row.start_at, endAt: row.end_at }, this.timeZone);
   }
 
   /** GET …/faqs: the FAQs of a published event, by category. */
-  async faqs(eventId: string, locale: Locale) {
-    await this.published(eventId, locale);
+  async faqs(eventId: string) {
+    await this.published(eventId);
     return faqCategories(await this.events.faqsOf(eventId));
   }
 
-  private async published(eventId: string, locale: Locale) {
-    const [event] = await this.hydrate([eventId], locale);
-    if (!event || event.row.status !== 'published') throw notFound.event(eventId);
-    return event;
+  /** The row of a published event (the lists need no hosts, codes or translations of it), else 404 EV001. */
+  private async published(eventId: string) {
+    const [row] = await this.events.findByIds([eventId]);
+    if (!row || row.status !== 'published') throw notFound.event(eventId);
+    return row;
   }
 
   private async hydrate(ids: string[], locale: Locale) {
@@ -169,7 +171,6 @@ export class EventService {
       return [{ row, summary, description: translation?.description ?? row.description }];
     });
   }
-
 
   /** A date (the start or end of that day in the service time zone) or an ISO date-time; 400 C0005 otherwise. */
   private day(name: string, value: string | undefined, edge: 'start' | 'end'): number | undefined {
