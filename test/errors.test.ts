@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES } from './helpers/test-database.js';
 import { createTestApp, type TestContext } from './helpers/test-app.js';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/;
 
-describe('errors and request handling', () => {
+describe.each(ENGINES)('errors and request handling on %s', (engine) => {
   let t: TestContext;
-  beforeAll(async () => { t = await createTestApp('sqlite'); });
+  beforeAll(async () => { t = await createTestApp(engine); });
   afterAll(async () => { await t?.close(); });
 
   it('answers an unknown route with 404 C0008 in the ErrorResponse body', async () => {

@@ -287,10 +287,10 @@ describe.each(ENGINES)('job postings on %s', (engine) => {
   });
 });
 
-describe('a job create that fails part-way', () => {
+describe.each(ENGINES)('a job create that fails part-way on %s', (engine) => {
   it('leaves no job and no files when the media store fails on the third image', async () => {
     const failing = failingMediaStore(3);
-    const t = await createTestApp('sqlite', { mediaStore: failing.store });
+    const t = await createTestApp(engine, { mediaStore: failing.store });
     const dir = path.join(t.config.dataDir, 'media');
     failing.useFolder(dir);
     try {
@@ -309,7 +309,7 @@ describe('a job create that fails part-way', () => {
   });
 
   it('refuses an image over the size limit with 400 P0011', async () => {
-    const t = await createTestApp('sqlite', { config: { MEDIA_MAX_IMAGE_BYTES: '2048' } });
+    const t = await createTestApp(engine, { config: { MEDIA_MAX_IMAGE_BYTES: '2048' } });
     try {
       const token = await accessToken(t, 'job:write');
       const big = Buffer.concat([png(40, 40), randomBytes(4096)]);

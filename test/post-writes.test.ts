@@ -216,10 +216,10 @@ describe.each(ENGINES)('post writes on %s', (engine) => {
   });
 });
 
-describe('a post create that fails part-way', () => {
+describe.each(ENGINES)('a post create that fails part-way on %s', (engine) => {
   it('leaves no post and no files when the media store fails on the third image', async () => {
     const failing = failingMediaStore(3);
-    const t = await createTestApp('sqlite', { mediaStore: failing.store });
+    const t = await createTestApp(engine, { mediaStore: failing.store });
     const dir = path.join(t.config.dataDir, 'media');
     failing.useFolder(dir);
     try {
