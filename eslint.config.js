@@ -3,7 +3,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'data/', 'coverage/', 'node_modules/', 'bench/results/', 'bench/data/'] },
+  { ignores: ['dist/', 'sdk/dist/', 'sdk/src/schema.ts', 'sdk/src/operations.ts', 'data/', 'coverage/', 'node_modules/', 'bench/results/', 'bench/data/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,6 +1,15 @@
+import fs from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SUPPORTED_SCOPES } from '../src/modules/oauth/scopes.js';
 import { createTestApp, type TestContext } from './helpers/test-app.js';
+
+const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
+type Operation = Record<string, any>;
+const operationsOf = (doc: Record<string, any>) => Object.entries(doc.paths as Record<string, Record<string, Operation>>)
+  .flatMap(([path, item]) => METHODS.filter((m) => item[m]).map((method) => ({ path, method, op: item[method]! })));
 
 describe('OpenAPI document', () => {
   let t: TestContext;
@@ -12,6 +21,8 @@ describe('OpenAPI document', () => {
     doc = res.json();
   });
   afterAll(async () => { await t?.close(); });
+  const schemaAt = (schema: Record<string, any>): Record<string, any> =>
+    (schema.$ref ? doc.components.schemas[schema.$ref.replace('#/components/schemas/', '')] : schema);
 
   it('is a valid OpenAPI 3.1 document', async () => {
     const result = await new Validator().validate(doc as never);
@@ -23,7 +34,12 @@ describe('OpenAPI document', () => {
 
   it('declares the security schemes and the shared ErrorResponse', () => {
     expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-SVC-API-Key' });
-    expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    const oauth2 = doc.components.securitySchemes.oauth2;
+    expect(oauth2.type).toBe('oauth2');
+    expect(oauth2.flows.authorizationCode).toMatchObject({
+      authorizationUrl: 'https://api.test.example/oauth/authorize', tokenUrl: 'https://api.test.example/oauth/token',
+    });
+    expect(Object.keys(oauth2.flows.authorizationCode.scopes).sort()).toEqual([...SUPPORTED_SCOPES].sort());
     expect(Object.keys(doc.components.schemas.ErrorResponse.properties).sort()).toEqual(['code', 'details', 'message', 'timestamp']);
   });
 
@@ -38,8 +54,10 @@ describe('OpenAPI document', () => {
     for (const { path, method, op } of operations) {
       const optionalBearer = path.startsWith('/api/v1/posts') && method === 'get';
       const publicRead = method === 'get' && !path.startsWith('/api/v1/me') && !path.endsWith('/accessible');
-      const expected = optionalBearer ? [{ apiKey: [] }, { apiKey: [], bearer: [] }] : publicRead ? [{ apiKey: [] }] : [{ bearer: [] }];
+      const scope = op.security[0]?.oauth2?.[0];
+      const expected = optionalBearer ? [{ apiKey: [] }, { apiKey: [], oauth2: [] }] : publicRead ? [{ apiKey: [] }] : [{ oauth2: [scope] }];
       expect(op.security, `${method} ${path}`).toEqual(expected);
+      if (!optionalBearer && !publicRead) expect(SUPPORTED_SCOPES, `${method} ${path}`).toContain(scope);
       expect(Object.keys(op.responses).some((status) => status.startsWith('2')), `${method} ${path}`).toBe(true);
       for (const status of ['401', '429', '500']) expect(op.responses[status], `${method} ${path} ${status}`).toBeDefined();
       expect(JSON.stringify(op.responses['401'])).toContain('#/components/schemas/ErrorResponse');
@@ -53,20 +71,21 @@ describe('OpenAPI document', () => {
       expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
     }
     expect(doc.paths['/oauth/token'].post.requestBody.content['application/x-www-form-urlencoded']).toBeDefined();
-    expect(doc.paths['/oauth/userinfo'].get.security).toEqual([{ bearer: [] }]);
+    expect(doc.paths['/oauth/userinfo'].get.security).toEqual([{ oauth2: ['profile'] }]);
+    expect(doc.paths['/oauth/token'].post.security).toEqual([{ clientBasic: [] }, {}]);
   });
 
   it('documents the writes with request examples, multipart included, and the Idempotency-Key header', () => {
     const multipartOps = [['/api/v1/posts', 'post'], ['/api/v1/posts/{postId}', 'put'], ['/api/v1/jobs/platform', 'post'],
       ['/api/v1/jobs/{jobId}', 'patch'], ['/api/v1/events', 'post'], ['/api/v1/events/{eventId}', 'patch']] as const;
     for (const [path, method] of multipartOps) {
-      const body = doc.paths[path][method].requestBody.content['multipart/form-data'].schema;
-      expect(body.properties.request.examples?.length, `${method} ${path}`).toBeGreaterThan(0);
+      const body = schemaAt(doc.paths[path][method].requestBody.content['multipart/form-data'].schema);
+      expect(schemaAt(body.properties.request).examples?.length, `${method} ${path}`).toBeGreaterThan(0);
     }
-    expect(doc.paths['/api/v1/posts'].post.requestBody.content['multipart/form-data'].schema.properties.images.items.format).toBe('binary');
+    expect(schemaAt(doc.paths['/api/v1/posts'].post.requestBody.content['multipart/form-data'].schema).properties.images.items.format).toBe('binary');
     const jsonExamples = (path: string, method: string) => {
       const media = doc.paths[path][method].requestBody.content['application/json'];
-      return Object.keys(media.examples ?? {}).length + (media.example ? 1 : 0) + (media.schema.examples?.length ?? 0);
+      return Object.keys(media.examples ?? {}).length + (media.example ? 1 : 0) + (schemaAt(media.schema).examples?.length ?? 0);
     };
     expect(jsonExamples('/api/v1/jobs/{jobId}/active', 'put')).toBeGreaterThan(0);
     expect(jsonExamples('/api/v1/events/{eventId}/tickets/free', 'post')).toBeGreaterThan(0);
@@ -83,6 +102,83 @@ describe('OpenAPI document', () => {
     expect(schemaOf('companyId').pattern).toBe('^[A-Za-z0-9_-]*$');
     expect(schemaOf('seniorities').items.enum).toEqual(['BEGINNER', 'JUNIOR', 'MIDLEVEL', 'SENIOR', 'EXECUTIVE']);
     expect(schemaOf('pageSize')).toMatchObject({ minimum: 1, maximum: 50, default: 20 });
+  });
+
+  it('names every operation: unique verb-first camelCase ids, the real service\'s own where it has the operation', () => {
+    const reference = JSON.parse(fs.readFileSync(new URL('../../shared/reference/rocketpunch-openapi.en.json', import.meta.url), 'utf8'));
+    const referenceIds = new Map(operationsOf(reference).map(({ path, method, op }) => [`${method} ${path}`, op.operationId as string]));
+    const ids = operationsOf(doc).map(({ path, method, op }) => {
+      expect(op.operationId, `${method} ${path}`).toMatch(/^[a-z][A-Za-z0-9]+$/);
+      const theirs = referenceIds.get(`${method} ${path}`);
+      if (theirs) expect(op.operationId, `${method} ${path}`).toBe(theirs);
+      return op.operationId;
+    });
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(expect.arrayContaining(['searchPosts', 'getPost', 'createPost', 'searchJobs', 'getEventFaqs', 'getJobCategories']));
+  });
+
+  it('keeps every titled schema as a named component, with request and 2xx bodies named', () => {
+    const inlineTitles: string[] = [];
+    const walk = (node: unknown, where: string): void => {
+      if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${where}/${i}`));
+      if (typeof node !== 'object' || node === null) return;
+      const object = node as Record<string, unknown>;
+      if (typeof object.title === 'string' && !('$ref' in object)) inlineTitles.push(`${where}: ${object.title}`);
+      for (const [key, value] of Object.entries(object)) if (key !== 'examples' && key !== 'example') walk(value, `${where}/${key}`);
+    };
+    walk(doc.paths, '#/paths');
+    expect(inlineTitles).toEqual([]);
+    for (const { path, method, op } of operationsOf(doc)) {
+      for (const media of Object.values(op.requestBody?.content ?? {}) as Operation[]) expect(media.schema.$ref, `${method} ${path} request`).toBeDefined();
+      for (const [status, response] of Object.entries(op.responses as Record<string, Operation>)) {
+        const json = response.content?.['application/json'];
+        if (status.startsWith('2') && json?.schema.type !== 'null' && json) expect(json.schema.$ref, `${method} ${path} ${status}`).toBeDefined();
+      }
+    }
+    expect(doc.components.schemas.PostDetail).toBeDefined();
+    expect(doc.components.schemas.CreatePostResponse ?? doc.components.schemas.PostWriteResponse).toBeDefined();
+  });
+
+  it('makes parameters with a default optional, and documents the headers the service reads and sends', () => {
+    for (const { path, method, op } of operationsOf(doc)) {
+      for (const param of op.parameters ?? []) {
+        if (param.schema?.default !== undefined && param.in !== 'path') expect(param.required, `${method} ${path} ${param.name}`).toBe(false);
+      }
+      const responses = op.responses as Record<string, Operation>;
+      for (const [status, response] of Object.entries(responses)) {
+        expect(response.headers?.['X-Request-Id'], `${method} ${path} ${status}`).toBeDefined();
+        if (status === '429') expect(response.headers['Retry-After'], `${method} ${path} 429`).toBeDefined();
+      }
+      if (!path.startsWith('/api/v1/')) continue;
+      expect(op.parameters.some((p: Operation) => p.$ref === '#/components/parameters/AcceptLanguage'), `${method} ${path}`).toBe(true);
+      if (method === 'get' && responses['304']) {
+        expect(responses['200']!.headers.ETag, `${method} ${path}`).toBeDefined();
+        expect(op.parameters.some((p: Operation) => p.$ref === '#/components/parameters/IfNoneMatch'), `${method} ${path}`).toBe(true);
+      }
+      if (responses['201']) expect(responses['201'].headers.Location, `${method} ${path}`).toBeDefined();
+    }
+    const page = doc.paths['/api/v1/posts'].get.parameters.find((p: Operation) => p.name === 'page');
+    expect(page).toMatchObject({ required: false, schema: { default: 1 } });
+  });
+
+  it('has security on every operation, tag descriptions, a license, and an example per 2xx JSON response that its schema accepts', () => {
+    const ajv = new Ajv({ strict: false, validateSchema: false });
+    addFormatsModule.default(ajv);
+    ajv.addSchema(doc, 'openapi');
+    for (const { path, method, op } of operationsOf(doc)) {
+      expect(Array.isArray(op.security), `${method} ${path}`).toBe(true);
+      for (const [status, response] of Object.entries(op.responses as Record<string, Operation>)) {
+        const json = response.content?.['application/json'];
+        if (!status.startsWith('2') || !json) continue;
+        expect(json.example, `${method} ${path} ${status}`).toBeDefined();
+        const pointer = ['paths', path, method, 'responses', status, 'content', 'application/json', 'schema']
+          .map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+        const validate = ajv.getSchema(`openapi#/${pointer}`)!;
+        expect(validate(json.example), `${method} ${path} ${status}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+      }
+    }
+    for (const tag of doc.tags) expect(tag.description, tag.name).toBeTruthy();
+    expect(doc.info.license.identifier).toBe('MIT');
   });
 
   it('serves an interactive reference at /docs', async () => {

@@ -7,8 +7,9 @@ import { ENGINES, createTestDatabase, type Engine, type TestDatabase } from './h
 /** A read that keeps the engine busy for about `ms` milliseconds. */
 const slowRead = (engine: Engine, ms: number) => (engine === 'postgres'
   ? sql<{ n: number }>`SELECT 1 AS n FROM pg_sleep(${ms / 1000})`
-  // A recursive count: SQLite has no sleep, and this one is pure work on the worker's thread.
-  : sql<{ n: number }>`WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ${ms * 1_500}) SELECT count(*) AS n FROM c`);
+  // A recursive count: SQLite has no sleep, and this one is pure work on the worker's thread. Sized to run at
+  // least `ms` on a fast machine (a faster machine than the first one finished 1,500 rows a millisecond in time).
+  : sql<{ n: number }>`WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ${ms * 20_000}) SELECT count(*) AS n FROM c`);
 
 /** Isolation of long reads (issue 11): bounded time, nothing run for clients that left, searches apart from the rest. */
 describe.each(ENGINES)('search reads on %s', (engine) => {

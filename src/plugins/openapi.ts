@@ -1,7 +1,23 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import fp from 'fastify-plugin';
+import { SCOPES } from '../modules/oauth/scopes.js';
+import { finishDocument } from '../openapi/finish-document.js';
 import { ErrorResponse } from '../schemas/common.js';
+
+type Requirement = Record<string, string[]>;
+
+/**
+ * An operation's security as the route enforces it: `bearer` in a route schema becomes the OAuth 2.0
+ * scheme with the scope of the route's `config.bearerScope` (src/plugins/bearer-auth.ts), so the document
+ * and the check come from one place. Operations that take no credential say so with an empty list.
+ */
+function securityOf(declared: Requirement[] | undefined, url: string, scope: string | undefined): Requirement[] {
+  if (url === '/oauth/token' || url === '/oauth/revoke') return [{ clientBasic: [] }, {}];
+  if (!declared) return [];
+  return declared.map((requirement) => Object.fromEntries(Object.keys(requirement)
+    .map((name) => (name === 'bearer' ? ['oauth2', scope ? [scope] : []] : [name, requirement[name]!]))));
+}
 
 /** The OpenAPI 3.1 document, built from the route schemas, at /openapi.json, and a reference at /docs. */
 export const openApiPlugin = fp(async (app, opts: { publicBaseUrl: string }) => {
@@ -15,23 +31,54 @@ export const openApiPlugin = fp(async (app, opts: { publicBaseUrl: string }) => 
         description:
           'Search and read job postings, posts and events with an app key; act for a user through OAuth 2.0. ' +
           'Every non-2xx response under /api/v1 has the ErrorResponse body.',
+        license: { name: 'MIT', identifier: 'MIT' },
       },
       servers: [{ url: opts.publicBaseUrl }],
       tags: [
-        { name: 'Posts' }, { name: 'Jobs' }, { name: 'Events' }, { name: 'Codes' }, { name: 'Me' },
-        { name: 'OAuth Authorization' }, { name: 'OAuth Token' }, { name: 'OAuth UserInfo' }, { name: 'Service' },
+        { name: 'Posts', description: 'Search and read posts with an app key; write the user\'s own posts with `post:write`' },
+        { name: 'Jobs', description: 'Search and read job postings; create, publish, close and delete a company\'s postings with `job:write`' },
+        { name: 'Events', description: 'Search and read events with their tickets, sessions and FAQs; manage a company\'s events with `event:write`' },
+        { name: 'Codes', description: 'The code catalogs that search parameters and write bodies use, with labels by Accept-Language' },
+        { name: 'Me', description: 'What the signed-in user may do at their companies (`company:manage:read`)' },
+        { name: 'OAuth Authorization', description: 'The Authorization Code + PKCE flow: sign-in and consent pages, server metadata and signing keys' },
+        { name: 'OAuth Token', description: 'Exchange a code or a refresh token for tokens; revoke a refresh token' },
+        { name: 'OAuth UserInfo', description: 'Claims about the user of an access token' },
+        { name: 'Service', description: 'Liveness and readiness for load balancers and orchestrators' },
       ],
       components: {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'X-SVC-API-Key', description: 'App key: `svck_` followed by 32 base62 characters' },
-          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'OAuth 2.0 access token (RFC 9068 JWT)' },
+          oauth2: {
+            type: 'oauth2',
+            description: 'OAuth 2.0 Authorization Code with PKCE (S256). Access tokens are RFC 9068 JWTs sent as `Authorization: Bearer …`.',
+            flows: {
+              authorizationCode: {
+                authorizationUrl: `${opts.publicBaseUrl}/oauth/authorize`,
+                tokenUrl: `${opts.publicBaseUrl}/oauth/token`,
+                refreshUrl: `${opts.publicBaseUrl}/oauth/token`,
+                scopes: Object.fromEntries(Object.entries(SCOPES).map(([scope, text]) => [scope, text.en])),
+              },
+            },
+          },
+          clientBasic: { type: 'http', scheme: 'basic', description: 'OAuth client credentials (`client_id:client_secret`) of a confidential client; public clients send `client_id` in the form instead' },
         },
       },
     },
+    transform: ({ schema, url, route }) => {
+      const config = route.config as { bearerScope?: string } | undefined;
+      const security = securityOf(schema.security as Requirement[] | undefined, url, config?.bearerScope);
+      return { schema: { ...schema, security } as typeof schema, url };
+    },
+    transformObject: (documents) => finishDocument(('openapiObject' in documents ? documents.openapiObject : documents.swaggerObject) as Record<string, unknown>) as never,
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    // The "Authorize" button runs the Authorization Code + PKCE flow; the demo client lists this page's redirect.
+    initOAuth: { usePkceWithAuthorizationCodeGrant: true, scopeSeparator: ' ' },
+    uiConfig: { persistAuthorization: false },
+  });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }, { name: 'openapi' });

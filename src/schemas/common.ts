@@ -1,10 +1,10 @@
 import { Type, type TSchema, type SchemaOptions } from '@sinclair/typebox';
-import type { ErrorCode } from '../shared/api-error.js';
+import { ERROR_STATUS, type ErrorCode } from '../shared/api-error.js';
 
 /** The one error body of every non-2xx response under /api/v1 (SPEC.md Errors). */
 export const ErrorResponse = Type.Object(
   {
-    code: Type.String({ description: 'Error code for client branching', examples: ['C0005'] }),
+    code: Type.String({ description: 'Error code for client branching (docs/api.md lists them all)', enum: Object.keys(ERROR_STATUS), examples: ['C0005'] }),
     message: Type.String({ description: 'What rule was violated, naming the input value' }),
     timestamp: Type.String({ description: 'UTC date-time without zone suffix', examples: ['2026-11-21T04:40:00.123'] }),
     details: Type.Union([Type.String(), Type.Null()], { description: 'The problem field or reason; null when unavailable' }),

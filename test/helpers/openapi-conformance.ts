@@ -4,8 +4,12 @@ import type { LightMyRequestResponse } from 'fastify';
 import type { App } from '../../src/app.js';
 
 interface OpenApiDoc {
-  paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> }>>;
+  paths: Record<string, Record<string, { responses?: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema?: unknown }> }> }>>;
 }
+
+/** Response headers of the service's own that the document must declare wherever a response sends them. */
+const DOCUMENTED_HEADERS = ['etag', 'retry-after', 'location', 'x-request-id', 'ratelimit', 'ratelimit-policy', 'x-svc-ratelimit-remaining',
+  'x-svc-ratelimit-scope-remaining', 'x-svc-ratelimit-scope', 'idempotency-replayed', 'content-language'];
 
 /**
  * Checks responses against the OpenAPI document the service serves: the operation must exist, the
@@ -40,6 +44,9 @@ export class OpenApiConformance {
     const status = String(response.statusCode);
     const documented = operation.responses?.[status];
     if (!documented) return [`${method} ${route.template}: status ${status} is not documented`];
+    const declared = new Set(Object.keys(documented.headers ?? {}).map((h) => h.toLowerCase()));
+    const undeclared = DOCUMENTED_HEADERS.filter((h) => response.headers[h] !== undefined && !declared.has(h));
+    if (undeclared.length) return [`${method} ${route.template} ${status}: sends ${undeclared.join(', ')} but does not document it`];
     const schema = documented.content?.['application/json']?.schema;
     if (!schema || response.body === '') return [];
     const pointer = ['paths', route.template, method.toLowerCase(), 'responses', status, 'content', 'application/json', 'schema']

@@ -17,6 +17,8 @@ export const codeRoutes: FastifyPluginAsyncTypebox<{ codes: CodeService }> = asy
       config: { auth: 'apiKey', representation: 'codes' },
       schema: {
         tags: ['Codes'],
+        // getJobCategories, getEventSubjects…: the real service's names
+        operationId: `get${catalog.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}`,
         summary: `List the ${catalog.replace(/-/g, ' ')} catalog`,
         description: 'Labels in ko, en, ja, zh-CN, zh-TW, es, fr, de, pt, th and vi, chosen by Accept-Language.',
         security: [{ apiKey: [] }],

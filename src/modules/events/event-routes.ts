@@ -8,7 +8,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ events: EventService }> = 
     config: { auth: 'apiKey', longReads: true },
     schema: {
       tags: ['Events'],
-      summary: 'Search events',
+      operationId: 'searchEvents', summary: 'Search events',
       description: 'Published events. Values of one filter combine with OR, different filters with AND.',
       security: [{ apiKey: [] }],
       querystring: EventSearchQuery,
@@ -20,7 +20,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ events: EventService }> = 
     config: { auth: 'apiKey' },
     schema: {
       tags: ['Events'],
-      summary: 'Read an event',
+      operationId: 'getEvent', summary: 'Read an event',
       description: 'A published event with its tickets, sessions, FAQs and hosts.',
       security: [{ apiKey: [] }],
       params: EventIdParams,
@@ -32,7 +32,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ events: EventService }> = 
     app.get(`/api/v1/events/:eventId/${path}`, {
       config: { auth: 'apiKey' },
       schema: {
-        tags: ['Events'], summary, security: [{ apiKey: [] }], params: EventIdParams,
+        tags: ['Events'], operationId: `getEvent${path[0]!.toUpperCase()}${path.slice(1)}`, summary, security: [{ apiKey: [] }], params: EventIdParams,
         response: { 200: response, ...NOT_MODIFIED, ...errorResponses(400, 404, ...PUBLIC_READ_ERRORS) },
       },
     }, async (request) => events[path](request.params.eventId));

@@ -41,24 +41,24 @@ export const eventSubRoutes: FastifyPluginAsyncTypebox<{ events: EventSubService
 
   app.post('/api/v1/events/:eventId/tickets/free', {
     config: create,
-    schema: { ...common, summary: 'Create a free ticket', params: eventParams, headers: IdempotencyHeaders, body: FreeTicketCreateRequest, response: { 201: Id('ticketId'), ...WRITE_ERRORS } },
+    schema: { ...common, operationId: 'createFreeEventTicket', summary: 'Create a free ticket', params: eventParams, headers: IdempotencyHeaders, body: FreeTicketCreateRequest, response: { 201: Id('ticketId'), ...WRITE_ERRORS } },
   }, async (request, reply) => created(request, reply, request.params.eventId, 'tickets', () =>
     events.createTicket(request.token!.userId, request.params.eventId, request.body, 'FREE')));
   app.post('/api/v1/events/:eventId/tickets/charged', {
     config: create,
     schema: {
-      ...common, summary: 'Create a paid ticket', description: 'Like a free ticket, with a `price` and a `currency` (ISO 4217, default KRW).',
+      ...common, operationId: 'createChargedEventTicket', summary: 'Create a paid ticket', description: 'Like a free ticket, with a `price` and a `currency` (ISO 4217, default KRW).',
       params: eventParams, headers: IdempotencyHeaders, body: ChargedTicketCreateRequest, response: { 201: Id('ticketId'), ...WRITE_ERRORS },
     },
   }, async (request, reply) => created(request, reply, request.params.eventId, 'tickets', () =>
     events.createTicket(request.token!.userId, request.params.eventId, request.body, 'CHARGED')));
   app.patch('/api/v1/events/:eventId/tickets/:ticketId', {
     config: update,
-    schema: { ...common, summary: 'Update a ticket', params: TicketParams, body: TicketUpdateRequest, response: { 200: Id('ticketId'), ...WRITE_ERRORS } },
+    schema: { ...common, operationId: 'patchEventTicket', summary: 'Update a ticket', params: TicketParams, body: TicketUpdateRequest, response: { 200: Id('ticketId'), ...WRITE_ERRORS } },
   }, async (request) => events.updateTicket(request.token!.userId, request.params.eventId, request.params.ticketId, request.body));
   app.delete('/api/v1/events/:eventId/tickets/:ticketId', {
     config: remove,
-    schema: { ...common, summary: 'Delete a ticket', params: TicketParams, response: deleted },
+    schema: { ...common, operationId: 'deleteEventTicket', summary: 'Delete a ticket', params: TicketParams, response: deleted },
   }, async (request, reply) => {
     await events.deleteSub(request.token!.userId, request.params.eventId, 'ticket', request.params.ticketId);
     return reply.status(204).send(null);
@@ -66,16 +66,16 @@ export const eventSubRoutes: FastifyPluginAsyncTypebox<{ events: EventSubService
 
   app.post('/api/v1/events/:eventId/sessions', {
     config: create,
-    schema: { ...common, summary: 'Add a session', params: eventParams, headers: IdempotencyHeaders, body: SessionCreateRequest, response: { 201: Id('sessionId'), ...WRITE_ERRORS } },
+    schema: { ...common, operationId: 'createEventSession', summary: 'Add a session', params: eventParams, headers: IdempotencyHeaders, body: SessionCreateRequest, response: { 201: Id('sessionId'), ...WRITE_ERRORS } },
   }, async (request, reply) => created(request, reply, request.params.eventId, 'sessions', () =>
     events.createSession(request.token!.userId, request.params.eventId, request.body)));
   app.patch('/api/v1/events/:eventId/sessions/:sessionId', {
     config: update,
-    schema: { ...common, summary: 'Update a session', params: SessionParams, body: SessionUpdateRequest, response: { 200: Id('sessionId'), ...WRITE_ERRORS } },
+    schema: { ...common, operationId: 'patchEventSession', summary: 'Update a session', params: SessionParams, body: SessionUpdateRequest, response: { 200: Id('sessionId'), ...WRITE_ERRORS } },
   }, async (request) => events.updateSession(request.token!.userId, request.params.eventId, request.params.sessionId, request.body));
   app.delete('/api/v1/events/:eventId/sessions/:sessionId', {
     config: remove,
-    schema: { ...common, summary: 'Delete a session', params: SessionParams, response: deleted },
+    schema: { ...common, operationId: 'deleteEventSession', summary: 'Delete a session', params: SessionParams, response: deleted },
   }, async (request, reply) => {
     await events.deleteSub(request.token!.userId, request.params.eventId, 'session', request.params.sessionId);
     return reply.status(204).send(null);
@@ -83,16 +83,16 @@ export const eventSubRoutes: FastifyPluginAsyncTypebox<{ events: EventSubService
 
   app.post('/api/v1/events/:eventId/faqs', {
     config: create,
-    schema: { ...common, summary: 'Add a FAQ', params: eventParams, headers: IdempotencyHeaders, body: FaqCreateRequest, response: { 201: Id('faqId'), ...WRITE_ERRORS } },
+    schema: { ...common, operationId: 'createEventFaq', summary: 'Add a FAQ', params: eventParams, headers: IdempotencyHeaders, body: FaqCreateRequest, response: { 201: Id('faqId'), ...WRITE_ERRORS } },
   }, async (request, reply) => created(request, reply, request.params.eventId, 'faqs', () =>
     events.createFaq(request.token!.userId, request.params.eventId, request.body)));
   app.patch('/api/v1/events/:eventId/faqs/:faqId', {
     config: update,
-    schema: { ...common, summary: 'Update a FAQ', params: FaqParams, body: FaqUpdateRequest, response: { 200: Id('faqId'), ...WRITE_ERRORS } },
+    schema: { ...common, operationId: 'patchEventFaq', summary: 'Update a FAQ', params: FaqParams, body: FaqUpdateRequest, response: { 200: Id('faqId'), ...WRITE_ERRORS } },
   }, async (request) => events.updateFaq(request.token!.userId, request.params.eventId, request.params.faqId, request.body));
   app.delete('/api/v1/events/:eventId/faqs/:faqId', {
     config: remove,
-    schema: { ...common, summary: 'Delete a FAQ', params: FaqParams, response: deleted },
+    schema: { ...common, operationId: 'deleteEventFaq', summary: 'Delete a FAQ', params: FaqParams, response: deleted },
   }, async (request, reply) => {
     await events.deleteSub(request.token!.userId, request.params.eventId, 'faq', request.params.faqId);
     return reply.status(204).send(null);
@@ -100,16 +100,16 @@ export const eventSubRoutes: FastifyPluginAsyncTypebox<{ events: EventSubService
 
   app.post('/api/v1/events/:eventId/hosts', {
     config: create,
-    schema: { ...common, summary: 'Add a host (company or member)', params: eventParams, headers: IdempotencyHeaders, body: HostCreateRequest, response: { 201: Id('hostId'), ...WRITE_ERRORS } },
+    schema: { ...common, operationId: 'addEventHost', summary: 'Add a host (company or member)', params: eventParams, headers: IdempotencyHeaders, body: HostCreateRequest, response: { 201: Id('hostId'), ...WRITE_ERRORS } },
   }, async (request, reply) => created(request, reply, request.params.eventId, 'hosts', () =>
     events.createHost(request.token!.userId, request.params.eventId, request.body)));
   app.patch('/api/v1/events/:eventId/hosts/:hostId', {
     config: update,
-    schema: { ...common, summary: 'Change a host\'s roles', params: HostParams, body: HostUpdateRequest, response: { 200: Id('hostId'), ...WRITE_ERRORS } },
+    schema: { ...common, operationId: 'updateEventHostRole', summary: 'Change a host\'s roles', params: HostParams, body: HostUpdateRequest, response: { 200: Id('hostId'), ...WRITE_ERRORS } },
   }, async (request) => events.updateHost(request.token!.userId, request.params.eventId, request.params.hostId, request.body));
   app.delete('/api/v1/events/:eventId/hosts/:hostId', {
     config: remove,
-    schema: { ...common, summary: 'Remove a host', params: HostParams, response: deleted },
+    schema: { ...common, operationId: 'removeEventHost', summary: 'Remove a host', params: HostParams, response: deleted },
   }, async (request, reply) => {
     await events.deleteSub(request.token!.userId, request.params.eventId, 'host', request.params.hostId);
     return reply.status(204).send(null);

@@ -40,7 +40,7 @@ export const eventWriteRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteSer
     preHandler: createBody.preHandler,
     schema: {
       tags: ['Events'],
-      summary: 'Create an event for a company',
+      operationId: 'createEvent', summary: 'Create an event for a company',
       description: 'Multipart: a JSON `request` part and an optional `banner`. Needs ENT_EVENT_CREATE at the company `companyId`. The event is published at once.',
       security,
       consumes: ['multipart/form-data'],
@@ -64,7 +64,7 @@ export const eventWriteRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteSer
     preHandler: updateBody.preHandler,
     schema: {
       tags: ['Events'],
-      summary: 'Update an event (only the fields sent change)',
+      operationId: 'patchEvent', summary: 'Update an event (only the fields sent change)',
       description: 'Multipart: a JSON `request` part and/or a `banner` that replaces the current one. Needs ENT_EVENT_UPDATE company-wide or on the event.',
       security,
       consumes: ['multipart/form-data'],
@@ -81,7 +81,7 @@ export const eventWriteRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteSer
     config: { bearerScope: 'event:write', rateLimitOperation: 'event.delete' },
     schema: {
       tags: ['Events'],
-      summary: 'Delete an event',
+      operationId: 'deleteEvent', summary: 'Delete an event',
       description: 'Needs ENT_EVENT_DELETE company-wide or on the event. The event disappears from reads at once.',
       security,
       params: EventIdParams,

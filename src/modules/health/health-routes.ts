@@ -14,11 +14,11 @@ const Readiness = Type.Object({
  */
 export const healthRoutes: FastifyPluginAsyncTypebox<{ ping: () => Promise<void>; isClosing: () => boolean; degraded: () => string | null }> = async (app, opts) => {
   app.get('/healthz', {
-    schema: { tags: ['Service'], summary: 'Liveness', response: { 200: Status } },
+    schema: { tags: ['Service'], operationId: 'getLiveness', summary: 'Liveness', response: { 200: Status } },
   }, async () => ({ status: 'ok' }));
 
   app.get('/readyz', {
-    schema: { tags: ['Service'], summary: 'Readiness', response: { 200: Readiness, 503: Readiness } },
+    schema: { tags: ['Service'], operationId: 'getReadiness', summary: 'Readiness', response: { 200: Readiness, 503: Readiness } },
   }, async (request, reply) => {
     if (opts.isClosing()) return reply.status(503).send({ status: 'shutting down' });
     try {

@@ -8,7 +8,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService }> = async 
     config: { auth: 'apiKey', representation: 'jobs', longReads: true },
     schema: {
       tags: ['Jobs'],
-      summary: 'Search jobs',
+      operationId: 'searchJobs', summary: 'Search jobs',
       description: 'Only actively hiring jobs. Values of one filter combine with OR, different filters with AND.',
       security: [{ apiKey: [] }],
       querystring: JobSearchQuery,
@@ -24,7 +24,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService }> = async 
     config: { auth: 'apiKey', representation: 'jobs' },
     schema: {
       tags: ['Jobs'],
-      summary: 'Read a job',
+      operationId: 'getJob', summary: 'Read a job',
       description: 'Every job except drafts and deleted ones. Treat it as open for applications only when `status` is `published` and `hiring` is true.',
       security: [{ apiKey: [] }],
       params: JobIdParams,

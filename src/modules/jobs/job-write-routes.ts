@@ -35,7 +35,7 @@ export const jobWriteRoutes: FastifyPluginAsyncTypebox<{ jobs: JobWriteService; 
     preHandler: createBody.preHandler,
     schema: {
       tags: ['Jobs'],
-      summary: 'Create a job posting (as a draft)',
+      operationId: 'createJob', summary: 'Create a job posting (as a draft)',
       description: 'The service takes the applications. Needs ENT_JOB_CREATE at the company named by `companyId`. Publish it with PUT /api/v1/jobs/{jobId}/active.',
       security,
       consumes: ['multipart/form-data'],
@@ -59,7 +59,7 @@ export const jobWriteRoutes: FastifyPluginAsyncTypebox<{ jobs: JobWriteService; 
     preHandler: updateBody.preHandler,
     schema: {
       tags: ['Jobs'],
-      summary: 'Update a job posting (only the fields sent change)',
+      operationId: 'updatePlatformJob', summary: 'Update a job posting (only the fields sent change)',
       description: 'PLATFORM jobs only. Images, when sent, replace the job\'s images. Needs ENT_JOB_UPDATE company-wide or on the job.',
       security,
       consumes: ['multipart/form-data'],
@@ -77,7 +77,7 @@ export const jobWriteRoutes: FastifyPluginAsyncTypebox<{ jobs: JobWriteService; 
     config: { bearerScope: 'job:write', rateLimitOperation: 'job.delete' },
     schema: {
       tags: ['Jobs'],
-      summary: 'Delete a job posting (soft)',
+      operationId: 'deleteJob', summary: 'Delete a job posting (soft)',
       security,
       params: JobIdParams,
       querystring: JobCompanyQuery,
@@ -92,7 +92,7 @@ export const jobWriteRoutes: FastifyPluginAsyncTypebox<{ jobs: JobWriteService; 
     config: { bearerScope: 'job:write', rateLimitOperation: 'job.publish' },
     schema: {
       tags: ['Jobs'],
-      summary: 'Publish a draft or finished job posting',
+      operationId: 'publishJob', summary: 'Publish a draft or finished job posting',
       description: 'Dates are in the service time zone: the job opens at the start of startDate and closes at the end of endDate (omit endDate for an always-open job).',
       security,
       params: JobIdParams,
@@ -106,7 +106,7 @@ export const jobWriteRoutes: FastifyPluginAsyncTypebox<{ jobs: JobWriteService; 
     config: { bearerScope: 'job:write', rateLimitOperation: 'job.disable' },
     schema: {
       tags: ['Jobs'],
-      summary: 'Deactivate a published job posting (status finish)',
+      operationId: 'disableJob', summary: 'Deactivate a published job posting (status finish)',
       security,
       params: JobIdParams,
       querystring: JobCompanyQuery,
@@ -118,7 +118,7 @@ export const jobWriteRoutes: FastifyPluginAsyncTypebox<{ jobs: JobWriteService; 
     config: { bearerScope: 'job:manage:read' },
     schema: {
       tags: ['Jobs'],
-      summary: 'Company jobs the user may see',
+      operationId: 'listAccessibleCompanyJobs', summary: 'Company jobs the user may see',
       description: 'With ENT_JOB_LIST every job of the company (drafts, published and finished; never deleted ones); otherwise only jobs on which the user holds ENT_JOB_VIEW.',
       security,
       params: Type.Object({ companyId: Type.String({ maxLength: 255, pattern: '^[A-Za-z0-9_-]+$', description: 'Company handle' }) }),

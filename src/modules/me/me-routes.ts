@@ -33,7 +33,7 @@ export const meRoutes: FastifyPluginAsyncTypebox<{ permissions: PermissionServic
     config: { bearerScope: 'company:manage:read' },
     schema: {
       tags: ['Me'],
-      summary: 'Companies where the user holds company-wide roles',
+      operationId: 'getMyCompanyPermissions', summary: 'Companies where the user holds company-wide roles',
       description: 'Each with the capabilities available there. Companies where the user holds only resource-level roles are left out.',
       security,
       response: { 200: CompanyPermissions, ...errorResponses(401, 403, 429) },
@@ -52,7 +52,7 @@ export const meRoutes: FastifyPluginAsyncTypebox<{ permissions: PermissionServic
     config: { bearerScope: 'company:manage:read' },
     schema: {
       tags: ['Me'],
-      summary: 'The user\'s roles on single jobs and events of a company',
+      operationId: 'getMyResourceRoles', summary: 'The user\'s roles on single jobs and events of a company',
       description: 'With `resourceId` (and `resourceType`): a precise check, 0 or 1 items. Without: the resources with explicitly granted roles, paged. `items` is always present.',
       security,
       params: Type.Object({ companyPermalink: Type.String({ maxLength: 255, pattern: '^[A-Za-z0-9_-]+$' }) }),

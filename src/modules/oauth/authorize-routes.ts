@@ -153,7 +153,7 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
   app.get('/oauth/authorize', {
     schema: {
       tags: ['OAuth Authorization'],
-      summary: 'Start the Authorization Code + PKCE (S256) flow',
+      operationId: 'oauthAuthorize', summary: 'Start the Authorization Code + PKCE (S256) flow',
       description: 'Shows the sign-in and consent pages, then redirects to redirect_uri with code, state and iss. A prior consent that covers the requested scopes skips the consent page.',
       querystring: AuthorizeQuery,
       response: {
@@ -187,7 +187,7 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
   app.post('/oauth/login', {
     schema: {
       tags: ['OAuth Authorization'],
-      summary: 'Sign in (the form of the sign-in page)',
+      operationId: 'submitOAuthSignIn', summary: 'Sign in (the form of the sign-in page)',
       consumes: ['application/x-www-form-urlencoded'],
       body: LoginBody,
       response: { 200: HTML('Sign-in page again'), 303: { description: 'Back to /oauth/authorize', type: 'null' }, 401: HTML('Wrong credentials'), 403: HTML('Form expired'), 429: HTML('Too many attempts') },
@@ -235,7 +235,7 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
   app.post('/oauth/authorize', {
     schema: {
       tags: ['OAuth Authorization'],
-      summary: 'Allow or deny (the form of the consent page)',
+      operationId: 'submitOAuthConsent', summary: 'Allow or deny (the form of the consent page)',
       consumes: ['application/x-www-form-urlencoded'],
       body: DecisionBody,
       response: { 303: { description: 'Redirect to redirect_uri with `code`, or `error=access_denied`', type: 'null' }, 400: HTML('Error page'), 403: HTML('Form expired') },

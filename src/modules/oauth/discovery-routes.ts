@@ -27,7 +27,7 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<{ issuer: string; keys: 
   app.get('/.well-known/oauth-authorization-server', {
     schema: {
       tags: ['OAuth Authorization'],
-      summary: 'Authorization server metadata (RFC 8414)',
+      operationId: 'getAuthorizationServerMetadata', summary: 'Authorization server metadata (RFC 8414)',
       response: { 200: Type.Object({ issuer: Type.String() }, { additionalProperties: true }) },
     },
   }, async (_request, reply) => reply.header('Cache-Control', 'public, max-age=3600').send(metadata));
@@ -35,7 +35,7 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<{ issuer: string; keys: 
   app.get('/oauth/jwks', {
     schema: {
       tags: ['OAuth Authorization'],
-      summary: 'Public keys that sign access tokens (JWKS)',
+      operationId: 'getJwks', summary: 'Public keys that sign access tokens (JWKS)',
       description: `Keys are ${SIGNING_ALGORITHM}. A retired key stays here until every token it signed has expired.`,
       response: { 200: Type.Object({ keys: Type.Array(Type.Object({}, { additionalProperties: true })) }) },
     },

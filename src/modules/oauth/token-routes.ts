@@ -51,7 +51,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ oauth: OAuthRepository; to
   app.post('/oauth/token', {
     schema: {
       tags: ['OAuth Token'],
-      summary: 'Exchange an authorization code, or a refresh token, for tokens',
+      operationId: 'oauthToken', summary: 'Exchange an authorization code, or a refresh token, for tokens',
       description: 'Client authentication: HTTP Basic (form-urlencoded id and secret) or client_id/client_secret in the body; public clients send client_id only.',
       consumes: ['application/x-www-form-urlencoded'],
       body: TokenRequest,
@@ -140,7 +140,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ oauth: OAuthRepository; to
   app.post('/oauth/revoke', {
     schema: {
       tags: ['OAuth Token'],
-      summary: 'Revoke a refresh token (RFC 7009)',
+      operationId: 'oauthRevoke', summary: 'Revoke a refresh token (RFC 7009)',
       description: 'Ends the token\'s grant: its refresh tokens stop working at once and its access tokens within 5 seconds. Unknown or already revoked tokens are a success too.',
       consumes: ['application/x-www-form-urlencoded'],
       body: RevokeRequest,

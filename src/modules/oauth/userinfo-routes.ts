@@ -24,7 +24,7 @@ export const userinfoRoutes: FastifyPluginAsyncTypebox<{ accounts: AccountsRepos
     config: { bearerScope: 'profile' },
     schema: {
       tags: ['OAuth UserInfo'],
-      summary: 'Claims about the signed-in user',
+      operationId: 'getOAuthUserInfo', summary: 'Claims about the signed-in user',
       description: 'Requires scope `profile` (or its alias `profile:read`); `email` and `email_verified` need scope `email`.',
       security: [{ bearer: [] }],
       response: { 200: UserInfo, ...errorResponses(401, 403, 404) },

@@ -11,7 +11,7 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ posts: PostService }> = asy
     config: { auth: 'apiKey', optionalBearer: true, representation: 'posts', longReads: true },
     schema: {
       tags: ['Posts'],
-      summary: 'Search posts',
+      operationId: 'searchPosts', summary: 'Search posts',
       security: [{ apiKey: [] }, { apiKey: [], bearer: [] }],
       querystring: PostSearchQuery,
       response: { 200: PostPage, ...NOT_MODIFIED, ...errorResponses(400, ...PUBLIC_READ_ERRORS) },
@@ -23,7 +23,7 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ posts: PostService }> = asy
     config: { auth: 'apiKey', optionalBearer: true, representation: 'posts' },
     schema: {
       tags: ['Posts'],
-      summary: 'Read a post',
+      operationId: 'getPost', summary: 'Read a post',
       description: 'The post with mentions and its repost source expanded one level.',
       security: [{ apiKey: [] }, { apiKey: [], bearer: [] }],
       params: PostIdParams,

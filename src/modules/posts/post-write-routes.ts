@@ -28,7 +28,7 @@ export const postWriteRoutes: FastifyPluginAsyncTypebox<{ posts: PostWriteServic
     preHandler: body.preHandler,
     schema: {
       tags: ['Posts'],
-      summary: 'Create a post for the user',
+      operationId: 'createPost', summary: 'Create a post for the user',
       description: 'Multipart: a JSON `request` part (`text`, `og.link`, `repostedPostId`) and 0 to 10 `images`. The service fetches the Open Graph data of `og.link` itself; when that fails the card keeps the link with null fields. `@handle` mentions are resolved.',
       security,
       consumes: ['multipart/form-data'],
@@ -50,7 +50,7 @@ export const postWriteRoutes: FastifyPluginAsyncTypebox<{ posts: PostWriteServic
     preHandler: body.preHandler,
     schema: {
       tags: ['Posts'],
-      summary: 'Update the body and Open Graph data of the user\'s own post',
+      operationId: 'updatePost', summary: 'Update the body and Open Graph data of the user\'s own post',
       description: 'Multipart like create. `text` replaces the body (and its mentions; translations of the old body are dropped); `og` replaces the card, `og: null` removes it. Images cannot be changed.',
       security,
       consumes: ['multipart/form-data'],
@@ -67,7 +67,7 @@ export const postWriteRoutes: FastifyPluginAsyncTypebox<{ posts: PostWriteServic
     config: { bearerScope: 'post:write', rateLimitOperation: 'post.delete' },
     schema: {
       tags: ['Posts'],
-      summary: 'Delete the user\'s own post',
+      operationId: 'deletePost', summary: 'Delete the user\'s own post',
       description: 'Its images, mentions, translations and card go with it; the images stop being served.',
       security,
       params: PostIdParams,

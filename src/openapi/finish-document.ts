@@ -1,0 +1,167 @@
+/**
+ * The last pass over the OpenAPI document that @fastify/swagger builds from the route schemas, so that it
+ * generates good clients (docs/api.md, "The OpenAPI document"):
+ *
+ * - every titled schema becomes a named component, and an untitled request or 2xx body is named after its
+ *   operation (`CreatePostResponse`), so generators emit named types instead of anonymous ones;
+ * - a parameter with a default is optional (the service fills the default in);
+ * - the headers the service reads and sends are documented on every operation they apply to;
+ * - every 2xx JSON response carries an example, built from the schema's own examples and formats.
+ *
+ * It changes how the document reads, never what it says: the same shapes, the same rules.
+ */
+import { exampleOf } from './schema-example.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an OpenAPI document: untyped JSON, walked by key
+type Json = Record<string, any>;
+
+const REQUEST_ID = { $ref: '#/components/headers/X-Request-Id' };
+const RATE_LIMIT_HEADERS = {
+  RateLimit: { $ref: '#/components/headers/RateLimit' },
+  'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
+  'X-SVC-RateLimit-Remaining': { $ref: '#/components/headers/X-SVC-RateLimit-Remaining' },
+};
+
+/** The response headers, once, referred to from every response that sends them. */
+export const RESPONSE_HEADERS: Json = {
+  'X-Request-Id': { description: 'The id of this request, as the service logs it: quote it when reporting a problem', schema: { type: 'string' } },
+  RateLimit: {
+    description: 'What is left of each rate-limit window and the seconds until it resets (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=59;t=42, "day";r=9999;t=3600`',
+    schema: { type: 'string' },
+  },
+  'RateLimit-Policy': { description: 'The rate-limit windows that apply: quota `q` per `w` seconds, e.g. `"minute";q=60;w=60, "day";q=10000;w=86400`', schema: { type: 'string' } },
+  'X-SVC-RateLimit-Remaining': { description: 'Requests this app may still make before its global limit (the smallest of its windows)', schema: { type: 'integer', minimum: 0 } },
+  'X-SVC-RateLimit-Scope-Remaining': { description: 'Requests this app and user may still make to this operation in the current minute', schema: { type: 'integer', minimum: 0 } },
+  'X-SVC-RateLimit-Scope': { description: 'The operation whose limit was reached (absent when it was the app\'s global limit)', schema: { type: 'string' } },
+  'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
+  ETag: { description: 'The version of this representation: send it back in `If-None-Match` to get 304 while it is unchanged', schema: { type: 'string' } },
+  'Content-Language': { description: 'The language the texts are in, chosen from `Accept-Language`', schema: { type: 'string' } },
+  Location: { description: 'The address of the created resource', schema: { type: 'string', format: 'uri' } },
+  'Idempotency-Replayed': { description: '`true` when this is the stored response of an earlier request with the same `Idempotency-Key`', schema: { type: 'string', enum: ['true'] } },
+};
+
+/** Request headers as parameters, once, referred to from every operation that reads them. */
+export const HEADER_PARAMETERS: Json = {
+  AcceptLanguage: {
+    name: 'Accept-Language', in: 'header', required: false,
+    description: 'Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available',
+    schema: { type: 'string', examples: ['en'] },
+  },
+  IfNoneMatch: {
+    name: 'If-None-Match', in: 'header', required: false,
+    description: 'The `ETag` of a representation you hold: 304 without a body while it is unchanged',
+    schema: { type: 'string' },
+  },
+};
+
+const pascal = (id: string) => id[0]!.toUpperCase() + id.slice(1);
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** Keywords whose values are data, not schemas. */
+const DATA_KEYWORDS = new Set(['examples', 'example', 'default', 'enum', 'const']);
+
+/** Replaces every titled schema under `node` with a reference to a component of that name. */
+function liftTitled(node: unknown, schemas: Json): unknown {
+  if (Array.isArray(node)) return node.map((item) => liftTitled(item, schemas));
+  if (!isObject(node)) return node;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(node)) out[key] = DATA_KEYWORDS.has(key) ? value : liftTitled(value, schemas);
+  if (typeof out.title !== 'string' || !/^[A-Za-z][A-Za-z0-9]*$/.test(out.title) || '$ref' in out) return out;
+  const { description, ...shape } = out;
+  const existing = schemas[out.title] as Json | undefined;
+  if (existing) {
+    const { description: _kept, ...existingShape } = existing;
+    if (JSON.stringify(existingShape) !== JSON.stringify(shape)) throw new Error(`OpenAPI: two different schemas are titled ${out.title}`);
+  } else {
+    schemas[out.title] = out;
+  }
+  const ref: Json = { $ref: `#/components/schemas/${out.title}` };
+  if (description !== undefined && description !== schemas[out.title].description) ref.description = description;
+  return ref;
+}
+
+/** A top-level request or response body without a title gets one from its operation, so it is lifted too. */
+function nameBodies(operationId: string, operation: Json): void {
+  const name = (media: Json | undefined, suffix: string) => {
+    const schema = media?.schema as Json | undefined;
+    if (schema && schema.type === 'object' && schema.title === undefined && !('$ref' in schema)) schema.title = `${pascal(operationId)}${suffix}`;
+  };
+  for (const media of Object.values((operation.requestBody?.content ?? {}) as Json)) name(media, 'Request');
+  for (const [status, response] of Object.entries((operation.responses ?? {}) as Json)) {
+    if (status.startsWith('2')) name(response.content?.['application/json'], 'Response');
+  }
+}
+
+function resolve(schema: Json | undefined, schemas: Json): Json | undefined {
+  const ref = schema?.$ref as string | undefined;
+  return ref?.startsWith('#/components/schemas/') ? schemas[ref.slice('#/components/schemas/'.length)] : schema;
+}
+
+/** The headers each response of an operation sends (see src/plugins/rate-limit.ts, conditional-get.ts, idempotency.ts). */
+function documentHeaders(path: string, method: string, operation: Json): void {
+  const api = path.startsWith('/api/v1/');
+  const read = method === 'get';
+  const params = (operation.parameters ??= []) as Json[];
+  if (api) {
+    params.push({ $ref: '#/components/parameters/AcceptLanguage' });
+    if (read && operation.responses?.['304']) params.push({ $ref: '#/components/parameters/IfNoneMatch' });
+  }
+  for (const [status, response] of Object.entries((operation.responses ?? {}) as Json)) {
+    // Every response says its language; a request counted against the rate limits (all of /api/v1 once the
+    // credential is known, whatever the outcome) carries the limits' fields.
+    const headers: Json = { 'X-Request-Id': REQUEST_ID, 'Content-Language': { $ref: '#/components/headers/Content-Language' } };
+    if (api) Object.assign(headers, RATE_LIMIT_HEADERS);
+    if (api && !read) headers['X-SVC-RateLimit-Scope-Remaining'] = { $ref: '#/components/headers/X-SVC-RateLimit-Scope-Remaining' };
+    if (api && (status === '200' || status === '304') && read) headers.ETag = { $ref: '#/components/headers/ETag' };
+    if (status === '201') {
+      headers.Location = { $ref: '#/components/headers/Location' };
+      headers['Idempotency-Replayed'] = { $ref: '#/components/headers/Idempotency-Replayed' };
+    }
+    if (status === '429' || status === '409') headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
+    if (status === '429') headers['X-SVC-RateLimit-Scope'] = { $ref: '#/components/headers/X-SVC-RateLimit-Scope' };
+    response.headers = { ...headers, ...response.headers };
+  }
+}
+
+/** Parameters with a default are optional to the caller: the service fills the default in. */
+function optionalDefaults(operation: Json): void {
+  for (const param of (operation.parameters ?? []) as Json[]) {
+    if (param.in !== 'path' && param.schema?.default !== undefined) param.required = false;
+  }
+}
+
+/** An example for every 2xx JSON response that has none. */
+function addExamples(operation: Json, schemas: Json): void {
+  for (const [status, response] of Object.entries((operation.responses ?? {}) as Json)) {
+    const media = response.content?.['application/json'] as Json | undefined;
+    if (!status.startsWith('2') || !media?.schema || media.example !== undefined || media.examples !== undefined) continue;
+    media.example = exampleOf(resolve(media.schema, schemas)!, schemas);
+  }
+}
+
+const METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options'];
+
+export function finishDocument(doc: Json): Json {
+  const components = (doc.components ??= {}) as Json;
+  const schemas = (components.schemas ??= {}) as Json;
+  for (const item of Object.values(doc.paths as Json)) {
+    for (const method of METHODS) {
+      const operation = item[method] as Json | undefined;
+      if (!operation) continue;
+      if (operation.operationId) nameBodies(operation.operationId, operation);
+      optionalDefaults(operation);
+    }
+  }
+  doc.paths = liftTitled(doc.paths, schemas);
+  for (const [path, item] of Object.entries(doc.paths as Json)) {
+    for (const method of METHODS) {
+      const operation = item[method] as Json | undefined;
+      if (!operation) continue;
+      documentHeaders(path, method, operation);
+      addExamples(operation, schemas);
+    }
+  }
+  components.headers = { ...RESPONSE_HEADERS, ...components.headers };
+  components.parameters = { ...HEADER_PARAMETERS, ...components.parameters };
+  components.schemas = Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b)));
+  return doc;
+}

@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  authorizeUrl, createClient, createPkcePair, createState, exchangeCode, OAuthError, OAuthSession, refreshTokens, SvcApiError, type TokenResponse,
+} from '../sdk/src/index.js';
+import { png } from './helpers/images.js';
+import { startListeningApp, type ListeningApp } from './helpers/listening-app.js';
+import { Browser, fetchSend } from './helpers/oauth-browser.js';
+import { ENGINES } from './helpers/test-database.js';
+
+/** The SDK (sdk/) against a real listening service: what a builder's code does with it. */
+describe.each(ENGINES)('SDK against the service (%s)', (engine) => {
+  let s: ListeningApp;
+  beforeAll(async () => { s = await startListeningApp(engine); });
+  afterAll(async () => { await s?.close(); });
+
+  /** Runs the user's part of the flow (sign-in and consent pages) and returns the callback's code. */
+  async function signInAndConsent(scope: string[]) {
+    const pkce = await createPkcePair();
+    const state = createState();
+    const url = new URL(authorizeUrl({ baseUrl: s.base, clientId: s.demo.client.clientId, redirectUri: s.demo.client.redirectUri, scope, state, codeChallenge: pkce.challenge }));
+    const callback = await new Browser(fetchSend(s.base)).authorize(url.pathname + url.search, s.demo.user);
+    expect(callback.searchParams.get('state')).toBe(state);
+    return { code: callback.searchParams.get('code')!, verifier: pkce.verifier };
+  }
+
+  it('runs the whole OAuth flow: PKCE, code exchange, a write, and a refresh that hands over the rotated refresh token', async () => {
+    const { code, verifier } = await signInAndConsent(['profile', 'post:write']);
+    const credentials = { baseUrl: s.base, clientId: s.demo.client.clientId, clientSecret: s.demo.client.clientSecret };
+    const tokens = await exchangeCode({ ...credentials, code, redirectUri: s.demo.client.redirectUri, codeVerifier: verifier });
+    expect(tokens.scope).toBe('profile post:write');
+
+    const stored: TokenResponse[] = [];
+    const session = new OAuthSession({ ...credentials, tokens, onTokens: (fresh) => { stored.push(fresh); } });
+    const api = createClient({ baseUrl: s.base, apiKey: s.demo.apiKey, auth: session });
+    const created = await api.createPost({ body: { request: { text: 'SDK에서 쓴 글' }, images: [new Blob([png(32, 20)], { type: 'image/png' })] } });
+    expect(created.content).toBe('SDK에서 쓴 글');
+    expect(created.images).toHaveLength(1);
+    const read = await api.getPost({ path: { postId: created.postId }, language: 'en' });
+    expect(read).toMatchObject({ postId: created.postId, owned: true });
+
+    // The service's clock passes the access token's life: the next call is refused (C0003), the session
+    // refreshes once, hands the new pair to the application, and the call goes through.
+    s.clock.offset += (tokens.expires_in + 60) * 1000;
+    const me = await api.getOAuthUserInfo();
+    expect(me.sub).toBe(String(s.demo.user.id));
+    expect(stored).toHaveLength(1);
+    expect(stored[0]!.refresh_token).not.toBe(tokens.refresh_token);
+    expect(session.current.refresh_token).toBe(stored[0]!.refresh_token);
+    // The rotated-out refresh token is spent.
+    await expect(refreshTokens({ ...credentials, refreshToken: tokens.refresh_token })).rejects.toSatisfy((err) => err instanceof OAuthError && err.error === 'invalid_grant');
+    s.clock.offset = 0;
+  });
+
+  it('walks every page of a list with paginate', async () => {
+    const api = createClient({ baseUrl: s.base, apiKey: s.demo.apiKey });
+    const first = await api.searchPosts({ query: { sort: 'RECENT', pageSize: 7 } });
+    const ids: number[] = [];
+    for await (const post of api.paginate('searchPosts', { query: { sort: 'RECENT', pageSize: 7 } })) ids.push(post.postId);
+    expect(ids.length).toBe(first.totalItems);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.slice(0, 7)).toEqual(first.items.map((p) => p.postId));
+    const categories = [];
+    for await (const entry of api.paginate('getJobCategories', { language: 'en' })) categories.push(entry.code);
+    expect(categories.length).toBeGreaterThan(5);
+  });
+
+  it('throws errors typed by code, with the request id', async () => {
+    const api = createClient({ baseUrl: s.base, apiKey: s.demo.apiKey });
+    const error = await api.getPost({ path: { postId: 987_654_321 } }).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(SvcApiError);
+    const apiError = error as SvcApiError;
+    expect(apiError.code).toBe('P0002');
+    expect(apiError.status).toBe(404);
+    expect(apiError.requestId).toBeTruthy();
+    const badKey = await createClient({ baseUrl: s.base, apiKey: 'svck_wrong' }).searchJobs().catch((err: unknown) => err);
+    expect(badKey).toMatchObject({ status: 401, code: 'C0001' });
+  });
+
+  it('sends one Idempotency-Key across a retry after a lost answer, so the create happens once', async () => {
+    const { code, verifier } = await signInAndConsent(['post:write']);
+    const tokens = await exchangeCode({ baseUrl: s.base, clientId: s.demo.client.clientId, clientSecret: s.demo.client.clientSecret, code, redirectUri: s.demo.client.redirectUri, codeVerifier: verifier });
+    const keys: string[] = [];
+    let dropped = false;
+    // The first answer is lost on the way back (the service did the work): the client sees a network error.
+    const flaky: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (init?.method === 'POST') keys.push(new Headers(init.headers).get('idempotency-key') ?? '');
+      if (init?.method === 'POST' && !dropped) {
+        dropped = true;
+        throw new TypeError('fetch failed: connection reset');
+      }
+      return response;
+    };
+    const api = createClient({ baseUrl: s.base, apiKey: s.demo.apiKey, auth: tokens.access_token, fetch: flaky, sleep: async () => {} });
+    const before = (await api.searchPosts({ query: { keyword: '한번만' } })).totalItems;
+    const created = await api.createPost({ body: { request: { text: '한번만 만들어지는 글' } } });
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect((await api.searchPosts({ query: { keyword: '한번만' } })).totalItems).toBe(before + 1);
+    expect((await api.getPost({ path: { postId: created.postId } })).content).toBe('한번만 만들어지는 글');
+  });
+});
+
+describe.each(ENGINES)('SDK retries on 429 (%s)', (engine) => {
+  let s: ListeningApp;
+  beforeAll(async () => { s = await startListeningApp(engine, { RATE_LIMIT_GLOBAL_PER_MINUTE: '2' }); });
+  afterAll(async () => { await s?.close(); });
+
+  it('waits the seconds of Retry-After and retries, and gives up with a typed error past its limit', async () => {
+    const waits: number[] = [];
+    // Waiting moves the service's clock instead of the test's.
+    const sleep = async (ms: number) => { waits.push(ms); s.clock.offset += ms; };
+    const api = createClient({ baseUrl: s.base, apiKey: s.demo.apiKey, sleep });
+    await api.searchJobs();
+    await api.searchJobs();
+    const third = await api.searchJobs({ query: { pageSize: 5 } });
+    expect(third.pageSize).toBe(5);
+    expect(waits).toHaveLength(1);
+    expect(waits[0]).toBeGreaterThan(0);
+    expect(waits[0]).toBeLessThanOrEqual(60_000);
+
+    const impatient = createClient({ baseUrl: s.base, apiKey: s.demo.apiKey, sleep, retry: { retries: 0 } });
+    await impatient.searchJobs().catch(() => undefined);
+    await impatient.searchJobs().catch(() => undefined);
+    const refused = await impatient.searchJobs().catch((err: unknown) => err);
+    expect(refused).toMatchObject({ status: 429, code: 'C0010' });
+    expect((refused as SvcApiError).retryAfter).toBeGreaterThan(0);
+  });
+});
