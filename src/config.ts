@@ -64,6 +64,8 @@ export interface Config {
   webBaseUrl: string;
   serviceTimeZone: string;
   logLevel: string;
+  /** `json` (one object a line, for collectors) or `pretty` (readable; what `npm run demo` uses). */
+  logFormat: 'json' | 'pretty';
   corsOrigins: string[];
   trustProxy: boolean;
   apiKeyCacheSeconds: number;
@@ -174,6 +176,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   }
 
   const logLevel = read('LOG_LEVEL') ?? 'info';
+  const logFormat = read('LOG_FORMAT') ?? 'json';
+  if (logFormat !== 'json' && logFormat !== 'pretty') problems.push(`LOG_FORMAT: must be json or pretty, got "${logFormat}"`);
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     problems.push(`LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`);
   }
@@ -218,6 +222,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     webBaseUrl,
     serviceTimeZone,
     logLevel,
+    logFormat: logFormat as 'json' | 'pretty',
     corsOrigins,
     trustProxy: bool('TRUST_PROXY', false),
     apiKeyCacheSeconds: int('API_KEY_CACHE_SECONDS', 30, 0, 3600),

@@ -1,10 +1,11 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_API_KEY } from '../src/demo/demo-generator.js';
 import { freePort } from './helpers/free-port.js';
+import { Browser, fetchSend } from './helpers/oauth-browser.js';
 
 
 describe('npm run demo', () => {
@@ -15,7 +16,7 @@ describe('npm run demo', () => {
     fs.writeFileSync(path.join(dir, 'service.sqlite'), 'not a database: the demo must start afresh');
     const port = await freePort();
     const child = spawn('npm', ['run', 'demo', '--silent'], {
-      env: { ...process.env, PORT: String(port), DATA_DIR: dir, LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, PORT: String(port), DATA_DIR: dir, LOG_LEVEL: 'info', LOG_FORMAT: undefined }, stdio: ['ignore', 'pipe', 'inherit'],
       detached: true, // its own process group, so npm and the server it starts stop together
     });
     let output = '';
@@ -36,6 +37,46 @@ describe('npm run demo', () => {
       expect(credentials.apiKey).toBe(DEMO_API_KEY);
       expect(output).toContain(DEMO_API_KEY);
       expect(output).toContain(`${base}/docs`);
+
+      // Every address printed at start opens something: the pages answer, and each curl line answers 200.
+      for (const url of output.match(/http:\/\/127\.0\.0\.1:\d+\/(?:docs|openapi\.json|readyz)\b/g) ?? []) {
+        expect((await fetch(url)).status, url).toBe(200);
+      }
+      const curls = output.split('\n').filter((line) => line.includes('curl -H'));
+      expect(curls.length).toBeGreaterThanOrEqual(5);
+      for (const line of curls) {
+        const command = line.slice(line.indexOf('curl'));
+        expect(execFileSync('bash', ['-c', `${command} -s -o /dev/null -w '%{http_code}'`], { encoding: 'utf8' }), command).toBe('200');
+      }
+      // The translation example reads a post that has an English translation.
+      const english = curls.find((line) => line.includes('In English'))!;
+      const translated = JSON.parse(execFileSync('bash', ['-c', `${english.slice(english.indexOf('curl'))} -s`], { encoding: 'utf8' }));
+      expect(translated.language).toBe('en');
+
+      // The walkthrough on this port: the printed sign-in link, the consent page, and the callback page's
+      // own curl line, run as printed, get tokens for every scope the README's examples use.
+      const signIn = /(http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?\S+)/.exec(output)![1]!;
+      expect(new URL(signIn).searchParams.get('redirect_uri')).toBe(`${base}/callback`);
+      const browser = new Browser(fetchSend(base));
+      const callback = await browser.authorize(signIn.slice(base.length), { email: credentials.user.email, password: credentials.user.password });
+      expect(`${callback.origin}${callback.pathname}`).toBe(`${base}/callback`);
+      const page = await fetch(callback);
+      const html = await page.text();
+      const command = /<pre id="exchange">([\s\S]*?)<\/pre>/.exec(html)![1]!
+        .replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+      const tokens = JSON.parse(execFileSync('bash', ['-c', `${command} -s`], { encoding: 'utf8' }));
+      expect(tokens.scope).toBe('profile email post:write job:write event:write company:manage:read');
+      const permissions = await fetch(`${base}/api/v1/me/company-permissions`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+      expect(permissions.status).toBe(200);
+
+      // Readable logs: one line a request with method, path, status, app and duration; no code or token.
+      await new Promise((r) => setTimeout(r, 300));
+      const lines = output.split('\n').filter((line) => line.includes('request'));
+      expect(lines.some((line) => /GET/.test(line) && /\/api\/v1\/posts/.test(line) && /status.*200/.test(line) && /app.*app:\d+/.test(line) && /ms/.test(line)), lines.join('\n')).toBe(true);
+      expect(output).not.toMatch(/"time":\d{13}/);
+      expect(output).not.toContain(callback.searchParams.get('code')!);
+      expect(output).not.toContain(tokens.access_token);
+      expect(output).not.toContain(tokens.refresh_token);
     } finally {
       const exited = new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
       process.kill(-child.pid!, 'SIGTERM');

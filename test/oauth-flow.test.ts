@@ -119,12 +119,18 @@ describe('the demo callback page', () => {
     const { createTestApp } = await import('./helpers/test-app.js');
     const { buildApp } = await import('../src/app.js');
     const t = await createTestApp('sqlite');
-    const app = await buildApp({ config: t.config, database: t.db.database, logger: false, demoCallback: t.demo.client });
+    const walkthrough = { state: 'printed-state', verifier: 'the-printed-verifier' };
+    const app = await buildApp({ config: t.config, database: t.db.database, logger: false, demoCallback: { ...t.demo.client, walkthrough } });
     try {
       const res = await app.inject({ method: 'GET', url: '/callback?code=abc%3Cb%3E&state=s1&iss=x' });
       expect(res.statusCode).toBe(200);
-      expect(res.body).toContain('code=abc&lt;b&gt;');
+      expect(res.body).toContain('code=&#39;abc&lt;b&gt;&#39;');
       expect(res.body).toContain('grant_type=authorization_code');
+      expect(res.body).toContain(`redirect_uri=&#39;${t.config.publicBaseUrl}/callback&#39;`);
+      // A flow the builder started reads the verifier from the shell; the demo's printed link gets it filled in.
+      expect(res.body).toContain('code_verifier=&quot;$VERIFIER&quot;');
+      const printed = await app.inject({ method: 'GET', url: '/callback?code=c1&state=printed-state' });
+      expect(printed.body).toContain('code_verifier=&#39;the-printed-verifier&#39;');
       expect(res.headers['content-security-policy']).toContain("default-src 'none'");
       expect((await t.app.inject({ method: 'GET', url: '/callback' })).statusCode).toBe(404);
     } finally {

@@ -45,7 +45,8 @@ export async function runCli(argv: string[], io: Io, env: Record<string, string 
       io.out(command.summary);
       return 0;
     }
-    config = loadConfig(env);
+    // The demo logs readable lines unless LOG_FORMAT says otherwise.
+    config = loadConfig(command.name === 'demo' ? { LOG_FORMAT: 'pretty', ...env } : env);
     const opener = databaseOpener(config);
     try {
       await command.run(values, { io, config, database: () => opener.get() });

@@ -28,6 +28,17 @@ export const DEMO_CLIENT = {
 };
 export const DEMO_OTHER_COMPANY = 'nova-fintech';
 
+/**
+ * Where the demo client may send users back: the demo's callback page and the /docs page's OAuth redirect,
+ * under the service's own address, so any PORT or PUBLIC_BASE_URL works (with localhost for 127.0.0.1).
+ */
+export function demoRedirectUris(publicBaseUrl: string): string[] {
+  const bases = [publicBaseUrl];
+  const url = new URL(publicBaseUrl);
+  if (url.hostname === '127.0.0.1') bases.push(publicBaseUrl.replace('//127.0.0.1', '//localhost'));
+  return bases.flatMap((base) => [`${base}/callback`, `${base}/docs/static/oauth2-redirect.html`]);
+}
+
 const DAY = 86_400_000;
 const TRANSLATION_TARGETS = ['en', 'ja', 'zh-CN', 'zh-TW'] as const;
 
@@ -54,6 +65,8 @@ export interface DemoOptions {
   posts?: number;
   jobs?: number;
   events?: number;
+  /** The service's address, for the demo client's redirect URIs (default http://127.0.0.1:8080). */
+  publicBaseUrl?: string;
 }
 
 interface Ctx {
@@ -81,6 +94,7 @@ function render(template: Multilingual, slots: (lang: TextLanguage) => Record<st
 export async function generateDemoData(database: Database, options: DemoOptions): Promise<DemoManifest> {
   const passwordHash = await argon2.hash(DEMO_USER.password, { type: argon2.argon2id });
   return database.db.transaction().execute(async (trx) => {
+    const publicBaseUrl = options.publicBaseUrl ?? 'http://127.0.0.1:8080';
     const ctx: Ctx = { trx, adapter: database.adapter, rnd: new SeededRandom(options.seed ?? 20261121), now: options.now };
     const { now } = ctx;
 
@@ -130,7 +144,7 @@ export async function generateDemoData(database: Database, options: DemoOptions)
     }).execute();
 
     await registerClient(new OAuthRepository(trx), {
-      name: 'Demo builder app', redirectUris: [DEMO_CLIENT.redirectUri, 'http://localhost:8080/callback'], scopes: DEMO_CLIENT.scopes,
+      name: 'Demo builder app', redirectUris: demoRedirectUris(publicBaseUrl), scopes: DEMO_CLIENT.scopes,
       public: false, clientId: DEMO_CLIENT.clientId, clientSecret: DEMO_CLIENT.clientSecret,
     }, now - 30 * DAY);
 
@@ -148,7 +162,7 @@ export async function generateDemoData(database: Database, options: DemoOptions)
 
     return {
       apiKey: DEMO_API_KEY,
-      client: DEMO_CLIENT,
+      client: { ...DEMO_CLIENT, redirectUri: `${publicBaseUrl}/callback` },
       user: { id: demoUser.id, email: DEMO_USER.email, password: DEMO_USER.password, handle: DEMO_USER.handle },
       companyId: DEMO_COMPANY,
       otherCompanyId: DEMO_OTHER_COMPANY,

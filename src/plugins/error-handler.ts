@@ -36,6 +36,7 @@ function codeForStatus(status: number): ErrorCode {
 }
 
 export function sendError(reply: FastifyReply, error: ApiError, now: number): FastifyReply {
+  reply.request.errorCode = error.code;
   return reply
     .status(ERROR_STATUS[error.code])
     .headers(error.headers)

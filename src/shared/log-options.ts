@@ -13,10 +13,16 @@ export function loggableUrl(url: string): string {
   return url.replace(SECRET_PARAMS, '$1[redacted]');
 }
 
-/** The logger of the service: credential headers redacted, and request URLs logged without secret query values. */
-export function loggerOptions(level: string) {
+/**
+ * The logger of the service: credential headers redacted, and request URLs logged without secret query values.
+ * `pretty` writes readable lines through pino-pretty (local time, no pid or host); `json` one object a line.
+ */
+export function loggerOptions(level: string, format: 'json' | 'pretty' = 'json') {
   return {
     level,
+    ...(format === 'pretty'
+      ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,reqId', singleLine: true } } }
+      : {}),
     redact: LOG_REDACTIONS,
     serializers: {
       req: (request: FastifyRequest) => ({

@@ -7,6 +7,7 @@ type Schema = {
 };
 type Parameter = { $ref?: string; name: string; in: string; required?: boolean; schema?: Schema };
 type Operation = {
+  operationId?: string;
   parameters?: Parameter[];
   requestBody?: { content?: Record<string, { schema?: Schema }> };
   responses?: Record<string, { $ref?: string; content?: Record<string, { schema?: Schema }> }>;
@@ -19,6 +20,7 @@ export interface OpenApiDocument {
 /** One field: its JSON type(s) (sorted, `null` included when nullable) and its enum, if any. */
 export interface FieldFact { types: string[]; enum?: string[] }
 export interface OperationFacts {
+  operationId?: string;
   parameters: Record<string, FieldFact & { in: string; required: boolean }>;
   /** Request body fields by dotted path (`request.jobTitle`, `formFields[].type`); `(body)` is the body itself. */
   request: Record<string, FieldFact>;
@@ -87,7 +89,7 @@ export function flattenSchema(doc: OpenApiDocument): Facts {
       const response: Record<string, FieldFact> = {};
       const ok = success ? resolve(doc, op.responses![success]!) : undefined;
       for (const media of Object.values(ok?.content ?? {})) fields(doc, media.schema, '', response);
-      operations[`${method.toUpperCase()} ${route}`] = { parameters, request, response, statuses };
+      operations[`${method.toUpperCase()} ${route}`] = { operationId: op.operationId, parameters, request, response, statuses };
     }
   }
   return { operations };

@@ -20,9 +20,9 @@ export async function startListeningApp(engine: Engine, settings: Record<string,
   const db = await createTestDatabase(engine);
   const clock = { offset: 0 };
   const now = () => Date.now() + clock.offset;
-  const demo = await generateDemoData(db.database, { now: Date.now() });
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
+  const demo = await generateDemoData(db.database, { now: Date.now(), publicBaseUrl: base });
   const config = testConfig({ PUBLIC_BASE_URL: base, ...settings });
   const app = await buildApp({ config, database: db.database, clock: now, logger: false });
   await app.listen({ port, host: '127.0.0.1' });

@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { LightMyRequestResponse } from 'fastify';
@@ -49,11 +50,13 @@ export class OpenApiConformance {
     if (undeclared.length) return [`${method} ${route.template} ${status}: sends ${undeclared.join(', ')} but does not document it`];
     const schema = documented.content?.['application/json']?.schema;
     if (!schema || response.body === '') return [];
+    const encoding = response.headers['content-encoding'];
+    const text = encoding === 'gzip' ? gunzipSync(response.rawPayload).toString() : encoding === 'br' ? brotliDecompressSync(response.rawPayload).toString() : response.body;
     const pointer = ['paths', route.template, method.toLowerCase(), 'responses', status, 'content', 'application/json', 'schema']
       .map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
     const validate = this.ajv.getSchema(`openapi#/${pointer}`);
     if (!validate) return [`${method} ${route.template} ${status}: schema could not be compiled`];
-    if (validate(JSON.parse(response.body))) return [];
+    if (validate(JSON.parse(text))) return [];
     return [`${method} ${route.template} ${status}: ${this.ajv.errorsText(validate.errors)}`];
   }
 }

@@ -18,7 +18,7 @@ export interface DemoCredentials {
 export async function seedDemo(database: Database, config: Config, now: number): Promise<{ manifest: DemoManifest; credentials: DemoCredentials; file: string }> {
   const existing = await database.db.selectFrom('users').select('id').limit(1).execute();
   if (existing.length > 0) throw new Error('The database already holds data; seed-demo needs an empty database (npm run demo starts from a fresh one).');
-  const manifest = await generateDemoData(database, { now });
+  const manifest = await generateDemoData(database, { now, publicBaseUrl: config.publicBaseUrl });
   await writeDemoMedia(database, mediaStoreFor(config, database));
   const credentials: DemoCredentials = {
     apiKey: manifest.apiKey,
@@ -43,12 +43,16 @@ export function printDemo(io: Io, config: Config, manifest: DemoManifest, file: 
   io.out(`  Demo company:            ${manifest.companyId} (the demo user is RECRUITER and EVENT_MANAGER there)`);
   io.out(`  Credentials file:        ${file}`);
   io.out('');
-  io.out(`  API reference:  ${base}/docs`);
+  io.out(`  API reference:  ${base}/docs   (Authorize: ${manifest.client.clientId}, with PKCE)`);
   io.out(`  OpenAPI:        ${base}/openapi.json`);
-  io.out(`  Try:            curl -H 'X-SVC-API-Key: ${manifest.apiKey}' '${base}/api/v1/jobs?keyword=backend'`);
-  io.out(`  A post:         ${base}/api/v1/posts/${manifest.posts.withImages}`);
-  io.out(`  A job:          ${base}/api/v1/jobs/${manifest.jobs.hiring}`);
-  io.out(`  An event:       ${base}/api/v1/events/${manifest.events.first}`);
+  io.out(`  Health:         ${base}/readyz`);
+  const curl = (path: string, language?: string) =>
+    `curl -H 'X-SVC-API-Key: ${manifest.apiKey}'${language ? ` -H 'Accept-Language: ${language}'` : ''} '${base}${path}'`;
+  io.out(`  Search jobs:    ${curl('/api/v1/jobs?keyword=backend')}`);
+  io.out(`  A post:         ${curl(`/api/v1/posts/${manifest.posts.withImages}`)}`);
+  io.out(`  In English:     ${curl(`/api/v1/posts/${manifest.posts.translated}`, 'en')}`);
+  io.out(`  A job:          ${curl(`/api/v1/jobs/${manifest.jobs.hiring}`)}`);
+  io.out(`  An event:       ${curl(`/api/v1/events/${manifest.events.first}`)}`);
   io.out('');
 }
 

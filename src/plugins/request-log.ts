@@ -1,0 +1,29 @@
+import fp from 'fastify-plugin';
+import { loggableUrl } from '../shared/log-options.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The error code the response carries, for the request's log line (set by sendError). */
+    errorCode: string | null;
+  }
+}
+
+/**
+ * One log line per request, when its response has gone: method, path (credential query values redacted),
+ * status, the app (app key or OAuth client), the error code and the duration. Headers, bodies and cookies are
+ * never logged (log-options.ts also redacts credential headers should any line include them).
+ */
+export const requestLogPlugin = fp(async (app) => {
+  app.decorateRequest('errorCode', null);
+  app.addHook('onResponse', async (request, reply) => {
+    const appId = request.apiApp ? `app:${request.apiApp.appId}` : request.token ? `client:${request.token.clientId}` : undefined;
+    request.log.info({
+      method: request.method,
+      path: loggableUrl(request.url),
+      status: reply.statusCode,
+      app: appId,
+      code: request.errorCode ?? undefined,
+      ms: Math.round(reply.elapsedTime * 10) / 10,
+    }, 'request');
+  });
+}, { name: 'request-log' });

@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, launchChromium } from './helpers/browser.js';
+import { startListeningApp, type ListeningApp } from './helpers/listening-app.js';
+
+/**
+ * The /docs page in a real browser (Debian's chromium): its Authorize button runs the authorization code
+ * flow with PKCE through the sign-in and consent pages, and "Try it out" then makes a write with the token.
+ */
+describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('the /docs page in a browser', () => {
+  let s: ListeningApp;
+  let browser: Browser;
+  beforeAll(async () => {
+    s = await startListeningApp('sqlite');
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await s?.close();
+  });
+
+  it('signs in through OAuth 2.0 with PKCE and deletes one of the user\'s posts with "Try it out"', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${s.base}/docs/`);
+    await page.locator('button.authorize').first().click();
+    const modal = page.locator('.modal-ux');
+    await modal.locator('input#client_id_authorizationCode').fill(s.demo.client.clientId);
+    await modal.locator('input#client_secret_authorizationCode').fill(s.demo.client.clientSecret);
+    await modal.locator('label[for="post:write-authorizationCode-checkbox-oauth2"]').click();
+    const [popup] = await Promise.all([
+      page.waitForEvent('popup'),
+      modal.locator('.auth-container').filter({ hasText: 'authorizationCode with PKCE' }).locator('button.authorize').click(),
+    ]);
+    await popup.locator('input[name="email"]').fill(s.demo.user.email);
+    await popup.locator('input[name="password"]').fill(s.demo.user.password);
+    await popup.locator('form[action="/oauth/login"] button[type="submit"]').click();
+    await popup.locator('button[value="allow"]').click();
+    await popup.waitForEvent('close', { timeout: 15_000 }).catch(() => undefined);
+    await expect.poll(() => modal.locator('button.logout, button:has-text("Logout")').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    fs.mkdirSync('test/.screenshots', { recursive: true });
+    await page.screenshot({ path: 'test/.screenshots/docs-authorized.png' });
+    await modal.locator('button.close-modal').first().click();
+
+    const postId = s.demo.posts.byDemoUser[0]!;
+    const operation = page.locator('#operations-Posts-deletePost');
+    await operation.locator('.opblock-summary').click();
+    await operation.locator('button.try-out__btn').click();
+    await operation.locator('input[placeholder="postId"], tr[data-param-name="postId"] input').first().fill(String(postId));
+    await operation.locator('button.execute').click();
+    await expect.poll(() => operation.locator('.live-responses-table tbody .response-col_status').first().textContent(), { timeout: 15_000 })
+      .toContain('204');
+    await page.screenshot({ path: 'test/.screenshots/docs-try-it-out.png', fullPage: false });
+    const gone = await fetch(`${s.base}/api/v1/posts/${postId}`, { headers: { 'x-svc-api-key': s.demo.apiKey } });
+    expect(gone.status).toBe(404);
+  }, 60_000);
+});
