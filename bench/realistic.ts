@@ -57,7 +57,7 @@ async function benchKeys(database: Database): Promise<string[]> {
   const accounts = new AccountsRepository(database.db, Date.now);
   const keys = Array.from({ length: 8 }, (_, i) => `svck_Bench${String(i).padStart(27, '0')}`);
   for (const key of keys) {
-    if (await accounts.findActiveKey(hashSecret(key))) continue;
+    if (await accounts.findActiveKey(hashSecret(key), Date.now())) continue;
     const appId = await accounts.createApp(`Benchmark app ${key.slice(-1)}`);
     await accounts.addAppKey(appId, hashSecret(key), secretHint(key));
   }

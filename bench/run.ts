@@ -65,6 +65,16 @@ const RAISED = allLimitSettings(1_000_000_000);
 
 interface Target { databaseUrl: string; open(): Database }
 
+/** A data set kept from an earlier run gets the migrations that landed since. */
+async function upToDate(open: () => Database): Promise<void> {
+  const database = open();
+  try {
+    await migrateToLatest(database);
+  } finally {
+    await database.close();
+  }
+}
+
 async function dataset(options: BenchOptions, posts: number): Promise<Target> {
   const jobs = Math.round(posts / 5);
   const events = Math.round(posts / 50);
@@ -81,6 +91,7 @@ async function dataset(options: BenchOptions, posts: number): Promise<Target> {
       await generateBenchData(database, { posts, jobs, events });
       await database.close();
     }
+    await upToDate(open);
     return { databaseUrl: file, open };
   }
   const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
@@ -99,6 +110,7 @@ async function dataset(options: BenchOptions, posts: number): Promise<Target> {
     await generateBenchData(database, { posts, jobs, events });
     await database.close();
   }
+  await upToDate(open);
   const separator = url.includes('?') ? '&' : '?';
   return { databaseUrl: `${url}${separator}options=${encodeURIComponent(`-c search_path=${schema}`)}`, open };
 }

@@ -161,7 +161,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   const links = new Links(config.webBaseUrl, config.publicBaseUrl);
   const accounts = new AccountsRepository(database.db, clock);
-  const appKeys = new AppKeyService(accounts, config.apiKeyCacheSeconds);
+  const appKeys = new AppKeyService(accounts, config.apiKeyCacheSeconds, clock);
   const codes = new CodeService(new CodeRepository(database.db));
   await codes.load();
   const versions = { posts: new DataVersion(database.db, 'posts'), jobs: new DataVersion(database.db, 'jobs') };

@@ -71,6 +71,47 @@ describe('operator CLI', () => {
     }
   });
 
+  it('lists users, companies, roles and apps, revokes roles, rotates keys with an overlap and shows the audit trail', async () => {
+    expect(await run('users', 'create', '--email', 'ada@example.com', '--name', 'Ada', '--handle', 'ada', '--password', 'correct-horse-battery')).toBe(0);
+    expect(await run('companies', 'create', '--handle', 'lovelace', '--name', 'Lovelace Ltd', '--industry', 'IT_SOFTWARE', '--size', 'SMALL')).toBe(0);
+    expect(await run('roles', 'grant', '--user', 'ada@example.com', '--company', 'lovelace', '--role', 'RECRUITER')).toBe(0);
+    expect(await run('roles', 'grant', '--user', 'ada@example.com', '--company', 'lovelace', '--role', 'JOB_VIEWER', '--resource-type', 'JOB', '--resource-id', '42')).toBe(0);
+    expect(await run('apps', 'create', '--name', 'Partner app')).toBe(0);
+    out = [];
+    expect(await run('users', 'list')).toBe(0);
+    expect(await run('companies', 'list')).toBe(0);
+    expect(await run('roles', 'list', '--company', 'lovelace')).toBe(0);
+    expect(out).toEqual(expect.arrayContaining([
+      '1  ada@example.com  @ada  Ada', '1  lovelace  Lovelace Ltd  (IT_SOFTWARE, SMALL)',
+      'lovelace  ada@example.com  RECRUITER', 'lovelace  ada@example.com  JOB_VIEWER on JOB 42',
+    ]));
+
+    expect(await run('roles', 'revoke', '--user', 'ada@example.com', '--company', 'lovelace', '--role', 'RECRUITER')).toBe(0);
+    expect(await run('roles', 'revoke', '--user', 'ada@example.com', '--company', 'lovelace', '--role', 'JOB_VIEWER', '--resource-type', 'JOB', '--resource-id', '42')).toBe(0);
+    out = [];
+    expect(await run('roles', 'list')).toBe(0);
+    expect(out).toEqual(['No roles.']);
+    expect(await run('roles', 'revoke', '--user', 'ada@example.com', '--company', 'lovelace', '--role', 'RECRUITER')).toBe(1);
+    expect(err.join('\n')).toContain('does not hold RECRUITER at lovelace');
+
+    out = [];
+    expect(await run('apps', 'rotate-key', '--app', '1', '--overlap', '1h')).toBe(0);
+    expect(out[0]).toMatch(/^New app key \(shown once, store it now\): svck_[0-9A-Za-z]{32}$/);
+    expect(out[1]).toMatch(/^The earlier keys work until \d{4}-\d\d-\d\dT/);
+    out = [];
+    expect(await run('apps', 'list')).toBe(0);
+    expect(out[0]).toBe('1  Partner app  (owner: operator)');
+    expect(out[1]).toMatch(/key 1 .* works until /);
+    expect(out[2]).toMatch(/key 2 .* working$/);
+    out = [];
+    expect(await run('apps', 'audit', '--app', '1')).toBe(0);
+    expect(out[0]).toMatch(/key\.rotated\s+operator\s+new key \S+; 1 earlier key works for 1h more$/);
+    expect(await run('apps', 'rotate-key', '--app', '1', '--overlap', '2h')).toBe(2);
+    expect(err.join('\n')).toContain('--overlap must be one of none, 1h, 24h, 7d');
+    expect(await run('apps', 'rotate-key', '--app', '99')).toBe(2);
+    expect(err.join('\n')).toContain('No app 99');
+  });
+
   it.each([
     [['companies', 'create', '--handle', 'x', '--name', 'X', '--industry', 'IT_SOFTWARE', '--size', 'ENORMOUS'], 2, '--size must be one of'],
     [['companies', 'create', '--handle', 'bad handle', '--name', 'X', '--industry', 'IT_SOFTWARE', '--size', 'TINY'], 2, '--handle must be'],

@@ -1,15 +1,20 @@
 import { pathToFileURL } from 'node:url';
 import { ConfigError, loadConfig } from '../config.js';
 import { databaseOpener, parse, UsageError, type Command, type Io } from './command.js';
-import { appsCreateCommand, appsRevokeKeyCommand, companiesCreateCommand, rolesGrantCommand, usersCreateCommand } from './commands/accounts.js';
+import {
+  appsCreateCommand, appsRevokeKeyCommand, companiesCreateCommand, companiesListCommand, rolesGrantCommand, rolesListCommand, rolesRevokeCommand,
+  usersCreateCommand, usersListCommand,
+} from './commands/accounts.js';
+import { appsAuditCommand, appsListCommand, appsRotateKeyCommand, clientsRotateSecretCommand } from './commands/app-credentials.js';
 import { demoCommand } from './commands/demo.js';
 import { migrateCommand } from './commands/migrate.js';
-import { clientsCreateCommand, clientsListCommand, clientsRotateSecretCommand, keysRotateCommand } from './commands/oauth.js';
+import { clientsCreateCommand, clientsListCommand, keysRotateCommand } from './commands/oauth.js';
 import { seedDemoCommand } from './commands/seed-demo.js';
 
 export const COMMANDS: Command[] = [
-  migrateCommand, seedDemoCommand, demoCommand, appsCreateCommand, appsRevokeKeyCommand,
-  usersCreateCommand, companiesCreateCommand, rolesGrantCommand,
+  migrateCommand, seedDemoCommand, demoCommand,
+  appsCreateCommand, appsListCommand, appsRotateKeyCommand, appsRevokeKeyCommand, appsAuditCommand,
+  usersCreateCommand, usersListCommand, companiesCreateCommand, companiesListCommand, rolesGrantCommand, rolesRevokeCommand, rolesListCommand,
   clientsCreateCommand, clientsListCommand, clientsRotateSecretCommand, keysRotateCommand,
 ];
 

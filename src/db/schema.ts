@@ -53,6 +53,9 @@ export interface AppsTable {
   name: string;
   owner_user_id: number | null;
   created_at: number;
+  description: Generated<string>;
+  homepage_url: string | null;
+  privacy_url: string | null;
 }
 
 export interface AppKeysTable {
@@ -62,6 +65,17 @@ export interface AppKeysTable {
   key_hint: string;
   created_at: number;
   revoked_at: number | null;
+  /** End of a rotation's overlap: the key stops working then (null: until revoked). */
+  expires_at: number | null;
+}
+
+export interface AppAuditTable {
+  id: Generated<number>;
+  app_id: number;
+  actor_user_id: number | null;
+  action: string;
+  detail: Generated<string>;
+  created_at: number;
 }
 
 export interface PostsTable {
@@ -277,6 +291,9 @@ export interface OAuthClientsTable {
   allowed_scopes: string;
   created_at: number;
   updated_at: number;
+  app_id: number | null;
+  previous_secret_hash: string | null;
+  previous_secret_expires_at: number | null;
 }
 
 export interface OAuthSigningKeysTable {
@@ -358,6 +375,7 @@ export interface DB {
   resource_roles: ResourceRolesTable;
   apps: AppsTable;
   app_keys: AppKeysTable;
+  app_audit: AppAuditTable;
   posts: PostsTable;
   post_images: PostImagesTable;
   post_og_cards: PostOgCardsTable;

@@ -86,35 +86,106 @@ export const companiesCreateCommand: Command = {
   },
 };
 
+/** The user, company and role named by a roles grant or revoke command, checked. */
+async function roleArguments(values: Record<string, unknown>, accounts: AccountsRepository) {
+  const email = required(values, 'user');
+  const user = await accounts.findUserByEmail(email);
+  if (!user) throw new Error(`No user with e-mail ${email}.`);
+  const companyHandle = required(values, 'company');
+  const company = await accounts.findCompanyByHandle(companyHandle);
+  if (!company) throw new Error(`No company with handle ${companyHandle}.`);
+  const role = required(values, 'role');
+  const resourceType = values['resource-type'];
+  if (resourceType === undefined) {
+    oneOf('role', role, Object.keys(COMPANY_ROLES));
+    return { email, user, companyHandle, company, role, resource: null };
+  }
+  const type = oneOf('resource-type', String(resourceType), ['JOB', 'EVENT']);
+  const roles = Object.entries(RESOURCE_ROLES).filter(([, r]) => r.resourceType === type).map(([name]) => name);
+  oneOf('role', role, roles);
+  return { email, user, companyHandle, company, role, resource: { type, id: required(values, 'resource-id') } };
+}
+
+const ROLE_OPTIONS = {
+  user: { type: 'string' }, company: { type: 'string' }, role: { type: 'string' },
+  'resource-type': { type: 'string' }, 'resource-id': { type: 'string' },
+} as const;
+
+export const rolesRevokeCommand: Command = {
+  name: 'roles revoke',
+  summary: 'Take back a company-wide role, or a role on one job or event',
+  usage: 'roles revoke --user EMAIL --company HANDLE --role ROLE [--resource-type JOB|EVENT --resource-id ID]',
+  options: ROLE_OPTIONS,
+  async run(values, ctx) {
+    const accounts = await repository(ctx);
+    const a = await roleArguments(values, accounts);
+    const revoked = a.resource === null
+      ? await accounts.revokeCompanyRole(a.company.id, a.user.id, a.role)
+      : await accounts.revokeResourceRole({ userId: a.user.id, companyId: a.company.id, resourceType: a.resource.type, resourceId: a.resource.id, role: a.role });
+    const what = a.resource === null ? `${a.role} at ${a.companyHandle}` : `${a.role} on ${a.resource.type} ${a.resource.id} at ${a.companyHandle}`;
+    if (!revoked) throw new Error(`${a.email} does not hold ${what}.`);
+    ctx.io.out(`Revoked ${what} from ${a.email}. Their tokens lose it at once: permissions are read per request.`);
+  },
+};
+
+export const rolesListCommand: Command = {
+  name: 'roles list',
+  summary: 'List company-wide and resource roles, of one company or all',
+  usage: 'roles list [--company HANDLE]',
+  options: { company: { type: 'string' } },
+  async run(values, ctx) {
+    const accounts = await repository(ctx);
+    let companyId: number | undefined;
+    if (typeof values.company === 'string') {
+      const company = await accounts.findCompanyByHandle(values.company);
+      if (!company) throw new Error(`No company with handle ${values.company}.`);
+      companyId = company.id;
+    }
+    const roles = await accounts.listRoles(companyId);
+    if (roles.company.length + roles.resource.length === 0) ctx.io.out('No roles.');
+    for (const r of roles.company) ctx.io.out(`${r.handle}  ${r.email}  ${r.role}`);
+    for (const r of roles.resource) ctx.io.out(`${r.handle}  ${r.email}  ${r.role} on ${r.resource_type} ${r.resource_id}`);
+  },
+};
+
+export const usersListCommand: Command = {
+  name: 'users list',
+  summary: 'List user accounts',
+  usage: 'users list',
+  options: {},
+  async run(_values, ctx) {
+    const users = await (await repository(ctx)).listUsers();
+    if (users.length === 0) ctx.io.out('No users.');
+    for (const u of users) ctx.io.out(`${u.id}  ${u.email}  @${u.handle}  ${u.name}`);
+  },
+};
+
+export const companiesListCommand: Command = {
+  name: 'companies list',
+  summary: 'List companies',
+  usage: 'companies list',
+  options: {},
+  async run(_values, ctx) {
+    const companies = await (await repository(ctx)).listCompanies();
+    if (companies.length === 0) ctx.io.out('No companies.');
+    for (const c of companies) ctx.io.out(`${c.id}  ${c.handle}  ${c.name}  (${c.industry}, ${c.size})`);
+  },
+};
+
 export const rolesGrantCommand: Command = {
   name: 'roles grant',
   summary: 'Grant a company-wide role, or a role on one job or event',
   usage: 'roles grant --user EMAIL --company HANDLE --role ROLE [--resource-type JOB|EVENT --resource-id ID]',
-  options: {
-    user: { type: 'string' }, company: { type: 'string' }, role: { type: 'string' },
-    'resource-type': { type: 'string' }, 'resource-id': { type: 'string' },
-  },
+  options: ROLE_OPTIONS,
   async run(values, ctx) {
     const accounts = await repository(ctx);
-    const email = required(values, 'user');
-    const user = await accounts.findUserByEmail(email);
-    if (!user) throw new Error(`No user with e-mail ${email}.`);
-    const companyHandle = required(values, 'company');
-    const company = await accounts.findCompanyByHandle(companyHandle);
-    if (!company) throw new Error(`No company with handle ${companyHandle}.`);
-    const role = required(values, 'role');
-    const resourceType = values['resource-type'];
-    if (resourceType === undefined) {
-      oneOf('role', role, Object.keys(COMPANY_ROLES));
-      await accounts.grantCompanyRole(company.id, user.id, role);
-      ctx.io.out(`Granted ${role} at ${companyHandle} to ${email}.`);
+    const a = await roleArguments(values, accounts);
+    if (a.resource === null) {
+      await accounts.grantCompanyRole(a.company.id, a.user.id, a.role);
+      ctx.io.out(`Granted ${a.role} at ${a.companyHandle} to ${a.email}.`);
       return;
     }
-    const type = oneOf('resource-type', String(resourceType), ['JOB', 'EVENT']);
-    const roles = Object.entries(RESOURCE_ROLES).filter(([, r]) => r.resourceType === type).map(([name]) => name);
-    oneOf('role', role, roles);
-    const resourceId = required(values, 'resource-id');
-    await accounts.grantResourceRole({ userId: user.id, companyId: company.id, resourceType: type, resourceId, role });
-    ctx.io.out(`Granted ${role} on ${type} ${resourceId} at ${companyHandle} to ${email}.`);
+    await accounts.grantResourceRole({ userId: a.user.id, companyId: a.company.id, resourceType: a.resource.type, resourceId: a.resource.id, role: a.role });
+    ctx.io.out(`Granted ${a.role} on ${a.resource.type} ${a.resource.id} at ${a.companyHandle} to ${a.email}.`);
   },
 };

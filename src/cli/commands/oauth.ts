@@ -1,5 +1,5 @@
 import { apiAudience } from '../../app.js';
-import { ClientRegistrationError, registerClient, rotateClientSecret } from '../../modules/oauth/client-admin.js';
+import { ClientRegistrationError, registerClient } from '../../modules/oauth/client-admin.js';
 import { OAuthRepository } from '../../modules/oauth/oauth-repository.js';
 import { parseScopes } from '../../modules/oauth/scopes.js';
 import { keyEncryptionKey, SigningKeys } from '../../modules/oauth/signing-keys.js';
@@ -42,21 +42,6 @@ export const clientsListCommand: Command = {
       ctx.io.out(`${c.clientId}  ${c.secretHash ? 'confidential' : 'public      '}  ${c.name}`);
       ctx.io.out(`    redirect URIs: ${c.redirectUris.join(' ')}`);
       ctx.io.out(`    scopes: ${c.allowedScopes.join(' ')}`);
-    }
-  },
-};
-
-export const clientsRotateSecretCommand: Command = {
-  name: 'clients rotate-secret',
-  summary: 'Give a confidential client a new secret (the old one stops working at once)',
-  usage: 'clients rotate-secret --client-id ID',
-  options: { 'client-id': { type: 'string' } },
-  async run(values, ctx) {
-    try {
-      const secret = await rotateClientSecret(await repository(ctx), required(values, 'client-id'), Date.now());
-      ctx.io.out(`New client secret (shown once, store it now): ${secret}`);
-    } catch (err) {
-      throw usage(err);
     }
   },
 };

@@ -13,6 +13,7 @@ import { jobPopularityIndex } from './2026-11-22-010-job-popularity-index.js';
 import { idempotencyClaims } from './2026-11-23-011-idempotency-claims.js';
 import { mediaKeyIndexes } from './2026-11-23-012-media-key-indexes.js';
 import { jobSettingTypes } from './2026-11-23-013-job-setting-types.js';
+import { appCredentialsLifecycle } from './2026-11-23-015-app-credentials-lifecycle.js';
 import { eventReferenceShape } from './2026-11-23-014-event-reference-shape.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
@@ -32,5 +33,6 @@ export function allMigrations(adapter: DialectAdapter): Record<string, Migration
     '2026-11-23-012-media-key-indexes': mediaKeyIndexes(),
     '2026-11-23-013-job-setting-types': jobSettingTypes(),
     '2026-11-23-014-event-reference-shape': eventReferenceShape(),
+    '2026-11-23-015-app-credentials-lifecycle': appCredentialsLifecycle(adapter),
   };
 }

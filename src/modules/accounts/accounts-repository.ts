@@ -108,11 +108,13 @@ export class AccountsRepository {
     return row.id;
   }
 
-  async findActiveKey(keyHash: string) {
+  /** The key of `keyHash` if it is neither revoked nor past the end of a rotation's overlap at `now`. */
+  async findActiveKey(keyHash: string, now: number) {
     return this.db.selectFrom('app_keys')
-      .select(['id', 'app_id'])
+      .select(['id', 'app_id', 'expires_at'])
       .where('key_hash', '=', keyHash)
       .where('revoked_at', 'is', null)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
       .executeTakeFirst();
   }
 
@@ -123,5 +125,46 @@ export class AccountsRepository {
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
+  }
+
+  // Listings and revocation for the operator CLI
+
+  async listUsers() {
+    return this.db.selectFrom('users').select(['id', 'email', 'handle', 'name', 'created_at']).orderBy('id').execute();
+  }
+
+  async listCompanies() {
+    return this.db.selectFrom('companies').select(['id', 'handle', 'name', 'industry', 'size']).orderBy('id').execute();
+  }
+
+  /** Company-wide and resource roles, of one company or all. */
+  async listRoles(companyId?: number) {
+    let companyRoles = this.db.selectFrom('company_roles')
+      .innerJoin('users', 'users.id', 'company_roles.user_id').innerJoin('companies', 'companies.id', 'company_roles.company_id')
+      .select(['users.email', 'companies.handle', 'company_roles.role']);
+    let resourceRoles = this.db.selectFrom('resource_roles')
+      .innerJoin('users', 'users.id', 'resource_roles.user_id').innerJoin('companies', 'companies.id', 'resource_roles.company_id')
+      .select(['users.email', 'companies.handle', 'resource_roles.role', 'resource_roles.resource_type', 'resource_roles.resource_id']);
+    if (companyId !== undefined) {
+      companyRoles = companyRoles.where('company_roles.company_id', '=', companyId);
+      resourceRoles = resourceRoles.where('resource_roles.company_id', '=', companyId);
+    }
+    return {
+      company: await companyRoles.orderBy('companies.handle').orderBy('users.email').execute(),
+      resource: await resourceRoles.orderBy('companies.handle').orderBy('users.email').execute(),
+    };
+  }
+
+  async revokeCompanyRole(companyId: number, userId: number, role: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('company_roles')
+      .where('company_id', '=', companyId).where('user_id', '=', userId).where('role', '=', role).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async revokeResourceRole(grant: { userId: number; companyId: number; resourceType: string; resourceId: string; role: string }): Promise<boolean> {
+    const result = await this.db.deleteFrom('resource_roles')
+      .where('user_id', '=', grant.userId).where('company_id', '=', grant.companyId).where('resource_type', '=', grant.resourceType)
+      .where('resource_id', '=', grant.resourceId).where('role', '=', grant.role).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   }
 }

@@ -5,17 +5,21 @@ import type { AccountsRepository } from './accounts-repository.js';
 export interface AuthenticatedApp {
   appId: number;
   keyId: number;
+  /** When a rotation's overlap ends for this key (null: it works until revoked). */
+  expiresAt: number | null;
 }
 
 /**
  * App keys: issued once, stored as SHA-256 hashes, checked through a small cache so that the hot read
- * path does not query the database for every request. A revoked key stops working within the cache TTL.
+ * path does not query the database for every request. A revoked key stops working within the cache TTL; a
+ * key whose rotation overlap ends stops at that moment exactly (the cache holds the end and checks it).
  */
 export class AppKeyService {
   private readonly cache: LRUCache<string, AuthenticatedApp | false>;
 
-  constructor(private readonly accounts: AccountsRepository, cacheSeconds: number) {
-    this.cache = new LRUCache({ max: 10_000, ttl: Math.max(1, cacheSeconds) * 1000 });
+  constructor(private readonly accounts: AccountsRepository, cacheSeconds: number, private readonly clock: () => number = Date.now) {
+    // The cache's time is the service's clock, so "within API_KEY_CACHE_SECONDS" holds on that clock too.
+    this.cache = new LRUCache({ max: 10_000, ttl: Math.max(1, cacheSeconds) * 1000, perf: { now: clock } });
   }
 
   /** What the cache knows of `key`: the app, null for a key known to be invalid, undefined when it must be looked up. */
@@ -28,8 +32,8 @@ export class AppKeyService {
     const hash = hashSecret(key);
     const cached = this.cached(hash);
     if (cached !== undefined) return cached;
-    const row = await this.accounts.findActiveKey(hash);
-    const result = row ? { appId: row.app_id, keyId: row.id } : false;
+    const row = await this.accounts.findActiveKey(hash, this.clock());
+    const result = row ? { appId: row.app_id, keyId: row.id, expiresAt: row.expires_at === null ? null : Number(row.expires_at) } : false;
     // Unknown keys are remembered briefly too, so a client retrying a bad key cannot load the database.
     this.cache.set(hash, result, result ? {} : { ttl: 5_000 });
     return result || null;
@@ -37,6 +41,7 @@ export class AppKeyService {
 
   private cached(hash: string): AuthenticatedApp | null | undefined {
     const cached = this.cache.get(hash);
+    if (cached && cached.expiresAt !== null && this.clock() >= cached.expiresAt) return null;
     return cached === undefined ? undefined : cached || null;
   }
 

@@ -127,8 +127,9 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
   async function proceed(request: FastifyRequest, reply: FastifyReply, request_: Extract<Validated, { kind: 'ok' }>, userId: number, userName: string, authorizeQuery: string, status: 302 | 303) {
     const consented = await oauth.consentedScopes(userId, request_.client.clientId);
     if (covers(consented, request_.scopes)) return issueCode(reply, request_, userId, status);
+    const app = request_.client.appId ? await oauth.appProfile(request_.client.appId) : null;
     return page(reply, 200, consentPage({
-      lang: language(request), clientName: request_.client.name, userName, scopes: request_.scopes,
+      lang: language(request), clientName: request_.client.name, app, userName, scopes: request_.scopes,
       csrf: csrfToken(request, reply), authorizeQuery,
     }), request_.redirectUri);
   }

@@ -46,11 +46,3 @@ export async function registerClient(oauth: OAuthRepository, client: NewClient, 
   }, now);
   return { clientId, clientSecret };
 }
-
-export async function rotateClientSecret(oauth: OAuthRepository, clientId: string, now: number): Promise<string> {
-  const secret = newClientSecret();
-  if (!(await oauth.setClientSecret(clientId, hashSecret(secret), now))) {
-    throw new ClientRegistrationError(`No confidential client ${clientId}`);
-  }
-  return secret;
-}

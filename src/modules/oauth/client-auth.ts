@@ -59,7 +59,7 @@ function sameHash(a: string, b: string): boolean {
  * Authenticates the calling client: a confidential client by its secret, a public client by its id alone
  * (it must then prove possession of the PKCE verifier). Any failure is `401 invalid_client`.
  */
-export async function authenticateClient(request: FastifyRequest, body: Record<string, string | undefined>, oauth: OAuthRepository): Promise<OAuthClient> {
+export async function authenticateClient(request: FastifyRequest, body: Record<string, string | undefined>, oauth: OAuthRepository, now: number): Promise<OAuthClient> {
   const { clientId, secret } = credentialsOf(request, body);
   const client = await oauth.findClient(clientId);
   const failure = OAuthError.invalidClient('Client authentication failed');
@@ -68,6 +68,12 @@ export async function authenticateClient(request: FastifyRequest, body: Record<s
     if (secret) throw failure;
     return client;
   }
-  if (!secret || !sameHash(hashSecret(secret), client.secretHash)) throw failure;
-  return client;
+  if (!secret) throw failure;
+  const presented = hashSecret(secret);
+  if (sameHash(presented, client.secretHash)) return client;
+  // A rotated-out secret works until the end of the overlap its owner chose.
+  const previous = client.previousSecretHash;
+  if (previous && client.previousSecretExpiresAt !== null && client.previousSecretExpiresAt !== undefined
+    && now < client.previousSecretExpiresAt && sameHash(presented, previous)) return client;
+  throw failure;
 }

@@ -7,6 +7,11 @@ export interface OAuthClient {
   secretHash: string | null;
   redirectUris: string[];
   allowedScopes: string[];
+  /** The app the client belongs to (null for clients the operator registered on their own). */
+  appId?: number | null;
+  /** The secret a rotation replaced, and when it stops working (issue 14's overlap). */
+  previousSecretHash?: string | null;
+  previousSecretExpiresAt?: number | null;
 }
 
 /** All SQL of the OAuth server. Every consume is one conditional UPDATE, so exactly one caller wins. */
@@ -29,6 +34,9 @@ export class OAuthRepository {
       allowed_scopes: client.allowedScopes.join(' '),
       created_at: now,
       updated_at: now,
+      app_id: client.appId ?? null,
+      previous_secret_hash: null,
+      previous_secret_expires_at: null,
     }).execute();
   }
 
@@ -41,10 +49,22 @@ export class OAuthRepository {
     return (await this.db.selectFrom('oauth_clients').selectAll().orderBy('created_at').execute()).map(toClient);
   }
 
-  async setClientSecret(clientId: string, secretHash: string, now: number): Promise<boolean> {
-    const result = await this.db.updateTable('oauth_clients').set({ secret_hash: secretHash, updated_at: now })
-      .where('client_id', '=', clientId).where('secret_hash', 'is not', null).executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+  /** A new secret; the current one keeps working until `previousUntil` (null: it stops now). */
+  async replaceClientSecret(clientId: string, secretHash: string, previousUntil: number | null, now: number): Promise<void> {
+    await this.db.updateTable('oauth_clients')
+      .set((eb) => ({
+        secret_hash: secretHash,
+        previous_secret_hash: previousUntil === null ? null : eb.ref('secret_hash'),
+        previous_secret_expires_at: previousUntil,
+        updated_at: now,
+      }))
+      .where('client_id', '=', clientId).where('secret_hash', 'is not', null).execute();
+  }
+
+  /** How the app a client belongs to presents itself on the consent page. */
+  async appProfile(appId: number): Promise<{ name: string; description: string; homepageUrl: string | null; privacyUrl: string | null } | null> {
+    const row = await this.db.selectFrom('apps').select(['name', 'description', 'homepage_url', 'privacy_url']).where('id', '=', appId).executeTakeFirst();
+    return row ? { name: row.name, description: row.description, homepageUrl: row.homepage_url, privacyUrl: row.privacy_url } : null;
   }
 
   // Login sessions
@@ -147,5 +167,8 @@ function toClient(row: DB['oauth_clients']): OAuthClient {
     secretHash: row.secret_hash,
     redirectUris: JSON.parse(row.redirect_uris) as string[],
     allowedScopes: row.allowed_scopes.split(' ').filter(Boolean),
+    appId: row.app_id === null ? null : Number(row.app_id),
+    previousSecretHash: row.previous_secret_hash,
+    previousSecretExpiresAt: row.previous_secret_expires_at === null ? null : Number(row.previous_secret_expires_at),
   };
 }

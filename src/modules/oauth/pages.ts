@@ -7,7 +7,7 @@ const TEXT = {
     signInTitle: '로그인', signInLead: (app: string) => `${app}에서 계정 사용을 요청했습니다. 계속하려면 로그인하세요.`,
     email: '이메일', password: '비밀번호', signIn: '로그인',
     consentTitle: '권한 요청', consentLead: (app: string) => `${app}에서 다음 권한을 요청합니다.`,
-    signedInAs: (name: string) => `${name} 님으로 로그인됨`, allow: '허용', deny: '거부',
+    signedInAs: (name: string) => `${name} 님으로 로그인됨`, allow: '허용', deny: '거부', homepage: '홈페이지', privacy: '개인정보 처리방침',
     errorTitle: '요청을 처리할 수 없습니다', badCredentials: '이메일 또는 비밀번호가 올바르지 않습니다.',
     tooMany: '로그인 시도가 너무 많습니다. 잠시 후 다시 시도하세요.', expired: '양식이 만료되었습니다. 다시 시도하세요.',
   },
@@ -15,7 +15,7 @@ const TEXT = {
     signInTitle: 'Sign in', signInLead: (app: string) => `${app} asks to use your account. Sign in to continue.`,
     email: 'E-mail', password: 'Password', signIn: 'Sign in',
     consentTitle: 'Permission request', consentLead: (app: string) => `${app} asks for these permissions:`,
-    signedInAs: (name: string) => `Signed in as ${name}`, allow: 'Allow', deny: 'Deny',
+    signedInAs: (name: string) => `Signed in as ${name}`, allow: 'Allow', deny: 'Deny', homepage: 'Homepage', privacy: 'Privacy policy',
     errorTitle: 'The request cannot be completed', badCredentials: 'The e-mail or password is incorrect.',
     tooMany: 'Too many sign-in attempts. Wait a while and try again.', expired: 'The form expired. Please try again.',
   },
@@ -65,11 +65,19 @@ ${hidden('authorize_query', p.authorizeQuery)}
 </form>`);
 }
 
-export function consentPage(p: { lang: PageLanguage; clientName: string; userName: string; scopes: string[]; csrf: string; authorizeQuery: string }): string {
+/** What an app tells the users it asks (the developer console sets it); a client without an app shows its own name. */
+export interface AppProfile { name: string; description: string; homepageUrl: string | null; privacyUrl: string | null }
+
+export function consentPage(p: { lang: PageLanguage; clientName: string; app: AppProfile | null; userName: string; scopes: string[]; csrf: string; authorizeQuery: string }): string {
   const t = pageText(p.lang);
   const items = p.scopes.map((s) => `<li><strong>${escapeHtml(SCOPES[s]?.[p.lang] ?? s)}</strong> <code>${escapeHtml(s)}</code></li>`).join('\n');
+  const links = p.app ? [[p.app.homepageUrl, t.homepage], [p.app.privacyUrl, t.privacy]]
+    .filter((link): link is [string, string] => Boolean(link[0]))
+    .map(([url, label]) => `<a href="${escapeHtml(url)}" rel="noopener noreferrer" target="_blank">${escapeHtml(label)}</a>`).join(' · ') : '';
   return layout(p.lang, t.consentTitle, `
-<p>${escapeHtml(t.consentLead(p.clientName))}</p>
+<p>${escapeHtml(t.consentLead(p.app?.name || p.clientName))}</p>
+${p.app?.description ? `<p class="muted">${escapeHtml(p.app.description)}</p>` : ''}
+${links ? `<p class="app-links">${links}</p>` : ''}
 <ul class="scopes">
 ${items}
 </ul>

@@ -59,7 +59,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ oauth: OAuthRepository; to
     },
   }, async (request, reply) => {
     const body = request.body as Form;
-    const client = await authenticateClient(request, body, oauth);
+    const client = await authenticateClient(request, body, oauth, clock());
     reply.headers(NO_STORE);
     switch (body.grant_type) {
       case 'authorization_code': return exchangeCode(client.clientId, body);
@@ -148,7 +148,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ oauth: OAuthRepository; to
     },
   }, async (request, reply) => {
     const body = request.body as Form;
-    const client = await authenticateClient(request, body, oauth);
+    const client = await authenticateClient(request, body, oauth, clock());
     const token = need(body, 'token');
     reply.headers(NO_STORE);
     const refreshToken = await oauth.findRefreshToken(hashSecret(token));

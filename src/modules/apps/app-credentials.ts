@@ -1,0 +1,70 @@
+/**
+ * The lifecycle of an app's credentials: its keys and its OAuth client's secret. Rotation issues a new
+ * credential and keeps the old one working for the overlap the owner chooses, so deployed code can move
+ * over without an outage; revocation stops a key at once. Every change is recorded in the app's audit trail
+ * with who made it (a user of the console, or the operator's CLI) and when.
+ */
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import { hashSecret, newAppKey, newClientSecret, secretHint } from '../../shared/keys.js';
+import { OAuthRepository } from '../oauth/oauth-repository.js';
+import { AppRepository } from './app-repository.js';
+
+/** The overlaps an owner may choose when rotating (issue 14): none, an hour, a day, a week. */
+export const OVERLAPS = { none: 0, '1h': 3_600_000, '24h': 86_400_000, '7d': 604_800_000 } as const;
+export type Overlap = keyof typeof OVERLAPS;
+export const isOverlap = (value: string): value is Overlap => Object.hasOwn(OVERLAPS, value);
+
+export class CredentialError extends Error {}
+
+/** Who made a change: a console user, or null for the operator's CLI. */
+export type Actor = number | null;
+
+export class AppCredentials {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  /** Runs `work` in one transaction, with both repositories bound to it. */
+  private transaction<T>(work: (apps: AppRepository, oauth: OAuthRepository) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new AppRepository(trx), new OAuthRepository(trx)));
+  }
+
+  /** Issues a new key; every key working now keeps working until the overlap ends. Returns the key, once. */
+  async rotateKey(appId: number, overlap: Overlap, actor: Actor, now: number): Promise<{ apiKey: string; keyId: number; oldKeysEnd: number }> {
+    const apiKey = newAppKey();
+    return this.transaction(async (apps) => {
+      if (!(await apps.findApp(appId))) throw new CredentialError(`No app ${appId}`);
+      const oldKeysEnd = now + OVERLAPS[overlap];
+      const ended = await apps.endKeys(appId, oldKeysEnd, now);
+      const keyId = await apps.addKey(appId, hashSecret(apiKey), secretHint(apiKey), now);
+      await apps.record(appId, actor, 'key.rotated',
+        `new key ${secretHint(apiKey)}; ${ended} earlier key${ended === 1 ? '' : 's'} ${overlap === 'none' ? 'stopped' : `work${ended === 1 ? 's' : ''} for ${overlap} more`}`, now);
+      return { apiKey, keyId, oldKeysEnd };
+    });
+  }
+
+  /** Stops one key at once. */
+  async revokeKey(appId: number, keyId: number, actor: Actor, now: number): Promise<void> {
+    await this.transaction(async (apps) => {
+      if (!(await apps.revokeKey(appId, keyId, now))) throw new CredentialError(`App ${appId} has no working key ${keyId}`);
+      await apps.record(appId, actor, 'key.revoked', `key ${keyId}`, now);
+    });
+  }
+
+  /**
+   * Gives a confidential client a new secret; the current one keeps working until the overlap ends (an earlier
+   * secret still in its overlap stops now). Returns the secret, once.
+   */
+  async rotateClientSecret(clientId: string, overlap: Overlap, actor: Actor, now: number): Promise<string> {
+    const secret = newClientSecret();
+    await this.transaction(async (apps, oauth) => {
+      const client = await oauth.findClient(clientId);
+      if (!client || client.secretHash === null) throw new CredentialError(`No confidential client ${clientId}`);
+      await oauth.replaceClientSecret(clientId, hashSecret(secret), overlap === 'none' ? null : now + OVERLAPS[overlap], now);
+      if (client.appId !== null && client.appId !== undefined) {
+        await apps.record(client.appId, actor, 'secret.rotated',
+          `client ${clientId}; the previous secret ${overlap === 'none' ? 'stopped at once' : `works for ${overlap} more`}`, now);
+      }
+    });
+    return secret;
+  }
+}

@@ -1,0 +1,62 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+
+export interface AuditEntry { action: string; detail: string; actorUserId: number | null; actorEmail: string | null; createdAt: number }
+
+/** The SQL of apps, their keys and their audit trail. */
+export class AppRepository {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  transaction<T>(work: (repository: AppRepository) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new AppRepository(trx)));
+  }
+
+  async findApp(appId: number) {
+    return this.db.selectFrom('apps').selectAll().where('id', '=', appId).executeTakeFirst();
+  }
+
+  async listApps() {
+    return this.db.selectFrom('apps')
+      .leftJoin('users', 'users.id', 'apps.owner_user_id')
+      .select(['apps.id', 'apps.name', 'apps.created_at', 'users.email as owner_email'])
+      .orderBy('apps.id').execute();
+  }
+
+  async keysOf(appId: number) {
+    return this.db.selectFrom('app_keys').select(['id', 'key_hint', 'created_at', 'revoked_at', 'expires_at'])
+      .where('app_id', '=', appId).orderBy('id').execute();
+  }
+
+  async addKey(appId: number, keyHash: string, keyHint: string, now: number): Promise<number> {
+    const row = await this.db.insertInto('app_keys')
+      .values({ app_id: appId, key_hash: keyHash, key_hint: keyHint, created_at: now, revoked_at: null, expires_at: null })
+      .returning('id').executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  /** Makes every key of the app still working at `now` stop at `at` (keys already ending sooner keep their end). */
+  async endKeys(appId: number, at: number, now: number): Promise<number> {
+    const result = await this.db.updateTable('app_keys').set({ expires_at: at })
+      .where('app_id', '=', appId).where('revoked_at', 'is', null)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', Math.max(at, now))]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  async revokeKey(appId: number, keyId: number, now: number): Promise<boolean> {
+    const result = await this.db.updateTable('app_keys').set({ revoked_at: now })
+      .where('app_id', '=', appId).where('id', '=', keyId).where('revoked_at', 'is', null).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async record(appId: number, actorUserId: number | null, action: string, detail: string, now: number): Promise<void> {
+    await this.db.insertInto('app_audit').values({ app_id: appId, actor_user_id: actorUserId, action, detail, created_at: now }).execute();
+  }
+
+  async auditOf(appId: number, limit = 200): Promise<AuditEntry[]> {
+    const rows = await this.db.selectFrom('app_audit').leftJoin('users', 'users.id', 'app_audit.actor_user_id')
+      .select(['app_audit.action', 'app_audit.detail', 'app_audit.actor_user_id', 'users.email', 'app_audit.created_at', 'app_audit.id'])
+      .where('app_audit.app_id', '=', appId).orderBy('app_audit.created_at', 'desc').orderBy('app_audit.id', 'desc').limit(limit).execute();
+    return rows.map((r) => ({ action: r.action, detail: r.detail, actorUserId: r.actor_user_id, actorEmail: r.email, createdAt: Number(r.created_at) }));
+  }
+}
