@@ -41,4 +41,16 @@ describe('logs', () => {
       expect(logged.includes(secret), `logged: ${secret.slice(0, 12)}…`).toBe(false);
     }
   });
+
+  it('write one line a request with method, path, status, app, error code and duration', () => {
+    const lines = logged.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.msg === 'request');
+    const ok = lines.find((line) => line.path === '/api/v1/posts?keyword=x')!;
+    expect(ok).toMatchObject({ method: 'GET', status: 200, app: expect.stringMatching(/^app:\d+$/), ms: expect.any(Number) });
+    const refused = lines.find((line) => line.path === '/api/v1/posts/1')!;
+    expect(refused).toMatchObject({ method: 'GET', status: 401, code: 'C0001' });
+    expect(refused.app).toBeUndefined();
+    expect(lines.filter((line) => line.path === '/api/v1/posts/1')).toHaveLength(1);
+    // Fastify's own two lines a request ("incoming request", "request completed") are off.
+    expect(logged).not.toContain('incoming request');
+  });
 });

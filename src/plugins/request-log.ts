@@ -15,7 +15,9 @@ declare module 'fastify' {
  */
 export const requestLogPlugin = fp(async (app) => {
   app.decorateRequest('errorCode', null);
-  app.addHook('onResponse', async (request, reply) => {
+  // Nothing is built when the level is above info (the hot path); the level is fixed at start.
+  if (!['trace', 'debug', 'info'].includes(app.log.level)) return;
+  app.addHook('onResponse', (request, reply, done) => {
     const appId = request.apiApp ? `app:${request.apiApp.appId}` : request.token ? `client:${request.token.clientId}` : undefined;
     request.log.info({
       method: request.method,
@@ -25,5 +27,6 @@ export const requestLogPlugin = fp(async (app) => {
       code: request.errorCode ?? undefined,
       ms: Math.round(reply.elapsedTime * 10) / 10,
     }, 'request');
+    done();
   });
 }, { name: 'request-log' });
