@@ -7,6 +7,8 @@ import { DataVersion } from './cache/data-version.js';
 import { demoCallbackRoutes, type DemoCallbackOptions } from './demo/demo-callback-routes.js';
 import { AccountsRepository } from './modules/accounts/accounts-repository.js';
 import { AppKeyService } from './modules/accounts/app-key-service.js';
+import { WebSessions } from './modules/web/web-session.js';
+import { consoleRoutes } from './console/console-routes.js';
 import { CodeRepository } from './modules/codes/code-repository.js';
 import { codeRoutes } from './modules/codes/code-routes.js';
 import { CodeService } from './modules/codes/code-service.js';
@@ -207,6 +209,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     refreshTokenSeconds: config.lifetimes.refreshTokenSeconds,
   }, clock);
   const throttle = new LoginThrottle(database.db, config.loginThrottle, clock);
+  const sessions = new WebSessions(oauth, accounts, throttle, clock, issuer.startsWith('https://'));
 
   // Security headers everywhere; the HTML pages set their own Content-Security-Policy, and the
   // interactive reference at /docs needs inline scripts, so no global CSP.
@@ -246,9 +249,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   await app.register(codeRoutes, { codes });
   await app.register(discoveryRoutes, { issuer, keys: signingKeys });
-  await app.register(authorizeRoutes, { oauth, accounts, throttle, issuer, codeSeconds: config.lifetimes.authorizationCodeSeconds, clock });
+  await app.register(authorizeRoutes, { oauth, sessions, issuer, codeSeconds: config.lifetimes.authorizationCodeSeconds, clock });
   await app.register(tokenRoutes, { oauth, tokens, clock });
   await app.register(userinfoRoutes, { accounts, links, webBaseUrl: config.webBaseUrl });
+  await app.register(consoleRoutes, { database, accounts, oauth, sessions, tokens, signUpOpen: config.consoleSignUpOpen, clock });
   if (options.demoCallback) await app.register(demoCallbackRoutes, { publicBaseUrl: config.publicBaseUrl, ...options.demoCallback });
 
   return app;

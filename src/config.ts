@@ -66,6 +66,8 @@ export interface Config {
   logLevel: string;
   /** `json` (one object a line, for collectors) or `pretty` (readable; what `npm run demo` uses). */
   logFormat: 'json' | 'pretty';
+  /** Whether anyone may create an account in the developer console (CONSOLE_SIGN_UP=open); the demo opens it. */
+  consoleSignUpOpen: boolean;
   corsOrigins: string[];
   trustProxy: boolean;
   apiKeyCacheSeconds: number;
@@ -182,6 +184,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     problems.push(`LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`);
   }
 
+  const consoleSignUp = read('CONSOLE_SIGN_UP') ?? 'closed';
+  if (consoleSignUp !== 'open' && consoleSignUp !== 'closed') problems.push(`CONSOLE_SIGN_UP: must be open or closed, got "${consoleSignUp}"`);
+
   const corsOrigins = (read('CORS_ORIGINS') ?? '').split(',').map((o) => o.trim()).filter(Boolean);
   for (const origin of corsOrigins) {
     if (!/^https?:\/\/[^/]+$/.test(origin)) problems.push(`CORS_ORIGINS: "${origin}" is not an origin like https://app.example.com`);
@@ -223,6 +228,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     serviceTimeZone,
     logLevel,
     logFormat: logFormat as 'json' | 'pretty',
+    consoleSignUpOpen: consoleSignUp === 'open',
     corsOrigins,
     trustProxy: bool('TRUST_PROXY', false),
     apiKeyCacheSeconds: int('API_KEY_CACHE_SECONDS', 30, 0, 3600),

@@ -50,8 +50,8 @@ export async function runCli(argv: string[], io: Io, env: Record<string, string 
       io.out(command.summary);
       return 0;
     }
-    // The demo logs readable lines unless LOG_FORMAT says otherwise.
-    config = loadConfig(command.name === 'demo' ? { LOG_FORMAT: 'pretty', ...env } : env);
+    // The demo logs readable lines and lets anyone sign up in the console, unless the settings say otherwise.
+    config = loadConfig(command.name === 'demo' ? { LOG_FORMAT: 'pretty', CONSOLE_SIGN_UP: 'open', ...env } : env);
     const opener = databaseOpener(config);
     try {
       await command.run(values, { io, config, database: () => opener.get() });

@@ -56,6 +56,7 @@ export interface AppsTable {
   description: Generated<string>;
   homepage_url: string | null;
   privacy_url: string | null;
+  deleted_at: number | null;
 }
 
 export interface AppKeysTable {

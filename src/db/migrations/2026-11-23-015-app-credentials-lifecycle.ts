@@ -14,6 +14,7 @@ export function appCredentialsLifecycle(adapter: DialectAdapter): Migration {
       await db.schema.alterTable('apps').addColumn('description', 'text', (c) => c.notNull().defaultTo('')).execute();
       await db.schema.alterTable('apps').addColumn('homepage_url', 'text').execute();
       await db.schema.alterTable('apps').addColumn('privacy_url', 'text').execute();
+      await db.schema.alterTable('apps').addColumn('deleted_at', 'bigint').execute();
       await db.schema.alterTable('oauth_clients').addColumn('app_id', 'bigint').execute();
       await db.schema.alterTable('oauth_clients').addColumn('previous_secret_hash', 'text').execute();
       await db.schema.alterTable('oauth_clients').addColumn('previous_secret_expires_at', 'bigint').execute();

@@ -127,6 +127,10 @@ export class AccountsRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  async setPassword(userId: number, passwordHash: string): Promise<void> {
+    await this.db.updateTable('users').set({ password_hash: passwordHash, updated_at: this.clock() }).where('id', '=', userId).execute();
+  }
+
   // Listings and revocation for the operator CLI
 
   async listUsers() {

@@ -42,6 +42,16 @@ export class AppCredentials {
     });
   }
 
+  /** The first key of a new app. Returns the key, once. */
+  async createKey(appId: number, actor: Actor, now: number): Promise<string> {
+    const apiKey = newAppKey();
+    await this.transaction(async (apps) => {
+      await apps.addKey(appId, hashSecret(apiKey), secretHint(apiKey), now);
+      await apps.record(appId, actor, 'key.created', `key ${secretHint(apiKey)}`, now);
+    });
+    return apiKey;
+  }
+
   /** Stops one key at once. */
   async revokeKey(appId: number, keyId: number, actor: Actor, now: number): Promise<void> {
     await this.transaction(async (apps) => {

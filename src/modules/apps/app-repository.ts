@@ -15,6 +15,35 @@ export class AppRepository {
     return this.db.selectFrom('apps').selectAll().where('id', '=', appId).executeTakeFirst();
   }
 
+  /** The apps a user owns and has not deleted, newest first. */
+  async appsOf(userId: number) {
+    return this.db.selectFrom('apps').select(['id', 'name', 'created_at']).where('owner_user_id', '=', userId).where('deleted_at', 'is', null)
+      .orderBy('id', 'desc').execute();
+  }
+
+  /** The app if `userId` owns it and it is not deleted. */
+  async ownedApp(appId: number, userId: number) {
+    return this.db.selectFrom('apps').selectAll().where('id', '=', appId).where('owner_user_id', '=', userId).where('deleted_at', 'is', null)
+      .executeTakeFirst();
+  }
+
+  async createApp(name: string, description: string, ownerUserId: number, now: number): Promise<number> {
+    const row = await this.db.insertInto('apps').values({ name, description, owner_user_id: ownerUserId, created_at: now, homepage_url: null, privacy_url: null, deleted_at: null })
+      .returning('id').executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  async updateProfile(appId: number, profile: { name: string; description: string; homepageUrl: string | null; privacyUrl: string | null }): Promise<void> {
+    await this.db.updateTable('apps').set({ name: profile.name, description: profile.description, homepage_url: profile.homepageUrl, privacy_url: profile.privacyUrl })
+      .where('id', '=', appId).execute();
+  }
+
+  /** Deletes an app: its keys stop at once, and it leaves the owner's list (its audit trail stays). */
+  async deleteApp(appId: number, now: number): Promise<void> {
+    await this.db.updateTable('app_keys').set({ revoked_at: now }).where('app_id', '=', appId).where('revoked_at', 'is', null).execute();
+    await this.db.updateTable('apps').set({ deleted_at: now }).where('id', '=', appId).execute();
+  }
+
   async listApps() {
     return this.db.selectFrom('apps')
       .leftJoin('users', 'users.id', 'apps.owner_user_id')

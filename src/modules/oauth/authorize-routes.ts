@@ -1,28 +1,22 @@
 import cookie from '@fastify/cookie';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import argon2 from 'argon2';
 import { hashSecret } from '../../shared/keys.js';
-import type { AccountsRepository } from '../accounts/accounts-repository.js';
+import type { WebSessions } from '../web/web-session.js';
 import { consentPage, errorPage, loginPage, PAGE_CSS, pageText, type PageLanguage } from './pages.js';
-import type { LoginThrottle } from './login-throttle.js';
 import type { OAuthClient, OAuthRepository } from './oauth-repository.js';
 import { covers, parseScopes, unknownScopes } from './scopes.js';
 
 export interface AuthorizeOptions {
   oauth: OAuthRepository;
-  accounts: AccountsRepository;
-  throttle: LoginThrottle;
+  sessions: WebSessions;
   issuer: string;
   codeSeconds: number;
   clock: () => number;
 }
 
-const SESSION_COOKIE = 'svc_session';
-const CSRF_COOKIE = 'svc_csrf';
-const SESSION_MS = 12 * 3_600_000;
 const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 
 const str = (description: string) => Type.Optional(Type.String({ description }));
@@ -51,9 +45,8 @@ type Validated =
 export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = async (app, opts) => {
   // Cookies (the sign-in session and the form token) exist only on these pages: parsed here, nowhere else.
   await app.register(cookie);
-  const { oauth, accounts, throttle, issuer, clock } = opts;
-  const secure = issuer.startsWith('https://');
-  let dummyHash: Promise<string> | null = null;
+  const { oauth, sessions, issuer, clock } = opts;
+  const csrfToken = (request: FastifyRequest, reply: FastifyReply) => sessions.csrfToken(request, reply);
 
   const language = (request: FastifyRequest): PageLanguage => (request.locale === 'ko' ? 'ko' : 'en');
 
@@ -97,30 +90,6 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
       'X-Frame-Options': 'DENY',
       'Referrer-Policy': 'no-referrer',
     }).send(html);
-  }
-
-  function csrfToken(request: FastifyRequest, reply: FastifyReply): string {
-    const existing = request.cookies[CSRF_COOKIE];
-    if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
-    const token = randomBytes(32).toString('base64url');
-    reply.setCookie(CSRF_COOKIE, token, { path: '/oauth', httpOnly: true, sameSite: 'lax', secure });
-    return token;
-  }
-
-  function csrfValid(request: FastifyRequest, submitted: string | undefined): boolean {
-    const cookie = request.cookies[CSRF_COOKIE];
-    if (!cookie || !submitted) return false;
-    const a = Buffer.from(cookie);
-    const b = Buffer.from(submitted);
-    return a.length === b.length && timingSafeEqual(a, b);
-  }
-
-  async function sessionUser(request: FastifyRequest) {
-    const token = request.cookies[SESSION_COOKIE];
-    if (!token) return null;
-    const userId = await oauth.sessionUser(hashSecret(token), clock());
-    if (userId === null) return null;
-    return accounts.findUserById(userId);
   }
 
   /** Signed in and validated: skip consent when a prior one covers the scopes, else ask. */
@@ -171,7 +140,7 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
       return redirectWith(reply, checked.redirectUri, { error: checked.error, error_description: checked.description, state: checked.state }, 302);
     }
     const authorizeQuery = new URLSearchParams(query as Record<string, string>).toString();
-    const user = await sessionUser(request);
+    const user = await sessions.user(request);
     if (!user) {
       return page(reply, 200, loginPage({ lang: language(request), clientName: checked.client.name, csrf: csrfToken(request, reply), authorizeQuery }));
     }
@@ -206,24 +175,10 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
       lang, clientName, csrf: csrfToken(request, reply), authorizeQuery, email: body.email, error,
     }));
 
-    if (!csrfValid(request, body.csrf_token)) return again(403, t.expired);
-    const email = (body.email ?? '').trim().toLowerCase();
-    const address = request.ip;
-    // The attempt is counted before the slow password check, so parallel guesses cannot outrun the limit.
-    const reservation = await throttle.reserve(email, address);
-    if (!reservation) return again(429, t.tooMany);
-
-    const user = email ? await accounts.findUserByEmail(email) : undefined;
-    // Verify against a dummy hash for unknown accounts, so timing does not reveal which e-mails exist.
-    dummyHash ??= argon2.hash(randomBytes(16).toString('hex'), { type: argon2.argon2id });
-    const hash = user?.password_hash ?? await dummyHash;
-    const passwordOk = await argon2.verify(hash, body.password ?? '').catch(() => false);
-    if (!user || !user.password_hash || !passwordOk) return again(401, t.badCredentials);
-    await throttle.release(reservation);
-    const session = randomBytes(32).toString('base64url');
-    const now = clock();
-    await oauth.createSession(hashSecret(session), user.id, now, now + SESSION_MS);
-    reply.setCookie(SESSION_COOKIE, session, { path: '/oauth', httpOnly: true, sameSite: 'lax', secure, maxAge: SESSION_MS / 1000 });
+    if (!sessions.csrfValid(request, body.csrf_token)) return again(403, t.expired);
+    const signedIn = await sessions.signIn(request, reply, body.email, body.password);
+    if (signedIn.kind === 'throttled') return again(429, t.tooMany);
+    if (signedIn.kind === 'refused') return again(401, t.badCredentials);
     return reply.redirect(`/oauth/authorize?${authorizeQuery}`, 303);
   });
 
@@ -251,8 +206,8 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
     if (checked.kind === 'redirect') {
       return redirectWith(reply, checked.redirectUri, { error: checked.error, error_description: checked.description, state: checked.state }, 303);
     }
-    if (!csrfValid(request, body.csrf_token)) return page(reply, 403, errorPage(lang, pageText(lang).expired));
-    const user = await sessionUser(request);
+    if (!sessions.csrfValid(request, body.csrf_token)) return page(reply, 403, errorPage(lang, pageText(lang).expired));
+    const user = await sessions.user(request);
     if (!user) return reply.redirect(`/oauth/authorize?${authorizeQuery}`, 303);
     if (body.decision !== 'allow') {
       return redirectWith(reply, checked.redirectUri, { error: 'access_denied', error_description: 'The user denied the request', state: checked.state }, 303);

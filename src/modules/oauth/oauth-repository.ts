@@ -138,6 +138,23 @@ export class OAuthRepository {
     return await this.db.selectFrom('oauth_grants').selectAll().where('id', '=', id).executeTakeFirst() ?? null;
   }
 
+  /** The grants a user has given and not revoked, newest first, with the app and when a token was last issued. */
+  async userGrants(userId: number) {
+    const rows = await this.db.selectFrom('oauth_grants')
+      .innerJoin('oauth_clients', 'oauth_clients.client_id', 'oauth_grants.client_id')
+      .leftJoin('apps', 'apps.id', 'oauth_clients.app_id')
+      .leftJoin('oauth_refresh_tokens', 'oauth_refresh_tokens.grant_id', 'oauth_grants.id')
+      .select((eb) => ['oauth_grants.id', 'oauth_grants.scopes', 'oauth_grants.created_at', 'oauth_clients.name as client_name',
+        'apps.name as app_name', 'apps.homepage_url', eb.fn.max('oauth_refresh_tokens.created_at').as('last_used_at')])
+      .where('oauth_grants.user_id', '=', userId).where('oauth_grants.revoked_at', 'is', null)
+      .groupBy(['oauth_grants.id', 'oauth_grants.scopes', 'oauth_grants.created_at', 'oauth_clients.name', 'apps.name', 'apps.homepage_url'])
+      .orderBy('oauth_grants.created_at', 'desc').execute();
+    return rows.map((r) => ({
+      id: r.id, scopes: r.scopes.split(' ').filter(Boolean), createdAt: Number(r.created_at), appName: r.app_name ?? r.client_name,
+      homepageUrl: r.homepage_url, lastUsedAt: r.last_used_at === null ? null : Number(r.last_used_at),
+    }));
+  }
+
   async revokeGrant(id: string, reason: string, now: number): Promise<void> {
     await this.db.updateTable('oauth_grants').set({ revoked_at: now, revoked_reason: reason })
       .where('id', '=', id).where('revoked_at', 'is', null).execute();

@@ -1,0 +1,309 @@
+/**
+ * The developer console under /console (issue 14): builders sign up and in with the accounts of the OAuth
+ * sign-in, create apps, get their keys (shown once, stored hashed), rotate them with an overlap, revoke them,
+ * describe the app for the consent page, read its audit trail, and see and disconnect the apps they granted.
+ *
+ * Pages are rendered by Eta templates (views/console/, output escaped) in Korean or English by
+ * Accept-Language, work without JavaScript, and carry a Content-Security-Policy without 'unsafe-inline'
+ * (styles come from /console/static/console.css). Every form carries the form token; another user's app is 404.
+ */
+import fs from 'node:fs';
+import cookie from '@fastify/cookie';
+import argon2 from 'argon2';
+import { Eta } from 'eta';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { AccountsRepository } from '../modules/accounts/accounts-repository.js';
+import { AppCredentials, CredentialError, isOverlap } from '../modules/apps/app-credentials.js';
+import { AppRepository } from '../modules/apps/app-repository.js';
+import type { OAuthRepository } from '../modules/oauth/oauth-repository.js';
+import type { TokenService } from '../modules/oauth/token-service.js';
+import type { WebSessions } from '../modules/web/web-session.js';
+import type { Database } from '../db/database.js';
+import { CONSOLE_TEXT, type ConsoleLanguage } from './console-text.js';
+
+const VIEWS = new URL('../../views/console/', import.meta.url);
+const CSS = fs.readFileSync(new URL('console.css', VIEWS), 'utf8');
+const CSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+const HANDLE = /^[A-Za-z0-9_-]{1,64}$/;
+const EMAIL = /^[^\s@]{1,200}@[^\s@]{1,100}\.[^\s@]{1,60}$/;
+
+type Form = Record<string, string | undefined>;
+type User = NonNullable<Awaited<ReturnType<WebSessions['user']>>>;
+
+export interface ConsoleOptions {
+  database: Database;
+  accounts: AccountsRepository;
+  oauth: OAuthRepository;
+  sessions: WebSessions;
+  tokens: TokenService;
+  signUpOpen: boolean;
+  clock: () => number;
+}
+
+/** An https address (or http on loopback, for development), or null for an empty field; undefined when invalid. */
+function webAddress(value: string | undefined): string | null | undefined {
+  const text = (value ?? '').trim();
+  if (text === '') return null;
+  try {
+    const url = new URL(text);
+    const loopback = url.hostname === '127.0.0.1' || url.hostname === 'localhost';
+    return url.protocol === 'https:' || (url.protocol === 'http:' && loopback) ? url.toString() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opts) => {
+  await app.register(cookie);
+  const { accounts, oauth, sessions, clock } = opts;
+  const apps = new AppRepository(opts.database.db);
+  const credentials = new AppCredentials(opts.database.db);
+  const eta = new Eta({ views: VIEWS.pathname, cache: true, autoEscape: true });
+
+  const language = (request: FastifyRequest): ConsoleLanguage => (request.locale === 'en' ? 'en' : 'ko');
+  const time = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+  const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+  function render(request: FastifyRequest, reply: FastifyReply, view: string, data: Record<string, unknown>, status = 200) {
+    const lang = language(request);
+    const html = eta.render(`./${view}`, { lang, t: CONSOLE_TEXT[lang], csrf: sessions.csrfToken(request, reply), time, date, ...data });
+    return reply.status(status).type('text/html; charset=utf-8').headers({
+      'Content-Security-Policy': CSP, 'Cache-Control': 'no-store', 'X-Frame-Options': 'DENY', 'Referrer-Policy': 'same-origin', Vary: 'Accept-Language, Cookie',
+    }).send(html);
+  }
+
+  /** A page for a signed-in user; otherwise the sign-in page. */
+  async function signedIn(request: FastifyRequest, reply: FastifyReply): Promise<User | null> {
+    const user = await sessions.user(request);
+    if (!user) {
+      await reply.redirect('/console/sign-in', 303);
+      return null;
+    }
+    return user;
+  }
+
+  /** A form post: the form token must match, and the poster must be signed in. */
+  async function posted(request: FastifyRequest, reply: FastifyReply): Promise<User | null> {
+    const t = CONSOLE_TEXT[language(request)];
+    if (!sessions.csrfValid(request, (request.body as Form | undefined)?.csrf_token)) {
+      await render(request, reply, 'message', { pageTitle: t.expired, user: null, error: t.expired }, 403);
+      return null;
+    }
+    return signedIn(request, reply);
+  }
+
+  const notFound = (request: FastifyRequest, reply: FastifyReply, user: User) => {
+    const t = CONSOLE_TEXT[language(request)];
+    return render(request, reply, 'message', { pageTitle: t.notFound, user, section: 'apps' }, 404);
+  };
+
+  /** The app named in the path, if the user owns it. */
+  async function ownedApp(request: FastifyRequest, user: User) {
+    const id = (request.params as { appId: string }).appId;
+    return /^\d{1,15}$/.test(id) ? apps.ownedApp(Number(id), user.id) : undefined;
+  }
+
+  async function appPage(request: FastifyRequest, reply: FastifyReply, user: User, appId: number, extra: Record<string, unknown> = {}, status = 200) {
+    const t = CONSOLE_TEXT[language(request)];
+    const row = (await apps.ownedApp(appId, user.id))!;
+    const now = clock();
+    const keys = (await apps.keysOf(appId)).map((k) => {
+      const expiresAt = k.expires_at === null ? null : Number(k.expires_at);
+      const working = k.revoked_at === null && (expiresAt === null || expiresAt > now);
+      const state = k.revoked_at !== null ? t.revoked : expiresAt === null ? t.working : working ? `${t.worksUntil}${time(expiresAt)}` : t.stopped;
+      return { id: k.id, hint: k.key_hint, createdAt: Number(k.created_at), working, state };
+    });
+    return render(request, reply, 'app', {
+      pageTitle: row.name, user, section: 'apps', keys, audit: await apps.auditOf(appId),
+      app: { id: row.id, name: row.name, description: row.description, homepageUrl: row.homepage_url, privacyUrl: row.privacy_url },
+      ...extra,
+    }, status);
+  }
+
+  app.get('/console/static/console.css', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(CSS));
+
+  app.get('/console', { schema: { hide: true } }, async (request, reply) =>
+    reply.redirect((await sessions.user(request)) ? '/console/apps' : '/console/sign-in', 303));
+
+  // Accounts
+
+  app.get('/console/sign-in', { schema: { hide: true } }, async (request, reply) => {
+    if (await sessions.user(request)) return reply.redirect('/console/apps', 303);
+    return render(request, reply, 'sign-in', { pageTitle: CONSOLE_TEXT[language(request)].signIn, user: null, signUpOpen: opts.signUpOpen });
+  });
+
+  app.post('/console/sign-in', { schema: { hide: true } }, async (request, reply) => {
+    const t = CONSOLE_TEXT[language(request)];
+    const form = (request.body ?? {}) as Form;
+    const again = (status: number, error: string) =>
+      render(request, reply, 'sign-in', { pageTitle: t.signIn, user: null, signUpOpen: opts.signUpOpen, email: form.email, error }, status);
+    if (!sessions.csrfValid(request, form.csrf_token)) return again(403, t.expired);
+    const result = await sessions.signIn(request, reply, form.email, form.password);
+    if (result.kind === 'throttled') return again(429, t.tooMany);
+    if (result.kind === 'refused') return again(401, t.badCredentials);
+    return reply.redirect('/console/apps', 303);
+  });
+
+  app.post('/console/sign-out', { schema: { hide: true } }, async (request, reply) => {
+    if (!sessions.csrfValid(request, ((request.body ?? {}) as Form).csrf_token)) return reply.redirect('/console', 303);
+    await sessions.signOut(request, reply);
+    return reply.redirect('/console/sign-in', 303);
+  });
+
+  app.get('/console/sign-up', { schema: { hide: true } }, async (request, reply) => {
+    const t = CONSOLE_TEXT[language(request)];
+    if (!opts.signUpOpen) return render(request, reply, 'message', { pageTitle: t.signUp, user: null, error: t.signUpClosed }, 404);
+    return render(request, reply, 'sign-up', { pageTitle: t.signUp, user: null, form: {} });
+  });
+
+  app.post('/console/sign-up', { schema: { hide: true } }, async (request, reply) => {
+    const t = CONSOLE_TEXT[language(request)];
+    if (!opts.signUpOpen) return render(request, reply, 'message', { pageTitle: t.signUp, user: null, error: t.signUpClosed }, 404);
+    const form = (request.body ?? {}) as Form;
+    const again = (status: number, error: string) => render(request, reply, 'sign-up', { pageTitle: t.signUp, user: null, form, error }, status);
+    if (!sessions.csrfValid(request, form.csrf_token)) return again(403, t.expired);
+    const email = (form.email ?? '').trim().toLowerCase();
+    const name = (form.name ?? '').trim();
+    const handle = (form.handle ?? '').trim();
+    const password = form.password ?? '';
+    if (!EMAIL.test(email) || !name || name.length > 100 || !HANDLE.test(handle) || password.length < 12 || password.length > 1024) return again(400, t.invalid);
+    if (await accounts.findUserByEmail(email) || await accounts.userIdByHandle(handle) !== undefined) return again(409, t.emailTaken);
+    const passwordHash = await argon2.hash(password, { type: argon2.argon2id });
+    const userId = await accounts.createUser({ email, name, handle, passwordHash });
+    await sessions.start(reply, userId);
+    return reply.redirect('/console/apps', 303);
+  });
+
+  app.get('/console/password', { schema: { hide: true } }, async (request, reply) => {
+    const user = await signedIn(request, reply);
+    if (!user) return reply;
+    return render(request, reply, 'password', { pageTitle: CONSOLE_TEXT[language(request)].changePassword, user, section: 'password' });
+  });
+
+  app.post('/console/password', { schema: { hide: true } }, async (request, reply) => {
+    const user = await posted(request, reply);
+    if (!user) return reply;
+    const t = CONSOLE_TEXT[language(request)];
+    const form = (request.body ?? {}) as Form;
+    const again = (status: number, error: string) => render(request, reply, 'password', { pageTitle: t.changePassword, user, section: 'password', error }, status);
+    const next = form.password ?? '';
+    if (next.length < 12 || next.length > 1024) return again(400, t.invalid);
+    const current = await argon2.verify(user.password_hash ?? '', form.current ?? '').catch(() => false);
+    if (!current) return again(401, t.badCredentials);
+    await accounts.setPassword(user.id, await argon2.hash(next, { type: argon2.argon2id }));
+    return render(request, reply, 'password', { pageTitle: t.changePassword, user, section: 'password', notice: t.passwordChanged });
+  });
+
+  // Apps
+
+  app.get('/console/apps', { schema: { hide: true } }, async (request, reply) => {
+    const user = await signedIn(request, reply);
+    if (!user) return reply;
+    const list = (await apps.appsOf(user.id)).map((a) => ({ id: a.id, name: a.name, createdAt: Number(a.created_at) }));
+    return render(request, reply, 'apps', { pageTitle: CONSOLE_TEXT[language(request)].apps, user, section: 'apps', apps: list });
+  });
+
+  app.post('/console/apps', { schema: { hide: true } }, async (request, reply) => {
+    const user = await posted(request, reply);
+    if (!user) return reply;
+    const t = CONSOLE_TEXT[language(request)];
+    const form = (request.body ?? {}) as Form;
+    const name = (form.name ?? '').trim();
+    const description = (form.description ?? '').trim();
+    if (!name || name.length > 100 || description.length > 500) {
+      const list = (await apps.appsOf(user.id)).map((a) => ({ id: a.id, name: a.name, createdAt: Number(a.created_at) }));
+      return render(request, reply, 'apps', { pageTitle: t.apps, user, section: 'apps', apps: list, error: t.invalid }, 400);
+    }
+    const now = clock();
+    const appId = await apps.createApp(name, description, user.id, now);
+    await apps.record(appId, user.id, 'app.created', name, now);
+    const apiKey = await credentials.createKey(appId, user.id, now);
+    return appPage(request, reply, user, appId, { newKey: apiKey }, 201);
+  });
+
+  app.get('/console/apps/:appId', { schema: { hide: true } }, async (request, reply) => {
+    const user = await signedIn(request, reply);
+    if (!user) return reply;
+    const owned = await ownedApp(request, user);
+    return owned ? appPage(request, reply, user, owned.id) : notFound(request, reply, user);
+  });
+
+  app.post('/console/apps/:appId', { schema: { hide: true } }, async (request, reply) => {
+    const user = await posted(request, reply);
+    if (!user) return reply;
+    const owned = await ownedApp(request, user);
+    if (!owned) return notFound(request, reply, user);
+    const t = CONSOLE_TEXT[language(request)];
+    const form = (request.body ?? {}) as Form;
+    const name = (form.name ?? '').trim();
+    const description = (form.description ?? '').trim();
+    const homepageUrl = webAddress(form.homepage_url);
+    const privacyUrl = webAddress(form.privacy_url);
+    if (!name || name.length > 100 || description.length > 500 || homepageUrl === undefined || privacyUrl === undefined) {
+      return appPage(request, reply, user, owned.id, { error: t.invalid }, 400);
+    }
+    await apps.updateProfile(owned.id, { name, description, homepageUrl, privacyUrl });
+    await apps.record(owned.id, user.id, 'app.updated', [name, homepageUrl ?? '', privacyUrl ?? ''].filter(Boolean).join(' · '), clock());
+    return appPage(request, reply, user, owned.id, { notice: t.saved });
+  });
+
+  app.post('/console/apps/:appId/delete', { schema: { hide: true } }, async (request, reply) => {
+    const user = await posted(request, reply);
+    if (!user) return reply;
+    const owned = await ownedApp(request, user);
+    if (!owned) return notFound(request, reply, user);
+    const now = clock();
+    await apps.deleteApp(owned.id, now);
+    await apps.record(owned.id, user.id, 'app.deleted', owned.name, now);
+    return reply.redirect('/console/apps', 303);
+  });
+
+  app.post('/console/apps/:appId/keys/rotate', { schema: { hide: true } }, async (request, reply) => {
+    const user = await posted(request, reply);
+    if (!user) return reply;
+    const owned = await ownedApp(request, user);
+    if (!owned) return notFound(request, reply, user);
+    const overlap = String(((request.body ?? {}) as Form).overlap ?? '');
+    if (!isOverlap(overlap)) return appPage(request, reply, user, owned.id, { error: CONSOLE_TEXT[language(request)].invalid }, 400);
+    const { apiKey } = await credentials.rotateKey(owned.id, overlap, user.id, clock());
+    return appPage(request, reply, user, owned.id, { newKey: apiKey });
+  });
+
+  app.post('/console/apps/:appId/keys/:keyId/revoke', { schema: { hide: true } }, async (request, reply) => {
+    const user = await posted(request, reply);
+    if (!user) return reply;
+    const owned = await ownedApp(request, user);
+    if (!owned) return notFound(request, reply, user);
+    const keyId = (request.params as { keyId: string }).keyId;
+    try {
+      if (!/^\d{1,15}$/.test(keyId)) throw new CredentialError('no such key');
+      await credentials.revokeKey(owned.id, Number(keyId), user.id, clock());
+    } catch (err) {
+      if (err instanceof CredentialError) return notFound(request, reply, user);
+      throw err;
+    }
+    return reply.redirect(`/console/apps/${owned.id}`, 303);
+  });
+
+  // Connected apps
+
+  app.get('/console/connected', { schema: { hide: true } }, async (request, reply) => {
+    const user = await signedIn(request, reply);
+    if (!user) return reply;
+    return render(request, reply, 'connected', {
+      pageTitle: CONSOLE_TEXT[language(request)].connected, user, section: 'connected', grants: await oauth.userGrants(user.id),
+    });
+  });
+
+  app.post('/console/connected/:grantId/revoke', { schema: { hide: true } }, async (request, reply) => {
+    const user = await posted(request, reply);
+    if (!user) return reply;
+    const grantId = (request.params as { grantId: string }).grantId;
+    const grant = (await oauth.userGrants(user.id)).find((g) => g.id === grantId);
+    if (!grant) return notFound(request, reply, user);
+    // Its refresh tokens stop now; its access tokens within the revocation cache's bound (seconds).
+    await opts.tokens.revokeGrant(grant.id, 'disconnected by the user in the console');
+    return reply.redirect('/console/connected', 303);
+  });
+};

@@ -1,0 +1,162 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from './helpers/axe.js';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, launchChromium } from './helpers/browser.js';
+import { startListeningApp, type ListeningApp } from './helpers/listening-app.js';
+import { Browser as FormBrowser, fetchSend } from './helpers/oauth-browser.js';
+
+/** Screenshots go to docs/console/ when CONSOLE_SCREENSHOTS=docs (how docs/console.md's are made), else test/.screenshots/. */
+const SHOTS = process.env.CONSOLE_SCREENSHOTS === 'docs' ? 'docs/console' : 'test/.screenshots/console';
+const HOUR = 3_600_000;
+
+/**
+ * The developer console in a real browser (Debian's chromium): a stranger signs up, creates an app, calls the
+ * API with the key shown, rotates it with a one-hour overlap (both keys work, then the old one stops), and a
+ * user disconnects an app they granted and sees its token refused. Every page passes axe-core with no serious
+ * or critical violation.
+ */
+describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console', () => {
+  let s: ListeningApp;
+  let browser: Browser;
+  beforeAll(async () => {
+    s = await startListeningApp('sqlite', { CONSOLE_SIGN_UP: 'open' });
+    browser = await launchChromium();
+    fs.mkdirSync(SHOTS, { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await s?.close();
+  });
+
+  async function check(page: Page, name: string) {
+    const results = await new AxeBuilder(page).analyze();
+    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`), name).toEqual([]);
+    await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  }
+
+  const api = (key: string) => fetch(`${s.base}/api/v1/jobs?pageSize=1`, { headers: { 'x-svc-api-key': key } }).then((r) => r.status);
+
+  it('takes a stranger from sign-up to a working key, rotated with an overlap', async () => {
+    const context = await browser.newContext({ locale: 'en-US', extraHTTPHeaders: { 'accept-language': 'en' } });
+    const page = await context.newPage();
+    await page.goto(`${s.base}/console`);
+    await expect.poll(() => page.url()).toBe(`${s.base}/console/sign-in`);
+    await check(page, 'sign-in');
+    await page.getByRole('link', { name: 'Sign up' }).click();
+    await check(page, 'sign-up');
+    await page.getByLabel('E-mail').fill('builder@example.com');
+    await page.getByLabel('Name').fill('Bea Builder');
+    await page.getByLabel('Handle').fill('bea');
+    await page.getByLabel('Password').fill('a-long-password-2026');
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await expect.poll(() => page.url()).toBe(`${s.base}/console/apps`);
+    await check(page, 'apps');
+
+    await page.getByLabel('App name').fill('Job board widget');
+    await page.getByLabel('Description').fill('Shows open positions on our site');
+    await page.getByRole('button', { name: 'Create an app' }).click();
+    const firstKey = (await page.locator('#app-key').textContent())!.trim();
+    expect(firstKey).toMatch(/^svck_[0-9A-Za-z]{32}$/);
+    await check(page, 'app-new-key');
+    expect(await api(firstKey)).toBe(200);
+
+    await page.getByLabel('Homepage URL (https)').fill('https://widget.example/');
+    await page.getByLabel('Privacy policy URL (https)').fill('https://widget.example/privacy');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.locator('.notice').textContent()).toBe('Saved.');
+
+    await page.getByLabel('How long the current keys keep working').selectOption('1h');
+    await page.getByRole('button', { name: 'Issue a new key' }).click();
+    const secondKey = (await page.locator('#app-key').textContent())!.trim();
+    expect(secondKey).not.toBe(firstKey);
+    expect(await api(firstKey)).toBe(200);
+    expect(await api(secondKey)).toBe(200);
+    await expect.poll(() => page.locator('tbody').first().textContent()).toContain('Works until');
+    await check(page, 'app-rotated');
+
+    s.clock.offset += HOUR + 1_000;
+    expect(await api(firstKey)).toBe(401);
+    expect(await api(secondKey)).toBe(200);
+    await page.reload();
+    const audit = await page.locator('section[aria-labelledby="audit"]').textContent();
+    expect(audit).toContain('key.rotated');
+    expect(audit).toContain('builder@example.com');
+    s.clock.offset = 0;
+
+    // Another user's app is not there for this one.
+    const demoApp = await s.db.database.db.selectFrom('apps').select('id').where('name', '=', 'Demo app').executeTakeFirstOrThrow();
+    const other = await page.goto(`${s.base}/console/apps/${demoApp.id}`);
+    expect(other!.status()).toBe(404);
+    await context.close();
+  }, 60_000);
+
+  it('shows the apps a user granted and disconnects one: its token is refused', async () => {
+    // The demo user grants the demo client (the OAuth flow through the sign-in and consent pages).
+    const forms = new FormBrowser(fetchSend(s.base));
+    const query = new URLSearchParams({
+      response_type: 'code', client_id: s.demo.client.clientId, redirect_uri: s.demo.client.redirectUri, scope: 'profile post:write',
+      state: 'st', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256',
+    });
+    const callback = await forms.authorize(`/oauth/authorize?${query}`, s.demo.user);
+    const tokenResponse = await fetch(`${s.base}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${s.demo.client.clientId}:${s.demo.client.clientSecret}`).toString('base64')}` },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: s.demo.client.redirectUri, code_verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk' }),
+    });
+    const tokens = await tokenResponse.json() as { access_token: string };
+    const me = () => fetch(`${s.base}/oauth/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } }).then((r) => r.status);
+    expect(await me()).toBe(200);
+
+    const context = await browser.newContext({ extraHTTPHeaders: { 'accept-language': 'ko' } });
+    const page = await context.newPage();
+    await page.goto(`${s.base}/console/sign-in`);
+    await page.getByLabel('이메일').fill(s.demo.user.email);
+    await page.getByLabel('비밀번호').fill(s.demo.user.password);
+    await page.getByRole('button', { name: '로그인' }).click();
+    await page.getByRole('link', { name: '연결된 앱' }).click();
+    await expect.poll(() => page.locator('tbody').textContent()).toContain('post:write');
+    await check(page, 'connected');
+    await page.getByRole('button', { name: /허용 취소/ }).first().click();
+    await expect.poll(() => page.locator('main').textContent()).toContain('연결된 앱이 없습니다.');
+    expect(await me()).toBe(401);
+
+    await page.getByRole('link', { name: '비밀번호' }).click();
+    await check(page, 'password');
+    await context.close();
+  }, 60_000);
+
+  it('refuses a form without its token, and a signed-out visitor', async () => {
+    const forms = new FormBrowser(fetchSend(s.base));
+    const signIn = await forms.request('GET', '/console/sign-in');
+    expect(signIn.status).toBe(200);
+    const refused = await forms.request('POST', '/console/sign-in', { email: s.demo.user.email, password: s.demo.user.password, csrf_token: 'forged' });
+    expect(refused.status).toBe(403);
+    const apps = await forms.request('GET', '/console/apps');
+    expect(apps.status).toBe(303);
+    expect(apps.headers.location).toBe('/console/sign-in');
+    // Signed in, a cross-site post without the form token changes nothing.
+    const token = /name="csrf_token" value="([^"]+)"/.exec(signIn.body)![1]!;
+    expect((await forms.request('POST', '/console/sign-in', { email: s.demo.user.email, password: s.demo.user.password, csrf_token: token })).status).toBe(303);
+    const before = await s.db.database.db.selectFrom('apps').select('id').execute();
+    expect((await forms.request('POST', '/console/apps', { name: 'Forged' })).status).toBe(403);
+    expect(await s.db.database.db.selectFrom('apps').select('id').execute()).toHaveLength(before.length);
+  });
+});
+
+describe('developer console with sign-up closed', () => {
+  it('has no sign-up page', async () => {
+    const s = await startListeningApp('sqlite');
+    try {
+      const page = await fetch(`${s.base}/console/sign-up`);
+      expect(page.status).toBe(404);
+      const signIn = await (await fetch(`${s.base}/console/sign-in`)).text();
+      expect(signIn).not.toContain('/console/sign-up');
+      expect((await fetch(`${s.base}/console/sign-up`, { method: 'POST', body: new URLSearchParams({ email: 'x@example.com' }) })).status).toBe(404);
+    } finally {
+      await s.close();
+    }
+  });
+});
