@@ -9,6 +9,7 @@ import { buildApp } from '../src/app.js';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { allMigrations } from '../src/db/migrations/index.js';
+import { hashSecret } from '../src/shared/keys.js';
 import { AccountsRepository } from '../src/modules/accounts/accounts-repository.js';
 import { AppKeyService } from '../src/modules/accounts/app-key-service.js';
 import { testConfig } from './helpers/test-app.js';
@@ -17,7 +18,7 @@ import { ENGINES } from './helpers/test-database.js';
 const BEFORE = '2026-11-22-010-job-popularity-index';
 const NOW = Date.parse('2026-11-21T03:00:00Z');
 
-/** Data stored before this session's migrations (011-014) is carried over, in the reference's shape. */
+/** Data stored before the migrations after 010 (011-015) is carried over, in the reference's shape. */
 describe.each(ENGINES)('migrations after 010 on %s', (engine) => {
   let database: Database | null = null;
   let cleanup: () => Promise<void> = async () => undefined;
@@ -76,10 +77,21 @@ describe.each(ENGINES)('migrations after 010 on %s', (engine) => {
     }).returning('id').executeTakeFirstOrThrow() as { id: number };
     await insert('job_settings', { job_id: jobId, position: 0, title: '이력서', required: 1, upload_type: 'ANY' });
     await insert('idempotency_keys', { scope: 's', idempotency_key: 'k', request_hash: 'h', response_status: 201, response_body: '{"postId":1}', created_at: NOW, expires_at: NOW + 1 });
+    const { id: oldAppId } = await db.insertInto('apps').values({ name: 'old app', owner_user_id: null, created_at: NOW }).returning('id').executeTakeFirstOrThrow() as { id: number };
+    const oldKey = `svck_${'Old'.padEnd(32, '0')}`;
+    await insert('app_keys', { app_id: oldAppId, key_hash: hashSecret(oldKey), key_hint: 'd000', created_at: NOW, revoked_at: null });
+    await insert('oauth_clients', { client_id: 'svcc_old', name: 'old client', secret_hash: 'h', redirect_uris: '["https://old.example/cb"]', allowed_scopes: 'profile', created_at: NOW, updated_at: NOW });
 
     expect(await migrateToLatest(database!)).toEqual([
       '2026-11-23-011-idempotency-claims', '2026-11-23-012-media-key-indexes', '2026-11-23-013-job-setting-types', '2026-11-23-014-event-reference-shape',
+      '2026-11-23-015-app-credentials-lifecycle',
     ]);
+    // Keys keep working until revoked, apps have an empty profile, clients belong to no app and have no previous secret.
+    expect((await sql`SELECT expires_at, revoked_at FROM app_keys`.execute(db)).rows).toEqual([{ expires_at: null, revoked_at: null }]);
+    expect((await sql`SELECT description, homepage_url, privacy_url, deleted_at FROM apps`.execute(db)).rows)
+      .toEqual([{ description: '', homepage_url: null, privacy_url: null, deleted_at: null }]);
+    expect((await sql`SELECT app_id, previous_secret_hash, previous_secret_expires_at FROM oauth_clients`.execute(db)).rows)
+      .toEqual([{ app_id: null, previous_secret_hash: null, previous_secret_expires_at: null }]);
 
     const event = await sql<Record<string, unknown>>`SELECT event_open_type, access_type, join_type, latitude FROM events WHERE id = 'evt_old'`.execute(db);
     expect(event.rows).toEqual([{ event_open_type: 'ON_OFFLINE', access_type: 'PUBLIC', join_type: 'OPEN', latitude: null }]);
@@ -97,6 +109,7 @@ describe.each(ENGINES)('migrations after 010 on %s', (engine) => {
       const { apiKey } = await new AppKeyService(new AccountsRepository(database!.db, () => NOW), 0).createApp('reader');
       const res = await app.inject({ method: 'GET', url: '/api/v1/events/evt_old', headers: { 'x-svc-api-key': apiKey } });
       expect(res.statusCode, res.body).toBe(200);
+      expect((await app.inject({ method: 'GET', url: '/api/v1/events/evt_old', headers: { 'x-svc-api-key': oldKey } })).statusCode).toBe(200);
       expect(res.json()).toMatchObject({ eventOpenType: 'ON_OFFLINE', accessType: 'PUBLIC', tickets: [{ formFields: [{ fieldLabel: '회사', fieldType: 'TEXT' }] }] });
     } finally {
       await app.close();
