@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import * as oauth from 'oauth4webapi';
 import path from 'node:path';
 import AxeBuilder from './helpers/axe.js';
 import type { Browser, Page } from 'playwright-core';
@@ -39,11 +40,11 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
 
   const api = (key: string) => fetch(`${s.base}/api/v1/jobs?pageSize=1`, { headers: { 'x-svc-api-key': key } }).then((r) => r.status);
 
-  it('takes a stranger from sign-up to a working key, rotated with an overlap', async () => {
+  it('takes a stranger from sign-up to a working key rotated with an overlap, and an OAuth client with two redirect URIs used through its consent page', async () => {
     const context = await browser.newContext({ locale: 'en-US', extraHTTPHeaders: { 'accept-language': 'en' } });
     const page = await context.newPage();
     await page.goto(`${s.base}/console`);
-    await expect.poll(() => page.url()).toBe(`${s.base}/console/sign-in`);
+    await expect.poll(() => page.url(), { timeout: 10_000 }).toBe(`${s.base}/console/sign-in`);
     await check(page, 'sign-in');
     await page.getByRole('link', { name: 'Sign up' }).click();
     await check(page, 'sign-up');
@@ -52,7 +53,7 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
     await page.getByLabel('Handle').fill('bea');
     await page.getByLabel('Password').fill('a-long-password-2026');
     await page.getByRole('button', { name: 'Sign up' }).click();
-    await expect.poll(() => page.url()).toBe(`${s.base}/console/apps`);
+    await expect.poll(() => page.url(), { timeout: 10_000 }).toBe(`${s.base}/console/apps`);
     await check(page, 'apps');
 
     await page.getByLabel('App name').fill('Job board widget');
@@ -66,7 +67,7 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
     await page.getByLabel('Homepage URL (https)').fill('https://widget.example/');
     await page.getByLabel('Privacy policy URL (https)').fill('https://widget.example/privacy');
     await page.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => page.locator('.notice').textContent()).toBe('Saved.');
+    await expect.poll(() => page.locator('.notice').textContent(), { timeout: 10_000 }).toBe('Saved.');
 
     await page.getByLabel('How long the current keys keep working').selectOption('1h');
     await page.getByRole('button', { name: 'Issue a new key' }).click();
@@ -74,17 +75,70 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
     expect(secondKey).not.toBe(firstKey);
     expect(await api(firstKey)).toBe(200);
     expect(await api(secondKey)).toBe(200);
-    await expect.poll(() => page.locator('tbody').first().textContent()).toContain('Works until');
+    await expect.poll(() => page.locator('tbody').first().textContent(), { timeout: 10_000 }).toContain('Works until');
     await check(page, 'app-rotated');
 
     s.clock.offset += HOUR + 1_000;
     expect(await api(firstKey)).toBe(401);
     expect(await api(secondKey)).toBe(200);
     await page.reload();
-    const audit = await page.locator('section[aria-labelledby="audit"]').textContent();
+    let audit = await page.locator('section[aria-labelledby="audit"]').textContent();
     expect(audit).toContain('key.rotated');
     expect(audit).toContain('builder@example.com');
     s.clock.offset = 0;
+
+    // An OAuth client with two redirect URIs, then the flow through the consent page with an independent
+    // client library (oauth4webapi), landing on the second redirect URI.
+    const callbackBase = 'http://localhost:18765';
+    await page.getByLabel(/Redirect URIs/).fill(`https://widget.example/oauth/callback\n${callbackBase}/cb`);
+    await page.getByLabel(/post:write/).check();
+    await page.getByRole('button', { name: 'Create the client' }).click();
+    const clientId = (await page.locator('#client-id').textContent())!.trim();
+    const clientSecret = (await page.locator('#client-secret').textContent())!.trim();
+    expect(clientId).toMatch(/^svcc_/);
+    expect(clientSecret).toMatch(/^svcs_/);
+    await check(page, 'app-client');
+
+    const issuer = new URL(s.base);
+    const insecure = { [oauth.allowInsecureRequests]: true };
+    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
+    const client: oauth.Client = { client_id: clientId };
+    const verifier = oauth.generateRandomCodeVerifier();
+    const state = oauth.generateRandomState();
+    const authorize = new URL(as.authorization_endpoint!);
+    authorize.search = new URLSearchParams({
+      response_type: 'code', client_id: clientId, redirect_uri: `${callbackBase}/cb`, scope: 'profile post:write', state,
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+    }).toString();
+    let landed = '';
+    await page.route(`${callbackBase}/**`, async (route) => {
+      landed = route.request().url();
+      await route.fulfill({ status: 200, contentType: 'text/plain', body: 'callback' });
+    });
+    await page.goto(authorize.toString());
+    expect(await page.locator('main').textContent()).toContain('Job board widget asks for these permissions');
+    await check(page, 'consent');
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await expect.poll(() => landed, { timeout: 10_000 }).toContain(`${callbackBase}/cb?`);
+    const params = oauth.validateAuthResponse(as, client, new URL(landed), state);
+    const tokens = await oauth.processAuthorizationCodeResponse(as, client, await oauth.authorizationCodeGrantRequest(
+      as, client, oauth.ClientSecretBasic(clientSecret), params, `${callbackBase}/cb`, verifier, insecure));
+    expect(tokens.scope).toBe('profile post:write');
+    const me = await fetch(`${s.base}/oauth/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    expect(me.status).toBe(200);
+
+    // Changing the redirect URIs and rotating the secret are in the audit trail.
+    await page.goto(`${s.base}/console/apps`);
+    await page.getByRole('link', { name: 'Job board widget' }).click();
+    await page.getByLabel(/Redirect URIs/).fill(`${callbackBase}/cb`);
+    await page.getByRole('button', { name: 'Save redirect URIs and permissions' }).click();
+    await page.getByLabel('How long the current secret keeps working').selectOption('1h');
+    await page.getByRole('button', { name: 'Issue a new secret' }).click();
+    expect((await page.locator('#client-secret').textContent())!.trim()).not.toBe(clientSecret);
+    audit = await page.locator('section[aria-labelledby="audit"]').textContent();
+    expect(audit).toContain('client.created');
+    expect(audit).toContain('client.redirect_uris_changed');
+    expect(audit).toContain('secret.rotated');
 
     // Another user's app is not there for this one.
     const demoApp = await s.db.database.db.selectFrom('apps').select('id').where('name', '=', 'Demo app').executeTakeFirstOrThrow();
@@ -117,10 +171,10 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
     await page.getByLabel('비밀번호').fill(s.demo.user.password);
     await page.getByRole('button', { name: '로그인' }).click();
     await page.getByRole('link', { name: '연결된 앱' }).click();
-    await expect.poll(() => page.locator('tbody').textContent()).toContain('post:write');
+    await expect.poll(() => page.locator('tbody').textContent(), { timeout: 10_000 }).toContain('post:write');
     await check(page, 'connected');
     await page.getByRole('button', { name: /허용 취소/ }).first().click();
-    await expect.poll(() => page.locator('main').textContent()).toContain('연결된 앱이 없습니다.');
+    await expect.poll(() => page.locator('main').textContent(), { timeout: 10_000 }).toContain('연결된 앱이 없습니다.');
     expect(await me()).toBe(401);
 
     await page.getByRole('link', { name: '비밀번호' }).click();

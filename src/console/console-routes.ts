@@ -15,7 +15,9 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountsRepository } from '../modules/accounts/accounts-repository.js';
 import { AppCredentials, CredentialError, isOverlap } from '../modules/apps/app-credentials.js';
 import { AppRepository } from '../modules/apps/app-repository.js';
+import { ClientRegistrationError } from '../modules/oauth/client-admin.js';
 import type { OAuthRepository } from '../modules/oauth/oauth-repository.js';
+import { SCOPES } from '../modules/oauth/scopes.js';
 import type { TokenService } from '../modules/oauth/token-service.js';
 import type { WebSessions } from '../modules/web/web-session.js';
 import type { Database } from '../db/database.js';
@@ -28,6 +30,13 @@ const HANDLE = /^[A-Za-z0-9_-]{1,64}$/;
 const EMAIL = /^[^\s@]{1,200}@[^\s@]{1,100}\.[^\s@]{1,60}$/;
 
 type Form = Record<string, string | undefined>;
+
+/** The values of a field that may repeat (checkboxes), as the form parser gives them. */
+const many = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)]);
+/** Redirect URIs, one a line. */
+const lines = (value: unknown): string[] => String(value ?? '').split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+/** The scopes a client may be given (profile:read is an alias of profile and is not offered). */
+const CLIENT_SCOPES = Object.keys(SCOPES).filter((scope) => scope !== 'profile:read');
 type User = NonNullable<Awaited<ReturnType<WebSessions['user']>>>;
 
 export interface ConsoleOptions {
@@ -113,8 +122,12 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
       const state = k.revoked_at !== null ? t.revoked : expiresAt === null ? t.working : working ? `${t.worksUntil}${time(expiresAt)}` : t.stopped;
       return { id: k.id, hint: k.key_hint, createdAt: Number(k.created_at), working, state };
     });
+    const client = await oauth.clientOfApp(appId);
+    const lang = language(request);
     return render(request, reply, 'app', {
       pageTitle: row.name, user, section: 'apps', keys, audit: await apps.auditOf(appId),
+      client: client && { clientId: client.clientId, public: client.secretHash === null, redirectUris: client.redirectUris, scopes: client.allowedScopes },
+      scopeChoices: CLIENT_SCOPES.map((scope) => ({ scope, label: SCOPES[scope]![lang] })),
       app: { id: row.id, name: row.name, description: row.description, homepageUrl: row.homepage_url, privacyUrl: row.privacy_url },
       ...extra,
     }, status);
@@ -285,6 +298,42 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     }
     return reply.redirect(`/console/apps/${owned.id}`, 303);
   });
+
+  // The app's OAuth client
+
+  /** Runs a change to the app's client; a refused setting (a bad redirect URI, no scope) shows the page again with why. */
+  async function clientChange(request: FastifyRequest, reply: FastifyReply, change: (appId: number, user: User) => Promise<Record<string, unknown>>) {
+    const user = await posted(request, reply);
+    if (!user) return reply;
+    const owned = await ownedApp(request, user);
+    if (!owned) return notFound(request, reply, user);
+    try {
+      return await appPage(request, reply, user, owned.id, await change(owned.id, user));
+    } catch (err) {
+      if (err instanceof ClientRegistrationError || err instanceof CredentialError) return appPage(request, reply, user, owned.id, { error: err.message }, 400);
+      throw err;
+    }
+  }
+
+  app.post('/console/apps/:appId/client', { schema: { hide: true } }, async (request, reply) => clientChange(request, reply, async (appId, user) => {
+    const form = (request.body ?? {}) as Record<string, unknown>;
+    const created = await credentials.createClient(appId, { redirectUris: lines(form.redirect_uris), scopes: many(form.scopes), public: form.type === 'public' }, user.id, clock());
+    return { newSecret: created.clientSecret };
+  }));
+
+  app.post('/console/apps/:appId/client/update', { schema: { hide: true } }, async (request, reply) => clientChange(request, reply, async (appId, user) => {
+    const form = (request.body ?? {}) as Record<string, unknown>;
+    await credentials.updateClient(appId, lines(form.redirect_uris), many(form.scopes), user.id, clock());
+    return { notice: CONSOLE_TEXT[language(request)].saved };
+  }));
+
+  app.post('/console/apps/:appId/client/rotate-secret', { schema: { hide: true } }, async (request, reply) => clientChange(request, reply, async (appId, user) => {
+    const overlap = String(((request.body ?? {}) as Form).overlap ?? '');
+    if (!isOverlap(overlap)) throw new CredentialError(CONSOLE_TEXT[language(request)].invalid);
+    const client = await oauth.clientOfApp(appId);
+    if (!client) throw new CredentialError(CONSOLE_TEXT[language(request)].invalid);
+    return { newSecret: await credentials.rotateClientSecret(client.clientId, overlap, user.id, clock()) };
+  }));
 
   // Connected apps
 

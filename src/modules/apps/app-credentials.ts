@@ -7,6 +7,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { hashSecret, newAppKey, newClientSecret, secretHint } from '../../shared/keys.js';
+import { checkClientSettings, registerClient } from '../oauth/client-admin.js';
 import { OAuthRepository } from '../oauth/oauth-repository.js';
 import { AppRepository } from './app-repository.js';
 
@@ -57,6 +58,36 @@ export class AppCredentials {
     await this.transaction(async (apps) => {
       if (!(await apps.revokeKey(appId, keyId, now))) throw new CredentialError(`App ${appId} has no working key ${keyId}`);
       await apps.record(appId, actor, 'key.revoked', `key ${keyId}`, now);
+    });
+  }
+
+  /** Gives an app its OAuth client. Returns the client id and, for a confidential client, its secret, once. */
+  async createClient(appId: number, settings: { redirectUris: string[]; scopes: string[]; public: boolean }, actor: Actor, now: number) {
+    return this.transaction(async (apps, oauth) => {
+      const app = await apps.findApp(appId);
+      if (!app) throw new CredentialError(`No app ${appId}`);
+      if (await oauth.clientOfApp(appId)) throw new CredentialError(`App ${appId} has a client already`);
+      const created = await registerClient(oauth, { name: app.name, ...settings, appId }, now);
+      await apps.record(appId, actor, 'client.created',
+        `${created.clientId} (${settings.public ? 'public' : 'confidential'}); redirect URIs ${settings.redirectUris.join(' ')}; scopes ${settings.scopes.join(' ')}`, now);
+      return created;
+    });
+  }
+
+  /** Changes the redirect URIs and scopes of an app's client, recording what changed. */
+  async updateClient(appId: number, redirectUris: string[], scopes: string[], actor: Actor, now: number): Promise<void> {
+    checkClientSettings(redirectUris, scopes);
+    await this.transaction(async (apps, oauth) => {
+      const client = await oauth.clientOfApp(appId);
+      if (!client) throw new CredentialError(`App ${appId} has no client`);
+      await oauth.updateClient(client.clientId, redirectUris, scopes, now);
+      const changed = (before: string[], after: string[]) => before.join(' ') !== after.join(' ');
+      if (changed(client.redirectUris, redirectUris)) {
+        await apps.record(appId, actor, 'client.redirect_uris_changed', `${client.redirectUris.join(' ')} → ${redirectUris.join(' ')}`, now);
+      }
+      if (changed(client.allowedScopes, scopes)) {
+        await apps.record(appId, actor, 'client.scopes_changed', `${client.allowedScopes.join(' ')} → ${scopes.join(' ')}`, now);
+      }
     });
   }
 

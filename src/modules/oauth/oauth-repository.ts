@@ -45,6 +45,17 @@ export class OAuthRepository {
     return row ? toClient(row) : null;
   }
 
+  /** The client of an app (the console gives an app one). */
+  async clientOfApp(appId: number): Promise<OAuthClient | null> {
+    const row = await this.db.selectFrom('oauth_clients').selectAll().where('app_id', '=', appId).orderBy('created_at').executeTakeFirst();
+    return row ? toClient(row) : null;
+  }
+
+  async updateClient(clientId: string, redirectUris: string[], scopes: string[], now: number): Promise<void> {
+    await this.db.updateTable('oauth_clients').set({ redirect_uris: JSON.stringify(redirectUris), allowed_scopes: scopes.join(' '), updated_at: now })
+      .where('client_id', '=', clientId).execute();
+  }
+
   async listClients(): Promise<OAuthClient[]> {
     return (await this.db.selectFrom('oauth_clients').selectAll().orderBy('created_at').execute()).map(toClient);
   }
