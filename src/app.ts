@@ -57,6 +57,8 @@ import { corsPlugin } from './plugins/cors.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { compressionPlugin } from './plugins/compression.js';
 import { requestLogPlugin } from './plugins/request-log.js';
+import { usageCountPlugin } from './plugins/usage-count.js';
+import { UsageCounter } from './modules/apps/usage.js';
 import { representationCachePlugin } from './plugins/representation-cache.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { rateLimitStoreFor } from './rate-limit/rate-limit-store-factory.js';
@@ -218,6 +220,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(bodyParsersPlugin);
   await app.register(errorHandlerPlugin, { clock });
   await app.register(requestLogPlugin);
+  await app.register(usageCountPlugin, { usage: new UsageCounter(database.db, clock) });
   await app.register(readScopePlugin);
   await app.register(languagePlugin);
   await app.register(queryNormalizationPlugin);
@@ -252,7 +255,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(authorizeRoutes, { oauth, sessions, issuer, codeSeconds: config.lifetimes.authorizationCodeSeconds, clock });
   await app.register(tokenRoutes, { oauth, tokens, clock });
   await app.register(userinfoRoutes, { accounts, links, webBaseUrl: config.webBaseUrl });
-  await app.register(consoleRoutes, { database, accounts, oauth, sessions, tokens, signUpOpen: config.consoleSignUpOpen, clock });
+  await app.register(consoleRoutes, { database, accounts, appKeys, oauth, sessions, tokens, signUpOpen: config.consoleSignUpOpen,
+    globalLimits: { perMinute: config.rateLimits.globalPerMinute, perDay: config.rateLimits.globalPerDay }, clock });
   if (options.demoCallback) await app.register(demoCallbackRoutes, { publicBaseUrl: config.publicBaseUrl, ...options.demoCallback });
 
   return app;

@@ -82,6 +82,19 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
     expect(await api(firstKey)).toBe(401);
     expect(await api(secondKey)).toBe(200);
     await page.reload();
+    // Revoking a key from its page stops it at once (on this instance; elsewhere within API_KEY_CACHE_SECONDS).
+    await page.getByRole('button', { name: `Revoke ${secondKey.slice(-4)}` }).click();
+    await expect.poll(() => page.locator('tbody').first().textContent(), { timeout: 10_000 }).toContain('Revoked');
+    expect(await api(secondKey)).toBe(401);
+
+    // The calls just made are on the usage page once the counter has written them (every few seconds).
+    await s.app.usage.flush();
+    await page.getByRole('link', { name: 'Usage' }).click();
+    const usage = await page.locator('main').textContent();
+    expect(usage).toContain('searchJobs');
+    expect(await page.locator('svg.chart rect').count()).toBeGreaterThan(0);
+    await check(page, 'usage');
+    await page.getByRole('link', { name: 'Job board widget' }).click();
     let audit = await page.locator('section[aria-labelledby="audit"]').textContent();
     expect(audit).toContain('key.rotated');
     expect(audit).toContain('builder@example.com');
@@ -119,13 +132,20 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
     expect(await page.locator('main').textContent()).toContain('Job board widget asks for these permissions');
     await check(page, 'consent');
     await page.getByRole('button', { name: 'Allow' }).click();
-    await expect.poll(() => landed, { timeout: 10_000 }).toContain(`${callbackBase}/cb?`);
+    await page.waitForURL(`${callbackBase}/cb?**`);
+    expect(landed).toContain(`${callbackBase}/cb?`);
     const params = oauth.validateAuthResponse(as, client, new URL(landed), state);
     const tokens = await oauth.processAuthorizationCodeResponse(as, client, await oauth.authorizationCodeGrantRequest(
       as, client, oauth.ClientSecretBasic(clientSecret), params, `${callbackBase}/cb`, verifier, insecure));
     expect(tokens.scope).toBe('profile post:write');
     const me = await fetch(`${s.base}/oauth/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
     expect(me.status).toBe(200);
+
+    // The stranger disconnects their own app in Connected apps: its token is refused.
+    await page.goto(`${s.base}/console/connected`);
+    await page.getByRole('button', { name: 'Disconnect Job board widget' }).click();
+    await expect.poll(() => page.locator('main').textContent(), { timeout: 10_000 }).toContain('No connected apps.');
+    expect((await fetch(`${s.base}/oauth/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(401);
 
     // Changing the redirect URIs and rotating the secret are in the audit trail.
     await page.goto(`${s.base}/console/apps`);

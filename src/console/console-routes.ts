@@ -13,8 +13,11 @@ import argon2 from 'argon2';
 import { Eta } from 'eta';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountsRepository } from '../modules/accounts/accounts-repository.js';
+import type { AppKeyService } from '../modules/accounts/app-key-service.js';
 import { AppCredentials, CredentialError, isOverlap } from '../modules/apps/app-credentials.js';
 import { AppRepository } from '../modules/apps/app-repository.js';
+import { usageReport } from '../modules/apps/usage.js';
+import { CLASSES, stackedBars } from './usage-chart.js';
 import { ClientRegistrationError } from '../modules/oauth/client-admin.js';
 import type { OAuthRepository } from '../modules/oauth/oauth-repository.js';
 import { SCOPES } from '../modules/oauth/scopes.js';
@@ -42,10 +45,13 @@ type User = NonNullable<Awaited<ReturnType<WebSessions['user']>>>;
 export interface ConsoleOptions {
   database: Database;
   accounts: AccountsRepository;
+  appKeys: AppKeyService;
   oauth: OAuthRepository;
   sessions: WebSessions;
   tokens: TokenService;
   signUpOpen: boolean;
+  /** The global rate limit every app has (the usage page shows what is left of it). */
+  globalLimits: { perMinute: number; perDay: number };
   clock: () => number;
 }
 
@@ -268,6 +274,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     if (!owned) return notFound(request, reply, user);
     const now = clock();
     await apps.deleteApp(owned.id, now);
+    for (const key of await apps.keysOf(owned.id)) opts.appKeys.forgetKey(key.id);
     await apps.record(owned.id, user.id, 'app.deleted', owned.name, now);
     return reply.redirect('/console/apps', 303);
   });
@@ -292,11 +299,30 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     try {
       if (!/^\d{1,15}$/.test(keyId)) throw new CredentialError('no such key');
       await credentials.revokeKey(owned.id, Number(keyId), user.id, clock());
+      opts.appKeys.forgetKey(Number(keyId));
     } catch (err) {
       if (err instanceof CredentialError) return notFound(request, reply, user);
       throw err;
     }
     return reply.redirect(`/console/apps/${owned.id}`, 303);
+  });
+
+  // Usage
+
+  app.get('/console/apps/:appId/usage', { schema: { hide: true } }, async (request, reply) => {
+    const user = await signedIn(request, reply);
+    if (!user) return reply;
+    const owned = await ownedApp(request, user);
+    if (!owned) return notFound(request, reply, user);
+    const t = CONSOLE_TEXT[language(request)];
+    const report = await usageReport(opts.database.db, owned.id, clock());
+    const { perMinute, perDay } = opts.globalLimits;
+    return render(request, reply, 'usage', {
+      pageTitle: `${t.usage}: ${owned.name}`, user, section: 'apps', app: { id: owned.id, name: owned.name }, report, classes: CLASSES,
+      minuteChart: stackedBars(report.minutes, (at) => new Date(at).toISOString().slice(11, 16), 10),
+      dayChart: stackedBars(report.days, (at) => new Date(at).toISOString().slice(5, 10), 5),
+      budget: { perMinute, perDay, minuteLeft: Math.max(0, perMinute - report.thisMinute), dayLeft: Math.max(0, perDay - report.today) },
+    });
   });
 
   // The app's OAuth client

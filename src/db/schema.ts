@@ -70,6 +70,16 @@ export interface AppKeysTable {
   expires_at: number | null;
 }
 
+export interface AppUsageTable {
+  app_id: number;
+  /** The minute's start, epoch ms. */
+  minute: number;
+  operation: string;
+  /** 2xx, 3xx, 4xx, 5xx, or 429 on its own. */
+  status_class: string;
+  calls: number;
+}
+
 export interface AppAuditTable {
   id: Generated<number>;
   app_id: number;
@@ -377,6 +387,7 @@ export interface DB {
   apps: AppsTable;
   app_keys: AppKeysTable;
   app_audit: AppAuditTable;
+  app_usage: AppUsageTable;
   posts: PostsTable;
   post_images: PostImagesTable;
   post_og_cards: PostOgCardsTable;

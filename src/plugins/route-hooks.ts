@@ -1,6 +1,6 @@
 import type { RouteOptions } from 'fastify';
 
-type LifecycleHook = 'onRequest' | 'preValidation' | 'preHandler' | 'onSend';
+type LifecycleHook = 'onRequest' | 'preValidation' | 'preHandler' | 'onSend' | 'onResponse';
 
 /**
  * Adds a hook to one route, from an `onRoute` hook, after the route's own hooks of that kind. A plugin that

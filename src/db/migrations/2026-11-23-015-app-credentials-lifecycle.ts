@@ -28,6 +28,15 @@ export function appCredentialsLifecycle(adapter: DialectAdapter): Migration {
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .execute();
       await db.schema.createIndex('app_audit_app').on('app_audit').columns(['app_id', 'created_at']).execute();
+      // Calls per app and minute, by operation and status class (the console's usage page); 429s apart.
+      await db.schema.createTable('app_usage')
+        .addColumn('app_id', 'bigint', (c) => c.notNull())
+        .addColumn('minute', 'bigint', (c) => c.notNull())
+        .addColumn('operation', 'text', (c) => c.notNull())
+        .addColumn('status_class', 'text', (c) => c.notNull())
+        .addColumn('calls', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('app_usage_pk', ['app_id', 'minute', 'operation', 'status_class'])
+        .execute();
     },
   };
 }

@@ -45,6 +45,11 @@ export class AppKeyService {
     return cached === undefined ? undefined : cached || null;
   }
 
+  /** Forgets what this instance cached of a key (after it was revoked here): it is refused at once here, within the cache's time elsewhere. */
+  forgetKey(keyId: number): void {
+    for (const [hash, value] of this.cache.entries()) if (value && value.keyId === keyId) this.cache.delete(hash);
+  }
+
   /** Creates an app with a fresh key; the key is returned once and never stored in the clear. */
   async createApp(name: string, ownerUserId: number | null = null): Promise<{ appId: number; apiKey: string }> {
     const appId = await this.accounts.createApp(name, ownerUserId);
