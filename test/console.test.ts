@@ -164,6 +164,7 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
     const demoApp = await s.db.database.db.selectFrom('apps').select('id').where('name', '=', 'Demo app').executeTakeFirstOrThrow();
     const other = await page.goto(`${s.base}/console/apps/${demoApp.id}`);
     expect(other!.status()).toBe(404);
+    await check(page, 'not-found');
     await context.close();
   }, 60_000);
 

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { escapeHtml } from '../modules/oauth/pages.js';
+import { Eta } from 'eta';
+
+const eta = new Eta({ views: new URL('../../views/demo/', import.meta.url).pathname, cache: true, autoEscape: true });
 
 /** The sign-in link `npm run demo` prints: its state, and the PKCE verifier of its challenge. */
 export interface DemoWalkthrough { state: string; verifier: string }
@@ -34,14 +36,10 @@ export const demoCallbackRoutes: FastifyPluginAsync<DemoCallbackOptions> = async
       `  --data-urlencode code_verifier=${verifier} \\`,
       `  ${shellQuote(`${opts.publicBaseUrl}/oauth/token`)}`,
     ].join('\n');
-    const body = query.error
-      ? `<h1>Authorization error</h1><p><code>${escapeHtml(query.error)}</code>: ${escapeHtml(query.error_description ?? '')}</p>`
-      : `<h1>Authorization code received</h1>
-<p>state: <code>${escapeHtml(query.state ?? '')}</code> · iss: <code>${escapeHtml(query.iss ?? '')}</code></p>
-<p>${known ? 'Exchange it within 5 minutes:' : 'Exchange it within 5 minutes, in the terminal where you set VERIFIER:'}</p>
-<pre id="exchange">${escapeHtml(command)}</pre>`;
     return reply.type('text/html; charset=utf-8')
       .headers({ 'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'", 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' })
-      .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Demo callback</title></head><body>${body}</body></html>`);
+      .send(eta.render('./callback', {
+        error: query.error, errorDescription: query.error_description ?? '', state: query.state ?? '', iss: query.iss ?? '', known, command,
+      }));
   });
 };

@@ -1,3 +1,4 @@
+import { Eta } from 'eta';
 import { SCOPES } from './scopes.js';
 
 export type PageLanguage = 'ko' | 'en';
@@ -23,46 +24,12 @@ const TEXT = {
 
 export const pageText = (lang: PageLanguage) => TEXT[lang];
 
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
-
-function layout(lang: PageLanguage, title: string, body: string): string {
-  return `<!doctype html>
-<html lang="${lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${escapeHtml(title)}</title>
-<link rel="stylesheet" href="/oauth/assets/page.css">
-</head>
-<body>
-<main>
-<h1>${escapeHtml(title)}</h1>
-${body}
-</main>
-</body>
-</html>
-`;
-}
-
-const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
+/** The pages' templates (views/oauth/, Eta, output escaped); the same folder from src/ and from dist/. */
+const eta = new Eta({ views: new URL('../../../views/oauth/', import.meta.url).pathname, cache: true, autoEscape: true });
 
 export function loginPage(p: { lang: PageLanguage; clientName: string; csrf: string; authorizeQuery: string; email?: string; error?: string }): string {
   const t = pageText(p.lang);
-  return layout(p.lang, t.signInTitle, `
-<p>${escapeHtml(t.signInLead(p.clientName))}</p>
-${p.error ? `<p class="error" role="alert">${escapeHtml(p.error)}</p>` : ''}
-<form method="post" action="/oauth/login">
-${hidden('csrf_token', p.csrf)}
-${hidden('authorize_query', p.authorizeQuery)}
-<label for="email">${t.email}</label>
-<input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(p.email ?? '')}">
-<label for="password">${t.password}</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required>
-<button type="submit">${t.signIn}</button>
-</form>`);
+  return eta.render('./login', { ...p, t, title: t.signInTitle });
 }
 
 /** What an app tells the users it asks (the developer console sets it); a client without an app shows its own name. */
@@ -70,28 +37,15 @@ export interface AppProfile { name: string; description: string; homepageUrl: st
 
 export function consentPage(p: { lang: PageLanguage; clientName: string; app: AppProfile | null; userName: string; scopes: string[]; csrf: string; authorizeQuery: string }): string {
   const t = pageText(p.lang);
-  const items = p.scopes.map((s) => `<li><strong>${escapeHtml(SCOPES[s]?.[p.lang] ?? s)}</strong> <code>${escapeHtml(s)}</code></li>`).join('\n');
-  const links = p.app ? [[p.app.homepageUrl, t.homepage], [p.app.privacyUrl, t.privacy]]
-    .filter((link): link is [string, string] => Boolean(link[0]))
-    .map(([url, label]) => `<a href="${escapeHtml(url)}" rel="noopener noreferrer" target="_blank">${escapeHtml(label)}</a>`).join(' · ') : '';
-  return layout(p.lang, t.consentTitle, `
-<p>${escapeHtml(t.consentLead(p.app?.name || p.clientName))}</p>
-${p.app?.description ? `<p class="muted">${escapeHtml(p.app.description)}</p>` : ''}
-${links ? `<p class="app-links">${links}</p>` : ''}
-<ul class="scopes">
-${items}
-</ul>
-<p class="muted">${escapeHtml(t.signedInAs(p.userName))}</p>
-<form method="post" action="/oauth/authorize">
-${hidden('csrf_token', p.csrf)}
-${hidden('authorize_query', p.authorizeQuery)}
-<button type="submit" name="decision" value="allow">${t.allow}</button>
-<button type="submit" name="decision" value="deny" class="secondary">${t.deny}</button>
-</form>`);
+  const links = p.app ? [{ url: p.app.homepageUrl, label: t.homepage }, { url: p.app.privacyUrl, label: t.privacy }].filter((link) => link.url) : [];
+  return eta.render('./consent', {
+    ...p, t, title: t.consentTitle, appName: p.app?.name || p.clientName, description: p.app?.description ?? '', links,
+    scopes: p.scopes.map((scope) => ({ scope, label: SCOPES[scope]?.[p.lang] ?? scope })),
+  });
 }
 
 export function errorPage(lang: PageLanguage, message: string): string {
-  return layout(lang, pageText(lang).errorTitle, `<p class="error" role="alert">${escapeHtml(message)}</p>`);
+  return eta.render('./error', { lang, message, title: pageText(lang).errorTitle });
 }
 
 export const PAGE_CSS = `body{font-family:system-ui,-apple-system,"Apple SD Gothic Neo","Noto Sans KR",sans-serif;background:#f4f5f7;color:#1d1f23;margin:0}
