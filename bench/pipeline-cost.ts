@@ -15,6 +15,7 @@ import autocannon from 'autocannon';
 import { DEMO_API_KEY } from '../src/demo/demo-generator.js';
 import { allLimitSettings } from '../src/rate-limit/limit-settings.js';
 import { referenceServer } from './reference-servers.js';
+import { serviceNodeFlags } from './service-flags.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, rounds: { type: 'string', default: '2' }, connections: { type: 'string', default: '50' } } });
 const seconds = Number(values.seconds);
@@ -27,7 +28,7 @@ if (built.status !== 0) throw new Error('npm run build failed');
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-pipeline-'));
 const port = 20_000 + Math.floor(Math.random() * 10_000);
-const service = spawn(process.execPath, ['--max-old-space-size=256', 'dist/cli/main.js', 'demo'], {
+const service = spawn(process.execPath, [...serviceNodeFlags(), 'dist/cli/main.js', 'demo'], {
   env: { ...process.env, ...allLimitSettings(1_000_000_000), PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'warn', REDIS_URL: '', DATABASE_URL: '' },
   stdio: 'ignore',
 });

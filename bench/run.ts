@@ -27,6 +27,7 @@ import { TokenService } from '../src/modules/oauth/token-service.js';
 import { generateBenchData } from './generate-data.js';
 import { REALISTIC, realisticWorkload, type Prepared } from './realistic.js';
 import { referenceServer } from './reference-servers.js';
+import { serviceNodeFlags } from './service-flags.js';
 
 export interface BenchOptions {
   db: 'sqlite' | 'postgres';
@@ -122,11 +123,11 @@ function buildService(): void {
   if (built.status !== 0) throw new Error('npm run build failed; the benchmark needs the compiled service');
 }
 
-/** The service as `npm start` runs it (`node --max-old-space-size=256 dist/server.js`), on `target`, with every limit raised. */
+/** The service as `npm start` runs it (`node <its flags> dist/server.js`), on `target`, with every limit raised. */
 async function startService(target: Target, dataDir: string): Promise<{ base: string; child: ChildProcess; stop(): Promise<void> }> {
   const port = 20_000 + Math.floor(Math.random() * 10_000);
-  // The same heap limit as `npm start` (package.json): V8 then collects before the heap balloons.
-  const child = spawn(process.execPath, ['--max-old-space-size=256', 'dist/server.js'], {
+  // The same heap limits as `npm start` (package.json): V8 then collects before the heap balloons.
+  const child = spawn(process.execPath, [...serviceNodeFlags(), 'dist/server.js'], {
     env: { ...process.env, ...RAISED, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: target.databaseUrl, DATA_DIR: dataDir, LOG_LEVEL: 'warn', SIGNING_KEY_SECRET: SECRET, REDIS_URL: '' },
     stdio: 'inherit',
   });
@@ -248,7 +249,9 @@ export async function runBenchmark(options: BenchOptions): Promise<ScenarioResul
     const postId = (await reader.db.selectFrom('posts').select('id').where('image_count', '>', 0).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow()).id;
     const jobId = (await reader.db.selectFrom('jobs').select('id').where('status', '=', 'published').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow()).id;
     const w = await realisticWorkload(reader);
-    const dataDir = fs.mkdtempSync(path.join(options.dataDir ?? path.resolve('bench/data'), 'run-'));
+    const runsDir = options.dataDir ?? path.resolve('bench/data');
+    fs.mkdirSync(runsDir, { recursive: true });
+    const dataDir = fs.mkdtempSync(path.join(runsDir, 'run-'));
     const service = await startService(target, dataDir);
     try {
       // The broadest single-syllable keyword, asked for the first time: the service has started its search
