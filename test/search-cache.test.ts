@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../src/app.js';
-import { bumpDataVersion, DataVersion } from '../src/cache/data-version.js';
+import { approximateBytes } from '../src/cache/approximate-bytes.js';
+import { bumpDataVersion, DataVersion, VersionedCache } from '../src/cache/data-version.js';
 import { SearchCache } from '../src/search/search-cache.js';
 import { jsonPart, multipart } from './helpers/multipart.js';
 import { createTestApp, type TestContext } from './helpers/test-app.js';
@@ -158,5 +159,27 @@ describe.each(ENGINES)('cached search results stay exact on %s', (engine) => {
         t.clock.now = saved;
       }
     });
+  });
+});
+
+describe('read caches bounded by memory', () => {
+  it('keeps values up to their approximate size in bytes, dropping the least recently used first', () => {
+    const cache = new VersionedCache<{ text: string }>(1024 * 1024);
+    const value = (i: number) => ({ text: `${i}`.padEnd(50_000, '가') });
+    expect(approximateBytes(value(1))).toBeGreaterThan(100_000);
+    for (let i = 0; i < 100; i++) cache.set(1, `k${i}`, value(i));
+    const kept = Array.from({ length: 100 }, (_, i) => cache.get(1, `k${i}`) !== undefined);
+    // 1 MiB holds ten values of ~100 KB: the newest ten.
+    expect(kept.filter(Boolean)).toHaveLength(10);
+    expect(kept.slice(90).every(Boolean)).toBe(true);
+    expect(cache.get(2, 'k99')).toBeUndefined();
+  });
+
+  it('counts two bytes a character, a word a number, and the fields of objects and arrays', () => {
+    expect(approximateBytes('abcd')).toBe(16 + 8);
+    expect(approximateBytes(7)).toBe(8);
+    expect(approximateBytes(null)).toBe(8);
+    expect(approximateBytes([1, 'ab'])).toBe(32 + (8 + 8) + (8 + 16 + 4));
+    expect(approximateBytes({ a: 1, b: { c: 'x' } })).toBe(32 + (16 + 8) + (16 + 32 + (16 + 16 + 2)));
   });
 });

@@ -51,6 +51,17 @@ describe.each(ENGINES)('search reads on %s', (engine) => {
     expect((await busy).length).toBe(1);
   });
 
+  it('runs nothing for a client that left, even once the service has closed its database', async () => {
+    const closing = engine === 'sqlite' ? test.reopen() : openDatabase({ kind: 'postgres', url: process.env.TEST_DATABASE_URL!, searchPath: await schemaOf(test) });
+    await closing.longReads({ compile: () => sql<{ n: number }>`SELECT 4 AS n`.compile(closing.db) });
+    await closing.close();
+    const controller = new AbortController();
+    controller.abort();
+    const late = readScope.run({ signal: controller.signal }, () => closing.longReads({ compile: () => sql<{ n: number }>`SELECT 5 AS n`.compile(closing.db) }));
+    // Answered as a client that left (logged at debug), not as a server fault at every shutdown.
+    await expect(late).rejects.toBeInstanceOf(ClientGoneError);
+  });
+
   it('answers the other reads while every search connection is busy', async () => {
     const searches = [run(slowRead(engine, 100)), run(slowRead(engine, 100))];
     const started = Date.now();

@@ -1,5 +1,6 @@
 import type { CompiledQuery, Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
+import { approximateBytes } from './approximate-bytes.js';
 import { DATA_VERSION_SLOTS } from '../db/migrations/2026-11-21-008-data-version-slots.js';
 import type { DB } from '../db/schema.js';
 
@@ -48,13 +49,14 @@ export class DataVersion {
 /**
  * Values computed from versioned data (a post as the API shows it, in one language), each kept with the
  * version it was read at and used only while that version is current. Nothing is invalidated one by one:
- * a write bumps the version and every older entry stops matching.
+ * a write bumps the version and every older entry stops matching. The cache holds at most `maxBytes` of
+ * values by their approximate size (approximate-bytes.ts), the least recently used going first.
  */
 export class VersionedCache<V> {
   private readonly entries: LRUCache<string, { version: number; value: V }>;
 
-  constructor(max: number) {
-    this.entries = new LRUCache({ max });
+  constructor(maxBytes: number) {
+    this.entries = new LRUCache({ maxSize: maxBytes, sizeCalculation: (entry, key) => 64 + key.length * 2 + approximateBytes(entry.value) });
   }
 
   get(version: number, key: string): V | undefined {

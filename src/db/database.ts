@@ -83,6 +83,8 @@ export function openDatabase(options: DatabaseOptions): Database {
       adapter: postgresAdapter,
       longReads: async <R>(query: Compilable<R>) => {
         const signal = readScope.getStore()?.signal;
+        // Nothing is run for a client that has left, not even a wait for a connection (at shutdown, none comes).
+        if (signal?.aborted) throw new ClientGoneError();
         const client = await searchPool.connect();
         try {
           // The connection came free: a client that has left since gets nothing run for it.

@@ -34,6 +34,13 @@ parentPort.on('message', ({ sql, parameters }) => {
 });
 `;
 
+/**
+ * A worker's heap: it holds one connection's results at a time (at most a few thousand ids, or the texts of
+ * a page's candidates), so a small young generation and a bounded old one keep each worker's share of the
+ * process's memory small; V8's defaults let each grow to tens of megabytes of garbage between collections.
+ */
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 128 };
+
 interface Job { query: ReadQuery; signal?: AbortSignal; resolve(rows: unknown[]): void; reject(err: Error): void }
 
 interface Reader { worker: Worker; running: Job | null; timer: NodeJS.Timeout | null }
@@ -59,16 +66,19 @@ export class SqliteReadPool {
   constructor(private readonly file: string, private readonly size: number, private readonly timeoutMs: number) {}
 
   execute<R>(query: ReadQuery): Promise<R[]> {
+    const signal = readScope.getStore()?.signal;
+    // A client that has left gets nothing run, and nothing to report when the service is shutting down.
+    if (signal?.aborted) return Promise.reject(new ClientGoneError());
     if (this.closed) return Promise.reject(new Error('The database is closed'));
     return new Promise<R[]>((resolve, reject) => {
-      this.queue.push({ query, signal: readScope.getStore()?.signal, resolve: resolve as (rows: unknown[]) => void, reject });
+      this.queue.push({ query, signal, resolve: resolve as (rows: unknown[]) => void, reject });
       this.dispatch();
     });
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.reject(new Error('The database is closed'));
+    for (const job of this.queue.splice(0)) job.reject(job.signal?.aborted ? new ClientGoneError() : new Error('The database is closed'));
     await Promise.all(this.readers.map((reader) => reader.worker.terminate()));
   }
 
@@ -108,7 +118,7 @@ export class SqliteReadPool {
   }
 
   private start(): Reader {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file: this.file, driver: this.driver } });
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file: this.file, driver: this.driver }, resourceLimits: WORKER_LIMITS });
     const reader: Reader = { worker, running: null, timer: null };
     worker.on('message', (message: { rows?: unknown[]; error?: string }) => {
       const job = this.finish(reader);

@@ -32,7 +32,7 @@ interface Representation {
 }
 
 /** Bytes of response bodies kept; an entry is one response (a page of results, or one post or job). */
-const MAX_BYTES = 32 * 1024 * 1024;
+const MAX_BYTES = 16 * 1024 * 1024;
 
 /**
  * Public reads served again, byte for byte, while the data they were built from is unchanged: each

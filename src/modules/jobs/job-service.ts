@@ -27,8 +27,8 @@ interface Hydrated {
   images: string[];
 }
 
-/** How many jobs (per language, with and without images) the read cache keeps. */
-const CACHED_JOBS = 5_000;
+/** The memory the read cache of jobs (by language, with and without images, and id; ~5 KB each) may hold. */
+const CACHED_JOBS_BYTES = 8 * 1024 * 1024;
 
 export class JobService {
   private readonly cache: SearchCache;
@@ -36,7 +36,7 @@ export class JobService {
    * Jobs as the API shows them, by language and id, under the jobs data version. Nothing in them depends
    * on the time of the request: `hiring` is worked out from the row at each request.
    */
-  private readonly items = new VersionedCache<Hydrated>(CACHED_JOBS);
+  private readonly items = new VersionedCache<Hydrated>(CACHED_JOBS_BYTES);
 
   constructor(
     private readonly jobs: JobRepository,

@@ -33,15 +33,19 @@ interface CachedDetail {
   sourceAuthorUserId: number | null;
 }
 
-/** How many posts (per language) and post details the read caches keep. */
-const CACHED_POSTS = 10_000;
-const CACHED_DETAILS = 5_000;
+/**
+ * The memory the read caches of posts (by language and id, ~2.5 KB each) and of post details (~2 KB) may
+ * hold: about 3,000 posts and 2,000 details, the popular ones. Random reads over a million ids miss any cache
+ * that fits in memory, so more buys nothing there and costs the process's memory (docs/performance.md).
+ */
+const CACHED_POSTS_BYTES = 8 * 1024 * 1024;
+const CACHED_DETAILS_BYTES = 4 * 1024 * 1024;
 
 export class PostService {
   private readonly cache: SearchCache;
   /** Posts as search results show them, by language and id, under the posts data version. */
-  private readonly items = new VersionedCache<Hydrated>(CACHED_POSTS);
-  private readonly details = new VersionedCache<CachedDetail | null>(CACHED_DETAILS);
+  private readonly items = new VersionedCache<Hydrated>(CACHED_POSTS_BYTES);
+  private readonly details = new VersionedCache<CachedDetail | null>(CACHED_DETAILS_BYTES);
 
   constructor(
     private readonly posts: PostRepository,
