@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchChromium } from './helpers/browser.js';
 import { startListeningApp, type ListeningApp } from './helpers/listening-app.js';
-import { Browser as FormBrowser, fetchSend } from './helpers/oauth-browser.js';
+import { Browser as FormBrowser, fetchSend, hiddenField } from './helpers/oauth-browser.js';
 
 /** Screenshots go to docs/console/ when CONSOLE_SCREENSHOTS=docs (how docs/console.md's are made), else test/.screenshots/. */
 const SHOTS = process.env.CONSOLE_SCREENSHOTS === 'docs' ? 'docs/console' : 'test/.screenshots/console';
@@ -218,6 +218,31 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
     const before = await s.db.database.db.selectFrom('apps').select('id').execute();
     expect((await forms.request('POST', '/console/apps', { name: 'Forged' })).status).toBe(403);
     expect(await s.db.database.db.selectFrom('apps').select('id').execute()).toHaveLength(before.length);
+  });
+
+  it('takes an app\'s web addresses over https, or http on 127.0.0.1, localhost or [::1], and nothing else', async () => {
+    const forms = new FormBrowser(fetchSend(s.base));
+    const signIn = await forms.request('GET', '/console/sign-in');
+    let token = hiddenField(signIn.body, 'csrf_token');
+    expect((await forms.request('POST', '/console/sign-in', { email: s.demo.user.email, password: s.demo.user.password, csrf_token: token })).status).toBe(303);
+    const list = await forms.request('GET', '/console/apps');
+    token = hiddenField(list.body, 'csrf_token');
+    const created = await forms.request('POST', '/console/apps', { name: 'Addresses', csrf_token: token });
+    expect(created.status).toBe(201);
+    const appId = Number(/\/console\/apps\/(\d+)/.exec(created.body)![1]);
+    const profile = () => s.db.database.db.selectFrom('apps').select(['homepage_url', 'privacy_url']).where('id', '=', appId).executeTakeFirstOrThrow();
+    for (const address of ['https://widget.example/', 'http://127.0.0.1:8080/', 'http://localhost:3000/', 'http://[::1]:8080/']) {
+      const saved = await forms.request('POST', `/console/apps/${appId}`, { name: 'Addresses', homepage_url: address, csrf_token: token });
+      expect(saved.status, address).toBe(200);
+      expect((await profile()).homepage_url).toBe(address);
+    }
+    for (const address of ['http://widget.example/', 'ftp://widget.example/', 'javascript:alert(1)', 'not a url']) {
+      const refused = await forms.request('POST', `/console/apps/${appId}`, { name: 'Addresses', privacy_url: address, csrf_token: token });
+      expect(refused.status, address).toBe(400);
+      expect(await profile()).toEqual({ homepage_url: 'http://[::1]:8080/', privacy_url: null });
+    }
+    // A key id that is not a number names no key of the app.
+    expect((await forms.request('POST', `/console/apps/${appId}/keys/x1/revoke`, { csrf_token: token })).status).toBe(404);
   });
 });
 

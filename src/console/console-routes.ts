@@ -18,7 +18,7 @@ import { AppCredentials, CredentialError, isOverlap } from '../modules/apps/app-
 import { AppRepository } from '../modules/apps/app-repository.js';
 import { usageReport } from '../modules/apps/usage.js';
 import { CLASSES, stackedBars } from './usage-chart.js';
-import { ClientRegistrationError } from '../modules/oauth/client-admin.js';
+import { ClientRegistrationError, isHttpsOrLoopback } from '../modules/oauth/client-admin.js';
 import type { OAuthRepository } from '../modules/oauth/oauth-repository.js';
 import { SCOPES } from '../modules/oauth/scopes.js';
 import type { TokenService } from '../modules/oauth/token-service.js';
@@ -61,8 +61,7 @@ function webAddress(value: string | undefined): string | null | undefined {
   if (text === '') return null;
   try {
     const url = new URL(text);
-    const loopback = url.hostname === '127.0.0.1' || url.hostname === 'localhost';
-    return url.protocol === 'https:' || (url.protocol === 'http:' && loopback) ? url.toString() : undefined;
+    return isHttpsOrLoopback(url) ? url.toString() : undefined;
   } catch {
     return undefined;
   }
@@ -296,8 +295,8 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     const owned = await ownedApp(request, user);
     if (!owned) return notFound(request, reply, user);
     const keyId = (request.params as { keyId: string }).keyId;
+    if (!/^\d{1,15}$/.test(keyId)) return notFound(request, reply, user);
     try {
-      if (!/^\d{1,15}$/.test(keyId)) throw new CredentialError('no such key');
       await credentials.revokeKey(owned.id, Number(keyId), user.id, clock());
       opts.appKeys.forgetKey(Number(keyId));
     } catch (err) {

@@ -6,6 +6,11 @@ export class ClientRegistrationError extends Error {}
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
+/** https, or http to this machine (127.0.0.1, localhost or [::1]) for development. */
+export function isHttpsOrLoopback(url: URL): boolean {
+  return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname));
+}
+
 /** A redirect URI must be absolute, without fragment, and https unless it points at this machine. */
 export function checkRedirectUri(uri: string): void {
   let url: URL;
@@ -15,8 +20,8 @@ export function checkRedirectUri(uri: string): void {
     throw new ClientRegistrationError(`Redirect URI "${uri}" is not an absolute URL`);
   }
   if (url.hash) throw new ClientRegistrationError(`Redirect URI "${uri}" must not have a fragment`);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname))) {
-    throw new ClientRegistrationError(`Redirect URI "${uri}" must use https (http only for 127.0.0.1 or localhost)`);
+  if (!isHttpsOrLoopback(url)) {
+    throw new ClientRegistrationError(`Redirect URI "${uri}" must use https (http only for 127.0.0.1, localhost or [::1])`);
   }
 }
 
