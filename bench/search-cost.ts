@@ -7,9 +7,13 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { Value } from '@sinclair/typebox/value';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { PostRepository, type PostSearchFilter } from '../src/modules/posts/post-repository.js';
-import { queryTerms } from '../src/search/search-text.js';
+import { PostSearchQuery, type PostSearchQueryInput } from '../src/modules/posts/post-schemas.js';
+import { postSearchFilter } from '../src/modules/posts/post-service.js';
+import { AccountsRepository } from '../src/modules/accounts/accounts-repository.js';
+import { loadConfig } from '../src/config.js';
 import { realisticWorkload } from './realistic.js';
 
 const NAME = 'bench-1000000-200000-20000';
@@ -21,30 +25,17 @@ function open(kind: string): Database {
   return openDatabase({ kind: 'postgres', url, searchPath: NAME.replace(/-/g, '_') });
 }
 
-/** The repository filter of a workload URL, as the post service builds it. */
-async function filterOf(database: Database, url: string): Promise<PostSearchFilter | null> {
-  const q = new URL(url, 'http://x').searchParams;
-  const keyword = q.get('keyword');
-  const terms = keyword ? queryTerms(keyword) : null;
-  if (terms !== null && terms.length === 0) return null;
-  const page = Number(q.get('page') ?? 1);
-  const pageSize = Number(q.get('pageSize') ?? 20);
-  const flag = (name: string) => (q.has(name) ? q.get(name) === 'true' : undefined);
-  const time = (name: string) => (q.has(name) ? Date.parse(q.get(name)!) : undefined);
-  const filter: PostSearchFilter = {
-    terms, hasImages: flag('hasImages'), hasOg: flag('hasOg'), postedAfter: time('postedAfter'), postedBefore: time('postedBefore'),
-    order: q.get('sort') === 'RECENT' ? 'recent' : 'rank', limit: pageSize, offset: (page - 1) * pageSize,
-  };
-  if (q.has('companyId')) {
-    const company = await database.db.selectFrom('companies').select('id').where('handle', '=', q.get('companyId')!).executeTakeFirst();
-    if (!company) return null;
-    filter.authorCompanyId = company.id;
-  }
-  return filter;
+/** The repository filter of a workload URL: its query read as the route's schema reads it, then the service's own filter. */
+function filterOf(url: string): Promise<PostSearchFilter | null> {
+  const raw = Object.fromEntries(new URL(url, 'http://x').searchParams);
+  const query = Value.Default(PostSearchQuery, Value.Convert(PostSearchQuery, raw)) as PostSearchQueryInput;
+  return postSearchFilter(query, timeZone, (handle) => accounts.companyIdByHandle(handle));
 }
 
 const { values } = parseArgs({ options: { db: { type: 'string', default: 'sqlite' }, count: { type: 'string', default: '200' } } });
 const database = open(values.db!);
+const accounts = new AccountsRepository(database.db, Date.now);
+const { serviceTimeZone: timeZone } = loadConfig();
 const byStatement = new Map<string, number[]>();
 const timedReads: typeof database.longReads = async (query) => {
   const compiled = query.compile();
@@ -66,7 +57,7 @@ const phases = { count: [] as number[], page: [] as number[], total: [] as numbe
 const slowest: Array<{ ms: number; url: string; total: number }> = [];
 for (let i = 0; i < Number(values.count); i++) {
   const url = w.postSearch();
-  const filter = await filterOf(database, url);
+  const filter = await filterOf(url);
   if (!filter) continue;
   const { query, range } = posts.indexQuery(filter);
   const t0 = performance.now();

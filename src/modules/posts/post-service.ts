@@ -62,25 +62,8 @@ export class PostService {
     const pageSize = query.pageSize;
     const empty = pageOf<PostSummaryDto>([], 0, page, pageSize);
 
-    const keyword = query.keyword?.trim() ?? '';
-    const terms = keyword === '' ? null : queryTerms(keyword);
-    if (terms !== null && terms.length === 0) return empty;
-
-    const filter: PostSearchFilter = {
-      terms,
-      hasImages: query.hasImages,
-      hasOg: query.hasOg,
-      postedAfter: this.parseTime('postedAfter', query.postedAfter),
-      postedBefore: this.parseTime('postedBefore', query.postedBefore),
-      order: query.sort === 'RECENT' ? 'recent' : 'rank',
-      limit: pageSize,
-      offset: (page - 1) * pageSize,
-    };
-    if (query.companyId) {
-      const companyId = await this.accounts.companyIdByHandle(query.companyId);
-      if (companyId === undefined) return empty;
-      filter.authorCompanyId = companyId;
-    }
+    const filter = await postSearchFilter(query, this.timeZone, (handle) => this.accounts.companyIdByHandle(handle));
+    if (filter === null) return empty;
 
     const { total, ids, version } = await this.cache.get(JSON.stringify(filter), 0, () => this.posts.search(filter));
     const hydrated = await this.hydrate(ids, viewer, locale, version);
@@ -228,13 +211,43 @@ export class PostService {
     }
     return out;
   }
+}
 
-  private parseTime(name: string, value: string | undefined): number | undefined {
-    if (value === undefined || value === '') return undefined;
-    const ms = parseDateTime(value, this.timeZone);
-    if (ms === null) {
-      throw new ApiError('C0005', `Query parameter "${name}" must be an ISO 8601 date-time such as 2026-11-01T09:00:00Z, got ${JSON.stringify(value)}`, name);
-    }
-    return ms;
+/**
+ * The repository filter of a post search, or null when nothing can match (a keyword with no searchable terms,
+ * a company that does not exist). Times without a zone are read in `timeZone`. The benchmark's search-cost
+ * tool replays searches through it too, so it measures the filters the service builds.
+ */
+export async function postSearchFilter(
+  query: PostSearchQueryInput, timeZone: string, companyIdByHandle: (handle: string) => Promise<number | undefined>,
+): Promise<PostSearchFilter | null> {
+  const keyword = query.keyword?.trim() ?? '';
+  const terms = keyword === '' ? null : queryTerms(keyword);
+  if (terms !== null && terms.length === 0) return null;
+
+  const filter: PostSearchFilter = {
+    terms,
+    hasImages: query.hasImages,
+    hasOg: query.hasOg,
+    postedAfter: parseTime('postedAfter', query.postedAfter, timeZone),
+    postedBefore: parseTime('postedBefore', query.postedBefore, timeZone),
+    order: query.sort === 'RECENT' ? 'recent' : 'rank',
+    limit: query.pageSize,
+    offset: (query.page - 1) * query.pageSize,
+  };
+  if (query.companyId) {
+    const companyId = await companyIdByHandle(query.companyId);
+    if (companyId === undefined) return null;
+    filter.authorCompanyId = companyId;
   }
+  return filter;
+}
+
+function parseTime(name: string, value: string | undefined, timeZone: string): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const ms = parseDateTime(value, timeZone);
+  if (ms === null) {
+    throw new ApiError('C0005', `Query parameter "${name}" must be an ISO 8601 date-time such as 2026-11-01T09:00:00Z, got ${JSON.stringify(value)}`, name);
+  }
+  return ms;
 }
