@@ -35,3 +35,25 @@ export async function startListeningApp(engine: Engine, settings: Record<string,
     },
   };
 }
+
+export interface SecondInstance { app: App; base: string; close(): Promise<void> }
+
+/**
+ * A second instance of the service on the same data (its own connection to the same SQLite file or
+ * PostgreSQL schema), with the same public address and the same clock as `first`: two instances behind one
+ * load balancer.
+ */
+export async function startSecondInstance(first: ListeningApp, settings: Record<string, string> = {}): Promise<SecondInstance> {
+  const database = first.db.reopen();
+  const port = await freePort();
+  const config = testConfig({ PUBLIC_BASE_URL: first.base, ...settings });
+  const app = await buildApp({ config, database, clock: () => Date.now() + first.clock.offset, logger: false });
+  await app.listen({ port, host: '127.0.0.1' });
+  return {
+    app, base: `http://127.0.0.1:${port}`,
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}

@@ -21,7 +21,7 @@ export class Browser {
 
   constructor(private readonly send: Send) {}
 
-  async request(method: 'GET' | 'POST', url: string, form?: Record<string, string>, headers: Record<string, string> = {}): Promise<Sent> {
+  async request(method: 'GET' | 'POST', url: string, form?: Record<string, string> | [string, string][], headers: Record<string, string> = {}): Promise<Sent> {
     const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     const res = await this.send(method, url, {
       ...(cookie ? { cookie } : {}),

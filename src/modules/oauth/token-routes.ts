@@ -79,17 +79,19 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ oauth: OAuthRepository; to
     const codeHash = hashSecret(code);
     const now = clock();
     const outcome = await oauth.transaction(async (repo) => {
+      // Bound to its client before anything changes (RFC 9700 2.2.1, 4.14): another client that holds a leaked
+      // code is refused and spends nothing, so the code's own client can still use it.
+      const issued = await repo.findCode(codeHash);
+      if (!issued || issued.client_id !== clientId) return { kind: 'error', error: 'The authorization code is not valid for this client' } as const;
       const row = await repo.consumeCode(codeHash, now);
       if (!row) {
-        const used = await repo.findCode(codeHash);
-        if (used?.grant_id) {
-          await repo.revokeGrant(used.grant_id, 'authorization code replayed', now);
-          return { kind: 'replayed', grantId: used.grant_id } as const;
+        if (issued.grant_id) {
+          await repo.revokeGrant(issued.grant_id, 'authorization code replayed', now);
+          return { kind: 'replayed', grantId: issued.grant_id } as const;
         }
         return { kind: 'error', error: 'The authorization code is expired or already used' } as const;
       }
       if (row.expires_at <= now) return { kind: 'error', error: 'The authorization code is expired or already used' } as const;
-      if (row.client_id !== clientId) return { kind: 'error', error: 'The authorization code was issued to another client' } as const;
       if (row.redirect_uri !== redirectUri) return { kind: 'error', error: 'redirect_uri does not match the authorization request' } as const;
       if (s256(verifier) !== row.code_challenge) return { kind: 'error', error: 'code_verifier does not match the code_challenge' } as const;
       const opened = await tokens.openGrant(repo, row.user_id, clientId, row.scopes.split(' ').filter(Boolean));
@@ -109,18 +111,17 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ oauth: OAuthRepository; to
     const requested = body.scope === undefined ? null : parseScopes(body.scope);
     const now = clock();
     const outcome = await oauth.transaction(async (repo) => {
+      // Bound to its client before anything changes: a leaked refresh token sent by another client is refused
+      // without being consumed, so it cannot be spent to make the real client's next refresh look like reuse.
+      const known = await repo.findRefreshToken(tokenHash);
+      const grant = known && await repo.findGrant(known.grant_id);
+      if (!known || !grant || grant.client_id !== clientId) return { kind: 'error', error: new OAuthError('invalid_grant', 'The refresh token is not valid') } as const;
       const row = await repo.consumeRefreshToken(tokenHash, now);
       if (!row) {
-        const used = await repo.findRefreshToken(tokenHash);
-        if (used) {
-          await repo.revokeGrant(used.grant_id, 'refresh token reused', now);
-          return { kind: 'reused', grantId: used.grant_id } as const;
-        }
-        return { kind: 'error', error: new OAuthError('invalid_grant', 'The refresh token is not valid') } as const;
+        await repo.revokeGrant(grant.id, 'refresh token reused', now);
+        return { kind: 'reused', grantId: grant.id } as const;
       }
-      const grant = await repo.findGrant(row.grant_id);
-      if (!grant || grant.revoked_at !== null) return { kind: 'error', error: new OAuthError('invalid_grant', 'The refresh token was revoked') } as const;
-      if (grant.client_id !== clientId) return { kind: 'error', error: new OAuthError('invalid_grant', 'The refresh token was issued to another client') } as const;
+      if (grant.revoked_at !== null) return { kind: 'error', error: new OAuthError('invalid_grant', 'The refresh token was revoked') } as const;
       if (row.expires_at <= now) return { kind: 'error', error: new OAuthError('invalid_grant', 'The refresh token expired') } as const;
       const granted = grant.scopes.split(' ').filter(Boolean);
       if (requested !== null && (requested.length === 0 || !covers(granted, requested))) {

@@ -1,0 +1,77 @@
+import * as oauth from 'oauth4webapi';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConsoleForms } from './helpers/console-forms.js';
+import { startListeningApp, startSecondInstance, type ListeningApp, type SecondInstance } from './helpers/listening-app.js';
+import { Browser, fetchSend } from './helpers/oauth-browser.js';
+import { ENGINES } from './helpers/test-database.js';
+
+const insecure = { [oauth.allowInsecureRequests]: true };
+const REDIRECT_URI = 'http://127.0.0.1:9/callback';
+
+/**
+ * The holes of issue 22 in the credential lifecycle, each reproduced as the issue found it: through the
+ * console's real forms, the real OAuth flow driven by an independent client (oauth4webapi), and two
+ * instances of the service sharing one database (instance A takes the console actions, B serves beside it).
+ */
+describe.each(ENGINES)('credential lifecycle on %s', (engine) => {
+  let a: ListeningApp;
+  let b: SecondInstance;
+  let as: oauth.AuthorizationServer;
+  let builder: ConsoleForms;
+
+  beforeAll(async () => {
+    a = await startListeningApp(engine);
+    b = await startSecondInstance(a);
+    const issuer = new URL(a.base);
+    as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
+    builder = new ConsoleForms(a.base);
+    await builder.signIn(a.demo.user);
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  /** The browser half of the flow for the demo user; returns the callback's parameters and the verifier. */
+  async function authorize(clientId: string, scope: string) {
+    const verifier = oauth.generateRandomCodeVerifier();
+    const state = oauth.generateRandomState();
+    const query = new URLSearchParams({
+      response_type: 'code', client_id: clientId, redirect_uri: REDIRECT_URI, scope, state,
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+    });
+    const callback = await new Browser(fetchSend(a.base)).authorize(`/oauth/authorize?${query}`, a.demo.user);
+    return { params: oauth.validateAuthResponse(as, { client_id: clientId }, callback, state), verifier };
+  }
+
+  const exchange = async (client: { clientId: string; clientSecret: string }, grant: { params: URLSearchParams; verifier: string }) =>
+    oauth.processAuthorizationCodeResponse(as, { client_id: client.clientId }, await oauth.authorizationCodeGrantRequest(
+      as, { client_id: client.clientId }, oauth.ClientSecretBasic(client.clientSecret), grant.params, REDIRECT_URI, grant.verifier, insecure));
+
+  const refresh = async (client: { clientId: string; clientSecret: string }, refreshToken: string) =>
+    oauth.processRefreshTokenResponse(as, { client_id: client.clientId }, await oauth.refreshTokenGrantRequest(
+      as, { client_id: client.clientId }, oauth.ClientSecretBasic(client.clientSecret), refreshToken, insecure));
+
+  const userinfo = (base: string, accessToken: string) =>
+    fetch(`${base}/oauth/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } }).then((r) => r.status);
+
+  it('refuses a code or a refresh token presented by another client without spending it (row 3)', async () => {
+    const appA = await builder.createApp('Client A');
+    const clientA = await builder.createClient(appA.appId, REDIRECT_URI, ['profile']);
+    const appB = await builder.createApp('Client B');
+    const clientB = await builder.createClient(appB.appId, REDIRECT_URI, ['profile']);
+
+    // B presents A's code: refused, and A can still exchange it.
+    const grant = await authorize(clientA.clientId, 'profile');
+    await expect(exchange(clientB, grant)).rejects.toMatchObject({ error: 'invalid_grant' });
+    const tokens = await exchange(clientA, grant);
+
+    // B presents A's refresh token: refused, and A's next refresh is a refresh, not a reuse.
+    await expect(refresh(clientB, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    const refreshed = await refresh(clientA, tokens.refresh_token!);
+    expect(await userinfo(a.base, refreshed.access_token)).toBe(200);
+    // The grant stands: its newest refresh token works too.
+    await refresh(clientA, refreshed.refresh_token!);
+  });
+
+});
