@@ -231,7 +231,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     consoleSignUpOpen: consoleSignUp === 'open',
     corsOrigins,
     trustProxy: bool('TRUST_PROXY', false),
-    apiKeyCacheSeconds: int('API_KEY_CACHE_SECONDS', 30, 0, 3600),
+    // At most 5 s: a key rotated with no overlap, revoked, or of a deleted app is refused everywhere within it.
+    apiKeyCacheSeconds: int('API_KEY_CACHE_SECONDS', 5, 0, 5),
     rateLimits: {
       redisPrefix: read('RATE_LIMIT_REDIS_PREFIX') ?? 'svc:rl:',
       globalPerMinute: int('RATE_LIMIT_GLOBAL_PER_MINUTE', 60, 1, max),

@@ -54,6 +54,8 @@ describe.each(ENGINES)('credential lifecycle on %s', (engine) => {
 
   const userinfo = (base: string, accessToken: string) =>
     fetch(`${base}/oauth/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } }).then((r) => r.status);
+  const jobs = (base: string, key: string) =>
+    fetch(`${base}/api/v1/jobs?pageSize=1`, { headers: { 'x-svc-api-key': key } }).then((r) => r.status);
 
   it('refuses a code or a refresh token presented by another client without spending it (row 3)', async () => {
     const appA = await builder.createApp('Client A');
@@ -74,4 +76,27 @@ describe.each(ENGINES)('credential lifecycle on %s', (engine) => {
     await refresh(clientA, refreshed.refresh_token!);
   });
 
+  it('refuses a key rotated with overlap "none" at once where it was rotated and within 5 s elsewhere; the same for a revoked key (row 2)', async () => {
+    const app = await builder.createApp('Rotated');
+    expect(await jobs(a.base, app.apiKey)).toBe(200);
+    expect(await jobs(b.base, app.apiKey)).toBe(200);
+    const rotated = await builder.post(`/console/apps/${app.appId}/keys/rotate`, { overlap: 'none' });
+    const next = /id="app-key">([^<]+)</.exec(rotated.body)![1]!;
+    expect(await jobs(a.base, app.apiKey)).toBe(401);
+    expect(await jobs(a.base, next)).toBe(200);
+    expect(await jobs(b.base, next)).toBe(200);
+    a.clock.offset += 5_001;
+    try {
+      expect(await jobs(b.base, app.apiKey)).toBe(401);
+      // Revoked: at once on A, within 5 s on B.
+      const keyId = Number(/action="\/console\/apps\/\d+\/keys\/(\d+)\/revoke"/.exec((await builder.browser.request('GET', `/console/apps/${app.appId}`)).body)![1]);
+      expect(await jobs(b.base, next)).toBe(200);
+      expect((await builder.post(`/console/apps/${app.appId}/keys/${keyId}/revoke`)).status).toBe(303);
+      expect(await jobs(a.base, next)).toBe(401);
+      a.clock.offset += 5_001;
+      expect(await jobs(b.base, next)).toBe(401);
+    } finally {
+      a.clock.offset = 0;
+    }
+  });
 });

@@ -286,6 +286,8 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     const overlap = String(((request.body ?? {}) as Form).overlap ?? '');
     if (!isOverlap(overlap)) return appPage(request, reply, user, owned.id, { error: CONSOLE_TEXT[language(request)].invalid }, 400);
     const { apiKey } = await credentials.rotateKey(owned.id, overlap, user.id, clock());
+    // The old keys' new end (now, with no overlap) holds here at once; elsewhere within the key cache's bound.
+    opts.appKeys.forgetApp(owned.id);
     return appPage(request, reply, user, owned.id, { newKey: apiKey });
   });
 

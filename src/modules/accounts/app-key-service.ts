@@ -11,8 +11,9 @@ export interface AuthenticatedApp {
 
 /**
  * App keys: issued once, stored as SHA-256 hashes, checked through a small cache so that the hot read
- * path does not query the database for every request. A revoked key stops working within the cache TTL; a
- * key whose rotation overlap ends stops at that moment exactly (the cache holds the end and checks it).
+ * path does not query the database for every request. A revoked key stops working at once on the instance
+ * that revoked it (it forgets the key) and within the cache TTL elsewhere (API_KEY_CACHE_SECONDS, at most 5 s);
+ * a key whose rotation overlap ends stops at that moment exactly (the cache holds the end and checks it).
  */
 export class AppKeyService {
   private readonly cache: LRUCache<string, AuthenticatedApp | false>;
@@ -48,6 +49,11 @@ export class AppKeyService {
   /** Forgets what this instance cached of a key (after it was revoked here): it is refused at once here, within the cache's time elsewhere. */
   forgetKey(keyId: number): void {
     for (const [hash, value] of this.cache.entries()) if (value && value.keyId === keyId) this.cache.delete(hash);
+  }
+
+  /** Forgets every key of an app (after a rotation here): the next request reads each key's new end. */
+  forgetApp(appId: number): void {
+    for (const [hash, value] of this.cache.entries()) if (value && value.appId === appId) this.cache.delete(hash);
   }
 
   /** Creates an app with a fresh key; the key is returned once and never stored in the clear. */
