@@ -76,6 +76,56 @@ describe.each(ENGINES)('credential lifecycle on %s', (engine) => {
     await refresh(clientA, refreshed.refresh_token!);
   });
 
+  it('ends the keys, the client, and every grant and token of a deleted app, on both instances (row 1)', async () => {
+    const app = await builder.createApp('Deleted soon');
+    const client = await builder.createClient(app.appId, REDIRECT_URI, ['profile', 'post:write']);
+    const tokens = await exchange(client, await authorize(client.clientId, 'profile post:write'));
+    const pending = await authorize(client.clientId, 'profile');
+    expect(await userinfo(a.base, tokens.access_token)).toBe(200);
+    expect(await userinfo(b.base, tokens.access_token)).toBe(200);
+    expect(await jobs(b.base, app.apiKey)).toBe(200);
+
+    const deleted = await builder.post(`/console/apps/${app.appId}/delete`);
+    expect(deleted.status).toBe(303);
+
+    // On the instance that deleted: everything at once.
+    expect(await userinfo(a.base, tokens.access_token)).toBe(401);
+    expect(await jobs(a.base, app.apiKey)).toBe(401);
+    // The client no longer authenticates (401 invalid_client, a WWW-Authenticate challenge to oauth4webapi):
+    // its refresh token and its unexchanged code are refused.
+    await expect(refresh(client, tokens.refresh_token!)).rejects.toMatchObject({ status: 401, name: 'WWWAuthenticateChallengeError' });
+    await expect(exchange(client, pending)).rejects.toMatchObject({ status: 401, name: 'WWWAuthenticateChallengeError' });
+    // No new codes: the authorize endpoint shows its error page and does not redirect.
+    const query = new URLSearchParams({
+      response_type: 'code', client_id: client.clientId, redirect_uri: REDIRECT_URI, scope: 'profile', state: 's',
+      code_challenge: 'x'.repeat(43), code_challenge_method: 'S256',
+    });
+    const authorizePage = await new Browser(fetchSend(b.base)).request('GET', `/oauth/authorize?${query}`);
+    expect(authorizePage.status).toBe(400);
+    expect(authorizePage.headers.location).toBeUndefined();
+    // A post with the old access token is refused on both instances once the revocation bound (5 s) has passed.
+    a.clock.offset += 5_001;
+    try {
+      for (const base of [a.base, b.base]) {
+        expect(await userinfo(base, tokens.access_token)).toBe(401);
+        expect(await jobs(base, app.apiKey)).toBe(401);
+        const post = await fetch(`${base}/api/v1/posts`, {
+          method: 'POST', headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'multipart/form-data; boundary=x' },
+          body: '--x\r\nContent-Disposition: form-data; name="request"\r\nContent-Type: application/json\r\n\r\n{"text":"still here?"}\r\n--x--\r\n',
+        });
+        expect(post.status).toBe(401);
+      }
+    } finally {
+      a.clock.offset -= 5_001;
+    }
+    // The audit trail records what the deletion ended.
+    const audit = await a.db.database.db.selectFrom('app_audit').select(['action', 'detail']).where('app_id', '=', app.appId)
+      .orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(audit.action).toBe('app.deleted');
+    expect(audit.detail).toContain(client.clientId);
+    expect(audit.detail).toContain('1 grant');
+  });
+
   it('refuses a key rotated with overlap "none" at once where it was rotated and within 5 s elsewhere; the same for a revoked key (row 2)', async () => {
     const app = await builder.createApp('Rotated');
     expect(await jobs(a.base, app.apiKey)).toBe(200);

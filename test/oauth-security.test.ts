@@ -474,14 +474,15 @@ describe.each(ENGINES)('OAuth security on %s', (engine) => {
           payload: `token=${refresh_token}`,
         });
         expect(revoked.statusCode).toBe(200);
-        const started = Date.now();
+        // The bound holds on the service's clock (which judges the tokens too): moved 200 ms at a time.
+        const started = t.clock.now;
         let status = 200;
-        while (Date.now() - started < 5_000 && status === 200) {
+        while (t.clock.now - started < 5_000 && status === 200) {
           status = (await viaOther()).statusCode;
-          if (status === 200) await new Promise((r) => setTimeout(r, 200));
+          if (status === 200) t.clock.now += 200;
         }
         expect(status).toBe(401);
-        expect(Date.now() - started).toBeLessThan(5_000);
+        expect(t.clock.now - started).toBeLessThan(5_000);
       } finally {
         await other.close();
       }

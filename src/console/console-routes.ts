@@ -271,10 +271,9 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     if (!user) return reply;
     const owned = await ownedApp(request, user);
     if (!owned) return notFound(request, reply, user);
-    const now = clock();
-    await apps.deleteApp(owned.id, now);
-    for (const key of await apps.keysOf(owned.id)) opts.appKeys.forgetKey(key.id);
-    await apps.record(owned.id, user.id, 'app.deleted', owned.name, now);
+    const { keyIds, grantIds } = await credentials.deleteApp(owned.id, user.id, clock());
+    for (const keyId of keyIds) opts.appKeys.forgetKey(keyId);
+    for (const grantId of grantIds) opts.tokens.forgetGrant(grantId);
     return reply.redirect('/console/apps', 303);
   });
 

@@ -61,6 +61,29 @@ export class AppCredentials {
     });
   }
 
+  /**
+   * Deletes an app in one transaction: its keys stop, its OAuth client stops authenticating (and so can neither
+   * get codes nor exchange or refresh anything), and every grant of the client is revoked. Returns the key and
+   * grant ids it ended, so the caller's instance forgets them at once; other instances follow within their
+   * caches' bounds (API_KEY_CACHE_SECONDS, and 2 s for grants).
+   */
+  async deleteApp(appId: number, actor: Actor, now: number): Promise<{ keyIds: number[]; grantIds: string[] }> {
+    return this.transaction(async (apps, oauth) => {
+      const app = await apps.findApp(appId);
+      if (!app || app.deleted_at !== null) throw new CredentialError(`No app ${appId}`);
+      const keyIds = (await apps.keysOf(appId)).map((key) => key.id);
+      const stopped = await apps.deleteApp(appId, now);
+      const client = await oauth.clientOfApp(appId);
+      const grantIds = client ? await oauth.revokeGrantsOfClient(client.clientId, 'the app was deleted', now) : [];
+      const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+      await apps.record(appId, actor, 'app.deleted', [
+        app.name, `${plural(stopped, 'key')} stopped`,
+        ...(client ? [`client ${client.clientId} stopped, ${plural(grantIds.length, 'grant')} revoked`] : []),
+      ].join('; '), now);
+      return { keyIds, grantIds };
+    });
+  }
+
   /** Gives an app its OAuth client. Returns the client id and, for a confidential client, its secret, once. */
   async createClient(appId: number, settings: { redirectUris: string[]; scopes: string[]; public: boolean }, actor: Actor, now: number) {
     return this.transaction(async (apps, oauth) => {

@@ -38,10 +38,15 @@ export class AppRepository {
       .where('id', '=', appId).execute();
   }
 
-  /** Deletes an app: its keys stop at once, and it leaves the owner's list (its audit trail stays). */
-  async deleteApp(appId: number, now: number): Promise<void> {
+  /** Marks an app deleted and revokes its working keys; it leaves the owner's list (its audit trail stays). Returns the keys stopped. */
+  async deleteApp(appId: number, now: number): Promise<number> {
+    const result = await this.db.updateTable('app_keys').set({ revoked_at: now })
+      .where('app_id', '=', appId).where('revoked_at', 'is', null)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+      .executeTakeFirst();
     await this.db.updateTable('app_keys').set({ revoked_at: now }).where('app_id', '=', appId).where('revoked_at', 'is', null).execute();
     await this.db.updateTable('apps').set({ deleted_at: now }).where('id', '=', appId).execute();
+    return Number(result.numUpdatedRows);
   }
 
   async listApps() {

@@ -40,8 +40,13 @@ export class OAuthRepository {
     }).execute();
   }
 
+  /** A client that may act: the client of a deleted app is gone for the OAuth server. */
   async findClient(clientId: string): Promise<OAuthClient | null> {
-    const row = await this.db.selectFrom('oauth_clients').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+    const row = await this.db.selectFrom('oauth_clients').selectAll('oauth_clients')
+      .where('client_id', '=', clientId)
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('apps').select('apps.id')
+        .whereRef('apps.id', '=', 'oauth_clients.app_id').where('apps.deleted_at', 'is not', null))))
+      .executeTakeFirst();
     return row ? toClient(row) : null;
   }
 
@@ -169,6 +174,13 @@ export class OAuthRepository {
   async revokeGrant(id: string, reason: string, now: number): Promise<void> {
     await this.db.updateTable('oauth_grants').set({ revoked_at: now, revoked_reason: reason })
       .where('id', '=', id).where('revoked_at', 'is', null).execute();
+  }
+
+  /** Revokes every standing grant of a client; returns their ids. */
+  async revokeGrantsOfClient(clientId: string, reason: string, now: number): Promise<string[]> {
+    const rows = await this.db.updateTable('oauth_grants').set({ revoked_at: now, revoked_reason: reason })
+      .where('client_id', '=', clientId).where('revoked_at', 'is', null).returning('id').execute();
+    return rows.map((row) => row.id);
   }
 
   async addRefreshToken(tokenHash: string, grantId: string, now: number, expiresAt: number): Promise<void> {

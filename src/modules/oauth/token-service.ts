@@ -36,14 +36,17 @@ const CLOCK_TOLERANCE_SECONDS = 30;
 const REVOCATION_CACHE_MS = 2_000;
 
 export class TokenService {
-  private readonly revoked = new LRUCache<string, boolean>({ max: 100_000, ttl: REVOCATION_CACHE_MS });
+  private readonly revoked: LRUCache<string, boolean>;
 
   constructor(
     private readonly oauth: OAuthRepository,
     private readonly keys: SigningKeys,
     private readonly settings: TokenSettings,
     private readonly clock: () => number,
-  ) {}
+  ) {
+    // On the service's clock, like the tokens' lifetimes, so the bound holds on the clock the tokens are judged by.
+    this.revoked = new LRUCache({ max: 100_000, ttl: REVOCATION_CACHE_MS, perf: { now: clock } });
+  }
 
   /** Opens a grant for a user and client and issues its first tokens. */
   async openGrant(repository: OAuthRepository, userId: number, clientId: string, scopes: string[]): Promise<{ grantId: string; tokens: TokenResponse }> {
