@@ -14,7 +14,7 @@ import { generateDemoData } from '../src/demo/demo-generator.js';
 import { SeededRandom } from '../src/demo/random.js';
 import { CITIES, EVENT_TEXTS, fill, JOB_TEXTS, POST_TEMPLATES, ROLES, TECHS, type TextLanguage } from '../src/demo/vocabulary.js';
 import { catalogCodes } from '../src/modules/codes/catalog-data.js';
-import { isHiring, jobDocument, jobPopularityKey, jobSearchKey, postDocument, postSearchKey } from '../src/search/search-documents.js';
+import { isHiring, jobDocument, jobPopularityKey, jobSearchKey } from '../src/search/search-documents.js';
 import { timeOrderedId } from '../src/shared/ids.js';
 
 const BATCH = 500;
@@ -49,7 +49,6 @@ async function posts(database: Database, count: number, rnd: SeededRandom, now: 
     const images: Array<Insertable<DB['post_images']>> = [];
     const cards: DB['post_og_cards'][] = [];
     const translations: DB['post_translations'][] = [];
-    const docs: Array<{ id: number; tokens: string }> = [];
     for (let i = 0; i < n; i++) {
       const id = nextId++;
       const isCompany = rnd.chance(0.35);
@@ -69,7 +68,7 @@ async function posts(database: Database, count: number, rnd: SeededRandom, now: 
         author_company_id: isCompany ? company.id : null, content, language,
         reposted_post_id: id - first > 100 && rnd.chance(0.05) ? first + rnd.int(0, id - first - 1) : null,
         image_count: imageCount, has_og: 0, like_count: rnd.int(0, 500), comment_count: rnd.int(0, 50), posted_at: postedAt, updated_at: postedAt,
-        search_key: postSearchKey(postedAt, id),
+        search_key: null,
       });
       for (let k = 0; k < imageCount; k++) {
         images.push({ id: nextImage++, post_id: id, position: k, media_key: `bench/posts/${id}-${k}.png`, content_type: 'image/png', byte_size: 20_000, width: 1200, height: 630 });
@@ -79,15 +78,12 @@ async function posts(database: Database, count: number, rnd: SeededRandom, now: 
         cards.push({ post_id: id, link: `https://blog.example.com/${id}`, title: `${company.name} ${tech}`, source: `${company.name} Blog`, image: null, description: null, fetched_at: postedAt });
       }
       translations.push(...own);
-      const row = rows[rows.length - 1]!;
-      docs.push({ id: postSearchKey(postedAt, id), tokens: postDocument({ content, image_count: imageCount, has_og: row.has_og ?? 0, author_company_id: row.author_company_id ?? null }, own.map((t) => t.content)) });
     }
     await db.transaction().execute(async (trx) => {
       await trx.insertInto('posts').values(rows).execute();
       if (images.length) await trx.insertInto('post_images').values(images).execute();
       if (cards.length) await trx.insertInto('post_og_cards').values(cards).execute();
       for (let k = 0; k < translations.length; k += BATCH) await trx.insertInto('post_translations').values(translations.slice(k, k + BATCH)).execute();
-      await adapter.insertSearchDocuments(trx, 'post_search', docs);
     });
     progress('posts', done + n, count, started);
   }

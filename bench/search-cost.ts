@@ -1,7 +1,7 @@
 /**
- * What one distinct post search costs the database, phase by phase, with no HTTP and no caches: the
- * realistic workload's post searches replayed one after another against the repository.
- *   npm run bench:search-cost -- [--db sqlite|postgres] [--count 200]
+ * What the post index costs, with no HTTP and no caches: its build from the tables (time, memory, size), then
+ * the realistic workload's distinct post searches replayed one after another, each timed in CPU and wall time.
+ *   npm run bench:search-cost -- [--db sqlite|postgres] [--count 2000]
  * Uses the data set `npm run bench` generated (bench/data/bench-1000000-200000-20000.sqlite, or the
  * PostgreSQL schema bench_1000000_200000_20000 of BENCH_DATABASE_URL).
  */
@@ -9,10 +9,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Value } from '@sinclair/typebox/value';
 import { openDatabase, type Database } from '../src/db/database.js';
-import { PostRepository, type PostSearchFilter } from '../src/modules/posts/post-repository.js';
 import { PostSearchQuery, type PostSearchQueryInput } from '../src/modules/posts/post-schemas.js';
 import { postSearchFilter } from '../src/modules/posts/post-service.js';
 import { AccountsRepository } from '../src/modules/accounts/accounts-repository.js';
+import { PostIndex, type PostSearchFilter } from '../src/search/post-index.js';
 import { loadConfig } from '../src/config.js';
 import { realisticWorkload } from './realistic.js';
 
@@ -25,64 +25,50 @@ function open(kind: string): Database {
   return openDatabase({ kind: 'postgres', url, searchPath: NAME.replace(/-/g, '_') });
 }
 
-/** The repository filter of a workload URL: its query read as the route's schema reads it, then the service's own filter. */
+/** The filter of a workload URL: its query read as the route's schema reads it, then the service's own filter. */
 function filterOf(url: string): Promise<PostSearchFilter | null> {
   const raw = Object.fromEntries(new URL(url, 'http://x').searchParams);
   const query = Value.Default(PostSearchQuery, Value.Convert(PostSearchQuery, raw)) as PostSearchQueryInput;
   return postSearchFilter(query, timeZone, (handle) => accounts.companyIdByHandle(handle));
 }
 
-const { values } = parseArgs({ options: { db: { type: 'string', default: 'sqlite' }, count: { type: 'string', default: '200' } } });
+const { values } = parseArgs({ options: { db: { type: 'string', default: 'sqlite' }, count: { type: 'string', default: '2000' } } });
 const database = open(values.db!);
 const accounts = new AccountsRepository(database.db, Date.now);
 const { serviceTimeZone: timeZone } = loadConfig();
-const byStatement = new Map<string, number[]>();
-const timedReads: typeof database.longReads = async (query) => {
-  const compiled = query.compile();
-  const offset = Number(compiled.parameters.at(-1));
-  const shape = (compiled.sql.includes('OFFSET') && offset >= 10_000 ? '[kth] ' : '') + compiled.sql.replace(/\$\d+/g, '?').replace(/(doc_id BETWEEN \? AND \? OR )+/g, '… OR ').replace(/(\(SELECT count\(\*\).*?\) \+ )+/g, '… + ');
-  const t = performance.now();
-  try {
-    return await database.longReads(query);
-  } finally {
-    const times = byStatement.get(shape) ?? [];
-    times.push(performance.now() - t);
-    byStatement.set(shape, times);
-  }
-};
-// One data version throughout: the page phase finds its count kept, as the service's second read does.
-const posts = new PostRepository(database.db, database.adapter, timedReads, { read: async () => 1 });
+
+const rssBefore = process.memoryUsage().rss;
+const index = new PostIndex(database.db, { read: async () => 1 });
+await index.ready();
+global.gc?.();
+const stats = index.stats();
+console.log(`${values.db}: post index of ${stats.posts} posts built in ${(stats.builtInMs / 1000).toFixed(1)} s; `
+  + `${stats.tokens} tokens, ${(stats.bytes / 1e6).toFixed(0)} MB of bitmaps (${(stats.bytes / stats.posts).toFixed(0)} bytes a post), `
+  + `RSS +${((process.memoryUsage().rss - rssBefore) / 1e6).toFixed(0)} MB`);
+
 const w = await realisticWorkload(database);
-const phases = { count: [] as number[], page: [] as number[], total: [] as number[] };
-const slowest: Array<{ ms: number; url: string; total: number }> = [];
+const filters: Array<{ url: string; filter: PostSearchFilter }> = [];
 for (let i = 0; i < Number(values.count); i++) {
   const url = w.postSearch();
   const filter = await filterOf(url);
-  if (!filter) continue;
-  const { query, range } = posts.indexQuery(filter);
-  const t0 = performance.now();
-  const total = await posts.index.count(query, range);
-  const t1 = performance.now();
-  if (total > filter.offset) await posts.search(filter);
-  const t2 = performance.now();
-  phases.count.push(t1 - t0);
-  phases.page.push(t2 - t1);
-  phases.total.push(t2 - t0);
-  slowest.push({ ms: t2 - t0, url, total });
+  if (filter) filters.push({ url, filter });
 }
-const stats = (xs: number[]) => {
+const cpu: number[] = [];
+const slowest: Array<{ ms: number; url: string; total: number }> = [];
+for (const { url, filter } of filters) {
+  const before = process.cpuUsage();
+  const { total } = await index.search(filter);
+  const used = process.cpuUsage(before);
+  const ms = (used.user + used.system) / 1000;
+  cpu.push(ms);
+  slowest.push({ ms, url, total });
+}
+const summary = (xs: number[]) => {
   const sorted = [...xs].sort((a, b) => a - b);
-  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!.toFixed(1);
-  return `mean ${(xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(1)} ms, p50 ${at(0.5)}, p90 ${at(0.9)}, p99 ${at(0.99)}`;
+  const at = (p: number) => (sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]! * 1000).toFixed(0);
+  return `mean ${((xs.reduce((a, b) => a + b, 0) / xs.length) * 1000).toFixed(0)} µs, p50 ${at(0.5)}, p90 ${at(0.9)}, p99 ${at(0.99)}`;
 };
-console.log(`${values.db}: ${phases.total.length} distinct post searches, one after another`);
-console.log(`  count (exact to 10,000, else estimated): ${stats(phases.count)}`);
-console.log(`  page (ids of the page, RELEVANCE candidates ranked): ${stats(phases.page)}`);
-console.log(`  whole search: ${stats(phases.total)}`);
+console.log(`  ${cpu.length} distinct post searches, CPU per search: ${summary(cpu)}`);
 console.log('  slowest:');
-for (const s of slowest.sort((a, b) => b.ms - a.ms).slice(0, 8)) console.log(`    ${s.ms.toFixed(0)} ms  total ${s.total}  ${s.url}`);
-console.log('  by statement (count, mean, p90):');
-for (const [shape, ms] of [...byStatement].sort((a, b) => b[1].reduce((x, y) => x + y, 0) - a[1].reduce((x, y) => x + y, 0))) {
-  console.log(`    ${ms.length} × ${stats(ms)}  ${shape.slice(0, 160)}`);
-}
+for (const s of slowest.sort((a, b) => b.ms - a.ms).slice(0, 8)) console.log(`    ${(s.ms * 1000).toFixed(0)} µs  total ${s.total}  ${s.url}`);
 await database.close();

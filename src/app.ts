@@ -45,6 +45,7 @@ import { tokenRoutes } from './modules/oauth/token-routes.js';
 import { userinfoRoutes } from './modules/oauth/userinfo-routes.js';
 import { OgFetcher } from './modules/posts/og-fetcher.js';
 import { PostRepository } from './modules/posts/post-repository.js';
+import { PostIndex } from './search/post-index.js';
 import { PostWriteRepository } from './modules/posts/post-write-repository.js';
 import { postWriteRoutes } from './modules/posts/post-write-routes.js';
 import { PostWriteService } from './modules/posts/post-write-service.js';
@@ -169,7 +170,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const codes = new CodeService(new CodeRepository(database.db));
   await codes.load();
   const versions = { posts: new DataVersion(database.db, 'posts'), jobs: new DataVersion(database.db, 'jobs') };
-  const posts = new PostService(new PostRepository(database.db, database.adapter, database.longReads, versions.posts), accounts, links, config.serviceTimeZone, versions.posts);
+  const postIndex = new PostIndex(database.db, versions.posts);
+  await postIndex.ready();
+  const posts = new PostService(new PostRepository(database.db, postIndex), accounts, links, config.serviceTimeZone, versions.posts);
   const jobReads = new JobRepository(database.db, database.adapter, database.longReads, versions.jobs);
   const hiringSweep = new HiringSweep(database.db, database.adapter, versions.jobs, (now) => jobReads.nextHiringChange(now));
   const jobs = new JobService(jobReads, accounts, codes, links, clock, versions.jobs, hiringSweep);
@@ -185,7 +188,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     timeZone: config.serviceTimeZone,
   });
   const postWrites = new PostWriteService({
-    writes: new PostWriteRepository(database.db, database.adapter), reads: posts, uploads,
+    writes: new PostWriteRepository(database.db), reads: posts, uploads,
     og: new OgFetcher(config.ogFetch, app.log), clock,
   });
   const eventDeps = {

@@ -15,6 +15,10 @@ import { png } from './helpers/images.js';
 import { imagePart, jsonPart, multipart } from './helpers/multipart.js';
 import { testConfig, type TestContext } from './helpers/test-app.js';
 import { ENGINES, type Engine } from './helpers/test-database.js';
+import { PostIndex } from '../src/search/post-index.js';
+import { registerClient } from '../src/modules/oauth/client-admin.js';
+import { OAuthRepository } from '../src/modules/oauth/oauth-repository.js';
+import { queryTerms } from '../src/search/search-text.js';
 import { accessToken } from './helpers/tokens.js';
 import { freePort } from './helpers/free-port.js';
 
@@ -22,7 +26,8 @@ import { freePort } from './helpers/free-port.js';
  * The real server, killed with SIGKILL at random moments while writes are in flight, then started again on
  * the same data: every acknowledged write is intact and servable, every retry with its Idempotency-Key gets an
  * answer (the original one for an acknowledged write), no key is left in progress, and the rate limits admit
- * no more than their limit across the restarts.
+ * no more than their limit across the restarts. A second instance runs beside it all along and writes too: at
+ * the end it, and the restarted server, serve what a post index built afresh from the tables serves.
  */
 const ROUNDS = 6;
 const READ_LIMIT_PER_DAY = 200;
@@ -65,6 +70,11 @@ describe.each(ENGINES)('crashes of the real server on %s', (engine) => {
   let demo: DemoManifest;
   let token = '';
   let readKey = '';
+  let followerKey = '';
+  /** Reads of the restarted server at the end, on a key of their own (the follower's reserve units of the shared counters). */
+  let checkKey = '';
+  /** The follower's own OAuth client: its writes count against its own limits, not the crashing server's client's. */
+  let followerToken = '';
   let port = 0;
   let base = '';
   let child: ChildProcess | null = null;
@@ -104,9 +114,15 @@ describe.each(ENGINES)('crashes of the real server on %s', (engine) => {
     await migrateToLatest(database);
     demo = await generateDemoData(database, { now: Date.now(), posts: 30, jobs: 20, events: 5 });
     readKey = (await new AppKeyService(new AccountsRepository(database.db, Date.now), 0).createApp('crash-reader')).apiKey;
+    followerKey = (await new AppKeyService(new AccountsRepository(database.db, Date.now), 0).createApp('crash-follower')).apiKey;
+    checkKey = (await new AppKeyService(new AccountsRepository(database.db, Date.now), 0).createApp('crash-checker')).apiKey;
     // A token from the same issuer and keys the server uses, through the real authorize and token endpoints.
     const app = await buildApp({ config: testConfig({ PUBLIC_BASE_URL: base, SIGNING_KEY_SECRET: SECRET, DATA_DIR: dir }), database, logger: false });
     token = await accessToken({ app, demo } as TestContext, 'post:write job:write');
+    const second = await registerClient(new OAuthRepository(database.db), {
+      name: 'crash follower', redirectUris: [demo.client.redirectUri], scopes: ['post:write'], public: false,
+    }, Date.now());
+    followerToken = await accessToken({ app, demo: { ...demo, client: { ...demo.client, ...second, clientSecret: second.clientSecret! } } } as TestContext, 'post:write');
     await app.close();
     await database.close();
   }, 120_000);
@@ -148,68 +164,106 @@ describe.each(ENGINES)('crashes of the real server on %s', (engine) => {
       if (res.status === 200) readsAdmitted++;
     };
 
-    for (let round = 0; round < ROUNDS; round++) {
+    // The second instance: in this process, never killed, following what the server writes, writing too.
+    const followerDb = store.open();
+    const follower = await buildApp({ config: testConfig({ PUBLIC_BASE_URL: base, SIGNING_KEY_SECRET: SECRET }), database: followerDb, logger: false });
+    const followerPosts: number[] = [];
+    const followerWrite = async (round: number) => {
+      const body = multipart([jsonPart({ text: `팔로워 글 ${round}` })]);
+      const res = await follower.inject({ method: 'POST', url: '/api/v1/posts', headers: { ...body.headers, authorization: `Bearer ${followerToken}` }, payload: body.payload });
+      expect(res.statusCode, res.body).toBe(201);
+      followerPosts.push(res.json<{ postId: number }>().postId);
+      if (followerPosts.length > 2) {
+        const gone = followerPosts.shift()!;
+        const deleted = await follower.inject({ method: 'DELETE', url: `/api/v1/posts/${gone}`, headers: { authorization: `Bearer ${followerToken}` } });
+        expect(deleted.statusCode, deleted.body).toBe(204);
+      }
+    };
+
+    try {
+      for (let round = 0; round < ROUNDS; round++) {
+        await start();
+        await followerWrite(round);
+        // Retries first: every write not acknowledged yet is sent again with its key, as a client would.
+        for (const w of writes.filter((x) => x.acknowledged === null)) {
+          const again = await send(w);
+          expect(again.status, JSON.stringify(again.body)).toBe(201);
+          w.acknowledged = again.body;
+        }
+        // An acknowledged write retried gets its original answer.
+        for (const w of writes.filter((x) => x.acknowledged !== null).slice(-3)) {
+          const again = await send(w);
+          expect(again.status).toBe(201);
+          expect(again.replayed).toBe(true);
+          expect(again.body).toEqual(w.acknowledged);
+        }
+        // One draft published and acknowledged before the crash, so every run checks at least one publish
+        // across a kill (the ones in flight below may all be cut off on a slow machine). It is a job no publish
+        // was ever sent for: one cut off by a kill may have committed, and publishing again is then 409.
+        const draft = writes.map((w) => (w.kind === 'job' ? (w.acknowledged as { jobId: number } | null)?.jobId : undefined))
+          .find((id): id is number => id !== undefined && !publishSent.has(id));
+        if (draft !== undefined) expect(await publish(draft)).toBe(200);
+        const fresh = Array.from({ length: 12 }, (_, i): Write => ({
+          key: `crash-${round}-${i}`, kind: i % 4 === 3 ? 'job' : 'post', text: `크래시 시험 ${round}-${i} ${randomBytes(3).toString('hex')}`, acknowledged: null,
+        }));
+        writes.push(...fresh);
+        const drafts = writes.filter((w) => w.kind === 'job' && w.acknowledged !== null).map((w) => (w.acknowledged as { jobId: number }).jobId)
+          .filter((id) => !published.has(id));
+        const inFlight = [
+          ...fresh.map((w) => send(w).then((r) => { if (r.status === 201) w.acknowledged = r.body; }, () => undefined)),
+          ...drafts.map((id) => publish(id).catch(() => undefined)),
+          ...Array.from({ length: 60 }, () => read().catch(() => undefined)),
+          followerWrite(round + 0.5),
+        ];
+        await sleep(20 + Math.floor(Math.random() * 400));
+        await kill();
+        await Promise.all(inFlight);
+      }
+
+      // A last start: finish what the last crash interrupted, then check everything through the API.
       await start();
-      // Retries first: every write not acknowledged yet is sent again with its key, as a client would.
       for (const w of writes.filter((x) => x.acknowledged === null)) {
         const again = await send(w);
-        expect(again.status, JSON.stringify(again.body)).toBe(201);
+        expect(again.status).toBe(201);
         w.acknowledged = again.body;
       }
-      // An acknowledged write retried gets its original answer.
-      for (const w of writes.filter((x) => x.acknowledged !== null).slice(-3)) {
-        const again = await send(w);
-        expect(again.status).toBe(201);
-        expect(again.replayed).toBe(true);
-        expect(again.body).toEqual(w.acknowledged);
+      for (const w of writes) {
+        const ack = w.acknowledged as { postId?: number; jobId?: number; images?: Array<{ url: string }>; title?: string };
+        if (w.kind === 'post') {
+          const post = await fetch(`${base}/api/v1/posts/${ack.postId}`, { headers: { 'x-svc-api-key': demo.apiKey } });
+          expect(post.status).toBe(200);
+          const body = await post.json() as { content: string; images: Array<{ url: string }> };
+          expect(body.content).toBe(w.text);
+          const image = await fetch(new URL(new URL(body.images[0]!.url).pathname, base));
+          expect(image.status).toBe(200);
+        } else {
+          expect(ack.title).toBe(w.text);
+        }
       }
-      // One draft published and acknowledged before the crash, so every run checks at least one publish
-      // across a kill (the ones in flight below may all be cut off on a slow machine). It is a job no publish
-      // was ever sent for: one cut off by a kill may have committed, and publishing again is then 409.
-      const draft = writes.map((w) => (w.kind === 'job' ? (w.acknowledged as { jobId: number } | null)?.jobId : undefined))
-        .find((id): id is number => id !== undefined && !publishSent.has(id));
-      if (draft !== undefined) expect(await publish(draft)).toBe(200);
-      const fresh = Array.from({ length: 12 }, (_, i): Write => ({
-        key: `crash-${round}-${i}`, kind: i % 4 === 3 ? 'job' : 'post', text: `크래시 시험 ${round}-${i} ${randomBytes(3).toString('hex')}`, acknowledged: null,
-      }));
-      writes.push(...fresh);
-      const drafts = writes.filter((w) => w.kind === 'job' && w.acknowledged !== null).map((w) => (w.acknowledged as { jobId: number }).jobId)
-        .filter((id) => !published.has(id));
-      const inFlight = [
-        ...fresh.map((w) => send(w).then((r) => { if (r.status === 201) w.acknowledged = r.body; }, () => undefined)),
-        ...drafts.map((id) => publish(id).catch(() => undefined)),
-        ...Array.from({ length: 60 }, () => read().catch(() => undefined)),
-      ];
-      await sleep(20 + Math.floor(Math.random() * 400));
-      await kill();
-      await Promise.all(inFlight);
-    }
+      expect(published.size).toBeGreaterThan(0);
+      for (const jobId of published) {
+        const job = await fetch(`${base}/api/v1/jobs/${jobId}`, { headers: { 'x-svc-api-key': demo.apiKey } });
+        expect(job.status).toBe(200);
+        expect(await job.json()).toMatchObject({ status: 'published' });
+      }
 
-    // A last start: finish what the last crash interrupted, then check everything through the API.
-    await start();
-    for (const w of writes.filter((x) => x.acknowledged === null)) {
-      const again = await send(w);
-      expect(again.status).toBe(201);
-      w.acknowledged = again.body;
-    }
-    for (const w of writes) {
-      const ack = w.acknowledged as { postId?: number; jobId?: number; images?: Array<{ url: string }>; title?: string };
-      if (w.kind === 'post') {
-        const post = await fetch(`${base}/api/v1/posts/${ack.postId}`, { headers: { 'x-svc-api-key': demo.apiKey } });
-        expect(post.status).toBe(200);
-        const body = await post.json() as { content: string; images: Array<{ url: string }> };
-        expect(body.content).toBe(w.text);
-        const image = await fetch(new URL(new URL(body.images[0]!.url).pathname, base));
-        expect(image.status).toBe(200);
-      } else {
-        expect(ack.title).toBe(w.text);
+      // Both instances' post indexes equal one built afresh from the tables: the restarted server's (built at
+      // its start) and the follower's (kept up by the change log through every kill).
+      const fresh = new PostIndex(followerDb.db);
+      await fresh.ready();
+      for (const [query, keyword] of [['keyword=%ED%81%AC%EB%9E%98%EC%8B%9C&sort=RECENT', '크래시'], ['keyword=%ED%8C%94%EB%A1%9C%EC%9B%8C', '팔로워'], ['sort=RECENT', null]] as const) {
+        const expected = await fresh.search({ terms: keyword ? queryTerms(keyword) : null, order: query.includes('RECENT') ? 'recent' : 'rank', limit: 50, offset: 0 });
+        const viaFollower = await follower.inject({ method: 'GET', url: `/api/v1/posts?${query}&pageSize=50`, headers: { 'x-svc-api-key': followerKey } });
+        const viaServer = await fetch(`${base}/api/v1/posts?${query}&pageSize=50`, { headers: { 'x-svc-api-key': checkKey } });
+        for (const served of [viaFollower.json<{ totalItems: number; items: Array<{ postId: number }> }>(), await viaServer.json() as { totalItems: number; items: Array<{ postId: number }> }]) {
+          expect(served.totalItems, `${query} ${JSON.stringify(served)}`).toBe(expected.total);
+          expect(served.items.map((p) => p.postId), query).toEqual(expected.ids);
+        }
       }
-    }
-    expect(published.size).toBeGreaterThan(0);
-    for (const jobId of published) {
-      const job = await fetch(`${base}/api/v1/jobs/${jobId}`, { headers: { 'x-svc-api-key': demo.apiKey } });
-      expect(job.status).toBe(200);
-      expect(await job.json()).toMatchObject({ status: 'published' });
+      expect((await fresh.search({ terms: queryTerms('팔로워'), order: 'recent', limit: 50, offset: 0 })).ids).toEqual([...followerPosts].reverse());
+    } finally {
+      await follower.close();
+      await followerDb.close();
     }
     await kill();
 

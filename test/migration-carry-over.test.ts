@@ -18,7 +18,7 @@ import { ENGINES } from './helpers/test-database.js';
 const BEFORE = '2026-11-22-010-job-popularity-index';
 const NOW = Date.parse('2026-11-21T03:00:00Z');
 
-/** Data stored before the migrations after 010 (011-015) is carried over, in the reference's shape. */
+/** Data stored before the migrations after 010 (011-016) is carried over, in the reference's shape. */
 describe.each(ENGINES)('migrations after 010 on %s', (engine) => {
   let database: Database | null = null;
   let cleanup: () => Promise<void> = async () => undefined;
@@ -80,11 +80,15 @@ describe.each(ENGINES)('migrations after 010 on %s', (engine) => {
     const { id: oldAppId } = await db.insertInto('apps').values({ name: 'old app', owner_user_id: null, created_at: NOW }).returning('id').executeTakeFirstOrThrow() as { id: number };
     const oldKey = `svck_${'Old'.padEnd(32, '0')}`;
     await insert('app_keys', { app_id: oldAppId, key_hash: hashSecret(oldKey), key_hint: 'd000', created_at: NOW, revoked_at: null });
+    await insert('posts', {
+      author_type: 'COMPANY', author_company_id: companyId, content: '옛날 글 platypus', language: 'ko', image_count: 0, has_og: 0,
+      like_count: 0, comment_count: 0, posted_at: NOW, updated_at: NOW,
+    });
     await insert('oauth_clients', { client_id: 'svcc_old', name: 'old client', secret_hash: 'h', redirect_uris: '["https://old.example/cb"]', allowed_scopes: 'profile', created_at: NOW, updated_at: NOW });
 
     expect(await migrateToLatest(database!)).toEqual([
       '2026-11-23-011-idempotency-claims', '2026-11-23-012-media-key-indexes', '2026-11-23-013-job-setting-types', '2026-11-23-014-event-reference-shape',
-      '2026-11-23-015-app-credentials-lifecycle',
+      '2026-11-23-015-app-credentials-lifecycle', '2026-11-24-016-post-search-index',
     ]);
     // Keys keep working until revoked, apps have an empty profile, clients belong to no app and have no previous secret.
     expect((await sql`SELECT expires_at, revoked_at FROM app_keys`.execute(db)).rows).toEqual([{ expires_at: null, revoked_at: null }]);
@@ -111,6 +115,9 @@ describe.each(ENGINES)('migrations after 010 on %s', (engine) => {
       expect(res.statusCode, res.body).toBe(200);
       expect((await app.inject({ method: 'GET', url: '/api/v1/events/evt_old', headers: { 'x-svc-api-key': oldKey } })).statusCode).toBe(200);
       expect(res.json()).toMatchObject({ eventOpenType: 'ON_OFFLINE', accessType: 'PUBLIC', tickets: [{ formFields: [{ fieldLabel: '회사', fieldType: 'TEXT' }] }] });
+      // A post stored before post search moved to the service's own index is found in it.
+      const found = await app.inject({ method: 'GET', url: '/api/v1/posts?keyword=platypus', headers: { 'x-svc-api-key': apiKey } });
+      expect(found.json()).toMatchObject({ totalItems: 1, items: [{ content: '옛날 글 platypus' }] });
     } finally {
       await app.close();
     }

@@ -103,7 +103,7 @@ export interface PostsTable {
   comment_count: number | null;
   posted_at: number;
   updated_at: number;
-  /** Orders posts by posting time in the search index (search-documents.ts); set right after the insert. */
+  /** The post's key in the engines' full-text table post search used before 2026-11-24; no longer set or read. */
   search_key: number | null;
 }
 
@@ -379,6 +379,14 @@ export interface SearchSweepsTable { name: string; swept_at: number }
 /** Full-text tables: an FTS5 virtual table in SQLite (rowid), a tsvector table in PostgreSQL (doc_id). */
 export interface SearchTable { doc_id: number; document: string }
 
+/** One document a write changed, for every instance's search index to read again (search/search-changes.ts). */
+export interface SearchChangesTable {
+  id: Generated<number>;
+  kind: 'post';
+  doc_id: number;
+  created_at: number;
+}
+
 export interface DB {
   users: UsersTable;
   companies: CompaniesTable;
@@ -424,6 +432,7 @@ export interface DB {
   rate_limit_counters: RateLimitCountersTable;
   data_version_slots: DataVersionSlotsTable;
   search_sweeps: SearchSweepsTable;
+  search_changes: SearchChangesTable;
 }
 
 export type SearchIndex = 'post_search' | 'job_search' | 'job_search_popular';

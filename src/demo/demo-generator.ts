@@ -7,7 +7,8 @@ import { catalogCodes } from '../modules/codes/catalog-data.js';
 import { registerClient } from '../modules/oauth/client-admin.js';
 import { OAuthRepository } from '../modules/oauth/oauth-repository.js';
 import { SUPPORTED_SCOPES } from '../modules/oauth/scopes.js';
-import { reindexJobs, reindexPosts } from '../search/search-documents.js';
+import { recordSearchChanges } from '../search/search-changes.js';
+import { reindexJobs } from '../search/search-documents.js';
 import { timeOrderedId } from '../shared/ids.js';
 import { hashSecret, secretHint } from '../shared/keys.js';
 import { SeededRandom } from './random.js';
@@ -206,7 +207,7 @@ async function insertPost(ctx: Ctx, post: {
   if (post.translations.length) {
     await trx.insertInto('post_translations').values(post.translations.map(([language, content]) => ({ post_id: id, language, content }))).execute();
   }
-  await reindexPosts(trx, ctx.adapter, [id]);
+  await recordSearchChanges(trx, 'post', [id], post.postedAt);
   return id;
 }
 
@@ -286,9 +287,8 @@ async function generatePosts(ctx: Ctx, count: number, companies: CompanyInfo[], 
     translations: [['en', 'Sharing this because it is a good read.']], images: [], og: null, mentions: [], repostOf: source,
     likes: 1, comments: 0, postedAt: now - 2 * DAY,
   });
-  const { search_key: sourceKey } = await ctx.trx.selectFrom('posts').select('search_key').where('id', '=', source).executeTakeFirstOrThrow();
   await ctx.trx.deleteFrom('posts').where('id', '=', source).execute();
-  await ctx.adapter.deleteSearchDocument(ctx.trx, 'post_search', sourceKey!);
+  await recordSearchChanges(ctx.trx, 'post', [source], now);
   byDemoUser.push(repostOfDeleted);
 
   return {

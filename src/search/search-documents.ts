@@ -3,8 +3,7 @@
  * translations) and facet tokens for every property a search filters on, so that a filtered search is
  * answered from the index alone, on both engines, without reading a row per match.
  *
- * Posts are indexed under their search key, which orders them by posting time (docs/search.md): the
- * index's own id order is then the RECENT order, and a time window is a range of keys. Only hiring jobs are
+ * Posts are searched in the service's own index (post-index.ts), built from their tokens here. Only hiring jobs are
  * in the job index (a sweep adds and removes them as their recruiting windows open and close), under a key
  * that orders them by recruiting start, the DATE_DESC order.
  */
@@ -17,7 +16,7 @@ import { facet, textTokens } from './search-text.js';
 /** Posts posted in the same millisecond are told apart by their id modulo this. */
 export const KEY_SPREAD = 1024;
 
-/** The search key of a post: posting time first, so keys sort as RECENT does; unique (a unique index checks it). */
+/** The search key of a post in the engines' full-text tables, before post search moved to post-index.ts (kept for the 2026-11-22 migration). */
 export const postSearchKey = (postedAt: number, id: number): number => postedAt * KEY_SPREAD + (id % KEY_SPREAD);
 
 /**
@@ -35,9 +34,6 @@ const JOB_INDEXES = [
   { index: 'job_search_popular', column: 'popularity_key', key: (job: { start_at: number | null; view_count: number; id: number }) => jobPopularityKey(job.view_count, job.id) },
 ] as const;
 
-/** The keys of posts posted within [from, to] (epoch ms, inclusive). */
-export const postKeyRange = (from: number, to: number) => ({ min: from * KEY_SPREAD, max: to * KEY_SPREAD + KEY_SPREAD - 1 });
-
 export const FACETS = {
   /** Every document: the positive part of a search that only excludes. */
   all: facet('a'),
@@ -53,13 +49,19 @@ export const FACETS = {
 
 export interface PostFacts { content: string | null; image_count: number; has_og: number; author_company_id: number | null }
 
-export function postDocument(post: PostFacts, translations: Array<string | null>): string {
+/** The tokens of a post: its texts' (search-text.ts), then a facet token for each property a search filters on. */
+export function postTokens(post: PostFacts, translations: Array<string | null>): string[] {
   const tokens = textTokens(post.content, ...translations);
   tokens.push(FACETS.all);
   if (post.image_count > 0) tokens.push(FACETS.postImages);
   if (post.has_og) tokens.push(FACETS.postOg);
   if (post.author_company_id !== null) tokens.push(FACETS.company(post.author_company_id));
-  return tokens.join(' ');
+  return tokens;
+}
+
+/** A post's tokens as the engines' full-text tables held them (the 2026-11-22 migration fills the table it still makes). */
+export function postDocument(post: PostFacts, translations: Array<string | null>): string {
+  return postTokens(post, translations).join(' ');
 }
 
 export interface JobFacts {
@@ -100,22 +102,6 @@ export function jobDocument(job: JobFacts & { id: number }, parts: JobDocumentPa
   for (const s of parts.seniorities.get(job.id) ?? []) tokens.push(FACETS.seniority(s));
   for (const e of parts.employmentTypes.get(job.id) ?? []) tokens.push(FACETS.employmentType(e));
   return tokens.join(' ');
-}
-
-/** Writes the index document of each post in `ids` (under its search key, set here when missing). */
-export async function reindexPosts(db: Kysely<DB>, adapter: DialectAdapter, ids: number[]): Promise<void> {
-  if (ids.length === 0) return;
-  const rows = await db.selectFrom('posts').select(['id', 'content', 'image_count', 'has_og', 'author_company_id', 'posted_at', 'search_key'])
-    .where('id', 'in', ids).execute();
-  const translations = await db.selectFrom('post_translations').select(['post_id', 'content']).where('post_id', 'in', ids).execute();
-  for (const row of rows) {
-    let key = row.search_key;
-    if (key === null) {
-      key = postSearchKey(row.posted_at, row.id);
-      await db.updateTable('posts').set({ search_key: key }).where('id', '=', row.id).execute();
-    }
-    await adapter.writeSearchDocument(db, 'post_search', key, postDocument(row, translations.filter((t) => t.post_id === row.id).map((t) => t.content)));
-  }
 }
 
 /**

@@ -15,6 +15,7 @@ import { mediaKeyIndexes } from './2026-11-23-012-media-key-indexes.js';
 import { jobSettingTypes } from './2026-11-23-013-job-setting-types.js';
 import { appCredentialsLifecycle } from './2026-11-23-015-app-credentials-lifecycle.js';
 import { eventReferenceShape } from './2026-11-23-014-event-reference-shape.js';
+import { postSearchIndex } from './2026-11-24-016-post-search-index.js';
 
 /** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
 export function allMigrations(adapter: DialectAdapter): Record<string, Migration> {
@@ -34,5 +35,6 @@ export function allMigrations(adapter: DialectAdapter): Record<string, Migration
     '2026-11-23-013-job-setting-types': jobSettingTypes(),
     '2026-11-23-014-event-reference-shape': eventReferenceShape(),
     '2026-11-23-015-app-credentials-lifecycle': appCredentialsLifecycle(adapter),
+    '2026-11-24-016-post-search-index': postSearchIndex(adapter),
   };
 }

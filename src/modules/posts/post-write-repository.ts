@@ -1,9 +1,8 @@
 import type { Kysely } from 'kysely';
-import type { DialectAdapter } from '../../db/dialects/dialect-adapter.js';
 import type { DB } from '../../db/schema.js';
 import type { StoredImage } from '../../media/image-uploads.js';
 import { bumpDataVersion } from '../../cache/data-version.js';
-import { reindexPosts } from '../../search/search-documents.js';
+import { recordSearchChanges } from '../../search/search-changes.js';
 import { recordCreated } from '../../shared/idempotency.js';
 import type { OgCard } from './og-fetcher.js';
 
@@ -11,10 +10,10 @@ export interface Mention { type: 'COMPANY' | 'MEMBER'; handle: string; name: str
 
 /** The SQL of writing posts; used inside one transaction per request. */
 export class PostWriteRepository {
-  constructor(private readonly db: Kysely<DB>, private readonly adapter: DialectAdapter) {}
+  constructor(private readonly db: Kysely<DB>) {}
 
   async transaction<T>(work: (repository: PostWriteRepository) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new PostWriteRepository(trx, this.adapter)));
+    return this.db.transaction().execute((trx) => work(new PostWriteRepository(trx)));
   }
 
   async find(id: number) {
@@ -49,7 +48,7 @@ export class PostWriteRepository {
       }))).execute();
     }
     await this.replaceCardAndMentions(id, post.og, post.mentions, post.now);
-    await reindexPosts(this.db, this.adapter, [id]);
+    await recordSearchChanges(this.db, 'post', [id], post.now);
     await bumpDataVersion(this.db, 'posts');
     await recordCreated(this.db, id);
     return id;
@@ -71,20 +70,19 @@ export class PostWriteRepository {
       await this.db.deleteFrom('post_mentions').where('post_id', '=', id).execute();
       await this.insertMentions(id, change.mentions);
     }
-    // The body and the Open Graph facet are both in the index document.
-    await reindexPosts(this.db, this.adapter, [id]);
+    // The body and the Open Graph facet are both in the search index.
+    await recordSearchChanges(this.db, 'post', [id], change.now);
     await bumpDataVersion(this.db, 'posts');
   }
 
   /** Deletes the post with its images, mentions, translations and card; returns the media keys to remove. */
   async delete(id: number): Promise<string[]> {
     const keys = (await this.db.selectFrom('post_images').select('media_key').where('post_id', '=', id).execute()).map((r) => r.media_key);
-    const post = await this.db.selectFrom('posts').select('search_key').where('id', '=', id).executeTakeFirst();
     for (const table of ['post_images', 'post_mentions', 'post_translations', 'post_og_cards'] as const) {
       await this.db.deleteFrom(table).where('post_id', '=', id).execute();
     }
     await this.db.deleteFrom('posts').where('id', '=', id).execute();
-    if (post?.search_key != null) await this.adapter.deleteSearchDocument(this.db, 'post_search', post.search_key);
+    await recordSearchChanges(this.db, 'post', [id]);
     await bumpDataVersion(this.db, 'posts');
     return keys;
   }

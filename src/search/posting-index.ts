@@ -1,0 +1,139 @@
+/**
+ * An inverted index held in memory: for every token (a word, a CJK bigram or character, a facet) the set of
+ * documents holding it, as a compressed bitmap (roaring) of document numbers. A query is bitmap algebra, so
+ * its cost follows the sizes of the posting lists it combines, and its count is exact at any size.
+ *
+ * What relevance needs is held too, so that ranking reads no text: each document's length, and for each
+ * token the documents in which it repeats, in tiers (at least 2, 4 and 8 occurrences).
+ */
+import roaring from 'roaring';
+
+const { RoaringBitmap32 } = roaring;
+export type Bitmap = InstanceType<typeof RoaringBitmap32>;
+export { RoaringBitmap32 };
+
+/** A document is in tier i of a token when the token occurs at least TIERS[i] times in it. */
+export const TIERS = [2, 4, 8] as const;
+/** Postings gathered before they are added to the bitmaps in bulk (a build adds millions). */
+const PENDING_LIMIT = 2_000_000;
+
+export interface IndexQuery {
+  /** Every group must be matched by at least one of its tokens. */
+  all: string[][];
+  /** No document holding one of these matches. */
+  none: string[];
+}
+
+export class PostingIndex {
+  private readonly postings = new Map<string, Bitmap>();
+  private readonly tiers = new Map<string, Bitmap[]>();
+  /** Documents that are in the index now (a removed document leaves its postings until the next rebuild). */
+  readonly live = new RoaringBitmap32();
+  private lengths = new Uint32Array(1024);
+  private pending = new Map<string, number[]>();
+  private pendingCount = 0;
+
+  /** Adds document `doc` (a number never used before) with its tokens and text length. */
+  add(doc: number, tokens: string[], length: number): void {
+    const counts = new Map<string, number>();
+    for (const token of tokens) counts.set(token, (counts.get(token) ?? 0) + 1);
+    for (const [token, n] of counts) {
+      let list = this.pending.get(token);
+      if (!list) this.pending.set(token, list = []);
+      list.push(doc);
+      if (n >= TIERS[0]) {
+        let tiers = this.tiers.get(token);
+        if (!tiers) this.tiers.set(token, tiers = TIERS.map(() => new RoaringBitmap32()));
+        TIERS.forEach((least, i) => { if (n >= least) tiers[i]!.add(doc); });
+      }
+    }
+    this.pendingCount += counts.size;
+    if (doc >= this.lengths.length) {
+      const grown = new Uint32Array(Math.max(doc + 1, this.lengths.length * 2));
+      grown.set(this.lengths);
+      this.lengths = grown;
+    }
+    this.lengths[doc] = length;
+    this.live.add(doc);
+    if (this.pendingCount >= PENDING_LIMIT) this.flush();
+  }
+
+  remove(doc: number): void {
+    this.live.remove(doc);
+  }
+
+  /** Adds what `add` gathered to the bitmaps; a query does it first. */
+  flush(): void {
+    if (this.pendingCount === 0) return;
+    for (const [token, docs] of this.pending) {
+      let posting = this.postings.get(token);
+      if (!posting) this.postings.set(token, posting = new RoaringBitmap32());
+      posting.addMany(docs);
+    }
+    this.pending = new Map();
+    this.pendingCount = 0;
+  }
+
+  /** Compresses runs in every bitmap (after a build): less memory, faster intersections. */
+  optimize(): void {
+    this.flush();
+    for (const posting of this.postings.values()) posting.runOptimize();
+    for (const tiers of this.tiers.values()) for (const tier of tiers) tier.runOptimize();
+    this.live.runOptimize();
+  }
+
+  /** The live documents that hold a token of every group of `all` and none of `none`. */
+  match(query: IndexQuery): Bitmap {
+    this.flush();
+    const groups: Bitmap[] = [];
+    for (const group of query.all) {
+      const lists = group.flatMap((token) => this.postings.get(token) ?? []);
+      if (lists.length === 0) return new RoaringBitmap32();
+      groups.push(lists.length === 1 ? lists[0]! : RoaringBitmap32.orMany(lists));
+    }
+    groups.sort((a, b) => a.size - b.size);
+    const result = groups.length === 0 ? this.live.clone() : RoaringBitmap32.and(groups[0]!, this.live);
+    for (const group of groups.slice(1)) {
+      if (result.isEmpty) break;
+      result.andInPlace(group);
+    }
+    for (const token of query.none) {
+      const posting = this.postings.get(token);
+      if (posting && !result.isEmpty) result.andNotInPlace(posting);
+    }
+    return result;
+  }
+
+  /** How often `token` occurs in `doc`, rounded down to a tier (1 when it occurs once; 0 when not at all). */
+  occurrences(token: string, doc: number): number {
+    if (!this.postings.get(token)?.has(doc)) return 0;
+    const tiers = this.tiers.get(token);
+    if (!tiers) return 1;
+    for (let i = TIERS.length - 1; i >= 0; i--) if (tiers[i]!.has(doc)) return TIERS[i]!;
+    return 1;
+  }
+
+  /**
+   * The relevance of `doc` to a keyword's terms, from the index alone: for each term ln(1 + occurrences),
+   * summed, divided by ln(e + characters / 500) so that a long text does not win by its length alone.
+   */
+  relevance(terms: string[], doc: number): number {
+    let score = 0;
+    for (const term of terms) score += Math.log1p(this.occurrences(term, doc));
+    return score / Math.log(Math.E + (this.lengths[doc] ?? 0) / 500);
+  }
+
+  /** Approximate bytes held by the bitmaps (for the operator and the benchmark). */
+  bytes(): number {
+    this.flush();
+    let total = this.lengths.byteLength + this.live.getSerializationSizeInBytes('portable');
+    for (const posting of this.postings.values()) total += posting.getSerializationSizeInBytes('portable');
+    for (const tiers of this.tiers.values()) for (const tier of tiers) total += tier.getSerializationSizeInBytes('portable');
+    return total;
+  }
+
+  get tokenCount(): number {
+    this.flush();
+    return this.postings.size;
+  }
+}

@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PostIndex, type PostSearchFilter } from '../src/search/post-index.js';
+import { ChangeFollower, recordSearchChanges } from '../src/search/search-changes.js';
+import { queryTerms } from '../src/search/search-text.js';
+import { startListeningApp, startSecondInstance, type ListeningApp, type SecondInstance } from './helpers/listening-app.js';
+import { jsonPart, multipart } from './helpers/multipart.js';
+import type { TestContext } from './helpers/test-app.js';
+import { createTestDatabase, ENGINES } from './helpers/test-database.js';
+import { accessToken, bearer } from './helpers/tokens.js';
+
+/**
+ * The post index kept true across instances (docs/search.md): two instances of the service on one database,
+ * each with its index in memory. A write on either is seen by the next search on both, and what each serves
+ * equals an index built afresh from the tables.
+ */
+describe.each(ENGINES)('the post index across instances on %s', (engine) => {
+  let a: ListeningApp;
+  let b: SecondInstance;
+  let token = '';
+
+  beforeAll(async () => {
+    a = await startListeningApp(engine);
+    b = await startSecondInstance(a);
+    token = await accessToken({ app: a.app, demo: a.demo } as TestContext, 'post:write');
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  const search = async (base: string, query: string) => {
+    const res = await fetch(`${base}/api/v1/posts?${query}`, { headers: { 'x-svc-api-key': a.demo.apiKey } });
+    expect(res.status).toBe(200);
+    return res.json() as Promise<{ totalItems: number; items: Array<{ postId: number; content: string }> }>;
+  };
+  const write = async (base: string, method: 'POST' | 'PUT' | 'DELETE', path: string, text?: string) => {
+    const body = text === undefined ? null : multipart([jsonPart({ text })]);
+    const res = await fetch(`${base}${path}`, { method, headers: { ...bearer(token), ...body?.headers }, body: body?.payload });
+    expect(res.status, await res.clone().text()).toBeLessThan(300);
+    return res.status === 204 ? null : res.json() as Promise<{ postId: number }>;
+  };
+
+  it('shows a write on one instance to the next search on the other, and on its own', async () => {
+    const created = await write(a.base, 'POST', '/api/v1/posts', 'zebrafinch 관찰 일지');
+    for (const base of [a.base, b.base]) {
+      const found = await search(base, 'keyword=zebrafinch&sort=RECENT');
+      expect(found.totalItems).toBe(1);
+      expect(found.items[0]!.postId).toBe(created!.postId);
+    }
+    await write(b.base, 'PUT', `/api/v1/posts/${created!.postId}`, 'kingfisher 관찰 일지');
+    for (const base of [a.base, b.base]) {
+      expect((await search(base, 'keyword=zebrafinch')).totalItems).toBe(0);
+      expect((await search(base, 'keyword=kingfisher')).items.map((p) => p.postId)).toEqual([created!.postId]);
+      // Still in its place in posting order: the newest post.
+      expect((await search(base, 'sort=RECENT&pageSize=1')).items[0]!.postId).toBe(created!.postId);
+    }
+    await write(a.base, 'DELETE', `/api/v1/posts/${created!.postId}`);
+    for (const base of [a.base, b.base]) expect((await search(base, 'keyword=kingfisher')).totalItems).toBe(0);
+  });
+
+  it('serves on both instances what an index built afresh from the tables serves', async () => {
+    for (let i = 0; i < 6; i++) await write(i % 2 ? a.base : b.base, 'POST', '/api/v1/posts', `교차 인스턴스 글 ${i} heron`);
+    const fresh = new PostIndex(a.db.database.db);
+    await fresh.ready();
+    const filters: Array<[string, Partial<PostSearchFilter>]> = [
+      ['keyword=heron&sort=RECENT&pageSize=50', { terms: queryTerms('heron'), order: 'recent' }],
+      ['keyword=%EA%B8%80&pageSize=50', { terms: queryTerms('글') }],
+      ['sort=RECENT&pageSize=50', { order: 'recent' }],
+      ['hasImages=true&pageSize=50', { hasImages: true, order: 'rank' }],
+    ];
+    for (const [query, filter] of filters) {
+      const expected = await fresh.search({ terms: null, order: 'rank', limit: 50, offset: 0, ...filter });
+      for (const base of [a.base, b.base]) {
+        const served = await search(base, query);
+        expect(served.totalItems, `${base} ${query}`).toBe(expected.total);
+        expect(served.items.map((p) => p.postId), `${base} ${query}`).toEqual(expected.ids);
+      }
+    }
+  });
+});
+
+describe.each(ENGINES)('the change log on %s', (engine) => {
+  it('applies a change that commits after a later one, and a rolled-back one never holds the others back', async () => {
+    const test = await createTestDatabase(engine);
+    const other = test.reopen();
+    try {
+      const db = test.database.db;
+      const follower = new ChangeFollower(db, 'post');
+      await follower.start();
+      if (engine === 'postgres') {
+        // Transaction 1 takes the lower id and commits after transaction 2: the follower must not skip it.
+        let releaseFirst!: () => void;
+        const firstMayCommit = new Promise<void>((resolve) => { releaseFirst = resolve; });
+        let firstInserted!: () => void;
+        const inserted = new Promise<void>((resolve) => { firstInserted = resolve; });
+        const first = db.transaction().execute(async (trx) => {
+          await recordSearchChanges(trx, 'post', [101]);
+          firstInserted();
+          await firstMayCommit;
+        });
+        await inserted;
+        await recordSearchChanges(other.db, 'post', [102]);
+        expect(await follower.next()).toEqual([102]);
+        expect(follower.waiting).toBe(true);
+        releaseFirst();
+        await first;
+        expect(await follower.next()).toEqual([101]);
+        expect(follower.waiting).toBe(false);
+        // A rolled-back change leaves a gap that the next changes pass.
+        await db.transaction().execute(async (trx) => {
+          await recordSearchChanges(trx, 'post', [103]);
+          throw new Error('roll back');
+        }).catch(() => undefined);
+      }
+      await recordSearchChanges(db, 'post', [104, 105]);
+      await recordSearchChanges(db, 'post', [104]);
+      expect((await follower.next()).sort()).toEqual([104, 105]);
+      expect(await follower.next()).toEqual([]);
+    } finally {
+      await other.close();
+      await test.database.close();
+      await test.drop();
+    }
+  });
+});
