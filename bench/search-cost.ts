@@ -42,8 +42,8 @@ const index = new PostIndex(database.db, { read: async () => 1 });
 await index.ready();
 global.gc?.();
 const stats = index.stats();
-console.log(`${values.db}: post index of ${stats.posts} posts built in ${(stats.builtInMs / 1000).toFixed(1)} s; `
-  + `${stats.tokens} tokens, ${(stats.bytes / 1e6).toFixed(0)} MB of bitmaps (${(stats.bytes / stats.posts).toFixed(0)} bytes a post), `
+console.log(`${values.db}: post index of ${stats.items} posts built in ${(stats.builtInMs / 1000).toFixed(1)} s; `
+  + `${stats.tokens} tokens, ${(stats.bytes / 1e6).toFixed(0)} MB of bitmaps (${(stats.bytes / stats.items).toFixed(0)} bytes a post), `
   + `RSS +${((process.memoryUsage().rss - rssBefore) / 1e6).toFixed(0)} MB`);
 
 const w = await realisticWorkload(database);

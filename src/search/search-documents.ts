@@ -95,13 +95,23 @@ export async function jobDocumentParts(db: Kysely<DB>, ids: number[]): Promise<J
   };
 }
 
-export function jobDocument(job: JobFacts & { id: number }, parts: JobDocumentParts): string {
+/** The texts of a job that search matches: title, subtitle, description, and those of its translations. */
+export function jobTexts(job: Pick<JobFacts, 'title' | 'subtitle' | 'description'> & { id: number }, parts: JobDocumentParts): string[] {
   const translations = parts.translations.get(job.id) ?? [];
-  const tokens = textTokens(job.title, job.subtitle, job.description, ...translations.flatMap((t) => [t.title, t.subtitle, t.description]));
+  return [job.title, job.subtitle, job.description, ...translations.flatMap((t) => [t.title, t.subtitle, t.description])];
+}
+
+/** The tokens of a job: its texts', then a facet token for each property a search filters on. */
+export function jobTokens(job: JobFacts & { id: number }, parts: JobDocumentParts): string[] {
+  const tokens = textTokens(...jobTexts(job, parts));
   tokens.push(FACETS.all, FACETS.jobCategory(job.job_category), FACETS.workType(job.work_type), FACETS.company(job.company_id), FACETS.companySize(job.company_size));
   for (const s of parts.seniorities.get(job.id) ?? []) tokens.push(FACETS.seniority(s));
   for (const e of parts.employmentTypes.get(job.id) ?? []) tokens.push(FACETS.employmentType(e));
-  return tokens.join(' ');
+  return tokens;
+}
+
+export function jobDocument(job: JobFacts & { id: number }, parts: JobDocumentParts): string {
+  return jobTokens(job, parts).join(' ');
 }
 
 /**

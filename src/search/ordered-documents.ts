@@ -1,0 +1,163 @@
+/**
+ * One generation of an index whose document numbers follow a time order (a post's posting time, a job's
+ * recruiting start), so that "newest first" is a bitmap read from its top and a time window a range of
+ * document numbers. An item that arrives out of that order (updated, or written by an instance whose clock is
+ * behind) is "displaced": kept in a small bitmap and merged by its own time. Each document can carry a few
+ * numbers more (`extra`: a job's end and views) for the index that owns it.
+ */
+import { PostingIndex, RoaringBitmap32, type Bitmap } from './posting-index.js';
+
+/** Relevance ranks the newest this many matches; the older matches follow newest first (docs/search.md). */
+export const RELEVANCE_CANDIDATES = 200;
+
+/** A column of numbers by document number that grows as documents are added. */
+export class Column {
+  private values = new Float64Array(1024);
+  length = 0;
+
+  push(value: number): void {
+    if (this.length === this.values.length) {
+      const grown = new Float64Array(this.values.length * 2);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[this.length++] = value;
+  }
+
+  at(doc: number): number {
+    return this.values[doc]!;
+  }
+
+  /** The first position whose value is at least `value` (the column must not decrease). */
+  lowerBound(value: number): number {
+    let lo = 0;
+    let hi = this.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.values[mid]! < value) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+/** What an index is given of an item: its id, its time (the order), its tokens and text length, and extra numbers. */
+export interface IndexedItem { id: number; time: number; tokens: string[]; length: number; extra?: number[] }
+
+export class OrderedDocuments {
+  readonly index = new PostingIndex();
+  private readonly ids = new Column();
+  private readonly times = new Column();
+  /** Time of each document for windows: never decreasing (a displaced document repeats the one before it). */
+  private readonly slotTime = new Column();
+  private readonly extras: Column[];
+  private readonly docOf = new Map<number, number>();
+  readonly displaced = new RoaringBitmap32();
+  private last = { time: -Infinity, id: -Infinity };
+
+  constructor(extraColumns = 0) {
+    this.extras = Array.from({ length: extraColumns }, () => new Column());
+  }
+
+  /** Items in the index. */
+  get size(): number {
+    return this.docOf.size;
+  }
+
+  /** Document numbers given so far (live or not). */
+  get documents(): number {
+    return this.ids.length;
+  }
+
+  /** Adds an item (replacing the document it had): in order after the newest, or displaced. Returns its number. */
+  add(item: IndexedItem): number {
+    this.remove(item.id);
+    const doc = this.ids.length;
+    const inOrder = item.time > this.last.time || (item.time === this.last.time && item.id > this.last.id);
+    this.ids.push(item.id);
+    this.times.push(item.time);
+    this.slotTime.push(inOrder ? item.time : doc === 0 ? -Infinity : this.slotTime.at(doc - 1));
+    this.extras.forEach((column, i) => column.push(item.extra?.[i] ?? 0));
+    if (inOrder) this.last = { time: item.time, id: item.id };
+    else this.displaced.add(doc);
+    this.docOf.set(item.id, doc);
+    this.index.add(doc, item.tokens, item.length);
+    return doc;
+  }
+
+  remove(id: number): void {
+    const doc = this.docOf.get(id);
+    if (doc === undefined) return;
+    this.index.remove(doc);
+    this.displaced.remove(doc);
+    this.docOf.delete(id);
+  }
+
+  itemId(doc: number): number {
+    return this.ids.at(doc);
+  }
+
+  extra(doc: number, column: number): number {
+    return this.extras[column]!.at(doc);
+  }
+
+  /** Whether document a comes before b newest first (later time, then higher id). */
+  newer(a: number, b: number): boolean {
+    const at = this.times.at(a);
+    const bt = this.times.at(b);
+    return at > bt || (at === bt && this.ids.at(a) > this.ids.at(b));
+  }
+
+  /** The documents of `result` whose time is within [from, to] (inclusive). */
+  window(result: Bitmap, from: number, to: number): Bitmap {
+    const lo = this.slotTime.lowerBound(from);
+    // Times are whole milliseconds.
+    const hi = this.slotTime.lowerBound(to + 1);
+    const within = RoaringBitmap32.and(result, RoaringBitmap32.fromRange(lo, hi));
+    if (this.displaced.isEmpty) return within;
+    within.andNotInPlace(this.displaced);
+    for (const doc of RoaringBitmap32.and(result, this.displaced)) {
+      const at = this.times.at(doc);
+      if (at >= from && at <= to) within.add(doc);
+    }
+    return within;
+  }
+
+  /** `limit` documents of `result` newest first after skipping `offset`. */
+  newest(result: Bitmap, offset: number, limit: number): number[] {
+    if (limit <= 0 || offset >= result.size) return [];
+    const out = this.displaced.isEmpty ? null : RoaringBitmap32.and(result, this.displaced);
+    if (!out || out.isEmpty) return topOf(result, offset + limit).slice(offset);
+    // Merge the documents in order (read from the top of the bitmap) with the displaced ones, sorted by time.
+    const inOrder = topOf(RoaringBitmap32.andNot(result, this.displaced), offset + limit);
+    const displaced = out.toArray().sort((a, b) => (this.newer(a, b) ? -1 : 1));
+    const merged: number[] = [];
+    for (let i = 0, j = 0; merged.length < offset + limit && (i < inOrder.length || j < displaced.length);) {
+      if (j >= displaced.length || (i < inOrder.length && this.newer(inOrder[i]!, displaced[j]!))) merged.push(inOrder[i++]!);
+      else merged.push(displaced[j++]!);
+    }
+    return merged.slice(offset);
+  }
+}
+
+/**
+ * `limit` documents of `result` in relevance order after skipping `offset`: the newest RELEVANCE_CANDIDATES
+ * ranked by the index's relevance to `terms` (newest first among equals), then the older ones newest first.
+ */
+export function relevancePage(docs: OrderedDocuments, result: Bitmap, terms: string[], offset: number, limit: number): number[] {
+  if (offset >= RELEVANCE_CANDIDATES) return docs.newest(result, offset, limit);
+  const candidates = docs.newest(result, 0, RELEVANCE_CANDIDATES);
+  const score = new Map(candidates.map((doc) => [doc, docs.index.relevance(terms, doc)]));
+  // A stable sort: candidates come newest first, so equal scores stay newest first.
+  const page = [...candidates].sort((a, b) => score.get(b)! - score.get(a)!).slice(offset, offset + limit);
+  if (page.length < limit && candidates.length === RELEVANCE_CANDIDATES) {
+    page.push(...docs.newest(result, RELEVANCE_CANDIDATES, limit - page.length));
+  }
+  return page;
+}
+
+/** The highest `count` numbers of a bitmap, highest first. */
+function topOf(bitmap: Bitmap, count: number): number[] {
+  const from = Math.max(0, bitmap.size - count);
+  return Array.from(bitmap.rangeUint32Array(from, bitmap.size - from)).reverse();
+}
