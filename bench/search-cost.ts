@@ -1,7 +1,8 @@
 /**
  * What the post index costs, with no HTTP and no caches: its build from the tables (time, memory, size), then
  * the realistic workload's distinct post searches replayed one after another, each timed in CPU and wall time.
- *   npm run bench:search-cost -- [--db sqlite|postgres] [--count 2000]
+ *   npm run bench:search-cost -- [--db sqlite|postgres] [--count 2000] [--copy]
+ * With --copy the index is loaded from a saved copy beside the data (made by the first run with --copy).
  * Uses the data set `npm run bench` generated (bench/data/bench-1000000-200000-20000.sqlite, or the
  * PostgreSQL schema bench_1000000_200000_20000 of BENCH_DATABASE_URL).
  */
@@ -32,17 +33,17 @@ function filterOf(url: string): Promise<PostSearchFilter | null> {
   return postSearchFilter(query, timeZone, (handle) => accounts.companyIdByHandle(handle));
 }
 
-const { values } = parseArgs({ options: { db: { type: 'string', default: 'sqlite' }, count: { type: 'string', default: '2000' } } });
+const { values } = parseArgs({ options: { db: { type: 'string', default: 'sqlite' }, count: { type: 'string', default: '2000' }, copy: { type: 'boolean', default: false } } });
 const database = open(values.db!);
 const accounts = new AccountsRepository(database.db, Date.now);
 const { serviceTimeZone: timeZone } = loadConfig();
 
 const rssBefore = process.memoryUsage().rss;
-const index = new PostIndex(database.db, { read: async () => 1 });
+const index = new PostIndex(database.db, { read: async () => 1 }, values.copy ? path.resolve('bench/data', `${NAME}.posts.idx`) : null);
 await index.ready();
 global.gc?.();
 const stats = index.stats();
-console.log(`${values.db}: post index of ${stats.items} posts built in ${(stats.builtInMs / 1000).toFixed(1)} s; `
+console.log(`${values.db}: post index of ${stats.items} posts ${stats.fromCopy ? 'loaded from its copy' : 'built from the tables'} in ${(stats.readyInMs / 1000).toFixed(1)} s; `
   + `${stats.tokens} tokens, ${(stats.bytes / 1e6).toFixed(0)} MB of bitmaps (${(stats.bytes / stats.items).toFixed(0)} bytes a post), `
   + `RSS +${((process.memoryUsage().rss - rssBefore) / 1e6).toFixed(0)} MB`);
 

@@ -45,7 +45,7 @@ import { tokenRoutes } from './modules/oauth/token-routes.js';
 import { userinfoRoutes } from './modules/oauth/userinfo-routes.js';
 import { OgFetcher } from './modules/posts/og-fetcher.js';
 import { PostRepository } from './modules/posts/post-repository.js';
-import { PostIndex } from './search/post-index.js';
+import { PostIndex, postIndexCopy } from './search/post-index.js';
 import { PostWriteRepository } from './modules/posts/post-write-repository.js';
 import { postWriteRoutes } from './modules/posts/post-write-routes.js';
 import { PostWriteService } from './modules/posts/post-write-service.js';
@@ -99,6 +99,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Removes uploads nothing refers to; its first run starts with the app (src/media/media-sweep.ts). */
     mediaSweep: MediaSweep;
+    /** The post search index of this instance (src/search/post-index.ts). */
+    postIndex: PostIndex;
   }
 }
 
@@ -170,8 +172,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const codes = new CodeService(new CodeRepository(database.db));
   await codes.load();
   const versions = { posts: new DataVersion(database.db, 'posts'), jobs: new DataVersion(database.db, 'jobs') };
-  const postIndex = new PostIndex(database.db, versions.posts);
+  const postIndex = new PostIndex(database.db, versions.posts, postIndexCopy(config.dataDir));
   await postIndex.ready();
+  app.decorate('postIndex', postIndex);
+  app.addHook('onClose', () => postIndex.close());
   const posts = new PostService(new PostRepository(database.db, postIndex), accounts, links, config.serviceTimeZone, versions.posts);
   const jobReads = new JobRepository(database.db, database.adapter, database.longReads, versions.jobs);
   const hiringSweep = new HiringSweep(database.db, database.adapter, versions.jobs, (now) => jobReads.nextHiringChange(now));

@@ -138,6 +138,31 @@ describe('operator CLI', () => {
     expect(err.join('\n')).toContain('already holds data');
   });
 
+  it('rebuilds the post index with a progress bar, and its check reports a divergence from the tables', async () => {
+    expect(await run('seed-demo')).toBe(0);
+    out = [];
+    expect(await run('search', 'check')).toBe(0);
+    expect(out.join('\n')).toContain('No saved copy');
+    expect(await run('search', 'rebuild')).toBe(0);
+    expect(out.some((line) => /^posts \[#{30}\] \d+\/\d+/.test(line))).toBe(true);
+    expect(out.join('\n')).toMatch(/Built: \d+ posts/);
+    expect(fs.existsSync(path.join(dir, 'search-index', 'posts.idx'))).toBe(true);
+    out = [];
+    expect(await run('search', 'check')).toBe(0);
+    expect(out.at(-1)).toMatch(/^OK: the saved copy and the changes since equal a build from the tables/);
+    // A post changed behind the change log's back (no write of the service does this): the check says so.
+    const database = openDatabase({ kind: 'sqlite', url: path.join(dir, 'service.sqlite') });
+    try {
+      const post = await database.db.selectFrom('posts').select('id').orderBy('id').executeTakeFirstOrThrow();
+      await database.db.updateTable('posts').set({ content: 'changed behind the log' }).where('id', '=', post.id).execute();
+      expect(await run('search', 'check')).toBe(1);
+      expect(err.join('\n')).toContain(`DIVERGED: 1 of`);
+      expect(err.join('\n')).toContain(`post ${post.id}`);
+    } finally {
+      await database.close();
+    }
+  });
+
   it('runs as a program through npm run cli', () => {
     const output = execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'apps', 'create', '--help'], { encoding: 'utf8', env: { ...process.env, ...env } });
     expect(output).toContain('apps create --name NAME');

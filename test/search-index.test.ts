@@ -1,4 +1,8 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type App } from '../src/app.js';
+import type { Database } from '../src/db/database.js';
 import { PostIndex, type PostSearchFilter } from '../src/search/post-index.js';
 import { ChangeFollower, recordSearchChanges } from '../src/search/search-changes.js';
 import { queryTerms } from '../src/search/search-text.js';
@@ -120,6 +124,71 @@ describe.each(ENGINES)('the change log on %s', (engine) => {
       await other.close();
       await test.database.close();
       await test.drop();
+    }
+  });
+});
+
+describe.each(ENGINES)('the post index\'s saved copy on %s', (engine) => {
+  it('starts from its copy and the writes made while it was down, and equals a fresh build', async () => {
+    const a = await startListeningApp(engine);
+    let again: App | null = null;
+    let reopened: Database | null = null;
+    try {
+      const token = await accessToken({ app: a.app, demo: a.demo } as TestContext, 'post:write');
+      const post = (text: string, app: App) => {
+        const body = multipart([jsonPart({ text })]);
+        return app.inject({ method: 'POST', url: '/api/v1/posts', headers: { ...body.headers, ...bearer(token) }, payload: body.payload });
+      };
+      expect((await post('before the stop: ocelot', a.app)).statusCode).toBe(201);
+      expect(a.app.postIndex.stats().fromCopy).toBe(false);
+      await a.app.close();
+      // While no instance runs: a write by another instance (it records the change like any write).
+      const other = await startSecondInstance(a);
+      const written = await post('while it was down: margay', other.app);
+      expect(written.statusCode).toBe(201);
+      await other.close();
+
+      reopened = a.db.reopen();
+      again = await buildApp({ config: a.config, database: reopened, logger: false });
+      const stats = again.postIndex.stats();
+      expect(stats.fromCopy).toBe(true);
+      const fresh = new PostIndex(a.db.database.db);
+      await fresh.ready();
+      for (const keyword of ['ocelot', 'margay', '개발']) {
+        const expected = await fresh.search({ terms: queryTerms(keyword), order: 'recent', limit: 50, offset: 0 });
+        const served = await again.inject({ method: 'GET', url: `/api/v1/posts?keyword=${encodeURIComponent(keyword)}&sort=RECENT&pageSize=50`, headers: { 'x-svc-api-key': a.demo.apiKey } });
+        expect(served.json()).toMatchObject({ totalItems: expected.total });
+        expect(served.json<{ items: Array<{ postId: number }> }>().items.map((p) => p.postId)).toEqual(expected.ids);
+      }
+      expect((await fresh.search({ terms: queryTerms('margay'), order: 'recent', limit: 5, offset: 0 })).total).toBe(1);
+    } finally {
+      await again?.close();
+      await reopened?.close();
+      await a.db.database.close();
+      await a.db.drop();
+    }
+  });
+
+  it('ignores a copy made from another database, and one that is not a copy at all', async () => {
+    const a = await startListeningApp(engine);
+    const b = await startListeningApp(engine);
+    try {
+      await a.app.close();
+      await b.app.close();
+      const copyOf = (dir: string) => path.join(dir, 'search-index', 'posts.idx');
+      fs.copyFileSync(copyOf(a.config.dataDir), copyOf(b.config.dataDir));
+      const fromOther = await buildApp({ config: b.config, database: b.db.database, logger: false });
+      expect(fromOther.postIndex.stats()).toMatchObject({ fromCopy: false, items: b.app.postIndex.stats().items });
+      await fromOther.close();
+      fs.writeFileSync(copyOf(b.config.dataDir), 'not an index');
+      const garbled = await buildApp({ config: b.config, database: b.db.database, logger: false });
+      expect(garbled.postIndex.stats().fromCopy).toBe(false);
+      await garbled.close();
+    } finally {
+      for (const s of [a, b]) {
+        await s.db.database.close();
+        await s.db.drop();
+      }
     }
   });
 });

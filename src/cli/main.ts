@@ -9,6 +9,7 @@ import { appsAuditCommand, appsListCommand, appsRotateKeyCommand, clientsRotateS
 import { demoCommand } from './commands/demo.js';
 import { migrateCommand } from './commands/migrate.js';
 import { clientsCreateCommand, clientsListCommand, keysRotateCommand } from './commands/oauth.js';
+import { searchCheckCommand, searchRebuildCommand } from './commands/search.js';
 import { seedDemoCommand } from './commands/seed-demo.js';
 
 export const COMMANDS: Command[] = [
@@ -16,6 +17,7 @@ export const COMMANDS: Command[] = [
   appsCreateCommand, appsListCommand, appsRotateKeyCommand, appsRevokeKeyCommand, appsAuditCommand,
   usersCreateCommand, usersListCommand, companiesCreateCommand, companiesListCommand, rolesGrantCommand, rolesRevokeCommand, rolesListCommand,
   clientsCreateCommand, clientsListCommand, clientsRotateSecretCommand, keysRotateCommand,
+  searchRebuildCommand, searchCheckCommand,
 ];
 
 function overview(io: Io): void {

@@ -433,6 +433,7 @@ export interface DB {
   data_version_slots: DataVersionSlotsTable;
   search_sweeps: SearchSweepsTable;
   search_changes: SearchChangesTable;
+  search_epochs: { name: string; epoch: string };
 }
 
 export type SearchIndex = 'post_search' | 'job_search' | 'job_search_popular';

@@ -6,12 +6,17 @@
  */
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
-import { ChangeFollower, type ChangeKind } from './search-changes.js';
-import { OrderedDocuments, type IndexedItem } from './ordered-documents.js';
+import { ChangeFollower, type ChangeKind, type FollowerState } from './search-changes.js';
+import { readSnapshot, SNAPSHOT_FORMAT, writeSnapshot } from './index-snapshot.js';
+import { OrderedDocuments, type DocumentsMeta, type IndexedItem } from './ordered-documents.js';
 
 const BATCH = 2_000;
 /** With this many items out of order, the index is rebuilt (in the background, serving meanwhile). */
 const DISPLACED_LIMIT = 20_000;
+/** A running instance saves its copy this often when something changed since the last one (and when it stops). */
+const SAVE_EVERY_MS = 10 * 60_000;
+
+interface CopyHeader { format: number; kind: ChangeKind; epoch: string; follower: FollowerState; documents: DocumentsMeta }
 
 /** Where an index reads its items: all of them in time order, page by page, and some of them by id. */
 export interface ItemSource {
@@ -22,9 +27,15 @@ export interface ItemSource {
   inOrder(after: [number, number] | null, limit: number): Promise<IndexedItem[]>;
   /** The items of `ids` that the index should hold now (the others are taken out). */
   byIds(ids: number[]): Promise<IndexedItem[]>;
+  /** How many items a build reads (for its progress). */
+  count(): Promise<number>;
 }
 
-export interface IndexStats { items: number; tokens: number; bytes: number; displaced: number; builtInMs: number }
+export interface IndexStats {
+  items: number; tokens: number; bytes: number; displaced: number;
+  /** How long the last build or load took, and which it was (a saved copy plus the changes since, or the tables). */
+  readyInMs: number; fromCopy: boolean;
+}
 
 export class LiveIndex {
   private docs: OrderedDocuments | null = null;
@@ -33,30 +44,116 @@ export class LiveIndex {
   private building: Promise<void> | null = null;
   private syncing: Promise<void> | null = null;
   private rebuilding = false;
-  private builtInMs = 0;
-  /** Bumped with each new generation, so what an owner derives from one can tell it is stale. */
-  generation = 0;
+  private readyInMs = 0;
+  private fromCopy = false;
+  private changedSinceSave = false;
+  private saver: NodeJS.Timeout | null = null;
+  private epochValue: Promise<string> | null = null;
 
   constructor(
     private readonly db: Kysely<DB>,
     private readonly source: ItemSource,
     private readonly version: { read(): Promise<number> },
+    /** Where this instance keeps its saved copy (none: always built from the tables). */
+    private readonly copyFile: string | null = null,
   ) {
     this.follower = new ChangeFollower(db, source.kind);
   }
 
-  /** Builds the index from the tables once; later calls wait for that build. */
+  /** Loads the saved copy, or builds from the tables (and saves a copy), once; later calls wait for that. */
   ready(): Promise<void> {
-    this.building ??= this.rebuild();
+    this.building ??= (async () => {
+      if (!(await this.load())) {
+        await this.rebuild();
+        await this.save();
+      }
+      if (this.copyFile) {
+        this.saver = setInterval(() => { if (this.changedSinceSave) this.save().catch(() => undefined); }, SAVE_EVERY_MS);
+        this.saver.unref();
+      }
+    })();
     return this.building;
+  }
+
+  /** Stops saving on a timer and saves once more, so the next start loads a recent copy. */
+  async close(): Promise<void> {
+    if (this.saver) clearInterval(this.saver);
+    this.saver = null;
+    if (this.building) await this.building.catch(() => undefined);
+    if (this.docs && this.changedSinceSave) await this.save();
+  }
+
+  private epoch(): Promise<string> {
+    this.epochValue ??= this.db.selectFrom('search_epochs').select('epoch').where('name', '=', 'index').executeTakeFirstOrThrow().then((r) => r.epoch);
+    return this.epochValue;
+  }
+
+  /**
+   * Starts from the saved copy and the change log since it: false (build instead) when there is none, or it
+   * was made by other code, from another database, or ahead of this database's log (a restored backup).
+   */
+  private async load(): Promise<boolean> {
+    if (!this.copyFile) return false;
+    const started = performance.now();
+    const copy = readSnapshot<CopyHeader>(this.copyFile);
+    if (!copy) return false;
+    const { header } = copy;
+    const latest = await this.db.selectFrom('search_changes').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+    if (header?.format !== SNAPSHOT_FORMAT || header.kind !== this.source.kind || header.epoch !== await this.epoch()
+      || typeof header.follower?.horizon !== 'number' || Number(latest?.id ?? 0) < header.follower.horizon) {
+      copy.chunks.close();
+      return false;
+    }
+    let docs: OrderedDocuments;
+    try {
+      docs = OrderedDocuments.restore(header.documents, copy.chunks);
+    } catch {
+      return false;
+    } finally {
+      copy.chunks.close();
+    }
+    const version = await this.version.read();
+    const follower = new ChangeFollower(this.db, this.source.kind);
+    follower.restore(header.follower);
+    await this.install(docs, follower, version, started, true);
+    return true;
+  }
+
+  /**
+   * What the next start would serve (the saved copy and the change log since) against a build from the tables
+   * now: the items that differ. Null when there is no copy to check.
+   */
+  async check(progress?: (done: number, total: number) => void): Promise<{ items: number; differing: number[] } | null> {
+    if (!(await this.load())) return null;
+    const loaded = this.docs!.fingerprints();
+    await this.rebuild(progress);
+    const built = this.docs!.fingerprints();
+    const differing = new Set<number>();
+    for (const [id, print] of built) if (loaded.get(id) !== print) differing.add(id);
+    for (const id of loaded.keys()) if (!built.has(id)) differing.add(id);
+    return { items: built.size, differing: [...differing].sort((a, b) => a - b) };
+  }
+
+  /** Saves a copy of the current generation with the follower's place in the log, taken at one moment. */
+  async save(): Promise<void> {
+    if (!this.copyFile || !this.docs) return;
+    const epoch = await this.epoch();
+    // No sync halfway: the log's place and the documents must be of the same moment.
+    while (this.syncing) await this.syncing.catch(() => undefined);
+    const { meta, chunks } = this.docs.save();
+    const header: CopyHeader = { format: SNAPSHOT_FORMAT, kind: this.source.kind, epoch, follower: this.follower.state(), documents: meta };
+    this.changedSinceSave = false;
+    await writeSnapshot(this.copyFile, header, chunks);
   }
 
   /**
    * Builds a new generation from the tables and swaps it in, serving the old one meanwhile: the change log is
    * followed from before the first read, so what a write changes during the build is applied after it.
    */
-  async rebuild(): Promise<void> {
+  async rebuild(progress?: (done: number, total: number) => void): Promise<void> {
     const started = performance.now();
+    const total = progress ? await this.source.count() : 0;
+    let done = 0;
     const version = await this.version.read();
     const follower = new ChangeFollower(this.db, this.source.kind);
     await follower.start();
@@ -65,16 +162,24 @@ export class LiveIndex {
       const items = await this.source.inOrder(after, BATCH);
       if (items.length === 0) break;
       for (const item of items) docs.add(item);
+      done += items.length;
+      progress?.(done, total);
       const last = items[items.length - 1]!;
       after = [last.time, last.id];
     }
-    await this.apply(docs, await follower.next());
+    await this.install(docs, follower, version, started, false);
     docs.index.optimize();
+    this.changedSinceSave = true;
+  }
+
+  /** Catches a new generation up with the log (read after `version`) and serves it from now on. */
+  private async install(docs: OrderedDocuments, follower: ChangeFollower, version: number, started: number, fromCopy: boolean): Promise<void> {
+    await this.apply(docs, await follower.next());
     this.docs = docs;
     this.follower = follower;
-    this.generation++;
     this.syncedVersion = Math.max(this.syncedVersion, version);
-    this.builtInMs = performance.now() - started;
+    this.readyInMs = performance.now() - started;
+    this.fromCopy = fromCopy;
   }
 
   /** The index as every write committed before this call left it. */
@@ -108,6 +213,7 @@ export class LiveIndex {
     const found: IndexedItem[] = [];
     for (let i = 0; i < ids.length; i += BATCH) found.push(...await this.source.byIds(ids.slice(i, i + BATCH)));
     // Synchronous from here: a search sees all of these changes or none.
+    if (ids.length) this.changedSinceSave = true;
     const present = new Set(found.map((item) => item.id));
     for (const id of ids) if (!present.has(id)) docs.remove(id);
     for (const item of found) docs.add(item);
@@ -115,7 +221,10 @@ export class LiveIndex {
 
   stats(): IndexStats {
     const docs = this.docs;
-    return { items: docs?.size ?? 0, tokens: docs?.index.tokenCount ?? 0, bytes: docs?.index.bytes() ?? 0, displaced: docs?.displaced.size ?? 0, builtInMs: this.builtInMs };
+    return {
+      items: docs?.size ?? 0, tokens: docs?.index.tokenCount ?? 0, bytes: docs?.index.bytes() ?? 0, displaced: docs?.displaced.size ?? 0,
+      readyInMs: this.readyInMs, fromCopy: this.fromCopy,
+    };
   }
 }
 

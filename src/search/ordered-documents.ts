@@ -5,7 +5,8 @@
  * behind) is "displaced": kept in a small bitmap and merged by its own time. Each document can carry a few
  * numbers more (`extra`: a job's end and views) for the index that owns it.
  */
-import { PostingIndex, RoaringBitmap32, type Bitmap } from './posting-index.js';
+import type { ChunkReader } from './index-snapshot.js';
+import { PostingIndex, RoaringBitmap32, type Bitmap, type PostingMeta } from './posting-index.js';
 
 /** Relevance ranks the newest this many matches; the older matches follow newest first (docs/search.md). */
 export const RELEVANCE_CANDIDATES = 200;
@@ -28,6 +29,19 @@ export class Column {
     return this.values[doc]!;
   }
 
+  /** The values as they are now (for a saved copy). */
+  values_(): Float64Array {
+    return this.values.subarray(0, this.length);
+  }
+
+  static of(values: Float64Array): Column {
+    const column = new Column();
+    column.values = new Float64Array(Math.max(1024, values.length));
+    column.values.set(values);
+    column.length = values.length;
+    return column;
+  }
+
   /** The first position whose value is at least `value` (the column must not decrease). */
   lowerBound(value: number): number {
     let lo = 0;
@@ -44,19 +58,43 @@ export class Column {
 /** What an index is given of an item: its id, its time (the order), its tokens and text length, and extra numbers. */
 export interface IndexedItem { id: number; time: number; tokens: string[]; length: number; extra?: number[] }
 
+export interface DocumentsMeta { documents: number; extraColumns: number; last: { time: number; id: number }; postings: PostingMeta }
+
 export class OrderedDocuments {
-  readonly index = new PostingIndex();
-  private readonly ids = new Column();
-  private readonly times = new Column();
+  index = new PostingIndex();
+  private ids = new Column();
+  private times = new Column();
   /** Time of each document for windows: never decreasing (a displaced document repeats the one before it). */
-  private readonly slotTime = new Column();
-  private readonly extras: Column[];
+  private slotTime = new Column();
+  private extras: Column[];
   private readonly docOf = new Map<number, number>();
-  readonly displaced = new RoaringBitmap32();
+  displaced = new RoaringBitmap32();
   private last = { time: -Infinity, id: -Infinity };
 
   constructor(extraColumns = 0) {
     this.extras = Array.from({ length: extraColumns }, () => new Column());
+  }
+
+  /** This generation as chunks for a saved copy (index-snapshot.ts). Synchronous: no write lands halfway. */
+  save(): { meta: DocumentsMeta; chunks: Uint8Array[] } {
+    const documents = this.ids.length;
+    const postings = this.index.save(documents);
+    const chunks = [this.ids.values_(), this.times.values_(), this.slotTime.values_(), ...this.extras.map((c) => c.values_()),
+      this.displaced.serialize('portable'), ...postings.chunks].map((c) => new Uint8Array(c.buffer, c.byteOffset, c.byteLength));
+    return { meta: { documents, extraColumns: this.extras.length, last: { ...this.last }, postings: postings.meta }, chunks };
+  }
+
+  static restore(meta: DocumentsMeta, reader: ChunkReader): OrderedDocuments {
+    const docs = new OrderedDocuments(0);
+    docs.ids = Column.of(reader.float64());
+    docs.times = Column.of(reader.float64());
+    docs.slotTime = Column.of(reader.float64());
+    docs.extras = Array.from({ length: meta.extraColumns }, () => Column.of(reader.float64()));
+    docs.displaced = RoaringBitmap32.deserialize(reader.take(), 'portable');
+    docs.index = PostingIndex.restore(meta.postings, reader);
+    docs.last = { ...meta.last };
+    for (const doc of docs.index.live) docs.docOf.set(docs.ids.at(doc), doc);
+    return docs;
   }
 
   /** Items in the index. */
@@ -91,6 +129,29 @@ export class OrderedDocuments {
     this.index.remove(doc);
     this.displaced.remove(doc);
     this.docOf.delete(id);
+  }
+
+  /**
+   * What each item is in this generation, by item id: its time, text length, extra numbers, and a sum of the
+   * hashes of its tokens and their repetition tiers. Two generations hold the same items alike exactly when
+   * these agree (for the operator's check; it reads every posting, so it is not for the search path).
+   */
+  fingerprints(): Map<number, string> {
+    const tokens = new Map<number, number>();
+    for (const [token, docs] of this.index.tokens()) {
+      let hash = 2166136261;
+      for (let i = 0; i < token.length; i++) hash = Math.imul(hash ^ token.charCodeAt(i), 16777619) >>> 0;
+      for (const doc of docs.toUint32Array()) {
+        const weighted = (hash + Math.imul(this.index.occurrences(token, doc), 2654435761)) >>> 0;
+        tokens.set(doc, ((tokens.get(doc) ?? 0) + weighted) >>> 0);
+      }
+    }
+    const out = new Map<number, string>();
+    for (const doc of this.index.live) {
+      const extra = this.extras.map((column) => column.at(doc)).join(',');
+      out.set(this.ids.at(doc), `${this.times.at(doc)}|${this.index.lengthOf(doc)}|${extra}|${tokens.get(doc) ?? 0}`);
+    }
+    return out;
   }
 
   itemId(doc: number): number {

@@ -9,6 +9,7 @@
  * update keeps its posting time but gets a new document number; a clock behind another instance's) is
  * "displaced": it is ordered by its posting time explicitly, and enough of them make the index rebuild itself.
  */
+import path from 'node:path';
 import type { Kysely } from 'kysely';
 import { DataVersion } from '../cache/data-version.js';
 import type { DB } from '../db/schema.js';
@@ -45,6 +46,9 @@ export function postIndexQuery(filter: PostSearchFilter): IndexQuery {
   return { all, none };
 }
 
+/** Where an instance keeps the post index's saved copy: under DATA_DIR, its own on every machine. */
+export const postIndexCopy = (dataDir: string): string => path.join(dataDir, 'search-index', 'posts.idx');
+
 /** What the index reads of a post (its translations besides). */
 const POST_COLUMNS = ['id', 'content', 'image_count', 'has_og', 'author_company_id', 'posted_at'] as const;
 type PostRow = Pick<DB['posts'], 'content' | 'image_count' | 'has_og' | 'author_company_id' | 'posted_at'> & { id: number };
@@ -69,19 +73,37 @@ function postSource(db: Kysely<DB>): ItemSource {
       .$if(after !== null, (q) => q.where((eb) => eb(eb.refTuple('posted_at', 'id'), '>', eb.tuple(after![0], after![1]))))
       .orderBy('posted_at').orderBy('id').limit(limit).execute()),
     byIds: async (ids) => withTranslations(await db.selectFrom('posts').select(POST_COLUMNS).where('id', 'in', ids).execute()),
+    count: async () => Number((await db.selectFrom('posts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n),
   };
 }
 
 export class PostIndex {
   private readonly live: LiveIndex;
 
-  constructor(db: Kysely<DB>, version: { read(): Promise<number> } = new DataVersion(db, 'posts')) {
-    this.live = new LiveIndex(db, postSource(db), version);
+  /** `copyFile`: where the instance keeps its saved copy (search/index-snapshot.ts); none: built from the tables. */
+  constructor(db: Kysely<DB>, version: { read(): Promise<number> } = new DataVersion(db, 'posts'), copyFile: string | null = null) {
+    this.live = new LiveIndex(db, postSource(db), version, copyFile);
   }
 
-  /** Builds the index from the tables (an instance does it before it reports ready). */
+  /** Loads the saved copy and the changes since, or builds from the tables (an instance does it before it reports ready). */
   ready(): Promise<void> {
     return this.live.ready();
+  }
+
+  /** Builds afresh from the tables and saves a copy (the operator's `search rebuild`). */
+  async rebuild(progress?: (done: number, total: number) => void): Promise<void> {
+    await this.live.rebuild(progress);
+    await this.live.save();
+  }
+
+  /** The posts in which the saved copy and the changes since differ from a build now (the operator's `search check`). */
+  check(progress?: (done: number, total: number) => void): Promise<{ items: number; differing: number[] } | null> {
+    return this.live.check(progress);
+  }
+
+  /** Saves a last copy (at shutdown). */
+  close(): Promise<void> {
+    return this.live.close();
   }
 
 /** The exact total and one page of post ids. */

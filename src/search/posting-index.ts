@@ -7,6 +7,7 @@
  * token the documents in which it repeats, in tiers (at least 2, 4 and 8 occurrences).
  */
 import roaring from 'roaring';
+import type { ChunkReader } from './index-snapshot.js';
 
 const { RoaringBitmap32 } = roaring;
 export type Bitmap = InstanceType<typeof RoaringBitmap32>;
@@ -23,6 +24,8 @@ export interface IndexQuery {
   /** No document holding one of these matches. */
   none: string[];
 }
+
+export interface PostingMeta { tokens: string[]; tiered: string[] }
 
 export class PostingIndex {
   private readonly postings = new Map<string, Bitmap>();
@@ -121,6 +124,41 @@ export class PostingIndex {
     let score = 0;
     for (const term of terms) score += Math.log1p(this.occurrences(term, doc));
     return score / Math.log(Math.E + (this.lengths[doc] ?? 0) / 500);
+  }
+
+  /** Every token with the live documents holding it (for the operator's check; not a search path). */
+  *tokens(): Generator<[string, Bitmap]> {
+    this.flush();
+    for (const [token, posting] of this.postings) yield [token, RoaringBitmap32.and(posting, this.live)];
+  }
+
+  /** The length relevance divides by, of one document. */
+  lengthOf(doc: number): number {
+    return this.lengths[doc] ?? 0;
+  }
+
+  /** The index as chunks for a saved copy (index-snapshot.ts), with what is needed to read them back. */
+  save(documents: number): { meta: PostingMeta; chunks: Uint8Array[] } {
+    this.flush();
+    const tokens = [...this.postings.keys()];
+    const tiered = [...this.tiers.keys()];
+    const lengths = this.lengths.subarray(0, documents);
+    const chunks: Uint8Array[] = [new Uint8Array(lengths.buffer, lengths.byteOffset, lengths.byteLength), this.live.serialize('portable')];
+    for (const token of tokens) chunks.push(this.postings.get(token)!.serialize('portable'));
+    for (const token of tiered) for (const tier of this.tiers.get(token)!) chunks.push(tier.serialize('portable'));
+    return { meta: { tokens, tiered }, chunks };
+  }
+
+  static restore(meta: PostingMeta, reader: ChunkReader): PostingIndex {
+    const index = new PostingIndex();
+    const lengths = reader.uint32();
+    index.lengths = new Uint32Array(Math.max(1024, lengths.length));
+    index.lengths.set(lengths);
+    const bitmap = () => RoaringBitmap32.deserialize(reader.take(), 'portable');
+    index.live.orInPlace(bitmap());
+    for (const token of meta.tokens) index.postings.set(token, bitmap());
+    for (const token of meta.tiered) index.tiers.set(token, TIERS.map(() => bitmap()));
+    return index;
   }
 
   /** Approximate bytes held by the bitmaps (for the operator and the benchmark). */

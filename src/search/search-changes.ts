@@ -27,6 +27,8 @@ export async function recordSearchChanges(db: Kysely<DB>, kind: ChangeKind, ids:
   await db.insertInto('search_changes').values(ids.map((id) => ({ kind, doc_id: id, created_at: now }))).execute();
 }
 
+export interface FollowerState { horizon: number; applied: number[]; gaps: Array<[number, number]> }
+
 export class ChangeFollower {
   /** Every change with an id up to this is applied. */
   private horizon = 0;
@@ -43,6 +45,19 @@ export class ChangeFollower {
     this.horizon = Number(row?.id ?? 0);
     this.applied.clear();
     this.gaps.clear();
+  }
+
+  /** Where the follower is, for a saved copy of the index it feeds. */
+  state(): FollowerState {
+    return { horizon: this.horizon, applied: [...this.applied], gaps: [...this.gaps] };
+  }
+
+  restore(state: FollowerState): void {
+    this.horizon = state.horizon;
+    this.applied.clear();
+    for (const id of state.applied) this.applied.add(id);
+    this.gaps.clear();
+    for (const [id, at] of state.gaps) this.gaps.set(id, at);
   }
 
   /** Whether an id is still missing above the horizon (the next search reads the log again). */

@@ -1,4 +1,5 @@
 import { buildApp, type App } from '../../src/app.js';
+import type { Config } from '../../src/config.js';
 import { generateDemoData, type DemoManifest } from '../../src/demo/demo-generator.js';
 import { testConfig } from './test-app.js';
 import { createTestDatabase, type Engine, type TestDatabase } from './test-database.js';
@@ -7,6 +8,7 @@ import { freePort } from './free-port.js';
 
 export interface ListeningApp {
   app: App;
+  config: Config;
   base: string;
   db: TestDatabase;
   demo: DemoManifest;
@@ -27,7 +29,7 @@ export async function startListeningApp(engine: Engine, settings: Record<string,
   const app = await buildApp({ config, database: db.database, clock: now, logger: false });
   await app.listen({ port, host: '127.0.0.1' });
   return {
-    app, base, db, demo, clock,
+    app, config, base, db, demo, clock,
     close: async () => {
       await app.close();
       await db.database.close();

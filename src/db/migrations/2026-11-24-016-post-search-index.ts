@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Kysely, Migration } from 'kysely';
 import type { DialectAdapter } from '../dialects/dialect-adapter.js';
 
@@ -15,6 +16,13 @@ export function postSearchIndex(adapter: DialectAdapter): Migration {
         .addColumn('doc_id', 'bigint', (c) => c.notNull())
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .execute();
+      // Names this database to the index copies instances save (search/index-snapshot.ts): a copy made from
+      // another database is never loaded.
+      await db.schema.createTable('search_epochs')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('epoch', 'text', (c) => c.notNull())
+        .execute();
+      await db.insertInto('search_epochs' as never).values({ name: 'index', epoch: randomBytes(16).toString('hex') } as never).execute();
       await adapter.dropSearchIndex(db, 'post_search');
     },
   };
