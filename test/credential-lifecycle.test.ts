@@ -2,7 +2,7 @@ import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConsoleForms } from './helpers/console-forms.js';
 import { startListeningApp, startSecondInstance, type ListeningApp, type SecondInstance } from './helpers/listening-app.js';
-import { Browser, fetchSend } from './helpers/oauth-browser.js';
+import { Browser, fetchSend, hiddenField } from './helpers/oauth-browser.js';
 import { ENGINES } from './helpers/test-database.js';
 
 const insecure = { [oauth.allowInsecureRequests]: true };
@@ -148,5 +148,33 @@ describe.each(ENGINES)('credential lifecycle on %s', (engine) => {
     } finally {
       a.clock.offset = 0;
     }
+  });
+  it('issues on refresh at most what the grant and the client\'s current scopes share (row 8)', async () => {
+    const app = await builder.createApp('Narrowed');
+    const client = await builder.createClient(app.appId, REDIRECT_URI, ['profile', 'post:write']);
+    const tokens = await exchange(client, await authorize(client.clientId, 'profile post:write'));
+    expect(tokens.scope).toBe('profile post:write');
+    const narrowed = await builder.post(`/console/apps/${app.appId}/client/update`, { redirect_uris: REDIRECT_URI, scopes: ['profile'] });
+    expect(narrowed.status).toBe(200);
+    const refreshed = await refresh(client, tokens.refresh_token!);
+    expect(refreshed.scope).toBe('profile');
+    const post = await fetch(`${b.base}/api/v1/posts`, {
+      method: 'POST', headers: { authorization: `Bearer ${refreshed.access_token}`, 'content-type': 'multipart/form-data; boundary=x' },
+      body: '--x\r\nContent-Disposition: form-data; name="request"\r\nContent-Type: application/json\r\n\r\n{"text":"narrowed"}\r\n--x--\r\n',
+    });
+    expect(post.status).toBe(403);
+    expect(((await post.json()) as { code: string }).code).toBe('C0011');
+  });
+
+  it('bounds what a console sign-in stores: a 10,000-character e-mail is refused, and throttle keys have a fixed size (row 7)', async () => {
+    const visitor = new Browser(fetchSend(a.base));
+    const page = await visitor.request('GET', '/console/sign-in');
+    for (const email of [`${'a'.repeat(10_000)}@example.com`, 'someone@example.com']) {
+      const res = await visitor.request('POST', '/console/sign-in', { email, password: 'not the password', csrf_token: hiddenField(page.body, 'csrf_token') });
+      expect(res.status).toBe(401);
+    }
+    const keys = await a.db.database.db.selectFrom('rate_limit_counters').select('counter_key').where('counter_key', 'like', 'login|%').execute();
+    expect(keys.length).toBeGreaterThan(0);
+    for (const { counter_key: key } of keys) expect(key.length).toBeLessThan(64);
   });
 });

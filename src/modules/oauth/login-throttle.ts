@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
+import { hashSecret } from '../../shared/keys.js';
 
 export interface ThrottleSettings { maxFailuresPerAccount: number; maxFailuresPerAddress: number; windowSeconds: number }
 
@@ -22,9 +23,10 @@ export class LoginThrottle {
   async reserve(account: string, address: string): Promise<LoginReservation | null> {
     const windowMs = this.settings.windowSeconds * 1000;
     const start = Math.floor(this.clock() / windowMs) * windowMs;
-    const accountKey = `login|a:${account}|${start}`;
+    // Hashed: a key's length does not depend on what a client sends (an index row has a size limit).
+    const accountKey = `login|a:${hashSecret(account).slice(0, 32)}|${start}`;
     if (!await this.take(accountKey, this.settings.maxFailuresPerAccount, start + windowMs)) return null;
-    const addressKey = `login|i:${address}|${start}`;
+    const addressKey = `login|i:${hashSecret(address).slice(0, 32)}|${start}`;
     if (!await this.take(addressKey, this.settings.maxFailuresPerAddress, start + windowMs)) {
       await this.release({ keys: [accountKey] });
       return null;

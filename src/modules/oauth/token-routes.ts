@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import { hashSecret } from '../../shared/keys.js';
 import { authenticateClient } from './client-auth.js';
 import { OAuthError } from './oauth-error.js';
-import type { OAuthRepository } from './oauth-repository.js';
+import type { OAuthClient, OAuthRepository } from './oauth-repository.js';
 import { OAuthErrorBody, RevokeRequest, TokenRequest, TokenResponseSchema } from './oauth-schemas.js';
 import { covers, parseScopes } from './scopes.js';
 import type { TokenResponse, TokenService } from './token-service.js';
@@ -63,7 +63,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ oauth: OAuthRepository; to
     reply.headers(NO_STORE);
     switch (body.grant_type) {
       case 'authorization_code': return exchangeCode(client.clientId, body);
-      case 'refresh_token': return refresh(client.clientId, body);
+      case 'refresh_token': return refresh(client, body);
       case undefined: case '': throw new OAuthError('invalid_request', 'grant_type is required');
       default: throw new OAuthError('unsupported_grant_type', `grant_type ${JSON.stringify(body.grant_type)} is not supported; use authorization_code or refresh_token`);
     }
@@ -106,7 +106,8 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ oauth: OAuthRepository; to
     throw new OAuthError('invalid_grant', outcome.error);
   }
 
-  async function refresh(clientId: string, body: Form): Promise<TokenResponse> {
+  async function refresh(client: OAuthClient, body: Form): Promise<TokenResponse> {
+    const { clientId } = client;
     const tokenHash = hashSecret(need(body, 'refresh_token'));
     const requested = body.scope === undefined ? null : parseScopes(body.scope);
     const now = clock();
@@ -123,9 +124,11 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ oauth: OAuthRepository; to
       }
       if (grant.revoked_at !== null) return { kind: 'error', error: new OAuthError('invalid_grant', 'The refresh token was revoked') } as const;
       if (row.expires_at <= now) return { kind: 'error', error: new OAuthError('invalid_grant', 'The refresh token expired') } as const;
-      const granted = grant.scopes.split(' ').filter(Boolean);
+      // What the user granted, less what the client may no longer ask for (its builder narrowed its scopes).
+      const granted = grant.scopes.split(' ').filter(Boolean).filter((scope) => covers(client.allowedScopes, [scope]));
+      // Thrown, not returned: the transaction rolls back, so the refresh token is not spent on a refused request.
+      if (granted.length === 0) throw new OAuthError('invalid_scope', 'The client may no longer ask for any scope of this grant');
       if (requested !== null && (requested.length === 0 || !covers(granted, requested))) {
-        // Thrown, not returned: the transaction rolls back, so the refresh token is not spent on a refused request.
         throw new OAuthError('invalid_scope', `A refresh may only narrow the granted scopes (${granted.join(' ')})`);
       }
       return { kind: 'ok', tokens: await tokens.issue(repo, { grantId: grant.id, userId: grant.user_id, clientId, scopes: requested ?? granted }) } as const;

@@ -16,6 +16,9 @@ const SESSION_COOKIE = 'svc_session';
 const CSRF_COOKIE = 'svc_csrf';
 const SESSION_MS = 12 * 3_600_000;
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+/** The longest e-mail address (RFC 5321's path limit) and password any account can have. */
+const MAX_EMAIL = 320;
+const MAX_PASSWORD = 1024;
 
 export type SignInResult = { kind: 'ok'; userId: number } | { kind: 'refused' } | { kind: 'throttled' };
 
@@ -44,6 +47,8 @@ export class WebSessions {
    */
   async signIn(request: FastifyRequest, reply: FastifyReply, emailInput: string | undefined, password: string | undefined): Promise<SignInResult> {
     const email = (emailInput ?? '').trim().toLowerCase();
+    // No account has a longer address or password: refused before anything is counted or stored.
+    if (email.length > MAX_EMAIL || (password ?? '').length > MAX_PASSWORD) return { kind: 'refused' };
     const reservation = await this.throttle.reserve(email, request.ip);
     if (!reservation) return { kind: 'throttled' };
     const user = email ? await this.accounts.findUserByEmail(email) : undefined;
