@@ -46,6 +46,7 @@ import { userinfoRoutes } from './modules/oauth/userinfo-routes.js';
 import { OgFetcher } from './modules/posts/og-fetcher.js';
 import { PostRepository } from './modules/posts/post-repository.js';
 import { PostIndex, postIndexCopy } from './search/post-index.js';
+import { startPruning } from './search/search-changes.js';
 import { PostWriteRepository } from './modules/posts/post-write-repository.js';
 import { postWriteRoutes } from './modules/posts/post-write-routes.js';
 import { PostWriteService } from './modules/posts/post-write-service.js';
@@ -175,7 +176,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const postIndex = new PostIndex(database.db, versions.posts, postIndexCopy(config.dataDir));
   await postIndex.ready();
   app.decorate('postIndex', postIndex);
-  app.addHook('onClose', () => postIndex.close());
+  const stopPruning = startPruning(database.db, clock, (err) => app.log.error({ err }, 'pruning the search change log failed'));
+  app.addHook('onClose', async () => {
+    stopPruning();
+    await postIndex.close();
+  });
   const posts = new PostService(new PostRepository(database.db, postIndex), accounts, links, config.serviceTimeZone, versions.posts);
   const jobReads = new JobRepository(database.db, database.adapter, database.longReads, versions.jobs);
   const hiringSweep = new HiringSweep(database.db, database.adapter, versions.jobs, (now) => jobReads.nextHiringChange(now));

@@ -1,10 +1,13 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../src/app.js';
 import type { Database } from '../src/db/database.js';
 import { PostIndex, type PostSearchFilter } from '../src/search/post-index.js';
-import { ChangeFollower, recordSearchChanges } from '../src/search/search-changes.js';
+import { bumpDataVersion } from '../src/cache/data-version.js';
+import { generateDemoData } from '../src/demo/demo-generator.js';
+import { ChangeFollower, ChangesLostError, LOG_RETENTION_MS, pruneSearchChanges, prunedBelow, recordSearchChanges } from '../src/search/search-changes.js';
 import { queryTerms } from '../src/search/search-text.js';
 import { startListeningApp, startSecondInstance, type ListeningApp, type SecondInstance } from './helpers/listening-app.js';
 import { jsonPart, multipart } from './helpers/multipart.js';
@@ -189,6 +192,47 @@ describe.each(ENGINES)('the post index\'s saved copy on %s', (engine) => {
         await s.db.database.close();
         await s.db.drop();
       }
+    }
+  });
+});
+
+describe.each(ENGINES)('the change log\'s retention on %s', (engine) => {
+  it('prunes rows older than a week, and an index whose place was pruned away rebuilds instead of missing changes', async () => {
+    const test = await createTestDatabase(engine);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-prune-'));
+    try {
+      const db = test.database.db;
+      const now = Date.now();
+      await generateDemoData(test.database, { now, posts: 30, jobs: 5, events: 2 });
+      const copy = path.join(dir, 'posts.idx');
+      const index = new PostIndex(db, undefined, copy);
+      await index.ready();
+      const behind = new ChangeFollower(db, 'post');
+      await behind.start();
+      // A post written and logged more than a week ago (as an instance that served no search since would see it).
+      const old = now - LOG_RETENTION_MS - 60_000;
+      const { id } = await db.insertInto('posts').values({
+        author_type: 'MEMBER', author_user_id: 1, author_company_id: null, content: 'pruned away: quokka', language: 'ko', reposted_post_id: null,
+        image_count: 0, has_og: 0, like_count: 0, comment_count: 0, posted_at: old, updated_at: old,
+      }).returning('id').executeTakeFirstOrThrow();
+      await recordSearchChanges(db, 'post', [id], old);
+      await bumpDataVersion(db, 'posts');
+      await recordSearchChanges(db, 'post', [id], now);
+      expect(await pruneSearchChanges(db, now)).toBeGreaterThan(0);
+      expect(await prunedBelow(db)).toBeGreaterThan(0);
+      expect(await db.selectFrom('search_changes').select('id').where('created_at', '<', now - LOG_RETENTION_MS).execute()).toEqual([]);
+      await expect(behind.next()).rejects.toBeInstanceOf(ChangesLostError);
+      // The index was behind too: it rebuilds, and finds the post.
+      expect((await index.search({ terms: queryTerms('quokka'), order: 'recent', limit: 5, offset: 0 })).ids).toEqual([id]);
+      // A saved copy from before the prune is not loaded: the next start builds from the tables.
+      const restarted = new PostIndex(db, undefined, copy);
+      await restarted.ready();
+      expect(restarted.stats().fromCopy).toBe(false);
+      expect((await restarted.search({ terms: queryTerms('quokka'), order: 'recent', limit: 5, offset: 0 })).ids).toEqual([id]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+      await test.database.close();
+      await test.drop();
     }
   });
 });

@@ -433,7 +433,8 @@ export interface DB {
   data_version_slots: DataVersionSlotsTable;
   search_sweeps: SearchSweepsTable;
   search_changes: SearchChangesTable;
-  search_epochs: { name: string; epoch: string };
+  /** `epoch` (this database's name for index copies) and `pruned_below` (the log's oldest kept id), search-changes.ts. */
+  search_log_state: { name: 'epoch' | 'pruned_below'; value: string };
 }
 
 export type SearchIndex = 'post_search' | 'job_search' | 'job_search_popular';

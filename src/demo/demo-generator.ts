@@ -207,7 +207,7 @@ async function insertPost(ctx: Ctx, post: {
   if (post.translations.length) {
     await trx.insertInto('post_translations').values(post.translations.map(([language, content]) => ({ post_id: id, language, content }))).execute();
   }
-  await recordSearchChanges(trx, 'post', [id], post.postedAt);
+  await recordSearchChanges(trx, 'post', [id], ctx.now);
   return id;
 }
 

@@ -6,7 +6,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
-import { ChangeFollower, type ChangeKind, type FollowerState } from './search-changes.js';
+import { ChangeFollower, ChangesLostError, prunedBelow, type ChangeKind, type FollowerState } from './search-changes.js';
 import { readSnapshot, SNAPSHOT_FORMAT, writeSnapshot } from './index-snapshot.js';
 import { OrderedDocuments, type DocumentsMeta, type IndexedItem } from './ordered-documents.js';
 
@@ -84,7 +84,7 @@ export class LiveIndex {
   }
 
   private epoch(): Promise<string> {
-    this.epochValue ??= this.db.selectFrom('search_epochs').select('epoch').where('name', '=', 'index').executeTakeFirstOrThrow().then((r) => r.epoch);
+    this.epochValue ??= this.db.selectFrom('search_log_state').select('value').where('name', '=', 'epoch').executeTakeFirstOrThrow().then((r) => r.value);
     return this.epochValue;
   }
 
@@ -100,7 +100,8 @@ export class LiveIndex {
     const { header } = copy;
     const latest = await this.db.selectFrom('search_changes').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
     if (header?.format !== SNAPSHOT_FORMAT || header.kind !== this.source.kind || header.epoch !== await this.epoch()
-      || typeof header.follower?.horizon !== 'number' || Number(latest?.id ?? 0) < header.follower.horizon) {
+      || typeof header.follower?.horizon !== 'number' || Number(latest?.id ?? 0) < header.follower.horizon
+      || header.follower.horizon + 1 < await prunedBelow(this.db)) {
       copy.chunks.close();
       return false;
     }
@@ -198,7 +199,15 @@ export class LiveIndex {
     // The version first: every write it counts is in the log read after it.
     const version = await this.version.read();
     const docs = this.docs!;
-    await this.apply(docs, await this.follower.next());
+    let changed: number[];
+    try {
+      changed = await this.follower.next();
+    } catch (err) {
+      // This instance fell behind the log's retention (it served no search for a week): build afresh.
+      if (err instanceof ChangesLostError) return this.rebuild();
+      throw err;
+    }
+    await this.apply(docs, changed);
     this.syncedVersion = Math.max(this.syncedVersion, version);
     if (docs.displaced.size > DISPLACED_LIMIT && !this.rebuilding) {
       this.rebuilding = true;

@@ -20,6 +20,41 @@ export type ChangeKind = SearchChangesTable['kind'];
 /** A missing id older than this is a transaction that rolled back (none of ours stays open this long). */
 const GAP_MS = 60_000;
 const BATCH = 5_000;
+/** The log keeps a week: an instance's copy older than that is rebuilt from the tables (docs/search.md). */
+export const LOG_RETENTION_MS = 7 * 86_400_000;
+
+/**
+ * Deletes the log's rows older than the retention, and records below which id rows are gone, so that a
+ * follower (or a saved copy) whose place is below it knows it lost changes and rebuilds. Returns rows deleted.
+ */
+export async function pruneSearchChanges(db: Kysely<DB>, now: number = Date.now()): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const cutoff = await trx.selectFrom('search_changes').select((eb) => eb.fn.max('id').as('id'))
+      .where('created_at', '<', now - LOG_RETENTION_MS).executeTakeFirst();
+    const below = Number(cutoff?.id ?? 0) + 1;
+    if (below <= 1) return 0;
+    const result = await trx.deleteFrom('search_changes').where('id', '<', below).executeTakeFirst();
+    await trx.updateTable('search_log_state').set({ value: String(below) })
+      .where('name', '=', 'pruned_below').where((eb) => eb(eb.cast('value', 'bigint'), '<', below)).execute();
+    return Number(result.numDeletedRows);
+  });
+}
+
+/** Prunes the log now and then (every hour) for as long as the instance runs; returns the stop. */
+export function startPruning(db: Kysely<DB>, clock: () => number, onError: (err: unknown) => void): () => void {
+  const timer = setInterval(() => { pruneSearchChanges(db, clock()).catch(onError); }, 3_600_000);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** The log's oldest kept id: every row below it was deleted (0 when none was). */
+export async function prunedBelow(db: Kysely<DB>): Promise<number> {
+  const row = await db.selectFrom('search_log_state').select('value').where('name', '=', 'pruned_below').executeTakeFirst();
+  return Number(row?.value ?? 0);
+}
+
+/** A follower whose place in the log was pruned away: the index must be rebuilt from the tables. */
+export class ChangesLostError extends Error {}
 
 /** Records, inside the writing transaction, that these documents changed. */
 export async function recordSearchChanges(db: Kysely<DB>, kind: ChangeKind, ids: number[], now: number = Date.now()): Promise<void> {
@@ -65,8 +100,9 @@ export class ChangeFollower {
     return this.gaps.size > 0;
   }
 
-  /** The ids of the documents of this kind changed since the last call. */
+  /** The ids of the documents of this kind changed since the last call; ChangesLostError when the log no longer reaches back to its place. */
   async next(): Promise<number[]> {
+    if (this.horizon + 1 < await prunedBelow(this.db)) throw new ChangesLostError('The change log was pruned past this index; it must be rebuilt');
     const changed = new Set<number>();
     for (let after = this.horizon; ;) {
       const rows = await this.db.selectFrom('search_changes').select(['id', 'kind', 'doc_id'])

@@ -16,13 +16,15 @@ export function postSearchIndex(adapter: DialectAdapter): Migration {
         .addColumn('doc_id', 'bigint', (c) => c.notNull())
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .execute();
-      // Names this database to the index copies instances save (search/index-snapshot.ts): a copy made from
-      // another database is never loaded.
-      await db.schema.createTable('search_epochs')
+      // The log's state: `epoch` names this database to the index copies instances save (a copy made from
+      // another database is never loaded); below `pruned_below` the log's rows have been deleted.
+      await db.schema.createTable('search_log_state')
         .addColumn('name', 'text', (c) => c.primaryKey())
-        .addColumn('epoch', 'text', (c) => c.notNull())
+        .addColumn('value', 'text', (c) => c.notNull())
         .execute();
-      await db.insertInto('search_epochs' as never).values({ name: 'index', epoch: randomBytes(16).toString('hex') } as never).execute();
+      await db.insertInto('search_log_state' as never).values([
+        { name: 'epoch', value: randomBytes(16).toString('hex') }, { name: 'pruned_below', value: '0' },
+      ] as never).execute();
       await adapter.dropSearchIndex(db, 'post_search');
     },
   };
