@@ -113,6 +113,24 @@ describe.each(ENGINES)('the change log on %s', (engine) => {
         await first;
         expect(await follower.next()).toEqual([101]);
         expect(follower.waiting).toBe(false);
+        // A follower started while a transaction that took a lower id is still open gets that change when it commits.
+        let releaseOpen!: () => void;
+        const openMayCommit = new Promise<void>((resolve) => { releaseOpen = resolve; });
+        let openInserted!: () => void;
+        const openDone = new Promise<void>((resolve) => { openInserted = resolve; });
+        const open = db.transaction().execute(async (trx) => {
+          await recordSearchChanges(trx, 'post', [201]);
+          openInserted();
+          await openMayCommit;
+        });
+        await openDone;
+        await recordSearchChanges(other.db, 'post', [202]);
+        const late = new ChangeFollower(db, 'post');
+        await late.start();
+        releaseOpen();
+        await open;
+        expect(await late.next()).toEqual([201]);
+        expect(await follower.next()).toEqual([201, 202]);
         // A rolled-back change leaves a gap that the next changes pass.
         await db.transaction().execute(async (trx) => {
           await recordSearchChanges(trx, 'post', [103]);

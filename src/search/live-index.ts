@@ -99,9 +99,11 @@ export class LiveIndex {
     if (!copy) return false;
     const { header } = copy;
     const latest = await this.db.selectFrom('search_changes').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+    const pruned = await prunedBelow(this.db);
+    // How far this database's log has come (its rows may all have been pruned).
+    const reached = Math.max(Number(latest?.id ?? 0), pruned - 1);
     if (header?.format !== SNAPSHOT_FORMAT || header.kind !== this.source.kind || header.epoch !== await this.epoch()
-      || typeof header.follower?.horizon !== 'number' || Number(latest?.id ?? 0) < header.follower.horizon
-      || header.follower.horizon + 1 < await prunedBelow(this.db)) {
+      || typeof header.follower?.horizon !== 'number' || reached < header.follower.horizon || header.follower.horizon + 1 < pruned) {
       copy.chunks.close();
       return false;
     }
@@ -116,7 +118,13 @@ export class LiveIndex {
     const version = await this.version.read();
     const follower = new ChangeFollower(this.db, this.source.kind);
     follower.restore(header.follower);
-    await this.install(docs, follower, version, started, true);
+    try {
+      await this.install(docs, follower, version, started, true);
+    } catch (err) {
+      // Pruned past the copy's place since it was checked: build from the tables instead.
+      if (err instanceof ChangesLostError) return false;
+      throw err;
+    }
     return true;
   }
 

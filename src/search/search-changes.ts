@@ -74,12 +74,21 @@ export class ChangeFollower {
 
   constructor(private readonly db: Kysely<DB>, private readonly kind: ChangeKind, private readonly clock: () => number = Date.now) {}
 
-  /** Starts following from the log's end: call before reading the tables the index is built from. */
+  /**
+   * Starts following from the log's end: call before reading the tables the index is built from. What is in
+   * the log now is in those tables already; but a transaction that took a lower id may still be open and
+   * commit after the build read them, so the ids of the last GAP_MS that are not there yet are waited for.
+   */
   async start(): Promise<void> {
-    const row = await this.db.selectFrom('search_changes').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
-    this.horizon = Number(row?.id ?? 0);
+    const settled = await this.db.selectFrom('search_changes').select((eb) => eb.fn.max('id').as('id'))
+      .where('created_at', '<', this.clock() - GAP_MS).executeTakeFirst();
+    // Rows below the pruned mark are gone, and what they said is in the tables the build reads after this.
+    this.horizon = Math.max(Number(settled?.id ?? 0), await prunedBelow(this.db) - 1);
     this.applied.clear();
     this.gaps.clear();
+    const recent = await this.db.selectFrom('search_changes').select('id').where('id', '>', this.horizon).execute();
+    for (const row of recent) this.applied.add(Number(row.id));
+    this.advance();
   }
 
   /** Where the follower is, for a saved copy of the index it feeds. */
@@ -123,7 +132,8 @@ export class ChangeFollower {
 
   private advance(): void {
     const now = this.clock();
-    const highest = Math.max(this.horizon, ...this.applied);
+    let highest = this.horizon;
+    for (const id of this.applied) if (id > highest) highest = id;
     for (let id = this.horizon + 1; id < highest; id++) {
       if (!this.applied.has(id) && !this.gaps.has(id)) this.gaps.set(id, now);
     }
