@@ -95,40 +95,34 @@ describe.each(ENGINES)('the change log on %s', (engine) => {
       const follower = new ChangeFollower(db, 'post');
       await follower.start();
       if (engine === 'postgres') {
+        /** Records a change in a transaction left open until `commit()`: it holds its lower id meanwhile. */
+        const heldOpen = async (id: number) => {
+          let commit!: () => void;
+          const mayCommit = new Promise<void>((resolve) => { commit = resolve; });
+          let inserted!: () => void;
+          const recorded = new Promise<void>((resolve) => { inserted = resolve; });
+          const done = db.transaction().execute(async (trx) => {
+            await recordSearchChanges(trx, 'post', [id]);
+            inserted();
+            await mayCommit;
+          });
+          await recorded;
+          return async () => { commit(); await done; };
+        };
         // Transaction 1 takes the lower id and commits after transaction 2: the follower must not skip it.
-        let releaseFirst!: () => void;
-        const firstMayCommit = new Promise<void>((resolve) => { releaseFirst = resolve; });
-        let firstInserted!: () => void;
-        const inserted = new Promise<void>((resolve) => { firstInserted = resolve; });
-        const first = db.transaction().execute(async (trx) => {
-          await recordSearchChanges(trx, 'post', [101]);
-          firstInserted();
-          await firstMayCommit;
-        });
-        await inserted;
+        const commitFirst = await heldOpen(101);
         await recordSearchChanges(other.db, 'post', [102]);
         expect(await follower.next()).toEqual([102]);
         expect(follower.waiting).toBe(true);
-        releaseFirst();
-        await first;
+        await commitFirst();
         expect(await follower.next()).toEqual([101]);
         expect(follower.waiting).toBe(false);
         // A follower started while a transaction that took a lower id is still open gets that change when it commits.
-        let releaseOpen!: () => void;
-        const openMayCommit = new Promise<void>((resolve) => { releaseOpen = resolve; });
-        let openInserted!: () => void;
-        const openDone = new Promise<void>((resolve) => { openInserted = resolve; });
-        const open = db.transaction().execute(async (trx) => {
-          await recordSearchChanges(trx, 'post', [201]);
-          openInserted();
-          await openMayCommit;
-        });
-        await openDone;
+        const commitOpen = await heldOpen(201);
         await recordSearchChanges(other.db, 'post', [202]);
         const late = new ChangeFollower(db, 'post');
         await late.start();
-        releaseOpen();
-        await open;
+        await commitOpen();
         expect(await late.next()).toEqual([201]);
         expect(await follower.next()).toEqual([201, 202]);
         // A rolled-back change leaves a gap that the next changes pass.
