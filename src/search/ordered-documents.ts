@@ -220,5 +220,5 @@ export function relevancePage(docs: OrderedDocuments, result: Bitmap, terms: str
 /** The highest `count` numbers of a bitmap, highest first. */
 function topOf(bitmap: Bitmap, count: number): number[] {
   const from = Math.max(0, bitmap.size - count);
-  return Array.from(bitmap.rangeUint32Array(from, bitmap.size - from)).reverse();
+  return Array.from(bitmap.sliceUint32Array(from, bitmap.size)).reverse();
 }

@@ -16,7 +16,7 @@ import type { DB } from '../db/schema.js';
 import { groupBy } from '../shared/group.js';
 import { LiveIndex, normalizedLength, type IndexStats, type ItemSource } from './live-index.js';
 import { relevancePage, type IndexedItem } from './ordered-documents.js';
-import type { IndexQuery } from './posting-index.js';
+import { withTemporaryBitmaps, type IndexQuery } from './posting-index.js';
 import { FACETS, postTokens } from './search-documents.js';
 
 export { RELEVANCE_CANDIDATES } from './ordered-documents.js';
@@ -109,14 +109,18 @@ export class PostIndex {
 /** The exact total and one page of post ids. */
   async search(filter: PostSearchFilter): Promise<{ total: number; ids: number[] }> {
     const docs = await this.live.current();
-    let result = docs.index.match(postIndexQuery(filter));
-    if (filter.postedAfter !== undefined || filter.postedBefore !== undefined) {
-      result = docs.window(result, filter.postedAfter ?? -Infinity, filter.postedBefore ?? Infinity);
-    }
-    const page = filter.terms && filter.order === 'rank'
-      ? relevancePage(docs, result, filter.terms, filter.offset, filter.limit)
-      : docs.newest(result, filter.offset, filter.limit);
-    return { total: result.size, ids: page.map((doc) => docs.itemId(doc)) };
+    // Synchronous from here, so no write lands halfway; the bitmaps made on the way are freed at the end.
+    docs.index.flush();
+    return withTemporaryBitmaps(() => {
+      let result = docs.index.match(postIndexQuery(filter));
+      if (filter.postedAfter !== undefined || filter.postedBefore !== undefined) {
+        result = docs.window(result, filter.postedAfter ?? -Infinity, filter.postedBefore ?? Infinity);
+      }
+      const page = filter.terms && filter.order === 'rank'
+        ? relevancePage(docs, result, filter.terms, filter.offset, filter.limit)
+        : docs.newest(result, filter.offset, filter.limit);
+      return { total: result.size, ids: page.map((doc) => docs.itemId(doc)) };
+    });
   }
 
   stats(): IndexStats {

@@ -5,13 +5,23 @@
  *
  * What relevance needs is held too, so that ranking reads no text: each document's length, and for each
  * token the documents in which it repeats, in tiers (at least 2, 4 and 8 occurrences).
+ *
+ * The bitmaps are CRoaring's, compiled to WebAssembly (`roaring-wasm`, by the author of the native `roaring`
+ * binding, whose C++ does not build on Node.js 26): the same library and serialization on every Node.js.
  */
-import roaring from 'roaring';
+import { RoaringArenaAllocator, RoaringBitmap32 } from 'roaring-wasm';
 import type { ChunkReader } from './index-snapshot.js';
 
-const { RoaringBitmap32 } = roaring;
-export type Bitmap = InstanceType<typeof RoaringBitmap32>;
+export type Bitmap = RoaringBitmap32;
 export { RoaringBitmap32 };
+
+/**
+ * Runs `work` with every bitmap it creates freed when it returns (CRoaring's memory lives in WebAssembly, which
+ * JavaScript's collector frees only eventually). `work` must create no bitmap that outlives it.
+ */
+export function withTemporaryBitmaps<T>(work: () => T): T {
+  return new RoaringArenaAllocator().with(work);
+}
 
 /** A document is in tier i of a token when the token occurs at least TIERS[i] times in it. */
 export const TIERS = [2, 4, 8] as const;
@@ -129,7 +139,11 @@ export class PostingIndex {
   /** Every token with the live documents holding it (for the operator's check; not a search path). */
   *tokens(): Generator<[string, Bitmap]> {
     this.flush();
-    for (const [token, posting] of this.postings) yield [token, RoaringBitmap32.and(posting, this.live)];
+    for (const [token, posting] of this.postings) {
+      const live = RoaringBitmap32.and(posting, this.live);
+      yield [token, live];
+      live.dispose();
+    }
   }
 
   /** The length relevance divides by, of one document. */
@@ -155,7 +169,9 @@ export class PostingIndex {
     index.lengths = new Uint32Array(Math.max(1024, lengths.length));
     index.lengths.set(lengths);
     const bitmap = () => RoaringBitmap32.deserialize(reader.take(), 'portable');
-    index.live.orInPlace(bitmap());
+    const live = bitmap();
+    index.live.orInPlace(live);
+    live.dispose();
     for (const token of meta.tokens) index.postings.set(token, bitmap());
     for (const token of meta.tiered) index.tiers.set(token, TIERS.map(() => bitmap()));
     return index;
