@@ -234,6 +234,7 @@ export class LiveIndex {
     const present = new Set(found.map((item) => item.id));
     for (const id of ids) if (!present.has(id)) docs.remove(id);
     for (const item of found) docs.add(item);
+    docs.index.flush();
   }
 
   stats(): IndexStats {

@@ -110,7 +110,6 @@ export class PostIndex {
   async search(filter: PostSearchFilter): Promise<{ total: number; ids: number[] }> {
     const docs = await this.live.current();
     // Synchronous from here, so no write lands halfway; the bitmaps made on the way are freed at the end.
-    docs.index.flush();
     return withTemporaryBitmaps(() => {
       let result = docs.index.match(postIndexQuery(filter));
       if (filter.postedAfter !== undefined || filter.postedBefore !== undefined) {

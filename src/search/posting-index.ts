@@ -75,7 +75,7 @@ export class PostingIndex {
     this.live.remove(doc);
   }
 
-  /** Adds what `add` gathered to the bitmaps; a query does it first. */
+  /** Adds what `add` gathered to the bitmaps; whoever adds flushes before the next query (live-index.ts does). */
   flush(): void {
     if (this.pendingCount === 0) return;
     for (const [token, docs] of this.pending) {
@@ -97,7 +97,8 @@ export class PostingIndex {
 
   /** The live documents that hold a token of every group of `all` and none of `none`. */
   match(query: IndexQuery): Bitmap {
-    this.flush();
+    // Never flushed here: a query may run in an arena (withTemporaryBitmaps), which would free the new postings.
+    if (this.pendingCount > 0) throw new Error('The index was queried with postings not yet flushed');
     const groups: Bitmap[] = [];
     for (const group of query.all) {
       const lists = group.flatMap((token) => this.postings.get(token) ?? []);
