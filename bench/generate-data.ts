@@ -14,7 +14,6 @@ import { generateDemoData } from '../src/demo/demo-generator.js';
 import { SeededRandom } from '../src/demo/random.js';
 import { CITIES, EVENT_TEXTS, fill, JOB_TEXTS, POST_TEMPLATES, ROLES, TECHS, type TextLanguage } from '../src/demo/vocabulary.js';
 import { catalogCodes } from '../src/modules/codes/catalog-data.js';
-import { isHiring, jobDocument, jobPopularityKey, jobSearchKey } from '../src/search/search-documents.js';
 import { timeOrderedId } from '../src/shared/ids.js';
 
 const BATCH = 500;
@@ -68,7 +67,6 @@ async function posts(database: Database, count: number, rnd: SeededRandom, now: 
         author_company_id: isCompany ? company.id : null, content, language,
         reposted_post_id: id - first > 100 && rnd.chance(0.05) ? first + rnd.int(0, id - first - 1) : null,
         image_count: imageCount, has_og: 0, like_count: rnd.int(0, 500), comment_count: rnd.int(0, 50), posted_at: postedAt, updated_at: postedAt,
-        search_key: null,
       });
       for (let k = 0; k < imageCount; k++) {
         images.push({ id: nextImage++, post_id: id, position: k, media_key: `bench/posts/${id}-${k}.png`, content_type: 'image/png', byte_size: 20_000, width: 1200, height: 630 });
@@ -104,8 +102,6 @@ async function jobs(database: Database, count: number, rnd: SeededRandom, now: n
     const seniorityRows: DB['job_seniorities'][] = [];
     const typeRows: DB['job_employment_types'][] = [];
     const translations: DB['job_translations'][] = [];
-    const docs: Array<{ id: number; tokens: string }> = [];
-    const popularDocs: Array<{ id: number; tokens: string }> = [];
     for (let i = 0; i < n; i++) {
       const id = nextId++;
       const company = rnd.pick(companies);
@@ -125,14 +121,12 @@ async function jobs(database: Database, count: number, rnd: SeededRandom, now: n
       const end = state < 0.6 ? now + rnd.int(1, 90) * DAY : state < 0.65 ? null : now - rnd.int(1, 30) * DAY;
       const workType = rnd.pick(workTypes);
       const original = text(language);
-      const hiring = isHiring({ status, start_at: start, end_at: end }, now);
       const views = rnd.int(0, 10_000);
       rows.push({
         id, company_id: company.id, author_user_id: null, job_type: 'PLATFORM', status, ...original, job_category: role.category, work_type: workType,
         allow_remote: workType === 'ONSITE' ? 0 : 1, language, apply_type: 'PLATFORM', apply_url: null, email: null, notify_emails: '[]',
         military: 0, veteran: 0, start_at: start, end_at: end, view_count: views, created_at: start - DAY, updated_at: start - DAY,
-        deleted_at: status === 'deleted' ? now - DAY : null, search_key: hiring ? jobSearchKey(start, id) : null,
-        popularity_key: hiring ? jobPopularityKey(views, id) : null,
+        deleted_at: status === 'deleted' ? now - DAY : null,
       });
       const jobSeniorities = rnd.some(seniorities, rnd.int(1, 2));
       const jobTypes = rnd.some(types, rnd.int(1, 2));
@@ -140,20 +134,12 @@ async function jobs(database: Database, count: number, rnd: SeededRandom, now: n
       for (const ty of jobTypes) typeRows.push({ job_id: id, employment_type: ty });
       const own = rnd.chance(0.4) ? TARGETS.filter((l) => l !== language).map((l) => ({ job_id: id, language: l, ...text(l) })) : [];
       translations.push(...own);
-      if (hiring) {
-        const facts = { ...original, id, status, job_category: role.category, work_type: workType, company_id: company.id, company_size: company.size, start_at: start, end_at: end };
-        const tokens = jobDocument(facts, { seniorities: new Map([[id, jobSeniorities]]), employmentTypes: new Map([[id, jobTypes]]), translations: new Map([[id, own]]) });
-        docs.push({ id: jobSearchKey(start, id), tokens });
-        popularDocs.push({ id: jobPopularityKey(views, id), tokens });
-      }
     }
     await db.transaction().execute(async (trx) => {
       for (let k = 0; k < rows.length; k += 250) await trx.insertInto('jobs').values(rows.slice(k, k + 250)).execute();
       await trx.insertInto('job_seniorities').values(seniorityRows).execute();
       await trx.insertInto('job_employment_types').values(typeRows).execute();
       for (let k = 0; k < translations.length; k += 200) await trx.insertInto('job_translations').values(translations.slice(k, k + 200)).execute();
-      await adapter.insertSearchDocuments(trx, 'job_search', docs);
-      await adapter.insertSearchDocuments(trx, 'job_search_popular', popularDocs);
     });
     progress('jobs', done + n, count, started);
   }
@@ -206,7 +192,6 @@ export async function generateBenchData(database: Database, counts: { posts: num
   if (counts.posts) await posts(database, counts.posts, rnd, now, { users, companies });
   if (counts.jobs) await jobs(database, counts.jobs, rnd, now, companies);
   if (counts.events) await events(database, counts.events, rnd, now, companies);
-  await database.db.updateTable('search_sweeps').set({ swept_at: now }).where('name', '=', 'job_hiring').execute();
   // Statistics for the planner, and on PostgreSQL the visibility map a steady-state database has (autovacuum
   // would set it some time after a bulk load; until then every index read visits the heap).
   const settle = database.adapter.name === 'postgres' ? 'VACUUM (ANALYZE)' : 'ANALYZE';

@@ -27,7 +27,6 @@ import { mediaRoutes } from './media/media-routes.js';
 import { mediaStoreFor } from './media/media-store-factory.js';
 import type { MediaStore } from './media/media-store.js';
 import { PermissionService } from './modules/accounts/permission-service.js';
-import { HiringSweep } from './modules/jobs/hiring-sweep.js';
 import { JobRepository } from './modules/jobs/job-repository.js';
 import { JobWriteRepository } from './modules/jobs/job-write-repository.js';
 import { jobWriteRoutes } from './modules/jobs/job-write-routes.js';
@@ -45,6 +44,7 @@ import { tokenRoutes } from './modules/oauth/token-routes.js';
 import { userinfoRoutes } from './modules/oauth/userinfo-routes.js';
 import { OgFetcher } from './modules/posts/og-fetcher.js';
 import { PostRepository } from './modules/posts/post-repository.js';
+import { JobIndex, jobIndexCopy } from './search/job-index.js';
 import { PostIndex, postIndexCopy } from './search/post-index.js';
 import { startPruning } from './search/search-changes.js';
 import { PostWriteRepository } from './modules/posts/post-write-repository.js';
@@ -102,6 +102,7 @@ declare module 'fastify' {
     mediaSweep: MediaSweep;
     /** The post search index of this instance (src/search/post-index.ts). */
     postIndex: PostIndex;
+    jobIndex: JobIndex;
   }
 }
 
@@ -174,17 +175,18 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await codes.load();
   const versions = { posts: new DataVersion(database.db, 'posts'), jobs: new DataVersion(database.db, 'jobs') };
   const postIndex = new PostIndex(database.db, versions.posts, postIndexCopy(config.dataDir));
-  await postIndex.ready();
+  const jobIndex = new JobIndex(database.db, versions.jobs, jobIndexCopy(config.dataDir));
+  await Promise.all([postIndex.ready(), jobIndex.ready()]);
   app.decorate('postIndex', postIndex);
+  app.decorate('jobIndex', jobIndex);
   const stopPruning = startPruning(database.db, clock, (err) => app.log.error({ err }, 'pruning the search change log failed'));
   app.addHook('onClose', async () => {
     stopPruning();
-    await postIndex.close();
+    await Promise.all([postIndex.close(), jobIndex.close()]);
   });
   const posts = new PostService(new PostRepository(database.db, postIndex), accounts, links, config.serviceTimeZone, versions.posts);
-  const jobReads = new JobRepository(database.db, database.adapter, database.longReads, versions.jobs);
-  const hiringSweep = new HiringSweep(database.db, database.adapter, versions.jobs, (now) => jobReads.nextHiringChange(now));
-  const jobs = new JobService(jobReads, accounts, codes, links, clock, versions.jobs, hiringSweep);
+  const jobReads = new JobRepository(database.db, jobIndex);
+  const jobs = new JobService(jobReads, accounts, codes, links, clock, versions.jobs);
   const permissions = new PermissionService(database.db);
   const mediaStore = options.mediaStore ?? mediaStoreFor(config, database, clock);
   const uploads = new ImageUploads(mediaStore, app.log, config.media.maxImagePixels);
@@ -193,7 +195,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.decorate('mediaSweep', mediaSweep);
   app.addHook('onClose', async () => { mediaSweep.stop(); await mediaSweep.firstRun; });
   const jobWrites = new JobWriteService({
-    writes: new JobWriteRepository(database.db, database.adapter), reads: jobReads, accounts, permissions, codes, uploads, links, clock,
+    writes: new JobWriteRepository(database.db), reads: jobReads, accounts, permissions, codes, uploads, links, clock,
     timeZone: config.serviceTimeZone,
   });
   const postWrites = new PostWriteService({

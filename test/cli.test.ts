@@ -138,26 +138,33 @@ describe('operator CLI', () => {
     expect(err.join('\n')).toContain('already holds data');
   });
 
-  it('rebuilds the post index with a progress bar, and its check reports a divergence from the tables', async () => {
+  it('rebuilds the post and job indexes with a progress bar, and the check reports a divergence from the tables', async () => {
     expect(await run('seed-demo')).toBe(0);
     out = [];
     expect(await run('search', 'check')).toBe(0);
     expect(out.join('\n')).toContain('No saved copy');
     expect(await run('search', 'rebuild')).toBe(0);
     expect(out.some((line) => /^posts \[#{30}\] \d+\/\d+/.test(line))).toBe(true);
+    expect(out.some((line) => /^jobs \[#{30}\] \d+\/\d+/.test(line))).toBe(true);
     expect(out.join('\n')).toMatch(/Built: \d+ posts/);
+    expect(out.join('\n')).toMatch(/Built: \d+ jobs/);
     expect(fs.existsSync(path.join(dir, 'search-index', 'posts.idx'))).toBe(true);
+    expect(fs.existsSync(path.join(dir, 'search-index', 'jobs.idx'))).toBe(true);
     out = [];
     expect(await run('search', 'check')).toBe(0);
-    expect(out.at(-1)).toMatch(/^OK: the saved copy and the changes since equal a build from the tables/);
-    // A post changed behind the change log's back (no write of the service does this): the check says so.
+    expect(out.filter((line) => line.startsWith('OK: the saved copy and the changes since equal a build from the tables'))).toHaveLength(2);
+    // A post and a job changed behind the change log's back (no write of the service does this): the check says so.
     const database = openDatabase({ kind: 'sqlite', url: path.join(dir, 'service.sqlite') });
     try {
       const post = await database.db.selectFrom('posts').select('id').orderBy('id').executeTakeFirstOrThrow();
       await database.db.updateTable('posts').set({ content: 'changed behind the log' }).where('id', '=', post.id).execute();
+      const job = await database.db.selectFrom('jobs').select('id').where('status', '=', 'published').orderBy('id').executeTakeFirstOrThrow();
+      await database.db.updateTable('jobs').set({ view_count: 123_456 }).where('id', '=', job.id).execute();
       expect(await run('search', 'check')).toBe(1);
-      expect(err.join('\n')).toContain(`DIVERGED: 1 of`);
+      expect(err.join('\n')).toMatch(/DIVERGED: 1 of \d+ posts/);
       expect(err.join('\n')).toContain(`post ${post.id}`);
+      expect(err.join('\n')).toMatch(/DIVERGED: 1 of \d+ jobs/);
+      expect(err.join('\n')).toContain(`job ${job.id}`);
     } finally {
       await database.close();
     }

@@ -18,7 +18,7 @@ import { ENGINES } from './helpers/test-database.js';
 const BEFORE = '2026-11-22-010-job-popularity-index';
 const NOW = Date.parse('2026-11-21T03:00:00Z');
 
-/** Data stored before the migrations after 010 (011-016) is carried over, in the reference's shape. */
+/** Data stored before the migrations after 010 (011-017) is carried over, in the reference's shape. */
 describe.each(ENGINES)('migrations after 010 on %s', (engine) => {
   let database: Database | null = null;
   let cleanup: () => Promise<void> = async () => undefined;
@@ -76,6 +76,10 @@ describe.each(ENGINES)('migrations after 010 on %s', (engine) => {
       language: 'ko', apply_type: 'PLATFORM', created_at: NOW, updated_at: NOW,
     }).returning('id').executeTakeFirstOrThrow() as { id: number };
     await insert('job_settings', { job_id: jobId, position: 0, title: '이력서', required: 1, upload_type: 'ANY' });
+    await insert('jobs', {
+      company_id: companyId, job_type: 'PLATFORM', status: 'published', title: '옛 채용 wombat', job_category: 'SOFTWARE_ENGINEERING', work_type: 'ONSITE',
+      language: 'ko', apply_type: 'PLATFORM', created_at: NOW, updated_at: NOW, start_at: NOW - 86_400_000, end_at: null,
+    });
     await insert('idempotency_keys', { scope: 's', idempotency_key: 'k', request_hash: 'h', response_status: 201, response_body: '{"postId":1}', created_at: NOW, expires_at: NOW + 1 });
     const { id: oldAppId } = await db.insertInto('apps').values({ name: 'old app', owner_user_id: null, created_at: NOW }).returning('id').executeTakeFirstOrThrow() as { id: number };
     const oldKey = `svck_${'Old'.padEnd(32, '0')}`;
@@ -86,9 +90,11 @@ describe.each(ENGINES)('migrations after 010 on %s', (engine) => {
     });
     await insert('oauth_clients', { client_id: 'svcc_old', name: 'old client', secret_hash: 'h', redirect_uris: '["https://old.example/cb"]', allowed_scopes: 'profile', created_at: NOW, updated_at: NOW });
 
+    // A database made by the migrations as they were had the engines' full-text tables (the migrations no longer make them).
+    for (const table of ['post_search', 'job_search', 'job_search_popular']) await sql`CREATE TABLE ${sql.table(table)} (doc_id bigint)`.execute(db);
     expect(await migrateToLatest(database!)).toEqual([
       '2026-11-23-011-idempotency-claims', '2026-11-23-012-media-key-indexes', '2026-11-23-013-job-setting-types', '2026-11-23-014-event-reference-shape',
-      '2026-11-23-015-app-credentials-lifecycle', '2026-11-24-016-post-search-index',
+      '2026-11-23-015-app-credentials-lifecycle', '2026-11-24-016-post-search-index', '2026-11-24-017-job-search-index',
     ]);
     // Keys keep working until revoked, apps have an empty profile, clients belong to no app and have no previous secret.
     expect((await sql`SELECT expires_at, revoked_at FROM app_keys`.execute(db)).rows).toEqual([{ expires_at: null, revoked_at: null }]);
@@ -118,6 +124,12 @@ describe.each(ENGINES)('migrations after 010 on %s', (engine) => {
       // A post stored before post search moved to the service's own index is found in it.
       const found = await app.inject({ method: 'GET', url: '/api/v1/posts?keyword=platypus', headers: { 'x-svc-api-key': apiKey } });
       expect(found.json()).toMatchObject({ totalItems: 1, items: [{ content: '옛날 글 platypus' }] });
+      // So is a job hiring before job search moved there, and the engines' full-text tables are gone.
+      const hiring = await app.inject({ method: 'GET', url: '/api/v1/jobs?keyword=wombat', headers: { 'x-svc-api-key': apiKey } });
+      expect(hiring.json()).toMatchObject({ totalItems: 1, items: [{ title: '옛 채용 wombat' }] });
+      for (const table of ['post_search', 'job_search', 'job_search_popular', 'search_sweeps']) {
+        await expect(sql`SELECT 1 FROM ${sql.table(table)}`.execute(db)).rejects.toThrow();
+      }
     } finally {
       await app.close();
     }

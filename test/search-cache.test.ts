@@ -146,15 +146,21 @@ describe.each(ENGINES)('cached search results stay exact on %s', (engine) => {
       const published = await t.app.inject({ method: 'PUT', url: `/api/v1/jobs/${job.jobId}/active?companyId=acme-labs`, headers: { ...bearer(token), 'content-type': 'application/json' }, payload: JSON.stringify({ startDate: start, endDate: end }) });
       expect(published.statusCode, published.body).toBe(200);
       const saved = t.clock.now;
+      // Job search on either instance: the job's index entry came through the change log, hiring from the clock.
+      const found = async (app: App) => (await get(app, `/api/v1/jobs?keyword=${encodeURIComponent('캐시 검증')}`)).items.map((j: { jobId: number }) => j.jobId);
       try {
         expect((await get(t.app, `/api/v1/jobs/${job.jobId}`)).hiring).toBe(true);
+        expect([await found(t.app), await found(other)]).toEqual([[job.jobId], [job.jobId]]);
         t.clock.now += 3 * 86_400_000;
         expect((await get(t.app, `/api/v1/jobs/${job.jobId}`)).hiring).toBe(false);
+        expect(await found(t.app)).toEqual([]);
         t.clock.now = saved;
         expect((await get(t.app, `/api/v1/jobs/${job.jobId}`)).hiring).toBe(true);
+        expect(await found(t.app)).toEqual([job.jobId]);
         const closed = await other.inject({ method: 'DELETE', url: `/api/v1/jobs/${job.jobId}/active?companyId=acme-labs`, headers: bearer(token) });
         expect(closed.statusCode, closed.body).toBe(200);
         expect(await get(t.app, `/api/v1/jobs/${job.jobId}`)).toMatchObject({ status: 'finish', hiring: false });
+        expect([await found(t.app), await found(other)]).toEqual([[], []]);
       } finally {
         t.clock.now = saved;
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { documentTokens, facet, queryTerms, relevance } from '../src/search/search-text.js';
+import { documentTokens, facet, queryTerms } from '../src/search/search-text.js';
 
 describe('search tokens', () => {
   it('indexes Korean runs as overlapping bigrams plus every character alone', () => {
@@ -34,12 +34,5 @@ describe('search tokens', () => {
     const sneaky = `${facet('i')} x${facet('c1')}`;
     expect(queryTerms(sneaky)).toEqual(['i', 'x', 'c1']);
     expect(documentTokens(sneaky).split(' ')).not.toContain(facet('i'));
-  });
-
-  it('scores more occurrences higher, and a long text no higher for its length alone', () => {
-    const terms = queryTerms('개발');
-    expect(relevance(terms, ['개발 개발 개발'])).toBeGreaterThan(relevance(terms, ['개발 일정']));
-    expect(relevance(terms, ['개발'])).toBeGreaterThan(relevance(terms, [`개발 ${'다른 이야기 '.repeat(200)}`]));
-    expect(relevance(terms, ['관련 없는 글'])).toBe(0);
   });
 });

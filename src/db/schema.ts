@@ -103,8 +103,6 @@ export interface PostsTable {
   comment_count: number | null;
   posted_at: number;
   updated_at: number;
-  /** The post's key in the engines' full-text table post search used before 2026-11-24; no longer set or read. */
-  search_key: number | null;
 }
 
 export interface PostImagesTable {
@@ -173,10 +171,6 @@ export interface JobsTable {
   created_at: number;
   updated_at: number;
   deleted_at: number | null;
-  /** The job's id in the search index while it is hiring (search-documents.ts), else null. */
-  search_key: number | null;
-  /** The job's id in the popularity-ordered search index while it is hiring (migration 010), else null. */
-  popularity_key: number | null;
 }
 
 export interface JobSenioritiesTable { job_id: number; seniority: string }
@@ -373,16 +367,10 @@ export interface RateLimitCountersTable { counter_key: string; count: number; ex
 /** One slot of a data version; the version is the sum of its slots (migration 008). */
 export interface DataVersionSlotsTable { name: string; slot: number; version: number }
 
-/** When a time-driven change of the search index was last applied (migration 009: the jobs' hiring facet). */
-export interface SearchSweepsTable { name: string; swept_at: number }
-
-/** Full-text tables: an FTS5 virtual table in SQLite (rowid), a tsvector table in PostgreSQL (doc_id). */
-export interface SearchTable { doc_id: number; document: string }
-
 /** One document a write changed, for every instance's search index to read again (search/search-changes.ts). */
 export interface SearchChangesTable {
   id: Generated<number>;
-  kind: 'post';
+  kind: 'post' | 'job';
   doc_id: number;
   created_at: number;
 }
@@ -401,14 +389,12 @@ export interface DB {
   post_og_cards: PostOgCardsTable;
   post_mentions: PostMentionsTable;
   post_translations: PostTranslationsTable;
-  post_search: SearchTable;
   jobs: JobsTable;
   job_seniorities: JobSenioritiesTable;
   job_employment_types: JobEmploymentTypesTable;
   job_images: JobImagesTable;
   job_settings: JobSettingsTable;
   job_translations: JobTranslationsTable;
-  job_search: SearchTable;
   events: EventsTable;
   event_categories: EventCategoriesTable;
   event_subjects: EventSubjectsTable;
@@ -431,10 +417,7 @@ export interface DB {
   idempotency_keys: IdempotencyKeysTable;
   rate_limit_counters: RateLimitCountersTable;
   data_version_slots: DataVersionSlotsTable;
-  search_sweeps: SearchSweepsTable;
   search_changes: SearchChangesTable;
   /** `epoch` (this database's name for index copies) and `pruned_below` (the log's oldest kept id), search-changes.ts. */
   search_log_state: { name: 'epoch' | 'pruned_below'; value: string };
 }
-
-export type SearchIndex = 'post_search' | 'job_search' | 'job_search_popular';

@@ -8,7 +8,6 @@ import { registerClient } from '../modules/oauth/client-admin.js';
 import { OAuthRepository } from '../modules/oauth/oauth-repository.js';
 import { SUPPORTED_SCOPES } from '../modules/oauth/scopes.js';
 import { recordSearchChanges } from '../search/search-changes.js';
-import { reindexJobs } from '../search/search-documents.js';
 import { timeOrderedId } from '../shared/ids.js';
 import { hashSecret, secretHint } from '../shared/keys.js';
 import { SeededRandom } from './random.js';
@@ -152,8 +151,6 @@ export async function generateDemoData(database: Database, options: DemoOptions)
     const posts = await generatePosts(ctx, options.posts ?? 300, companyList, members);
     const jobs = await generateJobs(ctx, options.jobs ?? 200, companyList, demoUser.id);
     const events = await generateEvents(ctx, options.events ?? 24, companyList, members);
-    // The job index now holds the jobs hiring at `now`: that is where the hiring sweep continues from.
-    await trx.updateTable('search_sweeps').set({ swept_at: now }).where('name', '=', 'job_hiring').execute();
 
     // Resource-level roles only at nova-fintech: one job and one event of it.
     await trx.insertInto('resource_roles').values([
@@ -370,7 +367,7 @@ async function generateJobs(ctx: Ctx, count: number, companies: CompanyInfo[], d
       ? TRANSLATION_TARGETS.filter((l) => l !== language).map((l) => ({ job_id: id, language: l, ...text(l) }))
       : [];
     if (translations.length) await trx.insertInto('job_translations').values(translations).execute();
-    await reindexJobs(trx, ctx.adapter, [id], now);
+    await recordSearchChanges(trx, 'job', [id], now);
     manifest[state] ??= id;
     if (outlink && state === 'hiring') manifest.outlink ??= id;
     if (translated && language === 'ko' && state === 'hiring') manifest.translated ??= id;

@@ -154,8 +154,18 @@ export class OrderedDocuments {
     return out;
   }
 
+  /** Whether document `doc` is an item's current document. */
+  isLive(doc: number): boolean {
+    return this.index.live.has(doc);
+  }
+
   itemId(doc: number): number {
     return this.ids.at(doc);
+  }
+
+  /** The time (the order's key) of document `doc`. */
+  time(doc: number): number {
+    return this.times.at(doc);
   }
 
   extra(doc: number, column: number): number {

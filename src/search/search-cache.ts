@@ -2,12 +2,13 @@ import { LRUCache } from 'lru-cache';
 import type { DataVersion } from '../cache/data-version.js';
 import { ClientGoneError } from '../db/read-scope.js';
 
-interface Entry { version: number; validUntil: number; total: number; ids: number[] }
+interface Entry { version: number; validFrom: number; validUntil: number; total: number; ids: number[] }
 
 /**
  * Search results (the exact total and one page of ids) cached under the data version they were read at.
  * A hit needs the version to be unchanged, so a write by any instance makes every cached page of that data
- * stale at once; `validUntil` ends an entry earlier when results depend on time (jobs open and close).
+ * stale at once. When results depend on time (jobs open and close), an entry holds only for the moments in
+ * [`validFrom`, `validUntil`): the clock may move back as well as forward.
  */
 export class SearchCache {
   private readonly entries = new LRUCache<string, Entry>({ max: 5_000 });
@@ -20,10 +21,10 @@ export class SearchCache {
    * The cached result for `key`, or `compute()`'s, stored under the version read before computing. The
    * version comes back too, so that the items of the page can be read from caches of the same version.
    */
-  async get(key: string, now: number, compute: () => Promise<{ total: number; ids: number[]; validUntil?: number }>): Promise<Entry> {
+  async get(key: string, now: number, compute: () => Promise<{ total: number; ids: number[]; validFrom?: number; validUntil?: number }>): Promise<Entry> {
     const version = await this.versions.read();
     const cached = this.entries.get(key);
-    if (cached && cached.version === version && now < cached.validUntil) return cached;
+    if (cached && cached.version === version && holdsAt(cached, now)) return cached;
     const flightKey = `${version}|${key}`;
     const joined = this.inFlight.get(flightKey);
     if (joined) {
@@ -33,10 +34,12 @@ export class SearchCache {
         throw err;
       });
       // A computation started at an earlier moment may have run out for this one: then compute anew, once.
-      if (entry && now < entry.validUntil) return entry;
+      if (entry && holdsAt(entry, now)) return entry;
     }
     const flight: Promise<Entry> = compute().then((fresh) => {
-      const entry = { version, validUntil: fresh.validUntil ?? Number.POSITIVE_INFINITY, total: fresh.total, ids: fresh.ids };
+      const entry = {
+        version, validFrom: fresh.validFrom ?? Number.NEGATIVE_INFINITY, validUntil: fresh.validUntil ?? Number.POSITIVE_INFINITY, total: fresh.total, ids: fresh.ids,
+      };
       this.entries.set(key, entry);
       return entry;
     }).finally(() => {
@@ -46,3 +49,5 @@ export class SearchCache {
     return flight;
   }
 }
+
+const holdsAt = (entry: Entry, now: number): boolean => entry.validFrom <= now && now < entry.validUntil;

@@ -89,24 +89,3 @@ export function queryTerms(keyword: string): string[] {
   }
   return [...terms];
 }
-
-/**
- * The relevance of a document's texts to a keyword's terms: for each term, ln(1 + its occurrences in the
- * texts), summed, then divided by ln(e + characters / 500) so that long texts do not win by length alone.
- * Occurrences are found in the normalized text (NFKC, lower case), so a term also counts inside a longer
- * word. The same function ranks on both engines (docs/search.md).
- */
-export function relevance(terms: string[], texts: Array<string | null | undefined>): number {
-  let score = 0;
-  let length = 0;
-  const normalized = texts.flatMap((text) => (text ? [text.normalize('NFKC').toLowerCase()] : []));
-  for (const text of normalized) length += text.length;
-  for (const term of terms) {
-    let occurrences = 0;
-    for (const text of normalized) {
-      for (let at = text.indexOf(term); at !== -1; at = text.indexOf(term, at + term.length)) occurrences++;
-    }
-    score += Math.log1p(occurrences);
-  }
-  return score / Math.log(Math.E + length / 500);
-}

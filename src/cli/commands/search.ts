@@ -1,5 +1,14 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import { JobIndex, jobIndexCopy } from '../../search/job-index.js';
 import { PostIndex, postIndexCopy } from '../../search/post-index.js';
 import type { CliContext, Command } from '../command.js';
+
+/** The search indexes, each with where instances keep its saved copy and what its items are called. */
+const INDEXES = [
+  { plural: 'posts', singular: 'post', copy: postIndexCopy, open: (db: Kysely<DB>, file: string) => new PostIndex(db, undefined, file) },
+  { plural: 'jobs', singular: 'job', copy: jobIndexCopy, open: (db: Kysely<DB>, file: string) => new JobIndex(db, undefined, file) },
+] as const;
 
 /** A progress bar, one line every tenth of the way (readable in a terminal and in a log). */
 function progressBar(ctx: CliContext, label: string): (done: number, total: number) => void {
@@ -16,36 +25,44 @@ function progressBar(ctx: CliContext, label: string): (done: number, total: numb
 
 export const searchRebuildCommand: Command = {
   name: 'search rebuild',
-  summary: 'Build the post search index from the tables and save it where instances load it at start',
+  summary: 'Build the post and job search indexes from the tables and save them where instances load them at start',
   usage: 'search rebuild',
   options: {},
   async run(_values, ctx) {
-    const index = new PostIndex((await ctx.database()).db, undefined, postIndexCopy(ctx.config.dataDir));
-    await index.rebuild(progressBar(ctx, 'posts'));
-    const stats = index.stats();
-    ctx.io.out(`Built: ${stats.items} posts, ${stats.tokens} tokens, ${(stats.bytes / 1e6).toFixed(1)} MB of bitmaps, in ${(stats.readyInMs / 1000).toFixed(1)} s.`);
-    ctx.io.out(`Saved to ${postIndexCopy(ctx.config.dataDir)}; instances started from now on load it and the changes since.`);
+    const { db } = await ctx.database();
+    for (const kind of INDEXES) {
+      const file = kind.copy(ctx.config.dataDir);
+      const index = kind.open(db, file);
+      await index.rebuild(progressBar(ctx, kind.plural));
+      const stats = index.stats();
+      ctx.io.out(`Built: ${stats.items} ${kind.plural}, ${stats.tokens} tokens, ${(stats.bytes / 1e6).toFixed(1)} MB of bitmaps, in ${(stats.readyInMs / 1000).toFixed(1)} s.`);
+      ctx.io.out(`Saved to ${file}; instances started from now on load it and the changes since.`);
+    }
   },
 };
 
 export const searchCheckCommand: Command = {
   name: 'search check',
-  summary: 'Compare what the post index would serve (its saved copy and the changes since) with a build from the tables',
+  summary: 'Compare what the search indexes would serve (their saved copies and the changes since) with a build from the tables',
   usage: 'search check',
   options: {},
   async run(_values, ctx) {
-    const index = new PostIndex((await ctx.database()).db, undefined, postIndexCopy(ctx.config.dataDir));
-    const result = await index.check(progressBar(ctx, 'posts'));
-    if (!result) {
-      ctx.io.out(`No saved copy at ${postIndexCopy(ctx.config.dataDir)} to check (instances build from the tables; \`search rebuild\` saves one).`);
-      return;
+    const { db } = await ctx.database();
+    const diverged: string[] = [];
+    for (const kind of INDEXES) {
+      const file = kind.copy(ctx.config.dataDir);
+      const result = await kind.open(db, file).check(progressBar(ctx, kind.plural));
+      if (!result) {
+        ctx.io.out(`No saved copy at ${file} to check (instances build from the tables; \`search rebuild\` saves one).`);
+      } else if (result.differing.length === 0) {
+        ctx.io.out(`OK: the saved copy and the changes since equal a build from the tables (${result.items} ${kind.plural}).`);
+      } else {
+        ctx.io.err(`DIVERGED: ${result.differing.length} of ${result.items} ${kind.plural} differ, e.g. ${kind.singular} ${result.differing.slice(0, 10).join(', ')}.`);
+        diverged.push(kind.plural);
+      }
     }
-    if (result.differing.length === 0) {
-      ctx.io.out(`OK: the saved copy and the changes since equal a build from the tables (${result.items} posts).`);
-      return;
-    }
-    ctx.io.err(`DIVERGED: ${result.differing.length} of ${result.items} posts differ, e.g. post ${result.differing.slice(0, 10).join(', ')}.`);
+    if (diverged.length === 0) return;
     ctx.io.err('Run `search rebuild` and restart the instances.');
-    throw new Error('the post index diverged from the tables');
+    throw new Error(`the ${diverged.join(' and ')} index diverged from the tables`);
   },
 };

@@ -127,8 +127,6 @@ export function initialSchema(adapter: DialectAdapter): Migration {
         .addPrimaryKeyConstraint('post_translations_pk', ['post_id', 'language'])
         .execute();
 
-      await adapter.createSearchIndex(db, 'post_search');
-
       // Jobs. `hiring` is derived from status and the recruiting window, never stored.
       await adapter.autoId(s.createTable('jobs'))
         .addColumn('company_id', 'bigint', (c) => c.notNull().references('companies.id').onDelete('cascade'))
@@ -211,8 +209,6 @@ export function initialSchema(adapter: DialectAdapter): Migration {
         .addColumn('hire_notes', 'text', (c) => c.notNull())
         .addPrimaryKeyConstraint('job_translations_pk', ['job_id', 'language'])
         .execute();
-
-      await adapter.createSearchIndex(db, 'job_search');
 
       // Events: string ids (`evt_…`), time-ordered.
       await s.createTable('events')

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely, Migration } from 'kysely';
+import { sql, type Kysely, type Migration } from 'kysely';
 import type { DialectAdapter } from '../dialects/dialect-adapter.js';
 
 /**
@@ -25,7 +25,7 @@ export function postSearchIndex(adapter: DialectAdapter): Migration {
       await db.insertInto('search_log_state' as never).values([
         { name: 'epoch', value: randomBytes(16).toString('hex') }, { name: 'pruned_below', value: '0' },
       ] as never).execute();
-      await adapter.dropSearchIndex(db, 'post_search');
+      await sql`DROP TABLE IF EXISTS post_search`.execute(db);
     },
   };
 }

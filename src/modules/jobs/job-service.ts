@@ -11,7 +11,6 @@ import { isHiring } from '../../search/search-documents.js';
 import { queryTerms } from '../../search/search-text.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
 import type { CodeService } from '../codes/code-service.js';
-import type { HiringSweep } from './hiring-sweep.js';
 import type { JobRepository, JobRow, JobSearchFilter, JobTranslationRow } from './job-repository.js';
 import { SENIORITIES, type JobDetailDto, type JobSearchQueryInput, type JobSummaryDto } from './job-schemas.js';
 
@@ -45,7 +44,6 @@ export class JobService {
     private readonly links: Links,
     private readonly clock: () => number,
     private readonly versions: DataVersion,
-    private readonly sweep: HiringSweep,
   ) {
     this.cache = new SearchCache(versions);
   }
@@ -79,12 +77,8 @@ export class JobService {
       filter.companyId = companyId;
     }
     const { now, ...withoutNow } = filter;
-    await this.sweep.upTo(now);
-    const { total, ids, version, validUntil } = await this.cache.get(JSON.stringify(withoutNow), now, async () => ({
-      ...(await this.jobs.search(filter)),
-      // Results change when the next job opens or closes: the cached page is good until then.
-      validUntil: await this.jobs.nextHiringChange(now),
-    }));
+    // Results change when the next job opens or closes: the cached page is good until then.
+    const { total, ids, version, validUntil } = await this.cache.get(JSON.stringify(withoutNow), now, () => this.jobs.search(filter));
     const items = (await this.hydrate(ids, locale, false, version)).map(({ summary }) => summary);
     return { page: pageOf(items, total, page, pageSize), validUntil };
   }

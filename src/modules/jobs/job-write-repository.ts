@@ -1,8 +1,7 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
-import type { DialectAdapter } from '../../db/dialects/dialect-adapter.js';
 import type { DB, JobsTable } from '../../db/schema.js';
 import { bumpDataVersion } from '../../cache/data-version.js';
-import { reindexJobs } from '../../search/search-documents.js';
+import { recordSearchChanges } from '../../search/search-changes.js';
 import { recordCreated } from '../../shared/idempotency.js';
 
 export interface JobChildren {
@@ -14,10 +13,10 @@ export interface JobChildren {
 
 /** The SQL of writing jobs; used inside one transaction per request. */
 export class JobWriteRepository {
-  constructor(private readonly db: Kysely<DB>, private readonly adapter: DialectAdapter) {}
+  constructor(private readonly db: Kysely<DB>) {}
 
   async transaction<T>(work: (repository: JobWriteRepository) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new JobWriteRepository(trx, this.adapter)));
+    return this.db.transaction().execute((trx) => work(new JobWriteRepository(trx)));
   }
 
   async find(id: number) {
@@ -30,7 +29,7 @@ export class JobWriteRepository {
   async insert(values: Insertable<JobsTable>, children: JobChildren): Promise<number> {
     const { id } = await this.db.insertInto('jobs').values(values).returning('id').executeTakeFirstOrThrow();
     await this.replaceChildren(id, children);
-    await reindexJobs(this.db, this.adapter, [id], values.updated_at);
+    await recordSearchChanges(this.db, 'job', [id], values.updated_at);
     await bumpDataVersion(this.db, 'jobs');
     await recordCreated(this.db, id);
     return id;
@@ -44,15 +43,15 @@ export class JobWriteRepository {
       ? (await this.db.selectFrom('job_images').select('media_key').where('job_id', '=', id).execute()).map((r) => r.media_key)
       : [];
     await this.replaceChildren(id, children);
-    await reindexJobs(this.db, this.adapter, [id], values.updated_at);
+    await recordSearchChanges(this.db, 'job', [id], values.updated_at);
     await bumpDataVersion(this.db, 'jobs');
     return replacedImages;
   }
 
-  /** A lifecycle change (publish, deactivate, delete), with the job moved into or out of the search index. */
+  /** A lifecycle change (publish, deactivate, delete), recorded for the search index to read the job again. */
   async setState(id: number, values: Pick<Updateable<JobsTable>, 'status' | 'start_at' | 'end_at' | 'deleted_at'> & { updated_at: number }): Promise<void> {
     await this.db.updateTable('jobs').set(values).where('id', '=', id).execute();
-    await reindexJobs(this.db, this.adapter, [id], values.updated_at);
+    await recordSearchChanges(this.db, 'job', [id], values.updated_at);
     await bumpDataVersion(this.db, 'jobs');
   }
 

@@ -1,0 +1,138 @@
+/**
+ * Orders of one index generation besides its own (ordered-documents.ts): its documents sorted by another key,
+ * kept as documents are added. Document numbers are only ever appended, so catching up means sorting in the
+ * numbers given since the last look; a removed document stays in the order (a search intersects with the live
+ * documents anyway) until the generation is rebuilt.
+ */
+import type { OrderedDocuments } from './ordered-documents.js';
+import { RoaringBitmap32, type Bitmap } from './posting-index.js';
+
+/** With more new documents than this, they are appended and the whole order sorted again. */
+const RESORT_ABOVE = 1_000;
+
+export class DocsByKey {
+  protected order: number[] = [];
+  private seen = 0;
+
+  constructor(
+    protected readonly docs: OrderedDocuments,
+    /** Whether document a comes before document b. */
+    private readonly before: (a: number, b: number) => boolean,
+    /** Whether a document belongs in this order at all. */
+    private readonly include: (doc: number) => boolean = () => true,
+  ) {}
+
+  /** Sorts in the documents added since the last call. */
+  catchUp(): void {
+    const total = this.docs.documents;
+    if (total === this.seen) return;
+    const fresh: number[] = [];
+    for (let doc = this.seen; doc < total; doc++) if (this.docs.isLive(doc) && this.include(doc)) fresh.push(doc);
+    this.seen = total;
+    if (fresh.length > RESORT_ABOVE) {
+      this.order.push(...fresh);
+      this.order.sort((a, b) => (this.before(a, b) ? -1 : this.before(b, a) ? 1 : 0));
+      this.resorted();
+      return;
+    }
+    for (const doc of fresh) {
+      const at = this.upperBound(doc);
+      this.order.splice(at, 0, doc);
+      this.inserted(at, doc);
+    }
+  }
+
+  /** The first position whose document comes after `doc` (equal ones stay before it). */
+  private upperBound(doc: number): number {
+    let lo = 0;
+    let hi = this.order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.before(doc, this.order[mid]!)) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  }
+
+  /** For subclasses that keep state by position. */
+  protected inserted(_at: number, _doc: number): void {}
+  protected resorted(): void {}
+
+  /**
+   * `limit` documents of `result` in this order after skipping `offset`: a walk of the order testing membership
+   * when `result` is dense in it, a sort of `result` alone when it is sparse, whichever touches fewer documents.
+   */
+  page(result: Bitmap, offset: number, limit: number): number[] {
+    this.catchUp();
+    const size = result.size;
+    if (limit <= 0 || offset >= size) return [];
+    const walk = ((offset + limit) * this.order.length) / size;
+    if (walk > size * Math.log2(size + 1)) {
+      return Array.from(result.toUint32Array()).sort((a, b) => (this.before(a, b) ? -1 : this.before(b, a) ? 1 : 0)).slice(offset, offset + limit);
+    }
+    const out: number[] = [];
+    let skipped = 0;
+    for (const doc of this.order) {
+      if (!result.has(doc)) continue;
+      if (skipped < offset) skipped++;
+      else if (out.push(doc) === limit) break;
+    }
+    return out;
+  }
+}
+
+/**
+ * The documents whose time (a key such as a job's recruiting start or end) has come by a moment: a cursor over
+ * the documents in time order and a bitmap of those before it, moved forward or back as the clock is. Moving
+ * costs the documents it passes; between them, nothing.
+ */
+export class TimeReached extends DocsByKey {
+  private cursor = 0;
+  private at = Number.NEGATIVE_INFINITY;
+  /** The documents whose time is at most `at`. */
+  readonly reached = new RoaringBitmap32();
+
+  constructor(docs: OrderedDocuments, private readonly timeOf: (doc: number) => number) {
+    super(docs, (a, b) => timeOf(a) < timeOf(b), (doc) => Number.isFinite(timeOf(doc)));
+  }
+
+  /** The documents whose time is at most `now` (live or not). Call outside a search's arena: it keeps bitmaps. */
+  upTo(now: number): Bitmap {
+    this.catchUp();
+    while (this.cursor < this.order.length && this.timeOf(this.order[this.cursor]!) <= now) this.reached.add(this.order[this.cursor++]!);
+    while (this.cursor > 0 && this.timeOf(this.order[this.cursor - 1]!) > now) this.reached.remove(this.order[--this.cursor]!);
+    this.at = now;
+    return this.reached;
+  }
+
+  /** The last time at or before the last `upTo` at which a document's time came (-Infinity when none). */
+  previous(): number {
+    const doc = this.order[this.cursor - 1];
+    return doc === undefined ? Number.NEGATIVE_INFINITY : this.timeOf(doc);
+  }
+
+  /** The first time after the last `upTo` at which a document's time comes (Infinity when none). */
+  next(): number {
+    const doc = this.order[this.cursor];
+    return doc === undefined ? Number.POSITIVE_INFINITY : this.timeOf(doc);
+  }
+
+  /** A document whose time has come is sorted in before the cursor (its time is at most every later one's). */
+  protected override inserted(_at: number, doc: number): void {
+    if (this.timeOf(doc) <= this.at) {
+      this.reached.add(doc);
+      this.cursor++;
+    }
+  }
+
+  protected override resorted(): void {
+    this.reached.clear();
+    this.cursor = 0;
+    const now = this.at;
+    this.at = Number.NEGATIVE_INFINITY;
+    if (now !== Number.NEGATIVE_INFINITY) {
+      while (this.cursor < this.order.length && this.timeOf(this.order[this.cursor]!) <= now) this.reached.add(this.order[this.cursor++]!);
+      this.at = now;
+    }
+  }
+}

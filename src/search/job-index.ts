@@ -1,0 +1,159 @@
+/**
+ * Job search served from the service's own index (docs/search.md), the same machinery as posts
+ * (post-index.ts): posting lists as compressed bitmaps over document numbers given in recruiting-start order,
+ * so DATE_DESC is the bitmap read from its top and a count is the exact size of a bitmap.
+ *
+ * The index holds every published job with a recruiting start, whether or not it is hiring now: hiring is a
+ * matter of the moment of the search (DECISIONS.md: started and not ended), worked out at that moment from two
+ * time cursors (docs-by-key.ts), so the index itself never changes with the clock and equals a build from the
+ * tables at any time. POPULARITY_DESC is a third order over the same documents, by views.
+ */
+import path from 'node:path';
+import type { Kysely } from 'kysely';
+import { DataVersion } from '../cache/data-version.js';
+import type { DB } from '../db/schema.js';
+import { DocsByKey, TimeReached } from './docs-by-key.js';
+import { LiveIndex, normalizedLength, type IndexStats, type ItemSource } from './live-index.js';
+import { relevancePage, type IndexedItem, type OrderedDocuments } from './ordered-documents.js';
+import { RoaringBitmap32, withTemporaryBitmaps, type IndexQuery } from './posting-index.js';
+import { FACETS, jobDocumentParts, jobTexts, jobTokens } from './search-documents.js';
+
+export interface JobSearchFilter {
+  /** Keyword terms (search-text.ts queryTerms), all required; null without a keyword. */
+  terms: string[] | null;
+  companyId?: number;
+  jobCategories?: string[];
+  seniorities?: string[];
+  employmentTypes?: string[];
+  companySizes?: string[];
+  workTypes?: string[];
+  /** The moment whose hiring jobs are searched. */
+  now: number;
+  order: 'rank' | 'date' | 'popularity';
+  limit: number;
+  offset: number;
+}
+
+/** The filter as bitmap algebra: keyword terms required, and one facet group per filter (its values ORed). */
+export function jobIndexQuery(filter: JobSearchFilter): IndexQuery {
+  const all = (filter.terms ?? []).map((t) => [t]);
+  if (filter.companyId !== undefined) all.push([FACETS.company(filter.companyId)]);
+  const groups: Array<[string[] | undefined, (code: string) => string]> = [
+    [filter.jobCategories, FACETS.jobCategory], [filter.seniorities, FACETS.seniority], [filter.employmentTypes, FACETS.employmentType],
+    [filter.companySizes, FACETS.companySize], [filter.workTypes, FACETS.workType],
+  ];
+  for (const [values, token] of groups) if (values?.length) all.push(values.map(token));
+  return { all, none: [] };
+}
+
+/** Where an instance keeps the job index's saved copy. */
+export const jobIndexCopy = (dataDir: string): string => path.join(dataDir, 'search-index', 'jobs.idx');
+
+/** The numbers a job document carries besides its time (the recruiting start): OrderedDocuments extra columns. */
+const END = 0;
+const VIEWS = 1;
+
+const JOB_COLUMNS = [
+  'jobs.id', 'jobs.title', 'jobs.subtitle', 'jobs.description', 'jobs.status', 'jobs.job_category', 'jobs.work_type',
+  'jobs.company_id', 'companies.size as company_size', 'jobs.start_at', 'jobs.end_at', 'jobs.view_count',
+] as const;
+
+/** The jobs as the index takes them: the published ones with a recruiting start, in (start, id) order. */
+function jobSource(db: Kysely<DB>): ItemSource {
+  const candidates = () => db.selectFrom('jobs').innerJoin('companies', 'companies.id', 'jobs.company_id').select(JOB_COLUMNS)
+    .where('jobs.status', '=', 'published').where('jobs.start_at', 'is not', null);
+  type Row = Awaited<ReturnType<ReturnType<typeof candidates>['execute']>>[number];
+  const items = async (rows: Row[]): Promise<IndexedItem[]> => {
+    if (rows.length === 0) return [];
+    const parts = await jobDocumentParts(db, rows.map((r) => r.id));
+    return rows.map((job) => ({
+      id: job.id,
+      time: Number(job.start_at),
+      tokens: jobTokens(job, parts),
+      length: normalizedLength(jobTexts(job, parts)),
+      extra: [job.end_at === null ? Number.POSITIVE_INFINITY : Number(job.end_at), job.view_count],
+    }));
+  };
+  return {
+    kind: 'job',
+    extraColumns: 2,
+    inOrder: async (after, limit) => items(await candidates()
+      .$if(after !== null, (q) => q.where((eb) => eb(eb.refTuple('jobs.start_at', 'jobs.id'), '>', eb.tuple(after![0], after![1]))))
+      .orderBy('jobs.start_at').orderBy('jobs.id').limit(limit).execute()),
+    byIds: async (ids) => items(await candidates().where('jobs.id', 'in', ids).execute()),
+    count: async () => Number((await db.selectFrom('jobs').select((eb) => eb.fn.countAll().as('n'))
+      .where('status', '=', 'published').where('start_at', 'is not', null).executeTakeFirstOrThrow()).n),
+  };
+}
+
+/** The orders one generation needs besides its own: started and ended by a moment, and by views. */
+interface Orders { started: TimeReached; ended: TimeReached; byViews: DocsByKey }
+
+export class JobIndex {
+  private readonly live: LiveIndex;
+  private readonly orders = new WeakMap<OrderedDocuments, Orders>();
+
+  constructor(db: Kysely<DB>, version: { read(): Promise<number> } = new DataVersion(db, 'jobs'), copyFile: string | null = null) {
+    this.live = new LiveIndex(db, jobSource(db), version, copyFile);
+  }
+
+  ready(): Promise<void> {
+    return this.live.ready();
+  }
+
+  async rebuild(progress?: (done: number, total: number) => void): Promise<void> {
+    await this.live.rebuild(progress);
+    await this.live.save();
+  }
+
+  check(progress?: (done: number, total: number) => void): Promise<{ items: number; differing: number[] } | null> {
+    return this.live.check(progress);
+  }
+
+  close(): Promise<void> {
+    return this.live.close();
+  }
+
+  private ordersOf(docs: OrderedDocuments): Orders {
+    let orders = this.orders.get(docs);
+    if (!orders) {
+      orders = {
+        started: new TimeReached(docs, (doc) => docs.time(doc)),
+        ended: new TimeReached(docs, (doc) => docs.extra(doc, END)),
+        byViews: new DocsByKey(docs, (a, b) => {
+          const va = docs.extra(a, VIEWS);
+          const vb = docs.extra(b, VIEWS);
+          return va > vb || (va === vb && docs.itemId(a) > docs.itemId(b));
+        }),
+      };
+      this.orders.set(docs, orders);
+    }
+    return orders;
+  }
+
+  /**
+   * The exact total and one page of job ids among the jobs hiring at `filter.now`, and the moments around it
+   * between which no job starts or stops hiring (in that span the result cannot change without a write).
+   */
+  async search(filter: JobSearchFilter): Promise<{ total: number; ids: number[]; validFrom: number; validUntil: number }> {
+    const docs = await this.live.current();
+    const { started, ended, byViews } = this.ordersOf(docs);
+    // The cursors keep their bitmaps: moved before the search's arena, which frees what it makes.
+    const startedNow = started.upTo(filter.now);
+    const endedNow = ended.upTo(filter.now);
+    const validFrom = Math.max(started.previous(), ended.previous());
+    const validUntil = Math.min(started.next(), ended.next());
+    return withTemporaryBitmaps(() => {
+      const result = RoaringBitmap32.and(docs.index.match(jobIndexQuery(filter)), startedNow);
+      result.andNotInPlace(endedNow);
+      const page = filter.order === 'popularity' ? byViews.page(result, filter.offset, filter.limit)
+        : filter.terms && filter.order === 'rank' ? relevancePage(docs, result, filter.terms, filter.offset, filter.limit)
+          : docs.newest(result, filter.offset, filter.limit);
+      return { total: result.size, ids: page.map((doc) => docs.itemId(doc)), validFrom, validUntil };
+    });
+  }
+
+  stats(): IndexStats {
+    return this.live.stats();
+  }
+}
