@@ -15,6 +15,7 @@ import { png } from './helpers/images.js';
 import { imagePart, jsonPart, multipart } from './helpers/multipart.js';
 import { testConfig, type TestContext } from './helpers/test-app.js';
 import { ENGINES, type Engine } from './helpers/test-database.js';
+import { JobIndex } from '../src/search/job-index.js';
 import { PostIndex } from '../src/search/post-index.js';
 import { registerClient } from '../src/modules/oauth/client-admin.js';
 import { OAuthRepository } from '../src/modules/oauth/oauth-repository.js';
@@ -261,6 +262,23 @@ describe.each(ENGINES)('crashes of the real server on %s', (engine) => {
         }
       }
       expect((await fresh.search({ terms: queryTerms('팔로워'), order: 'recent', limit: 50, offset: 0 })).ids).toEqual([...followerPosts].reverse());
+      // And the job indexes: the published ones are found, and both serve what one built afresh serves.
+      const freshJobs = new JobIndex(followerDb.db);
+      await freshJobs.ready();
+      for (const [query, keyword] of [['keyword=%ED%81%AC%EB%9E%98%EC%8B%9C&sort=DATE_DESC', '크래시'], ['sort=POPULARITY_DESC', null]] as const) {
+        const expected = await freshJobs.search({ terms: keyword ? queryTerms(keyword) : null, order: keyword ? 'date' : 'popularity', now: Date.now(), limit: 50, offset: 0 });
+        const viaFollower = await follower.inject({ method: 'GET', url: `/api/v1/jobs?${query}&pageSize=50`, headers: { 'x-svc-api-key': followerKey } });
+        const viaServer = await fetch(`${base}/api/v1/jobs?${query}&pageSize=50`, { headers: { 'x-svc-api-key': checkKey } });
+        for (const served of [viaFollower.json<{ totalItems: number; items: Array<{ jobId: number }> }>(), await viaServer.json() as { totalItems: number; items: Array<{ jobId: number }> }]) {
+          expect(served.totalItems, `${query} ${JSON.stringify(served)}`).toBe(expected.total);
+          expect(served.items.map((j) => j.jobId), query).toEqual(expected.ids);
+        }
+        if (keyword) {
+          // Every acknowledged publish, and no job a publish was never sent for (one cut off may have committed).
+          for (const jobId of published) expect(expected.ids).toContain(jobId);
+          for (const jobId of expected.ids) expect(publishSent.has(jobId)).toBe(true);
+        }
+      }
     } finally {
       await follower.close();
       await followerDb.close();
