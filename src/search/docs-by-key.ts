@@ -28,13 +28,14 @@ export class DocsByKey {
     if (total === this.seen) return;
     const fresh: number[] = [];
     for (let doc = this.seen; doc < total; doc++) if (this.docs.isLive(doc) && this.include(doc)) fresh.push(doc);
-    this.seen = total;
     if (fresh.length > RESORT_ABOVE) {
-      this.order.push(...fresh);
-      this.order.sort((a, b) => (this.before(a, b) ? -1 : this.before(b, a) ? 1 : 0));
+      // Not push(...fresh): a spread of a generation's worth of documents overflows the call stack.
+      this.order = this.order.concat(fresh).sort((a, b) => (this.before(a, b) ? -1 : this.before(b, a) ? 1 : 0));
       this.resorted();
+      this.seen = total;
       return;
     }
+    this.seen = total;
     for (const doc of fresh) {
       const at = this.upperBound(doc);
       this.order.splice(at, 0, doc);
