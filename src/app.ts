@@ -241,7 +241,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(pathIntegersPlugin);
   await app.register(appKeyAuthPlugin, { appKeys });
   await app.register(bearerAuthPlugin, { tokens });
-  const rateLimits = options.rateLimitStore ?? rateLimitStoreFor(config, database, clock, app.log);
+  const rateLimits = options.rateLimitStore ?? await rateLimitStoreFor(config, database, clock, app.log);
   await app.register(rateLimitPlugin, { store: rateLimits, limits: config.rateLimits, clock });
   // The code catalogs change only by migration, that is with a restart: their version never moves.
   await app.register(representationCachePlugin, { versions: { ...versions, codes: { read: async () => 0 } }, clock });

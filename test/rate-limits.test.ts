@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { pino } from 'pino';
 import { buildApp } from '../src/app.js';
+import { rateLimitStoreFor } from '../src/rate-limit/rate-limit-store-factory.js';
 import { AppKeyService } from '../src/modules/accounts/app-key-service.js';
 import { AccountsRepository } from '../src/modules/accounts/accounts-repository.js';
 import { jsonPart, multipart } from './helpers/multipart.js';
 import { createTestApp, GENEROUS_LIMITS, TEST_NOW, testConfig, type TestContext } from './helpers/test-app.js';
 import { accessToken, bearer } from './helpers/tokens.js';
-import { ENGINES } from './helpers/test-database.js';
+import { createTestDatabase, ENGINES } from './helpers/test-database.js';
 
 const STORES = process.env.TEST_REDIS_URL ? ['memory', 'redis'] as const : ['memory'] as const;
 if (!process.env.TEST_REDIS_URL) console.warn('TEST_REDIS_URL is not set: the Redis rate-limit cases are skipped.');
@@ -197,6 +200,28 @@ describe.each(ENGINES)('rate limits across a crash on %s', (engine) => {
     } finally {
       await restarted?.close();
       await t.close();
+    }
+  });
+});
+
+describe.skipIf(!process.env.TEST_REDIS_URL)('an instance starting with Redis', () => {
+  it('is connected before it serves: its first request is counted in Redis with the other instances', async () => {
+    const prefix = `test:${randomBytes(6).toString('hex')}:`;
+    const test = await createTestDatabase('sqlite');
+    const redis = new Redis(process.env.TEST_REDIS_URL!);
+    const store = await rateLimitStoreFor(testConfig({ REDIS_URL: process.env.TEST_REDIS_URL!, RATE_LIMIT_REDIS_PREFIX: prefix }), test.database, () => TEST_NOW, pino({ level: 'silent' }));
+    try {
+      // The first request, the moment the store is handed to the service: counted in Redis, not in the
+      // database apart from the instances that count in Redis (together they would admit twice the limit).
+      const result = await store.consume('app:1', [{ name: 'minute', ms: 60_000, limit: 60 }], TEST_NOW);
+      expect(result.allowed).toBe(true);
+      expect(store.status()).toBeNull();
+      expect(await redis.keys(`${prefix}*`)).toHaveLength(1);
+    } finally {
+      await store.close();
+      redis.disconnect();
+      await test.database.close();
+      await test.drop();
     }
   });
 });

@@ -34,6 +34,8 @@ return 1
 `;
 
 const RETRY_AFTER_FAILURE_MS = 2_000;
+/** How long a starting instance waits for its first connection to Redis (one connect attempt and a retry). */
+const CONNECT_WAIT_MS = 2_500;
 
 /**
  * Counters in Redis, shared by every instance. When Redis cannot be reached the service counts in the
@@ -57,6 +59,24 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.redis.on('error', () => undefined);
     this.redis.defineCommand('svcConsume', { lua: CONSUME });
     this.redis.defineCommand('svcRefund', { lua: REFUND });
+  }
+
+  /**
+   * Resolves once the connection is up, or after CONNECT_WAIT_MS when Redis does not answer (the database then
+   * counts until it does). An instance must not start serving before: its requests would be counted in the
+   * database while the other instances count in Redis, and together they would admit up to twice the limit.
+   */
+  connected(): Promise<void> {
+    if (this.redis.status === 'ready') return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.redis.off('ready', done);
+        resolve();
+      };
+      const timer = setTimeout(done, CONNECT_WAIT_MS);
+      this.redis.once('ready', done);
+    });
   }
 
   async consume(key: string, windows: Window[], now: number): Promise<ConsumeResult> {
