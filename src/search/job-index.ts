@@ -13,7 +13,7 @@ import type { Kysely } from 'kysely';
 import { DataVersion } from '../cache/data-version.js';
 import type { DB } from '../db/schema.js';
 import { DocsByKey, TimeReached } from './docs-by-key.js';
-import { LiveIndex, normalizedLength, type IndexStats, type ItemSource } from './live-index.js';
+import { normalizedLength, ServedIndex, type ItemSource } from './live-index.js';
 import { relevancePage, type IndexedItem, type OrderedDocuments } from './ordered-documents.js';
 import { RoaringBitmap32, withTemporaryBitmaps, type IndexQuery } from './posting-index.js';
 import { FACETS, jobDocumentParts, jobTexts, jobTokens } from './search-documents.js';
@@ -89,32 +89,18 @@ function jobSource(db: Kysely<DB>): ItemSource {
 /** The orders one generation needs besides its own: started and ended by a moment, and by views. */
 interface Orders { started: TimeReached; ended: TimeReached; byViews: DocsByKey }
 
-export class JobIndex {
-  private readonly live: LiveIndex;
+export class JobIndex extends ServedIndex {
   private readonly orders = new WeakMap<OrderedDocuments, Orders>();
 
   constructor(db: Kysely<DB>, version: { read(): Promise<number> } = new DataVersion(db, 'jobs'), copyFile: string | null = null) {
-    this.live = new LiveIndex(db, jobSource(db), version, copyFile);
+    super(db, jobSource(db), version, copyFile);
   }
 
   /** Loads or builds the index, then sorts its extra orders, so the first search does not pay for them. */
-  async ready(): Promise<void> {
-    await this.live.ready();
+  override async ready(): Promise<void> {
+    await super.ready();
     const { started, ended, byViews } = this.ordersOf(await this.live.current());
     for (const order of [started, ended, byViews]) order.catchUp();
-  }
-
-  async rebuild(progress?: (done: number, total: number) => void): Promise<void> {
-    await this.live.rebuild(progress);
-    await this.live.save();
-  }
-
-  check(progress?: (done: number, total: number) => void): Promise<{ items: number; differing: number[] } | null> {
-    return this.live.check(progress);
-  }
-
-  close(): Promise<void> {
-    return this.live.close();
   }
 
   private ordersOf(docs: OrderedDocuments): Orders {
@@ -154,9 +140,5 @@ export class JobIndex {
           : docs.newest(result, filter.offset, filter.limit);
       return { total: result.size, ids: page.map((doc) => docs.itemId(doc)), validFrom, validUntil };
     });
-  }
-
-  stats(): IndexStats {
-    return this.live.stats();
   }
 }

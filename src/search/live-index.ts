@@ -246,6 +246,44 @@ export class LiveIndex {
   }
 }
 
+/**
+ * What an index offers the instance that serves it and the operator, whatever it indexes: start (a saved copy
+ * and the changes since, or a build), a rebuild that saves a copy, the check of a copy, a last save at shutdown,
+ * and its figures. PostIndex and JobIndex add their searches.
+ */
+export abstract class ServedIndex {
+  protected readonly live: LiveIndex;
+
+  constructor(db: Kysely<DB>, source: ItemSource, version: { read(): Promise<number> }, copyFile: string | null) {
+    this.live = new LiveIndex(db, source, version, copyFile);
+  }
+
+  /** Loads the saved copy and the changes since, or builds from the tables (an instance does it before it reports ready). */
+  ready(): Promise<void> {
+    return this.live.ready();
+  }
+
+  /** Builds afresh from the tables and saves a copy (the operator's `search rebuild`). */
+  async rebuild(progress?: (done: number, total: number) => void): Promise<void> {
+    await this.live.rebuild(progress);
+    await this.live.save();
+  }
+
+  /** The items in which the saved copy and the changes since differ from a build now (the operator's `search check`). */
+  check(progress?: (done: number, total: number) => void): Promise<{ items: number; differing: number[] } | null> {
+    return this.live.check(progress);
+  }
+
+  /** Saves a last copy (at shutdown). */
+  close(): Promise<void> {
+    return this.live.close();
+  }
+
+  stats(): IndexStats {
+    return this.live.stats();
+  }
+}
+
 /** Characters of texts once normalized as the tokenizer does (the length relevance divides by). */
 export function normalizedLength(texts: Array<string | null | undefined>): number {
   let length = 0;

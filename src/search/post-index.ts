@@ -14,7 +14,7 @@ import type { Kysely } from 'kysely';
 import { DataVersion } from '../cache/data-version.js';
 import type { DB } from '../db/schema.js';
 import { groupBy } from '../shared/group.js';
-import { LiveIndex, normalizedLength, type IndexStats, type ItemSource } from './live-index.js';
+import { normalizedLength, ServedIndex, type ItemSource } from './live-index.js';
 import { relevancePage, type IndexedItem } from './ordered-documents.js';
 import { withTemporaryBitmaps, type IndexQuery } from './posting-index.js';
 import { FACETS, postTokens } from './search-documents.js';
@@ -77,36 +77,13 @@ function postSource(db: Kysely<DB>): ItemSource {
   };
 }
 
-export class PostIndex {
-  private readonly live: LiveIndex;
-
+export class PostIndex extends ServedIndex {
   /** `copyFile`: where the instance keeps its saved copy (search/index-snapshot.ts); none: built from the tables. */
   constructor(db: Kysely<DB>, version: { read(): Promise<number> } = new DataVersion(db, 'posts'), copyFile: string | null = null) {
-    this.live = new LiveIndex(db, postSource(db), version, copyFile);
+    super(db, postSource(db), version, copyFile);
   }
 
-  /** Loads the saved copy and the changes since, or builds from the tables (an instance does it before it reports ready). */
-  ready(): Promise<void> {
-    return this.live.ready();
-  }
-
-  /** Builds afresh from the tables and saves a copy (the operator's `search rebuild`). */
-  async rebuild(progress?: (done: number, total: number) => void): Promise<void> {
-    await this.live.rebuild(progress);
-    await this.live.save();
-  }
-
-  /** The posts in which the saved copy and the changes since differ from a build now (the operator's `search check`). */
-  check(progress?: (done: number, total: number) => void): Promise<{ items: number; differing: number[] } | null> {
-    return this.live.check(progress);
-  }
-
-  /** Saves a last copy (at shutdown). */
-  close(): Promise<void> {
-    return this.live.close();
-  }
-
-/** The exact total and one page of post ids. */
+  /** The exact total and one page of post ids. */
   async search(filter: PostSearchFilter): Promise<{ total: number; ids: number[] }> {
     const docs = await this.live.current();
     // Synchronous from here, so no write lands halfway; the bitmaps made on the way are freed at the end.
@@ -120,10 +97,6 @@ export class PostIndex {
         : docs.newest(result, filter.offset, filter.limit);
       return { total: result.size, ids: page.map((doc) => docs.itemId(doc)) };
     });
-  }
-
-  stats(): IndexStats {
-    return this.live.stats();
   }
 }
 

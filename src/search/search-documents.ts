@@ -9,8 +9,6 @@ import { groupBy } from '../shared/group.js';
 import { facet, textTokens } from './search-text.js';
 
 export const FACETS = {
-  /** Every document: the positive part of a search that only excludes. */
-  all: facet('a'),
   postImages: facet('i'),
   postOg: facet('o'),
   company: (id: number) => facet(`c${id}`),
@@ -26,7 +24,6 @@ export interface PostFacts { content: string | null; image_count: number; has_og
 /** The tokens of a post: its texts' (search-text.ts), then a facet token for each property a search filters on. */
 export function postTokens(post: PostFacts, translations: Array<string | null>): string[] {
   const tokens = textTokens(post.content, ...translations);
-  tokens.push(FACETS.all);
   if (post.image_count > 0) tokens.push(FACETS.postImages);
   if (post.has_og) tokens.push(FACETS.postOg);
   if (post.author_company_id !== null) tokens.push(FACETS.company(post.author_company_id));
@@ -73,7 +70,7 @@ export function jobTexts(job: Pick<JobFacts, 'title' | 'subtitle' | 'description
 /** The tokens of a job: its texts', then a facet token for each property a search filters on. */
 export function jobTokens(job: JobFacts & { id: number }, parts: JobDocumentParts): string[] {
   const tokens = textTokens(...jobTexts(job, parts));
-  tokens.push(FACETS.all, FACETS.jobCategory(job.job_category), FACETS.workType(job.work_type), FACETS.company(job.company_id), FACETS.companySize(job.company_size));
+  tokens.push(FACETS.jobCategory(job.job_category), FACETS.workType(job.work_type), FACETS.company(job.company_id), FACETS.companySize(job.company_size));
   for (const s of parts.seniorities.get(job.id) ?? []) tokens.push(FACETS.seniority(s));
   for (const e of parts.employmentTypes.get(job.id) ?? []) tokens.push(FACETS.employmentType(e));
   return tokens;

@@ -44,6 +44,7 @@ export class AppRepository {
       .where('app_id', '=', appId).where('revoked_at', 'is', null)
       .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
       .executeTakeFirst();
+    // Keys whose rotation overlap already ended are revoked too (not counted: they had stopped), so none is left open.
     await this.db.updateTable('app_keys').set({ revoked_at: now }).where('app_id', '=', appId).where('revoked_at', 'is', null).execute();
     await this.db.updateTable('apps').set({ deleted_at: now }).where('id', '=', appId).execute();
     return Number(result.numUpdatedRows);

@@ -77,7 +77,7 @@ export class JobService {
       filter.companyId = companyId;
     }
     const { now, ...withoutNow } = filter;
-    // Results change when the next job opens or closes: the cached page is good until then.
+    // Results change when a job opens or closes: a cached page holds between the last such moment and the next.
     const { total, ids, version, validUntil } = await this.cache.get(JSON.stringify(withoutNow), now, () => this.jobs.search(filter));
     const items = (await this.hydrate(ids, locale, false, version)).map(({ summary }) => summary);
     return { page: pageOf(items, total, page, pageSize), validUntil };
