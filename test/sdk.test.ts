@@ -64,6 +64,17 @@ describe.each(ENGINES)('SDK against the service (%s)', (engine) => {
     expect(categories.length).toBeGreaterThan(5);
   });
 
+  it('asks for facet counts, typed in the answer', async () => {
+    const api = createClient({ baseUrl: s.base, apiKey: s.demo.apiKey });
+    const page = await api.searchJobs({ query: { facets: ['workTypes', 'companySizes'], pageSize: 1 } });
+    const workTypes = page.facets?.workTypes ?? [];
+    expect(workTypes.length).toBeGreaterThan(1);
+    expect(workTypes.reduce((sum, c) => sum + c.count, 0)).toBe(page.totalItems);
+    const remote = await api.searchJobs({ query: { workTypes: ['REMOTE'], facets: ['workTypes'] } });
+    expect(remote.facets?.workTypes).toEqual(workTypes);
+    expect((await api.searchJobs({ query: { workTypes: ['REMOTE'] } })).facets).toBeUndefined();
+  });
+
   it('throws errors typed by code, with the request id', async () => {
     const api = createClient({ baseUrl: s.base, apiKey: s.demo.apiKey });
     const error = await api.getPost({ path: { postId: 987_654_321 } }).catch((err: unknown) => err);

@@ -1054,6 +1054,17 @@ export interface components {
             /** Format: int32 */
             pageSize: number;
             items: components["schemas"]["EventSummary"][];
+            facets?: components["schemas"]["EventPageFacets"];
+        };
+        /**
+         * EventPageFacets
+         * @description Present when the request named facets: the counts of each
+         */
+        EventPageFacets: {
+            companyId?: components["schemas"]["FacetCount"][];
+            categories?: components["schemas"]["FacetCount"][];
+            subjects?: components["schemas"]["FacetCount"][];
+            openTypes?: components["schemas"]["FacetCount"][];
         };
         /** EventSession */
         EventSession: {
@@ -1192,6 +1203,16 @@ export interface components {
         EventWriteResponse: {
             eventId: string;
             webUrl: string;
+        };
+        /** FacetCount */
+        FacetCount: {
+            /** @description The value as the filter takes it: a catalog code, an enum value, a company handle, or true/false */
+            value: string;
+            /**
+             * Format: int64
+             * @description Matches holding the value
+             */
+            count: number;
         };
         /** FaqCreateRequest */
         FaqCreateRequest: {
@@ -1418,6 +1439,19 @@ export interface components {
             /** Format: int32 */
             pageSize: number;
             items: components["schemas"]["JobSummary"][];
+            facets?: components["schemas"]["JobPageFacets"];
+        };
+        /**
+         * JobPageFacets
+         * @description Present when the request named facets: the counts of each
+         */
+        JobPageFacets: {
+            companyId?: components["schemas"]["FacetCount"][];
+            jobCategories?: components["schemas"]["FacetCount"][];
+            seniorities?: components["schemas"]["FacetCount"][];
+            employmentTypes?: components["schemas"]["FacetCount"][];
+            companySizes?: components["schemas"]["FacetCount"][];
+            workTypes?: components["schemas"]["FacetCount"][];
         };
         /** JobPublishRequest */
         JobPublishRequest: {
@@ -1633,6 +1667,16 @@ export interface components {
             /** Format: int32 */
             pageSize: number;
             items: components["schemas"]["PostSummary"][];
+            facets?: components["schemas"]["PostPageFacets"];
+        };
+        /**
+         * PostPageFacets
+         * @description Present when the request named facets: the counts of each
+         */
+        PostPageFacets: {
+            companyId?: components["schemas"]["FacetCount"][];
+            hasImages?: components["schemas"]["FacetCount"][];
+            hasOg?: components["schemas"]["FacetCount"][];
         };
         /** PostStats */
         PostStats: {
@@ -2093,6 +2137,8 @@ export interface operations {
                 pageSize?: number;
                 /** @description RELEVANCE ranks keyword matches (newest first without keyword); RECENT is newest first */
                 sort?: "RELEVANCE" | "RECENT";
+                /** @description Filters to count matches by, besides the page (repeat the parameter or give a comma list). The response then has `facets`: for each, the matches per value, most first, values without a match left out, the query's own filter on that facet left out; companyId gives its 20 most frequent companies */
+                facets?: ("companyId" | "hasImages" | "hasOg")[];
             };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
@@ -2157,7 +2203,27 @@ export interface operations {
                      *           "webUrl": "string",
                      *           "postedAt": "2026-11-21T13:40:00"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "facets": {
+                     *         "companyId": [
+                     *           {
+                     *             "value": "string",
+                     *             "count": 1
+                     *           }
+                     *         ],
+                     *         "hasImages": [
+                     *           {
+                     *             "value": "string",
+                     *             "count": 1
+                     *           }
+                     *         ],
+                     *         "hasOg": [
+                     *           {
+                     *             "value": "string",
+                     *             "count": 1
+                     *           }
+                     *         ]
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PostPage"];
@@ -3057,6 +3123,8 @@ export interface operations {
                 workTypes?: ("ONSITE" | "HYBRID" | "REMOTE")[];
                 /** @description RELEVANCE_DESC ranks keyword matches (newest first without keyword); DATE_DESC newest; POPULARITY_DESC most viewed */
                 sort?: "RELEVANCE_DESC" | "DATE_DESC" | "POPULARITY_DESC";
+                /** @description Filters to count matches by, besides the page (repeat the parameter or give a comma list). The response then has `facets`: for each, the matches per value, most first, values without a match left out, the query's own filter on that facet left out; companyId gives its 20 most frequent companies */
+                facets?: ("companyId" | "jobCategories" | "seniorities" | "employmentTypes" | "companySizes" | "workTypes")[];
                 /** @description Page number from 1; values below 1 are read as 1 */
                 page?: number;
                 /** @description Items per page, 1 to 50; values outside are brought into range */
@@ -3114,7 +3182,45 @@ export interface operations {
                      *           "workType": "ONSITE",
                      *           "endAt": "2026-11-21T04:40:00.000Z"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "facets": {
+                     *         "companyId": [
+                     *           {
+                     *             "value": "string",
+                     *             "count": 1
+                     *           }
+                     *         ],
+                     *         "jobCategories": [
+                     *           {
+                     *             "value": "string",
+                     *             "count": 1
+                     *           }
+                     *         ],
+                     *         "seniorities": [
+                     *           {
+                     *             "value": "string",
+                     *             "count": 1
+                     *           }
+                     *         ],
+                     *         "employmentTypes": [
+                     *           {
+                     *             "value": "string",
+                     *             "count": 1
+                     *           }
+                     *         ],
+                     *         "companySizes": [
+                     *           {
+                     *             "value": "string",
+                     *             "count": 1
+                     *           }
+                     *         ],
+                     *         "workTypes": [
+                     *           {
+                     *             "value": "string",
+                     *             "count": 1
+                     *           }
+                     *         ]
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["JobPage"];
@@ -4018,6 +4124,8 @@ export interface operations {
                 eventOpenTypes?: ("OFFLINE" | "ONLINE" | "ON_OFFLINE" | "TBD" | "HYBRID")[];
                 /** @description START_AT_DESC latest start first; START_AT_ASC earliest first */
                 sort?: "START_AT_DESC" | "START_AT_ASC";
+                /** @description Filters to count matches by, besides the page (repeat the parameter or give a comma list). The response then has `facets`: for each, the matches per value, most first, values without a match left out, the query's own filter on that facet left out; companyId gives its 20 most frequent companies */
+                facets?: ("companyId" | "categories" | "subjects" | "openTypes")[];
                 /** @description Page number from 1; values below 1 are read as 1 */
                 page?: number;
                 /** @description Items per page, 1 to 50; values outside are brought into range */
@@ -4106,7 +4214,33 @@ export interface operations {
                      *           "webUrl": "string",
                      *           "language": "string"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "facets": {
+                     *         "companyId": [
+                     *           {
+                     *             "value": "string",
+                     *             "count": 1
+                     *           }
+                     *         ],
+                     *         "categories": [
+                     *           {
+                     *             "value": "string",
+                     *             "count": 1
+                     *           }
+                     *         ],
+                     *         "subjects": [
+                     *           {
+                     *             "value": "string",
+                     *             "count": 1
+                     *           }
+                     *         ],
+                     *         "openTypes": [
+                     *           {
+                     *             "value": "string",
+                     *             "count": 1
+                     *           }
+                     *         ]
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["EventPage"];

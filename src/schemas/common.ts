@@ -1,4 +1,4 @@
-import { Type, type TSchema, type SchemaOptions } from '@sinclair/typebox';
+import { Type, type Static, type TSchema, type SchemaOptions } from '@sinclair/typebox';
 import { ERROR_STATUS, type ErrorCode } from '../shared/api-error.js';
 
 /** The one error body of every non-2xx response under /api/v1 (SPEC.md Errors). */
@@ -64,18 +64,39 @@ export const PageQuery = {
   pageSize: Type.Integer({ minimum: 1, maximum: 50, default: 20, format: 'int32', description: 'Items per page, 1 to 50; values outside are brought into range' }),
 };
 
-/** The page envelope of every list and search (SPEC.md Pagination). */
-export function Page<T extends TSchema>(item: T, name: string) {
-  return Type.Object(
-    {
-      totalItems: Type.Integer({ format: 'int64', minimum: 0 }),
-      totalPages: Type.Integer({ format: 'int32', minimum: 0 }),
-      page: Type.Integer({ format: 'int32', minimum: 1 }),
-      pageSize: Type.Integer({ format: 'int32', minimum: 1, maximum: 50 }),
-      items: Type.Array(item),
-    },
-    { title: name, additionalProperties: false },
-  );
+/** One value of a facet and how many of a search's matches hold it (DECISIONS.md "Search results"). */
+export const FacetCount = Type.Object({
+  value: Type.String({ description: 'The value as the filter takes it: a catalog code, an enum value, a company handle, or true/false' }),
+  count: Type.Integer({ format: 'int64', minimum: 1, description: 'Matches holding the value' }),
+}, { title: 'FacetCount', additionalProperties: false });
+
+/** The `facets` parameter of a search whose filters `names` can be counted; companyId gives its `top` companies. */
+export const FacetsQuery = <const T extends readonly string[]>(names: T, top: number) => Type.Optional(Type.Array(StringEnum(names), {
+  maxItems: 20,
+  description: 'Filters to count matches by, besides the page (repeat the parameter or give a comma list). The response then has '
+    + '`facets`: for each, the matches per value, most first, values without a match left out, the query\'s own filter on that '
+    + `facet left out; companyId gives its ${top} most frequent companies`,
+}));
+
+export type FacetCountsDto = Record<string, Array<Static<typeof FacetCount>>>;
+
+/**
+ * The page envelope of every list and search (SPEC.md Pagination). A search that can count facets names
+ * them: its envelope may then carry `facets`, only when the request asked for them.
+ */
+export function Page<T extends TSchema>(item: T, name: string, facets: readonly string[] = []) {
+  const envelope = {
+    totalItems: Type.Integer({ format: 'int64', minimum: 0 }),
+    totalPages: Type.Integer({ format: 'int32', minimum: 0 }),
+    page: Type.Integer({ format: 'int32', minimum: 1 }),
+    pageSize: Type.Integer({ format: 'int32', minimum: 1, maximum: 50 }),
+    items: Type.Array(item),
+  };
+  if (facets.length === 0) return Type.Object(envelope, { title: name, additionalProperties: false });
+  const counts = Type.Object(Object.fromEntries(facets.map((facet) => [facet, Type.Optional(Type.Array(FacetCount))])), {
+    title: `${name}Facets`, additionalProperties: false, description: 'Present when the request named facets: the counts of each',
+  });
+  return Type.Object({ ...envelope, facets: Type.Optional(counts) }, { title: name, additionalProperties: false });
 }
 
 export interface PageResult<T> {
@@ -84,10 +105,14 @@ export interface PageResult<T> {
   page: number;
   pageSize: number;
   items: T[];
+  facets?: FacetCountsDto;
 }
 
-export function pageOf<T>(items: T[], totalItems: number, page: number, pageSize: number): PageResult<T> {
-  return { totalItems, totalPages: Math.ceil(totalItems / pageSize), page, pageSize, items };
+/** A page of a list or search; `facets` only when the request asked for them (else the contract's envelope). */
+export function pageOf<T>(items: T[], totalItems: number, page: number, pageSize: number, facets?: FacetCountsDto): PageResult<T> {
+  const result: PageResult<T> = { totalItems, totalPages: Math.ceil(totalItems / pageSize), page, pageSize, items };
+  if (facets) result.facets = facets;
+  return result;
 }
 
 /** A handle of a company or member: 1 to 255 of `[A-Za-z0-9_-]`. */

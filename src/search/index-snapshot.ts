@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** Bumped whenever what an index holds, or how it is written, changes (the tokenizer included). */
-export const SNAPSHOT_FORMAT = 2;
+export const SNAPSHOT_FORMAT = 3;
 const MAGIC = Buffer.from('SVCIDX\n');
 
 export interface Snapshot<H> { header: H; chunks: ChunkReader }

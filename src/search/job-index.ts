@@ -14,9 +14,24 @@ import { DataVersion } from '../cache/data-version.js';
 import type { DB } from '../db/schema.js';
 import { DocsByKey, TimeReached } from './docs-by-key.js';
 import { normalizedLength, ServedIndex, type ItemSource } from './live-index.js';
+import { countValues, FACET_TOP, type FacetCounts } from './facet-counts.js';
 import { relevancePage, type IndexedItem, type OrderedDocuments } from './ordered-documents.js';
-import { RoaringBitmap32, withTemporaryBitmaps, type IndexQuery } from './posting-index.js';
-import { FACETS, jobDocumentParts, jobTexts, jobTokens } from './search-documents.js';
+import { RoaringBitmap32, withTemporaryBitmaps, type Bitmap, type IndexQuery } from './posting-index.js';
+import { FACET_KIND, FACETS, jobDocumentParts, jobTexts, jobTokens } from './search-documents.js';
+
+/** The job search parameters that facet counts can be asked for (the `facets` parameter). */
+export const JOB_FACETS = ['companyId', 'jobCategories', 'seniorities', 'employmentTypes', 'companySizes', 'workTypes'] as const;
+export type JobFacet = (typeof JOB_FACETS)[number];
+
+/** The facet kind of each (search-documents.ts), and how many values it gives. */
+const FACET_OF: Record<JobFacet, { kind: string; top?: number }> = {
+  companyId: { kind: FACET_KIND.company, top: FACET_TOP },
+  jobCategories: { kind: FACET_KIND.jobCategory },
+  seniorities: { kind: FACET_KIND.seniority },
+  employmentTypes: { kind: FACET_KIND.employmentType },
+  companySizes: { kind: FACET_KIND.companySize },
+  workTypes: { kind: FACET_KIND.workType },
+};
 
 export interface JobSearchFilter {
   /** Keyword terms (search-text.ts queryTerms), all required; null without a keyword. */
@@ -32,6 +47,8 @@ export interface JobSearchFilter {
   order: 'rank' | 'date' | 'popularity';
   limit: number;
   offset: number;
+  /** Facets whose counts are wanted besides the page; company values are company ids. */
+  facets?: readonly JobFacet[];
 }
 
 /** The filter as bitmap algebra: keyword terms required, and one facet group per filter (its values ORed). */
@@ -124,7 +141,7 @@ export class JobIndex extends ServedIndex {
    * The exact total and one page of job ids among the jobs hiring at `filter.now`, and the moments around it
    * between which no job starts or stops hiring (in that span the result cannot change without a write).
    */
-  async search(filter: JobSearchFilter): Promise<{ total: number; ids: number[]; validFrom: number; validUntil: number }> {
+  async search(filter: JobSearchFilter): Promise<{ total: number; ids: number[]; validFrom: number; validUntil: number; facets?: FacetCounts }> {
     const docs = await this.live.current();
     const { started, ended, byViews } = this.ordersOf(docs);
     // The cursors keep their bitmaps: moved before the search's arena, which frees what it makes.
@@ -133,12 +150,25 @@ export class JobIndex extends ServedIndex {
     const validFrom = Math.max(started.previous(), ended.previous());
     const validUntil = Math.min(started.next(), ended.next());
     return withTemporaryBitmaps(() => {
-      const result = RoaringBitmap32.and(docs.index.match(jobIndexQuery(filter)), startedNow);
-      result.andNotInPlace(endedNow);
+      const hiring = (query: JobSearchFilter): Bitmap => {
+        const result = RoaringBitmap32.and(docs.index.match(jobIndexQuery(query)), startedNow);
+        result.andNotInPlace(endedNow);
+        return result;
+      };
+      const result = hiring(filter);
       const page = filter.order === 'popularity' ? byViews.page(result, filter.offset, filter.limit)
         : filter.terms && filter.order === 'rank' ? relevancePage(docs, result, filter.terms, filter.offset, filter.limit)
           : docs.newest(result, filter.offset, filter.limit);
-      return { total: result.size, ids: page.map((doc) => docs.itemId(doc)), validFrom, validUntil };
+      const found = { total: result.size, ids: page.map((doc) => docs.itemId(doc)), validFrom, validUntil };
+      if (!filter.facets?.length) return found;
+      const facets: FacetCounts = {};
+      for (const name of filter.facets) {
+        // A menu counts every value of its facet: the search without the facet's own filter.
+        const own = name === 'companyId' ? filter.companyId !== undefined : Boolean(filter[name]?.length);
+        const matches = own ? hiring({ ...filter, [name]: undefined }) : result;
+        facets[name] = countValues(docs.index, matches, FACET_OF[name].kind, FACET_OF[name].top);
+      }
+      return { ...found, facets };
     });
   }
 }

@@ -15,11 +15,16 @@ import { DataVersion } from '../cache/data-version.js';
 import type { DB } from '../db/schema.js';
 import { groupBy } from '../shared/group.js';
 import { normalizedLength, ServedIndex, type ItemSource } from './live-index.js';
-import { relevancePage, type IndexedItem } from './ordered-documents.js';
-import { withTemporaryBitmaps, type IndexQuery } from './posting-index.js';
-import { FACETS, postTokens } from './search-documents.js';
+import { countFlag, countValues, FACET_TOP, type FacetCount, type FacetCounts } from './facet-counts.js';
+import { relevancePage, type IndexedItem, type OrderedDocuments } from './ordered-documents.js';
+import { withTemporaryBitmaps, type Bitmap, type IndexQuery, type PostingIndex } from './posting-index.js';
+import { FACET_KIND, FACETS, postTokens } from './search-documents.js';
 
 export { RELEVANCE_CANDIDATES } from './ordered-documents.js';
+
+/** The post search parameters that facet counts can be asked for (the `facets` parameter). */
+export const POST_FACETS = ['companyId', 'hasImages', 'hasOg'] as const;
+export type PostFacet = (typeof POST_FACETS)[number];
 
 export interface PostSearchFilter {
   /** Keyword terms (search-text.ts queryTerms), all required; null without a keyword. */
@@ -32,7 +37,16 @@ export interface PostSearchFilter {
   order: 'rank' | 'recent';
   limit: number;
   offset: number;
+  /** Facets whose counts are wanted besides the page; company values are company ids. */
+  facets?: readonly PostFacet[];
 }
+
+/** Each facet: the filter without its own condition (a menu counts the other values too), and its counts. */
+const FACET_RULES: Record<PostFacet, { without: Partial<PostSearchFilter>; count: (index: PostingIndex, matches: Bitmap) => FacetCount[] }> = {
+  companyId: { without: { authorCompanyId: undefined }, count: (index, matches) => countValues(index, matches, FACET_KIND.company, FACET_TOP) },
+  hasImages: { without: { hasImages: undefined }, count: (index, matches) => countFlag(index, matches, FACET_KIND.postImages) },
+  hasOg: { without: { hasOg: undefined }, count: (index, matches) => countFlag(index, matches, FACET_KIND.postOg) },
+};
 
 /** The filter as bitmap algebra: keyword terms and facets required, facets excluded for `false` filters. */
 export function postIndexQuery(filter: PostSearchFilter): IndexQuery {
@@ -83,20 +97,31 @@ export class PostIndex extends ServedIndex {
     super(db, postSource(db), version, copyFile);
   }
 
-  /** The exact total and one page of post ids. */
-  async search(filter: PostSearchFilter): Promise<{ total: number; ids: number[] }> {
+  /** The exact total and one page of post ids, and the facet counts asked for. */
+  async search(filter: PostSearchFilter): Promise<{ total: number; ids: number[]; facets?: FacetCounts }> {
     const docs = await this.live.current();
     // Synchronous from here, so no write lands halfway; the bitmaps made on the way are freed at the end.
     return withTemporaryBitmaps(() => {
-      let result = docs.index.match(postIndexQuery(filter));
-      if (filter.postedAfter !== undefined || filter.postedBefore !== undefined) {
-        result = docs.window(result, filter.postedAfter ?? -Infinity, filter.postedBefore ?? Infinity);
-      }
+      const result = matching(docs, filter);
       const page = filter.terms && filter.order === 'rank'
         ? relevancePage(docs, result, filter.terms, filter.offset, filter.limit)
         : docs.newest(result, filter.offset, filter.limit);
-      return { total: result.size, ids: page.map((doc) => docs.itemId(doc)) };
+      const ids = page.map((doc) => docs.itemId(doc));
+      if (!filter.facets?.length) return { total: result.size, ids };
+      const facets: FacetCounts = {};
+      for (const name of filter.facets) {
+        const rule = FACET_RULES[name];
+        const own = Object.keys(rule.without).some((key) => filter[key as keyof PostSearchFilter] !== undefined);
+        facets[name] = rule.count(docs.index, own ? matching(docs, { ...filter, ...rule.without }) : result);
+      }
+      return { total: result.size, ids, facets };
     });
   }
 }
 
+/** The documents matching a filter: its terms and facets, then its time window. */
+function matching(docs: OrderedDocuments, filter: PostSearchFilter): Bitmap {
+  const result = docs.index.match(postIndexQuery(filter));
+  if (filter.postedAfter === undefined && filter.postedBefore === undefined) return result;
+  return docs.window(result, filter.postedAfter ?? -Infinity, filter.postedBefore ?? Infinity);
+}

@@ -11,6 +11,7 @@
  */
 import { RoaringArenaAllocator, RoaringBitmap32 } from 'roaring-wasm';
 import type { ChunkReader } from './index-snapshot.js';
+import { facetParts } from './search-text.js';
 
 export type Bitmap = RoaringBitmap32;
 export { RoaringBitmap32 };
@@ -40,6 +41,8 @@ export interface PostingMeta { tokens: string[]; tiered: string[] }
 export class PostingIndex {
   private readonly postings = new Map<string, Bitmap>();
   private readonly tiers = new Map<string, Bitmap[]>();
+  /** The postings of each facet kind's values (`c` → company id → posting), for facet counts. */
+  private readonly facetPostings = new Map<string, Map<string, Bitmap>>();
   /** Documents that are in the index now (a removed document leaves its postings until the next rebuild). */
   readonly live = new RoaringBitmap32();
   private lengths = new Uint32Array(1024);
@@ -80,11 +83,25 @@ export class PostingIndex {
     if (this.pendingCount === 0) return;
     for (const [token, docs] of this.pending) {
       let posting = this.postings.get(token);
-      if (!posting) this.postings.set(token, posting = new RoaringBitmap32());
+      if (!posting) this.setPosting(token, posting = new RoaringBitmap32());
       posting.addMany(docs);
     }
     this.pending = new Map();
     this.pendingCount = 0;
+  }
+
+  private setPosting(token: string, posting: Bitmap): void {
+    this.postings.set(token, posting);
+    const parts = facetParts(token);
+    if (!parts) return;
+    let values = this.facetPostings.get(parts.kind);
+    if (!values) this.facetPostings.set(parts.kind, values = new Map());
+    values.set(parts.value, posting);
+  }
+
+  /** Every value of a facet kind with its posting (live or not: intersect with a match). */
+  facetValues(kind: string): ReadonlyMap<string, Bitmap> {
+    return this.facetPostings.get(kind) ?? new Map();
   }
 
   /** Compresses runs in every bitmap (after a build): less memory, faster intersections. */
@@ -173,7 +190,7 @@ export class PostingIndex {
     const live = bitmap();
     index.live.orInPlace(live);
     live.dispose();
-    for (const token of meta.tokens) index.postings.set(token, bitmap());
+    for (const token of meta.tokens) index.setPosting(token, bitmap());
     for (const token of meta.tiered) index.tiers.set(token, TIERS.map(() => bitmap()));
     return index;
   }

@@ -1,11 +1,13 @@
 import { LRUCache } from 'lru-cache';
 import type { DataVersion } from '../cache/data-version.js';
 import { ClientGoneError } from '../db/read-scope.js';
+import type { FacetCounts } from './facet-counts.js';
 
-interface Entry { version: number; validFrom: number; validUntil: number; total: number; ids: number[] }
+interface Found { total: number; ids: number[]; validFrom?: number; validUntil?: number; facets?: FacetCounts }
+interface Entry { version: number; validFrom: number; validUntil: number; total: number; ids: number[]; facets?: FacetCounts }
 
 /**
- * Search results (the exact total and one page of ids) cached under the data version they were read at.
+ * Search results (the exact total, one page of ids, facet counts when asked for) cached under the data version they were read at.
  * A hit needs the version to be unchanged, so a write by any instance makes every cached page of that data
  * stale at once. When results depend on time (jobs open and close), an entry holds only for the moments in
  * [`validFrom`, `validUntil`): the clock may move back as well as forward.
@@ -21,7 +23,7 @@ export class SearchCache {
    * The cached result for `key`, or `compute()`'s, stored under the version read before computing. The
    * version comes back too, so that the items of the page can be read from caches of the same version.
    */
-  async get(key: string, now: number, compute: () => Promise<{ total: number; ids: number[]; validFrom?: number; validUntil?: number }>): Promise<Entry> {
+  async get(key: string, now: number, compute: () => Promise<Found>): Promise<Entry> {
     const version = await this.versions.read();
     const cached = this.entries.get(key);
     if (cached && cached.version === version && holdsAt(cached, now)) return cached;
@@ -38,7 +40,7 @@ export class SearchCache {
     }
     const flight: Promise<Entry> = compute().then((fresh) => {
       const entry = {
-        version, validFrom: fresh.validFrom ?? Number.NEGATIVE_INFINITY, validUntil: fresh.validUntil ?? Number.POSITIVE_INFINITY, total: fresh.total, ids: fresh.ids,
+        version, validFrom: fresh.validFrom ?? Number.NEGATIVE_INFINITY, validUntil: fresh.validUntil ?? Number.POSITIVE_INFINITY, total: fresh.total, ids: fresh.ids, facets: fresh.facets,
       };
       this.entries.set(key, entry);
       return entry;

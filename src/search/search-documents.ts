@@ -8,15 +8,20 @@ import type { DB } from '../db/schema.js';
 import { groupBy } from '../shared/group.js';
 import { facet, textTokens } from './search-text.js';
 
+/** The facet kinds (search-text.ts `facet`): one letter each, the start of every token of that facet. */
+export const FACET_KIND = {
+  postImages: 'i', postOg: 'o', company: 'c', jobCategory: 'k', seniority: 's', employmentType: 'e', companySize: 'z', workType: 'w',
+} as const;
+
 export const FACETS = {
-  postImages: facet('i'),
-  postOg: facet('o'),
-  company: (id: number) => facet(`c${id}`),
-  jobCategory: (code: string) => facet(`k${code}`),
-  seniority: (code: string) => facet(`s${code}`),
-  employmentType: (code: string) => facet(`e${code}`),
-  companySize: (code: string) => facet(`z${code}`),
-  workType: (code: string) => facet(`w${code}`),
+  postImages: facet(FACET_KIND.postImages),
+  postOg: facet(FACET_KIND.postOg),
+  company: (id: number) => facet(FACET_KIND.company, String(id)),
+  jobCategory: (code: string) => facet(FACET_KIND.jobCategory, code),
+  seniority: (code: string) => facet(FACET_KIND.seniority, code),
+  employmentType: (code: string) => facet(FACET_KIND.employmentType, code),
+  companySize: (code: string) => facet(FACET_KIND.companySize, code),
+  workType: (code: string) => facet(FACET_KIND.workType, code),
 };
 
 export interface PostFacts { content: string | null; image_count: number; has_og: number; author_company_id: number | null }

@@ -6,7 +6,7 @@
  * that a one-character keyword is one exact term (reading one posting list, however common the character).
  * Other scripts are split into words. Text is NFKC-normalized and lower-cased first.
  *
- * Facet tokens (`facet('i')`) describe a document's filterable properties. They start with a private-use
+ * Facet tokens (`facet('i')`, `facet('c', '12')`) describe a document's filterable properties. They start with a private-use
  * character, which is stripped from every text and keyword, so no text can produce one.
  */
 
@@ -15,11 +15,17 @@ const TOKEN_RUN = /[\p{L}\p{N}\p{M}]+/gu;
 const FACET_MARK = '\uE000';
 
 /**
- * The token of a document property (image, Open Graph card, company, category…), never a word of text. Only
- * letters and digits are kept (`SOFTWARE_ENGINEERING` → `SOFTWAREENGINEERING`), so the token is one word
- * to FTS5's tokenizer too.
+ * The token of a document property: a facet `kind` (one letter: `c` company, `k` job category…) and its value
+ * as stored (`facet('k', 'dataAi')`), or the kind alone for a property a document has or not (`facet('i')`).
+ * The value is kept whole, so that facet counts (facet-counts.ts) read the values back from the tokens.
  */
-export const facet = (name: string): string => `${FACET_MARK}${name.replace(/[^\p{L}\p{N}]/gu, '')}`;
+export const facet = (kind: string, value = ''): string => `${FACET_MARK}${kind}${value}`;
+
+/** The kind and value of a facet token; null for a text token. */
+export function facetParts(token: string): { kind: string; value: string } | null {
+  if (!token.startsWith(FACET_MARK) || token.length < 2) return null;
+  return { kind: token[1]!, value: token.slice(2) };
+}
 
 function splitRuns(text: string): string[] {
   const normalized = text.normalize('NFKC').toLowerCase();

@@ -6,6 +6,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type App } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { allLimitSettings } from '../../src/rate-limit/limit-settings.js';
+import type { Database } from '../../src/db/database.js';
 import type { MediaStore } from '../../src/media/media-store.js';
 import { generateDemoData, type DemoManifest } from '../../src/demo/demo-generator.js';
 import { OpenApiConformance } from './openapi-conformance.js';
@@ -42,12 +43,21 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 }
 
 /** A fresh app on a fresh, demo-seeded database of `engine`, with a controllable clock. */
-export async function createTestApp(engine: Engine, options: { seed?: boolean; config?: Record<string, string>; mediaStore?: MediaStore } = {}): Promise<TestContext> {
+export async function createTestApp(engine: Engine, options: {
+  seed?: boolean;
+  /** More demo posts, jobs or events than the demo's own. */
+  demoCounts?: { posts?: number; jobs?: number; events?: number };
+  /** Changes to the data before the app starts (and builds its search indexes from it). */
+  prepare?: (database: Database) => Promise<void>;
+  config?: Record<string, string>;
+  mediaStore?: MediaStore;
+} = {}): Promise<TestContext> {
   const db = await createTestDatabase(engine);
   const clock = { now: TEST_NOW };
   const demo = options.seed === false
     ? (undefined as unknown as DemoManifest)
-    : await generateDemoData(db.database, { now: TEST_NOW });
+    : await generateDemoData(db.database, { now: TEST_NOW, ...options.demoCounts });
+  await options.prepare?.(db.database);
   const config = testConfig(options.config);
   const app = await buildApp({ config, database: db.database, clock: () => clock.now, logger: false, mediaStore: options.mediaStore });
   const conformance = await OpenApiConformance.of(app);

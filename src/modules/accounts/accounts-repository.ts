@@ -71,6 +71,13 @@ export class AccountsRepository {
     return row?.id;
   }
 
+  /** The handles of companies by id (those that exist). */
+  async companyHandles(ids: number[]): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.selectFrom('companies').select(['id', 'handle']).where('id', 'in', ids).execute();
+    return new Map(rows.map((row) => [row.id, row.handle]));
+  }
+
   async userIdByHandle(handle: string): Promise<number | undefined> {
     const row = await this.db.selectFrom('users').select('id').where('handle', '=', handle).executeTakeFirst();
     return row?.id;

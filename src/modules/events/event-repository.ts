@@ -1,6 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { LongReads } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
+import { FACET_TOP, mostFirst, type FacetCount } from '../../search/facet-counts.js';
+import type { EventFacet } from './event-schemas.js';
 
 export interface EventSearchFilter {
   /** Every word must appear in the name or the description (case-insensitive). */
@@ -66,6 +68,26 @@ export class EventRepository {
       .orderBy('events.start_at', direction).orderBy('events.id', direction)
       .limit(filter.limit).offset(filter.offset));
     return { total: Number(total), ids: rows.map((r) => r.id) };
+  }
+
+  /**
+   * How many events of the search hold each value of a facet, the search's own filter on that facet left out
+   * (a menu counts the other values too). Counted by the engine; ordered here, so both engines agree.
+   */
+  async facetCounts(filter: EventSearchFilter, facet: EventFacet): Promise<FacetCount[]> {
+    const matches = this.filtered({ ...filter, [facet]: undefined });
+    const count = sql<number>`count(*)`.as('count');
+    const query = facet === 'categories'
+      ? this.db.selectFrom('event_categories').select(['category as value', count])
+        .where('event_id', 'in', matches.select('events.id')).groupBy('category')
+      : facet === 'subjects'
+        ? this.db.selectFrom('event_subjects').select(['subject as value', count])
+          .where('event_id', 'in', matches.select('events.id')).groupBy('subject')
+        : facet === 'openTypes'
+          ? matches.select(['events.event_open_type as value', count]).groupBy('events.event_open_type')
+          : matches.innerJoin('companies', 'companies.id', 'events.company_id').select(['companies.handle as value', count]).groupBy('companies.handle');
+    const rows = await this.longReads(query);
+    return mostFirst(rows.map((row) => ({ value: row.value, count: Number(row.count) })), facet === 'companyId' ? FACET_TOP : undefined);
   }
 
   async findByIds(ids: string[]) {

@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { DateTimeUtc, Handle, Nullable, Page, PageQuery, StringEnum } from '../../schemas/common.js';
+import { DateTimeUtc, FacetsQuery, Handle, Nullable, Page, PageQuery, StringEnum } from '../../schemas/common.js';
+import { FACET_TOP } from '../../search/facet-counts.js';
 import { CompanyBrief } from '../jobs/job-schemas.js';
 
 /** The reference's open types; ON_OFFLINE is both online and offline (this service first called it HYBRID). */
@@ -9,6 +10,9 @@ export const EVENT_OPEN_TYPE_INPUTS = [...EVENT_OPEN_TYPES, 'HYBRID'] as const;
 export const ACCESS_TYPES = ['PUBLIC', 'INVITE', 'LINK'] as const;
 export const JOIN_TYPES = ['OPEN', 'REGISTERED'] as const;
 export const EVENT_SORTS = ['START_AT_DESC', 'START_AT_ASC'] as const;
+/** The event search parameters that facet counts can be asked for (the `facets` parameter). */
+export const EVENT_FACETS = ['companyId', 'categories', 'subjects', 'openTypes'] as const;
+export type EventFacet = (typeof EVENT_FACETS)[number];
 
 export const EventLocation = Type.Object({
   country: Nullable(Type.String()),
@@ -154,11 +158,12 @@ export const EventSearchQuery = Type.Object({
   eventSubjects: multi(Type.String({ maxLength: 64 }), 'Same as subjects'),
   eventOpenTypes: multi(StringEnum(EVENT_OPEN_TYPE_INPUTS), 'Same as openTypes'),
   sort: Type.Optional(StringEnum(EVENT_SORTS, { default: 'START_AT_DESC', description: 'START_AT_DESC latest start first; START_AT_ASC earliest first' })),
+  facets: FacetsQuery(EVENT_FACETS, FACET_TOP),
   ...PageQuery,
 });
 
 export const EventIdParams = Type.Object({ eventId: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: 'Event id' }) });
-export const EventPage = Page(EventSummary, 'EventPage');
+export const EventPage = Page(EventSummary, 'EventPage', EVENT_FACETS);
 
 export type EventSummaryDto = Static<typeof EventSummary>;
 export type EventDetailDto = Static<typeof EventDetail>;

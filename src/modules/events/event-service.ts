@@ -4,9 +4,10 @@ import type { Links } from '../../shared/links.js';
 import { TRANSLATED_LANGUAGES, type Locale } from '../../shared/locale.js';
 import { dateBoundary, parseDateTime, toUtcIso } from '../../shared/time.js';
 import { pageOf, type PageResult } from '../../schemas/common.js';
+import { NO_COMPANY } from '../../search/facet-counts.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
 import type { CodeService } from '../codes/code-service.js';
-import type { EventRepository } from './event-repository.js';
+import type { EventRepository, EventSearchFilter } from './event-repository.js';
 import { descriptionHtml, faqCategories, faqOf, sessionOf, sessionSlots, ticketOf } from './event-parts.js';
 import type { EventDetailDto, EventSearchQueryInput, EventSummaryDto } from './event-schemas.js';
 
@@ -33,12 +34,8 @@ export class EventService {
     const openTypes = union<string>(query.openTypes, query.eventOpenTypes)?.map((t) => (t === 'HYBRID' ? 'ON_OFFLINE' : t));
     this.codes.requireCodes(query.categories ? 'categories' : 'eventCategories', 'event-categories', categories);
     this.codes.requireCodes(query.subjects ? 'subjects' : 'eventSubjects', 'event-subjects', subjects);
-    let companyId: number | undefined;
-    if (query.companyId) {
-      companyId = await this.accounts.companyIdByHandle(query.companyId);
-      if (companyId === undefined) return pageOf([], 0, page, pageSize);
-    }
-    const { total, ids } = await this.events.search({
+    const companyId = query.companyId ? await this.accounts.companyIdByHandle(query.companyId) ?? NO_COMPANY : undefined;
+    const filter: EventSearchFilter = {
       words: query.keyword?.split(/\s+/).filter(Boolean),
       startFrom: this.day('startDateFrom', query.startDateFrom, 'start'),
       startTo: this.day('startDateTo', query.startDateTo, 'end'),
@@ -50,9 +47,14 @@ export class EventService {
       ascending: query.sort === 'START_AT_ASC',
       limit: pageSize,
       offset: (page - 1) * pageSize,
-    });
+    };
+    const facetNames = [...new Set(query.facets ?? [])];
+    const [{ total, ids }, ...counts] = await Promise.all([
+      this.events.search(filter), ...facetNames.map((name) => this.events.facetCounts(filter, name)),
+    ]);
     const items = (await this.hydrate(ids, locale)).map(({ summary }) => summary);
-    return pageOf(items, total, page, pageSize);
+    const facets = facetNames.length ? Object.fromEntries(facetNames.map((name, i) => [name, counts[i]!])) : undefined;
+    return pageOf(items, total, page, pageSize, facets);
   }
 
   async detail(eventId: string, locale: Locale): Promise<EventDetailDto> {

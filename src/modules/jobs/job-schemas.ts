@@ -1,5 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { DateTimeUtc, Handle, Nullable, Page, PageQuery, RequestId, StringEnum } from '../../schemas/common.js';
+import { DateTimeUtc, FacetsQuery, Handle, Nullable, Page, PageQuery, RequestId, StringEnum } from '../../schemas/common.js';
+import { FACET_TOP } from '../../search/facet-counts.js';
+import { JOB_FACETS } from '../../search/job-index.js';
 
 export const SENIORITIES = ['BEGINNER', 'JUNIOR', 'MIDLEVEL', 'SENIOR', 'EXECUTIVE'] as const;
 export const COMPANY_SIZES = ['TINY', 'SMALL', 'MEDIUM', 'LARGE', 'HUGE'] as const;
@@ -70,11 +72,12 @@ export const JobSearchQuery = Type.Object({
   companySizes: multi(StringEnum(COMPANY_SIZES), 'Company sizes'),
   workTypes: multi(StringEnum(WORK_TYPES), 'Workplace types'),
   sort: Type.Optional(StringEnum(JOB_SORTS, { default: 'RELEVANCE_DESC', description: 'RELEVANCE_DESC ranks keyword matches (newest first without keyword); DATE_DESC newest; POPULARITY_DESC most viewed' })),
+  facets: FacetsQuery(JOB_FACETS, FACET_TOP),
   ...PageQuery,
 });
 
 export const JobIdParams = Type.Object({ jobId: RequestId({ description: 'Job id' }) });
-export const JobPage = Page(JobSummary, 'JobPage');
+export const JobPage = Page(JobSummary, 'JobPage', JOB_FACETS);
 
 export type JobSummaryDto = Static<typeof JobSummary>;
 export type JobDetailDto = Static<typeof JobDetail>;

@@ -6,6 +6,7 @@ import { TRANSLATED_LANGUAGES, type Locale } from '../../shared/locale.js';
 import { toUtcIso } from '../../shared/time.js';
 import { pageOf, type PageResult } from '../../schemas/common.js';
 import { VersionedCache, type DataVersion } from '../../cache/data-version.js';
+import { NO_COMPANY, noMatchFacets, withCompanyHandles } from '../../search/facet-counts.js';
 import { SearchCache } from '../../search/search-cache.js';
 import { isHiring } from '../../search/search-documents.js';
 import { queryTerms } from '../../search/search-text.js';
@@ -51,13 +52,15 @@ export class JobService {
   /** The page, and the moment it stops being current (the next time a job starts or stops hiring). */
   async search(query: JobSearchQueryInput, locale: Locale): Promise<{ page: PageResult<JobSummaryDto>; validUntil: number }> {
     const { page, pageSize } = query;
-    const empty = { page: pageOf<JobSummaryDto>([], 0, page, pageSize), validUntil: Number.POSITIVE_INFINITY };
+    const facetNames = query.facets && [...new Set(query.facets)];
     this.codes.requireCodes('jobCategories', 'job-categories', query.jobCategories);
     this.codes.requireCodes('employmentTypes', 'employment-types', query.employmentTypes);
 
     const keyword = query.keyword?.trim() ?? '';
     const terms = keyword === '' ? null : queryTerms(keyword);
-    if (terms !== null && terms.length === 0) return empty;
+    if (terms !== null && terms.length === 0) {
+      return { page: pageOf<JobSummaryDto>([], 0, page, pageSize, noMatchFacets(facetNames)), validUntil: Number.POSITIVE_INFINITY };
+    }
 
     const filter: JobSearchFilter = {
       terms,
@@ -70,17 +73,16 @@ export class JobService {
       order: query.sort === 'DATE_DESC' ? 'date' : query.sort === 'POPULARITY_DESC' ? 'popularity' : 'rank',
       limit: pageSize,
       offset: (page - 1) * pageSize,
+      facets: facetNames,
     };
-    if (query.companyId) {
-      const companyId = await this.accounts.companyIdByHandle(query.companyId);
-      if (companyId === undefined) return empty;
-      filter.companyId = companyId;
-    }
+    if (query.companyId) filter.companyId = await this.accounts.companyIdByHandle(query.companyId) ?? NO_COMPANY;
     const { now, ...withoutNow } = filter;
     // Results change when a job opens or closes: a cached page holds between the last such moment and the next.
-    const { total, ids, version, validUntil } = await this.cache.get(JSON.stringify(withoutNow), now, () => this.jobs.search(filter));
-    const items = (await this.hydrate(ids, locale, false, version)).map(({ summary }) => summary);
-    return { page: pageOf(items, total, page, pageSize), validUntil };
+    const { total, ids, version, validUntil, facets } = await this.cache.get(JSON.stringify(withoutNow), now, () => this.jobs.search(filter));
+    const [hydrated, named] = await Promise.all([
+      this.hydrate(ids, locale, false, version), withCompanyHandles(facets, (companyIds) => this.accounts.companyHandles(companyIds)),
+    ]);
+    return { page: pageOf(hydrated.map(({ summary }) => summary), total, page, pageSize, named), validUntil };
   }
 
   /** Every job except drafts and deleted ones (published, finished and expired are all returned). */

@@ -1,5 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTimeUtc, Handle, Nullable, Page, PageQuery, RequestId, StringEnum } from '../../schemas/common.js';
+import { DateTimeUtc, FacetsQuery, Handle, Nullable, Page, PageQuery, RequestId, StringEnum } from '../../schemas/common.js';
+import { FACET_TOP } from '../../search/facet-counts.js';
+import { POST_FACETS } from '../../search/post-index.js';
 
 export const PostAuthor = Type.Object({
   type: StringEnum(['COMPANY', 'MEMBER']),
@@ -75,11 +77,12 @@ export const PostSearchQuery = Type.Object({
   postedBefore: Type.Optional(Type.String({ description: 'ISO date-time, posted at <= (no zone: service time zone)' })),
   ...PageQuery,
   sort: Type.Optional(StringEnum(['RELEVANCE', 'RECENT'], { default: 'RELEVANCE', description: 'RELEVANCE ranks keyword matches (newest first without keyword); RECENT is newest first' })),
+  facets: FacetsQuery(POST_FACETS, FACET_TOP),
 });
 
 export const PostIdParams = Type.Object({ postId: RequestId({ description: 'Post id' }) });
 
-export const PostPage = Page(PostSummary, 'PostPage');
+export const PostPage = Page(PostSummary, 'PostPage', POST_FACETS);
 
 export type PostSummaryDto = Static<typeof PostSummary>;
 export type PostDetailDto = Static<typeof PostDetail>;

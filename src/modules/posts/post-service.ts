@@ -6,6 +6,7 @@ import { TRANSLATED_LANGUAGES, type Locale } from '../../shared/locale.js';
 import { parseDateTime, toLocalDateTime, toUtcIso } from '../../shared/time.js';
 import { pageOf, type PageResult } from '../../schemas/common.js';
 import { VersionedCache, type DataVersion } from '../../cache/data-version.js';
+import { NO_COMPANY, noMatchFacets, withCompanyHandles } from '../../search/facet-counts.js';
 import { SearchCache } from '../../search/search-cache.js';
 import { queryTerms } from '../../search/search-text.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
@@ -60,15 +61,15 @@ export class PostService {
   async search(query: PostSearchQueryInput, viewer: Viewer | null, locale: Locale): Promise<PageResult<PostSummaryDto>> {
     const page = query.page;
     const pageSize = query.pageSize;
-    const empty = pageOf<PostSummaryDto>([], 0, page, pageSize);
-
     const filter = await postSearchFilter(query, this.timeZone, (handle) => this.accounts.companyIdByHandle(handle));
-    if (filter === null) return empty;
+    if (filter === null) return pageOf<PostSummaryDto>([], 0, page, pageSize, noMatchFacets(query.facets));
 
-    const { total, ids, version } = await this.cache.get(JSON.stringify(filter), 0, () => this.posts.search(filter));
-    const hydrated = await this.hydrate(ids, viewer, locale, version);
+    const { total, ids, version, facets } = await this.cache.get(JSON.stringify(filter), 0, () => this.posts.search(filter));
+    const [hydrated, named] = await Promise.all([
+      this.hydrate(ids, viewer, locale, version), withCompanyHandles(facets, (companyIds) => this.accounts.companyHandles(companyIds)),
+    ]);
     const items = hydrated.map(({ summary, localPostedAt }) => ({ ...summary, postedAt: localPostedAt }));
-    return pageOf(items, total, page, pageSize);
+    return pageOf(items, total, page, pageSize, named);
   }
 
   async detail(postId: number, viewer: Viewer | null, locale: Locale): Promise<PostDetailDto> {
@@ -214,8 +215,7 @@ export class PostService {
 }
 
 /**
- * The repository filter of a post search, or null when nothing can match (a keyword with no searchable terms,
- * a company that does not exist). Times without a zone are read in `timeZone`. The benchmark's search-cost
+ * The repository filter of a post search, or null when nothing can match (a keyword with no searchable terms). Times without a zone are read in `timeZone`. The benchmark's search-cost
  * tool replays searches through it too, so it measures the filters the service builds.
  */
 export async function postSearchFilter(
@@ -234,12 +234,9 @@ export async function postSearchFilter(
     order: query.sort === 'RECENT' ? 'recent' : 'rank',
     limit: query.pageSize,
     offset: (query.page - 1) * query.pageSize,
+    facets: query.facets && [...new Set(query.facets)],
   };
-  if (query.companyId) {
-    const companyId = await companyIdByHandle(query.companyId);
-    if (companyId === undefined) return null;
-    filter.authorCompanyId = companyId;
-  }
+  if (query.companyId) filter.authorCompanyId = await companyIdByHandle(query.companyId) ?? NO_COMPANY;
   return filter;
 }
 
