@@ -216,7 +216,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   const issuer = config.publicBaseUrl;
   const oauth = new OAuthRepository(database.db);
-  const signingKeys = new SigningKeys(database.db, keyEncryptionKey(config.signingKeySecret, config.dataDir), clock, config.lifetimes.accessTokenSeconds);
+  const kek = keyEncryptionKey(config.signingKeySecret, config.dataDir);
+  const signingKeys = new SigningKeys(database.db, kek, clock, config.lifetimes.accessTokenSeconds);
   await signingKeys.init();
   const tokens = new TokenService(oauth, signingKeys, {
     issuer,
@@ -269,7 +270,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(authorizeRoutes, { oauth, sessions, issuer, codeSeconds: config.lifetimes.authorizationCodeSeconds, clock });
   await app.register(tokenRoutes, { oauth, tokens, clock });
   await app.register(userinfoRoutes, { accounts, links, webBaseUrl: config.webBaseUrl });
-  await app.register(consoleRoutes, { database, accounts, appKeys, oauth, sessions, tokens, signUpOpen: config.consoleSignUpOpen,
+  await app.register(consoleRoutes, { database, accounts, appKeys, oauth, sessions, tokens, keyEncryptionKey: kek, signUpOpen: config.consoleSignUpOpen,
     globalLimits: { perMinute: config.rateLimits.globalPerMinute, perDay: config.rateLimits.globalPerDay }, clock });
   if (options.demoCallback) await app.register(demoCallbackRoutes, { publicBaseUrl: config.publicBaseUrl, ...options.demoCallback });
 

@@ -71,6 +71,16 @@ describe.each(ENGINES)('app credentials on %s', (engine) => {
     expect(refused.json().error).toBe('invalid_client');
     expect((await token(fresh)).json().error).toBe('invalid_grant');
     expect((await new AppRepository(db).auditOf(demoAppId))[0]).toMatchObject({ action: 'secret.rotated' });
+
+    // A second rotation while an overlap runs would end it early: refused until the owner ends the previous secret.
+    const next = await credentials.rotateClientSecret(t.demo.client.clientId, '1h', null, t.clock.now);
+    await expect(credentials.rotateClientSecret(t.demo.client.clientId, 'none', null, t.clock.now)).rejects.toThrow(/works until/);
+    expect((await token(fresh)).json().error).toBe('invalid_grant');
+    expect(await credentials.endPreviousSecret(t.demo.client.clientId, null, t.clock.now)).toBe(true);
+    expect((await token(fresh)).json().error).toBe('invalid_client');
+    expect((await token(next)).json().error).toBe('invalid_grant');
+    expect(await credentials.endPreviousSecret(t.demo.client.clientId, null, t.clock.now)).toBe(false);
+    expect((await new AppRepository(db).auditOf(demoAppId))[0]).toMatchObject({ action: 'secret.previous-ended' });
   });
 });
 

@@ -228,8 +228,8 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
     const list = await forms.request('GET', '/console/apps');
     token = hiddenField(list.body, 'csrf_token');
     const created = await forms.request('POST', '/console/apps', { name: 'Addresses', csrf_token: token });
-    expect(created.status).toBe(201);
-    const appId = Number(/\/console\/apps\/(\d+)/.exec(created.body)![1]);
+    expect(created.status).toBe(303);
+    const appId = Number(/\/console\/apps\/(\d+)/.exec(created.headers.location as string)![1]);
     const profile = () => s.db.database.db.selectFrom('apps').select(['homepage_url', 'privacy_url']).where('id', '=', appId).executeTakeFirstOrThrow();
     for (const address of ['https://widget.example/', 'http://127.0.0.1:8080/', 'http://localhost:3000/', 'http://[::1]:8080/']) {
       const saved = await forms.request('POST', `/console/apps/${appId}`, { name: 'Addresses', homepage_url: address, csrf_token: token });

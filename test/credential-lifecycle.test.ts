@@ -1,5 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONSOLE_TEXT } from '../src/console/console-text.js';
 import { ConsoleForms } from './helpers/console-forms.js';
 import { startListeningApp, startSecondInstance, type ListeningApp, type SecondInstance } from './helpers/listening-app.js';
 import { Browser, fetchSend, hiddenField } from './helpers/oauth-browser.js';
@@ -130,7 +131,7 @@ describe.each(ENGINES)('credential lifecycle on %s', (engine) => {
     const app = await builder.createApp('Rotated');
     expect(await jobs(a.base, app.apiKey)).toBe(200);
     expect(await jobs(b.base, app.apiKey)).toBe(200);
-    const rotated = await builder.post(`/console/apps/${app.appId}/keys/rotate`, { overlap: 'none' });
+    const rotated = await builder.shown(await builder.post(`/console/apps/${app.appId}/keys/rotate`, { overlap: 'none' }));
     const next = /id="app-key">([^<]+)</.exec(rotated.body)![1]!;
     expect(await jobs(a.base, app.apiKey)).toBe(401);
     expect(await jobs(a.base, next)).toBe(200);
@@ -176,5 +177,74 @@ describe.each(ENGINES)('credential lifecycle on %s', (engine) => {
     const keys = await a.db.database.db.selectFrom('rate_limit_counters').select('counter_key').where('counter_key', 'like', 'login|%').execute();
     expect(keys.length).toBeGreaterThan(0);
     for (const { counter_key: key } of keys) expect(key.length).toBeLessThan(64);
+  });
+
+  it('makes nothing again when a result page is reloaded, and never cuts a running overlap short (row 4)', async () => {
+    const { db } = a.db.database;
+    const app = await builder.createApp('Reloaded');
+    const client = await builder.createClient(app.appId, REDIRECT_URI, ['profile']);
+    /** Whether the token endpoint takes `secret` for the client (a bogus refresh token then gives invalid_grant, not invalid_client). */
+    const accepts = async (secret: string) => {
+      const res = await fetch(`${b.base}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${client.clientId}:${secret}`).toString('base64')}` },
+        body: 'grant_type=refresh_token&refresh_token=svcr_bogus',
+      });
+      return ((await res.json()) as { error: string }).error === 'invalid_grant';
+    };
+    const audit = async (action: string) => (await db.selectFrom('app_audit').select('id').where('app_id', '=', app.appId).where('action', '=', action).execute()).length;
+    const keyCount = async () => (await db.selectFrom('app_keys').select('id').where('app_id', '=', app.appId).execute()).length;
+
+    // The rotation answers with a redirect; its page shows the new secret once, and a reload shows it no more.
+    const rotated = await builder.post(`/console/apps/${app.appId}/client/rotate-secret`, { overlap: '1h' });
+    const page = await builder.shown(rotated);
+    const next = /id="client-secret">([^<]+)</.exec(page.body)![1]!;
+    const reloaded = await builder.browser.request('GET', rotated.headers.location as string);
+    expect(reloaded.status).toBe(200);
+    expect(reloaded.body).not.toContain(next);
+    expect(reloaded.body).not.toContain('id="client-secret"');
+    expect(reloaded.body).toContain(CONSOLE_TEXT.ko.shownOnce);
+    expect(await audit('secret.rotated')).toBe(1);
+    expect(await accepts(client.clientSecret)).toBe(true);
+    expect(await accepts(next)).toBe(true);
+
+    // The form sent again (a double submit) within the overlap is refused: the first secret keeps its hour.
+    const again = await builder.post(`/console/apps/${app.appId}/client/rotate-secret`, { overlap: '1h' });
+    expect(again.status).toBe(409);
+    expect(again.body).toContain(CONSOLE_TEXT.ko.overlapRunning);
+    expect(await audit('secret.rotated')).toBe(1);
+    expect(await accepts(client.clientSecret)).toBe(true);
+    expect(await accepts(next)).toBe(true);
+
+    // Ended by its owner, the previous secret stops; then a rotation is taken again.
+    const ended = await builder.post(`/console/apps/${app.appId}/client/end-previous-secret`);
+    expect(ended.status).toBe(200);
+    expect(await audit('secret.previous-ended')).toBe(1);
+    expect(await accepts(client.clientSecret)).toBe(false);
+    expect(await accepts(next)).toBe(true);
+    expect((await builder.post(`/console/apps/${app.appId}/client/end-previous-secret`)).status).toBe(400);
+    const third = await builder.shown(await builder.post(`/console/apps/${app.appId}/client/rotate-secret`, { overlap: 'none' }));
+    expect(await accepts(/id="client-secret">([^<]+)</.exec(third.body)![1]!)).toBe(true);
+    expect(await accepts(next)).toBe(false);
+
+    // A key rotation and an app's creation: their pages reloaded make no second key, no second app.
+    const keysBefore = await keyCount();
+    const keyRotated = await builder.post(`/console/apps/${app.appId}/keys/rotate`, { overlap: '1h' });
+    const waiting = await db.selectFrom('console_reveals').select('sealed').execute();
+    const key = /id="app-key">([^<]+)</.exec((await builder.shown(keyRotated)).body)![1]!;
+    // While it waited for its page, the key was kept sealed, not as text.
+    expect(waiting).toHaveLength(1);
+    expect(waiting[0]!.sealed).not.toContain(key);
+    expect(waiting[0]!.sealed).not.toContain(key.slice(5, 15));
+    expect((await builder.browser.request('GET', keyRotated.headers.location as string)).body).not.toContain(key);
+    expect(await keyCount()).toBe(keysBefore + 1);
+    expect(await jobs(a.base, key)).toBe(200);
+    const appsBefore = (await db.selectFrom('apps').select('id').execute()).length;
+    const created = await builder.post('/console/apps', { name: 'Once' });
+    await builder.shown(created);
+    await builder.browser.request('GET', created.headers.location as string);
+    expect((await db.selectFrom('apps').select('id').execute()).length).toBe(appsBefore + 1);
+    // Nothing shown is left waiting.
+    expect(await db.selectFrom('console_reveals').select('id_hash').execute()).toEqual([]);
   });
 });

@@ -5,7 +5,9 @@ import {
   appsCreateCommand, appsRevokeKeyCommand, companiesCreateCommand, companiesListCommand, rolesGrantCommand, rolesListCommand, rolesRevokeCommand,
   usersCreateCommand, usersListCommand,
 } from './commands/accounts.js';
-import { appsAuditCommand, appsListCommand, appsRotateKeyCommand, clientsRotateSecretCommand } from './commands/app-credentials.js';
+import {
+  appsAuditCommand, appsListCommand, appsRotateKeyCommand, clientsEndPreviousSecretCommand, clientsRotateSecretCommand,
+} from './commands/app-credentials.js';
 import { demoCommand } from './commands/demo.js';
 import { migrateCommand } from './commands/migrate.js';
 import { clientsCreateCommand, clientsListCommand, keysRotateCommand } from './commands/oauth.js';
@@ -16,7 +18,7 @@ export const COMMANDS: Command[] = [
   migrateCommand, seedDemoCommand, demoCommand,
   appsCreateCommand, appsListCommand, appsRotateKeyCommand, appsRevokeKeyCommand, appsAuditCommand,
   usersCreateCommand, usersListCommand, companiesCreateCommand, companiesListCommand, rolesGrantCommand, rolesRevokeCommand, rolesListCommand,
-  clientsCreateCommand, clientsListCommand, clientsRotateSecretCommand, keysRotateCommand,
+  clientsCreateCommand, clientsListCommand, clientsRotateSecretCommand, clientsEndPreviousSecretCommand, keysRotateCommand,
   searchRebuildCommand, searchCheckCommand,
 ];
 

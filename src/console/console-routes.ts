@@ -14,7 +14,7 @@ import { Eta } from 'eta';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountsRepository } from '../modules/accounts/accounts-repository.js';
 import type { AppKeyService } from '../modules/accounts/app-key-service.js';
-import { AppCredentials, CredentialError, isOverlap } from '../modules/apps/app-credentials.js';
+import { AppCredentials, CredentialError, isOverlap, OverlapRunningError } from '../modules/apps/app-credentials.js';
 import { AppRepository } from '../modules/apps/app-repository.js';
 import { usageReport } from '../modules/apps/usage.js';
 import { CLASSES, stackedBars } from './usage-chart.js';
@@ -24,6 +24,7 @@ import { SCOPES } from '../modules/oauth/scopes.js';
 import type { TokenService } from '../modules/oauth/token-service.js';
 import type { WebSessions } from '../modules/web/web-session.js';
 import type { Database } from '../db/database.js';
+import { ConsoleReveals, type RevealKind } from './console-reveals.js';
 import { CONSOLE_TEXT, type ConsoleLanguage } from './console-text.js';
 
 const VIEWS = new URL('../../views/console/', import.meta.url);
@@ -49,6 +50,8 @@ export interface ConsoleOptions {
   oauth: OAuthRepository;
   sessions: WebSessions;
   tokens: TokenService;
+  /** Seals a new key or secret while it waits for the page that shows it (console-reveals.ts). */
+  keyEncryptionKey: Buffer;
   signUpOpen: boolean;
   /** The global rate limit every app has (the usage page shows what is left of it). */
   globalLimits: { perMinute: number; perDay: number };
@@ -72,6 +75,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
   const { accounts, oauth, sessions, clock } = opts;
   const apps = new AppRepository(opts.database.db);
   const credentials = new AppCredentials(opts.database.db);
+  const reveals = new ConsoleReveals(opts.database.db, opts.keyEncryptionKey, clock);
   const eta = new Eta({ views: VIEWS.pathname, cache: true, autoEscape: true });
 
   const language = (request: FastifyRequest): ConsoleLanguage => (request.locale === 'en' ? 'en' : 'ko');
@@ -131,11 +135,21 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     const lang = language(request);
     return render(request, reply, 'app', {
       pageTitle: row.name, user, section: 'apps', keys, audit: await apps.auditOf(appId),
-      client: client && { clientId: client.clientId, public: client.secretHash === null, redirectUris: client.redirectUris, scopes: client.allowedScopes },
+      client: client && {
+        clientId: client.clientId, public: client.secretHash === null, redirectUris: client.redirectUris, scopes: client.allowedScopes,
+        // The previous secret while its overlap runs: the page offers to end it, and not to rotate again.
+        previousUntil: client.previousSecretHash && (client.previousSecretExpiresAt ?? 0) > now ? client.previousSecretExpiresAt : null,
+      },
       scopeChoices: CLIENT_SCOPES.map((scope) => ({ scope, label: SCOPES[scope]![lang] })),
       app: { id: row.id, name: row.name, description: row.description, homepageUrl: row.homepage_url, privacyUrl: row.privacy_url },
       ...extra,
     }, status);
+  }
+
+  /** Post/Redirect/Get: the new key or secret is kept for the app's page, which shows it once. */
+  async function showOnce(reply: FastifyReply, user: User, appId: number, kind: RevealKind, value: string) {
+    const token = await reveals.keep(user.id, appId, kind, value);
+    return reply.redirect(`/console/apps/${appId}?shown=${token}`, 303);
   }
 
   app.get('/console/static/console.css', { schema: { hide: true } }, async (_request, reply) =>
@@ -237,14 +251,19 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     const appId = await apps.createApp(name, description, user.id, now);
     await apps.record(appId, user.id, 'app.created', name, now);
     const apiKey = await credentials.createKey(appId, user.id, now);
-    return appPage(request, reply, user, appId, { newKey: apiKey }, 201);
+    return showOnce(reply, user, appId, 'key', apiKey);
   });
 
   app.get('/console/apps/:appId', { schema: { hide: true } }, async (request, reply) => {
     const user = await signedIn(request, reply);
     if (!user) return reply;
     const owned = await ownedApp(request, user);
-    return owned ? appPage(request, reply, user, owned.id) : notFound(request, reply, user);
+    if (!owned) return notFound(request, reply, user);
+    const token = (request.query as { shown?: unknown }).shown;
+    if (typeof token !== 'string') return appPage(request, reply, user, owned.id);
+    const made = await reveals.take(token, user.id, owned.id);
+    if (!made) return appPage(request, reply, user, owned.id, { notice: CONSOLE_TEXT[language(request)].shownOnce });
+    return appPage(request, reply, user, owned.id, made.kind === 'key' ? { newKey: made.value } : { newSecret: made.value });
   });
 
   app.post('/console/apps/:appId', { schema: { hide: true } }, async (request, reply) => {
@@ -287,7 +306,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     const { apiKey } = await credentials.rotateKey(owned.id, overlap, user.id, clock());
     // The old keys' new end (now, with no overlap) holds here at once; elsewhere within the key cache's bound.
     opts.appKeys.forgetApp(owned.id);
-    return appPage(request, reply, user, owned.id, { newKey: apiKey });
+    return showOnce(reply, user, owned.id, 'key', apiKey);
   });
 
   app.post('/console/apps/:appId/keys/:keyId/revoke', { schema: { hide: true } }, async (request, reply) => {
@@ -327,15 +346,22 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
 
   // The app's OAuth client
 
-  /** Runs a change to the app's client; a refused setting (a bad redirect URI, no scope) shows the page again with why. */
-  async function clientChange(request: FastifyRequest, reply: FastifyReply, change: (appId: number, user: User) => Promise<Record<string, unknown>>) {
+  /**
+   * Runs a change to the app's client: a new secret goes to the page that shows it once, a notice is shown; a
+   * refused setting (a bad redirect URI, no scope, a rotation during an overlap) shows the page again with why.
+   */
+  async function clientChange(request: FastifyRequest, reply: FastifyReply, change: (appId: number, user: User) => Promise<{ newSecret?: string; notice?: string }>) {
     const user = await posted(request, reply);
     if (!user) return reply;
     const owned = await ownedApp(request, user);
     if (!owned) return notFound(request, reply, user);
     try {
-      return await appPage(request, reply, user, owned.id, await change(owned.id, user));
+      const { newSecret, notice } = await change(owned.id, user);
+      if (newSecret) return await showOnce(reply, user, owned.id, 'secret', newSecret);
+      return await appPage(request, reply, user, owned.id, { notice });
     } catch (err) {
+      const t = CONSOLE_TEXT[language(request)];
+      if (err instanceof OverlapRunningError) return appPage(request, reply, user, owned.id, { error: `${t.overlapRunning}${time(err.until)}` }, 409);
       if (err instanceof ClientRegistrationError || err instanceof CredentialError) return appPage(request, reply, user, owned.id, { error: err.message }, 400);
       throw err;
     }
@@ -344,7 +370,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
   app.post('/console/apps/:appId/client', { schema: { hide: true } }, async (request, reply) => clientChange(request, reply, async (appId, user) => {
     const form = (request.body ?? {}) as Record<string, unknown>;
     const created = await credentials.createClient(appId, { redirectUris: lines(form.redirect_uris), scopes: many(form.scopes), public: form.type === 'public' }, user.id, clock());
-    return { newSecret: created.clientSecret };
+    return { newSecret: created.clientSecret ?? undefined };
   }));
 
   app.post('/console/apps/:appId/client/update', { schema: { hide: true } }, async (request, reply) => clientChange(request, reply, async (appId, user) => {
@@ -359,6 +385,13 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     const client = await oauth.clientOfApp(appId);
     if (!client) throw new CredentialError(CONSOLE_TEXT[language(request)].invalid);
     return { newSecret: await credentials.rotateClientSecret(client.clientId, overlap, user.id, clock()) };
+  }));
+
+  app.post('/console/apps/:appId/client/end-previous-secret', { schema: { hide: true } }, async (request, reply) => clientChange(request, reply, async (appId, user) => {
+    const t = CONSOLE_TEXT[language(request)];
+    const client = await oauth.clientOfApp(appId);
+    if (!client || !(await credentials.endPreviousSecret(client.clientId, user.id, clock()))) throw new CredentialError(t.noPreviousSecret);
+    return { notice: t.previousEnded };
   }));
 
   // Connected apps

@@ -26,6 +26,10 @@ const ko = {
   noConnected: '연결된 앱이 없습니다.', scopes: '권한', grantedAt: '허용한 때', lastUsed: '마지막 사용', never: '없음',
   disconnect: '허용 취소', currentPassword: '현재 비밀번호', newPassword: '새 비밀번호 (12자 이상)', changePassword: '비밀번호 변경',
   passwordChanged: '비밀번호를 바꿨습니다.', notFound: '찾을 수 없습니다.', saved: '저장했습니다.',
+  shownOnce: '새 키와 비밀키는 한 번만 보여 드립니다. 잃어버렸다면 새로 발급하세요.',
+  previousWorksUntil: '이전 비밀키 사용 가능: ', endPrevious: '이전 비밀키 지금 중지',
+  overlapRunning: '이전 비밀키가 아직 쓰이는 중이라 새로 발급하면 그 기간이 줄어듭니다. 먼저 이전 비밀키를 중지하거나 그때까지 기다리세요: ',
+  noPreviousSecret: '중지할 이전 비밀키가 없습니다.', previousEnded: '이전 비밀키를 중지했습니다.',
 };
 
 const en: typeof ko = {
@@ -53,6 +57,10 @@ const en: typeof ko = {
   noConnected: 'No connected apps.', scopes: 'Permissions', grantedAt: 'Allowed', lastUsed: 'Last used', never: 'Never',
   disconnect: 'Disconnect', currentPassword: 'Current password', newPassword: 'New password (12 characters or more)', changePassword: 'Change password',
   passwordChanged: 'Your password was changed.', notFound: 'Not found.', saved: 'Saved.',
+  shownOnce: 'A new key or secret is shown only once. If you lost it, issue a new one.',
+  previousWorksUntil: 'The previous secret works until ', endPrevious: 'End the previous secret now',
+  overlapRunning: 'The previous secret is still in its overlap, and a new rotation would cut it short. End the previous secret first, or wait until ',
+  noPreviousSecret: 'There is no previous secret to end.', previousEnded: 'The previous secret was stopped.',
 };
 
 export const CONSOLE_TEXT: Record<ConsoleLanguage, typeof ko> = { ko, en };

@@ -310,6 +310,8 @@ export interface OAuthSigningKeysTable {
   retired_at: number | null;
 }
 
+/** A new key or secret waiting to be shown once (console-reveals.ts). */
+export interface ConsoleRevealsTable { id_hash: string; user_id: number; app_id: number; kind: string; sealed: string; expires_at: number }
 export interface LoginSessionsTable { id_hash: string; user_id: number; created_at: number; expires_at: number }
 export interface OAuthConsentsTable { user_id: number; client_id: string; scopes: string; updated_at: number }
 
@@ -409,6 +411,7 @@ export interface DB {
   oauth_clients: OAuthClientsTable;
   oauth_signing_keys: OAuthSigningKeysTable;
   login_sessions: LoginSessionsTable;
+  console_reveals: ConsoleRevealsTable;
   oauth_consents: OAuthConsentsTable;
   oauth_grants: OAuthGrantsTable;
   oauth_authorization_codes: OAuthAuthorizationCodesTable;

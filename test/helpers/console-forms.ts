@@ -34,17 +34,23 @@ export class ConsoleForms {
     return this.browser.request('POST', path, entries);
   }
 
+  /** A form that makes a key or secret answers 303 to the page that shows it once: that page. */
+  async shown(res: Sent): Promise<Sent> {
+    expect(res.status, res.body).toBe(303);
+    const page = await this.browser.request('GET', res.headers.location as string);
+    expect(page.status, page.body).toBe(200);
+    return page;
+  }
+
   /** Creates an app; returns its id and the key shown once. */
   async createApp(name: string): Promise<{ appId: number; apiKey: string }> {
-    const res = await this.post('/console/apps', { name });
-    expect(res.status, res.body).toBe(201);
-    return { appId: Number(/action="\/console\/apps\/(\d+)\/delete"/.exec(res.body)![1]), apiKey: text(res.body, 'app-key') };
+    const page = await this.shown(await this.post('/console/apps', { name }));
+    return { appId: Number(/action="\/console\/apps\/(\d+)\/delete"/.exec(page.body)![1]), apiKey: text(page.body, 'app-key') };
   }
 
   /** Gives an app a confidential OAuth client; returns its id and the secret shown once. */
   async createClient(appId: number, redirectUri: string, scopes: string[]): Promise<{ clientId: string; clientSecret: string }> {
-    const res = await this.post(`/console/apps/${appId}/client`, { redirect_uris: redirectUri, scopes, type: 'confidential' });
-    expect(res.status, res.body).toBe(200);
-    return { clientId: text(res.body, 'client-id'), clientSecret: text(res.body, 'client-secret') };
+    const page = await this.shown(await this.post(`/console/apps/${appId}/client`, { redirect_uris: redirectUri, scopes, type: 'confidential' }));
+    return { clientId: text(page.body, 'client-id'), clientSecret: text(page.body, 'client-secret') };
   }
 }

@@ -88,3 +88,15 @@ export const clientsRotateSecretCommand: Command = {
     ctx.io.out(overlap === 'none' ? 'The previous secret stopped working.' : `The previous secret works for ${overlap} more.`);
   },
 };
+
+export const clientsEndPreviousSecretCommand: Command = {
+  name: 'clients end-previous-secret',
+  summary: 'Stop a client\'s previous secret now, before its overlap ends (a rotation waits for the overlap otherwise)',
+  usage: 'clients end-previous-secret --client-id ID',
+  options: { 'client-id': { type: 'string' } },
+  async run(values, ctx) {
+    const ended = await run(async () => (await credentials(ctx)).endPreviousSecret(required(values, 'client-id'), null, Date.now()));
+    if (!ended) throw new UsageError('The client has no previous secret that still works');
+    ctx.io.out('The previous secret stopped working.');
+  },
+};

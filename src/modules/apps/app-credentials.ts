@@ -18,6 +18,16 @@ export const isOverlap = (value: string): value is Overlap => Object.hasOwn(OVER
 
 export class CredentialError extends Error {}
 
+/**
+ * A client secret rotated while the previous one still works: the client holds one previous secret, so a
+ * second rotation would end the first one's overlap early. The owner ends it first, or waits until `until`.
+ */
+export class OverlapRunningError extends CredentialError {
+  constructor(readonly until: number) {
+    super(`The previous client secret works until ${new Date(until).toISOString()}; end it before rotating again`);
+  }
+}
+
 /** Who made a change: a console user, or null for the operator's CLI. */
 export type Actor = number | null;
 
@@ -123,6 +133,8 @@ export class AppCredentials {
     await this.transaction(async (apps, oauth) => {
       const client = await oauth.findClient(clientId);
       if (!client || client.secretHash === null) throw new CredentialError(`No confidential client ${clientId}`);
+      const previousUntil = client.previousSecretHash ? client.previousSecretExpiresAt ?? null : null;
+      if (previousUntil !== null && previousUntil > now) throw new OverlapRunningError(previousUntil);
       await oauth.replaceClientSecret(clientId, hashSecret(secret), overlap === 'none' ? null : now + OVERLAPS[overlap], now);
       if (client.appId !== null && client.appId !== undefined) {
         await apps.record(client.appId, actor, 'secret.rotated',
@@ -130,5 +142,19 @@ export class AppCredentials {
       }
     });
     return secret;
+  }
+
+  /** Stops the previous client secret at once (its overlap cut short by its owner). False when none works. */
+  async endPreviousSecret(clientId: string, actor: Actor, now: number): Promise<boolean> {
+    return this.transaction(async (apps, oauth) => {
+      const client = await oauth.findClient(clientId);
+      const until = client?.previousSecretHash ? client.previousSecretExpiresAt ?? null : null;
+      if (!client || until === null || until <= now) return false;
+      await oauth.endPreviousSecret(clientId, now);
+      if (client.appId !== null && client.appId !== undefined) {
+        await apps.record(client.appId, actor, 'secret.previous-ended', `client ${clientId}; the previous secret stopped`, now);
+      }
+      return true;
+    });
   }
 }

@@ -77,6 +77,11 @@ export class OAuthRepository {
       .where('client_id', '=', clientId).where('secret_hash', 'is not', null).execute();
   }
 
+  async endPreviousSecret(clientId: string, now: number): Promise<void> {
+    await this.db.updateTable('oauth_clients').set({ previous_secret_hash: null, previous_secret_expires_at: null, updated_at: now })
+      .where('client_id', '=', clientId).execute();
+  }
+
   /** How the app a client belongs to presents itself on the consent page. */
   async appProfile(appId: number): Promise<{ name: string; description: string; homepageUrl: string | null; privacyUrl: string | null } | null> {
     const row = await this.db.selectFrom('apps').select(['name', 'description', 'homepage_url', 'privacy_url']).where('id', '=', appId).executeTakeFirst();

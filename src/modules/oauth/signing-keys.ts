@@ -1,10 +1,11 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { exportJWK, exportPKCS8, generateKeyPair, importJWK, importPKCS8, type CryptoKey, type JWK } from 'jose';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { randomBase62 } from '../../shared/keys.js';
+import { seal, unseal } from '../../shared/sealed.js';
 
 export const SIGNING_ALGORITHM = 'ES256';
 
@@ -30,20 +31,6 @@ export function keyEncryptionKey(secret: string | null, dataDir: string): Buffer
     }
   }
   return createHash('sha256').update(fs.readFileSync(file, 'utf8').trim()).digest();
-}
-
-function encrypt(kek: Buffer, plain: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', kek, iv);
-  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return [iv, cipher.getAuthTag(), body].map((b) => b.toString('base64')).join('.');
-}
-
-function decrypt(kek: Buffer, sealed: string): string {
-  const [iv, tag, body] = sealed.split('.').map((p) => Buffer.from(p, 'base64'));
-  const decipher = createDecipheriv('aes-256-gcm', kek, iv!);
-  decipher.setAuthTag(tag!);
-  return Buffer.concat([decipher.update(body!), decipher.final()]).toString('utf8');
 }
 
 /** How long the previous key keeps signing after a rotation, and how old a new key must be to sign. */
@@ -138,7 +125,7 @@ export class SigningKeys {
       kid,
       algorithm: SIGNING_ALGORITHM,
       public_jwk: JSON.stringify(publicJwk),
-      private_key_encrypted: encrypt(this.kek, await exportPKCS8(privateKey)),
+      private_key_encrypted: seal(this.kek, await exportPKCS8(privateKey)),
       created_at: this.clock(),
       retired_at: null,
     }).execute();
@@ -155,7 +142,7 @@ export class SigningKeys {
         publicJwk,
         publicKey: await importJWK(publicJwk, row.algorithm) as CryptoKey,
         privateKey: row.retired_at === null || row.retired_at > this.clock()
-          ? await importPKCS8(decrypt(this.kek, row.private_key_encrypted), row.algorithm)
+          ? await importPKCS8(unseal(this.kek, row.private_key_encrypted), row.algorithm)
           : null,
         createdAt: row.created_at,
         retiredAt: row.retired_at,
