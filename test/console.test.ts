@@ -77,6 +77,13 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
     expect(await api(secondKey)).toBe(200);
     await expect.poll(() => page.locator('tbody').first().textContent(), { timeout: 10_000 }).toContain('Works until');
     await check(page, 'app-rotated');
+    // Reloading the page that showed the key rotates nothing and shows the key no more (Post/Redirect/Get).
+    const keyRows = await page.locator('tbody').first().locator('tr').count();
+    await page.reload();
+    await expect.poll(() => page.locator('.notice').textContent(), { timeout: 10_000 }).toBe('A new key or secret is shown only once. If you lost it, issue a new one.');
+    expect(await page.locator('#app-key').count()).toBe(0);
+    expect(await page.locator('tbody').first().locator('tr').count()).toBe(keyRows);
+    expect(await api(secondKey)).toBe(200);
 
     s.clock.offset += HOUR + 1_000;
     expect(await api(firstKey)).toBe(401);
