@@ -126,6 +126,14 @@ export interface RealisticScenario {
 export const REALISTIC: RealisticScenario[] = [
   { name: 'distinct post searches', prepare: async ({ base }, w) => ({ load: drawn(base, w, w.postSearch), sample: { path: w.postSearch(), headers: w.headers() } }) },
   { name: 'distinct job searches', prepare: async ({ base }, w) => ({ load: drawn(base, w, w.jobSearch), sample: { path: w.jobSearch(), headers: w.headers() } }) },
+  {
+    // The job searches above, each asking for the counts of a filter menu as well.
+    name: 'distinct job searches with facets',
+    prepare: async ({ base }, w) => {
+      const faceted = () => `${w.jobSearch()}&facets=jobCategories,workTypes,companySizes,companyId`;
+      return { load: drawn(base, w, faceted), sample: { path: faceted(), headers: w.headers() } };
+    },
+  },
   { name: 'random post detail', prepare: async ({ base }, w) => ({ load: drawn(base, w, w.postDetail), sample: { path: w.postDetail(), headers: w.headers() } }) },
   { name: 'random job detail', prepare: async ({ base }, w) => ({ load: drawn(base, w, w.jobDetail), sample: { path: w.jobDetail(), headers: w.headers() } }) },
   {

@@ -53,6 +53,8 @@ export interface ScenarioResult {
   bareRequestsPerSecond: number;
   ratio: number;
   peakRssMb: number;
+  /** The service process's CPU time (user + system) over the measured run, divided by the measured requests. */
+  cpuMsPerRequest?: number;
   /** Non-2xx responses and connection errors (a random job id is never a draft, so every read should be 2xx). */
   errors: number;
   /** Requests the load generator gave up on after 10 s. */
@@ -142,6 +144,17 @@ async function startService(target: Target, dataDir: string): Promise<{ base: st
   }
   console.log(`  service ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return { base, child, stop: () => new Promise((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); }) };
+}
+
+/** CPU time (user + system) a process has used so far, in ms: /proc/<pid>/stat counts clock ticks of 10 ms. */
+function cpuMs(pid: number | undefined): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 function peakRssMb(pid: number | undefined): number {
@@ -298,10 +311,12 @@ export async function runBenchmark(options: BenchOptions): Promise<ScenarioResul
         // scenario moves both figures alike (single bare runs of equal responses differed by up to a quarter).
         const bareBefore = request.amount ? null : await measureBare(seconds / 2);
         prepared.writes?.start();
+        const cpuBefore = cpuMs(service.child.pid);
         const [run] = await Promise.all([
           measure({ ...request, connections, ...timed }),
           prepared.alongside ? measure({ ...prepared.alongside, duration: seconds }) : null,
         ]);
+        const cpuUsed = cpuMs(service.child.pid) - cpuBefore;
         const writeStats = await prepared.writes?.stop();
         const bareAfter = await measureBare(request.amount ? Math.max(1, Math.round(run.duration)) : seconds / 2);
         await bare.close();
@@ -312,10 +327,12 @@ export async function runBenchmark(options: BenchOptions): Promise<ScenarioResul
           requestsPerSecond: Math.round(rate(run)), firstMs, p50: run.latency.p50, p99: run.latency.p99,
           bareRequestsPerSecond: Math.round(bareRate), ratio: rate(run) / bareRate,
           peakRssMb: Math.round(peakRssMb(service.child.pid)), errors: run.non2xx + run.errors, timeouts: run.timeouts,
+          cpuMsPerRequest: Number.isFinite(cpuUsed) && run.requests.total > 0 ? Number((cpuUsed / run.requests.total).toFixed(3)) : undefined,
           ...(writeStats ? { writes: { count: writeStats.count, failed: writeStats.failed, p50: percentile(writeStats.latencies, 50), p99: percentile(writeStats.latencies, 99) } } : {}),
         });
         const writesNote = writeStats ? `; writes ${writeStats.count} (${writeStats.failed} failed), p99 ${percentile(writeStats.latencies, 99)} ms` : '';
-        console.log(`  ${scenario.name}: ${Math.round(rate(run))} req/s, p50 ${run.latency.p50} ms, p99 ${run.latency.p99} ms, errors ${run.non2xx + run.errors}, timeouts ${run.timeouts}${writesNote}`);
+        const cpuNote = Number.isFinite(cpuUsed) && run.requests.total > 0 ? `, CPU ${(cpuUsed / run.requests.total).toFixed(2)} ms/req` : '';
+        console.log(`  ${scenario.name}: ${Math.round(rate(run))} req/s${cpuNote}, p50 ${run.latency.p50} ms, p99 ${run.latency.p99} ms, errors ${run.non2xx + run.errors}, timeouts ${run.timeouts}${writesNote}`);
       }
       results.push({
         scenario: `first request, broadest keyword (${w.broadest})`, posts: size, requestsPerSecond: 0, firstMs: broadFirst, p50: 0, p99: 0,
@@ -331,10 +348,10 @@ export async function runBenchmark(options: BenchOptions): Promise<ScenarioResul
 }
 
 export function table(results: ScenarioResult[]): string {
-  const lines = ['| scenario | posts | req/s | p50 ms | p99 ms | bare req/s | ratio | peak RSS MB | errors | timeouts | writes (failed) p99 ms | first request ms |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|'];
+  const lines = ['| scenario | posts | req/s | CPU ms/req | p50 ms | p99 ms | bare req/s | ratio | peak RSS MB | errors | timeouts | writes (failed) p99 ms | first request ms |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|'];
   for (const r of results) {
     const writes = r.writes ? `${r.writes.count} (${r.writes.failed}) ${r.writes.p99}` : '—';
-    lines.push(`| ${r.scenario} | ${r.posts.toLocaleString('en')} | ${r.requestsPerSecond} | ${r.p50} | ${r.p99} | ${r.bareRequestsPerSecond} | ${(r.ratio * 100).toFixed(0)}% | ${r.peakRssMb} | ${r.errors} | ${r.timeouts} | ${writes} | ${r.firstMs ?? '—'} |`);
+    lines.push(`| ${r.scenario} | ${r.posts.toLocaleString('en')} | ${r.requestsPerSecond} | ${r.cpuMsPerRequest ?? '—'} | ${r.p50} | ${r.p99} | ${r.bareRequestsPerSecond} | ${(r.ratio * 100).toFixed(0)}% | ${r.peakRssMb} | ${r.errors} | ${r.timeouts} | ${writes} | ${r.firstMs ?? '—'} |`);
   }
   return lines.join('\n');
 }
