@@ -19,7 +19,7 @@ import { AppRepository } from '../modules/apps/app-repository.js';
 import { usageReport } from '../modules/apps/usage.js';
 import { CLASSES, stackedBars } from './usage-chart.js';
 import { ClientRegistrationError, isHttpsOrLoopback } from '../modules/oauth/client-admin.js';
-import type { OAuthRepository } from '../modules/oauth/oauth-repository.js';
+import { previousSecretUntil, type OAuthRepository } from '../modules/oauth/oauth-repository.js';
 import { SCOPES } from '../modules/oauth/scopes.js';
 import type { TokenService } from '../modules/oauth/token-service.js';
 import type { WebSessions } from '../modules/web/web-session.js';
@@ -138,7 +138,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
       client: client && {
         clientId: client.clientId, public: client.secretHash === null, redirectUris: client.redirectUris, scopes: client.allowedScopes,
         // The previous secret while its overlap runs: the page offers to end it, and not to rotate again.
-        previousUntil: client.previousSecretHash && (client.previousSecretExpiresAt ?? 0) > now ? client.previousSecretExpiresAt : null,
+        previousUntil: previousSecretUntil(client, now),
       },
       scopeChoices: CLIENT_SCOPES.map((scope) => ({ scope, label: SCOPES[scope]![lang] })),
       app: { id: row.id, name: row.name, description: row.description, homepageUrl: row.homepage_url, privacyUrl: row.privacy_url },

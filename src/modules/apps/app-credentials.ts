@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { hashSecret, newAppKey, newClientSecret, secretHint } from '../../shared/keys.js';
 import { checkClientSettings, registerClient } from '../oauth/client-admin.js';
-import { OAuthRepository } from '../oauth/oauth-repository.js';
+import { OAuthRepository, previousSecretUntil } from '../oauth/oauth-repository.js';
 import { AppRepository } from './app-repository.js';
 
 /** The overlaps an owner may choose when rotating (issue 14): none, an hour, a day, a week. */
@@ -133,8 +133,8 @@ export class AppCredentials {
     await this.transaction(async (apps, oauth) => {
       const client = await oauth.findClient(clientId);
       if (!client || client.secretHash === null) throw new CredentialError(`No confidential client ${clientId}`);
-      const previousUntil = client.previousSecretHash ? client.previousSecretExpiresAt ?? null : null;
-      if (previousUntil !== null && previousUntil > now) throw new OverlapRunningError(previousUntil);
+      const previousUntil = previousSecretUntil(client, now);
+      if (previousUntil !== null) throw new OverlapRunningError(previousUntil);
       await oauth.replaceClientSecret(clientId, hashSecret(secret), overlap === 'none' ? null : now + OVERLAPS[overlap], now);
       if (client.appId !== null && client.appId !== undefined) {
         await apps.record(client.appId, actor, 'secret.rotated',
@@ -148,8 +148,7 @@ export class AppCredentials {
   async endPreviousSecret(clientId: string, actor: Actor, now: number): Promise<boolean> {
     return this.transaction(async (apps, oauth) => {
       const client = await oauth.findClient(clientId);
-      const until = client?.previousSecretHash ? client.previousSecretExpiresAt ?? null : null;
-      if (!client || until === null || until <= now) return false;
+      if (!client || previousSecretUntil(client, now) === null) return false;
       await oauth.endPreviousSecret(clientId, now);
       if (client.appId !== null && client.appId !== undefined) {
         await apps.record(client.appId, actor, 'secret.previous-ended', `client ${clientId}; the previous secret stopped`, now);

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { hashSecret } from '../../shared/keys.js';
 import { OAuthError } from './oauth-error.js';
-import type { OAuthClient, OAuthRepository } from './oauth-repository.js';
+import { previousSecretUntil, type OAuthClient, type OAuthRepository } from './oauth-repository.js';
 
 /** RFC 6749 2.3.1: Basic credentials are form-urlencoded before base64. */
 function formDecode(text: string): string {
@@ -72,8 +72,6 @@ export async function authenticateClient(request: FastifyRequest, body: Record<s
   const presented = hashSecret(secret);
   if (sameHash(presented, client.secretHash)) return client;
   // A rotated-out secret works until the end of the overlap its owner chose.
-  const previous = client.previousSecretHash;
-  if (previous && client.previousSecretExpiresAt !== null && client.previousSecretExpiresAt !== undefined
-    && now < client.previousSecretExpiresAt && sameHash(presented, previous)) return client;
+  if (previousSecretUntil(client, now) !== null && sameHash(presented, client.previousSecretHash!)) return client;
   throw failure;
 }

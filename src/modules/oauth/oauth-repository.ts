@@ -14,6 +14,12 @@ export interface OAuthClient {
   previousSecretExpiresAt?: number | null;
 }
 
+/** When a client's rotated-out secret stops working, while it still works at `now` (the overlap runs); else null. */
+export function previousSecretUntil(client: OAuthClient, now: number): number | null {
+  const until = client.previousSecretHash ? client.previousSecretExpiresAt ?? null : null;
+  return until !== null && until > now ? until : null;
+}
+
 /** All SQL of the OAuth server. Every consume is one conditional UPDATE, so exactly one caller wins. */
 export class OAuthRepository {
   constructor(private readonly db: Kysely<DB>) {}
