@@ -41,11 +41,11 @@ export interface PostSearchFilter {
   facets?: readonly PostFacet[];
 }
 
-/** Each facet: the filter without its own condition (a menu counts the other values too), and its counts. */
-const FACET_RULES: Record<PostFacet, { without: Partial<PostSearchFilter>; count: (index: PostingIndex, matches: Bitmap) => FacetCount[] }> = {
-  companyId: { without: { authorCompanyId: undefined }, count: (index, matches) => countValues(index, matches, FACET_KIND.company, FACET_TOP) },
-  hasImages: { without: { hasImages: undefined }, count: (index, matches) => countFlag(index, matches, FACET_KIND.postImages) },
-  hasOg: { without: { hasOg: undefined }, count: (index, matches) => countFlag(index, matches, FACET_KIND.postOg) },
+/** Each facet: the filter that is its own (left out when counting it: a menu counts the other values too), and its counts. */
+const FACET_RULES: Record<PostFacet, { own: 'authorCompanyId' | 'hasImages' | 'hasOg'; count: (index: PostingIndex, matches: Bitmap) => FacetCount[] }> = {
+  companyId: { own: 'authorCompanyId', count: (index, matches) => countValues(index, matches, FACET_KIND.company, FACET_TOP) },
+  hasImages: { own: 'hasImages', count: (index, matches) => countFlag(index, matches, FACET_KIND.postImages) },
+  hasOg: { own: 'hasOg', count: (index, matches) => countFlag(index, matches, FACET_KIND.postOg) },
 };
 
 /** The filter as bitmap algebra: keyword terms and facets required, facets excluded for `false` filters. */
@@ -110,9 +110,8 @@ export class PostIndex extends ServedIndex {
       if (!filter.facets?.length) return { total: result.size, ids };
       const facets: FacetCounts = {};
       for (const name of filter.facets) {
-        const rule = FACET_RULES[name];
-        const own = Object.keys(rule.without).some((key) => filter[key as keyof PostSearchFilter] !== undefined);
-        facets[name] = rule.count(docs.index, own ? matching(docs, { ...filter, ...rule.without }) : result);
+        const { own, count } = FACET_RULES[name];
+        facets[name] = count(docs.index, filter[own] === undefined ? result : matching(docs, { ...filter, [own]: undefined }));
       }
       return { total: result.size, ids, facets };
     });

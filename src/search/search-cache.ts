@@ -4,10 +4,11 @@ import { ClientGoneError } from '../db/read-scope.js';
 import type { FacetCounts } from './facet-counts.js';
 
 interface Found { total: number; ids: number[]; validFrom?: number; validUntil?: number; facets?: FacetCounts }
-interface Entry { version: number; validFrom: number; validUntil: number; total: number; ids: number[]; facets?: FacetCounts }
+interface Entry extends Omit<Found, 'validFrom' | 'validUntil'> { version: number; validFrom: number; validUntil: number }
 
 /**
- * Search results (the exact total, one page of ids, facet counts when asked for) cached under the data version they were read at.
+ * Search results (the exact total, one page of ids, facet counts when asked for) cached under the data
+ * version they were read at.
  * A hit needs the version to be unchanged, so a write by any instance makes every cached page of that data
  * stale at once. When results depend on time (jobs open and close), an entry holds only for the moments in
  * [`validFrom`, `validUntil`): the clock may move back as well as forward.

@@ -1,13 +1,13 @@
 /**
- * One tokenizer for both engines, so SQLite FTS5 and PostgreSQL index and match exactly the same terms.
+ * One tokenizer for the search indexes' documents and for keywords, so both meet on exactly the same terms.
  *
  * Korean, Japanese and Chinese are written without spaces between words, so their runs are indexed as
  * overlapping character bigrams (`백엔드개발자` → 백엔 엔드 드개 개발 발자) plus every character alone, so
  * that a one-character keyword is one exact term (reading one posting list, however common the character).
  * Other scripts are split into words. Text is NFKC-normalized and lower-cased first.
  *
- * Facet tokens (`facet('i')`, `facet('c', '12')`) describe a document's filterable properties. They start with a private-use
- * character, which is stripped from every text and keyword, so no text can produce one.
+ * Facet tokens (`facet('i')`, `facet('c', '12')`) describe a document's filterable properties. They start with
+ * a private-use character, which is stripped from every text and keyword, so no text can produce one.
  */
 
 const CJK = /[\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]/u;
