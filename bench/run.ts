@@ -1,5 +1,5 @@
 /**
- * The benchmark: npm run bench -- [--db sqlite|postgres] [--scenario 'NAME|NAME'] [--hot] [--quick] [--posts N] [--sizes 10000,100000]
+ * The benchmark: npm run bench -- [--db sqlite|postgres] [--scenario 'NAME|NAME'] [--hot] [--quick] [--posts N] [--sizes 10000,100000] [--profile DIR]
  *
  * Starts the service as its own process (limits raised) on a generated data set and drives each scenario with
  * autocannon. The default scenarios are realistic traffic (bench/realistic.ts): every request drawn from
@@ -40,6 +40,8 @@ export interface BenchOptions {
   dataDir?: string;
   /** Run the single-request scenarios (hot caches) instead of the realistic ones. */
   hot?: boolean;
+  /** Write a V8 CPU profile of the service process into this directory (`npm run bench:profile` reads it). */
+  profile?: string;
 }
 
 export interface ScenarioResult {
@@ -127,10 +129,12 @@ function buildService(): void {
 }
 
 /** The service as `npm start` runs it (`node <its flags> dist/server.js`), on `target`, with every limit raised. */
-async function startService(target: Target, dataDir: string): Promise<{ base: string; child: ChildProcess; stop(): Promise<void> }> {
+async function startService(target: Target, dataDir: string, profile?: string): Promise<{ base: string; child: ChildProcess; stop(): Promise<void> }> {
   const port = 20_000 + Math.floor(Math.random() * 10_000);
-  // The same heap limits as `npm start` (package.json): V8 then collects before the heap balloons.
-  const child = spawn(process.execPath, [...serviceNodeFlags(), 'dist/server.js'], {
+  // The same heap limits as `npm start` (package.json): V8 then collects before the heap balloons. A profile is
+  // written when the process exits (SIGTERM below); it covers the whole process, start-up included.
+  const profiling = profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profile)}`] : [];
+  const child = spawn(process.execPath, [...serviceNodeFlags(), ...profiling, 'dist/server.js'], {
     env: { ...process.env, ...RAISED, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: target.databaseUrl, DATA_DIR: dataDir, LOG_LEVEL: 'warn', SIGNING_KEY_SECRET: SECRET, REDIS_URL: '' },
     stdio: 'inherit',
   });
@@ -274,7 +278,7 @@ export async function runBenchmark(options: BenchOptions): Promise<ScenarioResul
     const copies = path.join(runsDir, `${target.name}.search-index`);
     fs.mkdirSync(copies, { recursive: true });
     fs.symlinkSync(copies, path.join(dataDir, 'search-index'));
-    const service = await startService(target, dataDir);
+    const service = await startService(target, dataDir, options.profile);
     try {
       // The broadest single-syllable keyword, asked for the first time: the service has started its search
       // workers and served other searches (so this is not the process's start-up), but has nothing of it kept.
@@ -361,6 +365,7 @@ if (process.argv[1]?.endsWith('run.ts')) {
     options: {
       db: { type: 'string', default: 'sqlite' }, scenario: { type: 'string' }, quick: { type: 'boolean', default: false }, hot: { type: 'boolean', default: false },
       posts: { type: 'string' }, sizes: { type: 'string' }, connections: { type: 'string' }, seconds: { type: 'string' },
+      profile: { type: 'string' },
     },
   });
   const quick = values.quick === true;
@@ -373,6 +378,7 @@ if (process.argv[1]?.endsWith('run.ts')) {
     sizes: values.sizes ? values.sizes.split(',').map(Number) : undefined,
     connections: values.connections ? Number(values.connections) : undefined,
     seconds: values.seconds ? Number(values.seconds) : undefined,
+    profile: values.profile,
   };
   const results = await runBenchmark(options);
   const rendered = table(results);

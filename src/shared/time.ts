@@ -31,8 +31,41 @@ export function toUtcIso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
+const HOUR_MS = 3_600_000;
+/** 0001-01-01T00:00:00Z and 10000-01-01T00:00:00Z: the instants whose ISO text has a four-digit year. */
+const FOUR_DIGIT_YEARS = [-62_135_596_800_000, 253_402_300_800_000] as const;
+
+/**
+ * Offsets of each zone by hour (epoch ms / 1 h), for the hours that hold one offset from start to end. Asking
+ * Intl costs ~5 µs an instant, and a page of results formats tens of them; offsets change at most a few times
+ * a year, so nearly every instant is a lookup. Bounded: emptied when it holds more than 100,000 hours.
+ */
+const hourOffsets = new Map<string, Map<number, number>>();
+let cachedHours = 0;
+
+function offsetAt(ms: number, timeZone: string): number {
+  const hour = Math.floor(ms / HOUR_MS);
+  let zone = hourOffsets.get(timeZone);
+  const known = zone?.get(hour);
+  if (known !== undefined) return known;
+  const offset = zoneOffset(ms, timeZone);
+  // An hour with a transition inside keeps no entry: each of its instants asks Intl.
+  if (zoneOffset(hour * HOUR_MS, timeZone) !== offset || zoneOffset((hour + 1) * HOUR_MS - 1, timeZone) !== offset) return offset;
+  if (cachedHours >= 100_000) {
+    hourOffsets.clear();
+    cachedHours = 0;
+  }
+  if (!zone) hourOffsets.set(timeZone, (zone = new Map()));
+  zone.set(hour, offset);
+  cachedHours++;
+  return offset;
+}
+
 /** Local date-time without zone in `timeZone` (`2026-11-21T13:40:00`), as list items' `postedAt`. */
 export function toLocalDateTime(ms: number, timeZone: string): string {
+  // The zone's offset is whole seconds, so the local wall clock is the UTC text of the shifted instant.
+  const local = ms + offsetAt(ms, timeZone);
+  if (local >= FOUR_DIGIT_YEARS[0] && local < FOUR_DIGIT_YEARS[1]) return new Date(local).toISOString().slice(0, 19);
   const p = localParts(ms, timeZone);
   return `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)}T${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}`;
 }

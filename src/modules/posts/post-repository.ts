@@ -23,6 +23,7 @@ export class PostRepository {
       .select([
         'posts.id', 'posts.author_type', 'posts.author_user_id', 'posts.content', 'posts.language',
         'posts.reposted_post_id', 'posts.like_count', 'posts.comment_count', 'posts.posted_at', 'posts.updated_at',
+        'posts.image_count', 'posts.has_og',
         'users.handle as user_handle', 'users.name as user_name', 'users.image_url as user_image_url',
         'users.certificated as user_certificated',
         'companies.handle as company_handle', 'companies.name as company_name', 'companies.logo_url as company_logo_url',

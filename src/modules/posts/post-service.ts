@@ -159,15 +159,20 @@ export class PostService {
     });
   }
 
-  /** Loads posts with authors, images, cards and translations in a fixed number of queries (`owned` false). */
+  /**
+   * Loads posts with authors, images, cards and translations in a fixed number of queries (`owned` false).
+   * The rows come first: images and cards are asked for only for the posts whose row says they have some
+   * (`image_count`, `has_og`, kept by every write), translations only for posts in another language. On a
+   * page of random posts each id asked for is a probe of an index, and most posts have no image or card.
+   */
   private async load(ids: number[], locale: Locale): Promise<Hydrated[]> {
     if (ids.length === 0) return [];
-    const translate = TRANSLATED_LANGUAGES.has(locale);
-    const [rows, images, cards, translations] = await Promise.all([
-      this.posts.findByIds(ids),
-      this.posts.imagesOf(ids),
-      this.posts.ogCardsOf(ids),
-      translate ? this.posts.translationsOf(ids, locale) : Promise.resolve([]),
+    const rows = await this.posts.findByIds(ids);
+    const having = (has: (row: PostRow) => boolean) => rows.flatMap((row) => (has(row) ? [row.id] : []));
+    const [images, cards, translations] = await Promise.all([
+      this.posts.imagesOf(having((row) => row.image_count > 0)),
+      this.posts.ogCardsOf(having((row) => Boolean(row.has_og))),
+      TRANSLATED_LANGUAGES.has(locale) ? this.posts.translationsOf(having((row) => row.language !== locale), locale) : [],
     ]);
     const byId = new Map(rows.map((r) => [r.id, r]));
     const imagesByPost = groupBy(images, (i) => i.post_id);
