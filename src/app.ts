@@ -22,6 +22,7 @@ import { EventSubService } from './modules/events/event-sub-service.js';
 import { EventWriteRules } from './modules/events/event-write-rules.js';
 import { EventWriteService } from './modules/events/event-write-service.js';
 import { healthRoutes } from './modules/health/health-routes.js';
+import { DecodeGate } from './media/decode-gate.js';
 import { ImageUploads } from './media/image-uploads.js';
 import { mediaRoutes } from './media/media-routes.js';
 import { mediaStoreFor } from './media/media-store-factory.js';
@@ -189,7 +190,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const jobs = new JobService(jobReads, accounts, codes, links, clock, versions.jobs);
   const permissions = new PermissionService(database.db);
   const mediaStore = options.mediaStore ?? mediaStoreFor(config, database, clock);
-  const uploads = new ImageUploads(mediaStore, app.log, config.media.maxImagePixels);
+  const uploads = new ImageUploads(mediaStore, app.log, { maxPixels: config.media.maxImagePixels, maxDecodedBytes: config.media.maxDecodedBytes }, new DecodeGate(config.media.decodeConcurrency));
   const mediaSweep = new MediaSweep(database.db, mediaStore, clock, app.log);
   mediaSweep.start(MEDIA_SWEEP_GRACE_MS);
   app.decorate('mediaSweep', mediaSweep);

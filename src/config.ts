@@ -78,7 +78,13 @@ export interface Config {
     globalPerDay: number;
     operations: Record<OperationId, WindowLimits>;
   };
-  media: { store: 'disk' | 'database'; maxImageBytes: number; maxRequestBytes: number; maxImagePixels: number };
+  media: {
+    store: 'disk' | 'database'; maxImageBytes: number; maxRequestBytes: number; maxImagePixels: number;
+    /** An image whose decoded pixels would take more bytes (width × height × channels × bytes per sample) is refused. */
+    maxDecodedBytes: number;
+    /** Images decoded at once in the process (each on one thread); one at a time per app. */
+    decodeConcurrency: number;
+  };
   ogFetch: { allowedHosts: string[]; timeoutMs: number; maxBytes: number };
   /** Encrypts OAuth signing keys at rest; when unset, a random secret is kept in DATA_DIR/signing-key.secret. */
   signingKeySecret: string | null;
@@ -244,6 +250,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       maxImageBytes: int('MEDIA_MAX_IMAGE_BYTES', 10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
       maxRequestBytes: int('MEDIA_MAX_REQUEST_BYTES', 40 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
       maxImagePixels: int('MEDIA_MAX_IMAGE_PIXELS', 40_000_000, 1, 1_000_000_000),
+      maxDecodedBytes: int('MEDIA_MAX_DECODED_BYTES', 160 * 1024 * 1024, 1024, 4 * 1024 * 1024 * 1024),
+      decodeConcurrency: int('MEDIA_DECODE_CONCURRENCY', Math.max(1, Math.floor(os.availableParallelism() / 2)), 1, 256),
     },
     ogFetch: {
       allowedHosts: (read('OG_FETCH_ALLOWED_HOSTS') ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),

@@ -1,7 +1,9 @@
 import sharp from 'sharp';
 
-// Each upload is decoded once; libvips' operation cache would only hold memory.
+// Each upload is decoded once; libvips' operation cache would only hold memory. One thread per image: how many
+// images are decoded at once, and so how many cores uploads can take, is the decode gate's (decode-gate.ts).
 sharp.cache(false);
+sharp.concurrency(1);
 
 export type ImageFormat = 'jpeg' | 'png' | 'webp' | 'gif';
 
@@ -14,8 +16,17 @@ export interface ProcessedImage {
   height: number;
 }
 
-/** Why an upload was refused: not one of the four formats, it does not decode, or it has too many pixels. */
-export type ImageRefusal = 'not-an-image' | 'undecodable' | 'too-many-pixels';
+/** Why an upload was refused: not one of the four formats, it does not decode, too many pixels, or too many bytes once decoded. */
+export type ImageRefusal = 'not-an-image' | 'undecodable' | 'too-many-pixels' | 'too-many-bytes';
+
+/** Bytes per sample of libvips' band formats (sharp's `depth`). */
+const SAMPLE_BYTES: Record<string, number> = { uchar: 1, char: 1, ushort: 2, short: 2, uint: 4, int: 4, float: 4, complex: 8, double: 8, dpcomplex: 16 };
+
+export interface ImageLimits {
+  maxPixels: number;
+  /** Width × height (every frame) × channels × bytes per sample: what decoding would allocate. */
+  maxDecodedBytes: number;
+}
 
 const EXTENSION: Record<ImageFormat, ProcessedImage['extension']> = { jpeg: 'jpg', png: 'png', webp: 'webp', gif: 'gif' };
 
@@ -32,10 +43,11 @@ function announcedFormat(bytes: Buffer): ImageFormat | null {
  * Decodes an upload with libvips (sharp) and encodes it again in its own format: the dimensions are those of
  * the decoded image, the orientation its EXIF names is applied to the pixels, and nothing but pixels survives
  * (EXIF with its GPS position, XMP, comments, and whatever a polyglot hid after or between the image's own
- * data). A file that does not decode in full, or whose header claims more than `maxPixels`, is refused before
- * its pixels are allocated. Animated GIF and WebP keep their frames.
+ * data). A file that does not decode in full, or whose header claims more than `maxPixels` or pixels taking more
+ * than `maxDecodedBytes` (a 16-bit RGBA PNG takes 8 bytes a pixel), is refused from its header, before its
+ * pixels are allocated. Animated GIF and WebP keep their frames.
  */
-export async function processImage(bytes: Buffer, maxPixels: number): Promise<ProcessedImage | ImageRefusal> {
+export async function processImage(bytes: Buffer, { maxPixels, maxDecodedBytes }: ImageLimits): Promise<ProcessedImage | ImageRefusal> {
   const format = announcedFormat(bytes);
   if (!format) return 'not-an-image';
   const animated = format === 'gif' || format === 'webp';
@@ -44,6 +56,9 @@ export async function processImage(bytes: Buffer, maxPixels: number): Promise<Pr
     const metadata = await input.metadata();
     if (metadata.format !== format) return 'undecodable';
     if ((metadata.width ?? 0) * (metadata.pageHeight ?? metadata.height ?? 0) > maxPixels) return 'too-many-pixels';
+    const sampleBytes = SAMPLE_BYTES[metadata.depth ?? 'uchar'] ?? 8;
+    const rows = (metadata.pageHeight ?? metadata.height ?? 0) * (animated ? metadata.pages ?? 1 : 1);
+    if ((metadata.width ?? 0) * rows * (metadata.channels ?? 4) * sampleBytes > maxDecodedBytes) return 'too-many-bytes';
     const oriented = (metadata.pages ?? 1) > 1 ? input : input.rotate();
     const encoded = format === 'jpeg' ? oriented.jpeg({ quality: 90, mozjpeg: true })
       : format === 'png' ? oriented.png()

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../shared/api-error.js';
 import type { UploadedFile } from '../shared/multipart-body.js';
-import { processImage, type ProcessedImage } from './image-processing.js';
+import type { DecodeGate } from './decode-gate.js';
+import { processImage, type ImageLimits, type ProcessedImage } from './image-processing.js';
 import type { MediaStore } from './media-store.js';
 
 export interface StoredImage {
@@ -17,21 +18,31 @@ export interface StoredImage {
 export interface CheckedImage extends UploadedFile { image: ProcessedImage }
 
 /**
- * Checks uploads, then stores them. `check` decodes and re-encodes every file (400 P0012 for a file that is
- * not a JPEG, PNG, WebP or GIF that decodes, 400 P0011 for one over the pixel limit) and is part of validating
- * a request, before its operation limit counts it. `storeAll` stores the re-encoded images, without metadata;
+ * Checks uploads, then stores them. `check` decodes and re-encodes every file, through the decode gate (one at
+ * a time per app, a bounded number in the process), with 400 P0012 for a file that is not a JPEG, PNG, WebP or
+ * GIF that decodes and 400 P0011 for one over the pixel or decoded-bytes limit. It is part of validating a
+ * request, and runs after the operation limit admitted it (a refused body gives the count back). `storeAll` stores the re-encoded images, without metadata;
  * if storing fails part-way, what was stored is removed again and the request fails with 502 P0013. Callers
  * store first and write rows after, calling `discard` if the rows fail.
  */
 export class ImageUploads {
-  constructor(private readonly store: MediaStore, private readonly log: FastifyBaseLogger, private readonly maxPixels: number) {}
+  constructor(
+    private readonly store: MediaStore,
+    private readonly log: FastifyBaseLogger,
+    private readonly limits: ImageLimits,
+    private readonly gate: DecodeGate,
+  ) {}
 
-  async check(files: UploadedFile[], field: string): Promise<CheckedImage[]> {
+  /** `app`: who is uploading (the OAuth client), whose decodes the gate runs one at a time. */
+  async check(files: UploadedFile[], field: string, app: string): Promise<CheckedImage[]> {
     const checked: CheckedImage[] = [];
     for (const [i, file] of files.entries()) {
-      const image = await processImage(file.bytes, this.maxPixels);
+      const image = await this.gate.run(app, () => processImage(file.bytes, this.limits));
       const which = `Part "${field}" #${i + 1} (${JSON.stringify(file.filename)})`;
-      if (image === 'too-many-pixels') throw new ApiError('P0011', `${which} has more than ${this.maxPixels} pixels`, field);
+      if (image === 'too-many-pixels') throw new ApiError('P0011', `${which} has more than ${this.limits.maxPixels} pixels`, field);
+      if (image === 'too-many-bytes') {
+        throw new ApiError('P0011', `${which} would take more than ${this.limits.maxDecodedBytes} bytes once decoded (width × height × channels × bytes per sample)`, field);
+      }
       if (typeof image === 'string') throw new ApiError('P0012', `${which} is not a JPEG, PNG, WebP or GIF image that decodes`, field);
       checked.push({ ...file, image });
     }

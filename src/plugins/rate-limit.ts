@@ -12,9 +12,13 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     /** What this request was counted against globally, so a 304 or a later 429 can give it back. */
-    rateLimitCharge: { key: string; windows: Window[]; at: number } | null;
+    rateLimitCharge: Charge | null;
+    /** What this request was counted against for its operation, so an invalid body can give it back. */
+    operationCharge: Charge | null;
   }
 }
+
+interface Charge { key: string; windows: Window[]; at: number }
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
@@ -33,6 +37,8 @@ function appendStandardHeaders(reply: FastifyReply, policy: string, current: str
   join('RateLimit-Policy', policy);
   join('RateLimit', current);
 }
+
+type OwnPreHandler = (this: unknown, request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
 function tooMany(result: ConsumeResult, now: number, scope?: OperationId): ApiError {
   const blocking = result.blocking!;
@@ -55,6 +61,10 @@ function whenCounted(counted: ConsumeResult | Promise<ConsumeResult>, then: (res
  * OAuth client of a Bearer token) right after authentication; an operation limit counts, per app and
  * user, the requests that passed validation and reach the operation. A refused request counts nowhere.
  * Each check is attached only to the routes it applies to.
+ *
+ * The operation limit is decided before the route's own preHandlers, which read the body and decode its
+ * images (the costliest work a request can ask for): a spent limit refuses before any of it is done. A body
+ * that then turns out invalid gives the operation's count back, so only requests that pass validation count.
  */
 export const rateLimitPlugin = fp(async (app, opts: { store: RateLimitStore; limits: Config['rateLimits']; clock: () => number }) => {
   const { store, limits, clock } = opts;
@@ -70,6 +80,7 @@ export const rateLimitPlugin = fp(async (app, opts: { store: RateLimitStore; lim
   ];
 
   app.decorateRequest('rateLimitCharge', null);
+  app.decorateRequest('operationCharge', null);
   app.addHook('onClose', async () => { await store.close(); });
 
   const countGlobal = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
@@ -94,9 +105,11 @@ export const rateLimitPlugin = fp(async (app, opts: { store: RateLimitStore; lim
     return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
       if (!request.token) return done();
       const now = clock();
-      whenCounted(store.consume(`op:${op}:${request.token.clientId}:${request.token.userId}`, windows, now), (result) => {
+      const key = `op:${op}:${request.token.clientId}:${request.token.userId}`;
+      whenCounted(store.consume(key, windows, now), (result) => {
         appendStandardHeaders(reply, policy, currentOf(result.windows, now));
         if (result.allowed) {
+          request.operationCharge = { key, windows, at: now };
           reply.header('X-SVC-RateLimit-Scope-Remaining', String(result.windows[0]!.remaining));
           return done();
         }
@@ -109,9 +122,27 @@ export const rateLimitPlugin = fp(async (app, opts: { store: RateLimitStore; lim
     };
   };
 
+  /** A route's own preHandler (the body stage), run after the operation was counted: if it fails, the count goes back. */
+  const givingBackOnFailure = (hook: OwnPreHandler, url: string): OwnPreHandler => {
+    // Callback-style hooks would need their own wrapping; the body stages are async, and a new kind fails loudly here.
+    if (hook.length > 2) throw new Error(`${url}: an operation route's own preHandler must be async (request, reply)`);
+    return async function (this: unknown, request, reply) {
+      try {
+        await hook.call(this, request, reply);
+      } catch (err) {
+        const charge = request.operationCharge;
+        request.operationCharge = null;
+        if (charge) await store.refund(charge.key, charge.windows, charge.at);
+        throw err;
+      }
+    };
+  };
+
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/api/v1/')) addRouteHook(route, 'onRequest', countGlobal);
     const op = route.config?.rateLimitOperation;
-    if (op) addRouteHook(route, 'preHandler', countOperation(op));
+    if (!op) return;
+    const own = [route.preHandler ?? []].flat() as OwnPreHandler[];
+    route.preHandler = [countOperation(op), ...own.map((hook) => givingBackOnFailure(hook, route.url))];
   });
 }, { name: 'rate-limit' });

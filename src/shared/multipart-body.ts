@@ -66,9 +66,10 @@ export async function readMultipart(request: FastifyRequest, spec: MultipartSpec
 }
 
 /**
- * A body read and checked in the route's own preHandler, which runs before the operation limit (the preHandler
- * the rate-limit plugin appends): a malformed body is refused without spending the operation's budget
- * (DECISIONS.md: authenticate, global limit, validate, operation limit, act). The handler takes it with `of`.
+ * A body read and checked in the route's own preHandler. The rate-limit plugin runs the operation limit just
+ * before it, so a spent limit refuses before the body is read or its images decoded, and gives the count back
+ * when the body is refused: a malformed body never spends the operation's budget (DECISIONS.md: authenticate,
+ * global limit, validate, operation limit, act). The handler takes it with `of`.
  */
 export function bodyStage<T>(read: (request: FastifyRequest) => Promise<T>) {
   const bodies = new WeakMap<FastifyRequest, T>();

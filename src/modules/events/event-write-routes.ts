@@ -20,8 +20,8 @@ export const eventWriteRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteSer
   const security = [{ bearer: [] }];
   const read = async (request: Parameters<typeof readMultipart>[0]) => {
     const { json, files } = await readMultipart(request, { jsonPart: 'request', fileParts: { banner: 1, attachments: 10 }, ...limits });
-    const [banner] = await uploads.check(files.banner ?? [], 'banner');
-    return { json, banner, attachments: await uploads.check(files.attachments ?? [], 'attachments') };
+    const [banner] = await uploads.check(files.banner ?? [], 'banner', request.token!.clientId);
+    return { json, banner, attachments: await uploads.check(files.attachments ?? [], 'attachments', request.token!.clientId) };
   };
   const createBody = bodyStage(async (request) => {
     const { json, banner, attachments } = await read(request);

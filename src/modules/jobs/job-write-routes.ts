@@ -21,13 +21,13 @@ export const jobWriteRoutes: FastifyPluginAsyncTypebox<{ jobs: JobWriteService; 
   const createBody = bodyStage(async (request) => {
     const { json, files } = await read(request);
     if (json === undefined) throw new ApiError('C0002', 'Part "request" is required', 'request');
-    return { input: checkJson(JobCreateRequest, json, 'request'), images: await uploads.check(files.images ?? [], 'images') };
+    return { input: checkJson(JobCreateRequest, json, 'request'), images: await uploads.check(files.images ?? [], 'images', request.token!.clientId) };
   });
   const updateBody = bodyStage(async (request) => {
     const { json, files } = await read(request);
     const images = files.images ?? [];
     if (json === undefined && images.length === 0) throw new ApiError('C0002', 'Send a "request" part with the fields to change, or "images"', 'request');
-    return { input: json === undefined ? {} : checkJson(JobUpdateRequest, json, 'request'), images: await uploads.check(images, 'images') };
+    return { input: json === undefined ? {} : checkJson(JobUpdateRequest, json, 'request'), images: await uploads.check(images, 'images', request.token!.clientId) };
   });
 
   app.post('/api/v1/jobs/platform', {

@@ -20,7 +20,7 @@ export const postWriteRoutes: FastifyPluginAsyncTypebox<{ posts: PostWriteServic
   const body = bodyStage(async (request) => {
     const { json, files } = await readMultipart(request, { jsonPart: 'request', fileParts: { images: 10 }, ...limits });
     if (json === undefined) throw new ApiError('C0002', 'Part "request" is required', 'request');
-    return { input: checkJson(PostWriteRequest, json, 'request'), images: await uploads.check(files.images ?? [], 'images') };
+    return { input: checkJson(PostWriteRequest, json, 'request'), images: await uploads.check(files.images ?? [], 'images', request.token!.clientId) };
   });
 
   app.post('/api/v1/posts', {
