@@ -54,6 +54,10 @@ export interface Config {
   databaseKind: 'sqlite' | 'postgres';
   /** SQLite: worker threads that run search counts and rankings off the event loop (0: none). */
   sqliteReadWorkers: number;
+  /** PostgreSQL: how long a request waits for a database connection (`DATABASE_CONNECT_TIMEOUT_MS`). */
+  databaseConnectTimeoutMs: number;
+  /** PostgreSQL: how long a statement may go unanswered (`DATABASE_QUERY_TIMEOUT_MS`). */
+  databaseQueryTimeoutMs: number;
   /** PostgreSQL: connections for everything but searches; and the separate pool the searches use. */
   databasePoolSize: number;
   searchPoolSize: number;
@@ -225,6 +229,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     databaseUrl,
     databaseKind,
     sqliteReadWorkers: int('SQLITE_READ_WORKERS', 2, 0, 16),
+    // Both well below HTTP_IDLE_TIMEOUT_MS, so a request waiting on the database is answered before its socket closes.
+    databaseConnectTimeoutMs: int('DATABASE_CONNECT_TIMEOUT_MS', 5_000, 50, 600_000),
+    databaseQueryTimeoutMs: int('DATABASE_QUERY_TIMEOUT_MS', 15_000, 50, 3_600_000),
     databasePoolSize: int('DATABASE_POOL_SIZE', 10, 1, 500),
     searchPoolSize: int('DATABASE_SEARCH_POOL_SIZE', 4, 1, 500),
     searchTimeoutMs: int('SEARCH_TIMEOUT_MS', 2000, 50, 600_000),

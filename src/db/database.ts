@@ -1,12 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type Compilable, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
+import {
+  CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver,
+  type Compilable, type DatabaseConnection, type Driver, type PostgresPool, type PostgresPoolClient, type SqliteDialectConfig,
+} from 'kysely';
 import pg from 'pg';
 import type { DialectAdapter } from './dialects/dialect-adapter.js';
 import { postgresAdapter } from './dialects/postgres-adapter.js';
 import { sqliteAdapter } from './dialects/sqlite-adapter.js';
 import type { Config } from '../config.js';
+import { databaseUnavailable, queryTimeLimit } from './database-unavailable.js';
 import { ClientGoneError, readScope } from './read-scope.js';
 import type { DB } from './schema.js';
 import { SqliteReadPool } from './sqlite-read-pool.js';
@@ -39,6 +43,10 @@ export interface DatabaseOptions {
   readWorkers?: number;
   /** A long read running longer is stopped (default 2,000 ms). */
   searchTimeoutMs?: number;
+  /** PostgreSQL: waiting for a connection (a new one, or a free one of the pool) fails after this (default: no limit). */
+  connectTimeoutMs?: number;
+  /** PostgreSQL: a statement with no answer fails after this, and its connection is closed (default: no limit). */
+  queryTimeoutMs?: number;
 }
 
 /** The database options the settings ask for. */
@@ -46,6 +54,7 @@ export function databaseOptions(config: Config): DatabaseOptions {
   return {
     kind: config.databaseKind, url: config.databaseUrl, readWorkers: config.sqliteReadWorkers,
     poolSize: config.databasePoolSize, searchPoolSize: config.searchPoolSize, searchTimeoutMs: config.searchTimeoutMs,
+    connectTimeoutMs: config.databaseConnectTimeoutMs, queryTimeoutMs: config.databaseQueryTimeoutMs,
   };
 }
 
@@ -58,6 +67,43 @@ const pgTypes = {
   },
 };
 
+/**
+ * The pool as Kysely uses it, with every statement bounded by `queryTimeoutMs` (pg's client-side timer: a paused
+ * or unreachable server enforces nothing itself). A connection whose statement timed out or broke is closed on
+ * release, never handed to the next request: its statement may still be running, or its transaction still open.
+ */
+function boundedPool(pool: pg.Pool, queryTimeoutMs: number | undefined): PostgresPool {
+  return {
+    connect: async () => {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      const bounded = {
+        query: (text: unknown, values?: readonly unknown[]) => {
+          // A cursor (Kysely's stream()) keeps pg's own handling.
+          if (typeof text !== 'string') return client.query(text as pg.Submittable);
+          const limit = queryTimeLimit(queryTimeoutMs);
+          return client.query(timed(text, values, limit))
+            .catch((err: unknown) => {
+              if (databaseUnavailable(err) !== null) broken = err as Error;
+              throw err;
+            });
+        },
+        release: () => client.release(broken),
+      };
+      return bounded as unknown as PostgresPoolClient;
+    },
+    end: () => pool.end(),
+  };
+}
+
+/** A statement with pg's client-side time limit (`query_timeout`, which its typings do not declare per query). */
+function timed(text: string, values: readonly unknown[] | undefined, limitMs: number | undefined): pg.QueryConfig {
+  return { text, values: values as unknown[], ...(limitMs === undefined ? {} : { query_timeout: limitMs }) } as pg.QueryConfig;
+}
+
+/** A readiness check answers within about this long (plus the wait for a connection). */
+const PING_TIMEOUT_MS = 2_000;
+
 function onConnection(db: Kysely<DB>): LongReads {
   return async <R>(query: Compilable<R>) => (await db.executeQuery(query.compile())).rows;
 }
@@ -68,6 +114,9 @@ export function openDatabase(options: DatabaseOptions): Database {
     const poolOf = (max: number, settings: string) => new pg.Pool({
       connectionString: options.url,
       max,
+      ...(options.connectTimeoutMs === undefined ? {} : { connectionTimeoutMillis: options.connectTimeoutMs }),
+      // A server that vanished without closing the connection is noticed by the operating system.
+      keepAlive: true,
       types: pgTypes as pg.CustomTypesConfig,
       options: `${options.searchPath ? `-c search_path=${options.searchPath} ` : ''}${settings}`.trim(),
     });
@@ -77,7 +126,7 @@ export function openDatabase(options: DatabaseOptions): Database {
     // Memory enough that the bitmap of a broad term stays exact (with the default 4 MB it turns lossy and every
     // row of its pages is checked again: a two-term count of 10,001 took 237 ms instead of 92 ms).
     const searchPool = poolOf(options.searchPoolSize ?? 4, `-c statement_timeout=${timeoutMs} -c work_mem=64MB`);
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: boundedPool(pool, options.queryTimeoutMs) }) });
     return {
       db,
       adapter: postgresAdapter,
@@ -86,16 +135,21 @@ export function openDatabase(options: DatabaseOptions): Database {
         // Nothing is run for a client that has left, not even a wait for a connection (at shutdown, none comes).
         if (signal?.aborted) throw new ClientGoneError();
         const client = await searchPool.connect();
+        let broken: Error | undefined;
         try {
           // The connection came free: a client that has left since gets nothing run for it.
           if (signal?.aborted) throw new ClientGoneError();
           const compiled = query.compile();
-          return (await client.query({ text: compiled.sql, values: compiled.parameters as unknown[] })).rows as R[];
+          // The server stops it at statement_timeout; the client's own timer, a second later, for a server that cannot.
+          return (await client.query(timed(compiled.sql, compiled.parameters, timeoutMs + 1_000))).rows as R[];
+        } catch (err) {
+          if (databaseUnavailable(err) !== null) broken = err as Error;
+          throw err;
         } finally {
-          client.release();
+          client.release(broken);
         }
       },
-      ping: async () => { await pool.query('SELECT 1'); },
+      ping: async () => { await pool.query(timed('SELECT 1', [], PING_TIMEOUT_MS)); },
       close: async () => {
         await searchPool.end();
         await db.destroy();

@@ -1,21 +1,21 @@
 import { ApiError } from '../shared/api-error.js';
 
-interface Waiter { app: string; start(): void }
+interface Waiter { app: string; start(): void; timer: NodeJS.Timeout }
 
 /**
  * Who may decode an image now. Decoding an upload is the most expensive thing a request can make the service
  * do (a 40-megapixel PNG is hundreds of milliseconds of a core and hundreds of megabytes), so it is admitted
  * here: at most `slots` decodes at once in the process (each on one libvips thread), and **one at a time per
  * app**, so that an app sending its uploads in parallel is served one after another and cannot buy more than
- * one core, however many connections it opens. Among apps waiting, the first to ask goes first. An app with
- * `maxWaiting` uploads already waiting is answered 503 with Retry-After instead of being queued further.
+ * one core, however many connections it opens. Among apps waiting, the first to ask goes first. An upload
+ * that has waited `maxWaitMs` for its turn is answered 503 with Retry-After (well before a socket's idle timeout).
  */
 export class DecodeGate {
   private running = 0;
   private readonly decoding = new Set<string>();
   private readonly waiting: Waiter[] = [];
 
-  constructor(private readonly slots: number, private readonly maxWaiting = 8) {}
+  constructor(private readonly slots: number, private readonly maxWaitMs = 10_000) {}
 
   async run<T>(app: string, decode: () => Promise<T>): Promise<T> {
     await this.admit(app);
@@ -33,10 +33,17 @@ export class DecodeGate {
       this.take(app);
       return Promise.resolve();
     }
-    if (this.waiting.filter((w) => w.app === app).length >= this.maxWaiting) {
-      throw new ApiError('C9998', `More than ${this.maxWaiting} of this app's uploads are waiting for their images to be processed; retry after the time in Retry-After`, null, { 'Retry-After': '1' });
-    }
-    return new Promise((start) => this.waiting.push({ app, start }));
+    return new Promise((start, refuse) => {
+      const waiter: Waiter = {
+        app,
+        start,
+        timer: setTimeout(() => {
+          this.waiting.splice(this.waiting.indexOf(waiter), 1);
+          refuse(new ApiError('C9998', `This app's images waited more than ${this.maxWaitMs / 1000} s to be processed (each app's are processed one at a time); retry after the time in Retry-After, or send fewer at once`, null, { 'Retry-After': '1' }));
+        }, this.maxWaitMs),
+      };
+      this.waiting.push(waiter);
+    });
   }
 
   private take(app: string): void {
@@ -50,6 +57,7 @@ export class DecodeGate {
       const waiter = this.waiting[i]!;
       if (this.decoding.has(waiter.app)) continue;
       this.waiting.splice(i--, 1);
+      clearTimeout(waiter.timer);
       this.take(waiter.app);
       waiter.start();
     }

@@ -116,7 +116,7 @@ function documentHeaders(path: string, method: string, operation: Json): void {
       headers.Location = { $ref: '#/components/headers/Location' };
       headers['Idempotency-Replayed'] = { $ref: '#/components/headers/Idempotency-Replayed' };
     }
-    if (status === '429' || status === '409') headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
+    if (status === '429' || status === '409' || status === '503') headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
     if (status === '429') headers['X-SVC-RateLimit-Scope'] = { $ref: '#/components/headers/X-SVC-RateLimit-Scope' };
     response.headers = { ...headers, ...response.headers };
   }

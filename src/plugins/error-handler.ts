@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { databaseUnavailable } from '../db/database-unavailable.js';
 import { ClientGoneError, ReadTimeoutError } from '../db/read-scope.js';
 import { ApiError, ERROR_STATUS, type ErrorCode } from '../shared/api-error.js';
 import { errorTimestamp } from '../shared/time.js';
@@ -22,6 +23,9 @@ function validationError(error: FastifyError, request: FastifyRequest): ApiError
   const topField = field.split('.')[0] || context;
   return new ApiError(context === 'querystring' ? 'C0005' : 'C0002', message, topField);
 }
+
+/** What a 503 for an unreachable database tells the client to wait. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /** PostgreSQL's SQLSTATE for a statement stopped by statement_timeout (query_canceled). */
 const STATEMENT_TIMEOUT = '57014';
@@ -63,6 +67,7 @@ export const errorHandlerPlugin = fp(async (app, opts: { clock: () => number }) 
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     let apiError: ApiError;
+    let unavailable: string | null;
     if (error instanceof ApiError) {
       apiError = error;
     } else if (error.validation) {
@@ -76,6 +81,11 @@ export const errorHandlerPlugin = fp(async (app, opts: { clock: () => number }) 
     } else if ((error as Error) instanceof ReadTimeoutError || (error as { code?: string }).code === STATEMENT_TIMEOUT) {
       request.log.warn({ err: error }, 'search read stopped at its time limit');
       apiError = new ApiError('C9999', 'The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.', null);
+    } else if ((unavailable = databaseUnavailable(error)) !== null) {
+      request.log.error({ err: error, reason: unavailable }, 'database unavailable: answered 503');
+      apiError = new ApiError('C9998', `The service cannot reach its database right now (${unavailable}). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.`, null, {
+        'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS),
+      });
     } else {
       request.log.error({ err: error }, 'unhandled error');
       apiError = new ApiError('C9999', 'The server could not complete the request. Try again later; if it persists, report the request id.', null);

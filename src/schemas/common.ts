@@ -24,21 +24,22 @@ const STATUS_TEXT: Record<number, string> = {
   429: 'Rate limit exceeded (`C0010`); see `Retry-After`',
   500: 'Server error (`C9999`)',
   502: 'An image could not be stored (`P0013`); nothing was saved',
-  503: 'Too many of the app\'s uploads are waiting for their images to be processed (`C9998`); see `Retry-After`',
+  503: 'The app\'s images waited too long to be processed, or the database is unavailable (`C9998`); see `Retry-After`',
 };
 
 /** Error responses a route can return, each referring to the shared ErrorResponse schema. */
 export function errorResponses(...statuses: number[]): Record<number, TSchema> {
   const out: Record<number, TSchema> = {};
-  for (const status of [...statuses, 500]) {
+  // Any route can meet an unexpected error (500) or a database that does not answer (503).
+  for (const status of new Set([...statuses, 500, 503])) {
     out[status] = Type.Ref(ErrorResponse, { description: STATUS_TEXT[status] ?? 'Error' });
   }
   return out;
 }
 
-/** Errors of a write that takes images: those of every write, 502 P0013 when an image cannot be stored, 503 C9998 when too many of the app's uploads wait to be decoded. */
+/** Errors of a write that takes images: those of every write, and 502 P0013 when an image cannot be stored. */
 export const WRITE_ERRORS = errorResponses(400, 401, 403, 404, 409, 413, 415, 429);
-export const UPLOAD_WRITE_ERRORS = errorResponses(400, 401, 403, 404, 409, 413, 415, 429, 502, 503);
+export const UPLOAD_WRITE_ERRORS = errorResponses(400, 401, 403, 404, 409, 413, 415, 429, 502);
 
 /** Public reads answer If-None-Match with 304 when their ETag still matches. */
 export const NOT_MODIFIED = { 304: Type.Null({ description: 'Not modified: the ETag in If-None-Match still matches (does not count against the limit)' }) };

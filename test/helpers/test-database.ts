@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { openDatabase, type Database } from '../../src/db/database.js';
+import { openDatabase, type Database, type DatabaseOptions } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -20,8 +20,8 @@ export interface TestDatabase {
   engine: Engine;
   /** Where the SQLite file lives (sqlite only), for restart tests. */
   file?: string;
-  /** Reopens the same data with a new connection (a "restart"). */
-  reopen(): Database;
+  /** Reopens the same data with a new connection (a "restart"); PostgreSQL: through another URL or with other bounds. */
+  reopen(options?: Partial<Pick<DatabaseOptions, 'url' | 'connectTimeoutMs' | 'queryTimeoutMs'>>): Database;
   drop(): Promise<void>;
 }
 
@@ -44,7 +44,7 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
   await admin.connect();
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.end();
-  const open = () => openDatabase({ kind: 'postgres', url, searchPath: schema, poolSize: 4 });
+  const open = (options: Partial<Pick<DatabaseOptions, 'url' | 'connectTimeoutMs' | 'queryTimeoutMs'>> = {}) => openDatabase({ kind: 'postgres', searchPath: schema, poolSize: 4, ...options, url: options.url ?? url });
   const database = open();
   await migrateToLatest(database);
   return {
