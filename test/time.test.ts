@@ -41,7 +41,7 @@ describe('toLocalDateTime', () => {
     for (const [zone, at] of changes) {
       const instants = [];
       for (let ms = at - 2 * 3_600_000; ms <= at + 2 * 3_600_000; ms += 4_999) instants.push(ms);
-      // Backwards first, then forwards: what an hour remembers must not depend on which instant asked first.
+      // Backwards first, then forwards: what a day remembers must not depend on which instant asked first.
       for (const ms of [...instants].reverse().concat(instants)) {
         expect(toLocalDateTime(ms, zone), `${zone} ${new Date(ms).toISOString()}`).toBe(byIntl(ms, zone));
       }

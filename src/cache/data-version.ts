@@ -50,13 +50,14 @@ export class DataVersion {
  * Values computed from versioned data (a post as the API shows it, in one language), each kept with the
  * version it was read at and used only while that version is current. Nothing is invalidated one by one:
  * a write bumps the version and every older entry stops matching. The cache holds at most `maxBytes` of
- * values by their approximate size (approximate-bytes.ts), the least recently used going first.
+ * values by their approximate size (approximate-bytes.ts, or `sizeOf` where the caller can say it for less
+ * than walking every field of every value kept), the least recently used going first.
  */
 export class VersionedCache<V> {
   private readonly entries: LRUCache<string, { version: number; value: V }>;
 
-  constructor(maxBytes: number) {
-    this.entries = new LRUCache({ maxSize: maxBytes, sizeCalculation: (entry, key) => 64 + key.length * 2 + approximateBytes(entry.value) });
+  constructor(maxBytes: number, sizeOf: (value: V) => number = approximateBytes) {
+    this.entries = new LRUCache({ maxSize: maxBytes, sizeCalculation: (entry, key) => 64 + key.length * 2 + sizeOf(entry.value) });
   }
 
   get(version: number, key: string): V | undefined {

@@ -31,33 +31,33 @@ export function toUtcIso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
 /** 0001-01-01T00:00:00Z and 10000-01-01T00:00:00Z: the instants whose ISO text has a four-digit year. */
 const FOUR_DIGIT_YEARS = [-62_135_596_800_000, 253_402_300_800_000] as const;
 
 /**
- * Offsets of each zone by hour (epoch ms / 1 h), for the hours that hold one offset from start to end. Asking
+ * Offsets of each zone by UTC day (epoch ms / 24 h), for the days that hold one offset from start to end. Asking
  * Intl costs ~5 µs an instant, and a page of results formats tens of them; offsets change at most a few times
- * a year, so nearly every instant is a lookup. Bounded: emptied when it holds more than 100,000 hours.
+ * a year (never twice within a day), so nearly every instant is a lookup. Bounded: emptied past 100,000 days.
  */
-const hourOffsets = new Map<string, Map<number, number>>();
-let cachedHours = 0;
+const dayOffsets = new Map<string, Map<number, number>>();
+let cachedDays = 0;
 
 function offsetAt(ms: number, timeZone: string): number {
-  const hour = Math.floor(ms / HOUR_MS);
-  let zone = hourOffsets.get(timeZone);
-  const known = zone?.get(hour);
+  const day = Math.floor(ms / DAY_MS);
+  let zone = dayOffsets.get(timeZone);
+  const known = zone?.get(day);
   if (known !== undefined) return known;
   const offset = zoneOffset(ms, timeZone);
-  // An hour with a transition inside keeps no entry: each of its instants asks Intl.
-  if (zoneOffset(hour * HOUR_MS, timeZone) !== offset || zoneOffset((hour + 1) * HOUR_MS - 1, timeZone) !== offset) return offset;
-  if (cachedHours >= 100_000) {
-    hourOffsets.clear();
-    cachedHours = 0;
+  // A day with a transition inside keeps no entry: each of its instants asks Intl.
+  if (zoneOffset(day * DAY_MS, timeZone) !== offset || zoneOffset((day + 1) * DAY_MS - 1, timeZone) !== offset) return offset;
+  if (cachedDays >= 100_000) {
+    dayOffsets.clear();
+    cachedDays = 0;
   }
-  if (!zone) hourOffsets.set(timeZone, (zone = new Map()));
-  zone.set(hour, offset);
-  cachedHours++;
+  if (!zone) dayOffsets.set(timeZone, (zone = new Map()));
+  zone.set(day, offset);
+  cachedDays++;
   return offset;
 }
 
