@@ -189,6 +189,18 @@ class ImmediateSqliteDriver extends SqliteDriver {
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
+
+  /**
+   * SQLite rolls a transaction back by itself after some errors (a full disk, an I/O error): the ROLLBACK that
+   * follows then fails, and its error would replace the one that says what happened. Nothing is left to undo.
+   */
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await super.rollbackTransaction(connection);
+    } catch (err) {
+      if (!/no transaction is active/.test((err as Error).message)) throw err;
+    }
+  }
 }
 
 class ImmediateSqliteDialect extends SqliteDialect {

@@ -83,7 +83,7 @@ export const errorHandlerPlugin = fp(async (app, opts: { clock: () => number }) 
       apiError = new ApiError('C9999', 'The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.', null);
     } else if ((unavailable = databaseUnavailable(error)) !== null) {
       request.log.error({ err: error, reason: unavailable }, 'database unavailable: answered 503');
-      apiError = new ApiError('C9998', `The service cannot reach its database right now (${unavailable}). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.`, null, {
+      apiError = new ApiError('C9998', `The service's database cannot take requests right now (${unavailable}). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.`, null, {
         'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS),
       });
     } else {

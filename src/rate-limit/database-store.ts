@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely } from 'kysely';
+import { databaseUnavailable } from '../db/database-unavailable.js';
 import type { DB } from '../db/schema.js';
 import { counterKey, stateOf, windowStart, type ConsumeResult, type RateLimitStore, type Window, type WindowState } from './rate-limit-store.js';
 
@@ -15,6 +16,8 @@ interface Grant {
 /** Reservations per window: a block is 1/64 of the limit, so a crash can strand at most that much of it. */
 const BLOCKS_PER_WINDOW = 64;
 const SWEEP_MS = 60_000;
+/** How long counting stays in the process after the database refused a reservation, before asking it again. */
+const RETRY_AFTER_REFUSAL_MS = 2_000;
 
 /**
  * Counters whose truth is the database, reserved ahead of use: before this process admits a request in a
@@ -23,12 +26,23 @@ const SWEEP_MS = 60_000;
  * limits), so a busy key costs at most 64 writes per window, and no crash can give a window back what it
  * admitted: a process that dies strands at most one unused block per window (it admits slightly less, never
  * more). A graceful shutdown returns its unused units. Every instance sharing the database shares the limit.
+ *
+ * When the database cannot take a reservation (its disk is full, another process holds its lock, it does not
+ * answer), this process counts the window by itself, one unit at a time against the limit, so that reads,
+ * which need no other write, keep being served; it logs that once, reports it on /readyz (`status()`), asks
+ * the database again 2 s later (not on every request: a held lock makes each attempt wait), and reserves there
+ * again with the next reservation that succeeds. Meanwhile each instance admits up to
+ * the limit on its own.
  */
 export class DatabaseRateLimitStore implements RateLimitStore {
   private readonly grants = new Map<string, Grant>();
   /** A reservation in flight for a key: later requests of that key wait for it rather than reserve again. */
   private readonly reserving = new Map<string, Promise<ConsumeResult>>();
   private timer: NodeJS.Timeout | null = null;
+  /** Why reservations are counted in this process instead, since the last one the database refused. */
+  private refused: string | null = null;
+  /** While refused, the database is asked again from this moment on (performance.now()), not on every request. */
+  private retryAt = 0;
 
   constructor(private readonly db: Kysely<DB>, private readonly clock: () => number, private readonly log?: FastifyBaseLogger) {}
 
@@ -39,7 +53,7 @@ export class DatabaseRateLimitStore implements RateLimitStore {
   }
 
   status(): string | null {
-    return null;
+    return this.refused === null ? null : `counting in this process: the database refused the counters' write (${this.refused})`;
   }
 
   consume(key: string, windows: Window[], now: number): ConsumeResult | Promise<ConsumeResult> {
@@ -115,14 +129,30 @@ export class DatabaseRateLimitStore implements RateLimitStore {
   /** Reserves a block of units (else a single one) while the window's total stays within its limit. */
   private async reserve(id: string, window: Window, grant: Grant): Promise<boolean> {
     const block = Math.max(1, Math.ceil(window.limit / BLOCKS_PER_WINDOW));
+    // A database that just refused (a held lock makes each attempt wait busy_timeout) is not asked again at once.
+    if (this.refused !== null && performance.now() < this.retryAt) return this.reserveHere(window, grant);
     for (const units of block > 1 ? [block, 1] : [1]) {
-      const row = await this.db.insertInto('rate_limit_counters')
-        .values({ counter_key: id, count: units, expires_at: grant.expiresAt })
-        .onConflict((oc) => oc.column('counter_key')
-          .doUpdateSet({ count: sql<number>`rate_limit_counters.count + ${units}` })
-          .where(sql<number>`rate_limit_counters.count + ${units}`, '<=', window.limit))
-        .returning('count')
-        .executeTakeFirst();
+      let row: { count: number } | undefined;
+      try {
+        row = await this.db.insertInto('rate_limit_counters')
+          .values({ counter_key: id, count: units, expires_at: grant.expiresAt })
+          .onConflict((oc) => oc.column('counter_key')
+            .doUpdateSet({ count: sql<number>`rate_limit_counters.count + ${units}` })
+            .where(sql<number>`rate_limit_counters.count + ${units}`, '<=', window.limit))
+          .returning('count')
+          .executeTakeFirst();
+      } catch (err) {
+        const reason = databaseUnavailable(err);
+        if (reason === null) throw err;
+        if (this.refused === null) this.log?.error({ err, reason }, 'rate-limit counters: the database refused a reservation; counting in this process');
+        this.refused = reason;
+        this.retryAt = performance.now() + RETRY_AFTER_REFUSAL_MS;
+        return this.reserveHere(window, grant);
+      }
+      if (this.refused !== null) {
+        this.log?.info('rate-limit counters: the database takes reservations again');
+        this.refused = null;
+      }
       if (row) {
         grant.granted += units;
         grant.seen = Number(row.count);
@@ -130,6 +160,14 @@ export class DatabaseRateLimitStore implements RateLimitStore {
       }
     }
     return false;
+  }
+
+  /** One unit counted by this process alone, while the window's count as it knows it stays within the limit. */
+  private reserveHere(window: Window, grant: Grant): boolean {
+    if (this.countOf(grant) >= window.limit) return false;
+    grant.granted += 1;
+    grant.seen += 1;
+    return true;
   }
 
   private async sweep(): Promise<void> {
