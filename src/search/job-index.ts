@@ -103,8 +103,11 @@ function jobSource(db: Kysely<DB>): ItemSource {
   };
 }
 
-/** The orders one generation needs besides its own: started and ended by a moment, and by views. */
-interface Orders { started: TimeReached; ended: TimeReached; byViews: DocsByKey }
+/**
+ * The orders one generation needs besides its own: started and ended by a moment, and by views; and the jobs
+ * hiring in the span between two starts or ends, kept for the index's state it was computed at.
+ */
+interface Orders { started: TimeReached; ended: TimeReached; byViews: DocsByKey; hiring?: { at: string; docs: Bitmap } }
 
 export class JobIndex extends ServedIndex {
   private readonly orders = new WeakMap<OrderedDocuments, Orders>();
@@ -138,6 +141,22 @@ export class JobIndex extends ServedIndex {
   }
 
   /**
+   * The live jobs started and not ended, for any moment between `from` and `until` (no start or end falls
+   * between them): one bitmap computed when the span or the index changes, instead of two more operations
+   * over every job on each search. Made outside any search's arena, and freed when replaced.
+   */
+  private hiringBetween(docs: OrderedDocuments, from: number, until: number, startedNow: Bitmap, endedNow: Bitmap): Bitmap {
+    const orders = this.ordersOf(docs);
+    const at = `${docs.index.version}|${from}|${until}`;
+    if (orders.hiring?.at === at) return orders.hiring.docs;
+    orders.hiring?.docs.dispose();
+    const hiring = RoaringBitmap32.and(docs.index.live, startedNow);
+    hiring.andNotInPlace(endedNow);
+    orders.hiring = { at, docs: hiring };
+    return hiring;
+  }
+
+  /**
    * The exact total and one page of job ids among the jobs hiring at `filter.now`, and the moments around it
    * between which no job starts or stops hiring (in that span the result cannot change without a write).
    */
@@ -149,12 +168,9 @@ export class JobIndex extends ServedIndex {
     const endedNow = ended.upTo(filter.now);
     const validFrom = Math.max(started.previous(), ended.previous());
     const validUntil = Math.min(started.next(), ended.next());
+    const hiringNow = this.hiringBetween(docs, validFrom, validUntil, startedNow, endedNow);
     return withTemporaryBitmaps(() => {
-      const hiring = (query: JobSearchFilter): Bitmap => {
-        const result = RoaringBitmap32.and(docs.index.match(jobIndexQuery(query)), startedNow);
-        result.andNotInPlace(endedNow);
-        return result;
-      };
+      const hiring = (query: JobSearchFilter): Bitmap => docs.index.match(jobIndexQuery(query), hiringNow);
       const result = hiring(filter);
       const page = filter.order === 'popularity' ? byViews.page(result, filter.offset, filter.limit)
         : filter.terms && filter.order === 'rank' ? relevancePage(docs, result, filter.terms, filter.offset, filter.limit)

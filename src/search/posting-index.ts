@@ -48,6 +48,12 @@ export class PostingIndex {
   private lengths = new Uint32Array(1024);
   private pending = new Map<string, number[]>();
   private pendingCount = 0;
+  private changes = 0;
+
+  /** Grows with every document added or removed: what was computed from `live` at one count holds while it stays. */
+  get version(): number {
+    return this.changes;
+  }
 
   /** Adds document `doc` (a number never used before) with its tokens and text length. */
   add(doc: number, tokens: string[], length: number): void {
@@ -71,11 +77,13 @@ export class PostingIndex {
     }
     this.lengths[doc] = length;
     this.live.add(doc);
+    this.changes++;
     if (this.pendingCount >= PENDING_LIMIT) this.flush();
   }
 
   remove(doc: number): void {
     this.live.remove(doc);
+    this.changes++;
   }
 
   /** Adds what `add` gathered to the bitmaps; whoever adds flushes before the next query (live-index.ts does). */
@@ -112,8 +120,8 @@ export class PostingIndex {
     this.live.runOptimize();
   }
 
-  /** The live documents that hold a token of every group of `all` and none of `none`. */
-  match(query: IndexQuery): Bitmap {
+  /** The documents of `within` (the live ones, or a part of them) that hold a token of every group of `all` and none of `none`. */
+  match(query: IndexQuery, within: Bitmap = this.live): Bitmap {
     // Never flushed here: a query may run in an arena (withTemporaryBitmaps), which would free the new postings.
     if (this.pendingCount > 0) throw new Error('The index was queried with postings not yet flushed');
     const groups: Bitmap[] = [];
@@ -123,7 +131,7 @@ export class PostingIndex {
       groups.push(lists.length === 1 ? lists[0]! : RoaringBitmap32.orMany(lists));
     }
     groups.sort((a, b) => a.size - b.size);
-    const result = groups.length === 0 ? this.live.clone() : RoaringBitmap32.and(groups[0]!, this.live);
+    const result = groups.length === 0 ? within.clone() : RoaringBitmap32.and(groups[0]!, within);
     for (const group of groups.slice(1)) {
       if (result.isEmpty) break;
       result.andInPlace(group);
