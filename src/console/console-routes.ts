@@ -14,6 +14,7 @@ import { Eta } from 'eta';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountsRepository } from '../modules/accounts/accounts-repository.js';
 import type { AppKeyService } from '../modules/accounts/app-key-service.js';
+import { passwordProblem } from '../modules/accounts/password-policy.js';
 import { AppCredentials, CredentialError, isOverlap, OverlapRunningError } from '../modules/apps/app-credentials.js';
 import { AppRepository } from '../modules/apps/app-repository.js';
 import { usageReport } from '../modules/apps/usage.js';
@@ -199,7 +200,10 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     const name = (form.name ?? '').trim();
     const handle = (form.handle ?? '').trim();
     const password = form.password ?? '';
-    if (!EMAIL.test(email) || !name || name.length > 100 || !HANDLE.test(handle) || password.length < 12 || password.length > 1024) return again(400, t.invalid);
+    if (!EMAIL.test(email) || !name || name.length > 100 || !HANDLE.test(handle)) return again(400, t.invalid);
+    const weak = passwordProblem(password, [email, name, handle]);
+    if (weak !== null) return again(400, weak === 'length' ? t.invalid : t.guessable);
+    if (!await sessions.signUpAllowed(request)) return again(429, t.tooMany);
     if (await accounts.findUserByEmail(email) || await accounts.userIdByHandle(handle) !== undefined) return again(409, t.emailTaken);
     const passwordHash = await argon2.hash(password, { type: argon2.argon2id });
     const userId = await accounts.createUser({ email, name, handle, passwordHash });
@@ -220,10 +224,11 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     const form = (request.body ?? {}) as Form;
     const again = (status: number, error: string) => render(request, reply, 'password', { pageTitle: t.changePassword, user, section: 'password', error }, status);
     const next = form.password ?? '';
-    if (next.length < 12 || next.length > 1024) return again(400, t.invalid);
-    const current = await argon2.verify(user.password_hash ?? '', form.current ?? '').catch(() => false);
-    if (!current) return again(401, t.badCredentials);
-    await accounts.setPassword(user.id, await argon2.hash(next, { type: argon2.argon2id }));
+    const weak = passwordProblem(next, [user.email, user.name, user.handle]);
+    if (weak !== null) return again(400, weak === 'length' ? t.invalid : t.guessable);
+    const changed = await sessions.changePassword(request, reply, user, form.current ?? '', next);
+    if (changed === 'throttled') return again(429, t.tooMany);
+    if (changed === 'refused') return again(401, t.badCredentials);
     return render(request, reply, 'password', { pageTitle: t.changePassword, user, section: 'password', notice: t.passwordChanged });
   });
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import argon2 from 'argon2';
 import { AccountsRepository } from '../../modules/accounts/accounts-repository.js';
 import { AppKeyService } from '../../modules/accounts/app-key-service.js';
+import { PASSWORD_MAX, PASSWORD_MIN, passwordProblem } from '../../modules/accounts/password-policy.js';
 import { COMPANY_ROLES, RESOURCE_ROLES } from '../../modules/accounts/roles.js';
 import { catalogCodes } from '../../modules/codes/catalog-data.js';
 import { hashSecret } from '../../shared/keys.js';
@@ -53,7 +54,9 @@ export const usersCreateCommand: Command = {
     const email = required(values, 'email');
     if (!EMAIL.test(email)) throw new UsageError(`--email must be an e-mail address; got "${email}"`);
     const given = typeof values.password === 'string' ? values.password : undefined;
-    if (given !== undefined && given.length < 10) throw new UsageError('--password must be at least 10 characters');
+    const weak = given === undefined ? null : passwordProblem(given, [String(values.email ?? ''), String(values.name ?? ''), String(values.handle ?? '')]);
+    if (weak === 'length') throw new UsageError(`--password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`);
+    if (weak === 'guessable') throw new UsageError('--password is easy to guess (a common password, a repeat, a keyboard run, or the account\'s own e-mail, name or handle)');
     const password = given ?? randomBytes(12).toString('base64url');
     const accounts = await repository(ctx);
     if (await accounts.findUserByEmail(email)) throw new Error(`A user with e-mail ${email} already exists.`);

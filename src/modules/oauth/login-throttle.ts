@@ -34,6 +34,17 @@ export class LoginThrottle {
     return { keys: [accountKey, addressKey] };
   }
 
+  /**
+   * Counts one sign-up from this address; false when the address has made `maxFailuresPerAddress` in the
+   * window. Every attempt counts, accepted or not: what it bounds is accounts made, and addresses probed for
+   * being taken, in bulk.
+   */
+  async signUpAllowed(address: string): Promise<boolean> {
+    const windowMs = this.settings.windowSeconds * 1000;
+    const start = Math.floor(this.clock() / windowMs) * windowMs;
+    return this.take(`signup|i:${hashSecret(address).slice(0, 32)}|${start}`, this.settings.maxFailuresPerAddress, start + windowMs);
+  }
+
   /** Gives back a reservation whose attempt succeeded. */
   async release(reservation: LoginReservation): Promise<void> {
     await this.db.updateTable('rate_limit_counters')

@@ -110,6 +110,10 @@ export class OAuthRepository {
     await this.db.deleteFrom('login_sessions').where('id_hash', '=', idHash).execute();
   }
 
+  async deleteSessionsOf(userId: number): Promise<void> {
+    await this.db.deleteFrom('login_sessions').where('user_id', '=', userId).execute();
+  }
+
   // Consents
 
   async consentedScopes(userId: number, clientId: string): Promise<string[]> {

@@ -61,6 +61,30 @@ export class WebSessions {
     return { kind: 'ok', userId: user.id };
   }
 
+  /**
+   * Changes the signed-in user's password after checking the current one behind the sign-in throttle (so the
+   * form cannot be used to guess it), then ends every session of the user, on every browser, and starts a new
+   * one for this browser: whoever held another session (a stolen cookie) is signed out.
+   */
+  async changePassword(
+    request: FastifyRequest, reply: FastifyReply, user: { id: number; email: string; password_hash: string | null }, current: string, next: string,
+  ): Promise<'ok' | 'refused' | 'throttled'> {
+    if (current.length > MAX_PASSWORD) return 'refused';
+    const reservation = await this.throttle.reserve(user.email, request.ip);
+    if (!reservation) return 'throttled';
+    if (!user.password_hash || !await argon2.verify(user.password_hash, current).catch(() => false)) return 'refused';
+    await this.throttle.release(reservation);
+    await this.accounts.setPassword(user.id, await argon2.hash(next, { type: argon2.argon2id }));
+    await this.oauth.deleteSessionsOf(user.id);
+    await this.start(reply, user.id);
+    return 'ok';
+  }
+
+  /** Whether this address may try another sign-up now (the throttle's per-address limit, every attempt counted). */
+  signUpAllowed(request: FastifyRequest): Promise<boolean> {
+    return this.throttle.signUpAllowed(request.ip);
+  }
+
   /** Starts a session for `userId` (after sign-in or sign-up). */
   async start(reply: FastifyReply, userId: number): Promise<void> {
     const session = randomBytes(32).toString('base64url');

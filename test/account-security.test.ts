@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONSOLE_TEXT } from '../src/console/console-text.js';
+import { startListeningApp, type ListeningApp } from './helpers/listening-app.js';
+import { Browser, fetchSend, hiddenField } from './helpers/oauth-browser.js';
+import { ENGINES } from './helpers/test-database.js';
+
+const WINDOW_MS = 900_000;
+
+/**
+ * Issue 22 row 9, through the console's real forms over HTTP: a password change signs out every other
+ * browser, its current-password check is throttled like a sign-in, sign-ups are throttled per address, and
+ * guessable passwords are refused (zxcvbn-ts, modules/accounts/password-policy.ts).
+ */
+describe.each(ENGINES)('console account security on %s', (engine) => {
+  let a: ListeningApp;
+  beforeAll(async () => {
+    a = await startListeningApp(engine, { CONSOLE_SIGN_UP: 'open', LOGIN_MAX_FAILURES_PER_ACCOUNT: '3', LOGIN_MAX_FAILURES_PER_ADDRESS: '6' });
+  });
+  afterAll(async () => { await a?.close(); });
+
+  /** A browser of its own (its own cookies) with the form token of the sign-in page. */
+  const visitor = async () => {
+    const browser = new Browser(fetchSend(a.base));
+    const page = await browser.request('GET', '/console/sign-in');
+    const csrf = hiddenField(page.body, 'csrf_token');
+    return { post: (path: string, fields: Record<string, string>) => browser.request('POST', path, { ...fields, csrf_token: csrf }), get: (path: string) => browser.request('GET', path) };
+  };
+  const account = (n: string) => ({ email: `builder-${n}@example.com`, name: `Builder ${n}`, handle: `builder-${n}`, password: 'a-long-password-2026' });
+
+  it('refuses guessable passwords at sign-up and takes a strong one', async () => {
+    const v = await visitor();
+    for (const password of ['aaaaaaaaaaaa', 'password1234', 'qwertyuiop12', '123456789012']) {
+      const res = await v.post('/console/sign-up', { ...account('weak'), password });
+      expect(res.status, password).toBe(400);
+      expect(res.body).toContain(CONSOLE_TEXT.ko.guessable);
+    }
+    expect((await v.post('/console/sign-up', account('weak'))).status).toBe(303);
+  });
+
+  it('ends every other session on a password change, and throttles its current-password check', async () => {
+    const user = account('sessions');
+    const first = await visitor();
+    expect((await first.post('/console/sign-up', user)).status).toBe(303);
+    const second = await visitor();
+    expect((await second.post('/console/sign-in', { email: user.email, password: user.password })).status).toBe(303);
+    expect((await second.get('/console/apps')).status).toBe(200);
+
+    // Three wrong guesses of the current password, then the account's limit refuses even the right one.
+    for (let i = 0; i < 3; i++) expect((await first.post('/console/password', { current: `wrong guess ${i}`, password: 'another-long-password-77' })).status).toBe(401);
+    expect((await first.post('/console/password', { current: user.password, password: 'another-long-password-77' })).status).toBe(429);
+    expect((await first.post('/console/password', { current: user.password, password: 'aaaaaaaaaaaa' })).status).toBe(400);
+
+    a.clock.offset += WINDOW_MS;
+    const changed = await first.post('/console/password', { current: user.password, password: 'another-long-password-77' });
+    expect(changed.status, changed.body).toBe(200);
+    expect(changed.body).toContain(CONSOLE_TEXT.ko.passwordChanged);
+    // The other browser is signed out; this one carries on with a new session.
+    expect((await second.get('/console/apps')).status).toBe(303);
+    expect((await first.get('/console/apps')).status).toBe(200);
+    const third = await visitor();
+    expect((await third.post('/console/sign-in', { email: user.email, password: user.password })).status).toBe(401);
+    expect((await third.post('/console/sign-in', { email: user.email, password: 'another-long-password-77' })).status).toBe(303);
+  });
+
+  it('throttles sign-ups per address, an address already taken included', async () => {
+    a.clock.offset += WINDOW_MS;
+    const v = await visitor();
+    for (let i = 0; i < 6; i++) expect((await v.post('/console/sign-up', { ...account('probe'), email: a.demo.user.email, handle: `probe-${i}` })).status).toBe(409);
+    const refused = await v.post('/console/sign-up', { ...account('late'), handle: 'late-builder' });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toContain(CONSOLE_TEXT.ko.tooMany);
+  });
+});
