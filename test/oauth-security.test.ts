@@ -202,6 +202,8 @@ describe.each(ENGINES)('OAuth security on %s', (engine) => {
       expect(cookie).toMatch(/HttpOnly/i);
       expect(cookie).toMatch(/SameSite=Lax/i);
       expect(cookie).toMatch(/Secure/i);
+      // One session for the whole site, as docs/oauth.md says (issue 22 row 11): the console reads it too.
+      expect(cookie).toMatch(/;\s*Path=\/(;|$)/i);
     });
 
     it('answers wrong passwords and unknown accounts alike, and throttles guessing per account', async () => {
