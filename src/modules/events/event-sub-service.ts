@@ -1,5 +1,5 @@
 import { ApiError } from '../../shared/api-error.js';
-import type { EventWriteDeps } from './event-write-service.js';
+import type { EventWriteDeps } from './event-write-deps.js';
 import { nonEmpty, subNotFound, type EventWriteRules } from './event-write-rules.js';
 import type { FaqInput, HostInput, SessionInput, TicketInput } from './event-write-schemas.js';
 

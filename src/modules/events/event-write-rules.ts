@@ -1,7 +1,7 @@
 import { ApiError, notFound } from '../../shared/api-error.js';
 import { parseDateTime } from '../../shared/time.js';
 import type { Capability } from '../accounts/roles.js';
-import type { EventWriteDeps } from './event-write-service.js';
+import type { EventWriteDeps } from './event-write-deps.js';
 
 export const subNotFound = (kind: string, id: number, eventId: string) => new ApiError('C0008', `Event ${eventId} has no ${kind} ${id}`, `${kind}Id`);
 

@@ -1,25 +1,11 @@
-import type { CheckedImage, ImageUploads, StoredImage } from '../../media/image-uploads.js';
+import type { CheckedImage, StoredImage } from '../../media/image-uploads.js';
 import { ApiError } from '../../shared/api-error.js';
 import { timeOrderedId } from '../../shared/ids.js';
-import type { Links } from '../../shared/links.js';
-import type { AccountsRepository } from '../accounts/accounts-repository.js';
-import type { PermissionService } from '../accounts/permission-service.js';
 import type { CatalogName } from '../codes/catalog-data.js';
-import type { CodeService } from '../codes/code-service.js';
-import type { EventWriteRepository } from './event-write-repository.js';
+import type { EventWriteDeps } from './event-write-deps.js';
 import type { EventWriteRules } from './event-write-rules.js';
 import type { EventCreateInput, EventUpdateInput } from './event-write-schemas.js';
 
-export interface EventWriteDeps {
-  writes: EventWriteRepository;
-  accounts: AccountsRepository;
-  permissions: PermissionService;
-  codes: CodeService;
-  uploads: ImageUploads;
-  links: Links;
-  clock: () => number;
-  timeZone: string;
-}
 
 /** HYBRID, the name this service used first, is the reference's ON_OFFLINE. */
 const openType = (value: string | undefined) => (value === 'HYBRID' ? 'ON_OFFLINE' : value);

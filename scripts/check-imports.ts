@@ -1,0 +1,97 @@
+/**
+ * Fails when the service's modules import each other in a circle: npm run lint:imports [DIR] (default src).
+ *
+ * Reads every `.ts` file under DIR, takes its relative imports and re-exports (`import … from './x.js'`,
+ * `import type …`, `export … from`, `import('./x.js')`), resolves them to files, and finds the circles with
+ * Tarjan's strongly connected components. Type-only imports count: a circle of types is still two modules that
+ * cannot be understood, or moved, one without the other. Prints each circle and exits 1; prints nothing and
+ * exits 0 when there is none. Part of `npm run lint`, so CI fails on a new circle.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+const SPECIFIER = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm;
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [full] : [];
+  });
+}
+
+/** The files a file imports, among `files` (relative specifiers only; packages are not ours). */
+function importsOf(file: string, files: Set<string>): string[] {
+  const text = fs.readFileSync(file, 'utf8');
+  const found = new Set<string>();
+  for (const match of text.matchAll(SPECIFIER)) {
+    const specifier = match[1] ?? match[2] ?? match[3];
+    if (!specifier?.startsWith('.')) continue;
+    const base = path.resolve(path.dirname(file), specifier);
+    const target = [base.replace(/\.js$/, '.ts'), `${base}.ts`, path.join(base, 'index.ts')].find((candidate) => files.has(candidate));
+    if (target) found.add(target);
+  }
+  return [...found];
+}
+
+/** Every circle among the files under `dir`: each a list of files, sorted, relative to `dir`. */
+export function importCircles(dir: string): string[][] {
+  const files = sourceFiles(path.resolve(dir));
+  const known = new Set(files);
+  const edges = new Map(files.map((file) => [file, importsOf(file, known)]));
+  // Tarjan's algorithm, iterative, so that a deep chain of imports cannot overflow the stack.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const circles: string[][] = [];
+  let next = 0;
+  for (const root of files) {
+    if (index.has(root)) continue;
+    const work: Array<{ file: string; edge: number }> = [{ file: root, edge: 0 }];
+    index.set(root, next);
+    low.set(root, next++);
+    stack.push(root);
+    onStack.add(root);
+    while (work.length > 0) {
+      const frame = work[work.length - 1]!;
+      const targets = edges.get(frame.file)!;
+      if (frame.edge < targets.length) {
+        const target = targets[frame.edge++]!;
+        if (!index.has(target)) {
+          index.set(target, next);
+          low.set(target, next++);
+          stack.push(target);
+          onStack.add(target);
+          work.push({ file: target, edge: 0 });
+        } else if (onStack.has(target)) {
+          low.set(frame.file, Math.min(low.get(frame.file)!, index.get(target)!));
+        }
+        continue;
+      }
+      work.pop();
+      const parent = work[work.length - 1];
+      if (parent) low.set(parent.file, Math.min(low.get(parent.file)!, low.get(frame.file)!));
+      if (low.get(frame.file) !== index.get(frame.file)) continue;
+      const component: string[] = [];
+      for (let member = stack.pop()!; ; member = stack.pop()!) {
+        onStack.delete(member);
+        component.push(member);
+        if (member === frame.file) break;
+      }
+      const selfImport = component.length === 1 && edges.get(frame.file)!.includes(frame.file);
+      if (component.length > 1 || selfImport) circles.push(component.map((file) => path.relative(path.resolve(dir), file)).sort());
+    }
+  }
+  return circles;
+}
+
+if (process.argv[1]?.endsWith('check-imports.ts')) {
+  const dir = process.argv[2] ?? 'src';
+  const circles = importCircles(dir);
+  for (const circle of circles) console.error(`Import circle in ${dir}: ${circle.join(' ↔ ')}`);
+  if (circles.length > 0) {
+    console.error('Move what both sides need into a module of its own (docs/architecture.md).');
+    process.exit(1);
+  }
+}

@@ -1,0 +1,40 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { importCircles } from '../scripts/check-imports.js';
+
+/** A throwaway source tree: file name → text. */
+function tree(files: Record<string, string>): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-imports-'));
+  for (const [name, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, name), text);
+  }
+  return dir;
+}
+
+describe('the import-circle check (npm run lint)', () => {
+  it('finds none in the service', () => {
+    expect(importCircles('src')).toEqual([]);
+  });
+
+  it('finds a circle made of type imports, a longer one through an index, and a module importing itself', () => {
+    const dir = tree({
+      'events/rules.ts': "import type { Deps } from './service.js';\nexport const rule = 1;\n",
+      'events/service.ts': "import { rule } from './rules.js';\nexport interface Deps { n: number }\n",
+      'a.ts': "export { b } from './b/index.js';\n",
+      'b/index.ts': "import { c } from '../c.js';\nexport const b = c;\n",
+      'c.ts': "import { a } from './a';\nexport const c = 1;\n",
+      'self.ts': "import('./self.js');\n",
+      'clean/x.ts': "import { y } from './y.js';\nimport fs from 'node:fs';\n",
+      'clean/y.ts': 'export const y = 1;\n',
+    });
+    expect(importCircles(dir).sort()).toEqual([
+      ['a.ts', 'b/index.ts', 'c.ts'],
+      ['events/rules.ts', 'events/service.ts'],
+      ['self.ts'],
+    ]);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
