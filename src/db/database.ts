@@ -68,7 +68,7 @@ const pgTypes = {
 };
 
 /**
- * The pool as Kysely uses it, with every statement bounded by `queryTimeoutMs` (pg's client-side timer: a paused
+ * The pool as Kysely (and the long reads) use it, with every statement bounded by `queryTimeoutMs` (pg's client-side timer: a paused
  * or unreachable server enforces nothing itself). A connection whose statement timed out or broke is closed on
  * release, never handed to the next request: its statement may still be running, or its transaction still open.
  */
@@ -127,6 +127,8 @@ export function openDatabase(options: DatabaseOptions): Database {
     // row of its pages is checked again: a two-term count of 10,001 took 237 ms instead of 92 ms).
     const searchPool = poolOf(options.searchPoolSize ?? 4, `-c statement_timeout=${timeoutMs} -c work_mem=64MB`);
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: boundedPool(pool, options.queryTimeoutMs) }) });
+    // The server stops a search at statement_timeout; the client's own timer, a second later, for a server that cannot.
+    const searchReads = boundedPool(searchPool, timeoutMs + 1_000);
     return {
       db,
       adapter: postgresAdapter,
@@ -134,19 +136,14 @@ export function openDatabase(options: DatabaseOptions): Database {
         const signal = readScope.getStore()?.signal;
         // Nothing is run for a client that has left, not even a wait for a connection (at shutdown, none comes).
         if (signal?.aborted) throw new ClientGoneError();
-        const client = await searchPool.connect();
-        let broken: Error | undefined;
+        const client = await searchReads.connect();
         try {
           // The connection came free: a client that has left since gets nothing run for it.
           if (signal?.aborted) throw new ClientGoneError();
           const compiled = query.compile();
-          // The server stops it at statement_timeout; the client's own timer, a second later, for a server that cannot.
-          return (await client.query(timed(compiled.sql, compiled.parameters, timeoutMs + 1_000))).rows as R[];
-        } catch (err) {
-          if (databaseUnavailable(err) !== null) broken = err as Error;
-          throw err;
+          return (await client.query<R>(compiled.sql, compiled.parameters)).rows;
         } finally {
-          client.release(broken);
+          client.release();
         }
       },
       ping: async () => { await pool.query(timed('SELECT 1', [], PING_TIMEOUT_MS)); },

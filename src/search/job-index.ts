@@ -109,6 +109,21 @@ function jobSource(db: Kysely<DB>): ItemSource {
  */
 interface Orders { started: TimeReached; ended: TimeReached; byViews: DocsByKey; hiring?: { at: string; docs: Bitmap } }
 
+/**
+ * The live jobs started and not ended, for any moment between `from` and `until` (no start or end falls
+ * between them): one bitmap computed when the span or the index changes, instead of two more operations
+ * over every job on each search. Made outside any search's arena, and freed when replaced.
+ */
+function hiringBetween(orders: Orders, docs: OrderedDocuments, from: number, until: number, startedNow: Bitmap, endedNow: Bitmap): Bitmap {
+  const at = `${docs.index.version}|${from}|${until}`;
+  if (orders.hiring?.at === at) return orders.hiring.docs;
+  orders.hiring?.docs.dispose();
+  const hiring = RoaringBitmap32.and(docs.index.live, startedNow);
+  hiring.andNotInPlace(endedNow);
+  orders.hiring = { at, docs: hiring };
+  return hiring;
+}
+
 export class JobIndex extends ServedIndex {
   private readonly orders = new WeakMap<OrderedDocuments, Orders>();
 
@@ -141,34 +156,19 @@ export class JobIndex extends ServedIndex {
   }
 
   /**
-   * The live jobs started and not ended, for any moment between `from` and `until` (no start or end falls
-   * between them): one bitmap computed when the span or the index changes, instead of two more operations
-   * over every job on each search. Made outside any search's arena, and freed when replaced.
-   */
-  private hiringBetween(docs: OrderedDocuments, from: number, until: number, startedNow: Bitmap, endedNow: Bitmap): Bitmap {
-    const orders = this.ordersOf(docs);
-    const at = `${docs.index.version}|${from}|${until}`;
-    if (orders.hiring?.at === at) return orders.hiring.docs;
-    orders.hiring?.docs.dispose();
-    const hiring = RoaringBitmap32.and(docs.index.live, startedNow);
-    hiring.andNotInPlace(endedNow);
-    orders.hiring = { at, docs: hiring };
-    return hiring;
-  }
-
-  /**
    * The exact total and one page of job ids among the jobs hiring at `filter.now`, and the moments around it
    * between which no job starts or stops hiring (in that span the result cannot change without a write).
    */
   async search(filter: JobSearchFilter): Promise<{ total: number; ids: number[]; validFrom: number; validUntil: number; facets?: FacetCounts }> {
     const docs = await this.live.current();
-    const { started, ended, byViews } = this.ordersOf(docs);
+    const orders = this.ordersOf(docs);
+    const { started, ended, byViews } = orders;
     // The cursors keep their bitmaps: moved before the search's arena, which frees what it makes.
     const startedNow = started.upTo(filter.now);
     const endedNow = ended.upTo(filter.now);
     const validFrom = Math.max(started.previous(), ended.previous());
     const validUntil = Math.min(started.next(), ended.next());
-    const hiringNow = this.hiringBetween(docs, validFrom, validUntil, startedNow, endedNow);
+    const hiringNow = hiringBetween(orders, docs, validFrom, validUntil, startedNow, endedNow);
     return withTemporaryBitmaps(() => {
       const hiring = (query: JobSearchFilter): Bitmap => docs.index.match(jobIndexQuery(query), hiringNow);
       const result = hiring(filter);

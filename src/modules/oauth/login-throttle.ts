@@ -21,13 +21,12 @@ export class LoginThrottle {
 
   /** Reserves an attempt for this account and address, or null when either is at its limit (nothing counted). */
   async reserve(account: string, address: string): Promise<LoginReservation | null> {
-    const windowMs = this.settings.windowSeconds * 1000;
-    const start = Math.floor(this.clock() / windowMs) * windowMs;
+    const { start, end } = this.window();
     // Hashed: a key's length does not depend on what a client sends (an index row has a size limit).
     const accountKey = `login|a:${hashSecret(account).slice(0, 32)}|${start}`;
-    if (!await this.take(accountKey, this.settings.maxFailuresPerAccount, start + windowMs)) return null;
+    if (!await this.take(accountKey, this.settings.maxFailuresPerAccount, end)) return null;
     const addressKey = `login|i:${hashSecret(address).slice(0, 32)}|${start}`;
-    if (!await this.take(addressKey, this.settings.maxFailuresPerAddress, start + windowMs)) {
+    if (!await this.take(addressKey, this.settings.maxFailuresPerAddress, end)) {
       await this.release({ keys: [accountKey] });
       return null;
     }
@@ -40,9 +39,15 @@ export class LoginThrottle {
    * being taken, in bulk.
    */
   async signUpAllowed(address: string): Promise<boolean> {
+    const { start, end } = this.window();
+    return this.take(`signup|i:${hashSecret(address).slice(0, 32)}|${start}`, this.settings.maxFailuresPerAddress, end);
+  }
+
+  /** The current window, aligned to the clock. */
+  private window(): { start: number; end: number } {
     const windowMs = this.settings.windowSeconds * 1000;
     const start = Math.floor(this.clock() / windowMs) * windowMs;
-    return this.take(`signup|i:${hashSecret(address).slice(0, 32)}|${start}`, this.settings.maxFailuresPerAddress, start + windowMs);
+    return { start, end: start + windowMs };
   }
 
   /** Gives back a reservation whose attempt succeeded. */
