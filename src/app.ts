@@ -185,8 +185,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     stopPruning();
     await Promise.all([postIndex.close(), jobIndex.close()]);
   });
-  const posts = new PostService(new PostRepository(database.db, postIndex), accounts, links, config.serviceTimeZone, versions.posts);
-  const jobReads = new JobRepository(database.db, jobIndex);
+  const posts = new PostService(new PostRepository(database.reads, postIndex), accounts, links, config.serviceTimeZone, versions.posts);
+  const jobReads = new JobRepository(database.db, database.reads, jobIndex);
   const jobs = new JobService(jobReads, accounts, codes, links, clock, versions.jobs);
   const permissions = new PermissionService(database.db);
   const mediaStore = options.mediaStore ?? mediaStoreFor(config, database, clock);

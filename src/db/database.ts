@@ -3,7 +3,7 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import {
   CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver,
-  type Compilable, type DatabaseConnection, type Driver, type PostgresPool, type PostgresPoolClient, type SqliteDialectConfig,
+  type Compilable, type DatabaseConnection, type Driver, type PostgresPool, type SqliteDialectConfig,
 } from 'kysely';
 import pg from 'pg';
 import type { DialectAdapter } from './dialects/dialect-adapter.js';
@@ -13,6 +13,7 @@ import type { Config } from '../config.js';
 import { databaseUnavailable, queryTimeLimit } from './database-unavailable.js';
 import { ClientGoneError, readScope } from './read-scope.js';
 import type { DB } from './schema.js';
+import { postgresPreparedReads, sqlitePreparedReads, type NamedStatementPool, type PreparedReads, type StatementCounter } from './prepared-reads.js';
 import { SqliteReadPool } from './sqlite-read-pool.js';
 import { withStatementCache } from './statement-cache.js';
 
@@ -24,6 +25,10 @@ export interface Database {
   adapter: DialectAdapter;
   /** PostgreSQL: the pool, as for any query. SQLite: read-only connections in worker threads. */
   longReads: LongReads;
+  /** The hot reads: statements prepared once, run without Kysely (prepared-reads.ts). */
+  reads: PreparedReads;
+  /** Every statement this process has run on the database (tests hold a read to its count). */
+  statements: StatementCounter;
   /** A cheap round trip, for readiness checks. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -72,27 +77,38 @@ const pgTypes = {
  * or unreachable server enforces nothing itself). A connection whose statement timed out or broke is closed on
  * release, never handed to the next request: its statement may still be running, or its transaction still open.
  */
-function boundedPool(pool: pg.Pool, queryTimeoutMs: number | undefined): PostgresPool {
+function boundedPool(pool: pg.Pool, queryTimeoutMs: number | undefined, counter: StatementCounter): PostgresPool & NamedStatementPool {
+  const connect = async () => {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    const run = (config: pg.QueryConfig) => {
+      counter.count++;
+      return client.query(config).catch((err: unknown) => {
+        if (databaseUnavailable(err) !== null) broken = err as Error;
+        throw err;
+      });
+    };
+    return {
+      // A cursor (Kysely's stream()) keeps pg's own handling.
+      query: (text: unknown, values?: readonly unknown[]) => (typeof text === 'string'
+        ? run(timed(text, values, queryTimeLimit(queryTimeoutMs)))
+        : client.query(text as pg.Submittable)),
+      run,
+      release: () => client.release(broken),
+    };
+  };
   return {
-    connect: async () => {
-      const client = await pool.connect();
-      let broken: Error | undefined;
-      const bounded = {
-        query: (text: unknown, values?: readonly unknown[]) => {
-          // A cursor (Kysely's stream()) keeps pg's own handling.
-          if (typeof text !== 'string') return client.query(text as pg.Submittable);
-          const limit = queryTimeLimit(queryTimeoutMs);
-          return client.query(timed(text, values, limit))
-            .catch((err: unknown) => {
-              if (databaseUnavailable(err) !== null) broken = err as Error;
-              throw err;
-            });
-        },
-        release: () => client.release(broken),
-      };
-      return bounded as unknown as PostgresPoolClient;
-    },
+    connect: connect as unknown as PostgresPool['connect'],
     end: () => pool.end(),
+    // A named statement: pg parses and plans it once per connection, then only binds and runs it.
+    run: async <Row>(name: string, text: string, values: readonly unknown[]) => {
+      const client = await connect();
+      try {
+        return (await client.run({ ...timed(text, values, queryTimeLimit(queryTimeoutMs)), name })).rows as Row[];
+      } finally {
+        client.release();
+      }
+    },
   };
 }
 
@@ -108,8 +124,17 @@ function onConnection(db: Kysely<DB>): LongReads {
   return async <R>(query: Compilable<R>) => (await db.executeQuery(query.compile())).rows;
 }
 
+/** The long reads, counted with every other statement. */
+function counted(longReads: LongReads, counter: StatementCounter): LongReads {
+  return <R>(query: Compilable<R>) => {
+    counter.count++;
+    return longReads(query);
+  };
+}
+
 export function openDatabase(options: DatabaseOptions): Database {
   const timeoutMs = options.searchTimeoutMs ?? 2_000;
+  const statements: StatementCounter = { count: 0 };
   if (options.kind === 'postgres') {
     const poolOf = (max: number, settings: string) => new pg.Pool({
       connectionString: options.url,
@@ -126,12 +151,15 @@ export function openDatabase(options: DatabaseOptions): Database {
     // Memory enough that the bitmap of a broad term stays exact (with the default 4 MB it turns lossy and every
     // row of its pages is checked again: a two-term count of 10,001 took 237 ms instead of 92 ms).
     const searchPool = poolOf(options.searchPoolSize ?? 4, `-c statement_timeout=${timeoutMs} -c work_mem=64MB`);
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: boundedPool(pool, options.queryTimeoutMs) }) });
+    const mainPool = boundedPool(pool, options.queryTimeoutMs, statements);
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: mainPool }) });
     // The server stops a search at statement_timeout; the client's own timer, a second later, for a server that cannot.
-    const searchReads = boundedPool(searchPool, timeoutMs + 1_000);
+    const searchReads = boundedPool(searchPool, timeoutMs + 1_000, statements);
     return {
       db,
       adapter: postgresAdapter,
+      reads: postgresPreparedReads(mainPool),
+      statements,
       longReads: async <R>(query: Compilable<R>) => {
         const signal = readScope.getStore()?.signal;
         // Nothing is run for a client that has left, not even a wait for a connection (at shutdown, none comes).
@@ -161,13 +189,15 @@ export function openDatabase(options: DatabaseOptions): Database {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite, statements) }) });
   const workers = options.readWorkers ?? 2;
   const readers = workers > 0 && !sqlite.memory ? new SqliteReadPool(options.url, workers, timeoutMs) : null;
   return {
     db,
     adapter: sqliteAdapter,
-    longReads: readers ? <R>(query: Compilable<R>) => readers.execute<R>(query.compile()) : onConnection(db),
+    reads: sqlitePreparedReads(sqlite, statements),
+    statements,
+    longReads: readers ? counted(<R>(query: Compilable<R>) => readers.execute<R>(query.compile()), statements) : onConnection(db),
     ping: async () => { sqlite.prepare('SELECT 1').get(); },
     close: async () => {
       await readers?.close();

@@ -16,7 +16,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the handler when the response stops being current at a known time (a job opens or closes). */
     representationValidUntil: number;
-    /** The data version read before the handler ran, under which its response may be kept. */
+    /**
+     * The data version read before the handler ran, under which its response may be kept. The handler reads
+     * its data under it too (read after it, that data is at least as new), instead of reading the version again.
+     */
     representationVersion: number | null;
   }
 }

@@ -159,8 +159,8 @@ export class JobIndex extends ServedIndex {
    * The exact total and one page of job ids among the jobs hiring at `filter.now`, and the moments around it
    * between which no job starts or stops hiring (in that span the result cannot change without a write).
    */
-  async search(filter: JobSearchFilter): Promise<{ total: number; ids: number[]; validFrom: number; validUntil: number; facets?: FacetCounts }> {
-    const docs = await this.live.current();
+  async search(filter: JobSearchFilter, version: number | null = null): Promise<{ total: number; ids: number[]; validFrom: number; validUntil: number; facets?: FacetCounts }> {
+    const docs = await this.live.current(version);
     const orders = this.ordersOf(docs);
     const { started, ended, byViews } = orders;
     // The cursors keep their bitmaps: moved before the search's arena, which frees what it makes.

@@ -191,10 +191,13 @@ export class LiveIndex {
     this.fromCopy = fromCopy;
   }
 
-  /** The index as every write committed before this call left it. */
-  async current(): Promise<OrderedDocuments> {
+  /**
+   * The index as every write committed before this call left it; or, given the data version the request read
+   * earlier (`known`), as every write that version counts left it.
+   */
+  async current(known: number | null = null): Promise<OrderedDocuments> {
     await this.ready();
-    const version = await this.version.read();
+    const version = known ?? await this.version.read();
     if (version > this.syncedVersion || this.follower.waiting) {
       await (this.syncing ??= this.sync().finally(() => { this.syncing = null; }));
       // A sync that started before this version was read may have missed it: one more.

@@ -98,8 +98,8 @@ export class PostIndex extends ServedIndex {
   }
 
   /** The exact total and one page of post ids, and the facet counts asked for. */
-  async search(filter: PostSearchFilter): Promise<{ total: number; ids: number[]; facets?: FacetCounts }> {
-    const docs = await this.live.current();
+  async search(filter: PostSearchFilter, version: number | null = null): Promise<{ total: number; ids: number[]; facets?: FacetCounts }> {
+    const docs = await this.live.current(version);
     // Synchronous from here, so no write lands halfway; the bitmaps made on the way are freed at the end.
     return withTemporaryBitmaps(() => {
       const result = matching(docs, filter);

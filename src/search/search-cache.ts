@@ -23,9 +23,11 @@ export class SearchCache {
   /**
    * The cached result for `key`, or `compute()`'s, stored under the version read before computing. The
    * version comes back too, so that the items of the page can be read from caches of the same version.
+   * `known`: the version this request already read (the representation cache reads it first), not read again.
+   * `compute` gets the version, so that the index it searches is read as of that version, without reading it again.
    */
-  async get(key: string, now: number, compute: () => Promise<Found>): Promise<Entry> {
-    const version = await this.versions.read();
+  async get(key: string, now: number, compute: (version: number) => Promise<Found>, known: number | null = null): Promise<Entry> {
+    const version = known ?? await this.versions.read();
     const cached = this.entries.get(key);
     if (cached && cached.version === version && holdsAt(cached, now)) return cached;
     const flightKey = `${version}|${key}`;
@@ -39,7 +41,7 @@ export class SearchCache {
       // A computation started at an earlier moment may have run out for this one: then compute anew, once.
       if (entry && holdsAt(entry, now)) return entry;
     }
-    const flight: Promise<Entry> = compute().then((fresh) => {
+    const flight: Promise<Entry> = compute(version).then((fresh) => {
       const entry = {
         version, validFrom: fresh.validFrom ?? Number.NEGATIVE_INFINITY, validUntil: fresh.validUntil ?? Number.POSITIVE_INFINITY, total: fresh.total, ids: fresh.ids, facets: fresh.facets,
       };

@@ -46,3 +46,8 @@ export function negotiateLocale(header: string | undefined): Locale {
   }
   return DEFAULT_LOCALE;
 }
+
+/** The language whose translations a read joins: one the service translates into, else none. */
+export function translationLanguage(locale: Locale): string | null {
+  return TRANSLATED_LANGUAGES.has(locale) ? locale : null;
+}

@@ -15,7 +15,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService }> = async 
       response: { 200: JobPage, ...NOT_MODIFIED, ...errorResponses(400, ...PUBLIC_READ_ERRORS) },
     },
   }, async (request) => {
-    const { page, validUntil } = await jobs.search(request.query, request.locale);
+    const { page, validUntil } = await jobs.search(request.query, request.locale, request.representationVersion);
     request.representationValidUntil = validUntil;
     return page;
   });
@@ -31,7 +31,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService }> = async 
       response: { 200: JobDetail, ...NOT_MODIFIED, ...errorResponses(400, 404, ...PUBLIC_READ_ERRORS) },
     },
   }, async (request) => {
-    const { job, validUntil } = await jobs.detail(request.params.jobId, request.locale);
+    const { job, validUntil } = await jobs.detail(request.params.jobId, request.locale, request.representationVersion);
     request.representationValidUntil = validUntil;
     return job;
   });

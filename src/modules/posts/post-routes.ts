@@ -17,7 +17,7 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ posts: PostService }> = asy
       response: { 200: PostPage, ...NOT_MODIFIED, ...errorResponses(400, ...PUBLIC_READ_ERRORS) },
       description: 'Keyword search over post bodies and their translations, with filters. Korean, Japanese and Chinese keywords match inside words. A Bearer token (optional) makes `owned` true for the caller\'s posts.',
     },
-  }, async (request) => posts.search(request.query, viewerOf(request), request.locale));
+  }, async (request) => posts.search(request.query, viewerOf(request), request.locale, request.representationVersion));
 
   app.get('/api/v1/posts/:postId', {
     config: { auth: 'apiKey', optionalBearer: true, representation: 'posts' },
@@ -29,5 +29,5 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ posts: PostService }> = asy
       params: PostIdParams,
       response: { 200: PostDetail, ...NOT_MODIFIED, ...errorResponses(400, 404, ...PUBLIC_READ_ERRORS) },
     },
-  }, async (request) => posts.detail(request.params.postId, viewerOf(request), request.locale));
+  }, async (request) => posts.detail(request.params.postId, viewerOf(request), request.locale, request.representationVersion));
 };

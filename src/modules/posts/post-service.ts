@@ -1,8 +1,7 @@
 import { ApiError, notFound } from '../../shared/api-error.js';
-import { groupBy } from '../../shared/group.js';
 import { VersionedTickBatch } from '../../shared/tick-batch.js';
 import type { Links } from '../../shared/links.js';
-import { TRANSLATED_LANGUAGES, type Locale } from '../../shared/locale.js';
+import { translationLanguage, type Locale } from '../../shared/locale.js';
 import { parseDateTime, toLocalDateTime, toUtcIso } from '../../shared/time.js';
 import { pageOf, type PageResult } from '../../schemas/common.js';
 import { VersionedCache, type DataVersion } from '../../cache/data-version.js';
@@ -10,7 +9,8 @@ import { NO_COMPANY, noMatchFacets, withCompanyHandles } from '../../search/face
 import { SearchCache } from '../../search/search-cache.js';
 import { queryTerms } from '../../search/search-text.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
-import type { PostRepository, PostRow, PostSearchFilter } from './post-repository.js';
+import { jsonColumn } from './post-reads.js';
+import type { PostDetailRow, PostRepository, PostRow, PostSearchFilter } from './post-repository.js';
 import type { PostDetailDto, PostSearchQueryInput, PostSummaryDto, RepostedPostDto } from './post-schemas.js';
 import type { PostWriteResponseDto } from './post-write-schemas.js';
 
@@ -66,13 +66,14 @@ export class PostService {
     this.cache = new SearchCache(versions);
   }
 
-  async search(query: PostSearchQueryInput, viewer: Viewer | null, locale: Locale): Promise<PageResult<PostSummaryDto>> {
+  /** `knownVersion`: the posts data version this request has read already (null: read it here). */
+  async search(query: PostSearchQueryInput, viewer: Viewer | null, locale: Locale, knownVersion: number | null = null): Promise<PageResult<PostSummaryDto>> {
     const page = query.page;
     const pageSize = query.pageSize;
     const filter = await postSearchFilter(query, this.timeZone, (handle) => this.accounts.companyIdByHandle(handle));
     if (filter === null) return pageOf<PostSummaryDto>([], 0, page, pageSize, noMatchFacets(query.facets));
 
-    const { total, ids, version, facets } = await this.cache.get(JSON.stringify(filter), 0, () => this.posts.search(filter));
+    const { total, ids, version, facets } = await this.cache.get(JSON.stringify(filter), 0, (version) => this.posts.search(filter, version), knownVersion);
     const [hydrated, named] = await Promise.all([
       this.hydrate(ids, viewer, locale, version), withCompanyHandles(facets, (companyIds) => this.accounts.companyHandles(companyIds)),
     ]);
@@ -80,8 +81,8 @@ export class PostService {
     return pageOf(items, total, page, pageSize, named);
   }
 
-  async detail(postId: number, viewer: Viewer | null, locale: Locale): Promise<PostDetailDto> {
-    const version = await this.versions.read();
+  async detail(postId: number, viewer: Viewer | null, locale: Locale, knownVersion: number | null = null): Promise<PostDetailDto> {
+    const version = knownVersion ?? await this.versions.read();
     const key = `${locale}|${postId}`;
     let cached = this.details.get(version, key);
     if (cached === undefined) {
@@ -98,28 +99,47 @@ export class PostService {
   }
 
   /** Details asked for in one turn of the event loop, loaded together per version and language. */
-  private readonly detailBatch = new VersionedTickBatch((ids, locale, version) => this.loadDetailsWithSources(ids, locale, version));
+  private readonly detailBatch = new VersionedTickBatch((ids, locale) => this.loadDetailsWithSources(ids, locale));
 
-  /** Details as a caller without a token sees them (`owned` false), each with its reposted source one level deep. */
-  private async loadDetailsWithSources(ids: number[], locale: Locale, version: number): Promise<Map<number, CachedDetail>> {
-    const posts = await this.loadDetails(ids, locale, version);
-    const sourceIds = [...new Set(posts.flatMap((p) => (p.row.reposted_post_id === null ? [] : [p.row.reposted_post_id])))];
-    const sources = new Map((await this.loadDetails(sourceIds, locale, version)).map((source) => [source.row.id, source]));
-    return new Map(posts.map((post) => {
-      const sourceId = post.row.reposted_post_id;
-      const source = sourceId === null ? undefined : sources.get(sourceId);
-      const repostedPost: RepostedPostDto | null = source ? { ...source.dto, repostedPost: null } : null;
-      return [post.row.id, {
-        dto: { ...post.dto, repostedPostDeleted: sourceId !== null && repostedPost === null, repostedPost },
-        authorUserId: post.row.author_user_id,
-        sourceAuthorUserId: source?.row.author_user_id ?? null,
-      }];
-    }));
+  /**
+   * Details as a caller without a token sees them (`owned` false), each with its reposted source one level
+   * deep: one statement reads the posts and their sources together.
+   */
+  private async loadDetailsWithSources(ids: number[], locale: Locale): Promise<Map<number, CachedDetail>> {
+    const rows = new Map((await this.posts.details(ids, translationLanguage(locale))).map((row) => [row.id, row]));
+    const details = new Map<number, CachedDetail>();
+    for (const id of ids) {
+      const row = rows.get(id);
+      if (!row) continue;
+      const source = row.reposted_post_id === null ? undefined : rows.get(row.reposted_post_id);
+      const repostedPost: RepostedPostDto | null = source ? { ...this.detailOf(source, locale), repostedPost: null } : null;
+      details.set(id, {
+        dto: { ...this.detailOf(row, locale), repostedPost },
+        authorUserId: row.author_user_id,
+        sourceAuthorUserId: source?.author_user_id ?? null,
+      });
+    }
+    return details;
+  }
+
+  /** A post's detail without its reposted source. */
+  private detailOf(row: PostDetailRow, locale: Locale): Omit<PostDetailDto, 'repostedPost'> {
+    const { summary, language } = this.hydrated(row, locale);
+    const mentions = jsonColumn<[string, string, string]>(row.mentions);
+    const pick = (type: string) => mentions.filter(([mentionType]) => mentionType === type).map(([, handle, name]) => ({ name, id: handle }));
+    return {
+      ...summary,
+      postedAt: toUtcIso(row.posted_at),
+      mentions: { companies: pick('COMPANY'), users: pick('MEMBER') },
+      repostedPostDeleted: row.reposted_post_id !== null && !row.source_exists,
+      updatedAt: toUtcIso(row.updated_at),
+      language,
+    };
   }
 
   /** The body of a create or update response: the post as written (no translation). */
   async written(postId: number): Promise<PostWriteResponseDto> {
-    const [post] = await this.hydrate([postId], null, 'ko', null);
+    const [post] = await this.load([postId], 'ko');
     if (!post) throw notFound.post(postId);
     return {
       postId: post.row.id,
@@ -130,29 +150,6 @@ export class PostService {
       updatedAt: toUtcIso(post.row.updated_at),
       og: post.summary.og,
     };
-  }
-
-  private async loadDetails(ids: number[], locale: Locale, version: number) {
-    const hydrated = await this.hydrate(ids, null, locale, version);
-    const mentions = groupBy(await this.posts.mentionsOf(ids), (m) => m.post_id);
-    const sourceIds = hydrated.map((h) => h.row.reposted_post_id).filter((id): id is number => id !== null);
-    const existingSources = new Set((await this.posts.findByIds(sourceIds)).map((r) => r.id));
-    return hydrated.map(({ row, summary, language }) => {
-      const own = mentions.get(row.id) ?? [];
-      const pick = (type: string) => own.filter((m) => m.mention_type === type).map((m) => ({ name: m.name, id: m.handle }));
-      return {
-        row,
-        dto: {
-          ...summary,
-          postedAt: toUtcIso(row.posted_at),
-          mentions: { companies: pick('COMPANY'), users: pick('MEMBER') },
-          repostedPostDeleted: row.reposted_post_id !== null && !existingSources.has(row.reposted_post_id),
-          updatedAt: toUtcIso(row.updated_at),
-          language,
-          repostedPost: null,
-        },
-      };
-    });
   }
 
   /**
@@ -167,63 +164,44 @@ export class PostService {
     });
   }
 
-  /**
-   * Loads posts with authors, images, cards and translations in a fixed number of queries (`owned` false).
-   * The rows come first: images and cards are asked for only for the posts whose row says they have some
-   * (`image_count`, `has_og`, kept by every write), translations only for posts in another language. On a
-   * page of random posts each id asked for is a probe of an index, and most posts have no image or card.
-   */
+  /** Loads posts with authors, images, cards and translations in one statement (`owned` false), in `ids` order. */
   private async load(ids: number[], locale: Locale): Promise<Hydrated[]> {
     if (ids.length === 0) return [];
-    const rows = await this.posts.findByIds(ids);
-    const having = (has: (row: PostRow) => boolean) => rows.flatMap((row) => (has(row) ? [row.id] : []));
-    const [images, cards, translations] = await Promise.all([
-      this.posts.imagesOf(having((row) => row.image_count > 0)),
-      this.posts.ogCardsOf(having((row) => Boolean(row.has_og))),
-      TRANSLATED_LANGUAGES.has(locale) ? this.posts.translationsOf(having((row) => row.language !== locale), locale) : [],
-    ]);
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    const imagesByPost = groupBy(images, (i) => i.post_id);
-    const cardByPost = new Map(cards.map((c) => [c.post_id, c]));
-    const translationByPost = new Map(translations.map((t) => [t.post_id, t.content]));
+    const rows = new Map((await this.posts.items(ids, translationLanguage(locale))).map((row) => [row.id, row]));
+    return ids.flatMap((id) => {
+      const row = rows.get(id);
+      return row ? [this.hydrated(row, locale)] : [];
+    });
+  }
 
-    const out: Hydrated[] = [];
-    for (const id of ids) {
-      const row = byId.get(id);
-      if (!row) continue;
-      const translated = row.language !== locale ? translationByPost.get(id) : undefined;
-      const card = cardByPost.get(id);
-      const isCompany = row.author_type === 'COMPANY';
-      out.push({
-        row,
-        language: translated !== undefined ? locale : row.language,
-        localPostedAt: toLocalDateTime(row.posted_at, this.timeZone),
-        summary: {
-          postId: row.id,
-          author: {
-            type: isCompany ? 'COMPANY' : 'MEMBER',
-            id: (isCompany ? row.company_handle : row.user_handle) ?? null,
-            name: (isCompany ? row.company_name : row.user_name) ?? '',
-            imageUrl: this.links.image((isCompany ? row.company_logo_url : row.user_image_url) ?? null),
-            certificated: (isCompany ? row.company_certificated : row.user_certificated) === 1,
-          },
-          content: translated ?? row.content,
-          images: (imagesByPost.get(id) ?? []).map((img) => ({
-            id: img.id,
-            url: this.links.media(img.media_key),
-            width: img.width,
-            height: img.height,
-          })),
-          og: card
-            ? { link: card.link, title: card.title, source: card.source, image: card.image, description: card.description }
-            : null,
-          stats: { likeCount: row.like_count, commentCount: row.comment_count },
-          owned: false,
-          webUrl: this.links.post(row.id),
+  private hydrated(row: PostRow, locale: Locale): Hydrated {
+    const translated = row.language !== locale ? row.translation ?? undefined : undefined;
+    const isCompany = row.author_type === 'COMPANY';
+    return {
+      row,
+      language: translated !== undefined ? locale : row.language,
+      localPostedAt: toLocalDateTime(row.posted_at, this.timeZone),
+      summary: {
+        postId: row.id,
+        author: {
+          type: isCompany ? 'COMPANY' : 'MEMBER',
+          id: (isCompany ? row.company_handle : row.user_handle) ?? null,
+          name: (isCompany ? row.company_name : row.user_name) ?? '',
+          imageUrl: this.links.image((isCompany ? row.company_logo_url : row.user_image_url) ?? null),
+          certificated: (isCompany ? row.company_certificated : row.user_certificated) === 1,
         },
-      });
-    }
-    return out;
+        content: translated ?? row.content,
+        images: jsonColumn<[number, string, number | null, number | null]>(row.images).map(([id, mediaKey, width, height]) => ({
+          id, url: this.links.media(mediaKey), width, height,
+        })),
+        og: row.og_link !== null
+          ? { link: row.og_link, title: row.og_title, source: row.og_source, image: row.og_image, description: row.og_description }
+          : null,
+        stats: { likeCount: row.like_count, commentCount: row.comment_count },
+        owned: false,
+        webUrl: this.links.post(row.id),
+      },
+    };
   }
 }
 

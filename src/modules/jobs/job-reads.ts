@@ -1,0 +1,70 @@
+import type { EngineSql } from '../../db/prepared-reads.js';
+import type { JsonColumn } from '../posts/post-reads.js';
+
+/**
+ * A job as a search page shows it, from one statement: its row, its company, its seniorities and employment
+ * types as JSON arrays, and its title and subtitle translated into the asked language where a translation exists.
+ */
+export interface JobItemRow {
+  id: number;
+  status: string;
+  title: string;
+  subtitle: string;
+  job_category: string;
+  work_type: string;
+  language: string;
+  start_at: number | null;
+  end_at: number | null;
+  company_handle: string;
+  company_name: string;
+  company_logo_url: string | null;
+  company_industry: string;
+  company_size: string;
+  seniorities: JsonColumn<string[]>;
+  employment_types: JsonColumn<string[]>;
+  /** The translation's title; null when the job has none in the asked language (the rest of it is then null too). */
+  t_title: string | null;
+  t_subtitle: string | null;
+}
+
+/** The long texts of a job, as stored and as translated. */
+export const JOB_TEXTS = [
+  'description', 'duty', 'minimum_qualification', 'preferred_qualification', 'benefit', 'hire_process', 'hire_notes',
+] as const;
+type JobText = (typeof JOB_TEXTS)[number];
+
+/** A job as its detail shows it: also its long texts (translated where the translation exists), how to apply, its images. */
+export type JobDetailRow = JobItemRow & Record<JobText | `t_${JobText}`, string | null> & {
+  allow_remote: number;
+  apply_type: string;
+  apply_url: string | null;
+  created_at: number;
+  images: JsonColumn<string[]>;
+};
+
+function columns(json: { agg: string }, withDetail: boolean): string {
+  const texts = withDetail ? JOB_TEXTS : [];
+  return `j.id, j.status, j.title, j.subtitle, j.job_category, j.work_type, j.language, j.start_at, j.end_at,
+  c.handle AS company_handle, c.name AS company_name, c.logo_url AS company_logo_url, c.industry AS company_industry, c.size AS company_size,
+  (SELECT ${json.agg}(s.seniority) FROM job_seniorities s WHERE s.job_id = j.id) AS seniorities,
+  (SELECT ${json.agg}(e.employment_type) FROM job_employment_types e WHERE e.job_id = j.id) AS employment_types,
+  t.title AS t_title, t.subtitle AS t_subtitle${texts.map((text) => `, j.${text}, t.${text} AS t_${text}`).join('')}${withDetail ? `,
+  j.allow_remote, j.apply_type, j.apply_url, j.created_at,
+  (SELECT ${json.agg}(im.media_key ORDER BY im.position) FROM job_images im WHERE im.job_id = j.id) AS images` : ''}`;
+}
+
+/** Parameters: 1, the ids; 2, the language of translations to join (null: none). */
+function statement(withDetail: boolean): EngineSql {
+  const from = (language: string) => `FROM jobs j JOIN companies c ON c.id = j.company_id
+LEFT JOIN job_translations t ON t.job_id = j.id AND t.language = ${language} AND j.language <> ${language}`;
+  return {
+    sqlite: `SELECT ${columns({ agg: 'json_group_array' }, withDetail)} ${from('?2')} WHERE j.id IN (SELECT value FROM json_each(?1))`,
+    postgres: `SELECT ${columns({ agg: 'json_agg' }, withDetail)} ${from('$2')} WHERE j.id = ANY($1::int8[])`,
+  };
+}
+
+/** The jobs of a page of ids (any order; the caller puts them in the page's). */
+export const JOB_ITEMS = statement(false);
+
+/** The jobs of `ids` as details. */
+export const JOB_DETAILS = statement(true);

@@ -1,0 +1,91 @@
+import type { EngineSql } from '../../db/prepared-reads.js';
+
+/**
+ * A post as one statement returns it: its row, its author, its translation for the asked language, its card,
+ * and its images as one JSON array of `[id, media_key, width, height]`, in order (null when it has none).
+ */
+export interface PostRow {
+  id: number;
+  author_type: string;
+  author_user_id: number | null;
+  content: string | null;
+  language: string;
+  reposted_post_id: number | null;
+  like_count: number | null;
+  comment_count: number | null;
+  posted_at: number;
+  updated_at: number;
+  image_count: number;
+  has_og: number;
+  user_handle: string | null;
+  user_name: string | null;
+  user_image_url: string | null;
+  user_certificated: number | null;
+  company_handle: string | null;
+  company_name: string | null;
+  company_logo_url: string | null;
+  company_certificated: number | null;
+  translation: string | null;
+  og_link: string | null;
+  og_title: string | null;
+  og_source: string | null;
+  og_image: string | null;
+  og_description: string | null;
+  images: JsonColumn<Array<[number, string, number | null, number | null]>>;
+}
+
+/** A post as a detail needs it: also its mentions (`[type, handle, name]`, in order) and whether its source exists. */
+export interface PostDetailRow extends PostRow {
+  mentions: JsonColumn<Array<[string, string, string]>>;
+  source_exists: number | boolean;
+}
+
+/** A JSON value as the engine returns it: text from SQLite, parsed by pg on PostgreSQL, null for none. */
+export type JsonColumn<T> = T | string | null;
+
+export function jsonColumn<T>(value: JsonColumn<T[]>): T[] {
+  if (value === null) return [];
+  return typeof value === 'string' ? JSON.parse(value) as T[] : value;
+}
+
+/**
+ * The columns, on each engine. Parameters: 1, the ids; 2, the language of translations to join (null: none).
+ * Images and cards are looked up only for posts whose row says they have some (`image_count`, `has_og`, kept by
+ * every write): on a page of random posts most have neither.
+ */
+function columns(json: { agg: string; array: string }, withDetail: boolean): string {
+  return `p.id, p.author_type, p.author_user_id, p.content, p.language, p.reposted_post_id, p.like_count, p.comment_count,
+  p.posted_at, p.updated_at, p.image_count, p.has_og,
+  u.handle AS user_handle, u.name AS user_name, u.image_url AS user_image_url, u.certificated AS user_certificated,
+  c.handle AS company_handle, c.name AS company_name, c.logo_url AS company_logo_url, c.certificated AS company_certificated,
+  t.content AS translation,
+  o.link AS og_link, o.title AS og_title, o.source AS og_source, o.image AS og_image, o.description AS og_description,
+  CASE WHEN p.image_count > 0 THEN (SELECT ${json.agg}(${json.array}(i.id, i.media_key, i.width, i.height) ORDER BY i.position)
+    FROM post_images i WHERE i.post_id = p.id) END AS images${withDetail ? `,
+  (SELECT ${json.agg}(${json.array}(m.mention_type, m.handle, m.name) ORDER BY m.position) FROM post_mentions m WHERE m.post_id = p.id) AS mentions,
+  EXISTS (SELECT 1 FROM posts s WHERE s.id = p.reposted_post_id) AS source_exists` : ''}`;
+}
+
+function joins(language: string): string {
+  return `LEFT JOIN users u ON u.id = p.author_user_id
+LEFT JOIN companies c ON c.id = p.author_company_id
+LEFT JOIN post_translations t ON t.post_id = p.id AND t.language = ${language} AND p.language <> ${language}
+LEFT JOIN post_og_cards o ON o.post_id = p.id AND p.has_og <> 0`;
+}
+
+const SQLITE_JSON = { agg: 'json_group_array', array: 'json_array' };
+const POSTGRES_JSON = { agg: 'json_agg', array: 'json_build_array' };
+
+/** The posts of a page of ids (any order; the caller puts them in the page's). */
+export const POST_ITEMS: EngineSql = {
+  sqlite: `SELECT ${columns(SQLITE_JSON, false)} FROM posts p ${joins('?2')} WHERE p.id IN (SELECT value FROM json_each(?1))`,
+  postgres: `SELECT ${columns(POSTGRES_JSON, false)} FROM posts p ${joins('$2')} WHERE p.id = ANY($1::int8[])`,
+};
+
+/** The posts of `ids` as details, and the posts they repost (one level), in one statement. */
+export const POST_DETAILS: EngineSql = {
+  sqlite: `SELECT ${columns(SQLITE_JSON, true)} FROM posts p ${joins('?2')}
+WHERE p.id IN (SELECT value FROM json_each(?1) UNION SELECT r.reposted_post_id FROM posts r WHERE r.id IN (SELECT value FROM json_each(?1)))`,
+  postgres: `SELECT ${columns(POSTGRES_JSON, true)} FROM posts p ${joins('$2')}
+WHERE p.id = ANY($1::int8[]) OR p.id IN (SELECT r.reposted_post_id FROM posts r WHERE r.id = ANY($1::int8[]))`,
+};

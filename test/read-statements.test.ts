@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from './helpers/test-app.js';
+import { ENGINES } from './helpers/test-database.js';
+
+/**
+ * The reads are held to their design (docs/performance.md, "Reads"): a detail the caches do not hold is the
+ * data version and one prepared statement (a post's reposted source comes in the same statement); a search
+ * page's items are one statement whatever the page size. Counted as the statements the database ran while
+ * the request was served, on a warm service (its app key checked and its rate-limit units reserved earlier).
+ */
+describe.each(ENGINES)('statements per read on %s', (engine) => {
+  let t: TestContext;
+  beforeAll(async () => { t = await createTestApp(engine); });
+  afterAll(async () => { await t?.close(); });
+
+  const statementsOf = async (url: string, language = 'ko') => {
+    const before = t.db.database.statements.count;
+    const res = await t.get(url, { 'accept-language': language });
+    expect(res.statusCode, res.body).toBe(200);
+    return t.db.database.statements.count - before;
+  };
+
+  beforeAll(async () => {
+    // Warm: the key is checked and cached, each operation's rate-limit units are reserved.
+    for (const url of ['/api/v1/posts/1', '/api/v1/jobs?pageSize=1', '/api/v1/posts?pageSize=1', `/api/v1/jobs/${t.demo.jobs.hiring}`, `/api/v1/events/${t.demo.events.first}`]) await t.get(url);
+  });
+
+  it('reads a post detail with its reposted source in one statement after the data version', async () => {
+    const posts = (await t.get('/api/v1/posts?sort=RECENT&pageSize=50')).json().items as Array<{ postId: number }>;
+    const repost = await (async () => {
+      for (const { postId } of posts) {
+        const detail = (await t.get(`/api/v1/posts/${postId}`, { 'accept-language': 'en' })).json();
+        if (detail.repostedPost) return postId;
+      }
+      throw new Error('the demo has no repost among its newest posts');
+    })();
+    // Another language: nothing of it is cached.
+    expect(await statementsOf(`/api/v1/posts/${repost}`, 'ja')).toBe(2);
+    expect(await statementsOf(`/api/v1/posts/${posts[0]!.postId}`, 'zh-TW')).toBe(2);
+  });
+
+  it('reads a job detail in one statement after the data version', async () => {
+    expect(await statementsOf(`/api/v1/jobs/${t.demo.jobs.hiring}`, 'en')).toBe(2);
+  });
+
+  it('reads the items of a search page in one statement, whatever its size', async () => {
+    // Keyword searches are answered by the index; the page's items by one statement; the version by another.
+    for (const pageSize of [5, 50]) {
+      expect(await statementsOf(`/api/v1/posts?sort=RECENT&pageSize=${pageSize}`, pageSize === 5 ? 'en' : 'ja')).toBe(2);
+      expect(await statementsOf(`/api/v1/jobs?sort=DATE_DESC&pageSize=${pageSize}`, pageSize === 5 ? 'en' : 'ja')).toBe(2);
+    }
+  });
+});
