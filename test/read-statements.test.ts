@@ -3,9 +3,9 @@ import { createTestApp, type TestContext } from './helpers/test-app.js';
 import { ENGINES } from './helpers/test-database.js';
 
 /**
- * The reads are held to their design (docs/performance.md, "Reads"): a detail the caches do not hold is the
- * data version and one prepared statement (a post's reposted source comes in the same statement); a search
- * page's items are one statement whatever the page size. Counted as the statements the database ran while
+ * The reads are held to their design (docs/performance.md, "Reads"): a post or job detail the caches do not
+ * hold is the data version and one prepared statement (a post's reposted source comes in the same statement),
+ * an event detail one statement; a search page's items are one statement whatever the page size. Counted as the statements the database ran while
  * the request was served, on a warm service (its app key checked and its rate-limit units reserved earlier).
  */
 describe.each(ENGINES)('statements per read on %s', (engine) => {
@@ -43,11 +43,18 @@ describe.each(ENGINES)('statements per read on %s', (engine) => {
     expect(await statementsOf(`/api/v1/jobs/${t.demo.jobs.hiring}`, 'en')).toBe(2);
   });
 
+  it('reads an event detail, its tickets, sessions, FAQs and attachments included, in one statement', async () => {
+    // Events have no response cache, so no data version either.
+    expect(await statementsOf(`/api/v1/events/${t.demo.events.first}`, 'en')).toBe(1);
+  });
+
   it('reads the items of a search page in one statement, whatever its size', async () => {
     // Keyword searches are answered by the index; the page's items by one statement; the version by another.
     for (const pageSize of [5, 50]) {
       expect(await statementsOf(`/api/v1/posts?sort=RECENT&pageSize=${pageSize}`, pageSize === 5 ? 'en' : 'ja')).toBe(2);
       expect(await statementsOf(`/api/v1/jobs?sort=DATE_DESC&pageSize=${pageSize}`, pageSize === 5 ? 'en' : 'ja')).toBe(2);
+      // Event searches are counted and paged by the engine (two statements), their items read by a third.
+      expect(await statementsOf(`/api/v1/events?pageSize=${pageSize}`, pageSize === 5 ? 'en' : 'ja')).toBe(3);
     }
   });
 });

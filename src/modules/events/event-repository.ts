@@ -1,7 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 import type { LongReads } from '../../db/database.js';
+import type { PreparedRead, PreparedReads } from '../../db/prepared-reads.js';
 import type { DB } from '../../db/schema.js';
 import { FACET_TOP, mostFirst, type FacetCount } from '../../search/facet-counts.js';
+import { EVENT_DETAILS, EVENT_ITEMS, type EventDetailRow, type EventItemRow } from './event-reads.js';
 import type { EventFacet } from './event-schemas.js';
 
 export interface EventSearchFilter {
@@ -20,12 +22,29 @@ export interface EventSearchFilter {
   offset: number;
 }
 
-export type EventRow = Awaited<ReturnType<EventRepository['findByIds']>>[number];
-
-/** All SQL of events. Public reads see published events only. */
+/**
+ * All reads of events: searches and facet counts built with Kysely and run as long reads; details and the items
+ * of search pages as prepared statements (event-reads.ts). Public reads see published events only.
+ */
 export class EventRepository {
+  private readonly itemReads: PreparedRead<EventItemRow>;
+  private readonly detailReads: PreparedRead<EventDetailRow>;
+
   /** `longReads` runs the search count and page. */
-  constructor(private readonly db: Kysely<DB>, private readonly longReads: LongReads) {}
+  constructor(private readonly db: Kysely<DB>, reads: PreparedReads, private readonly longReads: LongReads) {
+    this.itemReads = reads.prepare('event_items', EVENT_ITEMS);
+    this.detailReads = reads.prepare('event_details', EVENT_DETAILS);
+  }
+
+  /** The events of `ids` that exist (any status), in no particular order, translated into `language` where a translation exists (null: none). */
+  async items(ids: string[], language: string | null): Promise<EventItemRow[]> {
+    return ids.length === 0 ? [] : this.itemReads.all([ids, language]);
+  }
+
+  /** The same as details: tickets, sessions, FAQs and attachments too. */
+  async details(ids: string[], language: string | null): Promise<EventDetailRow[]> {
+    return ids.length === 0 ? [] : this.detailReads.all([ids, language]);
+  }
 
   private filtered(filter: EventSearchFilter) {
     let query = this.db.selectFrom('events').where('events.status', '=', 'published');
@@ -90,48 +109,9 @@ export class EventRepository {
     return mostFirst(rows.map((row) => ({ value: row.value, count: Number(row.count) })), facet === 'companyId' ? FACET_TOP : undefined);
   }
 
-  async findByIds(ids: string[]) {
-    if (ids.length === 0) return [];
-    return this.db.selectFrom('events')
-      .innerJoin('companies', 'companies.id', 'events.company_id')
-      .selectAll('events')
-      .select([
-        'companies.handle as company_handle', 'companies.name as company_name', 'companies.logo_url as company_logo_url',
-        'companies.industry as company_industry', 'companies.size as company_size',
-      ])
-      .where('events.id', 'in', ids)
-      .execute();
-  }
-
-  async categoriesOf(ids: string[]) {
-    if (ids.length === 0) return [];
-    return this.db.selectFrom('event_categories').select(['event_id', 'category']).where('event_id', 'in', ids).execute();
-  }
-
-  async subjectsOf(ids: string[]) {
-    if (ids.length === 0) return [];
-    return this.db.selectFrom('event_subjects').select(['event_id', 'subject']).where('event_id', 'in', ids).execute();
-  }
-
-  async hostsOf(ids: string[]) {
-    if (ids.length === 0) return [];
-    return this.db.selectFrom('event_hosts')
-      .leftJoin('users', 'users.id', 'event_hosts.user_id')
-      .leftJoin('companies', 'companies.id', 'event_hosts.company_id')
-      .select([
-        'event_hosts.event_id', 'event_hosts.host_type', 'event_hosts.roles',
-        'users.handle as user_handle', 'users.name as user_name', 'users.image_url as user_image_url',
-        'companies.handle as company_handle', 'companies.name as company_name', 'companies.logo_url as company_logo_url',
-      ])
-      .where('event_hosts.event_id', 'in', ids)
-      .orderBy('event_hosts.event_id').orderBy('event_hosts.position')
-      .execute();
-  }
-
-  async translationsOf(ids: string[], language: string) {
-    if (ids.length === 0) return [];
-    return this.db.selectFrom('event_translations').select(['event_id', 'event_name', 'description'])
-      .where('event_id', 'in', ids).where('language', '=', language).execute();
+  /** What the sub-resource lists need of an event: whether it is published, and its times and guests. */
+  async factsOf(eventId: string) {
+    return this.db.selectFrom('events').select(['status', 'start_at', 'end_at', 'guest_count']).where('id', '=', eventId).executeTakeFirst();
   }
 
   async ticketsOf(eventId: string) {

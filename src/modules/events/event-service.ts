@@ -1,12 +1,13 @@
 import { ApiError, notFound } from '../../shared/api-error.js';
-import { groupBy } from '../../shared/group.js';
 import type { Links } from '../../shared/links.js';
-import { TRANSLATED_LANGUAGES, type Locale } from '../../shared/locale.js';
+import { translationLanguage, type Locale } from '../../shared/locale.js';
 import { dateBoundary, parseDateTime, toUtcIso } from '../../shared/time.js';
 import { pageOf, type PageResult } from '../../schemas/common.js';
 import { NO_COMPANY } from '../../search/facet-counts.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
 import type { CodeService } from '../codes/code-service.js';
+import { jsonColumn } from '../posts/post-reads.js';
+import type { EventItemRow } from './event-reads.js';
 import type { EventRepository, EventSearchFilter } from './event-repository.js';
 import { descriptionHtml, faqCategories, faqOf, sessionOf, sessionSlots, ticketOf } from './event-parts.js';
 import type { EventDetailDto, EventSearchQueryInput, EventSummaryDto } from './event-schemas.js';
@@ -57,25 +58,23 @@ export class EventService {
     return pageOf(items, total, page, pageSize, facets);
   }
 
+  /** One statement: the event with its hosts, codes, translation, tickets, sessions, FAQs and attachments. */
   async detail(eventId: string, locale: Locale): Promise<EventDetailDto> {
-    const [event] = await this.hydrate([eventId], locale);
-    if (!event || event.row.status !== 'published') throw notFound.event(eventId);
-    const [tickets, sessions, faqs, attachments] = await Promise.all([
-      this.events.ticketsOf(eventId), this.events.sessionsOf(eventId), this.events.faqsOf(eventId), this.events.attachmentsOf(eventId),
-    ]);
-    const { row } = event;
+    const [row] = await this.events.details([eventId], translationLanguage(locale));
+    if (!row || row.status !== 'published') throw notFound.event(eventId);
+    const { summary, description } = this.hydrated(row, locale);
     return {
-      attachments: attachments.map((a) => ({ url: this.links.image(a.media_key)!, fileName: a.file_name })),
-      ...event.summary,
-      description: event.description,
-      descriptionHtml: descriptionHtml(event.description),
+      attachments: jsonColumn(row.attachments).map((a) => ({ url: this.links.image(a.media_key)!, fileName: a.file_name })),
+      ...summary,
+      description,
+      descriptionHtml: descriptionHtml(description),
       eventStatus: 'PUBLISHED',
       accessType: row.access_type as EventDetailDto['accessType'],
       joinType: row.join_type as EventDetailDto['joinType'],
       onlineLink: row.online_link,
-      tickets: tickets.map((t) => ticketOf(t, { endAt: row.end_at, guestCount: row.guest_count })),
-      sessions: sessions.map(sessionOf),
-      faqs: faqs.map((f) => ({ ...faqOf(f), categoryName: f.category_name })),
+      tickets: jsonColumn(row.tickets).map((t) => ticketOf(t, { endAt: row.end_at, guestCount: row.guest_count })),
+      sessions: jsonColumn(row.sessions).map(sessionOf),
+      faqs: jsonColumn(row.faqs).map((f) => ({ ...faqOf(f), categoryName: f.category_name })),
       createdAt: toUtcIso(row.created_at),
       updatedAt: toUtcIso(row.updated_at),
     };
@@ -99,79 +98,69 @@ export class EventService {
     return faqCategories(await this.events.faqsOf(eventId));
   }
 
-  /** The row of a published event (the lists need no hosts, codes or translations of it), else 404 EV001. */
+  /** What the lists need of a published event (no hosts, codes or translations), else 404 EV001. */
   private async published(eventId: string) {
-    const [row] = await this.events.findByIds([eventId]);
+    const row = await this.events.factsOf(eventId);
     if (!row || row.status !== 'published') throw notFound.event(eventId);
     return row;
   }
 
+  /** The events of `ids` that exist, in that order, in one statement. */
   private async hydrate(ids: string[], locale: Locale) {
-    if (ids.length === 0) return [];
-    const [rows, categories, subjects, hosts, translations] = await Promise.all([
-      this.events.findByIds(ids),
-      this.events.categoriesOf(ids),
-      this.events.subjectsOf(ids),
-      this.events.hostsOf(ids),
-      TRANSLATED_LANGUAGES.has(locale) ? this.events.translationsOf(ids, locale) : Promise.resolve([]),
-    ]);
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    const categoriesBy = groupBy(categories, (c) => c.event_id);
-    const subjectsBy = groupBy(subjects, (s) => s.event_id);
-    const hostsBy = groupBy(hosts, (h) => h.event_id);
-    const translationBy = new Map(translations.map((t) => [t.event_id, t]));
+    const rows = new Map((await this.events.items(ids, translationLanguage(locale))).map((row) => [row.id, row]));
+    return ids.flatMap((id) => {
+      const row = rows.get(id);
+      return row ? [this.hydrated(row, locale)] : [];
+    });
+  }
+
+  private hydrated(row: EventItemRow, locale: Locale): { summary: EventSummaryDto; description: string } {
     const categoryOrder = this.codes.codesOf('event-categories');
     const subjectOrder = this.codes.codesOf('event-subjects');
-
-    return ids.flatMap((id) => {
-      const row = byId.get(id);
-      if (!row) return [];
-      const translation = row.language !== locale ? translationBy.get(id) : undefined;
-      const locationHidden = row.location_hidden === 1;
-      const hasLocation = row.event_open_type !== 'ONLINE';
-      const summary: EventSummaryDto = {
-        eventId: row.id,
-        eventName: translation?.event_name ?? row.event_name,
-        eventCategories: (categoriesBy.get(id) ?? []).map((c) => c.category)
-          .sort((a, b) => categoryOrder.indexOf(a) - categoryOrder.indexOf(b)),
-        eventSubjects: (subjectsBy.get(id) ?? []).map((s) => s.subject)
-          .sort((a, b) => subjectOrder.indexOf(a) - subjectOrder.indexOf(b)),
-        eventOpenType: row.event_open_type as OpenType,
-        startAt: toUtcIso(row.start_at),
-        endAt: toUtcIso(row.end_at),
-        location: hasLocation && !locationHidden
-          ? {
-            country: row.country, region: row.region, locality: row.locality, placeName: row.location_title,
-            address: row.location_address, addressDetail: row.location_detail, directions: row.location_description,
-            latitude: row.latitude, longitude: row.longitude,
-            title: row.location_title, detail: row.location_detail, description: row.location_description,
-          }
-          : null,
-        bannerUrl: this.links.image(row.banner_key),
-        hosts: (hostsBy.get(id) ?? []).map((h) => {
-          const isCompany = h.host_type === 'COMPANY';
-          return {
-            hostType: isCompany ? 'COMPANY' as const : 'MEMBER' as const,
-            id: (isCompany ? h.company_handle : h.user_handle) ?? '',
-            name: (isCompany ? h.company_name : h.user_name) ?? '',
-            profileImageUrl: this.links.image((isCompany ? h.company_logo_url : h.user_image_url) ?? null),
-            imageUrl: this.links.image((isCompany ? h.company_logo_url : h.user_image_url) ?? null),
-            roles: JSON.parse(h.roles) as string[],
-          };
-        }),
-        stats: { viewCount: row.view_count, guestCount: nullIfHidden(row.guest_hidden === 1, row.guest_count) },
-        company: {
-          name: row.company_name,
-          id: row.company_handle,
-          logoUrl: this.links.image(row.company_logo_url),
-          industry: row.company_industry,
-          size: row.company_size as Size,
-        },
-        webUrl: this.links.event(row.id),
-        language: translation ? locale : row.language,
-      };
-      return [{ row, summary, description: translation?.description ?? row.description }];
-    });
+    const translated = row.t_event_name !== null;
+    const locationHidden = row.location_hidden === 1;
+    const hasLocation = row.event_open_type !== 'ONLINE';
+    const summary: EventSummaryDto = {
+      eventId: row.id,
+      eventName: translated ? row.t_event_name! : row.event_name,
+      eventCategories: jsonColumn<string>(row.categories).sort((a, b) => categoryOrder.indexOf(a) - categoryOrder.indexOf(b)),
+      eventSubjects: jsonColumn<string>(row.subjects).sort((a, b) => subjectOrder.indexOf(a) - subjectOrder.indexOf(b)),
+      eventOpenType: row.event_open_type as OpenType,
+      startAt: toUtcIso(row.start_at),
+      endAt: toUtcIso(row.end_at),
+      location: hasLocation && !locationHidden
+        ? {
+          country: row.country, region: row.region, locality: row.locality, placeName: row.location_title,
+          address: row.location_address, addressDetail: row.location_detail, directions: row.location_description,
+          latitude: row.latitude, longitude: row.longitude,
+          title: row.location_title, detail: row.location_detail, description: row.location_description,
+        }
+        : null,
+      bannerUrl: this.links.image(row.banner_key),
+      hosts: jsonColumn(row.hosts).map(([hostType, roles, userHandle, userName, userImage, companyHandle, companyName, companyLogo]) => {
+        const isCompany = hostType === 'COMPANY';
+        const image = this.links.image((isCompany ? companyLogo : userImage) ?? null);
+        return {
+          hostType: isCompany ? 'COMPANY' as const : 'MEMBER' as const,
+          id: (isCompany ? companyHandle : userHandle) ?? '',
+          name: (isCompany ? companyName : userName) ?? '',
+          profileImageUrl: image,
+          imageUrl: image,
+          roles: JSON.parse(roles) as string[],
+        };
+      }),
+      stats: { viewCount: row.view_count, guestCount: nullIfHidden(row.guest_hidden === 1, row.guest_count) },
+      company: {
+        name: row.company_name,
+        id: row.company_handle,
+        logoUrl: this.links.image(row.company_logo_url),
+        industry: row.company_industry,
+        size: row.company_size as Size,
+      },
+      webUrl: this.links.event(row.id),
+      language: translated ? locale : row.language,
+    };
+    return { summary, description: translated ? row.t_description ?? '' : row.description };
   }
 
   /** A date (the start or end of that day in the service time zone) or an ISO date-time; 400 C0005 otherwise. */
