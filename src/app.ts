@@ -174,9 +174,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const appKeys = new AppKeyService(accounts, config.apiKeyCacheSeconds, clock);
   const codes = new CodeService(new CodeRepository(database.db));
   await codes.load();
-  const versions = { posts: new DataVersion(database.db, 'posts'), jobs: new DataVersion(database.db, 'jobs') };
-  const postIndex = new PostIndex(database.db, versions.posts, postIndexCopy(config.dataDir));
-  const jobIndex = new JobIndex(database.db, versions.jobs, jobIndexCopy(config.dataDir));
+  const versions = { posts: new DataVersion(database.reads, 'posts'), jobs: new DataVersion(database.reads, 'jobs') };
+  const postIndex = new PostIndex(database, versions.posts, postIndexCopy(config.dataDir));
+  const jobIndex = new JobIndex(database, versions.jobs, jobIndexCopy(config.dataDir));
   await Promise.all([postIndex.ready(), jobIndex.ready()]);
   app.decorate('postIndex', postIndex);
   app.decorate('jobIndex', jobIndex);

@@ -250,7 +250,7 @@ describe.each(ENGINES)('crashes of the real server on %s', (engine) => {
 
       // Both instances' post indexes equal one built afresh from the tables: the restarted server's (built at
       // its start) and the follower's (kept up by the change log through every kill).
-      const fresh = new PostIndex(followerDb.db);
+      const fresh = new PostIndex(followerDb);
       await fresh.ready();
       for (const [query, keyword] of [['keyword=%ED%81%AC%EB%9E%98%EC%8B%9C&sort=RECENT', '크래시'], ['keyword=%ED%8C%94%EB%A1%9C%EC%9B%8C', '팔로워'], ['sort=RECENT', null]] as const) {
         const expected = await fresh.search({ terms: keyword ? queryTerms(keyword) : null, order: query.includes('RECENT') ? 'recent' : 'rank', limit: 50, offset: 0 });
@@ -263,7 +263,7 @@ describe.each(ENGINES)('crashes of the real server on %s', (engine) => {
       }
       expect((await fresh.search({ terms: queryTerms('팔로워'), order: 'recent', limit: 50, offset: 0 })).ids).toEqual([...followerPosts].reverse());
       // And the job indexes: the published ones are found, and both serve what one built afresh serves.
-      const freshJobs = new JobIndex(followerDb.db);
+      const freshJobs = new JobIndex(followerDb);
       await freshJobs.ready();
       for (const [query, keyword] of [['keyword=%ED%81%AC%EB%9E%98%EC%8B%9C&sort=DATE_DESC', '크래시'], ['sort=POPULARITY_DESC', null]] as const) {
         const expected = await freshJobs.search({ terms: keyword ? queryTerms(keyword) : null, order: keyword ? 'date' : 'popularity', now: Date.now(), limit: 50, offset: 0 });

@@ -39,7 +39,7 @@ describe.each(ENGINES)('cached search results stay exact on %s', (engine) => {
   });
 
   it('computes a search once for many concurrent misses, and again after a write', async () => {
-    const cache = new SearchCache(new DataVersion(t.db.database.db, 'posts'));
+    const cache = new SearchCache(new DataVersion(t.db.database.reads, 'posts'));
     let computed = 0;
     const compute = async () => {
       computed++;
@@ -57,7 +57,7 @@ describe.each(ENGINES)('cached search results stay exact on %s', (engine) => {
   });
 
   it('shares one version read among callers that ask before it starts, and reads again for later ones', async () => {
-    const versions = new DataVersion(t.db.database.db, 'posts');
+    const versions = new DataVersion(t.db.database.reads, 'posts');
     const together = await Promise.all(Array.from({ length: 10 }, () => versions.read()));
     expect(new Set(together).size).toBe(1);
     await bumpDataVersion(t.db.database.db, 'posts');
@@ -71,7 +71,7 @@ describe.each(ENGINES)('cached search results stay exact on %s', (engine) => {
   });
 
   it('ends a cached result at its time limit', async () => {
-    const cache = new SearchCache(new DataVersion(t.db.database.db, 'jobs'));
+    const cache = new SearchCache(new DataVersion(t.db.database.reads, 'jobs'));
     let computed = 0;
     const compute = async () => ({ total: ++computed, ids: [], validUntil: 1_000 });
     expect((await cache.get('jobs', 500, compute)).total).toBe(1);

@@ -54,8 +54,8 @@ beforeAll(async () => {
     await generateDemoData(db.database, { now: TEST_NOW, ...DEMO });
     await generateBenchData(db.database, { posts: GENERATED_POSTS, jobs: 0, events: 0 }, 7, TEST_NOW);
     databases.set(engine, db);
-    const index = new PostIndex(db.database.db);
-    const jobIndex = new JobIndex(db.database.db);
+    const index = new PostIndex(db.database);
+    const jobIndex = new JobIndex(db.database);
     await Promise.all([index.ready(), jobIndex.ready()]);
     postIndexes.set(engine, index);
     jobIndexes.set(engine, jobIndex);

@@ -67,7 +67,7 @@ describe.each(ENGINES)('the post index across instances on %s', (engine) => {
 
   it('serves on both instances what an index built afresh from the tables serves', async () => {
     for (let i = 0; i < 6; i++) await write(i % 2 ? a.base : b.base, 'POST', '/api/v1/posts', `교차 인스턴스 글 ${i} heron`);
-    const fresh = new PostIndex(a.db.database.db);
+    const fresh = new PostIndex(a.db.database);
     await fresh.ready();
     const filters: Array<[string, Partial<PostSearchFilter>]> = [
       ['keyword=heron&sort=RECENT&pageSize=50', { terms: queryTerms('heron'), order: 'recent' }],
@@ -167,7 +167,7 @@ describe.each(ENGINES)('the post index\'s saved copy on %s', (engine) => {
       again = await buildApp({ config: a.config, database: reopened, logger: false });
       const stats = again.postIndex.stats();
       expect(stats.fromCopy).toBe(true);
-      const fresh = new PostIndex(a.db.database.db);
+      const fresh = new PostIndex(a.db.database);
       await fresh.ready();
       for (const keyword of ['ocelot', 'margay', '개발']) {
         const expected = await fresh.search({ terms: queryTerms(keyword), order: 'recent', limit: 50, offset: 0 });
@@ -217,7 +217,7 @@ describe.each(ENGINES)('the change log\'s retention on %s', (engine) => {
       const now = Date.now();
       await generateDemoData(test.database, { now, posts: 30, jobs: 5, events: 2 });
       const copy = path.join(dir, 'posts.idx');
-      const index = new PostIndex(db, undefined, copy);
+      const index = new PostIndex(test.database, undefined, copy);
       await index.ready();
       const behind = new ChangeFollower(db, 'post');
       await behind.start();
@@ -237,7 +237,7 @@ describe.each(ENGINES)('the change log\'s retention on %s', (engine) => {
       // The index was behind too: it rebuilds, and finds the post.
       expect((await index.search({ terms: queryTerms('quokka'), order: 'recent', limit: 5, offset: 0 })).ids).toEqual([id]);
       // A saved copy from before the prune is not loaded: the next start builds from the tables.
-      const restarted = new PostIndex(db, undefined, copy);
+      const restarted = new PostIndex(test.database, undefined, copy);
       await restarted.ready();
       expect(restarted.stats().fromCopy).toBe(false);
       expect((await restarted.search({ terms: queryTerms('quokka'), order: 'recent', limit: 5, offset: 0 })).ids).toEqual([id]);

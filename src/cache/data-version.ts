@@ -1,7 +1,8 @@
-import type { CompiledQuery, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { approximateBytes } from './approximate-bytes.js';
 import { DATA_VERSION_SLOTS } from '../db/migrations/2026-11-21-008-data-version-slots.js';
+import type { PreparedRead, PreparedReads } from '../db/prepared-reads.js';
 import type { DB } from '../db/schema.js';
 
 export type VersionedData = 'posts' | 'jobs';
@@ -20,7 +21,7 @@ export async function bumpDataVersion(db: Kysely<DB>, name: VersionedData, by = 
 
 /**
  * The current version of one kind of data, read from the database (so a write committed by any instance is
- * seen at once). The query is compiled once: it runs for every cached read.
+ * seen at once). A prepared statement: it runs for every cached read.
  *
  * Callers that ask while no read has started yet share the next one: it starts after the current phase of
  * the event loop (setImmediate), so it starts after every one of them asked, and sees every write committed
@@ -28,18 +29,21 @@ export async function bumpDataVersion(db: Kysely<DB>, name: VersionedData, by = 
  * load this turns one read per request into one read per turn of the event loop.
  */
 export class DataVersion {
-  private readonly query: CompiledQuery<{ version: number }>;
+  private readonly query: PreparedRead<{ version: number | string | null }>;
   private next: Promise<number> | null = null;
 
-  constructor(private readonly db: Kysely<DB>, readonly name: VersionedData) {
-    this.query = db.selectFrom('data_version_slots').select((eb) => eb.fn.sum<number>('version').as('version')).where('name', '=', name).compile();
+  constructor(reads: PreparedReads, readonly name: VersionedData) {
+    this.query = reads.prepare('data_version', {
+      sqlite: 'SELECT sum(version) AS version FROM data_version_slots WHERE name = ?1',
+      postgres: 'SELECT sum(version) AS version FROM data_version_slots WHERE name = $1',
+    });
   }
 
   read(): Promise<number> {
     this.next ??= new Promise<number>((resolve, reject) => {
       setImmediate(() => {
         this.next = null;
-        this.db.executeQuery(this.query).then(({ rows }) => resolve(Number(rows[0]?.version ?? 0)), reject);
+        this.query.all([this.name]).then((rows) => resolve(Number(rows[0]?.version ?? 0)), reject);
       });
     });
     return this.next;

@@ -11,6 +11,7 @@
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import { DataVersion } from '../cache/data-version.js';
+import type { Database } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import { DocsByKey, TimeReached } from './docs-by-key.js';
 import { normalizedLength, ServedIndex, type ItemSource } from './live-index.js';
@@ -127,8 +128,8 @@ function hiringBetween(orders: Orders, docs: OrderedDocuments, from: number, unt
 export class JobIndex extends ServedIndex {
   private readonly orders = new WeakMap<OrderedDocuments, Orders>();
 
-  constructor(db: Kysely<DB>, version: { read(): Promise<number> } = new DataVersion(db, 'jobs'), copyFile: string | null = null) {
-    super(db, jobSource(db), version, copyFile);
+  constructor(database: Pick<Database, 'db' | 'reads'>, version: { read(): Promise<number> } = new DataVersion(database.reads, 'jobs'), copyFile: string | null = null) {
+    super(database.db, jobSource(database.db), version, copyFile);
   }
 
   /** Loads or builds the index, then sorts its extra orders, so the first search does not pay for them. */

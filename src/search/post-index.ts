@@ -12,6 +12,7 @@
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import { DataVersion } from '../cache/data-version.js';
+import type { Database } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import { groupBy } from '../shared/group.js';
 import { normalizedLength, ServedIndex, type ItemSource } from './live-index.js';
@@ -93,8 +94,8 @@ function postSource(db: Kysely<DB>): ItemSource {
 
 export class PostIndex extends ServedIndex {
   /** `copyFile`: where the instance keeps its saved copy (search/index-snapshot.ts); none: built from the tables. */
-  constructor(db: Kysely<DB>, version: { read(): Promise<number> } = new DataVersion(db, 'posts'), copyFile: string | null = null) {
-    super(db, postSource(db), version, copyFile);
+  constructor(database: Pick<Database, 'db' | 'reads'>, version: { read(): Promise<number> } = new DataVersion(database.reads, 'posts'), copyFile: string | null = null) {
+    super(database.db, postSource(database.db), version, copyFile);
   }
 
   /** The exact total and one page of post ids, and the facet counts asked for. */

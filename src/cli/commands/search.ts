@@ -1,13 +1,12 @@
-import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema.js';
+import type { Database } from '../../db/database.js';
 import { JobIndex, jobIndexCopy } from '../../search/job-index.js';
 import { PostIndex, postIndexCopy } from '../../search/post-index.js';
 import type { CliContext, Command } from '../command.js';
 
 /** The search indexes, each with where instances keep its saved copy and what its items are called. */
 const INDEXES = [
-  { plural: 'posts', singular: 'post', copy: postIndexCopy, open: (db: Kysely<DB>, file: string) => new PostIndex(db, undefined, file) },
-  { plural: 'jobs', singular: 'job', copy: jobIndexCopy, open: (db: Kysely<DB>, file: string) => new JobIndex(db, undefined, file) },
+  { plural: 'posts', singular: 'post', copy: postIndexCopy, open: (database: Database, file: string) => new PostIndex(database, undefined, file) },
+  { plural: 'jobs', singular: 'job', copy: jobIndexCopy, open: (database: Database, file: string) => new JobIndex(database, undefined, file) },
 ] as const;
 
 /** A progress bar, one line every tenth of the way (readable in a terminal and in a log). */
@@ -29,10 +28,10 @@ export const searchRebuildCommand: Command = {
   usage: 'search rebuild',
   options: {},
   async run(_values, ctx) {
-    const { db } = await ctx.database();
+    const database = await ctx.database();
     for (const kind of INDEXES) {
       const file = kind.copy(ctx.config.dataDir);
-      const index = kind.open(db, file);
+      const index = kind.open(database, file);
       await index.rebuild(progressBar(ctx, kind.plural));
       const stats = index.stats();
       ctx.io.out(`Built: ${stats.items} ${kind.plural}, ${stats.tokens} tokens, ${(stats.bytes / 1e6).toFixed(1)} MB of bitmaps, in ${(stats.readyInMs / 1000).toFixed(1)} s.`);
@@ -47,11 +46,11 @@ export const searchCheckCommand: Command = {
   usage: 'search check',
   options: {},
   async run(_values, ctx) {
-    const { db } = await ctx.database();
+    const database = await ctx.database();
     const diverged: string[] = [];
     for (const kind of INDEXES) {
       const file = kind.copy(ctx.config.dataDir);
-      const result = await kind.open(db, file).check(progressBar(ctx, kind.plural));
+      const result = await kind.open(database, file).check(progressBar(ctx, kind.plural));
       if (!result) {
         ctx.io.out(`No saved copy at ${file} to check (instances build from the tables; \`search rebuild\` saves one).`);
       } else if (result.differing.length === 0) {

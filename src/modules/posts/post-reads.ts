@@ -86,6 +86,8 @@ export const POST_ITEMS: EngineSql = {
 export const POST_DETAILS: EngineSql = {
   sqlite: `SELECT ${columns(SQLITE_JSON, true)} FROM posts p ${joins('?2')}
 WHERE p.id IN (SELECT value FROM json_each(?1) UNION SELECT r.reposted_post_id FROM posts r WHERE r.id IN (SELECT value FROM json_each(?1)))`,
-  postgres: `SELECT ${columns(POSTGRES_JSON, true)} FROM posts p ${joins('$2')}
-WHERE p.id = ANY($1::int8[]) OR p.id IN (SELECT r.reposted_post_id FROM posts r WHERE r.id = ANY($1::int8[]))`,
+  // The ids and their sources as the rows to start from: with an OR of the two in WHERE, PostgreSQL reads every post.
+  postgres: `SELECT ${columns(POSTGRES_JSON, true)}
+FROM (SELECT unnest($1::int8[]) AS id UNION SELECT r.reposted_post_id FROM posts r WHERE r.id = ANY($1::int8[])) wanted
+JOIN posts p ON p.id = wanted.id ${joins('$2')}`,
 };

@@ -1,0 +1,167 @@
+/**
+ * What a read costs at the floor, and what the service's own read costs, with no HTTP and no caches:
+ *   npm run bench:read-floor -- [--db sqlite|postgres] [--reads 4000]
+ * For random post and job ids (each read once, so no cache answers), CPU time per read of:
+ *   - one row by primary key (the least a read can be);
+ *   - the floor: one statement in which the engine builds the whole detail as JSON (author, images, card,
+ *     stats, mentions, the repost one level and the translation; a job's company, codes, images, translation);
+ *   - the service's statement (post-reads.ts / job-reads.ts), its rows as the driver returns them;
+ *   - the service's detail read in this process (PostService.detail / JobService.detail: the data version,
+ *     the statement, the mapping to the response object), every cache missed;
+ *   - a search page of 50 random posts or jobs turned into items (the service's hydration, no cache).
+ * The variants run interleaved in rounds, so a noisy machine affects them alike. On PostgreSQL the CPU is this
+ * process's only (the server's is not counted); the wall time per read is printed beside it.
+ * Uses the data set `npm run bench` generated (bench/data/bench-1000000-200000-20000.sqlite, or the
+ * PostgreSQL schema bench_1000000_200000_20000 of BENCH_DATABASE_URL).
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { DataVersion } from '../src/cache/data-version.js';
+import { loadConfig } from '../src/config.js';
+import { openDatabase, type Database } from '../src/db/database.js';
+import type { EngineSql } from '../src/db/prepared-reads.js';
+import { AccountsRepository } from '../src/modules/accounts/accounts-repository.js';
+import { CodeRepository } from '../src/modules/codes/code-repository.js';
+import { CodeService } from '../src/modules/codes/code-service.js';
+import { JOB_DETAILS } from '../src/modules/jobs/job-reads.js';
+import { JobRepository } from '../src/modules/jobs/job-repository.js';
+import { JobService } from '../src/modules/jobs/job-service.js';
+import { POST_DETAILS } from '../src/modules/posts/post-reads.js';
+import { PostRepository } from '../src/modules/posts/post-repository.js';
+import { PostService } from '../src/modules/posts/post-service.js';
+import { JobIndex } from '../src/search/job-index.js';
+import { PostIndex } from '../src/search/post-index.js';
+import { SeededRandom } from '../src/demo/random.js';
+import { Links } from '../src/shared/links.js';
+
+const NAME = 'bench-1000000-200000-20000';
+
+function open(kind: string): Database {
+  if (kind === 'sqlite') return openDatabase({ kind: 'sqlite', url: path.resolve('bench/data', `${NAME}.sqlite`) });
+  const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('Set BENCH_DATABASE_URL to the PostgreSQL database `npm run bench -- --db postgres` filled');
+  return openDatabase({ kind: 'postgres', url, searchPath: NAME.replace(/-/g, '_') });
+}
+
+/** The floor of a post detail: the engine builds the whole body. Parameters: the id, the language. */
+const POST_FLOOR: EngineSql = (() => {
+  const body = (o: string, agg: string, language: string) => `${o}(
+    'postId', p.id,
+    'author', ${o}('type', p.author_type, 'id', coalesce(c.handle, u.handle), 'name', coalesce(c.name, u.name),
+      'imageUrl', coalesce(c.logo_url, u.image_url), 'certificated', coalesce(c.certificated, u.certificated)),
+    'content', coalesce(t.content, p.content),
+    'images', (SELECT ${agg}(${o}('id', i.id, 'key', i.media_key, 'width', i.width, 'height', i.height) ORDER BY i.position) FROM post_images i WHERE i.post_id = p.id),
+    'og', CASE WHEN o.post_id IS NULL THEN NULL ELSE ${o}('link', o.link, 'title', o.title, 'source', o.source, 'image', o.image, 'description', o.description) END,
+    'stats', ${o}('likeCount', p.like_count, 'commentCount', p.comment_count),
+    'postedAt', p.posted_at, 'updatedAt', p.updated_at, 'language', p.language,
+    'mentions', (SELECT ${agg}(${o}('type', m.mention_type, 'id', m.handle, 'name', m.name) ORDER BY m.position) FROM post_mentions m WHERE m.post_id = p.id),
+    'repostedPost', (SELECT ${o}('postId', s.id, 'content', s.content, 'postedAt', s.posted_at, 'authorId', coalesce(sc.handle, su.handle),
+        'authorName', coalesce(sc.name, su.name), 'likeCount', s.like_count)
+      FROM posts s LEFT JOIN users su ON su.id = s.author_user_id LEFT JOIN companies sc ON sc.id = s.author_company_id WHERE s.id = p.reposted_post_id)
+  ) AS body
+  FROM posts p LEFT JOIN users u ON u.id = p.author_user_id LEFT JOIN companies c ON c.id = p.author_company_id
+  LEFT JOIN post_translations t ON t.post_id = p.id AND t.language = ${language} AND p.language <> ${language}
+  LEFT JOIN post_og_cards o ON o.post_id = p.id`;
+  return {
+    sqlite: `SELECT ${body('json_object', 'json_group_array', '?2')} WHERE p.id = ?1`,
+    postgres: `SELECT ${body('json_build_object', 'json_agg', '$2')} WHERE p.id = $1`,
+  };
+})();
+
+/** The floor of a job detail. */
+const JOB_FLOOR: EngineSql = (() => {
+  const texts = ['title', 'subtitle', 'description', 'duty', 'minimum_qualification', 'preferred_qualification', 'benefit', 'hire_process', 'hire_notes'];
+  const body = (o: string, agg: string, language: string) => `${o}(
+    'jobId', j.id, 'status', j.status, 'jobCategory', j.job_category, 'workType', j.work_type, 'allowRemote', j.allow_remote,
+    'startAt', j.start_at, 'endAt', j.end_at, 'createdAt', j.created_at, 'applyType', j.apply_type, 'applyUrl', j.apply_url,
+    ${texts.map((text) => `'${text}', coalesce(t.${text}, j.${text})`).join(', ')},
+    'company', ${o}('name', c.name, 'id', c.handle, 'logoUrl', c.logo_url, 'industry', c.industry, 'size', c.size),
+    'seniorities', (SELECT ${agg}(s.seniority) FROM job_seniorities s WHERE s.job_id = j.id),
+    'employmentTypes', (SELECT ${agg}(e.employment_type) FROM job_employment_types e WHERE e.job_id = j.id),
+    'jobImages', (SELECT ${agg}(im.media_key ORDER BY im.position) FROM job_images im WHERE im.job_id = j.id)
+  ) AS body
+  FROM jobs j JOIN companies c ON c.id = j.company_id
+  LEFT JOIN job_translations t ON t.job_id = j.id AND t.language = ${language} AND j.language <> ${language}`;
+  return {
+    sqlite: `SELECT ${body('json_object', 'json_group_array', '?2')} WHERE j.id = ?1`,
+    postgres: `SELECT ${body('json_build_object', 'json_agg', '$2')} WHERE j.id = $1`,
+  };
+})();
+
+const PK: Record<'posts' | 'jobs', EngineSql> = {
+  posts: { sqlite: 'SELECT * FROM posts WHERE id = ?1', postgres: 'SELECT * FROM posts WHERE id = $1' },
+  jobs: { sqlite: 'SELECT * FROM jobs WHERE id = ?1', postgres: 'SELECT * FROM jobs WHERE id = $1' },
+};
+
+const { values } = parseArgs({ options: { db: { type: 'string', default: 'sqlite' }, reads: { type: 'string', default: '4000' } } });
+const database = open(values.db!);
+const reads = Number(values.reads);
+const config = loadConfig({});
+const clock = Date.now;
+const links = new Links(config.webBaseUrl, config.publicBaseUrl);
+const accounts = new AccountsRepository(database.db, clock);
+const codes = new CodeService(new CodeRepository(database.db));
+await codes.load();
+const versions = { posts: new DataVersion(database.reads, 'posts'), jobs: new DataVersion(database.reads, 'jobs') };
+// The indexes are never made ready: details and hydration do not search.
+const posts = new PostService(new PostRepository(database.reads, new PostIndex(database, versions.posts, null)), accounts, links, config.serviceTimeZone, versions.posts);
+const jobRepository = new JobRepository(database.db, database.reads, new JobIndex(database, versions.jobs, null));
+const jobs = new JobService(jobRepository, accounts, codes, links, clock, versions.jobs);
+
+const count = async (table: 'posts' | 'jobs') => Number((await database.db.selectFrom(table).select((eb) => eb.fn.max('id').as('max')).executeTakeFirstOrThrow()).max);
+const maxId = { posts: await count('posts'), jobs: await count('jobs') };
+const rnd = new SeededRandom(11);
+const LANGUAGES = ['ko', 'en', 'ja'] as const;
+const randomIds = (table: 'posts' | 'jobs', n: number) => Array.from({ length: n }, () => rnd.int(1, maxId[table]));
+
+interface Variant { name: string; table: 'posts' | 'jobs'; perCall: number; run(ids: number[], language: (typeof LANGUAGES)[number]): Promise<unknown> }
+const statement = (name: string, sql: EngineSql) => database.reads.prepare<unknown>(name, sql);
+const pk = { posts: statement('floor_pk_posts', PK.posts), jobs: statement('floor_pk_jobs', PK.jobs) };
+const postFloor = statement('floor_post', POST_FLOOR);
+const jobFloor = statement('floor_job', JOB_FLOOR);
+const postDetails = statement('floor_post_details', POST_DETAILS);
+const jobDetails = statement('floor_job_details', JOB_DETAILS);
+const ignoreNotFound = (err: unknown) => { if ((err as { statusCode?: number }).statusCode !== 404) throw err; };
+// The services' hydration of a page is private to them; the benchmark calls it by name, with no version (no cache).
+type Hydrating = { hydrate(ids: number[], ...rest: unknown[]): Promise<unknown[]> };
+let unusedVersion = 0;
+
+const VARIANTS: Variant[] = [
+  { name: 'post: one row by primary key', table: 'posts', perCall: 1, run: ([id]) => pk.posts.all([id]) },
+  { name: 'post: floor, one statement building the JSON', table: 'posts', perCall: 1, run: ([id], language) => postFloor.all([id, language]) },
+  { name: 'post: the service\'s statement (post_details)', table: 'posts', perCall: 1, run: ([id], language) => postDetails.all([[id], language]) },
+  { name: 'post: the service\'s detail read (PostService.detail)', table: 'posts', perCall: 1, run: ([id], language) => posts.detail(id!, null, language).catch(ignoreNotFound) },
+  { name: 'post: a page of 50 items (the service\'s hydration)', table: 'posts', perCall: 50, run: (ids, language) => (posts as unknown as Hydrating).hydrate(ids, null, language, null) },
+  { name: 'job: one row by primary key', table: 'jobs', perCall: 1, run: ([id]) => pk.jobs.all([id]) },
+  { name: 'job: floor, one statement building the JSON', table: 'jobs', perCall: 1, run: ([id], language) => jobFloor.all([id, language]) },
+  { name: 'job: the service\'s statement (job_details)', table: 'jobs', perCall: 1, run: ([id], language) => jobDetails.all([[id], language]) },
+  { name: 'job: the service\'s detail read (JobService.detail)', table: 'jobs', perCall: 1, run: ([id], language) => jobs.detail(id!, language).catch(ignoreNotFound) },
+  // A version never used before: the job item cache misses every id.
+  { name: 'job: a page of 50 items (the service\'s hydration)', table: 'jobs', perCall: 50, run: (ids, language) => (jobs as unknown as Hydrating).hydrate(ids, language, -(++unusedVersion)) },
+];
+
+const ROUNDS = 8;
+const totals = new Map<string, { cpuUs: number; wallMs: number; calls: number }>();
+for (let round = 0; round < ROUNDS; round++) {
+  for (const variant of VARIANTS) {
+    const calls = Math.max(1, Math.round(reads / ROUNDS / (variant.perCall === 1 ? 1 : 10)));
+    const batches = Array.from({ length: calls }, () => randomIds(variant.table, variant.perCall));
+    const cpuBefore = process.cpuUsage();
+    const wallBefore = performance.now();
+    for (const [i, ids] of batches.entries()) await variant.run(ids, LANGUAGES[i % LANGUAGES.length]!);
+    const cpu = process.cpuUsage(cpuBefore);
+    const total = totals.get(variant.name) ?? { cpuUs: 0, wallMs: 0, calls: 0 };
+    total.cpuUs += cpu.user + cpu.system;
+    total.wallMs += performance.now() - wallBefore;
+    total.calls += calls;
+    totals.set(variant.name, total);
+  }
+}
+
+console.log(`\n${values.db}, ${maxId.posts.toLocaleString('en')} posts / ${maxId.jobs.toLocaleString('en')} jobs, random ids, each read once, ${ROUNDS} interleaved rounds\n`);
+console.log('| read | reads | CPU µs per read | wall µs per read |');
+console.log('|---|---:|---:|---:|');
+for (const [name, { cpuUs, wallMs, calls }] of totals) {
+  console.log(`| ${name} | ${calls.toLocaleString('en')} | ${(cpuUs / calls).toFixed(0)} | ${((wallMs * 1000) / calls).toFixed(0)} |`);
+}
+await database.close();
