@@ -14,11 +14,9 @@
  * Uses the data set `npm run bench` generated (bench/data/bench-1000000-200000-20000.sqlite, or the
  * PostgreSQL schema bench_1000000_200000_20000 of BENCH_DATABASE_URL).
  */
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DataVersion } from '../src/cache/data-version.js';
 import { loadConfig } from '../src/config.js';
-import { openDatabase, type Database } from '../src/db/database.js';
 import type { EngineSql } from '../src/db/prepared-reads.js';
 import { AccountsRepository } from '../src/modules/accounts/accounts-repository.js';
 import { CodeRepository } from '../src/modules/codes/code-repository.js';
@@ -33,15 +31,7 @@ import { JobIndex } from '../src/search/job-index.js';
 import { PostIndex } from '../src/search/post-index.js';
 import { SeededRandom } from '../src/demo/random.js';
 import { Links } from '../src/shared/links.js';
-
-const NAME = 'bench-1000000-200000-20000';
-
-function open(kind: string): Database {
-  if (kind === 'sqlite') return openDatabase({ kind: 'sqlite', url: path.resolve('bench/data', `${NAME}.sqlite`) });
-  const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-  if (!url) throw new Error('Set BENCH_DATABASE_URL to the PostgreSQL database `npm run bench -- --db postgres` filled');
-  return openDatabase({ kind: 'postgres', url, searchPath: NAME.replace(/-/g, '_') });
-}
+import { openBenchData } from './bench-data.js';
 
 /** The floor of a post detail: the engine builds the whole body. Parameters: the id, the language. */
 const POST_FLOOR: EngineSql = (() => {
@@ -94,7 +84,7 @@ const PK: Record<'posts' | 'jobs', EngineSql> = {
 };
 
 const { values } = parseArgs({ options: { db: { type: 'string', default: 'sqlite' }, reads: { type: 'string', default: '4000' } } });
-const database = open(values.db!);
+const database = openBenchData(values.db!);
 const reads = Number(values.reads);
 const config = loadConfig({});
 const clock = Date.now;

@@ -9,22 +9,13 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Value } from '@sinclair/typebox/value';
-import { openDatabase, type Database } from '../src/db/database.js';
 import { PostSearchQuery, type PostSearchQueryInput } from '../src/modules/posts/post-schemas.js';
 import { postSearchFilter } from '../src/modules/posts/post-service.js';
 import { AccountsRepository } from '../src/modules/accounts/accounts-repository.js';
 import { PostIndex, type PostSearchFilter } from '../src/search/post-index.js';
 import { loadConfig } from '../src/config.js';
+import { BENCH_DATA_NAME, openBenchData } from './bench-data.js';
 import { realisticWorkload } from './realistic.js';
-
-const NAME = 'bench-1000000-200000-20000';
-
-function open(kind: string): Database {
-  if (kind === 'sqlite') return openDatabase({ kind: 'sqlite', url: path.resolve('bench/data', `${NAME}.sqlite`) });
-  const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-  if (!url) throw new Error('Set BENCH_DATABASE_URL to the PostgreSQL database `npm run bench -- --db postgres` filled');
-  return openDatabase({ kind: 'postgres', url, searchPath: NAME.replace(/-/g, '_') });
-}
 
 /** The filter of a workload URL: its query read as the route's schema reads it, then the service's own filter. */
 function filterOf(url: string): Promise<PostSearchFilter | null> {
@@ -34,12 +25,12 @@ function filterOf(url: string): Promise<PostSearchFilter | null> {
 }
 
 const { values } = parseArgs({ options: { db: { type: 'string', default: 'sqlite' }, count: { type: 'string', default: '2000' }, copy: { type: 'boolean', default: false } } });
-const database = open(values.db!);
+const database = openBenchData(values.db!);
 const accounts = new AccountsRepository(database.db, Date.now);
 const { serviceTimeZone: timeZone } = loadConfig();
 
 const rssBefore = process.memoryUsage().rss;
-const index = new PostIndex(database.db, { read: async () => 1 }, values.copy ? path.resolve('bench/data', `${NAME}.posts.idx`) : null);
+const index = new PostIndex(database, { read: async () => 1 }, values.copy ? path.resolve('bench/data', `${BENCH_DATA_NAME}.posts.idx`) : null);
 await index.ready();
 global.gc?.();
 const stats = index.stats();

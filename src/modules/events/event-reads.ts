@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { EngineSql } from '../../db/prepared-reads.js';
 import type { DB } from '../../db/schema.js';
+import { COMPANY_COLUMNS, type CompanyColumns } from '../jobs/company-brief.js';
 import type { JsonColumn } from '../posts/post-reads.js';
 
 /**
@@ -8,12 +9,7 @@ import type { JsonColumn } from '../posts/post-reads.js';
  * its hosts (`[host_type, roles, user handle, name, image, company handle, name, logo]`, in order), and its
  * name and description translated into the asked language where a translation exists.
  */
-export type EventItemRow = Selectable<DB['events']> & {
-  company_handle: string;
-  company_name: string;
-  company_logo_url: string | null;
-  company_industry: string;
-  company_size: string;
+export type EventItemRow = Selectable<DB['events']> & CompanyColumns & {
   categories: JsonColumn<string[]>;
   subjects: JsonColumn<string[]>;
   hosts: JsonColumn<Array<[string, string, string | null, string | null, string | null, string | null, string | null, string | null]>>;
@@ -47,7 +43,7 @@ function children(json: Json, table: string, columns: string[], order: string): 
 
 function columns(json: Json, withDetail: boolean): string {
   return `e.*,
-  c.handle AS company_handle, c.name AS company_name, c.logo_url AS company_logo_url, c.industry AS company_industry, c.size AS company_size,
+  ${COMPANY_COLUMNS},
   (SELECT ${json.agg}(x.category) FROM event_categories x WHERE x.event_id = e.id) AS categories,
   (SELECT ${json.agg}(x.subject) FROM event_subjects x WHERE x.event_id = e.id) AS subjects,
   (SELECT ${json.agg}(${json.array}(h.host_type, h.roles, u.handle, u.name, u.image_url, hc.handle, hc.name, hc.logo_url) ORDER BY h.position)

@@ -6,6 +6,7 @@ import { pageOf, type PageResult } from '../../schemas/common.js';
 import { NO_COMPANY } from '../../search/facet-counts.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
 import type { CodeService } from '../codes/code-service.js';
+import { companyBriefOf } from '../jobs/company-brief.js';
 import { jsonColumn } from '../posts/post-reads.js';
 import type { EventItemRow } from './event-reads.js';
 import type { EventRepository, EventSearchFilter } from './event-repository.js';
@@ -13,7 +14,6 @@ import { descriptionHtml, faqCategories, faqOf, sessionOf, sessionSlots, ticketO
 import type { EventDetailDto, EventSearchQueryInput, EventSummaryDto } from './event-schemas.js';
 
 type OpenType = EventSummaryDto['eventOpenType'];
-type Size = EventSummaryDto['company']['size'];
 
 const nullIfHidden = <T>(hidden: boolean, value: T): T | null => (hidden ? null : value);
 
@@ -150,13 +150,7 @@ export class EventService {
         };
       }),
       stats: { viewCount: row.view_count, guestCount: nullIfHidden(row.guest_hidden === 1, row.guest_count) },
-      company: {
-        name: row.company_name,
-        id: row.company_handle,
-        logoUrl: this.links.image(row.company_logo_url),
-        industry: row.company_industry,
-        size: row.company_size as Size,
-      },
+      company: companyBriefOf(row, this.links),
       webUrl: this.links.event(row.id),
       language: translated ? locale : row.language,
     };

@@ -1,11 +1,12 @@
 import type { EngineSql } from '../../db/prepared-reads.js';
 import type { JsonColumn } from '../posts/post-reads.js';
+import { COMPANY_COLUMNS, type CompanyColumns } from './company-brief.js';
 
 /**
  * A job as a search page shows it, from one statement: its row, its company, its seniorities and employment
  * types as JSON arrays, and its title and subtitle translated into the asked language where a translation exists.
  */
-export interface JobItemRow {
+export interface JobItemRow extends CompanyColumns {
   id: number;
   status: string;
   title: string;
@@ -15,11 +16,6 @@ export interface JobItemRow {
   language: string;
   start_at: number | null;
   end_at: number | null;
-  company_handle: string;
-  company_name: string;
-  company_logo_url: string | null;
-  company_industry: string;
-  company_size: string;
   seniorities: JsonColumn<string[]>;
   employment_types: JsonColumn<string[]>;
   /** The translation's title; null when the job has none in the asked language (the rest of it is then null too). */
@@ -45,7 +41,7 @@ export type JobDetailRow = JobItemRow & Record<JobText | `t_${JobText}`, string 
 function columns(json: { agg: string }, withDetail: boolean): string {
   const texts = withDetail ? JOB_TEXTS : [];
   return `j.id, j.status, j.title, j.subtitle, j.job_category, j.work_type, j.language, j.start_at, j.end_at,
-  c.handle AS company_handle, c.name AS company_name, c.logo_url AS company_logo_url, c.industry AS company_industry, c.size AS company_size,
+  ${COMPANY_COLUMNS},
   (SELECT ${json.agg}(s.seniority) FROM job_seniorities s WHERE s.job_id = j.id) AS seniorities,
   (SELECT ${json.agg}(e.employment_type) FROM job_employment_types e WHERE e.job_id = j.id) AS employment_types,
   t.title AS t_title, t.subtitle AS t_subtitle${texts.map((text) => `, j.${text}, t.${text} AS t_${text}`).join('')}${withDetail ? `,

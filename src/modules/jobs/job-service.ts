@@ -12,13 +12,13 @@ import { queryTerms } from '../../search/search-text.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
 import type { CodeService } from '../codes/code-service.js';
 import { jsonColumn } from '../posts/post-reads.js';
+import { companyBriefOf } from './company-brief.js';
 import type { JOB_TEXTS, JobDetailRow, JobItemRow } from './job-reads.js';
 import type { JobRepository, JobSearchFilter } from './job-repository.js';
 import { SENIORITIES, type JobDetailDto, type JobSearchQueryInput, type JobSummaryDto } from './job-schemas.js';
 
 
 type Seniority = (typeof SENIORITIES)[number];
-type Size = JobSummaryDto['company']['size'];
 type WorkType = JobSummaryDto['workType'];
 
 interface Hydrated {
@@ -170,13 +170,7 @@ export class JobService {
         .sort((a, b) => SENIORITIES.indexOf(a) - SENIORITIES.indexOf(b)),
       employmentTypes: jsonColumn<string>(row.employment_types)
         .sort((a, b) => typeOrder.indexOf(a) - typeOrder.indexOf(b)),
-      company: {
-        name: row.company_name,
-        id: row.company_handle,
-        logoUrl: this.links.image(row.company_logo_url),
-        industry: row.company_industry,
-        size: row.company_size as Size,
-      },
+      company: companyBriefOf(row, this.links),
       webUrl: this.links.job(row.id),
       subtitle: translated ? row.t_subtitle! : row.subtitle,
       jobCategory: row.job_category,
