@@ -69,7 +69,10 @@ export const representationCachePlugin = fp(async (app, opts: { versions: Record
   const keep = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
     const version = request.representationVersion;
     if (version === null || reply.statusCode !== 200 || typeof payload !== 'string') return done(null, payload);
-    const body = Buffer.from(payload);
+    // Its own allocation: a small `Buffer.from` is a slice of an 8 KB pool slab, and a kept slice would keep its
+    // whole slab (and the garbage around it) alive for as long as the response stays cached.
+    const body = Buffer.allocUnsafeSlow(Buffer.byteLength(payload));
+    body.write(payload);
     const etag = etagOf(body);
     kept.set(keyOf(request), {
       version, validFrom: opts.clock(), validUntil: request.representationValidUntil, contentType: String(reply.getHeader('content-type')), etag, body,

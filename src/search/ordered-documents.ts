@@ -6,6 +6,7 @@
  * numbers more (`extra`: a job's end and views) for the index that owns it.
  */
 import type { ChunkReader } from './index-snapshot.js';
+import { DocumentNumbers } from './document-numbers.js';
 import { PostingIndex, RoaringBitmap32, type Bitmap, type PostingMeta } from './posting-index.js';
 
 /** Relevance ranks the newest this many matches; the older matches follow newest first (docs/search.md). */
@@ -67,7 +68,7 @@ export class OrderedDocuments {
   /** Time of each document for windows: never decreasing (a displaced document repeats the one before it). */
   private slotTime = new Column();
   private extras: Column[];
-  private readonly docOf = new Map<number, number>();
+  private readonly docOf = new DocumentNumbers((doc) => this.ids.at(doc));
   displaced = new RoaringBitmap32();
   private last = { time: -Infinity, id: -Infinity };
 

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { DocumentNumbers } from '../src/search/document-numbers.js';
+import { SeededRandom } from '../src/demo/random.js';
+
+/** The table against a Map, through random adds, replacements and deletions, as the index makes them. */
+function replay(idPool: number[], operations: number, seed: number): void {
+  const rnd = new SeededRandom(seed);
+  const ids: number[] = [];
+  const table = new DocumentNumbers((doc) => ids[doc]!);
+  const expected = new Map<number, number>();
+  for (let i = 0; i < operations; i++) {
+    const id = idPool[rnd.int(0, idPool.length - 1)]!;
+    if (rnd.next() < 0.3) {
+      table.delete(id);
+      expected.delete(id);
+    } else {
+      const doc = ids.length;
+      ids.push(id);
+      table.set(id, doc);
+      expected.set(id, doc);
+    }
+  }
+  expect(table.size).toBe(expected.size);
+  for (const id of idPool) expect(table.get(id)).toBe(expected.get(id));
+}
+
+describe('the id → document table of the search index', () => {
+  it('agrees with a Map for dense ids', () => replay(Array.from({ length: 5_000 }, (_, i) => i + 1), 40_000, 1));
+
+  it('agrees with a Map for ids in steps of a power of two (which must not pile into one run of slots)', () =>
+    replay(Array.from({ length: 3_000 }, (_, i) => i * 65_536), 30_000, 2));
+
+  it('agrees with a Map for ids beyond 32 bits', () =>
+    replay(Array.from({ length: 2_000 }, (_, i) => 2 ** 40 + i * 4_294_967_296 + (i % 7)), 20_000, 3));
+
+  it('says nothing of an id it never held, and forgets a deleted one', () => {
+    const ids = [10, 20, 30];
+    const table = new DocumentNumbers((doc) => ids[doc]!);
+    ids.forEach((id, doc) => table.set(id, doc));
+    expect(table.get(40)).toBeUndefined();
+    table.delete(20);
+    table.delete(40);
+    expect([table.get(10), table.get(20), table.get(30), table.size]).toEqual([0, undefined, 2, 2]);
+  });
+});
