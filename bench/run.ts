@@ -199,7 +199,7 @@ const key = { 'x-svc-api-key': DEMO_API_KEY };
 const SCENARIOS: Scenario[] = [
   { name: 'hot: post detail', prepare: async ({ base, demo }) => ({ url: `${base}/api/v1/posts/${demo.postId}`, headers: key }) },
   { name: 'hot: job detail', prepare: async ({ base, demo }) => ({ url: `${base}/api/v1/jobs/${demo.jobId}`, headers: key }) },
-  { name: 'hot: job search, 3 filters', searches: true, prepare: async ({ base }) => ({ url: `${base}/api/v1/jobs?jobCategories=SOFTWARE_ENGINEERING,DATA_AI&seniorities=JUNIOR,MIDLEVEL&workTypes=REMOTE,HYBRID`, headers: key }) },
+  { name: 'hot: job search, 3 filters', searches: true, prepare: async ({ base }) => ({ url: `${base}/api/v1/jobs?jobCategories=dev,dataAi&seniorities=JUNIOR,MIDLEVEL&workTypes=REMOTE,HYBRID`, headers: key }) },
   { name: 'hot: job search, English keyword', searches: true, prepare: async ({ base }) => ({ url: `${base}/api/v1/jobs?keyword=backend`, headers: key }) },
   { name: 'hot: post search, Korean 개발', searches: true, prepare: async ({ base }) => ({ url: `${base}/api/v1/posts?keyword=${encodeURIComponent('개발')}`, headers: key }) },
   { name: 'hot: post search RECENT p1', searches: true, prepare: async ({ base }) => ({ url: `${base}/api/v1/posts?sort=RECENT&page=1`, headers: key }) },

@@ -213,7 +213,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const abandonedClaims = await idempotency.releaseAbandoned();
   if (abandonedClaims > 0) app.log.warn({ abandonedClaims }, 'released Idempotency-Key claims an earlier run left unfinished');
   const uploadLimits = { maxRequestBytes: config.media.maxRequestBytes, maxFileBytes: config.media.maxImageBytes };
-  const events = new EventService(new EventRepository(database.db, database.reads, database.longReads), accounts, codes, links, clock, config.serviceTimeZone);
+  const events = new EventService(new EventRepository(database.db, database.reads, database.longReads), accounts, links, clock, config.serviceTimeZone);
 
   const issuer = config.publicBaseUrl;
   const oauth = new OAuthRepository(database.db);

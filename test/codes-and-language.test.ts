@@ -28,8 +28,24 @@ describe.each(ENGINES)('code catalogs on %s', (engine) => {
     expect(body.totalItems).toBe(body.items.length);
     for (const item of body.items) {
       expect(Object.keys(item).sort()).toEqual(['code', 'displayName']);
-      expect(item.code).toMatch(/^[A-Z][A-Z0-9_]*$/);
+      // The real service's styles: camelCase job categories (`dataAi`), upper snake case for the rest.
+      expect(item.code).toMatch(catalog === 'job-categories' ? /^[a-z][A-Za-z]*$/ : /^[A-Z][A-Z0-9_]*$/);
     }
+  });
+
+  it('holds the real service\'s codes: exactly its enums, and at least every job category and industry seen in its responses', async () => {
+    const codes = async (catalog: string) => (await t.get(`/api/v1/codes/${catalog}?pageSize=50`)).json().items.map((i: { code: string }) => i.code);
+    expect(await codes('employment-types')).toEqual(['FULL_TIME', 'FIXED_TERM', 'COMMISSIONED', 'INTERN', 'FREELANCER', 'SELF_EMPLOYED']);
+    expect(await codes('event-categories')).toEqual(['MARKET', 'FAIR', 'CONFERENCE', 'NETWORKING', 'BUSINESS', 'COMPETITION', 'LIFESTYLE']);
+    expect(await codes('event-subjects')).toEqual(['WEB3', 'TECHNOLOGY', 'PRODUCT', 'FINANCE', 'HUMANITIES', 'BUSINESS', 'CULTURE']);
+    expect(await codes('seniorities')).toEqual(['BEGINNER', 'JUNIOR', 'MIDLEVEL', 'SENIOR', 'EXECUTIVE']);
+    expect(await codes('company-sizes')).toEqual(['TINY', 'SMALL', 'MEDIUM', 'LARGE', 'HUGE']);
+    expect(await codes('work-types')).toEqual(['ONSITE', 'HYBRID', 'REMOTE']);
+    expect(await codes('job-categories')).toEqual(expect.arrayContaining(['dev', 'dataAi', 'designUX', 'manage', 'marketingPr', 'media', 'rnd']));
+    expect(await codes('job-industries')).toEqual(expect.arrayContaining([
+      'IT_PORTAL', 'IT_NETWORK', 'IT_AI', 'IT_CONSULTING', 'MEDIA_ENTERTAINMENT', 'MEDIA_DESIGN', 'SERVICE_ETC', 'SERVICE_FACILITY', 'MFG_ETC',
+      'DIST_SALES', 'DIST_ETC', 'MEDICAL_HOSPITAL', 'CONST_CONSTRUCTION',
+    ]));
   });
 
   it('labels every entry in all 11 locales with real, non-Korean text outside ko', async () => {
@@ -50,8 +66,8 @@ describe.each(ENGINES)('code catalogs on %s', (engine) => {
 
   it('pages a catalog like every list', async () => {
     const body = (await t.get('/api/v1/codes/job-categories?pageSize=5&page=3')).json();
-    expect(body).toMatchObject({ page: 3, pageSize: 5, totalItems: 12, totalPages: 3 });
-    expect(body.items).toHaveLength(2);
+    expect(body).toMatchObject({ page: 3, pageSize: 5, totalItems: 13, totalPages: 3 });
+    expect(body.items).toHaveLength(3);
   });
 
   it('falls back to Korean for unsupported languages and always sends Vary', async () => {

@@ -36,7 +36,7 @@ describe.each(ENGINES)('conformance on %s', (engine) => {
 
     expect((await send('/api/v1/jobs/platform?companyId=acme-labs', [jsonPart({ jobTitle: 'no category' })])).statusCode).toBe(400);
     const job = await send('/api/v1/jobs/platform?companyId=acme-labs', [jsonPart({
-      jobTitle: '백엔드', jobCategory: 'SOFTWARE_ENGINEERING', seniorities: ['JUNIOR'], employmentTypes: ['FULL_TIME'], jobBio: 'bio', jobResponse: 'duty',
+      jobTitle: '백엔드', jobCategory: 'dev', seniorities: ['JUNIOR'], employmentTypes: ['FULL_TIME'], jobBio: 'bio', jobResponse: 'duty',
     })]);
     expect(job.statusCode, job.body).toBe(201);
   });

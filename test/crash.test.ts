@@ -154,7 +154,7 @@ describe.each(ENGINES)('crashes of the real server on %s', (engine) => {
     const send = async (w: Write) => {
       const body = w.kind === 'post'
         ? multipart([jsonPart({ text: w.text }), imagePart(png(8, 6))])
-        : multipart([jsonPart({ jobTitle: w.text, jobCategory: 'SOFTWARE_ENGINEERING', seniorities: ['JUNIOR'], employmentTypes: ['FULL_TIME'], jobBio: 'bio', jobResponse: 'duty' })]);
+        : multipart([jsonPart({ jobTitle: w.text, jobCategory: 'dev', seniorities: ['JUNIOR'], employmentTypes: ['FULL_TIME'], jobBio: 'bio', jobResponse: 'duty' })]);
       const url = w.kind === 'post' ? `${base}/api/v1/posts` : `${base}/api/v1/jobs/platform?companyId=${demo.companyId}`;
       const res = await fetch(url, { method: 'POST', headers: { ...body.headers, ...auth, 'idempotency-key': w.key }, body: body.payload });
       return { status: res.status, replayed: res.headers.get('idempotency-replayed') === 'true', body: await res.json() as unknown };

@@ -6,12 +6,12 @@ import { ENGINES } from './helpers/test-database.js';
 import { accessToken, bearer } from './helpers/tokens.js';
 
 const JOB = {
-  jobTitle: '백엔드개발자', jobCategory: 'SOFTWARE_ENGINEERING', seniorities: ['JUNIOR'], employmentTypes: ['FULL_TIME'],
+  jobTitle: '백엔드개발자', jobCategory: 'dev', seniorities: ['JUNIOR'], employmentTypes: ['FULL_TIME'],
   jobBio: 'TypeScript로 API를 만듭니다.', jobResponse: 'API 설계',
 };
 const EVENT = {
   eventName: '판교 밋업', description: '이야기', startAt: '2026-12-05T19:00:00+09:00', endAt: '2026-12-05T21:00:00+09:00',
-  eventOpenType: 'OFFLINE', eventCategories: ['MEETUP'], eventSubjects: ['DEVELOPMENT'],
+  eventOpenType: 'OFFLINE', eventCategories: ['NETWORKING'], eventSubjects: ['TECHNOLOGY'],
 };
 const NUL = '\u0000';
 

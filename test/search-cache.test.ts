@@ -138,7 +138,7 @@ describe.each(ENGINES)('cached search results stay exact on %s', (engine) => {
     it('works out hiring at each request, and shows a job closed through another instance at once', async () => {
       const token = await accessToken(t, 'job:write job:manage:read');
       const job = await write(t.app, 'POST', '/api/v1/jobs/platform?companyId=acme-labs', {
-        jobTitle: '캐시 검증 엔지니어', jobCategory: 'SOFTWARE_ENGINEERING', seniorities: ['JUNIOR'], employmentTypes: ['FULL_TIME'],
+        jobTitle: '캐시 검증 엔지니어', jobCategory: 'dev', seniorities: ['JUNIOR'], employmentTypes: ['FULL_TIME'],
         jobBio: '설명', email: 'jobs@acme.example',
       }, token);
       const start = new Date(t.clock.now).toISOString().slice(0, 10);

@@ -10,7 +10,7 @@ import { TEST_NOW } from './helpers/test-app.js';
 import { createTestDatabase, ENGINES, type Engine, type TestDatabase } from './helpers/test-database.js';
 
 // The demo data plus enough generated posts that broad keywords match well over 10,000 of them.
-const DEMO = { posts: 3000, jobs: 2000, events: 10 };
+const DEMO = { posts: 3000, jobs: 2400, events: 10 };
 const GENERATED_POSTS = 30_000;
 
 const postFilters: Array<[string, Partial<PostSearchFilter>]> = [
@@ -34,7 +34,7 @@ const jobFilters: Array<[string, Partial<JobSearchFilter>]> = [
   ['no filter', {}],
   ['English keyword', { terms: queryTerms('backend') }],
   ['Korean keyword', { terms: queryTerms('개발') }],
-  ['three filters', { jobCategories: ['SOFTWARE_ENGINEERING', 'DATA_AI'], seniorities: ['SENIOR', 'JUNIOR'], workTypes: ['REMOTE', 'HYBRID'] }],
+  ['three filters', { jobCategories: ['dev', 'dataAi'], seniorities: ['SENIOR', 'JUNIOR'], workTypes: ['REMOTE', 'HYBRID'] }],
   ['company sizes and employment types', { companySizes: ['LARGE'], employmentTypes: ['FULL_TIME'] }],
   ['company', { companyId: 1 }],
   ['newest start first', { order: 'date' }],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toLocalDateTime } from '../src/shared/time.js';
+import { toListDateTime, toLocalDateTime } from '../src/shared/time.js';
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 
@@ -51,5 +51,15 @@ describe('toLocalDateTime', () => {
   it('keeps the seconds and drops the milliseconds', () => {
     expect(toLocalDateTime(Date.parse('2026-11-21T04:40:05.999Z'), 'Asia/Seoul')).toBe('2026-11-21T13:40:05');
     expect(toLocalDateTime(Date.parse('1969-12-31T23:59:59.500Z'), 'UTC')).toBe('1969-12-31T23:59:59');
+  });
+});
+
+describe('toListDateTime (list items\' date-times, as the real service prints them)', () => {
+  it('is UTC wall-clock time without zone, with seconds only when they are not zero, never milliseconds', () => {
+    expect(toListDateTime(Date.parse('2026-08-23T15:00:00.000Z'))).toBe('2026-08-23T15:00');
+    expect(toListDateTime(Date.parse('2026-05-30T14:59:30.000Z'))).toBe('2026-05-30T14:59:30');
+    expect(toListDateTime(Date.parse('2026-05-30T14:59:00.999Z'))).toBe('2026-05-30T14:59');
+    expect(toListDateTime(Date.parse('2026-12-31T23:59:59.999Z'))).toBe('2026-12-31T23:59:59');
+    expect(toListDateTime(Date.parse('1969-12-31T23:59:01.500Z'))).toBe('1969-12-31T23:59:01');
   });
 });

@@ -877,10 +877,10 @@ export interface components {
          *       "locationTitle": "Acme 라운지",
          *       "locationAddress": "판교역로 1",
          *       "eventCategories": [
-         *         "MEETUP"
+         *         "NETWORKING"
          *       ],
          *       "eventSubjects": [
-         *         "DEVELOPMENT"
+         *         "TECHNOLOGY"
          *       ]
          *     }
          */
@@ -925,9 +925,9 @@ export interface components {
             locationHidden?: boolean;
             guestHidden?: boolean;
             /** @description Codes from the event-categories catalog */
-            eventCategories?: string[];
+            eventCategories?: ("MARKET" | "FAIR" | "CONFERENCE" | "NETWORKING" | "BUSINESS" | "COMPETITION" | "LIFESTYLE")[];
             /** @description Codes from the event-subjects catalog */
-            eventSubjects?: string[];
+            eventSubjects?: ("WEB3" | "TECHNOLOGY" | "PRODUCT" | "FINANCE" | "HUMANITIES" | "BUSINESS" | "CULTURE")[];
             /** @description Hosts to add with the event */
             hosts?: {
                 /** @enum {string} */
@@ -943,19 +943,19 @@ export interface components {
             /** @description Event id (`evt_…`) */
             eventId: string;
             eventName: string;
-            eventCategories: string[];
-            eventSubjects: string[];
+            eventCategories: ("MARKET" | "FAIR" | "CONFERENCE" | "NETWORKING" | "BUSINESS" | "COMPETITION" | "LIFESTYLE")[];
+            eventSubjects: ("WEB3" | "TECHNOLOGY" | "PRODUCT" | "FINANCE" | "HUMANITIES" | "BUSINESS" | "CULTURE")[];
             /** @enum {string} */
             eventOpenType: "OFFLINE" | "ONLINE" | "ON_OFFLINE" | "TBD";
             /**
              * Format: date-time
-             * @description ISO 8601 UTC
+             * @description Start, ISO 8601 UTC
              * @example 2026-11-21T04:40:00.000Z
              */
             startAt: string;
             /**
              * Format: date-time
-             * @description ISO 8601 UTC
+             * @description End, ISO 8601 UTC
              * @example 2026-11-21T04:40:00.000Z
              */
             endAt: string;
@@ -1111,20 +1111,18 @@ export interface components {
             /** @description Event id (`evt_…`) */
             eventId: string;
             eventName: string;
-            eventCategories: string[];
-            eventSubjects: string[];
+            eventCategories: ("MARKET" | "FAIR" | "CONFERENCE" | "NETWORKING" | "BUSINESS" | "COMPETITION" | "LIFESTYLE")[];
+            eventSubjects: ("WEB3" | "TECHNOLOGY" | "PRODUCT" | "FINANCE" | "HUMANITIES" | "BUSINESS" | "CULTURE")[];
             /** @enum {string} */
             eventOpenType: "OFFLINE" | "ONLINE" | "ON_OFFLINE" | "TBD";
             /**
-             * Format: date-time
-             * @description ISO 8601 UTC
-             * @example 2026-11-21T04:40:00.000Z
+             * @description Start; UTC wall-clock time without zone, YYYY-MM-DDTHH:mm (:ss only when the seconds are not zero), as in every list
+             * @example 2026-08-23T15:00
              */
             startAt: string;
             /**
-             * Format: date-time
-             * @description ISO 8601 UTC
-             * @example 2026-11-21T04:40:00.000Z
+             * @description End; UTC wall-clock time without zone, YYYY-MM-DDTHH:mm (:ss only when the seconds are not zero), as in every list
+             * @example 2026-08-23T15:00
              */
             endAt: string;
             location: components["schemas"]["EventLocation"] | null;
@@ -1195,9 +1193,9 @@ export interface components {
             locationHidden?: boolean;
             guestHidden?: boolean;
             /** @description Codes from the event-categories catalog */
-            eventCategories?: string[];
+            eventCategories?: ("MARKET" | "FAIR" | "CONFERENCE" | "NETWORKING" | "BUSINESS" | "COMPETITION" | "LIFESTYLE")[];
             /** @description Codes from the event-subjects catalog */
-            eventSubjects?: string[];
+            eventSubjects?: ("WEB3" | "TECHNOLOGY" | "PRODUCT" | "FINANCE" | "HUMANITIES" | "BUSINESS" | "CULTURE")[];
         };
         /** EventWriteResponse */
         EventWriteResponse: {
@@ -1317,7 +1315,7 @@ export interface components {
          * @description JSON (a text field, or a file part with Content-Type application/json). Required.
          * @example {
          *       "jobTitle": "백엔드개발자 (TypeScript)",
-         *       "jobCategory": "SOFTWARE_ENGINEERING",
+         *       "jobCategory": "dev",
          *       "seniorities": [
          *         "JUNIOR",
          *         "MIDLEVEL"
@@ -1351,7 +1349,7 @@ export interface components {
             jobCategory: string;
             seniorities: ("BEGINNER" | "JUNIOR" | "MIDLEVEL" | "SENIOR" | "EXECUTIVE")[];
             /** @description Codes from the employment-types catalog */
-            employmentTypes: string[];
+            employmentTypes: ("FULL_TIME" | "FIXED_TERM" | "COMMISSIONED" | "INTERN" | "FREELANCER" | "SELF_EMPLOYED")[];
             /** @description Description */
             jobBio: string;
             /** @description Responsibilities */
@@ -1394,7 +1392,7 @@ export interface components {
             hiring: boolean;
             title: string;
             seniorities: ("BEGINNER" | "JUNIOR" | "MIDLEVEL" | "SENIOR" | "EXECUTIVE")[];
-            employmentTypes: string[];
+            employmentTypes: ("FULL_TIME" | "FIXED_TERM" | "COMMISSIONED" | "INTERN" | "FREELANCER" | "SELF_EMPLOYED")[];
             jobImages: string[];
             allowRemote: boolean;
             company: components["schemas"]["CompanyBrief"];
@@ -1480,7 +1478,7 @@ export interface components {
             jobId: number;
             title: string;
             seniorities: ("BEGINNER" | "JUNIOR" | "MIDLEVEL" | "SENIOR" | "EXECUTIVE")[];
-            employmentTypes: string[];
+            employmentTypes: ("FULL_TIME" | "FIXED_TERM" | "COMMISSIONED" | "INTERN" | "FREELANCER" | "SELF_EMPLOYED")[];
             company: components["schemas"]["CompanyBrief"];
             webUrl: string;
             subtitle: string;
@@ -1512,7 +1510,7 @@ export interface components {
             jobCategory?: string;
             seniorities?: ("BEGINNER" | "JUNIOR" | "MIDLEVEL" | "SENIOR" | "EXECUTIVE")[];
             /** @description Codes from the employment-types catalog */
-            employmentTypes?: string[];
+            employmentTypes?: ("FULL_TIME" | "FIXED_TERM" | "COMMISSIONED" | "INTERN" | "FREELANCER" | "SELF_EMPLOYED")[];
             /** @description Description */
             jobBio?: string;
             /** @description Responsibilities */
@@ -1536,6 +1534,24 @@ export interface components {
              */
             workType?: "ONSITE" | "HYBRID" | "REMOTE";
         };
+        /** ManagedJobItem */
+        ManagedJobItem: {
+            /** Format: int64 */
+            jobId: number;
+            /** @enum {string} */
+            status: "draft" | "published" | "finish";
+            hiring: boolean;
+            title: string;
+            seniorities: ("BEGINNER" | "JUNIOR" | "MIDLEVEL" | "SENIOR" | "EXECUTIVE")[];
+            employmentTypes: ("FULL_TIME" | "FIXED_TERM" | "COMMISSIONED" | "INTERN" | "FREELANCER" | "SELF_EMPLOYED")[];
+            webUrl: string;
+            subtitle: string;
+            jobCategory: string;
+            /** @enum {string} */
+            workType: "ONSITE" | "HYBRID" | "REMOTE";
+            startAt: string | null;
+            endAt: string | null;
+        };
         /** ManagedJobPage */
         ManagedJobPage: {
             /** Format: int64 */
@@ -1546,7 +1562,7 @@ export interface components {
             page: number;
             /** Format: int32 */
             pageSize: number;
-            items: components["schemas"]["ManagedJobSummary"][];
+            items: components["schemas"]["ManagedJobItem"][];
         };
         /** ManagedJobSummary */
         ManagedJobSummary: {
@@ -1557,7 +1573,7 @@ export interface components {
             hiring: boolean;
             title: string;
             seniorities: ("BEGINNER" | "JUNIOR" | "MIDLEVEL" | "SENIOR" | "EXECUTIVE")[];
-            employmentTypes: string[];
+            employmentTypes: ("FULL_TIME" | "FIXED_TERM" | "COMMISSIONED" | "INTERN" | "FREELANCER" | "SELF_EMPLOYED")[];
             webUrl: string;
             subtitle: string;
             jobCategory: string;
@@ -1696,8 +1712,8 @@ export interface components {
             owned: boolean;
             webUrl: string;
             /**
-             * @description Local date-time in the service time zone, without zone
-             * @example 2026-11-21T13:40:00
+             * @description When it was posted; UTC wall-clock time without zone, YYYY-MM-DDTHH:mm (:ss only when the seconds are not zero), as in every list
+             * @example 2026-08-23T15:00
              */
             postedAt: string;
         };
@@ -2202,7 +2218,7 @@ export interface operations {
                      *           },
                      *           "owned": false,
                      *           "webUrl": "string",
-                     *           "postedAt": "2026-11-21T13:40:00"
+                     *           "postedAt": "2026-08-23T15:00"
                      *         }
                      *       ],
                      *       "facets": {
@@ -3195,7 +3211,7 @@ export interface operations {
                 /** @description Seniorities. Repeat the parameter or give a comma list; values combine with OR */
                 seniorities?: ("BEGINNER" | "JUNIOR" | "MIDLEVEL" | "SENIOR" | "EXECUTIVE")[];
                 /** @description Codes from the employment-types catalog. Repeat the parameter or give a comma list; values combine with OR */
-                employmentTypes?: string[];
+                employmentTypes?: ("FULL_TIME" | "FIXED_TERM" | "COMMISSIONED" | "INTERN" | "FREELANCER" | "SELF_EMPLOYED")[];
                 /** @description Company sizes. Repeat the parameter or give a comma list; values combine with OR */
                 companySizes?: ("TINY" | "SMALL" | "MEDIUM" | "LARGE" | "HUGE")[];
                 /** @description Workplace types. Repeat the parameter or give a comma list; values combine with OR */
@@ -3246,7 +3262,7 @@ export interface operations {
                      *             "BEGINNER"
                      *           ],
                      *           "employmentTypes": [
-                     *             "string"
+                     *             "FULL_TIME"
                      *           ],
                      *           "company": {
                      *             "name": "string",
@@ -3259,7 +3275,7 @@ export interface operations {
                      *           "subtitle": "string",
                      *           "jobCategory": "string",
                      *           "workType": "ONSITE",
-                     *           "endAt": "2026-11-21T04:40:00.000Z"
+                     *           "endAt": "2026-08-23T15:00"
                      *         }
                      *       ],
                      *       "facets": {
@@ -3432,7 +3448,7 @@ export interface operations {
                      *         "BEGINNER"
                      *       ],
                      *       "employmentTypes": [
-                     *         "string"
+                     *         "FULL_TIME"
                      *       ],
                      *       "jobImages": [
                      *         "string"
@@ -3804,7 +3820,7 @@ export interface operations {
                      *         "BEGINNER"
                      *       ],
                      *       "employmentTypes": [
-                     *         "string"
+                     *         "FULL_TIME"
                      *       ],
                      *       "webUrl": "string",
                      *       "subtitle": "string",
@@ -4268,9 +4284,9 @@ export interface operations {
                 /** @description Words in the name or description, case-insensitive; every word must appear */
                 keyword?: string;
                 /** @description Codes from the event-categories catalog. Repeat the parameter or give a comma list; values combine with OR */
-                categories?: string[];
+                categories?: ("MARKET" | "FAIR" | "CONFERENCE" | "NETWORKING" | "BUSINESS" | "COMPETITION" | "LIFESTYLE")[];
                 /** @description Codes from the event-subjects catalog. Repeat the parameter or give a comma list; values combine with OR */
-                subjects?: string[];
+                subjects?: ("WEB3" | "TECHNOLOGY" | "PRODUCT" | "FINANCE" | "HUMANITIES" | "BUSINESS" | "CULTURE")[];
                 /** @description OFFLINE, ONLINE, ON_OFFLINE (both; HYBRID too) or TBD. Repeat the parameter or give a comma list; values combine with OR */
                 openTypes?: ("OFFLINE" | "ONLINE" | "ON_OFFLINE" | "TBD" | "HYBRID")[];
                 /**
@@ -4288,9 +4304,9 @@ export interface operations {
                 /** @description Events of this company (handle) */
                 companyId?: string;
                 /** @description Same as categories (the name this service used first). Repeat the parameter or give a comma list; values combine with OR */
-                eventCategories?: string[];
+                eventCategories?: ("MARKET" | "FAIR" | "CONFERENCE" | "NETWORKING" | "BUSINESS" | "COMPETITION" | "LIFESTYLE")[];
                 /** @description Same as subjects. Repeat the parameter or give a comma list; values combine with OR */
-                eventSubjects?: string[];
+                eventSubjects?: ("WEB3" | "TECHNOLOGY" | "PRODUCT" | "FINANCE" | "HUMANITIES" | "BUSINESS" | "CULTURE")[];
                 /** @description Same as openTypes. Repeat the parameter or give a comma list; values combine with OR */
                 eventOpenTypes?: ("OFFLINE" | "ONLINE" | "ON_OFFLINE" | "TBD" | "HYBRID")[];
                 /** @description START_AT_DESC latest start first; START_AT_ASC earliest first */
@@ -4336,14 +4352,14 @@ export interface operations {
                      *           "eventId": "string",
                      *           "eventName": "string",
                      *           "eventCategories": [
-                     *             "string"
+                     *             "MARKET"
                      *           ],
                      *           "eventSubjects": [
-                     *             "string"
+                     *             "WEB3"
                      *           ],
                      *           "eventOpenType": "OFFLINE",
-                     *           "startAt": "2026-11-21T04:40:00.000Z",
-                     *           "endAt": "2026-11-21T04:40:00.000Z",
+                     *           "startAt": "2026-08-23T15:00",
+                     *           "endAt": "2026-08-23T15:00",
                      *           "location": {
                      *             "country": "string",
                      *             "region": "string",
@@ -4754,10 +4770,10 @@ export interface operations {
                      *       "eventId": "string",
                      *       "eventName": "string",
                      *       "eventCategories": [
-                     *         "string"
+                     *         "MARKET"
                      *       ],
                      *       "eventSubjects": [
-                     *         "string"
+                     *         "WEB3"
                      *       ],
                      *       "eventOpenType": "OFFLINE",
                      *       "startAt": "2026-11-21T04:40:00.000Z",
@@ -8435,7 +8451,7 @@ export interface operations {
                      *         "BEGINNER"
                      *       ],
                      *       "employmentTypes": [
-                     *         "string"
+                     *         "FULL_TIME"
                      *       ],
                      *       "webUrl": "string",
                      *       "subtitle": "string",
@@ -8663,7 +8679,7 @@ export interface operations {
                      *         "BEGINNER"
                      *       ],
                      *       "employmentTypes": [
-                     *         "string"
+                     *         "FULL_TIME"
                      *       ],
                      *       "webUrl": "string",
                      *       "subtitle": "string",
@@ -8872,7 +8888,7 @@ export interface operations {
                      *         "BEGINNER"
                      *       ],
                      *       "employmentTypes": [
-                     *         "string"
+                     *         "FULL_TIME"
                      *       ],
                      *       "webUrl": "string",
                      *       "subtitle": "string",
@@ -9089,14 +9105,14 @@ export interface operations {
                      *             "BEGINNER"
                      *           ],
                      *           "employmentTypes": [
-                     *             "string"
+                     *             "FULL_TIME"
                      *           ],
                      *           "webUrl": "string",
                      *           "subtitle": "string",
                      *           "jobCategory": "string",
                      *           "workType": "ONSITE",
-                     *           "startAt": "2026-11-21T09:00:00Z",
-                     *           "endAt": "2026-11-21T09:00:00Z"
+                     *           "startAt": "2026-08-23T15:00",
+                     *           "endAt": "2026-08-23T15:00"
                      *         }
                      *       ]
                      *     }

@@ -12,16 +12,16 @@ const ml = (ko: string, en: string, ja: string, zhCN: string, zhTW: string): Mul
 export interface Role { name: Multilingual; category: string }
 
 export const ROLES: Role[] = [
-  { name: ml('백엔드개발자', 'backend developer', 'バックエンド開発者', '后端开发工程师', '後端開發工程師'), category: 'SOFTWARE_ENGINEERING' },
-  { name: ml('프론트엔드개발자', 'frontend developer', 'フロントエンド開発者', '前端开发工程师', '前端開發工程師'), category: 'SOFTWARE_ENGINEERING' },
-  { name: ml('데이터엔지니어', 'data engineer', 'データエンジニア', '数据工程师', '資料工程師'), category: 'DATA_AI' },
-  { name: ml('머신러닝엔지니어', 'machine learning engineer', '機械学習エンジニア', '机器学习工程师', '機器學習工程師'), category: 'DATA_AI' },
-  { name: ml('프로덕트디자이너', 'product designer', 'プロダクトデザイナー', '产品设计师', '產品設計師'), category: 'DESIGN' },
-  { name: ml('프로덕트매니저', 'product manager', 'プロダクトマネージャー', '产品经理', '產品經理'), category: 'PRODUCT_MANAGEMENT' },
-  { name: ml('퍼포먼스마케터', 'performance marketer', 'パフォーマンスマーケター', '效果营销专员', '成效行銷專員'), category: 'MARKETING' },
-  { name: ml('기업영업담당자', 'account executive', '法人営業担当', '企业销售代表', '企業業務代表'), category: 'SALES' },
-  { name: ml('인사담당자', 'HR partner', '人事担当者', '人力资源专员', '人資專員'), category: 'HUMAN_RESOURCES' },
-  { name: ml('고객성공매니저', 'customer success manager', 'カスタマーサクセスマネージャー', '客户成功经理', '客戶成功經理'), category: 'CUSTOMER_SUCCESS' },
+  { name: ml('백엔드개발자', 'backend developer', 'バックエンド開発者', '后端开发工程师', '後端開發工程師'), category: 'dev' },
+  { name: ml('프론트엔드개발자', 'frontend developer', 'フロントエンド開発者', '前端开发工程师', '前端開發工程師'), category: 'dev' },
+  { name: ml('데이터엔지니어', 'data engineer', 'データエンジニア', '数据工程师', '資料工程師'), category: 'dataAi' },
+  { name: ml('머신러닝엔지니어', 'machine learning engineer', '機械学習エンジニア', '机器学习工程师', '機器學習工程師'), category: 'dataAi' },
+  { name: ml('프로덕트디자이너', 'product designer', 'プロダクトデザイナー', '产品设计师', '產品設計師'), category: 'designUX' },
+  { name: ml('프로덕트매니저', 'product manager', 'プロダクトマネージャー', '产品经理', '產品經理'), category: 'product' },
+  { name: ml('퍼포먼스마케터', 'performance marketer', 'パフォーマンスマーケター', '效果营销专员', '成效行銷專員'), category: 'marketingPr' },
+  { name: ml('기업영업담당자', 'account executive', '法人営業担当', '企业销售代表', '企業業務代表'), category: 'sales' },
+  { name: ml('인사담당자', 'HR partner', '人事担当者', '人力资源专员', '人資專員'), category: 'hr' },
+  { name: ml('고객성공매니저', 'customer success manager', 'カスタマーサクセスマネージャー', '客户成功经理', '客戶成功經理'), category: 'customerService' },
 ];
 
 export const TECHS = ['TypeScript', 'Kotlin', 'PostgreSQL', 'Kubernetes', 'React', 'Spark', 'Go', 'Rust', 'Figma', 'GA4'];
@@ -109,17 +109,17 @@ export function fill(template: string, slots: Record<string, string>): string {
 
 export const COMPANIES = [
   { handle: 'acme-labs', name: 'Acme Labs', industry: 'IT_SOFTWARE', size: 'MEDIUM', certificated: true },
-  { handle: 'nova-fintech', name: '노바핀테크', industry: 'FINANCE_FINTECH', size: 'SMALL', certificated: false },
+  { handle: 'nova-fintech', name: '노바핀테크', industry: 'FIN_FINTECH', size: 'SMALL', certificated: false },
   { handle: 'hanbit-soft', name: '한빛소프트웨어', industry: 'IT_SOFTWARE', size: 'LARGE', certificated: true },
-  { handle: 'sakura-commerce', name: 'Sakura Commerce', industry: 'COMMERCE_RETAIL', size: 'HUGE', certificated: false },
-  { handle: 'blue-mobility', name: '블루모빌리티', industry: 'MOBILITY_LOGISTICS', size: 'MEDIUM', certificated: false },
-  { handle: 'green-health', name: '그린헬스케어', industry: 'HEALTHCARE', size: 'SMALL', certificated: false },
-  { handle: 'pixel-studio', name: 'Pixel Studio', industry: 'MEDIA_ENTERTAINMENT', size: 'TINY', certificated: false },
-  { handle: 'data-bridge', name: '데이터브릿지', industry: 'IT_SOFTWARE', size: 'SMALL', certificated: true },
-  { handle: 'edu-next', name: '에듀넥스트', industry: 'EDUCATION', size: 'MEDIUM', certificated: false },
-  { handle: 'seoul-bank', name: '서울뱅크', industry: 'FINANCE_FINTECH', size: 'HUGE', certificated: true },
-  { handle: 'moon-factory', name: '문팩토리', industry: 'MANUFACTURING', size: 'LARGE', certificated: false },
-  { handle: 'k-logistics', name: 'K-Logistics', industry: 'MOBILITY_LOGISTICS', size: 'LARGE', certificated: false },
+  { handle: 'sakura-commerce', name: 'Sakura Commerce', industry: 'DIST_SALES', size: 'HUGE', certificated: false },
+  { handle: 'blue-mobility', name: '블루모빌리티', industry: 'DIST_LOGISTICS', size: 'MEDIUM', certificated: false },
+  { handle: 'green-health', name: '그린헬스케어', industry: 'MEDICAL_HOSPITAL', size: 'SMALL', certificated: false },
+  { handle: 'pixel-studio', name: 'Pixel Studio', industry: 'MEDIA_DESIGN', size: 'TINY', certificated: false },
+  { handle: 'data-bridge', name: '데이터브릿지', industry: 'IT_AI', size: 'SMALL', certificated: true },
+  { handle: 'edu-next', name: '에듀넥스트', industry: 'SERVICE_EDUCATION', size: 'MEDIUM', certificated: false },
+  { handle: 'seoul-bank', name: '서울뱅크', industry: 'FIN_FINTECH', size: 'HUGE', certificated: true },
+  { handle: 'moon-factory', name: '문팩토리', industry: 'MFG_ETC', size: 'LARGE', certificated: false },
+  { handle: 'k-logistics', name: 'K-Logistics', industry: 'DIST_LOGISTICS', size: 'LARGE', certificated: false },
 ] as const;
 
 export const FAMILY_NAMES = ['김', '이', '박', '최', '정', '강', '조', '윤', '장', '임', '한', '오'];

@@ -130,4 +130,8 @@ export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Ty
 export const DateTimeUtc = (description?: string) =>
   Type.String({ format: 'date-time', description: description ?? 'ISO 8601 UTC', examples: ['2026-11-21T04:40:00.000Z'] });
 
+/** A list item's date-time as the real service prints it: UTC wall-clock time, no zone, seconds only when not zero. */
+export const ListDateTime = (description: string) =>
+  Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2})?$', description: `${description}; UTC wall-clock time without zone, YYYY-MM-DDTHH:mm (:ss only when the seconds are not zero), as in every list`, examples: ['2026-08-23T15:00'] });
+
 export type { ErrorCode };

@@ -31,43 +31,22 @@ export function toUtcIso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-const DAY_MS = 86_400_000;
-/** 0001-01-01T00:00:00Z and 10000-01-01T00:00:00Z: the instants whose ISO text has a four-digit year. */
-const FOUR_DIGIT_YEARS = [-62_135_596_800_000, 253_402_300_800_000] as const;
-
-/**
- * Offsets of each zone by UTC day (epoch ms / 24 h), for the days that hold one offset from start to end. Asking
- * Intl costs ~5 µs an instant, and a page of results formats tens of them; offsets change at most a few times
- * a year (never twice within a day), so nearly every instant is a lookup. Bounded: emptied past 100,000 days.
- */
-const dayOffsets = new Map<string, Map<number, number>>();
-let cachedDays = 0;
-
-function offsetAt(ms: number, timeZone: string): number {
-  const day = Math.floor(ms / DAY_MS);
-  let zone = dayOffsets.get(timeZone);
-  const known = zone?.get(day);
-  if (known !== undefined) return known;
-  const offset = zoneOffset(ms, timeZone);
-  // A day with a transition inside keeps no entry: each of its instants asks Intl.
-  if (zoneOffset(day * DAY_MS, timeZone) !== offset || zoneOffset((day + 1) * DAY_MS - 1, timeZone) !== offset) return offset;
-  if (cachedDays >= 100_000) {
-    dayOffsets.clear();
-    cachedDays = 0;
-  }
-  if (!zone) dayOffsets.set(timeZone, (zone = new Map()));
-  zone.set(day, offset);
-  cachedDays++;
-  return offset;
-}
-
-/** Local date-time without zone in `timeZone` (`2026-11-21T13:40:00`), as list items' `postedAt`. */
+/** Local date-time without zone in `timeZone` (`2026-11-21T13:40:00`): the day and times of event session slots. */
 export function toLocalDateTime(ms: number, timeZone: string): string {
-  // The zone's offset is whole seconds, so the local wall clock is the UTC text of the shifted instant.
-  const local = ms + offsetAt(ms, timeZone);
-  if (local >= FOUR_DIGIT_YEARS[0] && local < FOUR_DIGIT_YEARS[1]) return new Date(local).toISOString().slice(0, 19);
   const p = localParts(ms, timeZone);
   return `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)}T${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}`;
+}
+
+/**
+ * A list item's date-time: UTC wall-clock time without zone, `YYYY-MM-DDTHH:mm`, with `:ss` only when the seconds
+ * are not zero and never the milliseconds (`2026-08-23T15:00`, `2026-05-30T14:59:30`), as the real service
+ * prints the times of its lists. Details keep ISO 8601 with `Z` (toUtcIso).
+ */
+export function toListDateTime(ms: number): string {
+  const iso = new Date(ms).toISOString();
+  const t = iso.indexOf('T');
+  const seconds = iso.slice(t + 7, t + 9);
+  return seconds === '00' ? iso.slice(0, t + 6) : iso.slice(0, t + 9);
 }
 
 /** The ErrorResponse timestamp: UTC, millisecond precision, no zone suffix. */
@@ -121,6 +100,15 @@ export function parseDateTime(value: string, timeZone: string): number | null {
     return base - sign * offset;
   }
   return localToEpoch(fields, timeZone);
+}
+
+/**
+ * A search parameter's time: a date alone (`2026-11-01`) is the start of that day in `timeZone`; a date-time with
+ * `Z` or an offset is that instant; a date-time without a zone is UTC wall-clock time, as the lists print it, so
+ * a list item's time given back as a bound means the same instant. Null when it is not such a value.
+ */
+export function parseSearchTime(value: string, timeZone: string): number | null {
+  return parseDateTime(value, /^\d{4}-\d{2}-\d{2}$/.test(value.trim()) ? timeZone : 'UTC');
 }
 
 /** Start (00:00:00.000) or end (23:59:59.999) of a YYYY-MM-DD date in `timeZone`; null if not a date. */

@@ -18,6 +18,7 @@ import { eventReferenceShape } from './2026-11-23-014-event-reference-shape.js';
 import { postSearchIndex } from './2026-11-24-016-post-search-index.js';
 import { jobSearchIndex } from './2026-11-24-017-job-search-index.js';
 import { consoleReveals } from './2026-11-24-018-console-reveals.js';
+import { realServiceCodes } from './2026-11-25-019-real-service-codes.js';
 
 /**
  * Every migration, by name; names sort in the order they run. Never edit one that has landed, with one
@@ -44,5 +45,6 @@ export function allMigrations(adapter: DialectAdapter): Record<string, Migration
     '2026-11-24-016-post-search-index': postSearchIndex(adapter),
     '2026-11-24-017-job-search-index': jobSearchIndex(),
     '2026-11-24-018-console-reveals': consoleReveals(),
+    '2026-11-25-019-real-service-codes': realServiceCodes(),
   };
 }

@@ -40,11 +40,15 @@ export class CodeService {
     return (this.catalogs.get(catalog) ?? []).some((e) => e.code === code);
   }
 
-  /** Throws 400 C0005 naming the query parameter unless every value is a code of the catalog. */
-  requireCodes(parameter: string, catalog: CatalogName, values: string[] | undefined): void {
+  /**
+   * Throws 400 unless every value is a code of the catalog: C0005 for a query parameter, C0002 for a body field.
+   * The message names the input, the value and the codes accepted (an old code is never taken for a new one).
+   */
+  requireCodes(where: 'query' | 'body', name: string, catalog: CatalogName, values: string[] | undefined): void {
     for (const value of values ?? []) {
       if (!this.has(catalog, value)) {
-        throw new ApiError('C0005', `Query parameter "${parameter}" must hold codes of the ${catalog} catalog (GET /api/v1/codes/${catalog}), got ${JSON.stringify(value)}`, parameter);
+        const [code, input] = where === 'query' ? ['C0005', 'Query parameter'] as const : ['C0002', 'Field'] as const;
+        throw new ApiError(code, `${input} "${name}" must hold codes of the ${catalog} catalog (${this.codesOf(catalog).join(', ')}; GET /api/v1/codes/${catalog}), got ${JSON.stringify(value)}`, name);
       }
     }
   }

@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { DateTimeUtc, FacetsQuery, Handle, Nullable, Page, PageQuery, StringEnum } from '../../schemas/common.js';
+import { DateTimeUtc, FacetsQuery, Handle, ListDateTime, Nullable, Page, PageQuery, StringEnum } from '../../schemas/common.js';
+import { EVENT_CATEGORIES, EVENT_SUBJECTS } from '../codes/catalog-data.js';
 import { FACET_TOP } from '../../search/facet-counts.js';
 import { CompanyBrief } from '../jobs/job-schemas.js';
 
@@ -41,11 +42,11 @@ export const EventHost = Type.Object({
 const summaryFields = {
   eventId: Type.String({ description: 'Event id (`evt_…`)' }),
   eventName: Type.String(),
-  eventCategories: Type.Array(Type.String({ description: 'Code from the event-categories catalog' })),
-  eventSubjects: Type.Array(Type.String({ description: 'Code from the event-subjects catalog' })),
+  eventCategories: Type.Array(StringEnum(EVENT_CATEGORIES, { description: 'Code from the event-categories catalog' })),
+  eventSubjects: Type.Array(StringEnum(EVENT_SUBJECTS, { description: 'Code from the event-subjects catalog' })),
   eventOpenType: StringEnum(EVENT_OPEN_TYPES),
-  startAt: DateTimeUtc(),
-  endAt: DateTimeUtc(),
+  startAt: ListDateTime('Start'),
+  endAt: ListDateTime('End'),
   location: Nullable(EventLocation),
   bannerUrl: Nullable(Type.String()),
   hosts: Type.Array(EventHost),
@@ -121,6 +122,8 @@ export const FaqCategory = Type.Object({ categoryName: Type.String(), faqs: Type
 
 export const EventDetail = Type.Object({
   ...summaryFields,
+  startAt: DateTimeUtc('Start, ISO 8601 UTC'),
+  endAt: DateTimeUtc('End, ISO 8601 UTC'),
   description: Type.String(),
   descriptionHtml: Nullable(Type.String({ description: 'The description as HTML: paragraphs and line breaks, text escaped' })),
   attachments: Type.Array(Type.Object({ url: Type.String(), fileName: Nullable(Type.String()) }, { title: 'EventAttachment' })),
@@ -147,15 +150,15 @@ const day = (description: string) => Type.Optional(Type.String({ maxLength: 40, 
 
 export const EventSearchQuery = Type.Object({
   keyword: Type.Optional(Type.String({ maxLength: 100, description: 'Words in the name or description, case-insensitive; every word must appear' })),
-  categories: multi(Type.String({ maxLength: 64 }), 'Codes from the event-categories catalog'),
-  subjects: multi(Type.String({ maxLength: 64 }), 'Codes from the event-subjects catalog'),
+  categories: multi(StringEnum(EVENT_CATEGORIES), 'Codes from the event-categories catalog'),
+  subjects: multi(StringEnum(EVENT_SUBJECTS), 'Codes from the event-subjects catalog'),
   openTypes: multi(StringEnum(EVENT_OPEN_TYPE_INPUTS), 'OFFLINE, ONLINE, ON_OFFLINE (both; HYBRID too) or TBD'),
   startDateFrom: day('Events starting on or after this date (YYYY-MM-DD in the service time zone, or an ISO date-time)'),
   startDateTo: day('Events starting on or before this date (the whole day when a date)'),
   status: Type.Optional(StringEnum(EVENT_STATUSES, { description: 'UPCOMING (not started), ONGOING (started, not ended) or CLOSED (ended), at the time of the request' })),
   companyId: Type.Optional(Handle('Events of this company (handle)')),
-  eventCategories: multi(Type.String({ maxLength: 64 }), 'Same as categories (the name this service used first)'),
-  eventSubjects: multi(Type.String({ maxLength: 64 }), 'Same as subjects'),
+  eventCategories: multi(StringEnum(EVENT_CATEGORIES), 'Same as categories (the name this service used first)'),
+  eventSubjects: multi(StringEnum(EVENT_SUBJECTS), 'Same as subjects'),
   eventOpenTypes: multi(StringEnum(EVENT_OPEN_TYPE_INPUTS), 'Same as openTypes'),
   sort: Type.Optional(StringEnum(EVENT_SORTS, { default: 'START_AT_DESC', description: 'START_AT_DESC latest start first; START_AT_ASC earliest first' })),
   facets: FacetsQuery(EVENT_FACETS, FACET_TOP),

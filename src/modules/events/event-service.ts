@@ -1,11 +1,11 @@
 import { ApiError, notFound } from '../../shared/api-error.js';
 import type { Links } from '../../shared/links.js';
 import { translationLanguage, type Locale } from '../../shared/locale.js';
-import { dateBoundary, parseDateTime, toUtcIso } from '../../shared/time.js';
+import { dateBoundary, parseSearchTime, toListDateTime, toUtcIso } from '../../shared/time.js';
 import { pageOf, type PageResult } from '../../schemas/common.js';
 import { NO_COMPANY } from '../../search/facet-counts.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
-import type { CodeService } from '../codes/code-service.js';
+import { EVENT_CATEGORIES, EVENT_SUBJECTS, inCodeOrder } from '../codes/catalog-data.js';
 import { companyBriefOf } from '../jobs/company-brief.js';
 import { jsonColumn } from '../posts/post-reads.js';
 import type { EventItemRow } from './event-reads.js';
@@ -21,7 +21,6 @@ export class EventService {
   constructor(
     private readonly events: EventRepository,
     private readonly accounts: AccountsRepository,
-    private readonly codes: CodeService,
     private readonly links: Links,
     private readonly clock: () => number,
     private readonly timeZone: string,
@@ -33,8 +32,6 @@ export class EventService {
     const categories = union(query.categories, query.eventCategories);
     const subjects = union(query.subjects, query.eventSubjects);
     const openTypes = union<string>(query.openTypes, query.eventOpenTypes)?.map((t) => (t === 'HYBRID' ? 'ON_OFFLINE' : t));
-    this.codes.requireCodes(query.categories ? 'categories' : 'eventCategories', 'event-categories', categories);
-    this.codes.requireCodes(query.subjects ? 'subjects' : 'eventSubjects', 'event-subjects', subjects);
     const companyId = query.companyId ? await this.accounts.companyIdByHandle(query.companyId) ?? NO_COMPANY : undefined;
     const filter: EventSearchFilter = {
       words: query.keyword?.split(/\s+/).filter(Boolean),
@@ -66,6 +63,8 @@ export class EventService {
     return {
       attachments: jsonColumn(row.attachments).map((a) => ({ url: this.links.image(a.media_key)!, fileName: a.file_name })),
       ...summary,
+      startAt: toUtcIso(row.start_at),
+      endAt: toUtcIso(row.end_at),
       description,
       descriptionHtml: descriptionHtml(description),
       eventStatus: 'PUBLISHED',
@@ -115,19 +114,17 @@ export class EventService {
   }
 
   private hydrated(row: EventItemRow, locale: Locale): { summary: EventSummaryDto; description: string } {
-    const categoryOrder = this.codes.codesOf('event-categories');
-    const subjectOrder = this.codes.codesOf('event-subjects');
     const translated = row.t_event_name !== null;
     const locationHidden = row.location_hidden === 1;
     const hasLocation = row.event_open_type !== 'ONLINE';
     const summary: EventSummaryDto = {
       eventId: row.id,
       eventName: translated ? row.t_event_name! : row.event_name,
-      eventCategories: jsonColumn<string>(row.categories).sort((a, b) => categoryOrder.indexOf(a) - categoryOrder.indexOf(b)),
-      eventSubjects: jsonColumn<string>(row.subjects).sort((a, b) => subjectOrder.indexOf(a) - subjectOrder.indexOf(b)),
+      eventCategories: inCodeOrder(jsonColumn<string>(row.categories), EVENT_CATEGORIES),
+      eventSubjects: inCodeOrder(jsonColumn<string>(row.subjects), EVENT_SUBJECTS),
       eventOpenType: row.event_open_type as OpenType,
-      startAt: toUtcIso(row.start_at),
-      endAt: toUtcIso(row.end_at),
+      startAt: toListDateTime(row.start_at),
+      endAt: toListDateTime(row.end_at),
       location: hasLocation && !locationHidden
         ? {
           country: row.country, region: row.region, locality: row.locality, placeName: row.location_title,
@@ -157,10 +154,10 @@ export class EventService {
     return { summary, description: translated ? row.t_description ?? '' : row.description };
   }
 
-  /** A date (the start or end of that day in the service time zone) or an ISO date-time; 400 C0005 otherwise. */
+  /** A date (the start or end of that day in the service time zone) or a date-time (parseSearchTime); 400 C0005 otherwise. */
   private day(name: string, value: string | undefined, edge: 'start' | 'end'): number | undefined {
     if (value === undefined || value === '') return undefined;
-    const ms = /^\d{4}-\d{2}-\d{2}$/.test(value) ? dateBoundary(value, edge, this.timeZone) : parseDateTime(value, this.timeZone);
+    const ms = /^\d{4}-\d{2}-\d{2}$/.test(value) ? dateBoundary(value, edge, this.timeZone) : parseSearchTime(value, this.timeZone);
     if (ms === null) throw new ApiError('C0005', `Query parameter "${name}" must be a date such as 2026-12-01 or an ISO date-time, got ${JSON.stringify(value)}`, name);
     return ms;
   }

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, StringEnum } from '../../schemas/common.js';
+import { EVENT_CATEGORIES, EVENT_SUBJECTS } from '../codes/catalog-data.js';
 import { ACCESS_TYPES, EVENT_OPEN_TYPE_INPUTS, FormField, JOIN_TYPES } from './event-schemas.js';
 
 const dateTime = (description: string) => Type.String({ minLength: 10, maxLength: 40, description: `${description}; ISO 8601 (no zone: service time zone)`, examples: ['2026-12-05T19:00:00+09:00'] });
@@ -20,8 +21,8 @@ const eventFields = {
   longitude: Nullable(Type.Number({ minimum: -180, maximum: 180 })),
   locationHidden: Type.Boolean(),
   guestHidden: Type.Boolean(),
-  eventCategories: Type.Array(Type.String(), { maxItems: 10, uniqueItems: true, description: 'Codes from the event-categories catalog' }),
-  eventSubjects: Type.Array(Type.String(), { maxItems: 10, uniqueItems: true, description: 'Codes from the event-subjects catalog' }),
+  eventCategories: Type.Array(StringEnum(EVENT_CATEGORIES), { maxItems: 10, uniqueItems: true, description: 'Codes from the event-categories catalog' }),
+  eventSubjects: Type.Array(StringEnum(EVENT_SUBJECTS), { maxItems: 10, uniqueItems: true, description: 'Codes from the event-subjects catalog' }),
 };
 const optionalEventFields = Type.Partial(Type.Object(eventFields)).properties;
 
@@ -44,7 +45,7 @@ export const EventCreateRequest = Type.Object({
   additionalProperties: false, title: 'EventCreateRequest',
   examples: [{
     eventName: '판교 TypeScript 밋업', description: '실무 이야기', startAt: '2026-12-05T19:00:00+09:00', endAt: '2026-12-05T21:00:00+09:00',
-    eventOpenType: 'OFFLINE', locationTitle: 'Acme 라운지', locationAddress: '판교역로 1', eventCategories: ['MEETUP'], eventSubjects: ['DEVELOPMENT'],
+    eventOpenType: 'OFFLINE', locationTitle: 'Acme 라운지', locationAddress: '판교역로 1', eventCategories: ['NETWORKING'], eventSubjects: ['TECHNOLOGY'],
   }],
 });
 

@@ -1,7 +1,6 @@
 import type { CheckedImage, StoredImage } from '../../media/image-uploads.js';
 import { ApiError } from '../../shared/api-error.js';
 import { timeOrderedId } from '../../shared/ids.js';
-import type { CatalogName } from '../codes/catalog-data.js';
 import type { EventWriteDeps } from './event-write-deps.js';
 import type { EventWriteRules } from './event-write-rules.js';
 import type { EventCreateInput, EventUpdateInput } from './event-write-schemas.js';
@@ -19,7 +18,6 @@ export class EventWriteService {
     const startAt = this.rules.time('startAt', input.startAt)!;
     const endAt = this.rules.time('endAt', input.endAt)!;
     if (endAt <= startAt) throw new ApiError('C0002', 'Field "request.endAt" must be after startAt', 'request.endAt');
-    this.checkCodes(input);
     const company = await this.d.accounts.findCompanyByHandle(companyHandle);
     if (!company) throw new ApiError('C0008', `Company ${companyHandle} does not exist`, 'companyId');
     await this.d.permissions.require(userId, company, 'ENT_EVENT_CREATE');
@@ -58,7 +56,6 @@ export class EventWriteService {
   }
 
   async update(userId: number, eventId: string, input: EventUpdateInput, banner: CheckedImage | undefined) {
-    this.checkCodes(input);
     const event = await this.rules.authorize(userId, eventId, 'ENT_EVENT_UPDATE');
     const startAt = this.rules.time('startAt', input.startAt) ?? event.start_at;
     const endAt = this.rules.time('endAt', input.endAt) ?? event.end_at;
@@ -106,15 +103,4 @@ export class EventWriteService {
     });
   }
 
-  private checkCodes(input: EventUpdateInput): void {
-    const check = (field: string, catalog: CatalogName, values: string[] | undefined) => {
-      for (const value of values ?? []) {
-        if (!this.d.codes.has(catalog, value)) {
-          throw new ApiError('C0002', `Field "request.${field}" must hold codes of the ${catalog} catalog, got ${JSON.stringify(value)}`, `request.${field}`);
-        }
-      }
-    };
-    check('eventCategories', 'event-categories', input.eventCategories);
-    check('eventSubjects', 'event-subjects', input.eventSubjects);
-  }
 }

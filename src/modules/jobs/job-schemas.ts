@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { DateTimeUtc, FacetsQuery, Handle, Nullable, Page, PageQuery, RequestId, StringEnum } from '../../schemas/common.js';
+import { DateTimeUtc, FacetsQuery, Handle, ListDateTime, Nullable, Page, PageQuery, RequestId, StringEnum } from '../../schemas/common.js';
+import { EMPLOYMENT_TYPES } from '../codes/catalog-data.js';
 import { FACET_TOP } from '../../search/facet-counts.js';
 import { JOB_FACETS } from '../../search/job-index.js';
 
@@ -20,13 +21,13 @@ export const JobSummary = Type.Object({
   jobId: Type.Integer({ format: 'int64' }),
   title: Type.String(),
   seniorities: Type.Array(StringEnum(SENIORITIES)),
-  employmentTypes: Type.Array(Type.String({ description: 'Code from the employment-types catalog' })),
+  employmentTypes: Type.Array(StringEnum(EMPLOYMENT_TYPES, { description: 'Code from the employment-types catalog' })),
   company: CompanyBrief,
   webUrl: Type.String(),
   subtitle: Type.String(),
   jobCategory: Type.String({ description: 'Code from the job-categories catalog' }),
   workType: StringEnum(WORK_TYPES),
-  endAt: Nullable(DateTimeUtc('Recruiting end, ISO 8601 UTC; null for always-open jobs')),
+  endAt: Nullable(ListDateTime('Recruiting end; null for always-open jobs')),
 }, { title: 'JobSummary' });
 
 export const JobDetail = Type.Object({
@@ -35,7 +36,7 @@ export const JobDetail = Type.Object({
   hiring: Type.Boolean({ description: 'True: open for applications. Apply only when status is published and hiring is true' }),
   title: Type.String(),
   seniorities: Type.Array(StringEnum(SENIORITIES)),
-  employmentTypes: Type.Array(Type.String()),
+  employmentTypes: Type.Array(StringEnum(EMPLOYMENT_TYPES)),
   jobImages: Type.Array(Type.String({ description: 'Absolute image URL' })),
   allowRemote: Type.Boolean(),
   company: CompanyBrief,
@@ -68,7 +69,7 @@ export const JobSearchQuery = Type.Object({
   companyId: Type.Optional(Handle('Jobs of this company (handle)')),
   jobCategories: multi(Type.String({ maxLength: 64 }), 'Codes from the job-categories catalog'),
   seniorities: multi(StringEnum(SENIORITIES), 'Seniorities'),
-  employmentTypes: multi(Type.String({ maxLength: 64 }), 'Codes from the employment-types catalog'),
+  employmentTypes: multi(StringEnum(EMPLOYMENT_TYPES), 'Codes from the employment-types catalog'),
   companySizes: multi(StringEnum(COMPANY_SIZES), 'Company sizes'),
   workTypes: multi(StringEnum(WORK_TYPES), 'Workplace types'),
   sort: Type.Optional(StringEnum(JOB_SORTS, { default: 'RELEVANCE_DESC', description: 'RELEVANCE_DESC ranks keyword matches (newest first without keyword); DATE_DESC newest; POPULARITY_DESC most viewed' })),

@@ -2,7 +2,7 @@ import { notFound } from '../../shared/api-error.js';
 import { VersionedTickBatch } from '../../shared/tick-batch.js';
 import type { Links } from '../../shared/links.js';
 import { translationLanguage, type Locale } from '../../shared/locale.js';
-import { toUtcIso } from '../../shared/time.js';
+import { toListDateTime, toUtcIso } from '../../shared/time.js';
 import { pageOf, type PageResult } from '../../schemas/common.js';
 import { VersionedCache, type DataVersion } from '../../cache/data-version.js';
 import { NO_COMPANY, noMatchFacets, withCompanyHandles } from '../../search/facet-counts.js';
@@ -10,6 +10,7 @@ import { SearchCache } from '../../search/search-cache.js';
 import { isHiring } from '../../search/search-documents.js';
 import { queryTerms } from '../../search/search-text.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
+import { EMPLOYMENT_TYPES, inCodeOrder } from '../codes/catalog-data.js';
 import type { CodeService } from '../codes/code-service.js';
 import { jsonColumn } from '../posts/post-reads.js';
 import { companyBriefOf } from './company-brief.js';
@@ -63,8 +64,7 @@ export class JobService {
   async search(query: JobSearchQueryInput, locale: Locale, knownVersion: number | null = null): Promise<{ page: PageResult<JobSummaryDto>; validUntil: number }> {
     const { page, pageSize } = query;
     const facetNames = query.facets && [...new Set(query.facets)];
-    this.codes.requireCodes('jobCategories', 'job-categories', query.jobCategories);
-    this.codes.requireCodes('employmentTypes', 'employment-types', query.employmentTypes);
+    this.codes.requireCodes('query', 'jobCategories', 'job-categories', query.jobCategories);
 
     const keyword = query.keyword?.trim() ?? '';
     const terms = keyword === '' ? null : queryTerms(keyword);
@@ -161,21 +161,19 @@ export class JobService {
   }
 
   private summaryOf(row: JobItemRow): JobSummaryDto {
-    const typeOrder = this.codes.codesOf('employment-types');
     const translated = row.t_title !== null;
     return {
       jobId: row.id,
       title: translated ? row.t_title! : row.title,
       seniorities: jsonColumn<string>(row.seniorities).map((s) => s as Seniority)
         .sort((a, b) => SENIORITIES.indexOf(a) - SENIORITIES.indexOf(b)),
-      employmentTypes: jsonColumn<string>(row.employment_types)
-        .sort((a, b) => typeOrder.indexOf(a) - typeOrder.indexOf(b)),
+      employmentTypes: inCodeOrder(jsonColumn<string>(row.employment_types), EMPLOYMENT_TYPES),
       company: companyBriefOf(row, this.links),
       webUrl: this.links.job(row.id),
       subtitle: translated ? row.t_subtitle! : row.subtitle,
       jobCategory: row.job_category,
       workType: row.work_type as WorkType,
-      endAt: row.end_at === null ? null : toUtcIso(row.end_at),
+      endAt: row.end_at === null ? null : toListDateTime(row.end_at),
     };
   }
 }

@@ -8,7 +8,7 @@ import { fingerprint, type Idempotency } from '../../shared/idempotency.js';
 import { bodyStage, checkJson, readMultipart } from '../../shared/multipart-body.js';
 import { IdempotencyHeaders } from '../../schemas/common.js';
 import { JobIdParams } from './job-schemas.js';
-import { JobCompanyQuery, JobCreateRequest, JobPublishRequest, JobUpdateQuery, JobUpdateRequest, ManagedJobSummary, type ManagedJobSummaryDto } from './job-write-schemas.js';
+import { JobCompanyQuery, JobCreateRequest, JobPublishRequest, JobUpdateQuery, JobUpdateRequest, ManagedJobItem, ManagedJobSummary, type ManagedJobSummaryDto } from './job-write-schemas.js';
 import type { JobWriteService } from './job-write-service.js';
 
 const IMAGES = { images: { max: 10, description: 'Job images: 0 to 10 JPEG, PNG, WebP or GIF files' } };
@@ -123,7 +123,7 @@ export const jobWriteRoutes: FastifyPluginAsyncTypebox<{ jobs: JobWriteService; 
       security,
       params: Type.Object({ companyId: Type.String({ maxLength: 255, pattern: '^[A-Za-z0-9_-]+$', description: 'Company handle' }) }),
       querystring: Type.Object({ ...PageQuery }),
-      response: { 200: Page(ManagedJobSummary, 'ManagedJobPage'), ...errorResponses(400, 401, 403, 404, 429) },
+      response: { 200: Page(ManagedJobItem, 'ManagedJobPage'), ...errorResponses(400, 401, 403, 404, 429) },
     },
   }, async (request) => jobs.accessible(request.token!.userId, request.params.companyId, request.query.page, request.query.pageSize));
 };

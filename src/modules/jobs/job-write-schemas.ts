@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, StringEnum } from '../../schemas/common.js';
+import { ListDateTime, Nullable, StringEnum } from '../../schemas/common.js';
+import { EMPLOYMENT_TYPES } from '../codes/catalog-data.js';
 import { SENIORITIES, WORK_TYPES } from './job-schemas.js';
 
 const text = (max: number, description?: string) => Type.String({ maxLength: max, ...(description ? { description } : {}) });
@@ -20,7 +21,7 @@ const fields = {
   jobTitle: Type.String({ minLength: 1, maxLength: 200 }),
   jobCategory: Type.String({ description: 'Code from the job-categories catalog' }),
   seniorities: Type.Array(StringEnum(SENIORITIES), { minItems: 1, maxItems: 5, uniqueItems: true }),
-  employmentTypes: Type.Array(Type.String(), { minItems: 1, maxItems: 5, uniqueItems: true, description: 'Codes from the employment-types catalog' }),
+  employmentTypes: Type.Array(StringEnum(EMPLOYMENT_TYPES), { minItems: 1, maxItems: 5, uniqueItems: true, description: 'Codes from the employment-types catalog' }),
   jobBio: text(20_000, 'Description'),
   jobResponse: text(20_000, 'Responsibilities'),
   settings: Type.Array(JobSetting, { maxItems: 20, description: 'What applicants submit' }),
@@ -51,7 +52,7 @@ export const JobCreateRequest = Type.Object({
 }, {
   additionalProperties: false, title: 'JobCreateRequest',
   examples: [{
-    jobTitle: '백엔드개발자 (TypeScript)', jobCategory: 'SOFTWARE_ENGINEERING', seniorities: ['JUNIOR', 'MIDLEVEL'], employmentTypes: ['FULL_TIME'],
+    jobTitle: '백엔드개발자 (TypeScript)', jobCategory: 'dev', seniorities: ['JUNIOR', 'MIDLEVEL'], employmentTypes: ['FULL_TIME'],
     jobBio: 'TypeScript로 API를 만듭니다.', jobResponse: 'API 설계와 운영', jobSubtitle: '판교에서 함께', startDate: '2026-12-01', endDate: '2026-12-31',
     settings: [{ title: '이력서', required: true, uploadType: 'ANY' }], email: 'jobs@acme.example', notifyEmails: ['hr@acme.example'],
     military: false, veteran: false,
@@ -74,14 +75,21 @@ export const ManagedJobSummary = Type.Object({
   hiring: Type.Boolean(),
   title: Type.String(),
   seniorities: Type.Array(StringEnum(SENIORITIES)),
-  employmentTypes: Type.Array(Type.String()),
+  employmentTypes: Type.Array(StringEnum(EMPLOYMENT_TYPES)),
   webUrl: Type.String(),
   subtitle: Type.String(),
   jobCategory: Type.String(),
   workType: StringEnum(WORK_TYPES),
-  startAt: Nullable(Type.String({ format: 'date-time' })),
-  endAt: Nullable(Type.String({ format: 'date-time' })),
+  startAt: Nullable(Type.String({ format: 'date-time', description: 'Recruiting start, ISO 8601 UTC' })),
+  endAt: Nullable(Type.String({ format: 'date-time', description: 'Recruiting end, ISO 8601 UTC' })),
 }, { title: 'ManagedJobSummary' });
+
+/** A company job as the list of them shows it: its times in the lists' form. */
+export const ManagedJobItem = Type.Object({
+  ...ManagedJobSummary.properties,
+  startAt: Nullable(ListDateTime('Recruiting start')),
+  endAt: Nullable(ListDateTime('Recruiting end')),
+}, { title: 'ManagedJobItem' });
 
 export const JobCompanyQuery = Type.Object({
   companyId: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9_-]+$', description: 'Company handle: required on create; on the other operations it must be the job\'s company when given' })),

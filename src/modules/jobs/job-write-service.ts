@@ -2,10 +2,11 @@ import type { CheckedImage, ImageUploads } from '../../media/image-uploads.js';
 import { ApiError, notFound } from '../../shared/api-error.js';
 import { groupBy } from '../../shared/group.js';
 import type { Links } from '../../shared/links.js';
-import { dateBoundary, toUtcIso } from '../../shared/time.js';
+import { dateBoundary, toListDateTime, toUtcIso } from '../../shared/time.js';
 import { pageOf, type PageResult } from '../../schemas/common.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
 import type { PermissionService } from '../accounts/permission-service.js';
+import { EMPLOYMENT_TYPES, inCodeOrder } from '../codes/catalog-data.js';
 import type { CodeService } from '../codes/code-service.js';
 import type { JobRepository } from './job-repository.js';
 import type { JobChildren, JobWriteRepository } from './job-write-repository.js';
@@ -147,7 +148,7 @@ export class JobWriteService {
     const only = canList ? null : (await this.d.permissions.resourceRolesAt(userId, company.id, 'JOB'))
       .filter((r) => r.capabilities.has('ENT_JOB_VIEW')).map((r) => Number(r.resourceId)).filter(Number.isInteger);
     const { total, ids } = await this.d.writes.companyJobs(company.id, only, pageSize, (page - 1) * pageSize);
-    return pageOf(await this.summaries(ids), total, page, pageSize);
+    return pageOf(await this.summaries(ids, toListDateTime), total, page, pageSize);
   }
 
   private async authorize(userId: number, jobId: number, companyHandle: string | undefined, capability: Parameters<PermissionService['require']>[2]) {
@@ -168,14 +169,7 @@ export class JobWriteService {
   }
 
   private checkFields(input: JobUpdateInput): void {
-    if (input.jobCategory !== undefined && !this.d.codes.has('job-categories', input.jobCategory)) {
-      throw new ApiError('C0002', `Field "request.jobCategory" must be a code of the job-categories catalog, got ${JSON.stringify(input.jobCategory)}`, 'request.jobCategory');
-    }
-    for (const code of input.employmentTypes ?? []) {
-      if (!this.d.codes.has('employment-types', code)) {
-        throw new ApiError('C0002', `Field "request.employmentTypes" must hold codes of the employment-types catalog, got ${JSON.stringify(code)}`, 'request.employmentTypes');
-      }
-    }
+    if (input.jobCategory !== undefined) this.d.codes.requireCodes('body', 'request.jobCategory', 'job-categories', [input.jobCategory]);
     for (const [i, setting] of (input.settings ?? []).entries()) {
       if ((setting.type ?? 'CUSTOM') === 'CUSTOM' && !setting.title) {
         throw new ApiError('C0002', `Field "request.settings.${i}.title" is required for a CUSTOM setting`, `request.settings.${i}.title`);
@@ -192,7 +186,8 @@ export class JobWriteService {
     return ms;
   }
 
-  private async summaries(ids: number[]): Promise<ManagedJobSummaryDto[]> {
+  /** The jobs of `ids` as writes return them; `time` formats their times (ISO 8601 UTC, or the lists' form). */
+  private async summaries(ids: number[], time: (ms: number) => string = toUtcIso): Promise<ManagedJobSummaryDto[]> {
     const [rows, seniorities, types] = await Promise.all([
       this.d.reads.findByIds(ids), this.d.reads.senioritiesOf(ids), this.d.reads.employmentTypesOf(ids),
     ]);
@@ -209,13 +204,13 @@ export class JobWriteService {
         hiring: isHiring(row, now),
         title: row.title,
         seniorities: (senioritiesBy.get(id) ?? []).map((s) => s.seniority as Seniority),
-        employmentTypes: (typesBy.get(id) ?? []).map((t) => t.employment_type),
+        employmentTypes: inCodeOrder((typesBy.get(id) ?? []).map((t) => t.employment_type), EMPLOYMENT_TYPES),
         webUrl: this.d.links.job(id),
         subtitle: row.subtitle,
         jobCategory: row.job_category,
         workType: row.work_type as WorkType,
-        startAt: row.start_at === null ? null : toUtcIso(row.start_at),
-        endAt: row.end_at === null ? null : toUtcIso(row.end_at),
+        startAt: row.start_at === null ? null : time(row.start_at),
+        endAt: row.end_at === null ? null : time(row.end_at),
       }];
     });
   }

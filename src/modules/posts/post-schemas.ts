@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTimeUtc, FacetsQuery, Handle, Nullable, Page, PageQuery, RequestId, StringEnum } from '../../schemas/common.js';
+import { DateTimeUtc, FacetsQuery, Handle, ListDateTime, Nullable, Page, PageQuery, RequestId, StringEnum } from '../../schemas/common.js';
 import { FACET_TOP } from '../../search/facet-counts.js';
 import { POST_FACETS } from '../../search/post-index.js';
 
@@ -44,7 +44,7 @@ const summaryFields = {
 
 export const PostSummary = Type.Object({
   ...summaryFields,
-  postedAt: Type.String({ description: 'Local date-time in the service time zone, without zone', examples: ['2026-11-21T13:40:00'] }),
+  postedAt: ListDateTime('When it was posted'),
 }, { title: 'PostSummary' });
 
 export const Mention = Type.Object({ name: Type.String(), id: Type.String({ description: 'Handle' }) }, { title: 'Mention' });
