@@ -13,7 +13,7 @@ import type { DB } from '../src/db/schema.js';
 import { generateDemoData } from '../src/demo/demo-generator.js';
 import { SeededRandom } from '../src/demo/random.js';
 import { CITIES, EVENT_TEXTS, fill, JOB_TEXTS, POST_TEMPLATES, ROLES, TECHS, type TextLanguage } from '../src/demo/vocabulary.js';
-import { catalogCodes } from '../src/modules/codes/catalog-data.js';
+import { catalogCodes } from '../src/shared/catalog-data.js';
 import { timeOrderedId } from '../src/shared/ids.js';
 
 const BATCH = 500;

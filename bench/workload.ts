@@ -7,7 +7,7 @@
  * often as the first). Filters, sorts, pages (1-50), page sizes, languages and app keys are drawn for each
  * request independently.
  */
-import { catalogCodes } from '../src/modules/codes/catalog-data.js';
+import { catalogCodes } from '../src/shared/catalog-data.js';
 import { SeededRandom } from '../src/demo/random.js';
 import { CITIES, COMPANIES, EVENT_TEXTS, fill, JOB_TEXTS, POST_TEMPLATES, ROLES, TECHS, TEXT_LANGUAGES } from '../src/demo/vocabulary.js';
 

@@ -1,11 +1,18 @@
 /**
- * Fails when the service's modules import each other in a circle: npm run lint:imports [DIR] (default src).
+ * Fails when the service's modules import each other in a circle, or a lower layer imports an area:
+ * npm run lint:imports [DIR] (default src).
  *
  * Reads every `.ts` file under DIR, takes its relative imports and re-exports (`import … from './x.js'`,
  * `import type …`, `export … from`, `import('./x.js')`), resolves them to files, and finds the circles with
  * Tarjan's strongly connected components. Type-only imports count: a circle of types is still two modules that
  * cannot be understood, or moved, one without the other. Prints each circle and exits 1; prints nothing and
  * exits 0 when there is none. Part of `npm run lint`, so CI fails on a new circle.
+ *
+ * The layers (docs/architecture.md): the top (app.ts, server.ts, run-server.ts, cli/, demo/) assembles and runs
+ * the service; the areas (modules/<area>/, console/) are what it serves; everything else (infrastructure.ts,
+ * server-instance.ts, config.ts, db/, cache/, search/, media/, rate-limit/, net/, plugins/, schemas/, shared/) is
+ * what the areas build on. An import may go down or sideways, never up: a lower file importing an area or the top,
+ * or an area importing the top, is reported like a circle.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -86,12 +93,32 @@ export function importCircles(dir: string): string[][] {
   return circles;
 }
 
+const TOP = /^(app|server|run-server)\.ts$|^(cli|demo)\//;
+const AREA = /^(modules|console)\//;
+
+/** 2 for the top, 1 for an area, 0 for what the areas build on; `file` relative to the source root. */
+export function layerOf(file: string): number {
+  const relative = file.split(path.sep).join('/');
+  return TOP.test(relative) ? 2 : AREA.test(relative) ? 1 : 0;
+}
+
+/** Every import that climbs a layer, as `from → to` (paths relative to `dir`). */
+export function upwardImports(dir: string): string[] {
+  const root = path.resolve(dir);
+  const files = sourceFiles(root);
+  const known = new Set(files);
+  return files.flatMap((file) => importsOf(file, known)
+    .filter((target) => layerOf(path.relative(root, target)) > layerOf(path.relative(root, file)))
+    .map((target) => `${path.relative(root, file)} → ${path.relative(root, target)}`));
+}
+
 if (process.argv[1]?.endsWith('check-imports.ts')) {
   const dir = process.argv[2] ?? 'src';
   const circles = importCircles(dir);
   for (const circle of circles) console.error(`Import circle in ${dir}: ${circle.join(' ↔ ')}`);
-  if (circles.length > 0) {
-    console.error('Move what both sides need into a module of its own (docs/architecture.md).');
-    process.exit(1);
-  }
+  const upward = upwardImports(dir);
+  for (const edge of upward) console.error(`Import up a layer in ${dir}: ${edge}`);
+  if (circles.length > 0) console.error('Move what both sides need into a module of its own (docs/architecture.md).');
+  if (upward.length > 0) console.error('Pass what the lower module needs in from above, or move it down (docs/architecture.md, "Layers").');
+  if (circles.length > 0 || upward.length > 0) process.exit(1);
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOG_NAMES, LOCALES } from '../src/modules/codes/catalog-data.js';
+import { CATALOG_NAMES, LOCALES } from '../src/shared/catalog-data.js';
 import { negotiateLocale } from '../src/shared/locale.js';
 import { createTestApp, type TestContext } from './helpers/test-app.js';
 import { ENGINES } from './helpers/test-database.js';

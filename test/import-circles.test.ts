@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importCircles } from '../scripts/check-imports.js';
+import { importCircles, upwardImports } from '../scripts/check-imports.js';
 
 /** A throwaway source tree: file name → text. */
 function tree(files: Record<string, string>): string {
@@ -34,6 +34,30 @@ describe('the import-circle check (npm run lint)', () => {
       ['a.ts', 'b/index.ts', 'c.ts'],
       ['events/rules.ts', 'events/service.ts'],
       ['self.ts'],
+    ]);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('the layer check (npm run lint)', () => {
+  it('finds no import that climbs a layer in the service', () => {
+    expect(upwardImports('src')).toEqual([]);
+  });
+
+  it('finds a lower module importing an area or the top, and an area importing the top; not the other way down', () => {
+    const dir = tree({
+      'app.ts': "import { postsArea } from './modules/posts/index.js';\nimport { db } from './db/database.js';\n",
+      'modules/posts/index.ts': "import { db } from '../../db/database.js';\nimport type { App } from '../../app.js';\nimport { x } from '../jobs/x.js';\n",
+      'modules/jobs/x.ts': 'export const x = 1;\n',
+      'db/database.ts': "import { rule } from '../modules/codes/rules.js';\nexport const db = 1;\n",
+      'modules/codes/rules.ts': 'export const rule = 1;\n',
+      'console/index.ts': "import { run } from '../cli/main.js';\n",
+      'cli/main.ts': "import { db } from '../db/database.js';\nexport const run = 1;\n",
+    });
+    expect(upwardImports(dir).sort()).toEqual([
+      'console/index.ts → cli/main.ts',
+      'db/database.ts → modules/codes/rules.ts',
+      'modules/posts/index.ts → app.ts',
     ]);
     fs.rmSync(dir, { recursive: true, force: true });
   });

@@ -3,7 +3,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../db/database.js';
 import type { DialectAdapter } from '../db/dialects/dialect-adapter.js';
 import type { DB } from '../db/schema.js';
-import { catalogCodes } from '../modules/codes/catalog-data.js';
+import { catalogCodes } from '../shared/catalog-data.js';
 import { registerClient } from '../modules/oauth/client-admin.js';
 import { OAuthRepository } from '../modules/oauth/oauth-repository.js';
 import { SUPPORTED_SCOPES } from '../modules/oauth/scopes.js';

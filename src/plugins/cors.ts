@@ -1,6 +1,5 @@
 import cors, { type AsyncOriginFunction, type OriginFunction } from '@fastify/cors';
 import fp from 'fastify-plugin';
-import type { OAuthRepository } from '../modules/oauth/oauth-repository.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -18,14 +17,18 @@ const PUBLIC_CLIENT_ENDPOINTS = new Set(['/oauth/token', '/oauth/revoke']);
  * The options are built once (a per-request options delegator cost ~10% of a read's time); the two
  * OAuth endpoints, and their preflights, carry their own origin check in their route config.
  */
-export const corsPlugin = fp(async (app, opts: { origins: string[]; oauth: OAuthRepository; clock: () => number }) => {
+export const corsPlugin = fp(async (app, opts: {
+  origins: string[];
+  /** The redirect URIs of the registered public clients (the OAuth area's). */
+  publicClientRedirectUris: () => Promise<string[]>;
+  clock: () => number;
+}) => {
   const configured = new Set(opts.origins);
   let publicOrigins = new Set<string>();
   let loadedAt = -Infinity;
   const publicClientOrigins = async (): Promise<Set<string>> => {
     if (opts.clock() - loadedAt > 60_000) {
-      const clients = await opts.oauth.listClients();
-      publicOrigins = new Set(clients.filter((c) => c.secretHash === null).flatMap((c) => c.redirectUris.map((u) => new URL(u).origin)));
+      publicOrigins = new Set((await opts.publicClientRedirectUris()).map((u) => new URL(u).origin));
       loadedAt = opts.clock();
     }
     return publicOrigins;

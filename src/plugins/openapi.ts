@@ -1,7 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import fp from 'fastify-plugin';
-import { SCOPES } from '../modules/oauth/scopes.js';
 import { finishDocument } from '../openapi/finish-document.js';
 import { ErrorResponse } from '../schemas/common.js';
 
@@ -20,7 +19,7 @@ function securityOf(declared: Requirement[] | undefined, url: string, scope: str
 }
 
 /** The OpenAPI 3.1 document, built from the route schemas, at /openapi.json, and a reference at /docs. */
-export const openApiPlugin = fp(async (app, opts: { publicBaseUrl: string }) => {
+export const openApiPlugin = fp(async (app, opts: { publicBaseUrl: string; /** OAuth scopes and what each allows, for the security scheme. */ scopes: Record<string, string> }) => {
   app.addSchema(ErrorResponse);
   await app.register(swagger, {
     openapi: {
@@ -56,7 +55,7 @@ export const openApiPlugin = fp(async (app, opts: { publicBaseUrl: string }) => 
                 authorizationUrl: `${opts.publicBaseUrl}/oauth/authorize`,
                 tokenUrl: `${opts.publicBaseUrl}/oauth/token`,
                 refreshUrl: `${opts.publicBaseUrl}/oauth/token`,
-                scopes: Object.fromEntries(Object.entries(SCOPES).map(([scope, text]) => [scope, text.en])),
+                scopes: opts.scopes,
               },
             },
           },

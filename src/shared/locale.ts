@@ -1,4 +1,4 @@
-import { LOCALES, type Locale } from '../modules/codes/catalog-data.js';
+import { LOCALES, type Locale } from './catalog-data.js';
 
 export type { Locale };
 export const DEFAULT_LOCALE: Locale = 'ko';

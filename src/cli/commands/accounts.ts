@@ -4,7 +4,7 @@ import { AccountsRepository } from '../../modules/accounts/accounts-repository.j
 import { AppKeyService } from '../../modules/accounts/app-key-service.js';
 import { PASSWORD_MAX, PASSWORD_MIN, passwordProblem } from '../../modules/accounts/password-policy.js';
 import { COMPANY_ROLES, RESOURCE_ROLES } from '../../modules/accounts/roles.js';
-import { catalogCodes } from '../../modules/codes/catalog-data.js';
+import { catalogCodes } from '../../shared/catalog-data.js';
 import { hashSecret } from '../../shared/keys.js';
 import { oneOf, required, UsageError, type CliContext, type Command } from '../command.js';
 

@@ -1,4 +1,4 @@
-import { apiAudience } from '../../app.js';
+import { apiAudience } from '../../modules/oauth/index.js';
 import { ClientRegistrationError, registerClient } from '../../modules/oauth/client-admin.js';
 import { OAuthRepository } from '../../modules/oauth/oauth-repository.js';
 import { parseScopes } from '../../modules/oauth/scopes.js';

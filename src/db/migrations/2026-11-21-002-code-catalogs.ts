@@ -1,5 +1,5 @@
 import type { Kysely, Migration } from 'kysely';
-import { CATALOG_DATA, CATALOG_NAMES, LOCALES } from '../../modules/codes/catalog-data.js';
+import { CATALOG_DATA, CATALOG_NAMES, LOCALES } from '../../shared/catalog-data.js';
 import type { DB } from '../schema.js';
 
 /** Seeds the code catalogs and their labels in the 11 locales. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely, type Migration } from 'kysely';
-import { CATALOG_DATA, CATALOG_NAMES, LOCALES } from '../../modules/codes/catalog-data.js';
+import { CATALOG_DATA, CATALOG_NAMES, LOCALES } from '../../shared/catalog-data.js';
 import type { DB } from '../schema.js';
 
 /**

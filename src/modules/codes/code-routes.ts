@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { errorResponses, NOT_MODIFIED, Page, PageQuery, PUBLIC_READ_ERRORS } from '../../schemas/common.js';
-import { CATALOG_NAMES } from './catalog-data.js';
+import { CATALOG_NAMES } from '../../shared/catalog-data.js';
 import type { CodeService } from './code-service.js';
 
 const CodeEntry = Type.Object({

@@ -1,7 +1,7 @@
 import { pageOf, type PageResult } from '../../schemas/common.js';
 import { ApiError } from '../../shared/api-error.js';
 import { DEFAULT_LOCALE, type Locale } from '../../shared/locale.js';
-import type { CatalogName } from './catalog-data.js';
+import type { CatalogName } from '../../shared/catalog-data.js';
 import type { CodeRepository } from './code-repository.js';
 
 export interface CodeEntry { code: string; displayName: string }

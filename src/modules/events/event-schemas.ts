@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { DateTimeUtc, FacetsQuery, Handle, ListDateTime, Nullable, Page, PageQuery, StringEnum } from '../../schemas/common.js';
-import { EVENT_CATEGORIES, EVENT_SUBJECTS } from '../codes/catalog-data.js';
+import { EVENT_CATEGORIES, EVENT_SUBJECTS } from '../../shared/catalog-data.js';
 import { FACET_TOP } from '../../search/facet-counts.js';
 import { CompanyBrief } from '../jobs/job-schemas.js';
 

@@ -5,7 +5,7 @@ import { dateBoundary, parseSearchTime, toListDateTime, toUtcIso } from '../../s
 import { pageOf, type PageResult } from '../../schemas/common.js';
 import { NO_COMPANY } from '../../search/facet-counts.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
-import { EVENT_CATEGORIES, EVENT_SUBJECTS, inCodeOrder } from '../codes/catalog-data.js';
+import { EVENT_CATEGORIES, EVENT_SUBJECTS, inCodeOrder } from '../../shared/catalog-data.js';
 import { companyBriefOf } from '../jobs/company-brief.js';
 import { jsonColumn } from '../posts/post-reads.js';
 import type { EventItemRow } from './event-reads.js';

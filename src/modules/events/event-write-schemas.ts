@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, StringEnum } from '../../schemas/common.js';
-import { EVENT_CATEGORIES, EVENT_SUBJECTS } from '../codes/catalog-data.js';
+import { EVENT_CATEGORIES, EVENT_SUBJECTS } from '../../shared/catalog-data.js';
 import { ACCESS_TYPES, EVENT_OPEN_TYPE_INPUTS, FormField, JOIN_TYPES } from './event-schemas.js';
 
 const dateTime = (description: string) => Type.String({ minLength: 10, maxLength: 40, description: `${description}; ISO 8601 (no zone: service time zone)`, examples: ['2026-12-05T19:00:00+09:00'] });

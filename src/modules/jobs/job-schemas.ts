@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { DateTimeUtc, FacetsQuery, Handle, ListDateTime, Nullable, Page, PageQuery, RequestId, StringEnum } from '../../schemas/common.js';
-import { EMPLOYMENT_TYPES } from '../codes/catalog-data.js';
+import { EMPLOYMENT_TYPES } from '../../shared/catalog-data.js';
 import { FACET_TOP } from '../../search/facet-counts.js';
 import { JOB_FACETS } from '../../search/job-index.js';
 

@@ -10,7 +10,7 @@ import { SearchCache } from '../../search/search-cache.js';
 import { isHiring } from '../../search/search-documents.js';
 import { queryTerms } from '../../search/search-text.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
-import { EMPLOYMENT_TYPES, inCodeOrder } from '../codes/catalog-data.js';
+import { EMPLOYMENT_TYPES, inCodeOrder } from '../../shared/catalog-data.js';
 import type { CodeService } from '../codes/code-service.js';
 import { jsonColumn } from '../posts/post-reads.js';
 import { companyBriefOf } from './company-brief.js';

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ListDateTime, Nullable, StringEnum } from '../../schemas/common.js';
-import { EMPLOYMENT_TYPES } from '../codes/catalog-data.js';
+import { EMPLOYMENT_TYPES } from '../../shared/catalog-data.js';
 import { SENIORITIES, WORK_TYPES } from './job-schemas.js';
 
 const text = (max: number, description?: string) => Type.String({ maxLength: max, ...(description ? { description } : {}) });

@@ -6,7 +6,7 @@ import { dateBoundary, toListDateTime, toUtcIso } from '../../shared/time.js';
 import { pageOf, type PageResult } from '../../schemas/common.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
 import type { PermissionService } from '../accounts/permission-service.js';
-import { EMPLOYMENT_TYPES, inCodeOrder } from '../codes/catalog-data.js';
+import { EMPLOYMENT_TYPES, inCodeOrder } from '../../shared/catalog-data.js';
 import type { CodeService } from '../codes/code-service.js';
 import type { JobRepository } from './job-repository.js';
 import type { JobChildren, JobWriteRepository } from './job-write-repository.js';

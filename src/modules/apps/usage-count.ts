@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { UsageCounter } from '../modules/apps/usage.js';
-import { addRouteHook } from './route-hooks.js';
+import type { UsageCounter } from './usage.js';
+import { addRouteHook } from '../../plugins/route-hooks.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

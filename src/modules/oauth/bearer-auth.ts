@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
-import { hasScope } from '../modules/oauth/scopes.js';
-import { InvalidTokenError, type AccessTokenClaims, type TokenService } from '../modules/oauth/token-service.js';
-import { ApiError } from '../shared/api-error.js';
-import { addRouteHook } from './route-hooks.js';
+import { hasScope } from './scopes.js';
+import { InvalidTokenError, type AccessTokenClaims, type TokenService } from './token-service.js';
+import { ApiError } from '../../shared/api-error.js';
+import { addRouteHook } from '../../plugins/route-hooks.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

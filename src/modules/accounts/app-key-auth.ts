@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
-import type { AppKeyService, AuthenticatedApp } from '../modules/accounts/app-key-service.js';
-import { ApiError } from '../shared/api-error.js';
-import { addRouteHook } from './route-hooks.js';
+import type { AppKeyService, AuthenticatedApp } from './app-key-service.js';
+import { ApiError } from '../../shared/api-error.js';
+import { addRouteHook } from '../../plugins/route-hooks.js';
 
 export const API_KEY_HEADER = 'x-svc-api-key';
 

@@ -1,0 +1,19 @@
+import type { Area, Infrastructure } from '../infrastructure.js';
+import type { AccountsArea } from '../modules/accounts/index.js';
+import type { OAuthArea } from '../modules/oauth/index.js';
+import { consoleRoutes } from './console-routes.js';
+
+/** The developer console (/console): sign-up and sign-in, apps, their keys, OAuth clients and usage. */
+export function consoleArea(infra: Infrastructure, deps: { accounts: AccountsArea; oauth: OAuthArea }): Area {
+  const { config, database, clock } = infra;
+  const { accounts, appKeys } = deps.accounts;
+  const { oauth, sessions, tokens, keyEncryptionKey } = deps.oauth;
+  return {
+    routes: async (app) => {
+      await app.register(consoleRoutes, {
+        database, accounts, appKeys, oauth, sessions, tokens, keyEncryptionKey, signUpOpen: config.consoleSignUpOpen,
+        globalLimits: { perMinute: config.rateLimits.globalPerMinute, perDay: config.rateLimits.globalPerDay }, clock,
+      });
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyBaseLogger, FastifyInstance, FastifyPluginAsync, RawServerDefault } from 'fastify';
+import { DataVersion } from './cache/data-version.js';
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import { DecodeGate } from './media/decode-gate.js';
+import { ImageUploads } from './media/image-uploads.js';
+import { mediaStoreFor } from './media/media-store-factory.js';
+import type { MediaStore } from './media/media-store.js';
+import { MEDIA_SWEEP_GRACE_MS, MediaSweep } from './media/media-sweep.js';
+import { rateLimitStoreFor } from './rate-limit/rate-limit-store-factory.js';
+import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
+import { startPruning } from './search/search-changes.js';
+import { Idempotency } from './shared/idempotency.js';
+import { Links } from './shared/links.js';
+
+/**
+ * What every area of the service builds on, made once per app: the database and the clock, the data versions
+ * that caches are kept under, the media store and the image checks, Idempotency-Key claims, the rate-limit
+ * store, and the web addresses. Areas (src/modules/<area>/index.ts) take it and build their own repositories
+ * and services from it; nothing here knows about an area.
+ */
+export interface Infrastructure {
+  config: Config;
+  database: Database;
+  clock: () => number;
+  log: FastifyBaseLogger;
+  links: Links;
+  /** Bumped by every write to posts or jobs, on any instance (cache/data-version.ts). */
+  versions: { posts: DataVersion; jobs: DataVersion };
+  mediaStore: MediaStore;
+  uploads: ImageUploads;
+  uploadLimits: { maxRequestBytes: number; maxFileBytes: number };
+  idempotency: Idempotency;
+  rateLimits: RateLimitStore;
+}
+
+/** Route modules, registered with the TypeBox type provider (their schemas type their handlers). */
+export type Routes = FastifyPluginAsync<Record<never, never>, RawServerDefault, TypeBoxTypeProvider>;
+
+/** What an area adds to the app: its routes, and the routes of its writes that take uploads (multipart). */
+export interface Area {
+  routes?: Routes;
+  uploadRoutes?: Routes;
+}
+
+export interface InfrastructureOptions {
+  config: Config;
+  database: Database;
+  clock: () => number;
+  mediaStore?: MediaStore;
+  rateLimitStore?: RateLimitStore;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Removes uploads nothing refers to; its first run starts with the app (src/media/media-sweep.ts). */
+    mediaSweep: MediaSweep;
+  }
+}
+
+/** Opens the infrastructure for `app`; what it starts (the media sweep, the pruning of the search change log) stops with it. */
+export async function openInfrastructure(app: FastifyInstance, options: InfrastructureOptions): Promise<Infrastructure> {
+  const { config, database, clock } = options;
+  const mediaStore = options.mediaStore ?? mediaStoreFor(config, database, clock);
+  const mediaSweep = new MediaSweep(database.db, mediaStore, clock, app.log);
+  mediaSweep.start(MEDIA_SWEEP_GRACE_MS);
+  app.decorate('mediaSweep', mediaSweep);
+  app.addHook('onClose', async () => { mediaSweep.stop(); await mediaSweep.firstRun; });
+  const stopPruning = startPruning(database.db, clock, (err) => app.log.error({ err }, 'pruning the search change log failed'));
+  app.addHook('onClose', async () => { stopPruning(); });
+
+  const idempotency = new Idempotency(database.db, clock, config.instanceName);
+  const abandonedClaims = await idempotency.releaseAbandoned();
+  if (abandonedClaims > 0) app.log.warn({ abandonedClaims }, 'released Idempotency-Key claims an earlier run left unfinished');
+
+  return {
+    config,
+    database,
+    clock,
+    log: app.log,
+    links: new Links(config.webBaseUrl, config.publicBaseUrl),
+    versions: { posts: new DataVersion(database.reads, 'posts'), jobs: new DataVersion(database.reads, 'jobs') },
+    mediaStore,
+    uploads: new ImageUploads(mediaStore, app.log, { maxPixels: config.media.maxImagePixels, maxDecodedBytes: config.media.maxDecodedBytes }, new DecodeGate(config.media.decodeConcurrency)),
+    uploadLimits: { maxRequestBytes: config.media.maxRequestBytes, maxFileBytes: config.media.maxImageBytes },
+    idempotency,
+    rateLimits: options.rateLimitStore ?? await rateLimitStoreFor(config, database, clock, app.log),
+  };
+}

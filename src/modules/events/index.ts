@@ -1,0 +1,34 @@
+import type { Area, Infrastructure } from '../../infrastructure.js';
+import type { AccountsArea } from '../accounts/index.js';
+import { EventRepository } from './event-repository.js';
+import { eventRoutes } from './event-routes.js';
+import { EventService } from './event-service.js';
+import { eventSubRoutes } from './event-sub-routes.js';
+import { EventSubService } from './event-sub-service.js';
+import { EventWriteRepository } from './event-write-repository.js';
+import { eventWriteRoutes } from './event-write-routes.js';
+import { EventWriteRules } from './event-write-rules.js';
+import { EventWriteService } from './event-write-service.js';
+
+/**
+ * Events: search and read the published ones with their tickets, sessions and FAQs (app key), and manage a
+ * company's events and their parts with a user's token (`event:write`).
+ */
+export function eventsArea(infra: Infrastructure, deps: { accounts: AccountsArea }): Area {
+  const { config, database, clock, links, uploads, idempotency, uploadLimits } = infra;
+  const { accounts, permissions } = deps.accounts;
+  const events = new EventService(new EventRepository(database.db, database.reads, database.longReads), accounts, links, clock, config.serviceTimeZone);
+  const writeDeps = {
+    writes: new EventWriteRepository(database.db), accounts, permissions, uploads, links, clock, timeZone: config.serviceTimeZone,
+  };
+  const rules = new EventWriteRules(writeDeps);
+  const writes = new EventWriteService(writeDeps, rules);
+  const parts = new EventSubService(writeDeps, rules);
+  return {
+    routes: async (scope) => {
+      await scope.register(eventRoutes, { events });
+      await scope.register(eventSubRoutes, { events: parts, idempotency });
+    },
+    uploadRoutes: async (scope) => { await scope.register(eventWriteRoutes, { events: writes, idempotency, limits: uploadLimits, uploads }); },
+  };
+}

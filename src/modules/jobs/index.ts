@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import type { Area, Infrastructure } from '../../infrastructure.js';
+import { JobIndex, jobIndexCopy } from '../../search/job-index.js';
+import type { AccountsArea } from '../accounts/index.js';
+import type { CodeService } from '../codes/code-service.js';
+import { JobRepository } from './job-repository.js';
+import { jobRoutes } from './job-routes.js';
+import { JobService } from './job-service.js';
+import { JobWriteRepository } from './job-write-repository.js';
+import { jobWriteRoutes } from './job-write-routes.js';
+import { JobWriteService } from './job-write-service.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The job search index of this instance (src/search/job-index.ts). */
+    jobIndex: JobIndex;
+  }
+}
+
+/**
+ * Job postings: search and read the hiring ones with an app key (the search index of this instance), and manage
+ * a company's postings with a user's token and the capabilities of its roles (DECISIONS.md, job lifecycle).
+ */
+export async function jobsArea(app: FastifyInstance, infra: Infrastructure, deps: { accounts: AccountsArea; codes: CodeService }): Promise<Area> {
+  const { config, database, clock, links, uploads, idempotency, uploadLimits } = infra;
+  const { accounts, permissions } = deps.accounts;
+  const index = new JobIndex(database, infra.versions.jobs, jobIndexCopy(config.dataDir));
+  await index.ready();
+  app.decorate('jobIndex', index);
+  app.addHook('onClose', async () => { await index.close(); });
+  const reads = new JobRepository(database.db, database.reads, index);
+  const jobs = new JobService(reads, accounts, deps.codes, links, clock, infra.versions.jobs);
+  const writes = new JobWriteService({
+    writes: new JobWriteRepository(database.db), reads, accounts, permissions, codes: deps.codes, uploads, links, clock, timeZone: config.serviceTimeZone,
+  });
+  return {
+    routes: async (scope) => { await scope.register(jobRoutes, { jobs }); },
+    uploadRoutes: async (scope) => { await scope.register(jobWriteRoutes, { jobs: writes, idempotency, limits: uploadLimits, uploads }); },
+  };
+}

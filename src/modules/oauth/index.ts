@@ -1,0 +1,61 @@
+import type { Config } from '../../config.js';
+import type { Area, Infrastructure } from '../../infrastructure.js';
+import type { AccountsArea } from '../accounts/index.js';
+import { WebSessions } from '../web/web-session.js';
+import { authorizeRoutes } from './authorize-routes.js';
+import { discoveryRoutes } from './discovery-routes.js';
+import { LoginThrottle } from './login-throttle.js';
+import { OAuthRepository } from './oauth-repository.js';
+import { SCOPES } from './scopes.js';
+import { keyEncryptionKey, SigningKeys } from './signing-keys.js';
+import { tokenRoutes } from './token-routes.js';
+import { TokenService } from './token-service.js';
+import { userinfoRoutes } from './userinfo-routes.js';
+
+/** The `aud` of access tokens: this service's API (RFC 9068 resource indicator). */
+export function apiAudience(config: Config): string {
+  return `${config.publicBaseUrl}/api`;
+}
+
+/**
+ * OAuth 2.0 for builders acting for a user: clients, the sign-in and consent pages, tokens signed with keys kept
+ * encrypted in the database, server metadata and userinfo. Its token check (bearer-auth.ts) is registered with
+ * the cross-cutting plugins; the console manages clients and shows sessions through it.
+ */
+export async function oauthArea(infra: Infrastructure, deps: { accounts: AccountsArea }) {
+  const { config, database, clock, links } = infra;
+  const { accounts } = deps.accounts;
+  const issuer = config.publicBaseUrl;
+  const oauth = new OAuthRepository(database.db);
+  const kek = keyEncryptionKey(config.signingKeySecret, config.dataDir);
+  const signingKeys = new SigningKeys(database.db, kek, clock, config.lifetimes.accessTokenSeconds);
+  await signingKeys.init();
+  const tokens = new TokenService(oauth, signingKeys, {
+    issuer,
+    audience: apiAudience(config),
+    accessTokenSeconds: config.lifetimes.accessTokenSeconds,
+    refreshTokenSeconds: config.lifetimes.refreshTokenSeconds,
+  }, clock);
+  const sessions = new WebSessions(oauth, accounts, new LoginThrottle(database.db, config.loginThrottle, clock), clock, issuer.startsWith('https://'));
+  const area: Area = {
+    routes: async (app) => {
+      await app.register(discoveryRoutes, { issuer, keys: signingKeys });
+      await app.register(authorizeRoutes, { oauth, sessions, issuer, codeSeconds: config.lifetimes.authorizationCodeSeconds, clock });
+      await app.register(tokenRoutes, { oauth, tokens, clock });
+      await app.register(userinfoRoutes, { accounts, links, webBaseUrl: config.webBaseUrl });
+    },
+  };
+  return {
+    ...area,
+    oauth,
+    tokens,
+    sessions,
+    keyEncryptionKey: kek,
+    /** The scopes and what each allows, in English (the OpenAPI document's security scheme). */
+    scopes: Object.fromEntries(Object.entries(SCOPES).map(([scope, text]) => [scope, text.en])),
+    /** The redirect URIs of public clients, whose origins may call the token endpoints from a browser (CORS). */
+    publicClientRedirectUris: async () => (await oauth.listClients()).filter((c) => c.secretHash === null).flatMap((c) => c.redirectUris),
+  };
+}
+
+export type OAuthArea = Awaited<ReturnType<typeof oauthArea>>;

@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import type { Area, Infrastructure } from '../../infrastructure.js';
+import { PostIndex, postIndexCopy } from '../../search/post-index.js';
+import type { AccountsArea } from '../accounts/index.js';
+import { OgFetcher } from './og-fetcher.js';
+import { PostRepository } from './post-repository.js';
+import { postRoutes } from './post-routes.js';
+import { PostService } from './post-service.js';
+import { PostWriteRepository } from './post-write-repository.js';
+import { postWriteRoutes } from './post-write-routes.js';
+import { PostWriteService } from './post-write-service.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The post search index of this instance (src/search/post-index.ts). */
+    postIndex: PostIndex;
+  }
+}
+
+/**
+ * Posts: search and read with an app key (the search index of this instance, ready before the app serves),
+ * write with a user's token (images, Open Graph cards fetched from the link in the text).
+ */
+export async function postsArea(app: FastifyInstance, infra: Infrastructure, deps: { accounts: AccountsArea }): Promise<Area> {
+  const { config, database, clock, links, uploads, idempotency, uploadLimits } = infra;
+  const index = new PostIndex(database, infra.versions.posts, postIndexCopy(config.dataDir));
+  await index.ready();
+  app.decorate('postIndex', index);
+  app.addHook('onClose', async () => { await index.close(); });
+  const posts = new PostService(new PostRepository(database.reads, index), deps.accounts.accounts, links, config.serviceTimeZone, infra.versions.posts);
+  const writes = new PostWriteService({
+    writes: new PostWriteRepository(database.db), reads: posts, uploads, og: new OgFetcher(config.ogFetch, infra.log), clock,
+  });
+  return {
+    routes: async (scope) => { await scope.register(postRoutes, { posts }); },
+    uploadRoutes: async (scope) => { await scope.register(postWriteRoutes, { posts: writes, idempotency, limits: uploadLimits, uploads }); },
+  };
+}
