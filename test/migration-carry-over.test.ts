@@ -1,24 +1,19 @@
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
-import { Migrator, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { openDatabase, type Database } from '../src/db/database.js';
+import type { Database } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { allMigrations } from '../src/db/migrations/index.js';
 import { hashSecret } from '../src/shared/keys.js';
 import { AccountsRepository } from '../src/modules/accounts/accounts-repository.js';
 import { AppKeyService } from '../src/modules/accounts/app-key-service.js';
 import { testConfig } from './helpers/test-app.js';
+import { databaseAt } from './helpers/database-at.js';
 import { ENGINES } from './helpers/test-database.js';
 
 const BEFORE = '2026-11-22-010-job-popularity-index';
 const NOW = Date.parse('2026-11-21T03:00:00Z');
 
-/** Data stored before the migrations after 010 (011-018) is carried over, in the reference's shape. */
+/** Data stored before the migrations after 010 (011-019) is carried over, in the reference's shape. */
 describe.each(ENGINES)('migrations after 010 on %s', (engine) => {
   let database: Database | null = null;
   let cleanup: () => Promise<void> = async () => undefined;
@@ -28,32 +23,10 @@ describe.each(ENGINES)('migrations after 010 on %s', (engine) => {
   });
 
   async function openAt010(): Promise<Database> {
-    let schema: string | undefined;
-    if (engine === 'sqlite') {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-carry-'));
-      database = openDatabase({ kind: 'sqlite', url: path.join(dir, 'old.sqlite') });
-      cleanup = async () => fs.rmSync(dir, { recursive: true, force: true });
-    } else {
-      schema = `carry_${randomBytes(4).toString('hex')}`;
-      const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-      await admin.connect();
-      await admin.query(`CREATE SCHEMA ${schema}`);
-      await admin.end();
-      database = openDatabase({ kind: 'postgres', url: process.env.TEST_DATABASE_URL!, searchPath: schema, poolSize: 2 });
-      cleanup = async () => {
-        const c = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-        await c.connect();
-        await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-        await c.end();
-      };
-    }
-    const db = database;
-    const migrator = new Migrator({
-      db: db.db, provider: { getMigrations: async () => allMigrations(db.adapter) }, ...(schema ? { migrationTableSchema: schema } : {}),
-    });
-    const { error } = await migrator.migrateTo(BEFORE);
-    if (error) throw error;
-    return db;
+    const opened = await databaseAt(engine, BEFORE);
+    cleanup = opened.cleanup;
+    database = opened.database;
+    return database;
   }
 
   it('keeps every row and gives it the new fields: HYBRID events, old form fields, settings, sessions, FAQs, claims', async () => {

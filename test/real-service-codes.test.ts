@@ -1,19 +1,14 @@
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
-import { Migrator, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { openDatabase, type Database } from '../src/db/database.js';
+import type { Database } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { allMigrations } from '../src/db/migrations/index.js';
 import { CODE_RENAMES } from '../src/db/migrations/2026-11-25-019-real-service-codes.js';
 import { AccountsRepository } from '../src/modules/accounts/accounts-repository.js';
 import { AppKeyService } from '../src/modules/accounts/app-key-service.js';
 import { jsonPart, multipart } from './helpers/multipart.js';
 import { createTestApp, testConfig, type TestContext } from './helpers/test-app.js';
+import { databaseAt } from './helpers/database-at.js';
 import { ENGINES } from './helpers/test-database.js';
 import { accessToken, bearer } from './helpers/tokens.js';
 
@@ -31,32 +26,10 @@ describe.each(ENGINES)('the real service\'s codes on %s', (engine) => {
     });
 
     async function openBefore019(): Promise<Database> {
-      let schema: string | undefined;
-      if (engine === 'sqlite') {
-        const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-codes-'));
-        database = openDatabase({ kind: 'sqlite', url: path.join(dir, 'old.sqlite') });
-        cleanup = async () => fs.rmSync(dir, { recursive: true, force: true });
-      } else {
-        schema = `codes_${randomBytes(4).toString('hex')}`;
-        const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-        await admin.connect();
-        await admin.query(`CREATE SCHEMA ${schema}`);
-        await admin.end();
-        database = openDatabase({ kind: 'postgres', url: process.env.TEST_DATABASE_URL!, searchPath: schema, poolSize: 2 });
-        cleanup = async () => {
-          const c = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-          await c.connect();
-          await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-          await c.end();
-        };
-      }
-      const db = database;
-      const migrator = new Migrator({
-        db: db.db, provider: { getMigrations: async () => allMigrations(db.adapter) }, ...(schema ? { migrationTableSchema: schema } : {}),
-      });
-      const { error } = await migrator.migrateTo(BEFORE);
-      if (error) throw error;
-      return db;
+      const opened = await databaseAt(engine, BEFORE);
+      cleanup = opened.cleanup;
+      database = opened.database;
+      return database;
     }
 
     it('carries every stored code to the new one (the documented table), and the service reads, filters and counts in the new codes', async () => {
