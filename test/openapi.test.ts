@@ -102,6 +102,14 @@ describe('OpenAPI document', () => {
     expect(schemaOf('companyId').pattern).toBe('^[A-Za-z0-9_-]*$');
     expect(schemaOf('seniorities').items.enum).toEqual(['BEGINNER', 'JUNIOR', 'MIDLEVEL', 'SENIOR', 'EXECUTIVE']);
     expect(schemaOf('pageSize')).toMatchObject({ minimum: 1, maximum: 50, default: 20 });
+    expect(schemaOf('employmentTypes').items.enum).toEqual(['FULL_TIME', 'FIXED_TERM', 'COMMISSIONED', 'INTERN', 'FREELANCER', 'SELF_EMPLOYED']);
+  });
+
+  it('marks the parameters kept under this service\'s first names deprecated, and only those', () => {
+    const deprecated = Object.entries(doc.paths as Record<string, Record<string, { parameters?: Array<Record<string, any>> }>>)
+      .flatMap(([path, item]) => Object.entries(item).flatMap(([method, op]) => (op.parameters ?? [])
+        .filter((p) => p.deprecated === true).map((p) => `${method.toUpperCase()} ${path} ${p.name}`)));
+    expect(deprecated.sort()).toEqual(['GET /api/v1/events eventCategories', 'GET /api/v1/events eventOpenTypes', 'GET /api/v1/events eventSubjects']);
   });
 
   it('names every operation: unique verb-first camelCase ids, the real service\'s own where it has the operation', () => {

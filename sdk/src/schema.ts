@@ -4303,11 +4303,20 @@ export interface operations {
                 status?: "UPCOMING" | "ONGOING" | "CLOSED";
                 /** @description Events of this company (handle) */
                 companyId?: string;
-                /** @description Same as categories (the name this service used first). Repeat the parameter or give a comma list; values combine with OR */
+                /**
+                 * @deprecated
+                 * @description Deprecated: use categories (the name this service used first; given with categories, the values join). Repeat the parameter or give a comma list; values combine with OR
+                 */
                 eventCategories?: ("MARKET" | "FAIR" | "CONFERENCE" | "NETWORKING" | "BUSINESS" | "COMPETITION" | "LIFESTYLE")[];
-                /** @description Same as subjects. Repeat the parameter or give a comma list; values combine with OR */
+                /**
+                 * @deprecated
+                 * @description Deprecated: use subjects. Repeat the parameter or give a comma list; values combine with OR
+                 */
                 eventSubjects?: ("WEB3" | "TECHNOLOGY" | "PRODUCT" | "FINANCE" | "HUMANITIES" | "BUSINESS" | "CULTURE")[];
-                /** @description Same as openTypes. Repeat the parameter or give a comma list; values combine with OR */
+                /**
+                 * @deprecated
+                 * @description Deprecated: use openTypes. Repeat the parameter or give a comma list; values combine with OR
+                 */
                 eventOpenTypes?: ("OFFLINE" | "ONLINE" | "ON_OFFLINE" | "TBD" | "HYBRID")[];
                 /** @description START_AT_DESC latest start first; START_AT_ASC earliest first */
                 sort?: "START_AT_DESC" | "START_AT_ASC";

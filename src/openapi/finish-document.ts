@@ -4,7 +4,8 @@
  *
  * - every titled schema becomes a named component, and an untitled request or 2xx body is named after its
  *   operation (`CreatePostResponse`), so generators emit named types instead of anonymous ones;
- * - a parameter with a default is optional (the service fills the default in);
+ * - a parameter with a default is optional (the service fills the default in), and one whose schema is
+ *   deprecated is a deprecated parameter;
  * - the headers the service reads and sends are documented on every operation they apply to;
  * - every 2xx JSON response carries an example, built from the schema's own examples and formats.
  *
@@ -122,10 +123,15 @@ function documentHeaders(path: string, method: string, operation: Json): void {
   }
 }
 
-/** Parameters with a default are optional to the caller: the service fills the default in. */
-function optionalDefaults(operation: Json): void {
+/**
+ * Parameters with a default are optional to the caller: the service fills the default in. A parameter whose
+ * schema is marked deprecated (an alias kept for clients of this service's first names) is marked deprecated
+ * itself, where generators and reference pages look for it.
+ */
+function parameterFlags(operation: Json): void {
   for (const param of (operation.parameters ?? []) as Json[]) {
     if (param.in !== 'path' && param.schema?.default !== undefined) param.required = false;
+    if (param.schema?.deprecated === true) param.deprecated = true;
   }
 }
 
@@ -148,7 +154,7 @@ export function finishDocument(doc: Json): Json {
       const operation = item[method] as Json | undefined;
       if (!operation) continue;
       if (operation.operationId) nameBodies(operation.operationId, operation);
-      optionalDefaults(operation);
+      parameterFlags(operation);
     }
   }
   doc.paths = liftTitled(doc.paths, schemas);

@@ -145,6 +145,9 @@ export const FaqList = Type.Array(FaqCategory, { title: 'EventFaqList' });
 const multi = <T extends TSchema>(item: T, description: string) =>
   Type.Optional(Type.Array(item, { maxItems: 50, description: `${description}. Repeat the parameter or give a comma list; values combine with OR` }));
 
+/** A parameter kept under this service's first name for the clients that use it; the reference's name is the one to use. */
+const deprecatedAlias = <T extends TSchema>(schema: T): T => ({ ...schema, deprecated: true });
+
 export const EVENT_STATUSES = ['UPCOMING', 'ONGOING', 'CLOSED'] as const;
 const day = (description: string) => Type.Optional(Type.String({ maxLength: 40, description, examples: ['2026-12-01'] }));
 
@@ -157,9 +160,9 @@ export const EventSearchQuery = Type.Object({
   startDateTo: day('Events starting on or before this date (the whole day when a date)'),
   status: Type.Optional(StringEnum(EVENT_STATUSES, { description: 'UPCOMING (not started), ONGOING (started, not ended) or CLOSED (ended), at the time of the request' })),
   companyId: Type.Optional(Handle('Events of this company (handle)')),
-  eventCategories: multi(StringEnum(EVENT_CATEGORIES), 'Same as categories (the name this service used first)'),
-  eventSubjects: multi(StringEnum(EVENT_SUBJECTS), 'Same as subjects'),
-  eventOpenTypes: multi(StringEnum(EVENT_OPEN_TYPE_INPUTS), 'Same as openTypes'),
+  eventCategories: deprecatedAlias(multi(StringEnum(EVENT_CATEGORIES), 'Deprecated: use categories (the name this service used first; given with categories, the values join)')),
+  eventSubjects: deprecatedAlias(multi(StringEnum(EVENT_SUBJECTS), 'Deprecated: use subjects')),
+  eventOpenTypes: deprecatedAlias(multi(StringEnum(EVENT_OPEN_TYPE_INPUTS), 'Deprecated: use openTypes')),
   sort: Type.Optional(StringEnum(EVENT_SORTS, { default: 'START_AT_DESC', description: 'START_AT_DESC latest start first; START_AT_ASC earliest first' })),
   facets: FacetsQuery(EVENT_FACETS, FACET_TOP),
   ...PageQuery,
