@@ -36,6 +36,20 @@ describe('operator CLI', () => {
     expect(out.join('\n')).toContain(`Usage: npm run cli -- ${name}`);
   });
 
+  const groups = [...new Set(COMMANDS.filter((c) => c.name.includes(' ')).map((c) => c.name.split(' ')[0]!))];
+  it.each(groups)('lists the commands of the group "%s" on --help, -h and help, and on the group alone as a usage error', async (group) => {
+    const members = COMMANDS.filter((c) => c.name.startsWith(`${group} `));
+    for (const argv of [[group, '--help'], [group, '-h'], ['help', group]]) {
+      out = [];
+      expect(await run(...argv), argv.join(' ')).toBe(0);
+      for (const c of members) expect(out.join('\n')).toContain(c.usage);
+      expect(out.join('\n')).not.toContain('migrate ');
+    }
+    out = [];
+    expect(await run(group)).toBe(2);
+    expect(out.join('\n')).toContain(`npm run cli -- ${group} <command>`);
+  });
+
   it('creates an app whose key is printed once and authenticates', async () => {
     expect(await run('apps', 'create', '--name', 'Partner app')).toBe(0);
     const key = /svck_[0-9A-Za-z]{32}/.exec(out.join('\n'))?.[0];

@@ -22,12 +22,21 @@ export const COMMANDS: Command[] = [
   searchRebuildCommand, searchCheckCommand,
 ];
 
-function overview(io: Io): void {
-  io.out('Usage: npm run cli -- <command> [options]   (settings come from the environment; see README)');
+/** The commands whose name begins with `words` (all of them for none), with a line each. */
+function overview(io: Io, words: string[] = []): void {
+  const commands = COMMANDS.filter((c) => words.every((w, i) => c.name.split(' ')[i] === w));
+  io.out(`Usage: npm run cli -- ${words.length ? `${words.join(' ')} ` : ''}<command> [options]   (settings come from the environment; see README)`);
   io.out('');
-  for (const c of COMMANDS) io.out(`  ${c.usage.padEnd(60)} ${c.summary}`);
+  for (const c of commands) io.out(`  ${c.usage.padEnd(60)} ${c.summary}`);
   io.out('');
   io.out('Add --help after a command for its details.');
+}
+
+/** The words before the first option, when they name a group of commands (`apps`, `clients`): else null. */
+function groupOf(argv: string[]): string[] | null {
+  const words = argv.slice(argv[0] === 'help' ? 1 : 0).filter((a) => !a.startsWith('-'));
+  if (words.length === 0) return null;
+  return COMMANDS.some((c) => c.name.split(' ').length > words.length && words.every((w, i) => c.name.split(' ')[i] === w)) ? words : null;
 }
 
 /** Runs one CLI invocation and returns its exit code (0 ok, 1 failure, 2 usage error). */
@@ -37,6 +46,13 @@ export async function runCli(argv: string[], io: Io, env: Record<string, string 
     return words.every((w, i) => argv[i] === w);
   });
   if (!command) {
+    const asked = argv.includes('--help') || argv.includes('-h') || argv[0] === 'help';
+    const group = groupOf(argv);
+    if (group) {
+      // A group's help (`apps --help`, `help apps`), or a group without its command (`apps`: a usage error).
+      overview(io, group);
+      return asked ? 0 : 2;
+    }
     if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
       overview(io);
       return argv.length === 0 ? 2 : 0;
