@@ -1,0 +1,67 @@
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from './helpers/free-port.js';
+
+const ROOT = path.resolve(new URL('..', import.meta.url).pathname);
+
+/**
+ * Starts `npm <args>` in `cwd` as a process manager would (npm's own PID, no process group of ours), waits until
+ * the service is ready, sends SIGTERM to exactly that PID, and reports what happened.
+ */
+async function stopWithSigterm(args: string[], cwd: string, dataDir: string) {
+  const port = await freePort();
+  const child = spawn('npm', args, {
+    cwd, env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', LOG_FORMAT: 'json', SIGNING_KEY_SECRET: 'signals-test-secret-0123456789abcdef' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+  child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  let ready = false;
+  while (!ready && Date.now() < deadline) {
+    ready = await fetch(`${base}/readyz`).then((r) => r.ok, () => false);
+    if (!ready) await new Promise((r) => setTimeout(r, 250));
+  }
+  expect(ready, output).toBe(true);
+  process.kill(child.pid!, 'SIGTERM');
+  const code = await Promise.race([exited, new Promise<'still running'>((r) => setTimeout(() => r('still running'), 20_000))]);
+  // Whatever npm did, nothing may be left serving on the port.
+  const afterwards = await fetch(`${base}/readyz`).then((r) => r.status, () => 'refused');
+  return { code, afterwards, output };
+}
+
+describe('a supervisor\'s SIGTERM to the documented commands', () => {
+  const dirs: string[] = [];
+  const tempDir = (name: string) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), name));
+    dirs.push(dir);
+    return dir;
+  };
+  afterAll(() => { for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true }); });
+
+  it('npm run demo: the server itself gets the signal, drains, and nothing is left serving', async () => {
+    const { code, afterwards, output } = await stopWithSigterm(['run', 'demo', '--silent'], ROOT, tempDir('svc-signal-demo-'));
+    expect(output).toContain('shutting down: finishing in-flight requests');
+    expect(code).toBe(0);
+    expect(afterwards).toBe('refused');
+  }, 120_000);
+
+  it('npm start: the same, from a compiled copy (the build prestart runs is made here, away from the project\'s dist/)', async () => {
+    // A copy of the project's start: its package.json and the compiled service, with node_modules and views linked.
+    const copy = tempDir('svc-signal-start-');
+    fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(copy, 'package.json'));
+    for (const linked of ['node_modules', 'views']) fs.symlinkSync(path.join(ROOT, linked), path.join(copy, linked));
+    const built = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', path.join(ROOT, 'tsconfig.build.json'), '--outDir', path.join(copy, 'dist')], { encoding: 'utf8' });
+    expect(built.status, built.stdout + built.stderr).toBe(0);
+    const { code, afterwards, output } = await stopWithSigterm(['start', '--ignore-scripts'], copy, tempDir('svc-signal-data-'));
+    expect(output).toContain('shutting down: finishing in-flight requests');
+    expect(code).toBe(0);
+    expect(afterwards).toBe('refused');
+  }, 180_000);
+});
