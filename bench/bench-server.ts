@@ -14,7 +14,7 @@ const admitAll: RateLimitStore = {
     windows: windows.map((window) => ({ window, count: 0, remaining: window.limit, resetAt: now + window.ms })),
   }),
   refund: async () => undefined,
-  status: () => null,
+  check: async () => null,
   close: async () => undefined,
 };
 

@@ -23,6 +23,7 @@ import { conditionalGetPlugin } from './plugins/conditional-get.js';
 import { corsPlugin } from './plugins/cors.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { languagePlugin } from './plugins/language.js';
+import { metricsPlugin } from './plugins/metrics.js';
 import { multipartPlugin } from './plugins/multipart.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { pathIntegersPlugin } from './plugins/path-integers.js';
@@ -78,6 +79,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(bodyParsersPlugin);
   await app.register(errorHandlerPlugin, { clock });
   await app.register(requestLogPlugin);
+  if (config.metrics.enabled) {
+    await app.register(metricsPlugin, { token: config.metrics.token, version: infra.version, sources: {
+      searchIndexes: () => [{ index: 'posts', ...app.postIndex.stats() }, { index: 'jobs', ...app.jobIndex.stats() }],
+      pools: () => database.pools(),
+    } });
+  }
   await app.register(usageCountPlugin, { usage: accounts.usage });
   await app.register(readScopePlugin);
   await app.register(languagePlugin);

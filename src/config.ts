@@ -72,6 +72,11 @@ export interface Config {
   logFormat: 'json' | 'pretty';
   /** Whether anyone may create an account in the developer console (CONSOLE_SIGN_UP=open); the demo opens it. */
   consoleSignUpOpen: boolean;
+  /**
+   * Prometheus metrics at /metrics (METRICS=on; the demo turns them on), answered only with
+   * `Authorization: Bearer <METRICS_TOKEN>` when a token is set. Off by default.
+   */
+  metrics: { enabled: boolean; token: string | null };
   corsOrigins: string[];
   trustProxy: boolean;
   apiKeyCacheSeconds: number;
@@ -194,6 +199,11 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     problems.push(`LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`);
   }
 
+  const metrics = read('METRICS') ?? 'off';
+  if (metrics !== 'on' && metrics !== 'off') problems.push(`METRICS: must be on or off, got "${metrics}"`);
+  const metricsToken = read('METRICS_TOKEN') ?? null;
+  if (metricsToken !== null && metricsToken.length < 16) problems.push('METRICS_TOKEN: must be at least 16 characters of random text');
+
   const consoleSignUp = read('CONSOLE_SIGN_UP') ?? 'closed';
   if (consoleSignUp !== 'open' && consoleSignUp !== 'closed') problems.push(`CONSOLE_SIGN_UP: must be open or closed, got "${consoleSignUp}"`);
 
@@ -242,6 +252,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     logLevel,
     logFormat: logFormat as 'json' | 'pretty',
     consoleSignUpOpen: consoleSignUp === 'open',
+    metrics: { enabled: metrics === 'on', token: metricsToken },
     corsOrigins,
     trustProxy: bool('TRUST_PROXY', false),
     // At most 5 s: a key rotated with no overlap, revoked, or of a deleted app is refused everywhere within it.

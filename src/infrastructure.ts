@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, FastifyPluginAsync, RawServerDefault } from 'fastify';
 import { DataVersion } from './cache/data-version.js';
@@ -21,6 +22,8 @@ import { Links } from './shared/links.js';
  * and services from it; nothing here knows about an area.
  */
 export interface Infrastructure {
+  /** The running release: package.json's version (src/ and dist/ both sit beside it). */
+  version: string;
   config: Config;
   database: Database;
   clock: () => number;
@@ -59,6 +62,8 @@ declare module 'fastify' {
   }
 }
 
+const RELEASE = (JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
 /** Opens the infrastructure for `app`; what it starts (the media sweep, the pruning of the search change log) stops with it. */
 export async function openInfrastructure(app: FastifyInstance, options: InfrastructureOptions): Promise<Infrastructure> {
   const { config, database, clock } = options;
@@ -75,6 +80,7 @@ export async function openInfrastructure(app: FastifyInstance, options: Infrastr
   if (abandonedClaims > 0) app.log.warn({ abandonedClaims }, 'released Idempotency-Key claims an earlier run left unfinished');
 
   return {
+    version: RELEASE,
     config,
     database,
     clock,

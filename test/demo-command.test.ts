@@ -33,6 +33,11 @@ describe('npm run demo', () => {
       const posts = await fetch(`${base}/api/v1/posts?pageSize=1`, { headers: { 'x-svc-api-key': DEMO_API_KEY } });
       expect(posts.status).toBe(200);
       expect(((await posts.json()) as { totalItems: number }).totalItems).toBeGreaterThan(100);
+      // The demo serves Prometheus metrics (off by default elsewhere), its version in /healthz.
+      const metrics = await fetch(`${base}/metrics`);
+      expect(metrics.status).toBe(200);
+      expect(await metrics.text()).toContain('http_requests_total{method="GET",route="/api/v1/posts",status="200"} 1');
+      expect(((await (await fetch(`${base}/healthz`)).json()) as { version: string }).version).toMatch(/^\d+\.\d+\.\d+/);
       const credentials = JSON.parse(fs.readFileSync(path.join(dir, 'demo-credentials.json'), 'utf8'));
       expect(credentials.apiKey).toBe(DEMO_API_KEY);
       expect(output).toContain(DEMO_API_KEY);

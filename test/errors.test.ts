@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from './helpers/test-database.js';
 import { createTestApp, type TestContext } from './helpers/test-app.js';
@@ -59,7 +60,7 @@ describe.each(ENGINES)('errors and request handling on %s', (engine) => {
   });
 
   it('serves /healthz and /readyz', async () => {
-    expect((await t.request({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
+    expect((await t.request({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok', version: JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version });
     expect((await t.request({ method: 'GET', url: '/readyz' })).json()).toEqual({ status: 'ready' });
   });
 });

@@ -122,4 +122,14 @@ describe.skipIf(!RUN)('two server processes sharing one Redis', () => {
       client.disconnect();
     }
   }, 60_000);
+
+  it('says on /readyz that Redis is gone before any request meets it, and that it is back, by asking Redis itself', async () => {
+    const readiness = async (base: string) => (await (await fetch(`${base}/readyz`)).json()) as { status: string; rateLimits?: string };
+    for (const s of servers) expect(await readiness(s.base)).toEqual({ status: 'ready' });
+    await stopRedis();
+    // No API request in between: readiness finds out on its own.
+    for (const s of servers) expect(await readiness(s.base)).toMatchObject({ status: 'degraded', rateLimits: expect.stringContaining('Redis unreachable') });
+    await startRedis();
+    for (const s of servers) await waitFor(async () => (await readiness(s.base)).status === 'ready', 10_000);
+  }, 30_000);
 });

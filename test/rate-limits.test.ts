@@ -215,7 +215,7 @@ describe.skipIf(!process.env.TEST_REDIS_URL)('an instance starting with Redis', 
       // database apart from the instances that count in Redis (together they would admit twice the limit).
       const result = await store.consume('app:1', [{ name: 'minute', ms: 60_000, limit: 60 }], TEST_NOW);
       expect(result.allowed).toBe(true);
-      expect(store.status()).toBeNull();
+      expect(await store.check()).toBeNull();
       expect(await redis.keys(`${prefix}*`)).toHaveLength(1);
     } finally {
       await store.close();

@@ -25,7 +25,7 @@ describe('a real listening server', () => {
     });
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
 
-    expect((await (await fetch(`${address}/healthz`)).json())).toEqual({ status: 'ok' });
+    expect((await (await fetch(`${address}/healthz`)).json())).toEqual({ status: 'ok', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
     expect((await fetch(`${address}/readyz`)).status).toBe(200);
 
     const inFlight = fetch(`${address}/test/slow`);

@@ -70,8 +70,8 @@ export async function runCli(argv: string[], io: Io, env: Record<string, string 
       io.out(command.summary);
       return 0;
     }
-    // The demo logs readable lines and lets anyone sign up in the console, unless the settings say otherwise.
-    config = loadConfig(command.name === 'demo' ? { LOG_FORMAT: 'pretty', CONSOLE_SIGN_UP: 'open', ...env } : env);
+    // The demo logs readable lines, lets anyone sign up in the console and serves /metrics, unless the settings say otherwise.
+    config = loadConfig(command.name === 'demo' ? { LOG_FORMAT: 'pretty', CONSOLE_SIGN_UP: 'open', METRICS: 'on', ...env } : env);
     const opener = databaseOpener(config);
     try {
       await command.run(values, { io, config, database: () => opener.get() });

@@ -31,8 +31,14 @@ export interface Database {
   statements: StatementCounter;
   /** A cheap round trip, for readiness checks. */
   ping(): Promise<void>;
+  /** Each pool of connections or read workers now: its size, how many are busy, how many reads wait (for metrics). */
+  pools(): PoolStats[];
   close(): Promise<void>;
 }
+
+export interface PoolStats { name: string; size: number; busy: number; waiting: number }
+
+const pgPoolStats = (name: string, pool: pg.Pool): PoolStats => ({ name, size: pool.totalCount, busy: pool.totalCount - pool.idleCount, waiting: pool.waitingCount });
 
 export interface DatabaseOptions {
   kind: 'sqlite' | 'postgres';
@@ -179,6 +185,7 @@ export function openDatabase(options: DatabaseOptions): Database {
         }
       },
       ping: async () => { await pool.query(timed('SELECT 1', [], PING_TIMEOUT_MS)); },
+      pools: () => [pgPoolStats('main', pool), pgPoolStats('search', searchPool)],
       close: async () => {
         await searchPool.end();
         await db.destroy();
@@ -203,6 +210,7 @@ export function openDatabase(options: DatabaseOptions): Database {
     statements,
     longReads: readers ? counted(<R>(query: Compilable<R>) => readers.execute<R>(query.compile()), statements) : onConnection(db),
     ping: async () => { sqlite.prepare('SELECT 1').get(); },
+    pools: () => (readers ? [readers.stats()] : []),
     close: async () => {
       await readers?.close();
       await db.destroy();

@@ -76,6 +76,11 @@ export class SqliteReadPool {
     });
   }
 
+  /** The workers started, those running a read, and the reads waiting for one. */
+  stats(): { name: string; size: number; busy: number; waiting: number } {
+    return { name: 'sqlite-read-workers', size: this.readers.length, busy: this.readers.filter((r) => r.running).length, waiting: this.queue.length };
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     for (const job of this.queue.splice(0)) job.reject(job.signal?.aborted ? new ClientGoneError() : new Error('The database is closed'));

@@ -29,7 +29,7 @@ const RETRY_AFTER_REFUSAL_MS = 2_000;
  *
  * When the database cannot take a reservation (its disk is full, another process holds its lock, it does not
  * answer), this process counts the window by itself, one unit at a time against the limit, so that reads,
- * which need no other write, keep being served; it logs that once, reports it on /readyz (`status()`), asks
+ * which need no other write, keep being served; it logs that once, reports it on /readyz (`check()`), asks
  * the database again 2 s later (not on every request: a held lock makes each attempt wait), and reserves there
  * again with the next reservation that succeeds. Meanwhile each instance admits up to
  * the limit on its own.
@@ -52,7 +52,7 @@ export class DatabaseRateLimitStore implements RateLimitStore {
     this.timer.unref();
   }
 
-  status(): string | null {
+  async check(): Promise<string | null> {
     return this.refused === null ? null : `counting in this process: the database refused the counters' write (${this.refused})`;
   }
 

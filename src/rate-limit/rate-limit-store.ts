@@ -30,8 +30,11 @@ export interface RateLimitStore {
   consume(key: string, windows: Window[], now: number): ConsumeResult | Promise<ConsumeResult>;
   /** Gives back one admitted request (used for 304 responses, which do not count). */
   refund(key: string, windows: Window[], now: number): Promise<void>;
-  /** Null while the store works as configured; otherwise what it does instead (shown by /readyz). */
-  status(): string | null;
+  /**
+   * Null while the store works as configured; otherwise what it does instead (shown by /readyz). Asks the
+   * store's own dependency (Redis answers a PING) rather than waiting for a request to find it gone.
+   */
+  check(): Promise<string | null>;
   close(): Promise<void>;
 }
 

@@ -114,8 +114,17 @@ export class RedisRateLimitStore implements RateLimitStore {
     }
   }
 
-  status(): string | null {
-    return this.downSince === null ? null : `Redis unreachable since ${new Date(this.downSince).toISOString()}: rate limits are counted in the database`;
+  /** Pings Redis (within the command timeout): a dead Redis is reported before any request meets it, and a live one ends a fallback. */
+  async check(): Promise<string | null> {
+    try {
+      await this.redis.ping();
+      this.recovered();
+      this.retryAt = 0;
+    } catch (err) {
+      this.failed(err);
+    }
+    if (this.downSince === null) return this.fallback.check();
+    return `Redis unreachable since ${new Date(this.downSince).toISOString()}: rate limits are counted in the database`;
   }
 
   private recovered(): void {

@@ -1,7 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 
-const Status = Type.Object({ status: Type.String() });
+const Status = Type.Object({
+  status: Type.String(),
+  version: Type.String({ description: 'The running release (package.json\'s version)', examples: ['0.1.0'] }),
+}, { title: 'Liveness' });
 const Readiness = Type.Object({
   status: Type.String({ description: '`ready`, `degraded` (serving, with a fallback in use), `shutting down` or `database unavailable`' }),
   rateLimits: Type.Optional(Type.String({ description: 'When degraded: what the rate limits do instead' })),
@@ -12,10 +15,10 @@ const Readiness = Type.Object({
  * fallback in use (Redis unreachable) keeps the instance ready but says so, as `degraded`: taking every
  * instance out of service because a shared counter store is away would turn a degradation into an outage.
  */
-export const healthRoutes: FastifyPluginAsyncTypebox<{ ping: () => Promise<void>; isClosing: () => boolean; degraded: () => string | null }> = async (app, opts) => {
+export const healthRoutes: FastifyPluginAsyncTypebox<{ ping: () => Promise<void>; isClosing: () => boolean; degraded: () => Promise<string | null>; version: string }> = async (app, opts) => {
   app.get('/healthz', {
     schema: { tags: ['Service'], operationId: 'getLiveness', summary: 'Liveness', response: { 200: Status } },
-  }, async () => ({ status: 'ok' }));
+  }, async () => ({ status: 'ok', version: opts.version }));
 
   app.get('/readyz', {
     schema: { tags: ['Service'], operationId: 'getReadiness', summary: 'Readiness', response: { 200: Readiness, 503: Readiness } },
@@ -27,7 +30,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ ping: () => Promise<void>
       request.log.warn({ err }, 'readiness check failed');
       return reply.status(503).send({ status: 'database unavailable' });
     }
-    const rateLimits = opts.degraded();
+    const rateLimits = await opts.degraded();
     return rateLimits === null ? { status: 'ready' } : { status: 'degraded', rateLimits };
   });
 };

@@ -3,5 +3,5 @@ import { healthRoutes } from './health-routes.js';
 
 /** /healthz and /readyz: `isClosing` says when the app has begun to shut down. */
 export function healthArea(infra: Infrastructure, isClosing: () => boolean): Area {
-  return { routes: async (app) => { await app.register(healthRoutes, { ping: infra.database.ping, isClosing, degraded: () => infra.rateLimits.status() }); } };
+  return { routes: async (app) => { await app.register(healthRoutes, { ping: infra.database.ping, isClosing, degraded: () => infra.rateLimits.check(), version: infra.version }); } };
 }

@@ -1,0 +1,72 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import fp from 'fastify-plugin';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { PoolStats } from '../db/database.js';
+import { ApiError } from '../shared/api-error.js';
+
+/** What the metrics read when they are scraped, from the parts that know it. */
+export interface MetricSources {
+  /** Each search index of this instance: its name, the items in it and the bytes of its bitmaps. */
+  searchIndexes(): Array<{ index: string; items: number; bytes: number }>;
+  /** The database's pools of connections or read workers. */
+  pools(): PoolStats[];
+}
+
+/** Seconds: from a cached detail (~0.1 ms) to a search that hits its time limit (2 s). */
+const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+/**
+ * Prometheus metrics at /metrics (prom-client), when the settings turn them on: requests by route and status and
+ * their latency, rate-limit refusals by scope, the database pools and read workers, the search indexes, and the
+ * process (CPU, memory, event-loop lag, garbage collection). With a token set, /metrics answers only
+ * `Authorization: Bearer <token>` (401 otherwise), so it can be left reachable by a scraper without being public.
+ * The route label is the route's pattern (`/api/v1/posts/:postId`), never the URL, so ids add no series.
+ */
+export const metricsPlugin = fp(async (app, opts: { token: string | null; version: string; sources: MetricSources }) => {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+  new Gauge({ name: 'svc_build_info', help: 'The running release', labelNames: ['version'], registers }).set({ version: opts.version }, 1);
+  const requests = new Counter({ name: 'http_requests_total', help: 'Requests answered, by method, route pattern and status', labelNames: ['method', 'route', 'status'], registers });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds', help: 'Time from the request\'s arrival to its response, by method, route pattern and status class',
+    labelNames: ['method', 'route', 'status_class'], buckets: DURATION_BUCKETS, registers,
+  });
+  const refusals = new Counter({ name: 'rate_limit_refusals_total', help: 'Requests refused by a rate limit (429), by the limit that refused them', labelNames: ['scope'], registers });
+  const pool = (name: string, help: string, pick: (p: PoolStats) => number) => new Gauge({
+    name, help, labelNames: ['pool'], registers,
+    collect() { for (const p of opts.sources.pools()) this.set({ pool: p.name }, pick(p)); },
+  });
+  pool('db_pool_size', 'Connections (PostgreSQL) or read workers (SQLite) open', (p) => p.size);
+  pool('db_pool_busy', 'Connections or read workers in use', (p) => p.busy);
+  pool('db_pool_waiting', 'Reads waiting for a connection or a read worker', (p) => p.waiting);
+  const index = (name: string, help: string, pick: (i: { items: number; bytes: number }) => number) => new Gauge({
+    name, help, labelNames: ['index'], registers,
+    collect() { for (const i of opts.sources.searchIndexes()) this.set({ index: i.index }, pick(i)); },
+  });
+  index('search_index_items', 'Items in the search index of this instance', (i) => i.items);
+  index('search_index_bytes', 'Bytes of the search index\'s bitmaps', (i) => i.bytes);
+
+  // onResponse runs after the response is sent: counting costs the client nothing.
+  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const status = reply.statusCode;
+    requests.inc({ method: request.method, route, status });
+    duration.observe({ method: request.method, route, status_class: `${Math.floor(status / 100)}xx` }, reply.elapsedTime / 1000);
+    if (status === 429) refusals.inc({ scope: String(reply.getHeader('x-svc-ratelimit-scope') ?? 'global') });
+    done();
+  });
+
+  const expected = opts.token === null ? null : Buffer.from(`Bearer ${opts.token}`);
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    if (expected !== null) {
+      const given = Buffer.from(request.headers.authorization ?? '');
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+        reply.header('WWW-Authenticate', 'Bearer realm="metrics"');
+        throw new ApiError('C0003', 'The metrics answer only Authorization: Bearer with the METRICS_TOKEN of the settings', 'authorization');
+      }
+    }
+    return reply.type(registry.contentType).header('Cache-Control', 'no-store').send(await registry.metrics());
+  });
+}, { name: 'metrics' });
