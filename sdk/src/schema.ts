@@ -1277,10 +1277,6 @@ export interface components {
                 [key: string]: unknown;
             }[];
         };
-        /** GetLivenessResponse */
-        GetLivenessResponse: {
-            status: string;
-        };
         /** HostCreateRequest */
         HostCreateRequest: {
             /** @enum {string} */
@@ -1533,6 +1529,15 @@ export interface components {
              * @enum {string}
              */
             workType?: "ONSITE" | "HYBRID" | "REMOTE";
+        };
+        /** Liveness */
+        Liveness: {
+            status: string;
+            /**
+             * @description The running release (package.json's version)
+             * @example 0.1.0
+             */
+            version: string;
         };
         /** ManagedJobItem */
         ManagedJobItem: {
@@ -2082,10 +2087,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "status": "string"
+                     *       "status": "string",
+                     *       "version": "0.1.0"
                      *     }
                      */
-                    "application/json": components["schemas"]["GetLivenessResponse"];
+                    "application/json": components["schemas"]["Liveness"];
                 };
             };
         };
