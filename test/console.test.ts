@@ -89,7 +89,13 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
     expect(await api(firstKey)).toBe(401);
     expect(await api(secondKey)).toBe(200);
     await page.reload();
-    // Revoking a key from its page stops it at once (on this instance; elsewhere within API_KEY_CACHE_SECONDS).
+    // Revoking is a destructive act: the button does nothing until its confirmation is ticked.
+    await page.getByRole('button', { name: `Revoke ${secondKey.slice(-4)}` }).click();
+    await page.waitForTimeout(300);
+    expect(await page.locator('tbody').first().textContent()).not.toContain('Revoked');
+    expect(await api(secondKey)).toBe(200);
+    // Ticked, it stops the key at once (on this instance; elsewhere within API_KEY_CACHE_SECONDS).
+    await page.getByRole('row', { name: new RegExp(secondKey.slice(-4)) }).getByRole('checkbox', { name: 'Requests with this key are refused at once' }).check();
     await page.getByRole('button', { name: `Revoke ${secondKey.slice(-4)}` }).click();
     await expect.poll(() => page.locator('tbody').first().textContent(), { timeout: 10_000 }).toContain('Revoked');
     expect(await api(secondKey)).toBe(401);

@@ -86,7 +86,11 @@ describe.each(ENGINES)('credential lifecycle on %s', (engine) => {
     expect(await userinfo(b.base, tokens.access_token)).toBe(200);
     expect(await jobs(b.base, app.apiKey)).toBe(200);
 
-    const deleted = await builder.post(`/console/apps/${app.appId}/delete`);
+    // Sent without its confirmation ticked, the form changes nothing.
+    const unconfirmed = await builder.post(`/console/apps/${app.appId}/delete`);
+    expect(unconfirmed.status).toBe(400);
+    expect(await jobs(a.base, app.apiKey)).toBe(200);
+    const deleted = await builder.post(`/console/apps/${app.appId}/delete`, { confirm: 'yes' });
     expect(deleted.status).toBe(303);
 
     // On the instance that deleted: everything at once.
@@ -142,7 +146,7 @@ describe.each(ENGINES)('credential lifecycle on %s', (engine) => {
       // Revoked: at once on A, within 5 s on B.
       const keyId = Number(/action="\/console\/apps\/\d+\/keys\/(\d+)\/revoke"/.exec((await builder.browser.request('GET', `/console/apps/${app.appId}`)).body)![1]);
       expect(await jobs(b.base, next)).toBe(200);
-      expect((await builder.post(`/console/apps/${app.appId}/keys/${keyId}/revoke`)).status).toBe(303);
+      expect((await builder.post(`/console/apps/${app.appId}/keys/${keyId}/revoke`, { confirm: 'yes' })).status).toBe(303);
       expect(await jobs(a.base, next)).toBe(401);
       a.clock.offset += 5_001;
       expect(await jobs(b.base, next)).toBe(401);

@@ -122,6 +122,9 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     return /^\d{1,15}$/.test(id) ? apps.ownedApp(Number(id), user.id) : undefined;
   }
 
+  /** A destructive form's confirmation box was ticked (the browser asks for it; a form sent without it changes nothing). */
+  const confirmed = (request: FastifyRequest) => ((request.body ?? {}) as Form).confirm === 'yes';
+
   async function appPage(request: FastifyRequest, reply: FastifyReply, user: User, appId: number, extra: Record<string, unknown> = {}, status = 200) {
     const t = CONSOLE_TEXT[language(request)];
     const row = (await apps.ownedApp(appId, user.id))!;
@@ -295,6 +298,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     if (!user) return reply;
     const owned = await ownedApp(request, user);
     if (!owned) return notFound(request, reply, user);
+    if (!confirmed(request)) return appPage(request, reply, user, owned.id, { error: CONSOLE_TEXT[language(request)].confirmFirst }, 400);
     const { keyIds, grantIds } = await credentials.deleteApp(owned.id, user.id, clock());
     for (const keyId of keyIds) opts.appKeys.forgetKey(keyId);
     for (const grantId of grantIds) opts.tokens.forgetGrant(grantId);
@@ -321,6 +325,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     if (!owned) return notFound(request, reply, user);
     const keyId = (request.params as { keyId: string }).keyId;
     if (!/^\d{1,15}$/.test(keyId)) return notFound(request, reply, user);
+    if (!confirmed(request)) return appPage(request, reply, user, owned.id, { error: CONSOLE_TEXT[language(request)].confirmFirst }, 400);
     try {
       await credentials.revokeKey(owned.id, Number(keyId), user.id, clock());
       opts.appKeys.forgetKey(Number(keyId));
