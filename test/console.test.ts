@@ -257,6 +257,56 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
     // A key id that is not a number names no key of the app.
     expect((await forms.request('POST', `/console/apps/${appId}/keys/x1/revoke`, { csrf_token: token })).status).toBe(404);
   });
+
+  it('keeps what was typed in a refused form and marks the field with its rule: the client\'s URIs, type and scopes, the profile, the sign-up', async () => {
+    const context = await browser.newContext({ locale: 'en-US', extraHTTPHeaders: { 'accept-language': 'en' } });
+    const page = await context.newPage();
+    await page.goto(`${s.base}/console/sign-in`);
+    await page.getByLabel('E-mail').fill(s.demo.user.email);
+    await page.getByLabel('Password').fill(s.demo.user.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel('App name').fill('Kept input');
+    await page.getByRole('button', { name: 'Create an app' }).click();
+    await expect.poll(() => page.url()).toMatch(/\/console\/apps\/\d+/);
+
+    // One bad redirect URI among good ones: nothing is made, and nothing typed is lost.
+    const uris = 'https://kept.example/cb\nhttp://kept.example/insecure\nhttp://localhost:9000/cb';
+    await page.getByRole('radio', { name: /Public/ }).check();
+    await page.getByLabel(/Redirect URIs/).fill(uris);
+    await page.getByRole('checkbox', { name: /post:write/ }).check();
+    await page.getByRole('button', { name: 'Create the client' }).click();
+    await expect.poll(() => page.locator('p.field-error').first().textContent()).toContain('http://kept.example/insecure');
+    expect(await page.getByLabel(/Redirect URIs/).inputValue()).toBe(uris);
+    expect(await page.getByLabel(/Redirect URIs/).getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByRole('radio', { name: /Public/ }).isChecked()).toBe(true);
+    expect(await page.getByRole('checkbox', { name: /post:write/ }).isChecked()).toBe(true);
+    expect(await page.getByRole('checkbox', { name: /^profile/ }).isChecked()).toBe(true);
+    await check(page, 'client-refused');
+    expect(await s.db.database.db.selectFrom('oauth_clients').select('client_id').where('name', '=', 'Kept input').execute()).toEqual([]);
+
+    // The profile: the wrong field is marked with its rule, the others keep what was typed.
+    await page.getByLabel('App name').fill('Kept input, renamed');
+    await page.getByLabel('Homepage URL (https)').fill('http://kept.example/');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => page.locator('#homepage_url-error').textContent()).toContain('https address');
+    expect(await page.getByLabel('App name').inputValue()).toBe('Kept input, renamed');
+    expect(await page.getByLabel('Homepage URL (https)').inputValue()).toBe('http://kept.example/');
+    await context.close();
+
+    // Sign-up: a guessable password is told why (the browser itself holds back one under 12 characters).
+    const visitor = await browser.newContext({ locale: 'en-US', extraHTTPHeaders: { 'accept-language': 'en' } });
+    const signUp = await visitor.newPage();
+    await signUp.goto(`${s.base}/console/sign-up`);
+    await signUp.getByLabel('E-mail').fill('guessable@example.com');
+    await signUp.getByLabel('Name', { exact: true }).fill('Guessable');
+    await signUp.getByLabel(/^Handle/).fill('guessable-pw');
+    await signUp.getByLabel(/^Password/).fill('password1234');
+    await signUp.getByRole('button', { name: 'Sign up' }).click();
+    await expect.poll(() => signUp.locator('p.error').textContent()).toContain('easy to guess');
+    expect(await signUp.getByLabel('E-mail').inputValue()).toBe('guessable@example.com');
+    expect(await signUp.getByLabel(/^Handle/).inputValue()).toBe('guessable-pw');
+    await visitor.close();
+  });
 });
 
 describe('developer console with sign-up closed', () => {

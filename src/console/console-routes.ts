@@ -205,7 +205,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     const password = form.password ?? '';
     if (!EMAIL.test(email) || !name || name.length > 100 || !HANDLE.test(handle)) return again(400, t.invalid);
     const weak = passwordProblem(password, [email, name, handle]);
-    if (weak !== null) return again(400, weak === 'length' ? t.invalid : t.guessable);
+    if (weak !== null) return again(400, weak === 'length' ? t.passwordLength : t.guessable);
     if (!await sessions.signUpAllowed(request)) return again(429, t.tooMany);
     if (await accounts.findUserByEmail(email) || await accounts.userIdByHandle(handle) !== undefined) return again(409, t.emailTaken);
     const passwordHash = await argon2.hash(password, { type: argon2.argon2id });
@@ -228,7 +228,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     const again = (status: number, error: string) => render(request, reply, 'password', { pageTitle: t.changePassword, user, section: 'password', error }, status);
     const next = form.password ?? '';
     const weak = passwordProblem(next, [user.email, user.name, user.handle]);
-    if (weak !== null) return again(400, weak === 'length' ? t.invalid : t.guessable);
+    if (weak !== null) return again(400, weak === 'length' ? t.passwordLength : t.guessable);
     const changed = await sessions.changePassword(request, reply, user, form.current ?? '', next);
     if (changed === 'throttled') return again(429, t.tooMany);
     if (changed === 'refused') return again(401, t.badCredentials);
@@ -285,8 +285,15 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     const description = (form.description ?? '').trim();
     const homepageUrl = webAddress(form.homepage_url);
     const privacyUrl = webAddress(form.privacy_url);
-    if (!name || name.length > 100 || description.length > 500 || homepageUrl === undefined || privacyUrl === undefined) {
-      return appPage(request, reply, user, owned.id, { error: t.invalid }, 400);
+    const fieldErrors: Record<string, string> = {};
+    if (!name || name.length > 100) fieldErrors.name = t.nameRule;
+    if (description.length > 500) fieldErrors.description = t.descriptionRule;
+    if (homepageUrl === undefined) fieldErrors.homepage_url = t.webAddressRule;
+    if (privacyUrl === undefined) fieldErrors.privacy_url = t.webAddressRule;
+    if (Object.keys(fieldErrors).length > 0 || homepageUrl === undefined || privacyUrl === undefined) {
+      // The page again with what was typed, each field that is wrong marked with its rule.
+      const profileDraft = { name: form.name ?? '', description: form.description ?? '', homepageUrl: form.homepage_url ?? '', privacyUrl: form.privacy_url ?? '' };
+      return appPage(request, reply, user, owned.id, { error: t.fixBelow, fieldErrors, profileDraft }, 400);
     }
     await apps.updateProfile(owned.id, { name, description, homepageUrl, privacyUrl });
     await apps.record(owned.id, user.id, 'app.updated', [name, homepageUrl ?? '', privacyUrl ?? ''].filter(Boolean).join(' · '), clock());
@@ -372,7 +379,13 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     } catch (err) {
       const t = CONSOLE_TEXT[language(request)];
       if (err instanceof OverlapRunningError) return appPage(request, reply, user, owned.id, { error: `${t.overlapRunning}${time(err.until)}` }, 409);
-      if (err instanceof ClientRegistrationError || err instanceof CredentialError) return appPage(request, reply, user, owned.id, { error: err.message }, 400);
+      if (err instanceof ClientRegistrationError) {
+        // The client form again with what was typed (every URI, the type, the scopes), the URIs marked with the reason.
+        const form = (request.body ?? {}) as Record<string, unknown>;
+        const clientDraft = { redirectUris: typeof form.redirect_uris === 'string' ? form.redirect_uris : '', scopes: many(form.scopes), public: form.type === 'public' };
+        return appPage(request, reply, user, owned.id, { error: t.fixBelow, fieldErrors: { redirect_uris: err.message }, clientDraft }, 400);
+      }
+      if (err instanceof CredentialError) return appPage(request, reply, user, owned.id, { error: err.message }, 400);
       throw err;
     }
   }
