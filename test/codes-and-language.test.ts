@@ -77,6 +77,16 @@ describe.each(ENGINES)('code catalogs on %s', (engine) => {
     expect(res.json().items[0].displayName).toBe('출근');
   });
 
+  it('says Content-Language: en on an error, whose message is English whatever was asked for', async () => {
+    for (const language of ['ko', 'ja', 'en']) {
+      const res = await t.get('/api/v1/jobs?employmentTypes=CONTRACT', { 'accept-language': language });
+      expect(res.statusCode).toBe(400);
+      expect(res.headers['content-language'], language).toBe('en');
+      expect(res.headers.vary).toMatch(/Accept-Language/);
+    }
+    expect((await t.get('/api/v1/codes/work-types', { 'accept-language': 'ja' })).headers['content-language']).toBe('ja');
+  });
+
   it('requires an app key', async () => {
     const res = await t.request({ method: 'GET', url: '/api/v1/codes/seniorities' });
     expect(res.statusCode).toBe(401);

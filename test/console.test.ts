@@ -105,11 +105,13 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
     await page.getByRole('link', { name: 'Usage' }).click();
     const usage = await page.locator('main').textContent();
     expect(usage).toContain('searchJobs');
+    expect(usage).toContain('Last hour, by minute (UTC)');
     expect(await page.locator('svg.chart rect').count()).toBeGreaterThan(0);
     await check(page, 'usage');
     await page.getByRole('link', { name: 'Job board widget' }).click();
     let audit = await page.locator('section[aria-labelledby="audit"]').textContent();
     expect(audit).toContain('key.rotated');
+    expect(audit).toContain('New key issued');   // each action in words of the page's language, its code beside it
     expect(audit).toContain('builder@example.com');
     s.clock.offset = 0;
 

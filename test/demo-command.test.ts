@@ -67,6 +67,13 @@ describe('npm run demo', () => {
       expect(`${callback.origin}${callback.pathname}`).toBe(`${base}/callback`);
       const page = await fetch(callback);
       const html = await page.text();
+      // The page in the console's two languages, styled like it, showing the code itself.
+      expect(html).toContain('<html lang="ko">');
+      expect(html).toContain('인가 코드를 받았습니다');
+      expect(html).toContain(`<code id="code">${callback.searchParams.get('code')}</code>`);
+      expect(html).toContain('/console/static/console.css');
+      const inEnglish = await (await fetch(callback, { headers: { 'accept-language': 'en' } })).text();
+      expect(inEnglish).toContain('Authorization code received');
       const command = /<pre id="exchange">([\s\S]*?)<\/pre>/.exec(html)![1]!
         .replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
       const tokens = JSON.parse(execFileSync('bash', ['-c', `${command} -s`], { encoding: 'utf8' }));

@@ -13,6 +13,18 @@ export interface DemoCallbackOptions {
   walkthrough?: DemoWalkthrough;
 }
 
+/** The page's words in the console's two languages (English for an English reader, Korean otherwise). */
+const TEXT = {
+  ko: {
+    title: '데모 콜백', brand: '데모 OAuth 클라이언트', received: '인가 코드를 받았습니다', errorTitle: '인가 오류', code: '코드:',
+    exchangeKnown: '5분 안에 교환하세요:', exchangeVerifier: '5분 안에, VERIFIER를 설정한 터미널에서 교환하세요:',
+  },
+  en: {
+    title: 'Demo callback', brand: 'Demo OAuth client', received: 'Authorization code received', errorTitle: 'Authorization error', code: 'Code:',
+    exchangeKnown: 'Exchange it within 5 minutes:', exchangeVerifier: 'Exchange it within 5 minutes, in the terminal where you set VERIFIER:',
+  },
+} as const;
+
 /** Single-quoted for a POSIX shell. */
 const shellQuote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
 
@@ -27,6 +39,7 @@ export const demoCallbackRoutes: FastifyPluginAsync<DemoCallbackOptions> = async
     const query = request.query as Record<string, string | undefined>;
     const redirectUri = `${opts.publicBaseUrl}/callback`;
     const known = opts.walkthrough !== undefined && query.state === opts.walkthrough.state;
+    const lang = request.locale === 'en' ? 'en' : 'ko';
     const verifier = known ? shellQuote(opts.walkthrough!.verifier) : '"$VERIFIER"';
     const command = [
       `curl -u ${shellQuote(`${opts.clientId}:${opts.clientSecret}`)} \\`,
@@ -37,9 +50,10 @@ export const demoCallbackRoutes: FastifyPluginAsync<DemoCallbackOptions> = async
       `  ${shellQuote(`${opts.publicBaseUrl}/oauth/token`)}`,
     ].join('\n');
     return reply.type('text/html; charset=utf-8')
-      .headers({ 'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'", 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' })
+      .headers({ 'Content-Security-Policy': "default-src 'none'; style-src 'self'; frame-ancestors 'none'", 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' })
       .send(eta.render('./callback', {
-        error: query.error, errorDescription: query.error_description ?? '', state: query.state ?? '', iss: query.iss ?? '', known, command,
+        lang, t: TEXT[lang], error: query.error, errorDescription: query.error_description ?? '', state: query.state ?? '', iss: query.iss ?? '',
+        code: query.code ?? '', known, command,
       }));
   });
 };

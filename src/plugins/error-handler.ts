@@ -44,6 +44,8 @@ export function sendError(reply: FastifyReply, error: ApiError, now: number): Fa
   return reply
     .status(ERROR_STATUS[error.code])
     .headers(error.headers)
+    // The message is English whatever Accept-Language asked for (the code is the contract): the header says so.
+    .header('Content-Language', 'en')
     .send({ code: error.code, message: error.message, timestamp: errorTimestamp(now), details: error.details });
 }
 
