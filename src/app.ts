@@ -75,7 +75,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // Cross-cutting plugins, in the order their hooks run. Security headers everywhere; the HTML pages set their own
   // Content-Security-Policy, and the interactive reference at /docs needs inline scripts, so no global CSP.
   await app.register(securityHeadersPlugin, { hsts: config.publicBaseUrl.startsWith('https://') });
-  await app.register(corsPlugin, { origins: config.corsOrigins, publicClientRedirectUris: oauth.publicClientRedirectUris, clock });
+  await app.register(corsPlugin, { origins: config.corsOrigins, publicClientRedirectUris: oauth.publicClientRedirectUris, appWebOrigins: () => accounts.accounts.appWebOrigins(), clock });
   await app.register(bodyParsersPlugin);
   await app.register(errorHandlerPlugin, { clock });
   await app.register(requestLogPlugin);
@@ -90,7 +90,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(languagePlugin);
   await app.register(queryNormalizationPlugin);
   await app.register(pathIntegersPlugin);
-  await app.register(appKeyAuthPlugin, { appKeys: accounts.appKeys });
+  await app.register(appKeyAuthPlugin, { appKeys: accounts.appKeys, origins: [...config.corsOrigins, new URL(config.publicBaseUrl).origin] });
   await app.register(bearerAuthPlugin, { tokens: oauth.tokens });
   await app.register(rateLimitPlugin, { store: infra.rateLimits, limits: config.rateLimits, clock });
   // The code catalogs change only by migration, that is with a restart: their version never moves.

@@ -256,6 +256,17 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
       expect(refused.status, address).toBe(400);
       expect(await profile()).toEqual({ homepage_url: 'http://[::1]:8080/', privacy_url: null });
     }
+    // Web origins: https (or http on loopback) origins without a path, one a line; anything else refused, nothing saved.
+    const origins = () => s.db.database.db.selectFrom('apps').select('web_origins').where('id', '=', appId).executeTakeFirstOrThrow().then((r) => JSON.parse(r.web_origins));
+    const saved = await forms.request('POST', `/console/apps/${appId}`, { name: 'Addresses', web_origins: 'https://widget.example\nhttp://localhost:3000/\n\nhttps://widget.example', csrf_token: token });
+    expect(saved.status).toBe(200);
+    expect(await origins()).toEqual(['https://widget.example', 'http://localhost:3000']);
+    for (const bad of ['https://widget.example/app', 'http://widget.example', 'widget.example', 'https://a.example?x=1']) {
+      const refused = await forms.request('POST', `/console/apps/${appId}`, { name: 'Addresses', web_origins: `https://ok.example\n${bad}`, csrf_token: token });
+      expect(refused.status, bad).toBe(400);
+      expect(refused.body, bad).toContain(bad.replace(/&/g, '&amp;'));
+      expect(await origins()).toEqual(['https://widget.example', 'http://localhost:3000']);
+    }
     // A key id that is not a number names no key of the app.
     expect((await forms.request('POST', `/console/apps/${appId}/keys/x1/revoke`, { csrf_token: token })).status).toBe(404);
   });

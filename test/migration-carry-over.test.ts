@@ -67,7 +67,7 @@ describe.each(ENGINES)('migrations after 010 on %s', (engine) => {
     for (const table of ['post_search', 'job_search', 'job_search_popular']) await sql`CREATE TABLE ${sql.table(table)} (doc_id bigint)`.execute(db);
     expect(await migrateToLatest(database!)).toEqual([
       '2026-11-23-011-idempotency-claims', '2026-11-23-012-media-key-indexes', '2026-11-23-013-job-setting-types', '2026-11-23-014-event-reference-shape',
-      '2026-11-23-015-app-credentials-lifecycle', '2026-11-24-016-post-search-index', '2026-11-24-017-job-search-index', '2026-11-24-018-console-reveals', '2026-11-25-019-real-service-codes',
+      '2026-11-23-015-app-credentials-lifecycle', '2026-11-24-016-post-search-index', '2026-11-24-017-job-search-index', '2026-11-24-018-console-reveals', '2026-11-25-019-real-service-codes', '2026-11-25-020-app-web-origins',
     ]);
     // Keys keep working until revoked, apps have an empty profile, clients belong to no app and have no previous secret.
     expect((await sql`SELECT expires_at, revoked_at FROM app_keys`.execute(db)).rows).toEqual([{ expires_at: null, revoked_at: null }]);

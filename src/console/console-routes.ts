@@ -59,6 +59,26 @@ export interface ConsoleOptions {
   clock: () => number;
 }
 
+/** At most this many web origins an app's key may be used from. */
+const MAX_WEB_ORIGINS = 10;
+
+/** The web origins of a form's lines (`https://app.example`, or http on loopback), or the first line that is not one. */
+function webOrigins(value: string | undefined): { origins: string[] } | { bad: string } {
+  const lines = (value ?? '').split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const origins: string[] = [];
+  for (const line of lines) {
+    let url: URL;
+    try {
+      url = new URL(line);
+    } catch {
+      return { bad: line };
+    }
+    if (!isHttpsOrLoopback(url) || url.origin !== line.replace(/\/$/, '') || origins.length >= MAX_WEB_ORIGINS) return { bad: line };
+    if (!origins.includes(url.origin)) origins.push(url.origin);
+  }
+  return { origins };
+}
+
 /** An https address (or http on loopback, for development), or null for an empty field; undefined when invalid. */
 function webAddress(value: string | undefined): string | null | undefined {
   const text = (value ?? '').trim();
@@ -145,7 +165,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
         previousUntil: previousSecretUntil(client, now),
       },
       scopeChoices: CLIENT_SCOPES.map((scope) => ({ scope, label: SCOPES[scope]![lang] })),
-      app: { id: row.id, name: row.name, description: row.description, homepageUrl: row.homepage_url, privacyUrl: row.privacy_url },
+      app: { id: row.id, name: row.name, description: row.description, homepageUrl: row.homepage_url, privacyUrl: row.privacy_url, webOrigins: JSON.parse(row.web_origins) as string[] },
       ...extra,
     }, status);
   }
@@ -285,18 +305,22 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     const description = (form.description ?? '').trim();
     const homepageUrl = webAddress(form.homepage_url);
     const privacyUrl = webAddress(form.privacy_url);
+    const origins = webOrigins(form.web_origins);
     const fieldErrors: Record<string, string> = {};
+    if ('bad' in origins) fieldErrors.web_origins = `${t.webOriginRule} (${origins.bad.slice(0, 200)})`;
     if (!name || name.length > 100) fieldErrors.name = t.nameRule;
     if (description.length > 500) fieldErrors.description = t.descriptionRule;
     if (homepageUrl === undefined) fieldErrors.homepage_url = t.webAddressRule;
     if (privacyUrl === undefined) fieldErrors.privacy_url = t.webAddressRule;
-    if (Object.keys(fieldErrors).length > 0 || homepageUrl === undefined || privacyUrl === undefined) {
+    if (Object.keys(fieldErrors).length > 0 || homepageUrl === undefined || privacyUrl === undefined || 'bad' in origins) {
       // The page again with what was typed, each field that is wrong marked with its rule.
-      const profileDraft = { name: form.name ?? '', description: form.description ?? '', homepageUrl: form.homepage_url ?? '', privacyUrl: form.privacy_url ?? '' };
+      const profileDraft = { name: form.name ?? '', description: form.description ?? '', homepageUrl: form.homepage_url ?? '', privacyUrl: form.privacy_url ?? '', webOrigins: form.web_origins ?? '' };
       return appPage(request, reply, user, owned.id, { error: t.fixBelow, fieldErrors, profileDraft }, 400);
     }
-    await apps.updateProfile(owned.id, { name, description, homepageUrl, privacyUrl });
-    await apps.record(owned.id, user.id, 'app.updated', [name, homepageUrl ?? '', privacyUrl ?? ''].filter(Boolean).join(' · '), clock());
+    await apps.updateProfile(owned.id, { name, description, homepageUrl, privacyUrl, webOrigins: origins.origins });
+    await apps.record(owned.id, user.id, 'app.updated', [name, homepageUrl ?? '', privacyUrl ?? '', ...origins.origins].filter(Boolean).join(' · '), clock());
+    // This instance uses the app's new origins at once; the others within API_KEY_CACHE_SECONDS.
+    opts.appKeys.forgetApp(owned.id);
     return appPage(request, reply, user, owned.id, { notice: t.saved });
   });
 

@@ -57,6 +57,8 @@ export interface AppsTable {
   homepage_url: string | null;
   privacy_url: string | null;
   deleted_at: number | null;
+  /** JSON array of origins the app's key may be used from in a browser. */
+  web_origins: Generated<string>;
 }
 
 export interface AppKeysTable {

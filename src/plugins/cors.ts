@@ -11,8 +11,9 @@ declare module 'fastify' {
 const PUBLIC_CLIENT_ENDPOINTS = new Set(['/oauth/token', '/oauth/revoke']);
 
 /**
- * CORS (DECISIONS.md Browsers): the origins of CORS_ORIGINS everywhere (none by default), and the
- * token and revoke endpoints also for the origins of registered public clients' redirect URIs, so a
+ * CORS (DECISIONS.md Browsers): the origins of CORS_ORIGINS everywhere (none by default), and the web origins
+ * apps set in the console (the app-key check then holds each key to its own app's origins: app-key-auth.ts);
+ * the token and revoke endpoints also for the origins of registered public clients' redirect URIs, so a
  * browser app can finish its own flow. Preflights are answered here, before any key, token or limit.
  * The options are built once (a per-request options delegator cost ~10% of a read's time); the two
  * OAuth endpoints, and their preflights, carry their own origin check in their route config.
@@ -21,9 +22,19 @@ export const corsPlugin = fp(async (app, opts: {
   origins: string[];
   /** The redirect URIs of the registered public clients (the OAuth area's). */
   publicClientRedirectUris: () => Promise<string[]>;
+  /** The web origins apps set in the console (the accounts area's): their keys may be used from them. */
+  appWebOrigins: () => Promise<string[]>;
   clock: () => number;
 }) => {
   const configured = new Set(opts.origins);
+  // The apps' origins, re-read at most every 10 s (a preflight's answer is cached by browsers for 10 minutes anyway).
+  let appOrigins = new Set<string>();
+  let appOriginsAt = -Infinity;
+  const freshAppOrigins = async (): Promise<Set<string>> => {
+    appOrigins = new Set(await opts.appWebOrigins());
+    appOriginsAt = opts.clock();
+    return appOrigins;
+  };
   let publicOrigins = new Set<string>();
   let loadedAt = -Infinity;
   const publicClientOrigins = async (): Promise<Set<string>> => {
@@ -33,15 +44,20 @@ export const corsPlugin = fp(async (app, opts: {
     }
     return publicOrigins;
   };
-  const configuredOnly: OriginFunction = (origin, callback) => callback(null, origin !== undefined && configured.has(origin) ? origin : false);
+  // Synchronous for every request without an Origin or from a configured one; a promise only to re-read the apps' origins.
+  const configuredOrApps: OriginFunction = (origin, callback) => {
+    if (origin === undefined || configured.has(origin)) return callback(null, origin ?? false);
+    if (opts.clock() - appOriginsAt < 10_000) return callback(null, appOrigins.has(origin) ? origin : false);
+    freshAppOrigins().then((set) => callback(null, set.has(origin) ? origin : false), (err: Error) => callback(err, false));
+  };
   const withPublicClients: AsyncOriginFunction = async (origin) =>
-    origin !== undefined && (configured.has(origin) || (await publicClientOrigins()).has(origin)) ? origin : false;
+    origin !== undefined && (configured.has(origin) || (await publicClientOrigins()).has(origin) || (opts.clock() - appOriginsAt < 10_000 ? appOrigins : await freshAppOrigins()).has(origin)) ? origin : false;
 
   app.addHook('onRoute', (route) => {
     if (PUBLIC_CLIENT_ENDPOINTS.has(route.url)) route.config = { ...(route.config ?? {}), cors: { origin: withPublicClients } };
   });
   await app.register(cors, {
-    origin: configuredOnly,
+    origin: configuredOrApps,
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: ['Authorization', 'Content-Type', 'X-SVC-API-Key', 'Accept-Language', 'Idempotency-Key', 'If-None-Match'],
     exposedHeaders: ['X-SVC-RateLimit-Remaining', 'X-SVC-RateLimit-Scope', 'X-SVC-RateLimit-Scope-Remaining', 'RateLimit', 'RateLimit-Policy',

@@ -15,7 +15,7 @@ export const ErrorResponse = Type.Object(
 const STATUS_TEXT: Record<number, string> = {
   400: 'Invalid input (`C0002` body or path format, `C0005` query parameter, `P0010` too many images, `P0011` an image too large, `P0012` not an image that decodes)',
   401: 'Missing or invalid credential (`C0001` app key, `C0003` Bearer token)',
-  403: 'Forbidden (`C0011` the token lacks the scope, `C0004` the user lacks the capability or role, `P0003` someone else\'s post)',
+  403: 'Forbidden (`C0011` the token lacks the scope, `C0004` the user lacks the capability or role, `P0003` someone else\'s post, `C0004` an app key used from a web origin its app does not allow)',
   404: 'Not found (`P0002` post, `R0001` job, `EV001` event, `C0008` other)',
   405: 'Method not allowed on this path (`C0012`)',
   409: 'State conflict (`C0009`; `EV022` an event with tickets or guests)',
@@ -44,8 +44,8 @@ export const UPLOAD_WRITE_ERRORS = errorResponses(400, 401, 403, 404, 409, 413, 
 /** Public reads answer If-None-Match with 304 when their ETag still matches. */
 export const NOT_MODIFIED = { 304: Type.Null({ description: 'Not modified: the ETag in If-None-Match still matches (does not count against the limit)' }) };
 
-/** Errors every app-key route can return. */
-export const PUBLIC_READ_ERRORS = [401, 429] as const;
+/** Errors every app-key route can return (403: the key used from a browser origin its app does not allow). */
+export const PUBLIC_READ_ERRORS = [401, 403, 429] as const;
 
 /** The optional Idempotency-Key header of create operations. */
 export const IdempotencyHeaders = Type.Object({

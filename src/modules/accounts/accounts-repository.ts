@@ -116,9 +116,16 @@ export class AccountsRepository {
   }
 
   /** The key of `keyHash` if it is neither revoked nor past the end of a rotation's overlap at `now`. */
+  /** Every web origin some app's key may be used from (CORS admits them; the key check holds each key to its own app's). */
+  async appWebOrigins(): Promise<string[]> {
+    const rows = await this.db.selectFrom('apps').select('web_origins').where('deleted_at', 'is', null).where('web_origins', '<>', '[]').execute();
+    return [...new Set(rows.flatMap((r) => JSON.parse(r.web_origins) as string[]))];
+  }
+
   async findActiveKey(keyHash: string, now: number) {
     return this.db.selectFrom('app_keys')
-      .select(['id', 'app_id', 'expires_at'])
+      .innerJoin('apps', 'apps.id', 'app_keys.app_id')
+      .select(['app_keys.id', 'app_keys.app_id', 'app_keys.expires_at', 'apps.web_origins'])
       .where('key_hash', '=', keyHash)
       .where('revoked_at', 'is', null)
       .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))

@@ -21,7 +21,12 @@ declare module 'fastify' {
  * Authenticates app keys, first thing on the routes that declare `config.auth: 'apiKey'`. A key the
  * service has seen recently is answered from memory without waiting for anything.
  */
-export const appKeyAuthPlugin = fp(async (app, opts: { appKeys: AppKeyService }) => {
+export const appKeyAuthPlugin = fp(async (app, opts: {
+  appKeys: AppKeyService;
+  /** Browser origins every key may be used from: CORS_ORIGINS and the service's own. */
+  origins: string[];
+}) => {
+  const everyKey = new Set(opts.origins);
   app.decorateRequest('apiApp', null);
 
   const authenticate = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
@@ -34,6 +39,12 @@ export const appKeyAuthPlugin = fp(async (app, opts: { appKeys: AppKeyService })
     const accept = (authenticated: AuthenticatedApp | null) => {
       // Never echo the key: it may be a real key of someone else's pasted in the wrong place.
       if (!authenticated) return done(new ApiError('C0001', 'The app key in X-SVC-API-Key is not valid or has been revoked', 'X-SVC-API-Key'));
+      // From a browser (an Origin header) the key works only on its app's web origins, or the service-wide ones: a
+      // key copied out of one site's code is refused on another's. Servers send no Origin and are not affected.
+      const origin = request.headers.origin;
+      if (origin !== undefined && !everyKey.has(origin) && !authenticated.webOrigins.includes(origin)) {
+        return done(new ApiError('C0004', `This app's key may not be used from the web origin ${origin.slice(0, 200)}: add the origin to the app's web origins in the developer console`, 'Origin'));
+      }
       request.apiApp = authenticated;
       done();
     };

@@ -7,6 +7,8 @@ export interface AuthenticatedApp {
   keyId: number;
   /** When a rotation's overlap ends for this key (null: it works until revoked). */
   expiresAt: number | null;
+  /** The browser origins the app's key may be used from (the console's "web origins"). */
+  webOrigins: string[];
 }
 
 /**
@@ -34,7 +36,9 @@ export class AppKeyService {
     const cached = this.cached(hash);
     if (cached !== undefined) return cached;
     const row = await this.accounts.findActiveKey(hash, this.clock());
-    const result = row ? { appId: row.app_id, keyId: row.id, expiresAt: row.expires_at === null ? null : Number(row.expires_at) } : false;
+    const result = row
+      ? { appId: row.app_id, keyId: row.id, expiresAt: row.expires_at === null ? null : Number(row.expires_at), webOrigins: JSON.parse(row.web_origins) as string[] }
+      : false;
     // Unknown keys are remembered briefly too, so a client retrying a bad key cannot load the database.
     this.cache.set(hash, result, result ? {} : { ttl: 5_000 });
     return result || null;

@@ -33,8 +33,10 @@ export class AppRepository {
     return row.id;
   }
 
-  async updateProfile(appId: number, profile: { name: string; description: string; homepageUrl: string | null; privacyUrl: string | null }): Promise<void> {
-    await this.db.updateTable('apps').set({ name: profile.name, description: profile.description, homepage_url: profile.homepageUrl, privacy_url: profile.privacyUrl })
+  async updateProfile(appId: number, profile: { name: string; description: string; homepageUrl: string | null; privacyUrl: string | null; webOrigins: string[] }): Promise<void> {
+    await this.db.updateTable('apps').set({
+      name: profile.name, description: profile.description, homepage_url: profile.homepageUrl, privacy_url: profile.privacyUrl, web_origins: JSON.stringify(profile.webOrigins),
+    })
       .where('id', '=', appId).execute();
   }
 
