@@ -1,13 +1,12 @@
 import { sql, type Kysely } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import type { Database } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { hashSecret } from '../src/shared/keys.js';
 import { AccountsRepository } from '../src/modules/accounts/accounts-repository.js';
 import { AppKeyService } from '../src/modules/accounts/app-key-service.js';
 import { testConfig } from './helpers/test-app.js';
-import { databaseAt } from './helpers/database-at.js';
+import { databasesAt } from './helpers/database-at.js';
 import { ENGINES } from './helpers/test-database.js';
 
 const BEFORE = '2026-11-22-010-job-popularity-index';
@@ -15,22 +14,11 @@ const NOW = Date.parse('2026-11-21T03:00:00Z');
 
 /** Data stored before the migrations after 010 (011-019) is carried over, in the reference's shape. */
 describe.each(ENGINES)('migrations after 010 on %s', (engine) => {
-  let database: Database | null = null;
-  let cleanup: () => Promise<void> = async () => undefined;
-  afterEach(async () => {
-    await database?.close();
-    await cleanup();
-  });
-
-  async function openAt010(): Promise<Database> {
-    const opened = await databaseAt(engine, BEFORE);
-    cleanup = opened.cleanup;
-    database = opened.database;
-    return database;
-  }
+  const openAt010 = databasesAt(engine, BEFORE);
 
   it('keeps every row and gives it the new fields: HYBRID events, old form fields, settings, sessions, FAQs, claims', async () => {
-    const db = (await openAt010()).db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+    const database = await openAt010();
+    const db = database.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
     const insert = (table: string, row: Record<string, unknown>) => db.insertInto(table).values(row).execute();
     const { id: companyId } = await db.insertInto('companies').values({ handle: 'old-co', name: 'Old Co', industry: 'SOFTWARE', size: 'SMALL', created_at: NOW })
       .returning('id').executeTakeFirstOrThrow() as { id: number };
@@ -65,7 +53,7 @@ describe.each(ENGINES)('migrations after 010 on %s', (engine) => {
 
     // A database made by the migrations as they were had the engines' full-text tables (the migrations no longer make them).
     for (const table of ['post_search', 'job_search', 'job_search_popular']) await sql`CREATE TABLE ${sql.table(table)} (doc_id bigint)`.execute(db);
-    expect(await migrateToLatest(database!)).toEqual([
+    expect(await migrateToLatest(database)).toEqual([
       '2026-11-23-011-idempotency-claims', '2026-11-23-012-media-key-indexes', '2026-11-23-013-job-setting-types', '2026-11-23-014-event-reference-shape',
       '2026-11-23-015-app-credentials-lifecycle', '2026-11-24-016-post-search-index', '2026-11-24-017-job-search-index', '2026-11-24-018-console-reveals', '2026-11-25-019-real-service-codes', '2026-11-25-020-app-web-origins',
     ]);
@@ -87,9 +75,9 @@ describe.each(ENGINES)('migrations after 010 on %s', (engine) => {
     expect((await sql`SELECT response_status, owner, resource_id FROM idempotency_keys`.execute(db)).rows).toEqual([{ response_status: 201, owner: null, resource_id: null }]);
 
     // And the service reads them in the new shape.
-    const app = await buildApp({ config: testConfig(), database: database!, clock: () => NOW, logger: false });
+    const app = await buildApp({ config: testConfig(), database: database, clock: () => NOW, logger: false });
     try {
-      const { apiKey } = await new AppKeyService(new AccountsRepository(database!.db, () => NOW), 0).createApp('reader');
+      const { apiKey } = await new AppKeyService(new AccountsRepository(database.db, () => NOW), 0).createApp('reader');
       const res = await app.inject({ method: 'GET', url: '/api/v1/events/evt_old', headers: { 'x-svc-api-key': apiKey } });
       expect(res.statusCode, res.body).toBe(200);
       expect((await app.inject({ method: 'GET', url: '/api/v1/events/evt_old', headers: { 'x-svc-api-key': oldKey } })).statusCode).toBe(200);

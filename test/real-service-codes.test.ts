@@ -1,14 +1,13 @@
 import { sql, type Kysely } from 'kysely';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import type { Database } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { CODE_RENAMES } from '../src/db/migrations/2026-11-25-019-real-service-codes.js';
 import { AccountsRepository } from '../src/modules/accounts/accounts-repository.js';
 import { AppKeyService } from '../src/modules/accounts/app-key-service.js';
 import { jsonPart, multipart } from './helpers/multipart.js';
 import { createTestApp, testConfig, type TestContext } from './helpers/test-app.js';
-import { databaseAt } from './helpers/database-at.js';
+import { databasesAt } from './helpers/database-at.js';
 import { ENGINES } from './helpers/test-database.js';
 import { accessToken, bearer } from './helpers/tokens.js';
 
@@ -18,22 +17,11 @@ const DAY = 86_400_000;
 
 describe.each(ENGINES)('the real service\'s codes on %s', (engine) => {
   describe('migration 019: data stored with the old codes', () => {
-    let database: Database | null = null;
-    let cleanup: () => Promise<void> = async () => undefined;
-    afterEach(async () => {
-      await database?.close();
-      await cleanup();
-    });
-
-    async function openBefore019(): Promise<Database> {
-      const opened = await databaseAt(engine, BEFORE);
-      cleanup = opened.cleanup;
-      database = opened.database;
-      return database;
-    }
+    const openBefore019 = databasesAt(engine, BEFORE);
 
     it('carries every stored code to the new one (the documented table), and the service reads, filters and counts in the new codes', async () => {
-      const db = (await openBefore019()).db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+      const database = await openBefore019();
+      const db = database.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
       const insert = (table: string, row: Record<string, unknown>) => db.insertInto(table).values(row).execute();
       // The catalogs as migration 002 seeded them before 019 (old codes), which 019 must replace.
       await db.deleteFrom('code_labels').execute();
@@ -63,7 +51,7 @@ describe.each(ENGINES)('the real service\'s codes on %s', (engine) => {
       for (const subject of ['DEVELOPMENT', 'AI', 'CAREER']) await insert('event_subjects', { event_id: 'evt_codes', subject });
       const epochBefore = (await sql<{ value: string }>`SELECT value FROM search_log_state WHERE name = 'epoch'`.execute(db)).rows[0]!.value;
 
-      expect(await migrateToLatest(database!)).toEqual(['2026-11-25-019-real-service-codes', '2026-11-25-020-app-web-origins']);
+      expect(await migrateToLatest(database)).toEqual(['2026-11-25-019-real-service-codes', '2026-11-25-020-app-web-origins']);
 
       expect((await sql`SELECT handle, industry FROM companies ORDER BY handle`.execute(db)).rows)
         .toEqual([{ handle: 'old-health', industry: 'MEDICAL_BIO' }, { handle: 'old-soft', industry: 'IT_SOFTWARE' }]);
@@ -78,9 +66,9 @@ describe.each(ENGINES)('the real service\'s codes on %s', (engine) => {
       // Index copies saved before hold facets of the old codes: the new epoch makes every instance rebuild.
       expect((await sql<{ value: string }>`SELECT value FROM search_log_state WHERE name = 'epoch'`.execute(db)).rows[0]!.value).not.toBe(epochBefore);
 
-      const app = await buildApp({ config: testConfig(), database: database!, clock: () => NOW, logger: false });
+      const app = await buildApp({ config: testConfig(), database: database, clock: () => NOW, logger: false });
       try {
-        const { apiKey } = await new AppKeyService(new AccountsRepository(database!.db, () => NOW), 0).createApp('reader');
+        const { apiKey } = await new AppKeyService(new AccountsRepository(database.db, () => NOW), 0).createApp('reader');
         const get = async (url: string) => {
           const res = await app.inject({ method: 'GET', url, headers: { 'x-svc-api-key': apiKey } });
           expect(res.statusCode, res.body).toBe(200);

@@ -18,6 +18,23 @@ const PUBLIC_CLIENT_ENDPOINTS = new Set(['/oauth/token', '/oauth/revoke']);
  * The options are built once (a per-request options delegator cost ~10% of a read's time); the two
  * OAuth endpoints, and their preflights, carry their own origin check in their route config.
  */
+/** Origins read from elsewhere and kept `ttlMs`: `fresh()` is the kept set while it holds (else null), `get()` reads again when it must. */
+function keptOrigins(load: () => Promise<string[]>, ttlMs: number, clock: () => number) {
+  let kept = new Set<string>();
+  let at = -Infinity;
+  const fresh = () => (clock() - at < ttlMs ? kept : null);
+  return {
+    fresh,
+    async get(): Promise<Set<string>> {
+      const held = fresh();
+      if (held) return held;
+      kept = new Set(await load());
+      at = clock();
+      return kept;
+    },
+  };
+}
+
 export const corsPlugin = fp(async (app, opts: {
   origins: string[];
   /** The redirect URIs of the registered public clients (the OAuth area's). */
@@ -28,30 +45,17 @@ export const corsPlugin = fp(async (app, opts: {
 }) => {
   const configured = new Set(opts.origins);
   // The apps' origins, re-read at most every 10 s (a preflight's answer is cached by browsers for 10 minutes anyway).
-  let appOrigins = new Set<string>();
-  let appOriginsAt = -Infinity;
-  const freshAppOrigins = async (): Promise<Set<string>> => {
-    appOrigins = new Set(await opts.appWebOrigins());
-    appOriginsAt = opts.clock();
-    return appOrigins;
-  };
-  let publicOrigins = new Set<string>();
-  let loadedAt = -Infinity;
-  const publicClientOrigins = async (): Promise<Set<string>> => {
-    if (opts.clock() - loadedAt > 60_000) {
-      publicOrigins = new Set((await opts.publicClientRedirectUris()).map((u) => new URL(u).origin));
-      loadedAt = opts.clock();
-    }
-    return publicOrigins;
-  };
+  const apps = keptOrigins(opts.appWebOrigins, 10_000, opts.clock);
+  const publicClients = keptOrigins(async () => (await opts.publicClientRedirectUris()).map((u) => new URL(u).origin), 60_000, opts.clock);
   // Synchronous for every request without an Origin or from a configured one; a promise only to re-read the apps' origins.
   const configuredOrApps: OriginFunction = (origin, callback) => {
     if (origin === undefined || configured.has(origin)) return callback(null, origin ?? false);
-    if (opts.clock() - appOriginsAt < 10_000) return callback(null, appOrigins.has(origin) ? origin : false);
-    freshAppOrigins().then((set) => callback(null, set.has(origin) ? origin : false), (err: Error) => callback(err, false));
+    const kept = apps.fresh();
+    if (kept) return callback(null, kept.has(origin) ? origin : false);
+    apps.get().then((set) => callback(null, set.has(origin) ? origin : false), (err: Error) => callback(err, false));
   };
   const withPublicClients: AsyncOriginFunction = async (origin) =>
-    origin !== undefined && (configured.has(origin) || (await publicClientOrigins()).has(origin) || (opts.clock() - appOriginsAt < 10_000 ? appOrigins : await freshAppOrigins()).has(origin)) ? origin : false;
+    origin !== undefined && (configured.has(origin) || (await publicClients.get()).has(origin) || (await apps.get()).has(origin)) ? origin : false;
 
   app.addHook('onRoute', (route) => {
     if (PUBLIC_CLIENT_ENDPOINTS.has(route.url)) route.config = { ...(route.config ?? {}), cors: { origin: withPublicClients } };

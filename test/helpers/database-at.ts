@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { Migrator } from 'kysely';
+import { afterEach } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { allMigrations } from '../../src/db/migrations/index.js';
 import type { Engine } from './test-database.js';
@@ -41,4 +42,18 @@ export async function databaseAt(engine: Engine, migration: string): Promise<{ d
   const { error } = await migrator.migrateTo(migration);
   if (error) throw error;
   return { database, cleanup };
+}
+
+/**
+ * For the tests of a describe block: `open()` gives a fresh database migrated up to `migration` (databaseAt),
+ * closed and removed after each test.
+ */
+export function databasesAt(engine: Engine, migration: string): () => Promise<Database> {
+  let opened: { database: Database; cleanup: () => Promise<void> } | null = null;
+  afterEach(async () => {
+    await opened?.database.close();
+    await opened?.cleanup();
+    opened = null;
+  });
+  return async () => (opened = await databaseAt(engine, migration)).database;
 }

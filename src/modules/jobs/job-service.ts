@@ -19,7 +19,6 @@ import type { JobRepository, JobSearchFilter } from './job-repository.js';
 import { SENIORITIES, type JobDetailDto, type JobSearchQueryInput, type JobSummaryDto } from './job-schemas.js';
 
 
-type Seniority = (typeof SENIORITIES)[number];
 type WorkType = JobSummaryDto['workType'];
 
 interface Hydrated {
@@ -165,8 +164,7 @@ export class JobService {
     return {
       jobId: row.id,
       title: translated ? row.t_title! : row.title,
-      seniorities: jsonColumn<string>(row.seniorities).map((s) => s as Seniority)
-        .sort((a, b) => SENIORITIES.indexOf(a) - SENIORITIES.indexOf(b)),
+      seniorities: inCodeOrder(jsonColumn<string>(row.seniorities), SENIORITIES),
       employmentTypes: inCodeOrder(jsonColumn<string>(row.employment_types), EMPLOYMENT_TYPES),
       company: companyBriefOf(row, this.links),
       webUrl: this.links.job(row.id),
