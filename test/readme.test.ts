@@ -1,6 +1,9 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../src/cli/main.js';
+import { toListDateTime, toUtcIso } from '../src/shared/time.js';
+import { CATALOG_DATA, CATALOG_NAMES } from '../src/shared/catalog-data.js';
+import { CODE_RENAMES } from '../src/db/migrations/2026-11-25-019-real-service-codes.js';
 import { DEMO_API_KEY, DEMO_CLIENT, DEMO_COMPANY, DEMO_USER } from '../src/demo/demo-generator.js';
 
 const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
@@ -23,5 +26,21 @@ describe('README', () => {
 
   it('documents every CLI command', () => {
     for (const command of COMMANDS) expect(readme).toContain(`\`${command.name}`);
+  });
+
+  it('shows a list time and a detail time in the forms the service prints, and the catalogs\' codes (issue 23)', () => {
+    const end = Date.parse('2026-12-24T14:59:59.999Z');
+    expect(readme).toContain(`"endAt": "${toListDateTime(end)}"`);
+    expect(readme).toContain(`"endAt": "${toUtcIso(end)}"`);
+    expect(readme).toContain('dev, dataAi');
+    const api = fs.readFileSync(new URL('../docs/api.md', import.meta.url), 'utf8');
+    expect(api).toContain(`"${toListDateTime(Date.parse('2026-08-23T15:00:00Z'))}"`);
+    expect(api).toContain(`"${toListDateTime(Date.parse('2026-05-30T14:59:30Z'))}"`);
+    // docs/api.md lists every code of every catalog, and the whole old → new table of migration 019.
+    for (const catalog of CATALOG_NAMES) for (const [code] of CATALOG_DATA[catalog]) expect(api, `${catalog} ${code}`).toContain(`\`${code}\``);
+    for (const renames of Object.values(CODE_RENAMES)) for (const [from, to] of Object.entries(renames)) {
+      expect(api, from).toContain(`\`${from}\``);
+      expect(api, to).toContain(`\`${to}\``);
+    }
   });
 });
