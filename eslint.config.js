@@ -20,7 +20,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    files: ['src/cli/**', 'src/server.ts', 'bench/**'],
+    files: ['src/cli/**', 'src/server.ts', 'bench/**', 'scripts/rolling-restart-drill.ts'],
     rules: { 'no-console': 'off' },
   },
 );

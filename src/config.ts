@@ -35,6 +35,11 @@ export interface Config {
   host: string;
   /** Names this instance among those sharing a database (claims it held are released when it restarts). */
   instanceName: string;
+  /**
+   * On SIGTERM, how long the instance keeps serving before it stops accepting: /readyz answers 503 and every
+   * response closes its connection, so a proxy's kept-alive connections are gone before the listener closes.
+   */
+  shutdownDrainMs: number;
   /** Bounds on every connection, so idle or trickling clients cannot hold the server's sockets. */
   http: {
     /** The request's headers must have arrived within this. */
@@ -228,6 +233,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     port,
     host,
     instanceName: read('INSTANCE_NAME') ?? `${os.hostname()}:${port}`,
+    shutdownDrainMs: int('SHUTDOWN_DRAIN_MS', 0, 0, 120_000),
     http: {
       headersTimeoutMs: int('HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
       requestTimeoutMs: int('HTTP_REQUEST_TIMEOUT_MS', 120_000, 100, 3_600_000),

@@ -5,16 +5,22 @@ import { databaseOptions, openDatabase, type Database } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 
 /**
- * Opens the database named by the settings, applies pending migrations, and serves until SIGINT or
- * SIGTERM; then stops accepting, finishes in-flight requests and closes the database.
+ * Opens the database named by the settings, applies pending migrations, and serves until SIGINT or SIGTERM; then
+ * drains for SHUTDOWN_DRAIN_MS (still serving, /readyz 503, no connection kept alive), stops accepting, finishes
+ * in-flight requests and closes the database.
  */
 export async function runServer(config: Config, existing?: Database, extra: Pick<AppOptions, 'demoCallback'> = {}): Promise<{ app: App; database: Database }> {
   const database = existing ?? openDatabase(databaseOptions(config));
   await migrateToLatest(database);
   const app = await buildApp({ config, database, ...extra });
-  closeWithGrace({ delay: 15_000 }, async ({ signal, err }) => {
+  closeWithGrace({ delay: config.shutdownDrainMs + 15_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'stopping after an uncaught error');
-    else app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    else if (config.shutdownDrainMs > 0) {
+      app.log.info({ signal, drainMs: config.shutdownDrainMs }, 'shutting down: draining (readiness 503, connections not kept alive)');
+      app.startDraining();
+      await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
+    }
+    if (!err) app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     await app.close();
     await database.close();
   });

@@ -7,12 +7,20 @@ import { sendError } from './plugins/error-handler.js';
 import { ApiError } from './shared/api-error.js';
 import { loggerOptions } from './shared/log-options.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Begins a graceful shutdown's drain: still serving, but /readyz says 503 and no connection is kept alive. */
+    startDraining(): void;
+  }
+}
+
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 /**
  * The Fastify instance the service is assembled on (app.ts): request ids, router limits, the connection limits,
  * validation options, and what every request gets before any plugin (its id echoed, U+0000 refused). `isClosing`
- * turns true when the app begins to close; from then on each response closes its connection.
+ * turns true when the app begins to drain (`app.startDraining()`, before a graceful close) or to close; from then on
+ * each response closes its connection and /readyz answers 503.
  */
 export function createServer(config: Config, clock: () => number, logger?: FastifyServerOptions['logger']) {
   const app = Fastify({
@@ -43,6 +51,7 @@ export function createServer(config: Config, clock: () => number, logger?: Fasti
   app.server.maxConnections = config.http.maxConnections;
 
   let closing = false;
+  app.decorate('startDraining', () => { closing = true; });
   app.addHook('preClose', async () => { closing = true; });
   // A response finished during shutdown closes its connection, so the server is not kept open by
   // keep-alive clients until their idle timeout. (Hooks that never wait take `done`: no promise per request.)

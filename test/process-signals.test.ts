@@ -65,3 +65,46 @@ describe('a supervisor\'s SIGTERM to the documented commands', () => {
     expect(afterwards).toBe('refused');
   }, 180_000);
 });
+
+describe('SHUTDOWN_DRAIN_MS: the drain before the listener closes', () => {
+  it('keeps serving for the drain, with /readyz 503 and no connection kept alive, then stops accepting and exits 0', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-signal-drain-'));
+    const port = await freePort();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SHUTDOWN_DRAIN_MS: '3000', LOG_LEVEL: 'info', LOG_FORMAT: 'json', SIGNING_KEY_SECRET: 'signals-test-secret-0123456789abcdef' },
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      const deadline = Date.now() + 60_000;
+      while (!(await fetch(`${base}/readyz`).then((r) => r.ok, () => false))) {
+        expect(Date.now() < deadline, output).toBe(true);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const before = await fetch(`${base}/healthz`);
+      expect(before.headers.get('connection')).toBe('keep-alive');
+      const signalled = Date.now();
+      process.kill(child.pid!, 'SIGTERM');
+      await new Promise((r) => setTimeout(r, 500));
+      // Draining: still answering, telling the proxy to stop sending, closing each connection after its answer.
+      const readiness = await fetch(`${base}/readyz`);
+      expect(readiness.status).toBe(503);
+      expect(await readiness.json()).toEqual({ status: 'shutting down' });
+      const during = await fetch(`${base}/healthz`);
+      expect(during.status).toBe(200);
+      expect(during.headers.get('connection')).toBe('close');
+      expect(Date.now() - signalled).toBeLessThan(3_000);
+      expect(await exited).toBe(0);
+      expect(Date.now() - signalled).toBeGreaterThanOrEqual(3_000);
+      expect(await fetch(`${base}/healthz`).then((r) => r.status, () => 'refused')).toBe('refused');
+      expect(output).toContain('shutting down: draining');
+    } finally {
+      child.kill('SIGKILL');
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 90_000);
+});

@@ -13,6 +13,7 @@ import { migrateCommand } from './commands/migrate.js';
 import { clientsCreateCommand, clientsListCommand, keysRotateCommand } from './commands/oauth.js';
 import { searchCheckCommand, searchRebuildCommand } from './commands/search.js';
 import { seedDemoCommand } from './commands/seed-demo.js';
+import { dbBackupCommand, dbRestoreCommand, dbVerifyCommand } from './commands/sqlite-backup.js';
 
 export const COMMANDS: Command[] = [
   migrateCommand, seedDemoCommand, demoCommand,
@@ -20,6 +21,7 @@ export const COMMANDS: Command[] = [
   usersCreateCommand, usersListCommand, companiesCreateCommand, companiesListCommand, rolesGrantCommand, rolesRevokeCommand, rolesListCommand,
   clientsCreateCommand, clientsListCommand, clientsRotateSecretCommand, clientsEndPreviousSecretCommand, keysRotateCommand,
   searchRebuildCommand, searchCheckCommand,
+  dbBackupCommand, dbVerifyCommand, dbRestoreCommand,
 ];
 
 /** The commands whose name begins with `words` (all of them for none), with a line each. */
