@@ -54,4 +54,23 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('the /docs page in
     const gone = await fetch(`${s.base}/api/v1/posts/${postId}`, { headers: { 'x-svc-api-key': s.demo.apiKey } });
     expect(gone.status).toBe(404);
   }, 60_000);
+
+  it('opens in Korean for a Korean browser, and the definition selector switches to English and back', async () => {
+    const context = await browser.newContext({ locale: 'ko-KR' });
+    const page = await context.newPage();
+    await page.goto(`${s.base}/docs`);
+    const summary = page.locator('#operations-Posts-searchPosts .opblock-summary-description');
+    await expect.poll(() => summary.textContent(), { timeout: 15_000 }).toBe('게시물 검색');
+    expect(await page.locator('.topbar select option:checked').textContent()).toBe('한국어');
+    await expect.poll(() => page.locator('.info .markdown, .info .renderedMarkdown').first().textContent()).toContain('앱 키로');
+    fs.mkdirSync('test/.screenshots', { recursive: true });
+    await page.screenshot({ path: 'test/.screenshots/docs-korean.png' });
+    await page.locator('.topbar select').selectOption({ label: 'English' });
+    await expect.poll(() => summary.textContent(), { timeout: 15_000 }).toBe('Search posts');
+    expect(new URL(page.url()).searchParams.get('urls.primaryName')).toBe('English');
+    // A reload keeps the reader's choice (the selector put it in the address).
+    await page.reload();
+    await expect.poll(() => summary.textContent(), { timeout: 15_000 }).toBe('Search posts');
+    await context.close();
+  }, 60_000);
 });

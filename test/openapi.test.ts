@@ -4,6 +4,7 @@ import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUPPORTED_SCOPES } from '../src/modules/oauth/scopes.js';
+import { KOREAN_OPERATIONS, KOREAN_TAGS } from '../src/openapi/korean.js';
 import { createTestApp, type TestContext } from './helpers/test-app.js';
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
@@ -23,6 +24,41 @@ describe('OpenAPI document', () => {
   afterAll(async () => { await t?.close(); });
   const schemaAt = (schema: Record<string, any>): Record<string, any> =>
     (schema.$ref ? doc.components.schemas[schema.$ref.replace('#/components/schemas/', '')] : schema);
+
+  it('is served with its prose in Korean at /openapi.ko.json: the same contract, every operation and tag in Korean', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/openapi.ko.json' });
+    expect(res.statusCode).toBe(200);
+    const ko = res.json();
+    const hangul = /[\uAC00-\uD7A3]/;
+    const prose = (d: Record<string, any>) => ({ ...d, info: { ...d.info, description: '' }, tags: d.tags.map((tag: Operation) => tag.name),
+      paths: Object.fromEntries(Object.entries(d.paths as Record<string, Record<string, Operation>>).map(([path, item]) => [path,
+        Object.fromEntries(Object.entries(item).map(([method, op]) => [method, { ...op, summary: '', description: '' }]))])) });
+    // Everything but the prose is the English document's: paths, parameters, schemas, security, codes.
+    expect(prose(ko)).toEqual(prose(doc));
+    expect(ko.info.description).toMatch(hangul);
+    for (const tag of ko.tags) expect(tag.description, tag.name).toMatch(hangul);
+    const operations = operationsOf(ko);
+    for (const { op } of operations) {
+      expect(op.summary, op.operationId).toMatch(hangul);
+      if (operationsOf(doc).find((o) => o.op.operationId === op.operationId)!.op.description) expect(op.description, op.operationId).toMatch(hangul);
+    }
+    // The tables hold exactly the operations and tags the service has: none missing, none left over.
+    expect(Object.keys(KOREAN_OPERATIONS).sort()).toEqual(operations.map((o) => o.op.operationId).sort());
+    expect(Object.keys(KOREAN_TAGS).sort()).toEqual(doc.tags.map((tag: Operation) => tag.name).sort());
+  });
+
+  it('offers both definitions on /docs, with the script that picks the browser\'s language', async () => {
+    const initializer = await t.app.inject({ method: 'GET', url: '/docs/static/swagger-initializer.js' });
+    expect(initializer.body).toContain('/openapi.ko.json');
+    const page = await t.app.inject({ method: 'GET', url: '/docs/' });
+    const script = /src="([^"]*docs-language\.js)"/.exec(page.body)?.[1];
+    expect(script).toBeDefined();
+    const served = await t.app.inject({ method: 'GET', url: new URL(script!, 'http://x/docs/').pathname });
+    expect(served.statusCode).toBe(200);
+    expect(served.body).toContain('urls.primaryName');
+    // Evaluated as the browser would, the script's language test is a working regular expression.
+    expect(served.body).toContain('/^(ko|en)\\b/i');
+  });
 
   it('is a valid OpenAPI 3.1 document', async () => {
     const result = await new Validator().validate(doc as never);

@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import fp from 'fastify-plugin';
 import { finishDocument } from '../openapi/finish-document.js';
+import { inKorean } from '../openapi/korean.js';
 import { ErrorResponse } from '../schemas/common.js';
 
 type Requirement = Record<string, string[]>;
@@ -18,7 +19,33 @@ function securityOf(declared: Requirement[] | undefined, url: string, scope: str
     .map((name) => (name === 'bearer' ? ['oauth2', scope ? [scope] : []] : [name, requirement[name]!]))));
 }
 
-/** The OpenAPI 3.1 document, built from the route schemas, at /openapi.json, and a reference at /docs. */
+/** The /docs page's two definitions; `urls.primaryName` in the page's query picks one (the page's own selector sets it). */
+const DEFINITIONS = [{ url: '/openapi.json', name: 'English' }, { url: '/openapi.ko.json', name: '한국어' }];
+
+/**
+ * Runs on the /docs page before Swagger UI starts (the page's scripts run before its load event, which starts it):
+ * without a choice in the address, it opens the definition of the browser's first language of the two; and it keeps
+ * the OAuth redirect at /docs/static/oauth2-redirect.html when the address has a query (Swagger UI's initializer
+ * would append the path to the query).
+ */
+const DOCS_LANGUAGE_SCRIPT = `(function () {
+  var bundle = window.SwaggerUIBundle;
+  function start(config) {
+    config.oauth2RedirectUrl = window.location.origin + '/docs/static/oauth2-redirect.html';
+    if (!new URLSearchParams(window.location.search).has('urls.primaryName')) {
+      var first = (navigator.languages || [navigator.language || '']).find(function (l) { return /^(ko|en)\\b/i.test(l); }) || 'en';
+      config['urls.primaryName'] = /^ko/i.test(first) ? ${JSON.stringify(DEFINITIONS[1]!.name)} : ${JSON.stringify(DEFINITIONS[0]!.name)};
+    }
+    return bundle(config);
+  }
+  window.SwaggerUIBundle = Object.assign(start, bundle);
+})();
+`;
+
+/**
+ * The OpenAPI 3.1 document, built from the route schemas, at /openapi.json, the same with its prose in Korean at
+ * /openapi.ko.json, and a reference at /docs in the browser's language (Korean or English, with a selector).
+ */
 export const openApiPlugin = fp(async (app, opts: { publicBaseUrl: string; /** OAuth scopes and what each allows, for the security scheme. */ scopes: Record<string, string> }) => {
   app.addSchema(ErrorResponse);
   await app.register(swagger, {
@@ -77,7 +104,13 @@ export const openApiPlugin = fp(async (app, opts: { publicBaseUrl: string; /** O
     routePrefix: '/docs',
     // The "Authorize" button runs the Authorization Code + PKCE flow; the demo client lists this page's redirect.
     initOAuth: { usePkceWithAuthorizationCodeGrant: true, scopeSeparator: ' ' },
-    uiConfig: { persistAuthorization: false },
+    uiConfig: { persistAuthorization: false, urls: DEFINITIONS },
+    theme: { title: 'Jobs, Events and Posts Open API · Reference', js: [{ filename: 'docs-language.js', content: DOCS_LANGUAGE_SCRIPT }] },
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  let korean: unknown = null;
+  app.get('/openapi.ko.json', { schema: { hide: true } }, async () => {
+    korean ??= inKorean(app.swagger() as never);
+    return korean;
+  });
 }, { name: 'openapi' });
