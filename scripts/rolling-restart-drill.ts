@@ -14,12 +14,12 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { OPERATION_IDS } from '../src/config.js';
+import { freePort } from '../test/helpers/free-port.js';
 
 const ROOT = path.resolve(new URL('..', import.meta.url).pathname);
 const NGINX_BINARY = ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/bin/nginx'].find((p) => fs.existsSync(p)) ?? 'nginx';
@@ -39,17 +39,6 @@ const connections = Number(options.connections);
 const writesPerSecond = Number(options['writes-per-second']);
 
 const log = (line: string) => { if (!options.json) console.log(line); };
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -81,6 +81,16 @@ function inUse(file: string): boolean {
   }
 }
 
+/** Waits until the file's bytes are on disk, so that renaming it into place cannot leave a half-written file. */
+function flushToDisk(file: string): void {
+  const fd = fs.openSync(file, 'r+');
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 export const dbBackupCommand: Command = {
   name: 'db backup',
   summary: 'Copy the SQLite database to a file while the service runs (a consistent snapshot), then verify the copy',
@@ -101,9 +111,7 @@ export const dbBackupCommand: Command = {
     } finally {
       db.close();
     }
-    const file = fs.openSync(partial, 'r+');
-    fs.fsyncSync(file);
-    fs.closeSync(file);
+    flushToDisk(partial);
     fs.renameSync(partial, target);
     io.out(`Backed up ${source} to ${target} (${(fs.statSync(target).size / 1e6).toFixed(1)} MB) in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
     const verdict = verifySqliteFile(target);
@@ -141,9 +149,7 @@ export const dbRestoreCommand: Command = {
     }
     const incoming = `${target}.restoring`;
     fs.copyFileSync(backup, incoming);
-    const file = fs.openSync(incoming, 'r+');
-    fs.fsyncSync(file);
-    fs.closeSync(file);
+    flushToDisk(incoming);
     if (fs.existsSync(target)) {
       const aside = `${target}.before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`;
       fs.renameSync(target, aside);
