@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
+import { migrateToLatest, untilOthersSettle } from '../src/db/migrate.js';
 
 const url = process.env.TEST_DATABASE_URL;
 
@@ -37,5 +37,32 @@ describe.skipIf(!url)('migrations on PostgreSQL', () => {
       await admin.query(`DROP SCHEMA IF EXISTS ${second} CASCADE`);
       await admin.end();
     }
+  });
+});
+
+describe('a migration run beside another schema being dropped', () => {
+  const failed = (message: string) => ({ error: new Error(message), results: undefined });
+  const done = { error: undefined, results: [] };
+
+  it('looks again when only another schema (or its table) vanished under Kysely\'s look at every table', async () => {
+    for (const message of ['schema "t_123_abcd" does not exist', 'relation "t_123_abcd.posts" does not exist']) {
+      let calls = 0;
+      const result = await untilOthersSettle('ours', async () => (++calls === 1 ? failed(message) : done));
+      expect(result.error).toBeUndefined();
+      expect(calls).toBe(2);
+    }
+  });
+
+  it('does not retry its own schema missing, a migration that failed, or past five attempts', async () => {
+    let calls = 0;
+    expect((await untilOthersSettle('ours', async () => { calls++; return failed('schema "ours" does not exist'); })).error).toBeDefined();
+    expect(calls).toBe(1);
+    calls = 0;
+    const ranOne = { error: new Error('relation "jobs" does not exist'), results: [{ migrationName: 'x', direction: 'Up' as const, status: 'Error' as const }] };
+    expect((await untilOthersSettle('ours', async () => { calls++; return ranOne; })).error).toBeDefined();
+    expect(calls).toBe(1);
+    calls = 0;
+    expect((await untilOthersSettle('ours', async () => { calls++; return failed('schema "other" does not exist'); })).error).toBeDefined();
+    expect(calls).toBe(5);
   });
 });

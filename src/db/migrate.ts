@@ -1,4 +1,4 @@
-import { Migrator, sql } from 'kysely';
+import { Migrator, sql, type MigrationResultSet } from 'kysely';
 import type { Database } from './database.js';
 import { withoutQueryTimeLimit } from './database-unavailable.js';
 import { allMigrations } from './migrations/index.js';
@@ -23,10 +23,25 @@ async function migrate(database: Database): Promise<string[]> {
     provider: { getMigrations: async () => allMigrations(database.adapter) },
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await untilOthersSettle(schema, () => migrator.migrateToLatest());
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`Migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * Runs a migrator step again when it failed only because another schema of the database, or a table in one, was
+ * dropped while Kysely looked at every table of the database (its introspection reads them all, and a schema dropped
+ * in the middle makes that read fail): nothing of ours ran, and the next look succeeds. Several deployments (or test
+ * runs) sharing one PostgreSQL database meet this; our own schema missing is a real error and is not retried.
+ */
+export async function untilOthersSettle(schema: string | undefined, step: () => Promise<MigrationResultSet>): Promise<MigrationResultSet> {
+  for (let attempt = 1; ; attempt++) {
+    const result = await step();
+    const gone = result.error instanceof Error ? /(?:schema|relation) "([^".]+)(?:\.[^"]*)?" does not exist/.exec(result.error.message) : null;
+    if (!gone || gone[1] === schema || attempt >= 5 || (result.results ?? []).some((r) => r.status !== 'NotExecuted')) return result;
+    await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+  }
 }

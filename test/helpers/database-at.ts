@@ -6,6 +6,7 @@ import pg from 'pg';
 import { Migrator } from 'kysely';
 import { afterEach } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.js';
+import { untilOthersSettle } from '../../src/db/migrate.js';
 import { allMigrations } from '../../src/db/migrations/index.js';
 import type { Engine } from './test-database.js';
 
@@ -39,7 +40,7 @@ export async function databaseAt(engine: Engine, migration: string): Promise<{ d
   const migrator = new Migrator({
     db: database.db, provider: { getMigrations: async () => allMigrations(database.adapter) }, ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error } = await migrator.migrateTo(migration);
+  const { error } = await untilOthersSettle(schema, () => migrator.migrateTo(migration));
   if (error) throw error;
   return { database, cleanup };
 }
