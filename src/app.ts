@@ -10,6 +10,7 @@ import { accountsArea } from './modules/accounts/index.js';
 import { appKeyAuthPlugin } from './modules/accounts/app-key-auth.js';
 import { usageCountPlugin } from './modules/apps/usage-count.js';
 import { codesArea } from './modules/codes/index.js';
+import { changesArea } from './modules/changes/index.js';
 import { eventsArea } from './modules/events/index.js';
 import { healthArea } from './modules/health/index.js';
 import { jobsArea } from './modules/jobs/index.js';
@@ -104,7 +105,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // in one scope with multipart parsing (and its per-request hooks) for them alone.
   const media: Area = { routes: async (scope) => { await scope.register(mediaRoutes, { store: infra.mediaStore }); } };
   const demo: Area = { routes: options.demoCallback && (async (scope) => { await scope.register(demoCallbackRoutes, { publicBaseUrl: config.publicBaseUrl, ...options.demoCallback! }); }) };
-  for (const area of [healthArea(infra, isClosing), posts, jobs, meArea(infra, { accounts }), media, events]) if (area.routes) await app.register(area.routes);
+  for (const area of [healthArea(infra, isClosing), posts, jobs, meArea(infra, { accounts }), media, events, changesArea(infra)]) if (area.routes) await app.register(area.routes);
   await app.register(async (scope) => {
     await scope.register(multipartPlugin, { maxImageBytes: config.media.maxImageBytes });
     for (const area of [posts, jobs, events]) if (area.uploadRoutes) await scope.register(area.uploadRoutes);

@@ -40,6 +40,8 @@ export interface Config {
    * response closes its connection, so a proxy's kept-alive connections are gone before the listener closes.
    */
   shutdownDrainMs: number;
+  /** How long the change feed keeps changes (GET /api/v1/changes; an older cursor is answered 410). */
+  changesRetentionDays: number;
   /** Bounds on every connection, so idle or trickling clients cannot hold the server's sockets. */
   http: {
     /** The request's headers must have arrived within this. */
@@ -234,6 +236,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     host,
     instanceName: read('INSTANCE_NAME') ?? `${os.hostname()}:${port}`,
     shutdownDrainMs: int('SHUTDOWN_DRAIN_MS', 0, 0, 120_000),
+    changesRetentionDays: int('CHANGES_RETENTION_DAYS', 30, 1, 3_650),
     http: {
       headersTimeoutMs: int('HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
       requestTimeoutMs: int('HTTP_REQUEST_TIMEOUT_MS', 120_000, 100, 3_600_000),

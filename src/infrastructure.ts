@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, FastifyPluginAsync, RawServerDefault } from 'fastify';
 import { DataVersion } from './cache/data-version.js';
+import { ChangeFeed } from './changes/change-feed.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { DecodeGate } from './media/decode-gate.js';
@@ -36,6 +37,8 @@ export interface Infrastructure {
   uploadLimits: { maxRequestBytes: number; maxFileBytes: number };
   idempotency: Idempotency;
   rateLimits: RateLimitStore;
+  /** The change feed: writes record into it and complete it after their commit; each area says how it shows its resources. */
+  changes: ChangeFeed;
 }
 
 /** Route modules, registered with the TypeBox type provider (their schemas type their handlers). */
@@ -59,6 +62,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Removes uploads nothing refers to; its first run starts with the app (src/media/media-sweep.ts). */
     mediaSweep: MediaSweep;
+    /** The change feed (src/changes/): its hiring sweep and pruning also run on timers. */
+    changeFeed: ChangeFeed;
   }
 }
 
@@ -74,6 +79,11 @@ export async function openInfrastructure(app: FastifyInstance, options: Infrastr
   app.addHook('onClose', async () => { mediaSweep.stop(); await mediaSweep.firstRun; });
   const stopPruning = startPruning(database.db, clock, (err) => app.log.error({ err }, 'pruning the search change log failed'));
   app.addHook('onClose', async () => { stopPruning(); });
+
+  const changes = new ChangeFeed(database.db, clock, app.log, config.changesRetentionDays * 86_400_000);
+  const stopChanges = changes.start();
+  app.decorate('changeFeed', changes);
+  app.addHook('onClose', async () => { stopChanges(); });
 
   const idempotency = new Idempotency(database.db, clock, config.instanceName);
   const abandonedClaims = await idempotency.releaseAbandoned();
@@ -92,5 +102,6 @@ export async function openInfrastructure(app: FastifyInstance, options: Infrastr
     uploadLimits: { maxRequestBytes: config.media.maxRequestBytes, maxFileBytes: config.media.maxImageBytes },
     idempotency,
     rateLimits: options.rateLimitStore ?? await rateLimitStoreFor(config, database, clock, app.log),
+    changes,
   };
 }

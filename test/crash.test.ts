@@ -247,6 +247,23 @@ describe.each(ENGINES)('crashes of the real server on %s', (engine) => {
         expect(job.status).toBe(200);
         expect(await job.json()).toMatchObject({ status: 'published' });
       }
+      // The change feed: each acknowledged write's change is there once and complete, whether or not the run that
+      // wrote it lived to complete it (the read completes what a killed writer left).
+      const changes: Array<{ type: string; resource: { id: string }; data: { content?: string } | null }> = [];
+      for (let after = ''; ;) {
+        const res = await fetch(`${base}/api/v1/changes?pageSize=500${after ? `&after=${after}` : ''}`, { headers: { 'x-svc-api-key': checkKey } });
+        expect(res.status).toBe(200);
+        const page = await res.json() as { items: typeof changes; nextCursor: string; hasMore: boolean };
+        changes.push(...page.items);
+        after = page.nextCursor;
+        if (!page.hasMore) break;
+      }
+      for (const w of writes.filter((x) => x.kind === 'post')) {
+        const created = changes.filter((c) => c.type === 'post.created' && c.resource.id === String((w.acknowledged as { postId: number }).postId));
+        expect(created).toHaveLength(1);
+        expect(created[0]!.data?.content).toBe(w.text);
+      }
+      for (const jobId of published) expect(changes.some((c) => c.type === 'job.published' && c.resource.id === String(jobId))).toBe(true);
 
       // Both instances' post indexes equal one built afresh from the tables: the restarted server's (built at
       // its start) and the follower's (kept up by the change log through every kill).

@@ -41,6 +41,15 @@ describe.each(ENGINES)('migrations after 010 on %s', (engine) => {
       company_id: companyId, job_type: 'PLATFORM', status: 'published', title: '옛 채용 wombat', job_category: 'SOFTWARE_ENGINEERING', work_type: 'ONSITE',
       language: 'ko', apply_type: 'PLATFORM', created_at: NOW, updated_at: NOW, start_at: NOW - 86_400_000, end_at: null,
     });
+    // A job whose window ended before the change feed existed, and one whose window ends later.
+    const endedAt = Date.now() - 3_600_000;
+    const endsAt = Date.now() + 30 * 86_400_000;
+    for (const [title, end] of [['끝난 채용 quokka', endedAt], ['열린 채용 quokka', endsAt]] as const) {
+      await insert('jobs', {
+        company_id: companyId, job_type: 'PLATFORM', status: 'published', title, job_category: 'SOFTWARE_ENGINEERING', work_type: 'ONSITE',
+        language: 'ko', apply_type: 'PLATFORM', created_at: NOW, updated_at: NOW, start_at: NOW - 86_400_000, end_at: end,
+      });
+    }
     await insert('idempotency_keys', { scope: 's', idempotency_key: 'k', request_hash: 'h', response_status: 201, response_body: '{"postId":1}', created_at: NOW, expires_at: NOW + 1 });
     const { id: oldAppId } = await db.insertInto('apps').values({ name: 'old app', owner_user_id: null, created_at: NOW }).returning('id').executeTakeFirstOrThrow() as { id: number };
     const oldKey = `svck_${'Old'.padEnd(32, '0')}`;
@@ -56,7 +65,12 @@ describe.each(ENGINES)('migrations after 010 on %s', (engine) => {
     expect(await migrateToLatest(database)).toEqual([
       '2026-11-23-011-idempotency-claims', '2026-11-23-012-media-key-indexes', '2026-11-23-013-job-setting-types', '2026-11-23-014-event-reference-shape',
       '2026-11-23-015-app-credentials-lifecycle', '2026-11-24-016-post-search-index', '2026-11-24-017-job-search-index', '2026-11-24-018-console-reveals', '2026-11-25-019-real-service-codes', '2026-11-25-020-app-web-origins',
+      '2026-11-25-021-change-events',
     ]);
+    // The change feed starts empty; a window that ended before it is not news (the hiring sweep skips it), a later end is.
+    expect(await db.selectFrom('change_events').select('position').execute()).toEqual([]);
+    const windows = await db.selectFrom('jobs').select(['title', 'end_at', 'closed_event_for']).where('title', 'like', '%quokka').orderBy('title').execute();
+    expect(windows.map((j) => [j.title, Number(j.closed_event_for ?? 0) === Number(j.end_at)])).toEqual([['끝난 채용 quokka', true], ['열린 채용 quokka', false]]);
     // Keys keep working until revoked, apps have an empty profile, clients belong to no app and have no previous secret.
     expect((await sql`SELECT expires_at, revoked_at FROM app_keys`.execute(db)).rows).toEqual([{ expires_at: null, revoked_at: null }]);
     expect((await sql`SELECT description, homepage_url, privacy_url, deleted_at FROM apps`.execute(db)).rows)

@@ -51,6 +51,35 @@ describe.each(ENGINES)('SDK against the service (%s)', (engine) => {
     s.clock.offset = 0;
   });
 
+  it('follows the change feed page by page, each change typed by its type', async () => {
+    const { code, verifier } = await signInAndConsent(['post:write']);
+    const credentials = { baseUrl: s.base, clientId: s.demo.client.clientId, clientSecret: s.demo.client.clientSecret };
+    const tokens = await exchangeCode({ ...credentials, code, redirectUri: s.demo.client.redirectUri, codeVerifier: verifier });
+    const api = createClient({ baseUrl: s.base, apiKey: s.demo.apiKey, auth: tokens.access_token });
+    let cursor = '';
+    for await (const page of api.changes({ query: { after: 'now' } })) {
+      expect(page.changes).toEqual([]);
+      cursor = page.nextCursor;
+    }
+    const written: number[] = [];
+    for (let i = 0; i < 5; i++) written.push((await api.createPost({ body: { request: { text: `피드 ${i}` } } })).postId);
+    await api.deletePost({ path: { postId: written[0]! } });
+    const seen: Array<[string, number | null]> = [];
+    let pages = 0;
+    for await (const page of api.changes({ query: { after: cursor, pageSize: 2 } })) {
+      pages++;
+      for (const change of page.changes) {
+        // The union narrows: a post's change carries a post's detail, a deletion nothing.
+        if (change.type === 'post.created') seen.push([change.type, change.data?.postId ?? null]);
+        else if (change.type === 'post.deleted') seen.push([change.type, change.data]);
+      }
+      cursor = page.nextCursor;
+    }
+    expect(pages).toBe(3);
+    expect(seen).toEqual([...written.map((id) => ['post.created', id] as [string, number]), ['post.deleted', null]]);
+    for await (const page of api.changes({ query: { after: cursor } })) expect(page.changes).toEqual([]);
+  });
+
   it('walks every page of a list with paginate', async () => {
     const api = createClient({ baseUrl: s.base, apiKey: s.demo.apiKey });
     const first = await api.searchPosts({ query: { sort: 'RECENT', pageSize: 7 } });

@@ -1,6 +1,6 @@
 /**
  * The client: one method per operation of the API, named by its operationId and typed from the
- * service's OpenAPI document (schema.ts), plus `paginate` over every list.
+ * service's OpenAPI document (schema.ts), plus `paginate` over every list and `changes` over the change feed.
  *
  * It retries what is safe to retry: a 429 after the seconds its Retry-After names (a refused request
  * changed nothing and counted nowhere), and a lost connection for reads and for creates, which carry an
@@ -9,7 +9,7 @@
 import { errorOf, SvcApiError } from './errors.js';
 import type { TokenSource } from './oauth.js';
 import { OPERATIONS } from './operations.js';
-import type { operations } from './schema.js';
+import type { components, operations } from './schema.js';
 
 export type OperationId = keyof typeof OPERATIONS & keyof operations;
 
@@ -48,9 +48,33 @@ type Args<O extends OperationId> = Record<string, never> extends InputOf<O> ? [i
 export type PagedOperationId = { [O in OperationId]: (typeof OPERATIONS)[O]['paged'] extends true ? O : never }[OperationId];
 export type ItemOf<O extends OperationId> = ResultOf<O> extends { items: Array<infer I> } ? I : never;
 
+type Schemas = components['schemas'];
+type ChangeEvent = Schemas['ChangeEvent'];
+type Shown = { post: Schemas['PostDetail']; job: Schemas['JobDetail']; event: Schemas['EventDetail'] };
+
+/**
+ * A change of the feed, narrowed by its `type`: `data` is the resource's detail (null for a deletion, or when the
+ * resource was no longer public when the change was completed).
+ */
+export type Change = {
+  [T in ChangeEvent['type']]: Omit<ChangeEvent, 'type' | 'data'> & {
+    type: T;
+    data: T extends `${string}.deleted` ? null : T extends `${infer R extends keyof Shown}.${string}` ? Shown[R] | null : never;
+  };
+}[ChangeEvent['type']];
+
+/** One page of the change feed: its changes, and the cursor to keep once they are handled. */
+export interface ChangePage { changes: Change[]; nextCursor: string }
+
 export type Client = { [O in OperationId]: (...args: Args<O>) => Promise<ResultOf<O>> } & {
   /** Every item of a list, page after page from `query.page` (1 by default) to the last. */
   paginate<O extends PagedOperationId>(operation: O, ...args: Args<O>): AsyncGenerator<ItemOf<O>, void, undefined>;
+  /**
+   * The change feed from `query.after` (the oldest change kept when none; `now` for none but the latest cursor), page
+   * by page, until no more changes are waiting. Keep each page's `nextCursor` after handling its changes, and start
+   * the next run from it.
+   */
+  changes(...args: Args<'listChanges'>): AsyncGenerator<ChangePage, void, undefined>;
 };
 
 export interface ClientOptions {
@@ -163,7 +187,17 @@ export function createClient(options: ClientOptions): Client {
     }
   }
 
-  const client: Record<string, unknown> = { paginate };
+  async function* changes(input: Record<string, unknown> = {}) {
+    let query = (input.query ?? {}) as Record<string, unknown>;
+    for (;;) {
+      const page = await call('listChanges', { ...input, query }) as { items: Change[]; nextCursor: string; hasMore: boolean };
+      yield { changes: page.items, nextCursor: page.nextCursor };
+      if (!page.hasMore) return;
+      query = { ...query, after: page.nextCursor };
+    }
+  }
+
+  const client: Record<string, unknown> = { paginate, changes };
   for (const operationId of Object.keys(OPERATIONS) as OperationId[]) {
     client[operationId] = (input?: Record<string, unknown>) => call(operationId, input);
   }

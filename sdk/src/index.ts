@@ -1,4 +1,4 @@
-export { createClient, type Client, type ClientOptions, type CallOptions, type InputOf, type ResultOf, type ItemOf, type OperationId, type PagedOperationId } from './client.js';
+export { createClient, type Change, type ChangePage, type Client, type ClientOptions, type CallOptions, type InputOf, type ResultOf, type ItemOf, type OperationId, type PagedOperationId } from './client.js';
 export { SvcApiError, OAuthError, UnexpectedResponseError, type ErrorCode } from './errors.js';
 export { authorizeUrl, createPkcePair, createState, exchangeCode, refreshTokens, revokeToken, OAuthSession, type TokenResponse, type TokenSource, type ClientCredentials } from './oauth.js';
 export { OPERATIONS } from './operations.js';

@@ -34,6 +34,7 @@ export const OPERATIONS = {
   addEventHost: { method: 'POST', path: '/api/v1/events/{eventId}/hosts', body: 'json', idempotent: true, paged: false, credentials: ['oauth2'] },
   updateEventHostRole: { method: 'PATCH', path: '/api/v1/events/{eventId}/hosts/{hostId}', body: 'json', idempotent: false, paged: false, credentials: ['oauth2'] },
   removeEventHost: { method: 'DELETE', path: '/api/v1/events/{eventId}/hosts/{hostId}', body: null, idempotent: false, paged: false, credentials: ['oauth2'] },
+  listChanges: { method: 'GET', path: '/api/v1/changes', body: null, idempotent: false, paged: false, credentials: ['apiKey'] },
   createJob: { method: 'POST', path: '/api/v1/jobs/platform', body: 'multipart', idempotent: true, paged: false, credentials: ['oauth2'] },
   publishJob: { method: 'PUT', path: '/api/v1/jobs/{jobId}/active', body: 'json', idempotent: false, paged: false, credentials: ['oauth2'] },
   disableJob: { method: 'DELETE', path: '/api/v1/jobs/{jobId}/active', body: null, idempotent: false, paged: false, credentials: ['oauth2'] },

@@ -403,6 +403,26 @@ export interface paths {
         patch: operations["updateEventHostRole"];
         trace?: never;
     };
+    "/api/v1/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow the changes of posts, jobs and events
+         * @description Every change to what the public API shows, in commit order, after a cursor: posts created, updated and deleted; jobs published, updated, closed and deleted; events created, updated (their tickets, sessions, FAQs and hosts too) and deleted. No change is skipped or repeated when writes commit at once on several instances. A cursor older than the retention (30 days by default) is 410 `C0013`: read the current state again, then follow from `after=now`.
+         */
+        get: operations["listChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/jobs/platform": {
         parameters: {
             query?: never;
@@ -772,6 +792,46 @@ export interface components {
             type: "OUTLINK" | "PLATFORM";
             url: string;
         };
+        /** ChangeEvent */
+        ChangeEvent: {
+            /**
+             * @description Unique id of the change (`evt_…`); the same in every page that shows it
+             * @example evt_3bW1kq9Yv2LmX0aZ
+             */
+            id: string;
+            /**
+             * @description What happened: `job.closed` is a deactivation or the end of the recruiting window
+             * @enum {string}
+             */
+            type: "post.created" | "post.updated" | "post.deleted" | "job.published" | "job.updated" | "job.closed" | "job.deleted" | "event.created" | "event.updated" | "event.deleted";
+            /**
+             * Format: date-time
+             * @description When the change was committed, ISO 8601 UTC
+             * @example 2026-11-21T04:40:00.000Z
+             */
+            occurredAt: string;
+            resource: components["schemas"]["ChangeResource"];
+            /** @description The resource as its public read showed it right after the change (Accept-Language `ko`); null for a deletion, and when the resource was no longer public by then (a later change follows) */
+            data: components["schemas"]["PostDetail"] | components["schemas"]["JobDetail"] | components["schemas"]["EventDetail"] | null;
+        };
+        /** ChangePage */
+        ChangePage: {
+            items: components["schemas"]["ChangeEvent"][];
+            /** @description Pass as `after` for the changes after this page; also when `items` is empty */
+            nextCursor: string;
+            /** @description Whether changes after `nextCursor` are already there: ask again at once; else poll later */
+            hasMore: boolean;
+        };
+        /** ChangeResource */
+        ChangeResource: {
+            /** @enum {string} */
+            type: "post" | "job" | "event";
+            /** @description The resource's id as its path takes it (postId, jobId, eventId), as a string */
+            id: string;
+            /** @description Where people see it */
+            webUrl: string;
+            companyId: string | null;
+        };
         /** ChargedTicketCreateRequest */
         ChargedTicketCreateRequest: {
             ticketName: string;
@@ -838,7 +898,7 @@ export interface components {
              * @example C0005
              * @enum {string}
              */
-            code: "C0001" | "C0002" | "C0003" | "C0004" | "C0005" | "C0006" | "C0007" | "C0008" | "C0009" | "C0010" | "C0011" | "C0012" | "C9998" | "C9999" | "P0002" | "P0003" | "P0010" | "P0011" | "P0012" | "P0013" | "R0001" | "EV001" | "EV022";
+            code: "C0001" | "C0002" | "C0003" | "C0004" | "C0005" | "C0006" | "C0007" | "C0008" | "C0009" | "C0010" | "C0011" | "C0012" | "C0013" | "C9998" | "C9999" | "P0002" | "P0003" | "P0010" | "P0011" | "P0012" | "P0013" | "R0001" | "EV001" | "EV022";
             /** @description What rule was violated, naming the input value */
             message: string;
             /**
@@ -8538,6 +8598,265 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listChanges: {
+        parameters: {
+            query?: {
+                /** @description A `nextCursor` of an earlier page: the changes committed after it. Without it, from the oldest change kept; `now`: no changes, only the cursor of the latest (start following from here after reading the current state) */
+                after?: string;
+                /** @description Only changes of these types (repeat the parameter or give a comma list) */
+                types?: ("post.created" | "post.updated" | "post.deleted" | "job.published" | "job.updated" | "job.closed" | "job.deleted" | "event.created" | "event.updated" | "event.deleted")[];
+                /** @description Only changes of this company's resources (handle): its jobs, events and posts */
+                companyId?: string;
+                /** @description Changes per page, 1 to 500; values outside are brought into range */
+                pageSize?: number;
+            };
+            header?: {
+                /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "evt_3bW1kq9Yv2LmX0aZ",
+                     *           "type": "post.created",
+                     *           "occurredAt": "2026-11-21T04:40:00.000Z",
+                     *           "resource": {
+                     *             "type": "post",
+                     *             "id": "string",
+                     *             "webUrl": "string",
+                     *             "companyId": "string"
+                     *           },
+                     *           "data": {
+                     *             "postId": 1,
+                     *             "author": {
+                     *               "type": "COMPANY",
+                     *               "id": "string",
+                     *               "name": "string",
+                     *               "imageUrl": "string",
+                     *               "certificated": false
+                     *             },
+                     *             "content": "string",
+                     *             "images": [
+                     *               {
+                     *                 "id": 1,
+                     *                 "url": "string",
+                     *                 "width": 1,
+                     *                 "height": 1
+                     *               }
+                     *             ],
+                     *             "og": {
+                     *               "link": "string",
+                     *               "title": "string",
+                     *               "source": "string",
+                     *               "image": "string",
+                     *               "description": "string"
+                     *             },
+                     *             "stats": {
+                     *               "likeCount": 1,
+                     *               "commentCount": 1
+                     *             },
+                     *             "owned": false,
+                     *             "webUrl": "string",
+                     *             "postedAt": "2026-11-21T04:40:00.000Z",
+                     *             "mentions": {
+                     *               "companies": [
+                     *                 {
+                     *                   "name": "string",
+                     *                   "id": "string"
+                     *                 }
+                     *               ],
+                     *               "users": [
+                     *                 {
+                     *                   "name": "string",
+                     *                   "id": "string"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "repostedPostDeleted": false,
+                     *             "updatedAt": "2026-11-21T04:40:00.000Z",
+                     *             "language": "string",
+                     *             "repostedPost": {
+                     *               "postId": 1,
+                     *               "author": {
+                     *                 "type": "COMPANY",
+                     *                 "id": "string",
+                     *                 "name": "string",
+                     *                 "imageUrl": "string",
+                     *                 "certificated": false
+                     *               },
+                     *               "content": "string",
+                     *               "images": [
+                     *                 {
+                     *                   "id": 1,
+                     *                   "url": "string",
+                     *                   "width": 1,
+                     *                   "height": 1
+                     *                 }
+                     *               ],
+                     *               "og": {
+                     *                 "link": "string",
+                     *                 "title": "string",
+                     *                 "source": "string",
+                     *                 "image": "string",
+                     *                 "description": "string"
+                     *               },
+                     *               "stats": {
+                     *                 "likeCount": 1,
+                     *                 "commentCount": 1
+                     *               },
+                     *               "owned": false,
+                     *               "webUrl": "string",
+                     *               "postedAt": "2026-11-21T04:40:00.000Z",
+                     *               "mentions": {
+                     *                 "companies": [
+                     *                   {
+                     *                     "name": "string",
+                     *                     "id": "string"
+                     *                   }
+                     *                 ],
+                     *                 "users": [
+                     *                   {
+                     *                     "name": "string",
+                     *                     "id": "string"
+                     *                   }
+                     *                 ]
+                     *               },
+                     *               "repostedPostDeleted": false,
+                     *               "updatedAt": "2026-11-21T04:40:00.000Z",
+                     *               "language": "string",
+                     *               "repostedPost": null
+                     *             }
+                     *           }
+                     *         }
+                     *       ],
+                     *       "nextCursor": "string",
+                     *       "hasMore": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChangePage"];
+                };
+            };
+            /** @description Invalid input (`C0002` body or path format, `C0005` query parameter, `P0010` too many images, `P0011` an image too large, `P0012` not an image that decodes) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credential (`C0001` app key, `C0003` Bearer token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Forbidden (`C0011` the token lacks the scope, `C0004` the user lacks the capability or role, `P0003` someone else's post, `C0004` an app key used from a web origin its app does not allow) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The change feed's cursor is older than the changes kept (`C0013`): read the current state again, then follow from `after=now` */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (`C0010`); see `Retry-After` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Server error (`C9999`) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The app's images waited too long to be processed, or the database is unavailable (`C9998`); see `Retry-After` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };

@@ -173,6 +173,8 @@ export interface JobsTable {
   created_at: number;
   updated_at: number;
   deleted_at: number | null;
+  /** The recruiting end a `job.closed` change was recorded for by the hiring sweep (migration 021). */
+  closed_event_for: Generated<number | null>;
 }
 
 export interface JobSenioritiesTable { job_id: number; seniority: string }
@@ -371,6 +373,20 @@ export interface RateLimitCountersTable { counter_key: string; count: number; ex
 /** One slot of a data version; the version is the sum of its slots (migration 008). */
 export interface DataVersionSlotsTable { name: string; slot: number; version: number }
 
+/** One public change, in commit order (src/changes/, docs/changes.md). */
+export interface ChangeEventsTable {
+  position: number;
+  event_id: string;
+  type: string;
+  resource_type: 'post' | 'job' | 'event';
+  resource_id: string;
+  company_handle: string | null;
+  occurred_at: number;
+  /** The resource as the public API shows it (JSON text); null for a deletion, and until `ready`. */
+  data: string | null;
+  ready: Generated<number>;
+}
+
 /** One document a write changed, for every instance's search index to read again (search/search-changes.ts). */
 export interface SearchChangesTable {
   id: Generated<number>;
@@ -423,6 +439,9 @@ export interface DB {
   rate_limit_counters: RateLimitCountersTable;
   data_version_slots: DataVersionSlotsTable;
   search_changes: SearchChangesTable;
+  change_events: ChangeEventsTable;
+  /** `last_position` (the feed's last handed-out position) and `pruned_below` (its oldest kept), changes/. */
+  change_feed_state: { name: 'last_position' | 'pruned_below'; value: number };
   /** `epoch` (this database's name for index copies) and `pruned_below` (the log's oldest kept id), search-changes.ts. */
   search_log_state: { name: 'epoch' | 'pruned_below'; value: string };
 }

@@ -20,6 +20,7 @@ export const KOREAN_TAGS: Record<string, string> = {
   'OAuth Token': '인가 코드나 리프레시 토큰을 토큰으로 교환하고, 리프레시 토큰을 폐기합니다',
   'OAuth UserInfo': '액세스 토큰의 사용자에 대한 클레임',
   Service: '로드 밸런서와 오케스트레이터를 위한 생존 확인과 준비 확인',
+  Changes: '게시물, 채용 공고, 이벤트의 변경을 커밋 순서대로 따라갑니다(폴링 없이 동기화)',
 };
 
 /** operationId → [summary, description (empty: none)]. */
@@ -77,6 +78,7 @@ export const KOREAN_OPERATIONS: Record<string, [string, string]> = {
   submitOAuthSignIn: ['로그인 (로그인 페이지의 폼)', ''],
   oauthToken: ['인가 코드나 리프레시 토큰을 토큰으로 교환', '클라이언트 인증: HTTP Basic(form-urlencoded된 id와 secret) 또는 본문의 client_id/client_secret. 공개 클라이언트는 client_id만 보냅니다.'],
   oauthRevoke: ['리프레시 토큰 폐기 (RFC 7009)', '토큰의 그랜트를 끝냅니다: 그 리프레시 토큰들은 바로, 액세스 토큰들은 5초 안에 거부됩니다. 모르는 토큰이나 이미 폐기된 토큰도 성공입니다.'],
+  listChanges: ['게시물, 채용 공고, 이벤트의 변경 따라가기', '공개 API가 보여 주는 것의 모든 변경을 커서 뒤로 커밋 순서대로: 게시물의 작성, 수정, 삭제; 공고의 게시, 수정, 마감, 삭제; 이벤트의 생성, 수정(티켓, 세션, FAQ, 호스트 포함), 삭제. 여러 인스턴스에서 동시에 커밋되어도 빠지거나 겹치는 변경이 없습니다. 보관 기간(기본 30일)보다 오래된 커서는 410 `C0013`: 현재 상태를 다시 읽고 `after=now`부터 따라가세요.'],
   getOAuthUserInfo: ['로그인한 사용자에 대한 클레임', '`profile` 범위(또는 별칭 `profile:read`)가 필요합니다. `email`과 `email_verified`는 `email` 범위가 필요합니다.'],
 };
 

@@ -15,7 +15,7 @@ const FORMATS: Record<string, string> = {
 };
 
 export function exampleOf(schema: Json, schemas: Json, depth = 0): unknown {
-  if (depth > 12) return null;
+  if (depth > 20) return null;
   if (typeof schema.$ref === 'string') {
     const target = schemas[schema.$ref.replace('#/components/schemas/', '')] as Json | undefined;
     return target ? exampleOf(target, schemas, depth + 1) : null;

@@ -65,6 +65,7 @@ export const openApiPlugin = fp(async (app, opts: { publicBaseUrl: string; /** O
         { name: 'Jobs', description: 'Search and read job postings; create, publish, close and delete a company\'s postings with `job:write`' },
         { name: 'Events', description: 'Search and read events with their tickets, sessions and FAQs; manage a company\'s events with `event:write`' },
         { name: 'Codes', description: 'The code catalogs that search parameters and write bodies use, with labels by Accept-Language' },
+        { name: 'Changes', description: 'Follow the changes of posts, jobs and events in commit order (sync without polling every list)' },
         { name: 'Me', description: 'What the signed-in user may do at their companies (`company:manage:read`)' },
         { name: 'OAuth Authorization', description: 'The Authorization Code + PKCE flow: sign-in and consent pages, server metadata and signing keys' },
         { name: 'OAuth Token', description: 'Exchange a code or a refresh token for tokens; revoke a refresh token' },

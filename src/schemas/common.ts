@@ -19,6 +19,7 @@ const STATUS_TEXT: Record<number, string> = {
   404: 'Not found (`P0002` post, `R0001` job, `EV001` event, `C0008` other)',
   405: 'Method not allowed on this path (`C0012`)',
   409: 'State conflict (`C0009`; `EV022` an event with tickets or guests)',
+  410: 'The change feed\'s cursor is older than the changes kept (`C0013`): read the current state again, then follow from `after=now`',
   413: 'Request body too large (`C0006`)',
   415: 'Unsupported content type (`C0007`)',
   429: 'Rate limit exceeded (`C0010`); see `Retry-After`',

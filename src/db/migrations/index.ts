@@ -19,6 +19,7 @@ import { postSearchIndex } from './2026-11-24-016-post-search-index.js';
 import { jobSearchIndex } from './2026-11-24-017-job-search-index.js';
 import { consoleReveals } from './2026-11-24-018-console-reveals.js';
 import { realServiceCodes } from './2026-11-25-019-real-service-codes.js';
+import { changeEvents } from './2026-11-25-021-change-events.js';
 import { appWebOrigins } from './2026-11-25-020-app-web-origins.js';
 
 /**
@@ -48,5 +49,6 @@ export function allMigrations(adapter: DialectAdapter): Record<string, Migration
     '2026-11-24-018-console-reveals': consoleReveals(),
     '2026-11-25-019-real-service-codes': realServiceCodes(),
     '2026-11-25-020-app-web-origins': appWebOrigins(),
+    '2026-11-25-021-change-events': changeEvents(),
   };
 }

@@ -29,7 +29,7 @@ export class EventSubService {
     const type = input.ticketType ?? current.ticket_type;
     const price = input.price !== undefined ? input.price : current.price;
     if (type === 'CHARGED' && price === null) throw new ApiError('C0002', 'Field "request.price" is required for a CHARGED ticket', 'request.price');
-    await this.d.writes.updateTicket(eventId, ticketId, {
+    await this.d.writes.transaction((repo) => repo.updateTicket(eventId, ticketId, {
       ...(input.ticketName !== undefined && { ticket_name: input.ticketName }),
       ...(input.description !== undefined && { description: input.description ?? '' }),
       ...(input.approvalRequired !== undefined && { approval_required: input.approvalRequired ? 1 : 0 }),
@@ -42,7 +42,7 @@ export class EventSubService {
       price: type === 'CHARGED' ? price : null,
       currency: type === 'CHARGED' ? (input.currency !== undefined ? input.currency : current.currency) ?? 'KRW' : null,
       updated_at: this.d.clock(),
-    });
+    }));
     return { ticketId };
   }
 
@@ -62,7 +62,7 @@ export class EventSubService {
     const window = this.sessionWindow(input);
     await this.rules.authorize(userId, eventId, 'ENT_EVENT_SUB_MANAGE');
     const name = input.sessionName ?? input.title;
-    const updated = await this.d.writes.updateSession(eventId, sessionId, nonEmpty({
+    const updated = await this.d.writes.transaction((repo) => repo.updateSession(eventId, sessionId, nonEmpty({
       ...(name !== undefined && { title: name }),
       ...(input.description !== undefined && { description: input.description ?? '' }),
       ...(window.start !== undefined && { start_at: window.start }),
@@ -71,7 +71,7 @@ export class EventSubService {
       ...(input.thumbnailPath !== undefined && { thumbnail_path: input.thumbnailPath }),
       ...(input.speakers !== undefined && { speakers: JSON.stringify(input.speakers) }),
       ...(input.sortNo !== undefined && { sort_no: input.sortNo }),
-    }));
+    })));
     if (!updated) throw subNotFound('session', sessionId, eventId);
     return { sessionId };
   }
@@ -93,12 +93,12 @@ export class EventSubService {
     await this.rules.authorize(userId, eventId, 'ENT_EVENT_SUB_MANAGE');
     const title = input.title ?? input.question;
     const content = input.content ?? input.answer;
-    const changed = await this.d.writes.updateFaq(eventId, faqId, nonEmpty({
+    const changed = await this.d.writes.transaction((repo) => repo.updateFaq(eventId, faqId, nonEmpty({
       ...(title !== undefined && { question: title }),
       ...(content !== undefined && { answer: content }),
       ...(input.categoryName !== undefined && { category_name: input.categoryName }),
       ...(input.sortNo !== undefined && { sort_no: input.sortNo }),
-    }));
+    })));
     if (!changed) throw subNotFound('faq', faqId, eventId);
     return { faqId };
   }
@@ -114,14 +114,14 @@ export class EventSubService {
     await this.rules.authorize(userId, eventId, 'ENT_EVENT_SUB_MANAGE');
     const roles = input.roles ?? (input.role ? [input.role] : []);
     if (roles.length === 0) throw new ApiError('C0002', 'Send "role" or "roles"', 'request.role');
-    if (!(await this.d.writes.updateHost(eventId, hostId, roles))) throw subNotFound('host', hostId, eventId);
+    if (!(await this.d.writes.transaction((repo) => repo.updateHost(eventId, hostId, roles)))) throw subNotFound('host', hostId, eventId);
     return { hostId };
   }
 
   async deleteSub(userId: number, eventId: string, kind: 'ticket' | 'session' | 'faq' | 'host', id: number): Promise<void> {
     await this.rules.authorize(userId, eventId, 'ENT_EVENT_SUB_MANAGE');
     const table = ({ ticket: 'event_tickets', session: 'event_sessions', faq: 'event_faqs', host: 'event_hosts' } as const)[kind];
-    if (!(await this.d.writes.deleteSub(table, eventId, id))) throw subNotFound(kind, id, eventId);
+    if (!(await this.d.writes.transaction((repo) => repo.deleteSub(table, eventId, id)))) throw subNotFound(kind, id, eventId);
   }
 
   /** A session's times: day with startTime and endTime (the reference), or startAt and endAt. */

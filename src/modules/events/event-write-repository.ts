@@ -1,15 +1,45 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { ChangeFeed } from '../../changes/change-feed.js';
+import { recordChanges, type ChangeType } from '../../changes/change-log.js';
 import type { DB, EventsTable } from '../../db/schema.js';
 import { recordCreated } from '../../shared/idempotency.js';
 
 type SubTable = 'event_tickets' | 'event_sessions' | 'event_faqs' | 'event_hosts';
 
-/** The SQL of writing events and their tickets, sessions, FAQs and hosts. */
+/**
+ * The SQL of writing events and their tickets, sessions, FAQs and hosts. A transaction records, before it commits,
+ * one change per event it touched for the change feed: `event.created`, `event.deleted`, or `event.updated` (also
+ * for a ticket, session, FAQ or host, which the public event shows).
+ */
 export class EventWriteRepository {
-  constructor(private readonly db: Kysely<DB>) {}
+  private readonly touched = new Map<string, ChangeType>();
+
+  constructor(private readonly db: Kysely<DB>, private readonly changes?: Pick<ChangeFeed, 'publish'>, private readonly clock: () => number = Date.now) {}
 
   async transaction<T>(work: (repository: EventWriteRepository) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new EventWriteRepository(trx)));
+    const result = await this.db.transaction().execute(async (trx) => {
+      const repository = new EventWriteRepository(trx, undefined, this.clock);
+      const done = await work(repository);
+      await repository.recordTouched();
+      return done;
+    });
+    await this.changes?.publish();
+    return result;
+  }
+
+  private touch(eventId: string, type: ChangeType = 'event.updated'): void {
+    const before = this.touched.get(eventId);
+    if (type === 'event.updated' && before !== undefined) return;
+    this.touched.set(eventId, before === 'event.created' && type === 'event.deleted' ? 'event.deleted' : type);
+  }
+
+  private async recordTouched(): Promise<void> {
+    if (this.touched.size === 0) return;
+    const events = await this.db.selectFrom('events').select(['id', 'company_id', 'status']).where('id', 'in', [...this.touched.keys()]).execute();
+    const byId = new Map(events.map((e) => [e.id, e]));
+    // Only what the public API shows: a draft's changes are not reported (a deletion is, of a public event or not).
+    const changes = [...this.touched].filter(([id, type]) => type === 'event.deleted' || byId.get(id)?.status === 'published');
+    await recordChanges(this.db, changes.map(([id, type]) => ({ type, resourceId: id, companyId: byId.get(id)?.company_id ?? null })), this.clock());
   }
 
   async find(id: string) {
@@ -38,11 +68,13 @@ export class EventWriteRepository {
       }))).execute();
     }
     await recordCreated(this.db, values.id);
+    this.touch(values.id, 'event.created');
   }
 
   async update(id: string, values: Updateable<EventsTable>, categories?: string[], subjects?: string[]): Promise<void> {
     await this.db.updateTable('events').set(values).where('id', '=', id).execute();
     await this.replaceCodes(id, categories, subjects);
+    this.touch(id, values.status === 'deleted' ? 'event.deleted' : 'event.updated');
   }
 
   private async replaceCodes(id: string, categories?: string[], subjects?: string[]): Promise<void> {
@@ -57,12 +89,13 @@ export class EventWriteRepository {
   }
 
   async insertTicket(values: Insertable<DB['event_tickets']>): Promise<number> {
+    this.touch(values.event_id);
     return this.created((await this.db.insertInto('event_tickets').values(values).returning('id').executeTakeFirstOrThrow()).id);
   }
 
   async updateTicket(eventId: string, id: number, values: Updateable<DB['event_tickets']>): Promise<boolean> {
     const result = await this.db.updateTable('event_tickets').set(values).where('event_id', '=', eventId).where('id', '=', id).executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    return this.touchedIf(eventId, Number(result.numUpdatedRows) > 0);
   }
 
   async findTicket(eventId: string, id: number) {
@@ -70,26 +103,29 @@ export class EventWriteRepository {
   }
 
   async insertSession(values: Omit<Insertable<DB['event_sessions']>, 'position'>): Promise<number> {
+    this.touch(values.event_id);
     const position = await this.nextPosition('event_sessions', values.event_id);
     return this.created((await this.db.insertInto('event_sessions').values({ ...values, position }).returning('id').executeTakeFirstOrThrow()).id);
   }
 
   async updateSession(eventId: string, id: number, values: Updateable<DB['event_sessions']>): Promise<boolean> {
     const result = await this.db.updateTable('event_sessions').set(values).where('event_id', '=', eventId).where('id', '=', id).executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    return this.touchedIf(eventId, Number(result.numUpdatedRows) > 0);
   }
 
   async insertFaq(values: Omit<Insertable<DB['event_faqs']>, 'position'>): Promise<number> {
+    this.touch(values.event_id);
     const position = await this.nextPosition('event_faqs', values.event_id);
     return this.created((await this.db.insertInto('event_faqs').values({ ...values, position }).returning('id').executeTakeFirstOrThrow()).id);
   }
 
   async updateFaq(eventId: string, id: number, values: Updateable<DB['event_faqs']>): Promise<boolean> {
     const result = await this.db.updateTable('event_faqs').set(values).where('event_id', '=', eventId).where('id', '=', id).executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    return this.touchedIf(eventId, Number(result.numUpdatedRows) > 0);
   }
 
   async insertHost(values: Omit<Insertable<DB['event_hosts']>, 'position'>): Promise<number> {
+    this.touch(values.event_id);
     const position = await this.nextPosition('event_hosts', values.event_id);
     return this.created((await this.db.insertInto('event_hosts').values({ ...values, position }).returning('id').executeTakeFirstOrThrow()).id);
   }
@@ -102,13 +138,18 @@ export class EventWriteRepository {
 
   async updateHost(eventId: string, id: number, roles: string[]): Promise<boolean> {
     const result = await this.db.updateTable('event_hosts').set({ roles: JSON.stringify(roles) }).where('event_id', '=', eventId).where('id', '=', id).executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    return this.touchedIf(eventId, Number(result.numUpdatedRows) > 0);
   }
 
   /** Deletes one ticket, session, FAQ or host of the event; false when there is none with that id. */
   async deleteSub(table: SubTable, eventId: string, id: number): Promise<boolean> {
     const result = await this.db.deleteFrom(table).where('event_id', '=', eventId).where('id', '=', id).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+    return this.touchedIf(eventId, Number(result.numDeletedRows) > 0);
+  }
+
+  private touchedIf(eventId: string, changed: boolean): boolean {
+    if (changed) this.touch(eventId);
+    return changed;
   }
 
   private async nextPosition(table: 'event_sessions' | 'event_faqs' | 'event_hosts', eventId: string): Promise<number> {

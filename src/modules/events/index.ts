@@ -1,3 +1,4 @@
+import { FEED_LOCALE, publicOrNull } from '../../changes/snapshots.js';
 import type { Area, Infrastructure } from '../../infrastructure.js';
 import type { AccountsArea } from '../accounts/index.js';
 import { EventRepository } from './event-repository.js';
@@ -19,8 +20,9 @@ export function eventsArea(infra: Infrastructure, deps: { accounts: AccountsArea
   const { accounts, permissions } = deps.accounts;
   const events = new EventService(new EventRepository(database.db, database.reads, database.longReads), accounts, links, clock, config.serviceTimeZone);
   const writeDeps = {
-    writes: new EventWriteRepository(database.db), accounts, permissions, uploads, links, clock, timeZone: config.serviceTimeZone,
+    writes: new EventWriteRepository(database.db, infra.changes, clock), accounts, permissions, uploads, links, clock, timeZone: config.serviceTimeZone,
   };
+  infra.changes.provide('event', (id) => publicOrNull(events.detail(id, FEED_LOCALE)));
   const rules = new EventWriteRules(writeDeps);
   const writes = new EventWriteService(writeDeps, rules);
   const parts = new EventSubService(writeDeps, rules);

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { FEED_LOCALE, publicOrNull } from '../../changes/snapshots.js';
 import type { Area, Infrastructure } from '../../infrastructure.js';
 import { JobIndex, jobIndexCopy } from '../../search/job-index.js';
 import type { AccountsArea } from '../accounts/index.js';
@@ -31,8 +32,9 @@ export async function jobsArea(app: FastifyInstance, infra: Infrastructure, deps
   const reads = new JobRepository(database.db, database.reads, index);
   const jobs = new JobService(reads, accounts, deps.codes, links, clock, infra.versions.jobs);
   const writes = new JobWriteService({
-    writes: new JobWriteRepository(database.db), reads, accounts, permissions, codes: deps.codes, uploads, links, clock, timeZone: config.serviceTimeZone,
+    writes: new JobWriteRepository(database.db, infra.changes), reads, accounts, permissions, codes: deps.codes, uploads, links, clock, timeZone: config.serviceTimeZone,
   });
+  infra.changes.provide('job', async (id) => (await publicOrNull(jobs.detail(Number(id), FEED_LOCALE)))?.job ?? null);
   return {
     routes: async (scope) => { await scope.register(jobRoutes, { jobs }); },
     uploadRoutes: async (scope) => { await scope.register(jobWriteRoutes, { jobs: writes, idempotency, limits: uploadLimits, uploads }); },

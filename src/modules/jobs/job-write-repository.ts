@@ -1,6 +1,8 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { DB, JobsTable } from '../../db/schema.js';
 import { bumpDataVersion } from '../../cache/data-version.js';
+import type { ChangeFeed } from '../../changes/change-feed.js';
+import { recordChanges, type ChangeType } from '../../changes/change-log.js';
 import { recordSearchChanges } from '../../search/search-changes.js';
 import { recordCreated } from '../../shared/idempotency.js';
 
@@ -11,12 +13,28 @@ export interface JobChildren {
   imageKeys?: string[];
 }
 
+/** The statuses the public API shows a job in (a draft and a deleted job are 404). */
+const PUBLIC_STATUSES = new Set(['published', 'finish']);
+
 /** The SQL of writing jobs; used inside one transaction per request. */
 export class JobWriteRepository {
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(private readonly db: Kysely<DB>, private readonly changes?: Pick<ChangeFeed, 'publish'>) {}
 
+  /** Runs `work` in one transaction; the change it recorded for the feed is completed right after the commit. */
   async transaction<T>(work: (repository: JobWriteRepository) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new JobWriteRepository(trx)));
+    const result = await this.db.transaction().execute((trx) => work(new JobWriteRepository(trx)));
+    await this.changes?.publish();
+    return result;
+  }
+
+  /** The job's status before a write, and its company, for the change the write records. */
+  private async before(id: number) {
+    return this.db.selectFrom('jobs').select(['status', 'company_id']).where('id', '=', id).executeTakeFirstOrThrow();
+  }
+
+  /** Records `type` for the job, when there is one (a draft's writes record none). */
+  private async recordChange(id: number, companyId: number, type: ChangeType | null, now: number): Promise<void> {
+    if (type) await recordChanges(this.db, [{ type, resourceId: id, companyId }], now);
   }
 
   async find(id: number) {
@@ -36,6 +54,7 @@ export class JobWriteRepository {
   }
 
   async update(id: number, values: Updateable<JobsTable> & { updated_at: number }, children: JobChildren, textChanged: boolean): Promise<string[]> {
+    const before = await this.before(id);
     await this.db.updateTable('jobs').set(values).where('id', '=', id).execute();
     // Translations describe the old texts; they go when the texts change.
     if (textChanged) await this.db.deleteFrom('job_translations').where('job_id', '=', id).execute();
@@ -45,14 +64,22 @@ export class JobWriteRepository {
     await this.replaceChildren(id, children);
     await recordSearchChanges(this.db, 'job', [id], values.updated_at);
     await bumpDataVersion(this.db, 'jobs');
+    // A draft is not public: its edits are not changes of the feed.
+    await this.recordChange(id, before.company_id, PUBLIC_STATUSES.has(before.status) ? 'job.updated' : null, values.updated_at);
     return replacedImages;
   }
 
   /** A lifecycle change (publish, deactivate, delete), recorded for the search index to read the job again. */
   async setState(id: number, values: Pick<Updateable<JobsTable>, 'status' | 'start_at' | 'end_at' | 'deleted_at'> & { updated_at: number }): Promise<void> {
+    const before = await this.before(id);
     await this.db.updateTable('jobs').set(values).where('id', '=', id).execute();
     await recordSearchChanges(this.db, 'job', [id], values.updated_at);
     await bumpDataVersion(this.db, 'jobs');
+    const wasPublic = PUBLIC_STATUSES.has(before.status);
+    const type: ChangeType | null = values.status === 'published' ? 'job.published'
+      : values.status === 'finish' ? (before.status === 'published' ? 'job.closed' : null)
+        : values.status === 'deleted' && wasPublic ? 'job.deleted' : null;
+    await this.recordChange(id, before.company_id, type, values.updated_at);
   }
 
   /** Jobs of a company except deleted ones, newest first; `only` limits them to these ids. */

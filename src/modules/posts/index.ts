@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { FEED_LOCALE, publicOrNull } from '../../changes/snapshots.js';
 import type { Area, Infrastructure } from '../../infrastructure.js';
 import { PostIndex, postIndexCopy } from '../../search/post-index.js';
 import type { AccountsArea } from '../accounts/index.js';
@@ -29,8 +30,9 @@ export async function postsArea(app: FastifyInstance, infra: Infrastructure, dep
   app.addHook('onClose', async () => { await index.close(); });
   const posts = new PostService(new PostRepository(database.reads, index), deps.accounts.accounts, links, config.serviceTimeZone, infra.versions.posts);
   const writes = new PostWriteService({
-    writes: new PostWriteRepository(database.db), reads: posts, uploads, og: new OgFetcher(config.ogFetch, infra.log), clock,
+    writes: new PostWriteRepository(database.db, infra.changes), reads: posts, uploads, og: new OgFetcher(config.ogFetch, infra.log), clock,
   });
+  infra.changes.provide('post', (id) => publicOrNull(posts.detail(Number(id), null, FEED_LOCALE)));
   return {
     routes: async (scope) => { await scope.register(postRoutes, { posts }); },
     uploadRoutes: async (scope) => { await scope.register(postWriteRoutes, { posts: writes, idempotency, limits: uploadLimits, uploads }); },

@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { StoredImage } from '../../media/image-uploads.js';
 import { bumpDataVersion } from '../../cache/data-version.js';
+import type { ChangeFeed } from '../../changes/change-feed.js';
+import { recordChanges } from '../../changes/change-log.js';
 import { recordSearchChanges } from '../../search/search-changes.js';
 import { recordCreated } from '../../shared/idempotency.js';
 import type { OgCard } from './og-fetcher.js';
@@ -10,10 +12,13 @@ export interface Mention { type: 'COMPANY' | 'MEMBER'; handle: string; name: str
 
 /** The SQL of writing posts; used inside one transaction per request. */
 export class PostWriteRepository {
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(private readonly db: Kysely<DB>, private readonly changes?: Pick<ChangeFeed, 'publish'>) {}
 
+  /** Runs `work` in one transaction; the change it recorded for the feed is completed right after the commit. */
   async transaction<T>(work: (repository: PostWriteRepository) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new PostWriteRepository(trx)));
+    const result = await this.db.transaction().execute((trx) => work(new PostWriteRepository(trx)));
+    await this.changes?.publish();
+    return result;
   }
 
   async find(id: number) {
@@ -50,6 +55,7 @@ export class PostWriteRepository {
     await this.replaceCardAndMentions(id, post.og, post.mentions, post.now);
     await recordSearchChanges(this.db, 'post', [id], post.now);
     await bumpDataVersion(this.db, 'posts');
+    await recordChanges(this.db, [{ type: 'post.created', resourceId: id, companyId: null }], post.now);
     await recordCreated(this.db, id);
     return id;
   }
@@ -73,10 +79,17 @@ export class PostWriteRepository {
     // The body and the Open Graph facet are both in the search index.
     await recordSearchChanges(this.db, 'post', [id], change.now);
     await bumpDataVersion(this.db, 'posts');
+    await recordChanges(this.db, [{ type: 'post.updated', resourceId: id, companyId: await this.companyOf(id) }], change.now);
+  }
+
+  /** The company a post was written as (null for a member's post). */
+  private async companyOf(id: number): Promise<number | null> {
+    return (await this.db.selectFrom('posts').select('author_company_id').where('id', '=', id).executeTakeFirst())?.author_company_id ?? null;
   }
 
   /** Deletes the post with its images, mentions, translations and card; returns the media keys to remove. */
-  async delete(id: number): Promise<string[]> {
+  async delete(id: number, now: number): Promise<string[]> {
+    const companyId = await this.companyOf(id);
     const keys = (await this.db.selectFrom('post_images').select('media_key').where('post_id', '=', id).execute()).map((r) => r.media_key);
     for (const table of ['post_images', 'post_mentions', 'post_translations', 'post_og_cards'] as const) {
       await this.db.deleteFrom(table).where('post_id', '=', id).execute();
@@ -84,6 +97,7 @@ export class PostWriteRepository {
     await this.db.deleteFrom('posts').where('id', '=', id).execute();
     await recordSearchChanges(this.db, 'post', [id]);
     await bumpDataVersion(this.db, 'posts');
+    await recordChanges(this.db, [{ type: 'post.deleted', resourceId: id, companyId }], now);
     return keys;
   }
 

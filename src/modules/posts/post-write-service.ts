@@ -68,7 +68,7 @@ export class PostWriteService {
 
   async remove(userId: number, postId: number): Promise<void> {
     await this.owned(userId, postId);
-    const keys = await this.d.writes.transaction((repo) => repo.delete(postId));
+    const keys = await this.d.writes.transaction((repo) => repo.delete(postId, this.d.clock()));
     await this.d.uploads.discard(keys);
   }
 

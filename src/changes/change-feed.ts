@@ -1,0 +1,172 @@
+/**
+ * The change feed's reading side (docs/changes.md): completing recorded changes with the resource as the public API
+ * shows it, pages in commit order after a cursor, the hiring sweep that records `job.closed` when a recruiting
+ * window ends, and the retention.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.js';
+import { recordChanges, type ResourceType } from './change-log.js';
+
+/** The public representation of a resource now, or null when it is no longer public. */
+export type Snapshot = (id: string) => Promise<unknown>;
+
+export interface ChangeRow {
+  position: number;
+  event_id: string;
+  type: string;
+  resource_type: ResourceType;
+  resource_id: string;
+  company_handle: string | null;
+  occurred_at: number;
+  data: string | null;
+}
+
+/** How long changes are kept: an older cursor is answered 410 (CHANGES_RETENTION_DAYS). */
+export const DEFAULT_RETENTION_DAYS = 30;
+const FILL_BATCH = 100;
+
+export class ChangeFeed {
+  private readonly snapshots = new Map<ResourceType, Snapshot>();
+  private filling: Promise<void> | null = null;
+  private fillAgain = false;
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly clock: () => number,
+    private readonly log: FastifyBaseLogger,
+    readonly retentionMs: number = DEFAULT_RETENTION_DAYS * 86_400_000,
+  ) {}
+
+  /** How the area that owns a resource type shows it publicly (each area registers its own). */
+  provide(resourceType: ResourceType, snapshot: Snapshot): void {
+    this.snapshots.set(resourceType, snapshot);
+  }
+
+  /**
+   * Completes every recorded change still without its resource: called by a write right after its commit, and by
+   * the feed before it reads (a writer that stopped between its commit and this leaves work for the next). Never
+   * throws: a change left incomplete is completed by a later call.
+   */
+  async publish(): Promise<void> {
+    if (this.filling) {
+      this.fillAgain = true;
+      return this.filling;
+    }
+    this.filling = (async () => {
+      try {
+        do {
+          this.fillAgain = false;
+          await this.fillPending();
+        } while (this.fillAgain);
+      } catch (err) {
+        this.log.error({ err }, 'change feed: completing recorded changes failed; the next read or write retries');
+      } finally {
+        this.filling = null;
+      }
+    })();
+    return this.filling;
+  }
+
+  private async fillPending(): Promise<void> {
+    for (;;) {
+      const pending = await this.db.selectFrom('change_events').select(['position', 'resource_type', 'resource_id'])
+        .where('ready', '=', 0).orderBy('position').limit(FILL_BATCH).execute();
+      for (const row of pending) {
+        const snapshot = this.snapshots.get(row.resource_type);
+        if (!snapshot) throw new Error(`no snapshot for ${row.resource_type}`);
+        const data = await snapshot(row.resource_id);
+        await this.db.updateTable('change_events').set({ data: data === null ? null : JSON.stringify(data), ready: 1 })
+          .where('position', '=', Number(row.position)).where('ready', '=', 0).execute();
+      }
+      if (pending.length < FILL_BATCH) return;
+    }
+  }
+
+  /** The position of the latest change recorded. */
+  async latest(): Promise<number> {
+    const row = await this.db.selectFrom('change_feed_state').select('value').where('name', '=', 'last_position').executeTakeFirstOrThrow();
+    return Number(row.value);
+  }
+
+  /** The lowest position still kept: a cursor below it may have missed changes. */
+  async oldestKept(): Promise<number> {
+    const row = await this.db.selectFrom('change_feed_state').select('value').where('name', '=', 'pruned_below').executeTakeFirstOrThrow();
+    return Number(row.value);
+  }
+
+  /**
+   * Up to `limit` changes after `after`, in commit order, of `types` and `company` when given. `through` is the last
+   * position looked at (filtered out or not): the next page starts after it.
+   */
+  async page(after: number, limit: number, filter: { types: string[] | null; company: string | null }): Promise<{ rows: ChangeRow[]; through: number; more: boolean }> {
+    await this.publish();
+    // In this order: every position up to `last` has committed; a change still incomplete ends the stretch before
+    // it (it completes only once, from 0 to 1); the rows are read within what both said.
+    const last = Number((await this.db.selectFrom('change_feed_state').select('value').where('name', '=', 'last_position').executeTakeFirstOrThrow()).value);
+    const pending = await this.db.selectFrom('change_events').select('position').where('position', '>', after).where('ready', '=', 0)
+      .orderBy('position').limit(1).executeTakeFirst();
+    // A bounded stretch of positions per request, so that a filter matching little cannot make one read long.
+    const end = Math.max(after, Math.min(last, after + Math.max(limit * 20, 1_000), pending ? Number(pending.position) - 1 : Infinity));
+    let query = this.db.selectFrom('change_events')
+      .select(['position', 'event_id', 'type', 'resource_type', 'resource_id', 'company_handle', 'occurred_at', 'data'])
+      .where('position', '>', after).where('position', '<=', end);
+    if (filter.types) query = query.where('type', 'in', filter.types);
+    if (filter.company) query = query.where('company_handle', '=', filter.company);
+    const rows = (await query.orderBy('position').limit(limit + 1).execute()).map((r) => ({ ...r, position: Number(r.position), occurred_at: Number(r.occurred_at) }));
+    if (rows.length > limit) return { rows: rows.slice(0, limit), through: rows[limit - 1]!.position, more: true };
+    return { rows, through: end, more: end < last };
+  }
+
+  /**
+   * Records `job.closed` for every published job whose recruiting window has ended since the last sweep, once per
+   * end (a job published again with a new window closes again). Safe on several instances at once: a job is claimed
+   * by the update that sets its `closed_event_for`, which only one transaction can make.
+   */
+  async sweepClosedJobs(): Promise<number> {
+    const now = this.clock();
+    const ended = await this.db.selectFrom('jobs').select(['id', 'company_id', 'end_at'])
+      .where('status', '=', 'published').where('deleted_at', 'is', null).where('end_at', 'is not', null).where('end_at', '<=', now)
+      .where((eb) => eb.or([eb('closed_event_for', 'is', null), eb('closed_event_for', '<>', eb.ref('end_at'))]))
+      .orderBy('end_at').limit(500).execute();
+    let recorded = 0;
+    for (const job of ended) {
+      const claimed = await this.db.transaction().execute(async (trx) => {
+        const result = await trx.updateTable('jobs').set({ closed_event_for: job.end_at })
+          .where('id', '=', job.id).where('status', '=', 'published').where('end_at', '=', job.end_at)
+          .where((eb) => eb.or([eb('closed_event_for', 'is', null), eb('closed_event_for', '<>', job.end_at)]))
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) !== 1) return false;
+        await recordChanges(trx, [{ type: 'job.closed', resourceId: job.id, companyId: job.company_id }], now);
+        return true;
+      });
+      if (claimed) recorded++;
+    }
+    if (recorded > 0) await this.publish();
+    return recorded;
+  }
+
+  /** Deletes changes older than the retention; a cursor below what is left is answered 410. */
+  async prune(): Promise<number> {
+    const cutoff = this.clock() - this.retentionMs;
+    return this.db.transaction().execute(async (trx) => {
+      const newest = await trx.selectFrom('change_events').select((eb) => eb.fn.max('position').as('position'))
+        .where('occurred_at', '<', cutoff).executeTakeFirst();
+      const below = Number(newest?.position ?? 0) + 1;
+      if (below <= 1) return 0;
+      const result = await trx.deleteFrom('change_events').where('position', '<', below).executeTakeFirst();
+      await trx.updateTable('change_feed_state').set({ value: below }).where('name', '=', 'pruned_below').where('value', '<', below).execute();
+      return Number(result.numDeletedRows);
+    });
+  }
+
+  /** The sweep every minute and the retention every hour, for as long as the instance runs; returns the stop. */
+  start(): () => void {
+    const report = (what: string) => (err: unknown) => this.log.error({ err }, `change feed: ${what} failed`);
+    const sweep = setInterval(() => { this.sweepClosedJobs().catch(report('the hiring sweep')); }, 60_000);
+    const prune = setInterval(() => { this.prune().catch(report('pruning')); }, 3_600_000);
+    sweep.unref();
+    prune.unref();
+    return () => { clearInterval(sweep); clearInterval(prune); };
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * Recording public changes for the change feed (docs/changes.md), inside the writing transaction.
+ *
+ * Positions come from one counter row that every recording transaction updates: the row's lock makes a second
+ * transaction wait until the first has committed (PostgreSQL) or the writers are one at a time anyway (SQLite), so a
+ * position is handed out only after every lower one has committed or rolled back. A reader that has seen position n
+ * has seen everything below it: no change is skipped, however writes on several instances interleave. A rolled-back
+ * transaction gives its positions back with the counter.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { ChangeEventsTable, DB } from '../db/schema.js';
+
+export const CHANGE_TYPES = [
+  'post.created', 'post.updated', 'post.deleted',
+  'job.published', 'job.updated', 'job.closed', 'job.deleted',
+  'event.created', 'event.updated', 'event.deleted',
+] as const;
+export type ChangeType = (typeof CHANGE_TYPES)[number];
+export type ResourceType = ChangeEventsTable['resource_type'];
+
+export interface Change {
+  type: ChangeType;
+  resourceId: number | string;
+  /** The company the resource belongs to (a job's, an event's, a company's post); null for a member's post. */
+  companyId: number | null;
+}
+
+const resourceOf = (type: ChangeType): ResourceType => type.slice(0, type.indexOf('.')) as ResourceType;
+
+/** Records `changes` in the transaction `db` belongs to, at the next positions of the feed. */
+export async function recordChanges(db: Kysely<DB>, changes: Change[], now: number): Promise<void> {
+  if (changes.length === 0) return;
+  const { value: last } = await db.updateTable('change_feed_state').set((eb) => ({ value: eb('value', '+', changes.length) }))
+    .where('name', '=', 'last_position').returning('value').executeTakeFirstOrThrow();
+  const companyIds = [...new Set(changes.flatMap((c) => (c.companyId === null ? [] : [c.companyId])))];
+  const handles = new Map(companyIds.length === 0 ? [] : (await db.selectFrom('companies').select(['id', 'handle']).where('id', 'in', companyIds).execute())
+    .map((c) => [c.id, c.handle]));
+  const first = Number(last) - changes.length + 1;
+  await db.insertInto('change_events').values(changes.map((change, i) => ({
+    position: first + i,
+    event_id: `evt_${randomBytes(12).toString('base64url')}`,
+    type: change.type,
+    resource_type: resourceOf(change.type),
+    resource_id: String(change.resourceId),
+    company_handle: change.companyId === null ? null : handles.get(change.companyId) ?? null,
+    occurred_at: now,
+    data: null,
+    // A deletion carries no resource: it is complete as recorded.
+    ready: change.type.endsWith('.deleted') ? 1 : 0,
+  }))).execute();
+}

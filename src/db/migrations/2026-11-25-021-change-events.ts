@@ -1,0 +1,37 @@
+import { sql, type Kysely, type Migration } from 'kysely';
+
+/**
+ * The change feed (docs/changes.md): one row per public change, written in the change's own transaction. Its
+ * `position` comes from the `last_position` row of `change_feed_state`, which each writing transaction updates:
+ * the row's lock orders the transactions, so positions are handed out in commit order on both engines, without
+ * gaps (a rolled-back transaction takes its positions back). `data` is the resource as the public API shows it,
+ * filled right after the commit (`ready`), or later by the feed when the writer stopped first.
+ * `jobs.closed_event_for` remembers the recruiting end a `job.closed` was recorded for (the hiring sweep).
+ */
+export function changeEvents(): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema.createTable('change_events')
+        .addColumn('position', 'bigint', (c) => c.primaryKey())
+        .addColumn('event_id', 'text', (c) => c.notNull().unique())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('resource_type', 'text', (c) => c.notNull())
+        .addColumn('resource_id', 'text', (c) => c.notNull())
+        .addColumn('company_handle', 'text')
+        .addColumn('occurred_at', 'bigint', (c) => c.notNull())
+        .addColumn('data', 'text')
+        .addColumn('ready', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema.createIndex('change_events_by_time').on('change_events').column('occurred_at').execute();
+      await db.schema.createTable('change_feed_state')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('value', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.insertInto('change_feed_state' as never).values([{ name: 'last_position', value: 0 }, { name: 'pruned_below', value: 0 }] as never).execute();
+      await db.schema.alterTable('jobs').addColumn('closed_event_for', 'bigint').execute();
+      // Windows that ended before the feed existed are not news: the sweep reports the ones that end from now on.
+      await db.updateTable('jobs' as never).set({ closed_event_for: sql`end_at` } as never)
+        .where(sql`end_at`, 'is not', null).where(sql`end_at`, '<=', Date.now()).execute();
+    },
+  };
+}

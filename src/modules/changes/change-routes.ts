@@ -1,0 +1,56 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { ChangeFeed, ChangeRow } from '../../changes/change-feed.js';
+import { errorResponses, PUBLIC_READ_ERRORS } from '../../schemas/common.js';
+import { ApiError } from '../../shared/api-error.js';
+import type { Links } from '../../shared/links.js';
+import { ChangePage, ChangeQuery } from './change-schemas.js';
+
+const CURSOR = /^c1\.(\d{1,15})$/;
+const encode = (position: number) => Buffer.from(`c1.${position}`).toString('base64url');
+
+/** The position a cursor stands for; 400 for anything that is not one of ours. */
+function decode(cursor: string): number {
+  const match = CURSOR.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match) throw new ApiError('C0005', `Query parameter "after" is not a cursor of this feed: "${cursor.slice(0, 100)}"; pass a nextCursor as it was given`, 'after');
+  return Number(match[1]);
+}
+
+export const changeRoutes: FastifyPluginAsyncTypebox<{ changes: ChangeFeed; links: Links }> = async (app, { changes, links }) => {
+  const webUrl = (row: ChangeRow) => (row.resource_type === 'post' ? links.post(Number(row.resource_id))
+    : row.resource_type === 'job' ? links.job(Number(row.resource_id)) : links.event(row.resource_id));
+
+  app.get('/api/v1/changes', {
+    config: { auth: 'apiKey' },
+    schema: {
+      tags: ['Changes'],
+      operationId: 'listChanges', summary: 'Follow the changes of posts, jobs and events',
+      description: 'Every change to what the public API shows, in commit order, after a cursor: posts created, updated and deleted; jobs '
+        + 'published, updated, closed and deleted; events created, updated (their tickets, sessions, FAQs and hosts too) and deleted. '
+        + 'No change is skipped or repeated when writes commit at once on several instances. A cursor older than the retention '
+        + '(30 days by default) is 410 `C0013`: read the current state again, then follow from `after=now`.',
+      security: [{ apiKey: [] }],
+      querystring: ChangeQuery,
+      response: { 200: ChangePage, ...errorResponses(400, 410, ...PUBLIC_READ_ERRORS) },
+    },
+  }, async (request) => {
+    const { after, types, companyId, pageSize } = request.query;
+    const oldest = await changes.oldestKept();
+    if (after === 'now') return { items: [], nextCursor: encode(await changes.latest()), hasMore: false };
+    const from = after === undefined ? Math.max(0, oldest - 1) : decode(after);
+    if (from < oldest - 1) {
+      throw new ApiError('C0013', `The cursor is older than the changes kept (${Math.round(changes.retentionMs / 86_400_000)} days): read the current state again through the API, then follow the feed from after=now`, 'after');
+    }
+    const page = await changes.page(from, Math.min(Math.max(pageSize, 1), 500), { types: types && types.length > 0 ? types : null, company: companyId || null });
+    return {
+      items: page.rows.map((row) => ({
+        id: row.event_id,
+        type: row.type as never,
+        occurredAt: new Date(row.occurred_at).toISOString(),
+        resource: { type: row.resource_type, id: row.resource_id, webUrl: webUrl(row), companyId: row.company_handle },
+        data: row.data === null ? null : JSON.parse(row.data) as never,
+      })),
+      nextCursor: encode(page.through),
+      hasMore: page.more,
+    };
+  });
+};

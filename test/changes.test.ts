@@ -1,0 +1,214 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordChanges } from '../src/changes/change-log.js';
+import { jsonPart, multipart, type Part } from './helpers/multipart.js';
+import { createTestApp, type TestContext } from './helpers/test-app.js';
+import { ENGINES } from './helpers/test-database.js';
+import { accessToken, bearer } from './helpers/tokens.js';
+
+const NEW_JOB = {
+  jobTitle: '변경 피드 백엔드', jobCategory: 'dev', seniorities: ['JUNIOR'], employmentTypes: ['FULL_TIME'], jobBio: 'API를 만듭니다.',
+  jobResponse: 'API 설계', jobSubtitle: '판교', jobMinimumQual: '경력 2년', jobPreferQual: 'PostgreSQL', jobBenefit: '유연 근무',
+  jobHireProcess: '서류 → 면접', jobHireNotes: '수습 3개월', email: 'jobs@acme.example', notifyEmails: [], military: false, veteran: false,
+  settings: [], workType: 'REMOTE',
+};
+const NEW_EVENT = {
+  eventName: '변경 피드 밋업', description: '동기화 이야기', startAt: '2026-12-05T19:00:00+09:00', endAt: '2026-12-05T21:00:00+09:00',
+  eventOpenType: 'OFFLINE', country: 'KR', region: '경기', locality: '성남시 분당구', locationTitle: 'Acme 라운지', locationAddress: '판교역로 1',
+  locationDetail: '3층', locationDescription: '판교역 1번 출구', locationHidden: false, guestHidden: false,
+  eventCategories: ['NETWORKING'], eventSubjects: ['TECHNOLOGY'],
+};
+
+interface Change { id: string; type: string; occurredAt: string; resource: { type: string; id: string; webUrl: string; companyId: string | null }; data: unknown }
+interface ChangePage { items: Change[]; nextCursor: string; hasMore: boolean }
+
+describe.each(ENGINES)('the change feed on %s', (engine) => {
+  let t: TestContext;
+  let token: string;
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+    token = await accessToken(t, 'post:write job:write event:write');
+  });
+  afterAll(async () => { await t?.close(); });
+
+  const feed = async (query: string): Promise<ChangePage> => {
+    const res = await t.get(`/api/v1/changes${query}`);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json();
+  };
+  /** Every change after `cursor`, page by page; and the cursor after the last. */
+  const follow = async (cursor: string, pageSize = 100, extra = ''): Promise<{ items: Change[]; cursor: string }> => {
+    const items: Change[] = [];
+    for (;;) {
+      const page = await feed(`?after=${cursor}&pageSize=${pageSize}${extra}`);
+      items.push(...page.items);
+      cursor = page.nextCursor;
+      if (!page.hasMore) return { items, cursor };
+    }
+  };
+  const parts = (method: 'POST' | 'PATCH' | 'PUT', url: string, list: Part[]) => {
+    const body = multipart(list);
+    return t.request({ method, url, headers: { ...body.headers, ...bearer(token) }, payload: body.payload });
+  };
+  const json = (method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown) => t.request({
+    method, url, headers: { ...bearer(token), ...(body ? { 'content-type': 'application/json' } : {}) }, payload: body ? JSON.stringify(body) : undefined,
+  });
+  const publicBody = async (url: string) => {
+    const res = await t.get(url);
+    return res.statusCode === 200 ? res.json() : null;
+  };
+
+  it('records each write of posts, jobs and events once, in order, with the resource as its public read shows it', async () => {
+    const start = (await feed('?after=now')).nextCursor;
+    expect((await feed(`?after=${start}`)).items).toEqual([]);
+
+    const post = (await parts('POST', '/api/v1/posts', [jsonPart({ text: '변경 피드 첫 글' })])).json().postId as number;
+    const postAsCreated = await publicBody(`/api/v1/posts/${post}`);
+    expect((await parts('PUT', `/api/v1/posts/${post}`, [jsonPart({ text: '변경 피드 고친 글' })])).statusCode).toBe(200);
+    const postAsUpdated = await publicBody(`/api/v1/posts/${post}`);
+    expect((await json('DELETE', `/api/v1/posts/${post}`)).statusCode).toBe(204);
+
+    const job = (await parts('POST', '/api/v1/jobs/platform?companyId=acme-labs', [jsonPart(NEW_JOB)])).json().jobId as number;
+    expect((await json('PUT', `/api/v1/jobs/${job}/active`, { startDate: '2026-11-01' })).statusCode).toBe(200);
+    const jobAsPublished = await publicBody(`/api/v1/jobs/${job}`);
+    expect((await parts('PATCH', `/api/v1/jobs/${job}?type=PLATFORM`, [jsonPart({ jobSubtitle: '판교, 원격 가능' })])).statusCode).toBe(200);
+    expect((await json('DELETE', `/api/v1/jobs/${job}/active`)).statusCode).toBe(200);
+    const jobAsClosed = await publicBody(`/api/v1/jobs/${job}`);
+    expect((await json('DELETE', `/api/v1/jobs/${job}`)).statusCode).toBe(204);
+
+    const event = (await parts('POST', '/api/v1/events?companyId=acme-labs', [jsonPart(NEW_EVENT)])).json().eventId as string;
+    const ticket = (await json('POST', `/api/v1/events/${event}/tickets/free`, { ticketName: '일반', description: '무료', maxCount: 10 })).json().ticketId as number;
+    const eventWithTicket = await publicBody(`/api/v1/events/${event}`);
+    expect((await json('DELETE', `/api/v1/events/${event}/tickets/${ticket}`)).statusCode).toBe(204);
+    expect((await json('DELETE', `/api/v1/events/${event}`)).statusCode).toBe(204);
+
+    const { items } = await follow(start, 3);
+    expect(items.map((c) => [c.type, c.resource.id])).toEqual([
+      ['post.created', String(post)], ['post.updated', String(post)], ['post.deleted', String(post)],
+      // The draft's creation is not public: its publication is the first change.
+      ['job.published', String(job)], ['job.updated', String(job)], ['job.closed', String(job)], ['job.deleted', String(job)],
+      ['event.created', String(event)], ['event.updated', String(event)], ['event.updated', String(event)], ['event.deleted', String(event)],
+    ]);
+    const of = (type: string) => items.filter((c) => c.type === type);
+    expect(of('post.created')[0]!.data).toEqual(postAsCreated);
+    expect(of('post.updated')[0]!.data).toEqual(postAsUpdated);
+    expect(of('job.published')[0]!.data).toEqual(jobAsPublished);
+    expect(of('job.closed')[0]!.data).toEqual(jobAsClosed);
+    expect(of('event.updated')[0]!.data).toEqual(eventWithTicket);
+    for (const deletion of items.filter((c) => c.type.endsWith('.deleted'))) expect(deletion.data).toBeNull();
+    expect(of('job.published')[0]!.resource).toEqual({ type: 'job', id: String(job), webUrl: `https://www.test.example/jobs/${job}`, companyId: 'acme-labs' });
+    expect(of('post.created')[0]!.resource.companyId).toBeNull();
+    expect(new Set(items.map((c) => c.id)).size).toBe(items.length);
+    for (const c of items) expect(c.id).toMatch(/^evt_/);
+
+    // Filters: by type, by company; a page ends where the filter's matches end, and the cursor moves past the rest.
+    expect((await follow(start, 2, '&types=job.published,job.closed')).items.map((c) => c.type)).toEqual(['job.published', 'job.closed']);
+    expect((await follow(start, 100, '&companyId=acme-labs')).items.every((c) => c.resource.companyId === 'acme-labs')).toBe(true);
+    expect((await follow(start, 100, '&companyId=acme-labs')).items).toHaveLength(8);
+    const after = await follow(start, 100);
+    expect((await feed(`?after=${after.cursor}`)).items).toEqual([]);
+  });
+
+  it('records job.closed once when a recruiting window ends (the hiring sweep), again after a new window', async () => {
+    // The demo's jobs whose windows ended before now close first (a database migrated to 021 had them marked).
+    await t.app.changeFeed.sweepClosedJobs();
+    const start = (await feed('?after=now')).nextCursor;
+    const job = (await parts('POST', '/api/v1/jobs/platform?companyId=acme-labs', [jsonPart(NEW_JOB)])).json().jobId as number;
+    expect((await json('PUT', `/api/v1/jobs/${job}/active`, { startDate: '2026-11-01', endDate: '2026-11-25' })).statusCode).toBe(200);
+    expect(await t.app.changeFeed.sweepClosedJobs()).toBe(0);
+    const saved = t.clock.now;
+    try {
+      t.clock.now = Date.parse('2026-11-26T00:00:00Z');
+      expect(await t.app.changeFeed.sweepClosedJobs()).toBe(1);
+      expect(await t.app.changeFeed.sweepClosedJobs()).toBe(0);
+      const closed = (await follow(start)).items.filter((c) => c.type === 'job.closed');
+      expect(closed.map((c) => c.resource.id)).toEqual([String(job)]);
+      expect(closed[0]!.data).toMatchObject({ jobId: job, hiring: false });
+      // Published again with a new window (by a token of this later time): that one closes too.
+      token = await accessToken(t, 'post:write job:write event:write');
+      expect((await json('DELETE', `/api/v1/jobs/${job}/active`)).statusCode).toBe(200);
+      expect((await json('PUT', `/api/v1/jobs/${job}/active`, { startDate: '2026-11-26', endDate: '2026-11-27' })).statusCode).toBe(200);
+      t.clock.now = Date.parse('2026-11-28T00:00:00Z');
+      expect(await t.app.changeFeed.sweepClosedJobs()).toBeGreaterThanOrEqual(1);
+      // The window's end, the deactivation, the second window's end.
+      const ours = (await follow(start)).items.filter((c) => c.resource.id === String(job)).map((c) => c.type);
+      expect(ours).toEqual(['job.published', 'job.closed', 'job.closed', 'job.published', 'job.closed']);
+    } finally {
+      t.clock.now = saved;
+      token = await accessToken(t, 'post:write job:write event:write');
+    }
+  });
+
+  it('refuses a cursor that is not one of the feed\'s (400) and one older than what is kept (410 C0013)', async () => {
+    for (const bad of ['nonsense', Buffer.from('c1.-1').toString('base64url'), Buffer.from('c2.5').toString('base64url')]) {
+      const res = await t.get(`/api/v1/changes?after=${bad}`);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'C0005', details: 'after' });
+    }
+    expect((await t.get('/api/v1/changes?types=job.opened')).json().code).toBe('C0005');
+    const old = (await feed('')).nextCursor;
+    const saved = t.clock.now;
+    try {
+      (await parts('POST', '/api/v1/posts', [jsonPart({ text: '보관 기간 시험' })])).json();
+      t.clock.now = saved + 31 * 86_400_000;
+      expect(await t.app.changeFeed.prune()).toBeGreaterThan(0);
+      const res = await t.get(`/api/v1/changes?after=${Buffer.from('c1.0').toString('base64url')}`);
+      expect(res.statusCode).toBe(410);
+      expect(res.json()).toMatchObject({ code: 'C0013', details: 'after' });
+      expect(res.json().message).toContain('after=now');
+      expect(old).toEqual(expect.any(String));
+      // Without a cursor: from the oldest kept, which is nothing now.
+      expect((await feed('')).items).toEqual([]);
+    } finally {
+      t.clock.now = saved;
+    }
+  });
+
+  // PostgreSQL hands out sequence numbers before commit: the trap the feed's counter row closes. (SQLite has one writer.)
+  it.runIf(engine === 'postgres')('never shows a change before one that commits earlier with a lower position (writes at once on two connections)', async () => {
+    const start = (await feed('?after=now')).nextCursor;
+    const second = t.db.reopen();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    let recorded!: () => void;
+    const inserted = new Promise<void>((resolve) => { recorded = resolve; });
+    // A writer that has recorded its change and not yet committed.
+    const slow = second.db.transaction().execute(async (trx) => {
+      await recordChanges(trx, [{ type: 'post.deleted', resourceId: 999_001, companyId: null }], t.clock.now);
+      recorded();
+      await held;
+    });
+    await inserted;
+    // Another write through the API meanwhile: it waits on the counter row until the first commits.
+    const quick = parts('POST', '/api/v1/posts', [jsonPart({ text: '동시에 커밋' })]);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await feed(`?after=${start}`)).items).toEqual([]);
+    release();
+    await slow;
+    const answer = await quick;
+    expect(answer.statusCode, answer.body).toBe(201);
+    const created = answer.json().postId as number;
+    const { items } = await follow(start);
+    expect(items.map((c) => [c.type, c.resource.id])).toEqual([['post.deleted', '999001'], ['post.created', String(created)]]);
+    await second.close();
+  }, 30_000);
+
+  it('lets a client that follows the feed from the start rebuild the public state of every resource it names', async () => {
+    const start = (await feed('?after=now')).nextCursor;
+    const posts: number[] = [];
+    for (let i = 0; i < 6; i++) posts.push((await parts('POST', '/api/v1/posts', [jsonPart({ text: `재현 ${i}` })])).json().postId);
+    const event = (await parts('POST', '/api/v1/events?companyId=acme-labs', [jsonPart(NEW_EVENT)])).json().eventId as string;
+    for (const [i, post] of posts.entries()) {
+      if (i % 3 === 0) await json('DELETE', `/api/v1/posts/${post}`);
+      else if (i % 3 === 1) await parts('PUT', `/api/v1/posts/${post}`, [jsonPart({ text: `재현 고침 ${i}` })]);
+    }
+    await json('POST', `/api/v1/events/${event}/faqs`, { categoryName: '일반', title: '주차?', content: '가능' });
+    const copy = new Map<string, unknown>();
+    for (const c of (await follow(start, 4)).items) {
+      const key = `${c.resource.type}/${c.resource.id}`;
+      if (c.type.endsWith('.deleted')) copy.delete(key);
+      else copy.set(key, c.data);
+    }
+    for (const post of posts) expect(copy.get(`post/${post}`) ?? null, `post ${post}`).toEqual(await publicBody(`/api/v1/posts/${post}`));
+    expect(copy.get(`event/${event}`)).toEqual(await publicBody(`/api/v1/events/${event}`));
+  });
+});
