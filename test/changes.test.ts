@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authorizeUrl, createPkcePair, exchangeCode } from '../sdk/src/index.js';
 import { recordChanges } from '../src/changes/change-log.js';
 import { jsonPart, multipart, type Part } from './helpers/multipart.js';
+import { Browser, fetchSend } from './helpers/oauth-browser.js';
 import { createTestApp, type TestContext } from './helpers/test-app.js';
 import { ENGINES } from './helpers/test-database.js';
+import { startListeningApp, startSecondInstance, type ListeningApp, type SecondInstance } from './helpers/listening-app.js';
 import { accessToken, bearer } from './helpers/tokens.js';
 
 const NEW_JOB = {
@@ -192,23 +195,90 @@ describe.each(ENGINES)('the change feed on %s', (engine) => {
     await second.close();
   }, 30_000);
 
-  it('lets a client that follows the feed from the start rebuild the public state of every resource it names', async () => {
+  it('lets a client that replays the feed rebuild exactly the public state after random writes of every kind', async () => {
     const start = (await feed('?after=now')).nextCursor;
+    let seed = engine === 'sqlite' ? 7 : 11;
+    const random = (n: number) => { seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648; return Math.floor(seed / 65_536) % n; };
     const posts: number[] = [];
-    for (let i = 0; i < 6; i++) posts.push((await parts('POST', '/api/v1/posts', [jsonPart({ text: `재현 ${i}` })])).json().postId);
-    const event = (await parts('POST', '/api/v1/events?companyId=acme-labs', [jsonPart(NEW_EVENT)])).json().eventId as string;
-    for (const [i, post] of posts.entries()) {
-      if (i % 3 === 0) await json('DELETE', `/api/v1/posts/${post}`);
-      else if (i % 3 === 1) await parts('PUT', `/api/v1/posts/${post}`, [jsonPart({ text: `재현 고침 ${i}` })]);
+    const jobs = new Map<number, 'draft' | 'published' | 'finish' | 'deleted'>();
+    const events = new Map<string, boolean>();
+    const live = <K, V>(m: Map<K, V>, keep: (v: V) => boolean) => [...m].filter(([, v]) => keep(v)).map(([k]) => k);
+    const pick = <T>(items: T[]): T | undefined => (items.length ? items[random(items.length)] : undefined);
+    const livePosts = new Set<number>();
+    for (let step = 0; step < 60; step++) {
+      const post = pick([...livePosts]);
+      const job = pick(live(jobs, (state) => state !== 'deleted'));
+      const event = pick(live(events, (alive) => alive));
+      switch (random(9)) {
+        case 0: {
+          const id = (await parts('POST', '/api/v1/posts', [jsonPart({ text: `재현 ${step}` })])).json().postId as number;
+          posts.push(id);
+          livePosts.add(id);
+          break;
+        }
+        case 1: if (post) await parts('PUT', `/api/v1/posts/${post}`, [jsonPart({ text: `재현 고침 ${step}` })]); break;
+        case 2: if (post) { await json('DELETE', `/api/v1/posts/${post}`); livePosts.delete(post); } break;
+        case 3: jobs.set((await parts('POST', '/api/v1/jobs/platform?companyId=acme-labs', [jsonPart(NEW_JOB)])).json().jobId, 'draft'); break;
+        case 4:
+          if (job && jobs.get(job) !== 'published') { expect((await json('PUT', `/api/v1/jobs/${job}/active`, { startDate: '2026-11-01' })).statusCode).toBe(200); jobs.set(job, 'published'); }
+          else if (job) { expect((await json('DELETE', `/api/v1/jobs/${job}/active`)).statusCode).toBe(200); jobs.set(job, 'finish'); }
+          break;
+        case 5: if (job) expect((await parts('PATCH', `/api/v1/jobs/${job}?type=PLATFORM`, [jsonPart({ jobSubtitle: `부제 ${step}` })])).statusCode).toBe(200); break;
+        case 6: if (job) { expect((await json('DELETE', `/api/v1/jobs/${job}`)).statusCode).toBe(204); jobs.set(job, 'deleted'); } break;
+        case 7: events.set((await parts('POST', '/api/v1/events?companyId=acme-labs', [jsonPart(NEW_EVENT)])).json().eventId, true); break;
+        default:
+          if (event && random(3) === 0) { expect((await json('DELETE', `/api/v1/events/${event}`)).statusCode).toBe(204); events.set(event, false); }
+          else if (event) expect((await json('POST', `/api/v1/events/${event}/faqs`, { categoryName: '일반', title: `질문 ${step}`, content: '답' })).statusCode).toBe(201);
+      }
     }
-    await json('POST', `/api/v1/events/${event}/faqs`, { categoryName: '일반', title: '주차?', content: '가능' });
+    // The copy a builder keeps: each change puts the resource, a deletion takes it out.
     const copy = new Map<string, unknown>();
-    for (const c of (await follow(start, 4)).items) {
+    for (const c of (await follow(start, 7)).items) {
       const key = `${c.resource.type}/${c.resource.id}`;
       if (c.type.endsWith('.deleted')) copy.delete(key);
       else copy.set(key, c.data);
     }
-    for (const post of posts) expect(copy.get(`post/${post}`) ?? null, `post ${post}`).toEqual(await publicBody(`/api/v1/posts/${post}`));
-    expect(copy.get(`event/${event}`)).toEqual(await publicBody(`/api/v1/events/${event}`));
+    const named = [...posts.map((id) => `post/${id}`), ...[...jobs.keys()].map((id) => `job/${id}`), ...[...events.keys()].map((id) => `event/${id}`)];
+    expect(named.length).toBeGreaterThan(10);
+    for (const key of named) {
+      const [type, id] = key.split('/');
+      expect(copy.get(key) ?? null, key).toEqual(await publicBody(`/api/v1/${type}s/${id}`));
+    }
+  }, 60_000);
+});
+
+/** An access token with post:write for the demo user, through the pages and the token endpoint. */
+async function issue(s: ListeningApp): Promise<string> {
+  const pkce = await createPkcePair();
+  const { clientId, clientSecret, redirectUri } = s.demo.client;
+  const url = new URL(authorizeUrl({ baseUrl: s.base, clientId, redirectUri, scope: ['post:write'], state: 'feed', codeChallenge: pkce.challenge }));
+  const callback = await new Browser(fetchSend(s.base)).authorize(url.pathname + url.search, s.demo.user);
+  const tokens = await exchangeCode({ baseUrl: s.base, clientId, clientSecret, code: callback.searchParams.get('code')!, redirectUri, codeVerifier: pkce.verifier });
+  return tokens.access_token;
+}
+
+describe.each(ENGINES)('the change feed across two instances on %s', (engine) => {
+  let a: ListeningApp;
+  let b: SecondInstance;
+  beforeAll(async () => {
+    a = await startListeningApp(engine);
+    b = await startSecondInstance(a);
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  it('shows a write made on one instance in the feed read on the other at once, complete', async () => {
+    const key = { 'x-svc-api-key': a.demo.apiKey };
+    const cursor = (await (await fetch(`${a.base}/api/v1/changes?after=now`, { headers: key })).json() as ChangePage).nextCursor;
+    const token = await issue(a);
+    const body = multipart([jsonPart({ text: '다른 인스턴스에서 쓴 글' })]);
+    const created = await fetch(`${b.base}/api/v1/posts`, { method: 'POST', headers: { ...body.headers, ...bearer(token) }, body: body.payload });
+    expect(created.status).toBe(201);
+    const { postId } = await created.json() as { postId: number };
+    const page = await (await fetch(`${a.base}/api/v1/changes?after=${cursor}`, { headers: key })).json() as ChangePage;
+    expect(page.items.map((c) => [c.type, c.resource.id])).toEqual([['post.created', String(postId)]]);
+    expect(page.items[0]!.data).toEqual(await (await fetch(`${a.base}/api/v1/posts/${postId}`, { headers: key })).json());
   });
 });
