@@ -23,6 +23,8 @@ export function changeEvents(): Migration {
         .addColumn('ready', 'integer', (c) => c.notNull().defaultTo(0))
         .execute();
       await db.schema.createIndex('change_events_by_time').on('change_events').column('occurred_at').execute();
+      // The changes still without their resource: looked for after every write and before every read of the feed.
+      await db.schema.createIndex('change_events_pending').on('change_events').column('position').where(sql.ref('ready'), '=', 0).execute();
       await db.schema.createTable('change_feed_state')
         .addColumn('name', 'text', (c) => c.primaryKey())
         .addColumn('value', 'bigint', (c) => c.notNull())
