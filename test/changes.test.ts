@@ -142,7 +142,10 @@ describe.each(ENGINES)('the change feed on %s', (engine) => {
   });
 
   it('refuses a cursor that is not one of the feed\'s (400) and one older than what is kept (410 C0013)', async () => {
-    for (const bad of ['nonsense', Buffer.from('c1.-1').toString('base64url'), Buffer.from('c2.5').toString('base64url')]) {
+    const now = (await feed('?after=now')).nextCursor;
+    const epoch = Buffer.from(now, 'base64url').toString('utf8').split('.')[1]!;
+    const cursor = (text: string) => Buffer.from(text).toString('base64url');
+    for (const bad of ['nonsense', cursor(`c2.${epoch}.-1`), cursor('c2.5'), cursor(`c1.${epoch}.5`)]) {
       const res = await t.get(`/api/v1/changes?after=${bad}`);
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ code: 'C0005', details: 'after' });
@@ -154,10 +157,19 @@ describe.each(ENGINES)('the change feed on %s', (engine) => {
       (await parts('POST', '/api/v1/posts', [jsonPart({ text: '보관 기간 시험' })])).json();
       t.clock.now = saved + 31 * 86_400_000;
       expect(await t.app.changeFeed.prune()).toBeGreaterThan(0);
-      const res = await t.get(`/api/v1/changes?after=${Buffer.from('c1.0').toString('base64url')}`);
+      const res = await t.get(`/api/v1/changes?after=${cursor(`c2.${epoch}.0`)}`);
       expect(res.statusCode).toBe(410);
       expect(res.json()).toMatchObject({ code: 'C0013', details: 'after' });
       expect(res.json().message).toContain('after=now');
+      // A cursor ahead of the feed (data restored from an earlier copy) is as stale: the client's copy may be newer.
+      const ahead = await t.get(`/api/v1/changes?after=${cursor(`c2.${epoch}.999999`)}`);
+      expect(ahead.statusCode).toBe(410);
+      expect(ahead.json()).toMatchObject({ code: 'C0013', details: 'after' });
+      expect(ahead.json().message).toContain('ahead');
+      // And a cursor of another copy of the data (a restore gives the copy a new epoch), whatever its position.
+      const other = await t.get(`/api/v1/changes?after=${cursor(`c2.${Number(epoch) + 1}.1`)}`);
+      expect(other.statusCode).toBe(410);
+      expect(other.json().message).toContain('another copy');
       expect(old).toEqual(expect.any(String));
       // Without a cursor: from the oldest kept, which is nothing now.
       expect((await feed('')).items).toEqual([]);

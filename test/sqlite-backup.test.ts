@@ -56,9 +56,11 @@ describe('SQLite backup and restore (db backup, db verify, db restore)', () => {
   const written: Array<{ id: number; word: string; sentAt: number; answeredAt: number }> = [];
   let backupStartedAt = 0;
   let backupEndedAt = 0;
+  let feedCursor = '';
 
   it('backs up while the service serves writes: every write succeeds, the copy verifies', async () => {
     const token = await accessToken(t, 'post:write');
+    feedCursor = (await t.get('/api/v1/changes?after=now')).json().nextCursor;
     let writing = true;
     const writer = (async () => {
       for (let n = 0; writing; n++) {
@@ -143,5 +145,14 @@ describe('SQLite backup and restore (db backup, db verify, db restore)', () => {
     const found = async (word: string) => (await read(`/api/v1/posts?keyword=${word}`)).json<{ items: Array<{ postId: number }> }>().items.map((p) => p.postId);
     expect(await found(before.at(-1)!.word)).toEqual([before.at(-1)!.id]);
     expect(await found(after[0]!.word)).toEqual([]);
+    // The change feed of the restored copy has a new epoch: a cursor handed out before is told to read the state again.
+    const stale = await read(`/api/v1/changes?after=${feedCursor}`);
+    expect(stale.statusCode).toBe(410);
+    expect(stale.json()).toMatchObject({ code: 'C0013' });
+    // `changes new-epoch` does the same by hand (after a PostgreSQL restore).
+    const fresh = (await read('/api/v1/changes?after=now')).json().nextCursor as string;
+    expect((await read(`/api/v1/changes?after=${fresh}`)).statusCode).toBe(200);
+    expect((await inProcess(['changes', 'new-epoch'], env)).code).toBe(0);
+    expect((await read(`/api/v1/changes?after=${fresh}`)).statusCode).toBe(410);
   }, 60_000);
 });

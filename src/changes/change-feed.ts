@@ -83,6 +83,12 @@ export class ChangeFeed {
     }
   }
 
+  /** The name of this copy of the data, which every cursor carries. */
+  async epoch(): Promise<number> {
+    const row = await this.db.selectFrom('change_feed_state').select('value').where('name', '=', 'epoch').executeTakeFirstOrThrow();
+    return Number(row.value);
+  }
+
   /** The position of the latest change recorded. */
   async latest(): Promise<number> {
     const row = await this.db.selectFrom('change_feed_state').select('value').where('name', '=', 'last_position').executeTakeFirstOrThrow();

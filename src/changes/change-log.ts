@@ -26,6 +26,11 @@ export interface Change {
   companyId: number | null;
 }
 
+/** A new name for a copy of the data, for the feed's cursors: 48 random bits (a safe integer on both engines). */
+export function newFeedEpoch(): number {
+  return randomBytes(6).readUIntBE(0, 6);
+}
+
 const resourceOf = (type: ChangeType): ResourceType => type.slice(0, type.indexOf('.')) as ResourceType;
 
 /** Records `changes` in the transaction `db` belongs to, at the next positions of the feed. */

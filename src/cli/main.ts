@@ -8,6 +8,7 @@ import {
 import {
   appsAuditCommand, appsListCommand, appsRotateKeyCommand, clientsEndPreviousSecretCommand, clientsRotateSecretCommand,
 } from './commands/app-credentials.js';
+import { changesNewEpochCommand } from './commands/changes.js';
 import { demoCommand } from './commands/demo.js';
 import { migrateCommand } from './commands/migrate.js';
 import { clientsCreateCommand, clientsListCommand, keysRotateCommand } from './commands/oauth.js';
@@ -21,7 +22,7 @@ export const COMMANDS: Command[] = [
   usersCreateCommand, usersListCommand, companiesCreateCommand, companiesListCommand, rolesGrantCommand, rolesRevokeCommand, rolesListCommand,
   clientsCreateCommand, clientsListCommand, clientsRotateSecretCommand, clientsEndPreviousSecretCommand, keysRotateCommand,
   searchRebuildCommand, searchCheckCommand,
-  dbBackupCommand, dbVerifyCommand, dbRestoreCommand,
+  dbBackupCommand, dbVerifyCommand, dbRestoreCommand, changesNewEpochCommand,
 ];
 
 /** The commands whose name begins with `words` (all of them for none), with a line each. */

@@ -441,7 +441,7 @@ export interface DB {
   search_changes: SearchChangesTable;
   change_events: ChangeEventsTable;
   /** `last_position` (the feed's last handed-out position) and `pruned_below` (its oldest kept), changes/. */
-  change_feed_state: { name: 'last_position' | 'pruned_below'; value: number };
+  change_feed_state: { name: 'last_position' | 'pruned_below' | 'epoch'; value: number };
   /** `epoch` (this database's name for index copies) and `pruned_below` (the log's oldest kept id), search-changes.ts. */
   search_log_state: { name: 'epoch' | 'pruned_below'; value: string };
 }

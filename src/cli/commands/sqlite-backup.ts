@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import { newFeedEpoch } from '../../changes/change-log.js';
 import { sqliteAdapter } from '../../db/dialects/sqlite-adapter.js';
 import type { Config } from '../../config.js';
 import { allMigrations } from '../../db/migrations/index.js';
@@ -81,6 +82,20 @@ function inUse(file: string): boolean {
   }
 }
 
+/**
+ * Gives the change feed of a restored copy a new epoch: cursors handed out before the restore then get 410 and their
+ * clients read the state again, instead of skipping the changes that reuse the positions they saw (docs/changes.md).
+ */
+function renameFeedCopy(file: string): void {
+  const db = new BetterSqlite3(file);
+  try {
+    const hasFeed = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'change_feed_state'").get();
+    if (hasFeed) db.prepare("UPDATE change_feed_state SET value = ? WHERE name = 'epoch'").run(newFeedEpoch());
+  } finally {
+    db.close();
+  }
+}
+
 /** Waits until the file's bytes are on disk, so that renaming it into place cannot leave a half-written file. */
 function flushToDisk(file: string): void {
   const fd = fs.openSync(file, 'r+');
@@ -149,6 +164,7 @@ export const dbRestoreCommand: Command = {
     }
     const incoming = `${target}.restoring`;
     fs.copyFileSync(backup, incoming);
+    renameFeedCopy(incoming);
     flushToDisk(incoming);
     if (fs.existsSync(target)) {
       const aside = `${target}.before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`;

@@ -5,15 +5,17 @@ import { ApiError } from '../../shared/api-error.js';
 import type { Links } from '../../shared/links.js';
 import { ChangePage, ChangeQuery } from './change-schemas.js';
 
-const CURSOR = /^c1\.(\d{1,15})$/;
-const encode = (position: number) => Buffer.from(`c1.${position}`).toString('base64url');
+const CURSOR = /^c2\.(\d{1,15})\.(\d{1,15})$/;
+const encode = (epoch: number, position: number) => Buffer.from(`c2.${epoch}.${position}`).toString('base64url');
 
-/** The position a cursor stands for; 400 for anything that is not one of ours. */
-function decode(cursor: string): number {
+/** The copy of the data (epoch) and the position a cursor stands for; 400 for anything that is not one of ours. */
+function decode(cursor: string): { epoch: number; position: number } {
   const match = CURSOR.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
   if (!match) throw new ApiError('C0005', `Query parameter "after" is not a cursor of this feed: "${cursor.slice(0, 100)}"; pass a nextCursor as it was given`, 'after');
-  return Number(match[1]);
+  return { epoch: Number(match[1]), position: Number(match[2]) };
 }
+
+const RESYNC = 'read the current state again through the API, then follow the feed from after=now';
 
 export const changeRoutes: FastifyPluginAsyncTypebox<{ changes: ChangeFeed; links: Links }> = async (app, { changes, links }) => {
   const webUrl = (row: ChangeRow) => (row.resource_type === 'post' ? links.post(Number(row.resource_id))
@@ -34,12 +36,16 @@ export const changeRoutes: FastifyPluginAsyncTypebox<{ changes: ChangeFeed; link
     },
   }, async (request) => {
     const { after, types, companyId, pageSize } = request.query;
-    const oldest = await changes.oldestKept();
-    if (after === 'now') return { items: [], nextCursor: encode(await changes.latest()), hasMore: false };
-    const from = after === undefined ? Math.max(0, oldest - 1) : decode(after);
-    if (from < oldest - 1) {
-      throw new ApiError('C0013', `The cursor is older than the changes kept (${Math.round(changes.retentionMs / 86_400_000)} days): read the current state again through the API, then follow the feed from after=now`, 'after');
+    const [epoch, oldest] = [await changes.epoch(), await changes.oldestKept()];
+    if (after === 'now') return { items: [], nextCursor: encode(epoch, await changes.latest()), hasMore: false };
+    const cursor = after === undefined ? { epoch, position: Math.max(0, oldest - 1) } : decode(after);
+    // Another copy of the data (restored from a backup): the positions the client saw may stand for other changes here.
+    if (cursor.epoch !== epoch) throw new ApiError('C0013', `The cursor belongs to another copy of the service's data (it was restored from a backup): ${RESYNC}`, 'after');
+    if (cursor.position < oldest - 1) {
+      throw new ApiError('C0013', `The cursor is older than the changes kept (${Math.round(changes.retentionMs / 86_400_000)} days): ${RESYNC}`, 'after');
     }
+    if (cursor.position > await changes.latest()) throw new ApiError('C0013', `The cursor is ahead of the feed: ${RESYNC}`, 'after');
+    const from = cursor.position;
     const page = await changes.page(from, Math.min(Math.max(pageSize, 1), 500), { types: types && types.length > 0 ? types : null, company: companyId || null });
     return {
       items: page.rows.map((row) => ({
@@ -49,7 +55,7 @@ export const changeRoutes: FastifyPluginAsyncTypebox<{ changes: ChangeFeed; link
         resource: { type: row.resource_type, id: row.resource_id, webUrl: webUrl(row), companyId: row.company_handle },
         data: row.data === null ? null : JSON.parse(row.data) as never,
       })),
-      nextCursor: encode(page.through),
+      nextCursor: encode(epoch, page.through),
       hasMore: page.more,
     };
   });
