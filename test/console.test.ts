@@ -183,6 +183,58 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
     await context.close();
   }, 60_000);
 
+  it('changes nothing when a result page is reloaded: a created app, a created client, a rotated secret, a deleted app', async () => {
+    const context = await browser.newContext({ locale: 'en-US', extraHTTPHeaders: { 'accept-language': 'en' } });
+    const page = await context.newPage();
+    const { db } = s.db.database;
+    await page.goto(`${s.base}/console/sign-up`);
+    await page.getByLabel('E-mail').fill('reloader@example.com');
+    await page.getByLabel('Name').fill('Rae Reloader');
+    await page.getByLabel('Handle').fill('rae');
+    await page.getByLabel('Password').fill('a-long-password-2027');
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await expect.poll(() => page.url(), { timeout: 10_000 }).toBe(`${s.base}/console/apps`);
+    const owner = await db.selectFrom('users').select('id').where('email', '=', 'reloader@example.com').executeTakeFirstOrThrow();
+    const apps = async () => (await db.selectFrom('apps').select('id').where('owner_user_id', '=', owner.id).where('deleted_at', 'is', null).execute()).length;
+    /** The result page has arrived and shows the secret once. */
+    const shown = async (selector: string) => {
+      await expect.poll(() => page.locator(selector).count(), { timeout: 10_000 }).toBe(1);
+      await page.waitForLoadState('load');
+    };
+    const audit = async (action: string) => (await page.locator('section[aria-labelledby="audit"]').textContent())!.split(action).length - 1;
+
+    await page.getByLabel('App name').fill('Reload test');
+    await page.getByRole('button', { name: 'Create an app' }).click();
+    await shown('#app-key');
+    await page.reload();
+    expect(await page.locator('#app-key').count()).toBe(0);
+    expect(await apps()).toBe(1);
+
+    await page.getByLabel(/Redirect URIs/).fill('https://reload.example/cb');
+    await page.getByRole('button', { name: 'Create the client' }).click();
+    await shown('#client-secret');
+    await page.reload();
+    expect(await page.locator('#client-secret').count()).toBe(0);
+    expect(await audit('client.created')).toBe(1);
+
+    await page.getByRole('button', { name: 'Issue a new secret' }).click();
+    await shown('#client-secret');
+    await page.reload();
+    expect(await page.locator('#client-secret').count()).toBe(0);
+    expect(await audit('secret.rotated')).toBe(1);
+
+    await page.getByRole('checkbox', { name: /Delete this app/ }).check();
+    await page.getByRole('button', { name: 'Delete app' }).click();
+    await expect.poll(() => page.url(), { timeout: 10_000 }).toBe(`${s.base}/console/apps`);
+    await page.waitForLoadState('load');
+    expect(await apps()).toBe(0);
+    const again = await page.reload();
+    expect(again!.status()).toBe(200);
+    expect(page.url()).toBe(`${s.base}/console/apps`);
+    expect(await apps()).toBe(0);
+    await context.close();
+  }, 60_000);
+
   it('shows the apps a user granted and disconnects one: its token is refused', async () => {
     // The demo user grants the demo client (the OAuth flow through the sign-in and consent pages).
     const forms = new FormBrowser(fetchSend(s.base));
