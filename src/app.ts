@@ -4,6 +4,7 @@ import { consoleArea } from './console/index.js';
 import type { Database } from './db/database.js';
 import { demoCallbackRoutes, type DemoCallbackOptions } from './demo/demo-callback-routes.js';
 import { openInfrastructure, type Area } from './infrastructure.js';
+import { startWebhooks } from './webhooks/index.js';
 import { mediaRoutes } from './media/media-routes.js';
 import type { MediaStore } from './media/media-store.js';
 import { accountsArea } from './modules/accounts/index.js';
@@ -72,6 +73,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // The two search indexes get ready side by side (each from its saved copy, or from the tables).
   const [posts, jobs] = await Promise.all([postsArea(app, infra, { accounts }), jobsArea(app, infra, { accounts, codes: catalogs.codes })]);
   const events = eventsArea(infra, { accounts });
+  const webhookEndpoints = startWebhooks(app, infra, oauth.keyEncryptionKey);
 
   // Cross-cutting plugins, in the order their hooks run. Security headers everywhere; the HTML pages set their own
   // Content-Security-Policy, and the interactive reference at /docs needs inline scripts, so no global CSP.
@@ -110,7 +112,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     await scope.register(multipartPlugin, { maxImageBytes: config.media.maxImageBytes });
     for (const area of [posts, jobs, events]) if (area.uploadRoutes) await scope.register(area.uploadRoutes);
   });
-  for (const area of [catalogs, oauth, consoleArea(infra, { accounts, oauth }), demo]) if (area.routes) await app.register(area.routes);
+  for (const area of [catalogs, oauth, consoleArea(infra, { accounts, oauth, webhookEndpoints }), demo]) if (area.routes) await app.register(area.routes);
 
   return app;
 }

@@ -42,6 +42,8 @@ export interface Config {
   shutdownDrainMs: number;
   /** How long the change feed keeps changes (GET /api/v1/changes; an older cursor is answered 410). */
   changesRetentionDays: number;
+  /** Webhook deliveries (docs/webhooks.md): loopback targets for development, the answer's deadline, requests in flight per endpoint. */
+  webhooks: { allowLoopback: boolean; timeoutMs: number; concurrency: number };
   /** Bounds on every connection, so idle or trickling clients cannot hold the server's sockets. */
   http: {
     /** The request's headers must have arrived within this. */
@@ -237,6 +239,11 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     instanceName: read('INSTANCE_NAME') ?? `${os.hostname()}:${port}`,
     shutdownDrainMs: int('SHUTDOWN_DRAIN_MS', 0, 0, 120_000),
     changesRetentionDays: int('CHANGES_RETENTION_DAYS', 30, 1, 3_650),
+    webhooks: {
+      allowLoopback: bool('WEBHOOKS_ALLOW_LOOPBACK', false),
+      timeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+      concurrency: int('WEBHOOK_CONCURRENCY', 16, 1, 256),
+    },
     http: {
       headersTimeoutMs: int('HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
       requestTimeoutMs: int('HTTP_REQUEST_TIMEOUT_MS', 120_000, 100, 3_600_000),

@@ -30,6 +30,7 @@ export class ChangeFeed {
   private readonly snapshots = new Map<ResourceType, Snapshot>();
   private filling: Promise<void> | null = null;
   private fillAgain = false;
+  private readonly published: Array<() => void> = [];
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -41,6 +42,11 @@ export class ChangeFeed {
   /** How the area that owns a resource type shows it publicly (each area registers its own). */
   provide(resourceType: ResourceType, snapshot: Snapshot): void {
     this.snapshots.set(resourceType, snapshot);
+  }
+
+  /** Calls `listener` whenever this instance has completed changes (webhook deliveries start at once). */
+  onPublished(listener: () => void): void {
+    this.published.push(listener);
   }
 
   /**
@@ -64,6 +70,7 @@ export class ChangeFeed {
       } finally {
         this.filling = null;
       }
+      for (const listener of this.published) listener();
     })();
     return this.filling;
   }

@@ -10,7 +10,8 @@ import type { DB } from '../db/schema.js';
 import { hashSecret, randomBase62 } from '../shared/keys.js';
 import { seal, unseal } from '../shared/sealed.js';
 
-export type RevealKind = 'key' | 'secret';
+/** An app key, an OAuth client secret, or a webhook endpoint's signing secret (`<endpoint id> <secret>`). */
+export type RevealKind = 'key' | 'secret' | 'signing-secret';
 
 /** How long a made secret waits for its page. */
 const REVEAL_MS = 10 * 60_000;

@@ -25,7 +25,10 @@ import { SCOPES } from '../modules/oauth/scopes.js';
 import type { TokenService } from '../modules/oauth/token-service.js';
 import type { WebSessions } from '../modules/web/web-session.js';
 import type { Database } from '../db/database.js';
+import type { Links } from '../shared/links.js';
+import type { WebhookEndpoints } from '../webhooks/webhook-endpoints.js';
 import { ConsoleReveals, type RevealKind } from './console-reveals.js';
+import { registerWebhookPages } from './console-webhooks.js';
 import { CONSOLE_TEXT, type ConsoleLanguage } from './console-text.js';
 
 const VIEWS = new URL('../../views/console/', import.meta.url);
@@ -57,6 +60,7 @@ export interface ConsoleOptions {
   /** The global rate limit every app has (the usage page shows what is left of it). */
   globalLimits: { perMinute: number; perDay: number };
   clock: () => number;
+  webhooks: { endpoints: WebhookEndpoints; links: Links; allowLoopback: boolean };
 }
 
 /** At most this many web origins an app's key may be used from. */
@@ -290,7 +294,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     const token = (request.query as { shown?: unknown }).shown;
     if (typeof token !== 'string') return appPage(request, reply, user, owned.id);
     const made = await reveals.take(token, user.id, owned.id);
-    if (!made) return appPage(request, reply, user, owned.id, { notice: CONSOLE_TEXT[language(request)].shownOnce });
+    if (!made || made.kind === 'signing-secret') return appPage(request, reply, user, owned.id, { notice: CONSOLE_TEXT[language(request)].shownOnce });
     return appPage(request, reply, user, owned.id, made.kind === 'key' ? { newKey: made.value } : { newSecret: made.value });
   });
 
@@ -440,6 +444,12 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     if (!client || !(await credentials.endPreviousSecret(client.clientId, user.id, clock()))) throw new CredentialError(t.noPreviousSecret);
     return { notice: t.previousEnded };
   }));
+
+  // Webhooks (console-webhooks.ts)
+
+  registerWebhookPages(app, {
+    render, signedIn, posted, ownedApp, notFound, confirmed, reveals, text: (request) => CONSOLE_TEXT[language(request)],
+  }, { ...opts.webhooks, clock });
 
   // Connected apps
 

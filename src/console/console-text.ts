@@ -41,6 +41,23 @@ const ko = {
   previousWorksUntil: '이전 비밀키 사용 가능: ', endPrevious: '이전 비밀키 지금 중지',
   overlapRunning: '이전 비밀키가 아직 쓰이는 중이라 새로 발급하면 그 기간이 줄어듭니다. 먼저 이전 비밀키를 중지하거나 그때까지 기다리세요: ',
   noPreviousSecret: '중지할 이전 비밀키가 없습니다.', previousEnded: '이전 비밀키를 중지했습니다.',
+  wh: {
+    webhooks: '웹훅', lead: '게시물, 채용 공고, 이벤트가 바뀌면 이 주소로 서명된 POST를 보냅니다 (Standard Webhooks). 실패하면 약 3일 동안 다시 보냅니다.',
+    endpoints: '엔드포인트', none: '아직 엔드포인트가 없습니다.', add: '엔드포인트 추가', url: 'URL (https)', urlLoopback: 'URL (https, 개발용으로 localhost, 127.0.0.1, [::1]의 http)',
+    types: '받을 변경 종류 (아무것도 고르지 않으면 전부)', allTypes: '전부', active: '사용 중', disabled: '중지됨: ', failingSince: '실패 중 (시작: ',
+    urlRule: 'URL을 확인하세요: ', save: 'URL과 변경 종류 저장', secret: '서명 비밀키',
+    newSecret: '새 서명 비밀키입니다. 지금 한 번만 보여 드리니 받는 쪽에 저장하세요.', rotate: '새 서명 비밀키 발급',
+    overlap: '이전 비밀키로도 함께 서명하는 기간', previousUntil: '이전 비밀키로도 서명: ', disable: '중지', enable: '다시 사용',
+    confirmDisable: '보내지 않은 전달은 포기합니다', enableNote: '다시 사용하면 지금부터의 변경을 보냅니다. 그 사이의 변경은 아래 "다시 보내기"로 보내세요.',
+    remove: '엔드포인트 삭제', confirmRemove: '이 엔드포인트와 전달 기록을 삭제합니다', deliveries: '전달', noDeliveries: '아직 전달이 없습니다.',
+    event: '변경', resource: '대상', attempts: '시도', status: '응답', duration: '걸린 시간', nextAttempt: '다음 시도', show: '모두',
+    states: { pending: '보내는 중', delivered: '전달됨', failed: '실패' } as Record<string, string>,
+    replay: '기간 다시 보내기', replayFrom: '부터 (UTC)', replayTo: '까지 (UTC)', replayed: '개의 변경을 다시 보냅니다.',
+    replayRule: '시작과 끝을 UTC로 입력하세요 (시작 ≤ 끝).', delivery: '전달', request: '요청', headers: '헤더', body: '본문',
+    signatureNote: '보낼 때마다 그때의 비밀키로 서명합니다', noAttempts: '아직 시도하지 않았습니다.', error: '오류', response: '응답 본문',
+    redeliver: '다시 보내기', redelivered: '다시 보내도록 예약했습니다.', gone: '이 변경은 보관 기간이 지나 본문이 없습니다.', back: '엔드포인트로',
+    tooMany: '앱마다 엔드포인트는 10개까지입니다.', enableFirst: '먼저 엔드포인트를 다시 사용하세요.',
+  },
 };
 
 const en: typeof ko = {
@@ -83,6 +100,23 @@ const en: typeof ko = {
   previousWorksUntil: 'The previous secret works until ', endPrevious: 'End the previous secret now',
   overlapRunning: 'The previous secret is still in its overlap, and a new rotation would cut it short. End the previous secret first, or wait until ',
   noPreviousSecret: 'There is no previous secret to end.', previousEnded: 'The previous secret was stopped.',
+  wh: {
+    webhooks: 'Webhooks', lead: 'When posts, job postings or events change, a signed POST goes to these URLs (Standard Webhooks). Failed deliveries are retried for about three days.',
+    endpoints: 'Endpoints', none: 'No endpoints yet.', add: 'Add an endpoint', url: 'URL (https)', urlLoopback: 'URL (https, or http on localhost, 127.0.0.1 or [::1] for development)',
+    types: 'Changes to receive (none ticked: all of them)', allTypes: 'All', active: 'Active', disabled: 'Disabled: ', failingSince: 'Failing (since ',
+    urlRule: 'Check the URL: ', save: 'Save URL and changes', secret: 'Signing secret',
+    newSecret: 'Your new signing secret. It is shown this once: store it where your receiver reads it.', rotate: 'Issue a new signing secret',
+    overlap: 'How long the current secret keeps signing beside it', previousUntil: 'Also signed with the previous secret until ', disable: 'Disable', enable: 'Enable',
+    confirmDisable: 'Deliveries not yet sent are given up', enableNote: 'Once enabled, changes from then on are sent. Send the time in between with "Replay" below.',
+    remove: 'Delete endpoint', confirmRemove: 'Delete this endpoint and its deliveries', deliveries: 'Deliveries', noDeliveries: 'No deliveries yet.',
+    event: 'Change', resource: 'Resource', attempts: 'Attempts', status: 'Answer', duration: 'Time', nextAttempt: 'Next attempt', show: 'All',
+    states: { pending: 'Sending', delivered: 'Delivered', failed: 'Failed' },
+    replay: 'Replay a time range', replayFrom: 'From (UTC)', replayTo: 'To (UTC)', replayed: ' changes are being sent again.',
+    replayRule: 'Give the start and the end in UTC (start ≤ end).', delivery: 'Delivery', request: 'Request', headers: 'Headers', body: 'Body',
+    signatureNote: 'signed at each attempt with the secrets in use then', noAttempts: 'Not attempted yet.', error: 'Error', response: 'Response body',
+    redeliver: 'Send again', redelivered: 'Queued to be sent again.', gone: 'This change is older than the retention: its body is no longer kept.', back: 'Back to the endpoint',
+    tooMany: 'An app has at most 10 endpoints.', enableFirst: 'Enable the endpoint first.',
+  },
 };
 
 export const CONSOLE_TEXT: Record<ConsoleLanguage, typeof ko> = { ko, en };

@@ -1,10 +1,11 @@
 import type { Area, Infrastructure } from '../infrastructure.js';
 import type { AccountsArea } from '../modules/accounts/index.js';
 import type { OAuthArea } from '../modules/oauth/index.js';
+import type { WebhookEndpoints } from '../webhooks/webhook-endpoints.js';
 import { consoleRoutes } from './console-routes.js';
 
-/** The developer console (/console): sign-up and sign-in, apps, their keys, OAuth clients and usage. */
-export function consoleArea(infra: Infrastructure, deps: { accounts: AccountsArea; oauth: OAuthArea }): Area {
+/** The developer console (/console): sign-up and sign-in, apps, their keys, OAuth clients, webhooks and usage. */
+export function consoleArea(infra: Infrastructure, deps: { accounts: AccountsArea; oauth: OAuthArea; webhookEndpoints: WebhookEndpoints }): Area {
   const { config, database, clock } = infra;
   const { accounts, appKeys } = deps.accounts;
   const { oauth, sessions, tokens, keyEncryptionKey } = deps.oauth;
@@ -13,6 +14,7 @@ export function consoleArea(infra: Infrastructure, deps: { accounts: AccountsAre
       await app.register(consoleRoutes, {
         database, accounts, appKeys, oauth, sessions, tokens, keyEncryptionKey, signUpOpen: config.consoleSignUpOpen,
         globalLimits: { perMinute: config.rateLimits.globalPerMinute, perDay: config.rateLimits.globalPerDay }, clock,
+        webhooks: { endpoints: deps.webhookEndpoints, links: infra.links, allowLoopback: config.webhooks.allowLoopback },
       });
     },
   };

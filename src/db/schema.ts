@@ -387,6 +387,63 @@ export interface ChangeEventsTable {
   ready: Generated<number>;
 }
 
+/** An app's webhook endpoint (src/webhooks/, docs/webhooks.md). */
+export interface WebhookEndpointsTable {
+  id: string;
+  app_id: number;
+  url: string;
+  /** JSON array of change types; empty: every type. */
+  event_types: string;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_secret_until: number | null;
+  created_at: number;
+  disabled_at: number | null;
+  disabled_reason: string | null;
+  /** The first failed attempt since the last success; null while it succeeds. */
+  failing_since: number | null;
+  /** The feed position up to which its deliveries are made. */
+  cursor: number;
+  /** The earliest pending attempt; null when none is pending. */
+  due_at: number | null;
+  lease_owner: string | null;
+  lease_until: Generated<number>;
+}
+
+export type DeliveryState = 'pending' | 'delivered' | 'failed';
+
+/** One change to send to one endpoint. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  endpoint_id: string;
+  position: number;
+  event_id: string;
+  event_type: string;
+  /** `post:12`: deliveries of one resource are sent in order. */
+  resource_key: string;
+  state: DeliveryState;
+  attempts: Generated<number>;
+  /** Where it stands in the retry schedule since it was last (re)queued. */
+  step: Generated<number>;
+  next_attempt_at: number | null;
+  created_at: number;
+  last_attempt_at: number | null;
+  last_status: number | null;
+  last_duration_ms: number | null;
+  last_error: string | null;
+}
+
+export interface WebhookAttemptsTable {
+  delivery_id: string;
+  number: number;
+  attempted_at: number;
+  webhook_timestamp: number;
+  duration_ms: number;
+  status: number | null;
+  error: string | null;
+  response_body: string | null;
+}
+
 /** One document a write changed, for every instance's search index to read again (search/search-changes.ts). */
 export interface SearchChangesTable {
   id: Generated<number>;
@@ -440,6 +497,9 @@ export interface DB {
   data_version_slots: DataVersionSlotsTable;
   search_changes: SearchChangesTable;
   change_events: ChangeEventsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
   /** `last_position` (the feed's last handed-out position) and `pruned_below` (its oldest kept), changes/. */
   change_feed_state: { name: 'last_position' | 'pruned_below' | 'epoch'; value: number };
   /** `epoch` (this database's name for index copies) and `pruned_below` (the log's oldest kept id), search-changes.ts. */

@@ -38,12 +38,22 @@ function isAllowed(url: URL, allowedHosts: string[]): boolean {
   return allowedHosts.includes(url.host.toLowerCase()) || allowedHosts.includes(url.hostname.toLowerCase());
 }
 
-/** A DNS lookup that refuses non-public answers, so the socket connects only to the address that was checked. */
-function guardedLookup(allowPrivate: boolean): LookupFunction {
+/** Whether `address` is a loopback address (127.0.0.0/8, ::1, or an IPv6 form of an IPv4 loopback one). */
+export function isLoopbackAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  const parsed = ipaddr.process(address);
+  return parsed.range() === 'loopback';
+}
+
+/**
+ * A DNS lookup that refuses answers `accept` does not take, so the socket connects only to an address that was
+ * checked (no second resolution an attacker's DNS could answer differently).
+ */
+export function guardedLookup(accept: (address: string) => boolean): LookupFunction {
   return (hostname, options, callback) => {
     dns.lookup(hostname, { all: true, family: options.family as number | undefined }, (err, addresses) => {
       if (err) return callback(err, '', 0);
-      const usable = addresses.filter((a) => allowPrivate || isPublicAddress(a.address));
+      const usable = addresses.filter((a) => accept(a.address));
       if (usable.length === 0) return callback(new BlockedFetchError(`${hostname} resolves to a non-public address`), '', 0);
       if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, usable);
       return callback(null, usable[0]!.address, usable[0]!.family);
@@ -62,7 +72,7 @@ function once(url: URL, options: SafeFetchOptions, deadline: number): Promise<{ 
     const remaining = deadline - Date.now();
     if (remaining <= 0) return reject(new Error('timed out'));
     const request = client.get(url, {
-      lookup: guardedLookup(allowPrivate),
+      lookup: guardedLookup(allowPrivate ? () => true : isPublicAddress),
       timeout: remaining,
       headers: { 'user-agent': 'SvcOpenGraphFetcher/1.0', accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1' },
     }, (response) => {

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { Browser, fetchSend, hiddenField, type Sent } from './oauth-browser.js';
+import { Browser, fetchSend, hiddenField, type Send, type Sent } from './oauth-browser.js';
 
 const text = (html: string, id: string): string => {
   const match = new RegExp(`id="${id}">([^<]+)<`).exec(html);
@@ -16,8 +16,9 @@ export class ConsoleForms {
   readonly browser: Browser;
   private csrf = '';
 
-  constructor(base: string) {
-    this.browser = new Browser(fetchSend(base));
+  /** Over a listening server at `base`, or through another `Send` (`injectSend(app)`). */
+  constructor(base: string | Send) {
+    this.browser = new Browser(typeof base === 'string' ? fetchSend(base) : base);
   }
 
   async signIn(user: { email: string; password: string }): Promise<void> {
@@ -52,5 +53,11 @@ export class ConsoleForms {
   async createClient(appId: number, redirectUri: string, scopes: string[]): Promise<{ clientId: string; clientSecret: string }> {
     const page = await this.shown(await this.post(`/console/apps/${appId}/client`, { redirect_uris: redirectUri, scopes, type: 'confidential' }));
     return { clientId: text(page.body, 'client-id'), clientSecret: text(page.body, 'client-secret') };
+  }
+
+  /** Adds a webhook endpoint to an app; returns its id and the signing secret shown once. */
+  async createEndpoint(appId: number, url: string, types: string[] = []): Promise<{ endpointId: string; secret: string }> {
+    const page = await this.shown(await this.post(`/console/apps/${appId}/webhooks`, { url, types }));
+    return { endpointId: text(page.body, 'endpoint-id'), secret: text(page.body, 'signing-secret') };
   }
 }

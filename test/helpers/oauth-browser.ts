@@ -9,6 +9,13 @@ export const fetchSend = (base: string): Send => async (method, url, headers, bo
   return { status: res.status, headers: { location: res.headers.get('location') ?? undefined, 'set-cookie': res.headers.getSetCookie() }, body: await res.text() };
 };
 
+/** Sends through `app.inject`, never following redirects. */
+export const injectSend = (app: { inject: (options: { method: 'GET' | 'POST'; url: string; headers: Record<string, string>; payload?: string }) => PromiseLike<{ statusCode: number; headers: unknown; body: string }> }): Send =>
+  async (method, url, headers, body) => {
+    const res = await app.inject({ method, url, headers, payload: body });
+    return { status: res.statusCode, headers: res.headers as Record<string, string | string[] | undefined>, body: res.body };
+  };
+
 export function hiddenField(html: string, name: string): string {
   const match = new RegExp(`name="${name}" value="([^"]*)"`).exec(html);
   expect(match, `hidden field ${name}`).not.toBeNull();

@@ -20,6 +20,7 @@ import { jobSearchIndex } from './2026-11-24-017-job-search-index.js';
 import { consoleReveals } from './2026-11-24-018-console-reveals.js';
 import { realServiceCodes } from './2026-11-25-019-real-service-codes.js';
 import { changeEvents } from './2026-11-25-021-change-events.js';
+import { webhooks } from './2026-11-25-022-webhooks.js';
 import { appWebOrigins } from './2026-11-25-020-app-web-origins.js';
 
 /**
@@ -50,5 +51,6 @@ export function allMigrations(adapter: DialectAdapter): Record<string, Migration
     '2026-11-25-019-real-service-codes': realServiceCodes(),
     '2026-11-25-020-app-web-origins': appWebOrigins(),
     '2026-11-25-021-change-events': changeEvents(),
+    '2026-11-25-022-webhooks': webhooks(),
   };
 }

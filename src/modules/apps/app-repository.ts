@@ -49,6 +49,8 @@ export class AppRepository {
     // Keys whose rotation overlap already ended are revoked too (not counted: they had stopped), so none is left open.
     await this.db.updateTable('app_keys').set({ revoked_at: now }).where('app_id', '=', appId).where('revoked_at', 'is', null).execute();
     await this.db.updateTable('apps').set({ deleted_at: now }).where('id', '=', appId).execute();
+    // Its webhook endpoints go with it, their deliveries and attempts too (cascade): nothing more is sent.
+    await this.db.deleteFrom('webhook_endpoints').where('app_id', '=', appId).execute();
     return Number(result.numUpdatedRows);
   }
 

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ChangeFeed, ChangeRow } from '../../changes/change-feed.js';
+import type { ChangeFeed } from '../../changes/change-feed.js';
+import { changeItem } from '../../changes/change-item.js';
 import { errorResponses, PUBLIC_READ_ERRORS } from '../../schemas/common.js';
 import { ApiError } from '../../shared/api-error.js';
 import type { Links } from '../../shared/links.js';
@@ -18,9 +19,6 @@ function decode(cursor: string): { epoch: number; position: number } {
 const RESYNC = 'read the current state again through the API, then follow the feed from after=now';
 
 export const changeRoutes: FastifyPluginAsyncTypebox<{ changes: ChangeFeed; links: Links }> = async (app, { changes, links }) => {
-  const webUrl = (row: ChangeRow) => (row.resource_type === 'post' ? links.post(Number(row.resource_id))
-    : row.resource_type === 'job' ? links.job(Number(row.resource_id)) : links.event(row.resource_id));
-
   app.get('/api/v1/changes', {
     config: { auth: 'apiKey' },
     schema: {
@@ -48,13 +46,7 @@ export const changeRoutes: FastifyPluginAsyncTypebox<{ changes: ChangeFeed; link
     const from = cursor.position;
     const page = await changes.page(from, Math.min(Math.max(pageSize, 1), 500), { types: types && types.length > 0 ? types : null, company: companyId || null });
     return {
-      items: page.rows.map((row) => ({
-        id: row.event_id,
-        type: row.type as never,
-        occurredAt: new Date(row.occurred_at).toISOString(),
-        resource: { type: row.resource_type, id: row.resource_id, webUrl: webUrl(row), companyId: row.company_handle },
-        data: row.data === null ? null : JSON.parse(row.data) as never,
-      })),
+      items: page.rows.map((row) => changeItem(row, links) as never),
       nextCursor: encode(epoch, page.through),
       hasMore: page.more,
     };

@@ -1,0 +1,296 @@
+/**
+ * Sending webhooks (docs/webhooks.md). Each endpoint follows the change feed with its own cursor and is worked by
+ * one instance at a time, under a lease in its row:
+ *
+ * 1. **Fan-out**: the changes after the cursor that the endpoint wants become deliveries, in the transaction that
+ *    moves the cursor (a crash before the commit leaves both as they were; after it, both done).
+ * 2. **Rounds**: up to 64 due deliveries at a time, at most one per resource (a delivery waits until the earlier
+ *    ones of its resource are delivered or given up: ordered per resource), sent concurrently, signed per Standard
+ *    Webhooks; the results, every attempt, and the next attempt of each failure written in one transaction that
+ *    first proves the lease is still held.
+ * 3. **Release**: with nothing due, the lease is given up and the earliest retry written to the endpoint's
+ *    `due_at`, where any instance's poll finds it.
+ *
+ * Endpoints are worked concurrently and independently: a slow or failing endpoint holds only its own work. A
+ * SIGKILL leaves deliveries pending and the lease running out; the next holder sends them again with the same
+ * `webhook-id` (at least once). Instances find work by polling every 250 ms (one small query) and, on the instance
+ * that wrote, at once when its write completes the change.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { ChangeFeed, ChangeRow } from '../changes/change-feed.js';
+import { changeItem } from '../changes/change-item.js';
+import type { DB, WebhookEndpointsTable } from '../db/schema.js';
+import { randomBase62 } from '../shared/keys.js';
+import type { Links } from '../shared/links.js';
+import { unseal } from '../shared/sealed.js';
+import { WebhookSender, type SendResult } from './send.js';
+import { signedHeaders } from './signature.js';
+import { acceptsAddress } from './target-address.js';
+
+/** The wait after the 1st, 2nd, … failed attempt: ten attempts over about three days (75 h 35 min 5 s). */
+export const RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000];
+/** An endpoint whose every attempt has failed for this long is disabled. */
+export const DISABLE_AFTER_MS = 3 * 86_400_000;
+const LEASE_MS = 30_000;
+const ROUND = 64;
+const FAN_OUT = 500;
+const POLL_MS = 250;
+/** Endpoints one instance works at once; more wait for the next poll or another instance. */
+const MAX_ENDPOINTS = 200;
+
+type Endpoint = Selectable<WebhookEndpointsTable>;
+interface Due { id: string; position: number; attempts: number; step: number }
+type Outcome = SendResult & { timestamp: number; final: boolean };
+
+export interface DispatcherOptions {
+  /** This process, in leases: `instance/boot`. */
+  owner: string;
+  kek: Buffer;
+  timeoutMs: number;
+  allowLoopback: boolean;
+  /** Requests in flight per endpoint. */
+  concurrency: number;
+}
+
+class LeaseLost extends Error {}
+
+const succeeded = (status: number | null) => status !== null && status >= 200 && status < 300;
+
+/** `work` over `items`, at most `limit` at a time, results in order. */
+async function inPool<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await work(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+export class WebhookDispatcher {
+  private readonly working = new Map<string, Promise<void>>();
+  private ticking: Promise<number> | null = null;
+  private tickAgain = false;
+  private stopped = false;
+  private readonly sender: WebhookSender;
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly feed: ChangeFeed,
+    private readonly links: Links,
+    private readonly clock: () => number,
+    private readonly log: FastifyBaseLogger,
+    private readonly options: DispatcherOptions,
+  ) {
+    this.sender = new WebhookSender(acceptsAddress(options.allowLoopback), options.timeoutMs, options.concurrency);
+  }
+
+  /** Polls for work, and looks at once when this instance completes a change; returns the stop, which waits for rounds in flight. */
+  start(): () => Promise<void> {
+    const timer = setInterval(() => this.wake(), POLL_MS);
+    timer.unref();
+    this.feed.onPublished(() => this.wake());
+    return async () => {
+      clearInterval(timer);
+      this.stopped = true;
+      await Promise.allSettled([...this.working.values()]);
+      this.sender.close();
+    };
+  }
+
+  wake(): void {
+    this.tick().catch((err: unknown) => this.log.error({ err }, 'webhooks: looking for work failed; the next poll retries'));
+  }
+
+  /** Runs until nothing is due now (tests, with their own clock; the service's poll does the same over time). */
+  async settle(): Promise<void> {
+    for (let round = 0; round < 10_000; round++) {
+      await this.ticking;
+      const started = await this.tick();
+      if (started === 0 && this.working.size === 0) return;
+      await Promise.allSettled([...this.working.values()]);
+    }
+    throw new Error('webhooks: still busy after 10,000 rounds');
+  }
+
+  /** Claims the endpoints with work whose lease is free, and works each; returns how many it started. */
+  private tick(): Promise<number> {
+    if (this.ticking) {
+      this.tickAgain = true;
+      return this.ticking;
+    }
+    this.ticking = (async () => {
+      let started = 0;
+      try {
+        do {
+          this.tickAgain = false;
+          started += await this.claimWork();
+        } while (this.tickAgain && !this.stopped);
+      } finally {
+        this.ticking = null;
+      }
+      return started;
+    })();
+    return this.ticking;
+  }
+
+  private async claimWork(): Promise<number> {
+    if (this.stopped || this.working.size >= MAX_ENDPOINTS) return 0;
+    const { owner } = this.options;
+    const now = this.clock();
+    const candidates = await this.db.selectFrom('webhook_endpoints').select('id')
+      .where('disabled_at', 'is', null)
+      .where((eb) => eb.or([eb('lease_until', '<=', now), eb('lease_owner', '=', owner)]))
+      .where((eb) => eb.or([
+        eb('cursor', '<', eb.selectFrom('change_feed_state').select('value').where('name', '=', 'last_position')),
+        eb('due_at', '<=', now),
+      ]))
+      .limit(MAX_ENDPOINTS).execute();
+    let started = 0;
+    for (const { id } of candidates) {
+      if (this.stopped || this.working.has(id) || this.working.size >= MAX_ENDPOINTS) continue;
+      const claimed = await this.db.updateTable('webhook_endpoints').set({ lease_owner: owner, lease_until: now + LEASE_MS })
+        .where('id', '=', id).where((eb) => eb.or([eb('lease_until', '<=', now), eb('lease_owner', '=', owner)])).executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) !== 1) continue;
+      const run = this.work(id)
+        .catch((err: unknown) => {
+          if (!(err instanceof LeaseLost)) this.log.error({ err, endpoint: id }, 'webhooks: working an endpoint failed; its lease runs out and it is tried again');
+        })
+        .finally(() => this.working.delete(id));
+      this.working.set(id, run);
+      started++;
+    }
+    return started;
+  }
+
+  /** Fan-out and rounds for as long as the endpoint has work and this instance holds its lease. */
+  private async work(id: string): Promise<void> {
+    const { owner } = this.options;
+    for (;;) {
+      if (this.stopped) return this.release(id);
+      const now = this.clock();
+      const endpoint = await this.db.updateTable('webhook_endpoints').set({ lease_until: now + LEASE_MS })
+        .where('id', '=', id).where('lease_owner', '=', owner).returningAll().executeTakeFirst();
+      if (!endpoint) return; // deleted, or taken over after the lease ran out
+      if (endpoint.disabled_at !== null) return this.release(id);
+      const more = await this.fanOut(endpoint);
+      const due = await this.due(id, now);
+      if (due.length > 0) await this.sendRound(endpoint, due);
+      else if (!more) return this.release(id);
+    }
+  }
+
+  private async fanOut(endpoint: Endpoint): Promise<boolean> {
+    const cursor = Number(endpoint.cursor);
+    const types = JSON.parse(endpoint.event_types) as string[];
+    const page = await this.feed.page(cursor, FAN_OUT, { types: types.length > 0 ? types : null, company: null });
+    if (page.through <= cursor) return false;
+    const now = this.clock();
+    await this.db.transaction().execute(async (trx) => {
+      const moved = await trx.updateTable('webhook_endpoints').set({ cursor: page.through })
+        .where('id', '=', endpoint.id).where('lease_owner', '=', this.options.owner).where('cursor', '=', cursor).executeTakeFirst();
+      if (Number(moved.numUpdatedRows) !== 1) throw new LeaseLost();
+      if (page.rows.length === 0) return;
+      await trx.insertInto('webhook_deliveries').values(page.rows.map((row) => ({
+        id: `dlv_${randomBase62(20)}`, endpoint_id: endpoint.id, position: row.position, event_id: row.event_id, event_type: row.type,
+        resource_key: `${row.resource_type}:${row.resource_id}`, state: 'pending' as const, next_attempt_at: now, created_at: now,
+      }))).execute();
+    });
+    return page.more;
+  }
+
+  /** The first pending delivery of each resource, among those due at `now`, in feed order. */
+  private async due(endpointId: string, now: number): Promise<Due[]> {
+    const rows = await this.db.selectFrom('webhook_deliveries as d').select(['d.id', 'd.position', 'd.attempts', 'd.step'])
+      .where('d.endpoint_id', '=', endpointId).where('d.state', '=', 'pending').where('d.next_attempt_at', '<=', now)
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('webhook_deliveries as e').select(sql<number>`1`.as('one'))
+        .where('e.endpoint_id', '=', endpointId).where('e.state', '=', 'pending')
+        .whereRef('e.resource_key', '=', 'd.resource_key').whereRef('e.position', '<', 'd.position'))))
+      .orderBy('d.position').limit(ROUND).execute();
+    return rows.map((r) => ({ id: r.id, position: Number(r.position), attempts: Number(r.attempts), step: Number(r.step) }));
+  }
+
+  private secretsOf(endpoint: Endpoint, now: number): string[] {
+    const secrets = [unseal(this.options.kek, endpoint.secret_sealed)];
+    if (endpoint.previous_secret_sealed !== null && Number(endpoint.previous_secret_until ?? 0) > now) {
+      secrets.push(unseal(this.options.kek, endpoint.previous_secret_sealed));
+    }
+    return secrets;
+  }
+
+  private async sendRound(endpoint: Endpoint, due: Due[]): Promise<void> {
+    const rows = await this.db.selectFrom('change_events')
+      .select(['position', 'event_id', 'type', 'resource_type', 'resource_id', 'company_handle', 'occurred_at', 'data'])
+      .where('position', 'in', due.map((d) => d.position)).execute();
+    const changes = new Map<number, ChangeRow>(rows.map((r) => [Number(r.position), { ...r, position: Number(r.position), occurred_at: Number(r.occurred_at) }]));
+    const secrets = this.secretsOf(endpoint, this.clock());
+    const outcomes = await inPool(due, this.options.concurrency, async (delivery): Promise<Outcome> => {
+      const change = changes.get(delivery.position);
+      if (!change) return { status: null, error: 'the change is no longer kept (older than the retention)', responseBody: null, durationMs: 0, timestamp: 0, final: true };
+      const body = JSON.stringify(changeItem(change, this.links));
+      // The receiver compares the timestamp with its own clock: the real time of this attempt.
+      const timestamp = Math.floor(Date.now() / 1000);
+      return { ...await this.sender.send(endpoint.url, signedHeaders(secrets, change.event_id, timestamp, body), body), timestamp, final: false };
+    });
+    await this.record(endpoint, due, outcomes);
+  }
+
+  private async record(endpoint: Endpoint, due: Due[], outcomes: Outcome[]): Promise<void> {
+    const now = this.clock();
+    const anySucceeded = outcomes.some((o) => succeeded(o.status));
+    const failingSince = anySucceeded ? null : endpoint.failing_since === null ? now : Number(endpoint.failing_since);
+    const disable = failingSince !== null && now - failingSince >= DISABLE_AFTER_MS;
+    await this.db.transaction().execute(async (trx) => {
+      // The endpoint first: it proves the lease, and its row lock orders this against the console's changes.
+      const held = await trx.updateTable('webhook_endpoints')
+        .set(disable
+          ? { failing_since: failingSince, disabled_at: now, disabled_reason: 'every attempt failed for 3 days', due_at: null }
+          : { failing_since: failingSince })
+        .where('id', '=', endpoint.id).where('lease_owner', '=', this.options.owner).executeTakeFirst();
+      if (Number(held.numUpdatedRows) !== 1) throw new LeaseLost();
+      await trx.insertInto('webhook_attempts').values(due.map((delivery, i) => ({
+        delivery_id: delivery.id, number: delivery.attempts + 1, attempted_at: now, webhook_timestamp: outcomes[i]!.timestamp,
+        duration_ms: outcomes[i]!.durationMs, status: outcomes[i]!.status, error: outcomes[i]!.error, response_body: outcomes[i]!.responseBody,
+      }))).execute();
+      for (const [i, delivery] of due.entries()) {
+        const outcome = outcomes[i]!;
+        const ok = succeeded(outcome.status);
+        const exhausted = outcome.final || delivery.step >= RETRY_DELAYS_MS.length;
+        await trx.updateTable('webhook_deliveries').set({
+          state: ok ? 'delivered' : exhausted ? 'failed' : 'pending',
+          attempts: delivery.attempts + 1,
+          step: ok || exhausted ? delivery.step : delivery.step + 1,
+          next_attempt_at: ok || exhausted ? null : now + RETRY_DELAYS_MS[delivery.step]!,
+          last_attempt_at: now, last_status: outcome.status, last_duration_ms: outcome.durationMs,
+          last_error: outcome.error ?? (ok ? null : `answered ${outcome.status}`),
+        }).where('id', '=', delivery.id).execute();
+      }
+      if (disable) {
+        await trx.updateTable('webhook_deliveries').set({ state: 'failed', next_attempt_at: null, last_error: 'the endpoint was disabled' })
+          .where('endpoint_id', '=', endpoint.id).where('state', '=', 'pending').execute();
+        this.log.warn({ endpoint: endpoint.id, app: endpoint.app_id }, 'webhooks: endpoint disabled after 3 days of failed attempts');
+      }
+    });
+  }
+
+  /** Gives the lease up, leaving the earliest sendable retry in `due_at` for whichever instance polls next. */
+  private async release(id: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      // The row lock first: a console redelivery committed before it is seen by the look-up below.
+      const held = await trx.updateTable('webhook_endpoints').set({ lease_until: 0 }).where('id', '=', id).where('lease_owner', '=', this.options.owner).executeTakeFirst();
+      if (Number(held.numUpdatedRows) !== 1) return;
+      const head = await trx.selectFrom('webhook_deliveries as d').select((eb) => eb.fn.min('d.next_attempt_at').as('at'))
+        .where('d.endpoint_id', '=', id).where('d.state', '=', 'pending')
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('webhook_deliveries as e').select(sql<number>`1`.as('one'))
+          .where('e.endpoint_id', '=', id).where('e.state', '=', 'pending')
+          .whereRef('e.resource_key', '=', 'd.resource_key').whereRef('e.position', '<', 'd.position'))))
+        .executeTakeFirst();
+      await trx.updateTable('webhook_endpoints').set({ lease_owner: null, due_at: head?.at === null || head?.at === undefined ? null : Number(head.at) })
+        .where('id', '=', id).execute();
+    });
+  }
+}

@@ -1,0 +1,331 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { RETRY_DELAYS_MS } from '../src/webhooks/dispatcher.js';
+import { targetProblem } from '../src/webhooks/target-address.js';
+import { ConsoleForms } from './helpers/console-forms.js';
+import { jsonPart, multipart } from './helpers/multipart.js';
+import { injectSend } from './helpers/oauth-browser.js';
+import { createTestApp, type TestContext } from './helpers/test-app.js';
+import { ENGINES } from './helpers/test-database.js';
+import { accessToken, bearer } from './helpers/tokens.js';
+
+interface Received { headers: Record<string, string>; body: string; at: number }
+type Answer = (received: Received) => { status: number; delayMs?: number } | Promise<{ status: number; delayMs?: number }>;
+
+/** A real HTTP server that receives deliveries and answers as the test says. */
+async function startReceiver() {
+  const received: Received[] = [];
+  let answer: Answer = () => ({ status: 204 });
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (c: Buffer) => chunks.push(c));
+    request.on('end', async () => {
+      const one = { headers: request.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8'), at: performance.now() };
+      received.push(one);
+      const { status, delayMs } = await answer(one);
+      setTimeout(() => { if (!response.destroyed) response.writeHead(status).end(status >= 400 ? 'not now' : 'ok'); }, delayMs ?? 0);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: (path = '/hooks') => `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`,
+    received,
+    answer: (next: Answer) => { answer = next; },
+    reset: () => { received.length = 0; answer = () => ({ status: 204 }); },
+    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
+
+const payloadOf = (r: Received) => JSON.parse(r.body) as { id: string; type: string; resource: { id: string }; data: unknown };
+
+describe.each(ENGINES)('webhooks on %s', (engine) => {
+  let t: TestContext;
+  let token: string;
+  let forms: ConsoleForms;
+  let appId: number;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+
+  beforeAll(async () => {
+    t = await createTestApp(engine, { config: { WEBHOOKS_ALLOW_LOOPBACK: 'true', WEBHOOK_TIMEOUT_MS: '1000' } });
+    forms = new ConsoleForms(injectSend(t.app));
+    await forms.signIn(t.demo.user);
+    ({ appId } = await forms.createApp('웹훅 시험'));
+    receiver = await startReceiver();
+  });
+  /** A fresh access token and console session: tests move the clock by hours and days. */
+  const refresh = async () => {
+    token = await accessToken(t, 'post:write');
+    forms = new ConsoleForms(injectSend(t.app));
+    await forms.signIn(t.demo.user);
+  };
+  beforeEach(refresh);
+  afterAll(async () => {
+    await t?.close();
+    await receiver?.close();
+  });
+  afterEach(async () => {
+    // Each test's endpoints go, so the next one starts with none.
+    await t.db.database.db.deleteFrom('webhook_endpoints').execute();
+    receiver.reset();
+  });
+
+  const writePost = async (text: string): Promise<number> => {
+    const body = multipart([jsonPart({ text })]);
+    const res = await t.request({ method: 'POST', url: '/api/v1/posts', headers: { ...body.headers, ...bearer(token) }, payload: body.payload });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().postId as number;
+  };
+  const updatePost = async (id: number, text: string) => {
+    const body = multipart([jsonPart({ text })]);
+    const res = await t.request({ method: 'PUT', url: `/api/v1/posts/${id}`, headers: { ...body.headers, ...bearer(token) }, payload: body.payload });
+    expect(res.statusCode, res.body).toBe(200);
+  };
+  const settle = () => t.app.webhooks.settle();
+  const advance = async (ms: number) => {
+    t.clock.now += ms;
+    await settle();
+  };
+  const endpointPage = async (endpointId: string, query = '') => (await forms.browser.request('GET', `/console/apps/${appId}/webhooks/${endpointId}${query}`)).body;
+
+  it('shows the signing secret once and delivers a write signed per Standard Webhooks, the body the feed\'s item', async () => {
+    const cursor = (await t.get('/api/v1/changes?after=now')).json().nextCursor as string;
+    const { endpointId, secret } = await forms.createEndpoint(appId, receiver.url());
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+    expect(await endpointPage(endpointId)).not.toContain(secret);
+
+    const postId = await writePost('웹훅 첫 글');
+    await settle();
+    expect(receiver.received).toHaveLength(1);
+    const [delivery] = receiver.received;
+    // The standardwebhooks package, an independent implementation, verifies the signature.
+    const verified = new Webhook(secret).verify(delivery!.body, delivery!.headers) as { id: string };
+    const item = (await t.get(`/api/v1/changes?after=${cursor}`)).json().items[0];
+    expect(verified).toEqual(item);
+    expect(item).toMatchObject({ type: 'post.created', resource: { type: 'post', id: String(postId) } });
+    expect(delivery!.headers['webhook-id']).toBe(item.id);
+    expect(delivery!.headers['content-type']).toBe('application/json');
+    expect(() => new Webhook(`whsec_${Buffer.alloc(24, 7).toString('base64')}`).verify(delivery!.body, delivery!.headers)).toThrow();
+
+    const page = await endpointPage(endpointId);
+    expect(page).toContain('post.created');
+    expect(page).toContain(`post:${postId}`);
+  });
+
+  it('sends only the types an endpoint wants, and nothing from before it existed', async () => {
+    await writePost('엔드포인트 전');
+    await settle();
+    await forms.createEndpoint(appId, receiver.url(), ['post.updated']);
+    const id = await writePost('만들기는 보내지 않음');
+    await updatePost(id, '고치기는 보냄');
+    await settle();
+    expect(receiver.received.map((r) => payloadOf(r).type)).toEqual(['post.updated']);
+  });
+
+  it('retries a failed delivery on the schedule with the same webhook-id, and the console lists every attempt', async () => {
+    const { endpointId, secret } = await forms.createEndpoint(appId, receiver.url());
+    receiver.answer(() => ({ status: 500 }));
+    await writePost('재시도');
+    await settle();
+    expect(receiver.received).toHaveLength(1);
+    await advance(RETRY_DELAYS_MS[0]! - 1);
+    expect(receiver.received).toHaveLength(1);
+    await advance(1);
+    expect(receiver.received).toHaveLength(2);
+    receiver.answer(() => ({ status: 200 }));
+    await advance(RETRY_DELAYS_MS[1]! - 1);
+    expect(receiver.received).toHaveLength(2);
+    await advance(1);
+    expect(receiver.received).toHaveLength(3);
+    expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    for (const r of receiver.received) expect(() => new Webhook(secret).verify(r.body, r.headers)).not.toThrow();
+    await advance(86_400_000);
+    expect(receiver.received).toHaveLength(3);
+    await refresh();
+
+    const list = await endpointPage(endpointId);
+    const deliveryId = /deliveries\/(dlv_[0-9A-Za-z]+)"/.exec(list)![1]!;
+    const detail = (await forms.browser.request('GET', `/console/apps/${appId}/webhooks/${endpointId}/deliveries/${deliveryId}`)).body;
+    const rows = [...detail.matchAll(/<tr>\s*<td>(\d+)<\/td>\s*<td>[^<]*<\/td>\s*<td>(\d+)/g)].map((m) => [Number(m[1]), Number(m[2])]);
+    expect(rows).toEqual([[3, 200], [2, 500], [1, 500]]);
+    expect(detail).toContain(receiver.received[0]!.headers['webhook-id']);
+  });
+
+  it('gives a delivery up after ten attempts over about three days, and disables an endpoint failing that long', async () => {
+    const { endpointId } = await forms.createEndpoint(appId, receiver.url());
+    receiver.answer(() => ({ status: 503 }));
+    await writePost('늘 실패');
+    await settle();
+    for (const delay of RETRY_DELAYS_MS) await advance(delay);
+    expect(receiver.received).toHaveLength(RETRY_DELAYS_MS.length + 1);
+    const total = RETRY_DELAYS_MS.reduce((a, b) => a + b, 0);
+    expect(total / 3_600_000).toBeGreaterThan(72);
+    expect(total / 3_600_000).toBeLessThan(78);
+    await advance(86_400_000);
+    expect(receiver.received).toHaveLength(RETRY_DELAYS_MS.length + 1);
+    await refresh();
+
+    const page = await endpointPage(endpointId);
+    expect(page).toMatch(/id="endpoint-state"><strong>[^<]*every attempt failed for 3 days/);
+    // Disabled: a new write is not sent; enabled again, the changes from then on are.
+    receiver.answer(() => ({ status: 204 }));
+    await writePost('중지된 동안');
+    await settle();
+    expect(receiver.received).toHaveLength(RETRY_DELAYS_MS.length + 1);
+    expect((await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/enable`)).status).toBe(200);
+    const after = await writePost('다시 사용');
+    await settle();
+    expect(receiver.received.map((r) => payloadOf(r).resource.id).at(-1)).toBe(String(after));
+    expect(receiver.received).toHaveLength(RETRY_DELAYS_MS.length + 2);
+  });
+
+  it('keeps each resource\'s deliveries in order while other resources go ahead', async () => {
+    await forms.createEndpoint(appId, receiver.url());
+    const held = new Set<string>();
+    receiver.answer((r) => ({ status: held.has(payloadOf(r).resource.id) ? 500 : 204 }));
+    const first = await writePost('먼저');
+    held.add(String(first));
+    await updatePost(first, '먼저, 고침');
+    const second = await writePost('나중');
+    await settle();
+    const seen = () => receiver.received.map((r) => `${payloadOf(r).type} ${payloadOf(r).resource.id}`);
+    // The update of the first post waits behind its failed creation; the second post is not held up.
+    expect(seen()).toEqual([`post.created ${first}`, `post.created ${second}`]);
+    held.clear();
+    await advance(RETRY_DELAYS_MS[0]!);
+    expect(seen()).toEqual([`post.created ${first}`, `post.created ${second}`, `post.created ${first}`, `post.updated ${first}`]);
+  });
+
+  it('does not let a slow endpoint or a failing one hold up a healthy one', async () => {
+    const slow = await forms.createEndpoint(appId, receiver.url('/slow'));
+    const failing = await forms.createEndpoint(appId, receiver.url('/failing'));
+    const healthy = await forms.createEndpoint(appId, receiver.url('/healthy'));
+    const answered: string[] = [];
+    // The receiver tells the endpoints apart by the secret that verifies the delivery.
+    const which = (r: Received) => [slow, failing, healthy].find((e) => {
+      try {
+        new Webhook(e.secret).verify(r.body, r.headers);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    receiver.answer((r) => {
+      const endpoint = which(r);
+      if (endpoint === slow) return { status: 204, delayMs: 3_000 };
+      if (endpoint === failing) return { status: 500 };
+      answered.push('healthy');
+      return { status: 204 };
+    });
+    await writePost('격리');
+    const settled = settle();
+    // The healthy endpoint's delivery arrives while the slow one is still waiting for its answer (1 s timeout).
+    await expect.poll(() => answered.length, { timeout: 900, interval: 10 }).toBe(1);
+    await settled;
+    expect(receiver.received.filter((r) => which(r) === slow)).toHaveLength(1);
+    expect(await endpointPage(slow.endpointId)).toContain('no answer within 1000 ms');
+  });
+
+  it('redelivers one delivery and replays a time range from the console, with the same webhook-ids', async () => {
+    const before = await writePost('엔드포인트 전에 쓴 글');
+    const { endpointId } = await forms.createEndpoint(appId, receiver.url());
+    const after = await writePost('엔드포인트 뒤에 쓴 글');
+    await settle();
+    expect(receiver.received.map((r) => payloadOf(r).resource.id)).toEqual([String(after)]);
+    const firstId = receiver.received[0]!.headers['webhook-id'];
+
+    const list = await endpointPage(endpointId);
+    const deliveryId = /deliveries\/(dlv_[0-9A-Za-z]+)"/.exec(list)![1]!;
+    const redelivered = await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/deliveries/${deliveryId}/redeliver`);
+    expect(redelivered.status).toBe(303);
+    await settle();
+    expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([firstId, firstId]);
+
+    const minute = (ms: number) => new Date(ms).toISOString().slice(0, 16);
+    const replay = await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/replay`, { from: minute(t.clock.now - 60_000), to: minute(t.clock.now) });
+    expect(replay.status, replay.body).toBe(200);
+    await settle();
+    const replayed = receiver.received.slice(2).map((r) => payloadOf(r).resource.id);
+    expect(replayed).toContain(String(before));
+    expect(replayed).toContain(String(after));
+    expect((await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/replay`, { from: 'yesterday', to: minute(t.clock.now) })).status).toBe(400);
+  });
+
+  it('signs with both secrets while a rotated secret\'s overlap runs, then with the new one only', async () => {
+    const { endpointId, secret: old } = await forms.createEndpoint(appId, receiver.url());
+    const rotated = await forms.shown(await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/rotate-secret`, { overlap: '1h' }));
+    const fresh = /id="signing-secret">([^<]+)</.exec(rotated.body)![1]!;
+    expect(fresh).not.toBe(old);
+    await writePost('겹치는 동안');
+    await settle();
+    const during = receiver.received[0]!;
+    expect(during.headers['webhook-signature']!.split(' ')).toHaveLength(2);
+    expect(() => new Webhook(old).verify(during.body, during.headers)).not.toThrow();
+    expect(() => new Webhook(fresh).verify(during.body, during.headers)).not.toThrow();
+    t.clock.now += 3_600_001;
+    await refresh();
+    await writePost('겹침이 끝난 뒤');
+    await settle();
+    const afterwards = receiver.received[1]!;
+    expect(() => new Webhook(fresh).verify(afterwards.body, afterwards.headers)).not.toThrow();
+    expect(() => new Webhook(old).verify(afterwards.body, afterwards.headers)).toThrow();
+  });
+
+  it('refuses targets outside the rules in the form, keeping what was typed', async () => {
+    for (const url of ['https://10.0.0.8/hooks', 'https://169.254.169.254/latest', 'http://example.com/hooks', 'ftp://example.com', 'https://user:pw@example.com/x', 'not a url']) {
+      const res = await forms.post(`/console/apps/${appId}/webhooks`, { url });
+      expect(res.status, url).toBe(400);
+      expect(res.body).toContain('aria-invalid="true"');
+    }
+    expect(await t.db.database.db.selectFrom('webhook_endpoints').select('id').execute()).toEqual([]);
+  });
+
+  it('keeps another user\'s endpoints out of reach (404)', async () => {
+    const { endpointId } = await forms.createEndpoint(appId, receiver.url());
+    const stranger = new ConsoleForms(injectSend(t.app));
+    const { createUser } = await import('./helpers/tokens.js');
+    await stranger.signIn(await createUser(t, `stranger-${engine}`));
+    expect((await stranger.browser.request('GET', `/console/apps/${appId}/webhooks/${endpointId}`)).status).toBe(404);
+    expect((await stranger.post(`/console/apps/${appId}/webhooks/${endpointId}/delete`, { confirm: 'yes' })).status).toBe(404);
+  });
+});
+
+describe('where deliveries may go', () => {
+  it('is https to public addresses, and loopback only when the setting allows it', () => {
+    expect(targetProblem('https://hooks.example.com/in', false)).toBeNull();
+    expect(targetProblem('http://127.0.0.1:8080/in', false)).not.toBeNull();
+    expect(targetProblem('https://localhost/in', false)).not.toBeNull();
+    expect(targetProblem('http://127.0.0.1:8080/in', true)).toBeNull();
+    expect(targetProblem('http://[::1]:8080/in', true)).toBeNull();
+    expect(targetProblem('https://[::ffff:10.0.0.1]/in', true)).not.toBeNull();
+    expect(targetProblem('https://192.168.1.20/in', true)).not.toBeNull();
+  });
+
+  it('checks the address a delivery connects to, whatever the endpoint\'s row says', async () => {
+    const t = await createTestApp('sqlite');
+    const receiver = await startReceiver();
+    try {
+      const forms = new ConsoleForms(injectSend(t.app));
+      await forms.signIn(t.demo.user);
+      const { appId } = await forms.createApp('주소 검사');
+      const token = await accessToken(t, 'post:write');
+      // As an older rule or a hand edit might leave them: a literal loopback address, and a name that resolves to one.
+      for (const url of [receiver.url(), receiver.url().replace('127.0.0.1', 'localhost')]) {
+        const { endpointId } = await forms.createEndpoint(appId, 'https://hooks.example.com/in');
+        await t.db.database.db.updateTable('webhook_endpoints').set({ url }).where('id', '=', endpointId).execute();
+      }
+      const body = multipart([jsonPart({ text: '보내면 안 되는 곳' })]);
+      expect((await t.request({ method: 'POST', url: '/api/v1/posts', headers: { ...body.headers, ...bearer(token) }, payload: body.payload })).statusCode).toBe(201);
+      await t.app.webhooks.settle();
+      expect(receiver.received).toEqual([]);
+      const errors = (await t.db.database.db.selectFrom('webhook_attempts').select('error').execute()).map((a) => a.error);
+      expect(errors).toHaveLength(2);
+      expect(errors.join('\n')).toMatch(/127\.0\.0\.1 is not an address webhooks may be sent to/);
+      expect(errors.join('\n')).toMatch(/localhost resolves to a non-public address/);
+    } finally {
+      await t.close();
+      await receiver.close();
+    }
+  });
+});
