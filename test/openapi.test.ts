@@ -30,21 +30,36 @@ describe('OpenAPI document', () => {
     expect(res.statusCode).toBe(200);
     const ko = res.json();
     const hangul = /[\uAC00-\uD7A3]/;
+    const withoutProse = (items: Record<string, Record<string, Operation>>) => Object.fromEntries(Object.entries(items).map(([path, item]) => [path,
+      Object.fromEntries(Object.entries(item).map(([method, op]) => [method, { ...op, summary: '', description: '' }]))]));
     const prose = (d: Record<string, any>) => ({ ...d, info: { ...d.info, description: '' }, tags: d.tags.map((tag: Operation) => tag.name),
-      paths: Object.fromEntries(Object.entries(d.paths as Record<string, Record<string, Operation>>).map(([path, item]) => [path,
-        Object.fromEntries(Object.entries(item).map(([method, op]) => [method, { ...op, summary: '', description: '' }]))])) });
+      paths: withoutProse(d.paths), webhooks: withoutProse(d.webhooks) });
     // Everything but the prose is the English document's: paths, parameters, schemas, security, codes.
     expect(prose(ko)).toEqual(prose(doc));
     expect(ko.info.description).toMatch(hangul);
     for (const tag of ko.tags) expect(tag.description, tag.name).toMatch(hangul);
-    const operations = operationsOf(ko);
+    const all = (d: Record<string, any>) => [...operationsOf(d), ...operationsOf({ paths: d.webhooks })];
+    const operations = all(ko);
     for (const { op } of operations) {
       expect(op.summary, op.operationId).toMatch(hangul);
-      if (operationsOf(doc).find((o) => o.op.operationId === op.operationId)!.op.description) expect(op.description, op.operationId).toMatch(hangul);
+      if (all(doc).find((o) => o.op.operationId === op.operationId)!.op.description) expect(op.description, op.operationId).toMatch(hangul);
     }
     // The tables hold exactly the operations and tags the service has: none missing, none left over.
     expect(Object.keys(KOREAN_OPERATIONS).sort()).toEqual(operations.map((o) => o.op.operationId).sort());
     expect(Object.keys(KOREAN_TAGS).sort()).toEqual(doc.tags.map((tag: Operation) => tag.name).sort());
+  });
+
+  it('describes every webhook the service sends: its Standard Webhooks headers and the change it carries', async () => {
+    const { CHANGE_TYPES } = await import('../src/changes/change-log.js');
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...CHANGE_TYPES].sort());
+    for (const type of CHANGE_TYPES) {
+      const op = doc.webhooks[type].post;
+      expect(op.parameters.map((p: Operation) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+      const schema = op.requestBody.content['application/json'].schema;
+      expect(schema.allOf).toEqual([{ $ref: '#/components/schemas/ChangeEvent' }]);
+      expect(schema.properties.type).toEqual({ const: type });
+      expect(doc.components.schemas.ChangeEvent.properties.type.enum).toContain(type);
+    }
   });
 
   it('offers both definitions on /docs, with the script that picks the browser\'s language', async () => {

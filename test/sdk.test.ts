@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  authorizeUrl, createClient, createPkcePair, createState, exchangeCode, OAuthError, OAuthSession, refreshTokens, SvcApiError, type TokenResponse,
+  authorizeUrl, createClient, createPkcePair, createState, exchangeCode, OAuthError, OAuthSession, refreshTokens, SvcApiError, verifyWebhook, WebhookVerificationError, type TokenResponse,
 } from '../sdk/src/index.js';
 import { png } from './helpers/images.js';
 import { startListeningApp, type ListeningApp } from './helpers/listening-app.js';
@@ -166,5 +166,32 @@ describe.each(ENGINES)('SDK retries on 429 (%s)', (engine) => {
     const refused = await impatient.searchJobs().catch((err: unknown) => err);
     expect(refused).toMatchObject({ status: 429, code: 'C0010' });
     expect((refused as SvcApiError).retryAfter).toBeGreaterThan(0);
+  });
+});
+
+describe('SDK webhook verification', () => {
+  const secret = `whsec_${Buffer.alloc(24, 3).toString('base64')}`;
+  const other = `whsec_${Buffer.alloc(24, 9).toString('base64')}`;
+  const body = JSON.stringify({ id: 'evt_abc', type: 'post.deleted', occurredAt: '2026-11-25T00:00:00.000Z', resource: { type: 'post', id: '7', webUrl: 'https://www.example/posts/7', companyId: null }, data: null });
+
+  it('accepts what the standardwebhooks package signs, and refuses a changed body, another secret or an old timestamp', async () => {
+    const { Webhook } = await import('standardwebhooks');
+    const sentAt = new Date();
+    const signature = new Webhook(secret).sign('evt_abc', sentAt, body);
+    const headers = { 'webhook-id': 'evt_abc', 'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)), 'webhook-signature': signature };
+    const change = await verifyWebhook(secret, headers, body);
+    expect(change.type).toBe('post.deleted');
+    expect(change.data).toBeNull();
+    // Fetch's Headers and the raw bytes work as well; during a rotation either secret does.
+    await expect(verifyWebhook([other, secret], new Headers(headers), new TextEncoder().encode(body))).resolves.toMatchObject({ id: 'evt_abc' });
+    await expect(verifyWebhook(secret, headers, body.replace('"7"', '"8"'))).rejects.toBeInstanceOf(WebhookVerificationError);
+    await expect(verifyWebhook(other, headers, body)).rejects.toBeInstanceOf(WebhookVerificationError);
+    await expect(verifyWebhook(secret, headers, body, { now: () => sentAt.getTime() + 301_000 })).rejects.toThrow(/too far/);
+    await expect(verifyWebhook(secret, { ...headers, 'webhook-signature': undefined }, body)).rejects.toThrow(/Missing/);
+    // And the package accepts what the SDK accepts: a signature made the way the service makes it.
+    const { signedHeaders } = await import('../src/webhooks/signature.js');
+    const ours = signedHeaders([other, secret], 'evt_abc', Math.floor(Date.now() / 1000), body);
+    expect(new Webhook(secret).verify(body, ours)).toEqual(JSON.parse(body));
+    await expect(verifyWebhook(secret, ours, body)).resolves.toMatchObject({ type: 'post.deleted' });
   });
 });

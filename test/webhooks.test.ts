@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { verifyWebhook } from '../sdk/src/index.js';
 import { RETRY_DELAYS_MS } from '../src/webhooks/dispatcher.js';
 import { targetProblem } from '../src/webhooks/target-address.js';
 import { ConsoleForms } from './helpers/console-forms.js';
@@ -101,6 +102,9 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
     const [delivery] = receiver.received;
     // The standardwebhooks package, an independent implementation, verifies the signature.
     const verified = new Webhook(secret).verify(delivery!.body, delivery!.headers) as { id: string };
+    // The SDK's verifier too, typed by the change's type.
+    const typed = await verifyWebhook(secret, delivery!.headers, delivery!.body);
+    expect(typed.type === 'post.created' && typed.data?.postId).toBe(postId);
     const item = (await t.get(`/api/v1/changes?after=${cursor}`)).json().items[0];
     expect(verified).toEqual(item);
     expect(item).toMatchObject({ type: 'post.created', resource: { type: 'post', id: String(postId) } });

@@ -780,7 +780,208 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "post.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A post was written (`post.created`)
+         * @description Sent to the app's webhook endpoints that want `post.created`, signed per Standard Webhooks: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the endpoint's `whsec_` secret before trusting the body, and use `webhook-id` to drop duplicates (deliveries are at least once). Answer 2xx within 10 seconds; anything else is retried for about three days. `data` is the post as its public read showed it right after the change, or null when it was no longer public.
+         */
+        post: operations["postCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A post was edited (`post.updated`)
+         * @description Sent to the app's webhook endpoints that want `post.updated`, signed per Standard Webhooks: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the endpoint's `whsec_` secret before trusting the body, and use `webhook-id` to drop duplicates (deliveries are at least once). Answer 2xx within 10 seconds; anything else is retried for about three days. `data` is the post as its public read showed it right after the change, or null when it was no longer public.
+         */
+        post: operations["postUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A post was deleted (`post.deleted`)
+         * @description Sent to the app's webhook endpoints that want `post.deleted`, signed per Standard Webhooks: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the endpoint's `whsec_` secret before trusting the body, and use `webhook-id` to drop duplicates (deliveries are at least once). Answer 2xx within 10 seconds; anything else is retried for about three days. `data` is null.
+         */
+        post: operations["postDeletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "job.published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A job posting was published (`job.published`)
+         * @description Sent to the app's webhook endpoints that want `job.published`, signed per Standard Webhooks: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the endpoint's `whsec_` secret before trusting the body, and use `webhook-id` to drop duplicates (deliveries are at least once). Answer 2xx within 10 seconds; anything else is retried for about three days. `data` is the job as its public read showed it right after the change, or null when it was no longer public.
+         */
+        post: operations["jobPublishedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "job.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A published job posting was changed (`job.updated`)
+         * @description Sent to the app's webhook endpoints that want `job.updated`, signed per Standard Webhooks: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the endpoint's `whsec_` secret before trusting the body, and use `webhook-id` to drop duplicates (deliveries are at least once). Answer 2xx within 10 seconds; anything else is retried for about three days. `data` is the job as its public read showed it right after the change, or null when it was no longer public.
+         */
+        post: operations["jobUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "job.closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A job posting was deactivated, or its recruiting window ended (`job.closed`)
+         * @description Sent to the app's webhook endpoints that want `job.closed`, signed per Standard Webhooks: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the endpoint's `whsec_` secret before trusting the body, and use `webhook-id` to drop duplicates (deliveries are at least once). Answer 2xx within 10 seconds; anything else is retried for about three days. `data` is the job as its public read showed it right after the change, or null when it was no longer public.
+         */
+        post: operations["jobClosedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "job.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A job posting was deleted (`job.deleted`)
+         * @description Sent to the app's webhook endpoints that want `job.deleted`, signed per Standard Webhooks: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the endpoint's `whsec_` secret before trusting the body, and use `webhook-id` to drop duplicates (deliveries are at least once). Answer 2xx within 10 seconds; anything else is retried for about three days. `data` is null.
+         */
+        post: operations["jobDeletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "event.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event was created (`event.created`)
+         * @description Sent to the app's webhook endpoints that want `event.created`, signed per Standard Webhooks: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the endpoint's `whsec_` secret before trusting the body, and use `webhook-id` to drop duplicates (deliveries are at least once). Answer 2xx within 10 seconds; anything else is retried for about three days. `data` is the event as its public read showed it right after the change, or null when it was no longer public.
+         */
+        post: operations["eventCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "event.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event, its tickets, sessions, FAQs or hosts changed (`event.updated`)
+         * @description Sent to the app's webhook endpoints that want `event.updated`, signed per Standard Webhooks: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the endpoint's `whsec_` secret before trusting the body, and use `webhook-id` to drop duplicates (deliveries are at least once). Answer 2xx within 10 seconds; anything else is retried for about three days. `data` is the event as its public read showed it right after the change, or null when it was no longer public.
+         */
+        post: operations["eventUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "event.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event was deleted (`event.deleted`)
+         * @description Sent to the app's webhook endpoints that want `event.deleted`, signed per Standard Webhooks: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the endpoint's `whsec_` secret before trusting the body, and use `webhook-id` to drop duplicates (deliveries are at least once). Answer 2xx within 10 seconds; anything else is retried for about three days. `data` is null.
+         */
+        post: operations["eventDeletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** ApplyMethod */
@@ -11216,6 +11417,406 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
+            };
+        };
+    };
+    postCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The change's id: the same on every attempt and in the change feed */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the epoch: refuse one far from your clock */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 under each secret in use, separated by spaces (two while a rotated secret's overlap runs) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type?: "post.created";
+                    data?: components["schemas"]["PostDetail"] | null;
+                } & components["schemas"]["ChangeEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: sent again later with the same `webhook-id` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    postUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The change's id: the same on every attempt and in the change feed */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the epoch: refuse one far from your clock */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 under each secret in use, separated by spaces (two while a rotated secret's overlap runs) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type?: "post.updated";
+                    data?: components["schemas"]["PostDetail"] | null;
+                } & components["schemas"]["ChangeEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: sent again later with the same `webhook-id` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    postDeletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The change's id: the same on every attempt and in the change feed */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the epoch: refuse one far from your clock */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 under each secret in use, separated by spaces (two while a rotated secret's overlap runs) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type?: "post.deleted";
+                    data?: null;
+                } & components["schemas"]["ChangeEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: sent again later with the same `webhook-id` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    jobPublishedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The change's id: the same on every attempt and in the change feed */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the epoch: refuse one far from your clock */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 under each secret in use, separated by spaces (two while a rotated secret's overlap runs) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type?: "job.published";
+                    data?: components["schemas"]["JobDetail"] | null;
+                } & components["schemas"]["ChangeEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: sent again later with the same `webhook-id` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    jobUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The change's id: the same on every attempt and in the change feed */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the epoch: refuse one far from your clock */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 under each secret in use, separated by spaces (two while a rotated secret's overlap runs) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type?: "job.updated";
+                    data?: components["schemas"]["JobDetail"] | null;
+                } & components["schemas"]["ChangeEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: sent again later with the same `webhook-id` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    jobClosedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The change's id: the same on every attempt and in the change feed */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the epoch: refuse one far from your clock */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 under each secret in use, separated by spaces (two while a rotated secret's overlap runs) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type?: "job.closed";
+                    data?: components["schemas"]["JobDetail"] | null;
+                } & components["schemas"]["ChangeEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: sent again later with the same `webhook-id` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    jobDeletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The change's id: the same on every attempt and in the change feed */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the epoch: refuse one far from your clock */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 under each secret in use, separated by spaces (two while a rotated secret's overlap runs) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type?: "job.deleted";
+                    data?: null;
+                } & components["schemas"]["ChangeEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: sent again later with the same `webhook-id` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    eventCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The change's id: the same on every attempt and in the change feed */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the epoch: refuse one far from your clock */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 under each secret in use, separated by spaces (two while a rotated secret's overlap runs) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type?: "event.created";
+                    data?: components["schemas"]["EventDetail"] | null;
+                } & components["schemas"]["ChangeEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: sent again later with the same `webhook-id` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    eventUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The change's id: the same on every attempt and in the change feed */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the epoch: refuse one far from your clock */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 under each secret in use, separated by spaces (two while a rotated secret's overlap runs) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type?: "event.updated";
+                    data?: components["schemas"]["EventDetail"] | null;
+                } & components["schemas"]["ChangeEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: sent again later with the same `webhook-id` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    eventDeletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The change's id: the same on every attempt and in the change feed */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the epoch: refuse one far from your clock */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 under each secret in use, separated by spaces (two while a rotated secret's overlap runs) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type?: "event.deleted";
+                    data?: null;
+                } & components["schemas"]["ChangeEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: sent again later with the same `webhook-id` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

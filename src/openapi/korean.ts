@@ -24,6 +24,12 @@ export const KOREAN_TAGS: Record<string, string> = {
 };
 
 /** operationId → [summary, description (empty: none)]. */
+/** The description of a webhook: what a receiver must do, and what `data` is (`resource`: its name; null for a deletion). */
+const WEBHOOK_KO = (resource: string | null) => '이 변경을 받기로 한 앱의 웹훅 엔드포인트로 Standard Webhooks 서명과 함께 보냅니다. 본문을 믿기 전에 엔드포인트의 `whsec_` 비밀키로 '
+  + '`webhook-id.webhook-timestamp.본문`에 대한 `webhook-signature`를 확인하고, 전달은 적어도 한 번이므로 `webhook-id`로 중복을 거르세요. 10초 안에 2xx로 '
+  + '답하세요. 그 밖의 응답은 약 3일 동안 다시 보냅니다. '
+  + (resource === null ? '`data`는 null입니다.' : `\`data\`는 변경 직후 공개 조회가 보여 준 ${resource}이며, 그때 더는 공개되지 않았다면 null입니다.`);
+
 export const KOREAN_OPERATIONS: Record<string, [string, string]> = {
   getLiveness: ['생존 확인', ''],
   getReadiness: ['준비 확인', ''],
@@ -78,19 +84,29 @@ export const KOREAN_OPERATIONS: Record<string, [string, string]> = {
   submitOAuthSignIn: ['로그인 (로그인 페이지의 폼)', ''],
   oauthToken: ['인가 코드나 리프레시 토큰을 토큰으로 교환', '클라이언트 인증: HTTP Basic(form-urlencoded된 id와 secret) 또는 본문의 client_id/client_secret. 공개 클라이언트는 client_id만 보냅니다.'],
   oauthRevoke: ['리프레시 토큰 폐기 (RFC 7009)', '토큰의 그랜트를 끝냅니다: 그 리프레시 토큰들은 바로, 액세스 토큰들은 5초 안에 거부됩니다. 모르는 토큰이나 이미 폐기된 토큰도 성공입니다.'],
+  postCreatedWebhook: ['게시물이 작성됨 (`post.created`)', WEBHOOK_KO('게시물')],
+  postUpdatedWebhook: ['게시물이 수정됨 (`post.updated`)', WEBHOOK_KO('게시물')],
+  postDeletedWebhook: ['게시물이 삭제됨 (`post.deleted`)', WEBHOOK_KO(null)],
+  jobPublishedWebhook: ['채용 공고가 게시됨 (`job.published`)', WEBHOOK_KO('공고')],
+  jobUpdatedWebhook: ['게시된 채용 공고가 바뀜 (`job.updated`)', WEBHOOK_KO('공고')],
+  jobClosedWebhook: ['채용 공고가 마감됨: 비활성화 또는 모집 기간 종료 (`job.closed`)', WEBHOOK_KO('공고')],
+  jobDeletedWebhook: ['채용 공고가 삭제됨 (`job.deleted`)', WEBHOOK_KO(null)],
+  eventCreatedWebhook: ['이벤트가 만들어짐 (`event.created`)', WEBHOOK_KO('이벤트')],
+  eventUpdatedWebhook: ['이벤트나 그 티켓, 세션, FAQ, 호스트가 바뀜 (`event.updated`)', WEBHOOK_KO('이벤트')],
+  eventDeletedWebhook: ['이벤트가 삭제됨 (`event.deleted`)', WEBHOOK_KO(null)],
   listChanges: ['게시물, 채용 공고, 이벤트의 변경 따라가기', '공개 API가 보여 주는 것의 모든 변경을 커서 뒤로 커밋 순서대로: 게시물의 작성, 수정, 삭제; 공고의 게시, 수정, 마감, 삭제; 이벤트의 생성, 수정(티켓, 세션, FAQ, 호스트 포함), 삭제. 여러 인스턴스에서 동시에 커밋되어도 빠지거나 겹치는 변경이 없습니다. 보관 기간(기본 30일)보다 오래된 커서는 410 `C0013`: 현재 상태를 다시 읽고 `after=now`부터 따라가세요.'],
   getOAuthUserInfo: ['로그인한 사용자에 대한 클레임', '`profile` 범위(또는 별칭 `profile:read`)가 필요합니다. `email`과 `email_verified`는 `email` 범위가 필요합니다.'],
 };
 
 interface Operation { operationId?: string; summary?: string; description?: string }
-interface Document { info: { description?: string }; tags?: Array<{ name: string; description?: string }>; paths: Record<string, Record<string, unknown>> }
+interface Document { info: { description?: string }; tags?: Array<{ name: string; description?: string }>; paths: Record<string, Record<string, unknown>>; webhooks?: Record<string, Record<string, unknown>> }
 
 /** A copy of `document` with its prose in Korean; an operation missing from the table keeps its English. */
 export function inKorean<T extends Document>(document: T): T {
   const copy = structuredClone(document);
   copy.info.description = KOREAN_INFO_DESCRIPTION;
   for (const tag of copy.tags ?? []) tag.description = KOREAN_TAGS[tag.name] ?? tag.description;
-  for (const methods of Object.values(copy.paths)) {
+  for (const methods of [...Object.values(copy.paths), ...Object.values(copy.webhooks ?? {})]) {
     for (const operation of Object.values(methods) as Operation[]) {
       const korean = operation?.operationId ? KOREAN_OPERATIONS[operation.operationId] : undefined;
       if (!korean) continue;

@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import fp from 'fastify-plugin';
+import { addWebhooks } from '../openapi/webhooks.js';
 import { finishDocument } from '../openapi/finish-document.js';
 import { inKorean } from '../openapi/korean.js';
 import { ErrorResponse } from '../schemas/common.js';
@@ -96,7 +97,7 @@ export const openApiPlugin = fp(async (app, opts: { publicBaseUrl: string; /** O
       const security = securityOf(schema.security as Requirement[] | undefined, url, config?.bearerScope);
       return { schema: { ...schema, security } as typeof schema, url };
     },
-    transformObject: (documents) => finishDocument(('openapiObject' in documents ? documents.openapiObject : documents.swaggerObject) as Record<string, unknown>) as never,
+    transformObject: (documents) => addWebhooks(finishDocument(('openapiObject' in documents ? documents.openapiObject : documents.swaggerObject) as Record<string, unknown>)) as never,
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
