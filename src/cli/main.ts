@@ -74,7 +74,7 @@ export async function runCli(argv: string[], io: Io, env: Record<string, string 
       return 0;
     }
     // The demo logs readable lines, lets anyone sign up in the console and serves /metrics, unless the settings say otherwise.
-    config = loadConfig(command.name === 'demo' ? { LOG_FORMAT: 'pretty', CONSOLE_SIGN_UP: 'open', METRICS: 'on', ...env } : env);
+    config = loadConfig(command.name === 'demo' ? { LOG_FORMAT: 'pretty', CONSOLE_SIGN_UP: 'open', METRICS: 'on', WEBHOOKS_ALLOW_LOOPBACK: 'true', ...env } : env);
     const opener = databaseOpener(config);
     try {
       await command.run(values, { io, config, database: () => opener.get() });
