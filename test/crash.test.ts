@@ -3,10 +3,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { openDatabase, type Database } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { generateDemoData, type DemoManifest } from '../src/demo/demo-generator.js';
 import { AppKeyService } from '../src/modules/accounts/app-key-service.js';
@@ -14,7 +12,8 @@ import { AccountsRepository } from '../src/modules/accounts/accounts-repository.
 import { png } from './helpers/images.js';
 import { imagePart, jsonPart, multipart } from './helpers/multipart.js';
 import { testConfig, type TestContext } from './helpers/test-app.js';
-import { ENGINES, type Engine } from './helpers/test-database.js';
+import { ENGINES } from './helpers/test-database.js';
+import { scratchStorage, type ScratchStorage } from './helpers/scratch-storage.js';
 import { JobIndex } from '../src/search/job-index.js';
 import { PostIndex } from '../src/search/post-index.js';
 import { registerClient } from '../src/modules/oauth/client-admin.js';
@@ -37,37 +36,11 @@ const SECRET = 'crash-test-signing-secret-0123456789abcdef';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A PostgreSQL database of its own (dropped afterwards), or a SQLite file. */
-async function storage(engine: Engine, dir: string): Promise<{ url: string; open(): Database; drop(): Promise<void> }> {
-  if (engine === 'sqlite') {
-    const url = path.join(dir, 'service.sqlite');
-    return { url, open: () => openDatabase({ kind: 'sqlite', url }), drop: async () => undefined };
-  }
-  const admin = process.env.TEST_DATABASE_URL!;
-  const name = `crash_${randomBytes(5).toString('hex')}`;
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  await client.query(`CREATE DATABASE ${name}`);
-  await client.end();
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    open: () => openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 4 }),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: admin });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
-
 interface Write { key: string; kind: 'post' | 'job'; text: string; acknowledged: unknown | null }
 
 describe.each(ENGINES)('crashes of the real server on %s', (engine) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-crash-'));
-  let store: Awaited<ReturnType<typeof storage>>;
+  let store: ScratchStorage;
   let demo: DemoManifest;
   let token = '';
   let readKey = '';
@@ -108,7 +81,7 @@ describe.each(ENGINES)('crashes of the real server on %s', (engine) => {
   };
 
   beforeAll(async () => {
-    store = await storage(engine, dir);
+    store = await scratchStorage(engine, dir, 'crash');
     port = await freePort();
     base = `http://127.0.0.1:${port}`;
     const database = store.open();

@@ -7,6 +7,7 @@ import { RETRY_DELAYS_MS } from '../src/webhooks/dispatcher.js';
 import { targetProblem } from '../src/webhooks/target-address.js';
 import { ConsoleForms } from './helpers/console-forms.js';
 import { jsonPart, multipart } from './helpers/multipart.js';
+import { startListeningApp, startSecondInstance, type ListeningApp, type SecondInstance } from './helpers/listening-app.js';
 import { injectSend } from './helpers/oauth-browser.js';
 import { createTestApp, type TestContext } from './helpers/test-app.js';
 import { ENGINES } from './helpers/test-database.js';
@@ -330,6 +331,52 @@ describe('where deliveries may go', () => {
     } finally {
       await t.close();
       await receiver.close();
+    }
+  });
+});
+
+describe.each(ENGINES)('webhooks from two instances on %s', (engine) => {
+  let first: ListeningApp;
+  let second: SecondInstance;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  beforeAll(async () => {
+    first = await startListeningApp(engine, { WEBHOOKS_ALLOW_LOOPBACK: 'true' });
+    second = await startSecondInstance(first, { WEBHOOKS_ALLOW_LOOPBACK: 'true' });
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+    await receiver?.close();
+  });
+
+  it('sends each change once, in order per resource, whichever instance wrote it and both polling', async () => {
+    const forms = new ConsoleForms(first.base);
+    await forms.signIn(first.demo.user);
+    const { appId } = await forms.createApp('두 인스턴스');
+    const { secret } = await forms.createEndpoint(appId, receiver.url());
+    const token = await accessToken({ app: first.app, demo: first.demo } as TestContext, 'post:write');
+    const written: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const base = i % 2 === 0 ? first.base : second.base;
+      const body = multipart([jsonPart({ text: `두 인스턴스 ${i}` })]);
+      const created = await fetch(`${base}/api/v1/posts`, { method: 'POST', headers: { ...body.headers, ...bearer(token) }, body: body.payload });
+      expect(created.status).toBe(201);
+      const id = (await created.json() as { postId: number }).postId;
+      written.push(id);
+      const edit = multipart([jsonPart({ text: `두 인스턴스 ${i} 고침` })]);
+      // The edit through the other instance: its change must still follow the creation's.
+      const other = base === first.base ? second.base : first.base;
+      expect((await fetch(`${other}/api/v1/posts/${id}`, { method: 'PUT', headers: { ...edit.headers, ...bearer(token) }, body: edit.payload })).status).toBe(200);
+    }
+    await expect.poll(() => receiver.received.length, { timeout: 15_000, interval: 50 }).toBe(written.length * 2);
+    await new Promise((r) => setTimeout(r, 600));
+    expect(receiver.received).toHaveLength(written.length * 2);
+    const ids = receiver.received.map((r) => r.headers['webhook-id']);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const r of receiver.received) expect(() => new Webhook(secret).verify(r.body, r.headers)).not.toThrow();
+    for (const id of written) {
+      expect(receiver.received.map(payloadOf).filter((p) => p.resource.id === String(id)).map((p) => p.type)).toEqual(['post.created', 'post.updated']);
     }
   });
 });

@@ -89,6 +89,19 @@ export class WebhookDispatcher {
     this.sender = new WebhookSender(acceptsAddress(options.allowLoopback), options.timeoutMs, options.concurrency);
   }
 
+  /**
+   * Frees the leases an earlier run of this instance (the same INSTANCE_NAME) left when it stopped without giving them
+   * up (a crash, a SIGKILL): its deliveries go on at once instead of after the lease runs out. Like the
+   * Idempotency-Key claims, this relies on each running instance having a name of its own.
+   */
+  async releaseEarlierRuns(instanceName: string): Promise<number> {
+    const prefix = `${instanceName}/`;
+    const result = await this.db.updateTable('webhook_endpoints').set({ lease_owner: null, lease_until: 0 })
+      .where(sql<string>`substr(lease_owner, 1, ${prefix.length})`, '=', prefix).where('lease_owner', '<>', this.options.owner)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
   /** Polls for work, and looks at once when this instance completes a change; returns the stop, which waits for rounds in flight. */
   start(): () => Promise<void> {
     const timer = setInterval(() => this.wake(), POLL_MS);

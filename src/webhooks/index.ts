@@ -28,7 +28,11 @@ export function startWebhooks(app: FastifyInstance, infra: Infrastructure, keyEn
   }, 3_600_000);
   prune.unref();
   let stop: (() => Promise<void>) | null = null;
-  app.addHook('onReady', async () => { stop = dispatcher.start(); });
+  app.addHook('onReady', async () => {
+    const released = await dispatcher.releaseEarlierRuns(config.instanceName);
+    if (released > 0) app.log.warn({ released }, 'webhooks: freed the endpoint leases an earlier run of this instance left');
+    stop = dispatcher.start();
+  });
   app.addHook('onClose', async () => {
     clearInterval(prune);
     await stop?.();

@@ -48,7 +48,8 @@ export interface SecondInstance { app: App; base: string; close(): Promise<void>
 export async function startSecondInstance(first: ListeningApp, settings: Record<string, string> = {}): Promise<SecondInstance> {
   const database = first.db.reopen();
   const port = await freePort();
-  const config = testConfig({ PUBLIC_BASE_URL: first.base, ...settings });
+  // A name of its own: an instance frees what an earlier run under its name left (claims, webhook leases).
+  const config = testConfig({ PUBLIC_BASE_URL: first.base, INSTANCE_NAME: `second-${port}`, ...settings });
   const app = await buildApp({ config, database, clock: () => Date.now() + first.clock.offset, logger: false });
   await app.listen({ port, host: '127.0.0.1' });
   return {
