@@ -44,6 +44,8 @@ const utcField = (value: unknown): number | null => {
 
 export function registerWebhookPages(app: FastifyInstance, pages: ConsolePages, deps: { endpoints: WebhookEndpoints; links: Links; allowLoopback: boolean; clock: () => number }) {
   const { endpoints, clock } = deps;
+  /** Retries come seconds apart: the webhook pages show times to the second. */
+  const seconds = (ms: number) => `${new Date(ms).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
   const base = (appId: number) => `/console/apps/${appId}/webhooks`;
 
   const describe = (endpoint: EndpointRow, t: ConsoleText) => {
@@ -93,7 +95,7 @@ export function registerWebhookPages(app: FastifyInstance, pages: ConsolePages, 
       nextAttempt: d.next_attempt_at === null ? null : Number(d.next_attempt_at),
     }));
     return pages.render(request, reply, 'webhook-endpoint', {
-      pageTitle: `${t.wh.webhooks}: ${endpoint.url}`, user, section: 'apps', app: owned, endpoint: describe(endpoint, t), deliveries, state: state ?? '',
+      pageTitle: `${t.wh.webhooks}: ${endpoint.url}`, user, section: 'apps', app: owned, seconds, endpoint: describe(endpoint, t), deliveries, state: state ?? '',
       states: STATES, typeChoices: CHANGE_TYPES, urlLabel: deps.allowLoopback ? t.wh.urlLoopback : t.wh.url, ...extra,
     }, status);
   }
@@ -220,7 +222,7 @@ export function registerWebhookPages(app: FastifyInstance, pages: ConsolePages, 
     const { delivery, attempts, change } = found;
     const queued = (request.query as { queued?: unknown }).queued === '1';
     return pages.render(request, reply, 'webhook-delivery', {
-      pageTitle: `${t.wh.delivery}: ${delivery.event_type} ${delivery.event_id}`, user, section: 'apps', app: owned, endpoint: describe(endpoint, t),
+      pageTitle: `${t.wh.delivery}: ${delivery.event_type} ${delivery.event_id}`, user, section: 'apps', app: owned, seconds, endpoint: describe(endpoint, t),
       delivery: {
         id: delivery.id, eventId: delivery.event_id, type: delivery.event_type, resource: delivery.resource_key, state: delivery.state,
         attempts: Number(delivery.attempts), nextAttempt: delivery.next_attempt_at === null ? null : Number(delivery.next_attempt_at),
@@ -231,6 +233,9 @@ export function registerWebhookPages(app: FastifyInstance, pages: ConsolePages, 
         status: a.status, error: a.error, response: a.response_body,
       })),
       notice: queued ? t.wh.redelivered : undefined,
+      // What the next attempt sends, as headers; the signature is made at each attempt with the secrets in use then.
+      requestHead: [`POST ${endpoint.url}`, 'content-type: application/json', `webhook-id: ${delivery.event_id}`,
+        `webhook-timestamp: ${attempts[0] ? Number(attempts[0].webhook_timestamp) : '…'}`, 'webhook-signature: v1,…'].join('\n'),
     });
   });
 
