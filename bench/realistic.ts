@@ -80,18 +80,18 @@ export async function realisticWorkload(database: Database): Promise<Workload> {
   return workload({ postIds, jobIds, apiKeys: await benchKeys(database) });
 }
 
-const readMix = (w: Workload) => {
+export const readMix = (w: Workload) => {
   const draws = [w.postSearch, w.postSearch, w.postSearch, w.jobSearch, w.jobSearch, w.postDetail, w.postDetail, w.postDetail, w.jobDetail, w.jobDetail];
   return () => draws[Math.floor(Math.random() * draws.length)]!();
 };
 
 /** A load whose every request is drawn anew from `path()`. */
-function drawn(base: string, w: Workload, path: () => string): autocannon.Options {
+export function drawn(base: string, w: Workload, path: () => string): autocannon.Options {
   return { url: base, requests: [{ setupRequest: (req) => ({ ...req, method: 'GET', path: path(), headers: w.headers() }) }] };
 }
 
 /** Post creates and job deactivate/publish pairs, in turn, through the API. */
-async function writes(ctx: RealisticContext, perSecond: number): Promise<Writer> {
+export async function writes(ctx: RealisticContext, perSecond: number): Promise<Writer> {
   const { db } = ctx.database;
   const acme = await db.selectFrom('companies').select('id').where('handle', '=', 'acme-labs').executeTakeFirstOrThrow();
   const jobs = (await db.selectFrom('jobs').select(['id', 'status']).where('company_id', '=', acme.id)

@@ -65,11 +65,11 @@ export interface ScenarioResult {
   writes?: { count: number; failed: number; p50: number; p99: number };
 }
 
-const SECRET = 'bench-signing-key-secret-0123456789abcdef';
+export const SECRET = 'bench-signing-key-secret-0123456789abcdef';
 const RAISED = allLimitSettings(1_000_000_000);
 
 /** A data set: how the service reaches it, and its name (the post index's saved copy is kept under it). */
-interface Target { databaseUrl: string; name: string; open(): Database }
+export interface Target { databaseUrl: string; name: string; open(): Database }
 
 /** A data set kept from an earlier run gets the migrations that landed since. */
 async function upToDate(open: () => Database): Promise<void> {
@@ -81,7 +81,7 @@ async function upToDate(open: () => Database): Promise<void> {
   }
 }
 
-async function dataset(options: BenchOptions, posts: number): Promise<Target> {
+export async function dataset(options: Pick<BenchOptions, 'db' | 'dataDir'>, posts: number): Promise<Target> {
   const jobs = Math.round(posts / 5);
   const events = Math.round(posts / 50);
   const name = `bench-${posts}-${jobs}-${events}`;
@@ -122,20 +122,20 @@ async function dataset(options: BenchOptions, posts: number): Promise<Target> {
 }
 
 /** Compiles the service as `npm start` does, so the benchmark runs the same JavaScript as production. */
-function buildService(): void {
+export function buildService(): void {
   const tsc = path.resolve('node_modules/typescript/bin/tsc');
   const built = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
   if (built.status !== 0) throw new Error('npm run build failed; the benchmark needs the compiled service');
 }
 
 /** The service as `npm start` runs it (`node <its flags> dist/server.js`), on `target`, with every limit raised. */
-async function startService(target: Target, dataDir: string, profile?: string): Promise<{ base: string; child: ChildProcess; stop(): Promise<void> }> {
+export async function startService(target: Target, dataDir: string, profile?: string, env: Record<string, string> = {}): Promise<{ base: string; child: ChildProcess; stop(): Promise<void> }> {
   const port = 20_000 + Math.floor(Math.random() * 10_000);
   // The same heap limits as `npm start` (package.json): V8 then collects before the heap balloons. A profile is
   // written when the process exits (SIGTERM below); it covers the whole process, start-up included.
   const profiling = profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profile)}`] : [];
   const child = spawn(process.execPath, [...serviceNodeFlags(), ...profiling, 'dist/server.js'], {
-    env: { ...process.env, ...RAISED, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: target.databaseUrl, DATA_DIR: dataDir, LOG_LEVEL: 'warn', SIGNING_KEY_SECRET: SECRET, REDIS_URL: '' },
+    env: { ...process.env, ...RAISED, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: target.databaseUrl, DATA_DIR: dataDir, LOG_LEVEL: 'warn', SIGNING_KEY_SECRET: SECRET, REDIS_URL: '', ...env },
     stdio: 'inherit',
   });
   const base = `http://127.0.0.1:${port}`;
@@ -151,7 +151,7 @@ async function startService(target: Target, dataDir: string, profile?: string): 
 }
 
 /** CPU time (user + system) a process has used so far, in ms: /proc/<pid>/stat counts clock ticks of 10 ms. */
-function cpuMs(pid: number | undefined): number {
+export function cpuMs(pid: number | undefined): number {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -177,7 +177,7 @@ interface Scenario {
   prepare(ctx: { target: Target; base: string; demo: { postId: number; jobId: number } }): Promise<autocannon.Options>;
 }
 
-async function issueTokens(target: Target, issuer: string, scope: string, count: number): Promise<Array<{ access: string; refresh: string }>> {
+export async function issueTokens(target: Target, issuer: string, scope: string, count: number): Promise<Array<{ access: string; refresh: string }>> {
   const database = target.open();
   try {
     const oauth = new OAuthRepository(database.db);
@@ -245,7 +245,7 @@ async function measure(options: autocannon.Options): Promise<autocannon.Result> 
   return autocannon(options);
 }
 
-const percentile = (values: number[], p: number) => {
+export const percentile = (values: number[], p: number) => {
   if (values.length === 0) return 0;
   const sorted = [...values].sort((a, b) => a - b);
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!);

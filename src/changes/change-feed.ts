@@ -22,6 +22,8 @@ export interface ChangeRow {
   data: string | null;
 }
 
+export interface FeedState { epoch: number; last: number; prunedBelow: number }
+
 /** How long changes are kept: an older cursor is answered 410 (CHANGES_RETENTION_DAYS). */
 export const DEFAULT_RETENTION_DAYS = 30;
 const FILL_BATCH = 100;
@@ -90,33 +92,27 @@ export class ChangeFeed {
     }
   }
 
-  /** The name of this copy of the data, which every cursor carries. */
-  async epoch(): Promise<number> {
-    const row = await this.db.selectFrom('change_feed_state').select('value').where('name', '=', 'epoch').executeTakeFirstOrThrow();
-    return Number(row.value);
-  }
-
-  /** The position of the latest change recorded. */
-  async latest(): Promise<number> {
-    const row = await this.db.selectFrom('change_feed_state').select('value').where('name', '=', 'last_position').executeTakeFirstOrThrow();
-    return Number(row.value);
-  }
-
-  /** The lowest position still kept: a cursor below it may have missed changes. */
-  async oldestKept(): Promise<number> {
-    const row = await this.db.selectFrom('change_feed_state').select('value').where('name', '=', 'pruned_below').executeTakeFirstOrThrow();
-    return Number(row.value);
+  /**
+   * The feed's state in one read: `epoch` names this copy of the data (every cursor carries it), `last` is the
+   * position of the latest change recorded, `prunedBelow` the lowest position still kept (a cursor below it may
+   * have missed changes).
+   */
+  async state(): Promise<FeedState> {
+    const rows = await this.db.selectFrom('change_feed_state').select(['name', 'value']).execute();
+    const value = (name: string) => Number(rows.find((r) => r.name === name)?.value ?? Number.NaN);
+    return { epoch: value('epoch'), last: value('last_position'), prunedBelow: value('pruned_below') };
   }
 
   /**
    * Up to `limit` changes after `after`, in commit order, of `types` and `company` when given. `through` is the last
-   * position looked at (filtered out or not): the next page starts after it.
+   * position looked at (filtered out or not): the next page starts after it. `known`: the state the caller read.
    */
-  async page(after: number, limit: number, filter: { types: string[] | null; company: string | null }): Promise<{ rows: ChangeRow[]; through: number; more: boolean }> {
+  async page(after: number, limit: number, filter: { types: string[] | null; company: string | null }, known?: FeedState): Promise<{ rows: ChangeRow[]; through: number; more: boolean }> {
     await this.publish();
-    // In this order: every position up to `last` has committed; a change still incomplete ends the stretch before
-    // it (it completes only once, from 0 to 1); the rows are read within what both said.
-    const last = Number((await this.db.selectFrom('change_feed_state').select('value').where('name', '=', 'last_position').executeTakeFirstOrThrow()).value);
+    // In this order: every position up to `last` has committed (a state read earlier says less, never wrong); a change
+    // still incomplete ends the stretch before it (it completes only once, from 0 to 1); the rows are read within what
+    // both said.
+    const last = known?.last ?? (await this.state()).last;
     const pending = await this.db.selectFrom('change_events').select('position').where('position', '>', after).where('ready', '=', 0)
       .orderBy('position').limit(1).executeTakeFirst();
     // A bounded stretch of positions per request, so that a filter matching little cannot make one read long.

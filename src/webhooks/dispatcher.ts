@@ -247,7 +247,7 @@ export class WebhookDispatcher {
       const body = JSON.stringify(changeItem(change, this.links));
       // The receiver compares the timestamp with its own clock: the real time of this attempt.
       const timestamp = Math.floor(Date.now() / 1000);
-      return { ...await this.sender.send(endpoint.url, signedHeaders(secrets, change.event_id, timestamp, body), body), timestamp, final: false };
+      return { ...await this.sender.send(endpoint.id, endpoint.url, signedHeaders(secrets, change.event_id, timestamp, body), body), timestamp, final: false };
     });
     await this.record(endpoint, due, outcomes);
   }

@@ -20,20 +20,46 @@ const KEPT_BYTES = 2_048;
 /** Read past this and the connection is closed rather than drained. */
 const DRAINED_BYTES = 64 * 1024;
 
+/** An endpoint's connections are closed after it has sent nothing for this long. */
+const IDLE_AGENT_MS = 5 * 60_000;
+
+/**
+ * Sends deliveries, each endpoint over connections of its own: endpoints on one host (a receiver behind one name, with
+ * a path each) never wait for each other's sockets, so a slow endpoint holds up no other.
+ */
 export class WebhookSender {
-  private readonly agents: { http: http.Agent; https: https.Agent };
+  private readonly agents = new Map<string, { agent: http.Agent | https.Agent; used: number }>();
   private readonly lookup;
+  private readonly sweep: NodeJS.Timeout;
 
   /** `accept`: the addresses a delivery may connect to, checked on the address itself (a name's answers, or a literal). */
-  constructor(private readonly accept: (address: string) => boolean, private readonly timeoutMs: number, maxSocketsPerHost: number) {
+  constructor(private readonly accept: (address: string) => boolean, private readonly timeoutMs: number, private readonly socketsPerEndpoint: number) {
     this.lookup = guardedLookup(accept);
-    this.agents = {
-      http: new http.Agent({ keepAlive: true, maxSockets: maxSocketsPerHost, keepAliveMsecs: 1_000 }),
-      https: new https.Agent({ keepAlive: true, maxSockets: maxSocketsPerHost, keepAliveMsecs: 1_000 }),
-    };
+    this.sweep = setInterval(() => {
+      const now = Date.now();
+      for (const [key, { agent, used }] of this.agents) {
+        if (now - used > IDLE_AGENT_MS) {
+          agent.destroy();
+          this.agents.delete(key);
+        }
+      }
+    }, 60_000);
+    this.sweep.unref();
   }
 
-  send(target: string, headers: Record<string, string>, body: string): Promise<SendResult> {
+  private agentFor(endpointId: string, secure: boolean): http.Agent | https.Agent {
+    const key = `${endpointId} ${secure ? 'https' : 'http'}`;
+    let entry = this.agents.get(key);
+    if (!entry) {
+      const options = { keepAlive: true, maxSockets: this.socketsPerEndpoint, keepAliveMsecs: 1_000 };
+      entry = { agent: secure ? new https.Agent(options) : new http.Agent(options), used: 0 };
+      this.agents.set(key, entry);
+    }
+    entry.used = Date.now();
+    return entry.agent;
+  }
+
+  send(endpointId: string, target: string, headers: Record<string, string>, body: string): Promise<SendResult> {
     // A literal address is connected to without a lookup: it is checked here.
     const literal = new URL(target).hostname.replace(/^\[|\]$/g, '');
     if (ipaddr.isValid(literal) && !this.accept(literal)) {
@@ -54,7 +80,7 @@ export class WebhookSender {
       const payload = Buffer.from(body, 'utf8');
       const request = (secure ? https : http).request(url, {
         method: 'POST',
-        agent: secure ? this.agents.https : this.agents.http,
+        agent: this.agentFor(endpointId, secure),
         lookup: this.lookup,
         headers: {
           ...headers,
@@ -88,7 +114,8 @@ export class WebhookSender {
   }
 
   close(): void {
-    this.agents.http.destroy();
-    this.agents.https.destroy();
+    clearInterval(this.sweep);
+    for (const { agent } of this.agents.values()) agent.destroy();
+    this.agents.clear();
   }
 }

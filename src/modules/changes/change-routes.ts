@@ -34,17 +34,18 @@ export const changeRoutes: FastifyPluginAsyncTypebox<{ changes: ChangeFeed; link
     },
   }, async (request) => {
     const { after, types, companyId, pageSize } = request.query;
-    const [epoch, oldest] = [await changes.epoch(), await changes.oldestKept()];
-    if (after === 'now') return { items: [], nextCursor: encode(epoch, await changes.latest()), hasMore: false };
+    const state = await changes.state();
+    const { epoch, prunedBelow: oldest } = state;
+    if (after === 'now') return { items: [], nextCursor: encode(epoch, state.last), hasMore: false };
     const cursor = after === undefined ? { epoch, position: Math.max(0, oldest - 1) } : decode(after);
     // Another copy of the data (restored from a backup): the positions the client saw may stand for other changes here.
     if (cursor.epoch !== epoch) throw new ApiError('C0013', `The cursor belongs to another copy of the service's data (it was restored from a backup): ${RESYNC}`, 'after');
     if (cursor.position < oldest - 1) {
       throw new ApiError('C0013', `The cursor is older than the changes kept (${Math.round(changes.retentionMs / 86_400_000)} days): ${RESYNC}`, 'after');
     }
-    if (cursor.position > await changes.latest()) throw new ApiError('C0013', `The cursor is ahead of the feed: ${RESYNC}`, 'after');
+    if (cursor.position > state.last) throw new ApiError('C0013', `The cursor is ahead of the feed: ${RESYNC}`, 'after');
     const from = cursor.position;
-    const page = await changes.page(from, Math.min(Math.max(pageSize, 1), 500), { types: types && types.length > 0 ? types : null, company: companyId || null });
+    const page = await changes.page(from, Math.min(Math.max(pageSize, 1), 500), { types: types && types.length > 0 ? types : null, company: companyId || null }, state);
     return {
       items: page.rows.map((row) => changeItem(row, links) as never),
       nextCursor: encode(epoch, page.through),
