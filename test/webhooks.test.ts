@@ -50,7 +50,8 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
   beforeAll(async () => {
-    t = await createTestApp(engine, { config: { WEBHOOKS_ALLOW_LOOPBACK: 'true', WEBHOOK_TIMEOUT_MS: '1000' } });
+    // One connection per endpoint: endpoints on one host must not wait for each other's (the isolation test).
+    t = await createTestApp(engine, { config: { WEBHOOKS_ALLOW_LOOPBACK: 'true', WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_CONCURRENCY: '1' } });
     forms = new ConsoleForms(injectSend(t.app));
     await forms.signIn(t.demo.user);
     ({ appId } = await forms.createApp('웹훅 시험'));
