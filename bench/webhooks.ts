@@ -8,8 +8,8 @@
  *    the API; the time from a change's commit (`occurredAt`) to its arrival at each endpoint: p50, p99.
  * 2. **Isolation**: the same, with an endpoint that answers after 10 s and one that answers 500 added: the healthy
  *    endpoints' p99 beside phase 1's.
- * 3. **Throughput**: a replay of every change so far to three endpoints at once (up to 10,000 each): deliveries a
- *    second at the receivers, from the first arrival to the last.
+ * 3. **Throughput**: a replay of every post created so far (up to 10,000, one change per resource) to three
+ *    endpoints at once: deliveries a second at the receivers, from the first arrival to the last.
  *
  * Receivers are node:http servers in this process; every delivery's signature is checked with the
  * `standardwebhooks` package. Prints a table and saves it under bench/results/.
@@ -35,7 +35,7 @@ const posts = Number(values.posts);
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 
-interface Arrival { endpoint: string; id: string; latencyMs: number; at: number }
+interface Arrival { endpoint: string; id: string; type: string; resourceId: string; latencyMs: number; at: number }
 
 /** One server for every endpoint (told apart by path): healthy ones answer 204, `/slow` after 10 s, `/failing` 500. */
 async function receivers(secrets: () => Map<string, string>) {
@@ -49,8 +49,8 @@ async function receivers(secrets: () => Map<string, string>) {
       const name = (request.url ?? '/').slice(1);
       const body = Buffer.concat(chunks).toString('utf8');
       try {
-        const change = new Webhook(secrets().get(name)!).verify(body, request.headers as Record<string, string>) as { id: string; occurredAt: string };
-        arrivals.push({ endpoint: name, id: change.id, latencyMs: at - Date.parse(change.occurredAt), at });
+        const change = new Webhook(secrets().get(name)!).verify(body, request.headers as Record<string, string>) as { id: string; type: string; occurredAt: string; resource: { id: string } };
+        arrivals.push({ endpoint: name, id: change.id, type: change.type, resourceId: change.resource.id, latencyMs: at - Date.parse(change.occurredAt), at });
       } catch {
         badSignatures++;
       }
@@ -98,20 +98,46 @@ try {
   const [writeToken] = await issueTokens(target, service.base, 'post:write job:write', 1);
   const ctx = { base: service.base, database, writeToken: writeToken!.access };
 
-  /** The read mix and 3 writes a second for the phase; the healthy endpoints' latencies of the changes written in it. */
+  /**
+   * The read mix and 3 writes a second for the phase (the benchmark's realistic writes: posts, a third with an image,
+   * and job deactivations and publications), plus a text post a second whose commit time is bounded: after its request
+   * was sent and before its answer came. The healthy endpoints' latencies: from `occurredAt` (stamped as the write
+   * began), and for the timed posts from their answer (after the commit: a lower bound) and from their request.
+   */
   const phase = async (label: string) => {
     const from = rx.arrivals.length;
     const writer = await writes(ctx, 3);
     writer.start();
+    const timed = new Map<string, { sent: number; answered: number }>();
+    let timing = true;
+    const timedPosts = (async () => {
+      while (timing) {
+        const sent = Date.now();
+        const form = new FormData();
+        form.append('request', JSON.stringify({ text: `웹훅 지연 측정 ${sent}` }));
+        const res = await fetch(`${service.base}/api/v1/posts`, { method: 'POST', headers: { authorization: `Bearer ${ctx.writeToken}` }, body: form });
+        const answered = Date.now();
+        if (res.status === 201) timed.set(String((await res.json() as { postId: number }).postId), { sent, answered });
+        await new Promise((r) => setTimeout(r, Math.max(0, 1_000 - (answered - sent))));
+      }
+    })();
     const load = await autocannon({ ...drawn(service.base, w, readMix(w)), connections, duration: seconds });
+    timing = false;
+    await timedPosts;
     const written = await writer.stop();
     // Deliveries of the last writes may still be on their way: wait until they arrive (or 15 s).
-    const expected = written.count - written.failed;
+    const expected = written.count - written.failed + timed.size;
     for (let i = 0; i < 150 && rx.arrivals.slice(from).filter((a) => a.endpoint === 'healthy-1').length < expected; i++) await new Promise((r) => setTimeout(r, 100));
     const healthy = rx.arrivals.slice(from).filter((a) => HEALTHY.includes(a.endpoint)).map((a) => a.latencyMs);
+    const ofTimed = rx.arrivals.slice(from).filter((a) => HEALTHY.includes(a.endpoint) && a.type === 'post.created' && timed.has(a.resourceId));
+    const afterAnswer = ofTimed.map((a) => a.at - timed.get(a.resourceId)!.answered);
+    const afterRequest = ofTimed.map((a) => a.at - timed.get(a.resourceId)!.sent);
     const row = {
       reads: Math.round(load.requests.total / load.duration), readP99: load.latency.p99, readErrors: load.non2xx + load.errors, writes: written.count, writesFailed: written.failed,
       deliveries: healthy.length, deliveryP50: percentile(healthy, 50), deliveryP99: percentile(healthy, 99), deliveryMax: percentile(healthy, 100),
+      timedDeliveries: ofTimed.length,
+      afterAnswerP50: percentile(afterAnswer, 50), afterAnswerP99: percentile(afterAnswer, 99),
+      afterRequestP50: percentile(afterRequest, 50), afterRequestP99: percentile(afterRequest, 99),
     };
     console.log(`  ${label}: ${JSON.stringify(row)}`);
     results[label] = row;
@@ -123,18 +149,34 @@ try {
   await add('slow');
   await add('failing');
   const beside = await phase('the same, beside a 10 s endpoint and a 500 endpoint');
-  results.isolation = { healthyP99Alone: alone.deliveryP99, healthyP99Beside: beside.deliveryP99, ratio: Number((beside.deliveryP99 / Math.max(1, alone.deliveryP99)).toFixed(2)) };
+  results.isolation = {
+    healthyP99Alone: alone.deliveryP99, healthyP99Beside: beside.deliveryP99, ratio: Number((beside.deliveryP99 / Math.max(1, alone.deliveryP99)).toFixed(2)),
+    afterAnswerP99Alone: alone.afterAnswerP99, afterAnswerP99Beside: beside.afterAnswerP99,
+  };
 
-  // Throughput: the slow and failing endpoints removed; every change so far replayed to the three healthy ones.
-  await endpoints.delete(appId, ids.get('slow')!);
-  await endpoints.delete(appId, ids.get('failing')!);
+  // Throughput: the phases' endpoints removed; three new ones that want post.created get a replay of every post
+  // created so far (one change per post: no change waits for an earlier one of its resource).
+  for (const name of [...HEALTHY, 'slow', 'failing']) await endpoints.delete(appId, ids.get(name)!);
+  // 1,000 more posts first, ten at a time, so that the replay has enough to send.
+  let made = 0;
+  await Promise.all(Array.from({ length: 10 }, async () => {
+    while (made < 1_000) {
+      made++;
+      const form = new FormData();
+      form.append('request', JSON.stringify({ text: `웹훅 처리량 ${made}` }));
+      await (await fetch(`${service.base}/api/v1/posts`, { method: 'POST', headers: { authorization: `Bearer ${ctx.writeToken}` }, body: form })).arrayBuffer();
+    }
+  }));
+  const BURST = ['burst-1', 'burst-2', 'burst-3'];
+  for (const name of BURST) {
+    const made = await endpoints.create(appId, rx.url(name), ['post.created'], Date.now());
+    secrets.set(name, made.secret);
+    ids.set(name, made.id);
+  }
   await new Promise((r) => setTimeout(r, 1_000));
   const start = rx.arrivals.length;
   let queued = 0;
-  for (const name of HEALTHY) {
-    const endpoint = (await endpoints.find(appId, ids.get(name)!))!;
-    queued += await endpoints.replay(endpoint, 0, Date.now(), Date.now()).catch(async () => endpoints.replay(endpoint, Date.now() - 600_000, Date.now(), Date.now()));
-  }
+  for (const name of BURST) queued += await endpoints.replay((await endpoints.find(appId, ids.get(name)!))!, 0, Date.now(), Date.now());
   for (let i = 0; i < 1_200 && rx.arrivals.length - start < queued; i++) await new Promise((r) => setTimeout(r, 100));
   const burst = rx.arrivals.slice(start);
   const span = burst.length > 1 ? (burst.at(-1)!.at - burst[0]!.at) / 1000 : 0;

@@ -70,6 +70,8 @@ export interface Config {
   /** PostgreSQL: connections for everything but searches; and the separate pool the searches use. */
   databasePoolSize: number;
   searchPoolSize: number;
+  /** PostgreSQL: connections for background work (webhook deliveries), apart from requests'. */
+  backgroundPoolSize: number;
   /** A search read running longer is stopped (PostgreSQL statement_timeout; SQLite ends the worker). */
   searchTimeoutMs: number;
   redisUrl: string | null;
@@ -260,6 +262,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     databaseQueryTimeoutMs: int('DATABASE_QUERY_TIMEOUT_MS', 15_000, 50, 3_600_000),
     databasePoolSize: int('DATABASE_POOL_SIZE', 10, 1, 500),
     searchPoolSize: int('DATABASE_SEARCH_POOL_SIZE', 4, 1, 500),
+    backgroundPoolSize: int('DATABASE_BACKGROUND_POOL_SIZE', 2, 1, 100),
     searchTimeoutMs: int('SEARCH_TIMEOUT_MS', 2000, 50, 600_000),
     redisUrl,
     publicBaseUrl,

@@ -80,10 +80,10 @@ export async function openInfrastructure(app: FastifyInstance, options: Infrastr
   const stopPruning = startPruning(database.db, clock, (err) => app.log.error({ err }, 'pruning the search change log failed'));
   app.addHook('onClose', async () => { stopPruning(); });
 
-  const changes = new ChangeFeed(database.db, clock, app.log, config.changesRetentionDays * 86_400_000);
+  const changes = new ChangeFeed(database.db, clock, app.log, config.changesRetentionDays * 86_400_000, database.background);
   const stopChanges = changes.start();
   app.decorate('changeFeed', changes);
-  app.addHook('onClose', async () => { stopChanges(); });
+  app.addHook('onClose', async () => { await stopChanges(); });
 
   const idempotency = new Idempotency(database.db, clock, config.instanceName);
   const abandonedClaims = await idempotency.releaseAbandoned();

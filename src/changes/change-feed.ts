@@ -24,6 +24,24 @@ export interface ChangeRow {
 
 export interface FeedState { epoch: number; last: number; prunedBelow: number }
 
+export interface PageOptions {
+  /** The state the caller has read already. */
+  known?: FeedState;
+  /** Where to read (webhook deliveries read on the background pool). */
+  db?: Kysely<DB>;
+  /** Complete what writers left first (default); a reader that leaves it to them says false. */
+  publish?: boolean;
+}
+
+export interface FeedPage {
+  rows: ChangeRow[];
+  /** The last position looked at, filtered out or not: the next page starts after it. */
+  through: number;
+  more: boolean;
+  /** The position of the change still incomplete that ended this page, if one did: it is waiting for `publish()`. */
+  incomplete: number | null;
+}
+
 /** How long changes are kept: an older cursor is answered 410 (CHANGES_RETENTION_DAYS). */
 export const DEFAULT_RETENTION_DAYS = 30;
 const FILL_BATCH = 100;
@@ -39,11 +57,18 @@ export class ChangeFeed {
     private readonly clock: () => number,
     private readonly log: FastifyBaseLogger,
     readonly retentionMs: number = DEFAULT_RETENTION_DAYS * 86_400_000,
+    /** Where completing changes reads and writes (the background pool on PostgreSQL: it runs after a request's commit). */
+    private readonly fillDb: Kysely<DB> = db,
   ) {}
 
   /** How the area that owns a resource type shows it publicly (each area registers its own). */
   provide(resourceType: ResourceType, snapshot: Snapshot): void {
     this.snapshots.set(resourceType, snapshot);
+  }
+
+  /** The completion this instance is running now, if any (a reader that found an incomplete change may wait for it). */
+  get publishing(): Promise<void> | null {
+    return this.filling;
   }
 
   /** Calls `listener` whenever this instance has completed changes (webhook deliveries start at once). */
@@ -79,13 +104,13 @@ export class ChangeFeed {
 
   private async fillPending(): Promise<void> {
     for (;;) {
-      const pending = await this.db.selectFrom('change_events').select(['position', 'resource_type', 'resource_id'])
+      const pending = await this.fillDb.selectFrom('change_events').select(['position', 'resource_type', 'resource_id'])
         .where('ready', '=', 0).orderBy('position').limit(FILL_BATCH).execute();
       for (const row of pending) {
         const snapshot = this.snapshots.get(row.resource_type);
         if (!snapshot) throw new Error(`no snapshot for ${row.resource_type}`);
         const data = await snapshot(row.resource_id);
-        await this.db.updateTable('change_events').set({ data: data === null ? null : JSON.stringify(data), ready: 1 })
+        await this.fillDb.updateTable('change_events').set({ data: data === null ? null : JSON.stringify(data), ready: 1 })
           .where('position', '=', Number(row.position)).where('ready', '=', 0).execute();
       }
       if (pending.length < FILL_BATCH) return;
@@ -97,34 +122,60 @@ export class ChangeFeed {
    * position of the latest change recorded, `prunedBelow` the lowest position still kept (a cursor below it may
    * have missed changes).
    */
-  async state(): Promise<FeedState> {
-    const rows = await this.db.selectFrom('change_feed_state').select(['name', 'value']).execute();
+  async state(db: Kysely<DB> = this.db): Promise<FeedState> {
+    const rows = await db.selectFrom('change_feed_state').select(['name', 'value']).execute();
     const value = (name: string) => Number(rows.find((r) => r.name === name)?.value ?? Number.NaN);
     return { epoch: value('epoch'), last: value('last_position'), prunedBelow: value('pruned_below') };
   }
 
   /**
    * Up to `limit` changes after `after`, in commit order, of `types` and `company` when given. `through` is the last
-   * position looked at (filtered out or not): the next page starts after it. `known`: the state the caller read.
+   * position looked at (filtered out or not): the next page starts after it.
    */
-  async page(after: number, limit: number, filter: { types: string[] | null; company: string | null }, known?: FeedState): Promise<{ rows: ChangeRow[]; through: number; more: boolean }> {
-    await this.publish();
+  async page(after: number, limit: number, filter: { types: string[] | null; company: string | null }, options: PageOptions = {}): Promise<FeedPage> {
+    const db = options.db ?? this.db;
+    if (options.publish !== false) await this.publish();
     // In this order: every position up to `last` has committed (a state read earlier says less, never wrong); a change
     // still incomplete ends the stretch before it (it completes only once, from 0 to 1); the rows are read within what
     // both said.
-    const last = known?.last ?? (await this.state()).last;
-    const pending = await this.db.selectFrom('change_events').select('position').where('position', '>', after).where('ready', '=', 0)
+    const last = options.known?.last ?? (await this.state(db)).last;
+    const pending = await db.selectFrom('change_events').select('position').where('position', '>', after).where('ready', '=', 0)
       .orderBy('position').limit(1).executeTakeFirst();
     // A bounded stretch of positions per request, so that a filter matching little cannot make one read long.
     const end = Math.max(after, Math.min(last, after + Math.max(limit * 20, 1_000), pending ? Number(pending.position) - 1 : Infinity));
-    let query = this.db.selectFrom('change_events')
+    let query = db.selectFrom('change_events')
       .select(['position', 'event_id', 'type', 'resource_type', 'resource_id', 'company_handle', 'occurred_at', 'data'])
       .where('position', '>', after).where('position', '<=', end);
     if (filter.types) query = query.where('type', 'in', filter.types);
     if (filter.company) query = query.where('company_handle', '=', filter.company);
     const rows = (await query.orderBy('position').limit(limit + 1).execute()).map((r) => ({ ...r, position: Number(r.position), occurred_at: Number(r.occurred_at) }));
-    if (rows.length > limit) return { rows: rows.slice(0, limit), through: rows[limit - 1]!.position, more: true };
-    return { rows, through: end, more: end < last };
+    const incomplete = pending && Number(pending.position) - 1 === end ? Number(pending.position) : null;
+    if (rows.length > limit) return { rows: rows.slice(0, limit), through: rows[limit - 1]!.position, more: true, incomplete: null };
+    return { rows, through: end, more: end < last, incomplete };
+  }
+
+  /**
+   * For a follower that keeps its own cursor (a webhook endpoint): up to `limit` changes after `after` in commit
+   * order, of any type, in one statement that also reads the last position handed out. One statement sees one
+   * snapshot, and a position is handed out only after every lower one has committed (change-log.ts), so no change up
+   * to it is missing. The stretch is cut before the first change still incomplete (`incomplete`, for `publish()`).
+   * `through`: the last position covered, where the follower's cursor goes.
+   */
+  async stretch(after: number, limit: number, db: Kysely<DB> = this.db): Promise<FeedPage> {
+    const read = await db.selectFrom('change_events')
+      .select(['position', 'event_id', 'type', 'resource_type', 'resource_id', 'company_handle', 'occurred_at', 'data', 'ready'])
+      .where('position', '>', after)
+      .where('position', '<=', (eb) => eb.selectFrom('change_feed_state').select('value').where('name', '=', 'last_position'))
+      .orderBy('position').limit(limit + 1).execute();
+    const cut = read.findIndex((r) => Number(r.ready) === 0);
+    const usable = (cut === -1 ? read : read.slice(0, cut)).slice(0, limit);
+    const rows = usable.map(({ ready: _ready, ...r }) => ({ ...r, position: Number(r.position), occurred_at: Number(r.occurred_at) }));
+    return {
+      rows,
+      through: rows.at(-1)?.position ?? after,
+      more: cut === -1 && read.length > limit,
+      incomplete: cut !== -1 && cut <= limit ? Number(read[cut]!.position) : null,
+    };
   }
 
   /**
@@ -170,12 +221,22 @@ export class ChangeFeed {
   }
 
   /** The sweep every minute and the retention every hour, for as long as the instance runs; returns the stop. */
-  start(): () => void {
+  start(): () => Promise<void> {
     const report = (what: string) => (err: unknown) => this.log.error({ err }, `change feed: ${what} failed`);
-    const sweep = setInterval(() => { this.sweepClosedJobs().catch(report('the hiring sweep')); }, 60_000);
-    const prune = setInterval(() => { this.prune().catch(report('pruning')); }, 3_600_000);
+    const running = new Set<Promise<unknown>>();
+    const run = (work: () => Promise<unknown>, what: string) => {
+      const done = work().catch(report(what)).finally(() => running.delete(done));
+      running.add(done);
+    };
+    const sweep = setInterval(() => run(() => this.sweepClosedJobs(), 'the hiring sweep'), 60_000);
+    const prune = setInterval(() => run(() => this.prune(), 'pruning'), 3_600_000);
     sweep.unref();
     prune.unref();
-    return () => { clearInterval(sweep); clearInterval(prune); };
+    // Stopping waits for a sweep or a pruning under way: the database closes after it.
+    return async () => {
+      clearInterval(sweep);
+      clearInterval(prune);
+      await Promise.allSettled([...running]);
+    };
   }
 }

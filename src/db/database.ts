@@ -22,6 +22,11 @@ export type LongReads = <R>(query: Compilable<R>) => Promise<R[]>;
 
 export interface Database {
   db: Kysely<DB>;
+  /**
+   * PostgreSQL: a small pool of its own for work in the background of requests (webhook deliveries), so that it never
+   * waits behind a burst of reads for a connection, nor makes them wait. SQLite: `db`.
+   */
+  background: Kysely<DB>;
   adapter: DialectAdapter;
   /** PostgreSQL: the pool, as for any query. SQLite: read-only connections in worker threads. */
   longReads: LongReads;
@@ -50,6 +55,8 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** PostgreSQL: connections of the pool the long reads use (default 4), so searches never take the main pool's. */
   searchPoolSize?: number;
+  /** PostgreSQL: connections of the background pool (default 2). */
+  backgroundPoolSize?: number;
   /** SQLite: worker threads for long reads (default 2; 0 runs them on the main connection). */
   readWorkers?: number;
   /** A long read running longer is stopped (default 2,000 ms). */
@@ -64,7 +71,7 @@ export interface DatabaseOptions {
 export function databaseOptions(config: Config): DatabaseOptions {
   return {
     kind: config.databaseKind, url: config.databaseUrl, readWorkers: config.sqliteReadWorkers,
-    poolSize: config.databasePoolSize, searchPoolSize: config.searchPoolSize, searchTimeoutMs: config.searchTimeoutMs,
+    poolSize: config.databasePoolSize, searchPoolSize: config.searchPoolSize, backgroundPoolSize: config.backgroundPoolSize, searchTimeoutMs: config.searchTimeoutMs,
     connectTimeoutMs: config.databaseConnectTimeoutMs, queryTimeoutMs: config.databaseQueryTimeoutMs,
   };
 }
@@ -165,8 +172,11 @@ export function openDatabase(options: DatabaseOptions): Database {
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: mainPool }) });
     // The server stops a search at statement_timeout; the client's own timer, a second later, for a server that cannot.
     const searchReads = boundedPool(searchPool, timeoutMs + 1_000, statements);
+    const backgroundPool = poolOf(options.backgroundPoolSize ?? 2, '');
+    const background = new Kysely<DB>({ dialect: new PostgresDialect({ pool: boundedPool(backgroundPool, options.queryTimeoutMs, statements) }) });
     return {
       db,
+      background,
       adapter: postgresAdapter,
       reads: postgresPreparedReads(mainPool),
       statements,
@@ -185,9 +195,10 @@ export function openDatabase(options: DatabaseOptions): Database {
         }
       },
       ping: async () => { await pool.query(timed('SELECT 1', [], PING_TIMEOUT_MS)); },
-      pools: () => [pgPoolStats('main', pool), pgPoolStats('search', searchPool)],
+      pools: () => [pgPoolStats('main', pool), pgPoolStats('search', searchPool), pgPoolStats('background', backgroundPool)],
       close: async () => {
         await searchPool.end();
+        await background.destroy();
         await db.destroy();
       },
     };
@@ -205,6 +216,7 @@ export function openDatabase(options: DatabaseOptions): Database {
   const readers = workers > 0 && !sqlite.memory ? new SqliteReadPool(options.url, workers, timeoutMs) : null;
   return {
     db,
+    background: db,
     adapter: sqliteAdapter,
     reads: sqlitePreparedReads(sqlite, statements),
     statements,

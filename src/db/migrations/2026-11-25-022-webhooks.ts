@@ -50,9 +50,9 @@ export function webhooks(): Migration {
         .addUniqueConstraint('webhook_deliveries_once', ['endpoint_id', 'position'])
         .execute();
       // The pending deliveries of an endpoint by resource, in order: a delivery waits for the earlier ones of its resource.
+      // The only partial index on pending deliveries: the due ones are read through it, each checked against the first
+      // of its resource (src/webhooks/dispatcher.ts, firstOfResource).
       await db.schema.createIndex('webhook_deliveries_pending').on('webhook_deliveries').columns(['endpoint_id', 'resource_key', 'position'])
-        .where(sql.ref('state'), '=', 'pending').execute();
-      await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['endpoint_id', 'next_attempt_at'])
         .where(sql.ref('state'), '=', 'pending').execute();
       await db.schema.createIndex('webhook_deliveries_by_time').on('webhook_deliveries').column('created_at').execute();
       await db.schema.createTable('webhook_attempts')

@@ -45,7 +45,7 @@ export const changeRoutes: FastifyPluginAsyncTypebox<{ changes: ChangeFeed; link
     }
     if (cursor.position > state.last) throw new ApiError('C0013', `The cursor is ahead of the feed: ${RESYNC}`, 'after');
     const from = cursor.position;
-    const page = await changes.page(from, Math.min(Math.max(pageSize, 1), 500), { types: types && types.length > 0 ? types : null, company: companyId || null }, state);
+    const page = await changes.page(from, Math.min(Math.max(pageSize, 1), 500), { types: types && types.length > 0 ? types : null, company: companyId || null }, { known: state });
     return {
       items: page.rows.map((row) => changeItem(row, links) as never),
       nextCursor: encode(epoch, page.through),
