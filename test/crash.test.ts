@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,6 +20,7 @@ import { OAuthRepository } from '../src/modules/oauth/oauth-repository.js';
 import { queryTerms } from '../src/search/search-text.js';
 import { accessToken } from './helpers/tokens.js';
 import { freePort } from './helpers/free-port.js';
+import { serverProcess } from './helpers/server-process.js';
 
 /**
  * The real server, killed with SIGKILL at random moments while writes are in flight, then started again on
@@ -51,34 +51,17 @@ describe.each(ENGINES)('crashes of the real server on %s', (engine) => {
   let followerToken = '';
   let port = 0;
   let base = '';
-  let child: ChildProcess | null = null;
 
-  const start = async () => {
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-      env: {
-        ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, DATABASE_URL: store.url, LOG_LEVEL: 'silent',
-        PUBLIC_BASE_URL: base, SIGNING_KEY_SECRET: SECRET, INSTANCE_NAME: 'crash-test', REDIS_URL: '',
-        RATE_LIMIT_GLOBAL_PER_MINUTE: '100000', RATE_LIMIT_GLOBAL_PER_DAY: String(READ_LIMIT_PER_DAY),
-        RATE_LIMIT_POST_CREATE_PER_MINUTE: '100000', RATE_LIMIT_POST_CREATE_PER_HOUR: '100000', RATE_LIMIT_POST_CREATE_PER_DAY: '100000',
-        RATE_LIMIT_JOB_CREATE_PER_MINUTE: '100000', RATE_LIMIT_JOB_CREATE_PER_HOUR: '100000', RATE_LIMIT_JOB_CREATE_PER_DAY: '100000',
-        RATE_LIMIT_JOB_PUBLISH_PER_MINUTE: '100000', RATE_LIMIT_JOB_PUBLISH_PER_HOUR: '100000', RATE_LIMIT_JOB_PUBLISH_PER_DAY: '100000',
-      },
-      stdio: 'ignore',
-    });
-    for (let i = 0; i < 300; i++) {
-      if (await fetch(`${base}/readyz`).then((r) => r.ok, () => false)) return;
-      await sleep(100);
-    }
-    throw new Error('the server did not start');
-  };
-  const kill = async () => {
-    const c = child!;
-    child = null;
-    if (c.exitCode !== null) return;
-    const exited = new Promise((r) => c.once('exit', r));
-    c.kill('SIGKILL');
-    await exited;
-  };
+  const server = serverProcess(() => base, () => ({
+    PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, DATABASE_URL: store.url, LOG_LEVEL: 'silent',
+    PUBLIC_BASE_URL: base, SIGNING_KEY_SECRET: SECRET, INSTANCE_NAME: 'crash-test', REDIS_URL: '',
+    RATE_LIMIT_GLOBAL_PER_MINUTE: '100000', RATE_LIMIT_GLOBAL_PER_DAY: String(READ_LIMIT_PER_DAY),
+    RATE_LIMIT_POST_CREATE_PER_MINUTE: '100000', RATE_LIMIT_POST_CREATE_PER_HOUR: '100000', RATE_LIMIT_POST_CREATE_PER_DAY: '100000',
+    RATE_LIMIT_JOB_CREATE_PER_MINUTE: '100000', RATE_LIMIT_JOB_CREATE_PER_HOUR: '100000', RATE_LIMIT_JOB_CREATE_PER_DAY: '100000',
+    RATE_LIMIT_JOB_PUBLISH_PER_MINUTE: '100000', RATE_LIMIT_JOB_PUBLISH_PER_HOUR: '100000', RATE_LIMIT_JOB_PUBLISH_PER_DAY: '100000',
+  }));
+  const start = () => server.start();
+  const kill = () => server.kill();
 
   beforeAll(async () => {
     store = await scratchStorage(engine, dir, 'crash');
@@ -102,7 +85,7 @@ describe.each(ENGINES)('crashes of the real server on %s', (engine) => {
   }, 120_000);
 
   afterAll(async () => {
-    if (child) await kill();
+    if (server.running) await kill();
     await store?.drop();
     fs.rmSync(dir, { recursive: true, force: true });
   }, 60_000);

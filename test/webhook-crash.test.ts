@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +11,7 @@ import { generateDemoData, type DemoManifest } from '../src/demo/demo-generator.
 import { keyEncryptionKey } from '../src/modules/oauth/signing-keys.js';
 import { WebhookEndpoints } from '../src/webhooks/webhook-endpoints.js';
 import { freePort } from './helpers/free-port.js';
+import { serverProcess } from './helpers/server-process.js';
 import { jsonPart, multipart } from './helpers/multipart.js';
 import { scratchStorage, type ScratchStorage } from './helpers/scratch-storage.js';
 import { testConfig, type TestContext } from './helpers/test-app.js';
@@ -34,34 +34,17 @@ describe.each(ENGINES)('webhooks across SIGKILLs on %s', (engine) => {
   let token = '';
   let base = '';
   let port = 0;
-  let child: ChildProcess | null = null;
   let endpointSecret = '';
   const received: Array<{ id: string; body: string }> = [];
   let receiver: http.Server;
 
-  const start = async () => {
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-      env: {
-        ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, DATABASE_URL: store.url, LOG_LEVEL: 'silent',
-        PUBLIC_BASE_URL: base, SIGNING_KEY_SECRET: SECRET, INSTANCE_NAME: 'webhook-crash', REDIS_URL: '', WEBHOOKS_ALLOW_LOOPBACK: 'true',
-        RATE_LIMIT_POST_CREATE_PER_MINUTE: '100000', RATE_LIMIT_POST_CREATE_PER_HOUR: '100000', RATE_LIMIT_POST_CREATE_PER_DAY: '100000',
-      },
-      stdio: 'ignore',
-    });
-    for (let i = 0; i < 300; i++) {
-      if (await fetch(`${base}/readyz`).then((r) => r.ok, () => false)) return;
-      await sleep(100);
-    }
-    throw new Error('the server did not start');
-  };
-  const kill = async () => {
-    const c = child!;
-    child = null;
-    if (c.exitCode !== null) return;
-    const exited = new Promise((r) => c.once('exit', r));
-    c.kill('SIGKILL');
-    await exited;
-  };
+  const server = serverProcess(() => base, () => ({
+    PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, DATABASE_URL: store.url, LOG_LEVEL: 'silent',
+    PUBLIC_BASE_URL: base, SIGNING_KEY_SECRET: SECRET, INSTANCE_NAME: 'webhook-crash', REDIS_URL: '', WEBHOOKS_ALLOW_LOOPBACK: 'true',
+    RATE_LIMIT_POST_CREATE_PER_MINUTE: '100000', RATE_LIMIT_POST_CREATE_PER_HOUR: '100000', RATE_LIMIT_POST_CREATE_PER_DAY: '100000',
+  }));
+  const start = () => server.start();
+  const kill = () => server.kill();
 
   beforeAll(async () => {
     receiver = http.createServer((request, response) => {
@@ -93,7 +76,7 @@ describe.each(ENGINES)('webhooks across SIGKILLs on %s', (engine) => {
   }, 120_000);
 
   afterAll(async () => {
-    if (child) await kill();
+    if (server.running) await kill();
     await new Promise((r) => receiver?.close(r));
     await store?.drop();
     fs.rmSync(dir, { recursive: true, force: true });

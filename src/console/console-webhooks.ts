@@ -65,6 +65,22 @@ export function registerWebhookPages(app: FastifyInstance, pages: ConsolePages, 
     return /^ep_[0-9A-Za-z]{1,40}$/.test(id) ? endpoints.find(appId, id) : undefined;
   }
 
+  /**
+   * The signed-in user (for a form: with a valid form token), the app and the endpoint the path names, when the user
+   * owns them; otherwise null, the sign-in page or a 404 sent.
+   */
+  async function reached(request: FastifyRequest, reply: FastifyReply, form: boolean): Promise<{ user: User; owned: OwnedApp; endpoint: EndpointRow } | null> {
+    const user = form ? await pages.posted(request, reply) : await pages.signedIn(request, reply);
+    if (!user) return null;
+    const owned = await pages.ownedApp(request, user);
+    const endpoint = owned && await ownedEndpoint(request, owned.id);
+    if (!owned || !endpoint) {
+      await pages.notFound(request, reply, user);
+      return null;
+    }
+    return { user, owned, endpoint };
+  }
+
   /** The form's URL and types, or the problems to show beside the fields. */
   function readForm(form: Form, t: ConsoleText): { url: string; types: string[] } | { fieldErrors: Record<string, string> } {
     const url = String(form.url ?? '').trim();
@@ -103,11 +119,9 @@ export function registerWebhookPages(app: FastifyInstance, pages: ConsolePages, 
   /** Runs a change to an endpoint of the user's app, then shows the endpoint's page with a notice or the error. */
   async function endpointChange(request: FastifyRequest, reply: FastifyReply,
     change: (owned: OwnedApp, endpoint: EndpointRow, t: ConsoleText) => Promise<{ notice?: string; redirect?: string } | { error: string; status: number; extra?: Record<string, unknown> }>) {
-    const user = await pages.posted(request, reply);
-    if (!user) return reply;
-    const owned = await pages.ownedApp(request, user);
-    const endpoint = owned && await ownedEndpoint(request, owned.id);
-    if (!owned || !endpoint) return pages.notFound(request, reply, user);
+    const target = await reached(request, reply, true);
+    if (!target) return reply;
+    const { user, owned, endpoint } = target;
     const t = pages.text(request);
     try {
       const result = await change(owned, endpoint, t);
@@ -150,11 +164,9 @@ export function registerWebhookPages(app: FastifyInstance, pages: ConsolePages, 
   });
 
   app.get('/console/apps/:appId/webhooks/:endpointId', { schema: { hide: true } }, async (request, reply) => {
-    const user = await pages.signedIn(request, reply);
-    if (!user) return reply;
-    const owned = await pages.ownedApp(request, user);
-    const endpoint = owned && await ownedEndpoint(request, owned.id);
-    if (!owned || !endpoint) return pages.notFound(request, reply, user);
+    const target = await reached(request, reply, false);
+    if (!target) return reply;
+    const { user, owned, endpoint } = target;
     const token = (request.query as { shown?: unknown }).shown;
     if (typeof token !== 'string') return endpointPage(request, reply, user, owned, endpoint);
     const made = await pages.reveals.take(token, user.id, owned.id);
@@ -172,11 +184,9 @@ export function registerWebhookPages(app: FastifyInstance, pages: ConsolePages, 
   }));
 
   app.post('/console/apps/:appId/webhooks/:endpointId/rotate-secret', { schema: { hide: true } }, async (request, reply) => {
-    const user = await pages.posted(request, reply);
-    if (!user) return reply;
-    const owned = await pages.ownedApp(request, user);
-    const endpoint = owned && await ownedEndpoint(request, owned.id);
-    if (!owned || !endpoint) return pages.notFound(request, reply, user);
+    const target = await reached(request, reply, true);
+    if (!target) return reply;
+    const { user, owned, endpoint } = target;
     const overlap = String(((request.body ?? {}) as Form).overlap ?? '');
     if (!isOverlap(overlap)) return endpointPage(request, reply, user, owned, endpoint, { error: pages.text(request).invalid }, 400);
     const secret = await endpoints.rotateSecret(owned.id, endpoint.id, OVERLAPS[overlap], clock());
@@ -212,12 +222,11 @@ export function registerWebhookPages(app: FastifyInstance, pages: ConsolePages, 
   }));
 
   app.get('/console/apps/:appId/webhooks/:endpointId/deliveries/:deliveryId', { schema: { hide: true } }, async (request, reply) => {
-    const user = await pages.signedIn(request, reply);
-    if (!user) return reply;
-    const owned = await pages.ownedApp(request, user);
-    const endpoint = owned && await ownedEndpoint(request, owned.id);
-    const found = endpoint && await endpoints.delivery(endpoint.id, (request.params as { deliveryId: string }).deliveryId);
-    if (!owned || !endpoint || !found) return pages.notFound(request, reply, user);
+    const target = await reached(request, reply, false);
+    if (!target) return reply;
+    const { user, owned, endpoint } = target;
+    const found = await endpoints.delivery(endpoint.id, (request.params as { deliveryId: string }).deliveryId);
+    if (!found) return pages.notFound(request, reply, user);
     const t = pages.text(request);
     const { delivery, attempts, change } = found;
     const queued = (request.query as { queued?: unknown }).queued === '1';

@@ -1,0 +1,34 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The real server (`src/server.ts`) as its own process at `base()`, started with `env` on top of this one's, and
+ * killed with SIGKILL: what a crash test does to it, again and again, on the same data.
+ */
+export function serverProcess(base: () => string, env: () => Record<string, string>) {
+  let child: ChildProcess | null = null;
+  return {
+    get running(): boolean {
+      return child !== null;
+    },
+    /** Starts it and waits until `/readyz` answers (30 s at most). */
+    async start(): Promise<void> {
+      child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { env: { ...process.env, ...env() }, stdio: 'ignore' });
+      for (let i = 0; i < 300; i++) {
+        if (await fetch(`${base()}/readyz`).then((r) => r.ok, () => false)) return;
+        await sleep(100);
+      }
+      throw new Error('the server did not start');
+    },
+    /** SIGKILL, and waits until it is gone. */
+    async kill(): Promise<void> {
+      const c = child;
+      child = null;
+      if (!c || c.exitCode !== null) return;
+      const exited = new Promise((r) => c.once('exit', r));
+      c.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
