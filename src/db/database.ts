@@ -13,7 +13,7 @@ import type { Config } from '../config.js';
 import { databaseUnavailable, queryTimeLimit } from './database-unavailable.js';
 import { ClientGoneError, readScope } from './read-scope.js';
 import type { DB } from './schema.js';
-import { postgresPreparedReads, sqlitePreparedReads, type NamedStatementPool, type PreparedReads, type StatementCounter } from './prepared-reads.js';
+import { countStatement, postgresPreparedReads, sqlitePreparedReads, type NamedStatementPool, type PreparedReads, type StatementCounter } from './prepared-reads.js';
 import { SqliteReadPool } from './sqlite-read-pool.js';
 import { withStatementCache } from './statement-cache.js';
 
@@ -95,7 +95,7 @@ function boundedPool(pool: pg.Pool, queryTimeoutMs: number | undefined, counter:
     const client = await pool.connect();
     let broken: Error | undefined;
     const run = (config: pg.QueryConfig) => {
-      counter.count++;
+      countStatement(counter);
       return client.query(config).catch((err: unknown) => {
         if (databaseUnavailable(err) !== null) broken = err as Error;
         throw err;
@@ -140,7 +140,7 @@ function onConnection(db: Kysely<DB>): LongReads {
 /** The long reads, counted with every other statement. */
 function counted(longReads: LongReads, counter: StatementCounter): LongReads {
   return <R>(query: Compilable<R>) => {
-    counter.count++;
+    countStatement(counter);
     return longReads(query);
   };
 }

@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import type { StatementCounter } from './prepared-reads.js';
+import { countStatement, type StatementCounter } from './prepared-reads.js';
 
 /**
  * The SQLite connection as Kysely sees it, with prepared statements kept by their SQL text. Kysely
@@ -15,7 +15,7 @@ export function withStatementCache(sqlite: BetterSqlite3.Database, counter: Stat
     close: () => { statements.clear(); sqlite.close(); },
     prepare(sql: string): SqliteStatement {
       // Kysely prepares each statement it runs, once per run: this counts the runs.
-      counter.count++;
+      countStatement(counter);
       const cached = statements.get(sql);
       // A statement still being iterated (Kysely's stream()) cannot run again until it finishes.
       if (cached && !cached.busy) return cached as unknown as SqliteStatement;

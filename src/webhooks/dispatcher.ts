@@ -22,6 +22,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { ChangeFeed, ChangeRow } from '../changes/change-feed.js';
 import { changeItem } from '../changes/change-item.js';
+import { backgroundWork } from '../db/prepared-reads.js';
 import type { DB, WebhookEndpointsTable } from '../db/schema.js';
 import { randomBase62 } from '../shared/keys.js';
 import type { Links } from '../shared/links.js';
@@ -182,7 +183,8 @@ export class WebhookDispatcher {
       try {
         do {
           this.tickAgain = false;
-          started += await this.claimWork();
+          // Its statements, and those of the endpoints' work it starts, are not a request's (db/prepared-reads.ts).
+          started += await backgroundWork.run(true, () => this.claimWork());
         } while (this.tickAgain && !this.stopped);
       } finally {
         this.ticking = null;
