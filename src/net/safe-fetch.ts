@@ -61,10 +61,18 @@ export function guardedLookup(accept: (address: string) => boolean): LookupFunct
   };
 }
 
-function once(url: URL, options: SafeFetchOptions, deadline: number): Promise<{ status: number; location?: string; contentType: string; body: Buffer }> {
-  const allowPrivate = isAllowed(url, options.allowedHosts);
+/**
+ * The address `url` names literally when `accept` does not take it, else null. A literal address is connected to
+ * without a lookup, so `guardedLookup` never sees it: it is checked here.
+ */
+export function refusedLiteral(url: URL, accept: (address: string) => boolean): string | null {
   const literal = url.hostname.replace(/^\[|\]$/g, '');
-  if (ipaddr.isValid(literal) && !allowPrivate && !isPublicAddress(literal)) {
+  return ipaddr.isValid(literal) && !accept(literal) ? literal : null;
+}
+
+function once(url: URL, options: SafeFetchOptions, deadline: number): Promise<{ status: number; location?: string; contentType: string; body: Buffer }> {
+  const accept = isAllowed(url, options.allowedHosts) ? () => true : isPublicAddress;
+  if (refusedLiteral(url, accept) !== null) {
     return Promise.reject(new BlockedFetchError(`${url.hostname} is not a public address`));
   }
   return new Promise((resolve, reject) => {
@@ -72,7 +80,7 @@ function once(url: URL, options: SafeFetchOptions, deadline: number): Promise<{ 
     const remaining = deadline - Date.now();
     if (remaining <= 0) return reject(new Error('timed out'));
     const request = client.get(url, {
-      lookup: guardedLookup(allowPrivate ? () => true : isPublicAddress),
+      lookup: guardedLookup(accept),
       timeout: remaining,
       headers: { 'user-agent': 'SvcOpenGraphFetcher/1.0', accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1' },
     }, (response) => {

@@ -5,8 +5,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import ipaddr from 'ipaddr.js';
-import { guardedLookup } from '../net/safe-fetch.js';
+import { guardedLookup, refusedLiteral } from '../net/safe-fetch.js';
 
 export interface SendResult {
   /** The receiver's status; null when there was no answer (refused, reset, timed out, blocked). */
@@ -60,9 +59,9 @@ export class WebhookSender {
   }
 
   send(endpointId: string, target: string, headers: Record<string, string>, body: string): Promise<SendResult> {
-    // A literal address is connected to without a lookup: it is checked here.
-    const literal = new URL(target).hostname.replace(/^\[|\]$/g, '');
-    if (ipaddr.isValid(literal) && !this.accept(literal)) {
+    const url = new URL(target);
+    const literal = refusedLiteral(url, this.accept);
+    if (literal !== null) {
       return Promise.resolve({ status: null, error: `${literal} is not an address webhooks may be sent to`, responseBody: null, durationMs: 0 });
     }
     const started = performance.now();
@@ -75,7 +74,6 @@ export class WebhookSender {
         clearTimeout(timer);
         resolve({ ...result, durationMs: elapsed() });
       };
-      const url = new URL(target);
       const secure = url.protocol === 'https:';
       const payload = Buffer.from(body, 'utf8');
       const request = (secure ? https : http).request(url, {
