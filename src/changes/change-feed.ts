@@ -6,7 +6,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
-import { recordChanges, type ResourceType } from './change-log.js';
+import { Rerun } from '../shared/rerun.js';
+import { lastPosition, recordChanges, type ResourceType } from './change-log.js';
 
 /** The public representation of a resource now, or null when it is no longer public. */
 export type Snapshot = (id: string) => Promise<unknown>;
@@ -48,9 +49,16 @@ const FILL_BATCH = 100;
 
 export class ChangeFeed {
   private readonly snapshots = new Map<ResourceType, Snapshot>();
-  private filling: Promise<void> | null = null;
-  private fillAgain = false;
   private readonly published: Array<() => void> = [];
+  /** Completing changes, one run at a time; listeners hear after every pass. Never throws: a later call retries. */
+  private readonly filling = new Rerun(async () => {
+    try {
+      await this.fillPending();
+    } catch (err) {
+      this.log.error({ err }, 'change feed: completing recorded changes failed; the next read or write retries');
+    }
+    for (const listener of this.published) listener();
+  });
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -68,7 +76,7 @@ export class ChangeFeed {
 
   /** The completion this instance is running now, if any (a reader that found an incomplete change may wait for it). */
   get publishing(): Promise<void> | null {
-    return this.filling;
+    return this.filling.running;
   }
 
   /** Calls `listener` whenever this instance has completed changes (webhook deliveries start at once). */
@@ -81,25 +89,8 @@ export class ChangeFeed {
    * the feed before it reads (a writer that stopped between its commit and this leaves work for the next). Never
    * throws: a change left incomplete is completed by a later call.
    */
-  async publish(): Promise<void> {
-    if (this.filling) {
-      this.fillAgain = true;
-      return this.filling;
-    }
-    this.filling = (async () => {
-      try {
-        do {
-          this.fillAgain = false;
-          await this.fillPending();
-        } while (this.fillAgain);
-      } catch (err) {
-        this.log.error({ err }, 'change feed: completing recorded changes failed; the next read or write retries');
-      } finally {
-        this.filling = null;
-      }
-      for (const listener of this.published) listener();
-    })();
-    return this.filling;
+  publish(): Promise<void> {
+    return this.filling.run();
   }
 
   private async fillPending(): Promise<void> {
@@ -165,7 +156,7 @@ export class ChangeFeed {
     const read = await db.selectFrom('change_events')
       .select(['position', 'event_id', 'type', 'resource_type', 'resource_id', 'company_handle', 'occurred_at', 'data', 'ready'])
       .where('position', '>', after)
-      .where('position', '<=', (eb) => eb.selectFrom('change_feed_state').select('value').where('name', '=', 'last_position'))
+      .where('position', '<=', lastPosition(db))
       .orderBy('position').limit(limit + 1).execute();
     const cut = read.findIndex((r) => Number(r.ready) === 0);
     const usable = (cut === -1 ? read : read.slice(0, cut)).slice(0, limit);

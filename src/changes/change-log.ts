@@ -31,6 +31,11 @@ export function newFeedEpoch(): number {
   return randomBytes(6).readUIntBE(0, 6);
 }
 
+/** The last position handed out (a query, or a subquery of another): every change up to it has committed. */
+export function lastPosition(db: Kysely<DB>) {
+  return db.selectFrom('change_feed_state').select('value').where('name', '=', 'last_position');
+}
+
 const resourceOf = (type: ChangeType): ResourceType => type.slice(0, type.indexOf('.')) as ResourceType;
 
 /** Records `changes` in the transaction `db` belongs to, at the next positions of the feed. */

@@ -22,9 +22,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { ChangeFeed, ChangeRow } from '../changes/change-feed.js';
 import { changeItem } from '../changes/change-item.js';
+import { lastPosition } from '../changes/change-log.js';
 import { backgroundWork } from '../db/prepared-reads.js';
 import type { DB, WebhookEndpointsTable } from '../db/schema.js';
 import { randomBase62 } from '../shared/keys.js';
+import { Rerun } from '../shared/rerun.js';
 import type { Links } from '../shared/links.js';
 import { unseal } from '../shared/sealed.js';
 import { WebhookSender, type SendResult } from './send.js';
@@ -80,8 +82,13 @@ async function inPool<T, R>(items: T[], limit: number, work: (item: T) => Promis
 
 export class WebhookDispatcher {
   private readonly working = new Map<string, Promise<void>>();
-  private ticking: Promise<number> | null = null;
-  private tickAgain = false;
+  /** Looking for work and claiming it, one look at a time (a wake during a look asks for another). */
+  private readonly claims = new Rerun(() => backgroundWork.run(true, async () => {
+    // Its statements, and those of the endpoints' work it starts, are not a request's (db/prepared-reads.ts).
+    this.started += await this.claimWork();
+  }));
+  /** Endpoints' runs started so far (settle() tells from it whether a look found work). */
+  private started = 0;
   private stopped = false;
   /** Endpoints lingering with their lease (nothing to send), each with what wakes it. */
   private readonly lingering = new Map<string, (more: boolean) => void>();
@@ -134,7 +141,7 @@ export class WebhookDispatcher {
   }
 
   wake(): void {
-    this.tick().catch((err: unknown) => this.log.error({ err }, 'webhooks: looking for work failed; the next poll retries'));
+    this.claims.run().catch((err: unknown) => this.log.error({ err }, 'webhooks: looking for work failed; the next poll retries'));
   }
 
   /** Runs until nothing is due now (tests, with their own clock; the service's poll does the same over time). */
@@ -143,9 +150,10 @@ export class WebhookDispatcher {
     try {
       for (const wake of this.lingering.values()) wake(false);
       for (let round = 0; round < 10_000; round++) {
-        await this.ticking;
-        const started = await this.tick();
-        if (started === 0 && this.working.size === 0) return;
+        await this.claims.running;
+        const before = this.started;
+        await this.claims.run();
+        if (this.started === before && this.working.size === 0) return;
         await Promise.allSettled([...this.working.values()]);
       }
       throw new Error('webhooks: still busy after 10,000 rounds');
@@ -173,27 +181,6 @@ export class WebhookDispatcher {
   }
 
   /** Claims the endpoints with work whose lease is free, and works each; returns how many it started. */
-  private tick(): Promise<number> {
-    if (this.ticking) {
-      this.tickAgain = true;
-      return this.ticking;
-    }
-    this.ticking = (async () => {
-      let started = 0;
-      try {
-        do {
-          this.tickAgain = false;
-          // Its statements, and those of the endpoints' work it starts, are not a request's (db/prepared-reads.ts).
-          started += await backgroundWork.run(true, () => this.claimWork());
-        } while (this.tickAgain && !this.stopped);
-      } finally {
-        this.ticking = null;
-      }
-      return started;
-    })();
-    return this.ticking;
-  }
-
   private async claimWork(): Promise<number> {
     if (this.stopped || this.working.size >= MAX_ENDPOINTS) return 0;
     const { owner } = this.options;
@@ -202,7 +189,7 @@ export class WebhookDispatcher {
       .where('disabled_at', 'is', null)
       .where((eb) => eb.or([eb('lease_until', '<=', now), eb('lease_owner', '=', owner)]))
       .where((eb) => eb.or([
-        eb('cursor', '<', eb.selectFrom('change_feed_state').select('value').where('name', '=', 'last_position')),
+        eb('cursor', '<', lastPosition(this.db)),
         eb('due_at', '<=', now),
       ]))
       .limit(MAX_ENDPOINTS).execute();

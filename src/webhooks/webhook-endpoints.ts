@@ -4,7 +4,7 @@
  * delete it; list its deliveries with their attempts, send one again, replay the changes of a time range.
  */
 import type { Kysely, Selectable } from 'kysely';
-import { CHANGE_TYPES } from '../changes/change-log.js';
+import { CHANGE_TYPES, lastPosition } from '../changes/change-log.js';
 import type { DB, DeliveryState, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from '../db/schema.js';
 import { randomBase62 } from '../shared/keys.js';
 import { seal } from '../shared/sealed.js';
@@ -153,7 +153,6 @@ export class WebhookEndpoints {
   }
 
   private async latest(db: Kysely<DB>): Promise<number> {
-    const row = await db.selectFrom('change_feed_state').select('value').where('name', '=', 'last_position').executeTakeFirstOrThrow();
-    return Number(row.value);
+    return Number((await lastPosition(db).executeTakeFirstOrThrow()).value);
   }
 }
