@@ -15,8 +15,6 @@
  * `standardwebhooks` package. Prints a table and saves it under bench/results/.
  */
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -24,6 +22,7 @@ import autocannon from 'autocannon';
 import { Webhook } from 'standardwebhooks';
 import { keyEncryptionKey } from '../src/modules/oauth/signing-keys.js';
 import { WebhookEndpoints } from '../src/webhooks/webhook-endpoints.js';
+import { startReceiver } from '../test/helpers/webhook-receiver.js';
 import { drawn, readMix, realisticWorkload, writes } from './realistic.js';
 import { buildService, dataset, issueTokens, percentile, SECRET, startService } from './run.js';
 
@@ -37,33 +36,25 @@ const connections = Number(values.connections);
 
 interface Arrival { endpoint: string; id: string; type: string; resourceId: string; latencyMs: number; at: number }
 
-/** One server for every endpoint (told apart by path): healthy ones answer 204, `/slow` after 10 s, `/failing` 500. */
+/**
+ * One receiver for every endpoint (told apart by path): healthy ones answer 204, `/slow` after 10 s, `/failing` 500.
+ * Each delivery's signature is checked with the `standardwebhooks` package as it arrives.
+ */
 async function receivers(secrets: () => Map<string, string>) {
   const arrivals: Arrival[] = [];
   let badSignatures = 0;
-  const server = http.createServer({ keepAliveTimeout: 60_000 }, (request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (c: Buffer) => chunks.push(c));
-    request.on('end', () => {
-      const at = Date.now();
-      const name = (request.url ?? '/').slice(1);
-      const body = Buffer.concat(chunks).toString('utf8');
-      try {
-        const change = new Webhook(secrets().get(name)!).verify(body, request.headers as Record<string, string>) as { id: string; type: string; occurredAt: string; resource: { id: string } };
-        arrivals.push({ endpoint: name, id: change.id, type: change.type, resourceId: change.resource.id, latencyMs: at - Date.parse(change.occurredAt), at });
-      } catch {
-        badSignatures++;
-      }
-      if (name === 'slow') setTimeout(() => { if (!response.destroyed) response.writeHead(204).end(); }, 10_000);
-      else response.writeHead(name === 'failing' ? 500 : 204).end();
-    });
+  const receiver = await startReceiver();
+  receiver.answer((delivery) => {
+    const name = delivery.path.slice(1);
+    try {
+      const change = new Webhook(secrets().get(name)!).verify(delivery.body, delivery.headers) as { id: string; type: string; occurredAt: string; resource: { id: string } };
+      arrivals.push({ endpoint: name, id: change.id, type: change.type, resourceId: change.resource.id, latencyMs: delivery.at - Date.parse(change.occurredAt), at: delivery.at });
+    } catch {
+      badSignatures++;
+    }
+    return name === 'slow' ? { status: 204, delayMs: 10_000 } : { status: name === 'failing' ? 500 : 204 };
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: (name: string) => `http://127.0.0.1:${(server.address() as AddressInfo).port}/${name}`,
-    arrivals, bad: () => badSignatures,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
-  };
+  return { url: (name: string) => receiver.url(`/${name}`), arrivals, bad: () => badSignatures, close: receiver.close };
 }
 
 const HEALTHY = ['healthy-1', 'healthy-2', 'healthy-3'];

@@ -1,6 +1,4 @@
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
@@ -17,6 +15,7 @@ import { scratchStorage, type ScratchStorage } from './helpers/scratch-storage.j
 import { testConfig, type TestContext } from './helpers/test-app.js';
 import { ENGINES } from './helpers/test-database.js';
 import { accessToken } from './helpers/tokens.js';
+import { startReceiver, type Receiver } from './helpers/webhook-receiver.js';
 
 /**
  * Issue 27's crash target: the real server killed with SIGKILL ten times while posts are written at about three a
@@ -35,8 +34,7 @@ describe.each(ENGINES)('webhooks across SIGKILLs on %s', (engine) => {
   let base = '';
   let port = 0;
   let endpointSecret = '';
-  const received: Array<{ id: string; body: string }> = [];
-  let receiver: http.Server;
+  let receiver: Receiver;
 
   const server = serverProcess(() => base, () => ({
     PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, DATABASE_URL: store.url, LOG_LEVEL: 'silent',
@@ -47,17 +45,7 @@ describe.each(ENGINES)('webhooks across SIGKILLs on %s', (engine) => {
   const kill = () => server.kill();
 
   beforeAll(async () => {
-    receiver = http.createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (c: Buffer) => chunks.push(c));
-      request.on('end', () => {
-        const body = Buffer.concat(chunks).toString('utf8');
-        new Webhook(endpointSecret).verify(body, request.headers as Record<string, string>);
-        received.push({ id: String(request.headers['webhook-id']), body });
-        response.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    receiver = await startReceiver();
     store = await scratchStorage(engine, dir, 'whcrash');
     port = await freePort();
     base = `http://127.0.0.1:${port}`;
@@ -70,14 +58,14 @@ describe.each(ENGINES)('webhooks across SIGKILLs on %s', (engine) => {
     // The endpoint as the console makes it, its secret sealed under the key the server derives from SIGNING_KEY_SECRET.
     const endpoints = new WebhookEndpoints(database.db, keyEncryptionKey(SECRET, dir));
     const { id: appId } = await database.db.selectFrom('apps').select('id').orderBy('id').executeTakeFirstOrThrow();
-    const made = await endpoints.create(appId, `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`, [], Date.now());
+    const made = await endpoints.create(appId, receiver.url(), [], Date.now());
     endpointSecret = made.secret;
     await database.close();
   }, 120_000);
 
   afterAll(async () => {
     if (server.running) await kill();
-    await new Promise((r) => receiver?.close(r));
+    await receiver?.close();
     await store?.drop();
     fs.rmSync(dir, { recursive: true, force: true });
   }, 60_000);
@@ -123,16 +111,20 @@ describe.each(ENGINES)('webhooks across SIGKILLs on %s', (engine) => {
       if (!page.hasMore) break;
     }
     for (const postId of acknowledged.values()) expect(feed.some((c) => c.type === 'post.created' && c.resource.id === String(postId))).toBe(true);
-    await expect.poll(() => feed.filter((c) => !received.some((r) => r.id === c.id)).length, { timeout: 30_000, interval: 100 }).toBe(0);
+    const received = () => receiver.received.map((r) => ({ id: r.headers['webhook-id']!, body: r.body }));
+    await expect.poll(() => feed.filter((c) => !received().some((r) => r.id === c.id)).length, { timeout: 30_000, interval: 100 }).toBe(0);
+
+    // Every delivery signed with the endpoint's secret, checked by the standardwebhooks package.
+    for (const r of receiver.received) expect(() => new Webhook(endpointSecret).verify(r.body, r.headers)).not.toThrow();
 
     // A repeat carries the same webhook-id and the same body; nothing arrives that the feed does not have.
     const bodies = new Map<string, Set<string>>();
-    for (const r of received) bodies.set(r.id, (bodies.get(r.id) ?? new Set()).add(r.body));
+    for (const r of received()) bodies.set(r.id, (bodies.get(r.id) ?? new Set()).add(r.body));
     for (const [id, set] of bodies) {
       expect(set.size, id).toBe(1);
       expect(feed.some((c) => c.id === id)).toBe(true);
     }
-    const repeats = received.length - bodies.size;
+    const repeats = receiver.received.length - bodies.size;
     console.warn(`webhook crash ${engine}: ${KILLS} kills, ${acknowledged.size} writes acknowledged, ${feed.length} changes, `
       + `all ${bodies.size} delivered, ${repeats} delivered twice (same webhook-id and body)`);
     expect(acknowledged.size).toBeGreaterThan(KILLS);

@@ -1,6 +1,4 @@
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
@@ -11,6 +9,7 @@ import { startListeningApp, type ListeningApp } from './helpers/listening-app.js
 import { jsonPart, multipart } from './helpers/multipart.js';
 import type { TestContext } from './helpers/test-app.js';
 import { accessToken, bearer } from './helpers/tokens.js';
+import { startReceiver, type Receiver } from './helpers/webhook-receiver.js';
 
 const SHOTS = process.env.CONSOLE_SCREENSHOTS === 'docs' ? 'docs/console' : 'test/.screenshots/console';
 
@@ -22,27 +21,18 @@ const SHOTS = process.env.CONSOLE_SCREENSHOTS === 'docs' ? 'docs/console' : 'tes
 describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('webhooks in the developer console', () => {
   let s: ListeningApp;
   let browser: Browser;
-  let receiver: http.Server;
-  const received: Array<{ headers: Record<string, string>; body: string }> = [];
-  let status = 500;
+  let receiver: Receiver;
   beforeAll(async () => {
     s = await startListeningApp('sqlite', { WEBHOOKS_ALLOW_LOOPBACK: 'true' });
     browser = await launchChromium();
     fs.mkdirSync(SHOTS, { recursive: true });
-    receiver = http.createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (c: Buffer) => chunks.push(c));
-      request.on('end', () => {
-        received.push({ headers: request.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') });
-        response.writeHead(status).end(status === 204 ? undefined : '{"error":"not ready"}');
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    receiver = await startReceiver();
+    receiver.answer(() => ({ status: 500, body: '{"error":"not ready"}' }));
   });
   afterAll(async () => {
     await browser?.close();
     await s?.close();
-    await new Promise((r) => receiver?.close(r));
+    await receiver?.close();
   });
 
   async function check(page: Page, name: string) {
@@ -73,7 +63,7 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('webhooks in the d
     await expect.poll(() => page.locator('#url-error').textContent(), { timeout: 10_000 }).toContain('not a public address');
     expect(await page.getByLabel(/^URL/).inputValue()).toBe('https://10.1.2.3/hooks');
 
-    const target = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    const target = receiver.url();
     await page.getByLabel(/^URL/).fill(target);
     await page.getByRole('checkbox', { name: 'post.created' }).check();
     await page.getByRole('button', { name: 'Add an endpoint' }).click();
@@ -90,12 +80,12 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('webhooks in the d
     const token = await accessToken({ app: s.app, demo: s.demo } as TestContext, 'post:write');
     const body = multipart([jsonPart({ text: '웹훅 콘솔 시험' })]);
     expect((await fetch(`${s.base}/api/v1/posts`, { method: 'POST', headers: { ...body.headers, ...bearer(token) }, body: body.payload })).status).toBe(201);
-    await expect.poll(() => received.length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(1);
     await page.reload();
     await expect.poll(() => page.locator('#delivery-list .delivery-state').first().textContent(), { timeout: 10_000 }).toContain('Sending');
     await check(page, 'webhook-endpoint-retrying');
-    status = 204;
-    await expect.poll(() => received.length, { timeout: 15_000 }).toBe(2);
+    receiver.answer(() => ({ status: 204 }));
+    await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBe(2);
     await expect.poll(async () => {
       await page.reload();
       return page.locator('#delivery-list .delivery-state').first().textContent();
@@ -109,9 +99,9 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('webhooks in the d
     await check(page, 'webhook-delivery');
     await page.getByRole('button', { name: 'Send again' }).click();
     await expect.poll(() => page.locator('.notice').textContent(), { timeout: 10_000 }).toBe('Queued to be sent again.');
-    await expect.poll(() => received.length, { timeout: 10_000 }).toBe(3);
-    expect(new Set(received.map((r) => r.headers['webhook-id'])).size).toBe(1);
-    for (const r of received) expect(() => new Webhook(secret).verify(r.body, r.headers)).not.toThrow();
+    await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(3);
+    expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    for (const r of receiver.received) expect(() => new Webhook(secret).verify(r.body, r.headers)).not.toThrow();
 
     await page.getByRole('link', { name: /Back to the endpoint/ }).click();
     await page.getByRole('checkbox', { name: /given up/ }).check();

@@ -1,5 +1,3 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../sdk/src/index.js';
@@ -12,33 +10,7 @@ import { injectSend } from './helpers/oauth-browser.js';
 import { createTestApp, type TestContext } from './helpers/test-app.js';
 import { ENGINES } from './helpers/test-database.js';
 import { accessToken, bearer } from './helpers/tokens.js';
-
-interface Received { headers: Record<string, string>; body: string; at: number }
-type Answer = (received: Received) => { status: number; delayMs?: number } | Promise<{ status: number; delayMs?: number }>;
-
-/** A real HTTP server that receives deliveries and answers as the test says. */
-async function startReceiver() {
-  const received: Received[] = [];
-  let answer: Answer = () => ({ status: 204 });
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (c: Buffer) => chunks.push(c));
-    request.on('end', async () => {
-      const one = { headers: request.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8'), at: performance.now() };
-      received.push(one);
-      const { status, delayMs } = await answer(one);
-      setTimeout(() => { if (!response.destroyed) response.writeHead(status).end(status >= 400 ? 'not now' : 'ok'); }, delayMs ?? 0);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: (path = '/hooks') => `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`,
-    received,
-    answer: (next: Answer) => { answer = next; },
-    reset: () => { received.length = 0; answer = () => ({ status: 204 }); },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
-  };
-}
+import { startReceiver, type Receiver, type Received } from './helpers/webhook-receiver.js';
 
 const payloadOf = (r: Received) => JSON.parse(r.body) as { id: string; type: string; resource: { id: string }; data: unknown };
 
@@ -47,7 +19,7 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
   let token: string;
   let forms: ConsoleForms;
   let appId: number;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: Receiver;
 
   beforeAll(async () => {
     // One connection per endpoint: endpoints on one host must not wait for each other's (the isolation test).
@@ -339,7 +311,7 @@ describe('where deliveries may go', () => {
 describe.each(ENGINES)('webhooks from two instances on %s', (engine) => {
   let first: ListeningApp;
   let second: SecondInstance;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: Receiver;
   beforeAll(async () => {
     first = await startListeningApp(engine, { WEBHOOKS_ALLOW_LOOPBACK: 'true' });
     second = await startSecondInstance(first, { WEBHOOKS_ALLOW_LOOPBACK: 'true' });
