@@ -5,24 +5,28 @@
  *
  * 1. **Latency under load**: three healthy endpoints while the realistic read mix runs from C connections (every
  *    request drawn from thousands of distinct ones) and posts and job changes are written at 3 a second through
- *    the API; the time from a change's commit (`occurredAt`) to its arrival at each endpoint: p50, p99.
+ *    the API; the time to each endpoint from the change's `occurredAt` (stamped as the write began: an upper
+ *    bound), from the write's answer (a lower bound), and on PostgreSQL with `track_commit_timestamp = on` from the
+ *    writing transaction's commit itself (created posts): p50, p99.
  * 2. **Isolation**: the same, with an endpoint that answers after 10 s and one that answers 500 added: the healthy
  *    endpoints' p99 beside phase 1's.
  * 3. **Throughput**: a replay of every post created so far (up to 10,000, one change per resource) to three
  *    endpoints at once: deliveries a second at the receivers, from the first arrival to the last.
  *
- * Receivers are node:http servers in this process; every delivery's signature is checked with the
+ * Receivers are node:http servers in a process of their own; every delivery's signature is checked with the
  * `standardwebhooks` package. Prints a table and saves it under bench/results/.
  */
+import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { keyEncryptionKey } from '../src/modules/oauth/signing-keys.js';
 import { WebhookEndpoints } from '../src/webhooks/webhook-endpoints.js';
-import { startReceiver } from '../test/helpers/webhook-receiver.js';
+import type { Received } from '../test/helpers/webhook-receiver.js';
 import { drawn, readMix, realisticWorkload, writes } from './realistic.js';
 import { buildService, dataset, issueTokens, percentile, SECRET, startService } from './run.js';
 
@@ -36,28 +40,43 @@ const connections = Number(values.connections);
 
 interface Arrival { endpoint: string; id: string; type: string; resourceId: string; latencyMs: number; at: number }
 
-/**
- * One receiver for every endpoint (told apart by path): healthy ones answer 204, `/slow` after 10 s, `/failing` 500.
- * Each delivery's signature is checked with the `standardwebhooks` package as it arrives.
- */
+/** The receivers (bench/webhook-receivers.ts, a process of their own); each delivery's signature checked here with the `standardwebhooks` package. */
 async function receivers(secrets: () => Map<string, string>) {
   const arrivals: Arrival[] = [];
   let badSignatures = 0;
-  const receiver = await startReceiver();
-  receiver.answer((delivery) => {
-    const name = delivery.path.slice(1);
-    try {
-      const change = new Webhook(secrets().get(name)!).verify(delivery.body, delivery.headers) as { id: string; type: string; occurredAt: string; resource: { id: string } };
-      arrivals.push({ endpoint: name, id: change.id, type: change.type, resourceId: change.resource.id, latencyMs: delivery.at - Date.parse(change.occurredAt), at: delivery.at });
-    } catch {
-      badSignatures++;
-    }
-    return name === 'slow' ? { status: 204, delayMs: 10_000 } : { status: name === 'failing' ? 500 : 204 };
+  const child = fork(path.resolve('bench/webhook-receivers.ts'));
+  const base = await new Promise<string>((resolve) => {
+    child.on('message', (message: { url?: string } & Received) => {
+      if (message.url !== undefined) return resolve(message.url);
+      const name = message.path.slice(1);
+      try {
+        const change = new Webhook(secrets().get(name)!).verify(message.body, message.headers) as { id: string; type: string; occurredAt: string; resource: { id: string } };
+        arrivals.push({ endpoint: name, id: change.id, type: change.type, resourceId: change.resource.id, latencyMs: message.at - Date.parse(change.occurredAt), at: message.at });
+      } catch {
+        badSignatures++;
+      }
+    });
   });
-  return { url: (name: string) => receiver.url(`/${name}`), arrivals, bad: () => badSignatures, close: receiver.close };
+  return {
+    url: (name: string) => `${base.replace(/\/$/, '')}/${name}`, arrivals, bad: () => badSignatures,
+    close: () => new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.disconnect(); }),
+  };
 }
 
 const HEALTHY = ['healthy-1', 'healthy-2', 'healthy-3'];
+
+/**
+ * When each post's creating transaction committed (ms since the epoch), by id: PostgreSQL only, with
+ * `track_commit_timestamp = on` (postgresql.conf; a restart applies it). Empty where the engine cannot say.
+ */
+async function commitTimes(postIds: number[]): Promise<Map<string, number>> {
+  if (db !== 'postgres' || postIds.length === 0) return new Map();
+  const { rows: [setting] } = await sql<{ on: string }>`SELECT current_setting('track_commit_timestamp') AS on`.execute(database.db);
+  if (setting?.on !== 'on') return new Map();
+  const { rows } = await sql<{ id: number; committed: number | null }>`
+    SELECT id, extract(epoch FROM pg_xact_commit_timestamp(xmin)) * 1000 AS committed FROM posts WHERE id = ANY(${[...new Set(postIds)]})`.execute(database.db);
+  return new Map(rows.flatMap((r) => (r.committed === null ? [] : [[String(r.id), Number(r.committed)]])));
+}
 
 buildService();
 const target = await dataset({ db }, posts);
@@ -123,12 +142,20 @@ try {
     const ofTimed = rx.arrivals.slice(from).filter((a) => HEALTHY.includes(a.endpoint) && a.type === 'post.created' && timed.has(a.resourceId));
     const afterAnswer = ofTimed.map((a) => a.at - timed.get(a.resourceId)!.answered);
     const afterRequest = ofTimed.map((a) => a.at - timed.get(a.resourceId)!.sent);
+    // PostgreSQL with track_commit_timestamp on knows when each writing transaction committed: the created posts'
+    // row versions (`xmin`, not updated since) give the exact time from commit to arrival.
+    const created = rx.arrivals.slice(from).filter((a) => HEALTHY.includes(a.endpoint) && a.type === 'post.created');
+    const committedAt = await commitTimes(created.map((a) => Number(a.resourceId)));
+    const afterCommit = created.flatMap((a) => { const at = committedAt.get(a.resourceId); return at === undefined ? [] : [a.at - at]; });
     const row = {
       reads: Math.round(load.requests.total / load.duration), readP99: load.latency.p99, readErrors: load.non2xx + load.errors, writes: written.count, writesFailed: written.failed,
       deliveries: healthy.length, deliveryP50: percentile(healthy, 50), deliveryP99: percentile(healthy, 99), deliveryMax: percentile(healthy, 100),
       timedDeliveries: ofTimed.length,
       afterAnswerP50: percentile(afterAnswer, 50), afterAnswerP99: percentile(afterAnswer, 99),
       afterRequestP50: percentile(afterRequest, 50), afterRequestP99: percentile(afterRequest, 99),
+      exactDeliveries: afterCommit.length,
+      afterCommitP50: afterCommit.length ? percentile(afterCommit, 50) : null, afterCommitP99: afterCommit.length ? percentile(afterCommit, 99) : null,
+      afterCommitMax: afterCommit.length ? percentile(afterCommit, 100) : null,
     };
     console.log(`  ${label}: ${JSON.stringify(row)}`);
     results[label] = row;
@@ -168,8 +195,9 @@ try {
   const start = rx.arrivals.length;
   let queued = 0;
   for (const name of BURST) queued += await endpoints.replay((await endpoints.find(appId, ids.get(name)!))!, 0, Date.now(), Date.now());
-  for (let i = 0; i < 1_200 && rx.arrivals.length - start < queued; i++) await new Promise((r) => setTimeout(r, 100));
-  const burst = rx.arrivals.slice(start);
+  for (let i = 0; i < 1_200 && rx.arrivals.slice(start).filter((a) => BURST.includes(a.endpoint)).length < queued; i++) await new Promise((r) => setTimeout(r, 100));
+  // Only the replay's own endpoints: a delivery of the phases' endpoints still on its way is not counted.
+  const burst = rx.arrivals.slice(start).filter((a) => BURST.includes(a.endpoint));
   const span = burst.length > 1 ? (burst.at(-1)!.at - burst[0]!.at) / 1000 : 0;
   results.throughput = { queued, delivered: burst.length, seconds: Number(span.toFixed(2)), perSecond: Math.round(burst.length / Math.max(span, 0.001)) };
   console.log(`  replay: ${JSON.stringify(results.throughput)}`);
