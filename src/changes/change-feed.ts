@@ -7,21 +7,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { Rerun } from '../shared/rerun.js';
-import { lastPosition, recordChanges, type ResourceType } from './change-log.js';
+import { completeWhenRecorded, lastPosition, recordChanges, type ChangeRow, type ResourceType } from './change-log.js';
+
+export type { ChangeRow } from './change-log.js';
 
 /** The public representation of a resource now, or null when it is no longer public. */
 export type Snapshot = (id: string) => Promise<unknown>;
-
-export interface ChangeRow {
-  position: number;
-  event_id: string;
-  type: string;
-  resource_type: ResourceType;
-  resource_id: string;
-  company_handle: string | null;
-  occurred_at: number;
-  data: string | null;
-}
 
 export interface FeedState { epoch: number; last: number; prunedBelow: number }
 
@@ -49,16 +40,12 @@ const FILL_BATCH = 100;
 
 export class ChangeFeed {
   private readonly snapshots = new Map<ResourceType, Snapshot>();
-  private readonly published: Array<() => void> = [];
-  /** Completing changes, one run at a time; listeners hear after every pass. Never throws: a later call retries. */
-  private readonly filling = new Rerun(async () => {
-    try {
-      await this.fillPending();
-    } catch (err) {
-      this.log.error({ err }, 'change feed: completing recorded changes failed; the next read or write retries');
-    }
-    for (const listener of this.published) listener();
-  });
+  private readonly published: Array<(completed: ChangeRow[]) => void> = [];
+  /** Changes their writers handed over to complete, and whether a caller asked for a look for any left incomplete. */
+  private readonly handedOver: ChangeRow[] = [];
+  private lookWanted = false;
+  /** Completing changes, one run at a time (see publish). */
+  private readonly filling = new Rerun(() => this.fillPass());
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -79,18 +66,62 @@ export class ChangeFeed {
     return this.filling.running;
   }
 
-  /** Calls `listener` whenever this instance has completed changes (webhook deliveries start at once). */
-  onPublished(listener: () => void): void {
+  /**
+   * Calls `listener` whenever this instance has completed changes, with those it completed from their writers' hands
+   * (exactly as stored; empty after a look for leftovers): webhook deliveries start at once, without reading them back.
+   */
+  onPublished(listener: (completed: ChangeRow[]) => void): void {
     this.published.push(listener);
   }
 
   /**
-   * Completes every recorded change still without its resource: called by a write right after its commit, and by
-   * the feed before it reads (a writer that stopped between its commit and this leaves work for the next). Never
-   * throws: a change left incomplete is completed by a later call.
+   * Completes recorded changes with their resource. A writer calls it right after its commit with the changes it
+   * recorded (`recordChanges`): those are completed without looking for them. Called without, it looks for every
+   * change still incomplete: the feed does so before it reads, and webhooks when a change stays incomplete (a writer
+   * that stopped between its commit and its call leaves work for them). Never throws: a change left incomplete is
+   * completed by a later look.
    */
-  publish(): Promise<void> {
+  publish(recorded?: ChangeRow[]): Promise<void> {
+    if (recorded) this.handedOver.push(...recorded);
+    else this.lookWanted = true;
     return this.filling.run();
+  }
+
+  private async fillPass(): Promise<void> {
+    const handed = this.handedOver.splice(0);
+    const look = this.lookWanted;
+    this.lookWanted = false;
+    let completed: ChangeRow[] = [];
+    try {
+      if (handed.length > 0) completed = await this.complete(handed);
+      if (look) await this.fillPending();
+    } catch (err) {
+      this.log.error({ err }, 'change feed: completing recorded changes failed; the next read or write retries');
+    }
+    for (const listener of this.published) listener(completed);
+  }
+
+  /**
+   * Completes the writers' changes in one round of reads and one of writes; returns those now stored as held here
+   * (a change another instance's look completed first is left out: its stored resource may differ from this read).
+   */
+  private async complete(rows: ChangeRow[]): Promise<ChangeRow[]> {
+    const stored = await Promise.all(rows.map(async (row): Promise<ChangeRow | null> => {
+      if (completeWhenRecorded(row.type)) return row;
+      const data = await this.snapshotOf(row.resource_type, row.resource_id);
+      const result = await this.fillDb.updateTable('change_events').set({ data, ready: 1 })
+        .where('position', '=', row.position).where('ready', '=', 0).executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1 ? { ...row, data } : null;
+    }));
+    return stored.filter((row) => row !== null).sort((a, b) => a.position - b.position);
+  }
+
+  /** The resource as the public API shows it now, as stored in a change (null: not public). */
+  private async snapshotOf(resourceType: ResourceType, resourceId: string): Promise<string | null> {
+    const snapshot = this.snapshots.get(resourceType);
+    if (!snapshot) throw new Error(`no snapshot for ${resourceType}`);
+    const data = await snapshot(resourceId);
+    return data === null ? null : JSON.stringify(data);
   }
 
   private async fillPending(): Promise<void> {
@@ -98,10 +129,8 @@ export class ChangeFeed {
       const pending = await this.fillDb.selectFrom('change_events').select(['position', 'resource_type', 'resource_id'])
         .where('ready', '=', 0).orderBy('position').limit(FILL_BATCH).execute();
       for (const row of pending) {
-        const snapshot = this.snapshots.get(row.resource_type);
-        if (!snapshot) throw new Error(`no snapshot for ${row.resource_type}`);
-        const data = await snapshot(row.resource_id);
-        await this.fillDb.updateTable('change_events').set({ data: data === null ? null : JSON.stringify(data), ready: 1 })
+        const data = await this.snapshotOf(row.resource_type, row.resource_id);
+        await this.fillDb.updateTable('change_events').set({ data, ready: 1 })
           .where('position', '=', Number(row.position)).where('ready', '=', 0).execute();
       }
       if (pending.length < FILL_BATCH) return;
@@ -180,21 +209,20 @@ export class ChangeFeed {
       .where('status', '=', 'published').where('deleted_at', 'is', null).where('end_at', 'is not', null).where('end_at', '<=', now)
       .where((eb) => eb.or([eb('closed_event_for', 'is', null), eb('closed_event_for', '<>', eb.ref('end_at'))]))
       .orderBy('end_at').limit(500).execute();
-    let recorded = 0;
+    const recorded: ChangeRow[] = [];
     for (const job of ended) {
       const claimed = await this.db.transaction().execute(async (trx) => {
         const result = await trx.updateTable('jobs').set({ closed_event_for: job.end_at })
           .where('id', '=', job.id).where('status', '=', 'published').where('end_at', '=', job.end_at)
           .where((eb) => eb.or([eb('closed_event_for', 'is', null), eb('closed_event_for', '<>', job.end_at)]))
           .executeTakeFirst();
-        if (Number(result.numUpdatedRows) !== 1) return false;
-        await recordChanges(trx, [{ type: 'job.closed', resourceId: job.id, companyId: job.company_id }], now);
-        return true;
+        if (Number(result.numUpdatedRows) !== 1) return [];
+        return recordChanges(trx, [{ type: 'job.closed', resourceId: job.id, companyId: job.company_id }], now);
       });
-      if (claimed) recorded++;
+      recorded.push(...claimed);
     }
-    if (recorded > 0) await this.publish();
-    return recorded;
+    if (recorded.length > 0) await this.publish(recorded);
+    return recorded.length;
   }
 
   /** Deletes changes older than the retention; a cursor below what is left is answered 410. */

@@ -19,6 +19,18 @@ export const CHANGE_TYPES = [
 export type ChangeType = (typeof CHANGE_TYPES)[number];
 export type ResourceType = ChangeEventsTable['resource_type'];
 
+/** A recorded change as the feed keeps it; `data` is the resource as the public API showed it (null: none). */
+export interface ChangeRow {
+  position: number;
+  event_id: string;
+  type: string;
+  resource_type: ResourceType;
+  resource_id: string;
+  company_handle: string | null;
+  occurred_at: number;
+  data: string | null;
+}
+
 export interface Change {
   type: ChangeType;
   resourceId: number | string;
@@ -38,16 +50,22 @@ export function lastPosition(db: Kysely<DB>) {
 
 const resourceOf = (type: ChangeType): ResourceType => type.slice(0, type.indexOf('.')) as ResourceType;
 
-/** Records `changes` in the transaction `db` belongs to, at the next positions of the feed. */
-export async function recordChanges(db: Kysely<DB>, changes: Change[], now: number): Promise<void> {
-  if (changes.length === 0) return;
+/** A deletion carries no resource: it is complete as recorded. Every other change is completed after its commit. */
+export const completeWhenRecorded = (type: string): boolean => type.endsWith('.deleted');
+
+/**
+ * Records `changes` in the transaction `db` belongs to, at the next positions of the feed; returns them as recorded
+ * (for the writer to complete right after its commit: `ChangeFeed.publish`).
+ */
+export async function recordChanges(db: Kysely<DB>, changes: Change[], now: number): Promise<ChangeRow[]> {
+  if (changes.length === 0) return [];
   const { value: last } = await db.updateTable('change_feed_state').set((eb) => ({ value: eb('value', '+', changes.length) }))
     .where('name', '=', 'last_position').returning('value').executeTakeFirstOrThrow();
   const companyIds = [...new Set(changes.flatMap((c) => (c.companyId === null ? [] : [c.companyId])))];
   const handles = new Map(companyIds.length === 0 ? [] : (await db.selectFrom('companies').select(['id', 'handle']).where('id', 'in', companyIds).execute())
     .map((c) => [c.id, c.handle]));
   const first = Number(last) - changes.length + 1;
-  await db.insertInto('change_events').values(changes.map((change, i) => ({
+  const rows: ChangeRow[] = changes.map((change, i) => ({
     position: first + i,
     event_id: `evt_${randomBytes(12).toString('base64url')}`,
     type: change.type,
@@ -56,7 +74,7 @@ export async function recordChanges(db: Kysely<DB>, changes: Change[], now: numb
     company_handle: change.companyId === null ? null : handles.get(change.companyId) ?? null,
     occurred_at: now,
     data: null,
-    // A deletion carries no resource: it is complete as recorded.
-    ready: change.type.endsWith('.deleted') ? 1 : 0,
-  }))).execute();
+  }));
+  await db.insertInto('change_events').values(rows.map((row) => ({ ...row, ready: completeWhenRecorded(row.type) ? 1 : 0 }))).execute();
+  return rows;
 }

@@ -20,7 +20,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { ChangeFeed, ChangeRow } from '../changes/change-feed.js';
+import type { ChangeFeed, ChangeRow, FeedPage } from '../changes/change-feed.js';
 import { changeItem } from '../changes/change-item.js';
 import { lastPosition } from '../changes/change-log.js';
 import { backgroundWork } from '../db/prepared-reads.js';
@@ -62,6 +62,7 @@ export interface DispatcherOptions {
   concurrency: number;
 }
 
+/** The endpoint is no longer this instance's to work: its lease was taken over, or it was deleted. */
 class LeaseLost extends Error {}
 
 const succeeded = (status: number | null) => status !== null && status >= 200 && status < 300;
@@ -80,6 +81,11 @@ async function inPool<T, R>(items: T[], limit: number, work: (item: T) => Promis
   return results;
 }
 
+/** Whether `rows` are the changes right after `cursor`, every position in turn (none missing between them). */
+function followsWithoutGap(cursor: number, rows: ChangeRow[]): boolean {
+  return rows.length > 0 && rows.every((row, i) => row.position === cursor + 1 + i);
+}
+
 export class WebhookDispatcher {
   private readonly working = new Map<string, Promise<void>>();
   /** Looking for work and claiming it, one look at a time (a wake during a look asks for another). */
@@ -90,8 +96,13 @@ export class WebhookDispatcher {
   /** Endpoints' runs started so far (settle() tells from it whether a look found work). */
   private started = 0;
   private stopped = false;
-  /** Endpoints lingering with their lease (nothing to send), each with what wakes it. */
+  /** Endpoints lingering with their lease (nothing to send), each with what wakes it (false: give the lease up). */
   private readonly lingering = new Map<string, (more: boolean) => void>();
+  /**
+   * For each endpoint this instance works, the changes this instance has completed since its last fan-out, as
+   * stored: taken without reading the feed when they follow its cursor (fanOut).
+   */
+  private readonly inbox = new Map<string, ChangeRow[]>();
   /** settle() is running: endpoints give their lease up as soon as they have nothing to send. */
   private settling = false;
   /** An incomplete change that ended a fan-out, and since when (awaitCompletion). */
@@ -126,8 +137,15 @@ export class WebhookDispatcher {
   start(): () => Promise<void> {
     const timer = setInterval(() => this.wake(), POLL_MS);
     timer.unref();
-    // A change completed here: the endpoints lingering with their lease look at once, the others through a claim.
-    this.feed.onPublished(() => {
+    // Changes completed here: the endpoints worked here find them in their inbox (those lingering at once), the
+    // others through a claim.
+    this.feed.onPublished((completed) => {
+      for (const id of completed.length > 0 ? this.working.keys() : []) {
+        const held = [...this.inbox.get(id) ?? [], ...completed];
+        // An endpoint far behind reads the feed anyway: its inbox is let go rather than grown.
+        if (held.length > FAN_OUT) this.inbox.delete(id);
+        else this.inbox.set(id, held);
+      }
       for (const wake of this.lingering.values()) wake(true);
       this.wake();
     });
@@ -165,10 +183,12 @@ export class WebhookDispatcher {
   /**
    * With nothing to send, an endpoint keeps its lease a little while: a change that comes meanwhile (found by the
    * poll, or written on this instance) is sent at once, without giving the lease up and claiming it again. Resolves
-   * true when there may be work, false when the endpoint should give its lease up.
+   * true when there may be work (at once when its inbox holds the next changes), false when the endpoint should give
+   * its lease up.
    */
-  private linger(id: string): Promise<boolean> {
+  private linger(id: string, cursor: number): Promise<boolean> {
     if (this.stopped || this.settling) return Promise.resolve(false);
+    if (followsWithoutGap(cursor, this.inbox.get(id) ?? [])) return Promise.resolve(true);
     return new Promise((resolve) => {
       const timer = setTimeout(() => done(false), LINGER_MS);
       const done = (more: boolean) => {
@@ -209,6 +229,7 @@ export class WebhookDispatcher {
         })
         .finally(() => {
           this.working.delete(id);
+          this.inbox.delete(id);
           // A change that came while this run was giving up the lease is looked for at once, not at the next poll.
           if (!this.stopped) this.wake();
         });
@@ -218,7 +239,11 @@ export class WebhookDispatcher {
     return started;
   }
 
-  /** Fan-out and rounds for as long as the endpoint has work and this instance holds its lease (just claimed: `claimed`). */
+  /**
+   * Fan-out and rounds for as long as the endpoint has work and this instance holds its lease (just claimed:
+   * `claimed`). The lease is renewed after every round, before lingering: a change that wakes the endpoint goes
+   * straight to its fan-out.
+   */
   private async work(claimed: Endpoint): Promise<void> {
     const { owner } = this.options;
     for (let endpoint: Endpoint | undefined = claimed; ;) {
@@ -227,9 +252,10 @@ export class WebhookDispatcher {
       if (endpoint.disabled_at !== null) return this.release(claimed.id);
       const { more, due } = await this.fanOut(endpoint, () => this.due(claimed.id, this.clock()));
       if (due.length > 0) await this.sendRound(endpoint, due);
-      else if (!more && !(await this.linger(claimed.id))) return this.release(claimed.id);
       endpoint = await this.db.updateTable('webhook_endpoints').set({ lease_until: this.clock() + LEASE_MS })
         .where('id', '=', claimed.id).where('lease_owner', '=', owner).returningAll().executeTakeFirst();
+      if (due.length > 0 || more || !endpoint || endpoint.disabled_at !== null) continue;
+      if (!(await this.linger(claimed.id, Number(endpoint.cursor)))) return this.release(claimed.id);
     }
   }
 
@@ -237,12 +263,18 @@ export class WebhookDispatcher {
    * The changes after the endpoint's cursor become its deliveries (those of the types it wants), then the cursor
    * moves past them. Without a transaction, and safe: a delivery is one row per endpoint and position (a second
    * insert does nothing), and the cursor moves only from where it was read and only under this instance's lease.
+   * Changes this instance has just completed (its inbox) are taken as they are when they follow the cursor without a
+   * gap; otherwise the feed is read.
    */
   private async fanOut(endpoint: Endpoint, then: () => Promise<Due[]>): Promise<{ more: boolean; due: Due[] }> {
     const cursor = Number(endpoint.cursor);
     const types = JSON.parse(endpoint.event_types) as string[];
-    const page = await this.feed.stretch(cursor, FAN_OUT, this.db);
-    if (page.incomplete !== null) await this.awaitCompletion(page.incomplete);
+    let page = this.fromInbox(endpoint.id, cursor) ?? await this.feed.stretch(cursor, FAN_OUT, this.db);
+    if (page.incomplete !== null) {
+      await this.awaitCompletion(page.incomplete);
+      // Completed here meanwhile (the look above ran while this instance's writer completed it): taken at once.
+      if (page.rows.length === 0) page = this.fromInbox(endpoint.id, cursor) ?? page;
+    }
     if (page.through <= cursor) return { more: false, due: await then() };
     const now = this.clock();
     const wanted = types.length === 0 ? page.rows : page.rows.filter((row) => types.includes(row.type));
@@ -250,7 +282,12 @@ export class WebhookDispatcher {
       await this.db.insertInto('webhook_deliveries').values(wanted.map((row) => ({
         id: `dlv_${randomBase62(20)}`, endpoint_id: endpoint.id, position: row.position, event_id: row.event_id, event_type: row.type,
         resource_key: `${row.resource_type}:${row.resource_id}`, state: 'pending' as const, next_attempt_at: now, created_at: now,
-      }))).onConflict((oc) => oc.columns(['endpoint_id', 'position']).doNothing()).execute();
+      }))).onConflict((oc) => oc.columns(['endpoint_id', 'position']).doNothing()).execute()
+        .catch(async (err: unknown) => {
+          // Woken without a look at its row (work()), the endpoint may have been deleted meanwhile: its deliveries' key fails.
+          const still = await this.db.selectFrom('webhook_endpoints').select('id').where('id', '=', endpoint.id).executeTakeFirst();
+          throw still ? err : new LeaseLost();
+        });
     }
     // The deliveries are in: the cursor's move and the look-up of what is due run side by side (two connections).
     const [moved, due] = await Promise.all([
@@ -263,6 +300,20 @@ export class WebhookDispatcher {
     return { more: page.more, due };
   }
 
+
+  /** The changes of the endpoint's inbox that follow `cursor` without a gap, as a page (the rest stay), or null. */
+  private fromInbox(id: string, cursor: number): FeedPage | null {
+    const rows = (this.inbox.get(id) ?? []).filter((row) => row.position > cursor);
+    if (!followsWithoutGap(cursor, rows)) {
+      if (rows.length > 0) this.inbox.set(id, rows);
+      else this.inbox.delete(id);
+      return null;
+    }
+    const taken = rows.slice(0, FAN_OUT);
+    if (rows.length > FAN_OUT) this.inbox.set(id, rows.slice(FAN_OUT));
+    else this.inbox.delete(id);
+    return { rows: taken, through: taken.at(-1)!.position, more: rows.length > FAN_OUT, incomplete: null };
+  }
 
   /**
    * A change not yet completed by its writer ends the fan-out before it. Its writer completes it within

@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { ChangeFeed } from '../../changes/change-feed.js';
-import { recordChanges, type ChangeType } from '../../changes/change-log.js';
+import { recordChanges, type ChangeRow, type ChangeType } from '../../changes/change-log.js';
 import type { DB, EventsTable } from '../../db/schema.js';
 import { recordCreated } from '../../shared/idempotency.js';
 
@@ -13,17 +13,20 @@ type SubTable = 'event_tickets' | 'event_sessions' | 'event_faqs' | 'event_hosts
  */
 export class EventWriteRepository {
   private readonly touched = new Map<string, ChangeType>();
+  /** The changes this transaction's writes recorded for the feed. */
+  private readonly recorded: ChangeRow[] = [];
 
   constructor(private readonly db: Kysely<DB>, private readonly changes?: Pick<ChangeFeed, 'publish'>, private readonly clock: () => number = Date.now) {}
 
   async transaction<T>(work: (repository: EventWriteRepository) => Promise<T>): Promise<T> {
+    let inner: EventWriteRepository | undefined;
     const result = await this.db.transaction().execute(async (trx) => {
-      const repository = new EventWriteRepository(trx, undefined, this.clock);
+      const repository = inner = new EventWriteRepository(trx, undefined, this.clock);
       const done = await work(repository);
       await repository.recordTouched();
       return done;
     });
-    await this.changes?.publish();
+    await this.changes?.publish(inner!.recorded);
     return result;
   }
 
@@ -39,7 +42,7 @@ export class EventWriteRepository {
     const byId = new Map(events.map((e) => [e.id, e]));
     // Only what the public API shows: a draft's changes are not reported (a deletion is, of a public event or not).
     const changes = [...this.touched].filter(([id, type]) => type === 'event.deleted' || byId.get(id)?.status === 'published');
-    await recordChanges(this.db, changes.map(([id, type]) => ({ type, resourceId: id, companyId: byId.get(id)?.company_id ?? null })), this.clock());
+    this.recorded.push(...await recordChanges(this.db, changes.map(([id, type]) => ({ type, resourceId: id, companyId: byId.get(id)?.company_id ?? null })), this.clock()));
   }
 
   async find(id: string) {

@@ -2,7 +2,7 @@ import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { DB, JobsTable } from '../../db/schema.js';
 import { bumpDataVersion } from '../../cache/data-version.js';
 import type { ChangeFeed } from '../../changes/change-feed.js';
-import { recordChanges, type ChangeType } from '../../changes/change-log.js';
+import { recordChanges, type ChangeRow, type ChangeType } from '../../changes/change-log.js';
 import { recordSearchChanges } from '../../search/search-changes.js';
 import { recordCreated } from '../../shared/idempotency.js';
 
@@ -18,12 +18,16 @@ const PUBLIC_STATUSES = new Set(['published', 'finish']);
 
 /** The SQL of writing jobs; used inside one transaction per request. */
 export class JobWriteRepository {
+  /** The changes this transaction's writes recorded for the feed. */
+  private readonly recorded: ChangeRow[] = [];
+
   constructor(private readonly db: Kysely<DB>, private readonly changes?: Pick<ChangeFeed, 'publish'>) {}
 
   /** Runs `work` in one transaction; the change it recorded for the feed is completed right after the commit. */
   async transaction<T>(work: (repository: JobWriteRepository) => Promise<T>): Promise<T> {
-    const result = await this.db.transaction().execute((trx) => work(new JobWriteRepository(trx)));
-    await this.changes?.publish();
+    let inner: JobWriteRepository | undefined;
+    const result = await this.db.transaction().execute((trx) => work(inner = new JobWriteRepository(trx)));
+    await this.changes?.publish(inner!.recorded);
     return result;
   }
 
@@ -34,7 +38,7 @@ export class JobWriteRepository {
 
   /** Records `type` for the job, when there is one (a draft's writes record none). */
   private async recordChange(id: number, companyId: number, type: ChangeType | null, now: number): Promise<void> {
-    if (type) await recordChanges(this.db, [{ type, resourceId: id, companyId }], now);
+    if (type) this.recorded.push(...await recordChanges(this.db, [{ type, resourceId: id, companyId }], now));
   }
 
   async find(id: number) {

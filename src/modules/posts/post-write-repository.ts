@@ -3,7 +3,7 @@ import type { DB } from '../../db/schema.js';
 import type { StoredImage } from '../../media/image-uploads.js';
 import { bumpDataVersion } from '../../cache/data-version.js';
 import type { ChangeFeed } from '../../changes/change-feed.js';
-import { recordChanges } from '../../changes/change-log.js';
+import { recordChanges, type ChangeRow } from '../../changes/change-log.js';
 import { recordSearchChanges } from '../../search/search-changes.js';
 import { recordCreated } from '../../shared/idempotency.js';
 import type { OgCard } from './og-fetcher.js';
@@ -12,12 +12,16 @@ export interface Mention { type: 'COMPANY' | 'MEMBER'; handle: string; name: str
 
 /** The SQL of writing posts; used inside one transaction per request. */
 export class PostWriteRepository {
+  /** The changes this transaction's writes recorded for the feed. */
+  private readonly recorded: ChangeRow[] = [];
+
   constructor(private readonly db: Kysely<DB>, private readonly changes?: Pick<ChangeFeed, 'publish'>) {}
 
   /** Runs `work` in one transaction; the change it recorded for the feed is completed right after the commit. */
   async transaction<T>(work: (repository: PostWriteRepository) => Promise<T>): Promise<T> {
-    const result = await this.db.transaction().execute((trx) => work(new PostWriteRepository(trx)));
-    await this.changes?.publish();
+    let inner: PostWriteRepository | undefined;
+    const result = await this.db.transaction().execute((trx) => work(inner = new PostWriteRepository(trx)));
+    await this.changes?.publish(inner!.recorded);
     return result;
   }
 
@@ -55,7 +59,7 @@ export class PostWriteRepository {
     await this.replaceCardAndMentions(id, post.og, post.mentions, post.now);
     await recordSearchChanges(this.db, 'post', [id], post.now);
     await bumpDataVersion(this.db, 'posts');
-    await recordChanges(this.db, [{ type: 'post.created', resourceId: id, companyId: null }], post.now);
+    this.recorded.push(...await recordChanges(this.db, [{ type: 'post.created', resourceId: id, companyId: null }], post.now));
     await recordCreated(this.db, id);
     return id;
   }
@@ -79,7 +83,7 @@ export class PostWriteRepository {
     // The body and the Open Graph facet are both in the search index.
     await recordSearchChanges(this.db, 'post', [id], change.now);
     await bumpDataVersion(this.db, 'posts');
-    await recordChanges(this.db, [{ type: 'post.updated', resourceId: id, companyId: await this.companyOf(id) }], change.now);
+    this.recorded.push(...await recordChanges(this.db, [{ type: 'post.updated', resourceId: id, companyId: await this.companyOf(id) }], change.now));
   }
 
   /** The company a post was written as (null for a member's post). */
@@ -97,7 +101,7 @@ export class PostWriteRepository {
     await this.db.deleteFrom('posts').where('id', '=', id).execute();
     await recordSearchChanges(this.db, 'post', [id]);
     await bumpDataVersion(this.db, 'posts');
-    await recordChanges(this.db, [{ type: 'post.deleted', resourceId: id, companyId }], now);
+    this.recorded.push(...await recordChanges(this.db, [{ type: 'post.deleted', resourceId: id, companyId }], now));
     return keys;
   }
 
