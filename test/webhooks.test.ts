@@ -353,3 +353,38 @@ describe.each(ENGINES)('webhooks from two instances on %s', (engine) => {
     }
   });
 });
+
+describe.each(ENGINES)('webhooks on one listening instance on %s', (engine) => {
+  let s: ListeningApp;
+  let receiver: Receiver;
+  /** The service's error-level log lines. */
+  const errors: string[] = [];
+  beforeAll(async () => {
+    s = await startListeningApp(engine, { WEBHOOKS_ALLOW_LOOPBACK: 'true' }, { level: 'error', stream: { write: (line: string) => { errors.push(line); } } });
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await s?.close();
+    await receiver?.close();
+  });
+
+  it('ends the run of an endpoint deleted while it waits for changes without an error', async () => {
+    const forms = new ConsoleForms(s.base);
+    await forms.signIn(s.demo.user);
+    const { appId } = await forms.createApp('지운 엔드포인트');
+    await forms.createEndpoint(appId, receiver.url());
+    const token = await accessToken({ app: s.app, demo: s.demo } as TestContext, 'post:write');
+    const write = async (text: string) => {
+      const body = multipart([jsonPart({ text })]);
+      expect((await fetch(`${s.base}/api/v1/posts`, { method: 'POST', headers: { ...body.headers, ...bearer(token) }, body: body.payload })).status).toBe(201);
+    };
+    await write('지우기 전');
+    await expect.poll(() => receiver.received.length, { timeout: 10_000, interval: 20 }).toBe(1);
+    // The endpoint now waits with its lease for the next change (two seconds); it goes, and a change comes.
+    await s.db.database.db.deleteFrom('webhook_endpoints').execute();
+    await write('지운 뒤');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(receiver.received).toHaveLength(1);
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,3 +1,4 @@
+import type { FastifyServerOptions } from 'fastify';
 import { buildApp, type App } from '../../src/app.js';
 import type { Config } from '../../src/config.js';
 import { generateDemoData, type DemoManifest } from '../../src/demo/demo-generator.js';
@@ -18,7 +19,7 @@ export interface ListeningApp {
 }
 
 /** A demo-seeded app listening on 127.0.0.1, whose PUBLIC_BASE_URL (the OAuth issuer) is its own address. */
-export async function startListeningApp(engine: Engine, settings: Record<string, string> = {}): Promise<ListeningApp> {
+export async function startListeningApp(engine: Engine, settings: Record<string, string> = {}, logger: FastifyServerOptions['logger'] = false): Promise<ListeningApp> {
   const db = await createTestDatabase(engine);
   const clock = { offset: 0 };
   const now = () => Date.now() + clock.offset;
@@ -26,7 +27,7 @@ export async function startListeningApp(engine: Engine, settings: Record<string,
   const base = `http://127.0.0.1:${port}`;
   const demo = await generateDemoData(db.database, { now: Date.now(), publicBaseUrl: base });
   const config = testConfig({ PUBLIC_BASE_URL: base, ...settings });
-  const app = await buildApp({ config, database: db.database, clock: now, logger: false });
+  const app = await buildApp({ config, database: db.database, clock: now, logger });
   await app.listen({ port, host: '127.0.0.1' });
   return {
     app, config, base, db, demo, clock,
