@@ -300,19 +300,16 @@ export class WebhookDispatcher {
     return { more: page.more, due };
   }
 
-
-  /** The changes of the endpoint's inbox that follow `cursor` without a gap, as a page (the rest stay), or null. */
+  /**
+   * The changes of the endpoint's inbox that follow `cursor` without a gap, as a page, or null (the inbox keeps those
+   * after the cursor). An inbox holds at most FAN_OUT changes (start()): one page takes them all.
+   */
   private fromInbox(id: string, cursor: number): FeedPage | null {
     const rows = (this.inbox.get(id) ?? []).filter((row) => row.position > cursor);
-    if (!followsWithoutGap(cursor, rows)) {
-      if (rows.length > 0) this.inbox.set(id, rows);
-      else this.inbox.delete(id);
-      return null;
-    }
-    const taken = rows.slice(0, FAN_OUT);
-    if (rows.length > FAN_OUT) this.inbox.set(id, rows.slice(FAN_OUT));
-    else this.inbox.delete(id);
-    return { rows: taken, through: taken.at(-1)!.position, more: rows.length > FAN_OUT, incomplete: null };
+    const follows = followsWithoutGap(cursor, rows);
+    if (follows || rows.length === 0) this.inbox.delete(id);
+    else this.inbox.set(id, rows);
+    return follows ? { rows, through: rows.at(-1)!.position, more: false, incomplete: null } : null;
   }
 
   /**
