@@ -81,7 +81,10 @@ export async function openInfrastructure(app: FastifyInstance, options: Infrastr
   app.addHook('onClose', async () => { stopPruning(); });
 
   const changes = new ChangeFeed(database.db, clock, app.log, config.changesRetentionDays * 86_400_000, database.background);
-  const stopChanges = changes.start();
+  // Its sweep completes the changes it records with each resource as its area shows it: the timers start once every
+  // area has said how (they register while the app is built, some after building a search index for minutes).
+  let stopChanges = async (): Promise<void> => {};
+  app.addHook('onReady', async () => { stopChanges = changes.start(); });
   app.decorate('changeFeed', changes);
   app.addHook('onClose', async () => { await stopChanges(); });
 

@@ -1,10 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { authorizeUrl, createPkcePair, exchangeCode } from '../sdk/src/index.js';
+import { buildApp } from '../src/app.js';
 import { recordChanges } from '../src/changes/change-log.js';
+import { generateDemoData } from '../src/demo/demo-generator.js';
 import { jsonPart, multipart, type Part } from './helpers/multipart.js';
 import { Browser, fetchSend } from './helpers/oauth-browser.js';
-import { createTestApp, type TestContext } from './helpers/test-app.js';
-import { ENGINES } from './helpers/test-database.js';
+import { createTestApp, TEST_NOW, testConfig, type TestContext } from './helpers/test-app.js';
+import { createTestDatabase, ENGINES } from './helpers/test-database.js';
 import { startListeningApp, startSecondInstance, type ListeningApp, type SecondInstance } from './helpers/listening-app.js';
 import { accessToken, bearer } from './helpers/tokens.js';
 
@@ -292,5 +295,38 @@ describe.each(ENGINES)('the change feed across two instances on %s', (engine) =>
     const page = await (await fetch(`${a.base}/api/v1/changes?after=${cursor}`, { headers: key })).json() as ChangePage;
     expect(page.items.map((c) => [c.type, c.resource.id])).toEqual([['post.created', String(postId)]]);
     expect(page.items[0]!.data).toEqual(await (await fetch(`${a.base}/api/v1/posts/${postId}`, { headers: key })).json());
+  });
+});
+
+describe('the change feed\'s timers', () => {
+  it('start when the app is ready: a sweep never runs before every area can complete its changes', async () => {
+    // The demo has published jobs whose recruiting windows ended before TEST_NOW: the first sweep closes them.
+    const db = await createTestDatabase('sqlite');
+    await generateDemoData(db.database, { now: TEST_NOW });
+    const config = testConfig();
+    const closed = () => db.database.db.selectFrom('change_events').select(['position', 'ready']).where('type', '=', 'job.closed').execute();
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const app = await buildApp({ config, database: db.database, clock: () => TEST_NOW, logger: false });
+      try {
+        // Built, not ready (an area may still be building its index in a real start): a minute passes, no sweep.
+        await vi.advanceTimersByTimeAsync(60_000);
+        expect(await closed()).toEqual([]);
+        await app.ready();
+        await vi.advanceTimersByTimeAsync(60_000);
+        await vi.waitFor(async () => {
+          const rows = await closed();
+          expect(rows.length).toBeGreaterThan(0);
+          expect(rows.every((row) => Number(row.ready) === 1)).toBe(true);
+        });
+      } finally {
+        await app.close();
+      }
+    } finally {
+      vi.useRealTimers();
+      await db.database.close();
+      await db.drop();
+      fs.rmSync(config.dataDir, { recursive: true, force: true });
+    }
   });
 });
