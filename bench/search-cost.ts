@@ -2,11 +2,14 @@
  * What the post index costs, with no HTTP and no caches: its build from the tables (time, memory, size), then
  * the realistic workload's distinct post searches replayed one after another, each timed in CPU and wall time.
  *   npm run bench:search-cost -- [--db sqlite|postgres] [--count 2000] [--copy]
- * With --copy the index is loaded from a saved copy beside the data (made by the first run with --copy).
+ * With --copy the index is loaded from a saved copy beside the data (made by the first run with --copy), and three
+ * saves of that copy are timed.
  * Uses the data set `npm run bench` generated (bench/data/bench-1000000-200000-20000.sqlite, or the
  * PostgreSQL schema bench_1000000_200000_20000 of BENCH_DATABASE_URL).
  */
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { setTimeout } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { Value } from '@sinclair/typebox/value';
 import { PostSearchQuery, type PostSearchQueryInput } from '../src/modules/posts/post-schemas.js';
@@ -37,6 +40,22 @@ const stats = index.stats();
 console.log(`${values.db}: post index of ${stats.items} posts ${stats.fromCopy ? 'loaded from its copy' : 'built from the tables'} in ${(stats.readyInMs / 1000).toFixed(1)} s; `
   + `${stats.tokens} tokens, ${(stats.bytes / 1e6).toFixed(0)} MB of bitmaps (${(stats.bytes / stats.items).toFixed(0)} bytes a post), `
   + `RSS +${((process.memoryUsage().rss - rssBefore) / 1e6).toFixed(0)} MB`);
+
+if (values.copy) {
+  // What saving the copy costs a serving instance (a timer does it every ten minutes while posts are written): the
+  // whole save, how long it holds the event loop, and the resident memory it leaves.
+  for (let i = 0; i < 3; i++) {
+    const delay = monitorEventLoopDelay({ resolution: 1 });
+    delay.enable();
+    await setTimeout(20);
+    const started = performance.now();
+    await index.save();
+    const took = performance.now() - started;
+    await setTimeout(20);
+    delay.disable();
+    console.log(`  save of the copy: ${took.toFixed(0)} ms, the event loop held up to ${(delay.max / 1e6).toFixed(0)} ms, RSS ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB after`);
+  }
+}
 
 const w = await realisticWorkload(database);
 const filters: Array<{ url: string; filter: PostSearchFilter }> = [];

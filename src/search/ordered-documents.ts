@@ -5,7 +5,7 @@
  * behind) is "displaced": kept in a small bitmap and merged by its own time. Each document can carry a few
  * numbers more (`extra`: a job's end and views) for the index that owns it.
  */
-import type { ChunkReader } from './index-snapshot.js';
+import { bytesOf, type Chunk, type ChunkReader } from './index-snapshot.js';
 import { DocumentNumbers } from './document-numbers.js';
 import { PostingIndex, RoaringBitmap32, type Bitmap, type PostingMeta } from './posting-index.js';
 
@@ -77,12 +77,11 @@ export class OrderedDocuments {
   }
 
   /** This generation as chunks for a saved copy (index-snapshot.ts). Synchronous: no write lands halfway. */
-  save(): { meta: DocumentsMeta; chunks: Uint8Array[] } {
+  save(): { meta: DocumentsMeta; chunks: Chunk[] } {
     const documents = this.ids.length;
     const postings = this.index.save(documents);
-    const chunks = [this.ids.values_(), this.times.values_(), this.slotTime.values_(), ...this.extras.map((c) => c.values_()),
-      this.displaced.serialize('portable'), ...postings.chunks].map((c) => new Uint8Array(c.buffer, c.byteOffset, c.byteLength));
-    return { meta: { documents, extraColumns: this.extras.length, last: { ...this.last }, postings: postings.meta }, chunks };
+    const columns = [this.ids, this.times, this.slotTime, ...this.extras].map((column) => bytesOf(column.values_()));
+    return { meta: { documents, extraColumns: this.extras.length, last: { ...this.last }, postings: postings.meta }, chunks: [...columns, this.displaced, ...postings.chunks] };
   }
 
   static restore(meta: DocumentsMeta, reader: ChunkReader): OrderedDocuments {

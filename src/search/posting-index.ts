@@ -10,7 +10,7 @@
  * binding, whose C++ does not build on Node.js 26): the same library and serialization on every Node.js.
  */
 import { RoaringArenaAllocator, RoaringBitmap32 } from 'roaring-wasm';
-import type { ChunkReader } from './index-snapshot.js';
+import { bytesOf, type Chunk, type ChunkReader } from './index-snapshot.js';
 import { facetParts } from './search-text.js';
 
 export type Bitmap = RoaringBitmap32;
@@ -178,14 +178,13 @@ export class PostingIndex {
   }
 
   /** The index as chunks for a saved copy (index-snapshot.ts), with what is needed to read them back. */
-  save(documents: number): { meta: PostingMeta; chunks: Uint8Array[] } {
+  save(documents: number): { meta: PostingMeta; chunks: Chunk[] } {
     this.flush();
     const tokens = [...this.postings.keys()];
     const tiered = [...this.tiers.keys()];
-    const lengths = this.lengths.subarray(0, documents);
-    const chunks: Uint8Array[] = [new Uint8Array(lengths.buffer, lengths.byteOffset, lengths.byteLength), this.live.serialize('portable')];
-    for (const token of tokens) chunks.push(this.postings.get(token)!.serialize('portable'));
-    for (const token of tiered) for (const tier of this.tiers.get(token)!) chunks.push(tier.serialize('portable'));
+    const chunks: Chunk[] = [bytesOf(this.lengths.subarray(0, documents)), this.live];
+    for (const token of tokens) chunks.push(this.postings.get(token)!);
+    for (const token of tiered) chunks.push(...this.tiers.get(token)!);
     return { meta: { tokens, tiered }, chunks };
   }
 
