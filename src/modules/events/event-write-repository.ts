@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { ChangeFeed } from '../../changes/change-feed.js';
 import { recordChanges, type ChangeRow, type ChangeType } from '../../changes/change-log.js';
+import { publishingTransaction } from '../../changes/publishing-transaction.js';
 import type { DB, EventsTable } from '../../db/schema.js';
 import { recordCreated } from '../../shared/idempotency.js';
 
@@ -14,20 +15,16 @@ type SubTable = 'event_tickets' | 'event_sessions' | 'event_faqs' | 'event_hosts
 export class EventWriteRepository {
   private readonly touched = new Map<string, ChangeType>();
   /** The changes this transaction's writes recorded for the feed. */
-  private readonly recorded: ChangeRow[] = [];
+  readonly recorded: ChangeRow[] = [];
 
   constructor(private readonly db: Kysely<DB>, private readonly changes?: Pick<ChangeFeed, 'publish'>, private readonly clock: () => number = Date.now) {}
 
-  async transaction<T>(work: (repository: EventWriteRepository) => Promise<T>): Promise<T> {
-    let inner: EventWriteRepository | undefined;
-    const result = await this.db.transaction().execute(async (trx) => {
-      const repository = inner = new EventWriteRepository(trx, undefined, this.clock);
+  transaction<T>(work: (repository: EventWriteRepository) => Promise<T>): Promise<T> {
+    return publishingTransaction(this.db, this.changes, (trx) => new EventWriteRepository(trx, undefined, this.clock), async (repository) => {
       const done = await work(repository);
       await repository.recordTouched();
       return done;
     });
-    await this.changes?.publish(inner!.recorded);
-    return result;
   }
 
   private touch(eventId: string, type: ChangeType = 'event.updated'): void {

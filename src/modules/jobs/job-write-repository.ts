@@ -3,6 +3,7 @@ import type { DB, JobsTable } from '../../db/schema.js';
 import { bumpDataVersion } from '../../cache/data-version.js';
 import type { ChangeFeed } from '../../changes/change-feed.js';
 import { recordChanges, type ChangeRow, type ChangeType } from '../../changes/change-log.js';
+import { publishingTransaction } from '../../changes/publishing-transaction.js';
 import { recordSearchChanges } from '../../search/search-changes.js';
 import { recordCreated } from '../../shared/idempotency.js';
 
@@ -19,16 +20,13 @@ const PUBLIC_STATUSES = new Set(['published', 'finish']);
 /** The SQL of writing jobs; used inside one transaction per request. */
 export class JobWriteRepository {
   /** The changes this transaction's writes recorded for the feed. */
-  private readonly recorded: ChangeRow[] = [];
+  readonly recorded: ChangeRow[] = [];
 
   constructor(private readonly db: Kysely<DB>, private readonly changes?: Pick<ChangeFeed, 'publish'>) {}
 
   /** Runs `work` in one transaction; the change it recorded for the feed is completed right after the commit. */
-  async transaction<T>(work: (repository: JobWriteRepository) => Promise<T>): Promise<T> {
-    let inner: JobWriteRepository | undefined;
-    const result = await this.db.transaction().execute((trx) => work(inner = new JobWriteRepository(trx)));
-    await this.changes?.publish(inner!.recorded);
-    return result;
+  transaction<T>(work: (repository: JobWriteRepository) => Promise<T>): Promise<T> {
+    return publishingTransaction(this.db, this.changes, (trx) => new JobWriteRepository(trx), work);
   }
 
   /** The job's status before a write, and its company, for the change the write records. */

@@ -4,6 +4,7 @@ import type { StoredImage } from '../../media/image-uploads.js';
 import { bumpDataVersion } from '../../cache/data-version.js';
 import type { ChangeFeed } from '../../changes/change-feed.js';
 import { recordChanges, type ChangeRow } from '../../changes/change-log.js';
+import { publishingTransaction } from '../../changes/publishing-transaction.js';
 import { recordSearchChanges } from '../../search/search-changes.js';
 import { recordCreated } from '../../shared/idempotency.js';
 import type { OgCard } from './og-fetcher.js';
@@ -13,16 +14,13 @@ export interface Mention { type: 'COMPANY' | 'MEMBER'; handle: string; name: str
 /** The SQL of writing posts; used inside one transaction per request. */
 export class PostWriteRepository {
   /** The changes this transaction's writes recorded for the feed. */
-  private readonly recorded: ChangeRow[] = [];
+  readonly recorded: ChangeRow[] = [];
 
   constructor(private readonly db: Kysely<DB>, private readonly changes?: Pick<ChangeFeed, 'publish'>) {}
 
   /** Runs `work` in one transaction; the change it recorded for the feed is completed right after the commit. */
-  async transaction<T>(work: (repository: PostWriteRepository) => Promise<T>): Promise<T> {
-    let inner: PostWriteRepository | undefined;
-    const result = await this.db.transaction().execute((trx) => work(inner = new PostWriteRepository(trx)));
-    await this.changes?.publish(inner!.recorded);
-    return result;
+  transaction<T>(work: (repository: PostWriteRepository) => Promise<T>): Promise<T> {
+    return publishingTransaction(this.db, this.changes, (trx) => new PostWriteRepository(trx), work);
   }
 
   async find(id: number) {

@@ -1,0 +1,26 @@
+/**
+ * The transaction of a write that records changes for the feed (docs/changes.md): its changes are handed to the
+ * feed once it has committed, so that they are completed, and webhook deliveries start, without anyone looking.
+ */
+import type { Kysely, Transaction } from 'kysely';
+import type { DB } from '../db/schema.js';
+import type { ChangeFeed } from './change-feed.js';
+import type { ChangeRow } from './change-log.js';
+
+/** A write repository bound to one transaction: the changes its writes recorded there (`recordChanges`). */
+export interface RecordsChanges {
+  readonly recorded: ChangeRow[];
+}
+
+/** Runs `work` in one transaction on the repository `open` makes for it, then hands its recorded changes to `changes`. */
+export async function publishingTransaction<R extends RecordsChanges, T>(
+  db: Kysely<DB>,
+  changes: Pick<ChangeFeed, 'publish'> | undefined,
+  open: (trx: Transaction<DB>) => R,
+  work: (repository: R) => Promise<T>,
+): Promise<T> {
+  let repository: R | undefined;
+  const result = await db.transaction().execute((trx) => work(repository = open(trx)));
+  await changes?.publish(repository!.recorded);
+  return result;
+}
