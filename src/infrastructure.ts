@@ -86,7 +86,8 @@ export async function openInfrastructure(app: FastifyInstance, options: Infrastr
   let stopChanges = async (): Promise<void> => {};
   app.addHook('onReady', async () => { stopChanges = changes.start(); });
   app.decorate('changeFeed', changes);
-  app.addHook('onClose', async () => { await stopChanges(); });
+  // Writes are answered before their changes are completed: a completion still running ends before the database closes.
+  app.addHook('onClose', async () => { await stopChanges(); await changes.publishing; });
 
   const idempotency = new Idempotency(database.db, clock, config.instanceName);
   const abandonedClaims = await idempotency.releaseAbandoned();

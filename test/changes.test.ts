@@ -114,6 +114,30 @@ describe.each(ENGINES)('the change feed on %s', (engine) => {
     expect((await feed(`?after=${after.cursor}`)).items).toEqual([]);
   });
 
+  it('answers a write without waiting for its change to be completed; the next read of the feed has it complete', async () => {
+    const start = (await feed('?after=now')).nextCursor;
+    const feedOf = t.app.changeFeed as unknown as { snapshots: Map<string, (id: string) => Promise<unknown>> };
+    const shown = feedOf.snapshots.get('post')!;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    // Completing a post's change now waits until the test lets it.
+    t.app.changeFeed.provide('post', async (id) => { await held; return shown(id); });
+    try {
+      const write = parts('POST', '/api/v1/posts', [jsonPart({ text: '완성을 기다리지 않는 글' })]);
+      const first = await Promise.race([write.then(() => 'answered'), new Promise((resolve) => { setTimeout(resolve, 3_000, 'waiting'); })]);
+      expect(first).toBe('answered');
+      const postId = (await write).json().postId as number;
+      const reading = follow(start);
+      release();
+      const { items } = await reading;
+      expect(items.map((c) => [c.type, c.resource.id])).toEqual([['post.created', String(postId)]]);
+      expect(items[0]!.data).toEqual(await publicBody(`/api/v1/posts/${postId}`));
+    } finally {
+      release();
+      t.app.changeFeed.provide('post', shown);
+    }
+  });
+
   it('records job.closed once when a recruiting window ends (the hiring sweep), again after a new window', async () => {
     // The demo's jobs whose windows ended before now close first (a database migrated to 021 had them marked).
     await t.app.changeFeed.sweepClosedJobs();

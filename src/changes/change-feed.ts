@@ -76,7 +76,7 @@ export class ChangeFeed {
 
   /**
    * Completes recorded changes with their resource. A writer calls it right after its commit with the changes it
-   * recorded (`recordChanges`): those are completed without looking for them. Called without, it looks for every
+   * recorded (`recordChanges`), without waiting: those are completed without looking for them. Called without, it looks for every
    * change still incomplete: the feed does so before it reads, and webhooks when a change stays incomplete (a writer
    * that stopped between its commit and its call leaves work for them). Never throws: a change left incomplete is
    * completed by a later look.
@@ -98,7 +98,13 @@ export class ChangeFeed {
     } catch (err) {
       this.log.error({ err }, 'change feed: completing recorded changes failed; the next read or write retries');
     }
-    for (const listener of this.published) listener(completed);
+    for (const listener of this.published) {
+      try {
+        listener(completed);
+      } catch (err) {
+        this.log.error({ err }, 'change feed: a listener of completed changes failed');
+      }
+    }
   }
 
   /**

@@ -1,6 +1,9 @@
 /**
  * The transaction of a write that records changes for the feed (docs/changes.md): its changes are handed to the
  * feed once it has committed, so that they are completed, and webhook deliveries start, without anyone looking.
+ * The write is answered without waiting for that (a read of each resource and an update, several turns of a busy
+ * event loop): a read of the feed completes what is still incomplete before it reads (ChangeFeed.page), and a change
+ * whose writer stopped first is completed by the next look.
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.js';
@@ -21,6 +24,6 @@ export async function publishingTransaction<R extends RecordsChanges, T>(
 ): Promise<T> {
   let repository: R | undefined;
   const result = await db.transaction().execute((trx) => work(repository = open(trx)));
-  await changes?.publish(repository!.recorded);
+  void changes?.publish(repository!.recorded);
   return result;
 }
