@@ -3,7 +3,7 @@ import {
   authorizeUrl, createClient, createPkcePair, createState, exchangeCode, OAuthError, OAuthSession, refreshTokens, SvcApiError, verifyWebhook, WebhookVerificationError, type TokenResponse,
 } from '../sdk/src/index.js';
 import { png } from './helpers/images.js';
-import { startListeningApp, type ListeningApp } from './helpers/listening-app.js';
+import { startListeningApp, startOfNextWindow, type ListeningApp } from './helpers/listening-app.js';
 import { Browser, fetchSend } from './helpers/oauth-browser.js';
 import { ENGINES } from './helpers/test-database.js';
 
@@ -151,6 +151,7 @@ describe.each(ENGINES)('SDK retries on 429 (%s)', (engine) => {
     const waits: number[] = [];
     // Waiting moves the service's clock instead of the test's.
     const sleep = async (ms: number) => { waits.push(ms); s.clock.offset += ms; };
+    startOfNextWindow(s.clock, 60_000);
     const api = createClient({ baseUrl: s.base, apiKey: s.demo.apiKey, sleep });
     await api.searchJobs();
     await api.searchJobs();

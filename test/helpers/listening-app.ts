@@ -18,6 +18,15 @@ export interface ListeningApp {
   close(): Promise<void>;
 }
 
+/**
+ * Moves `clock` forward to one second past the start of its next window of `windowMs` (the fixed windows the
+ * rate limits and sign-in throttles count in), so that a test counting in one window cannot straddle two.
+ */
+export function startOfNextWindow(clock: { offset: number }, windowMs: number): void {
+  const now = Date.now() + clock.offset;
+  clock.offset += windowMs - (now % windowMs) + 1_000;
+}
+
 /** A demo-seeded app listening on 127.0.0.1, whose PUBLIC_BASE_URL (the OAuth issuer) is its own address. */
 export async function startListeningApp(engine: Engine, settings: Record<string, string> = {}, logger: FastifyServerOptions['logger'] = false): Promise<ListeningApp> {
   const db = await createTestDatabase(engine);
