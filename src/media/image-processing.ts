@@ -1,9 +1,21 @@
-import sharp from 'sharp';
+import type Sharp from 'sharp';
 
-// Each upload is decoded once; libvips' operation cache would only hold memory. One thread per image: how many
-// images are decoded at once, and so how many cores uploads can take, is the decode gate's (decode-gate.ts).
-sharp.cache(false);
-sharp.concurrency(1);
+let loading: Promise<typeof Sharp> | undefined;
+
+/**
+ * sharp, loaded at the first upload: libvips and its libraries take ~19 MB of the process's resident memory
+ * from the moment they load, which an instance that only serves reads (and every CLI command) never needs.
+ * Each upload is decoded once, so libvips' operation cache would only hold memory; one thread per image: how
+ * many images are decoded at once, and so how many cores uploads can take, is the decode gate's (decode-gate.ts).
+ */
+function loadSharp(): Promise<typeof Sharp> {
+  loading ??= import('sharp').then(({ default: sharp }) => {
+    sharp.cache(false);
+    sharp.concurrency(1);
+    return sharp;
+  });
+  return loading;
+}
 
 export type ImageFormat = 'jpeg' | 'png' | 'webp' | 'gif';
 
@@ -51,6 +63,7 @@ export async function processImage(bytes: Buffer, { maxPixels, maxDecodedBytes }
   const format = announcedFormat(bytes);
   if (!format) return 'not-an-image';
   const animated = format === 'gif' || format === 'webp';
+  const sharp = await loadSharp();
   try {
     const input = sharp(bytes, { animated, limitInputPixels: maxPixels, failOn: 'truncated' });
     const metadata = await input.metadata();

@@ -12,6 +12,10 @@ export function serverProcess(base: () => string, env: () => Record<string, stri
     get running(): boolean {
       return child !== null;
     },
+    /** The running server's process id (undefined when it is not running). */
+    get pid(): number | undefined {
+      return child?.pid;
+    },
     /** Starts it and waits until `/readyz` answers (30 s at most). */
     async start(): Promise<void> {
       child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { env: { ...process.env, ...env() }, stdio: 'ignore' });
