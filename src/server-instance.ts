@@ -4,6 +4,7 @@ import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import { connectionLimits } from './net/connection-limits.js';
 import { sendError } from './plugins/error-handler.js';
+import { buildResponseSerializer } from './schemas/response-serializer.js';
 import { ApiError } from './shared/api-error.js';
 import { loggerOptions } from './shared/log-options.js';
 
@@ -46,6 +47,7 @@ export function createServer(config: Config, clock: () => number, logger?: Fasti
     forceCloseConnections: 'idle',
     ...connectionLimits(config.http, clock),
     ajv: { customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false } },
+    schemaController: { compilersFactory: { buildSerializer: buildResponseSerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.server.maxConnections = config.http.maxConnections;

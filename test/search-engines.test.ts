@@ -181,6 +181,23 @@ describe.each(ENGINES)('search rules on %s', (engine) => {
     }
   });
 
+  it('works out the jobs hiring at the service clock\'s moment when it gets ready: the first search there reuses it', async () => {
+    const fresh = new JobIndex(databases.get(engine)!.database, undefined, null, () => TEST_NOW);
+    try {
+      await fresh.ready();
+      type Internals = { live: { current(): Promise<object> }; ordersOf(docs: object): { hiring?: { docs: unknown } } };
+      const internals = fresh as unknown as Internals;
+      const orders = internals.ordersOf(await internals.live.current());
+      const worked = orders.hiring?.docs;
+      expect(worked).toBeDefined();
+      const result = await fresh.search(job({ order: 'date', limit: 10 }));
+      expect(result.total).toBe(matchingJobs(job({})).length);
+      expect(orders.hiring?.docs).toBe(worked);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('ranks the newest 200 matching jobs by the index relevance rule, like posts', async () => {
     const { jobs } = repos(engine);
     const terms = queryTerms('개발');

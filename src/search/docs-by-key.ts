@@ -7,6 +7,9 @@
 import type { OrderedDocuments } from './ordered-documents.js';
 import { RoaringBitmap32, type Bitmap } from './posting-index.js';
 
+/** Documents `from` to `to` of an order, sorted by number: what a bitmap takes in fastest (twice as fast as in time order). */
+const sortedDocs = (order: number[], from: number, to: number): Uint32Array => Uint32Array.from(order.slice(from, to)).sort();
+
 /** With more new documents than this, they are appended and the whole order sorted again. */
 const RESORT_ABOVE = 1_000;
 
@@ -100,10 +103,22 @@ export class TimeReached extends DocsByKey {
   /** The documents whose time is at most `now` (live or not). Call outside a search's arena: it keeps bitmaps. */
   upTo(now: number): Bitmap {
     this.catchUp();
-    while (this.cursor < this.order.length && this.timeOf(this.order[this.cursor]!) <= now) this.reached.add(this.order[this.cursor++]!);
-    while (this.cursor > 0 && this.timeOf(this.order[this.cursor - 1]!) > now) this.reached.remove(this.order[--this.cursor]!);
-    this.at = now;
+    this.moveTo(now);
     return this.reached;
+  }
+
+  /**
+   * Moves the cursor to `now`, the documents it passes added to (or taken from) `reached` in one call: the first
+   * move after a start passes every document whose time has come (~200,000 jobs at 1M posts' scale).
+   */
+  private moveTo(now: number): void {
+    const from = this.cursor;
+    while (this.cursor < this.order.length && this.timeOf(this.order[this.cursor]!) <= now) this.cursor++;
+    if (this.cursor > from) this.reached.addMany(sortedDocs(this.order, from, this.cursor));
+    const to = this.cursor;
+    while (this.cursor > 0 && this.timeOf(this.order[this.cursor - 1]!) > now) this.cursor--;
+    if (this.cursor < to) this.reached.removeMany(sortedDocs(this.order, this.cursor, to));
+    this.at = now;
   }
 
   /** The last time at or before the last `upTo` at which a document's time came (-Infinity when none). */
@@ -131,9 +146,6 @@ export class TimeReached extends DocsByKey {
     this.cursor = 0;
     const now = this.at;
     this.at = Number.NEGATIVE_INFINITY;
-    if (now !== Number.NEGATIVE_INFINITY) {
-      while (this.cursor < this.order.length && this.timeOf(this.order[this.cursor]!) <= now) this.reached.add(this.order[this.cursor++]!);
-      this.at = now;
-    }
+    if (now !== Number.NEGATIVE_INFINITY) this.moveTo(now);
   }
 }

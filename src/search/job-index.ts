@@ -125,18 +125,40 @@ function hiringBetween(orders: Orders, docs: OrderedDocuments, from: number, unt
   return hiring;
 }
 
+/**
+ * The live jobs hiring at `now`, and the moments around it between which no job starts or stops hiring. Moves
+ * the cursors, which keep their bitmaps: call outside a search's arena.
+ */
+function hiringAt(orders: Orders, docs: OrderedDocuments, now: number): { hiringNow: Bitmap; validFrom: number; validUntil: number } {
+  const { started, ended } = orders;
+  const startedNow = started.upTo(now);
+  const endedNow = ended.upTo(now);
+  const validFrom = Math.max(started.previous(), ended.previous());
+  const validUntil = Math.min(started.next(), ended.next());
+  return { hiringNow: hiringBetween(orders, docs, validFrom, validUntil, startedNow, endedNow), validFrom, validUntil };
+}
+
 export class JobIndex extends ServedIndex {
   private readonly orders = new WeakMap<OrderedDocuments, Orders>();
 
-  constructor(database: Pick<Database, 'db' | 'reads'>, version: { read(): Promise<number> } = new DataVersion(database.reads, 'jobs'), copyFile: string | null = null) {
+  /** `clock`: the service's, for the moment whose hiring jobs are worked out at start (a search says its own). */
+  constructor(
+    database: Pick<Database, 'db' | 'reads'>, version: { read(): Promise<number> } = new DataVersion(database.reads, 'jobs'),
+    copyFile: string | null = null, private readonly clock: () => number = Date.now,
+  ) {
     super(database.db, jobSource(database.db), version, copyFile);
   }
 
-  /** Loads or builds the index, then sorts its extra orders, so the first search does not pay for them. */
+  /**
+   * Loads or builds the index, then sorts its extra orders and works out the jobs hiring now, so the first search
+   * does not pay for them (moving the cursors past every job's start and end: ~40 ms at 200,000 jobs).
+   */
   override async ready(): Promise<void> {
     await super.ready();
-    const { started, ended, byViews } = this.ordersOf(await this.live.current());
-    for (const order of [started, ended, byViews]) order.catchUp();
+    const docs = await this.live.current();
+    const orders = this.ordersOf(docs);
+    for (const order of [orders.started, orders.ended, orders.byViews]) order.catchUp();
+    hiringAt(orders, docs, this.clock());
   }
 
   private ordersOf(docs: OrderedDocuments): Orders {
@@ -163,13 +185,9 @@ export class JobIndex extends ServedIndex {
   async search(filter: JobSearchFilter, version: number | null = null): Promise<{ total: number; ids: number[]; validFrom: number; validUntil: number; facets?: FacetCounts }> {
     const docs = await this.live.current(version);
     const orders = this.ordersOf(docs);
-    const { started, ended, byViews } = orders;
+    const { byViews } = orders;
     // The cursors keep their bitmaps: moved before the search's arena, which frees what it makes.
-    const startedNow = started.upTo(filter.now);
-    const endedNow = ended.upTo(filter.now);
-    const validFrom = Math.max(started.previous(), ended.previous());
-    const validUntil = Math.min(started.next(), ended.next());
-    const hiringNow = hiringBetween(orders, docs, validFrom, validUntil, startedNow, endedNow);
+    const { hiringNow, validFrom, validUntil } = hiringAt(orders, docs, filter.now);
     return withTemporaryBitmaps(() => {
       const hiring = (query: JobSearchFilter): Bitmap => docs.index.match(jobIndexQuery(query), hiringNow);
       const result = hiring(filter);

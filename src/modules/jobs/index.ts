@@ -25,7 +25,7 @@ declare module 'fastify' {
 export async function jobsArea(app: FastifyInstance, infra: Infrastructure, deps: { accounts: AccountsArea; codes: CodeService }): Promise<Area> {
   const { config, database, clock, links, uploads, idempotency, uploadLimits } = infra;
   const { accounts, permissions } = deps.accounts;
-  const index = new JobIndex(database, infra.versions.jobs, jobIndexCopy(config.dataDir));
+  const index = new JobIndex(database, infra.versions.jobs, jobIndexCopy(config.dataDir), clock);
   await index.ready();
   app.decorate('jobIndex', index);
   app.addHook('onClose', async () => { await index.close(); });
