@@ -48,6 +48,22 @@ describe.each(ENGINES)('statements per read on %s', (engine) => {
     expect(await statementsOf(`/api/v1/events/${t.demo.events.first}`, 'en')).toBe(1);
   });
 
+  it('keeps a page\'s posts and jobs once for every language: another language reads only what it lacks', async () => {
+    // Posts 61-80, newest first, which no earlier read here has kept; RELEVANCE without a keyword pages the same posts.
+    const page = (sort: string) => `/api/v1/posts?sort=${sort}&pageSize=20&page=4`;
+    expect(await statementsOf(page('RECENT'), 'en')).toBe(2);
+    // Korean shows every post as written: all kept, only the data version is read.
+    expect(await statementsOf(page('RELEVANCE'), 'ko')).toBe(1);
+    // Japanese needs their Japanese translations, read in one statement; English ones are kept.
+    expect(await statementsOf(page('RECENT'), 'ja')).toBe(2);
+    expect(await statementsOf(page('RELEVANCE'), 'en')).toBe(1);
+
+    // Jobs alike: the second half of a page read in English, in Korean.
+    expect(await statementsOf('/api/v1/jobs?sort=POPULARITY_DESC&pageSize=20', 'en')).toBe(2);
+    expect(await statementsOf('/api/v1/jobs?sort=POPULARITY_DESC&pageSize=10&page=2', 'ko')).toBe(1);
+    expect(await statementsOf('/api/v1/jobs?sort=POPULARITY_DESC&pageSize=10&page=2', 'zh-CN')).toBe(2);
+  });
+
   it('reads the items of a search page in one statement, whatever its size', async () => {
     // Keyword searches are answered by the index; the page's items by one statement; the version by another.
     for (const pageSize of [5, 50]) {

@@ -4,6 +4,7 @@ import type { Links } from '../../shared/links.js';
 import { translationLanguage, type Locale } from '../../shared/locale.js';
 import { toListDateTime, toUtcIso } from '../../shared/time.js';
 import { pageOf, type PageResult } from '../../schemas/common.js';
+import { approximateBytes } from '../../cache/approximate-bytes.js';
 import { VersionedCache, type DataVersion } from '../../cache/data-version.js';
 import { NO_COMPANY, noMatchFacets, withCompanyHandles } from '../../search/facet-counts.js';
 import { SearchCache } from '../../search/search-cache.js';
@@ -21,9 +22,20 @@ import { SENIORITIES, type JobDetailDto, type JobSearchQueryInput, type JobSumma
 
 type WorkType = JobSummaryDto['workType'];
 
-interface Hydrated {
-  row: JobItemRow;
+/**
+ * A job as search results show it, kept once for every language: its summary as written, and the translations
+ * of its title and subtitle asked for so far (null: none in that language).
+ */
+interface CachedJob {
   summary: JobSummaryDto;
+  translations: Map<string, { title: string; subtitle: string } | null>;
+}
+
+function cachedJobBytes({ summary, translations }: CachedJob): number {
+  let bytes = approximateBytes(summary);
+  // A translation's subtitle is typed as text but may be null in the table (the summary shows it as it is).
+  for (const t of translations.values()) bytes += 64 + 2 * (t === null ? 0 : t.title.length + ((t.subtitle as string | null) ?? '').length);
+  return bytes;
 }
 
 /** A job detail as it is kept: everything but `hiring`, which depends on the time of the request. */
@@ -42,10 +54,10 @@ const CACHED_DETAILS_BYTES = 4 * 1024 * 1024;
 export class JobService {
   private readonly cache: SearchCache;
   /**
-   * Jobs as the API shows them, by language and id, under the jobs data version. Nothing in them depends
-   * on the time of the request: `hiring` is worked out from the row at each request.
+   * Jobs as search pages show them, by id (every language), under the jobs data version. Nothing in them
+   * depends on the time of the request.
    */
-  private readonly items = new VersionedCache<Hydrated>(CACHED_JOBS_BYTES);
+  private readonly items = new VersionedCache<CachedJob>(CACHED_JOBS_BYTES, cachedJobBytes);
   private readonly details = new VersionedCache<CachedDetail>(CACHED_DETAILS_BYTES);
 
   constructor(
@@ -91,7 +103,7 @@ export class JobService {
     const [hydrated, named] = await Promise.all([
       this.hydrate(ids, locale, version), withCompanyHandles(facets, (companyIds) => this.accounts.companyHandles(companyIds)),
     ]);
-    return { page: pageOf(hydrated.map(({ summary }) => summary), total, page, pageSize, named), validUntil };
+    return { page: pageOf(hydrated, total, page, pageSize, named), validUntil };
   }
 
   /**
@@ -153,10 +165,32 @@ export class JobService {
     });
   }
 
-  /** The jobs of `ids` that exist, in that order: from the cache of `version`, the rest loaded in one statement and cached. */
-  private async hydrate(ids: number[], locale: Locale, version: number): Promise<Hydrated[]> {
-    return this.items.getMany(version, ids, (id) => `${locale}|${id}`, (job) => job.row.id, async (missing) =>
-      (await this.jobs.items(missing, translationLanguage(locale))).map((row) => ({ row, summary: this.summaryOf(row) })));
+  /**
+   * The jobs of `ids` that exist, in that order, in `locale`: from the cache of `version` when it knows their
+   * translation into the language (or that they need none), the rest loaded in one statement and cached.
+   */
+  private async hydrate(ids: number[], locale: Locale, version: number): Promise<JobSummaryDto[]> {
+    const language = translationLanguage(locale);
+    const found = new Map<number, CachedJob>();
+    const missing: number[] = [];
+    for (const id of ids) {
+      const kept = this.items.get(version, String(id));
+      if (kept && (language === null || kept.translations.has(language))) found.set(id, kept);
+      else missing.push(id);
+    }
+    for (const row of missing.length ? await this.jobs.items(missing, language) : []) {
+      const entry = this.items.get(version, String(row.id)) ?? { summary: this.summaryOf({ ...row, t_title: null, t_subtitle: null }), translations: new Map() };
+      if (language !== null) entry.translations.set(language, row.t_title === null ? null : { title: row.t_title, subtitle: row.t_subtitle! });
+      // Set again when a translation was added, so the cache counts its size.
+      this.items.set(version, String(row.id), entry);
+      found.set(row.id, entry);
+    }
+    return ids.flatMap((id) => {
+      const kept = found.get(id);
+      if (!kept) return [];
+      const translation = language === null ? null : kept.translations.get(language) ?? null;
+      return [translation === null ? kept.summary : { ...kept.summary, title: translation.title, subtitle: translation.subtitle }];
+    });
   }
 
   private summaryOf(row: JobItemRow): JobSummaryDto {

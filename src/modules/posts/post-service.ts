@@ -27,6 +27,16 @@ interface Hydrated {
   listPostedAt: string;
 }
 
+/**
+ * A post as search results show it, kept once for every language: its row and summary as written, and the
+ * translations asked for so far (null: none in that language). A page in another language needs only the
+ * translation, and most posts have none, so one entry serves every language.
+ */
+interface CachedPost {
+  post: Hydrated;
+  translations: Map<string, string | null>;
+}
+
 /** A post detail as anybody sees it, with the authors whose viewers see `owned: true`. */
 interface CachedDetail {
   dto: PostDetailDto;
@@ -43,17 +53,19 @@ const CACHED_POSTS_BYTES = 8 * 1024 * 1024;
 const CACHED_DETAILS_BYTES = 4 * 1024 * 1024;
 
 /**
- * What approximateBytes() gives for a post as search results show it, without walking its ~60 fields on every
- * page: the fixed fields (~1.6 KB), the body in the row and in the summary (a translation there), images, card.
+ * What approximateBytes() gives for a kept post, without walking its ~60 fields on every page: the fixed fields
+ * (~1.6 KB), the body (shared by the row and the summary), images, card, and the translations kept.
  */
-function hydratedBytes({ row, summary }: Hydrated): number {
-  return 1_600 + 2 * (row.content?.length ?? 0) + 2 * (summary.content?.length ?? 0) + 200 * summary.images.length + (summary.og ? 600 : 0);
+function cachedPostBytes({ post: { row, summary }, translations }: CachedPost): number {
+  let bytes = 1_600 + 2 * (row.content?.length ?? 0) + 200 * summary.images.length + (summary.og ? 600 : 0);
+  for (const translation of translations.values()) bytes += 64 + 2 * (translation?.length ?? 0);
+  return bytes;
 }
 
 export class PostService {
   private readonly cache: SearchCache;
-  /** Posts as search results show them, by language and id, under the posts data version. */
-  private readonly items = new VersionedCache<Hydrated>(CACHED_POSTS_BYTES, hydratedBytes);
+  /** Posts as search results show them, by id (every language), under the posts data version. */
+  private readonly items = new VersionedCache<CachedPost>(CACHED_POSTS_BYTES, cachedPostBytes);
   private readonly details = new VersionedCache<CachedDetail | null>(CACHED_DETAILS_BYTES);
 
   constructor(
@@ -157,11 +169,39 @@ export class PostService {
    * (null: straight from the database), the rest loaded in a fixed number of queries and cached.
    */
   private async hydrate(ids: number[], viewer: Viewer | null, locale: Locale, version: number | null): Promise<Hydrated[]> {
-    const posts = await this.items.getMany(version, ids, (id) => `${locale}|${id}`, (post) => post.row.id, (missing) => this.load(missing, locale));
-    return posts.map((post) => {
+    const language = translationLanguage(locale);
+    // A kept post serves this language once it knows the post's translation into it (or that it needs none).
+    const serves = (kept: CachedPost) => language === null || kept.post.row.language === language || kept.translations.has(language);
+    const found = new Map<number, CachedPost>();
+    const missing: number[] = [];
+    for (const id of ids) {
+      const kept = version === null ? undefined : this.items.get(version, String(id));
+      if (kept && serves(kept)) found.set(id, kept);
+      else missing.push(id);
+    }
+    // One statement for every post missing or missing its translation: rows with this language's translation.
+    for (const row of missing.length ? await this.posts.items(missing, language) : []) {
+      const kept = version === null ? undefined : this.items.get(version, String(row.id));
+      const entry = kept ?? { post: this.hydrated({ ...row, translation: null }, locale), translations: new Map<string, string | null>() };
+      if (language !== null) entry.translations.set(language, row.translation);
+      // Set again when a translation was added, so the cache counts its size.
+      if (version !== null) this.items.set(version, String(row.id), entry);
+      found.set(row.id, entry);
+    }
+    return ids.flatMap((id) => {
+      const kept = found.get(id);
+      if (!kept) return [];
+      const post = this.inLanguage(kept, locale, language);
       const owned = viewer !== null && post.row.author_user_id === viewer.userId;
-      return owned ? { ...post, summary: { ...post.summary, owned } } : post;
+      return [owned ? { ...post, summary: { ...post.summary, owned } } : post];
     });
+  }
+
+  /** A kept post as a page in `locale` shows it: its translation into the page's language when it has one. */
+  private inLanguage({ post, translations }: CachedPost, locale: Locale, language: string | null): Hydrated {
+    const translation = language === null || post.row.language === locale ? null : translations.get(language) ?? null;
+    if (translation === null) return post;
+    return { ...post, language: locale, summary: { ...post.summary, content: translation } };
   }
 
   /** Loads posts with authors, images, cards and translations in one statement (`owned` false), in `ids` order. */
