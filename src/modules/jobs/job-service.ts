@@ -45,7 +45,7 @@ interface CachedDetail {
 }
 
 /**
- * The memory the read caches of jobs may hold: as search pages show them (by language and id; ~2 KB each) and
+ * The memory the read caches of jobs may hold: as search pages show them (by id, with their translations; ~2 KB each) and
  * as details (~5 KB each).
  */
 const CACHED_JOBS_BYTES = 6 * 1024 * 1024;

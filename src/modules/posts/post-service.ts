@@ -45,7 +45,7 @@ interface CachedDetail {
 }
 
 /**
- * The memory the read caches of posts (by language and id, ~2.5 KB each) and of post details (~2 KB) may
+ * The memory the read caches of posts (by id, with their translations, ~2.5 KB each) and of post details (~2 KB) may
  * hold: about 3,000 posts and 2,000 details, the popular ones. Random reads over a million ids miss any cache
  * that fits in memory, so more buys nothing there and costs the process's memory (docs/performance.md).
  */
