@@ -90,4 +90,29 @@ export class VersionedCache<V> {
     }
     return ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
   }
+
+  /**
+   * Like `getMany`, for values kept by id that a request may find incomplete (a post kept without the translation
+   * a page in another language needs): those of `version` that `serves` accepts come from the cache; the others,
+   * missing or incomplete, from one `load`, each row handed to `keep` with the value kept for its id (undefined
+   * when none) to make the value kept from then on.
+   */
+  async getManyCompleted<Row extends { id: number }>(
+    version: number | null, ids: number[], serves: (value: V) => boolean,
+    load: (missing: number[]) => Promise<Row[]>, keep: (row: Row, kept: V | undefined) => V,
+  ): Promise<V[]> {
+    const found = new Map<number, V>();
+    const missing = ids.filter((id) => {
+      const hit = version === null ? undefined : this.get(version, String(id));
+      if (hit !== undefined && serves(hit)) found.set(id, hit);
+      return !found.has(id);
+    });
+    for (const row of missing.length ? await load(missing) : []) {
+      const value = keep(row, version === null ? undefined : this.get(version, String(row.id)));
+      // Set again when the kept value was completed, so the cache counts its size.
+      if (version !== null) this.set(version, String(row.id), value);
+      found.set(row.id, value);
+    }
+    return ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
+  }
 }

@@ -171,25 +171,17 @@ export class JobService {
    */
   private async hydrate(ids: number[], locale: Locale, version: number): Promise<JobSummaryDto[]> {
     const language = translationLanguage(locale);
-    const found = new Map<number, CachedJob>();
-    const missing: number[] = [];
-    for (const id of ids) {
-      const kept = this.items.get(version, String(id));
-      if (kept && (language === null || kept.translations.has(language))) found.set(id, kept);
-      else missing.push(id);
-    }
-    for (const row of missing.length ? await this.jobs.items(missing, language) : []) {
-      const entry = this.items.get(version, String(row.id)) ?? { summary: this.summaryOf({ ...row, t_title: null, t_subtitle: null }), translations: new Map() };
-      if (language !== null) entry.translations.set(language, row.t_title === null ? null : { title: row.t_title, subtitle: row.t_subtitle! });
-      // Set again when a translation was added, so the cache counts its size.
-      this.items.set(version, String(row.id), entry);
-      found.set(row.id, entry);
-    }
-    return ids.flatMap((id) => {
-      const kept = found.get(id);
-      if (!kept) return [];
-      const translation = language === null ? null : kept.translations.get(language) ?? null;
-      return [translation === null ? kept.summary : { ...kept.summary, title: translation.title, subtitle: translation.subtitle }];
+    const kept = await this.items.getManyCompleted(version, ids,
+      (job) => language === null || job.translations.has(language),
+      (missing) => this.jobs.items(missing, language),
+      (row, before) => {
+        const job = before ?? { summary: this.summaryOf({ ...row, t_title: null, t_subtitle: null }), translations: new Map() };
+        if (language !== null) job.translations.set(language, row.t_title === null ? null : { title: row.t_title, subtitle: row.t_subtitle! });
+        return job;
+      });
+    return kept.map(({ summary, translations }) => {
+      const translation = language === null ? null : translations.get(language) ?? null;
+      return translation === null ? summary : { ...summary, title: translation.title, subtitle: translation.subtitle };
     });
   }
 

@@ -170,30 +170,20 @@ export class PostService {
    */
   private async hydrate(ids: number[], viewer: Viewer | null, locale: Locale, version: number | null): Promise<Hydrated[]> {
     const language = translationLanguage(locale);
-    // A kept post serves this language once it knows the post's translation into it (or that it needs none).
-    const serves = (kept: CachedPost) => language === null || kept.post.row.language === language || kept.translations.has(language);
-    const found = new Map<number, CachedPost>();
-    const missing: number[] = [];
-    for (const id of ids) {
-      const kept = version === null ? undefined : this.items.get(version, String(id));
-      if (kept && serves(kept)) found.set(id, kept);
-      else missing.push(id);
-    }
-    // One statement for every post missing or missing its translation: rows with this language's translation.
-    for (const row of missing.length ? await this.posts.items(missing, language) : []) {
-      const kept = version === null ? undefined : this.items.get(version, String(row.id));
-      const entry = kept ?? { post: this.hydrated({ ...row, translation: null }, locale), translations: new Map<string, string | null>() };
-      if (language !== null) entry.translations.set(language, row.translation);
-      // Set again when a translation was added, so the cache counts its size.
-      if (version !== null) this.items.set(version, String(row.id), entry);
-      found.set(row.id, entry);
-    }
-    return ids.flatMap((id) => {
-      const kept = found.get(id);
-      if (!kept) return [];
-      const post = this.inLanguage(kept, locale, language);
+    // A kept post serves this language once it knows the post's translation into it (or that it needs none); the
+    // others are read in one statement, with this language's translation.
+    const kept = await this.items.getManyCompleted(version, ids,
+      (post) => language === null || post.post.row.language === language || post.translations.has(language),
+      (missing) => this.posts.items(missing, language),
+      (row, before) => {
+        const post = before ?? { post: this.hydrated({ ...row, translation: null }, locale), translations: new Map<string, string | null>() };
+        if (language !== null) post.translations.set(language, row.translation);
+        return post;
+      });
+    return kept.map((entry) => {
+      const post = this.inLanguage(entry, locale, language);
       const owned = viewer !== null && post.row.author_user_id === viewer.userId;
-      return [owned ? { ...post, summary: { ...post.summary, owned } } : post];
+      return owned ? { ...post, summary: { ...post.summary, owned } } : post;
     });
   }
 
