@@ -2,14 +2,15 @@
  * The default scenarios of `npm run bench`: traffic as a population of apps sends it (bench/workload.ts),
  * every request drawn from thousands of distinct ones, and writes arriving alongside through the API.
  */
-import { randomBytes } from 'node:crypto';
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import type autocannon from 'autocannon';
 import { sql } from 'kysely';
 import { AccountsRepository } from '../src/modules/accounts/accounts-repository.js';
 import { hashSecret, secretHint } from '../src/shared/keys.js';
-import { solidPng } from '../src/media/png.js';
 import type { Database } from '../src/db/database.js';
 import { workload, type Workload } from './workload.js';
+import type { WriteMessage, WritePlan, WriteReady, WriteStats } from './write-client.js';
 
 export interface Prepared {
   /** The measured load. */
@@ -22,33 +23,36 @@ export interface Prepared {
   sample: { path: string; headers: Record<string, string> };
 }
 
-export interface WriteStats { count: number; failed: number; latencies: number[] }
-
-/** Sends one write every 1000/perSecond ms until stopped; each write is timed. */
+/** Writes through the API at a steady rate, sent and timed by a process of their own (bench/write-client.ts). */
 export class Writer {
-  private timer: NodeJS.Timeout | null = null;
-  private readonly inFlight = new Set<Promise<void>>();
-  readonly stats: WriteStats = { count: 0, failed: 0, latencies: [] };
+  private readonly child: ChildProcess;
+  /** Once the write client has sent its first upload: that write's time. */
+  readonly ready: Promise<WriteReady>;
 
-  constructor(private readonly perSecond: number, private readonly send: () => Promise<Response>) {}
-
-  start(): void {
-    this.timer = setInterval(() => {
-      const started = performance.now();
-      const write = this.send().then(async (res) => {
-        await res.arrayBuffer();
-        this.stats.count++;
-        if (!res.ok) this.stats.failed++;
-        this.stats.latencies.push(performance.now() - started);
-      }, () => { this.stats.count++; this.stats.failed++; }).finally(() => this.inFlight.delete(write));
-      this.inFlight.add(write);
-    }, 1000 / this.perSecond);
+  constructor(plan: WritePlan) {
+    this.child = fork(fileURLToPath(new URL('./write-client.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'] });
+    this.ready = new Promise((resolve, reject) => {
+      this.child.once('message', (message: WriteReady) => resolve(message));
+      this.child.once('exit', (code) => reject(new Error(`the write client exited (${code}) before it was ready`)));
+    });
+    this.child.send({ plan } satisfies WriteMessage);
   }
 
-  async stop(): Promise<WriteStats> {
-    if (this.timer) clearInterval(this.timer);
-    await Promise.all(this.inFlight);
-    return this.stats;
+  async start(): Promise<void> {
+    await this.ready;
+    this.child.send('start' satisfies WriteMessage);
+  }
+
+  /** Counts afresh from now: the writes sent from here on. */
+  count(): void {
+    this.child.send('count' satisfies WriteMessage);
+  }
+
+  stop(): Promise<WriteStats> {
+    return new Promise((resolve) => {
+      this.child.once('message', (stats: WriteStats) => resolve(stats));
+      this.child.send('stop' satisfies WriteMessage);
+    });
   }
 }
 
@@ -90,32 +94,13 @@ export function drawn(base: string, w: Workload, path: () => string): autocannon
   return { url: base, requests: [{ setupRequest: (req) => ({ ...req, method: 'GET', path: path(), headers: w.headers() }) }] };
 }
 
-/** Post creates and job deactivate/publish pairs, in turn, through the API. */
+/** Post creates and job deactivate/publish pairs, in turn, through the API (bench/write-client.ts). */
 export async function writes(ctx: RealisticContext, perSecond: number): Promise<Writer> {
   const { db } = ctx.database;
   const acme = await db.selectFrom('companies').select('id').where('handle', '=', 'acme-labs').executeTakeFirstOrThrow();
   const jobs = (await db.selectFrom('jobs').select(['id', 'status']).where('company_id', '=', acme.id)
     .where('status', 'in', ['published', 'finish']).orderBy('id', 'desc').limit(200).execute());
-  const auth = { authorization: `Bearer ${ctx.writeToken}` };
-  const png = solidPng(64, 48, [200, 80, 40]);
-  let turn = 0;
-  return new Writer(perSecond, () => {
-    turn++;
-    if (turn % 2 === 0 && jobs.length > 0) {
-      const job = jobs[turn % jobs.length]!;
-      const url = `${ctx.base}/api/v1/jobs/${job.id}/active?companyId=acme-labs`;
-      if (job.status === 'published') {
-        job.status = 'finish';
-        return fetch(url, { method: 'DELETE', headers: auth });
-      }
-      job.status = 'published';
-      return fetch(url, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ startDate: new Date().toISOString().slice(0, 10) }) });
-    }
-    const form = new FormData();
-    form.append('request', JSON.stringify({ text: `벤치마크 ${randomBytes(3).toString('hex')} 개발자 채용 TypeScript 경험을 나눴습니다` }));
-    if (turn % 3 === 0) form.append('images', new Blob([png], { type: 'image/png' }), 'a.png');
-    return fetch(`${ctx.base}/api/v1/posts`, { method: 'POST', headers: { ...auth, 'idempotency-key': `bench-${randomBytes(8).toString('hex')}` }, body: form });
-  });
+  return new Writer({ base: ctx.base, writeToken: ctx.writeToken, perSecond, jobs });
 }
 
 export interface RealisticScenario {

@@ -117,7 +117,7 @@ try {
   const phase = async (label: string) => {
     const from = rx.arrivals.length;
     const writer = await writes(ctx, 3);
-    writer.start();
+    await writer.start();
     const timed = new Map<string, { sent: number; answered: number }>();
     let timing = true;
     const timedPosts = (async () => {
