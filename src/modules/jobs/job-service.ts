@@ -33,8 +33,7 @@ interface CachedJob {
 
 function cachedJobBytes({ summary, translations }: CachedJob): number {
   let bytes = approximateBytes(summary);
-  // A translation's subtitle is typed as text but may be null in the table (the summary shows it as it is).
-  for (const t of translations.values()) bytes += 64 + 2 * (t === null ? 0 : t.title.length + ((t.subtitle as string | null) ?? '').length);
+  for (const t of translations.values()) bytes += 64 + 2 * (t === null ? 0 : t.title.length + t.subtitle.length);
   return bytes;
 }
 
@@ -176,6 +175,7 @@ export class JobService {
       (missing) => this.jobs.items(missing, language),
       (row, before) => {
         const job = before ?? { summary: this.summaryOf({ ...row, t_title: null, t_subtitle: null }), translations: new Map() };
+        // The translation's columns come from a left join: null together when there is none (the table's are NOT NULL).
         if (language !== null) job.translations.set(language, row.t_title === null ? null : { title: row.t_title, subtitle: row.t_subtitle! });
         return job;
       });
