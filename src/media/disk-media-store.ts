@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, type Dirent } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, type Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { MEDIA_KEY, type MediaStore } from './media-store.js';
@@ -47,10 +47,15 @@ export class DiskMediaStore implements MediaStore {
     flushFolder(folder);
   }
 
+  /**
+   * Read synchronously, for the reason `put` writes so: an asynchronous read (open, size, read, close) waited four
+   * turns of a busy event loop. From the page cache a 200 KB image takes ~0.05 ms of the loop, one at the 10 MB
+   * upload limit ~2.5 ms; and each is fetched about once per client (it is served as immutable for a year).
+   */
   async get(key: string) {
     if (!MEDIA_KEY.test(key)) return null;
     try {
-      const bytes = await fs.readFile(this.pathOf(key));
+      const bytes = readFileSync(this.pathOf(key));
       return { bytes, contentType: TYPES[key.slice(key.lastIndexOf('.') + 1)] ?? 'application/octet-stream' };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
