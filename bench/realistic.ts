@@ -130,6 +130,12 @@ export const REALISTIC: RealisticScenario[] = [
     },
   },
   {
+    // The mixed scenario's reads alone: beside it, what the writes cost the reads (each write makes the cached
+    // pages and items of its kind stale on every instance).
+    name: 'mixed reads alone, no writes',
+    prepare: async (ctx, w) => ({ load: drawn(ctx.base, w, readMix(w)), sample: { path: w.postSearch(), headers: w.headers() } }),
+  },
+  {
     name: 'mixed: 90% distinct reads + 3 writes/s',
     prepare: async (ctx, w) => ({ load: drawn(ctx.base, w, readMix(w)), writes: await writes(ctx, 3), sample: { path: w.postSearch(), headers: w.headers() } }),
   },

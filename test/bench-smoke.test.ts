@@ -12,7 +12,8 @@ describe('benchmark harness (--quick on tiny data)', () => {
   it('generates data, starts the service, measures realistic reads, writes alongside and a hot read against the bare server', async () => {
     const results = await runBenchmark({ db: 'sqlite', quick: true, posts: 200, connections: 2, seconds: 1, dataDir, scenario: 'post|mixed' });
     expect(results.map((r) => r.scenario)).toEqual([
-      'distinct post searches', 'random post detail', 'random post detail beside broad searches', 'mixed: 90% distinct reads + 3 writes/s',
+      'distinct post searches', 'random post detail', 'random post detail beside broad searches', 'mixed reads alone, no writes',
+      'mixed: 90% distinct reads + 3 writes/s',
       'post create, one image', 'first request, broadest keyword (다)',
     ]);
     for (const r of results.slice(0, -1)) {
@@ -22,9 +23,11 @@ describe('benchmark harness (--quick on tiny data)', () => {
       expect(r.bareRequestsPerSecond).toBeGreaterThan(0);
       expect(r.peakRssMb).toBeGreaterThan(0);
     }
-    const mixed = results.find((r) => r.scenario.startsWith('mixed'))!;
+    const mixed = results.find((r) => r.scenario.startsWith('mixed:'))!;
     expect(mixed.writes?.count).toBeGreaterThanOrEqual(2);
     expect(mixed.writes?.failed).toBe(0);
+    expect(mixed.writes?.firstUploadMs).toBeGreaterThan(0);
+    expect(results.find((r) => r.scenario.startsWith('mixed reads'))!.writes).toBeUndefined();
     expect(results.at(-1)!.firstMs).toBeGreaterThan(0);
     expect(table(results)).toContain('| distinct post searches | 200 |');
 
