@@ -49,8 +49,9 @@ export class Writer {
   }
 
   stop(): Promise<WriteStats> {
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
       this.child.once('message', (stats: WriteStats) => resolve(stats));
+      this.child.once('exit', (code) => reject(new Error(`the write client exited (${code}) before it reported`)));
       this.child.send('stop' satisfies WriteMessage);
     });
   }

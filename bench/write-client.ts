@@ -59,6 +59,9 @@ let timer: NodeJS.Timeout | undefined;
 const inFlight = new Set<Promise<void>>();
 let stats: WriteStats = { count: 0, failed: 0, latencies: [] };
 
+// The benchmark stopped without a `stop` (it failed, or was interrupted): nothing is left writing.
+process.on('disconnect', () => process.exit(0));
+
 process.on('message', async (message: WriteMessage) => {
   if (typeof message === 'object') {
     send = writer(message.plan);
