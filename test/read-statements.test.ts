@@ -73,4 +73,20 @@ describe.each(ENGINES)('statements per read on %s', (engine) => {
       expect(await statementsOf(`/api/v1/events?pageSize=${pageSize}`, pageSize === 5 ? 'en' : 'ja')).toBe(3);
     }
   });
+
+  it('reads the items of the pages asked for together in one statement on PostgreSQL, whatever their languages', async () => {
+    // Pages nothing here has read before (posts 201-240, jobs 51-90 of their orders), in four languages at once.
+    const languages = ['ko', 'en', 'ja', 'zh-TW'];
+    const together = async (path: (i: number) => string) => {
+      const before = t.db.database.statements.count;
+      const responses = await Promise.all(languages.map((language, i) => t.get(path(i), { 'accept-language': language })));
+      for (const res of responses) expect(res.statusCode, res.body).toBe(200);
+      for (const res of responses) expect((res.json() as { items: unknown[] }).items).toHaveLength(10);
+      return t.db.database.statements.count - before;
+    };
+    // The data version, read once for all four; then the items: on SQLite each page's statement runs at once.
+    const expected = engine === 'postgres' ? 2 : 1 + languages.length;
+    expect(await together((i) => `/api/v1/posts?sort=RECENT&pageSize=10&page=${21 + i}`)).toBe(expected);
+    expect(await together((i) => `/api/v1/jobs?sort=DATE_DESC&pageSize=10&page=${6 + i}`)).toBe(expected);
+  });
 });

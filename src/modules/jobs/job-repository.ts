@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { PreparedRead, PreparedReads } from '../../db/prepared-reads.js';
+import type { ByLanguageRead, PreparedRead, PreparedReads } from '../../db/prepared-reads.js';
 import type { DB } from '../../db/schema.js';
 import type { JobIndex, JobSearchFilter } from '../../search/job-index.js';
 import { JOB_DETAILS, JOB_ITEMS, type JobDetailRow, type JobItemRow } from './job-reads.js';
@@ -11,17 +11,17 @@ export type { JobSearchFilter } from '../../search/job-index.js';
  * are prepared statements (job-reads.ts); a company's managed list is built with Kysely.
  */
 export class JobRepository {
-  private readonly itemReads: PreparedRead<JobItemRow>;
+  private readonly itemReads: ByLanguageRead<JobItemRow>;
   private readonly detailReads: PreparedRead<JobDetailRow>;
 
   constructor(private readonly db: Kysely<DB>, reads: PreparedReads, readonly index: JobIndex) {
-    this.itemReads = reads.prepare('job_items', JOB_ITEMS);
+    this.itemReads = reads.prepareByLanguage('job_items', JOB_ITEMS);
     this.detailReads = reads.prepare('job_details', JOB_DETAILS);
   }
 
   /** The jobs of `ids` that exist, in no particular order, translated into `language` where a translation exists (null: none). */
   async items(ids: number[], language: string | null): Promise<JobItemRow[]> {
-    return ids.length === 0 ? [] : this.itemReads.all([ids, language]);
+    return ids.length === 0 ? [] : this.itemReads.all(ids, language);
   }
 
   /** The same as details: long texts, how to apply, images. */

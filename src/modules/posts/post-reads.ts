@@ -1,4 +1,4 @@
-import type { EngineSql } from '../../db/prepared-reads.js';
+import type { ByLanguageSql, EngineSql } from '../../db/prepared-reads.js';
 
 /**
  * A post as one statement returns it: its row, its author, its translation for the asked language, its card,
@@ -76,10 +76,14 @@ LEFT JOIN post_og_cards o ON o.post_id = p.id AND p.has_og <> 0`;
 const SQLITE_JSON = { agg: 'json_group_array', array: 'json_array' };
 const POSTGRES_JSON = { agg: 'json_agg', array: 'json_build_array' };
 
-/** The posts of a page of ids (any order; the caller puts them in the page's). */
-export const POST_ITEMS: EngineSql = {
+/**
+ * The posts of a page of ids (any order; the caller puts them in the page's). On PostgreSQL the ids and languages
+ * of the pages of one turn of the event loop, as pairs (prepared-reads.ts, ByLanguageRead), each row with the
+ * language it was asked in.
+ */
+export const POST_ITEMS: ByLanguageSql = {
   sqlite: `SELECT ${columns(SQLITE_JSON, false)} FROM posts p ${joins('?2')} WHERE p.id IN (SELECT value FROM json_each(?1))`,
-  postgres: `SELECT ${columns(POSTGRES_JSON, false)} FROM posts p ${joins('$2')} WHERE p.id = ANY($1::int8[])`,
+  postgres: `SELECT ${columns(POSTGRES_JSON, false)}, w.language AS wanted_language FROM unnest($1::int8[], $2::text[]) AS w(id, language) JOIN posts p ON p.id = w.id ${joins('w.language')}`,
 };
 
 /** The posts of `ids` as details, and the posts they repost (one level), in one statement. */

@@ -1,4 +1,4 @@
-import type { PreparedRead, PreparedReads } from '../../db/prepared-reads.js';
+import type { ByLanguageRead, PreparedRead, PreparedReads } from '../../db/prepared-reads.js';
 import type { PostIndex, PostSearchFilter } from '../../search/post-index.js';
 import { POST_DETAILS, POST_ITEMS, type PostDetailRow, type PostRow } from './post-reads.js';
 
@@ -7,11 +7,11 @@ export type { PostDetailRow, PostRow } from './post-reads.js';
 
 /** All reads of posts: searches go to the post index (search/post-index.ts), the rest are prepared statements (post-reads.ts). */
 export class PostRepository {
-  private readonly itemReads: PreparedRead<PostRow>;
+  private readonly itemReads: ByLanguageRead<PostRow>;
   private readonly detailReads: PreparedRead<PostDetailRow>;
 
   constructor(reads: PreparedReads, readonly index: PostIndex) {
-    this.itemReads = reads.prepare('post_items', POST_ITEMS);
+    this.itemReads = reads.prepareByLanguage('post_items', POST_ITEMS);
     this.detailReads = reads.prepare('post_details', POST_DETAILS);
   }
 
@@ -22,7 +22,7 @@ export class PostRepository {
 
   /** The posts of `ids` that exist, in no particular order, with the translation into `language` where one exists (null: none). */
   async items(ids: number[], language: string | null): Promise<PostRow[]> {
-    return ids.length === 0 ? [] : this.itemReads.all([ids, language]);
+    return ids.length === 0 ? [] : this.itemReads.all(ids, language);
   }
 
   /** The posts of `ids` that exist and the posts they repost, with mentions, in no particular order. */
