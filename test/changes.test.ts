@@ -67,23 +67,31 @@ describe.each(ENGINES)('the change feed on %s', (engine) => {
     const start = (await feed('?after=now')).nextCursor;
     expect((await feed(`?after=${start}`)).items).toEqual([]);
 
+    // A change is completed just after its write's answer, or by the next read of the feed, with the resource as it
+    // is then (docs/changes.md): the feed is read before each next write, so each change shows its own write.
+    const completed = () => feed(`?after=${start}`);
     const post = (await parts('POST', '/api/v1/posts', [jsonPart({ text: '변경 피드 첫 글' })])).json().postId as number;
     const postAsCreated = await publicBody(`/api/v1/posts/${post}`);
+    await completed();
     expect((await parts('PUT', `/api/v1/posts/${post}`, [jsonPart({ text: '변경 피드 고친 글' })])).statusCode).toBe(200);
     const postAsUpdated = await publicBody(`/api/v1/posts/${post}`);
+    await completed();
     expect((await json('DELETE', `/api/v1/posts/${post}`)).statusCode).toBe(204);
 
     const job = (await parts('POST', '/api/v1/jobs/platform?companyId=acme-labs', [jsonPart(NEW_JOB)])).json().jobId as number;
     expect((await json('PUT', `/api/v1/jobs/${job}/active`, { startDate: '2026-11-01' })).statusCode).toBe(200);
     const jobAsPublished = await publicBody(`/api/v1/jobs/${job}`);
+    await completed();
     expect((await parts('PATCH', `/api/v1/jobs/${job}?type=PLATFORM`, [jsonPart({ jobSubtitle: '판교, 원격 가능' })])).statusCode).toBe(200);
     expect((await json('DELETE', `/api/v1/jobs/${job}/active`)).statusCode).toBe(200);
     const jobAsClosed = await publicBody(`/api/v1/jobs/${job}`);
+    await completed();
     expect((await json('DELETE', `/api/v1/jobs/${job}`)).statusCode).toBe(204);
 
     const event = (await parts('POST', '/api/v1/events?companyId=acme-labs', [jsonPart(NEW_EVENT)])).json().eventId as string;
     const ticket = (await json('POST', `/api/v1/events/${event}/tickets/free`, { ticketName: '일반', description: '무료', maxCount: 10 })).json().ticketId as number;
     const eventWithTicket = await publicBody(`/api/v1/events/${event}`);
+    await completed();
     expect((await json('DELETE', `/api/v1/events/${event}/tickets/${ticket}`)).statusCode).toBe(204);
     expect((await json('DELETE', `/api/v1/events/${event}`)).statusCode).toBe(204);
 
