@@ -78,10 +78,21 @@ describe.each(ENGINES)('loop turns on %s', (engine) => {
     return turns;
   };
 
+  /**
+   * The fewest turns of three tries: a step done off the loop (libvips' work in the thread pool, PostgreSQL's answer)
+   * that outlasts one 10 ms turn, as it can on a machine loaded by other tests, is counted in two. The old media store
+   * waited nine turns more in every try.
+   */
+  const fewestTurns = async (withImage: boolean): Promise<number> => {
+    const tries: number[] = [];
+    for (let i = 0; i < 3; i++) tries.push(await createPost(withImage));
+    return Math.min(...tries);
+  };
+
   it('answers a post with an image at most two turns (on PostgreSQL three) after the same post without one', async () => {
     await createPost(true); // the image library loads at the first upload
-    const text = await createPost(false);
-    const withImage = await createPost(true);
+    const text = await fewestTurns(false);
+    const withImage = await fewestTurns(true);
     expect(withImage - text).toBeLessThanOrEqual(engine === 'postgres' ? 3 : 2);
   });
 
