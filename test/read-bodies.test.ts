@@ -29,8 +29,10 @@ afterAll(() => {
 async function readAll(t: TestContext, every: number): Promise<Bodies> {
   const out: Bodies = {};
   const get = async (url: string, language = 'ko') => {
+    const key = `${language} ${url}`;
+    out[key] = { status: 0, body: '' }; // its place among the keys, in the order asked
     const res = await t.request({ method: 'GET', url, headers: { 'x-svc-api-key': DEMO_API_KEY, 'accept-language': language } });
-    out[`${language} ${url}`] = { status: res.statusCode, body: res.body };
+    out[key] = { status: res.statusCode, body: res.body };
     return res;
   };
   const idsOf = async (list: string, idField: string) => {
@@ -50,18 +52,21 @@ async function readAll(t: TestContext, every: number): Promise<Bodies> {
     for (const list of ['/api/v1/posts?pageSize=30', '/api/v1/posts?keyword=%EA%B0%9C%EB%B0%9C&pageSize=50', '/api/v1/posts?hasImages=true&sort=RECENT',
       '/api/v1/jobs?pageSize=50', '/api/v1/jobs?sort=POPULARITY_DESC&pageSize=50', '/api/v1/events?pageSize=50']) await get(list, language);
   }
-  // Details of posts not in any list too (deleted ones, reposts of deleted posts), by id range.
+  // Details of posts not in any list too (deleted ones, reposts of deleted posts), by id range. Asked for sixteen
+  // at a time, so that the details of one turn of the event loop, in several languages, are read together.
+  const details: Array<[string, string]> = [];
   const maxPost = Math.max(...postIds);
   for (let id = 1; id <= maxPost + 2; id += every) {
-    for (const language of id % (3 * every) === 1 ? LANGUAGES : ['ko']) await get(`/api/v1/posts/${id}`, language);
+    for (const language of id % (3 * every) === 1 ? LANGUAGES : ['ko']) details.push([`/api/v1/posts/${id}`, language]);
   }
   const maxJob = Math.max(...jobIds);
   for (let id = 1; id <= maxJob + 2; id += every) {
-    for (const language of id % (3 * every) === 1 ? LANGUAGES : ['ko']) await get(`/api/v1/jobs/${id}`, language);
+    for (const language of id % (3 * every) === 1 ? LANGUAGES : ['ko']) details.push([`/api/v1/jobs/${id}`, language]);
   }
   for (const [i, id] of eventIds.entries()) {
-    for (const language of i % 3 === 0 ? LANGUAGES : ['ko']) await get(`/api/v1/events/${id}`, language);
+    for (const language of i % 3 === 0 ? LANGUAGES : ['ko']) details.push([`/api/v1/events/${id}`, language]);
   }
+  for (let i = 0; i < details.length; i += 16) await Promise.all(details.slice(i, i + 16).map(([url, language]) => get(url, language)));
   await get('/api/v1/events/not-an-event');
   return out;
 }

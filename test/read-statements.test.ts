@@ -4,7 +4,8 @@ import { ENGINES } from './helpers/test-database.js';
 
 /**
  * The reads are held to their design (docs/performance.md, "Reads"): a post or job detail the caches do not
- * hold is the data version and one prepared statement (a post's reposted source comes in the same statement),
+ * hold is the data version and one prepared statement (a post's reposted source comes in the same statement;
+ * on PostgreSQL the details asked for in one turn of the event loop share it, whatever their languages),
  * an event detail one statement; a search page's items are one statement whatever the page size. Counted as the statements the database ran while
  * the request was served, on a warm service (its app key checked and its rate-limit units reserved earlier).
  */
@@ -88,5 +89,25 @@ describe.each(ENGINES)('statements per read on %s', (engine) => {
     const expected = engine === 'postgres' ? 2 : 1 + languages.length;
     expect(await together((i) => `/api/v1/posts?sort=RECENT&pageSize=10&page=${21 + i}`)).toBe(expected);
     expect(await together((i) => `/api/v1/jobs?sort=DATE_DESC&pageSize=10&page=${6 + i}`)).toBe(expected);
+  });
+
+  it('reads the details asked for together in one statement on PostgreSQL, whatever their languages, reposted sources included', async () => {
+    const posts = (await t.get('/api/v1/posts?sort=RECENT&pageSize=50&page=2')).json().items as Array<{ postId: number }>;
+    const jobs = (await t.get('/api/v1/jobs?sort=DATE_DESC&pageSize=4&page=3')).json().items as Array<{ jobId: number }>;
+    const languages = ['ko', 'en', 'ja', 'zh-TW'];
+    const together = async (urls: string[]) => {
+      const before = t.db.database.statements.count;
+      const responses = await Promise.all(urls.map((url, i) => t.get(url, { 'accept-language': languages[i]! })));
+      for (const res of responses) expect(res.statusCode, res.body).toBe(200);
+      return t.db.database.statements.count - before;
+    };
+    const expected = engine === 'postgres' ? 2 : 1 + languages.length;
+    // Reposts first: each source is read in the language of the post that reposts it.
+    const details = await Promise.all(posts.map(async ({ postId }) => (await t.get(`/api/v1/posts/${postId}`, { 'accept-language': 'fr' })).json()));
+    const ids = [...details.filter((d) => d.repostedPost), ...details.filter((d) => !d.repostedPost)].slice(0, 4).map((d) => d.postId as number);
+    expect(details.some((d) => d.repostedPost)).toBe(true);
+    // (The bodies of details read together are held to the fixture in read-bodies.test.ts.)
+    expect(await together(ids.map((id) => `/api/v1/posts/${id}`))).toBe(expected);
+    expect(await together(jobs.map(({ jobId }) => `/api/v1/jobs/${jobId}`))).toBe(expected);
   });
 });

@@ -74,25 +74,7 @@ export class VersionedCache<V> {
   }
 
   /**
-   * The values of `ids` that exist, in `ids` order: those of `version` from the cache, the others from `load`
-   * (which returns what it finds) and then kept. With a null version everything comes from `load`, nothing is kept.
-   */
-  async getMany<Id>(version: number | null, ids: Id[], keyOf: (id: Id) => string, idOf: (value: V) => Id, load: (missing: Id[]) => Promise<V[]>): Promise<V[]> {
-    const found = new Map<Id, V>();
-    const missing = version === null ? ids : ids.filter((id) => {
-      const hit = this.get(version, keyOf(id));
-      if (hit !== undefined) found.set(id, hit);
-      return hit === undefined;
-    });
-    for (const value of missing.length ? await load(missing) : []) {
-      found.set(idOf(value), value);
-      if (version !== null) this.set(version, keyOf(idOf(value)), value);
-    }
-    return ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
-  }
-
-  /**
-   * Like `getMany`, for values kept by id that a request may find incomplete (a post kept without the translation
+   * The values of `ids` that exist, in `ids` order, for values kept by id that a request may find incomplete (a post kept without the translation
    * a page in another language needs): those of `version` that `serves` accepts come from the cache; the others,
    * missing or incomplete, from one `load`, each row handed to `keep` with the value kept for its id (undefined
    * when none) to make the value kept from then on.

@@ -1,5 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type BetterSqlite3 from 'better-sqlite3';
+import { groupBy } from '../shared/group.js';
+import { TickBatch } from '../shared/tick-batch.js';
 
 /** A read's SQL on each engine: parameters are `?1`, `?2`… on SQLite and `$1`, `$2`… on PostgreSQL, and each has its own JSON functions. */
 export interface EngineSql {
@@ -16,25 +18,34 @@ export interface PreparedRead<Row> {
   all(parameters: readonly unknown[]): Promise<Row[]>;
 }
 
-/**
- * A read of rows by id in one language (the posts or jobs of a page or of details, their translations into the
- * language joined; null: none). On PostgreSQL the reads asked for in one turn of the event loop, whatever their
- * languages, go as one statement (`postgres` takes the ids and their languages as two arrays of pairs, and returns
- * each row with the language it was asked in, `wanted_language`): under load a turn holds the reads of dozens of
- * requests, and each statement sent costs the service more (a socket write that wakes the database's process)
- * than the statement's own work. The statement goes when the turn's other requests have been read (setImmediate),
- * not at once: each read waits for the rest of its turn, and the turn costs less. Each caller gets the rows of its
- * language, possibly with rows of other ids asked in the same turn. SQLite's statements run on this thread at once
- * (`sqlite` takes `?1` the ids, `?2` the language).
- */
-export interface ByLanguageRead<Row> {
-  all(ids: readonly number[], language: string | null): Promise<Row[]>;
+/** A row wanted: its id, and the language of the translation to join (null: none). */
+export interface Wanted {
+  id: number;
+  language: string | null;
 }
 
-export interface ByLanguageSql {
-  sqlite: string;
-  postgres: string;
+/** A row as a read by language returns it: with the language it was asked in. */
+export type InLanguage<Row> = Row & { wanted_language: string | null };
+
+/**
+ * A read of rows by id, each in a language (posts or jobs with their translations into the language asked joined).
+ * On PostgreSQL one statement reads every pair, whatever their languages (`postgres` takes the ids and their
+ * languages as two arrays of pairs); SQLite runs one statement per language on this thread (`sqlite` takes `?1` the
+ * ids, `?2` the language). Each row says the language it was asked in (`wanted_language`).
+ */
+export interface ByLanguageRead<Row extends { id: number }> {
+  /** The rows of `wanted` that exist (and any others the statement adds, such as the posts they repost). */
+  all(wanted: readonly Wanted[]): Promise<Array<InLanguage<Row>>>;
+  /**
+   * The rows of `ids` in `language` that exist, read on PostgreSQL in one statement with every other read asked
+   * for in this turn of the event loop (after the turn's other requests were read, setImmediate): under load a
+   * turn holds the reads of dozens of requests, and each statement sent costs the service more (a socket write
+   * that wakes the database's process) than the statement's own work. SQLite reads at once.
+   */
+  inTurn(ids: readonly number[], language: string | null): Promise<Row[]>;
 }
+
+export type ByLanguageSql = EngineSql;
 
 /**
  * The hot reads (details, the items of search pages, the data version) as statements prepared once per
@@ -43,7 +54,7 @@ export interface ByLanguageSql {
  */
 export interface PreparedReads {
   prepare<Row>(name: string, sql: EngineSql): PreparedRead<Row>;
-  prepareByLanguage<Row>(name: string, sql: ByLanguageSql): ByLanguageRead<Row>;
+  prepareByLanguage<Row extends { id: number }>(name: string, sql: ByLanguageSql): ByLanguageRead<Row>;
 }
 
 /** How many statements the process has sent to the database for requests (what a request costs: tests assert it). */
@@ -65,9 +76,14 @@ export function countStatement(counter: StatementCounter): void {
 /** SQLite: the statement prepared at its first run on the main connection, then reused; JSON text for arrays. */
 export function sqlitePreparedReads(sqlite: BetterSqlite3.Database, counter: StatementCounter): PreparedReads {
   const reads: PreparedReads = {
-    prepareByLanguage<Row>(name: string, sql: ByLanguageSql): ByLanguageRead<Row> {
-      const read = reads.prepare<Row>(name, { sqlite: sql.sqlite, postgres: sql.postgres });
-      return { all: (ids, language) => read.all([ids, language]) };
+    prepareByLanguage<Row extends { id: number }>(name: string, sql: ByLanguageSql): ByLanguageRead<Row> {
+      const read = reads.prepare<InLanguage<Row>>(name, sql);
+      const all = async (wanted: readonly Wanted[]) => {
+        const rows: Array<InLanguage<Row>> = [];
+        for (const [language, group] of groupBy(wanted, (w) => w.language)) rows.push(...await read.all([group.map(({ id }) => id), language]));
+        return rows;
+      };
+      return { all, inTurn: (ids, language) => read.all([ids, language]) };
     },
     prepare<Row>(_name: string, sql: EngineSql): PreparedRead<Row> {
       let statement: BetterSqlite3.Statement | undefined;
@@ -105,49 +121,25 @@ export function postgresPreparedReads(pool: NamedStatementPool): PreparedReads {
     prepare<Row>(name: string, sql: EngineSql): PreparedRead<Row> {
       return { all: (parameters) => pool.run<Row>(name, sql.postgres, parameters) };
     },
-    prepareByLanguage<Row>(name: string, sql: ByLanguageSql): ByLanguageRead<Row> {
-      return new TurnBatchedRead<Row>((ids, languages) => pool.run<Row & { wanted_language: string | null }>(name, sql.postgres, [ids, languages]));
+    prepareByLanguage<Row extends { id: number }>(name: string, sql: ByLanguageSql): ByLanguageRead<Row> {
+      const all = (wanted: readonly Wanted[]) =>
+        pool.run<InLanguage<Row>>(name, sql.postgres, [wanted.map(({ id }) => id), wanted.map(({ language }) => language)]);
+      const turn = new TickBatch<string, InLanguage<Row>>(async (keys) => {
+        const rows = await all(keys.map((key) => {
+          const bar = key.indexOf('|');
+          return { language: bar === 0 ? null : key.slice(0, bar), id: Number(key.slice(bar + 1)) };
+        }));
+        return new Map(rows.map((row) => [wantedKey(row.id, row.wanted_language), row]));
+      });
+      return {
+        all,
+        inTurn: async (ids, language) => (await turn.loadAll(ids.map((id) => wantedKey(id, language)))).filter((row) => row !== undefined),
+      };
     },
   };
 }
 
-interface Asked<Row> { ids: readonly number[]; language: string | null; resolve(rows: Row[]): void; reject(err: unknown): void }
-
-/** PostgreSQL's `ByLanguageRead`: the reads asked for in one turn, sent as one statement of (id, language) pairs. */
-class TurnBatchedRead<Row> implements ByLanguageRead<Row> {
-  private pending: Asked<Row>[] | null = null;
-
-  constructor(private readonly run: (ids: number[], languages: Array<string | null>) => Promise<Array<Row & { wanted_language: string | null }>>) {}
-
-  all(ids: readonly number[], language: string | null): Promise<Row[]> {
-    if (ids.length === 0) return Promise.resolve([]);
-    return new Promise((resolve, reject) => {
-      if (this.pending === null) {
-        this.pending = [];
-        // setImmediate runs after the poll phase: every request read in this turn has asked by then.
-        setImmediate(() => this.flush());
-      }
-      this.pending.push({ ids, language, resolve, reject });
-    });
-  }
-
-  private flush(): void {
-    const asked = this.pending!;
-    this.pending = null;
-    const pairs = new Map<string, [number, string | null]>();
-    for (const { ids, language } of asked) for (const id of ids) pairs.set(`${language}|${id}`, [id, language]);
-    const ids = [...pairs.values()].map(([id]) => id);
-    const languages = [...pairs.values()].map(([, language]) => language);
-    this.run(ids, languages).then((rows) => {
-      const byLanguage = new Map<string | null, Row[]>();
-      for (const { wanted_language: language, ...row } of rows) {
-        const list = byLanguage.get(language);
-        if (list) list.push(row as Row);
-        else byLanguage.set(language, [row as Row]);
-      }
-      for (const { language, resolve } of asked) resolve(byLanguage.get(language) ?? []);
-    }, (err: unknown) => {
-      for (const { reject } of asked) reject(err);
-    });
-  }
+/** A wanted pair as one string, to find rows by (no language: an empty one, which no language is). */
+export function wantedKey(id: number, language: string | null): string {
+  return `${language ?? ''}|${id}`;
 }

@@ -1,4 +1,4 @@
-import type { ByLanguageSql, EngineSql } from '../../db/prepared-reads.js';
+import type { ByLanguageSql } from '../../db/prepared-reads.js';
 import type { JsonColumn } from '../posts/post-reads.js';
 import { COMPANY_COLUMNS, type CompanyColumns } from './company-brief.js';
 
@@ -53,18 +53,18 @@ const from = (language: string) => `JOIN companies c ON c.id = j.company_id
 LEFT JOIN job_translations t ON t.job_id = j.id AND t.language = ${language} AND j.language <> ${language}`;
 
 /**
- * The jobs of a page of ids (any order; the caller puts them in the page's). SQLite: 1, the ids; 2, the language of
- * translations to join (null: none). PostgreSQL: the ids and languages of the pages of one turn of the event loop,
- * as pairs (prepared-reads.ts, ByLanguageRead), each row with the language it was asked in.
+ * The jobs of ids, each in a language (any order; the caller puts them in the page's): on SQLite the ids of one
+ * language (`?1`, `?2`), on PostgreSQL pairs of ids and languages (prepared-reads.ts, ByLanguageRead).
  */
 export const JOB_ITEMS: ByLanguageSql = {
-  sqlite: `SELECT ${columns({ agg: 'json_group_array' }, false)} FROM jobs j ${from('?2')} WHERE j.id IN (SELECT value FROM json_each(?1))`,
+  sqlite: `SELECT ${columns({ agg: 'json_group_array' }, false)}, ?2 AS wanted_language FROM jobs j ${from('?2')} WHERE j.id IN (SELECT value FROM json_each(?1))`,
   postgres: `SELECT ${columns({ agg: 'json_agg' }, false)}, w.language AS wanted_language
 FROM unnest($1::int8[], $2::text[]) AS w(id, language) JOIN jobs j ON j.id = w.id ${from('w.language')}`,
 };
 
-/** The jobs of `ids` as details. Parameters: 1, the ids; 2, the language of translations to join (null: none). */
-export const JOB_DETAILS: EngineSql = {
-  sqlite: `SELECT ${columns({ agg: 'json_group_array' }, true)} FROM jobs j ${from('?2')} WHERE j.id IN (SELECT value FROM json_each(?1))`,
-  postgres: `SELECT ${columns({ agg: 'json_agg' }, true)} FROM jobs j ${from('$2')} WHERE j.id = ANY($1::int8[])`,
+/** The same as details, in the same forms. */
+export const JOB_DETAILS: ByLanguageSql = {
+  sqlite: `SELECT ${columns({ agg: 'json_group_array' }, true)}, ?2 AS wanted_language FROM jobs j ${from('?2')} WHERE j.id IN (SELECT value FROM json_each(?1))`,
+  postgres: `SELECT ${columns({ agg: 'json_agg' }, true)}, w.language AS wanted_language
+FROM unnest($1::int8[], $2::text[]) AS w(id, language) JOIN jobs j ON j.id = w.id ${from('w.language')}`,
 };

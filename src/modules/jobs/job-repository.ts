@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { ByLanguageRead, PreparedRead, PreparedReads } from '../../db/prepared-reads.js';
+import type { ByLanguageRead, InLanguage, PreparedReads, Wanted } from '../../db/prepared-reads.js';
 import type { DB } from '../../db/schema.js';
 import type { JobIndex, JobSearchFilter } from '../../search/job-index.js';
 import { JOB_DETAILS, JOB_ITEMS, type JobDetailRow, type JobItemRow } from './job-reads.js';
@@ -12,21 +12,24 @@ export type { JobSearchFilter } from '../../search/job-index.js';
  */
 export class JobRepository {
   private readonly itemReads: ByLanguageRead<JobItemRow>;
-  private readonly detailReads: PreparedRead<JobDetailRow>;
+  private readonly detailReads: ByLanguageRead<JobDetailRow>;
 
   constructor(private readonly db: Kysely<DB>, reads: PreparedReads, readonly index: JobIndex) {
     this.itemReads = reads.prepareByLanguage('job_items', JOB_ITEMS);
-    this.detailReads = reads.prepare('job_details', JOB_DETAILS);
+    this.detailReads = reads.prepareByLanguage('job_details', JOB_DETAILS);
   }
 
-  /** The jobs of `ids` that exist, in no particular order, translated into `language` where a translation exists (null: none). */
+  /**
+   * The jobs of `ids` that exist, in no particular order, translated into `language` where a translation exists
+   * (null: none); on PostgreSQL read with the other pages of this turn of the event loop.
+   */
   async items(ids: number[], language: string | null): Promise<JobItemRow[]> {
-    return ids.length === 0 ? [] : this.itemReads.all(ids, language);
+    return ids.length === 0 ? [] : this.itemReads.inTurn(ids, language);
   }
 
-  /** The same as details: long texts, how to apply, images. */
-  async details(ids: number[], language: string | null): Promise<JobDetailRow[]> {
-    return ids.length === 0 ? [] : this.detailReads.all([ids, language]);
+  /** The jobs `wanted` that exist, as details (long texts, how to apply, images), each in the language it was wanted in. */
+  async details(wanted: Wanted[]): Promise<Array<InLanguage<JobDetailRow>>> {
+    return wanted.length === 0 ? [] : this.detailReads.all(wanted);
   }
 
   /**

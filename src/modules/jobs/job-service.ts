@@ -1,5 +1,6 @@
 import { notFound } from '../../shared/api-error.js';
-import { VersionedTickBatch } from '../../shared/tick-batch.js';
+import { wantedKey } from '../../db/prepared-reads.js';
+import { inLocaleKey, LocaleTickBatch } from '../../shared/tick-batch.js';
 import type { Links } from '../../shared/links.js';
 import { translationLanguage, type Locale } from '../../shared/locale.js';
 import { toListDateTime, toUtcIso } from '../../shared/time.js';
@@ -57,7 +58,7 @@ export class JobService {
    * depends on the time of the request.
    */
   private readonly items = new VersionedCache<CachedJob>(CACHED_JOBS_BYTES, cachedJobBytes);
-  private readonly details = new VersionedCache<CachedDetail>(CACHED_DETAILS_BYTES);
+  private readonly details = new VersionedCache<CachedDetail | null>(CACHED_DETAILS_BYTES);
 
   constructor(
     private readonly jobs: JobRepository,
@@ -112,56 +113,64 @@ export class JobService {
    */
   async detail(jobId: number, locale: Locale, knownVersion: number | null = null): Promise<{ job: JobDetailDto; validUntil: number }> {
     const version = knownVersion ?? await this.versions.read();
-    const job = await this.detailBatch.load(version, locale, jobId);
+    const key = inLocaleKey(jobId, locale);
+    let job = this.details.get(version, key);
+    if (job === undefined) {
+      job = (await this.detailBatch.load(locale, jobId)) ?? null;
+      this.details.set(version, key, job);
+    }
     if (!job || (job.row.status !== 'published' && job.row.status !== 'finish')) throw notFound.job(jobId);
     const now = this.clock();
     return { job: { ...job.dto, hiring: isHiring(job.row, now) }, validUntil: nextHiringTurn(job.row, now) };
   }
 
-  /** Jobs read for details in one turn of the event loop, loaded together per version and language. */
-  private readonly detailBatch = new VersionedTickBatch(async (ids, locale, version) => {
-    const found = await this.details.getMany(version, ids, (id) => `${locale}|${id}`, (job) => job.row.id, (missing) => this.loadDetails(missing, locale));
-    return new Map(found.map((job) => [job.row.id, job]));
+  /** Details asked for in one turn of the event loop, whatever their locales, loaded together (by `inLocaleKey`). */
+  private readonly detailBatch = new LocaleTickBatch(async (wanted) => {
+    const rows = await this.jobs.details(wanted.map(({ id, locale }) => ({ id, language: translationLanguage(locale) })));
+    const byKey = new Map(rows.map((row) => [wantedKey(row.id, row.wanted_language), row]));
+    const details = new Map<string, CachedDetail>();
+    for (const { id, locale } of wanted) {
+      const row = byKey.get(wantedKey(id, translationLanguage(locale)));
+      if (row) details.set(inLocaleKey(id, locale), this.detailOf(row, locale));
+    }
+    return details;
   });
 
-  private async loadDetails(ids: number[], locale: Locale): Promise<CachedDetail[]> {
-    const rows = await this.jobs.details(ids, translationLanguage(locale));
-    return rows.map((row) => {
-      const summary = this.summaryOf(row);
-      const translated = row.t_title !== null;
-      const text = (name: (typeof JOB_TEXTS)[number]) => (translated ? row[`t_${name}`] : row[name]) ?? '';
-      return {
-        row,
-        dto: {
-          jobId: row.id,
-          status: row.status as 'published' | 'finish',
-          title: summary.title,
-          seniorities: summary.seniorities,
-          employmentTypes: summary.employmentTypes,
-          jobImages: jsonColumn<string>(row.images).map((key) => this.links.image(key)!),
-          allowRemote: row.allow_remote === 1,
-          company: summary.company,
-          applyMethod: row.apply_type === 'OUTLINK' && row.apply_url
-            ? { type: 'OUTLINK', url: row.apply_url }
-            : { type: 'PLATFORM', url: `${this.links.job(row.id)}/apply` },
-          webUrl: summary.webUrl,
-          createdAt: toUtcIso(row.created_at),
-          subtitle: summary.subtitle,
-          jobCategory: row.job_category,
-          workType: summary.workType,
-          language: translated ? locale : row.language,
-          description: text('description'),
-          duty: text('duty'),
-          minimumQualification: text('minimum_qualification'),
-          preferredQualification: text('preferred_qualification'),
-          benefit: text('benefit'),
-          hireProcess: text('hire_process'),
-          hireNotes: text('hire_notes'),
-          startAt: toUtcIso(row.start_at ?? row.created_at),
-          endAt: row.end_at === null ? null : toUtcIso(row.end_at),
-        },
-      };
-    });
+  private detailOf(row: JobDetailRow, locale: Locale): CachedDetail {
+    const summary = this.summaryOf(row);
+    const translated = row.t_title !== null;
+    const text = (name: (typeof JOB_TEXTS)[number]) => (translated ? row[`t_${name}`] : row[name]) ?? '';
+    return {
+      row,
+      dto: {
+        jobId: row.id,
+        status: row.status as 'published' | 'finish',
+        title: summary.title,
+        seniorities: summary.seniorities,
+        employmentTypes: summary.employmentTypes,
+        jobImages: jsonColumn<string>(row.images).map((key) => this.links.image(key)!),
+        allowRemote: row.allow_remote === 1,
+        company: summary.company,
+        applyMethod: row.apply_type === 'OUTLINK' && row.apply_url
+          ? { type: 'OUTLINK', url: row.apply_url }
+          : { type: 'PLATFORM', url: `${this.links.job(row.id)}/apply` },
+        webUrl: summary.webUrl,
+        createdAt: toUtcIso(row.created_at),
+        subtitle: summary.subtitle,
+        jobCategory: row.job_category,
+        workType: summary.workType,
+        language: translated ? locale : row.language,
+        description: text('description'),
+        duty: text('duty'),
+        minimumQualification: text('minimum_qualification'),
+        preferredQualification: text('preferred_qualification'),
+        benefit: text('benefit'),
+        hireProcess: text('hire_process'),
+        hireNotes: text('hire_notes'),
+        startAt: toUtcIso(row.start_at ?? row.created_at),
+        endAt: row.end_at === null ? null : toUtcIso(row.end_at),
+      },
+    };
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { ByLanguageRead, PreparedRead, PreparedReads } from '../../db/prepared-reads.js';
+import type { ByLanguageRead, InLanguage, PreparedReads, Wanted } from '../../db/prepared-reads.js';
 import type { PostIndex, PostSearchFilter } from '../../search/post-index.js';
 import { POST_DETAILS, POST_ITEMS, type PostDetailRow, type PostRow } from './post-reads.js';
 
@@ -8,11 +8,11 @@ export type { PostDetailRow, PostRow } from './post-reads.js';
 /** All reads of posts: searches go to the post index (search/post-index.ts), the rest are prepared statements (post-reads.ts). */
 export class PostRepository {
   private readonly itemReads: ByLanguageRead<PostRow>;
-  private readonly detailReads: PreparedRead<PostDetailRow>;
+  private readonly detailReads: ByLanguageRead<PostDetailRow>;
 
   constructor(reads: PreparedReads, readonly index: PostIndex) {
     this.itemReads = reads.prepareByLanguage('post_items', POST_ITEMS);
-    this.detailReads = reads.prepare('post_details', POST_DETAILS);
+    this.detailReads = reads.prepareByLanguage('post_details', POST_DETAILS);
   }
 
   /** The exact total and one page of post ids, as of the posts data `version` (null: the latest). */
@@ -20,13 +20,19 @@ export class PostRepository {
     return this.index.search(filter, version);
   }
 
-  /** The posts of `ids` that exist, in no particular order, with the translation into `language` where one exists (null: none). */
+  /**
+   * The posts of `ids` that exist, in no particular order, with the translation into `language` where one exists
+   * (null: none); on PostgreSQL read with the other pages of this turn of the event loop.
+   */
   async items(ids: number[], language: string | null): Promise<PostRow[]> {
-    return ids.length === 0 ? [] : this.itemReads.all(ids, language);
+    return ids.length === 0 ? [] : this.itemReads.inTurn(ids, language);
   }
 
-  /** The posts of `ids` that exist and the posts they repost, with mentions, in no particular order. */
-  async details(ids: number[], language: string | null): Promise<PostDetailRow[]> {
-    return ids.length === 0 ? [] : this.detailReads.all([ids, language]);
+  /**
+   * The posts `wanted` that exist and the posts they repost, with mentions, each in the language it was wanted in
+   * (a source in the language of the post that reposts it), in no particular order.
+   */
+  async details(wanted: Wanted[]): Promise<Array<InLanguage<PostDetailRow>>> {
+    return wanted.length === 0 ? [] : this.detailReads.all(wanted);
   }
 }

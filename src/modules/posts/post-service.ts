@@ -1,5 +1,6 @@
 import { ApiError, notFound } from '../../shared/api-error.js';
-import { VersionedTickBatch } from '../../shared/tick-batch.js';
+import { wantedKey } from '../../db/prepared-reads.js';
+import { inLocaleKey, type InLocale, LocaleTickBatch } from '../../shared/tick-batch.js';
 import type { Links } from '../../shared/links.js';
 import { translationLanguage, type Locale } from '../../shared/locale.js';
 import { parseSearchTime, toListDateTime, toUtcIso } from '../../shared/time.js';
@@ -95,10 +96,10 @@ export class PostService {
 
   async detail(postId: number, viewer: Viewer | null, locale: Locale, knownVersion: number | null = null): Promise<PostDetailDto> {
     const version = knownVersion ?? await this.versions.read();
-    const key = `${locale}|${postId}`;
+    const key = inLocaleKey(postId, locale);
     let cached = this.details.get(version, key);
     if (cached === undefined) {
-      cached = (await this.detailBatch.load(version, locale, postId)) ?? null;
+      cached = (await this.detailBatch.load(locale, postId)) ?? null;
       this.details.set(version, key, cached);
     }
     if (!cached) throw notFound.post(postId);
@@ -110,22 +111,24 @@ export class PostService {
     return { ...dto, owned, repostedPost: dto.repostedPost && { ...dto.repostedPost, owned: sourceOwned } };
   }
 
-  /** Details asked for in one turn of the event loop, loaded together per version and language. */
-  private readonly detailBatch = new VersionedTickBatch((ids, locale) => this.loadDetailsWithSources(ids, locale));
+  /** Details asked for in one turn of the event loop, whatever their locales, loaded together. */
+  private readonly detailBatch = new LocaleTickBatch((wanted) => this.loadDetailsWithSources(wanted));
 
   /**
    * Details as a caller without a token sees them (`owned` false), each with its reposted source one level
-   * deep: one statement reads the posts and their sources together.
+   * deep, by `inLocaleKey`: one statement reads the posts and their sources together.
    */
-  private async loadDetailsWithSources(ids: number[], locale: Locale): Promise<Map<number, CachedDetail>> {
-    const rows = new Map((await this.posts.details(ids, translationLanguage(locale))).map((row) => [row.id, row]));
-    const details = new Map<number, CachedDetail>();
-    for (const id of ids) {
-      const row = rows.get(id);
+  private async loadDetailsWithSources(wanted: InLocale[]): Promise<Map<string, CachedDetail>> {
+    const rows = await this.posts.details(wanted.map(({ id, locale }) => ({ id, language: translationLanguage(locale) })));
+    const byKey = new Map(rows.map((row) => [wantedKey(row.id, row.wanted_language), row]));
+    const details = new Map<string, CachedDetail>();
+    for (const { id, locale } of wanted) {
+      const language = translationLanguage(locale);
+      const row = byKey.get(wantedKey(id, language));
       if (!row) continue;
-      const source = row.reposted_post_id === null ? undefined : rows.get(row.reposted_post_id);
+      const source = row.reposted_post_id === null ? undefined : byKey.get(wantedKey(row.reposted_post_id, language));
       const repostedPost: RepostedPostDto | null = source ? { ...this.detailOf(source, locale), repostedPost: null } : null;
-      details.set(id, {
+      details.set(inLocaleKey(id, locale), {
         dto: { ...this.detailOf(row, locale), repostedPost },
         authorUserId: row.author_user_id,
         sourceAuthorUserId: source?.author_user_id ?? null,
