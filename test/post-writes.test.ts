@@ -51,12 +51,30 @@ describe.each(ENGINES)('post writes on %s', (engine) => {
       expect(post.postedAt).toMatch(/Z$/);
       const read = await detail(post.postId);
       expect(read).toMatchObject({ owned: true, language: 'ko', author: { type: 'MEMBER', id: 'demo-user' } });
+      // The answer is built from what was written, not read back: the post read back says the same.
+      const { postId, content, images, og: card, postedAt, updatedAt, webUrl } = read;
+      expect(post).toEqual({ postId, content, images, og: card, postedAt, updatedAt, webUrl });
       expect(read.mentions).toEqual({ companies: [{ name: 'Acme Labs', id: 'acme-labs' }], users: [{ name: expect.any(String), id: 'member-01' }] });
       const image = await t.app.inject({ method: 'GET', url: new URL(post.images[1].url).pathname });
       expect(image.headers['content-type']).toBe('image/jpeg');
       expect(await sharp(image.rawPayload).metadata()).toMatchObject({ format: 'jpeg', width: 1200, height: 800 });
       const found = (await t.get(`/api/v1/posts?keyword=${encodeURIComponent('새 글')}&sort=RECENT`)).json();
       expect(found.items[0].postId).toBe(post.postId);
+    });
+
+    it('answers a create with what it wrote, reading nothing back', async () => {
+      await create({ text: 'warm' }); // the token's checks and the operation's rate-limit units, kept from here on
+      // What that create does after its answer (its change completed, webhook deliveries looked for) is done first.
+      for (let last = -1; last !== t.db.database.statements.count;) {
+        last = t.db.database.statements.count;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const before = t.db.database.statements.count;
+      const res = await create({ text: '다시 읽지 않는 답' });
+      expect(res.statusCode, res.body).toBe(201);
+      // The transaction alone: its begin, the post, its search change, the data version, the feed's position and
+      // change, the commit. Reading the post back for the answer was an eighth.
+      expect(t.db.database.statements.count - before).toBe(7);
     });
 
     it('makes a repost, and refuses one of a missing post', async () => {

@@ -28,6 +28,11 @@ export class PostRepository {
     return ids.length === 0 ? [] : this.itemReads.inTurn(ids, language);
   }
 
+  /** The post `id` as written (no translation), read at once: a write's answer does not wait for the turn's other reads. */
+  async asWritten(id: number): Promise<PostRow | undefined> {
+    return (await this.itemReads.all([{ id, language: null }]))[0];
+  }
+
   /**
    * The posts `wanted` that exist and the posts they repost, with mentions, each in the language it was wanted in
    * (a source in the language of the post that reposts it), in no particular order.

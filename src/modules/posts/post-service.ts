@@ -10,6 +10,7 @@ import { NO_COMPANY, noMatchFacets, withCompanyHandles } from '../../search/face
 import { SearchCache } from '../../search/search-cache.js';
 import { queryTerms } from '../../search/search-text.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
+import type { OgCard } from './og-fetcher.js';
 import { jsonColumn } from './post-reads.js';
 import type { PostDetailRow, PostRepository, PostRow, PostSearchFilter } from './post-repository.js';
 import type { PostDetailDto, PostSearchQueryInput, PostSummaryDto, RepostedPostDto } from './post-schemas.js';
@@ -18,6 +19,25 @@ import type { PostWriteResponseDto } from './post-write-schemas.js';
 /** Who is asking: the user of a Bearer token, or nobody. */
 export interface Viewer {
   userId: number;
+}
+
+/** A post as a write leaves it: what the answer to a create or update shows. */
+export interface WrittenPost {
+  id: number;
+  content: string | null;
+  images: Array<{ id: number; mediaKey: string; width: number | null; height: number | null }>;
+  og: OgCard | null;
+  postedAt: number;
+  updatedAt: number;
+}
+
+function storedImages(row: PostRow): WrittenPost['images'] {
+  return jsonColumn<[number, string, number | null, number | null]>(row.images).map(([id, mediaKey, width, height]) => ({ id, mediaKey, width, height }));
+}
+
+function ogOf(row: PostRow): OgCard | null {
+  return row.og_link === null ? null
+    : { link: row.og_link, title: row.og_title, source: row.og_source, image: row.og_image, description: row.og_description };
 }
 
 interface Hydrated {
@@ -152,19 +172,31 @@ export class PostService {
     };
   }
 
-  /** The body of a create or update response: the post as written (no translation). */
+  /** The body of a create or update response, read back: the post as written (no translation). */
   async written(postId: number): Promise<PostWriteResponseDto> {
-    const [post] = await this.load([postId], 'ko');
-    if (!post) throw notFound.post(postId);
+    const row = await this.posts.asWritten(postId);
+    if (!row) throw notFound.post(postId);
+    return this.writtenBody({
+      id: row.id, content: row.content, postedAt: row.posted_at, updatedAt: row.updated_at, og: ogOf(row),
+      images: storedImages(row),
+    });
+  }
+
+  /** The body of a create or update response for a post as written. */
+  writtenBody(post: WrittenPost): PostWriteResponseDto {
     return {
-      postId: post.row.id,
-      content: post.row.content ?? '',
-      images: post.summary.images,
-      webUrl: post.summary.webUrl,
-      postedAt: toUtcIso(post.row.posted_at),
-      updatedAt: toUtcIso(post.row.updated_at),
-      og: post.summary.og,
+      postId: post.id,
+      content: post.content ?? '',
+      images: this.imagesOf(post.images),
+      webUrl: this.links.post(post.id),
+      postedAt: toUtcIso(post.postedAt),
+      updatedAt: toUtcIso(post.updatedAt),
+      og: post.og,
     };
+  }
+
+  private imagesOf(images: WrittenPost['images']): PostSummaryDto['images'] {
+    return images.map(({ id, mediaKey, width, height }) => ({ id, url: this.links.media(mediaKey), width, height }));
   }
 
   /**
@@ -197,16 +229,6 @@ export class PostService {
     return { ...post, language: locale, summary: { ...post.summary, content: translation } };
   }
 
-  /** Loads posts with authors, images, cards and translations in one statement (`owned` false), in `ids` order. */
-  private async load(ids: number[], locale: Locale): Promise<Hydrated[]> {
-    if (ids.length === 0) return [];
-    const rows = new Map((await this.posts.items(ids, translationLanguage(locale))).map((row) => [row.id, row]));
-    return ids.flatMap((id) => {
-      const row = rows.get(id);
-      return row ? [this.hydrated(row, locale)] : [];
-    });
-  }
-
   private hydrated(row: PostRow, locale: Locale): Hydrated {
     const translated = row.language !== locale ? row.translation ?? undefined : undefined;
     const isCompany = row.author_type === 'COMPANY';
@@ -224,12 +246,8 @@ export class PostService {
           certificated: (isCompany ? row.company_certificated : row.user_certificated) === 1,
         },
         content: translated ?? row.content,
-        images: jsonColumn<[number, string, number | null, number | null]>(row.images).map(([id, mediaKey, width, height]) => ({
-          id, url: this.links.media(mediaKey), width, height,
-        })),
-        og: row.og_link !== null
-          ? { link: row.og_link, title: row.og_title, source: row.og_source, image: row.og_image, description: row.og_description }
-          : null,
+        images: this.imagesOf(storedImages(row)),
+        og: ogOf(row),
         stats: { likeCount: row.like_count, commentCount: row.comment_count },
         owned: false,
         webUrl: this.links.post(row.id),

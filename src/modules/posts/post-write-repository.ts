@@ -43,23 +43,26 @@ export class PostWriteRepository {
   async insert(post: {
     userId: number; content: string | null; language: string; repostOf: number | null; images: StoredImage[];
     og: OgCard | null; mentions: Mention[]; now: number;
-  }): Promise<number> {
+  }): Promise<{ id: number; imageIds: number[] }> {
     const { id } = await this.db.insertInto('posts').values({
       author_type: 'MEMBER', author_user_id: post.userId, author_company_id: null, content: post.content, language: post.language,
       reposted_post_id: post.repostOf, image_count: post.images.length, has_og: post.og ? 1 : 0, like_count: 0, comment_count: 0,
       posted_at: post.now, updated_at: post.now,
     }).returning('id').executeTakeFirstOrThrow();
+    const imageIds: number[] = [];
     if (post.images.length) {
-      await this.db.insertInto('post_images').values(post.images.map((img, position) => ({
+      // RETURNING gives its rows in no promised order (SQLite says so): placed by position.
+      const rows = await this.db.insertInto('post_images').values(post.images.map((img, position) => ({
         post_id: id, position, media_key: img.mediaKey, content_type: img.contentType, byte_size: img.byteSize, width: img.width, height: img.height,
-      }))).execute();
+      }))).returning(['id', 'position']).execute();
+      for (const row of rows) imageIds[row.position] = row.id;
     }
     await this.replaceCardAndMentions(id, post.og, post.mentions, post.now);
     await recordSearchChanges(this.db, 'post', [id], post.now);
     await bumpDataVersion(this.db, 'posts');
     this.recorded.push(...await recordChanges(this.db, [{ type: 'post.created', resourceId: id, companyId: null }], post.now));
     await recordCreated(this.db, id);
-    return id;
+    return { id, imageIds };
   }
 
   /** Replaces the body (translations of the old body go), the card when given, and the mentions. */
