@@ -45,8 +45,6 @@ export interface ByLanguageRead<Row extends { id: number }> {
   inTurn(ids: readonly number[], language: string | null): Promise<Row[]>;
 }
 
-export type ByLanguageSql = EngineSql;
-
 /**
  * The hot reads (details, the items of search pages, the data version) as statements prepared once per
  * connection, beside Kysely, which builds and compiles a query on every run. `statements` counts every
@@ -54,7 +52,7 @@ export type ByLanguageSql = EngineSql;
  */
 export interface PreparedReads {
   prepare<Row>(name: string, sql: EngineSql): PreparedRead<Row>;
-  prepareByLanguage<Row extends { id: number }>(name: string, sql: ByLanguageSql): ByLanguageRead<Row>;
+  prepareByLanguage<Row extends { id: number }>(name: string, sql: EngineSql): ByLanguageRead<Row>;
 }
 
 /** How many statements the process has sent to the database for requests (what a request costs: tests assert it). */
@@ -76,7 +74,7 @@ export function countStatement(counter: StatementCounter): void {
 /** SQLite: the statement prepared at its first run on the main connection, then reused; JSON text for arrays. */
 export function sqlitePreparedReads(sqlite: BetterSqlite3.Database, counter: StatementCounter): PreparedReads {
   const reads: PreparedReads = {
-    prepareByLanguage<Row extends { id: number }>(name: string, sql: ByLanguageSql): ByLanguageRead<Row> {
+    prepareByLanguage<Row extends { id: number }>(name: string, sql: EngineSql): ByLanguageRead<Row> {
       const read = reads.prepare<InLanguage<Row>>(name, sql);
       const all = async (wanted: readonly Wanted[]) => {
         const rows: Array<InLanguage<Row>> = [];
@@ -121,25 +119,31 @@ export function postgresPreparedReads(pool: NamedStatementPool): PreparedReads {
     prepare<Row>(name: string, sql: EngineSql): PreparedRead<Row> {
       return { all: (parameters) => pool.run<Row>(name, sql.postgres, parameters) };
     },
-    prepareByLanguage<Row extends { id: number }>(name: string, sql: ByLanguageSql): ByLanguageRead<Row> {
+    prepareByLanguage<Row extends { id: number }>(name: string, sql: EngineSql): ByLanguageRead<Row> {
       const all = (wanted: readonly Wanted[]) =>
         pool.run<InLanguage<Row>>(name, sql.postgres, [wanted.map(({ id }) => id), wanted.map(({ language }) => language)]);
-      const turn = new TickBatch<string, InLanguage<Row>>(async (keys) => {
-        const rows = await all(keys.map((key) => {
-          const bar = key.indexOf('|');
-          return { language: bar === 0 ? null : key.slice(0, bar), id: Number(key.slice(bar + 1)) };
-        }));
-        return new Map(rows.map((row) => [wantedKey(row.id, row.wanted_language), row]));
-      });
+      const turn = new TickBatch<Wanted, InLanguage<Row>>(
+        ({ id, language }) => wantedKey(id, language),
+        async (wanted) => {
+          const find = rowFinder(await all(wanted));
+          return wanted.map(({ id, language }) => find(id, language));
+        },
+      );
       return {
         all,
-        inTurn: async (ids, language) => (await turn.loadAll(ids.map((id) => wantedKey(id, language)))).filter((row) => row !== undefined),
+        inTurn: async (ids, language) => (await turn.loadAll(ids.map((id) => ({ id, language })))).filter((row) => row !== undefined),
       };
     },
   };
 }
 
+/** Finds, among rows a read by language returned, the row of an id asked for in a language. */
+export function rowFinder<Row extends { id: number }>(rows: ReadonlyArray<InLanguage<Row>>): (id: number, language: string | null) => InLanguage<Row> | undefined {
+  const byKey = new Map(rows.map((row) => [wantedKey(row.id, row.wanted_language), row]));
+  return (id, language) => byKey.get(wantedKey(id, language));
+}
+
 /** A wanted pair as one string, to find rows by (no language: an empty one, which no language is). */
-export function wantedKey(id: number, language: string | null): string {
+function wantedKey(id: number, language: string | null): string {
   return `${language ?? ''}|${id}`;
 }

@@ -14,8 +14,14 @@ interface Asked<K, V> {
 export class TickBatch<K, V> {
   private pending: Array<Asked<K, V>> | null = null;
 
-  /** `loadMany` gets distinct keys and returns what it found; a key it leaves out resolves as undefined. */
-  constructor(private readonly loadMany: (keys: K[]) => Promise<Map<K, V>>) {}
+  /**
+   * `keyOf` names a key (keys with the same name are the same key); `loadMany` gets distinct keys and returns,
+   * in their order, what it found of each (undefined: nothing).
+   */
+  constructor(
+    private readonly keyOf: (key: K) => string,
+    private readonly loadMany: (keys: K[]) => Promise<Array<V | undefined>>,
+  ) {}
 
   load(key: K): Promise<V | undefined> {
     return this.loadAll([key]).then(([value]) => value);
@@ -36,10 +42,17 @@ export class TickBatch<K, V> {
   private flush(): void {
     const asked = this.pending!;
     this.pending = null;
-    const keys = new Set<K>();
-    for (const { keys: theirs } of asked) for (const key of theirs) keys.add(key);
-    this.loadMany([...keys]).then((found) => {
-      for (const { keys: theirs, resolve } of asked) resolve(theirs.map((key) => found.get(key)));
+    const distinct = new Map<string, K>();
+    for (const { keys } of asked) {
+      for (const key of keys) {
+        const name = this.keyOf(key);
+        if (!distinct.has(name)) distinct.set(name, key);
+      }
+    }
+    const names = [...distinct.keys()];
+    this.loadMany([...distinct.values()]).then((values) => {
+      const found = new Map(names.map((name, i) => [name, values[i]]));
+      for (const { keys, resolve } of asked) resolve(keys.map((key) => found.get(this.keyOf(key))));
     }, (err: unknown) => {
       for (const { reject } of asked) reject(err);
     });
@@ -52,27 +65,7 @@ export interface InLocale {
   locale: Locale;
 }
 
-export function inLocaleKey(id: number, locale: Locale): string {
+/** The name of an id in a locale (the key of its cached detail, and of its read in a turn's batch). */
+export function inLocaleKey({ id, locale }: InLocale): string {
   return `${locale}|${id}`;
-}
-
-/**
- * Reads by id in a locale (a post's or job's detail): those asked for in one turn of the event loop, whatever
- * their locales, are loaded by one call. What it loads is the latest data, as new as any data version its callers
- * read before asking, so callers that read different versions share it.
- */
-export class LocaleTickBatch<V> {
-  private readonly batch: TickBatch<string, V>;
-
-  /** `loadMany` returns what it found of `wanted`, by `inLocaleKey`. */
-  constructor(loadMany: (wanted: InLocale[]) => Promise<Map<string, V>>) {
-    this.batch = new TickBatch((keys) => loadMany(keys.map((key) => {
-      const bar = key.indexOf('|');
-      return { locale: key.slice(0, bar) as Locale, id: Number(key.slice(bar + 1)) };
-    })));
-  }
-
-  load(locale: Locale, id: number): Promise<V | undefined> {
-    return this.batch.load(inLocaleKey(id, locale));
-  }
 }

@@ -1,4 +1,4 @@
-import type { ByLanguageSql } from '../../db/prepared-reads.js';
+import type { EngineSql } from '../../db/prepared-reads.js';
 import type { JsonColumn } from '../posts/post-reads.js';
 import { COMPANY_COLUMNS, type CompanyColumns } from './company-brief.js';
 
@@ -56,14 +56,14 @@ LEFT JOIN job_translations t ON t.job_id = j.id AND t.language = ${language} AND
  * The jobs of ids, each in a language (any order; the caller puts them in the page's): on SQLite the ids of one
  * language (`?1`, `?2`), on PostgreSQL pairs of ids and languages (prepared-reads.ts, ByLanguageRead).
  */
-export const JOB_ITEMS: ByLanguageSql = {
+export const JOB_ITEMS: EngineSql = {
   sqlite: `SELECT ${columns({ agg: 'json_group_array' }, false)}, ?2 AS wanted_language FROM jobs j ${from('?2')} WHERE j.id IN (SELECT value FROM json_each(?1))`,
   postgres: `SELECT ${columns({ agg: 'json_agg' }, false)}, w.language AS wanted_language
 FROM unnest($1::int8[], $2::text[]) AS w(id, language) JOIN jobs j ON j.id = w.id ${from('w.language')}`,
 };
 
 /** The same as details, in the same forms. */
-export const JOB_DETAILS: ByLanguageSql = {
+export const JOB_DETAILS: EngineSql = {
   sqlite: `SELECT ${columns({ agg: 'json_group_array' }, true)}, ?2 AS wanted_language FROM jobs j ${from('?2')} WHERE j.id IN (SELECT value FROM json_each(?1))`,
   postgres: `SELECT ${columns({ agg: 'json_agg' }, true)}, w.language AS wanted_language
 FROM unnest($1::int8[], $2::text[]) AS w(id, language) JOIN jobs j ON j.id = w.id ${from('w.language')}`,

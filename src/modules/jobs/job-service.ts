@@ -1,6 +1,6 @@
 import { notFound } from '../../shared/api-error.js';
-import { wantedKey } from '../../db/prepared-reads.js';
-import { inLocaleKey, LocaleTickBatch } from '../../shared/tick-batch.js';
+import { rowFinder } from '../../db/prepared-reads.js';
+import { inLocaleKey, type InLocale, TickBatch } from '../../shared/tick-batch.js';
 import type { Links } from '../../shared/links.js';
 import { translationLanguage, type Locale } from '../../shared/locale.js';
 import { toListDateTime, toUtcIso } from '../../shared/time.js';
@@ -113,10 +113,10 @@ export class JobService {
    */
   async detail(jobId: number, locale: Locale, knownVersion: number | null = null): Promise<{ job: JobDetailDto; validUntil: number }> {
     const version = knownVersion ?? await this.versions.read();
-    const key = inLocaleKey(jobId, locale);
+    const key = inLocaleKey({ id: jobId, locale });
     let job = this.details.get(version, key);
     if (job === undefined) {
-      job = (await this.detailBatch.load(locale, jobId)) ?? null;
+      job = (await this.detailBatch.load({ id: jobId, locale })) ?? null;
       this.details.set(version, key, job);
     }
     if (!job || (job.row.status !== 'published' && job.row.status !== 'finish')) throw notFound.job(jobId);
@@ -124,16 +124,13 @@ export class JobService {
     return { job: { ...job.dto, hiring: isHiring(job.row, now) }, validUntil: nextHiringTurn(job.row, now) };
   }
 
-  /** Details asked for in one turn of the event loop, whatever their locales, loaded together (by `inLocaleKey`). */
-  private readonly detailBatch = new LocaleTickBatch(async (wanted) => {
-    const rows = await this.jobs.details(wanted.map(({ id, locale }) => ({ id, language: translationLanguage(locale) })));
-    const byKey = new Map(rows.map((row) => [wantedKey(row.id, row.wanted_language), row]));
-    const details = new Map<string, CachedDetail>();
-    for (const { id, locale } of wanted) {
-      const row = byKey.get(wantedKey(id, translationLanguage(locale)));
-      if (row) details.set(inLocaleKey(id, locale), this.detailOf(row, locale));
-    }
-    return details;
+  /** Details asked for in one turn of the event loop, whatever their locales, loaded together. */
+  private readonly detailBatch = new TickBatch(inLocaleKey, async (wanted: InLocale[]) => {
+    const find = rowFinder(await this.jobs.details(wanted.map(({ id, locale }) => ({ id, language: translationLanguage(locale) }))));
+    return wanted.map(({ id, locale }) => {
+      const row = find(id, translationLanguage(locale));
+      return row && this.detailOf(row, locale);
+    });
   });
 
   private detailOf(row: JobDetailRow, locale: Locale): CachedDetail {

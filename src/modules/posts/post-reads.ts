@@ -1,4 +1,4 @@
-import type { ByLanguageSql } from '../../db/prepared-reads.js';
+import type { EngineSql } from '../../db/prepared-reads.js';
 
 /**
  * A post as one statement returns it: its row, its author, its translation for the asked language, its card,
@@ -80,13 +80,13 @@ const POSTGRES_JSON = { agg: 'json_agg', array: 'json_build_array' };
  * The posts of ids, each in a language (any order; the caller puts them in the page's): on SQLite the ids of one
  * language (`?1`, `?2`), on PostgreSQL pairs of ids and languages (prepared-reads.ts, ByLanguageRead).
  */
-export const POST_ITEMS: ByLanguageSql = {
+export const POST_ITEMS: EngineSql = {
   sqlite: `SELECT ${columns(SQLITE_JSON, false)}, ?2 AS wanted_language FROM posts p ${joins('?2')} WHERE p.id IN (SELECT value FROM json_each(?1))`,
   postgres: `SELECT ${columns(POSTGRES_JSON, false)}, w.language AS wanted_language FROM unnest($1::int8[], $2::text[]) AS w(id, language) JOIN posts p ON p.id = w.id ${joins('w.language')}`,
 };
 
 /** The posts of ids as details, and the posts they repost (one level) in the same language, in one statement. */
-export const POST_DETAILS: ByLanguageSql = {
+export const POST_DETAILS: EngineSql = {
   sqlite: `SELECT ${columns(SQLITE_JSON, true)}, ?2 AS wanted_language FROM posts p ${joins('?2')}
 WHERE p.id IN (SELECT value FROM json_each(?1) UNION SELECT r.reposted_post_id FROM posts r WHERE r.id IN (SELECT value FROM json_each(?1)))`,
   // The pairs and their sources' as the rows to start from: with an OR of the two in WHERE, PostgreSQL reads every post.

@@ -1,6 +1,6 @@
 import { ApiError, notFound } from '../../shared/api-error.js';
-import { wantedKey } from '../../db/prepared-reads.js';
-import { inLocaleKey, type InLocale, LocaleTickBatch } from '../../shared/tick-batch.js';
+import { rowFinder } from '../../db/prepared-reads.js';
+import { inLocaleKey, type InLocale, TickBatch } from '../../shared/tick-batch.js';
 import type { Links } from '../../shared/links.js';
 import { translationLanguage, type Locale } from '../../shared/locale.js';
 import { parseSearchTime, toListDateTime, toUtcIso } from '../../shared/time.js';
@@ -116,10 +116,10 @@ export class PostService {
 
   async detail(postId: number, viewer: Viewer | null, locale: Locale, knownVersion: number | null = null): Promise<PostDetailDto> {
     const version = knownVersion ?? await this.versions.read();
-    const key = inLocaleKey(postId, locale);
+    const key = inLocaleKey({ id: postId, locale });
     let cached = this.details.get(version, key);
     if (cached === undefined) {
-      cached = (await this.detailBatch.load(locale, postId)) ?? null;
+      cached = (await this.detailBatch.load({ id: postId, locale })) ?? null;
       this.details.set(version, key, cached);
     }
     if (!cached) throw notFound.post(postId);
@@ -132,29 +132,26 @@ export class PostService {
   }
 
   /** Details asked for in one turn of the event loop, whatever their locales, loaded together. */
-  private readonly detailBatch = new LocaleTickBatch((wanted) => this.loadDetailsWithSources(wanted));
+  private readonly detailBatch = new TickBatch(inLocaleKey, (wanted: InLocale[]) => this.loadDetailsWithSources(wanted));
 
   /**
    * Details as a caller without a token sees them (`owned` false), each with its reposted source one level
-   * deep, by `inLocaleKey`: one statement reads the posts and their sources together.
+   * deep, in the order of `wanted`: one statement reads the posts and their sources together.
    */
-  private async loadDetailsWithSources(wanted: InLocale[]): Promise<Map<string, CachedDetail>> {
-    const rows = await this.posts.details(wanted.map(({ id, locale }) => ({ id, language: translationLanguage(locale) })));
-    const byKey = new Map(rows.map((row) => [wantedKey(row.id, row.wanted_language), row]));
-    const details = new Map<string, CachedDetail>();
-    for (const { id, locale } of wanted) {
+  private async loadDetailsWithSources(wanted: InLocale[]): Promise<Array<CachedDetail | undefined>> {
+    const find = rowFinder(await this.posts.details(wanted.map(({ id, locale }) => ({ id, language: translationLanguage(locale) }))));
+    return wanted.map(({ id, locale }) => {
       const language = translationLanguage(locale);
-      const row = byKey.get(wantedKey(id, language));
-      if (!row) continue;
-      const source = row.reposted_post_id === null ? undefined : byKey.get(wantedKey(row.reposted_post_id, language));
+      const row = find(id, language);
+      if (!row) return undefined;
+      const source = row.reposted_post_id === null ? undefined : find(row.reposted_post_id, language);
       const repostedPost: RepostedPostDto | null = source ? { ...this.detailOf(source, locale), repostedPost: null } : null;
-      details.set(inLocaleKey(id, locale), {
+      return {
         dto: { ...this.detailOf(row, locale), repostedPost },
         authorUserId: row.author_user_id,
         sourceAuthorUserId: source?.author_user_id ?? null,
-      });
-    }
-    return details;
+      };
+    });
   }
 
   /** A post's detail without its reposted source. */
