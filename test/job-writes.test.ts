@@ -228,6 +228,62 @@ describe.each(ENGINES)('job postings on %s', (engine) => {
       }
     });
 
+    it('answers a create, a publish and a deactivate with the job as written, reading none of them back', async () => {
+      /** The statements `write` sends, once what earlier requests do after their answers (completing changes) is done. */
+      const statementsOf = async (write: () => Promise<{ statusCode: number; body: string }>) => {
+        for (let last = -1; last !== t.db.database.statements.count;) {
+          last = t.db.database.statements.count;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        const before = t.db.database.statements.count;
+        const res = await write();
+        expect(res.statusCode, res.body).toBeLessThan(300);
+        return { count: t.db.database.statements.count - before, answer: JSON.parse(res.body) as { jobId: number } };
+      };
+      // The token's checks and each operation's rate-limit units, kept from here on.
+      const warm = (await create()).json().jobId;
+      await call('PUT', `/api/v1/jobs/${warm}/active`, {});
+      await call('DELETE', `/api/v1/jobs/${warm}/active`);
+      const created = await statementsOf(() => create({ ...NEW_JOB, seniorities: ['MIDLEVEL', 'JUNIOR'], employmentTypes: ['INTERN', 'FULL_TIME'] }));
+      const id = created.answer.jobId;
+      // Seniorities and employment types in the catalogs' order, as every read shows them.
+      expect(created.answer).toMatchObject({ status: 'draft', seniorities: ['JUNIOR', 'MIDLEVEL'], employmentTypes: ['FULL_TIME', 'INTERN'] });
+      // The company and the user's roles at it; the transaction: its begin, the job, its seniorities, employment types
+      // and settings, its search change, the data version, the commit. Fourteen before: each child table emptied
+      // first (a new job has nothing in them), and three more to read the job back for the answer.
+      expect(created.count).toBe(10);
+      const listed = async () => (await t.request({ url: '/api/v1/companies/acme-labs/jobs/accessible?pageSize=50', headers: bearer(token) })).json().items
+        .find((job: { jobId: number }) => job.jobId === id);
+      const asListed = (answer: object) => ({ ...answer, startAt: expect.any(String), endAt: expect.any(String) });
+      expect(await listed()).toEqual({ ...created.answer });
+
+      const published = await statementsOf(() => call('PUT', `/api/v1/jobs/${id}/active`, { startDate: '2026-11-20', endDate: '2026-12-31' }));
+      expect(published.answer).toMatchObject({ status: 'published', hiring: true, seniorities: ['JUNIOR', 'MIDLEVEL'], employmentTypes: ['FULL_TIME', 'INTERN'] });
+      // The job and its children read together, the user's roles at its company; the transaction's begin, the job's
+      // status changed from the one read, its search change, the data version, the feed's position, the change
+      // (its company's handle taken in the same insert) and the commit. Fourteen before: the status read again inside
+      // the transaction, the company's handle read apart, and the job read back for the answer.
+      expect(published.count).toBe(10);
+      expect(await listed()).toEqual(asListed(published.answer));
+
+      const finished = await statementsOf(() => call('DELETE', `/api/v1/jobs/${id}/active`));
+      expect(finished.answer).toMatchObject({ status: 'finish', hiring: false, startAt: '2026-11-19T15:00:00.000Z', endAt: '2026-12-31T14:59:59.999Z' });
+      expect(finished.count).toBe(10);
+      expect(await listed()).toEqual(asListed(finished.answer));
+      const changes = await t.db.database.db.selectFrom('change_events').select(['type', 'company_handle']).where('resource_id', '=', String(id)).orderBy('position').execute();
+      expect(changes).toEqual([{ type: 'job.published', company_handle: 'acme-labs' }, { type: 'job.closed', company_handle: 'acme-labs' }]);
+    });
+
+    it('lets one of four deactivations sent at once through, refuses the others with 409 and records the change once', async () => {
+      const id = (await create()).json().jobId;
+      expect((await call('PUT', `/api/v1/jobs/${id}/active`, {})).statusCode).toBe(200);
+      const answers = await Promise.all(Array.from({ length: 4 }, () => call('DELETE', `/api/v1/jobs/${id}/active`)));
+      expect(answers.map((res) => res.statusCode).sort()).toEqual([200, 409, 409, 409]);
+      for (const res of answers.filter((res) => res.statusCode === 409)) expect(res.json()).toMatchObject({ code: 'C0009', details: 'status' });
+      const closed = await t.db.database.db.selectFrom('change_events').select('type').where('resource_id', '=', String(id)).where('type', '=', 'job.closed').execute();
+      expect(closed).toHaveLength(1);
+    });
+
     it('deletes drafts too, and refuses a publish with bad dates', async () => {
       const id = (await create()).json().jobId;
       expect((await call('PUT', `/api/v1/jobs/${id}/active`, { startDate: 'tomorrow' })).json()).toMatchObject({ code: 'C0002', details: 'startDate' });

@@ -61,20 +61,26 @@ export async function recordChanges(db: Kysely<DB>, changes: Change[], now: numb
   if (changes.length === 0) return [];
   const { value: last } = await db.updateTable('change_feed_state').set((eb) => ({ value: eb('value', '+', changes.length) }))
     .where('name', '=', 'last_position').returning('value').executeTakeFirstOrThrow();
-  const companyIds = [...new Set(changes.flatMap((c) => (c.companyId === null ? [] : [c.companyId])))];
-  const handles = new Map(companyIds.length === 0 ? [] : (await db.selectFrom('companies').select(['id', 'handle']).where('id', 'in', companyIds).execute())
-    .map((c) => [c.id, c.handle]));
   const first = Number(last) - changes.length + 1;
-  const rows: ChangeRow[] = changes.map((change, i) => ({
+  const drafts = changes.map((change, i) => ({
     position: first + i,
     event_id: `evt_${randomBytes(12).toString('base64url')}`,
     type: change.type,
     resource_type: resourceOf(change.type),
     resource_id: String(change.resourceId),
-    company_handle: change.companyId === null ? null : handles.get(change.companyId) ?? null,
+    companyId: change.companyId,
     occurred_at: now,
     data: null,
   }));
-  await db.insertInto('change_events').values(rows.map((row) => ({ ...row, ready: completeWhenRecorded(row.type) ? 1 : 0 }))).execute();
+  // The company's handle is taken in the insert itself: one statement, not a read of the companies before it.
+  const handles = new Map((await db.insertInto('change_events')
+    .values(drafts.map(({ companyId, ...row }) => ({
+      ...row,
+      company_handle: companyId === null ? null : db.selectFrom('companies').select('handle').where('id', '=', companyId),
+      ready: completeWhenRecorded(row.type) ? 1 : 0,
+    })))
+    .returning(['position', 'company_handle'])
+    .execute()).map((row) => [Number(row.position), row.company_handle]));
+  const rows: ChangeRow[] = drafts.map(({ companyId: _, ...row }) => ({ ...row, company_handle: handles.get(row.position) ?? null }));
   return rows;
 }

@@ -6,6 +6,7 @@
  * whose writer stopped first is completed by the next look.
  */
 import type { Kysely, Transaction } from 'kysely';
+import { backgroundWork } from '../db/prepared-reads.js';
 import type { DB } from '../db/schema.js';
 import type { ChangeFeed } from './change-feed.js';
 import type { ChangeRow } from './change-log.js';
@@ -24,6 +25,7 @@ export async function publishingTransaction<R extends RecordsChanges, T>(
 ): Promise<T> {
   let repository: R | undefined;
   const result = await db.transaction().execute((trx) => work(repository = open(trx)));
-  void changes?.publish(repository!.recorded);
+  // Completing the changes is the feed's work after the answer, not the request's (its statements are not counted).
+  void backgroundWork.run(true, () => changes?.publish(repository!.recorded));
   return result;
 }

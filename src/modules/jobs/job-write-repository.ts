@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
 import type { DB, JobsTable } from '../../db/schema.js';
 import { bumpDataVersion } from '../../cache/data-version.js';
 import type { ChangeFeed } from '../../changes/change-feed.js';
@@ -39,16 +39,29 @@ export class JobWriteRepository {
     if (type) this.recorded.push(...await recordChanges(this.db, [{ type, resourceId: id, companyId }], now));
   }
 
+  /** The job with its company's handle, and what a write's answer shows of it. */
   async find(id: number) {
     return await this.db.selectFrom('jobs')
       .innerJoin('companies', 'companies.id', 'jobs.company_id')
-      .select(['jobs.id', 'jobs.company_id', 'jobs.job_type', 'jobs.status', 'companies.handle as company_handle'])
+      .select([
+        'jobs.id', 'jobs.company_id', 'jobs.job_type', 'jobs.status', 'companies.handle as company_handle',
+        'jobs.title', 'jobs.subtitle', 'jobs.job_category', 'jobs.work_type', 'jobs.start_at', 'jobs.end_at',
+      ])
       .where('jobs.id', '=', id).executeTakeFirst() ?? null;
+  }
+
+  /** The job's seniorities and employment types, in one statement (in no particular order). */
+  async childrenOf(id: number): Promise<{ seniorities: string[]; employmentTypes: string[] }> {
+    const rows = await this.db.selectFrom('job_seniorities').select([sql<string>`'S'`.as('kind'), 'seniority as code']).where('job_id', '=', id)
+      .unionAll(this.db.selectFrom('job_employment_types').select([sql<string>`'E'`.as('kind'), 'employment_type as code']).where('job_id', '=', id))
+      .execute();
+    const of = (kind: string) => rows.filter((row) => row.kind === kind).map((row) => row.code);
+    return { seniorities: of('S'), employmentTypes: of('E') };
   }
 
   async insert(values: Insertable<JobsTable>, children: JobChildren): Promise<number> {
     const { id } = await this.db.insertInto('jobs').values(values).returning('id').executeTakeFirstOrThrow();
-    await this.replaceChildren(id, children);
+    await this.insertChildren(id, children);
     await recordSearchChanges(this.db, 'job', [id], values.updated_at);
     await bumpDataVersion(this.db, 'jobs');
     await recordCreated(this.db, id);
@@ -71,10 +84,18 @@ export class JobWriteRepository {
     return replacedImages;
   }
 
-  /** A lifecycle change (publish, deactivate, delete), recorded for the search index to read the job again. */
-  async setState(id: number, values: Pick<Updateable<JobsTable>, 'status' | 'start_at' | 'end_at' | 'deleted_at'> & { updated_at: number }): Promise<void> {
-    const before = await this.before(id);
-    await this.db.updateTable('jobs').set(values).where('id', '=', id).execute();
+  /**
+   * A lifecycle change (publish, deactivate, delete) of a job whose status the caller read as `before.status`,
+   * recorded for the search index to read the job again. Changes nothing and returns false when the status is no
+   * longer that (another request changed it since).
+   */
+  async setState(
+    id: number,
+    before: { status: string; company_id: number },
+    values: Pick<Updateable<JobsTable>, 'status' | 'start_at' | 'end_at' | 'deleted_at'> & { updated_at: number },
+  ): Promise<boolean> {
+    const { numUpdatedRows } = await this.db.updateTable('jobs').set(values).where('id', '=', id).where('status', '=', before.status).executeTakeFirst();
+    if (numUpdatedRows === 0n) return false;
     await recordSearchChanges(this.db, 'job', [id], values.updated_at);
     await bumpDataVersion(this.db, 'jobs');
     const wasPublic = PUBLIC_STATUSES.has(before.status);
@@ -82,6 +103,7 @@ export class JobWriteRepository {
       : values.status === 'finish' ? (before.status === 'published' ? 'job.closed' : null)
         : values.status === 'deleted' && wasPublic ? 'job.deleted' : null;
     await this.recordChange(id, before.company_id, type, values.updated_at);
+    return true;
   }
 
   /** Jobs of a company except deleted ones, newest first; `only` limits them to these ids. */
@@ -94,28 +116,30 @@ export class JobWriteRepository {
     return { total: Number(total), ids: rows.map((r) => r.id) };
   }
 
+  /** Replaces the children given; those left out stay as they are. */
   private async replaceChildren(id: number, children: JobChildren): Promise<void> {
-    if (children.seniorities) {
-      await this.db.deleteFrom('job_seniorities').where('job_id', '=', id).execute();
+    const tables = ([
+      ['job_seniorities', children.seniorities], ['job_employment_types', children.employmentTypes],
+      ['job_settings', children.settings], ['job_images', children.imageKeys],
+    ] as const).flatMap(([table, given]) => (given ? [table] : []));
+    for (const table of tables) await this.db.deleteFrom(table).where('job_id', '=', id).execute();
+    await this.insertChildren(id, children);
+  }
+
+  private async insertChildren(id: number, children: JobChildren): Promise<void> {
+    if (children.seniorities?.length) {
       await this.db.insertInto('job_seniorities').values(children.seniorities.map((seniority) => ({ job_id: id, seniority }))).execute();
     }
-    if (children.employmentTypes) {
-      await this.db.deleteFrom('job_employment_types').where('job_id', '=', id).execute();
+    if (children.employmentTypes?.length) {
       await this.db.insertInto('job_employment_types').values(children.employmentTypes.map((employment_type) => ({ job_id: id, employment_type }))).execute();
     }
-    if (children.settings) {
-      await this.db.deleteFrom('job_settings').where('job_id', '=', id).execute();
-      if (children.settings.length) {
-        await this.db.insertInto('job_settings').values(children.settings.map((s, position) => ({
-          job_id: id, position, setting_type: s.type ?? 'CUSTOM', title: s.title ?? '', required: s.required ? 1 : 0, upload_type: s.uploadType ?? 'ANY',
-        }))).execute();
-      }
+    if (children.settings?.length) {
+      await this.db.insertInto('job_settings').values(children.settings.map((s, position) => ({
+        job_id: id, position, setting_type: s.type ?? 'CUSTOM', title: s.title ?? '', required: s.required ? 1 : 0, upload_type: s.uploadType ?? 'ANY',
+      }))).execute();
     }
-    if (children.imageKeys) {
-      await this.db.deleteFrom('job_images').where('job_id', '=', id).execute();
-      if (children.imageKeys.length) {
-        await this.db.insertInto('job_images').values(children.imageKeys.map((media_key, position) => ({ job_id: id, position, media_key }))).execute();
-      }
+    if (children.imageKeys?.length) {
+      await this.db.insertInto('job_images').values(children.imageKeys.map((media_key, position) => ({ job_id: id, position, media_key }))).execute();
     }
   }
 }

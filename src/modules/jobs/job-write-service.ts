@@ -7,6 +7,7 @@ import { pageOf, type PageResult } from '../../schemas/common.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
 import type { PermissionService } from '../accounts/permission-service.js';
 import { EMPLOYMENT_TYPES, inCodeOrder } from '../../shared/catalog-data.js';
+import { SENIORITIES } from './job-schemas.js';
 import type { CodeService } from '../codes/code-service.js';
 import type { JobRepository } from './job-repository.js';
 import type { JobChildren, JobWriteRepository } from './job-write-repository.js';
@@ -16,7 +17,6 @@ import { isHiring } from '../../search/search-documents.js';
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 type Status = ManagedJobSummaryDto['status'];
-type Seniority = ManagedJobSummaryDto['seniorities'][number];
 type WorkType = ManagedJobSummaryDto['workType'];
 
 export interface JobWriteDeps {
@@ -64,7 +64,10 @@ export class JobWriteService {
         military: input.military ? 1 : 0, veteran: input.veteran ? 1 : 0, start_at: startAt, end_at: endAt, view_count: 0,
         created_at: now, updated_at: now, deleted_at: null,
       }, { ...this.children(input), settings: input.settings ?? [], imageKeys: stored.map((s) => s.mediaKey) }));
-      return await this.created(id);
+      return this.summaryOf({
+        id, status: 'draft', title: input.jobTitle, subtitle: input.jobSubtitle ?? '', job_category: input.jobCategory,
+        work_type: workType, start_at: startAt, end_at: endAt,
+      }, { seniorities: input.seniorities, employmentTypes: input.employmentTypes }, now);
     } catch (err) {
       await this.d.uploads.discard(stored.map((s) => s.mediaKey));
       throw err;
@@ -121,24 +124,35 @@ export class JobWriteService {
     const endAt = body.endDate ? this.date('endDate', body.endDate, 'end', '') : null;
     if (endAt !== null && endAt < startAt) throw new ApiError('C0002', 'Field "endDate" must not be before startDate', 'endDate');
     if (endAt !== null && endAt <= this.d.clock()) throw new ApiError('C0002', `Field "endDate" is in the past: ${body.endDate}`, 'endDate');
-    const job = await this.authorize(userId, jobId, companyHandle, 'ENT_JOB_PUBLISH');
+    const [job, children] = await Promise.all([this.authorize(userId, jobId, companyHandle, 'ENT_JOB_PUBLISH'), this.d.writes.childrenOf(jobId)]);
     if (job.status !== 'draft' && job.status !== 'finish') throw conflict(`Job ${jobId} is ${job.status}; only draft and finished jobs can be published`);
-    await this.d.writes.transaction((repo) => repo.setState(jobId, { status: 'published', start_at: startAt, end_at: endAt, updated_at: this.d.clock() }));
-    return (await this.summaries([jobId]))[0]!;
+    const now = this.d.clock();
+    await this.changeState(job, { status: 'published', start_at: startAt, end_at: endAt, updated_at: now });
+    return this.summaryOf({ ...job, status: 'published', start_at: startAt, end_at: endAt }, children, now);
   }
 
   async deactivate(userId: number, jobId: number, companyHandle: string | undefined): Promise<ManagedJobSummaryDto> {
-    const job = await this.authorize(userId, jobId, companyHandle, 'ENT_JOB_DISABLE');
+    const [job, children] = await Promise.all([this.authorize(userId, jobId, companyHandle, 'ENT_JOB_DISABLE'), this.d.writes.childrenOf(jobId)]);
     if (job.status !== 'published') throw conflict(`Job ${jobId} is ${job.status}; only published jobs can be deactivated`);
-    await this.d.writes.transaction((repo) => repo.setState(jobId, { status: 'finish', updated_at: this.d.clock() }));
-    return (await this.summaries([jobId]))[0]!;
+    const now = this.d.clock();
+    await this.changeState(job, { status: 'finish', updated_at: now });
+    return this.summaryOf({ ...job, status: 'finish' }, children, now);
   }
 
   async remove(userId: number, jobId: number, companyHandle: string | undefined): Promise<void> {
     const job = await this.authorize(userId, jobId, companyHandle, 'ENT_JOB_DELETE');
     if (job.status === 'deleted') throw conflict(`Job ${jobId} is already deleted`);
     const now = this.d.clock();
-    await this.d.writes.transaction((repo) => repo.setState(jobId, { status: 'deleted', deleted_at: now, updated_at: now }));
+    await this.changeState(job, { status: 'deleted', deleted_at: now, updated_at: now });
+  }
+
+  /**
+   * Moves `job` from the status it was read in: 409 when another request changed that status in between (the
+   * checks made on what was read would not hold, and the change would be recorded twice).
+   */
+  private async changeState(job: { id: number; status: string; company_id: number }, values: Parameters<JobWriteRepository['setState']>[2]): Promise<void> {
+    const changed = await this.d.writes.transaction((repo) => repo.setState(job.id, job, values));
+    if (!changed) throw conflict(`Job ${job.id} was changed by another request while this one ran; read it again`);
   }
 
   /** All company jobs with ENT_JOB_LIST; otherwise only those the user may view through a job role. */
@@ -198,20 +212,41 @@ export class JobWriteService {
     return ids.flatMap((id) => {
       const row = byId.get(id);
       if (!row) return [];
-      return [{
-        jobId: id,
-        status: row.status as Status,
-        hiring: isHiring(row, now),
-        title: row.title,
-        seniorities: (senioritiesBy.get(id) ?? []).map((s) => s.seniority as Seniority),
-        employmentTypes: inCodeOrder((typesBy.get(id) ?? []).map((t) => t.employment_type), EMPLOYMENT_TYPES),
-        webUrl: this.d.links.job(id),
-        subtitle: row.subtitle,
-        jobCategory: row.job_category,
-        workType: row.work_type as WorkType,
-        startAt: row.start_at === null ? null : time(row.start_at),
-        endAt: row.end_at === null ? null : time(row.end_at),
-      }];
+      const children = {
+        seniorities: (senioritiesBy.get(id) ?? []).map((s) => s.seniority),
+        employmentTypes: (typesBy.get(id) ?? []).map((t) => t.employment_type),
+      };
+      return [this.summaryOf(row, children, now, time)];
     });
   }
+
+  /** A job as writes return it, from its row's columns and its children (in any order), at `now`. */
+  private summaryOf(row: SummaryColumns, children: { seniorities: string[]; employmentTypes: string[] }, now: number, time: (ms: number) => string = toUtcIso): ManagedJobSummaryDto {
+    return {
+      jobId: row.id,
+      status: row.status as Status,
+      hiring: isHiring(row, now),
+      title: row.title,
+      seniorities: inCodeOrder(children.seniorities, SENIORITIES),
+      employmentTypes: inCodeOrder(children.employmentTypes, EMPLOYMENT_TYPES),
+      webUrl: this.d.links.job(row.id),
+      subtitle: row.subtitle,
+      jobCategory: row.job_category,
+      workType: row.work_type as WorkType,
+      startAt: row.start_at === null ? null : time(row.start_at),
+      endAt: row.end_at === null ? null : time(row.end_at),
+    };
+  }
+}
+
+/** The columns of a job a write's answer shows. */
+interface SummaryColumns {
+  id: number;
+  status: string;
+  title: string;
+  subtitle: string;
+  job_category: string;
+  work_type: string;
+  start_at: number | null;
+  end_at: number | null;
 }
