@@ -10,7 +10,8 @@ import { AccountsRepository } from '../src/modules/accounts/accounts-repository.
 import { hashSecret, secretHint } from '../src/shared/keys.js';
 import type { Database } from '../src/db/database.js';
 import { workload, type Workload } from './workload.js';
-import type { WriteMessage, WritePlan, WriteReady, WriteStats } from './write-client.js';
+import type { WriteMessage, WritePlan, WriteReady } from './write-client.js';
+import type { WriteStats } from './write-stats.js';
 
 export interface Prepared {
   /** The measured load. */

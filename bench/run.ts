@@ -29,6 +29,7 @@ import { generateBenchData } from './generate-data.js';
 import { REALISTIC, realisticWorkload, type Prepared } from './realistic.js';
 import { referenceServer } from './reference-servers.js';
 import { serviceNodeFlags } from './service-flags.js';
+import { WRITE_KINDS, type WriteKind, type WriteStats } from './write-stats.js';
 
 export interface BenchOptions {
   db: 'sqlite' | 'postgres';
@@ -64,7 +65,25 @@ export interface ScenarioResult {
   timeouts: number;
   /** Writes sent alongside the load (mixed scenario): how many, how many failed, their p50 and p99; and the
    * first upload of the service, sent before (it loads the image library, once in a process's life). */
-  writes?: { count: number; failed: number; p50: number; p99: number; firstUploadMs: number };
+  writes?: WritesResult;
+}
+
+/** Writes as a result reports them: all of them, and by kind (a job's publish or deactivate, a post, a post with an image). */
+interface WritesResult {
+  count: number;
+  failed: number;
+  p50: number;
+  p99: number;
+  firstUploadMs: number;
+  byKind: Record<WriteKind, { count: number; p50: number; p99: number }>;
+}
+
+function writesResult(stats: WriteStats, firstUploadMs: number): WritesResult {
+  const byKind = Object.fromEntries(WRITE_KINDS.map((kind) => {
+    const latencies = stats.byKind[kind];
+    return [kind, { count: latencies.length, p50: percentile(latencies, 50), p99: percentile(latencies, 99) }];
+  })) as WritesResult['byKind'];
+  return { count: stats.count, failed: stats.failed, p50: percentile(stats.latencies, 50), p99: percentile(stats.latencies, 99), firstUploadMs, byKind };
 }
 
 export const SECRET = 'bench-signing-key-secret-0123456789abcdef';
@@ -338,6 +357,7 @@ export async function runBenchmark(options: BenchOptions): Promise<ScenarioResul
         ]);
         const cpuUsed = cpuMs(service.child.pid) - cpuBefore;
         const writeStats = await prepared.writes?.stop();
+        const writes = writeStats && writesResult(writeStats, (await prepared.writes!.ready).firstUploadMs);
         const bareAfter = await measureBare(request.amount ? Math.max(1, Math.round(run.duration)) : seconds / 2);
         await bare.close();
         const bareRuns = [bareBefore, bareAfter].filter((r) => r !== null);
@@ -348,10 +368,10 @@ export async function runBenchmark(options: BenchOptions): Promise<ScenarioResul
           bareRequestsPerSecond: Math.round(bareRate), ratio: rate(run) / bareRate,
           peakRssMb: Math.round(peakRssMb(service.child.pid)), errors: run.non2xx + run.errors, timeouts: run.timeouts,
           cpuMsPerRequest: Number.isFinite(cpuUsed) && run.requests.total > 0 ? Number((cpuUsed / run.requests.total).toFixed(3)) : undefined,
-          ...(writeStats ? { writes: { count: writeStats.count, failed: writeStats.failed, p50: percentile(writeStats.latencies, 50), p99: percentile(writeStats.latencies, 99), firstUploadMs: (await prepared.writes!.ready).firstUploadMs } } : {}),
+          ...(writes ? { writes } : {}),
         });
-        const writesNote = writeStats
-          ? `; writes ${writeStats.count} (${writeStats.failed} failed), p50 ${percentile(writeStats.latencies, 50)} ms, p99 ${percentile(writeStats.latencies, 99)} ms (the service's first upload, before: ${(await prepared.writes!.ready).firstUploadMs} ms)`
+        const writesNote = writes
+          ? `; writes ${writes.count} (${writes.failed} failed), p50 ${writes.p50} ms, p99 ${writes.p99} ms (${WRITE_KINDS.map((kind) => `${kind} ${writes.byKind[kind].count}: p50 ${writes.byKind[kind].p50}, p99 ${writes.byKind[kind].p99}`).join('; ')}; the service's first upload, before: ${writes.firstUploadMs} ms)`
           : '';
         const cpuNote = Number.isFinite(cpuUsed) && run.requests.total > 0 ? `, CPU ${(cpuUsed / run.requests.total).toFixed(2)} ms/req` : '';
         console.log(`  ${scenario.name}: ${Math.round(rate(run))} req/s${cpuNote}, p50 ${run.latency.p50} ms, p99 ${run.latency.p99} ms, errors ${run.non2xx + run.errors}, timeouts ${run.timeouts}${writesNote}`);

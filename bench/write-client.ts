@@ -14,6 +14,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { solidPng } from '../src/media/png.js';
+import { kindOf, noStats } from './write-stats.js';
 
 export interface WritePlan {
   base: string;
@@ -23,7 +24,6 @@ export interface WritePlan {
   jobs: { id: number; status: string }[];
 }
 
-export interface WriteStats { count: number; failed: number; latencies: number[] }
 
 export type WriteMessage = { plan: WritePlan } | 'start' | 'count' | 'stop';
 
@@ -35,7 +35,8 @@ function writer({ base, writeToken, jobs }: WritePlan): (turn: number) => Promis
   const auth = { authorization: `Bearer ${writeToken}` };
   const png = solidPng(64, 48, [200, 80, 40]);
   return (turn) => {
-    if (turn % 2 === 0 && jobs.length > 0) {
+    const kind = kindOf(turn, jobs.length);
+    if (kind === 'job') {
       const job = jobs[turn % jobs.length]!;
       const url = `${base}/api/v1/jobs/${job.id}/active?companyId=acme-labs`;
       if (job.status === 'published') {
@@ -47,17 +48,18 @@ function writer({ base, writeToken, jobs }: WritePlan): (turn: number) => Promis
     }
     const form = new FormData();
     form.append('request', JSON.stringify({ text: `벤치마크 ${randomBytes(3).toString('hex')} 개발자 채용 TypeScript 경험을 나눴습니다` }));
-    if (turn % 3 === 0) form.append('images', new Blob([png], { type: 'image/png' }), 'a.png');
+    if (kind === 'post with image') form.append('images', new Blob([png], { type: 'image/png' }), 'a.png');
     return fetch(`${base}/api/v1/posts`, { method: 'POST', headers: { ...auth, 'idempotency-key': `bench-${randomBytes(8).toString('hex')}` }, body: form });
   };
 }
 
 let send: (turn: number) => Promise<Response> = () => Promise.reject(new Error('no plan'));
+let jobCount = 0;
 let perSecond = 0;
 let turn = 0;
 let timer: NodeJS.Timeout | undefined;
 const inFlight = new Set<Promise<void>>();
-let stats: WriteStats = { count: 0, failed: 0, latencies: [] };
+let stats = noStats();
 
 // The benchmark stopped without a `stop` (it failed, or was interrupted): nothing is left writing.
 process.on('disconnect', () => process.exit(0));
@@ -65,6 +67,7 @@ process.on('disconnect', () => process.exit(0));
 process.on('message', async (message: WriteMessage) => {
   if (typeof message === 'object') {
     send = writer(message.plan);
+    jobCount = message.plan.jobs.length;
     perSecond = message.plan.perSecond;
     const started = performance.now();
     const res = await send(3);
@@ -75,16 +78,19 @@ process.on('message', async (message: WriteMessage) => {
     timer = setInterval(() => {
       const started = performance.now();
       const counted = stats;
-      const write = send(++turn).then(async (res) => {
+      const kind = kindOf(++turn, jobCount);
+      const write = send(turn).then(async (res) => {
         await res.arrayBuffer();
         counted.count++;
         if (!res.ok) counted.failed++;
-        counted.latencies.push(performance.now() - started);
+        const ms = performance.now() - started;
+        counted.latencies.push(ms);
+        counted.byKind[kind].push(ms);
       }, () => { counted.count++; counted.failed++; }).finally(() => inFlight.delete(write));
       inFlight.add(write);
     }, 1000 / perSecond);
   } else if (message === 'count') {
-    stats = { count: 0, failed: 0, latencies: [] };
+    stats = noStats();
   } else {
     clearInterval(timer);
     await Promise.all(inFlight);
