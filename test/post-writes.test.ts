@@ -77,6 +77,30 @@ describe.each(ENGINES)('post writes on %s', (engine) => {
       expect(t.db.database.statements.count - before).toBe(7);
     });
 
+    it('keeps a keyed create\'s answer in its own transaction: nothing is written after the commit', async () => {
+      const keyed = (key: string, text: string) => {
+        const body = multipart([jsonPart({ text })]);
+        return t.request({ method: 'POST', url: '/api/v1/posts', headers: { ...body.headers, ...bearer(token), 'idempotency-key': key }, payload: body.payload });
+      };
+      await keyed('answer-warm', 'warm'); // the token's checks, the rate-limit units and the keys' sweep, kept from here on
+      for (let last = -1; last !== t.db.database.statements.count;) {
+        last = t.db.database.statements.count;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const before = t.db.database.statements.count;
+      const res = await keyed('answer-in-transaction', '답은 거래 안에');
+      expect(res.statusCode, res.body).toBe(201);
+      // The key's claim, then the transaction's seven and the claim's answer as its last statement. The answer was
+      // stored after the commit before: a tenth.
+      expect(t.db.database.statements.count - before).toBe(9);
+      const row = await t.db.database.db.selectFrom('idempotency_keys').selectAll().where('idempotency_key', '=', 'answer-in-transaction').executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ resource_id: String(res.json().postId), response_status: 201, response_location: res.headers.location, owner: null, lease_expires_at: null });
+      expect(JSON.parse(row.response_body!)).toEqual(res.json());
+      const retry = await keyed('answer-in-transaction', '답은 거래 안에');
+      expect(retry.headers['idempotency-replayed']).toBe('true');
+      expect(retry.json()).toEqual(res.json());
+    });
+
     it('makes a repost, and refuses one of a missing post', async () => {
       const res = await create({ repostedPostId: t.demo.posts.company });
       expect(res.statusCode).toBe(201);

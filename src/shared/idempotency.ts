@@ -21,27 +21,50 @@ export function fingerprint(route: string, json: unknown, files: UploadedFile[] 
   return hash.digest('hex');
 }
 
-/** The claim a create runs under, for `recordCreated` inside its transaction. */
-interface ActiveClaim { scope: string; key: string; owner: string }
+/**
+ * The claim a create runs under, for `recordCreated` inside its transaction: how the create's result is answered,
+ * and the answer once the transaction has recorded it.
+ */
+interface ActiveClaim {
+  scope: string;
+  key: string;
+  owner: string;
+  answer(result: unknown): Created;
+  recorded?: Created;
+}
 const activeClaim = new AsyncLocalStorage<ActiveClaim>();
 
 /**
  * Called inside the transaction that creates a resource, with that transaction: ties the resource to the
  * Idempotency-Key claim of the request (if it has one) in the same commit, so a crash right after the commit
- * still lets the retry answer with this resource instead of creating another.
+ * still lets the retry answer with this resource instead of creating another. Given the create's `result` (what
+ * it will return, known before its commit), the claim keeps the answer itself in the same statement: nothing is
+ * left to store after the commit.
  */
-export async function recordCreated(db: Kysely<DB>, resourceId: string | number): Promise<void> {
+export async function recordCreated(db: Kysely<DB>, resourceId: string | number, result?: unknown): Promise<void> {
   const claim = activeClaim.getStore();
   if (!claim) return;
-  await db.updateTable('idempotency_keys').set({ resource_id: String(resourceId) })
-    .where('scope', '=', claim.scope).where('idempotency_key', '=', claim.key).where('owner', '=', claim.owner)
+  const answer = result === undefined ? undefined : claim.answer(result);
+  await db.updateTable('idempotency_keys').set({
+    resource_id: String(resourceId),
+    ...(answer && { ...storedAnswer(answer), owner: null, lease_expires_at: null }),
+  }).where('scope', '=', claim.scope).where('idempotency_key', '=', claim.key).where('owner', '=', claim.owner)
     .execute();
+  claim.recorded = answer;
 }
 
-/** How a route creates (the first time), and how it answers again for a resource a crashed request created. */
-export interface CreateOperation {
-  create(): Promise<Created>;
-  replay(resourceId: string): Promise<Created>;
+const storedAnswer = (answer: Created) => ({
+  response_status: answer.status, response_body: JSON.stringify(answer.body), response_location: answer.location ?? null,
+});
+
+/**
+ * How a route creates (the first time), how it answers again for a resource a crashed request created, and how a
+ * result of either is answered.
+ */
+export interface CreateOperation<Result> {
+  create(): Promise<Result>;
+  replay(resourceId: string): Promise<Result>;
+  answer(result: Result): Created;
 }
 
 /**
@@ -81,10 +104,10 @@ export class Idempotency {
     return Number(released.numUpdatedRows);
   }
 
-  async respond(request: FastifyRequest, reply: FastifyReply, requestHash: string, operation: CreateOperation): Promise<FastifyReply> {
+  async respond<Result>(request: FastifyRequest, reply: FastifyReply, requestHash: string, operation: CreateOperation<Result>): Promise<FastifyReply> {
     const header = request.headers['idempotency-key'];
     const key = Array.isArray(header) ? header[0] : header;
-    if (key === undefined) return this.send(reply, await operation.create(), false);
+    if (key === undefined) return this.send(reply, operation.answer(await operation.create()), false);
     if (!KEY.test(key)) throw new ApiError('C0002', 'Header "Idempotency-Key" must be 1 to 255 visible ASCII characters', 'Idempotency-Key');
     const scope = request.token ? `${request.token.clientId}:${request.token.userId}` : `app:${request.apiApp?.appId ?? 'anonymous'}`;
     await this.sweep();
@@ -114,7 +137,7 @@ export class Idempotency {
       }
       if ((existing.lease_expires_at ?? 0) <= now && await this.takeOver(scope, key, now)) {
         // The process that claimed the key died. If its create had committed, answer with what it created.
-        if (existing.resource_id !== null) return this.finish(reply, scope, key, await operation.replay(existing.resource_id), true);
+        if (existing.resource_id !== null) return this.finish(reply, scope, key, operation.answer(await operation.replay(existing.resource_id)), true);
         return this.runFirst(reply, scope, key, operation);
       }
       if (Date.now() > deadline) {
@@ -135,15 +158,16 @@ export class Idempotency {
     return Number(taken.numUpdatedRows) > 0;
   }
 
-  private async runFirst(reply: FastifyReply, scope: string, key: string, operation: CreateOperation): Promise<FastifyReply> {
+  private async runFirst<Result>(reply: FastifyReply, scope: string, key: string, operation: CreateOperation<Result>): Promise<FastifyReply> {
     // Renewed while the work runs, so only a claim whose process has stopped ever runs out.
     const renewal = setInterval(() => {
       this.mine(scope, key).set({ lease_expires_at: this.clock() + LEASE_MS }).execute().catch(() => undefined);
     }, LEASE_MS / 3);
     renewal.unref();
-    let created: Created;
+    const claim: ActiveClaim = { scope, key, owner: this.owner, answer: (result) => operation.answer(result as Result) };
+    let result: Result;
     try {
-      created = await activeClaim.run({ scope, key, owner: this.owner }, () => operation.create());
+      result = await activeClaim.run(claim, () => operation.create());
     } catch (err) {
       // Nothing created: the key is free again. Created but not answered (a read after the commit failed): the
       // claim is given up, and the next retry answers with what was created.
@@ -154,15 +178,14 @@ export class Idempotency {
     } finally {
       clearInterval(renewal);
     }
-    return this.finish(reply, scope, key, created, false);
+    // The create's transaction kept the answer with the resource: it is sent as it was stored.
+    if (claim.recorded) return this.send(reply, claim.recorded, false);
+    return this.finish(reply, scope, key, operation.answer(result), false);
   }
 
   /** Stores the answer on this process's claim and sends it. */
   private async finish(reply: FastifyReply, scope: string, key: string, created: Created, replayed: boolean): Promise<FastifyReply> {
-    await this.mine(scope, key).set({
-      response_status: created.status, response_body: JSON.stringify(created.body), response_location: created.location ?? null,
-      owner: null, lease_expires_at: null,
-    }).execute();
+    await this.mine(scope, key).set({ ...storedAnswer(created), owner: null, lease_expires_at: null }).execute();
     return this.send(reply, created, replayed);
   }
 

@@ -34,8 +34,9 @@ export const eventSubRoutes: FastifyPluginAsyncTypebox<{ events: EventSubService
     const idName = `${kind.slice(0, -1)}Id`;
     const answer = (id: number) => ({ status: 201, body: { [idName]: id }, location: `/api/v1/events/${eventId}/${kind}/${id}` });
     return idempotency.respond(request, reply, fingerprint(`POST ${request.url}`, request.body), {
-      create: async () => answer((await create())[idName]!),
-      replay: async (id) => answer(Number(id)),
+      create: async () => (await create())[idName]!,
+      replay: (id) => Promise.resolve(Number(id)),
+      answer,
     });
   };
 

@@ -54,8 +54,9 @@ export const eventWriteRoutes: FastifyPluginAsyncTypebox<{ events: EventWriteSer
     const route = `POST /api/v1/events?companyId=${request.query.companyId ?? ''}`;
     const created = (event: { eventId: string; webUrl: string }) => ({ status: 201, body: event, location: `/api/v1/events/${event.eventId}` });
     return idempotency.respond(request, reply, fingerprint(route, input, [...(banner ? [banner] : []), ...attachments]), {
-      create: async () => created(await events.create(request.token!.userId, request.query.companyId, input, banner, attachments)),
-      replay: async (eventId) => created(events.created(eventId)),
+      create: () => events.create(request.token!.userId, request.query.companyId, input, banner, attachments),
+      replay: (eventId) => Promise.resolve(events.created(eventId)),
+      answer: created,
     });
   });
 

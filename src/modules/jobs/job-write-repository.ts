@@ -64,8 +64,12 @@ export class JobWriteRepository {
     await this.insertChildren(id, children);
     await recordSearchChanges(this.db, 'job', [id], values.updated_at);
     await bumpDataVersion(this.db, 'jobs');
-    await recordCreated(this.db, id);
     return id;
+  }
+
+  /** Ties the new job, and the create's answer, to the request's Idempotency-Key claim (the last statement before the commit). */
+  async recordCreated(id: number, answer: unknown): Promise<void> {
+    await recordCreated(this.db, id, answer);
   }
 
   async update(id: number, values: Updateable<JobsTable> & { updated_at: number }, children: JobChildren, textChanged: boolean): Promise<string[]> {

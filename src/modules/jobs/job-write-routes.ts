@@ -49,8 +49,9 @@ export const jobWriteRoutes: FastifyPluginAsyncTypebox<{ jobs: JobWriteService; 
     const route = `POST /api/v1/jobs/platform?companyId=${request.query.companyId ?? ''}`;
     const created = (job: ManagedJobSummaryDto) => ({ status: 201, body: job, location: `/api/v1/jobs/${job.jobId}` });
     return idempotency.respond(request, reply, fingerprint(route, input, images), {
-      create: async () => created(await jobs.create(request.token!.userId, request.query.companyId, input, images)),
-      replay: async (jobId) => created(await jobs.created(Number(jobId))),
+      create: () => jobs.create(request.token!.userId, request.query.companyId, input, images),
+      replay: (jobId) => jobs.created(Number(jobId)),
+      answer: created,
     });
   });
 

@@ -54,20 +54,24 @@ export class JobWriteService {
     const now = this.d.clock();
     const workType = input.workType ?? 'ONSITE';
     try {
-      const id = await this.d.writes.transaction((repo) => repo.insert({
-        company_id: company.id, author_user_id: userId, job_type: 'PLATFORM', status: 'draft',
-        title: input.jobTitle, subtitle: input.jobSubtitle ?? '', job_category: input.jobCategory, work_type: workType,
-        allow_remote: workType === 'ONSITE' ? 0 : 1, language: 'ko', description: input.jobBio, duty: input.jobResponse ?? '',
-        minimum_qualification: input.jobMinimumQual ?? '', preferred_qualification: input.jobPreferQual ?? '',
-        benefit: input.jobBenefit ?? '', hire_process: input.jobHireProcess ?? '', hire_notes: input.jobHireNotes ?? '',
-        apply_type: 'PLATFORM', apply_url: null, email: input.email ?? null, notify_emails: JSON.stringify(input.notifyEmails ?? []),
-        military: input.military ? 1 : 0, veteran: input.veteran ? 1 : 0, start_at: startAt, end_at: endAt, view_count: 0,
-        created_at: now, updated_at: now, deleted_at: null,
-      }, { ...this.children(input), settings: input.settings ?? [], imageKeys: stored.map((s) => s.mediaKey) }));
-      return this.summaryOf({
-        id, status: 'draft', title: input.jobTitle, subtitle: input.jobSubtitle ?? '', job_category: input.jobCategory,
-        work_type: workType, start_at: startAt, end_at: endAt,
-      }, { seniorities: input.seniorities, employmentTypes: input.employmentTypes }, now);
+      return await this.d.writes.transaction(async (repo) => {
+        const id = await repo.insert({
+          company_id: company.id, author_user_id: userId, job_type: 'PLATFORM', status: 'draft',
+          title: input.jobTitle, subtitle: input.jobSubtitle ?? '', job_category: input.jobCategory, work_type: workType,
+          allow_remote: workType === 'ONSITE' ? 0 : 1, language: 'ko', description: input.jobBio, duty: input.jobResponse ?? '',
+          minimum_qualification: input.jobMinimumQual ?? '', preferred_qualification: input.jobPreferQual ?? '',
+          benefit: input.jobBenefit ?? '', hire_process: input.jobHireProcess ?? '', hire_notes: input.jobHireNotes ?? '',
+          apply_type: 'PLATFORM', apply_url: null, email: input.email ?? null, notify_emails: JSON.stringify(input.notifyEmails ?? []),
+          military: input.military ? 1 : 0, veteran: input.veteran ? 1 : 0, start_at: startAt, end_at: endAt, view_count: 0,
+          created_at: now, updated_at: now, deleted_at: null,
+        }, { ...this.children(input), settings: input.settings ?? [], imageKeys: stored.map((s) => s.mediaKey) });
+        const answer = this.summaryOf({
+          id, status: 'draft', title: input.jobTitle, subtitle: input.jobSubtitle ?? '', job_category: input.jobCategory,
+          work_type: workType, start_at: startAt, end_at: endAt,
+        }, { seniorities: input.seniorities, employmentTypes: input.employmentTypes }, now);
+        await repo.recordCreated(id, answer);
+        return answer;
+      });
     } catch (err) {
       await this.d.uploads.discard(stored.map((s) => s.mediaKey));
       throw err;

@@ -61,8 +61,12 @@ export class PostWriteRepository {
     await recordSearchChanges(this.db, 'post', [id], post.now);
     await bumpDataVersion(this.db, 'posts');
     this.recorded.push(...await recordChanges(this.db, [{ type: 'post.created', resourceId: id, companyId: null }], post.now));
-    await recordCreated(this.db, id);
     return { id, imageIds };
+  }
+
+  /** Ties the new post, and the create's answer, to the request's Idempotency-Key claim (the last statement before the commit). */
+  async recordCreated(id: number, answer: unknown): Promise<void> {
+    await recordCreated(this.db, id, answer);
   }
 
   /** Replaces the body (translations of the old body go), the card when given, and the mentions. */

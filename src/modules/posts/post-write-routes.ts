@@ -40,8 +40,9 @@ export const postWriteRoutes: FastifyPluginAsyncTypebox<{ posts: PostWriteServic
     const { input, images } = body.of(request);
     const created = (post: PostWriteResponseDto) => ({ status: 201, body: post, location: `/api/v1/posts/${post.postId}` });
     return idempotency.respond(request, reply, fingerprint('POST /api/v1/posts', input, images), {
-      create: async () => created(await posts.create(request.token!.userId, input, images)),
-      replay: async (postId) => created(await posts.created(Number(postId))),
+      create: () => posts.create(request.token!.userId, input, images),
+      replay: (postId) => posts.created(Number(postId)),
+      answer: created,
     });
   });
 

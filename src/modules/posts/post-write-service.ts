@@ -31,22 +31,25 @@ export class PostWriteService {
     const og = link ? await this.d.og.card(link) : null;
     const stored = await this.d.uploads.storeAll('posts', images, 'images');
     const now = this.d.clock();
-    let written: { id: number; imageIds: number[] };
     try {
-      written = await this.d.writes.transaction((repo) => repo.insert({
-        userId, content: text, language: detectLanguage(text ?? ''), repostOf: input.repostedPostId ?? null,
-        images: stored, og, mentions, now,
-      }));
+      return await this.d.writes.transaction(async (repo) => {
+        const written = await repo.insert({
+          userId, content: text, language: detectLanguage(text ?? ''), repostOf: input.repostedPostId ?? null,
+          images: stored, og, mentions, now,
+        });
+        // The answer is what was written, not read back: a read would be one more statement (on PostgreSQL one
+        // more turn of the event loop). `created` reads it back for a retry whose first request crashed.
+        const answer = this.d.reads.writtenBody({
+          id: written.id, content: text, postedAt: now, updatedAt: now, og,
+          images: stored.map(({ mediaKey, width, height }, position) => ({ id: written.imageIds[position]!, mediaKey, width, height })),
+        });
+        await repo.recordCreated(written.id, answer);
+        return answer;
+      });
     } catch (err) {
       await this.d.uploads.discard(stored.map((s) => s.mediaKey));
       throw err;
     }
-    // The answer is what was written, not read back: a read would be one more statement (on PostgreSQL one more
-    // turn of the event loop). `created` reads it back for a retry whose first request crashed.
-    return this.d.reads.writtenBody({
-      id: written.id, content: text, postedAt: now, updatedAt: now, og,
-      images: stored.map(({ mediaKey, width, height }, position) => ({ id: written.imageIds[position]!, mediaKey, width, height })),
-    });
   }
 
   /** The answer to a post create, for the post `postId` (also for a retry whose first request crashed). */
