@@ -13,15 +13,28 @@ export class PermissionService {
     return new Set(rows.flatMap((r) => COMPANY_ROLES[r.role] ?? []));
   }
 
+  /** The user's company-wide capabilities at the company of job `jobId` (read beside the job, not after it). */
+  async companyCapabilitiesAtJob(userId: number, jobId: number): Promise<Set<Capability>> {
+    const rows = await this.db.selectFrom('company_roles').innerJoin('jobs', 'jobs.company_id', 'company_roles.company_id')
+      .select('company_roles.role').where('company_roles.user_id', '=', userId).where('jobs.id', '=', jobId).execute();
+    return new Set(rows.flatMap((r) => COMPANY_ROLES[r.role] ?? []));
+  }
+
   async resourceCapabilities(userId: number, type: ResourceType, resourceId: string): Promise<Set<Capability>> {
     const rows = await this.db.selectFrom('resource_roles').select('role')
       .where('user_id', '=', userId).where('resource_type', '=', type).where('resource_id', '=', resourceId).execute();
     return new Set(rows.flatMap((r) => RESOURCE_ROLES[r.role]?.capabilities ?? []));
   }
 
-  /** Throws 403 C0004 unless the user holds `capability` company-wide or on the resource. */
-  async require(userId: number, company: { id: number; handle: string }, capability: Capability, resource?: { type: ResourceType; id: string }): Promise<void> {
-    if ((await this.companyCapabilities(userId, company.id)).has(capability)) return;
+  /**
+   * Throws 403 C0004 unless the user holds `capability` company-wide or on the resource. `companyWide`: the user's
+   * company-wide capabilities there, when the caller has read them already.
+   */
+  async require(
+    userId: number, company: { id: number; handle: string }, capability: Capability, resource?: { type: ResourceType; id: string },
+    companyWide?: Set<Capability>,
+  ): Promise<void> {
+    if ((companyWide ?? await this.companyCapabilities(userId, company.id)).has(capability)) return;
     if (resource && (await this.resourceCapabilities(userId, resource.type, resource.id)).has(capability)) return;
     const where = resource ? `${resource.type.toLowerCase()} ${resource.id} of company ${company.handle}` : `company ${company.handle}`;
     throw new ApiError('C0004', `You need the capability ${capability} on ${where}`, 'capability');

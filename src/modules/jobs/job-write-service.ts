@@ -169,10 +169,14 @@ export class JobWriteService {
     return pageOf(await this.summaries(ids, toListDateTime), total, page, pageSize);
   }
 
+  /**
+   * The job, once the user may act on it with `capability`: the job and the user's roles at its company are read
+   * together (on PostgreSQL one turn of the event loop, not two).
+   */
   private async authorize(userId: number, jobId: number, companyHandle: string | undefined, capability: Parameters<PermissionService['require']>[2]) {
-    const job = await this.d.writes.find(jobId);
+    const [job, companyWide] = await Promise.all([this.d.writes.find(jobId), this.d.permissions.companyCapabilitiesAtJob(userId, jobId)]);
     if (!job || (companyHandle !== undefined && job.company_handle !== companyHandle)) throw notFound.job(jobId);
-    await this.d.permissions.require(userId, { id: job.company_id, handle: job.company_handle }, capability, { type: 'JOB', id: String(jobId) });
+    await this.d.permissions.require(userId, { id: job.company_id, handle: job.company_handle }, capability, { type: 'JOB', id: String(jobId) }, companyWide);
     return job;
   }
 
