@@ -437,6 +437,21 @@ describe.each(ENGINES)('OAuth security on %s', (engine) => {
       }
     });
 
+    it('refuse a token accepted before once it expires (a verified token is kept only until then)', async () => {
+      const { access_token } = await tokensFor('profile');
+      const { exp } = JSON.parse(Buffer.from(access_token.split('.')[1]!, 'base64url').toString()) as { exp: number };
+      expect((await userinfo(access_token)).statusCode).toBe(200);
+      t.clock.now = exp * 1000 + 29_000; // within the 30 s of tolerance past its expiry: still accepted
+      try {
+        const late = await userinfo(access_token);
+        expect(late.statusCode, late.body).toBe(200);
+        t.clock.now = exp * 1000 + 31_000;
+        await expectInvalid(access_token, 'expired');
+      } finally {
+        t.clock.now = TEST_NOW;
+      }
+    });
+
     it('refuse a token for another audience, from another issuer, or without the at+jwt type', async () => {
       const { access_token } = await tokensFor('profile');
       const grantId = JSON.parse(Buffer.from(access_token.split('.')[1]!, 'base64url').toString()).grant_id;

@@ -35,8 +35,17 @@ const CLOCK_TOLERANCE_SECONDS = 30;
 /** Revocation reaches every instance within this (DECISIONS.md: within 5 seconds). */
 const REVOCATION_CACHE_MS = 2_000;
 
+/** A token whose signature and claims were verified: what it says, and the key that signed it. */
+interface VerifiedToken { claims: AccessTokenClaims; kid: string; expiresAt: number }
+
 export class TokenService {
   private readonly revoked: LRUCache<string, boolean>;
+  /**
+   * Tokens verified, until they expire: an app sends the same token with every request, and verifying its signature
+   * again is CPU, and a turn of the event loop (WebCrypto answers from the thread pool). Only the exact token string
+   * finds its entry; its key must still be published, and its grant is checked for revocation on every use.
+   */
+  private readonly verified: LRUCache<string, VerifiedToken>;
 
   constructor(
     private readonly oauth: OAuthRepository,
@@ -44,8 +53,11 @@ export class TokenService {
     private readonly settings: TokenSettings,
     private readonly clock: () => number,
   ) {
-    // On the service's clock, like the tokens' lifetimes, so the bound holds on the clock the tokens are judged by.
-    this.revoked = new LRUCache({ max: 100_000, ttl: REVOCATION_CACHE_MS, perf: { now: clock } });
+    // On the service's clock, like the tokens' lifetimes, so the bound holds on the clock the tokens are judged by;
+    // read at every look (ttlResolution 0: lru-cache otherwise reuses a reading for a millisecond of real time, and
+    // requests answered from memory, one after another, saw a revocation only once a timer had run).
+    this.revoked = new LRUCache({ max: 100_000, ttl: REVOCATION_CACHE_MS, ttlResolution: 0, perf: { now: clock } });
+    this.verified = new LRUCache({ max: 10_000, ttlResolution: 0, perf: { now: clock } });
   }
 
   /** Opens a grant for a user and client and issues its first tokens. */
@@ -77,6 +89,17 @@ export class TokenService {
 
   /** Verifies a Bearer token as a resource server must (RFC 9068 section 4) and that its grant stands. */
   async verify(token: string): Promise<AccessTokenClaims> {
+    let verified = this.verified.get(token);
+    // A token signed by a key retired since is verified again (and refused).
+    if (verified && !(await this.keys.publicKey(verified.kid))) verified = undefined;
+    const known = verified !== undefined;
+    verified ??= await this.verifySignature(token);
+    if (await this.isRevoked(verified.claims.grantId)) throw new InvalidTokenError('The access token was revoked');
+    if (!known) this.verified.set(token, verified, { ttl: Math.max(1, verified.expiresAt + CLOCK_TOLERANCE_SECONDS * 1000 - this.clock()) });
+    return verified.claims;
+  }
+
+  private async verifySignature(token: string): Promise<VerifiedToken> {
     let header;
     try {
       header = decodeProtectedHeader(token);
@@ -104,13 +127,15 @@ export class TokenService {
       if (err instanceof joseErrors.JWTClaimValidationFailed) throw new InvalidTokenError(`The access token's "${err.claim}" claim is not valid here`);
       throw new InvalidTokenError('The access token signature is not valid');
     }
-    const grantId = String(payload.grant_id);
-    if (await this.isRevoked(grantId)) throw new InvalidTokenError('The access token was revoked');
     return {
-      userId: Number(payload.sub),
-      clientId: String(payload.client_id),
-      scopes: String(payload.scope).split(' ').filter(Boolean),
-      grantId,
+      claims: {
+        userId: Number(payload.sub),
+        clientId: String(payload.client_id),
+        scopes: String(payload.scope).split(' ').filter(Boolean),
+        grantId: String(payload.grant_id),
+      },
+      expiresAt: payload.exp! * 1000,
+      kid: header.kid,
     };
   }
 
