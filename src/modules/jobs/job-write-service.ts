@@ -9,6 +9,7 @@ import type { PermissionService } from '../accounts/permission-service.js';
 import { EMPLOYMENT_TYPES, inCodeOrder } from '../../shared/catalog-data.js';
 import { SENIORITIES } from './job-schemas.js';
 import type { CodeService } from '../codes/code-service.js';
+import type { JobItemRow } from './job-reads.js';
 import type { JobRepository } from './job-repository.js';
 import type { JobChildren, JobWriteRepository } from './job-write-repository.js';
 import type { JobCreateInput, JobUpdateInput, ManagedJobSummaryDto } from './job-write-schemas.js';
@@ -248,13 +249,4 @@ export class JobWriteService {
 }
 
 /** The columns of a job a write's answer shows. */
-interface SummaryColumns {
-  id: number;
-  status: string;
-  title: string;
-  subtitle: string;
-  job_category: string;
-  work_type: string;
-  start_at: number | null;
-  end_at: number | null;
-}
+type SummaryColumns = Pick<JobItemRow, 'id' | 'status' | 'title' | 'subtitle' | 'job_category' | 'work_type' | 'start_at' | 'end_at'>;
