@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sql } from 'kysely';
 import { authorizeUrl, createPkcePair, exchangeCode } from '../sdk/src/index.js';
 import { buildApp } from '../src/app.js';
 import { recordChanges } from '../src/changes/change-log.js';
@@ -224,6 +225,8 @@ describe.each(ENGINES)('the change feed on %s', (engine) => {
     // A writer that has recorded its change and not yet committed.
     const slow = second.db.transaction().execute(async (trx) => {
       await recordChanges(trx, [{ type: 'post.deleted', resourceId: 999_001, companyId: null }], t.clock.now);
+      // Its statements are held until the transaction next waits for one (sent-later.ts): this one sends them.
+      await sql`SELECT 1`.execute(trx);
       recorded();
       await held;
     });

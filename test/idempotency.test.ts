@@ -7,6 +7,10 @@ import { accessToken, bearer, createUser } from './helpers/tokens.js';
 import { buildApp } from '../src/app.js';
 import { fingerprint } from '../src/shared/idempotency.js';
 
+/** What a keyed event create and a keyed ticket create send, the key's claim included. */
+const EVENT_CREATE_STATEMENTS = { sqlite: 10, postgres: 10 };
+const TICKET_CREATE_STATEMENTS = { sqlite: 10, postgres: 10 };
+
 describe.each(ENGINES)('Idempotency-Key on %s', (engine) => {
   let t: TestContext;
   let token: string;
@@ -158,6 +162,44 @@ describe.each(ENGINES)('Idempotency-Key on %s', (engine) => {
     });
     const ticketRow = await t.db.database.db.selectFrom('idempotency_keys').select('resource_id').where('idempotency_key', '=', 'key-ticket-resource').executeTakeFirstOrThrow();
     expect(ticketRow.resource_id).toBe(String(ticket.json().ticketId));
+  });
+
+  it('keeps a keyed event\'s and ticket\'s answer in the create\'s own transaction: nothing is written after the commit', async () => {
+    const statements = () => t.db.database.statements.count;
+    /** The statements a request sends before its answer, counted once what earlier requests left running is done. */
+    const counted = async (request: () => Promise<{ statusCode: number; body: string }>) => {
+      for (let last = -1; last !== statements();) {
+        last = statements();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const before = statements();
+      const res = await request();
+      expect(res.statusCode, res.body).toBe(201);
+      return statements() - before;
+    };
+    const eventCreate = (key: string) => {
+      const body = multipart([jsonPart({ eventName: '답은 거래 안에', startAt: '2026-12-05T19:00:00+09:00', endAt: '2026-12-05T21:00:00+09:00' })]);
+      return t.request({
+        method: 'POST', url: '/api/v1/events?companyId=acme-labs', headers: { ...body.headers, ...bearer(token), 'idempotency-key': key }, payload: body.payload,
+      });
+    };
+    const ticketCreate = (eventId: string, key: string) => t.request({
+      method: 'POST', url: `/api/v1/events/${eventId}/tickets/free`,
+      headers: { ...bearer(token), 'content-type': 'application/json', 'idempotency-key': key },
+      payload: JSON.stringify({ ticketName: '답은 거래 안에' }),
+    });
+    const warm = await eventCreate('event-answer-warm'); // the operation's rate-limit units and the keys' sweep, kept from here on
+    await ticketCreate(warm.json().eventId, 'ticket-answer-warm');
+    // Stored after the commit, the answer was one statement more for each (and a new event's codes were deleted
+    // before they were inserted: two more).
+    expect(await counted(() => eventCreate('event-answer-in-transaction'))).toBe(EVENT_CREATE_STATEMENTS[engine]);
+    expect(await counted(() => ticketCreate(warm.json().eventId, 'ticket-answer-in-transaction'))).toBe(TICKET_CREATE_STATEMENTS[engine]);
+    for (const key of ['event-answer-in-transaction', 'ticket-answer-in-transaction']) {
+      const row = await t.db.database.db.selectFrom('idempotency_keys').selectAll().where('idempotency_key', '=', key).executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ response_status: 201, owner: null, lease_expires_at: null });
+    }
+    const again = await eventCreate('event-answer-in-transaction');
+    expect(again.headers['idempotency-replayed']).toBe('true');
   });
 
   it('covers JSON creates too: a retried ticket is created once', async () => {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { buildApp, type App } from '../src/app.js';
 import type { Database } from '../src/db/database.js';
 import { PostIndex, type PostSearchFilter } from '../src/search/post-index.js';
@@ -103,6 +104,8 @@ describe.each(ENGINES)('the change log on %s', (engine) => {
           const recorded = new Promise<void>((resolve) => { inserted = resolve; });
           const done = db.transaction().execute(async (trx) => {
             await recordSearchChanges(trx, 'post', [id]);
+            // Its insert is held until the transaction next waits for a statement (sent-later.ts): this one sends it.
+            await sql`SELECT 1`.execute(trx);
             inserted();
             await mayCommit;
           });
@@ -128,6 +131,7 @@ describe.each(ENGINES)('the change log on %s', (engine) => {
         // A rolled-back change leaves a gap that the next changes pass.
         await db.transaction().execute(async (trx) => {
           await recordSearchChanges(trx, 'post', [103]);
+          await sql`SELECT 1`.execute(trx);
           throw new Error('roll back');
         }).catch(() => undefined);
       }

@@ -4,19 +4,21 @@ import { approximateBytes } from './approximate-bytes.js';
 import { DATA_VERSION_SLOTS } from '../db/migrations/2026-11-21-008-data-version-slots.js';
 import type { PreparedRead, PreparedReads } from '../db/prepared-reads.js';
 import type { DB } from '../db/schema.js';
+import { sendLater } from '../db/sent-later.js';
 
 export type VersionedData = 'posts' | 'jobs';
 
 /**
- * Bumps the data version inside the writing transaction: everything cached from that data is then stale.
+ * Bumps the data version inside the writing transaction (sent with its next statement: sent-later.ts): everything
+ * cached from that data is then stale.
  * One of its slots, picked at random, so that concurrent writers seldom wait on each other's row lock. The
  * version grows by the number of items written (`by`), so the distance between two versions bounds how
  * many items changed in between (search-cache estimates rely on it).
  */
 export async function bumpDataVersion(db: Kysely<DB>, name: VersionedData, by = 1): Promise<void> {
   const slot = Math.floor(Math.random() * DATA_VERSION_SLOTS);
-  await db.updateTable('data_version_slots').set((eb) => ({ version: eb('version', '+', by) }))
-    .where('name', '=', name).where('slot', '=', slot).execute();
+  await sendLater(db, db.updateTable('data_version_slots').set((eb) => ({ version: eb('version', '+', by) }))
+    .where('name', '=', name).where('slot', '=', slot));
 }
 
 /**

@@ -222,10 +222,10 @@ export class ChangeFeed {
           .where('id', '=', job.id).where('status', '=', 'published').where('end_at', '=', job.end_at)
           .where((eb) => eb.or([eb('closed_event_for', 'is', null), eb('closed_event_for', '<>', job.end_at)]))
           .executeTakeFirst();
-        if (Number(result.numUpdatedRows) !== 1) return [];
+        if (Number(result.numUpdatedRows) !== 1) return null;
         return recordChanges(trx, [{ type: 'job.closed', resourceId: job.id, companyId: job.company_id }], now);
       });
-      recorded.push(...claimed);
+      if (claimed) recorded.push(...await claimed.answer);
     }
     if (recorded.length > 0) await this.publish(recorded);
     return recorded.length;

@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { ChangeEventsTable, DB } from '../db/schema.js';
+import { mapLater, sendLater, type SentLater } from '../db/sent-later.js';
 
 export const CHANGE_TYPES = [
   'post.created', 'post.updated', 'post.deleted',
@@ -54,33 +55,38 @@ const resourceOf = (type: ChangeType): ResourceType => type.slice(0, type.indexO
 export const completeWhenRecorded = (type: string): boolean => type.endsWith('.deleted');
 
 /**
- * Records `changes` in the transaction `db` belongs to, at the next positions of the feed; returns them as recorded
- * (for the writer to complete right after its commit: `ChangeFeed.publish`).
+ * Records `changes` in the transaction `db` belongs to, at the next positions of the feed. Neither of its two
+ * statements is waited for (sent-later.ts): the counter's update, and the insert that takes its positions from the
+ * counter as updated. The answer, the changes as recorded (for the writer to complete right after its commit:
+ * `ChangeFeed.publish`), comes with the transaction's next statement that is waited for. Holding the counter's
+ * lock from its update to the commit then costs no turn of the event loop between them.
  */
-export async function recordChanges(db: Kysely<DB>, changes: Change[], now: number): Promise<ChangeRow[]> {
-  if (changes.length === 0) return [];
-  const { value: last } = await db.updateTable('change_feed_state').set((eb) => ({ value: eb('value', '+', changes.length) }))
-    .where('name', '=', 'last_position').returning('value').executeTakeFirstOrThrow();
-  const first = Number(last) - changes.length + 1;
-  const drafts = changes.map((change, i) => ({
-    position: first + i,
+export async function recordChanges(db: Kysely<DB>, changes: Change[], now: number): Promise<SentLater<ChangeRow[]>> {
+  if (changes.length === 0) return { answer: Promise.resolve([]) };
+  await sendLater(db, db.updateTable('change_feed_state').set((eb) => ({ value: eb('value', '+', changes.length) }))
+    .where('name', '=', 'last_position'));
+  const recorded = changes.map((change) => ({
     event_id: `evt_${randomBytes(12).toString('base64url')}`,
     type: change.type,
     resource_type: resourceOf(change.type),
     resource_id: String(change.resourceId),
-    companyId: change.companyId,
     occurred_at: now,
     data: null,
   }));
-  // The company's handle is taken in the insert itself: one statement, not a read of the companies before it.
-  const handles = new Map((await db.insertInto('change_events')
-    .values(drafts.map(({ companyId, ...row }) => ({
-      ...row,
-      company_handle: companyId === null ? null : db.selectFrom('companies').select('handle').where('id', '=', companyId),
-      ready: completeWhenRecorded(row.type) ? 1 : 0,
-    })))
-    .returning(['position', 'company_handle'])
-    .execute()).map((row) => [Number(row.position), row.company_handle]));
-  const rows: ChangeRow[] = drafts.map(({ companyId: _, ...row }) => ({ ...row, company_handle: handles.get(row.position) ?? null }));
-  return rows;
+  const inserted = await sendLater(db, db.insertInto('change_events').values(recorded.map((row, i) => ({
+    ...row,
+    // The i-th of n changes takes position last - (n - 1 - i), from the counter as this transaction's update left it.
+    position: db.selectFrom('change_feed_state').select((eb) => eb('value', '-', changes.length - 1 - i).as('position'))
+      .where('name', '=', 'last_position'),
+    // The company's handle is taken in the insert itself: one statement, not a read of the companies before it.
+    company_handle: changes[i]!.companyId === null ? null : db.selectFrom('companies').select('handle').where('id', '=', changes[i]!.companyId),
+    ready: completeWhenRecorded(row.type) ? 1 : 0,
+  }))).returning(['event_id', 'position', 'company_handle']));
+  return mapLater(inserted, (rows) => {
+    const byEvent = new Map(rows.map((row) => [row.event_id, row]));
+    return recorded.map((row): ChangeRow => {
+      const { position, company_handle } = byEvent.get(row.event_id)!;
+      return { ...row, position: Number(position), company_handle };
+    });
+  });
 }

@@ -11,9 +11,12 @@ import type { DB } from '../db/schema.js';
 import type { ChangeFeed } from './change-feed.js';
 import type { ChangeRow } from './change-log.js';
 
-/** A write repository bound to one transaction: the changes its writes recorded there (`recordChanges`). */
+/**
+ * A write repository bound to one transaction: the changes its writes recorded there (`recordChanges`), known once the
+ * statements that recorded them are answered (at the latest with the commit).
+ */
 export interface RecordsChanges {
-  readonly recorded: ChangeRow[];
+  readonly recorded: Array<Promise<ChangeRow[]>>;
 }
 
 /** Runs `work` in one transaction on the repository `open` makes for it, then hands its recorded changes to `changes`. */
@@ -26,6 +29,6 @@ export async function publishingTransaction<R extends RecordsChanges, T>(
   let repository: R | undefined;
   const result = await db.transaction().execute((trx) => work(repository = open(trx)));
   // Completing the changes is the feed's work after the answer, not the request's (its statements are not counted).
-  void backgroundWork.run(true, () => changes?.publish(repository!.recorded));
+  void backgroundWork.run(true, async () => changes?.publish((await Promise.all(repository!.recorded)).flat()));
   return result;
 }

@@ -16,6 +16,7 @@ import type { DB } from './schema.js';
 import { countStatement, postgresPreparedReads, sqlitePreparedReads, type NamedStatementPool, type PreparedReads, type StatementCounter } from './prepared-reads.js';
 import { SqliteReadPool } from './sqlite-read-pool.js';
 import { withStatementCache } from './statement-cache.js';
+import { holdingStatements } from './postgres-held-statements.js';
 
 /** Runs a read that may take long (a search count or ranking) where it does not hold up other requests. */
 export type LongReads = <R>(query: Compilable<R>) => Promise<R[]>;
@@ -102,10 +103,7 @@ function boundedPool(pool: pg.Pool, queryTimeoutMs: number | undefined, counter:
       });
     };
     return {
-      // A cursor (Kysely's stream()) keeps pg's own handling.
-      query: (text: unknown, values?: readonly unknown[]) => (typeof text === 'string'
-        ? run(timed(text, values, queryTimeLimit(queryTimeoutMs)))
-        : client.query(text as pg.Submittable)),
+      query: holdingStatements((text, values) => run(timed(text, values, queryTimeLimit(queryTimeoutMs)))),
       run,
       release: () => client.release(broken),
     };
@@ -155,6 +153,8 @@ export function openDatabase(options: DatabaseOptions): Database {
       ...(options.connectTimeoutMs === undefined ? {} : { connectionTimeoutMillis: options.connectTimeoutMs }),
       // A server that vanished without closing the connection is noticed by the operating system.
       keepAlive: true,
+      // Statements given at once are written at once, and answered in order (postgres-held-statements.ts).
+      pipeline: true,
       types: pgTypes as pg.CustomTypesConfig,
       options: `${options.searchPath ? `-c search_path=${options.searchPath} ` : ''}${settings}`.trim(),
     });

@@ -14,6 +14,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { DB, SearchChangesTable } from '../db/schema.js';
+import { sendLater } from '../db/sent-later.js';
 
 export type ChangeKind = SearchChangesTable['kind'];
 
@@ -59,7 +60,7 @@ export class ChangesLostError extends Error {}
 /** Records, inside the writing transaction, that these documents changed. */
 export async function recordSearchChanges(db: Kysely<DB>, kind: ChangeKind, ids: number[], now: number = Date.now()): Promise<void> {
   if (ids.length === 0) return;
-  await db.insertInto('search_changes').values(ids.map((id) => ({ kind, doc_id: id, created_at: now }))).execute();
+  await sendLater(db, db.insertInto('search_changes').values(ids.map((id) => ({ kind, doc_id: id, created_at: now }))));
 }
 
 export interface FollowerState { horizon: number; applied: number[]; gaps: Array<[number, number]> }

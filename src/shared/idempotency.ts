@@ -3,6 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
+import { sendLater } from '../db/sent-later.js';
 import { ApiError } from './api-error.js';
 import type { UploadedFile } from './multipart-body.js';
 
@@ -45,11 +46,10 @@ export async function recordCreated(db: Kysely<DB>, resourceId: string | number,
   const claim = activeClaim.getStore();
   if (!claim) return;
   const answer = result === undefined ? undefined : claim.answer(result);
-  await db.updateTable('idempotency_keys').set({
+  await sendLater(db, db.updateTable('idempotency_keys').set({
     resource_id: String(resourceId),
     ...(answer && { ...storedAnswer(answer), owner: null, lease_expires_at: null }),
-  }).where('scope', '=', claim.scope).where('idempotency_key', '=', claim.key).where('owner', '=', claim.owner)
-    .execute();
+  }).where('scope', '=', claim.scope).where('idempotency_key', '=', claim.key).where('owner', '=', claim.owner));
   claim.recorded = answer;
 }
 

@@ -4,6 +4,7 @@ import { recordChanges, type ChangeRow, type ChangeType } from '../../changes/ch
 import { publishingTransaction } from '../../changes/publishing-transaction.js';
 import type { DB, EventsTable } from '../../db/schema.js';
 import { recordCreated } from '../../shared/idempotency.js';
+import { sendLater } from '../../db/sent-later.js';
 
 type SubTable = 'event_tickets' | 'event_sessions' | 'event_faqs' | 'event_hosts';
 
@@ -15,7 +16,7 @@ type SubTable = 'event_tickets' | 'event_sessions' | 'event_faqs' | 'event_hosts
 export class EventWriteRepository {
   private readonly touched = new Map<string, ChangeType>();
   /** The changes this transaction's writes recorded for the feed. */
-  readonly recorded: ChangeRow[] = [];
+  readonly recorded: Array<Promise<ChangeRow[]>> = [];
 
   constructor(private readonly db: Kysely<DB>, private readonly changes?: Pick<ChangeFeed, 'publish'>, private readonly clock: () => number = Date.now) {}
 
@@ -39,7 +40,7 @@ export class EventWriteRepository {
     const byId = new Map(events.map((e) => [e.id, e]));
     // Only what the public API shows: a draft's changes are not reported (a deletion is, of a public event or not).
     const changes = [...this.touched].filter(([id, type]) => type === 'event.deleted' || byId.get(id)?.status === 'published');
-    this.recorded.push(...await recordChanges(this.db, changes.map(([id, type]) => ({ type, resourceId: id, companyId: byId.get(id)?.company_id ?? null })), this.clock()));
+    this.recorded.push((await recordChanges(this.db, changes.map(([id, type]) => ({ type, resourceId: id, companyId: byId.get(id)?.company_id ?? null })), this.clock())).answer);
   }
 
   async find(id: string) {
@@ -55,37 +56,39 @@ export class EventWriteRepository {
     return { tickets: Number(tickets.n), guests: Number(event?.guest_count ?? 0) };
   }
 
+  /** A new event; `answer`, what its create answers, is kept with the request's Idempotency-Key in the same commit. */
   async insert(
     values: Insertable<EventsTable>, categories: string[], subjects: string[],
-    hosts: Array<Omit<Insertable<DB['event_hosts']>, 'event_id' | 'position'>> = [], attachments: Array<{ mediaKey: string; fileName: string | null }> = [],
+    hosts: Array<Omit<Insertable<DB['event_hosts']>, 'event_id' | 'position'>>, attachments: Array<{ mediaKey: string; fileName: string | null }>,
+    answer: unknown,
   ): Promise<void> {
-    await this.db.insertInto('events').values(values).execute();
-    await this.replaceCodes(values.id, categories, subjects);
-    if (hosts.length) await this.db.insertInto('event_hosts').values(hosts.map((h, position) => ({ ...h, event_id: values.id, position }))).execute();
+    await sendLater(this.db, this.db.insertInto('events').values(values));
+    await this.insertCodes(values.id, categories, subjects);
+    if (hosts.length) await sendLater(this.db, this.db.insertInto('event_hosts').values(hosts.map((h, position) => ({ ...h, event_id: values.id, position }))));
     if (attachments.length) {
-      await this.db.insertInto('event_attachments').values(attachments.map((a, position) => ({
+      await sendLater(this.db, this.db.insertInto('event_attachments').values(attachments.map((a, position) => ({
         event_id: values.id, position, media_key: a.mediaKey, file_name: a.fileName,
-      }))).execute();
+      }))));
     }
-    await recordCreated(this.db, values.id);
+    await recordCreated(this.db, values.id, answer);
     this.touch(values.id, 'event.created');
   }
 
   async update(id: string, values: Updateable<EventsTable>, categories?: string[], subjects?: string[]): Promise<void> {
-    await this.db.updateTable('events').set(values).where('id', '=', id).execute();
+    await sendLater(this.db, this.db.updateTable('events').set(values).where('id', '=', id));
     await this.replaceCodes(id, categories, subjects);
     this.touch(id, values.status === 'deleted' ? 'event.deleted' : 'event.updated');
   }
 
   private async replaceCodes(id: string, categories?: string[], subjects?: string[]): Promise<void> {
-    if (categories) {
-      await this.db.deleteFrom('event_categories').where('event_id', '=', id).execute();
-      if (categories.length) await this.db.insertInto('event_categories').values(categories.map((category) => ({ event_id: id, category }))).execute();
-    }
-    if (subjects) {
-      await this.db.deleteFrom('event_subjects').where('event_id', '=', id).execute();
-      if (subjects.length) await this.db.insertInto('event_subjects').values(subjects.map((subject) => ({ event_id: id, subject }))).execute();
-    }
+    if (categories) await sendLater(this.db, this.db.deleteFrom('event_categories').where('event_id', '=', id));
+    if (subjects) await sendLater(this.db, this.db.deleteFrom('event_subjects').where('event_id', '=', id));
+    await this.insertCodes(id, categories ?? [], subjects ?? []);
+  }
+
+  private async insertCodes(id: string, categories: string[], subjects: string[]): Promise<void> {
+    if (categories.length) await sendLater(this.db, this.db.insertInto('event_categories').values(categories.map((category) => ({ event_id: id, category }))));
+    if (subjects.length) await sendLater(this.db, this.db.insertInto('event_subjects').values(subjects.map((subject) => ({ event_id: id, subject }))));
   }
 
   async insertTicket(values: Insertable<DB['event_tickets']>): Promise<number> {
@@ -130,9 +133,12 @@ export class EventWriteRepository {
     return this.created((await this.db.insertInto('event_hosts').values({ ...values, position }).returning('id').executeTakeFirstOrThrow()).id);
   }
 
-  /** Ties a new sub-resource to the request's Idempotency-Key claim; call inside the creating transaction. */
+  /**
+   * Ties a new sub-resource, and its create's answer (made from its id alone), to the request's Idempotency-Key
+   * claim; call inside the creating transaction.
+   */
   private async created(id: number): Promise<number> {
-    await recordCreated(this.db, id);
+    await recordCreated(this.db, id, id);
     return id;
   }
 

@@ -42,7 +42,7 @@ export class EventWriteService {
         location_title: input.locationTitle ?? null, location_address: input.locationAddress ?? null, location_detail: input.locationDetail ?? null,
         location_description: input.locationDescription ?? null, location_hidden: input.locationHidden ? 1 : 0, guest_hidden: input.guestHidden ? 1 : 0,
         banner_key: stored?.mediaKey ?? null, language: 'ko', view_count: 0, guest_count: 0, created_at: now, updated_at: now, deleted_at: null,
-      }, input.eventCategories ?? [], input.eventSubjects ?? [], hosts, files));
+      }, input.eventCategories ?? [], input.eventSubjects ?? [], hosts, files, this.created(id)));
     } catch (err) {
       await this.d.uploads.discard([...(stored ? [stored.mediaKey] : []), ...files.map((f) => f.mediaKey)]);
       throw err;

@@ -6,6 +6,7 @@ import { recordChanges, type ChangeRow, type ChangeType } from '../../changes/ch
 import { publishingTransaction } from '../../changes/publishing-transaction.js';
 import { recordSearchChanges } from '../../search/search-changes.js';
 import { recordCreated } from '../../shared/idempotency.js';
+import { sendLater } from '../../db/sent-later.js';
 
 export interface JobChildren {
   seniorities?: string[];
@@ -20,7 +21,7 @@ const PUBLIC_STATUSES = new Set(['published', 'finish']);
 /** The SQL of writing jobs; used inside one transaction per request. */
 export class JobWriteRepository {
   /** The changes this transaction's writes recorded for the feed. */
-  readonly recorded: ChangeRow[] = [];
+  readonly recorded: Array<Promise<ChangeRow[]>> = [];
 
   constructor(private readonly db: Kysely<DB>, private readonly changes?: Pick<ChangeFeed, 'publish'>) {}
 
@@ -36,7 +37,7 @@ export class JobWriteRepository {
 
   /** Records `type` for the job, when there is one (a draft's writes record none). */
   private async recordChange(id: number, companyId: number, type: ChangeType | null, now: number): Promise<void> {
-    if (type) this.recorded.push(...await recordChanges(this.db, [{ type, resourceId: id, companyId }], now));
+    if (type) this.recorded.push((await recordChanges(this.db, [{ type, resourceId: id, companyId }], now)).answer);
   }
 
   /** The job with its company's handle, and what a write's answer shows of it. */
@@ -126,24 +127,24 @@ export class JobWriteRepository {
       ['job_seniorities', children.seniorities], ['job_employment_types', children.employmentTypes],
       ['job_settings', children.settings], ['job_images', children.imageKeys],
     ] as const).flatMap(([table, given]) => (given ? [table] : []));
-    for (const table of tables) await this.db.deleteFrom(table).where('job_id', '=', id).execute();
+    for (const table of tables) await sendLater(this.db, this.db.deleteFrom(table).where('job_id', '=', id));
     await this.insertChildren(id, children);
   }
 
   private async insertChildren(id: number, children: JobChildren): Promise<void> {
     if (children.seniorities?.length) {
-      await this.db.insertInto('job_seniorities').values(children.seniorities.map((seniority) => ({ job_id: id, seniority }))).execute();
+      await sendLater(this.db, this.db.insertInto('job_seniorities').values(children.seniorities.map((seniority) => ({ job_id: id, seniority }))));
     }
     if (children.employmentTypes?.length) {
-      await this.db.insertInto('job_employment_types').values(children.employmentTypes.map((employment_type) => ({ job_id: id, employment_type }))).execute();
+      await sendLater(this.db, this.db.insertInto('job_employment_types').values(children.employmentTypes.map((employment_type) => ({ job_id: id, employment_type }))));
     }
     if (children.settings?.length) {
-      await this.db.insertInto('job_settings').values(children.settings.map((s, position) => ({
+      await sendLater(this.db, this.db.insertInto('job_settings').values(children.settings.map((s, position) => ({
         job_id: id, position, setting_type: s.type ?? 'CUSTOM', title: s.title ?? '', required: s.required ? 1 : 0, upload_type: s.uploadType ?? 'ANY',
-      }))).execute();
+      }))));
     }
     if (children.imageKeys?.length) {
-      await this.db.insertInto('job_images').values(children.imageKeys.map((media_key, position) => ({ job_id: id, position, media_key }))).execute();
+      await sendLater(this.db, this.db.insertInto('job_images').values(children.imageKeys.map((media_key, position) => ({ job_id: id, position, media_key }))));
     }
   }
 }

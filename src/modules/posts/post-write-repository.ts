@@ -7,6 +7,7 @@ import { recordChanges, type ChangeRow } from '../../changes/change-log.js';
 import { publishingTransaction } from '../../changes/publishing-transaction.js';
 import { recordSearchChanges } from '../../search/search-changes.js';
 import { recordCreated } from '../../shared/idempotency.js';
+import { sendLater } from '../../db/sent-later.js';
 import type { OgCard } from './og-fetcher.js';
 
 export interface Mention { type: 'COMPANY' | 'MEMBER'; handle: string; name: string }
@@ -14,7 +15,7 @@ export interface Mention { type: 'COMPANY' | 'MEMBER'; handle: string; name: str
 /** The SQL of writing posts; used inside one transaction per request. */
 export class PostWriteRepository {
   /** The changes this transaction's writes recorded for the feed. */
-  readonly recorded: ChangeRow[] = [];
+  readonly recorded: Array<Promise<ChangeRow[]>> = [];
 
   constructor(private readonly db: Kysely<DB>, private readonly changes?: Pick<ChangeFeed, 'publish'>) {}
 
@@ -60,7 +61,7 @@ export class PostWriteRepository {
     await this.replaceCardAndMentions(id, post.og, post.mentions, post.now);
     await recordSearchChanges(this.db, 'post', [id], post.now);
     await bumpDataVersion(this.db, 'posts');
-    this.recorded.push(...await recordChanges(this.db, [{ type: 'post.created', resourceId: id, companyId: null }], post.now));
+    this.recorded.push((await recordChanges(this.db, [{ type: 'post.created', resourceId: id, companyId: null }], post.now)).answer);
     return { id, imageIds };
   }
 
@@ -88,7 +89,7 @@ export class PostWriteRepository {
     // The body and the Open Graph facet are both in the search index.
     await recordSearchChanges(this.db, 'post', [id], change.now);
     await bumpDataVersion(this.db, 'posts');
-    this.recorded.push(...await recordChanges(this.db, [{ type: 'post.updated', resourceId: id, companyId: await this.companyOf(id) }], change.now));
+    this.recorded.push((await recordChanges(this.db, [{ type: 'post.updated', resourceId: id, companyId: await this.companyOf(id) }], change.now)).answer);
   }
 
   /** The company a post was written as (null for a member's post). */
@@ -106,19 +107,19 @@ export class PostWriteRepository {
     await this.db.deleteFrom('posts').where('id', '=', id).execute();
     await recordSearchChanges(this.db, 'post', [id]);
     await bumpDataVersion(this.db, 'posts');
-    this.recorded.push(...await recordChanges(this.db, [{ type: 'post.deleted', resourceId: id, companyId }], now));
+    this.recorded.push((await recordChanges(this.db, [{ type: 'post.deleted', resourceId: id, companyId }], now)).answer);
     return keys;
   }
 
   private async replaceCardAndMentions(id: number, og: OgCard | null, mentions: Mention[], now: number): Promise<void> {
-    if (og) await this.db.insertInto('post_og_cards').values({ post_id: id, ...og, fetched_at: now }).execute();
+    if (og) await sendLater(this.db, this.db.insertInto('post_og_cards').values({ post_id: id, ...og, fetched_at: now }));
     await this.insertMentions(id, mentions);
   }
 
   private async insertMentions(id: number, mentions: Mention[]): Promise<void> {
     if (mentions.length === 0) return;
-    await this.db.insertInto('post_mentions').values(mentions.map((m, position) => ({
+    await sendLater(this.db, this.db.insertInto('post_mentions').values(mentions.map((m, position) => ({
       post_id: id, position, mention_type: m.type, handle: m.handle, name: m.name,
-    }))).execute();
+    }))));
   }
 }
