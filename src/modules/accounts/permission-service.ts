@@ -3,6 +3,9 @@ import type { DB } from '../../db/schema.js';
 import { ApiError } from '../../shared/api-error.js';
 import { COMPANY_ROLES, RESOURCE_ROLES, type Capability, type ResourceType } from './roles.js';
 
+/** The capabilities of a user's company-wide roles. */
+const ofCompanyRoles = (roles: Array<{ role: string }>): Set<Capability> => new Set(roles.flatMap((r) => COMPANY_ROLES[r.role] ?? []));
+
 /** What a user may do at a company, company-wide or on one job or event (DECISIONS.md Permissions). */
 export class PermissionService {
   constructor(private readonly db: Kysely<DB>) {}
@@ -10,14 +13,14 @@ export class PermissionService {
   async companyCapabilities(userId: number, companyId: number): Promise<Set<Capability>> {
     const rows = await this.db.selectFrom('company_roles').select('role')
       .where('user_id', '=', userId).where('company_id', '=', companyId).execute();
-    return new Set(rows.flatMap((r) => COMPANY_ROLES[r.role] ?? []));
+    return ofCompanyRoles(rows);
   }
 
   /** The user's company-wide capabilities at the company of job `jobId` (read beside the job, not after it). */
   async companyCapabilitiesAtJob(userId: number, jobId: number): Promise<Set<Capability>> {
     const rows = await this.db.selectFrom('company_roles').innerJoin('jobs', 'jobs.company_id', 'company_roles.company_id')
       .select('company_roles.role').where('company_roles.user_id', '=', userId).where('jobs.id', '=', jobId).execute();
-    return new Set(rows.flatMap((r) => COMPANY_ROLES[r.role] ?? []));
+    return ofCompanyRoles(rows);
   }
 
   async resourceCapabilities(userId: number, type: ResourceType, resourceId: string): Promise<Set<Capability>> {
