@@ -95,6 +95,11 @@ function boundedPool(pool: pg.Pool, queryTimeoutMs: number | undefined, counter:
   const connect = async () => {
     const client = await pool.connect();
     let broken: Error | undefined;
+    // In pipeline mode a statement that times out closes its connection at once (the statements behind it on the
+    // wire would wait for it), and the client reports the closed connection as an error event. The pool listens
+    // only while the client is idle: while it is checked out, the error is this connection's, and it is not reused.
+    const onError = (err: Error) => { broken = err; };
+    client.on('error', onError);
     const run = (config: pg.QueryConfig) => {
       countStatement(counter);
       return client.query(config).catch((err: unknown) => {
@@ -105,7 +110,10 @@ function boundedPool(pool: pg.Pool, queryTimeoutMs: number | undefined, counter:
     return {
       query: holdingStatements((text, values) => run(timed(text, values, queryTimeLimit(queryTimeoutMs)))),
       run,
-      release: () => client.release(broken),
+      release: () => {
+        client.off('error', onError);
+        client.release(broken);
+      },
     };
   };
   return {
