@@ -10,8 +10,11 @@ interface Held {
   settle?: { resolve(rows: unknown[]): void; reject(reason: unknown): void };
 }
 
-/** What Kysely gets for a statement held back: no rows, no count (nobody reads them). */
-const HELD: pg.QueryResult = { command: 'HELD', rowCount: 0, rows: [], oid: 0, fields: [] };
+/** What Kysely gets for a statement held back: no rows, no count (nobody reads them). A fresh object each time, so
+ * that no caller can change what another gets. */
+function held(): pg.QueryResult {
+  return { command: 'HELD', rowCount: 0, rows: [], oid: 0, fields: [] };
+}
 
 const BEGIN = /^(begin|start transaction)\b/i;
 
@@ -25,31 +28,31 @@ const BEGIN = /^(begin|start transaction)\b/i;
  */
 export function holdingStatements(run: RunStatement): RunStatement {
   let inTransaction = false;
-  let held: Held[] = [];
+  let waiting: Held[] = [];
 
   return async (text, values) => {
     if (BEGIN.test(text)) {
       inTransaction = true;
-      held.push({ text, values });
-      return HELD;
+      waiting.push({ text, values });
+      return held();
     }
     const ends = text === 'commit' || text === 'rollback';
     const later = statementSentLater.getStore();
     if (later && inTransaction && !ends) {
-      later.rows = new Promise((resolve, reject) => held.push({ text, values, settle: { resolve, reject } }));
-      return HELD;
+      later.rows = new Promise((resolve, reject) => waiting.push({ text, values, settle: { resolve, reject } }));
+      return held();
     }
     if (ends) inTransaction = false;
-    if (text === 'rollback' && held.length > 0) {
-      const nothingSent = BEGIN.test(held[0]!.text);
-      for (const statement of held) statement.settle?.reject(new Error('The transaction rolled back before this statement was sent'));
-      held = [];
-      if (nothingSent) return HELD;
+    if (text === 'rollback' && waiting.length > 0) {
+      const nothingSent = BEGIN.test(waiting[0]!.text);
+      for (const statement of waiting) statement.settle?.reject(new Error('The transaction rolled back before this statement was sent'));
+      waiting = [];
+      if (nothingSent) return held();
     }
-    if (held.length === 0) return run(text, values);
+    if (waiting.length === 0) return run(text, values);
 
-    const batch = held;
-    held = [];
+    const batch = waiting;
+    waiting = [];
     const results = await Promise.allSettled([...batch.map((statement) => run(statement.text, statement.values)), run(text, values)]);
     batch.forEach((statement, i) => {
       const result = results[i]!;

@@ -33,6 +33,7 @@ export class EventWriteService {
     const files = attached.map((a, i) => ({ mediaKey: a.mediaKey, fileName: attachments[i]!.filename || null }));
     const now = this.d.clock();
     const id = timeOrderedId('evt', now);
+    const answer = this.created(id);
     try {
       await this.d.writes.transaction((repo) => repo.insert({
         id, company_id: company.id, author_user_id: userId, status: 'published', event_name: input.eventName,
@@ -42,12 +43,12 @@ export class EventWriteService {
         location_title: input.locationTitle ?? null, location_address: input.locationAddress ?? null, location_detail: input.locationDetail ?? null,
         location_description: input.locationDescription ?? null, location_hidden: input.locationHidden ? 1 : 0, guest_hidden: input.guestHidden ? 1 : 0,
         banner_key: stored?.mediaKey ?? null, language: 'ko', view_count: 0, guest_count: 0, created_at: now, updated_at: now, deleted_at: null,
-      }, input.eventCategories ?? [], input.eventSubjects ?? [], hosts, files, this.created(id)));
+      }, input.eventCategories ?? [], input.eventSubjects ?? [], hosts, files, answer));
     } catch (err) {
       await this.d.uploads.discard([...(stored ? [stored.mediaKey] : []), ...files.map((f) => f.mediaKey)]);
       throw err;
     }
-    return this.created(id);
+    return answer;
   }
 
   /** The answer to an event create, for the event `eventId` (also for a retry whose first request crashed). */
