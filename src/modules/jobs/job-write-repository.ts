@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
+import { type Insertable, type Kysely, type Updateable } from 'kysely';
 import type { DB, JobsTable } from '../../db/schema.js';
 import { bumpDataVersion } from '../../cache/data-version.js';
 import type { ChangeFeed } from '../../changes/change-feed.js';
@@ -49,15 +49,6 @@ export class JobWriteRepository {
         'jobs.title', 'jobs.subtitle', 'jobs.job_category', 'jobs.work_type', 'jobs.start_at', 'jobs.end_at',
       ])
       .where('jobs.id', '=', id).executeTakeFirst() ?? null;
-  }
-
-  /** The job's seniorities and employment types, in one statement (in no particular order). */
-  async childrenOf(id: number): Promise<{ seniorities: string[]; employmentTypes: string[] }> {
-    const rows = await this.db.selectFrom('job_seniorities').select([sql<string>`'S'`.as('kind'), 'seniority as code']).where('job_id', '=', id)
-      .unionAll(this.db.selectFrom('job_employment_types').select([sql<string>`'E'`.as('kind'), 'employment_type as code']).where('job_id', '=', id))
-      .execute();
-    const of = (kind: string) => rows.filter((row) => row.kind === kind).map((row) => row.code);
-    return { seniorities: of('S'), employmentTypes: of('E') };
   }
 
   async insert(values: Insertable<JobsTable>, children: JobChildren): Promise<number> {

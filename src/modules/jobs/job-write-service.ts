@@ -1,6 +1,5 @@
 import type { CheckedImage, ImageUploads } from '../../media/image-uploads.js';
 import { ApiError, notFound } from '../../shared/api-error.js';
-import { groupBy } from '../../shared/group.js';
 import type { Links } from '../../shared/links.js';
 import { dateBoundary, toListDateTime, toUtcIso } from '../../shared/time.js';
 import { pageOf, type PageResult } from '../../schemas/common.js';
@@ -10,7 +9,7 @@ import { EMPLOYMENT_TYPES, inCodeOrder } from '../../shared/catalog-data.js';
 import { SENIORITIES } from './job-schemas.js';
 import type { CodeService } from '../codes/code-service.js';
 import type { JobItemRow } from './job-reads.js';
-import type { JobRepository } from './job-repository.js';
+import type { JobChildCodes, JobRepository } from './job-repository.js';
 import type { JobChildren, JobWriteRepository } from './job-write-repository.js';
 import type { JobCreateInput, JobUpdateInput, ManagedJobSummaryDto } from './job-write-schemas.js';
 import { isHiring } from '../../search/search-documents.js';
@@ -129,7 +128,7 @@ export class JobWriteService {
     const endAt = body.endDate ? this.date('endDate', body.endDate, 'end', '') : null;
     if (endAt !== null && endAt < startAt) throw new ApiError('C0002', 'Field "endDate" must not be before startDate', 'endDate');
     if (endAt !== null && endAt <= this.d.clock()) throw new ApiError('C0002', `Field "endDate" is in the past: ${body.endDate}`, 'endDate');
-    const [job, children] = await Promise.all([this.authorize(userId, jobId, companyHandle, 'ENT_JOB_PUBLISH'), this.d.writes.childrenOf(jobId)]);
+    const [job, children] = await Promise.all([this.authorize(userId, jobId, companyHandle, 'ENT_JOB_PUBLISH'), this.childrenOf(jobId)]);
     if (job.status !== 'draft' && job.status !== 'finish') throw conflict(`Job ${jobId} is ${job.status}; only draft and finished jobs can be published`);
     const now = this.d.clock();
     await this.changeState(job, { status: 'published', start_at: startAt, end_at: endAt, updated_at: now });
@@ -137,7 +136,7 @@ export class JobWriteService {
   }
 
   async deactivate(userId: number, jobId: number, companyHandle: string | undefined): Promise<ManagedJobSummaryDto> {
-    const [job, children] = await Promise.all([this.authorize(userId, jobId, companyHandle, 'ENT_JOB_DISABLE'), this.d.writes.childrenOf(jobId)]);
+    const [job, children] = await Promise.all([this.authorize(userId, jobId, companyHandle, 'ENT_JOB_DISABLE'), this.childrenOf(jobId)]);
     if (job.status !== 'published') throw conflict(`Job ${jobId} is ${job.status}; only published jobs can be deactivated`);
     const now = this.d.clock();
     await this.changeState(job, { status: 'finish', updated_at: now });
@@ -209,23 +208,19 @@ export class JobWriteService {
     return ms;
   }
 
+  private async childrenOf(jobId: number): Promise<JobChildCodes> {
+    return (await this.d.reads.childrenOf([jobId])).get(jobId)!;
+  }
+
   /** The jobs of `ids` as writes return them; `time` formats their times (ISO 8601 UTC, or the lists' form). */
   private async summaries(ids: number[], time: (ms: number) => string = toUtcIso): Promise<ManagedJobSummaryDto[]> {
-    const [rows, seniorities, types] = await Promise.all([
-      this.d.reads.findByIds(ids), this.d.reads.senioritiesOf(ids), this.d.reads.employmentTypesOf(ids),
-    ]);
+    const [rows, children] = await Promise.all([this.d.reads.findByIds(ids), this.d.reads.childrenOf(ids)]);
     const byId = new Map(rows.map((r) => [r.id, r]));
-    const senioritiesBy = groupBy(seniorities, (s) => s.job_id);
-    const typesBy = groupBy(types, (t) => t.job_id);
     const now = this.d.clock();
     return ids.flatMap((id) => {
       const row = byId.get(id);
       if (!row) return [];
-      const children = {
-        seniorities: (senioritiesBy.get(id) ?? []).map((s) => s.seniority),
-        employmentTypes: (typesBy.get(id) ?? []).map((t) => t.employment_type),
-      };
-      return [this.summaryOf(row, children, now, time)];
+      return [this.summaryOf(row, children.get(id)!, now, time)];
     });
   }
 
