@@ -225,7 +225,7 @@ export class JobWriteService {
   }
 
   /** A job as writes return it, from its row's columns and its children (in any order), at `now`. */
-  private summaryOf(row: SummaryColumns, children: { seniorities: string[]; employmentTypes: string[] }, now: number, time: (ms: number) => string = toUtcIso): ManagedJobSummaryDto {
+  private summaryOf(row: SummaryColumns, children: JobChildCodes, now: number, time: (ms: number) => string = toUtcIso): ManagedJobSummaryDto {
     return {
       jobId: row.id,
       status: row.status as Status,
