@@ -8,13 +8,21 @@
  *   - the service's statement (post-reads.ts / job-reads.ts), its rows as the driver returns them;
  *   - the service's detail read in this process (PostService.detail / JobService.detail: the data version,
  *     the statement, the mapping to the response object), every cache missed;
- *   - a search page of 50 random posts or jobs turned into items (the service's hydration, no cache).
+ *   - a page of 50 random posts or jobs turned into items (the service's hydration, no cache): the worst case, each
+ *     item at a random place of the file;
+ *   - the page of 50 items of a distinct search of the realistic workload (bench/workload.ts: its keywords, filters,
+ *     sorts and pages, every page 50 items), found by the service's own indexes and turned into items the same
+ *     way: the pages searches ask for. The indexes load the saved copies `npm run bench` keeps beside the data;
+ *   - the items statement alone for such pages (post_items / job_items: the rows as the driver returns them).
  * The variants run interleaved in rounds, so a noisy machine affects them alike. On PostgreSQL the CPU is this
  * process's only (the server's is not counted); the wall time per read is printed beside it.
  * Uses the data set `npm run bench` generated (bench/data/bench-1000000-200000-20000.sqlite, or the
  * PostgreSQL schema bench_1000000_200000_20000 of BENCH_DATABASE_URL).
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { Value } from '@sinclair/typebox/value';
 import { DataVersion } from '../src/cache/data-version.js';
 import { loadConfig } from '../src/config.js';
 import type { EngineSql } from '../src/db/prepared-reads.js';
@@ -23,15 +31,18 @@ import { CodeRepository } from '../src/modules/codes/code-repository.js';
 import { CodeService } from '../src/modules/codes/code-service.js';
 import { JOB_DETAILS } from '../src/modules/jobs/job-reads.js';
 import { JobRepository } from '../src/modules/jobs/job-repository.js';
-import { JobService } from '../src/modules/jobs/job-service.js';
+import { JobSearchQuery, type JobSearchQueryInput } from '../src/modules/jobs/job-schemas.js';
+import { JobService, jobSearchFilter } from '../src/modules/jobs/job-service.js';
 import { POST_DETAILS } from '../src/modules/posts/post-reads.js';
 import { PostRepository } from '../src/modules/posts/post-repository.js';
-import { PostService } from '../src/modules/posts/post-service.js';
+import { PostSearchQuery, type PostSearchQueryInput } from '../src/modules/posts/post-schemas.js';
+import { PostService, postSearchFilter } from '../src/modules/posts/post-service.js';
 import { JobIndex } from '../src/search/job-index.js';
 import { PostIndex } from '../src/search/post-index.js';
 import { SeededRandom } from '../src/demo/random.js';
 import { Links } from '../src/shared/links.js';
-import { openBenchData } from './bench-data.js';
+import { BENCH_DATA_NAME, openBenchData } from './bench-data.js';
+import { realisticWorkload } from './realistic.js';
 
 /** The floor of a post detail: the engine builds the whole body. Parameters: the id, the language. */
 const POST_FLOOR: EngineSql = (() => {
@@ -93,9 +104,16 @@ const accounts = new AccountsRepository(database.db, clock);
 const codes = new CodeService(new CodeRepository(database.db));
 await codes.load();
 const versions = { posts: new DataVersion(database.reads, 'posts'), jobs: new DataVersion(database.reads, 'jobs') };
-// The indexes are never made ready: details and hydration do not search.
-const posts = new PostService(new PostRepository(database.reads, new PostIndex(database, versions.posts, null)), accounts, links, config.serviceTimeZone, versions.posts);
-const jobRepository = new JobRepository(database.db, database.reads, new JobIndex(database, versions.jobs, null));
+// The indexes give the pages of the workload's searches: loaded from the copies `npm run bench` saved (built from
+// the tables when there are none, ~2 minutes at 1M), before anything is timed.
+const copies = path.resolve('bench/data', `${BENCH_DATA_NAME}${values.db === 'postgres' ? '-postgres' : ''}.search-index`);
+const copyOf = (file: string) => (fs.existsSync(path.join(copies, file)) ? path.join(copies, file) : null);
+const postIndex = new PostIndex(database, versions.posts, copyOf('posts.idx'));
+const jobIndex = new JobIndex(database, versions.jobs, copyOf('jobs.idx'));
+await Promise.all([postIndex.ready(), jobIndex.ready()]);
+const postRepository = new PostRepository(database.reads, postIndex);
+const posts = new PostService(postRepository, accounts, links, config.serviceTimeZone, versions.posts);
+const jobRepository = new JobRepository(database.db, database.reads, jobIndex);
 const jobs = new JobService(jobRepository, accounts, codes, links, clock, versions.jobs);
 
 const count = async (table: 'posts' | 'jobs') => Number((await database.db.selectFrom(table).select((eb) => eb.fn.max('id').as('max')).executeTakeFirstOrThrow()).max);
@@ -104,7 +122,7 @@ const rnd = new SeededRandom(11);
 const LANGUAGES = ['ko', 'en', 'ja'] as const;
 const randomIds = (table: 'posts' | 'jobs', n: number) => Array.from({ length: n }, () => rnd.int(1, maxId[table]));
 
-interface Variant { name: string; table: 'posts' | 'jobs'; perCall: number; run(ids: number[], language: (typeof LANGUAGES)[number]): Promise<unknown> }
+interface Variant { name: string; table: 'posts' | 'jobs'; perCall: number; searched?: boolean; run(ids: number[], language: (typeof LANGUAGES)[number]): Promise<unknown> }
 const statement = (name: string, sql: EngineSql) => database.reads.prepare<unknown>(name, sql);
 const pk = { posts: statement('floor_pk_posts', PK.posts), jobs: statement('floor_pk_jobs', PK.jobs) };
 const postFloor = statement('floor_post', POST_FLOOR);
@@ -116,18 +134,43 @@ const ignoreNotFound = (err: unknown) => { if ((err as { statusCode?: number }).
 type Hydrating = { hydrate(ids: number[], ...rest: unknown[]): Promise<unknown[]> };
 let unusedVersion = 0;
 
+/** The ids of `count` full pages of 50 of the workload's distinct searches (a search with fewer matches is drawn again). */
+const workload = await realisticWorkload(database);
+const queryOf = (url: string) => Object.fromEntries(new URL(url, 'http://x').searchParams);
+async function searchPages(table: 'posts' | 'jobs', count: number): Promise<number[][]> {
+  const pages: number[][] = [];
+  while (pages.length < count) {
+    let ids: number[] = [];
+    if (table === 'posts') {
+      const query = Value.Default(PostSearchQuery, Value.Convert(PostSearchQuery, queryOf(workload.postSearch()))) as PostSearchQueryInput;
+      const filter = await postSearchFilter({ ...query, pageSize: 50 }, config.serviceTimeZone, (handle) => accounts.companyIdByHandle(handle));
+      if (filter) ({ ids } = await postRepository.search(filter));
+    } else {
+      const query = Value.Default(JobSearchQuery, Value.Convert(JobSearchQuery, queryOf(workload.jobSearch()))) as JobSearchQueryInput;
+      const filter = await jobSearchFilter({ ...query, pageSize: 50 }, clock(), (handle) => accounts.companyIdByHandle(handle));
+      if (filter) ({ ids } = await jobRepository.search(filter));
+    }
+    if (ids.length === 50) pages.push(ids);
+  }
+  return pages;
+}
+
 const VARIANTS: Variant[] = [
   { name: 'post: one row by primary key', table: 'posts', perCall: 1, run: ([id]) => pk.posts.all([id]) },
   { name: 'post: floor, one statement building the JSON', table: 'posts', perCall: 1, run: ([id], language) => postFloor.all([id, language]) },
   { name: 'post: the service\'s statement (post_details)', table: 'posts', perCall: 1, run: ([id], language) => postDetails.all([[id], language]) },
   { name: 'post: the service\'s detail read (PostService.detail)', table: 'posts', perCall: 1, run: ([id], language) => posts.detail(id!, null, language).catch(ignoreNotFound) },
   { name: 'post: a page of 50 items (the service\'s hydration)', table: 'posts', perCall: 50, run: (ids, language) => (posts as unknown as Hydrating).hydrate(ids, null, language, null) },
+  { name: 'post: a distinct search\'s page of 50 items (the service\'s hydration)', table: 'posts', perCall: 50, searched: true, run: (ids, language) => (posts as unknown as Hydrating).hydrate(ids, null, language, null) },
+  { name: 'post: distinct search pages of 50, the service\'s items statement alone (post_items)', table: 'posts', perCall: 50, searched: true, run: (ids, language) => postRepository.items(ids, language) },
   { name: 'job: one row by primary key', table: 'jobs', perCall: 1, run: ([id]) => pk.jobs.all([id]) },
   { name: 'job: floor, one statement building the JSON', table: 'jobs', perCall: 1, run: ([id], language) => jobFloor.all([id, language]) },
   { name: 'job: the service\'s statement (job_details)', table: 'jobs', perCall: 1, run: ([id], language) => jobDetails.all([[id], language]) },
   { name: 'job: the service\'s detail read (JobService.detail)', table: 'jobs', perCall: 1, run: ([id], language) => jobs.detail(id!, language).catch(ignoreNotFound) },
   // A version never used before: the job item cache misses every id.
   { name: 'job: a page of 50 items (the service\'s hydration)', table: 'jobs', perCall: 50, run: (ids, language) => (jobs as unknown as Hydrating).hydrate(ids, language, -(++unusedVersion)) },
+  { name: 'job: a distinct search\'s page of 50 items (the service\'s hydration)', table: 'jobs', perCall: 50, searched: true, run: (ids, language) => (jobs as unknown as Hydrating).hydrate(ids, language, -(++unusedVersion)) },
+  { name: 'job: distinct search pages of 50, the service\'s items statement alone (job_items)', table: 'jobs', perCall: 50, searched: true, run: (ids, language) => jobRepository.items(ids, language) },
 ];
 
 const ROUNDS = 8;
@@ -135,7 +178,7 @@ const totals = new Map<string, { cpuUs: number; wallMs: number; calls: number }>
 for (let round = 0; round < ROUNDS; round++) {
   for (const variant of VARIANTS) {
     const calls = Math.max(1, Math.round(reads / ROUNDS / (variant.perCall === 1 ? 1 : 10)));
-    const batches = Array.from({ length: calls }, () => randomIds(variant.table, variant.perCall));
+    const batches = variant.searched ? await searchPages(variant.table, calls) : Array.from({ length: calls }, () => randomIds(variant.table, variant.perCall));
     const cpuBefore = process.cpuUsage();
     const wallBefore = performance.now();
     for (const [i, ids] of batches.entries()) await variant.run(ids, LANGUAGES[i % LANGUAGES.length]!);
@@ -148,10 +191,11 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 
-console.log(`\n${values.db}, ${maxId.posts.toLocaleString('en')} posts / ${maxId.jobs.toLocaleString('en')} jobs, random ids, each read once, ${ROUNDS} interleaved rounds\n`);
-console.log('| read | reads | CPU µs per read | wall µs per read |');
+console.log(`\n${values.db}, ${maxId.posts.toLocaleString('en')} posts / ${maxId.jobs.toLocaleString('en')} jobs, random ids (or search pages), each read once, ${ROUNDS} interleaved rounds\n`);
+console.log('| read | reads (pages) | CPU µs per read (page) | wall µs per read (page) |');
 console.log('|---|---:|---:|---:|');
 for (const [name, { cpuUs, wallMs, calls }] of totals) {
   console.log(`| ${name} | ${calls.toLocaleString('en')} | ${(cpuUs / calls).toFixed(0)} | ${((wallMs * 1000) / calls).toFixed(0)} |`);
 }
+await Promise.all([postIndex.close(), jobIndex.close()]);
 await database.close();

@@ -74,29 +74,12 @@ export class JobService {
   /** The page, and the moment it stops being current (the next time a job starts or stops hiring). */
   async search(query: JobSearchQueryInput, locale: Locale, knownVersion: number | null = null): Promise<{ page: PageResult<JobSummaryDto>; validUntil: number }> {
     const { page, pageSize } = query;
-    const facetNames = query.facets && [...new Set(query.facets)];
     this.codes.requireCodes('query', 'jobCategories', 'job-categories', query.jobCategories);
 
-    const keyword = query.keyword?.trim() ?? '';
-    const terms = keyword === '' ? null : queryTerms(keyword);
-    if (terms !== null && terms.length === 0) {
-      return { page: pageOf<JobSummaryDto>([], 0, page, pageSize, noMatchFacets(facetNames)), validUntil: Number.POSITIVE_INFINITY };
+    const filter = await jobSearchFilter(query, this.clock(), (handle) => this.accounts.companyIdByHandle(handle));
+    if (filter === null) {
+      return { page: pageOf<JobSummaryDto>([], 0, page, pageSize, noMatchFacets(query.facets && [...new Set(query.facets)])), validUntil: Number.POSITIVE_INFINITY };
     }
-
-    const filter: JobSearchFilter = {
-      terms,
-      jobCategories: query.jobCategories,
-      seniorities: query.seniorities,
-      employmentTypes: query.employmentTypes,
-      companySizes: query.companySizes,
-      workTypes: query.workTypes,
-      now: this.clock(),
-      order: query.sort === 'DATE_DESC' ? 'date' : query.sort === 'POPULARITY_DESC' ? 'popularity' : 'rank',
-      limit: pageSize,
-      offset: (page - 1) * pageSize,
-      facets: facetNames,
-    };
-    if (query.companyId) filter.companyId = await this.accounts.companyIdByHandle(query.companyId) ?? NO_COMPANY;
     const { now, ...withoutNow } = filter;
     // Results change when a job opens or closes: a cached page holds between the last such moment and the next.
     const { total, ids, version, validUntil, facets } = await this.cache.get(JSON.stringify(withoutNow), now, (version) => this.jobs.search(filter, version), knownVersion);
@@ -213,4 +196,33 @@ function nextHiringTurn(job: { status: string; start_at: number | null; end_at: 
   if (job.status !== 'published' || job.start_at === null) return Number.POSITIVE_INFINITY;
   if (job.start_at > now) return job.start_at;
   return job.end_at !== null && job.end_at > now ? job.end_at : Number.POSITIVE_INFINITY;
+}
+
+/**
+ * The repository filter of a job search at `now`, or null when nothing can match (a keyword with no searchable
+ * terms). The benchmark's read-floor tool replays searches through it too, so it measures the filters the service
+ * builds.
+ */
+export async function jobSearchFilter(
+  query: JobSearchQueryInput, now: number, companyIdByHandle: (handle: string) => Promise<number | undefined>,
+): Promise<JobSearchFilter | null> {
+  const keyword = query.keyword?.trim() ?? '';
+  const terms = keyword === '' ? null : queryTerms(keyword);
+  if (terms !== null && terms.length === 0) return null;
+
+  const filter: JobSearchFilter = {
+    terms,
+    jobCategories: query.jobCategories,
+    seniorities: query.seniorities,
+    employmentTypes: query.employmentTypes,
+    companySizes: query.companySizes,
+    workTypes: query.workTypes,
+    now,
+    order: query.sort === 'DATE_DESC' ? 'date' : query.sort === 'POPULARITY_DESC' ? 'popularity' : 'rank',
+    limit: query.pageSize,
+    offset: (query.page - 1) * query.pageSize,
+    facets: query.facets && [...new Set(query.facets)],
+  };
+  if (query.companyId) filter.companyId = await companyIdByHandle(query.companyId) ?? NO_COMPANY;
+  return filter;
 }
