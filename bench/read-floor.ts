@@ -19,8 +19,6 @@
  * Uses the data set `npm run bench` generated (bench/data/bench-1000000-200000-20000.sqlite, or the
  * PostgreSQL schema bench_1000000_200000_20000 of BENCH_DATABASE_URL).
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Value } from '@sinclair/typebox/value';
 import { DataVersion } from '../src/cache/data-version.js';
@@ -41,7 +39,7 @@ import { JobIndex } from '../src/search/job-index.js';
 import { PostIndex } from '../src/search/post-index.js';
 import { SeededRandom } from '../src/demo/random.js';
 import { Links } from '../src/shared/links.js';
-import { BENCH_DATA_NAME, openBenchData } from './bench-data.js';
+import { benchIndexCopy, openBenchData } from './bench-data.js';
 import { realisticWorkload } from './realistic.js';
 
 /** The floor of a post detail: the engine builds the whole body. Parameters: the id, the language. */
@@ -106,10 +104,8 @@ await codes.load();
 const versions = { posts: new DataVersion(database.reads, 'posts'), jobs: new DataVersion(database.reads, 'jobs') };
 // The indexes give the pages of the workload's searches: loaded from the copies `npm run bench` saved (built from
 // the tables when there are none, ~2 minutes at 1M), before anything is timed.
-const copies = path.resolve('bench/data', `${BENCH_DATA_NAME}${values.db === 'postgres' ? '-postgres' : ''}.search-index`);
-const copyOf = (file: string) => (fs.existsSync(path.join(copies, file)) ? path.join(copies, file) : null);
-const postIndex = new PostIndex(database, versions.posts, copyOf('posts.idx'));
-const jobIndex = new JobIndex(database, versions.jobs, copyOf('jobs.idx'));
+const postIndex = new PostIndex(database, versions.posts, benchIndexCopy(values.db!, 'posts.idx'));
+const jobIndex = new JobIndex(database, versions.jobs, benchIndexCopy(values.db!, 'jobs.idx'));
 await Promise.all([postIndex.ready(), jobIndex.ready()]);
 const postRepository = new PostRepository(database.reads, postIndex);
 const posts = new PostService(postRepository, accounts, links, config.serviceTimeZone, versions.posts);
@@ -129,6 +125,8 @@ const postFloor = statement('floor_post', POST_FLOOR);
 const jobFloor = statement('floor_job', JOB_FLOOR);
 const postDetails = statement('floor_post_details', POST_DETAILS);
 const jobDetails = statement('floor_job_details', JOB_DETAILS);
+// The service's statements take the ids and one language on SQLite, the ids and each one's language on PostgreSQL.
+const byLanguage = (id: number, language: string) => (values.db === 'postgres' ? [[id], [language]] : [[id], language]);
 const ignoreNotFound = (err: unknown) => { if ((err as { statusCode?: number }).statusCode !== 404) throw err; };
 // The services' hydration of a page is private to them; the benchmark calls it by name, with no version (no cache).
 type Hydrating = { hydrate(ids: number[], ...rest: unknown[]): Promise<unknown[]> };
@@ -158,14 +156,14 @@ async function searchPages(table: 'posts' | 'jobs', count: number): Promise<numb
 const VARIANTS: Variant[] = [
   { name: 'post: one row by primary key', table: 'posts', perCall: 1, run: ([id]) => pk.posts.all([id]) },
   { name: 'post: floor, one statement building the JSON', table: 'posts', perCall: 1, run: ([id], language) => postFloor.all([id, language]) },
-  { name: 'post: the service\'s statement (post_details)', table: 'posts', perCall: 1, run: ([id], language) => postDetails.all([[id], language]) },
+  { name: 'post: the service\'s statement (post_details)', table: 'posts', perCall: 1, run: ([id], language) => postDetails.all(byLanguage(id!, language)) },
   { name: 'post: the service\'s detail read (PostService.detail)', table: 'posts', perCall: 1, run: ([id], language) => posts.detail(id!, null, language).catch(ignoreNotFound) },
   { name: 'post: a page of 50 items (the service\'s hydration)', table: 'posts', perCall: 50, run: (ids, language) => (posts as unknown as Hydrating).hydrate(ids, null, language, null) },
   { name: 'post: a distinct search\'s page of 50 items (the service\'s hydration)', table: 'posts', perCall: 50, searched: true, run: (ids, language) => (posts as unknown as Hydrating).hydrate(ids, null, language, null) },
   { name: 'post: distinct search pages of 50, the service\'s items statement alone (post_items)', table: 'posts', perCall: 50, searched: true, run: (ids, language) => postRepository.items(ids, language) },
   { name: 'job: one row by primary key', table: 'jobs', perCall: 1, run: ([id]) => pk.jobs.all([id]) },
   { name: 'job: floor, one statement building the JSON', table: 'jobs', perCall: 1, run: ([id], language) => jobFloor.all([id, language]) },
-  { name: 'job: the service\'s statement (job_details)', table: 'jobs', perCall: 1, run: ([id], language) => jobDetails.all([[id], language]) },
+  { name: 'job: the service\'s statement (job_details)', table: 'jobs', perCall: 1, run: ([id], language) => jobDetails.all(byLanguage(id!, language)) },
   { name: 'job: the service\'s detail read (JobService.detail)', table: 'jobs', perCall: 1, run: ([id], language) => jobs.detail(id!, language).catch(ignoreNotFound) },
   // A version never used before: the job item cache misses every id.
   { name: 'job: a page of 50 items (the service\'s hydration)', table: 'jobs', perCall: 50, run: (ids, language) => (jobs as unknown as Hydrating).hydrate(ids, language, -(++unusedVersion)) },

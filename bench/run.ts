@@ -25,6 +25,7 @@ import { allLimitSettings } from '../src/rate-limit/limit-settings.js';
 import { OAuthRepository } from '../src/modules/oauth/oauth-repository.js';
 import { keyEncryptionKey, SigningKeys } from '../src/modules/oauth/signing-keys.js';
 import { TokenService } from '../src/modules/oauth/token-service.js';
+import { benchDataName } from './bench-data.js';
 import { generateBenchData } from './generate-data.js';
 import { REALISTIC, realisticWorkload, type Prepared } from './realistic.js';
 import { referenceServer } from './reference-servers.js';
@@ -120,7 +121,7 @@ function inPageCache(file: string): void {
 export async function dataset(options: Pick<BenchOptions, 'db' | 'dataDir'>, posts: number): Promise<Target> {
   const jobs = Math.round(posts / 5);
   const events = Math.round(posts / 50);
-  const name = `bench-${posts}-${jobs}-${events}`;
+  const name = benchDataName(posts);
   if (options.db === 'sqlite') {
     const dir = options.dataDir ?? path.resolve('bench/data');
     fs.mkdirSync(dir, { recursive: true });

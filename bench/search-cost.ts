@@ -1,11 +1,13 @@
 /**
- * What the post index costs, with no HTTP and no caches: its build from the tables (time, memory, size), then
- * the realistic workload's distinct post searches replayed one after another, each timed in CPU and wall time.
- *   npm run bench:search-cost -- [--db sqlite|postgres] [--count 2000] [--copy]
- * With --copy the index is loaded from a saved copy beside the data (made by the first run with --copy), and three
- * saves of that copy are timed.
- * Uses the data set `npm run bench` generated (bench/data/bench-1000000-200000-20000.sqlite, or the
- * PostgreSQL schema bench_1000000_200000_20000 of BENCH_DATABASE_URL).
+ * What the search indexes cost, with no HTTP and no caches: the post index's build from the tables (time, memory,
+ * size), then the realistic workload's distinct post searches replayed one after another, each timed in CPU; then
+ * the job index (loaded from the copy `npm run bench` saved, or built) and the workload's distinct job searches,
+ * without and with the facet counts of the benchmark's facets scenario.
+ *   npm run bench:search-cost -- [--db sqlite|postgres] [--count 2000] [--copy] [--posts 1000000]
+ * With --copy the post index is loaded from a saved copy beside the data (the one `npm run bench` keeps, or one
+ * made by the first run with --copy), and three saves of that copy are timed. --posts picks the data set of that size `npm run bench -- --sizes` made
+ * (bench/data/bench-<posts>-<posts/5>-<posts/50>.sqlite, or the PostgreSQL schema of that name in
+ * BENCH_DATABASE_URL); the default is the 1M set of `npm run bench`.
  */
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -16,24 +18,36 @@ import { PostSearchQuery, type PostSearchQueryInput } from '../src/modules/posts
 import { postSearchFilter } from '../src/modules/posts/post-service.js';
 import { AccountsRepository } from '../src/modules/accounts/accounts-repository.js';
 import { PostIndex, type PostSearchFilter } from '../src/search/post-index.js';
+import { JobIndex } from '../src/search/job-index.js';
+import { JobSearchQuery, type JobSearchQueryInput } from '../src/modules/jobs/job-schemas.js';
+import { jobSearchFilter } from '../src/modules/jobs/job-service.js';
 import { loadConfig } from '../src/config.js';
-import { BENCH_DATA_NAME, openBenchData } from './bench-data.js';
+import { benchDataName, benchIndexCopy, openBenchData } from './bench-data.js';
 import { realisticWorkload } from './realistic.js';
 
-/** The filter of a workload URL: its query read as the route's schema reads it, then the service's own filter. */
+/** The filters of a workload URL: its query read as the route's schema reads it, then the service's own filter. */
+const rawQuery = (url: string) => Object.fromEntries(new URL(url, 'http://x').searchParams);
 function filterOf(url: string): Promise<PostSearchFilter | null> {
-  const raw = Object.fromEntries(new URL(url, 'http://x').searchParams);
-  const query = Value.Default(PostSearchQuery, Value.Convert(PostSearchQuery, raw)) as PostSearchQueryInput;
+  const query = Value.Default(PostSearchQuery, Value.Convert(PostSearchQuery, rawQuery(url))) as PostSearchQueryInput;
   return postSearchFilter(query, timeZone, (handle) => accounts.companyIdByHandle(handle));
 }
+function jobFilterOf(url: string) {
+  const query = Value.Default(JobSearchQuery, Value.Convert(JobSearchQuery, rawQuery(url))) as JobSearchQueryInput;
+  return jobSearchFilter(query, Date.now(), (handle) => accounts.companyIdByHandle(handle));
+}
 
-const { values } = parseArgs({ options: { db: { type: 'string', default: 'sqlite' }, count: { type: 'string', default: '2000' }, copy: { type: 'boolean', default: false } } });
-const database = openBenchData(values.db!);
+const { values } = parseArgs({ options: {
+  db: { type: 'string', default: 'sqlite' }, count: { type: 'string', default: '2000' }, copy: { type: 'boolean', default: false },
+  posts: { type: 'string', default: '1000000' },
+} });
+const dataName = benchDataName(Number(values.posts));
+const database = openBenchData(values.db!, dataName);
 const accounts = new AccountsRepository(database.db, Date.now);
 const { serviceTimeZone: timeZone } = loadConfig();
 
 const rssBefore = process.memoryUsage().rss;
-const index = new PostIndex(database, { read: async () => 1 }, values.copy ? path.resolve('bench/data', `${BENCH_DATA_NAME}.posts.idx`) : null);
+const postCopy = benchIndexCopy(values.db!, 'posts.idx', dataName) ?? path.resolve('bench/data', `${dataName}.posts.idx`);
+const index = new PostIndex(database, { read: async () => 1 }, values.copy ? postCopy : null);
 await index.ready();
 global.gc?.();
 const stats = index.stats();
@@ -82,4 +96,28 @@ const summary = (xs: number[]) => {
 console.log(`  ${cpu.length} distinct post searches, CPU per search: ${summary(cpu)}`);
 console.log('  slowest:');
 for (const s of slowest.sort((a, b) => b.ms - a.ms).slice(0, 8)) console.log(`    ${(s.ms * 1000).toFixed(0)} µs  total ${s.total}  ${s.url}`);
+await index.close();
+
+// The job index: the workload's distinct job searches, then the same with the facets scenario's counts.
+const jobIndex = new JobIndex(database, { read: async () => 1 }, benchIndexCopy(values.db!, 'jobs.idx', dataName));
+await jobIndex.ready();
+const jobStats = jobIndex.stats();
+console.log(`${values.db}: job index of ${jobStats.items} jobs ${jobStats.fromCopy ? 'loaded from its copy' : 'built from the tables'} in ${(jobStats.readyInMs / 1000).toFixed(1)} s`);
+const jobFilters = [];
+for (let i = 0; i < Number(values.count); i++) {
+  const filter = await jobFilterOf(w.jobSearch());
+  if (filter) jobFilters.push(filter);
+}
+const FACETS = ['jobCategories', 'workTypes', 'companySizes', 'companyId'] as const;
+for (const facets of [undefined, FACETS]) {
+  const jobCpu: number[] = [];
+  for (const filter of jobFilters) {
+    const before = process.cpuUsage();
+    await jobIndex.search({ ...filter, facets });
+    const used = process.cpuUsage(before);
+    jobCpu.push((used.user + used.system) / 1000);
+  }
+  console.log(`  ${jobCpu.length} distinct job searches${facets ? ` with facets=${facets.join(',')}` : ''}, CPU per search: ${summary(jobCpu)}`);
+}
+await jobIndex.close();
 await database.close();
