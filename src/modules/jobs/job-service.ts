@@ -78,7 +78,7 @@ export class JobService {
 
     const filter = await jobSearchFilter(query, this.clock(), (handle) => this.accounts.companyIdByHandle(handle));
     if (filter === null) {
-      return { page: pageOf<JobSummaryDto>([], 0, page, pageSize, noMatchFacets(query.facets && [...new Set(query.facets)])), validUntil: Number.POSITIVE_INFINITY };
+      return { page: pageOf<JobSummaryDto>([], 0, page, pageSize, noMatchFacets(query.facets)), validUntil: Number.POSITIVE_INFINITY };
     }
     const { now, ...withoutNow } = filter;
     // Results change when a job opens or closes: a cached page holds between the last such moment and the next.
@@ -200,8 +200,8 @@ function nextHiringTurn(job: { status: string; start_at: number | null; end_at: 
 
 /**
  * The repository filter of a job search at `now`, or null when nothing can match (a keyword with no searchable
- * terms). The benchmark's read-floor tool replays searches through it too, so it measures the filters the service
- * builds.
+ * terms). The benchmark's read-floor and search-cost tools replay searches through it too, so they measure the
+ * filters the service builds.
  */
 export async function jobSearchFilter(
   query: JobSearchQueryInput, now: number, companyIdByHandle: (handle: string) => Promise<number | undefined>,

@@ -255,8 +255,8 @@ export class PostService {
 
 /**
  * The repository filter of a post search, or null when nothing can match (a keyword with no searchable terms).
- * Times without a zone are read in `timeZone`. The benchmark's search-cost tool replays searches through it
- * too, so it measures the filters the service builds.
+ * Times without a zone are read in `timeZone`. The benchmark's search-cost and read-floor tools replay searches
+ * through it too, so they measure the filters the service builds.
  */
 export async function postSearchFilter(
   query: PostSearchQueryInput, timeZone: string, companyIdByHandle: (handle: string) => Promise<number | undefined>,
