@@ -2,8 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openDatabase, type Database } from '../src/db/database.js';
 
-/** The name of the data set `npm run bench` generates for `posts` posts (with a fifth as many jobs and a fiftieth as many events). */
-export const benchDataName = (posts: number): string => `bench-${posts}-${Math.round(posts / 5)}-${Math.round(posts / 50)}`;
+/** What the data set of `npm run bench` holds for `posts` posts: a fifth as many jobs and a fiftieth as many events. */
+export const benchDataCounts = (posts: number) => ({ posts, jobs: Math.round(posts / 5), events: Math.round(posts / 50) });
+
+/** The name of that data set: its SQLite file and PostgreSQL schema are named after it. */
+export function benchDataName(posts: number): string {
+  const { jobs, events } = benchDataCounts(posts);
+  return `bench-${posts}-${jobs}-${events}`;
+}
 
 /** The data set `npm run bench` generates at 1M posts, and the tools that measure parts of the service read. */
 export const BENCH_DATA_NAME = benchDataName(1_000_000);

@@ -20,7 +20,6 @@
  * PostgreSQL schema bench_1000000_200000_20000 of BENCH_DATABASE_URL).
  */
 import { parseArgs } from 'node:util';
-import { Value } from '@sinclair/typebox/value';
 import { DataVersion } from '../src/cache/data-version.js';
 import { loadConfig } from '../src/config.js';
 import type { EngineSql } from '../src/db/prepared-reads.js';
@@ -29,18 +28,17 @@ import { CodeRepository } from '../src/modules/codes/code-repository.js';
 import { CodeService } from '../src/modules/codes/code-service.js';
 import { JOB_DETAILS } from '../src/modules/jobs/job-reads.js';
 import { JobRepository } from '../src/modules/jobs/job-repository.js';
-import { JobSearchQuery, type JobSearchQueryInput } from '../src/modules/jobs/job-schemas.js';
-import { JobService, jobSearchFilter } from '../src/modules/jobs/job-service.js';
+import { JobService } from '../src/modules/jobs/job-service.js';
 import { POST_DETAILS } from '../src/modules/posts/post-reads.js';
 import { PostRepository } from '../src/modules/posts/post-repository.js';
-import { PostSearchQuery, type PostSearchQueryInput } from '../src/modules/posts/post-schemas.js';
-import { PostService, postSearchFilter } from '../src/modules/posts/post-service.js';
+import { PostService } from '../src/modules/posts/post-service.js';
 import { JobIndex } from '../src/search/job-index.js';
 import { PostIndex } from '../src/search/post-index.js';
 import { SeededRandom } from '../src/demo/random.js';
 import { Links } from '../src/shared/links.js';
 import { benchIndexCopy, openBenchData } from './bench-data.js';
 import { realisticWorkload } from './realistic.js';
+import { jobFilterOf, postFilterOf } from './workload-filters.js';
 
 /** The floor of a post detail: the engine builds the whole body. Parameters: the id, the language. */
 const POST_FLOOR: EngineSql = (() => {
@@ -132,20 +130,17 @@ const ignoreNotFound = (err: unknown) => { if ((err as { statusCode?: number }).
 type Hydrating = { hydrate(ids: number[], ...rest: unknown[]): Promise<unknown[]> };
 let unusedVersion = 0;
 
-/** The ids of `count` full pages of 50 of the workload's distinct searches (a search with fewer matches is drawn again). */
 const workload = await realisticWorkload(database);
-const queryOf = (url: string) => Object.fromEntries(new URL(url, 'http://x').searchParams);
+/** The ids of `count` full pages of 50 of the workload's distinct searches (a search with fewer matches is drawn again). */
 async function searchPages(table: 'posts' | 'jobs', count: number): Promise<number[][]> {
   const pages: number[][] = [];
   while (pages.length < count) {
     let ids: number[] = [];
     if (table === 'posts') {
-      const query = Value.Default(PostSearchQuery, Value.Convert(PostSearchQuery, queryOf(workload.postSearch()))) as PostSearchQueryInput;
-      const filter = await postSearchFilter({ ...query, pageSize: 50 }, config.serviceTimeZone, (handle) => accounts.companyIdByHandle(handle));
+      const filter = await postFilterOf(workload.postSearch(), config.serviceTimeZone, accounts, 50);
       if (filter) ({ ids } = await postRepository.search(filter));
     } else {
-      const query = Value.Default(JobSearchQuery, Value.Convert(JobSearchQuery, queryOf(workload.jobSearch()))) as JobSearchQueryInput;
-      const filter = await jobSearchFilter({ ...query, pageSize: 50 }, clock(), (handle) => accounts.companyIdByHandle(handle));
+      const filter = await jobFilterOf(workload.jobSearch(), clock(), accounts, 50);
       if (filter) ({ ids } = await jobRepository.search(filter));
     }
     if (ids.length === 50) pages.push(ids);

@@ -25,7 +25,7 @@ import { allLimitSettings } from '../src/rate-limit/limit-settings.js';
 import { OAuthRepository } from '../src/modules/oauth/oauth-repository.js';
 import { keyEncryptionKey, SigningKeys } from '../src/modules/oauth/signing-keys.js';
 import { TokenService } from '../src/modules/oauth/token-service.js';
-import { benchDataName } from './bench-data.js';
+import { benchDataCounts, benchDataName } from './bench-data.js';
 import { generateBenchData } from './generate-data.js';
 import { REALISTIC, realisticWorkload, type Prepared } from './realistic.js';
 import { referenceServer } from './reference-servers.js';
@@ -119,8 +119,7 @@ function inPageCache(file: string): void {
 }
 
 export async function dataset(options: Pick<BenchOptions, 'db' | 'dataDir'>, posts: number): Promise<Target> {
-  const jobs = Math.round(posts / 5);
-  const events = Math.round(posts / 50);
+  const counts = benchDataCounts(posts);
   const name = benchDataName(posts);
   if (options.db === 'sqlite') {
     const dir = options.dataDir ?? path.resolve('bench/data');
@@ -131,7 +130,7 @@ export async function dataset(options: Pick<BenchOptions, 'db' | 'dataDir'>, pos
       console.log(`Generating ${name} (SQLite, kept at ${file} for later runs)…`);
       const database = open();
       await migrateToLatest(database);
-      await generateBenchData(database, { posts, jobs, events });
+      await generateBenchData(database, counts);
       await database.close();
     }
     await upToDate(open);
@@ -151,7 +150,7 @@ export async function dataset(options: Pick<BenchOptions, 'db' | 'dataDir'>, pos
     console.log(`Generating ${name} (PostgreSQL schema ${schema}, kept for later runs)…`);
     const database = open();
     await migrateToLatest(database);
-    await generateBenchData(database, { posts, jobs, events });
+    await generateBenchData(database, counts);
     await database.close();
   }
   await upToDate(open);

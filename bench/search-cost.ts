@@ -13,28 +13,13 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { Value } from '@sinclair/typebox/value';
-import { PostSearchQuery, type PostSearchQueryInput } from '../src/modules/posts/post-schemas.js';
-import { postSearchFilter } from '../src/modules/posts/post-service.js';
 import { AccountsRepository } from '../src/modules/accounts/accounts-repository.js';
 import { PostIndex, type PostSearchFilter } from '../src/search/post-index.js';
 import { JobIndex } from '../src/search/job-index.js';
-import { JobSearchQuery, type JobSearchQueryInput } from '../src/modules/jobs/job-schemas.js';
-import { jobSearchFilter } from '../src/modules/jobs/job-service.js';
 import { loadConfig } from '../src/config.js';
 import { benchDataName, benchIndexCopy, openBenchData } from './bench-data.js';
 import { realisticWorkload } from './realistic.js';
-
-/** The filters of a workload URL: its query read as the route's schema reads it, then the service's own filter. */
-const rawQuery = (url: string) => Object.fromEntries(new URL(url, 'http://x').searchParams);
-function filterOf(url: string): Promise<PostSearchFilter | null> {
-  const query = Value.Default(PostSearchQuery, Value.Convert(PostSearchQuery, rawQuery(url))) as PostSearchQueryInput;
-  return postSearchFilter(query, timeZone, (handle) => accounts.companyIdByHandle(handle));
-}
-function jobFilterOf(url: string) {
-  const query = Value.Default(JobSearchQuery, Value.Convert(JobSearchQuery, rawQuery(url))) as JobSearchQueryInput;
-  return jobSearchFilter(query, Date.now(), (handle) => accounts.companyIdByHandle(handle));
-}
+import { jobFilterOf, postFilterOf } from './workload-filters.js';
 
 const { values } = parseArgs({ options: {
   db: { type: 'string', default: 'sqlite' }, count: { type: 'string', default: '2000' }, copy: { type: 'boolean', default: false },
@@ -75,7 +60,7 @@ const w = await realisticWorkload(database);
 const filters: Array<{ url: string; filter: PostSearchFilter }> = [];
 for (let i = 0; i < Number(values.count); i++) {
   const url = w.postSearch();
-  const filter = await filterOf(url);
+  const filter = await postFilterOf(url, timeZone, accounts);
   if (filter) filters.push({ url, filter });
 }
 const cpu: number[] = [];
@@ -105,7 +90,7 @@ const jobStats = jobIndex.stats();
 console.log(`${values.db}: job index of ${jobStats.items} jobs ${jobStats.fromCopy ? 'loaded from its copy' : 'built from the tables'} in ${(jobStats.readyInMs / 1000).toFixed(1)} s`);
 const jobFilters = [];
 for (let i = 0; i < Number(values.count); i++) {
-  const filter = await jobFilterOf(w.jobSearch());
+  const filter = await jobFilterOf(w.jobSearch(), Date.now(), accounts);
   if (filter) jobFilters.push(filter);
 }
 const FACETS = ['jobCategories', 'workTypes', 'companySizes', 'companyId'] as const;
