@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type BetterSqlite3 from 'better-sqlite3';
 import { groupBy } from '../shared/group.js';
 import { TickBatch } from '../shared/tick-batch.js';
+import { rowsAsObjects } from './sqlite-rows.js';
 
 /** A read's SQL on each engine: parameters are `?1`, `?2`… on SQLite and `$1`, `$2`… on PostgreSQL, and each has its own JSON functions. */
 export interface EngineSql {
@@ -84,13 +85,13 @@ export function sqlitePreparedReads(sqlite: BetterSqlite3.Database, counter: Sta
       return { all, inTurn: (ids, language) => read.all([ids, language]) };
     },
     prepare<Row>(_name: string, sql: EngineSql): PreparedRead<Row> {
-      let statement: BetterSqlite3.Statement | undefined;
+      let run: ((parameters: unknown) => Row[]) | undefined;
       return {
         all(parameters) {
           try {
-            statement ??= sqlite.prepare(sql.sqlite);
+            run ??= rowsAsObjects<Row>(sqlite.prepare(sql.sqlite));
             countStatement(counter);
-            return Promise.resolve(statement.all(numbered(parameters)) as Row[]);
+            return Promise.resolve(run(numbered(parameters)));
           } catch (err) {
             return Promise.reject(err as Error);
           }
