@@ -1,6 +1,6 @@
 /**
  * What a read costs at the floor, and what the service's own read costs, with no HTTP and no caches:
- *   npm run bench:read-floor -- [--db sqlite|postgres] [--reads 4000]
+ *   npm run bench:read-floor -- [--db sqlite|postgres] [--reads 4000] [--only TEXT]
  * For random post and job ids (each read once, so no cache answers), CPU time per read of:
  *   - one row by primary key (the least a read can be);
  *   - the floor: one statement in which the engine builds the whole detail as JSON (author, images, card,
@@ -14,6 +14,7 @@
  *     sorts and pages, every page 50 items), found by the service's own indexes and turned into items the same
  *     way: the pages searches ask for. The indexes load the saved copies `npm run bench` keeps beside the data;
  *   - the items statement alone for such pages (post_items / job_items: the rows as the driver returns them).
+ * `--only` runs only the variants whose name contains TEXT (to profile one: `node --cpu-prof --import tsx bench/read-floor.ts`).
  * The variants run interleaved in rounds, so a noisy machine affects them alike. On PostgreSQL the CPU is this
  * process's only (the server's is not counted); the wall time per read is printed beside it.
  * Uses the data set `npm run bench` generated (bench/data/bench-1000000-200000-20000.sqlite, or the
@@ -90,7 +91,7 @@ const PK: Record<'posts' | 'jobs', EngineSql> = {
   jobs: { sqlite: 'SELECT * FROM jobs WHERE id = ?1', postgres: 'SELECT * FROM jobs WHERE id = $1' },
 };
 
-const { values } = parseArgs({ options: { db: { type: 'string', default: 'sqlite' }, reads: { type: 'string', default: '4000' } } });
+const { values } = parseArgs({ options: { db: { type: 'string', default: 'sqlite' }, reads: { type: 'string', default: '4000' }, only: { type: 'string' } } });
 const database = openBenchData(values.db!);
 const reads = Number(values.reads);
 const config = loadConfig({});
@@ -169,7 +170,7 @@ const VARIANTS: Variant[] = [
 const ROUNDS = 8;
 const totals = new Map<string, { cpuUs: number; wallMs: number; calls: number }>();
 for (let round = 0; round < ROUNDS; round++) {
-  for (const variant of VARIANTS) {
+  for (const variant of VARIANTS.filter(({ name }) => values.only === undefined || name.includes(values.only))) {
     const calls = Math.max(1, Math.round(reads / ROUNDS / (variant.perCall === 1 ? 1 : 10)));
     const batches = variant.searched ? await searchPages(variant.table, calls) : Array.from({ length: calls }, () => randomIds(variant.table, variant.perCall));
     const cpuBefore = process.cpuUsage();

@@ -11,7 +11,7 @@ import { SearchCache } from '../../search/search-cache.js';
 import { queryTerms } from '../../search/search-text.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
 import type { OgCard } from './og-fetcher.js';
-import { jsonColumn } from './post-reads.js';
+import { jsonColumn, jsonValue } from './post-reads.js';
 import type { PostDetailRow, PostRepository, PostRow, PostSearchFilter } from './post-repository.js';
 import type { PostDetailDto, PostSearchQueryInput, PostSummaryDto, RepostedPostDto } from './post-schemas.js';
 import type { PostWriteResponseDto } from './post-write-schemas.js';
@@ -36,8 +36,8 @@ function storedImages(row: PostRow): WrittenPost['images'] {
 }
 
 function ogOf(row: PostRow): OgCard | null {
-  return row.og_link === null ? null
-    : { link: row.og_link, title: row.og_title, source: row.og_source, image: row.og_image, description: row.og_description };
+  const og = jsonValue(row.og);
+  return og === null ? null : { link: og[0], title: og[1], source: og[2], image: og[3], description: og[4] };
 }
 
 interface Hydrated {
