@@ -52,8 +52,8 @@ export function jsonValue<T>(value: JsonColumn<T>): T | null {
  * The columns, on each engine, for posts `p` each wanted in a language (`language`: null, none). Images, cards and
  * translations are looked up only for posts whose row says they may have one (`image_count`, `has_og`, kept by
  * every write, and a language other than the post's own): on a page of random posts most have none, and a
- * subquery under CASE is not run at all where a left join would still probe (a page of 50 random posts' items:
- * ~10% less CPU, docs/performance.md).
+ * subquery under CASE is not run at all where a left join would still probe (on PostgreSQL a page of 50 posts'
+ * items took 10-35% less time than with the joins; on SQLite the gain was within noise; docs/performance.md).
  */
 function columns(json: { agg: string; array: string }, language: string, withDetail: boolean): string {
   return `p.id, p.author_type, p.author_user_id, p.content, p.language, p.reposted_post_id, p.like_count, p.comment_count,
