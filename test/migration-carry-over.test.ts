@@ -67,6 +67,7 @@ describe.each(ENGINES)('migrations after 010 on %s', (engine) => {
       '2026-11-23-015-app-credentials-lifecycle', '2026-11-24-016-post-search-index', '2026-11-24-017-job-search-index', '2026-11-24-018-console-reveals', '2026-11-25-019-real-service-codes', '2026-11-25-020-app-web-origins',
       '2026-11-25-021-change-events',
       '2026-11-25-022-webhooks',
+      '2026-11-27-023-post-images-covering-index',
     ]);
     // The change feed starts empty; a window that ended before it is not news (the hiring sweep skips it), a later end is.
     expect(await db.selectFrom('change_events').select('position').execute()).toEqual([]);

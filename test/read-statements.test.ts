@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from './helpers/test-app.js';
 import { ENGINES } from './helpers/test-database.js';
@@ -109,5 +110,19 @@ describe.each(ENGINES)('statements per read on %s', (engine) => {
     // (The bodies of details read together are held to the fixture in read-bodies.test.ts.)
     expect(await together(ids.map((id) => `/api/v1/posts/${id}`))).toBe(expected);
     expect(await together(jobs.map(({ jobId }) => `/api/v1/jobs/${jobId}`))).toBe(expected);
+  });
+
+  it('reads a post\'s images, as the items and details ask for them, from their index alone', async () => {
+    const { adapter, db } = t.db.database;
+    const images = `SELECT i.id, i.media_key, i.width, i.height FROM post_images i WHERE i.post_id = ${engine === 'postgres' ? '$1' : '?'} ORDER BY i.position`;
+    // The demo's tables are small enough for PostgreSQL to read whole; the plan it would take on a large one is asked for.
+    const plan = engine === 'postgres'
+      ? await db.transaction().execute(async (trx) => {
+        await sql`SET LOCAL enable_seqscan = off`.execute(trx);
+        await sql`SET LOCAL enable_bitmapscan = off`.execute(trx);
+        return adapter.explain(trx, images, [1]);
+      })
+      : await adapter.explain(db, images, [1]);
+    expect(plan.join('\n')).toMatch(engine === 'postgres' ? /Index Only Scan using post_images_post_items/ : /COVERING INDEX post_images_post_items/);
   });
 });

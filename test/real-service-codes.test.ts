@@ -51,7 +51,8 @@ describe.each(ENGINES)('the real service\'s codes on %s', (engine) => {
       for (const subject of ['DEVELOPMENT', 'AI', 'CAREER']) await insert('event_subjects', { event_id: 'evt_codes', subject });
       const epochBefore = (await sql<{ value: string }>`SELECT value FROM search_log_state WHERE name = 'epoch'`.execute(db)).rows[0]!.value;
 
-      expect(await migrateToLatest(database)).toEqual(['2026-11-25-019-real-service-codes', '2026-11-25-020-app-web-origins', '2026-11-25-021-change-events', '2026-11-25-022-webhooks']);
+      expect(await migrateToLatest(database)).toEqual(['2026-11-25-019-real-service-codes', '2026-11-25-020-app-web-origins', '2026-11-25-021-change-events', '2026-11-25-022-webhooks',
+        '2026-11-27-023-post-images-covering-index']);
 
       expect((await sql`SELECT handle, industry FROM companies ORDER BY handle`.execute(db)).rows)
         .toEqual([{ handle: 'old-health', industry: 'MEDICAL_BIO' }, { handle: 'old-soft', industry: 'IT_SOFTWARE' }]);

@@ -22,6 +22,7 @@ import { realServiceCodes } from './2026-11-25-019-real-service-codes.js';
 import { changeEvents } from './2026-11-25-021-change-events.js';
 import { webhooks } from './2026-11-25-022-webhooks.js';
 import { appWebOrigins } from './2026-11-25-020-app-web-origins.js';
+import { postImagesCoveringIndex } from './2026-11-27-023-post-images-covering-index.js';
 
 /**
  * Every migration, by name; names sort in the order they run. Never edit one that has landed, with one
@@ -52,5 +53,6 @@ export function allMigrations(adapter: DialectAdapter): Record<string, Migration
     '2026-11-25-020-app-web-origins': appWebOrigins(),
     '2026-11-25-021-change-events': changeEvents(),
     '2026-11-25-022-webhooks': webhooks(),
+    '2026-11-27-023-post-images-covering-index': postImagesCoveringIndex(adapter),
   };
 }
