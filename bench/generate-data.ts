@@ -14,6 +14,7 @@ import { generateDemoData } from '../src/demo/demo-generator.js';
 import { SeededRandom } from '../src/demo/random.js';
 import { CITIES, EVENT_TEXTS, fill, JOB_TEXTS, POST_TEMPLATES, ROLES, TECHS, type TextLanguage } from '../src/demo/vocabulary.js';
 import { catalogCodes } from '../src/shared/catalog-data.js';
+import { jobCodeColumns } from '../src/shared/job-codes.js';
 import { timeOrderedId } from '../src/shared/ids.js';
 
 const BATCH = 500;
@@ -99,8 +100,6 @@ async function jobs(database: Database, count: number, rnd: SeededRandom, now: n
   for (let done = 0; done < count; done += BATCH) {
     const n = Math.min(BATCH, count - done);
     const rows: Array<Insertable<DB['jobs']>> = [];
-    const seniorityRows: DB['job_seniorities'][] = [];
-    const typeRows: DB['job_employment_types'][] = [];
     const translations: DB['job_translations'][] = [];
     for (let i = 0; i < n; i++) {
       const id = nextId++;
@@ -127,18 +126,13 @@ async function jobs(database: Database, count: number, rnd: SeededRandom, now: n
         allow_remote: workType === 'ONSITE' ? 0 : 1, language, apply_type: 'PLATFORM', apply_url: null, email: null, notify_emails: '[]',
         military: 0, veteran: 0, start_at: start, end_at: end, view_count: views, created_at: start - DAY, updated_at: start - DAY,
         deleted_at: status === 'deleted' ? now - DAY : null,
+        ...jobCodeColumns({ seniorities: rnd.some(seniorities, rnd.int(1, 2)), employmentTypes: rnd.some(types, rnd.int(1, 2)) }),
       });
-      const jobSeniorities = rnd.some(seniorities, rnd.int(1, 2));
-      const jobTypes = rnd.some(types, rnd.int(1, 2));
-      for (const s of jobSeniorities) seniorityRows.push({ job_id: id, seniority: s });
-      for (const ty of jobTypes) typeRows.push({ job_id: id, employment_type: ty });
       const own = rnd.chance(0.4) ? TARGETS.filter((l) => l !== language).map((l) => ({ job_id: id, language: l, ...text(l) })) : [];
       translations.push(...own);
     }
     await db.transaction().execute(async (trx) => {
       for (let k = 0; k < rows.length; k += 250) await trx.insertInto('jobs').values(rows.slice(k, k + 250)).execute();
-      await trx.insertInto('job_seniorities').values(seniorityRows).execute();
-      await trx.insertInto('job_employment_types').values(typeRows).execute();
       for (let k = 0; k < translations.length; k += 200) await trx.insertInto('job_translations').values(translations.slice(k, k + 200)).execute();
     });
     progress('jobs', done + n, count, started);

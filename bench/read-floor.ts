@@ -74,8 +74,7 @@ const JOB_FLOOR: EngineSql = (() => {
     'startAt', j.start_at, 'endAt', j.end_at, 'createdAt', j.created_at, 'applyType', j.apply_type, 'applyUrl', j.apply_url,
     ${texts.map((text) => `'${text}', coalesce(t.${text}, j.${text})`).join(', ')},
     'company', ${o}('name', c.name, 'id', c.handle, 'logoUrl', c.logo_url, 'industry', c.industry, 'size', c.size),
-    'seniorities', (SELECT ${agg}(s.seniority) FROM job_seniorities s WHERE s.job_id = j.id),
-    'employmentTypes', (SELECT ${agg}(e.employment_type) FROM job_employment_types e WHERE e.job_id = j.id),
+    'seniorities', j.seniorities, 'employmentTypes', j.employment_types,
     'jobImages', (SELECT ${agg}(im.media_key ORDER BY im.position) FROM job_images im WHERE im.job_id = j.id)
   ) AS body
   FROM jobs j JOIN companies c ON c.id = j.company_id

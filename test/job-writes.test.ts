@@ -248,10 +248,10 @@ describe.each(ENGINES)('job postings on %s', (engine) => {
       const id = created.answer.jobId;
       // Seniorities and employment types in the catalogs' order, as every read shows them.
       expect(created.answer).toMatchObject({ status: 'draft', seniorities: ['JUNIOR', 'MIDLEVEL'], employmentTypes: ['FULL_TIME', 'INTERN'] });
-      // The company and the user's roles at it; the transaction: its begin, the job, its seniorities, employment types
-      // and settings, its search change, the data version, the commit. Fourteen before: each child table emptied
-      // first (a new job has nothing in them), and three more to read the job back for the answer.
-      expect(created.count).toBe(10);
+      // The company and the user's roles at it; the transaction: its begin, the job (its seniorities and employment
+      // types in its row), its settings, its search change, the data version, the commit. Ten before migration 024,
+      // which moved the codes out of two tables into the job's row; fourteen before that.
+      expect(created.count).toBe(8);
       const listed = async () => (await t.request({ url: '/api/v1/companies/acme-labs/jobs/accessible?pageSize=50', headers: bearer(token) })).json().items
         .find((job: { jobId: number }) => job.jobId === id);
       const asListed = (answer: object) => ({ ...answer, startAt: expect.any(String), endAt: expect.any(String) });
@@ -259,16 +259,17 @@ describe.each(ENGINES)('job postings on %s', (engine) => {
 
       const published = await statementsOf(() => call('PUT', `/api/v1/jobs/${id}/active`, { startDate: '2026-11-20', endDate: '2026-12-31' }));
       expect(published.answer).toMatchObject({ status: 'published', hiring: true, seniorities: ['JUNIOR', 'MIDLEVEL'], employmentTypes: ['FULL_TIME', 'INTERN'] });
-      // The job and its children read together, the user's roles at its company; the transaction's begin, the job's
-      // status changed from the one read, its search change, the data version, the feed's position, the change
-      // (its company's handle taken in the same insert) and the commit. Fourteen before: the status read again inside
-      // the transaction, the company's handle read apart, and the job read back for the answer.
-      expect(published.count).toBe(10);
+      // The job (its codes in its row), the user's roles at its company; the transaction's begin, the job's status
+      // changed from the one read, its search change, the data version, the feed's position, the change (its
+      // company's handle taken in the same insert) and the commit. Ten before migration 024 (the codes read from two
+      // tables); fourteen before that: the status read again inside the transaction, the company's handle read
+      // apart, and the job read back for the answer.
+      expect(published.count).toBe(9);
       expect(await listed()).toEqual(asListed(published.answer));
 
       const finished = await statementsOf(() => call('DELETE', `/api/v1/jobs/${id}/active`));
       expect(finished.answer).toMatchObject({ status: 'finish', hiring: false, startAt: '2026-11-19T15:00:00.000Z', endAt: '2026-12-31T14:59:59.999Z' });
-      expect(finished.count).toBe(10);
+      expect(finished.count).toBe(9);
       expect(await listed()).toEqual(asListed(finished.answer));
       const changes = await t.db.database.db.selectFrom('change_events').select(['type', 'company_handle']).where('resource_id', '=', String(id)).orderBy('position').execute();
       expect(changes).toEqual([{ type: 'job.published', company_handle: 'acme-labs' }, { type: 'job.closed', company_handle: 'acme-labs' }]);

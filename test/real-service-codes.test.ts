@@ -52,14 +52,13 @@ describe.each(ENGINES)('the real service\'s codes on %s', (engine) => {
       const epochBefore = (await sql<{ value: string }>`SELECT value FROM search_log_state WHERE name = 'epoch'`.execute(db)).rows[0]!.value;
 
       expect(await migrateToLatest(database)).toEqual(['2026-11-25-019-real-service-codes', '2026-11-25-020-app-web-origins', '2026-11-25-021-change-events', '2026-11-25-022-webhooks',
-        '2026-11-27-023-post-images-covering-index']);
+        '2026-11-27-023-post-images-covering-index', '2026-11-27-024-job-codes-in-row']);
 
       expect((await sql`SELECT handle, industry FROM companies ORDER BY handle`.execute(db)).rows)
         .toEqual([{ handle: 'old-health', industry: 'MEDICAL_BIO' }, { handle: 'old-soft', industry: 'IT_SOFTWARE' }]);
       expect((await sql`SELECT title, job_category FROM jobs ORDER BY id`.execute(db)).rows)
         .toEqual([{ title: '옛 계약 공고 quokka', job_category: 'dev' }, { title: '옛 운영 공고 quokka', job_category: 'manage' }]);
-      expect((await sql`SELECT employment_type FROM job_employment_types WHERE job_id = ${both} ORDER BY employment_type`.execute(db)).rows)
-        .toEqual([{ employment_type: 'FIXED_TERM' }, { employment_type: 'FULL_TIME' }]);
+      expect((await sql`SELECT employment_types FROM jobs WHERE id = ${both}`.execute(db)).rows).toEqual([{ employment_types: 'FULL_TIME,FIXED_TERM' }]);
       expect((await sql`SELECT category FROM event_categories ORDER BY category`.execute(db)).rows).toEqual([{ category: 'CONFERENCE' }, { category: 'NETWORKING' }]);
       expect((await sql`SELECT subject FROM event_subjects ORDER BY subject`.execute(db)).rows).toEqual([{ subject: 'BUSINESS' }, { subject: 'TECHNOLOGY' }]);
       expect((await sql<{ code: string }>`SELECT code FROM code_entries WHERE catalog = 'employment-types' ORDER BY position`.execute(db)).rows.map((r) => r.code))

@@ -7,6 +7,8 @@ import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../src/db/schema.js';
 import { FACET_TOP, mostFirst, type FacetCount } from '../src/search/facet-counts.js';
+import { EMPLOYMENT_TYPES, SENIORITIES } from '../src/shared/catalog-data.js';
+import { holdsCode } from './helpers/job-codes.js';
 import { createTestApp, TEST_NOW, type TestContext } from './helpers/test-app.js';
 import { ENGINES } from './helpers/test-database.js';
 
@@ -61,18 +63,18 @@ describe.each(ENGINES)('facet counts on %s', (engine) => {
     if (where.jobCategory) jobs = jobs.where('jobs.job_category', '=', where.jobCategory);
     if (where.workType) jobs = jobs.where('jobs.work_type', '=', where.workType);
     if (where.seniority) {
-      const seniority = where.seniority;
-      jobs = jobs.where((eb) => eb.exists(eb.selectFrom('job_seniorities').select('job_id').whereRef('job_id', '=', 'jobs.id').where('seniority', '=', seniority)));
+      jobs = jobs.where(holdsCode('jobs.seniorities', where.seniority));
     }
-    const ids = jobs.select('jobs.id');
+    const byCode = async (column: 'jobs.seniorities' | 'jobs.employment_types', codes: readonly string[]) =>
+      counted(await Promise.all(codes.map(async (value) => ({ value, count: (await jobs.where(holdsCode(column, value)).select(count).executeTakeFirstOrThrow()).count }))));
     return {
       total: Number((await jobs.select(count).executeTakeFirstOrThrow()).count),
       jobCategories: counted(await jobs.select(['jobs.job_category as value', count]).groupBy('jobs.job_category').execute()),
       workTypes: counted(await jobs.select(['jobs.work_type as value', count]).groupBy('jobs.work_type').execute()),
       companySizes: counted(await jobs.innerJoin('companies', 'companies.id', 'jobs.company_id').select(['companies.size as value', count]).groupBy('companies.size').execute()),
       companyId: counted(await jobs.innerJoin('companies', 'companies.id', 'jobs.company_id').select(['companies.handle as value', count]).groupBy('companies.handle').execute(), FACET_TOP),
-      seniorities: counted(await db.selectFrom('job_seniorities').select(['seniority as value', count]).where('job_id', 'in', ids).groupBy('seniority').execute()),
-      employmentTypes: counted(await db.selectFrom('job_employment_types').select(['employment_type as value', count]).where('job_id', 'in', ids).groupBy('employment_type').execute()),
+      seniorities: await byCode('jobs.seniorities', SENIORITIES),
+      employmentTypes: await byCode('jobs.employment_types', EMPLOYMENT_TYPES),
     };
   }
 

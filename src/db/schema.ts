@@ -175,10 +175,12 @@ export interface JobsTable {
   deleted_at: number | null;
   /** The recruiting end a `job.closed` change was recorded for by the hiring sweep (migration 021). */
   closed_event_for: Generated<number | null>;
+  /** The job's seniority codes in catalog order, joined by commas ('' for none; modules/jobs/job-codes.ts; migration 024). */
+  seniorities: Generated<string>;
+  /** The job's employment type codes, the same way. */
+  employment_types: Generated<string>;
 }
 
-export interface JobSenioritiesTable { job_id: number; seniority: string }
-export interface JobEmploymentTypesTable { job_id: number; employment_type: string }
 export interface JobImagesTable { job_id: number; position: number; media_key: string }
 export interface JobSettingsTable { job_id: number; position: number; setting_type: Generated<string>; title: string; required: Bool; upload_type: string }
 
@@ -467,8 +469,6 @@ export interface DB {
   post_mentions: PostMentionsTable;
   post_translations: PostTranslationsTable;
   jobs: JobsTable;
-  job_seniorities: JobSenioritiesTable;
-  job_employment_types: JobEmploymentTypesTable;
   job_images: JobImagesTable;
   job_settings: JobSettingsTable;
   job_translations: JobTranslationsTable;

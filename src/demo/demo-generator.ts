@@ -4,6 +4,7 @@ import type { Database } from '../db/database.js';
 import type { DialectAdapter } from '../db/dialects/dialect-adapter.js';
 import type { DB } from '../db/schema.js';
 import { catalogCodes } from '../shared/catalog-data.js';
+import { jobCodeColumns } from '../shared/job-codes.js';
 import { registerClient } from '../modules/oauth/client-admin.js';
 import { OAuthRepository } from '../modules/oauth/oauth-repository.js';
 import { SUPPORTED_SCOPES } from '../modules/oauth/scopes.js';
@@ -349,10 +350,9 @@ async function generateJobs(ctx: Ctx, count: number, companies: CompanyInfo[], d
       military: rnd.chance(0.1) ? 1 : 0, veteran: rnd.chance(0.1) ? 1 : 0,
       start_at: window.start, end_at: window.end, view_count: rnd.int(0, 5000),
       created_at: window.start - DAY, updated_at: window.start - DAY, deleted_at: state === 'deleted' ? now - DAY : null,
+      ...jobCodeColumns({ seniorities: rnd.some(seniorities, rnd.int(1, 2)), employmentTypes: rnd.some(employmentTypes, rnd.int(1, 2)) }),
     }).returning('id').executeTakeFirstOrThrow();
     const id = row.id;
-    await trx.insertInto('job_seniorities').values(rnd.some(seniorities, rnd.int(1, 2)).map((seniority) => ({ job_id: id, seniority }))).execute();
-    await trx.insertInto('job_employment_types').values(rnd.some(employmentTypes, rnd.int(1, 2)).map((employment_type) => ({ job_id: id, employment_type }))).execute();
     await trx.insertInto('job_settings').values([
       { job_id: id, position: 0, title: '이력서', required: 1, upload_type: 'ANY' },
       { job_id: id, position: 1, title: '포트폴리오', required: 0, upload_type: 'ANY' },

@@ -73,7 +73,7 @@ const VIEWS = 1;
 
 const JOB_COLUMNS = [
   'jobs.id', 'jobs.title', 'jobs.subtitle', 'jobs.description', 'jobs.status', 'jobs.job_category', 'jobs.work_type',
-  'jobs.company_id', 'companies.size as company_size', 'jobs.start_at', 'jobs.end_at', 'jobs.view_count',
+  'jobs.company_id', 'companies.size as company_size', 'jobs.start_at', 'jobs.end_at', 'jobs.view_count', 'jobs.seniorities', 'jobs.employment_types',
 ] as const;
 
 /** The jobs as the index takes them: the published ones with a recruiting start, in (start, id) order. */

@@ -6,6 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { groupBy } from '../shared/group.js';
+import { jobCodesOf } from '../shared/job-codes.js';
 import { facet, textTokens } from './search-text.js';
 
 /** The facet kinds (search-text.ts `facet`): one letter each, the start of every token of that facet. */
@@ -38,32 +39,22 @@ export function postTokens(post: PostFacts, translations: Array<string | null>):
 export interface JobFacts {
   title: string; subtitle: string; description: string; status: string; job_category: string; work_type: string;
   company_id: number; company_size: string; start_at: number | null; end_at: number | null;
+  /** The job's codes as its row keeps them (shared/job-codes.ts). */
+  seniorities: string; employment_types: string;
 }
 
 /** DECISIONS.md: a job is hiring when published, started, and not ended. */
 export const isHiring = (job: Pick<JobFacts, 'status' | 'start_at' | 'end_at'>, now: number): boolean =>
   job.status === 'published' && job.start_at !== null && job.start_at <= now && (job.end_at === null || job.end_at > now);
 
-/** What a job document holds besides the job's row: its seniorities, employment types and translated texts. */
+/** What a job document holds besides the job's row: its translated texts. */
 export interface JobDocumentParts {
-  seniorities: Map<number, string[]>;
-  employmentTypes: Map<number, string[]>;
   translations: Map<number, Array<{ title: string; subtitle: string; description: string }>>;
 }
 
 export async function jobDocumentParts(db: Kysely<DB>, ids: number[]): Promise<JobDocumentParts> {
-  const [seniorities, types, translations] = await Promise.all([
-    db.selectFrom('job_seniorities').select(['job_id', 'seniority']).where('job_id', 'in', ids).execute(),
-    db.selectFrom('job_employment_types').select(['job_id', 'employment_type']).where('job_id', 'in', ids).execute(),
-    db.selectFrom('job_translations').select(['job_id', 'title', 'subtitle', 'description']).where('job_id', 'in', ids).execute(),
-  ]);
-  const values = <R extends { job_id: number }, V>(rows: R[], value: (row: R) => V) =>
-    new Map([...groupBy(rows, (r) => r.job_id)].map(([id, group]) => [id, group.map(value)]));
-  return {
-    seniorities: values(seniorities, (r) => r.seniority),
-    employmentTypes: values(types, (r) => r.employment_type),
-    translations: values(translations, (r) => r),
-  };
+  const translations = await db.selectFrom('job_translations').select(['job_id', 'title', 'subtitle', 'description']).where('job_id', 'in', ids).execute();
+  return { translations: groupBy(translations, (r) => r.job_id) };
 }
 
 /** The texts of a job that search matches: title, subtitle, description, and those of its translations. */
@@ -76,7 +67,8 @@ export function jobTexts(job: Pick<JobFacts, 'title' | 'subtitle' | 'description
 export function jobTokens(job: JobFacts & { id: number }, parts: JobDocumentParts): string[] {
   const tokens = textTokens(...jobTexts(job, parts));
   tokens.push(FACETS.jobCategory(job.job_category), FACETS.workType(job.work_type), FACETS.company(job.company_id), FACETS.companySize(job.company_size));
-  for (const s of parts.seniorities.get(job.id) ?? []) tokens.push(FACETS.seniority(s));
-  for (const e of parts.employmentTypes.get(job.id) ?? []) tokens.push(FACETS.employmentType(e));
+  const codes = jobCodesOf(job);
+  for (const s of codes.seniorities) tokens.push(FACETS.seniority(s));
+  for (const e of codes.employmentTypes) tokens.push(FACETS.employmentType(e));
   return tokens;
 }

@@ -103,6 +103,7 @@ export const CATALOG_DATA: Record<CatalogName, Array<[code: string, labels: stri
 };
 
 /** The catalogs whose codes the reference declares as enums: the request and response schemas use these values. */
+export const SENIORITIES = ['BEGINNER', 'JUNIOR', 'MIDLEVEL', 'SENIOR', 'EXECUTIVE'] as const;
 export const EMPLOYMENT_TYPES = ['FULL_TIME', 'FIXED_TERM', 'COMMISSIONED', 'INTERN', 'FREELANCER', 'SELF_EMPLOYED'] as const;
 export const EVENT_CATEGORIES = ['MARKET', 'FAIR', 'CONFERENCE', 'NETWORKING', 'BUSINESS', 'COMPETITION', 'LIFESTYLE'] as const;
 export const EVENT_SUBJECTS = ['WEB3', 'TECHNOLOGY', 'PRODUCT', 'FINANCE', 'HUMANITIES', 'BUSINESS', 'CULTURE'] as const;

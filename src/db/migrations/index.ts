@@ -23,6 +23,7 @@ import { changeEvents } from './2026-11-25-021-change-events.js';
 import { webhooks } from './2026-11-25-022-webhooks.js';
 import { appWebOrigins } from './2026-11-25-020-app-web-origins.js';
 import { postImagesCoveringIndex } from './2026-11-27-023-post-images-covering-index.js';
+import { jobCodesInRow } from './2026-11-27-024-job-codes-in-row.js';
 
 /**
  * Every migration, by name; names sort in the order they run. Never edit one that has landed, with one
@@ -54,5 +55,6 @@ export function allMigrations(adapter: DialectAdapter): Record<string, Migration
     '2026-11-25-021-change-events': changeEvents(),
     '2026-11-25-022-webhooks': webhooks(),
     '2026-11-27-023-post-images-covering-index': postImagesCoveringIndex(adapter),
+    '2026-11-27-024-job-codes-in-row': jobCodesInRow(adapter),
   };
 }

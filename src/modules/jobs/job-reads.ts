@@ -3,8 +3,9 @@ import type { JsonColumn } from '../posts/post-reads.js';
 import { COMPANY_COLUMNS, type CompanyColumns } from './company-brief.js';
 
 /**
- * A job as a search page shows it, from one statement: its row, its company, its seniorities and employment
- * types as JSON arrays, and its title and subtitle translated into the asked language where a translation exists.
+ * A job as a search page shows it, from one statement: its row (its seniorities and employment types with it, as
+ * job-codes.ts stores them), its company, and its title and subtitle translated into the asked language where a
+ * translation exists.
  */
 export interface JobItemRow extends CompanyColumns {
   id: number;
@@ -16,8 +17,8 @@ export interface JobItemRow extends CompanyColumns {
   language: string;
   start_at: number | null;
   end_at: number | null;
-  seniorities: JsonColumn<string[]>;
-  employment_types: JsonColumn<string[]>;
+  seniorities: string;
+  employment_types: string;
   /** The translation's title; null when the job has none in the asked language (the rest of it is then null too). */
   t_title: string | null;
   t_subtitle: string | null;
@@ -40,10 +41,8 @@ export type JobDetailRow = JobItemRow & Record<JobText | `t_${JobText}`, string 
 
 function columns(json: { agg: string }, withDetail: boolean): string {
   const texts = withDetail ? JOB_TEXTS : [];
-  return `j.id, j.status, j.title, j.subtitle, j.job_category, j.work_type, j.language, j.start_at, j.end_at,
+  return `j.id, j.status, j.title, j.subtitle, j.job_category, j.work_type, j.language, j.start_at, j.end_at, j.seniorities, j.employment_types,
   ${COMPANY_COLUMNS},
-  (SELECT ${json.agg}(s.seniority) FROM job_seniorities s WHERE s.job_id = j.id) AS seniorities,
-  (SELECT ${json.agg}(e.employment_type) FROM job_employment_types e WHERE e.job_id = j.id) AS employment_types,
   t.title AS t_title, t.subtitle AS t_subtitle${texts.map((text) => `, j.${text}, t.${text} AS t_${text}`).join('')}${withDetail ? `,
   j.allow_remote, j.apply_type, j.apply_url, j.created_at,
   (SELECT ${json.agg}(im.media_key ORDER BY im.position) FROM job_images im WHERE im.job_id = j.id) AS images` : ''}`;

@@ -1,16 +1,10 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { ByLanguageRead, InLanguage, PreparedReads, Wanted } from '../../db/prepared-reads.js';
 import type { DB } from '../../db/schema.js';
 import type { JobIndex, JobSearchFilter } from '../../search/job-index.js';
 import { JOB_DETAILS, JOB_ITEMS, type JobDetailRow, type JobItemRow } from './job-reads.js';
 
 export type { JobSearchFilter } from '../../search/job-index.js';
-
-/** A job's seniority and employment type codes. */
-export interface JobChildCodes {
-  seniorities: string[];
-  employmentTypes: string[];
-}
 
 /**
  * All reads of jobs: searches go to the job index (search/job-index.ts); details and the items of search pages
@@ -50,22 +44,8 @@ export class JobRepository {
   async findByIds(ids: number[]) {
     if (ids.length === 0) return [];
     return this.db.selectFrom('jobs')
-      .select(['id', 'status', 'title', 'subtitle', 'job_category', 'work_type', 'start_at', 'end_at'])
+      .select(['id', 'status', 'title', 'subtitle', 'job_category', 'work_type', 'start_at', 'end_at', 'seniorities', 'employment_types'])
       .where('id', 'in', ids)
       .execute();
-  }
-
-  /** The seniorities and employment types of the jobs of `ids`, by job, in one statement (codes in no particular order). */
-  async childrenOf(ids: number[]): Promise<Map<number, JobChildCodes>> {
-    const children = new Map<number, JobChildCodes>(ids.map((id) => [id, { seniorities: [], employmentTypes: [] }]));
-    if (ids.length === 0) return children;
-    const rows = await this.db.selectFrom('job_seniorities').select(['job_id', sql<string>`'S'`.as('kind'), 'seniority as code']).where('job_id', 'in', ids)
-      .unionAll(this.db.selectFrom('job_employment_types').select(['job_id', sql<string>`'E'`.as('kind'), 'employment_type as code']).where('job_id', 'in', ids))
-      .execute();
-    for (const { job_id: jobId, kind, code } of rows) {
-      const codes = children.get(jobId)!;
-      (kind === 'S' ? codes.seniorities : codes.employmentTypes).push(code);
-    }
-    return children;
   }
 }

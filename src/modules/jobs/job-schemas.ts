@@ -1,10 +1,9 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { DateTimeUtc, FacetsQuery, Handle, ListDateTime, Nullable, Page, PageQuery, RequestId, StringEnum } from '../../schemas/common.js';
-import { EMPLOYMENT_TYPES } from '../../shared/catalog-data.js';
+import { EMPLOYMENT_TYPES, SENIORITIES } from '../../shared/catalog-data.js';
 import { FACET_TOP } from '../../search/facet-counts.js';
 import { JOB_FACETS } from '../../search/job-index.js';
 
-export const SENIORITIES = ['BEGINNER', 'JUNIOR', 'MIDLEVEL', 'SENIOR', 'EXECUTIVE'] as const;
 export const COMPANY_SIZES = ['TINY', 'SMALL', 'MEDIUM', 'LARGE', 'HUGE'] as const;
 export const WORK_TYPES = ['ONSITE', 'HYBRID', 'REMOTE'] as const;
 export const JOB_SORTS = ['RELEVANCE_DESC', 'DATE_DESC', 'POPULARITY_DESC'] as const;

@@ -12,13 +12,13 @@ import { SearchCache } from '../../search/search-cache.js';
 import { isHiring } from '../../search/search-documents.js';
 import { queryTerms } from '../../search/search-text.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
-import { EMPLOYMENT_TYPES, inCodeOrder } from '../../shared/catalog-data.js';
 import type { CodeService } from '../codes/code-service.js';
 import { jsonColumn } from '../posts/post-reads.js';
 import { companyBriefOf } from './company-brief.js';
+import { jobCodesOf } from '../../shared/job-codes.js';
 import type { JOB_TEXTS, JobDetailRow, JobItemRow } from './job-reads.js';
 import type { JobRepository, JobSearchFilter } from './job-repository.js';
-import { SENIORITIES, type JobDetailDto, type JobSearchQueryInput, type JobSummaryDto } from './job-schemas.js';
+import type { JobDetailDto, JobSearchQueryInput, JobSummaryDto } from './job-schemas.js';
 
 
 type WorkType = JobSummaryDto['workType'];
@@ -179,8 +179,7 @@ export class JobService {
     return {
       jobId: row.id,
       title: translated ? row.t_title! : row.title,
-      seniorities: inCodeOrder(jsonColumn<string>(row.seniorities), SENIORITIES),
-      employmentTypes: inCodeOrder(jsonColumn<string>(row.employment_types), EMPLOYMENT_TYPES),
+      ...jobCodesOf(row),
       company: companyBriefOf(row, this.links),
       webUrl: this.links.job(row.id),
       subtitle: translated ? row.t_subtitle! : row.subtitle,

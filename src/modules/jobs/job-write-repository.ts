@@ -8,9 +8,8 @@ import { recordSearchChanges } from '../../search/search-changes.js';
 import { recordCreated } from '../../shared/idempotency.js';
 import { sendLater } from '../../db/sent-later.js';
 
+/** The rows of a job's own tables a write gives (seniorities and employment types are columns of its row). */
 export interface JobChildren {
-  seniorities?: string[];
-  employmentTypes?: string[];
   settings?: Array<{ type?: string; title?: string | null; required?: boolean; uploadType?: string }>;
   imageKeys?: string[];
 }
@@ -46,7 +45,7 @@ export class JobWriteRepository {
       .innerJoin('companies', 'companies.id', 'jobs.company_id')
       .select([
         'jobs.id', 'jobs.company_id', 'jobs.job_type', 'jobs.status', 'companies.handle as company_handle',
-        'jobs.title', 'jobs.subtitle', 'jobs.job_category', 'jobs.work_type', 'jobs.start_at', 'jobs.end_at',
+        'jobs.title', 'jobs.subtitle', 'jobs.job_category', 'jobs.work_type', 'jobs.start_at', 'jobs.end_at', 'jobs.seniorities', 'jobs.employment_types',
       ])
       .where('jobs.id', '=', id).executeTakeFirst() ?? null;
   }
@@ -115,7 +114,6 @@ export class JobWriteRepository {
   /** Replaces the children given; those left out stay as they are. */
   private async replaceChildren(id: number, children: JobChildren): Promise<void> {
     const tables = ([
-      ['job_seniorities', children.seniorities], ['job_employment_types', children.employmentTypes],
       ['job_settings', children.settings], ['job_images', children.imageKeys],
     ] as const).flatMap(([table, given]) => (given ? [table] : []));
     for (const table of tables) await sendLater(this.db, this.db.deleteFrom(table).where('job_id', '=', id));
@@ -123,12 +121,6 @@ export class JobWriteRepository {
   }
 
   private async insertChildren(id: number, children: JobChildren): Promise<void> {
-    if (children.seniorities?.length) {
-      await sendLater(this.db, this.db.insertInto('job_seniorities').values(children.seniorities.map((seniority) => ({ job_id: id, seniority }))));
-    }
-    if (children.employmentTypes?.length) {
-      await sendLater(this.db, this.db.insertInto('job_employment_types').values(children.employmentTypes.map((employment_type) => ({ job_id: id, employment_type }))));
-    }
     if (children.settings?.length) {
       await sendLater(this.db, this.db.insertInto('job_settings').values(children.settings.map((s, position) => ({
         job_id: id, position, setting_type: s.type ?? 'CUSTOM', title: s.title ?? '', required: s.required ? 1 : 0, upload_type: s.uploadType ?? 'ANY',

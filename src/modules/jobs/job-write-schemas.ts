@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ListDateTime, Nullable, StringEnum } from '../../schemas/common.js';
-import { EMPLOYMENT_TYPES } from '../../shared/catalog-data.js';
-import { SENIORITIES, WORK_TYPES } from './job-schemas.js';
+import { EMPLOYMENT_TYPES, SENIORITIES } from '../../shared/catalog-data.js';
+import { WORK_TYPES } from './job-schemas.js';
 
 const text = (max: number, description?: string) => Type.String({ maxLength: max, ...(description ? { description } : {}) });
 const date = (description: string) => Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description, examples: ['2026-12-01'] });

@@ -5,11 +5,10 @@ import { dateBoundary, toListDateTime, toUtcIso } from '../../shared/time.js';
 import { pageOf, type PageResult } from '../../schemas/common.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
 import type { PermissionService } from '../accounts/permission-service.js';
-import { EMPLOYMENT_TYPES, inCodeOrder } from '../../shared/catalog-data.js';
-import { SENIORITIES } from './job-schemas.js';
 import type { CodeService } from '../codes/code-service.js';
+import { jobCodeColumns, jobCodesOf } from '../../shared/job-codes.js';
 import type { JobItemRow } from './job-reads.js';
-import type { JobChildCodes, JobRepository } from './job-repository.js';
+import type { JobRepository } from './job-repository.js';
 import type { JobChildren, JobWriteRepository } from './job-write-repository.js';
 import type { JobCreateInput, JobUpdateInput, ManagedJobSummaryDto } from './job-write-schemas.js';
 import { isHiring } from '../../search/search-documents.js';
@@ -53,6 +52,7 @@ export class JobWriteService {
     const stored = await this.d.uploads.storeAll('jobs', images, 'images');
     const now = this.d.clock();
     const workType = input.workType ?? 'ONSITE';
+    const codes = { seniorities: '', employment_types: '', ...jobCodeColumns(input) };
     try {
       return await this.d.writes.transaction(async (repo) => {
         const id = await repo.insert({
@@ -63,12 +63,12 @@ export class JobWriteService {
           benefit: input.jobBenefit ?? '', hire_process: input.jobHireProcess ?? '', hire_notes: input.jobHireNotes ?? '',
           apply_type: 'PLATFORM', apply_url: null, email: input.email ?? null, notify_emails: JSON.stringify(input.notifyEmails ?? []),
           military: input.military ? 1 : 0, veteran: input.veteran ? 1 : 0, start_at: startAt, end_at: endAt, view_count: 0,
-          created_at: now, updated_at: now, deleted_at: null,
-        }, { ...this.children(input), settings: input.settings ?? [], imageKeys: stored.map((s) => s.mediaKey) });
+          created_at: now, updated_at: now, deleted_at: null, ...codes,
+        }, { settings: input.settings ?? [], imageKeys: stored.map((s) => s.mediaKey) });
         const answer = this.summaryOf({
           id, status: 'draft', title: input.jobTitle, subtitle: input.jobSubtitle ?? '', job_category: input.jobCategory,
-          work_type: workType, start_at: startAt, end_at: endAt,
-        }, { seniorities: input.seniorities, employmentTypes: input.employmentTypes }, now);
+          work_type: workType, start_at: startAt, end_at: endAt, ...codes,
+        }, now);
         await repo.recordCreated(id, answer);
         return answer;
       });
@@ -107,11 +107,12 @@ export class JobWriteService {
       ...(input.notifyEmails !== undefined && { notify_emails: JSON.stringify(input.notifyEmails) }),
       ...(input.military !== undefined && { military: input.military ? 1 : 0 }),
       ...(input.veteran !== undefined && { veteran: input.veteran ? 1 : 0 }),
+      ...jobCodeColumns(input),
       updated_at: this.d.clock(),
     };
     const textChanged = ['jobTitle', 'jobSubtitle', 'jobBio', 'jobResponse', 'jobMinimumQual', 'jobPreferQual', 'jobBenefit', 'jobHireProcess', 'jobHireNotes']
       .some((k) => k in input);
-    const children: JobChildren = { ...this.children(input), ...(input.settings && { settings: input.settings }), ...(stored.length && { imageKeys: stored.map((s) => s.mediaKey) }) };
+    const children: JobChildren = { ...(input.settings && { settings: input.settings }), ...(stored.length && { imageKeys: stored.map((s) => s.mediaKey) }) };
     let replaced: string[];
     try {
       replaced = await this.d.writes.transaction((repo) => repo.update(jobId, values, children, textChanged));
@@ -128,19 +129,19 @@ export class JobWriteService {
     const endAt = body.endDate ? this.date('endDate', body.endDate, 'end', '') : null;
     if (endAt !== null && endAt < startAt) throw new ApiError('C0002', 'Field "endDate" must not be before startDate', 'endDate');
     if (endAt !== null && endAt <= this.d.clock()) throw new ApiError('C0002', `Field "endDate" is in the past: ${body.endDate}`, 'endDate');
-    const [job, children] = await Promise.all([this.authorize(userId, jobId, companyHandle, 'ENT_JOB_PUBLISH'), this.childrenOf(jobId)]);
+    const job = await this.authorize(userId, jobId, companyHandle, 'ENT_JOB_PUBLISH');
     if (job.status !== 'draft' && job.status !== 'finish') throw conflict(`Job ${jobId} is ${job.status}; only draft and finished jobs can be published`);
     const now = this.d.clock();
     await this.changeState(job, { status: 'published', start_at: startAt, end_at: endAt, updated_at: now });
-    return this.summaryOf({ ...job, status: 'published', start_at: startAt, end_at: endAt }, children, now);
+    return this.summaryOf({ ...job, status: 'published', start_at: startAt, end_at: endAt }, now);
   }
 
   async deactivate(userId: number, jobId: number, companyHandle: string | undefined): Promise<ManagedJobSummaryDto> {
-    const [job, children] = await Promise.all([this.authorize(userId, jobId, companyHandle, 'ENT_JOB_DISABLE'), this.childrenOf(jobId)]);
+    const job = await this.authorize(userId, jobId, companyHandle, 'ENT_JOB_DISABLE');
     if (job.status !== 'published') throw conflict(`Job ${jobId} is ${job.status}; only published jobs can be deactivated`);
     const now = this.d.clock();
     await this.changeState(job, { status: 'finish', updated_at: now });
-    return this.summaryOf({ ...job, status: 'finish' }, children, now);
+    return this.summaryOf({ ...job, status: 'finish' }, now);
   }
 
   async remove(userId: number, jobId: number, companyHandle: string | undefined): Promise<void> {
@@ -186,10 +187,6 @@ export class JobWriteService {
     return company;
   }
 
-  private children(input: JobUpdateInput): JobChildren {
-    return { ...(input.seniorities && { seniorities: input.seniorities }), ...(input.employmentTypes && { employmentTypes: input.employmentTypes }) };
-  }
-
   private checkFields(input: JobUpdateInput): void {
     if (input.jobCategory !== undefined) this.d.codes.requireCodes('body', 'request.jobCategory', 'job-categories', [input.jobCategory]);
     for (const [i, setting] of (input.settings ?? []).entries()) {
@@ -208,31 +205,26 @@ export class JobWriteService {
     return ms;
   }
 
-  private async childrenOf(jobId: number): Promise<JobChildCodes> {
-    return (await this.d.reads.childrenOf([jobId])).get(jobId)!;
-  }
-
   /** The jobs of `ids` as writes return them; `time` formats their times (ISO 8601 UTC, or the lists' form). */
   private async summaries(ids: number[], time: (ms: number) => string = toUtcIso): Promise<ManagedJobSummaryDto[]> {
-    const [rows, children] = await Promise.all([this.d.reads.findByIds(ids), this.d.reads.childrenOf(ids)]);
+    const rows = await this.d.reads.findByIds(ids);
     const byId = new Map(rows.map((r) => [r.id, r]));
     const now = this.d.clock();
     return ids.flatMap((id) => {
       const row = byId.get(id);
       if (!row) return [];
-      return [this.summaryOf(row, children.get(id)!, now, time)];
+      return [this.summaryOf(row, now, time)];
     });
   }
 
-  /** A job as writes return it, from its row's columns and its children (in any order), at `now`. */
-  private summaryOf(row: SummaryColumns, children: JobChildCodes, now: number, time: (ms: number) => string = toUtcIso): ManagedJobSummaryDto {
+  /** A job as writes return it, from its row's columns, at `now`. */
+  private summaryOf(row: SummaryColumns, now: number, time: (ms: number) => string = toUtcIso): ManagedJobSummaryDto {
     return {
       jobId: row.id,
       status: row.status as Status,
       hiring: isHiring(row, now),
       title: row.title,
-      seniorities: inCodeOrder(children.seniorities, SENIORITIES),
-      employmentTypes: inCodeOrder(children.employmentTypes, EMPLOYMENT_TYPES),
+      ...jobCodesOf(row),
       webUrl: this.d.links.job(row.id),
       subtitle: row.subtitle,
       jobCategory: row.job_category,
@@ -244,4 +236,4 @@ export class JobWriteService {
 }
 
 /** The columns of a job a write's answer shows. */
-type SummaryColumns = Pick<JobItemRow, 'id' | 'status' | 'title' | 'subtitle' | 'job_category' | 'work_type' | 'start_at' | 'end_at'>;
+type SummaryColumns = Pick<JobItemRow, 'id' | 'status' | 'title' | 'subtitle' | 'job_category' | 'work_type' | 'start_at' | 'end_at' | 'seniorities' | 'employment_types'>;
