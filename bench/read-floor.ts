@@ -5,7 +5,8 @@
  *   - one row by primary key (the least a read can be);
  *   - the floor: one statement in which the engine builds the whole detail as JSON (author, images, card,
  *     stats, mentions, the repost one level and the translation; a job's company, codes, images, translation);
- *   - the service's statement (post-reads.ts / job-reads.ts), its rows as the driver returns them;
+ *   - the service's statement (post-reads.ts / job-reads.ts), its rows as the service gets them (on SQLite built
+ *     by db/sqlite-rows.ts from the driver's raw arrays);
  *   - the service's detail read in this process (PostService.detail / JobService.detail: the data version,
  *     the statement, the mapping to the response object), every cache missed;
  *   - a page of 50 random posts or jobs turned into items (the service's hydration, no cache): the worst case, each
@@ -13,7 +14,7 @@
  *   - the page of 50 items of a distinct search of the realistic workload (bench/workload.ts: its keywords, filters,
  *     sorts and pages, every page 50 items), found by the service's own indexes and turned into items the same
  *     way: the pages searches ask for. The indexes load the saved copies `npm run bench` keeps beside the data;
- *   - the items statement alone for such pages (post_items / job_items: the rows as the driver returns them).
+ *   - the items statement alone for such pages (post_items / job_items: the rows as the service gets them).
  * `--only` runs only the variants whose name contains TEXT (to profile one: `node --cpu-prof --import tsx bench/read-floor.ts`).
  * The variants run interleaved in rounds, so a noisy machine affects them alike. On PostgreSQL the CPU is this
  * process's only (the server's is not counted); the wall time per read is printed beside it.
