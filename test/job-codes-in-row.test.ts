@@ -4,12 +4,9 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { AccountsRepository } from '../src/modules/accounts/accounts-repository.js';
-import { AppKeyService } from '../src/modules/accounts/app-key-service.js';
 import { databasesAt } from './helpers/database-at.js';
-import { testConfig } from './helpers/test-app.js';
+import { serviceOn } from './helpers/migrated-service.js';
 import { ENGINES } from './helpers/test-database.js';
 
 const BEFORE = '2026-11-27-023-post-images-covering-index';
@@ -48,14 +45,8 @@ describe.each(ENGINES)('migration 024 on %s', (engine) => {
     ]);
     for (const table of ['job_seniorities', 'job_employment_types']) await expect(sql`SELECT 1 FROM ${sql.table(table)}`.execute(db)).rejects.toThrow();
 
-    const app = await buildApp({ config: testConfig(), database, clock: () => NOW, logger: false });
+    const { app, get } = await serviceOn(database, NOW);
     try {
-      const { apiKey } = await new AppKeyService(new AccountsRepository(database.db, () => NOW), 0).createApp('reader');
-      const get = async (url: string) => {
-        const res = await app.inject({ method: 'GET', url, headers: { 'x-svc-api-key': apiKey } });
-        expect(res.statusCode, res.body).toBe(200);
-        return res.json();
-      };
       expect(await get(`/api/v1/jobs/${many}`)).toMatchObject({
         seniorities: ['BEGINNER', 'SENIOR', 'EXECUTIVE'], employmentTypes: ['FULL_TIME', 'INTERN', 'SELF_EMPLOYED'],
       });

@@ -1,12 +1,10 @@
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { CODE_RENAMES } from '../src/db/migrations/2026-11-25-019-real-service-codes.js';
-import { AccountsRepository } from '../src/modules/accounts/accounts-repository.js';
-import { AppKeyService } from '../src/modules/accounts/app-key-service.js';
 import { jsonPart, multipart } from './helpers/multipart.js';
-import { createTestApp, testConfig, type TestContext } from './helpers/test-app.js';
+import { createTestApp, type TestContext } from './helpers/test-app.js';
+import { serviceOn } from './helpers/migrated-service.js';
 import { databasesAt } from './helpers/database-at.js';
 import { ENGINES } from './helpers/test-database.js';
 import { accessToken, bearer } from './helpers/tokens.js';
@@ -66,14 +64,8 @@ describe.each(ENGINES)('the real service\'s codes on %s', (engine) => {
       // Index copies saved before hold facets of the old codes: the new epoch makes every instance rebuild.
       expect((await sql<{ value: string }>`SELECT value FROM search_log_state WHERE name = 'epoch'`.execute(db)).rows[0]!.value).not.toBe(epochBefore);
 
-      const app = await buildApp({ config: testConfig(), database: database, clock: () => NOW, logger: false });
+      const { app, get } = await serviceOn(database, NOW);
       try {
-        const { apiKey } = await new AppKeyService(new AccountsRepository(database.db, () => NOW), 0).createApp('reader');
-        const get = async (url: string) => {
-          const res = await app.inject({ method: 'GET', url, headers: { 'x-svc-api-key': apiKey } });
-          expect(res.statusCode, res.body).toBe(200);
-          return res.json();
-        };
         expect(await get(`/api/v1/jobs/${both}`)).toMatchObject({
           jobCategory: 'dev', employmentTypes: ['FULL_TIME', 'FIXED_TERM'], company: { industry: 'MEDICAL_BIO' }, endAt: '2026-12-24T15:00:00.000Z',
         });
