@@ -19,7 +19,8 @@
  * The variants run interleaved in rounds, so a noisy machine affects them alike. On PostgreSQL the CPU is this
  * process's only (the server's is not counted); the wall time per read is printed beside it.
  * Uses the data set `npm run bench` generated (bench/data/bench-1000000-200000-20000.sqlite, or the
- * PostgreSQL schema bench_1000000_200000_20000 of BENCH_DATABASE_URL).
+ * PostgreSQL schema bench_1000000_200000_20000 of BENCH_DATABASE_URL), read into the page cache first as the
+ * runner does (bench-data.ts).
  */
 import { parseArgs } from 'node:util';
 import { DataVersion } from '../src/cache/data-version.js';
@@ -38,7 +39,7 @@ import { JobIndex } from '../src/search/job-index.js';
 import { PostIndex } from '../src/search/post-index.js';
 import { SeededRandom } from '../src/demo/random.js';
 import { Links } from '../src/shared/links.js';
-import { benchIndexCopy, openBenchData } from './bench-data.js';
+import { benchDataInPageCache, benchIndexCopy, openBenchData } from './bench-data.js';
 import { realisticWorkload } from './realistic.js';
 import { jobFilterOf, postFilterOf } from './workload-filters.js';
 
@@ -93,6 +94,7 @@ const PK: Record<'posts' | 'jobs', EngineSql> = {
 
 const { values } = parseArgs({ options: { db: { type: 'string', default: 'sqlite' }, reads: { type: 'string', default: '4000' }, only: { type: 'string' } } });
 const database = openBenchData(values.db!);
+await benchDataInPageCache(database);
 const reads = Number(values.reads);
 const config = loadConfig({});
 const clock = Date.now;

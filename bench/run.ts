@@ -25,7 +25,7 @@ import { allLimitSettings } from '../src/rate-limit/limit-settings.js';
 import { OAuthRepository } from '../src/modules/oauth/oauth-repository.js';
 import { keyEncryptionKey, SigningKeys } from '../src/modules/oauth/signing-keys.js';
 import { TokenService } from '../src/modules/oauth/token-service.js';
-import { benchDataCounts, benchDataName } from './bench-data.js';
+import { benchDataCounts, benchDataName, fileInPageCache, schemaInPageCache } from './bench-data.js';
 import { generateBenchData } from './generate-data.js';
 import { REALISTIC, realisticWorkload, type Prepared } from './realistic.js';
 import { referenceServer } from './reference-servers.js';
@@ -103,43 +103,6 @@ async function upToDate(open: () => Database): Promise<void> {
   }
 }
 
-/**
- * Reads the SQLite file through once, so the runs start with it in the system's page cache. This machine evicts
- * cold file pages on its own, and a run on a partly evicted file measures the disk (docs/performance.md, "The page
- * cache"); a server's working set is resident, so the benchmark starts from there, as every documented run did.
- */
-function inPageCache(file: string): void {
-  const buffer = Buffer.allocUnsafe(8 << 20);
-  const fd = fs.openSync(file, 'r');
-  try {
-    while (fs.readSync(fd, buffer, 0, buffer.length, null) > 0) { /* read through */ }
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-/**
- * The same for a PostgreSQL schema: every table, index and TOAST relation of it read into the system's page cache
- * (`pg_prewarm` in its `read` mode, which leaves PostgreSQL's own buffers as they are). Without it a run measured
- * the disk: this machine had evicted the files, and a page of 50 random posts' items took 5-8 ms in the server
- * instead of 1.3-2 ms (docs/performance.md). Where the extension cannot be made, the run goes on and says so.
- */
-async function schemaInPageCache(client: pg.Client, schema: string): Promise<void> {
-  try {
-    await client.query('CREATE EXTENSION IF NOT EXISTS pg_prewarm SCHEMA public');
-    const { rows } = await client.query<{ bytes: string }>(`
-      WITH rels AS (
-        SELECT oid FROM pg_class WHERE relnamespace = $1::regnamespace AND relkind IN ('r', 'i', 'm')
-        UNION SELECT reltoastrelid FROM pg_class WHERE relnamespace = $1::regnamespace AND reltoastrelid <> 0
-      )
-      SELECT sum(public.pg_prewarm(oid, 'read')) * current_setting('block_size')::int AS bytes
-      FROM (SELECT oid FROM rels UNION SELECT indexrelid FROM pg_index WHERE indrelid IN (SELECT oid FROM rels)) r`, [schema]);
-    console.log(`  read ${Math.round(Number(rows[0]?.bytes ?? 0) / 2 ** 20)} MB of ${schema} into the page cache`);
-  } catch (err) {
-    console.warn(`  could not read ${schema} into the page cache (${(err as Error).message}): this run measures the disk too`);
-  }
-}
-
 export async function dataset(options: Pick<BenchOptions, 'db' | 'dataDir'>, posts: number): Promise<Target> {
   const counts = benchDataCounts(posts);
   const name = benchDataName(posts);
@@ -156,7 +119,7 @@ export async function dataset(options: Pick<BenchOptions, 'db' | 'dataDir'>, pos
       await database.close();
     }
     await upToDate(open);
-    inPageCache(file);
+    fileInPageCache(file);
     return { databaseUrl: file, name, open };
   }
   const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
@@ -176,9 +139,8 @@ export async function dataset(options: Pick<BenchOptions, 'db' | 'dataDir'>, pos
     await database.close();
   }
   await upToDate(open);
-  const warm = new pg.Client({ connectionString: url });
-  await warm.connect();
-  await schemaInPageCache(warm, schema).finally(() => warm.end());
+  const warm = open();
+  await schemaInPageCache(warm, schema).finally(() => warm.close());
   const separator = url.includes('?') ? '&' : '?';
   return { databaseUrl: `${url}${separator}options=${encodeURIComponent(`-c search_path=${schema}`)}`, name: `${name}-postgres`, open };
 }

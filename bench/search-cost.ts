@@ -17,7 +17,7 @@ import { AccountsRepository } from '../src/modules/accounts/accounts-repository.
 import { PostIndex, type PostSearchFilter } from '../src/search/post-index.js';
 import { JobIndex } from '../src/search/job-index.js';
 import { loadConfig } from '../src/config.js';
-import { benchDataName, benchIndexCopy, openBenchData } from './bench-data.js';
+import { benchDataInPageCache, benchDataName, benchIndexCopy, openBenchData } from './bench-data.js';
 import { realisticWorkload } from './realistic.js';
 import { jobFilterOf, postFilterOf } from './workload-filters.js';
 
@@ -27,6 +27,7 @@ const { values } = parseArgs({ options: {
 } });
 const dataName = benchDataName(Number(values.posts));
 const database = openBenchData(values.db!, dataName);
+await benchDataInPageCache(database, dataName);
 const accounts = new AccountsRepository(database.db, Date.now);
 const { serviceTimeZone: timeZone } = loadConfig();
 
