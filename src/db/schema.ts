@@ -175,7 +175,7 @@ export interface JobsTable {
   deleted_at: number | null;
   /** The recruiting end a `job.closed` change was recorded for by the hiring sweep (migration 021). */
   closed_event_for: Generated<number | null>;
-  /** The job's seniority codes in catalog order, joined by commas ('' for none; modules/jobs/job-codes.ts; migration 024). */
+  /** The job's seniority codes in catalog order, joined by commas ('' for none; shared/job-codes.ts; migration 024). */
   seniorities: Generated<string>;
   /** The job's employment type codes, the same way. */
   employment_types: Generated<string>;
