@@ -1,12 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { hashSecret } from '../src/shared/keys.js';
-import { AccountsRepository } from '../src/modules/accounts/accounts-repository.js';
-import { AppKeyService } from '../src/modules/accounts/app-key-service.js';
-import { testConfig } from './helpers/test-app.js';
 import { databasesAt } from './helpers/database-at.js';
+import { serviceOn } from './helpers/migrated-service.js';
 import { ENGINES } from './helpers/test-database.js';
 
 const BEFORE = '2026-11-22-010-job-popularity-index';
@@ -92,19 +89,16 @@ describe.each(ENGINES)('migrations after 010 on %s', (engine) => {
     expect((await sql`SELECT response_status, owner, resource_id FROM idempotency_keys`.execute(db)).rows).toEqual([{ response_status: 201, owner: null, resource_id: null }]);
 
     // And the service reads them in the new shape.
-    const app = await buildApp({ config: testConfig(), database: database, clock: () => NOW, logger: false });
+    const { app, get } = await serviceOn(database, NOW);
     try {
-      const { apiKey } = await new AppKeyService(new AccountsRepository(database.db, () => NOW), 0).createApp('reader');
-      const res = await app.inject({ method: 'GET', url: '/api/v1/events/evt_old', headers: { 'x-svc-api-key': apiKey } });
-      expect(res.statusCode, res.body).toBe(200);
+      expect(await get('/api/v1/events/evt_old')).toMatchObject({
+        eventOpenType: 'ON_OFFLINE', accessType: 'PUBLIC', tickets: [{ formFields: [{ fieldLabel: '회사', fieldType: 'TEXT' }] }],
+      });
       expect((await app.inject({ method: 'GET', url: '/api/v1/events/evt_old', headers: { 'x-svc-api-key': oldKey } })).statusCode).toBe(200);
-      expect(res.json()).toMatchObject({ eventOpenType: 'ON_OFFLINE', accessType: 'PUBLIC', tickets: [{ formFields: [{ fieldLabel: '회사', fieldType: 'TEXT' }] }] });
       // A post stored before post search moved to the service's own index is found in it.
-      const found = await app.inject({ method: 'GET', url: '/api/v1/posts?keyword=platypus', headers: { 'x-svc-api-key': apiKey } });
-      expect(found.json()).toMatchObject({ totalItems: 1, items: [{ content: '옛날 글 platypus' }] });
+      expect(await get('/api/v1/posts?keyword=platypus')).toMatchObject({ totalItems: 1, items: [{ content: '옛날 글 platypus' }] });
       // So is a job hiring before job search moved there, and the engines' full-text tables are gone.
-      const hiring = await app.inject({ method: 'GET', url: '/api/v1/jobs?keyword=wombat', headers: { 'x-svc-api-key': apiKey } });
-      expect(hiring.json()).toMatchObject({ totalItems: 1, items: [{ title: '옛 채용 wombat' }] });
+      expect(await get('/api/v1/jobs?keyword=wombat')).toMatchObject({ totalItems: 1, items: [{ title: '옛 채용 wombat' }] });
       for (const table of ['post_search', 'job_search', 'job_search_popular', 'search_sweeps']) {
         await expect(sql`SELECT 1 FROM ${sql.table(table)}`.execute(db)).rejects.toThrow();
       }
