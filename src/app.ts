@@ -37,6 +37,7 @@ import { requestLogPlugin } from './plugins/request-log.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
 import { createServer } from './server-instance.js';
+import { bitmapLibrary } from './search/bitmaps.js';
 
 export interface AppOptions {
   config: Config;
@@ -72,6 +73,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const oauth = await oauthArea(infra, { accounts });
   // The two search indexes get ready side by side (each from its saved copy, or from the tables).
   const [posts, jobs] = await Promise.all([postsArea(app, infra, { accounts }), jobsArea(app, infra, { accounts, codes: catalogs.codes })]);
+  app.log.info({ bitmaps: bitmapLibrary, posts: app.postIndex.stats(), jobs: app.jobIndex.stats() }, 'search indexes ready');
   const events = eventsArea(infra, { accounts });
   const webhookEndpoints = startWebhooks(app, infra, oauth.keyEncryptionKey);
 

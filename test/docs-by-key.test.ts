@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DocsByKey, TimeReached } from '../src/search/docs-by-key.js';
 import { OrderedDocuments } from '../src/search/ordered-documents.js';
-import { RoaringBitmap32, withTemporaryBitmaps } from '../src/search/posting-index.js';
+import { RoaringBitmap32, withTemporaryBitmaps } from '../src/search/bitmaps.js';
 
 /**
  * The job index's extra orders at the size of a real generation (200,000 jobs in the benchmark): sorted at once

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bytesOf, readSnapshot, writeSnapshot, type Chunk } from '../src/search/index-snapshot.js';
-import { RoaringBitmap32 } from '../src/search/posting-index.js';
+import { RoaringBitmap32 } from '../src/search/bitmaps.js';
 
 /**
  * The saved copy's file (src/search/index-snapshot.ts): chunks of every size round-trip, the ones larger than the

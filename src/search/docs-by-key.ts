@@ -5,7 +5,7 @@
  * documents anyway) until the generation is rebuilt.
  */
 import type { OrderedDocuments } from './ordered-documents.js';
-import { RoaringBitmap32, type Bitmap } from './posting-index.js';
+import { RoaringBitmap32, type Bitmap } from './bitmaps.js';
 
 /** Documents `from` to `to` of an order, sorted by number: what a bitmap takes in fastest (twice as fast as in time order). */
 const sortedDocs = (order: number[], from: number, to: number): Uint32Array => Uint32Array.from(order.slice(from, to)).sort();

@@ -3,7 +3,8 @@
  * value of a facet. Read from the index alone: the size of the intersection of the matches with each value's
  * posting, never a row per match.
  */
-import type { Bitmap, PostingIndex } from './posting-index.js';
+import type { Bitmap } from './bitmaps.js';
+import type { PostingIndex } from './posting-index.js';
 
 export interface FacetCount { value: string; count: number }
 

@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { RoaringBitmap32 } from 'roaring-wasm';
+import type { Bitmap } from './bitmaps.js';
 
 /** Bumped whenever what an index holds, or how it is written, changes (the tokenizer included). */
 export const SNAPSHOT_FORMAT = 3;
@@ -16,7 +16,7 @@ const MAGIC = Buffer.from('SVCIDX\n');
 export interface Snapshot<H> { header: H; chunks: ChunkReader }
 
 /** What a copy holds, in order: byte arrays (typed arrays' bytes), and bitmaps, in roaring's portable format. */
-export type Chunk = Uint8Array | RoaringBitmap32;
+export type Chunk = Uint8Array | Bitmap;
 
 /** The bytes of a typed array (a column), as a copy holds them. */
 export function bytesOf(values: Float64Array | Uint32Array): Uint8Array {
@@ -79,7 +79,7 @@ class FileWriter {
     this.used += bytes.byteLength;
   }
 
-  serialize(bitmap: RoaringBitmap32): void {
+  serialize(bitmap: Bitmap): void {
     const size = bitmap.getSerializationSizeInBytes('portable');
     if (this.used + size > this.buffer.length) this.flush();
     // A bitmap larger than the buffer (a token in most of several million documents) gets a buffer of its size.

@@ -17,7 +17,8 @@ import { DocsByKey, TimeReached } from './docs-by-key.js';
 import { normalizedLength, ServedIndex, type ItemSource } from './live-index.js';
 import { countValues, FACET_TOP, type FacetCounts } from './facet-counts.js';
 import { relevancePage, type IndexedItem, type OrderedDocuments } from './ordered-documents.js';
-import { RoaringBitmap32, withTemporaryBitmaps, type Bitmap, type IndexQuery } from './posting-index.js';
+import { RoaringBitmap32, withTemporaryBitmaps, type Bitmap } from './bitmaps.js';
+import type { IndexQuery } from './posting-index.js';
 import { FACET_KIND, FACETS, jobDocumentParts, jobTexts, jobTokens } from './search-documents.js';
 
 /** The job search parameters that facet counts can be asked for (the `facets` parameter). */

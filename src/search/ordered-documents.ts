@@ -7,7 +7,8 @@
  */
 import { bytesOf, type Chunk, type ChunkReader } from './index-snapshot.js';
 import { DocumentNumbers } from './document-numbers.js';
-import { PostingIndex, RoaringBitmap32, type Bitmap, type PostingMeta } from './posting-index.js';
+import { RoaringBitmap32, sliceOf, type Bitmap } from './bitmaps.js';
+import { PostingIndex, type PostingMeta } from './posting-index.js';
 
 /** Relevance ranks the newest this many matches; the older matches follow newest first (docs/search.md). */
 export const RELEVANCE_CANDIDATES = 200;
@@ -230,5 +231,5 @@ export function relevancePage(docs: OrderedDocuments, result: Bitmap, terms: str
 /** The highest `count` numbers of a bitmap, highest first. */
 function topOf(bitmap: Bitmap, count: number): number[] {
   const from = Math.max(0, bitmap.size - count);
-  return Array.from(bitmap.sliceUint32Array(from, bitmap.size)).reverse();
+  return Array.from(sliceOf(bitmap, from, bitmap.size)).reverse();
 }

@@ -18,7 +18,8 @@ import { groupBy } from '../shared/group.js';
 import { normalizedLength, ServedIndex, type ItemSource } from './live-index.js';
 import { countFlag, countValues, FACET_TOP, type FacetCount, type FacetCounts } from './facet-counts.js';
 import { relevancePage, type IndexedItem, type OrderedDocuments } from './ordered-documents.js';
-import { withTemporaryBitmaps, type Bitmap, type IndexQuery, type PostingIndex } from './posting-index.js';
+import { withTemporaryBitmaps, type Bitmap } from './bitmaps.js';
+import type { IndexQuery, PostingIndex } from './posting-index.js';
 import { FACET_KIND, FACETS, postTokens } from './search-documents.js';
 
 export { RELEVANCE_CANDIDATES } from './ordered-documents.js';

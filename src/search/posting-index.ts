@@ -6,23 +6,11 @@
  * What relevance needs is held too, so that ranking reads no text: each document's length, and for each
  * token the documents in which it repeats, in tiers (at least 2, 4 and 8 occurrences).
  *
- * The bitmaps are CRoaring's, compiled to WebAssembly (`roaring-wasm`, by the author of the native `roaring`
- * binding, whose C++ does not build on Node.js 26): the same library and serialization on every Node.js.
+ * The bitmaps are CRoaring's (bitmaps.ts: the native binding where it loads, WebAssembly elsewhere).
  */
-import { RoaringArenaAllocator, RoaringBitmap32 } from 'roaring-wasm';
+import { RoaringBitmap32, type Bitmap } from './bitmaps.js';
 import { bytesOf, type Chunk, type ChunkReader } from './index-snapshot.js';
 import { facetParts } from './search-text.js';
-
-export type Bitmap = RoaringBitmap32;
-export { RoaringBitmap32 };
-
-/**
- * Runs `work` with every bitmap it creates freed when it returns (CRoaring's memory lives in WebAssembly, which
- * JavaScript's collector frees only eventually). `work` must create no bitmap that outlives it.
- */
-export function withTemporaryBitmaps<T>(work: () => T): T {
-  return new RoaringArenaAllocator().with(work);
-}
 
 /** A document is in tier i of a token when the token occurs at least TIERS[i] times in it. */
 export const TIERS = [2, 4, 8] as const;

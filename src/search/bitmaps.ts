@@ -1,0 +1,62 @@
+/**
+ * The compressed bitmaps the search indexes are made of: CRoaring, through its native Node.js binding (`roaring`)
+ * where that binding is installed and loads, and otherwise through the same library compiled to WebAssembly
+ * (`roaring-wasm`, by the same author, with the same API and serialization).
+ *
+ * Both are CRoaring, but not equally fast. `roaring-wasm` 1.1.0 counts the bits of its dense containers (a bitset of
+ * 65,536 documents, 8 KB) a byte at a time through memory, ~80 µs for one container pair where the native binding
+ * takes ~0.5 µs; every intersection of two dense postings counts its result that way (docs/search.md, "The bitmap
+ * library"). The native binding is an optional dependency because its C++ does not yet build on Node.js 26: there
+ * `npm install` skips it and the service runs on `roaring-wasm`, with the same results, more slowly.
+ *
+ * The two libraries read and write the same portable format, so a saved index copy loads under either.
+ */
+import { createRequire } from 'node:module';
+import { RoaringArenaAllocator, RoaringBitmap32 as WasmBitmap32 } from 'roaring-wasm';
+
+/** Which library the process's bitmaps come from. */
+export type BitmapLibrary = 'roaring' | 'roaring-wasm';
+
+function nativeBitmaps(): typeof WasmBitmap32 | null {
+  try {
+    // The same class, method for method, for every call the indexes make (both libraries mirror CRoaring's API).
+    return (createRequire(import.meta.url)('roaring') as { RoaringBitmap32: typeof WasmBitmap32 }).RoaringBitmap32;
+  } catch {
+    return null;
+  }
+}
+
+const native = nativeBitmaps();
+
+export const RoaringBitmap32: typeof WasmBitmap32 = native ?? WasmBitmap32;
+/**
+ * A bitmap of either library. Their methods agree, but for a few that only one has or that take other arguments under
+ * the same name (`rangeUint32Array` takes values on WebAssembly, ranks on the native binding; `select` past the end gives
+ * NaN or undefined): the indexes use `sliceOf` below for those, and test/bitmaps.test.ts runs every call they make on
+ * both libraries.
+ */
+export type Bitmap = WasmBitmap32;
+export const bitmapLibrary: BitmapLibrary = native ? 'roaring' : 'roaring-wasm';
+
+/** The native binding's page of a bitmap by rank (the same name takes values on WebAssembly). */
+interface NativePages {
+  size: number;
+  rangeUint32Array(output: Uint32Array, offset: number, limit: number): Uint32Array;
+}
+
+/** The values of `bitmap` of ranks `start` (included) to `end` (excluded), in ascending order. */
+export function sliceOf(bitmap: Bitmap, start: number, end: number): Uint32Array {
+  if (bitmap instanceof WasmBitmap32) return bitmap.sliceUint32Array(start, end);
+  const paged = bitmap as unknown as NativePages;
+  const count = Math.max(0, Math.min(end, paged.size) - start);
+  return paged.rangeUint32Array(new Uint32Array(count), start, count);
+}
+
+/**
+ * Runs `work` with every bitmap it creates freed when it returns: on WebAssembly, whose memory JavaScript's collector
+ * frees only eventually, through an arena; the native binding's bitmaps tell V8 their size and are freed with the
+ * objects. `work` must create no bitmap that outlives it.
+ */
+export function withTemporaryBitmaps<T>(work: () => T): T {
+  return native ? work() : new RoaringArenaAllocator().with(work);
+}
