@@ -112,7 +112,7 @@ describe('the search indexes\' bitmaps', () => {
     expect(back.andCardinality(fromWasm)).toBe(fromWasm.size);
   });
 
-  it('free what a search makes, on either library', () => {
+  it('run a search\'s work in a scope of temporary bitmaps, leaving the bitmaps made outside it intact', () => {
     const kept = new RoaringBitmap32(numbers(10_000, 100_000, 11));
     const size = withTemporaryBitmaps(() => RoaringBitmap32.and(kept, RoaringBitmap32.fromRange(0, 50_000)).size);
     expect(size).toBe(kept.rangeCardinality(0, 50_000));
