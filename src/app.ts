@@ -36,8 +36,8 @@ import { representationCachePlugin } from './plugins/representation-cache.js';
 import { requestLogPlugin } from './plugins/request-log.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
-import { createServer } from './server-instance.js';
 import { bitmapLibrary } from './search/bitmaps.js';
+import { createServer } from './server-instance.js';
 
 export interface AppOptions {
   config: Config;

@@ -32,8 +32,8 @@ export const RoaringBitmap32: typeof WasmBitmap32 = native ?? WasmBitmap32;
 /**
  * A bitmap of either library. Their methods agree, but for a few that only one has or that take other arguments under
  * the same name (`rangeUint32Array` takes values on WebAssembly, ranks on the native binding; `select` past the end gives
- * NaN or undefined): the indexes use `sliceOf` below for those, and test/bitmaps.test.ts runs every call they make on
- * both libraries.
+ * NaN or undefined). The indexes call none of those: a page by rank goes through `sliceOf` below, and
+ * test/bitmaps.test.ts runs every call they make on both libraries.
  */
 export type Bitmap = WasmBitmap32;
 export const bitmapLibrary: BitmapLibrary = native ? 'roaring' : 'roaring-wasm';
