@@ -169,10 +169,17 @@ describe.each(ENGINES)('cached search results stay exact on %s', (engine) => {
 });
 
 describe('read caches bounded by memory', () => {
-  it('keeps values up to their approximate size in bytes, dropping the least recently used first', () => {
+  it('keeps values seen twice, up to their approximate size in bytes, dropping the least recently used first', () => {
     const cache = new VersionedCache<{ text: string }>(1024 * 1024);
     const value = (i: number) => ({ text: `${i}`.padEnd(50_000, '가') });
     expect(approximateBytes(value(1))).toBeGreaterThan(100_000);
+    // A value is kept the second time its key is set: the first only marks the key as seen.
+    cache.set(1, 'once', value(0));
+    expect(cache.get(1, 'once')).toBeUndefined();
+    cache.set(1, 'once', value(0));
+    expect(cache.get(1, 'once')).toBeDefined();
+    for (let i = 0; i < 100; i++) cache.set(1, `k${i}`, value(i));
+    expect(cache.get(1, 'k99')).toBeUndefined();
     for (let i = 0; i < 100; i++) cache.set(1, `k${i}`, value(i));
     const kept = Array.from({ length: 100 }, (_, i) => cache.get(1, `k${i}`) !== undefined);
     // 1 MiB holds ten values of ~100 KB: the newest ten.

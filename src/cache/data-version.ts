@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { approximateBytes } from './approximate-bytes.js';
+import { SeenBefore } from './seen-before.js';
 import { DATA_VERSION_SLOTS } from '../db/migrations/2026-11-21-008-data-version-slots.js';
 import type { PreparedRead, PreparedReads } from '../db/prepared-reads.js';
 import type { DB } from '../db/schema.js';
@@ -56,14 +57,15 @@ export class DataVersion {
  * Values computed from versioned data (a post as the API shows it, in one language), each kept with the
  * version it was read at and used only while that version is current. Nothing is invalidated one by one:
  * a write bumps the version and every older entry stops matching. The cache holds at most `maxBytes` of
- * values by their approximate size (approximate-bytes.ts, or `sizeOf` where the caller can say it for less
- * than walking every field of every value kept), the least recently used going first.
+ * values by their approximate size (approximate-bytes.ts), the least recently used going first, and keeps a
+ * value only the second time its key is set (seen-before.ts): most ids of random reads are read once.
  */
 export class VersionedCache<V> {
   private readonly entries: LRUCache<string, { version: number; value: V }>;
+  private readonly offered = new SeenBefore();
 
-  constructor(maxBytes: number, sizeOf: (value: V) => number = approximateBytes) {
-    this.entries = new LRUCache({ maxSize: maxBytes, sizeCalculation: (entry, key) => 64 + key.length * 2 + sizeOf(entry.value) });
+  constructor(maxBytes: number) {
+    this.entries = new LRUCache({ maxSize: maxBytes, sizeCalculation: (entry, key) => 64 + key.length * 2 + approximateBytes(entry.value) });
   }
 
   get(version: number, key: string): V | undefined {
@@ -71,32 +73,9 @@ export class VersionedCache<V> {
     return entry && entry.version === version ? entry.value : undefined;
   }
 
+  /** Kept when `key` is kept already (under an older version) or has been offered before. */
   set(version: number, key: string, value: V): void {
+    if (!this.entries.has(key) && !this.offered.offer(key)) return;
     this.entries.set(key, { version, value });
-  }
-
-  /**
-   * The values of `ids` that exist, in `ids` order, for values kept by id that a request may find incomplete (a post kept without the translation
-   * a page in another language needs): those of `version` that `serves` accepts come from the cache; the others,
-   * missing or incomplete, from one `load`, each row handed to `keep` with the value kept for its id (undefined
-   * when none) to make the value kept from then on.
-   */
-  async getManyCompleted<Row extends { id: number }>(
-    version: number | null, ids: number[], serves: (value: V) => boolean,
-    load: (missing: number[]) => Promise<Row[]>, keep: (row: Row, kept: V | undefined) => V,
-  ): Promise<V[]> {
-    const found = new Map<number, V>();
-    const missing = ids.filter((id) => {
-      const hit = version === null ? undefined : this.get(version, String(id));
-      if (hit !== undefined && serves(hit)) found.set(id, hit);
-      return !found.has(id);
-    });
-    for (const row of missing.length ? await load(missing) : []) {
-      const value = keep(row, version === null ? undefined : this.get(version, String(row.id)));
-      // Set again when the kept value was completed, so the cache counts its size.
-      if (version !== null) this.set(version, String(row.id), value);
-      found.set(row.id, value);
-    }
-    return ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
   }
 }

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fast
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
 import type { VersionedData } from '../cache/data-version.js';
+import { SeenBefore } from '../cache/seen-before.js';
 import { etagOf } from './conditional-get.js';
 import { addRouteHook } from './route-hooks.js';
 
@@ -41,12 +42,14 @@ const MAX_BYTES = 16 * 1024 * 1024;
  * Public reads served again, byte for byte, while the data they were built from is unchanged: each
  * response of a route marked `representation` is kept under the data version read before its handler
  * ran (any write, on any instance, bumps it in its transaction), the language and the exact URL. A hit
- * costs one version read; nothing is loaded, serialized or hashed again. Responses that depend on the
+ * costs one version read; nothing is loaded, serialized or hashed again. A response is kept the second time
+ * its key is built (seen-before.ts): most URLs of realistic traffic come once. Responses that depend on the
  * caller (a Bearer token makes `owned` personal) are never kept.
  */
 export const representationCachePlugin = fp(async (app, opts: { versions: Record<RepresentedData, { read(): Promise<number> }>; clock: () => number }) => {
   const kept = new LRUCache<string, Representation>({ maxSize: MAX_BYTES, sizeCalculation: (r) => r.body.length + 200 });
   const keyOf = (request: FastifyRequest) => `${request.locale}|${request.url}`;
+  const offered = new SeenBefore();
 
   app.decorateRequest('representationValidUntil', Number.POSITIVE_INFINITY);
   app.decorateRequest('representationVersion', null);
@@ -69,12 +72,14 @@ export const representationCachePlugin = fp(async (app, opts: { versions: Record
   const keep = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
     const version = request.representationVersion;
     if (version === null || reply.statusCode !== 200 || typeof payload !== 'string') return done(null, payload);
+    const key = keyOf(request);
+    if (!kept.has(key) && !offered.offer(key)) return done(null, payload);
     // Its own allocation: a small `Buffer.from` is a slice of an 8 KB pool slab, and a kept slice would keep its
     // whole slab (and the garbage around it) alive for as long as the response stays cached.
     const body = Buffer.allocUnsafeSlow(Buffer.byteLength(payload));
     body.write(payload);
     const etag = etagOf(body);
-    kept.set(keyOf(request), {
+    kept.set(key, {
       version, validFrom: opts.clock(), validUntil: request.representationValidUntil, contentType: String(reply.getHeader('content-type')), etag, body,
     });
     reply.header('ETag', etag);

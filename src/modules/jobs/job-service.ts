@@ -5,7 +5,6 @@ import type { Links } from '../../shared/links.js';
 import { translationLanguage, type Locale } from '../../shared/locale.js';
 import { toListDateTime, toUtcIso } from '../../shared/time.js';
 import { pageOf, type PageResult } from '../../schemas/common.js';
-import { approximateBytes } from '../../cache/approximate-bytes.js';
 import { VersionedCache, type DataVersion } from '../../cache/data-version.js';
 import { NO_COMPANY, noMatchFacets, withCompanyHandles } from '../../search/facet-counts.js';
 import { SearchCache } from '../../search/search-cache.js';
@@ -23,21 +22,6 @@ import type { JobDetailDto, JobSearchQueryInput, JobSummaryDto } from './job-sch
 
 type WorkType = JobSummaryDto['workType'];
 
-/**
- * A job as search results show it, kept once for every language: its summary as written, and the translations
- * of its title and subtitle asked for so far (null: none in that language).
- */
-interface CachedJob {
-  summary: JobSummaryDto;
-  translations: Map<string, { title: string; subtitle: string } | null>;
-}
-
-function cachedJobBytes({ summary, translations }: CachedJob): number {
-  let bytes = approximateBytes(summary);
-  for (const t of translations.values()) bytes += 64 + 2 * (t === null ? 0 : t.title.length + t.subtitle.length);
-  return bytes;
-}
-
 /** A job detail as it is kept: everything but `hiring`, which depends on the time of the request. */
 interface CachedDetail {
   row: JobDetailRow;
@@ -45,19 +29,13 @@ interface CachedDetail {
 }
 
 /**
- * The memory the read caches of jobs may hold: as search pages show them (by id, with their translations; ~2 KB each) and
- * as details (~5 KB each).
+ * The memory the cache of job details (~5 KB each) may hold. A search page's items are not cached: read again, they
+ * cost less than a cache of them did (docs/performance.md).
  */
-const CACHED_JOBS_BYTES = 6 * 1024 * 1024;
 const CACHED_DETAILS_BYTES = 4 * 1024 * 1024;
 
 export class JobService {
   private readonly cache: SearchCache;
-  /**
-   * Jobs as search pages show them, by id (every language), under the jobs data version. Nothing in them
-   * depends on the time of the request.
-   */
-  private readonly items = new VersionedCache<CachedJob>(CACHED_JOBS_BYTES, cachedJobBytes);
   private readonly details = new VersionedCache<CachedDetail | null>(CACHED_DETAILS_BYTES);
 
   constructor(
@@ -82,9 +60,9 @@ export class JobService {
     }
     const { now, ...withoutNow } = filter;
     // Results change when a job opens or closes: a cached page holds between the last such moment and the next.
-    const { total, ids, version, validUntil, facets } = await this.cache.get(JSON.stringify(withoutNow), now, (version) => this.jobs.search(filter, version), knownVersion);
+    const { total, ids, validUntil, facets } = await this.cache.get(JSON.stringify(withoutNow), now, (version) => this.jobs.search(filter, version), knownVersion);
     const [hydrated, named] = await Promise.all([
-      this.hydrate(ids, locale, version), withCompanyHandles(facets, (companyIds) => this.accounts.companyHandles(companyIds)),
+      this.hydrate(ids, locale), withCompanyHandles(facets, (companyIds) => this.accounts.companyHandles(companyIds)),
     ]);
     return { page: pageOf(hydrated, total, page, pageSize, named), validUntil };
   }
@@ -153,24 +131,12 @@ export class JobService {
     };
   }
 
-  /**
-   * The jobs of `ids` that exist, in that order, in `locale`: from the cache of `version` when it knows their
-   * translation into the language (or that they need none), the rest loaded in one statement and cached.
-   */
-  private async hydrate(ids: number[], locale: Locale, version: number): Promise<JobSummaryDto[]> {
-    const language = translationLanguage(locale);
-    const kept = await this.items.getManyCompleted(version, ids,
-      (job) => language === null || job.translations.has(language),
-      (missing) => this.jobs.items(missing, language),
-      (row, before) => {
-        const job = before ?? { summary: this.summaryOf({ ...row, t_title: null, t_subtitle: null }), translations: new Map() };
-        // The translation's columns come from a left join: null together when there is none (the table's are NOT NULL).
-        if (language !== null) job.translations.set(language, row.t_title === null ? null : { title: row.t_title, subtitle: row.t_subtitle! });
-        return job;
-      });
-    return kept.map(({ summary, translations }) => {
-      const translation = language === null ? null : translations.get(language) ?? null;
-      return translation === null ? summary : { ...summary, title: translation.title, subtitle: translation.subtitle };
+  /** The jobs of `ids` that exist, in that order, in `locale`: one statement reads them all. */
+  private async hydrate(ids: number[], locale: Locale): Promise<JobSummaryDto[]> {
+    const byId = new Map((await this.jobs.items(ids, translationLanguage(locale))).map((row) => [row.id, row]));
+    return ids.flatMap((id) => {
+      const row = byId.get(id);
+      return row === undefined ? [] : [this.summaryOf(row)];
     });
   }
 

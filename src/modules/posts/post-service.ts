@@ -41,21 +41,10 @@ function ogOf(row: PostRow): OgCard | null {
 }
 
 interface Hydrated {
-  row: PostRow;
   summary: Omit<PostSummaryDto, 'postedAt'>;
   language: string;
   /** `postedAt` as search results show it (UTC wall-clock time without zone, toListDateTime). */
   listPostedAt: string;
-}
-
-/**
- * A post as search results show it, kept once for every language: its row and summary as written, and the
- * translations asked for so far (null: none in that language). A page in another language needs only the
- * translation, and most posts have none, so one entry serves every language.
- */
-interface CachedPost {
-  post: Hydrated;
-  translations: Map<string, string | null>;
 }
 
 /** A post detail as anybody sees it, with the authors whose viewers see `owned: true`. */
@@ -66,27 +55,14 @@ interface CachedDetail {
 }
 
 /**
- * The memory the read caches of posts (by id, with their translations, ~2.5 KB each) and of post details (~2 KB) may
- * hold: about 3,000 posts and 2,000 details, the popular ones. Random reads over a million ids miss any cache
- * that fits in memory, so more buys nothing there and costs the process's memory (docs/performance.md).
+ * The memory the cache of post details (~2 KB each) may hold: about 2,000, the popular ones. Random reads over a
+ * million ids miss any cache that fits in memory, so more buys nothing there and costs the process's memory.
+ * A search page's items are not cached: read again, they cost less than a cache of them did (docs/performance.md).
  */
-const CACHED_POSTS_BYTES = 8 * 1024 * 1024;
 const CACHED_DETAILS_BYTES = 4 * 1024 * 1024;
-
-/**
- * What approximateBytes() gives for a kept post, without walking its ~60 fields on every page: the fixed fields
- * (~1.6 KB), the body (shared by the row and the summary), images, card, and the translations kept.
- */
-function cachedPostBytes({ post: { row, summary }, translations }: CachedPost): number {
-  let bytes = 1_600 + 2 * (row.content?.length ?? 0) + 200 * summary.images.length + (summary.og ? 600 : 0);
-  for (const translation of translations.values()) bytes += 64 + 2 * (translation?.length ?? 0);
-  return bytes;
-}
 
 export class PostService {
   private readonly cache: SearchCache;
-  /** Posts as search results show them, by id (every language), under the posts data version. */
-  private readonly items = new VersionedCache<CachedPost>(CACHED_POSTS_BYTES, cachedPostBytes);
   private readonly details = new VersionedCache<CachedDetail | null>(CACHED_DETAILS_BYTES);
 
   constructor(
@@ -106,9 +82,9 @@ export class PostService {
     const filter = await postSearchFilter(query, this.timeZone, (handle) => this.accounts.companyIdByHandle(handle));
     if (filter === null) return pageOf<PostSummaryDto>([], 0, page, pageSize, noMatchFacets(query.facets));
 
-    const { total, ids, version, facets } = await this.cache.get(JSON.stringify(filter), 0, (version) => this.posts.search(filter, version), knownVersion);
+    const { total, ids, facets } = await this.cache.get(JSON.stringify(filter), 0, (version) => this.posts.search(filter, version), knownVersion);
     const [hydrated, named] = await Promise.all([
-      this.hydrate(ids, viewer, locale, version), withCompanyHandles(facets, (companyIds) => this.accounts.companyHandles(companyIds)),
+      this.hydrate(ids, viewer, locale), withCompanyHandles(facets, (companyIds) => this.accounts.companyHandles(companyIds)),
     ]);
     const items = hydrated.map(({ summary, listPostedAt }) => ({ ...summary, postedAt: listPostedAt }));
     return pageOf(items, total, page, pageSize, named);
@@ -196,41 +172,22 @@ export class PostService {
     return images.map(({ id, mediaKey, width, height }) => ({ id, url: this.links.media(mediaKey), width, height }));
   }
 
-  /**
-   * The posts of `ids` that exist, in that order, as `viewer` sees them. Read from the cache of `version`
-   * (null: straight from the database), the rest loaded in a fixed number of queries and cached.
-   */
-  private async hydrate(ids: number[], viewer: Viewer | null, locale: Locale, version: number | null): Promise<Hydrated[]> {
-    const language = translationLanguage(locale);
-    // A kept post serves this language once it knows the post's translation into it (or that it needs none); the
-    // others are read in one statement, with this language's translation.
-    const kept = await this.items.getManyCompleted(version, ids,
-      (post) => language === null || post.post.row.language === language || post.translations.has(language),
-      (missing) => this.posts.items(missing, language),
-      (row, before) => {
-        const post = before ?? { post: this.hydrated({ ...row, translation: null }, locale), translations: new Map<string, string | null>() };
-        if (language !== null) post.translations.set(language, row.translation);
-        return post;
-      });
-    return kept.map((entry) => {
-      const post = this.inLanguage(entry, locale, language);
-      const owned = viewer !== null && post.row.author_user_id === viewer.userId;
-      return owned ? { ...post, summary: { ...post.summary, owned } } : post;
+  /** The posts of `ids` that exist, in that order, as `viewer` sees them: one statement reads them all. */
+  private async hydrate(ids: number[], viewer: Viewer | null, locale: Locale): Promise<Hydrated[]> {
+    const byId = new Map((await this.posts.items(ids, translationLanguage(locale))).map((row) => [row.id, row]));
+    return ids.flatMap((id) => {
+      const row = byId.get(id);
+      if (row === undefined) return [];
+      const post = this.hydrated(row, locale);
+      if (viewer !== null && row.author_user_id === viewer.userId) post.summary.owned = true;
+      return [post];
     });
-  }
-
-  /** A kept post as a page in `locale` shows it: its translation into the page's language when it has one. */
-  private inLanguage({ post, translations }: CachedPost, locale: Locale, language: string | null): Hydrated {
-    const translation = language === null || post.row.language === locale ? null : translations.get(language) ?? null;
-    if (translation === null) return post;
-    return { ...post, language: locale, summary: { ...post.summary, content: translation } };
   }
 
   private hydrated(row: PostRow, locale: Locale): Hydrated {
     const translated = row.language !== locale ? row.translation ?? undefined : undefined;
     const isCompany = row.author_type === 'COMPANY';
     return {
-      row,
       language: translated !== undefined ? locale : row.language,
       listPostedAt: toListDateTime(row.posted_at),
       summary: {
