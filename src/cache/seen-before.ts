@@ -5,7 +5,7 @@
  * and is then collected by a full mark-compact. One bit per key (a hash), with no allocation per offer.
  *
  * The bits (512 KB) are cleared when an eighth of them have been set, so a key is remembered for the last
- * 2^22/8 = 524,288 new keys (about twenty seconds at a thousand pages of items a second), and a new key is taken for
+ * 2^22/8 = 524,288 new keys (about a minute of random details at several thousand a second), and a new key is taken for
  * one seen before at most one time in eight (one in sixteen on average). docs/performance.md has the measurements.
  */
 export class SeenBefore {
