@@ -1,4 +1,5 @@
 import { ApiError, notFound } from '../../shared/api-error.js';
+import { inIdOrder } from '../../shared/group.js';
 import type { Links } from '../../shared/links.js';
 import { translationLanguage, type Locale } from '../../shared/locale.js';
 import { dateBoundary, parseSearchTime, toListDateTime, toUtcIso } from '../../shared/time.js';
@@ -106,11 +107,7 @@ export class EventService {
 
   /** The events of `ids` that exist, in that order, in one statement. */
   private async hydrate(ids: string[], locale: Locale) {
-    const rows = new Map((await this.events.items(ids, translationLanguage(locale))).map((row) => [row.id, row]));
-    return ids.flatMap((id) => {
-      const row = rows.get(id);
-      return row ? [this.hydrated(row, locale)] : [];
-    });
+    return inIdOrder(ids, await this.events.items(ids, translationLanguage(locale))).map((row) => this.hydrated(row, locale));
   }
 
   private hydrated(row: EventItemRow, locale: Locale): { summary: EventSummaryDto; description: string } {

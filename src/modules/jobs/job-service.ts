@@ -1,6 +1,7 @@
 import { notFound } from '../../shared/api-error.js';
 import { rowFinder } from '../../db/prepared-reads.js';
 import { inLocaleKey, type InLocale, TickBatch } from '../../shared/tick-batch.js';
+import { inIdOrder } from '../../shared/group.js';
 import type { Links } from '../../shared/links.js';
 import { translationLanguage, type Locale } from '../../shared/locale.js';
 import { toListDateTime, toUtcIso } from '../../shared/time.js';
@@ -133,11 +134,7 @@ export class JobService {
 
   /** The jobs of `ids` that exist, in that order, in `locale`: one statement reads them all. */
   private async hydrate(ids: number[], locale: Locale): Promise<JobSummaryDto[]> {
-    const byId = new Map((await this.jobs.items(ids, translationLanguage(locale))).map((row) => [row.id, row]));
-    return ids.flatMap((id) => {
-      const row = byId.get(id);
-      return row === undefined ? [] : [this.summaryOf(row)];
-    });
+    return inIdOrder(ids, await this.jobs.items(ids, translationLanguage(locale))).map((row) => this.summaryOf(row));
   }
 
   private summaryOf(row: JobItemRow): JobSummaryDto {

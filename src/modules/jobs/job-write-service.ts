@@ -1,5 +1,6 @@
 import type { CheckedImage, ImageUploads } from '../../media/image-uploads.js';
 import { ApiError, notFound } from '../../shared/api-error.js';
+import { inIdOrder } from '../../shared/group.js';
 import type { Links } from '../../shared/links.js';
 import { dateBoundary, toListDateTime, toUtcIso } from '../../shared/time.js';
 import { pageOf, type PageResult } from '../../schemas/common.js';
@@ -207,14 +208,9 @@ export class JobWriteService {
 
   /** The jobs of `ids` as writes return them; `time` formats their times (ISO 8601 UTC, or the lists' form). */
   private async summaries(ids: number[], time: (ms: number) => string = toUtcIso): Promise<ManagedJobSummaryDto[]> {
-    const rows = await this.d.reads.findByIds(ids);
-    const byId = new Map(rows.map((r) => [r.id, r]));
+    const rows = inIdOrder(ids, await this.d.reads.findByIds(ids));
     const now = this.d.clock();
-    return ids.flatMap((id) => {
-      const row = byId.get(id);
-      if (!row) return [];
-      return [this.summaryOf(row, now, time)];
-    });
+    return rows.map((row) => this.summaryOf(row, now, time));
   }
 
   /** A job as writes return it, from its row's columns, at `now`. */

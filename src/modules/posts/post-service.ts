@@ -1,5 +1,6 @@
 import { ApiError, notFound } from '../../shared/api-error.js';
 import { rowFinder } from '../../db/prepared-reads.js';
+import { inIdOrder } from '../../shared/group.js';
 import { inLocaleKey, type InLocale, TickBatch } from '../../shared/tick-batch.js';
 import type { Links } from '../../shared/links.js';
 import { translationLanguage, type Locale } from '../../shared/locale.js';
@@ -174,13 +175,10 @@ export class PostService {
 
   /** The posts of `ids` that exist, in that order, as `viewer` sees them: one statement reads them all. */
   private async hydrate(ids: number[], viewer: Viewer | null, locale: Locale): Promise<Hydrated[]> {
-    const byId = new Map((await this.posts.items(ids, translationLanguage(locale))).map((row) => [row.id, row]));
-    return ids.flatMap((id) => {
-      const row = byId.get(id);
-      if (row === undefined) return [];
+    return inIdOrder(ids, await this.posts.items(ids, translationLanguage(locale))).map((row) => {
       const post = this.hydrated(row, locale);
       if (viewer !== null && row.author_user_id === viewer.userId) post.summary.owned = true;
-      return [post];
+      return post;
     });
   }
 
