@@ -75,7 +75,7 @@ export class VersionedCache<V> {
 
   /** Kept when `key` is kept already (under an older version) or has been offered before. */
   set(version: number, key: string, value: V): void {
-    if (!this.entries.has(key) && !this.offered.offer(key)) return;
+    if (!this.offered.admits(key, this.entries.has(key))) return;
     this.entries.set(key, { version, value });
   }
 }

@@ -13,8 +13,13 @@ export class SeenBefore {
   private readonly words = new Uint32Array((1 << SeenBefore.LOG2_BITS) >>> 5);
   private marked = 0;
 
+  /** The admission rule of the caches: keep `key`'s value when the cache holds `key` already (`held`) or it was offered before. */
+  admits(key: string, held: boolean): boolean {
+    return held || this.offer(key);
+  }
+
   /** True when `key` was offered before (since the bits were last cleared); otherwise remembers it and says false. */
-  offer(key: string): boolean {
+  private offer(key: string): boolean {
     const bit = Math.imul(stringHash(key), 0x9e3779b1) >>> (32 - SeenBefore.LOG2_BITS);
     const word = bit >>> 5;
     const mask = 1 << (bit & 31);

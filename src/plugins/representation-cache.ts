@@ -73,7 +73,7 @@ export const representationCachePlugin = fp(async (app, opts: { versions: Record
     const version = request.representationVersion;
     if (version === null || reply.statusCode !== 200 || typeof payload !== 'string') return done(null, payload);
     const key = keyOf(request);
-    if (!kept.has(key) && !offered.offer(key)) return done(null, payload);
+    if (!offered.admits(key, kept.has(key))) return done(null, payload);
     // Its own allocation: a small `Buffer.from` is a slice of an 8 KB pool slab, and a kept slice would keep its
     // whole slab (and the garbage around it) alive for as long as the response stays cached.
     const body = Buffer.allocUnsafeSlow(Buffer.byteLength(payload));
