@@ -10,6 +10,7 @@
  */
 import { RoaringBitmap32, type Bitmap } from './bitmaps.js';
 import { bytesOf, type Chunk, type ChunkReader } from './index-snapshot.js';
+import { FACET_KIND } from './search-documents.js';
 import { facetParts } from './search-text.js';
 
 /** A document is in tier i of a token when the token occurs at least TIERS[i] times in it. */
@@ -26,11 +27,55 @@ export interface IndexQuery {
 
 export interface PostingMeta { tokens: string[]; tiered: string[] }
 
+/**
+ * The facet kinds whose values have no end (a company per post or job, among as many companies as the network
+ * has) and of which a document holds one value: each document's value is also kept in a column, so that the
+ * values of a few matches are counted by reading the matches (facet-counts.ts) rather than by intersecting
+ * them with the posting of every value there is.
+ */
+const COLUMN_KINDS: readonly string[] = [FACET_KIND.company];
+
+/** A facet kind's value of each document: the value's number (its index in `values`), -1 for none. */
+export interface FacetColumn {
+  readonly values: readonly string[];
+  readonly ofDoc: Int32Array;
+}
+
+/** A facet column as the index fills it: the numbers of values it has seen, and the column growing with the documents. */
+class GrowingFacetColumn implements FacetColumn {
+  readonly values: string[] = [];
+  private readonly numberOf = new Map<string, number>();
+  ofDoc = new Int32Array(1024).fill(-1);
+
+  set(doc: number, value: string): void {
+    this.setAll([doc], value);
+  }
+
+  setAll(docs: ArrayLike<number>, value: string): void {
+    let n = this.numberOf.get(value);
+    if (n === undefined) {
+      n = this.values.push(value) - 1;
+      this.numberOf.set(value, n);
+    }
+    for (let i = 0; i < docs.length; i++) this.place(docs[i]!, n);
+  }
+
+  private place(doc: number, n: number): void {
+    if (doc >= this.ofDoc.length) {
+      const grown = new Int32Array(Math.max(doc + 1, this.ofDoc.length * 2)).fill(-1);
+      grown.set(this.ofDoc);
+      this.ofDoc = grown;
+    }
+    this.ofDoc[doc] = n;
+  }
+}
+
 export class PostingIndex {
   private readonly postings = new Map<string, Bitmap>();
   private readonly tiers = new Map<string, Bitmap[]>();
   /** The postings of each facet kind's values (`c` → company id → posting), for facet counts. */
   private readonly facetPostings = new Map<string, Map<string, Bitmap>>();
+  private readonly facetColumns = new Map<string, GrowingFacetColumn>(COLUMN_KINDS.map((kind) => [kind, new GrowingFacetColumn()]));
   /** Documents that are in the index now (a removed document leaves its postings until the next rebuild). */
   readonly live = new RoaringBitmap32();
   private lengths = new Uint32Array(1024);
@@ -48,6 +93,7 @@ export class PostingIndex {
     const counts = new Map<string, number>();
     for (const token of tokens) counts.set(token, (counts.get(token) ?? 0) + 1);
     for (const [token, n] of counts) {
+      this.setColumn(doc, token);
       let list = this.pending.get(token);
       if (!list) this.pending.set(token, list = []);
       list.push(doc);
@@ -93,6 +139,16 @@ export class PostingIndex {
     let values = this.facetPostings.get(parts.kind);
     if (!values) this.facetPostings.set(parts.kind, values = new Map());
     values.set(parts.value, posting);
+  }
+
+  private setColumn(doc: number, token: string): void {
+    const parts = facetParts(token);
+    if (parts) this.facetColumns.get(parts.kind)?.set(doc, parts.value);
+  }
+
+  /** Each document's value of a facet kind (documents removed since included), for the kinds that keep a column. */
+  facetColumn(kind: string): FacetColumn | undefined {
+    return this.facetColumns.get(kind);
   }
 
   /** Every value of a facet kind with its posting (live or not: intersect with a match). */
@@ -187,6 +243,12 @@ export class PostingIndex {
     live.dispose();
     for (const token of meta.tokens) index.setPosting(token, bitmap());
     for (const token of meta.tiered) index.tiers.set(token, TIERS.map(() => bitmap()));
+    // The columns are not in the copy: each value's posting says which documents hold it.
+    for (const kind of COLUMN_KINDS) {
+      for (const [value, posting] of index.facetValues(kind)) {
+        index.facetColumns.get(kind)!.setAll(posting.toUint32Array(), value);
+      }
+    }
     return index;
   }
 
