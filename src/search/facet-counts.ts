@@ -38,10 +38,15 @@ export function countValues(index: PostingIndex, matches: Bitmap, kind: string, 
     ? countByReading(matches, column, top)
     : countByIntersecting(matches, index.facetValues(kind));
   if (counts.length <= top) return mostFirst(counts);
-  // The count of the top-th value, found by sorting the counts alone: only the values kept are sorted as objects.
-  const least = Float64Array.from(counts, (c) => c.count).sort()[counts.length - top]!;
+  const least = countAtRank(Float64Array.from(counts, (c) => c.count), top);
   return mostFirst(counts.filter((c) => c.count >= least));
 }
+
+/**
+ * The count of the value at rank `top`, most first: the least a value kept by a top cut counts. Found by sorting
+ * the counts alone, so that only the values kept are sorted as objects. `counts` holds more than `top`.
+ */
+const countAtRank = (counts: Float64Array, top: number): number => counts.sort()[counts.length - top]!;
 
 /**
  * Whether counting reads the matches rather than intersecting them with each value's posting. An intersection
@@ -75,7 +80,7 @@ export function countByReading(matches: Bitmap, column: FacetColumn, top = Numbe
     const n = column.ofDoc[docs[i]!] ?? -1;
     if (n >= 0 && tally[n]!++ === 0) met.push(n);
   }
-  const least = met.length > top ? Float64Array.from(met, (n) => tally[n]!).sort()[met.length - top]! : 1;
+  const least = met.length > top ? countAtRank(Float64Array.from(met, (n) => tally[n]!), top) : 1;
   const counts: FacetCount[] = [];
   for (const n of met) {
     if (tally[n]! >= least) counts.push({ value: column.values[n]!, count: tally[n]! });
