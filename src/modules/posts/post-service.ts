@@ -41,11 +41,10 @@ function ogOf(row: PostRow): OgCard | null {
   return og === null ? null : { link: og[0], title: og[1], source: og[2], image: og[3], description: og[4] };
 }
 
+/** A post as a list item or a detail shows it, but for `postedAt`, whose format differs between the two. */
 interface Hydrated {
   summary: Omit<PostSummaryDto, 'postedAt'>;
   language: string;
-  /** `postedAt` as search results show it (UTC wall-clock time without zone, toListDateTime). */
-  listPostedAt: string;
 }
 
 /** A post detail as anybody sees it, with the authors whose viewers see `owned: true`. */
@@ -84,10 +83,9 @@ export class PostService {
     if (filter === null) return pageOf<PostSummaryDto>([], 0, page, pageSize, noMatchFacets(query.facets));
 
     const { total, ids, facets } = await this.cache.get(JSON.stringify(filter), 0, (version) => this.posts.search(filter, version), knownVersion);
-    const [hydrated, named] = await Promise.all([
+    const [items, named] = await Promise.all([
       this.hydrate(ids, viewer, locale), withCompanyHandles(facets, (companyIds) => this.accounts.companyHandles(companyIds)),
     ]);
-    const items = hydrated.map(({ summary, listPostedAt }) => ({ ...summary, postedAt: listPostedAt }));
     return pageOf(items, total, page, pageSize, named);
   }
 
@@ -173,12 +171,15 @@ export class PostService {
     return images.map(({ id, mediaKey, width, height }) => ({ id, url: this.links.media(mediaKey), width, height }));
   }
 
-  /** The posts of `ids` that exist, in that order, as `viewer` sees them: one statement reads them all. */
-  private async hydrate(ids: number[], viewer: Viewer | null, locale: Locale): Promise<Hydrated[]> {
+  /**
+   * The posts of `ids` that exist, in that order, as list items for `viewer`: one statement reads them all. A list
+   * shows `postedAt` as UTC wall-clock time without zone (toListDateTime), a detail in ISO 8601 with `Z`.
+   */
+  private async hydrate(ids: number[], viewer: Viewer | null, locale: Locale): Promise<PostSummaryDto[]> {
     return inIdOrder(ids, await this.posts.items(ids, translationLanguage(locale))).map((row) => {
-      const post = this.hydrated(row, locale);
-      if (viewer !== null && row.author_user_id === viewer.userId) post.summary.owned = true;
-      return post;
+      const { summary } = this.hydrated(row, locale);
+      if (viewer !== null && row.author_user_id === viewer.userId) summary.owned = true;
+      return { ...summary, postedAt: toListDateTime(row.posted_at) };
     });
   }
 
@@ -187,7 +188,6 @@ export class PostService {
     const isCompany = row.author_type === 'COMPANY';
     return {
       language: translated !== undefined ? locale : row.language,
-      listPostedAt: toListDateTime(row.posted_at),
       summary: {
         postId: row.id,
         author: {
