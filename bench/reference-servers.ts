@@ -27,7 +27,12 @@ app.all('/*', async (_request, reply) => reply.code(status).headers(headers).sen
 app.listen({ port: 0, host: '127.0.0.1' }).then(() => process.send(app.server.address().port));
 `;
 
-export interface ReferenceServer { url: string; close(): Promise<void> }
+export interface ReferenceServer {
+  url: string;
+  /** The server's process, for reading its CPU time. */
+  pid: number | undefined;
+  close(): Promise<void>;
+}
 
 export async function referenceServer(kind: 'bare' | 'fastify', status: number, headers: Record<string, string>, body: Buffer): Promise<ReferenceServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-ref-'));
@@ -43,6 +48,7 @@ export async function referenceServer(kind: 'bare' | 'fastify', status: number, 
   });
   return {
     url: `http://127.0.0.1:${port}/`,
+    pid: child.pid,
     close: () => new Promise((resolve) => {
       child.once('exit', () => { fs.rmSync(dir, { recursive: true, force: true }); resolve(); });
       child.kill('SIGTERM');
