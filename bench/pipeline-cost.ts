@@ -55,7 +55,7 @@ const bare = await referenceServer('bare', 200, { 'content-type': contentType },
 const fastify = await referenceServer('fastify', 200, { 'content-type': contentType }, body);
 
 const targets: Record<string, { url: string; pid: number | undefined }> = {
-  bare: bare, fastify: fastify, service: { url: serviceUrl, pid: service.pid },
+  bare, fastify, service: { url: serviceUrl, pid: service.pid },
 };
 const totals: Record<string, { rates: number[]; cpuMs: number; requests: number }> = {};
 for (let round = 0; round < rounds; round++) {

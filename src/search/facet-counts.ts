@@ -34,12 +34,16 @@ export function mostFirst(counts: FacetCount[], top = Number.POSITIVE_INFINITY):
 export function countValues(index: PostingIndex, matches: Bitmap, kind: string, top = Number.POSITIVE_INFINITY): FacetCount[] {
   if (matches.isEmpty) return [];
   const column = index.facetColumn(kind);
-  const counts = column !== undefined && readsMatches(matches.size, column.values.length, index.live.size)
+  return mostFirst(column !== undefined && readsMatches(matches.size, column.values.length, index.live.size)
     ? countByReading(matches, column, top)
-    : countByIntersecting(matches, index.facetValues(kind));
-  if (counts.length <= top) return mostFirst(counts);
+    : atTop(countByIntersecting(matches, index.facetValues(kind)), top));
+}
+
+/** The counts at least as large as the top-th largest (all of them when there are no more than `top`). */
+function atTop(counts: FacetCount[], top: number): FacetCount[] {
+  if (counts.length <= top) return counts;
   const least = countAtRank(Float64Array.from(counts, (c) => c.count), top);
-  return mostFirst(counts.filter((c) => c.count >= least));
+  return counts.filter((c) => c.count >= least);
 }
 
 /**
