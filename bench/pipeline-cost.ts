@@ -3,10 +3,12 @@
  * database) served three ways, each in its own process, rounds alternated so machine drift hits all three alike:
  *   bare     node:http writing the bytes;
  *   fastify  Fastify with no plugins or hooks writing the same bytes;
- *   service  the service itself (compiled, as npm start runs it), with every hook a public read passes.
+ *   service  the service itself (compiled, as npm start runs it), with every hook a public read passes;
+ *   bare+N   node:http again, spinning the CPU for N µs before each response (`--work`, N in µs, comma-separated):
+ *            servers whose own work per request is known, to read off what rate a given cost leaves here.
  * Each server's CPU time over its runs (user + system, all its threads) is divided by the requests it served:
  * CPU per request moves less than req/s on a machine whose speed drifts.
- * Usage: npm run bench:pipeline [-- --seconds 5 --rounds 2]
+ * Usage: npm run bench:pipeline [-- --seconds 5 --rounds 2 --work 50,100]
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -20,10 +22,11 @@ import { referenceServer } from './reference-servers.js';
 import { cpuMs } from './run.js';
 import { serviceNodeFlags } from './service-flags.js';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, rounds: { type: 'string', default: '2' }, connections: { type: 'string', default: '50' } } });
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, rounds: { type: 'string', default: '2' }, connections: { type: 'string', default: '50' }, work: { type: 'string', default: '50,100' } } });
 const seconds = Number(values.seconds);
 const rounds = Number(values.rounds);
 const connections = Number(values.connections);
+const works = values.work.split(',').filter(Boolean).map(Number);
 const headers = { 'x-svc-api-key': DEMO_API_KEY, 'accept-language': 'en' };
 
 const built = spawnSync(process.execPath, [path.resolve('node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
@@ -53,9 +56,11 @@ const contentType = sample.headers.get('content-type') ?? 'application/json';
 
 const bare = await referenceServer('bare', 200, { 'content-type': contentType }, body);
 const fastify = await referenceServer('fastify', 200, { 'content-type': contentType }, body);
+const spun = await Promise.all(works.map((micros) => referenceServer('bare', 200, { 'content-type': contentType }, body, micros)));
 
 const targets: Record<string, { url: string; pid: number | undefined }> = {
   bare, fastify, service: { url: serviceUrl, pid: service.pid },
+  ...Object.fromEntries(works.map((micros, i) => [`bare+${micros}µs`, spun[i]!])),
 };
 const totals: Record<string, { rates: number[]; cpuMs: number; requests: number }> = {};
 for (let round = 0; round < rounds; round++) {
@@ -77,8 +82,7 @@ for (const [name, { rates, cpuMs: used, requests }] of Object.entries(totals)) {
   console.log(`| ${name} | ${Math.round(mean(rates))} | ${Math.round((100 * mean(rates)) / bareRate)}% | ${perRequest} |`);
 }
 
-await bare.close();
-await fastify.close();
+await Promise.all([bare, fastify, ...spun].map((server) => server.close()));
 service.kill('SIGTERM');
 await new Promise((r) => service.once('exit', r));
 fs.rmSync(dir, { recursive: true, force: true });

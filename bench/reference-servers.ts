@@ -7,13 +7,22 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-/** Plain node:http writing one fixed response. */
+/**
+ * Plain node:http writing one fixed response, after spinning the CPU for REF_WORK_US microseconds (0: none): a
+ * server whose own work per request is known, to show what rate that much work leaves on this machine.
+ */
 const BARE = `
 const http = require('node:http');
 const body = require('node:fs').readFileSync(process.env.REF_BODY);
 const status = Number(process.env.REF_STATUS);
 const headers = JSON.parse(process.env.REF_HEADERS);
-const server = http.createServer((req, res) => { req.resume(); res.writeHead(status, headers); res.end(body); });
+const work = BigInt(Math.round(Number(process.env.REF_WORK_US) * 1000));
+const server = http.createServer((req, res) => {
+  req.resume();
+  if (work > 0n) for (const end = process.hrtime.bigint() + work; process.hrtime.bigint() < end;);
+  res.writeHead(status, headers);
+  res.end(body);
+});
 server.listen(0, '127.0.0.1', () => process.send(server.address().port));
 `;
 
@@ -34,13 +43,16 @@ export interface ReferenceServer {
   close(): Promise<void>;
 }
 
-export async function referenceServer(kind: 'bare' | 'fastify', status: number, headers: Record<string, string>, body: Buffer): Promise<ReferenceServer> {
+/** `workMicros`: for `bare`, the CPU time each request spins before its response (default none). */
+export async function referenceServer(
+  kind: 'bare' | 'fastify', status: number, headers: Record<string, string>, body: Buffer, workMicros = 0,
+): Promise<ReferenceServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-ref-'));
   const file = path.join(dir, 'body');
   fs.writeFileSync(file, body);
   const child = spawn(process.execPath, ['-e', kind === 'bare' ? BARE : FASTIFY], {
     cwd: process.cwd(), stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    env: { ...process.env, REF_BODY: file, REF_STATUS: String(status), REF_HEADERS: JSON.stringify(headers) },
+    env: { ...process.env, REF_BODY: file, REF_STATUS: String(status), REF_HEADERS: JSON.stringify(headers), REF_WORK_US: String(workMicros) },
   });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (message) => resolve(Number(message)));
