@@ -54,9 +54,10 @@ const sample = await fetch(serviceUrl, { headers });
 const body = Buffer.from(await sample.arrayBuffer());
 const contentType = sample.headers.get('content-type') ?? 'application/json';
 
-const bare = await referenceServer('bare', 200, { 'content-type': contentType }, body);
-const fastify = await referenceServer('fastify', 200, { 'content-type': contentType }, body);
-const spun = await Promise.all(works.map((micros) => referenceServer('bare', 200, { 'content-type': contentType }, body, micros)));
+const serving = (kind: 'bare' | 'fastify', workMicros?: number) => referenceServer(kind, 200, { 'content-type': contentType }, body, workMicros);
+const bare = await serving('bare');
+const fastify = await serving('fastify');
+const spun = await Promise.all(works.map((micros) => serving('bare', micros)));
 
 const targets: Record<string, { url: string; pid: number | undefined }> = {
   bare, fastify, service: { url: serviceUrl, pid: service.pid },
