@@ -58,7 +58,9 @@ export interface ScenarioResult {
   bareRequestsPerSecond: number;
   ratio: number;
   peakRssMb: number;
-  /** The service process's CPU time (user + system) over the measured run, divided by the measured requests. */
+  /** The image process's, when the scenario uploaded images (it is not in peakRssMb). */
+  imagesPeakRssMb?: number;
+  /** The service's CPU time (user + system, its image process's included) over the measured run, divided by the measured requests. */
   cpuMsPerRequest?: number;
   /** Non-2xx responses and connection errors (a random job id is never a draft, so every read should be 2xx). */
   errors: number;
@@ -174,12 +176,30 @@ export async function startService(target: Target, dataDir: string, profile?: st
   return { base, child, stop: () => new Promise((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); }) };
 }
 
-/** CPU time (user + system) a process has used so far, in ms: /proc/<pid>/stat counts clock ticks of 10 ms. */
+/** The /proc/<pid>/stat fields after the process's name: [11] utime, [12] stime, [13] cutime, [14] cstime, in ticks of 10 ms. */
+function statFields(pid: number): number[] {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+}
+
+/** The processes `pid` started that still run (the service's image process, src/media/image-process.ts). */
+function childrenOf(pid: number): number[] {
+  try {
+    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * CPU time (user + system) a process has used so far, in ms, with its children's: those that ended (cutime,
+ * cstime) and those still running. The service decodes uploads in its image process, whose CPU is the service's.
+ */
 export function cpuMs(pid: number | undefined): number {
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    const [own, ...children] = [pid!, ...childrenOf(pid!)].map(statFields);
+    const live = children.reduce((sum, f) => sum + f[11]! + f[12]!, 0);
+    return (own![11]! + own![12]! + own![13]! + own![14]! + live) * 10;
   } catch {
     return Number.NaN;
   }
@@ -192,6 +212,11 @@ function peakRssMb(pid: number | undefined): number {
   } catch {
     return 0;
   }
+}
+
+/** The peak resident memory of the service's image process, when it runs (0 when none). */
+function imagesPeakRssMb(pid: number | undefined): number {
+  return Math.max(0, ...childrenOf(pid!).map(peakRssMb));
 }
 
 interface Scenario {
@@ -369,7 +394,8 @@ export async function runBenchmark(options: BenchOptions): Promise<ScenarioResul
           scenario: scenario.name, posts: size,
           requestsPerSecond: Math.round(rate(run)), firstMs, p50: run.latency.p50, p99: run.latency.p99,
           bareRequestsPerSecond: Math.round(bareRate), ratio: rate(run) / bareRate,
-          peakRssMb: Math.round(peakRssMb(service.child.pid)), errors: run.non2xx + run.errors, timeouts: run.timeouts,
+          peakRssMb: Math.round(peakRssMb(service.child.pid)), imagesPeakRssMb: Math.round(imagesPeakRssMb(service.child.pid)),
+          errors: run.non2xx + run.errors, timeouts: run.timeouts,
           cpuMsPerRequest: Number.isFinite(cpuUsed) && run.requests.total > 0 ? Number((cpuUsed / run.requests.total).toFixed(3)) : undefined,
           ...(writes ? { writes } : {}),
         });
@@ -396,7 +422,7 @@ export function table(results: ScenarioResult[]): string {
   const lines = ['| scenario | posts | req/s | CPU ms/req | p50 ms | p99 ms | bare req/s | ratio | peak RSS MB | errors | timeouts | writes (failed) p99 ms | first request ms |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|'];
   for (const r of results) {
     const writes = r.writes ? `${r.writes.count} (${r.writes.failed}) ${r.writes.p99}` : '—';
-    lines.push(`| ${r.scenario} | ${r.posts.toLocaleString('en')} | ${r.requestsPerSecond} | ${r.cpuMsPerRequest ?? '—'} | ${r.p50} | ${r.p99} | ${r.bareRequestsPerSecond} | ${(r.ratio * 100).toFixed(0)}% | ${r.peakRssMb} | ${r.errors} | ${r.timeouts} | ${writes} | ${r.firstMs ?? '—'} |`);
+    lines.push(`| ${r.scenario} | ${r.posts.toLocaleString('en')} | ${r.requestsPerSecond} | ${r.cpuMsPerRequest ?? '—'} | ${r.p50} | ${r.p99} | ${r.bareRequestsPerSecond} | ${(r.ratio * 100).toFixed(0)}% | ${r.peakRssMb}${r.imagesPeakRssMb ? ` (+${r.imagesPeakRssMb} image process)` : ''} | ${r.errors} | ${r.timeouts} | ${writes} | ${r.firstMs ?? '—'} |`);
   }
   return lines.join('\n');
 }

@@ -6,6 +6,7 @@ import { ChangeFeed } from './changes/change-feed.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { DecodeGate } from './media/decode-gate.js';
+import { ImageProcess } from './media/image-process.js';
 import { ImageUploads } from './media/image-uploads.js';
 import { mediaStoreFor } from './media/media-store-factory.js';
 import type { MediaStore } from './media/media-store.js';
@@ -64,6 +65,8 @@ declare module 'fastify' {
     mediaSweep: MediaSweep;
     /** The change feed (src/changes/): its hiring sweep and pruning also run on timers. */
     changeFeed: ChangeFeed;
+    /** Where uploads are decoded: a separate process, started by the first (src/media/image-process.ts). */
+    imageProcess: ImageProcess;
   }
 }
 
@@ -79,6 +82,10 @@ export async function openInfrastructure(app: FastifyInstance, options: Infrastr
   app.addHook('onClose', async () => { mediaSweep.stop(); await mediaSweep.firstRun; });
   const stopPruning = startPruning(database.db, clock, (err) => app.log.error({ err }, 'pruning the search change log failed'));
   app.addHook('onClose', async () => { stopPruning(); });
+
+  const images = new ImageProcess(app.log);
+  app.decorate('imageProcess', images);
+  app.addHook('onClose', () => images.close());
 
   const changes = new ChangeFeed(database.db, clock, app.log, config.changesRetentionDays * 86_400_000, database.background);
   // Its sweep completes the changes it records with each resource as its area shows it: the timers start once every
@@ -102,7 +109,7 @@ export async function openInfrastructure(app: FastifyInstance, options: Infrastr
     links: new Links(config.webBaseUrl, config.publicBaseUrl),
     versions: { posts: new DataVersion(database.reads, 'posts'), jobs: new DataVersion(database.reads, 'jobs') },
     mediaStore,
-    uploads: new ImageUploads(mediaStore, app.log, { maxPixels: config.media.maxImagePixels, maxDecodedBytes: config.media.maxDecodedBytes }, new DecodeGate(config.media.decodeConcurrency)),
+    uploads: new ImageUploads(mediaStore, app.log, { maxPixels: config.media.maxImagePixels, maxDecodedBytes: config.media.maxDecodedBytes }, new DecodeGate(config.media.decodeConcurrency), images),
     uploadLimits: { maxRequestBytes: config.media.maxRequestBytes, maxFileBytes: config.media.maxImageBytes },
     idempotency,
     rateLimits: options.rateLimitStore ?? await rateLimitStoreFor(config, database, clock, app.log),

@@ -3,12 +3,12 @@ import type Sharp from 'sharp';
 let loading: Promise<typeof Sharp> | undefined;
 
 /**
- * sharp, loaded at the first upload: libvips and its libraries take ~19 MB of the process's resident memory
- * from the moment they load, which an instance that only serves reads (and every CLI command) never needs.
- * Each upload is decoded once, so libvips' operation cache would only hold memory; one thread per image: how
- * many images are decoded at once, and so how many cores uploads can take, is the decode gate's (decode-gate.ts).
+ * sharp, loaded at the first upload, in the image process (image-process.ts) that runs this file: libvips and its
+ * libraries take ~19 MB of resident memory from the moment they load. Each upload is decoded once, so libvips'
+ * operation cache would only hold memory; one thread per image: how many images are decoded at once, and so how
+ * many cores uploads can take, is the decode gate's (decode-gate.ts).
  */
-function loadSharp(): Promise<typeof Sharp> {
+export function loadSharp(): Promise<typeof Sharp> {
   loading ??= import('sharp').then(({ default: sharp }) => {
     sharp.cache(false);
     sharp.concurrency(1);
