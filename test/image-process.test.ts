@@ -102,6 +102,12 @@ describe.runIf(process.platform === 'linux')('the image process of the real serv
     expect(others).toEqual([]);
     expect(hasLibvips(images!)).toBe(true);
     expect(hasLibvips(pid)).toBe(false);
+    // It gets none of the server's settings: a decoder exploited by a crafted file finds no secret in its environment.
+    const environment = fs.readFileSync(`/proc/${images}/environ`, 'utf8').split('\0').filter(Boolean).map((entry) => entry.slice(0, entry.indexOf('=')));
+    expect(fs.readFileSync(`/proc/${pid}/environ`, 'utf8')).toContain(SECRET);
+    // Node.js adds the IPC channel's own (NODE_CHANNEL_FD, NODE_CHANNEL_SERIALIZATION_MODE).
+    expect(environment.filter((name) => !name.startsWith('NODE_CHANNEL_')).every((name) => ['PATH', 'TMPDIR', 'LANG'].includes(name)), environment.join(' ')).toBe(true);
+    expect(fs.readFileSync(`/proc/${images}/environ`, 'utf8')).not.toContain(SECRET);
   }, 60_000);
 
   it('when it dies decoding, that upload is answered 502 P0013 and stores nothing; the server goes on, the next upload starts a new one', async () => {

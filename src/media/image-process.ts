@@ -9,6 +9,16 @@ import type { ImageLimits, ImageRefusal, ProcessedImage } from './image-processi
 const PROGRAM = fileURLToPath(new URL(`./image-process-main${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url));
 const PROGRAM_ARGS = PROGRAM.endsWith('.ts') ? ['--import', 'tsx'] : [];
 
+/**
+ * The only settings the image process gets: none of the service's (database addresses, signing secrets, tokens), so
+ * a decoder exploited by a crafted file finds no credential in its environment.
+ */
+function imageProcessEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const name of ['PATH', 'TMPDIR', 'LANG']) if (process.env[name] !== undefined) env[name] = process.env[name];
+  return env;
+}
+
 /** An upload the image process did not answer: it ended (crashed, killed, out of memory) or ran out of time. */
 export class ImageProcessFailed extends Error {}
 
@@ -82,7 +92,7 @@ export class ImageProcess {
   }
 
   private start(): Running {
-    const child = fork(PROGRAM, [], { execArgv: PROGRAM_ARGS, serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const child = fork(PROGRAM, [], { execArgv: PROGRAM_ARGS, env: imageProcessEnv(), serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
     const pending = new Map<number, Pending>();
     // 'error' without 'exit' when it could not be started at all (no pid).
     const exited = new Promise<void>((resolve) => {
