@@ -23,9 +23,9 @@ export interface CheckedImage extends UploadedFile { image: ProcessedImage }
  * (image-process.ts), through the decode gate (one at a time per app, a bounded number at once), with 400 P0012
  * for a file that is not a JPEG, PNG, WebP or GIF that decodes, 400 P0011 for one over the pixel or decoded-bytes
  * limit, and 502 P0013 when the image process ended or ran out of time before answering. It is part of validating
- * a request, and runs after the operation limit admitted it (a refused body gives the count back). `storeAll` stores the re-encoded images, without metadata;
- * if storing fails part-way, what was stored is removed again and the request fails with 502 P0013. Callers
- * store first and write rows after, calling `discard` if the rows fail.
+ * a request, and runs after the operation limit admitted it (a refused body gives the count back). `storeAll`
+ * stores the re-encoded images, without metadata; if storing fails part-way, what was stored is removed again and
+ * the request fails with 502 P0013. Callers store first and write rows after, calling `discard` if the rows fail.
  */
 export class ImageUploads {
   constructor(
