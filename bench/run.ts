@@ -30,6 +30,7 @@ import { generateBenchData } from './generate-data.js';
 import { REALISTIC, realisticWorkload, type Prepared } from './realistic.js';
 import { referenceServer } from './reference-servers.js';
 import { serviceNodeFlags } from './service-flags.js';
+import { childrenOf, processCpuMs, statFields } from '../test/helpers/proc.js';
 import { WRITE_KINDS, type WriteKind, type WriteStats } from './write-stats.js';
 
 export interface BenchOptions {
@@ -176,30 +177,15 @@ export async function startService(target: Target, dataDir: string, profile?: st
   return { base, child, stop: () => new Promise((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); }) };
 }
 
-/** The /proc/<pid>/stat fields after the process's name: [11] utime, [12] stime, [13] cutime, [14] cstime, in ticks of 10 ms. */
-function statFields(pid: number): number[] {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
-}
-
-/** The processes `pid` started that still run (the service's image process, src/media/image-process.ts). */
-function childrenOf(pid: number): number[] {
-  try {
-    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-}
-
 /**
  * CPU time (user + system) a process has used so far, in ms, with its children's: those that ended (cutime,
  * cstime) and those still running. The service decodes uploads in its image process, whose CPU is the service's.
  */
 export function cpuMs(pid: number | undefined): number {
   try {
-    const [own, ...children] = [pid!, ...childrenOf(pid!)].map(statFields);
-    const live = children.reduce((sum, f) => sum + f[11]! + f[12]!, 0);
-    return (own![11]! + own![12]! + own![13]! + own![14]! + live) * 10;
+    const own = statFields(pid!);
+    const live = childrenOf(pid!).reduce((sum, child) => sum + processCpuMs(child), 0);
+    return (own[11]! + own[12]! + own[13]! + own[14]!) * 10 + live;
   } catch {
     return Number.NaN;
   }

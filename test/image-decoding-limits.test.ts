@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DecodeGate } from '../src/media/decode-gate.js';
 import { processImage } from '../src/media/image-processing.js';
@@ -6,15 +5,9 @@ import { ApiError } from '../src/shared/api-error.js';
 import { png, zeroPng16 } from './helpers/images.js';
 import { imagePart, jsonPart, multipart, type Part } from './helpers/multipart.js';
 import { createTestApp, GENEROUS_LIMITS, type TestContext } from './helpers/test-app.js';
+import { processCpuMs } from './helpers/proc.js';
 import { ENGINES } from './helpers/test-database.js';
 import { accessToken, bearer } from './helpers/tokens.js';
-
-/** CPU time (user + system) a process has used, in ms (/proc/<pid>/stat counts ticks of 10 ms); 0 for none. */
-function processCpuMs(pid: number | undefined): number {
-  if (pid === undefined) return 0;
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 /**
  * CPU time (user + system) this process, and the app's image process where uploads are decoded, spent running
@@ -23,7 +16,7 @@ function processCpuMs(pid: number | undefined): number {
 async function cpuOf(work: () => Promise<void>, imagePid: () => number | undefined = () => undefined): Promise<number> {
   const before = process.cpuUsage();
   const pid = imagePid();
-  const imagesBefore = processCpuMs(pid);
+  const imagesBefore = pid === undefined ? 0 : processCpuMs(pid);
   await work();
   const used = process.cpuUsage(before);
   const images = pid === undefined ? 0 : processCpuMs(pid) - imagesBefore;

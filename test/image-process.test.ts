@@ -10,6 +10,7 @@ import { ImageProcess, ImageProcessFailed } from '../src/media/image-process.js'
 import { jpeg, png } from './helpers/images.js';
 import { imagePart, jsonPart, multipart, type Part } from './helpers/multipart.js';
 import { freePort } from './helpers/free-port.js';
+import { childrenOf, processCpuMs } from './helpers/proc.js';
 import { scratchStorage, type ScratchStorage } from './helpers/scratch-storage.js';
 import { serverProcess } from './helpers/server-process.js';
 import { GENEROUS_LIMITS, testConfig, type TestContext } from './helpers/test-app.js';
@@ -19,15 +20,6 @@ const SECRET = 'image-library-test-signing-secret-0123456789';
 
 /** Whether the process has libvips (sharp's image library) mapped into its memory. */
 const hasLibvips = (pid: number) => fs.readFileSync(`/proc/${pid}/maps`, 'utf8').includes('libvips');
-
-/** The processes `pid` started (Linux). */
-const childrenOf = (pid: number) => fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-
-/** CPU time the process has used, in clock ticks (user + system, /proc/<pid>/stat fields 14 and 15). */
-const cpuTicks = (pid: number) => {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-};
 
 const isRunning = (pid: number) => {
   try {
@@ -115,9 +107,9 @@ describe.runIf(process.platform === 'linux')('the image process of the real serv
     const [images] = childrenOf(pid);
     // 36 megapixels: ~1.5 s of a core to decode and encode again, under the default limits.
     const large = await jpeg(6_000, 6_000);
-    const before = cpuTicks(images!);
+    const before = processCpuMs(images!);
     const answer = post([jsonPart({ text: 'a post whose image crashes the decoder' }), imagePart(large, 'large.jpg', 'images', 'image/jpeg')]);
-    await until('the decode to be under way', () => cpuTicks(images!) > before + 20);
+    await until('the decode to be under way', () => processCpuMs(images!) > before + 200);
     process.kill(images!, 'SIGKILL');
     const res = await answer;
     expect(res.status).toBe(502);
