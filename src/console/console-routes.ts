@@ -228,7 +228,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     const handle = (form.handle ?? '').trim();
     const password = form.password ?? '';
     if (!EMAIL.test(email) || !name || name.length > 100 || !HANDLE.test(handle)) return again(400, t.invalid);
-    const weak = passwordProblem(password, [email, name, handle]);
+    const weak = await passwordProblem(password, [email, name, handle]);
     if (weak !== null) return again(400, weak === 'length' ? t.passwordLength : t.guessable);
     if (!await sessions.signUpAllowed(request)) return again(429, t.tooMany);
     if (await accounts.findUserByEmail(email) || await accounts.userIdByHandle(handle) !== undefined) return again(409, t.emailTaken);
@@ -251,7 +251,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     const form = (request.body ?? {}) as Form;
     const again = (status: number, error: string) => render(request, reply, 'password', { pageTitle: t.changePassword, user, section: 'password', error }, status);
     const next = form.password ?? '';
-    const weak = passwordProblem(next, [user.email, user.name, user.handle]);
+    const weak = await passwordProblem(next, [user.email, user.name, user.handle]);
     if (weak !== null) return again(400, weak === 'length' ? t.passwordLength : t.guessable);
     const changed = await sessions.changePassword(request, reply, user, form.current ?? '', next);
     if (changed === 'throttled') return again(429, t.tooMany);

@@ -54,7 +54,7 @@ export const usersCreateCommand: Command = {
     const email = required(values, 'email');
     if (!EMAIL.test(email)) throw new UsageError(`--email must be an e-mail address; got "${email}"`);
     const given = typeof values.password === 'string' ? values.password : undefined;
-    const weak = given === undefined ? null : passwordProblem(given, [String(values.email ?? ''), String(values.name ?? ''), String(values.handle ?? '')]);
+    const weak = given === undefined ? null : await passwordProblem(given, [String(values.email ?? ''), String(values.name ?? ''), String(values.handle ?? '')]);
     if (weak === 'length') throw new UsageError(`--password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`);
     if (weak === 'guessable') throw new UsageError('--password is easy to guess (a common password, a repeat, a keyboard run, or the account\'s own e-mail, name or handle)');
     const password = given ?? randomBytes(12).toString('base64url');
