@@ -7,7 +7,8 @@
  *   bare+N   node:http again, spinning the CPU for N µs before each response (`--work`, N in µs, comma-separated):
  *            servers whose own work per request is known, to read off what rate a given cost leaves here.
  * Each server's CPU time over its runs (user + system, all its threads) is divided by the requests it served:
- * CPU per request moves less than req/s on a machine whose speed drifts.
+ * CPU per request moves less than req/s on a machine whose speed drifts. The latency columns (each round's p50 and p99,
+ * their range over the rounds) show what a given cost per request leaves of the latency targets at these connections.
  * Usage: npm run bench:pipeline [-- --seconds 5 --rounds 2 --work 50,100]
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -63,24 +64,27 @@ const targets: Record<string, { url: string; pid: number | undefined }> = {
   bare, fastify, service: { url: serviceUrl, pid: service.pid },
   ...Object.fromEntries(works.map((micros, i) => [`bare+${micros}µs`, spun[i]!])),
 };
-const totals: Record<string, { rates: number[]; cpuMs: number; requests: number }> = {};
+const totals: Record<string, { rates: number[]; p50s: number[]; p99s: number[]; cpuMs: number; requests: number }> = {};
 for (let round = 0; round < rounds; round++) {
   for (const [name, { url, pid }] of Object.entries(targets)) {
     const cpuBefore = cpuMs(pid);
     const result = await autocannon({ url, connections, duration: seconds, headers });
-    const total = totals[name] ??= { rates: [], cpuMs: 0, requests: 0 };
+    const total = totals[name] ??= { rates: [], p50s: [], p99s: [], cpuMs: 0, requests: 0 };
     total.rates.push(result.requests.average);
+    total.p50s.push(result.latency.p50);
+    total.p99s.push(result.latency.p99);
     total.cpuMs += cpuMs(pid) - cpuBefore;
     total.requests += result.requests.total;
-    console.log(`  round ${round + 1} ${name}: ${Math.round(result.requests.average)} req/s`);
+    console.log(`  round ${round + 1} ${name}: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`);
   }
 }
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const bareRate = mean(totals.bare!.rates);
-console.log('\n| served by | req/s | share of bare | CPU µs per request |\n|---|---:|---:|---:|');
-for (const [name, { rates, cpuMs: used, requests }] of Object.entries(totals)) {
+const range = (xs: number[]) => (Math.min(...xs) === Math.max(...xs) ? `${xs[0]}` : `${Math.min(...xs)}–${Math.max(...xs)}`);
+console.log('\n| served by | req/s | share of bare | CPU µs per request | p50 ms | p99 ms |\n|---|---:|---:|---:|---:|---:|');
+for (const [name, { rates, p50s, p99s, cpuMs: used, requests }] of Object.entries(totals)) {
   const perRequest = Number.isFinite(used) && requests > 0 ? ((1000 * used) / requests).toFixed(0) : '—';
-  console.log(`| ${name} | ${Math.round(mean(rates))} | ${Math.round((100 * mean(rates)) / bareRate)}% | ${perRequest} |`);
+  console.log(`| ${name} | ${Math.round(mean(rates))} | ${Math.round((100 * mean(rates)) / bareRate)}% | ${perRequest} | ${range(p50s)} | ${range(p99s)} |`);
 }
 
 await Promise.all([bare, fastify, ...spun].map((server) => server.close()));
