@@ -16,11 +16,11 @@ import { accessToken, bearer } from './helpers/tokens.js';
 async function cpuOf(work: () => Promise<void>, imagePid: () => number | undefined = () => undefined): Promise<number> {
   const before = process.cpuUsage();
   const pid = imagePid();
-  const imagesBefore = pid === undefined ? 0 : processCpuMs(pid);
+  const imagesCpu = () => (pid === undefined ? 0 : processCpuMs(pid));
+  const imagesBefore = imagesCpu();
   await work();
   const used = process.cpuUsage(before);
-  const images = pid === undefined ? 0 : processCpuMs(pid) - imagesBefore;
-  return (used.user + used.system) / 1000 + images;
+  return (used.user + used.system) / 1000 + imagesCpu() - imagesBefore;
 }
 
 /**
