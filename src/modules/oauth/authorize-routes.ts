@@ -82,6 +82,11 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
     return reply.header('Cache-Control', 'no-store').redirect(url.toString(), status);
   }
 
+  /**
+   * An HTML page. `formTarget`: the redirect URI its form may end at. Browsers hold every hop of a form's redirects to
+   * `form-action` (Chrome does), and both forms end at the app: consent directly, sign-in through /oauth/authorize
+   * when a prior consent covers the scopes. So the page allows the service and that one origin, nothing more.
+   */
   function page(reply: FastifyReply, status: number, html: string, formTarget?: string) {
     const formAction = formTarget ? `'self' ${new URL(formTarget).origin}` : `'self'`;
     return reply.status(status).type('text/html; charset=utf-8').headers({
@@ -142,7 +147,7 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
     const authorizeQuery = new URLSearchParams(query as Record<string, string>).toString();
     const user = await sessions.user(request);
     if (!user) {
-      return page(reply, 200, loginPage({ lang: language(request), clientName: checked.client.name, csrf: csrfToken(request, reply), authorizeQuery }));
+      return page(reply, 200, loginPage({ lang: language(request), clientName: checked.client.name, csrf: csrfToken(request, reply), authorizeQuery }), checked.redirectUri);
     }
     return proceed(request, reply, checked, user.id, user.name, authorizeQuery, 302);
   });
@@ -173,7 +178,7 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
     const clientName = checked.kind === 'ok' ? checked.client.name : '';
     const again = (status: number, error: string) => page(reply, status, loginPage({
       lang, clientName, csrf: csrfToken(request, reply), authorizeQuery, email: body.email, error,
-    }));
+    }), checked.redirectUri);
 
     if (!sessions.csrfValid(request, body.csrf_token)) return again(403, t.expired);
     const signedIn = await sessions.signIn(request, reply, body.email, body.password);
