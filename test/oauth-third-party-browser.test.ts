@@ -45,12 +45,21 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('a third-party app
     })}`;
   }
 
-  /** A page whose console's CSP reports are collected. */
-  async function watchedPage(context: BrowserContext): Promise<{ page: Page; violations: string[] }> {
-    const page = await context.newPage();
-    const violations: string[] = [];
-    page.on('console', (message) => { if (/Content Security Policy/i.test(message.text())) violations.push(message.text()); });
-    return { page, violations };
+  /**
+   * Runs `walk` in a fresh browser (no cookies) and checks that its console reported no CSP violation; the browser
+   * closes whatever the walk did.
+   */
+  async function inFreshBrowser(walk: (page: Page) => Promise<void>): Promise<void> {
+    const context: BrowserContext = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const violations: string[] = [];
+      page.on('console', (message) => { if (/Content Security Policy/i.test(message.text())) violations.push(message.text()); });
+      await walk(page);
+      expect(violations).toEqual([]);
+    } finally {
+      await context.close();
+    }
   }
 
   async function signIn(page: Page): Promise<void> {
@@ -71,35 +80,23 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('a third-party app
     expect(url.searchParams.get('iss')).toBe(s.base);
   };
 
-  it('first consent: sign in, allow, and the app has its code', async () => {
-    const context = await browser.newContext();
-    const { page, violations } = await watchedPage(context);
+  it('first consent: sign in, allow, and the app has its code', () => inFreshBrowser(async (page) => {
     await page.goto(authorizeUrl('profile', 'first'));
     await signIn(page);
     await page.locator('button[value="allow"]').click();
     expectCode(await atTheApp(page), 'first');
-    expect(violations).toEqual([]);
-    await context.close();
-  }, 60_000);
+  }), 60_000);
 
-  it('a returning user signed out: sign in, and the remembered consent sends the browser on to the app', async () => {
-    const context = await browser.newContext();
-    const { page, violations } = await watchedPage(context);
+  it('a returning user signed out: sign in, and the remembered consent sends the browser on to the app', () => inFreshBrowser(async (page) => {
     await page.goto(authorizeUrl('profile', 'returning'));
     await signIn(page);
     expectCode(await atTheApp(page), 'returning');
-    expect(violations).toEqual([]);
-
     // Signed in now: straight to the app, no page in between.
     await page.goto(authorizeUrl('profile', 'signed-in'));
     expectCode(await atTheApp(page), 'signed-in');
-    expect(violations).toEqual([]);
-    await context.close();
-  }, 60_000);
+  }), 60_000);
 
-  it('a denial ends at the app with access_denied', async () => {
-    const context = await browser.newContext();
-    const { page, violations } = await watchedPage(context);
+  it('a denial ends at the app with access_denied', () => inFreshBrowser(async (page) => {
     // A scope not consented to yet, so the consent page shows.
     await page.goto(authorizeUrl('profile email', 'denied'));
     await signIn(page);
@@ -108,18 +105,12 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('a third-party app
     expect(url.searchParams.get('error')).toBe('access_denied');
     expect(url.searchParams.get('state')).toBe('denied');
     expect(url.searchParams.get('iss')).toBe(s.base);
-    expect(violations).toEqual([]);
-    await context.close();
-  }, 60_000);
+  }), 60_000);
 
-  it('a redirect URI that is not registered stays on the service\'s error page, never reaching it', async () => {
-    const context = await browser.newContext();
-    const { page, violations } = await watchedPage(context);
+  it('a redirect URI that is not registered stays on the service\'s error page, never reaching it', () => inFreshBrowser(async (page) => {
     const response = await page.goto(authorizeUrl('profile', 'wrong', `${redirectUri}/elsewhere`));
     expect(response?.status()).toBe(400);
     expect(new URL(page.url()).origin).toBe(s.base);
     await expect.poll(() => page.locator('body').textContent()).toContain('redirect_uri');
-    expect(violations).toEqual([]);
-    await context.close();
-  }, 60_000);
+  }), 60_000);
 });
