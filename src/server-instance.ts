@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import { connectionLimits } from './net/connection-limits.js';
+import { routedPath } from './net/drop-in-aliases.js';
 import { sendError } from './plugins/error-handler.js';
 import { buildResponseSerializer } from './schemas/response-serializer.js';
 import { ApiError } from './shared/api-error.js';
@@ -35,10 +36,13 @@ export function createServer(config: Config, clock: () => number, logger?: Fasti
     // Path parameters up to the longest the spec allows (a company handle of 255), with room: a longer one is
     // then refused by the route's schema with the spec's body rather than by the router.
     routerOptions: { maxParamLength: 512 },
+    // The real service's `/v1/...` paths reach the same routes as `/api/v1/...`: one operation, with its limits,
+    // caches and errors, whichever prefix (request.originalUrl keeps what the client sent, for logs and messages).
+    rewriteUrl: (req) => routedPath(req.url!),
     // What the router refuses before any route runs (a malformed percent-escape, an over-long parameter) goes
     // out in the spec's ErrorResponse body too.
     frameworkErrors: (error, request, reply) => {
-      const path = request.url.split('?')[0]!.slice(0, 200);
+      const path = request.originalUrl.split('?')[0]!.slice(0, 200);
       void sendError(reply, new ApiError('C0002', `The request path is not valid (${error.code === 'FST_ERR_BAD_URL' ? 'a malformed percent-escape' : 'a path parameter longer than 512 characters'}): ${path}`, 'path'), clock());
     },
     return503OnClosing: true,

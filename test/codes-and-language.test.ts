@@ -20,21 +20,51 @@ describe.each(ENGINES)('code catalogs on %s', (engine) => {
   beforeAll(async () => { t = await createTestApp(engine, { seed: true }); });
   afterAll(async () => { await t?.close(); });
 
-  it.each(CATALOG_NAMES)('serves /api/v1/codes/%s as a page of {code, displayName}', async (catalog) => {
-    const res = await t.get(`/api/v1/codes/${catalog}?pageSize=50`);
+  /** A catalog's entries as a client iterates them: the industries' leaves under their groups. */
+  const entries = async (catalog: string, headers: Record<string, string> = {}) => {
+    const res = await t.get(`/api/v1/codes/${catalog}`, headers);
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body.items.length).toBeGreaterThan(2);
-    expect(body.totalItems).toBe(body.items.length);
-    for (const item of body.items) {
-      expect(Object.keys(item).sort()).toEqual(['code', 'displayName']);
+    expect(Array.isArray(body), `${catalog} is a bare array`).toBe(true);
+    return catalog === 'job-industries' ? body.flatMap((group: { children: unknown[] }) => group.children) : body;
+  };
+
+  it.each(CATALOG_NAMES.filter((c) => c !== 'job-industries'))('serves /api/v1/codes/%s as a bare array of {code, displayName, description}', async (catalog) => {
+    const items = await entries(catalog);
+    expect(items.length).toBeGreaterThan(2);
+    for (const item of items) {
+      expect(Object.keys(item).sort()).toEqual(['code', 'description', 'displayName']);
+      expect(typeof item.description).toBe('string');
       // The real service's styles: camelCase job categories (`dataAi`), upper snake case for the rest.
       expect(item.code).toMatch(catalog === 'job-categories' ? /^[a-z][A-Za-z]*$/ : /^[A-Z][A-Z0-9_]*$/);
     }
   });
 
+  it('serves the job industries as groups in the leaves\' style, each industry under the group its code begins with', async () => {
+    const groups = (await t.get('/api/v1/codes/job-industries', { 'accept-language': 'en' })).json();
+    expect(groups.map((g: { code: string }) => g.code)).toEqual(['IT', 'FIN', 'MEDIA', 'SERVICE', 'MFG', 'DIST', 'MEDICAL', 'CONST']);
+    for (const group of groups) {
+      expect(Object.keys(group).sort()).toEqual(['children', 'code', 'displayName']);
+      expect(group.children.length).toBeGreaterThan(0);
+      for (const child of group.children) {
+        expect(Object.keys(child).sort()).toEqual(['code', 'displayName']);
+        expect(child.code.split('_')[0]).toBe(group.code);
+      }
+    }
+    expect(groups[0]).toMatchObject({ displayName: 'IT & Internet' });
+    expect(groups[0].children).toContainEqual({ code: 'IT_AI', displayName: 'IT · Artificial Intelligence' });
+  });
+
+  it('describes seniorities and event codes in the asked language, and leaves "" where there is nothing to add', async () => {
+    const seniorities = await entries('seniorities', { 'accept-language': 'en' });
+    expect(seniorities.find((s: { code: string }) => s.code === 'JUNIOR').description).toMatch(/1–3 years/);
+    const categories = await entries('event-categories', { 'accept-language': 'ja' });
+    expect(categories.find((s: { code: string }) => s.code === 'COMPETITION').description).toBe('ハッカソン・コンテスト');
+    for (const item of await entries('employment-types')) expect(item.description).toBe('');
+  });
+
   it('holds the real service\'s codes: exactly its enums, and at least every job category and industry seen in its responses', async () => {
-    const codes = async (catalog: string) => (await t.get(`/api/v1/codes/${catalog}?pageSize=50`)).json().items.map((i: { code: string }) => i.code);
+    const codes = async (catalog: string) => (await entries(catalog)).map((i: { code: string }) => i.code);
     expect(await codes('employment-types')).toEqual(['FULL_TIME', 'FIXED_TERM', 'COMMISSIONED', 'INTERN', 'FREELANCER', 'SELF_EMPLOYED']);
     expect(await codes('event-categories')).toEqual(['MARKET', 'FAIR', 'CONFERENCE', 'NETWORKING', 'BUSINESS', 'COMPETITION', 'LIFESTYLE']);
     expect(await codes('event-subjects')).toEqual(['WEB3', 'TECHNOLOGY', 'PRODUCT', 'FINANCE', 'HUMANITIES', 'BUSINESS', 'CULTURE']);
@@ -48,33 +78,36 @@ describe.each(ENGINES)('code catalogs on %s', (engine) => {
     ]));
   });
 
-  it('labels every entry in all 11 locales with real, non-Korean text outside ko', async () => {
+  it('labels and describes every entry in all 11 locales with real, non-Korean text outside ko', async () => {
+    const groupsKo = (await t.get('/api/v1/codes/job-industries')).json();
     for (const catalog of CATALOG_NAMES) {
-      const ko = (await t.get(`/api/v1/codes/${catalog}?pageSize=50`)).json().items;
+      const ko = await entries(catalog);
       for (const locale of LOCALES.filter((l) => l !== 'ko')) {
-        const res = await t.get(`/api/v1/codes/${catalog}?pageSize=50`, { 'accept-language': locale });
+        const res = await t.get(`/api/v1/codes/${catalog}`, { 'accept-language': locale });
         expect(res.headers['content-language']).toBe(locale);
-        const items = res.json().items;
+        const items = await entries(catalog, { 'accept-language': locale });
         expect(items.map((i: { code: string }) => i.code)).toEqual(ko.map((i: { code: string }) => i.code));
         for (const [i, item] of items.entries()) {
-          expect(item.displayName, `${catalog} ${item.code} ${locale}`).not.toBe(ko[i].displayName);
-          expect(item.displayName, `${catalog} ${item.code} ${locale}`).not.toMatch(/[\uac00-\ud7a3]/);
+          for (const field of ['displayName', 'description'] as const) {
+            if (field === 'description' && ko[i].description === '') { expect(item.description).toBe(''); continue; }
+            if (field === 'description' && catalog === 'job-industries') continue;
+            expect(item[field], `${catalog} ${item.code} ${field} ${locale}`).not.toBe(ko[i][field]);
+            expect(item[field], `${catalog} ${item.code} ${field} ${locale}`).not.toMatch(/[\uac00-\ud7a3]/);
+          }
+        }
+        if (catalog === 'job-industries') {
+          const groups = res.json();
+          for (const [i, group] of groups.entries()) expect(group.displayName, `${group.code} ${locale}`).not.toBe(groupsKo[i].displayName);
         }
       }
     }
-  });
-
-  it('pages a catalog like every list', async () => {
-    const body = (await t.get('/api/v1/codes/job-categories?pageSize=5&page=3')).json();
-    expect(body).toMatchObject({ page: 3, pageSize: 5, totalItems: 13, totalPages: 3 });
-    expect(body.items).toHaveLength(3);
   });
 
   it('falls back to Korean for unsupported languages and always sends Vary', async () => {
     const res = await t.get('/api/v1/codes/work-types', { 'accept-language': 'sw, xx;q=0.5' });
     expect(res.headers['content-language']).toBe('ko');
     expect(res.headers.vary).toMatch(/Accept-Language/);
-    expect(res.json().items[0].displayName).toBe('출근');
+    expect(res.json()[0].displayName).toBe('출근');
   });
 
   it('says Content-Language: en on an error, whose message is English whatever was asked for', async () => {

@@ -24,6 +24,9 @@ describe('logs', () => {
     const token = await accessToken({ ...t, app } as TestContext, 'post:write profile');
     await app.inject({ method: 'GET', url: '/api/v1/posts?keyword=x', headers: { 'x-svc-api-key': t.demo.apiKey, authorization: `Bearer ${token}` } });
     await app.inject({ method: 'GET', url: '/api/v1/posts/1', headers: { 'x-svc-api-key': `${t.demo.apiKey}-wrong` } });
+    // The real service's header names, on its `/v1` paths: a key in each, and two that disagree.
+    await app.inject({ method: 'GET', url: '/v1/jobs?keyword=x', headers: { 'x-rp-api-key': `${t.demo.apiKey}-rp-wrong` } });
+    await app.inject({ method: 'GET', url: '/v1/jobs?keyword=y', headers: { 'x-oba-api-key': t.demo.apiKey, 'x-svc-api-key': `${t.demo.apiKey}-svc-other` } });
     await app.inject({ method: 'GET', url: '/oauth/userinfo', headers: { authorization: `Bearer ${token}x`, cookie: 'svc_session=cookie-secret-value' } });
     await app.inject({
       method: 'POST', url: '/oauth/token', headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -36,7 +39,7 @@ describe('logs', () => {
     await app.inject({ method: 'GET', url: '/api/v1/posts?keyword=x&code=code-secret-value&refresh_token=refresh-in-url-value', headers: { 'x-svc-api-key': t.demo.apiKey } });
     expect(logged).toContain('code=[redacted]');
     expect(logged.length).toBeGreaterThan(1_000);
-    for (const secret of [t.demo.apiKey, token, t.demo.client.clientSecret, t.demo.user.password, 'password-guess-value', 'refresh-secret-value', 'cookie-secret-value',
+    for (const secret of [t.demo.apiKey, `${t.demo.apiKey}-rp-wrong`, `${t.demo.apiKey}-svc-other`, token, t.demo.client.clientSecret, t.demo.user.password, 'password-guess-value', 'refresh-secret-value', 'cookie-secret-value',
       'code-secret-value', 'refresh-in-url-value']) {
       expect(logged.includes(secret), `logged: ${secret.slice(0, 12)}…`).toBe(false);
     }
@@ -50,6 +53,8 @@ describe('logs', () => {
     expect(refused).toMatchObject({ method: 'GET', status: 401, code: 'C0001' });
     expect(refused.app).toBeUndefined();
     expect(lines.filter((line) => line.path === '/api/v1/posts/1')).toHaveLength(1);
+    // A `/v1` call is logged with the path the client sent.
+    expect(lines.find((line) => line.path === '/v1/jobs?keyword=x')).toMatchObject({ status: 401, code: 'C0001' });
     // Fastify's own two lines a request ("incoming request", "request completed") are off.
     expect(logged).not.toContain('incoming request');
   });

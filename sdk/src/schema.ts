@@ -593,7 +593,7 @@ export interface paths {
         };
         /**
          * List the job industries catalog
-         * @description Labels in ko, en, ja, zh-CN, zh-TW, es, fr, de, pt, th and vi, chosen by Accept-Language.
+         * @description The industry groups (IT, FIN, MEDIA…) with the industry codes companies carry as their children. Labels in ko, en, ja, zh-CN, zh-TW, es, fr, de, pt, th and vi, chosen by Accept-Language.
          */
         get: operations["getJobIndustries"];
         put?: never;
@@ -1048,24 +1048,19 @@ export interface components {
             price: number;
             currency?: string | null;
         };
-        /** CodeEntry */
-        CodeEntry: {
-            /** @description Value to pass as a search parameter */
+        /**
+         * CodeList
+         * @description A catalog: every code, in display order
+         */
+        CodeList: components["schemas"]["CodeResponse"][];
+        /** CodeResponse */
+        CodeResponse: {
+            /** @description Value to pass as a search parameter or a write field */
             code: string;
             /** @description Label in the language chosen by Accept-Language */
             displayName: string;
-        };
-        /** CodePage */
-        CodePage: {
-            /** Format: int64 */
-            totalItems: number;
-            /** Format: int32 */
-            totalPages: number;
-            /** Format: int32 */
-            page: number;
-            /** Format: int32 */
-            pageSize: number;
-            items: components["schemas"]["CodeEntry"][];
+            /** @description What the code covers, in the same language; the empty string where there is nothing to add */
+            description: string;
         };
         /** CompanyBrief */
         CompanyBrief: {
@@ -1682,6 +1677,27 @@ export interface components {
              */
             startAt: string;
             endAt: string | null;
+        };
+        /** JobIndustry */
+        JobIndustry: {
+            /** @description An industry code, as companies carry it (`industry`) */
+            code: string;
+            /** @description Label in the language chosen by Accept-Language */
+            displayName: string;
+        };
+        /**
+         * JobIndustryCodeList
+         * @description The job industries under their groups, in display order
+         */
+        JobIndustryCodeList: components["schemas"]["JobIndustryCodeResponse"][];
+        /** JobIndustryCodeResponse */
+        JobIndustryCodeResponse: {
+            /** @description The group's code (`IT`, `MEDIA`…): the part of its industries' codes before the first `_` */
+            code: string;
+            /** @description Label in the language chosen by Accept-Language */
+            displayName: string;
+            /** @description The group's industries, in display order */
+            children: components["schemas"]["JobIndustry"][];
         };
         /** JobPage */
         JobPage: {
@@ -9886,12 +9902,7 @@ export interface operations {
     };
     getJobCategories: {
         parameters: {
-            query?: {
-                /** @description Page number from 1; values below 1 are read as 1 */
-                page?: number;
-                /** @description Items per page, 1 to 50; values outside are brought into range */
-                pageSize?: number;
-            };
+            query?: never;
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -9903,7 +9914,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A catalog: every code, in display order */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9916,20 +9927,15 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example {
-                     *       "totalItems": 1,
-                     *       "totalPages": 1,
-                     *       "page": 1,
-                     *       "pageSize": 1,
-                     *       "items": [
-                     *         {
-                     *           "code": "string",
-                     *           "displayName": "string"
-                     *         }
-                     *       ]
-                     *     }
+                     * @example [
+                     *       {
+                     *         "code": "string",
+                     *         "displayName": "string",
+                     *         "description": "string"
+                     *       }
+                     *     ]
                      */
-                    "application/json": components["schemas"]["CodePage"];
+                    "application/json": components["schemas"]["CodeList"];
                 };
             };
             /** @description Not modified: the ETag in If-None-Match still matches (does not count against the limit) */
@@ -10022,12 +10028,7 @@ export interface operations {
     };
     getEmploymentTypes: {
         parameters: {
-            query?: {
-                /** @description Page number from 1; values below 1 are read as 1 */
-                page?: number;
-                /** @description Items per page, 1 to 50; values outside are brought into range */
-                pageSize?: number;
-            };
+            query?: never;
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -10039,7 +10040,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A catalog: every code, in display order */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10052,20 +10053,15 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example {
-                     *       "totalItems": 1,
-                     *       "totalPages": 1,
-                     *       "page": 1,
-                     *       "pageSize": 1,
-                     *       "items": [
-                     *         {
-                     *           "code": "string",
-                     *           "displayName": "string"
-                     *         }
-                     *       ]
-                     *     }
+                     * @example [
+                     *       {
+                     *         "code": "string",
+                     *         "displayName": "string",
+                     *         "description": "string"
+                     *       }
+                     *     ]
                      */
-                    "application/json": components["schemas"]["CodePage"];
+                    "application/json": components["schemas"]["CodeList"];
                 };
             };
             /** @description Not modified: the ETag in If-None-Match still matches (does not count against the limit) */
@@ -10158,12 +10154,7 @@ export interface operations {
     };
     getSeniorities: {
         parameters: {
-            query?: {
-                /** @description Page number from 1; values below 1 are read as 1 */
-                page?: number;
-                /** @description Items per page, 1 to 50; values outside are brought into range */
-                pageSize?: number;
-            };
+            query?: never;
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -10175,7 +10166,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A catalog: every code, in display order */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10188,20 +10179,15 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example {
-                     *       "totalItems": 1,
-                     *       "totalPages": 1,
-                     *       "page": 1,
-                     *       "pageSize": 1,
-                     *       "items": [
-                     *         {
-                     *           "code": "string",
-                     *           "displayName": "string"
-                     *         }
-                     *       ]
-                     *     }
+                     * @example [
+                     *       {
+                     *         "code": "string",
+                     *         "displayName": "string",
+                     *         "description": "string"
+                     *       }
+                     *     ]
                      */
-                    "application/json": components["schemas"]["CodePage"];
+                    "application/json": components["schemas"]["CodeList"];
                 };
             };
             /** @description Not modified: the ETag in If-None-Match still matches (does not count against the limit) */
@@ -10294,12 +10280,7 @@ export interface operations {
     };
     getCompanySizes: {
         parameters: {
-            query?: {
-                /** @description Page number from 1; values below 1 are read as 1 */
-                page?: number;
-                /** @description Items per page, 1 to 50; values outside are brought into range */
-                pageSize?: number;
-            };
+            query?: never;
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -10311,7 +10292,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A catalog: every code, in display order */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10324,20 +10305,15 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example {
-                     *       "totalItems": 1,
-                     *       "totalPages": 1,
-                     *       "page": 1,
-                     *       "pageSize": 1,
-                     *       "items": [
-                     *         {
-                     *           "code": "string",
-                     *           "displayName": "string"
-                     *         }
-                     *       ]
-                     *     }
+                     * @example [
+                     *       {
+                     *         "code": "string",
+                     *         "displayName": "string",
+                     *         "description": "string"
+                     *       }
+                     *     ]
                      */
-                    "application/json": components["schemas"]["CodePage"];
+                    "application/json": components["schemas"]["CodeList"];
                 };
             };
             /** @description Not modified: the ETag in If-None-Match still matches (does not count against the limit) */
@@ -10430,12 +10406,7 @@ export interface operations {
     };
     getWorkTypes: {
         parameters: {
-            query?: {
-                /** @description Page number from 1; values below 1 are read as 1 */
-                page?: number;
-                /** @description Items per page, 1 to 50; values outside are brought into range */
-                pageSize?: number;
-            };
+            query?: never;
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -10447,7 +10418,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A catalog: every code, in display order */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10460,20 +10431,15 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example {
-                     *       "totalItems": 1,
-                     *       "totalPages": 1,
-                     *       "page": 1,
-                     *       "pageSize": 1,
-                     *       "items": [
-                     *         {
-                     *           "code": "string",
-                     *           "displayName": "string"
-                     *         }
-                     *       ]
-                     *     }
+                     * @example [
+                     *       {
+                     *         "code": "string",
+                     *         "displayName": "string",
+                     *         "description": "string"
+                     *       }
+                     *     ]
                      */
-                    "application/json": components["schemas"]["CodePage"];
+                    "application/json": components["schemas"]["CodeList"];
                 };
             };
             /** @description Not modified: the ETag in If-None-Match still matches (does not count against the limit) */
@@ -10566,12 +10532,7 @@ export interface operations {
     };
     getJobIndustries: {
         parameters: {
-            query?: {
-                /** @description Page number from 1; values below 1 are read as 1 */
-                page?: number;
-                /** @description Items per page, 1 to 50; values outside are brought into range */
-                pageSize?: number;
-            };
+            query?: never;
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -10583,7 +10544,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The job industries under their groups, in display order */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10596,20 +10557,20 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example {
-                     *       "totalItems": 1,
-                     *       "totalPages": 1,
-                     *       "page": 1,
-                     *       "pageSize": 1,
-                     *       "items": [
-                     *         {
-                     *           "code": "string",
-                     *           "displayName": "string"
-                     *         }
-                     *       ]
-                     *     }
+                     * @example [
+                     *       {
+                     *         "code": "string",
+                     *         "displayName": "string",
+                     *         "children": [
+                     *           {
+                     *             "code": "string",
+                     *             "displayName": "string"
+                     *           }
+                     *         ]
+                     *       }
+                     *     ]
                      */
-                    "application/json": components["schemas"]["CodePage"];
+                    "application/json": components["schemas"]["JobIndustryCodeList"];
                 };
             };
             /** @description Not modified: the ETag in If-None-Match still matches (does not count against the limit) */
@@ -10702,12 +10663,7 @@ export interface operations {
     };
     getEventCategories: {
         parameters: {
-            query?: {
-                /** @description Page number from 1; values below 1 are read as 1 */
-                page?: number;
-                /** @description Items per page, 1 to 50; values outside are brought into range */
-                pageSize?: number;
-            };
+            query?: never;
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -10719,7 +10675,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A catalog: every code, in display order */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10732,20 +10688,15 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example {
-                     *       "totalItems": 1,
-                     *       "totalPages": 1,
-                     *       "page": 1,
-                     *       "pageSize": 1,
-                     *       "items": [
-                     *         {
-                     *           "code": "string",
-                     *           "displayName": "string"
-                     *         }
-                     *       ]
-                     *     }
+                     * @example [
+                     *       {
+                     *         "code": "string",
+                     *         "displayName": "string",
+                     *         "description": "string"
+                     *       }
+                     *     ]
                      */
-                    "application/json": components["schemas"]["CodePage"];
+                    "application/json": components["schemas"]["CodeList"];
                 };
             };
             /** @description Not modified: the ETag in If-None-Match still matches (does not count against the limit) */
@@ -10838,12 +10789,7 @@ export interface operations {
     };
     getEventSubjects: {
         parameters: {
-            query?: {
-                /** @description Page number from 1; values below 1 are read as 1 */
-                page?: number;
-                /** @description Items per page, 1 to 50; values outside are brought into range */
-                pageSize?: number;
-            };
+            query?: never;
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -10855,7 +10801,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A catalog: every code, in display order */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10868,20 +10814,15 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example {
-                     *       "totalItems": 1,
-                     *       "totalPages": 1,
-                     *       "page": 1,
-                     *       "pageSize": 1,
-                     *       "items": [
-                     *         {
-                     *           "code": "string",
-                     *           "displayName": "string"
-                     *         }
-                     *       ]
-                     *     }
+                     * @example [
+                     *       {
+                     *         "code": "string",
+                     *         "displayName": "string",
+                     *         "description": "string"
+                     *       }
+                     *     ]
                      */
-                    "application/json": components["schemas"]["CodePage"];
+                    "application/json": components["schemas"]["CodeList"];
                 };
             };
             /** @description Not modified: the ETag in If-None-Match still matches (does not count against the limit) */

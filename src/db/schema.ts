@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /**
  * The Kysely view of the schema, shared by both engines. Times are epoch milliseconds; booleans are
@@ -291,8 +291,9 @@ export interface EventHostsTable {
   roles: string;
 }
 
-export interface CodeEntriesTable { catalog: string; code: string; position: number }
-export interface CodeLabelsTable { catalog: string; code: string; locale: string; display_name: string }
+/** `parent`: a job industry's group (migration 025); null for the groups and every other catalog's codes. */
+export interface CodeEntriesTable { catalog: string; code: string; position: number; parent: ColumnType<string | null, string | null | undefined, string | null> }
+export interface CodeLabelsTable { catalog: string; code: string; locale: string; display_name: string; description: ColumnType<string, string | undefined, string> }
 
 export interface OAuthClientsTable {
   client_id: string;

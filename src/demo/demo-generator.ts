@@ -96,7 +96,8 @@ export async function generateDemoData(database: Database, options: DemoOptions)
   const passwordHash = await argon2.hash(DEMO_USER.password, { type: argon2.argon2id });
   return database.db.transaction().execute(async (trx) => {
     const publicBaseUrl = options.publicBaseUrl ?? 'http://127.0.0.1:8080';
-    const ctx: Ctx = { trx, adapter: database.adapter, rnd: new SeededRandom(options.seed ?? 20261121), now: options.now };
+    // Times at whole minutes, as the real service's data has them (list items then show `2026-08-23T15:00`).
+    const ctx: Ctx = { trx, adapter: database.adapter, rnd: new SeededRandom(options.seed ?? 20261121), now: toMinute(options.now) };
     const { now } = ctx;
 
     // Companies.
@@ -172,6 +173,8 @@ export async function generateDemoData(database: Database, options: DemoOptions)
   });
 }
 
+const toMinute = (time: number) => Math.floor(time / 60_000) * 60_000;
+
 type CompanyInfo = (typeof COMPANIES)[number] & { id: number };
 type Member = { id: number; name: string; handle: string };
 
@@ -211,7 +214,7 @@ async function insertPost(ctx: Ctx, post: {
 
 async function generatePosts(ctx: Ctx, count: number, companies: CompanyInfo[], members: Member[]): Promise<DemoManifest['posts']> {
   const { rnd, now } = ctx;
-  const times = Array.from({ length: count }, () => now - rnd.int(60_000, 120 * DAY)).sort((a, b) => a - b);
+  const times = Array.from({ length: count }, () => toMinute(now - rnd.int(60_000, 120 * DAY))).sort((a, b) => a - b);
   const ids: number[] = [];
   const byDemoUser: number[] = [];
   const manifest: Partial<DemoManifest['posts']> = {};
@@ -404,7 +407,7 @@ async function generateEvents(ctx: Ctx, count: number, companies: CompanyInfo[],
       location_address: openType === 'ONLINE' ? null : '테헤란로 123', location_detail: openType === 'ONLINE' ? null : '5층 대강당',
       location_description: openType === 'ONLINE' ? null : '2호선 역삼역 3번 출구',
       latitude: openType === 'ONLINE' ? null : 37.5006, longitude: openType === 'ONLINE' ? null : 127.0364,
-      location_hidden: locationHidden, guest_hidden: i % 6 === 5 ? 1 : 0, banner_key: i % 3 === 0 ? null : `demo/events/${id}.png`,
+      location_hidden: locationHidden, guest_hidden: i % 6 === 5 ? 1 : 0, banner_key: `demo/events/${id}.png`,
       language: 'ko', view_count: rnd.int(0, 3000), guest_count: rnd.int(0, 300),
       created_at: createdAt, updated_at: createdAt + DAY, deleted_at: status === 'deleted' ? now - DAY : null,
     }).execute();

@@ -15,7 +15,7 @@ export const ROLES: Role[] = [
   { name: ml('백엔드개발자', 'backend developer', 'バックエンド開発者', '后端开发工程师', '後端開發工程師'), category: 'dev' },
   { name: ml('프론트엔드개발자', 'frontend developer', 'フロントエンド開発者', '前端开发工程师', '前端開發工程師'), category: 'dev' },
   { name: ml('데이터엔지니어', 'data engineer', 'データエンジニア', '数据工程师', '資料工程師'), category: 'dataAi' },
-  { name: ml('머신러닝엔지니어', 'machine learning engineer', '機械学習エンジニア', '机器学习工程师', '機器學習工程師'), category: 'dataAi' },
+  { name: ml('AI엔지니어', 'AI engineer', 'AIエンジニア', 'AI工程师', 'AI工程師'), category: 'dataAi' },
   { name: ml('프로덕트디자이너', 'product designer', 'プロダクトデザイナー', '产品设计师', '產品設計師'), category: 'designUX' },
   { name: ml('프로덕트매니저', 'product manager', 'プロダクトマネージャー', '产品经理', '產品經理'), category: 'product' },
   { name: ml('퍼포먼스마케터', 'performance marketer', 'パフォーマンスマーケター', '效果营销专员', '成效行銷專員'), category: 'marketingPr' },

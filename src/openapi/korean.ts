@@ -8,7 +8,8 @@
 const CATALOG = 'Accept-Language에 따라 ko, en, ja, zh-CN, zh-TW, es, fr, de, pt, th, vi 이름으로 보여 줍니다.';
 
 export const KOREAN_INFO_DESCRIPTION = '앱 키로 채용 공고, 게시물, 이벤트를 검색하고 읽습니다. OAuth 2.0으로 사용자를 대신해 글을 쓰고 공고와 이벤트를 관리합니다. '
-  + '/api/v1 아래의 2xx가 아닌 응답은 모두 ErrorResponse 본문을 가집니다. 필드와 매개변수 설명은 영어로 둡니다(계약의 이름과 코드는 두 언어에서 같습니다).';
+  + '/api/v1 아래의 2xx가 아닌 응답은 모두 ErrorResponse 본문을 가집니다. '
+  + '모든 /api/v1/… 작업은 /v1/… 경로로도 같은 작업(같은 한도와 캐시)으로 응답하고, 앱 키는 X-RP-API-Key나 X-OBA-API-Key로 보내도 됩니다. 실제 서비스용으로 작성된 클라이언트가 그대로 동작합니다. 필드와 매개변수 설명은 영어로 둡니다(계약의 이름과 코드는 두 언어에서 같습니다).';
 
 export const KOREAN_TAGS: Record<string, string> = {
   Posts: '앱 키로 게시물을 검색하고 읽습니다. `post:write`로 사용자 본인의 게시물을 씁니다',
@@ -74,7 +75,7 @@ export const KOREAN_OPERATIONS: Record<string, [string, string]> = {
   getSeniorities: ['경력 수준 목록', CATALOG],
   getCompanySizes: ['회사 규모 목록', CATALOG],
   getWorkTypes: ['근무 형태 목록', CATALOG],
-  getJobIndustries: ['산업 분야 목록', CATALOG],
+  getJobIndustries: ['산업 분야 목록', `산업 분야 그룹(IT, FIN, MEDIA…)과 그 아래의 산업 코드(children). 회사는 산업 코드를 가집니다. ${CATALOG}`],
   getEventCategories: ['이벤트 분류 목록', CATALOG],
   getEventSubjects: ['이벤트 주제 목록', CATALOG],
   getAuthorizationServerMetadata: ['인가 서버 메타데이터 (RFC 8414)', ''],

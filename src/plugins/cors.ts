@@ -1,5 +1,6 @@
 import cors, { type AsyncOriginFunction, type OriginFunction } from '@fastify/cors';
 import fp from 'fastify-plugin';
+import { APP_KEY_HEADERS } from '../net/drop-in-aliases.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -63,7 +64,7 @@ export const corsPlugin = fp(async (app, opts: {
   await app.register(cors, {
     origin: configuredOrApps,
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-SVC-API-Key', 'Accept-Language', 'Idempotency-Key', 'If-None-Match'],
+    allowedHeaders: ['Authorization', 'Content-Type', ...APP_KEY_HEADERS, 'Accept-Language', 'Idempotency-Key', 'If-None-Match'],
     exposedHeaders: ['X-SVC-RateLimit-Remaining', 'X-SVC-RateLimit-Scope', 'X-SVC-RateLimit-Scope-Remaining', 'RateLimit', 'RateLimit-Policy',
       'Retry-After', 'ETag', 'Location', 'X-Request-Id', 'Idempotency-Replayed', 'WWW-Authenticate'],
     maxAge: 600,

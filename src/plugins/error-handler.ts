@@ -97,6 +97,8 @@ export const errorHandlerPlugin = fp(async (app, opts: { clock: () => number }) 
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
+    // Messages name the path as the client sent it (`/v1/...` is routed as `/api/v1/...`).
+    const sent = request.originalUrl.split('?')[0] ?? '/';
     const allowed = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).filter((m) => paths.find(m, path) !== null);
     if (allowed.length > 0 && request.method === 'OPTIONS') {
       // A preflight the CORS plugin did not answer (no allowed origins, or not this one): 204 with no CORS
@@ -104,11 +106,11 @@ export const errorHandlerPlugin = fp(async (app, opts: { clock: () => number }) 
       return reply.status(204).header('Allow', allowed.join(', ')).send();
     }
     if (allowed.length > 0) {
-      const error = new ApiError('C0012', `Method ${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`, 'method', {
+      const error = new ApiError('C0012', `Method ${request.method} is not allowed on ${sent}; allowed: ${allowed.join(', ')}`, 'method', {
         Allow: allowed.join(', '),
       });
       return sendError(reply, error, opts.clock());
     }
-    return sendError(reply, new ApiError('C0008', `No resource at ${request.method} ${path}`, 'path'), opts.clock());
+    return sendError(reply, new ApiError('C0008', `No resource at ${request.method} ${sent}`, 'path'), opts.clock());
   });
 }, { name: 'error-handler' });

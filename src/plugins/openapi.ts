@@ -57,7 +57,9 @@ export const openApiPlugin = fp(async (app, opts: { publicBaseUrl: string; /** O
         version: '1.0 beta',
         description:
           'Search and read job postings, posts and events with an app key; act for a user through OAuth 2.0. ' +
-          'Every non-2xx response under /api/v1 has the ErrorResponse body.',
+          'Every non-2xx response under /api/v1 has the ErrorResponse body. ' +
+          'Every /api/v1/… operation is also served under /v1/… (the same operation, limits and caches), and the app key ' +
+          'may also be sent as X-RP-API-Key or X-OBA-API-Key, so clients written for the real service work unchanged.',
         license: { name: 'MIT', identifier: 'MIT' },
       },
       servers: [{ url: opts.publicBaseUrl }],
@@ -75,7 +77,7 @@ export const openApiPlugin = fp(async (app, opts: { publicBaseUrl: string; /** O
       ],
       components: {
         securitySchemes: {
-          apiKey: { type: 'apiKey', in: 'header', name: 'X-SVC-API-Key', description: 'App key: `svck_` followed by 32 base62 characters' },
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-SVC-API-Key', description: 'App key: `svck_` followed by 32 base62 characters. X-RP-API-Key and X-OBA-API-Key are read as aliases; two of them with different keys are refused (401 C0001)' },
           oauth2: {
             type: 'oauth2',
             description: 'OAuth 2.0 Authorization Code with PKCE (S256). Access tokens are RFC 9068 JWTs sent as `Authorization: Bearer …`.',

@@ -21,7 +21,7 @@ export const requestLogPlugin = fp(async (app) => {
     const appId = request.apiApp ? `app:${request.apiApp.appId}` : request.token ? `client:${request.token.clientId}` : undefined;
     request.log.info({
       method: request.method,
-      path: loggableUrl(request.url),
+      path: loggableUrl(request.originalUrl),
       status: reply.statusCode,
       app: appId,
       code: request.errorCode ?? undefined,

@@ -3,8 +3,8 @@
  * separated by `|`. The codes are the real service's: the enums its published document declares (employment
  * types, event categories and subjects, seniorities, company sizes, work types), and for job categories and
  * industries the codes seen in its responses, with more in their style (docs/api.md, "Catalogs"). Seeded by
- * migration 002 and rewritten by 019 (a later change to a catalog is a new migration that calls
- * `replaceCatalogs`).
+ * migration 002, rewritten by 019 and, with the industry groups and the descriptions, by 025 (a later change to a
+ * catalog is a new migration that calls 025's `writeCatalogs`).
  */
 export const LOCALES = ['ko', 'en', 'ja', 'zh-CN', 'zh-TW', 'es', 'fr', 'de', 'pt', 'th', 'vi'] as const;
 export type Locale = (typeof LOCALES)[number];
@@ -100,6 +100,58 @@ export const CATALOG_DATA: Record<CatalogName, Array<[code: string, labels: stri
     ['BUSINESS', '비즈니스|Business|ビジネス|商业|商業|Negocios|Affaires|Business|Negócios|ธุรกิจ|Kinh doanh'],
     ['CULTURE', '문화|Culture|カルチャー|文化|文化|Cultura|Culture|Kultur|Cultura|วัฒนธรรม|Văn hóa'],
   ],
+};
+
+/**
+ * The groups of job industries, in display order: an industry's group is its code up to the first `_` (IT_AI is in
+ * IT). GET /api/v1/codes/job-industries lists the groups with their industries as `children`; companies carry the
+ * industries, never a group.
+ */
+export const INDUSTRY_GROUPS: Array<[code: string, labels: string]> = [
+  ['IT', 'IT·인터넷|IT & Internet|IT・インターネット|IT与互联网|IT與網路|TI e internet|Informatique et Internet|IT und Internet|TI e internet|ไอทีและอินเทอร์เน็ต|CNTT và Internet'],
+  ['FIN', '금융|Finance|金融|金融|金融|Finanzas|Finance|Finanzen|Finanças|การเงิน|Tài chính'],
+  ['MEDIA', '미디어·디자인|Media & Design|メディア・デザイン|传媒与设计|媒體與設計|Medios y diseño|Médias et design|Medien und Design|Mídia e design|สื่อและการออกแบบ|Truyền thông và thiết kế'],
+  ['SERVICE', '서비스|Services|サービス|服务|服務|Servicios|Services|Dienstleistungen|Serviços|บริการ|Dịch vụ'],
+  ['MFG', '제조|Manufacturing|製造|制造|製造|Manufactura|Industrie|Fertigung|Manufatura|การผลิต|Sản xuất'],
+  ['DIST', '유통·무역|Distribution & Trade|流通・貿易|流通与贸易|流通與貿易|Distribución y comercio|Distribution et commerce|Handel und Vertrieb|Distribuição e comércio|ค้าส่งค้าปลีกและการค้า|Phân phối và thương mại'],
+  ['MEDICAL', '의료·바이오|Medical & Bio|医療・バイオ|医疗与生物|醫療與生技|Salud y biotecnología|Santé et biotech|Medizin und Biotech|Saúde e biotecnologia|การแพทย์และชีวภาพ|Y tế và sinh học'],
+  ['CONST', '건설|Construction|建設|建筑|營建|Construcción|Construction|Bauwesen|Construção|การก่อสร้าง|Xây dựng'],
+];
+
+/** The group of a job industry code (INDUSTRY_GROUPS). */
+export const industryGroupOf = (code: string): string => code.split('_')[0]!;
+
+/**
+ * What a code means beyond its label, in the 11 locales (same layout as the labels), where the real service gives
+ * one: seniorities by experience, event categories and subjects by the kinds of event they gather. Every other
+ * entry's description is the empty string.
+ */
+export const CODE_DESCRIPTIONS: Partial<Record<CatalogName, Record<string, string>>> = {
+  seniorities: {
+    BEGINNER: '인턴이거나 실무 경력이 없음|Internship or no professional experience yet|インターン、または実務経験なし|实习或尚无工作经验|實習或尚無工作經驗|Prácticas o sin experiencia profesional|Stage ou sans expérience professionnelle|Praktikum oder noch ohne Berufserfahrung|Estágio ou sem experiência profissional|ฝึกงานหรือยังไม่มีประสบการณ์ทำงาน|Thực tập hoặc chưa có kinh nghiệm làm việc',
+    JUNIOR: '기본 업무 수행 (경력 약 1~3년)|Carries out core tasks (about 1–3 years of experience)|基本的な業務を遂行(経験約1〜3年)|能完成基本工作(约1–3年经验)|能完成基本工作(約1–3年經驗)|Realiza las tareas básicas (unos 1–3 años de experiencia)|Réalise les tâches de base (environ 1 à 3 ans d’expérience)|Erledigt grundlegende Aufgaben (etwa 1–3 Jahre Erfahrung)|Executa as tarefas básicas (cerca de 1–3 anos de experiência)|ทำงานพื้นฐานได้ (ประสบการณ์ประมาณ 1–3 ปี)|Thực hiện công việc cơ bản (khoảng 1–3 năm kinh nghiệm)',
+    MIDLEVEL: '업무를 깊이 이해하고 프로젝트를 주도 (경력 약 3~7년)|Owns projects with a solid grasp of the work (about 3–7 years of experience)|業務を深く理解しプロジェクトを主導(経験約3〜7年)|深入理解业务并主导项目(约3–7年经验)|深入理解業務並主導專案(約3–7年經驗)|Lidera proyectos con buen dominio del trabajo (unos 3–7 años de experiencia)|Pilote des projets avec une bonne maîtrise du métier (environ 3 à 7 ans d’expérience)|Verantwortet Projekte mit fundiertem Verständnis (etwa 3–7 Jahre Erfahrung)|Conduz projetos com bom domínio do trabalho (cerca de 3–7 anos de experiência)|เข้าใจงานอย่างลึกซึ้งและนำโครงการได้ (ประสบการณ์ประมาณ 3–7 ปี)|Hiểu sâu công việc và dẫn dắt dự án (khoảng 3–7 năm kinh nghiệm)',
+    SENIOR: '여러 사람의 팀을 이끎 (경력 약 7~15년)|Leads a team of several people (about 7–15 years of experience)|複数人のチームを率いる(経験約7〜15年)|带领多人团队(约7–15年经验)|帶領多人團隊(約7–15年經驗)|Dirige un equipo de varias personas (unos 7–15 años de experiencia)|Encadre une équipe de plusieurs personnes (environ 7 à 15 ans d’expérience)|Führt ein Team aus mehreren Personen (etwa 7–15 Jahre Erfahrung)|Lidera uma equipe de várias pessoas (cerca de 7–15 anos de experiência)|นำทีมหลายคนได้ (ประสบการณ์ประมาณ 7–15 ปี)|Dẫn dắt đội nhiều người (khoảng 7–15 năm kinh nghiệm)',
+    EXECUTIVE: '경영진 수준의 의사 결정 권한 (경력 약 15년 이상)|Decides at executive level (15 years of experience or more)|経営レベルの意思決定権限(経験約15年以上)|拥有高管级决策权(约15年以上经验)|擁有高階主管級決策權(約15年以上經驗)|Toma decisiones a nivel directivo (15 años de experiencia o más)|Décide au niveau de la direction (15 ans d’expérience ou plus)|Entscheidet auf Führungsebene (15 Jahre Erfahrung oder mehr)|Decide em nível executivo (15 anos de experiência ou mais)|มีอำนาจตัดสินใจระดับผู้บริหาร (ประสบการณ์ 15 ปีขึ้นไป)|Ra quyết định ở cấp điều hành (từ 15 năm kinh nghiệm)',
+  },
+  'event-categories': {
+    MARKET: '기간 한정 팝업·마켓|Pop-up stores and limited-time markets|期間限定のポップアップ・マーケット|限时快闪店与市集|限時快閃店與市集|Tiendas efímeras y mercados temporales|Boutiques éphémères et marchés temporaires|Pop-up-Stores und zeitlich begrenzte Märkte|Lojas pop-up e feiras temporárias|ป๊อปอัปสโตร์และตลาดชั่วคราว|Cửa hàng pop-up và chợ phiên có thời hạn',
+    FAIR: '박람회·전시회|Fairs and exhibitions|展示会・博覧会|博览会与展览|博覽會與展覽|Ferias y exposiciones|Salons et expositions|Messen und Ausstellungen|Feiras e exposições|งานแสดงสินค้าและนิทรรศการ|Hội chợ và triển lãm',
+    CONFERENCE: '강연·세미나·포럼|Talks, seminars and forums|講演・セミナー・フォーラム|演讲、研讨会与论坛|演講、研討會與論壇|Charlas, seminarios y foros|Conférences, séminaires et forums|Vorträge, Seminare und Foren|Palestras, seminários e fóruns|การบรรยาย สัมมนา และฟอรัม|Diễn thuyết, hội thảo và diễn đàn',
+    NETWORKING: '밋업·멘토링|Meetups and mentoring|ミートアップ・メンタリング|聚会与导师交流|聚會與導師交流|Encuentros y mentorías|Rencontres et mentorat|Meetups und Mentoring|Encontros e mentoria|มีตอัปและการให้คำปรึกษา|Gặp gỡ và cố vấn',
+    BUSINESS: 'IR·제품 출시 행사|Investor relations and launch days|IR・ローンチイベント|投资者路演与发布会|投資人說明會與發表會|Relaciones con inversores y presentaciones|Relations investisseurs et lancements|Investorentage und Produktstarts|Relações com investidores e lançamentos|นักลงทุนสัมพันธ์และงานเปิดตัว|Quan hệ nhà đầu tư và ra mắt sản phẩm',
+    COMPETITION: '해커톤·공모전|Hackathons and contests|ハッカソン・コンテスト|黑客马拉松与竞赛|黑客松與競賽|Hackatones y concursos|Hackathons et concours|Hackathons und Wettbewerbe|Hackathons e concursos|แฮกกาธอนและการประกวด|Hackathon và cuộc thi',
+    LIFESTYLE: '축제·공연·문화|Festivals, performances and culture|フェス・公演・カルチャー|节庆、演出与文化|節慶、演出與文化|Festivales, espectáculos y cultura|Festivals, spectacles et culture|Festivals, Aufführungen und Kultur|Festivais, espetáculos e cultura|เทศกาล การแสดง และวัฒนธรรม|Lễ hội, biểu diễn và văn hóa',
+  },
+  'event-subjects': {
+    WEB3: '블록체인·암호화폐|Blockchain and crypto assets|ブロックチェーン・暗号資産|区块链与加密资产|區塊鏈與加密資產|Blockchain y criptoactivos|Blockchain et cryptoactifs|Blockchain und Krypto-Assets|Blockchain e criptoativos|บล็อกเชนและสินทรัพย์ดิจิทัล|Blockchain và tài sản mã hóa',
+    TECHNOLOGY: 'AI·엔지니어링·연구|AI, engineering and research|AI・エンジニアリング・研究|人工智能、工程与研究|人工智慧、工程與研究|IA, ingeniería e investigación|IA, ingénierie et recherche|KI, Technik und Forschung|IA, engenharia e pesquisa|AI วิศวกรรม และการวิจัย|AI, kỹ thuật và nghiên cứu',
+    PRODUCT: '서비스·기획·디자인·마케팅|Services, planning, design and marketing|サービス・企画・デザイン・マーケティング|服务、策划、设计与营销|服務、企劃、設計與行銷|Servicios, planificación, diseño y marketing|Services, conception, design et marketing|Services, Planung, Design und Marketing|Serviços, planejamento, design e marketing|บริการ การวางแผน การออกแบบ และการตลาด|Dịch vụ, kế hoạch, thiết kế và tiếp thị',
+    FINANCE: '자산·투자·핀테크|Assets, investment and fintech|資産・投資・フィンテック|资产、投资与金融科技|資產、投資與金融科技|Activos, inversión y fintech|Actifs, investissement et fintech|Vermögen, Investitionen und Fintech|Ativos, investimentos e fintech|สินทรัพย์ การลงทุน และฟินเทค|Tài sản, đầu tư và fintech',
+    HUMANITIES: '사회·기후·생명·종교·공익|Society, climate, life sciences, religion and public interest|社会・気候・生命・宗教・公益|社会、气候、生命、宗教与公益|社會、氣候、生命、宗教與公益|Sociedad, clima, ciencias de la vida, religión e interés público|Société, climat, sciences du vivant, religion et intérêt général|Gesellschaft, Klima, Biowissenschaften, Religion und Gemeinwohl|Sociedade, clima, ciências da vida, religião e interesse público|สังคม สภาพภูมิอากาศ ชีววิทยา ศาสนา และประโยชน์สาธารณะ|Xã hội, khí hậu, khoa học sự sống, tôn giáo và công ích',
+    BUSINESS: '경영·전략·조직·인사·영업|Management, strategy, organizations, HR and sales|経営・戦略・組織・人事・営業|经营、战略、组织、人事与销售|經營、策略、組織、人資與業務|Gestión, estrategia, organización, RR. HH. y ventas|Gestion, stratégie, organisation, RH et ventes|Management, Strategie, Organisation, Personal und Vertrieb|Gestão, estratégia, organização, RH e vendas|การบริหาร กลยุทธ์ องค์กร ทรัพยากรบุคคล และการขาย|Quản trị, chiến lược, tổ chức, nhân sự và bán hàng',
+    CULTURE: '게임·콘텐츠·예술·음식·미디어|Games, content, art, food and media|ゲーム・コンテンツ・アート・フード・メディア|游戏、内容、艺术、美食与媒体|遊戲、內容、藝術、美食與媒體|Videojuegos, contenido, arte, gastronomía y medios|Jeux, contenus, art, gastronomie et médias|Spiele, Inhalte, Kunst, Essen und Medien|Jogos, conteúdo, arte, gastronomia e mídia|เกม คอนเทนต์ ศิลปะ อาหาร และสื่อ|Trò chơi, nội dung, nghệ thuật, ẩm thực và truyền thông',
+  },
 };
 
 /** The catalogs whose codes the reference declares as enums: the request and response schemas use these values. */

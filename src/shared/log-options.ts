@@ -2,7 +2,8 @@ import type { FastifyRequest } from 'fastify';
 
 /** Never log a credential, even if a future log line includes headers. */
 export const LOG_REDACTIONS = [
-  'req.headers.authorization', 'req.headers["x-svc-api-key"]', 'req.headers.cookie', 'res.headers["set-cookie"]',
+  'req.headers.authorization', 'req.headers["x-svc-api-key"]', 'req.headers["x-rp-api-key"]', 'req.headers["x-oba-api-key"]',
+  'req.headers.cookie', 'res.headers["set-cookie"]',
 ];
 
 /** Query parameters that carry a credential somewhere in OAuth (a code on its way back, a token, a secret). */
@@ -26,7 +27,7 @@ export function loggerOptions(level: string, format: 'json' | 'pretty' = 'json')
     redact: LOG_REDACTIONS,
     serializers: {
       req: (request: FastifyRequest) => ({
-        method: request.method, url: loggableUrl(request.url), host: request.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort,
+        method: request.method, url: loggableUrl(request.originalUrl), host: request.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort,
       }),
     },
   };

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { ApiError } from './api-error.js';
-import { parseJsonInput } from './text-input.js';
+import { MAX_JSON_DEPTH, parseJsonInput } from './text-input.js';
 import { describeIssue, type ValidationIssue } from './validation-message.js';
 
 export interface UploadedFile { filename: string; bytes: Buffer }
@@ -17,7 +17,8 @@ export interface MultipartSpec {
 }
 
 /**
- * Reads a multipart request whose JSON part may come as a text field or as a file part, plus file parts,
+ * Reads a multipart request whose JSON part may come as a text field, a field typed application/json or a file
+ * part (with or without a filename), plus file parts,
  * enforcing counts and sizes as it streams: too many images 400 P0010, an image too large 400 P0011, the request
  * too large 413 C0006, not multipart 415 C0007, a malformed body or JSON that does not parse 400 C0002.
  */
@@ -35,7 +36,7 @@ export async function readMultipart(request: FastifyRequest, spec: MultipartSpec
   try {
     for await (const part of request.parts()) {
       if (part.fieldname === spec.jsonPart) {
-        const text = part.type === 'file' ? (await part.toBuffer()).toString('utf8') : String(part.value);
+        const text = part.type === 'file' ? (await part.toBuffer()).toString('utf8') : fieldText(part.value, part.mimetype, spec.jsonPart);
         count(Buffer.byteLength(text));
         jsonText = text;
         continue;
@@ -57,12 +58,29 @@ export async function readMultipart(request: FastifyRequest, spec: MultipartSpec
     const code = (err as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError('P0011', `Each image may be at most ${spec.maxFileBytes} bytes`, Object.keys(spec.fileParts)[0] ?? null);
     if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') throw new ApiError('C0002', 'Too many parts in the request', null);
+    if (code === 'FST_INVALID_JSON_FIELD_ERROR') {
+      throw new ApiError('C0002', `Part "${spec.jsonPart}" is typed application/json but does not hold JSON (or is longer than a part may be)`, spec.jsonPart);
+    }
     // Anything else raised while the parts are read is the body's own fault: no boundary, a part header that
     // does not parse, a body that ends before its closing boundary.
     throw new ApiError('C0002', `The multipart body is malformed: ${(err as Error).message}`, 'body');
   }
   if (jsonText === undefined) return { json: undefined, files };
   return { json: parseJsonInput(jsonText, `Part "${spec.jsonPart}"`, [spec.jsonPart]), files };
+}
+
+/**
+ * The text of a field part. A part typed `application/json` (curl's `-F 'request={…};type=application/json'`, Spring's
+ * `MultipartBodyBuilder`) arrives already parsed by the multipart reader: it is written back to text so that it
+ * passes the same checks (nesting, U+0000) as a plain text part. Nesting too deep to write back is refused as such.
+ */
+function fieldText(value: unknown, mimetype: string, partName: string): string {
+  if (mimetype !== 'application/json') return String(value);
+  try {
+    return JSON.stringify(value);
+  } catch {
+    throw new ApiError('C0002', `Part "${partName}" nests deeper than ${MAX_JSON_DEPTH} levels`, partName);
+  }
 }
 
 /**

@@ -3,6 +3,7 @@ import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { LightMyRequestResponse } from 'fastify';
 import type { App } from '../../src/app.js';
+import { routedPath } from '../../src/net/drop-in-aliases.js';
 
 interface OpenApiDoc {
   paths: Record<string, Record<string, { responses?: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema?: unknown }> }> }>>;
@@ -37,7 +38,8 @@ export class OpenApiConformance {
 
   /** Returns the problems found; empty when the response matches the document. */
   check(method: string, url: string, response: LightMyRequestResponse): string[] {
-    const path = url.split('?')[0]!;
+    // `/v1/...` is the same operation as `/api/v1/...`, held to the same document.
+    const path = routedPath(url.split('?')[0]!);
     const route = this.routes.find((r) => r.pattern.test(path));
     if (!route) return [];  // unknown routes answer 404/405 with the shared ErrorResponse
     const operation = this.doc.paths[route.template]![method.toLowerCase()];

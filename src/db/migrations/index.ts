@@ -24,6 +24,7 @@ import { webhooks } from './2026-11-25-022-webhooks.js';
 import { appWebOrigins } from './2026-11-25-020-app-web-origins.js';
 import { postImagesCoveringIndex } from './2026-11-27-023-post-images-covering-index.js';
 import { jobCodesInRow } from './2026-11-27-024-job-codes-in-row.js';
+import { catalogGroupsAndDescriptions } from './2026-11-28-025-catalog-groups-and-descriptions.js';
 
 /**
  * Every migration, by name; names sort in the order they run. Never edit one that has landed, with one
@@ -56,5 +57,6 @@ export function allMigrations(adapter: DialectAdapter): Record<string, Migration
     '2026-11-25-022-webhooks': webhooks(),
     '2026-11-27-023-post-images-covering-index': postImagesCoveringIndex(adapter),
     '2026-11-27-024-job-codes-in-row': jobCodesInRow(adapter),
+    '2026-11-28-025-catalog-groups-and-descriptions': catalogGroupsAndDescriptions(),
   };
 }

@@ -3,12 +3,11 @@ import fp from 'fastify-plugin';
 import type { AppKeyService, AuthenticatedApp } from './app-key-service.js';
 import { ApiError } from '../../shared/api-error.js';
 import { addRouteHook } from '../../plugins/route-hooks.js';
-
-export const API_KEY_HEADER = 'x-svc-api-key';
+import { presentedAppKey } from '../../net/drop-in-aliases.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** `apiKey`: the route needs a valid app key in X-SVC-API-Key. */
+    /** `apiKey`: the route needs a valid app key in X-SVC-API-Key (or one of its aliases, net/drop-in-aliases.ts). */
     auth?: 'apiKey';
   }
   interface FastifyRequest {
@@ -30,8 +29,11 @@ export const appKeyAuthPlugin = fp(async (app, opts: {
   app.decorateRequest('apiApp', null);
 
   const authenticate = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    const header = request.headers[API_KEY_HEADER];
-    const key = Array.isArray(header) ? header[0] : header;
+    const { key, conflict } = presentedAppKey(request.headers);
+    if (conflict) {
+      done(new ApiError('C0001', `Two different app keys were sent, in ${conflict.join(' and ')}: send one key, in X-SVC-API-Key`, conflict[1]!));
+      return;
+    }
     if (!key) {
       done(new ApiError('C0001', 'The X-SVC-API-Key header is required for this operation', 'X-SVC-API-Key'));
       return;

@@ -1,39 +1,52 @@
-import { pageOf, type PageResult } from '../../schemas/common.js';
 import { ApiError } from '../../shared/api-error.js';
 import { DEFAULT_LOCALE, type Locale } from '../../shared/locale.js';
 import type { CatalogName } from '../../shared/catalog-data.js';
 import type { CodeRepository } from './code-repository.js';
 
-export interface CodeEntry { code: string; displayName: string }
+export interface CodeEntry { code: string; displayName: string; description: string }
+export interface IndustryGroup { code: string; displayName: string; children: Array<{ code: string; displayName: string }> }
+
+interface Entry { code: string; parent: string | null; labels: Map<string, { displayName: string; description: string }> }
 
 /**
  * Code catalogs, loaded once at start: they change only through migrations, so every request is served
- * from memory.
+ * from memory. A catalog is a bare array, as the real service serves it; the job industries are groups whose
+ * `children` are the industry codes companies carry.
  */
 export class CodeService {
-  private catalogs = new Map<string, Array<{ code: string; labels: Map<string, string> }>>();
+  /** Each catalog's codes, the ones data carries (a job industry's group is not one). */
+  private catalogs = new Map<string, Entry[]>();
+  private groups: Entry[] = [];
 
   constructor(private readonly codes: CodeRepository) {}
 
   async load(): Promise<void> {
-    const catalogs = new Map<string, Array<{ code: string; labels: Map<string, string> }>>();
+    const all = new Map<string, Map<string, Entry>>();
     for (const row of await this.codes.allLabels()) {
-      let entries = catalogs.get(row.catalog);
-      if (!entries) catalogs.set(row.catalog, (entries = []));
-      let entry = entries.find((e) => e.code === row.code);
-      if (!entry) entries.push((entry = { code: row.code, labels: new Map() }));
-      entry.labels.set(row.locale, row.display_name);
+      let entries = all.get(row.catalog);
+      if (!entries) all.set(row.catalog, (entries = new Map()));
+      let entry = entries.get(row.code);
+      if (!entry) entries.set(row.code, (entry = { code: row.code, parent: row.parent, labels: new Map() }));
+      entry.labels.set(row.locale, { displayName: row.display_name, description: row.description });
     }
-    this.catalogs = catalogs;
+    // A job industry's group is the entry its leaves name as parent; the groups themselves have none.
+    const industries = [...(all.get('job-industries')?.values() ?? [])];
+    this.groups = industries.filter((e) => e.parent === null);
+    this.catalogs = new Map([...all].map(([catalog, entries]) => [catalog, [...entries.values()].filter((e) => catalog !== 'job-industries' || e.parent !== null)]));
   }
 
-  list(catalog: CatalogName, locale: Locale, page: number, pageSize: number): PageResult<CodeEntry> {
-    const entries = this.catalogs.get(catalog) ?? [];
-    const items = entries.slice((page - 1) * pageSize, page * pageSize).map((e) => ({
-      code: e.code,
-      displayName: e.labels.get(locale) ?? e.labels.get(DEFAULT_LOCALE) ?? e.code,
+  list(catalog: Exclude<CatalogName, 'job-industries'>, locale: Locale): CodeEntry[] {
+    return (this.catalogs.get(catalog) ?? []).map((e) => ({ code: e.code, ...labelOf(e, locale) }));
+  }
+
+  /** The job industries under their groups, in display order. */
+  industries(locale: Locale): IndustryGroup[] {
+    const leaves = this.catalogs.get('job-industries') ?? [];
+    return this.groups.map((group) => ({
+      code: group.code,
+      displayName: labelOf(group, locale).displayName,
+      children: leaves.filter((e) => e.parent === group.code).map((e) => ({ code: e.code, displayName: labelOf(e, locale).displayName })),
     }));
-    return pageOf(items, entries.length, page, pageSize);
   }
 
   has(catalog: CatalogName, code: string): boolean {
@@ -56,4 +69,8 @@ export class CodeService {
   codesOf(catalog: CatalogName): string[] {
     return (this.catalogs.get(catalog) ?? []).map((e) => e.code);
   }
+}
+
+function labelOf(entry: Entry, locale: Locale): { displayName: string; description: string } {
+  return entry.labels.get(locale) ?? entry.labels.get(DEFAULT_LOCALE) ?? { displayName: entry.code, description: '' };
 }
