@@ -1,10 +1,35 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * The drills: tests that are slow because they must be. They start real servers as processes and kill them, walk
+ * pages in Chromium, run the demo and the README as a newcomer would, pack the SDK, pause a database, fill a disk.
+ * CI runs them once; the fast tier, everything else, runs on every runtime (README, "Tests").
+ */
+export const DRILLS = [
+  'test/crash.test.ts', 'test/webhook-crash.test.ts', 'test/rolling-restart.test.ts', 'test/process-signals.test.ts',
+  'test/image-process.test.ts', 'test/database-unavailable.test.ts', 'test/disk-full.test.ts', 'test/bench-smoke.test.ts',
+  'test/docs-page.test.ts', 'test/console.test.ts', 'test/webhooks-console.test.ts', 'test/oauth-third-party-browser.test.ts',
+  'test/readme-walkthrough.test.ts', 'test/demo-command.test.ts', 'test/sdk-package.test.ts',
+];
+
+/**
+ * Test files at once: one per core and one more, since most of a file's time is spent waiting on its database, its
+ * child processes or its sockets rather than computing (TEST_WORKERS overrides).
+ */
+const workers = Number(process.env.TEST_WORKERS) || os.availableParallelism() + 1;
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     pool: 'forks',
+    // One migrated, demo-seeded SQLite file per run, copied by each test app that wants the plain demo.
+    globalSetup: ['test/helpers/demo-template.ts'],
+    maxWorkers: workers,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: DRILLS } },
+      { extends: true, test: { name: 'drills', include: DRILLS } },
+    ],
   },
 });

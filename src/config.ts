@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { DEFAULT_PASSWORD_COST, MIN_PASSWORD_COST, type PasswordCost } from './shared/passwords.js';
 
 /** Operation identifiers of the spec's rate-limit table. */
 export const OPERATION_IDS = [
@@ -109,6 +110,8 @@ export interface Config {
   /** Encrypts OAuth signing keys at rest; when unset, a random secret is kept in DATA_DIR/signing-key.secret. */
   signingKeySecret: string | null;
   loginThrottle: { maxFailuresPerAccount: number; maxFailuresPerAddress: number; windowSeconds: number };
+  /** argon2id's cost for new password hashes (PASSWORD_HASH_MEMORY_KIB, PASSWORD_HASH_PASSES); never below MIN_PASSWORD_COST. */
+  passwordCost: PasswordCost;
   lifetimes: {
     authorizationCodeSeconds: number;
     accessTokenSeconds: number;
@@ -300,6 +303,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       maxFailuresPerAccount: int('LOGIN_MAX_FAILURES_PER_ACCOUNT', 5, 1, 1000),
       maxFailuresPerAddress: int('LOGIN_MAX_FAILURES_PER_ADDRESS', 20, 1, 100_000),
       windowSeconds: int('LOGIN_FAILURE_WINDOW_SECONDS', 900, 10, 86_400),
+    },
+    passwordCost: {
+      memoryKiB: int('PASSWORD_HASH_MEMORY_KIB', DEFAULT_PASSWORD_COST.memoryKiB, MIN_PASSWORD_COST.memoryKiB, 4 * 1024 * 1024),
+      passes: int('PASSWORD_HASH_PASSES', DEFAULT_PASSWORD_COST.passes, MIN_PASSWORD_COST.passes, 20),
     },
     lifetimes: {
       authorizationCodeSeconds: int('AUTH_CODE_TTL_SECONDS', 300, 10, 3600),

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
+import { DEFAULT_PASSWORD_COST, hashPassword, MIN_PASSWORD_COST, verifyPassword } from '../src/shared/passwords.js';
 
 describe('settings', () => {
   it('has the documented defaults', () => {
@@ -15,6 +16,20 @@ describe('settings', () => {
     expect(config.rateLimits.operations['post.create']).toEqual({ perMinute: 2, perHour: 10, perDay: 50 });
     expect(config.rateLimits.operations['event.sub.update']).toEqual({ perMinute: 15, perHour: 150, perDay: 800 });
     expect(config.lifetimes).toEqual({ authorizationCodeSeconds: 300, accessTokenSeconds: 900, refreshTokenSeconds: 2_592_000 });
+    expect(config.passwordCost).toEqual({ memoryKiB: 65_536, passes: 3 });
+  });
+
+  it('hashes passwords at no less than OWASP\'s least for argon2id (19 MiB, 2 passes), the cost the tests use', async () => {
+    expect(loadConfig({ PASSWORD_HASH_MEMORY_KIB: '19456', PASSWORD_HASH_PASSES: '2' }).passwordCost).toEqual(MIN_PASSWORD_COST);
+    for (const [name, value] of [['PASSWORD_HASH_MEMORY_KIB', '19455'], ['PASSWORD_HASH_MEMORY_KIB', '4096'], ['PASSWORD_HASH_PASSES', '1']]) {
+      expect(() => loadConfig({ [name!]: value }), `${name}=${value}`).toThrow(new RegExp(name!));
+    }
+    // The parameters travel in the hash: one made at the least cost says so, and verifies whatever the setting now is.
+    const hash = await hashPassword('correct horse battery staple', MIN_PASSWORD_COST);
+    expect(hash).toMatch(/^\$argon2id\$v=19\$m=19456,p=4,t=2\$/);
+    expect(await verifyPassword(hash, 'correct horse battery staple')).toBe(true);
+    expect(await verifyPassword(hash, 'wrong')).toBe(false);
+    expect(await hashPassword('x', DEFAULT_PASSWORD_COST)).toMatch(/\$m=65536,p=4,t=3\$/);
   });
 
   it('reads PostgreSQL URLs, SQLite paths, Redis and limits from the environment', () => {

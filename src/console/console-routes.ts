@@ -9,7 +9,6 @@
  */
 import fs from 'node:fs';
 import cookie from '@fastify/cookie';
-import argon2 from 'argon2';
 import { Eta } from 'eta';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountsRepository } from '../modules/accounts/accounts-repository.js';
@@ -232,7 +231,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     if (weak !== null) return again(400, weak === 'length' ? t.passwordLength : t.guessable);
     if (!await sessions.signUpAllowed(request)) return again(429, t.tooMany);
     if (await accounts.findUserByEmail(email) || await accounts.userIdByHandle(handle) !== undefined) return again(409, t.emailTaken);
-    const passwordHash = await argon2.hash(password, { type: argon2.argon2id });
+    const passwordHash = await sessions.hashPassword(password);
     const userId = await accounts.createUser({ email, name, handle, passwordHash });
     await sessions.start(reply, userId);
     return reply.redirect('/console/apps', 303);

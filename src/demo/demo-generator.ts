@@ -1,4 +1,3 @@
-import argon2 from 'argon2';
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/database.js';
 import type { DialectAdapter } from '../db/dialects/dialect-adapter.js';
@@ -12,6 +11,7 @@ import { recordSearchChanges } from '../search/search-changes.js';
 import { timeOrderedId } from '../shared/ids.js';
 import { hashSecret, secretHint } from '../shared/keys.js';
 import { SeededRandom } from './random.js';
+import { DEFAULT_PASSWORD_COST, hashPassword, type PasswordCost } from '../shared/passwords.js';
 import {
   CITIES, COMPANIES, EVENT_TEXTS, FAMILY_NAMES, fill, GIVEN_NAMES, JOB_TEXTS, LATIN_NAMES, POST_TEMPLATES, ROLES, TECHS,
   type Multilingual, type TextLanguage,
@@ -68,6 +68,8 @@ export interface DemoOptions {
   events?: number;
   /** The service's address, for the demo client's redirect URIs (default http://127.0.0.1:8080). */
   publicBaseUrl?: string;
+  /** The cost of the demo user's password hash (default: the service's default). */
+  passwordCost?: PasswordCost;
 }
 
 interface Ctx {
@@ -93,7 +95,7 @@ function render(template: Multilingual, slots: (lang: TextLanguage) => Record<st
  * spec, and returns the ids a builder (or a test) can try.
  */
 export async function generateDemoData(database: Database, options: DemoOptions): Promise<DemoManifest> {
-  const passwordHash = await argon2.hash(DEMO_USER.password, { type: argon2.argon2id });
+  const passwordHash = await hashPassword(DEMO_USER.password, options.passwordCost ?? DEFAULT_PASSWORD_COST);
   return database.db.transaction().execute(async (trx) => {
     const publicBaseUrl = options.publicBaseUrl ?? 'http://127.0.0.1:8080';
     // Times at whole minutes, as the real service's data has them (list items then show `2026-08-23T15:00`).

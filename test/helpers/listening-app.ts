@@ -2,6 +2,7 @@ import type { FastifyServerOptions } from 'fastify';
 import { buildApp, type App } from '../../src/app.js';
 import type { Config } from '../../src/config.js';
 import { generateDemoData, type DemoManifest } from '../../src/demo/demo-generator.js';
+import { MIN_PASSWORD_COST } from '../../src/shared/passwords.js';
 import { testConfig } from './test-app.js';
 import { createTestDatabase, type Engine, type TestDatabase } from './test-database.js';
 import { freePort } from './free-port.js';
@@ -34,7 +35,7 @@ export async function startListeningApp(engine: Engine, settings: Record<string,
   const now = () => Date.now() + clock.offset;
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const demo = await generateDemoData(db.database, { now: Date.now(), publicBaseUrl: base });
+  const demo = await generateDemoData(db.database, { now: Date.now(), publicBaseUrl: base, passwordCost: MIN_PASSWORD_COST });
   const config = testConfig({ PUBLIC_BASE_URL: base, ...settings });
   const app = await buildApp({ config, database: db.database, clock: now, logger });
   await app.listen({ port, host: '127.0.0.1' });

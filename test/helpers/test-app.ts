@@ -1,16 +1,18 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type App } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { allLimitSettings } from '../../src/rate-limit/limit-settings.js';
+import { MIN_PASSWORD_COST } from '../../src/shared/passwords.js';
 import type { Database } from '../../src/db/database.js';
 import type { MediaStore } from '../../src/media/media-store.js';
 import { generateDemoData, type DemoManifest } from '../../src/demo/demo-generator.js';
 import { OpenApiConformance } from './openapi-conformance.js';
-import { createTestDatabase, type Engine, type TestDatabase } from './test-database.js';
+import type { DemoTemplate } from './demo-template.js';
+import { copyOfSqliteFile, createTestDatabase, type Engine, type TestDatabase } from './test-database.js';
 
 export const TEST_NOW = Date.parse('2026-11-21T03:00:00Z');
 
@@ -38,6 +40,9 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     WEB_BASE_URL: 'https://www.test.example',
     LOG_LEVEL: 'silent',
     SIGNING_KEY_SECRET: 'test-only-signing-key-secret-0123456789',
+    // Passwords hashed at the least cost the settings allow (about a sixth of the default's CPU).
+    PASSWORD_HASH_MEMORY_KIB: String(MIN_PASSWORD_COST.memoryKiB),
+    PASSWORD_HASH_PASSES: String(MIN_PASSWORD_COST.passes),
     ...overrides,
   });
 }
@@ -52,11 +57,13 @@ export async function createTestApp(engine: Engine, options: {
   config?: Record<string, string>;
   mediaStore?: MediaStore;
 } = {}): Promise<TestContext> {
-  const db = await createTestDatabase(engine);
+  // The plain demo on SQLite is a copy of the run's template (test/helpers/demo-template.ts), not seeded again.
+  const template: DemoTemplate | undefined = engine === 'sqlite' && options.seed !== false && !options.demoCounts ? inject('sqliteDemoTemplate') : undefined;
+  const db = template ? copyOfSqliteFile(template.file) : await createTestDatabase(engine);
   const clock = { now: TEST_NOW };
   const demo = options.seed === false
     ? (undefined as unknown as DemoManifest)
-    : await generateDemoData(db.database, { now: TEST_NOW, ...options.demoCounts });
+    : template ? structuredClone(template.demo) : await generateDemoData(db.database, { now: TEST_NOW, passwordCost: MIN_PASSWORD_COST, ...options.demoCounts });
   await options.prepare?.(db.database);
   const config = testConfig(options.config);
   const app = await buildApp({ config, database: db.database, clock: () => clock.now, logger: false, mediaStore: options.mediaStore });

@@ -25,6 +25,18 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+/** A SQLite database of its own in a temp dir: a copy of `template`, a closed SQLite file. */
+export function copyOfSqliteFile(template: string): TestDatabase {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-'));
+  const file = path.join(dir, 'test.sqlite');
+  fs.copyFileSync(template, file);
+  const open = () => openDatabase({ kind: 'sqlite', url: file });
+  return {
+    database: open(), engine: 'sqlite', file, reopen: open,
+    drop: async () => { fs.rmSync(dir, { recursive: true, force: true }); },
+  };
+}
+
 /** A fresh, migrated database: a real SQLite file in a temp dir, or a PostgreSQL schema of its own. */
 export async function createTestDatabase(engine: Engine): Promise<TestDatabase> {
   if (engine === 'sqlite') {

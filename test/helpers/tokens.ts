@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import argon2 from 'argon2';
+import { hashPassword, MIN_PASSWORD_COST } from '../../src/shared/passwords.js';
 import { expect } from 'vitest';
 import { AccountsRepository } from '../../src/modules/accounts/accounts-repository.js';
 import { Browser, type Send } from './oauth-browser.js';
@@ -32,7 +32,7 @@ export async function createUser(t: TestContext, handle: string): Promise<{ id: 
   const password = `pw-${handle}-123456`;
   const email = `${handle}@example.com`;
   const id = await new AccountsRepository(t.db.database.db, () => t.clock.now).createUser({
-    email, name: handle, handle, passwordHash: await argon2.hash(password, { type: argon2.argon2id }),
+    email, name: handle, handle, passwordHash: await hashPassword(password, MIN_PASSWORD_COST),
   });
   return { id, email, password };
 }

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import argon2 from 'argon2';
 import { AccountsRepository } from '../../modules/accounts/accounts-repository.js';
 import { AppKeyService } from '../../modules/accounts/app-key-service.js';
 import { PASSWORD_MAX, PASSWORD_MIN, passwordProblem } from '../../modules/accounts/password-policy.js';
@@ -7,6 +6,7 @@ import { COMPANY_ROLES, RESOURCE_ROLES } from '../../modules/accounts/roles.js';
 import { catalogCodes } from '../../shared/catalog-data.js';
 import { hashSecret } from '../../shared/keys.js';
 import { oneOf, required, UsageError, type CliContext, type Command } from '../command.js';
+import { hashPassword } from '../../shared/passwords.js';
 
 const HANDLE = /^[A-Za-z0-9_-]{1,255}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -62,7 +62,7 @@ export const usersCreateCommand: Command = {
     if (await accounts.findUserByEmail(email)) throw new Error(`A user with e-mail ${email} already exists.`);
     const id = await accounts.createUser({
       email, name: required(values, 'name'), handle: handle('handle', required(values, 'handle')),
-      passwordHash: await argon2.hash(password, { type: argon2.argon2id }),
+      passwordHash: await hashPassword(password, ctx.config.passwordCost),
     });
     ctx.io.out(`Created user ${id} <${email}>.`);
     if (given === undefined) ctx.io.out(`Password (shown once): ${password}`);

@@ -18,7 +18,7 @@ export interface DemoCredentials {
 export async function seedDemo(database: Database, config: Config, now: number): Promise<{ manifest: DemoManifest; credentials: DemoCredentials; file: string }> {
   const existing = await database.db.selectFrom('users').select('id').limit(1).execute();
   if (existing.length > 0) throw new Error('The database already holds data; seed-demo needs an empty database (npm run demo starts from a fresh one).');
-  const manifest = await generateDemoData(database, { now, publicBaseUrl: config.publicBaseUrl });
+  const manifest = await generateDemoData(database, { now, publicBaseUrl: config.publicBaseUrl, passwordCost: config.passwordCost });
   await writeDemoMedia(database, mediaStoreFor(config, database));
   const credentials: DemoCredentials = {
     apiKey: manifest.apiKey,

@@ -36,7 +36,7 @@ export async function oauthArea(infra: Infrastructure, deps: { accounts: Account
     accessTokenSeconds: config.lifetimes.accessTokenSeconds,
     refreshTokenSeconds: config.lifetimes.refreshTokenSeconds,
   }, clock);
-  const sessions = new WebSessions(oauth, accounts, new LoginThrottle(database.db, config.loginThrottle, clock), clock, issuer.startsWith('https://'));
+  const sessions = new WebSessions(oauth, accounts, new LoginThrottle(database.db, config.loginThrottle, clock), clock, issuer.startsWith('https://'), config.passwordCost);
   const area: Area = {
     routes: async (app) => {
       await app.register(discoveryRoutes, { issuer, keys: signingKeys });

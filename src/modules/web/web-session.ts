@@ -5,12 +5,12 @@
  * cookie, compared in constant time) that every form carries.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import argon2 from 'argon2';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hashSecret } from '../../shared/keys.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
 import type { LoginThrottle } from '../oauth/login-throttle.js';
 import type { OAuthRepository } from '../oauth/oauth-repository.js';
+import { hashPassword, verifyPassword, type PasswordCost } from '../../shared/passwords.js';
 
 const SESSION_COOKIE = 'svc_session';
 const CSRF_COOKIE = 'svc_csrf';
@@ -31,7 +31,13 @@ export class WebSessions {
     private readonly throttle: LoginThrottle,
     private readonly clock: () => number,
     private readonly secure: boolean,
+    private readonly passwordCost: PasswordCost,
   ) {}
+
+  /** A new password's hash at the service's cost (PASSWORD_HASH_* settings). */
+  hashPassword(password: string): Promise<string> {
+    return hashPassword(password, this.passwordCost);
+  }
 
   /** The signed-in user, or null. */
   async user(request: FastifyRequest) {
@@ -52,9 +58,9 @@ export class WebSessions {
     const reservation = await this.throttle.reserve(email, request.ip);
     if (!reservation) return { kind: 'throttled' };
     const user = email ? await this.accounts.findUserByEmail(email) : undefined;
-    this.dummyHash ??= argon2.hash(randomBytes(16).toString('hex'), { type: argon2.argon2id });
+    this.dummyHash ??= this.hashPassword(randomBytes(16).toString('hex'));
     const hash = user?.password_hash ?? await this.dummyHash;
-    const passwordOk = await argon2.verify(hash, password ?? '').catch(() => false);
+    const passwordOk = await verifyPassword(hash, password ?? '');
     if (!user || !user.password_hash || !passwordOk) return { kind: 'refused' };
     await this.throttle.release(reservation);
     await this.start(reply, user.id);
@@ -72,9 +78,9 @@ export class WebSessions {
     if (current.length > MAX_PASSWORD) return 'refused';
     const reservation = await this.throttle.reserve(user.email, request.ip);
     if (!reservation) return 'throttled';
-    if (!user.password_hash || !await argon2.verify(user.password_hash, current).catch(() => false)) return 'refused';
+    if (!user.password_hash || !await verifyPassword(user.password_hash, current)) return 'refused';
     await this.throttle.release(reservation);
-    await this.accounts.setPassword(user.id, await argon2.hash(next, { type: argon2.argon2id }));
+    await this.accounts.setPassword(user.id, await this.hashPassword(next));
     await this.oauth.deleteSessionsOf(user.id);
     await this.start(reply, user.id);
     return 'ok';
