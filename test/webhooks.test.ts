@@ -230,6 +230,63 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
     expect((await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/replay`, { from: 'yesterday', to: minute(t.clock.now) })).status).toBe(400);
   });
 
+  it('sends nothing of a deleted post again: its pending retry, a redelivery and a replay carry its changes without content', async () => {
+    const { endpointId, secret } = await forms.createEndpoint(appId, receiver.url());
+    receiver.answer(() => ({ status: 500 }));
+    const post = await writePost('곧 지울 글 deleted-content-canary');
+    await settle();
+    // While the post was public, its content went out once (and was refused).
+    expect(receiver.received).toHaveLength(1);
+    expect(receiver.received[0]!.body).toContain('deleted-content-canary');
+    const deleted = await t.request({ method: 'DELETE', url: `/api/v1/posts/${post}`, headers: bearer(token) });
+    expect(deleted.statusCode).toBe(204);
+    receiver.answer(() => ({ status: 200 }));
+
+    // The pending retry of post.created, then post.deleted.
+    await advance(RETRY_DELAYS_MS[0]!);
+    expect(receiver.received.slice(1).map((r) => [payloadOf(r).type, payloadOf(r).data])).toEqual([['post.created', null], ['post.deleted', null]]);
+    expect(receiver.received[1]!.headers['webhook-id']).toBe(receiver.received[0]!.headers['webhook-id']);
+
+    const list = await endpointPage(endpointId);
+    const deliveryIds = [...list.matchAll(/deliveries\/(dlv_[0-9A-Za-z]+)"/g)].map((m) => m[1]!);
+    expect(deliveryIds).toHaveLength(2);
+    for (const deliveryId of deliveryIds) {
+      expect((await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/deliveries/${deliveryId}/redeliver`)).status).toBe(303);
+    }
+    await settle();
+    const minute = (ms: number) => new Date(ms).toISOString().slice(0, 16);
+    expect((await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/replay`, { from: minute(t.clock.now - 3_600_000), to: minute(t.clock.now) })).status).toBe(200);
+    await settle();
+    // The replay sends the range's other changes too (earlier tests' posts); this post's: the retry and the deletion,
+    // the two redeliveries, the replay's two.
+    const later = receiver.received.slice(1);
+    const ofPost = later.filter((r) => payloadOf(r).resource.id === String(post));
+    expect(ofPost.map((r) => payloadOf(r).type)).toEqual(['post.created', 'post.deleted', 'post.created', 'post.deleted', 'post.created', 'post.deleted']);
+    for (const r of ofPost) {
+      expect(payloadOf(r).data).toBeNull();
+      expect(() => new Webhook(secret).verify(r.body, r.headers)).not.toThrow();
+    }
+    for (const r of later) expect(r.body).not.toContain('deleted-content-canary');
+  });
+
+  it('sends a change as the feed holds it when it goes out: a post deleted while its round is under way goes out empty', async () => {
+    await forms.createEndpoint(appId, receiver.url());
+    const first = await writePost('먼저 쓴 글');
+    const second = await writePost('둘째 글 deleted-mid-round-canary');
+    // Both creations are read in one round and sent one at a time (WEBHOOK_CONCURRENCY=1): the second post is deleted
+    // while the receiver answers the first.
+    receiver.answer(async (received) => {
+      if (JSON.parse(received.body).resource.id === String(first)) {
+        expect((await t.request({ method: 'DELETE', url: `/api/v1/posts/${second}`, headers: bearer(token) })).statusCode).toBe(204);
+      }
+      return { status: 200 };
+    });
+    await settle();
+    const ofSecond = receiver.received.map(payloadOf).filter((p) => p.resource.id === String(second));
+    expect(ofSecond.map((p) => [p.type, p.data])).toEqual([['post.created', null], ['post.deleted', null]]);
+    for (const r of receiver.received) expect(r.body).not.toContain('deleted-mid-round-canary');
+  });
+
   it('signs with both secrets while a rotated secret\'s overlap runs, then with the new one only', async () => {
     const { endpointId, secret: old } = await forms.createEndpoint(appId, receiver.url());
     const rotated = await forms.shown(await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/rotate-secret`, { overlap: '1h' }));

@@ -73,6 +73,12 @@ export async function recordChanges(db: Kysely<DB>, changes: Change[], now: numb
     occurred_at: now,
     data: null,
   }));
+  // Deleted means gone: the earlier changes of a deleted resource keep their type, id and time but lose its content,
+  // in the deleting transaction, and none is filled later (ready), so no read, redelivery or replay sends it again.
+  for (const change of changes.filter((c) => completeWhenRecorded(c.type))) {
+    await sendLater(db, db.updateTable('change_events').set({ data: null, ready: 1 })
+      .where('resource_type', '=', resourceOf(change.type)).where('resource_id', '=', String(change.resourceId)));
+  }
   const inserted = await sendLater(db, db.insertInto('change_events').values(recorded.map((row, i) => ({
     ...row,
     // The i-th of n changes takes position last - (n - 1 - i), from the counter as this transaction's update left it.

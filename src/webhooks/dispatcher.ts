@@ -368,12 +368,19 @@ export class WebhookDispatcher {
     const secrets = this.secretsOf(endpoint, this.clock());
     const outcomes = await inPool(due, this.options.concurrency, async ({ change }): Promise<Outcome> => {
       if (!change) return { status: null, error: 'the change is no longer kept (older than the retention)', responseBody: null, durationMs: 0, timestamp: 0, final: true };
-      const body = JSON.stringify(changeItem(change, this.links));
+      // The resource as the feed holds it at the moment of sending: deleted since the round was read, it goes out empty.
+      const body = JSON.stringify(changeItem({ ...change, data: await this.heldData(change.position) }, this.links));
       // The receiver compares the timestamp with its own clock: the real time of this attempt.
       const timestamp = Math.floor(Date.now() / 1000);
       return { ...await this.sender.send(endpoint.id, endpoint.url, signedHeaders(secrets, change.event_id, timestamp, body), body), timestamp, final: false };
     });
     await this.record(endpoint, due, outcomes);
+  }
+
+  /** What the feed holds of a change now (null once its resource is deleted, or the change pruned). */
+  private async heldData(position: number): Promise<string | null> {
+    const row = await this.db.selectFrom('change_events').select('data').where('position', '=', position).executeTakeFirst();
+    return row?.data ?? null;
   }
 
   private async record(endpoint: Endpoint, due: Due[], outcomes: Outcome[]): Promise<void> {

@@ -25,6 +25,7 @@ import { appWebOrigins } from './2026-11-25-020-app-web-origins.js';
 import { postImagesCoveringIndex } from './2026-11-27-023-post-images-covering-index.js';
 import { jobCodesInRow } from './2026-11-27-024-job-codes-in-row.js';
 import { catalogGroupsAndDescriptions } from './2026-11-28-025-catalog-groups-and-descriptions.js';
+import { changeEventsByResource } from './2026-11-28-026-change-events-by-resource.js';
 
 /**
  * Every migration, by name; names sort in the order they run. Never edit one that has landed, with one
@@ -58,5 +59,6 @@ export function allMigrations(adapter: DialectAdapter): Record<string, Migration
     '2026-11-27-023-post-images-covering-index': postImagesCoveringIndex(adapter),
     '2026-11-27-024-job-codes-in-row': jobCodesInRow(adapter),
     '2026-11-28-025-catalog-groups-and-descriptions': catalogGroupsAndDescriptions(),
+    '2026-11-28-026-change-events-by-resource': changeEventsByResource(),
   };
 }
