@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import closeWithGrace from 'close-with-grace';
 import { buildApp, type App, type AppOptions } from './app.js';
 import type { Config } from './config.js';
@@ -10,6 +11,9 @@ import { migrateToLatest } from './db/migrate.js';
  * in-flight requests and closes the database.
  */
 export async function runServer(config: Config, existing?: Database, extra: Pick<AppOptions, 'demoCallback'> = {}): Promise<{ app: App; database: Database }> {
+  // DATA_DIR holds the database, the signing-key secret and uploads: its owner's alone.
+  fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  fs.chmodSync(config.dataDir, 0o700);
   const database = existing ?? openDatabase(databaseOptions(config));
   await migrateToLatest(database);
   const app = await buildApp({ config, database, ...extra });

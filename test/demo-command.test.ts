@@ -14,6 +14,7 @@ describe('npm run demo', () => {
 
   it('creates a fresh database with demo data, writes the credentials and serves the API', async () => {
     fs.writeFileSync(path.join(dir, 'service.sqlite'), 'not a database: the demo must start afresh');
+    fs.chmodSync(dir, 0o755);
     const port = await freePort();
     const child = spawn('npm', ['run', 'demo', '--silent'], {
       env: { ...process.env, PORT: String(port), DATA_DIR: dir, LOG_LEVEL: 'info', LOG_FORMAT: undefined }, stdio: ['ignore', 'pipe', 'inherit'],
@@ -30,6 +31,9 @@ describe('npm run demo', () => {
         if (!ready) await new Promise((r) => setTimeout(r, 250));
       }
       expect(ready).toBe(true);
+      // DATA_DIR and the database in it are the service's owner's alone, whatever they were before.
+      expect((fs.statSync(dir).mode & 0o777).toString(8)).toBe('700');
+      expect((fs.statSync(path.join(dir, 'service.sqlite')).mode & 0o777).toString(8)).toBe('600');
       const posts = await fetch(`${base}/api/v1/posts?pageSize=1`, { headers: { 'x-svc-api-key': DEMO_API_KEY } });
       expect(posts.status).toBe(200);
       expect(((await posts.json()) as { totalItems: number }).totalItems).toBeGreaterThan(100);

@@ -85,6 +85,11 @@ describe('SQLite backup and restore (db backup, db verify, db restore)', () => {
     // Writes went on, and succeeded, while the copy was taken.
     expect(written.filter((w) => w.sentAt > backupStartedAt && w.answeredAt < backupEndedAt).length).toBeGreaterThan(3);
 
+    // The live database, its log and the copy hold password and key hashes and sealed secrets: their owner's alone.
+    const mode = (f: string) => (fs.statSync(f).mode & 0o777).toString(8);
+    expect([file, `${file}-wal`, `${file}-shm`, backup].filter(fs.existsSync).map((f) => [path.basename(f), mode(f)]))
+      .toEqual([[path.basename(file), '600'], [`${path.basename(file)}-wal`, '600'], [`${path.basename(file)}-shm`, '600'], ['backup.sqlite', '600']]);
+
     const verified = await cli(['db', 'verify', '--file', backup], env);
     expect(verified.code, verified.output).toBe(0);
     expect(verified.output).toContain('Migrations: ');

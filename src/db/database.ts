@@ -212,7 +212,7 @@ export function openDatabase(options: DatabaseOptions): Database {
     };
   }
 
-  fs.mkdirSync(path.dirname(options.url), { recursive: true });
+  keepPrivate(options.url);
   const sqlite = new BetterSqlite3(options.url);
   sqlite.pragma('journal_mode = WAL');
   // FULL: a write that returned success is on disk even if the machine loses power.
@@ -270,4 +270,16 @@ class ImmediateSqliteDialect extends SqliteDialect {
   override createDriver(): Driver {
     return new ImmediateSqliteDriver(this.settings);
   }
+}
+
+/**
+ * The database file and its write-ahead log are its owner's alone (0600; SQLite gives the log the file's mode), in a
+ * folder made 0700 when it is made here: they hold password hashes, key hashes and sealed secrets. An existing folder
+ * keeps its mode (it may be a shared one, such as a temporary directory).
+ */
+function keepPrivate(file: string): void {
+  if (file === ':memory:' || file === '') return;
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
+  for (const each of [file, `${file}-wal`, `${file}-shm`]) if (fs.existsSync(each)) fs.chmodSync(each, 0o600);
 }

@@ -117,6 +117,9 @@ export const dbBackupCommand: Command = {
     if (fs.existsSync(target)) throw new Error(`${target} exists; name a new file`);
     const partial = `${target}.partial`;
     fs.rmSync(partial, { force: true });
+    // The copy holds what the database holds (password and key hashes, sealed secrets): its owner's alone. VACUUM INTO
+    // writes into an empty file, keeping its mode.
+    fs.closeSync(fs.openSync(partial, 'wx', 0o600));
     const started = Date.now();
     // VACUUM INTO reads one snapshot in one read transaction: instances keep reading and writing meanwhile, and
     // the copy holds every transaction committed before it began and nothing of any later one.
