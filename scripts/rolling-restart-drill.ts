@@ -273,6 +273,8 @@ async function main(): Promise<number> {
       RATE_LIMIT_GLOBAL_PER_MINUTE: '1000000', RATE_LIMIT_GLOBAL_PER_DAY: '1000000',
       HOST: '127.0.0.1', PUBLIC_BASE_URL: base, TRUST_PROXY: 'true', MEDIA_STORE: 'database', SHUTDOWN_DRAIN_MS: options['drain-ms'],
       SIGNING_KEY_SECRET: randomBytes(24).toString('hex'), LOG_LEVEL: 'info', LOG_FORMAT: 'json',
+      // Metrics open on the instances' loopback addresses, for a scraper on this machine; the public site hides them.
+      METRICS: 'on',
     };
     execFileSync(process.execPath, ['dist/cli/main.js', 'migrate'], { cwd: dir, env: { ...process.env, ...env, DATA_DIR: path.join(dir, 'seed') }, stdio: 'ignore' });
     execFileSync(process.execPath, ['dist/cli/main.js', 'seed-demo'], { cwd: dir, env: { ...process.env, ...env, DATA_DIR: path.join(dir, 'seed') }, stdio: 'ignore' });
@@ -286,6 +288,7 @@ async function main(): Promise<number> {
     await waitReady(`${base}/readyz`, 10);
     log(`two instances (${addresses.join(', ')}) behind nginx at ${base}, on PostgreSQL and Redis`);
 
+    const metrics = { direct: (await fetch(`http://${addresses[0]}/metrics`)).status, throughNginx: (await fetch(`${base}/metrics`)).status };
     const token = await accessToken(base, credentials);
     const page = await fetch(`${base}/api/v1/posts?size=50`, { headers: { 'x-svc-api-key': credentials.apiKey } }).then((r) => r.json()) as { items: Array<{ postId: number }> };
     const load = startLoad(base, credentials.apiKey, token, page.items.map((p) => p.postId));
@@ -312,7 +315,7 @@ async function main(): Promise<number> {
     const report = {
       requests: load.outcomes.length, failed: failures.length, writesAcknowledged: load.created.length, writesLost: lost.length,
       restartsFailed: restarts.filter((r) => r.exitCode !== 0).length, byKind,
-      failures: failures.slice(0, 20).map((f) => `${f.kind}: ${f.detail}`), lost: lost.slice(0, 20),
+      failures: failures.slice(0, 20).map((f) => `${f.kind}: ${f.detail}`), lost: lost.slice(0, 20), metrics,
     };
     if (options.json) console.log(JSON.stringify(report));
     else {

@@ -3,6 +3,9 @@ import path from 'node:path';
 import { DEFAULT_PASSWORD_COST, MIN_PASSWORD_COST, type PasswordCost } from './shared/passwords.js';
 
 /** Operation identifiers of the spec's rate-limit table. */
+
+/** Addresses only this machine can reach. */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 export const OPERATION_IDS = [
   'post.create', 'post.update', 'post.delete',
   'job.create', 'job.update', 'job.delete', 'job.publish', 'job.disable',
@@ -217,6 +220,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   if (metrics !== 'on' && metrics !== 'off') problems.push(`METRICS: must be on or off, got "${metrics}"`);
   const metricsToken = read('METRICS_TOKEN') ?? null;
   if (metricsToken !== null && metricsToken.length < 16) problems.push('METRICS_TOKEN: must be at least 16 characters of random text');
+  // Open metrics (routes, status counts, versions, memory, pools) only where nothing but this machine can reach them.
+  if (metrics === 'on' && metricsToken === null && !LOOPBACK_HOSTS.has(host)) {
+    problems.push(`METRICS_TOKEN: required when METRICS=on and HOST (${host}) is not a loopback address (127.0.0.1, ::1, localhost)`);
+  }
 
   const consoleSignUp = read('CONSOLE_SIGN_UP') ?? 'closed';
   if (consoleSignUp !== 'open' && consoleSignUp !== 'closed') problems.push(`CONSOLE_SIGN_UP: must be open or closed, got "${consoleSignUp}"`);

@@ -19,6 +19,14 @@ describe('settings', () => {
     expect(config.passwordCost).toEqual({ memoryKiB: 65_536, passes: 3 });
   });
 
+  it('refuses open metrics (METRICS=on without METRICS_TOKEN) unless the service listens on loopback only', () => {
+    for (const host of ['0.0.0.0', '::', '10.0.0.5']) {
+      expect(() => loadConfig({ METRICS: 'on', HOST: host }), host).toThrow(/METRICS_TOKEN: required when METRICS=on/);
+      expect(loadConfig({ METRICS: 'on', HOST: host, METRICS_TOKEN: 'a-long-random-metrics-token' }).metrics.enabled).toBe(true);
+    }
+    for (const host of ['127.0.0.1', '::1', 'localhost']) expect(loadConfig({ METRICS: 'on', HOST: host }).metrics).toEqual({ enabled: true, token: null });
+  });
+
   it('hashes passwords at no less than OWASP\'s least for argon2id (19 MiB, 2 passes), the cost the tests use', async () => {
     expect(loadConfig({ PASSWORD_HASH_MEMORY_KIB: '19456', PASSWORD_HASH_PASSES: '2' }).passwordCost).toEqual(MIN_PASSWORD_COST);
     for (const [name, value] of [['PASSWORD_HASH_MEMORY_KIB', '19455'], ['PASSWORD_HASH_MEMORY_KIB', '4096'], ['PASSWORD_HASH_PASSES', '1']]) {
