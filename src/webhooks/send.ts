@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { guardedLookup, refusedLiteral } from '../net/safe-fetch.js';
+import { BlockedFetchError, guardedLookup, refusedLiteral } from '../net/safe-fetch.js';
 
 export interface SendResult {
   /** The receiver's status; null when there was no answer (refused, reset, timed out, blocked). */
@@ -106,7 +106,7 @@ export class WebhookSender {
         request.destroy();
         finish({ status: null, error: `no answer within ${this.timeoutMs} ms`, responseBody: null });
       }, this.timeoutMs);
-      request.on('error', (err: NodeJS.ErrnoException) => finish({ status: null, error: err.code ? `${err.code}: ${err.message}` : err.message, responseBody: null }));
+      request.on('error', (err: NodeJS.ErrnoException) => finish({ status: null, error: errorText(err, url.hostname), responseBody: null }));
       request.end(payload);
     });
   }
@@ -116,4 +116,16 @@ export class WebhookSender {
     for (const { agent } of this.agents.values()) agent.destroy();
     this.agents.clear();
   }
+}
+
+/** Lookup failures of a name: it has no address the resolver gives (or none it gives now). */
+const UNRESOLVED = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NODATA', 'EAI_NONAME', 'EAI_FAIL']);
+
+/**
+ * What an attempt's record says of a connection that failed. A name with no address and a name with only addresses
+ * webhooks may not reach get one message: telling them apart would let a builder map the service's internal names.
+ */
+function errorText(err: NodeJS.ErrnoException, hostname: string): string {
+  if (err instanceof BlockedFetchError || (err.code !== undefined && UNRESOLVED.has(err.code))) return `${hostname} does not resolve to a public address`;
+  return err.code ? `${err.code}: ${err.message}` : err.message;
 }
