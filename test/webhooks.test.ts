@@ -307,6 +307,26 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
     expect(() => new Webhook(old).verify(afterwards.body, afterwards.headers)).toThrow();
   });
 
+  it('signs with the new secret only from the moment a rotation with no overlap commits, a "Send again" at once included', async () => {
+    const { endpointId, secret: old } = await forms.createEndpoint(appId, receiver.url());
+    await writePost('돌리기 전');
+    // Sent as the write commits; the endpoint's run then lingers for more, holding what it read of the endpoint.
+    await expect.poll(() => receiver.received.length).toBe(1);
+    expect(() => new Webhook(old).verify(receiver.received[0]!.body, receiver.received[0]!.headers)).not.toThrow();
+    const rotated = await forms.shown(await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/rotate-secret`, { overlap: 'none' }));
+    const fresh = /id="signing-secret">([^<]+)</.exec(rotated.body)![1]!;
+    const deliveryId = /deliveries\/(dlv_[0-9A-Za-z]+)"/.exec(await endpointPage(endpointId))![1]!;
+    expect((await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/deliveries/${deliveryId}/redeliver`)).status).toBe(303);
+    // The next look for work (the poll's) finds the redelivery and wakes the lingering run.
+    t.app.webhooks.wake();
+    await expect.poll(() => receiver.received.length).toBe(2);
+    await settle();
+    const again = receiver.received[1]!;
+    expect(again.headers['webhook-signature']!.split(' ')).toHaveLength(1);
+    expect(() => new Webhook(fresh).verify(again.body, again.headers)).not.toThrow();
+    expect(() => new Webhook(old).verify(again.body, again.headers)).toThrow();
+  });
+
   it('refuses targets outside the rules in the form, keeping what was typed', async () => {
     for (const url of ['https://10.0.0.8/hooks', 'https://169.254.169.254/latest', 'http://example.com/hooks', 'ftp://example.com', 'https://user:pw@example.com/x', 'not a url']) {
       const res = await forms.post(`/console/apps/${appId}/webhooks`, { url });

@@ -241,22 +241,32 @@ export class WebhookDispatcher {
 
   /**
    * Fan-out and rounds for as long as the endpoint has work and this instance holds its lease (just claimed:
-   * `claimed`). The lease is renewed after every round, before lingering: a change that wakes the endpoint goes
-   * straight to its fan-out.
+   * `claimed`). The lease is renewed (and the endpoint read again) before each round is sent and after it, before
+   * lingering: a change that wakes the endpoint goes straight to its fan-out.
    */
   private async work(claimed: Endpoint): Promise<void> {
-    const { owner } = this.options;
     for (let endpoint: Endpoint | undefined = claimed; ;) {
       if (this.stopped) return this.release(claimed.id);
       if (!endpoint) return; // deleted, or taken over after the lease ran out
       if (endpoint.disabled_at !== null) return this.release(claimed.id);
       const { more, due } = await this.fanOut(endpoint, () => this.due(claimed.id, this.clock()));
-      if (due.length > 0) await this.sendRound(endpoint, due);
-      endpoint = await this.db.updateTable('webhook_endpoints').set({ lease_until: this.clock() + LEASE_MS })
-        .where('id', '=', claimed.id).where('lease_owner', '=', owner).returningAll().executeTakeFirst();
+      if (due.length > 0) {
+        // The endpoint as it is now, not as this run last read it before lingering: a secret rotated with no overlap
+        // signs from its commit on, and an endpoint disabled or deleted meanwhile sends nothing more.
+        endpoint = await this.renewLease(claimed.id);
+        if (!endpoint || endpoint.disabled_at !== null) continue;
+        await this.sendRound(endpoint, due);
+      }
+      endpoint = await this.renewLease(claimed.id);
       if (due.length > 0 || more || !endpoint || endpoint.disabled_at !== null) continue;
       if (!(await this.linger(claimed.id, Number(endpoint.cursor)))) return this.release(claimed.id);
     }
+  }
+
+  /** Extends this instance's lease on the endpoint; the endpoint's row, or undefined when it is gone or taken over. */
+  private renewLease(id: string): Promise<Endpoint | undefined> {
+    return this.db.updateTable('webhook_endpoints').set({ lease_until: this.clock() + LEASE_MS })
+      .where('id', '=', id).where('lease_owner', '=', this.options.owner).returningAll().executeTakeFirst();
   }
 
   /**
