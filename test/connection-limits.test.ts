@@ -94,6 +94,14 @@ describe('connection limits (a real listening server)', () => {
     expect(c.received()).toMatch(/^HTTP\/1\.1 431/);
     expect(JSON.parse(c.received().split('\r\n\r\n')[1]!)).toMatchObject({ code: 'C0002', timestamp: expect.any(String) });
   });
+
+  it('answers the same on the OAuth endpoints in OAuth\'s error shape', async () => {
+    const c = await connect(s.base);
+    c.socket.write(`POST /oauth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`);
+    await within(c.closed, 3_000);
+    expect(c.received()).toMatch(/^HTTP\/1\.1 431/);
+    expect(JSON.parse(c.received().split('\r\n\r\n')[1]!)).toEqual({ error: 'invalid_request', error_description: expect.stringContaining('16 KiB') });
+  });
 });
 
 describe('connection limits as settings', () => {

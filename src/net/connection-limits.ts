@@ -13,6 +13,12 @@ function refusal(err: NodeJS.ErrnoException, limits: Config['http']): [number, s
   return [400, 'The request is not valid HTTP'];
 }
 
+/** Whether the request the parser refused was for /oauth/… (its request line, when the parser had read it). */
+function isOAuthRequest(err: NodeJS.ErrnoException & { rawPacket?: Buffer }): boolean {
+  const line = err.rawPacket?.subarray(0, 256).toString('latin1').split('\r\n', 1)[0] ?? '';
+  return /^[A-Z]+ \/oauth\//.test(line);
+}
+
 /**
  * Server options that bound every connection (docs/security.md): headers and the whole request must arrive in
  * time, a silent socket is closed, idle keep-alive connections end, and errors the HTTP parser raises go out
@@ -30,7 +36,10 @@ export function connectionLimits(limits: Config['http'], clock: () => number): F
     clientErrorHandler: (err: NodeJS.ErrnoException, socket: Socket) => {
       if (err.code === 'ECONNRESET' || socket.destroyed) return;
       const [status, message] = refusal(err, limits);
-      const body = JSON.stringify({ code: 'C0002', message, timestamp: errorTimestamp(clock()), details: null });
+      // The OAuth endpoints answer every error in OAuth's own shape (RFC 6749 5.2), the parser's refusals too.
+      const body = JSON.stringify(isOAuthRequest(err)
+        ? { error: 'invalid_request', error_description: message }
+        : { code: 'C0002', message, timestamp: errorTimestamp(clock()), details: null });
       if (socket.writable) {
         socket.write(`HTTP/1.1 ${status} ${status === 408 ? 'Request Timeout' : status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n`
           + `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
