@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_TEXT } from '../src/console/console-text.js';
 import { startListeningApp, startOfNextWindow, type ListeningApp } from './helpers/listening-app.js';
+import { ConsoleForms } from './helpers/console-forms.js';
 import { Browser, fetchSend, hiddenField } from './helpers/oauth-browser.js';
 import { ENGINES } from './helpers/test-database.js';
 
@@ -18,12 +19,14 @@ describe.each(ENGINES)('console account security on %s', (engine) => {
   });
   afterAll(async () => { await a?.close(); });
 
-  /** A browser of its own (its own cookies) with the form token of the sign-in page. */
+  /** A browser of its own (its own cookies) that posts each form with the token of the page that shows it. */
   const visitor = async () => {
     const browser = new Browser(fetchSend(a.base));
-    const page = await browser.request('GET', '/console/sign-in');
-    const csrf = hiddenField(page.body, 'csrf_token');
-    return { post: (path: string, fields: Record<string, string>) => browser.request('POST', path, { ...fields, csrf_token: csrf }), get: (path: string) => browser.request('GET', path) };
+    const post = async (path: string, fields: Record<string, string>) => {
+      const csrf = hiddenField((await browser.request('GET', path)).body, 'csrf_token');
+      return browser.request('POST', path, { ...fields, csrf_token: csrf });
+    };
+    return { post, get: (path: string) => browser.request('GET', path) };
   };
   const account = (n: string) => ({ email: `builder-${n}@example.com`, name: `Builder ${n}`, handle: `builder-${n}`, password: 'a-long-password-2026' });
 
@@ -61,6 +64,23 @@ describe.each(ENGINES)('console account security on %s', (engine) => {
     const third = await visitor();
     expect((await third.post('/console/sign-in', { email: user.email, password: user.password })).status).toBe(401);
     expect((await third.post('/console/sign-in', { email: user.email, password: 'another-long-password-77' })).status).toBe(303);
+  });
+
+  it('refuses a form token that is only a cookie planted in the browser: tokens are bound to the session', async () => {
+    const forms = new ConsoleForms(a.base);
+    await forms.signIn(a.demo.user);
+    const apps = async () => (await forms.browser.request('GET', '/console/apps')).body.match(/action="\/console\/apps\/\d+\/delete"/g)?.length ?? 0;
+    const before = await apps();
+    // A sibling site (or plain http) sets the form cookie to a value of its choosing and submits the same value.
+    const planted = 'B'.repeat(43);
+    forms.browser.cookies.set('svc_csrf', planted);
+    const forged = await forms.browser.request('POST', '/console/apps', [['csrf_token', planted], ['name', '심어 둔 쿠키로 만든 앱']]);
+    expect(forged.status).toBe(403);
+    expect(await apps()).toBe(before);
+    // The token of the page itself still works in the same browser, planted cookie and all.
+    const page = await forms.browser.request('GET', '/console/apps');
+    const made = await forms.browser.request('POST', '/console/apps', [['csrf_token', hiddenField(page.body, 'csrf_token')], ['name', '제대로 만든 앱']]);
+    expect(made.status).toBe(303);
   });
 
   it('throttles sign-ups per address, an address already taken included', async () => {

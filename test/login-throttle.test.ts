@@ -32,9 +32,13 @@ describe.each(ENGINES)('sign-in throttle on %s', (engine) => {
     });
     const page = await browser.request('GET', `/oauth/authorize?${query.toString()}`);
     expect(page.status).toBe(200);
-    return (email: string, password: string) => browser.request('POST', '/oauth/login', {
-      email, password, csrf_token: hiddenField(page.body, 'csrf_token'), authorize_query: hiddenField(page.body, 'authorize_query'),
-    });
+    return (email: string, password: string) => {
+      // Every attempt from a browser not signed in (a success signs this one in, and binds its later forms to that).
+      browser.cookies.delete('svc_session');
+      return browser.request('POST', '/oauth/login', {
+        email, password, csrf_token: hiddenField(page.body, 'csrf_token'), authorize_query: hiddenField(page.body, 'authorize_query'),
+      });
+    };
   }
 
   it('evaluates exactly 5 of 100 parallel sign-ins for one account; the right password later in the burst is refused', async () => {

@@ -204,6 +204,12 @@ describe.each(ENGINES)('OAuth security on %s', (engine) => {
       expect(cookie).toMatch(/Secure/i);
       // One session for the whole site, as docs/oauth.md says (issue 22 row 11): the console reads it too.
       expect(cookie).toMatch(/;\s*Path=\/(;|$)/i);
+      // Over https the form cookie is `__Host-`: Secure, the whole site's path, no Domain, so no sibling site sets it.
+      const formCookie = [page.headers['set-cookie']].flat().find((c) => c?.includes('svc_csrf='));
+      expect(formCookie).toMatch(/^__Host-svc_csrf=/);
+      expect(formCookie).toMatch(/Secure/i);
+      expect(formCookie).toMatch(/;\s*Path=\/(;|$)/i);
+      expect(formCookie).not.toMatch(/Domain=/i);
     });
 
     it('answers wrong passwords and unknown accounts alike, and throttles guessing per account', async () => {

@@ -26,6 +26,9 @@ export class ConsoleForms {
     this.csrf = hiddenField(page.body, 'csrf_token');
     const res = await this.post('/console/sign-in', { email: user.email, password: user.password });
     expect(res.status, res.body).toBe(303);
+    // Form tokens are bound to the session: the signed-in pages carry a new one.
+    const apps = await this.browser.request('GET', '/console/apps');
+    this.csrf = hiddenField(apps.body, 'csrf_token');
   }
 
   /** Posts a console form with the form token. */

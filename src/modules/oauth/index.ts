@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { Area, Infrastructure } from '../../infrastructure.js';
 import type { AccountsArea } from '../accounts/index.js';
@@ -36,7 +37,8 @@ export async function oauthArea(infra: Infrastructure, deps: { accounts: Account
     accessTokenSeconds: config.lifetimes.accessTokenSeconds,
     refreshTokenSeconds: config.lifetimes.refreshTokenSeconds,
   }, clock);
-  const sessions = new WebSessions(oauth, accounts, new LoginThrottle(database.db, config.loginThrottle, clock), clock, issuer.startsWith('https://'), config.passwordCost);
+  const sessions = new WebSessions(oauth, accounts, new LoginThrottle(database.db, config.loginThrottle, clock), clock, issuer.startsWith('https://'), config.passwordCost,
+    createHmac('sha256', kek).update('form tokens').digest());
   const area: Area = {
     routes: async (app) => {
       await app.register(discoveryRoutes, { issuer, keys: signingKeys });

@@ -1,10 +1,11 @@
 /**
  * Sign-in for the service's own pages (the OAuth sign-in and consent pages, the developer console): one
  * session per browser in a secure, HttpOnly, SameSite=Lax cookie over the whole site, so signing in once
- * serves both; passwords checked with argon2id behind the sign-in throttle; and a form token (double-submit
- * cookie, compared in constant time) that every form carries.
+ * serves both; passwords checked with argon2id behind the sign-in throttle; and a form token that every form
+ * carries: an HMAC, under a key only the service holds, of the session (or, before sign-in, of a random cookie of
+ * the browser's), compared in constant time. A cookie planted from a sibling site cannot forge it.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hashSecret } from '../../shared/keys.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
@@ -13,7 +14,6 @@ import type { OAuthRepository } from '../oauth/oauth-repository.js';
 import { hashPassword, verifyPassword, type PasswordCost } from '../../shared/passwords.js';
 
 const SESSION_COOKIE = 'svc_session';
-const CSRF_COOKIE = 'svc_csrf';
 const SESSION_MS = 12 * 3_600_000;
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 /** The longest e-mail address (RFC 5321's path limit) and password any account can have. */
@@ -32,7 +32,14 @@ export class WebSessions {
     private readonly clock: () => number,
     private readonly secure: boolean,
     private readonly passwordCost: PasswordCost,
-  ) {}
+    /** The key of form tokens (derived from the key-encryption key). */
+    private readonly formKey: Buffer,
+  ) {
+    // Over https the browser's cookie is `__Host-`: only this exact origin, over TLS, can set it.
+    this.browserCookie = secure ? '__Host-svc_csrf' : 'svc_csrf';
+  }
+
+  private readonly browserCookie: string;
 
   /** A new password's hash at the service's cost (PASSWORD_HASH_* settings). */
   hashPassword(password: string): Promise<string> {
@@ -105,22 +112,39 @@ export class WebSessions {
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
   }
 
-  /** The form token of this browser, set as a cookie when it has none. */
+  /**
+   * The form token for this browser: bound to its session when it has one, else to its own random cookie (set when it
+   * has none, for the sign-in and sign-up forms).
+   */
   csrfToken(request: FastifyRequest, reply: FastifyReply): string {
-    const existing = request.cookies[CSRF_COOKIE];
-    if (existing && TOKEN.test(existing)) return existing;
-    const token = randomBytes(32).toString('base64url');
-    reply.setCookie(CSRF_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'lax', secure: this.secure });
-    // The same request may render a form before the browser has the cookie: the next read sees it.
-    request.cookies[CSRF_COOKIE] = token;
-    return token;
+    let binding = this.binding(request);
+    if (binding === null) {
+      const browser = randomBytes(32).toString('base64url');
+      reply.setCookie(this.browserCookie, browser, { path: '/', httpOnly: true, sameSite: 'lax', secure: this.secure });
+      // The same request may render a form before the browser has the cookie: the next read sees it.
+      request.cookies[this.browserCookie] = browser;
+      binding = `browser:${browser}`;
+    }
+    return this.formToken(binding);
   }
 
   csrfValid(request: FastifyRequest, submitted: string | undefined): boolean {
-    const cookie = request.cookies[CSRF_COOKIE];
-    if (!cookie || !submitted) return false;
-    const a = Buffer.from(cookie);
+    const binding = this.binding(request);
+    if (binding === null || !submitted) return false;
+    const a = Buffer.from(this.formToken(binding));
     const b = Buffer.from(submitted);
     return a.length === b.length && timingSafeEqual(a, b);
+  }
+
+  /** What this browser's form tokens are bound to: its session cookie, else its own cookie; null with neither. */
+  private binding(request: FastifyRequest): string | null {
+    const session = request.cookies[SESSION_COOKIE];
+    if (session && TOKEN.test(session)) return `session:${session}`;
+    const browser = request.cookies[this.browserCookie];
+    return browser && TOKEN.test(browser) ? `browser:${browser}` : null;
+  }
+
+  private formToken(binding: string): string {
+    return createHmac('sha256', this.formKey).update(binding).digest('base64url');
   }
 }
