@@ -76,7 +76,8 @@ describe.each(ENGINES)('SDK against the service (%s)', (engine) => {
       cursor = page.nextCursor;
     }
     expect(pages).toBe(3);
-    expect(seen).toEqual([...written.map((id) => ['post.created', id] as [string, number]), ['post.deleted', null]]);
+    // The deleted post's creation keeps its place in the feed without its content (deleted means gone).
+    expect(seen).toEqual([['post.created', null], ...written.slice(1).map((id) => ['post.created', id] as [string, number]), ['post.deleted', null]]);
     for await (const page of api.changes({ query: { after: cursor } })) expect(page.changes).toEqual([]);
   });
 
