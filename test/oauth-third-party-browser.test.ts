@@ -111,6 +111,6 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('a third-party app
     const response = await page.goto(authorizeUrl('profile', 'wrong', `${redirectUri}/elsewhere`));
     expect(response?.status()).toBe(400);
     expect(new URL(page.url()).origin).toBe(s.base);
-    await expect.poll(() => page.locator('body').textContent()).toContain('redirect_uri');
+    await expect.poll(() => page.locator('body').textContent(), { timeout: 10_000 }).toContain('redirect_uri');
   }), 60_000);
 });
