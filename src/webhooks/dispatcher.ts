@@ -49,7 +49,8 @@ const PENDING = sql.lit('pending' as const);
 const MAX_ENDPOINTS = 200;
 
 type Endpoint = Selectable<WebhookEndpointsTable>;
-interface Due { id: string; position: number; attempts: number; step: number; change: ChangeRow | null }
+/** A delivery due, with its change as the round read it; the change's `data` is read as it is sent (heldData). */
+interface Due { id: string; position: number; attempts: number; step: number; change: Omit<ChangeRow, 'data'> | null }
 type Outcome = SendResult & { timestamp: number; final: boolean };
 
 export interface DispatcherOptions {
@@ -342,7 +343,7 @@ export class WebhookDispatcher {
   /** The first pending delivery of each resource, among those due at `now`, in feed order, with the change each sends. */
   private async due(endpointId: string, now: number): Promise<Due[]> {
     const rows = await this.db.selectFrom('webhook_deliveries as d').leftJoin('change_events as c', 'c.position', 'd.position')
-      .select(['d.id', 'd.position', 'd.attempts', 'd.step', 'c.event_id', 'c.type', 'c.resource_type', 'c.resource_id', 'c.company_handle', 'c.occurred_at', 'c.data'])
+      .select(['d.id', 'd.position', 'd.attempts', 'd.step', 'c.event_id', 'c.type', 'c.resource_type', 'c.resource_id', 'c.company_handle', 'c.occurred_at'])
       .where('d.endpoint_id', '=', endpointId).where('d.state', '=', PENDING).where('d.next_attempt_at', '<=', now)
       .where('d.position', '=', this.firstOfResource(endpointId))
       .orderBy('d.position').limit(ROUND).execute();
@@ -350,7 +351,7 @@ export class WebhookDispatcher {
       id: r.id, position: Number(r.position), attempts: Number(r.attempts), step: Number(r.step),
       change: r.event_id === null ? null : {
         position: Number(r.position), event_id: r.event_id, type: r.type!, resource_type: r.resource_type!, resource_id: r.resource_id!,
-        company_handle: r.company_handle, occurred_at: Number(r.occurred_at), data: r.data,
+        company_handle: r.company_handle, occurred_at: Number(r.occurred_at),
       },
     }));
   }
