@@ -16,7 +16,8 @@ interface Entry { code: string; parent: string | null; labels: Map<string, { dis
 export class CodeService {
   /** Each catalog's codes, the ones data carries (a job industry's group is not one). */
   private catalogs = new Map<string, Entry[]>();
-  private groups: Entry[] = [];
+  /** The job industries' groups, each with its industries, in display order. */
+  private groups: Array<{ group: Entry; children: Entry[] }> = [];
 
   constructor(private readonly codes: CodeRepository) {}
 
@@ -30,9 +31,10 @@ export class CodeService {
       entry.labels.set(row.locale, { displayName: row.display_name, description: row.description });
     }
     // A job industry's group is the entry its leaves name as parent; the groups themselves have none.
-    const industries = [...(all.get('job-industries')?.values() ?? [])];
-    this.groups = industries.filter((e) => e.parent === null);
     this.catalogs = new Map([...all].map(([catalog, entries]) => [catalog, [...entries.values()].filter((e) => catalog !== 'job-industries' || e.parent !== null)]));
+    const leaves = this.catalogs.get('job-industries') ?? [];
+    this.groups = [...(all.get('job-industries')?.values() ?? [])].filter((e) => e.parent === null)
+      .map((group) => ({ group, children: leaves.filter((e) => e.parent === group.code) }));
   }
 
   list(catalog: Exclude<CatalogName, 'job-industries'>, locale: Locale): CodeEntry[] {
@@ -41,11 +43,10 @@ export class CodeService {
 
   /** The job industries under their groups, in display order. */
   industries(locale: Locale): IndustryGroup[] {
-    const leaves = this.catalogs.get('job-industries') ?? [];
-    return this.groups.map((group) => ({
+    return this.groups.map(({ group, children }) => ({
       code: group.code,
       displayName: labelOf(group, locale).displayName,
-      children: leaves.filter((e) => e.parent === group.code).map((e) => ({ code: e.code, displayName: labelOf(e, locale).displayName })),
+      children: children.map((e) => ({ code: e.code, displayName: labelOf(e, locale).displayName })),
     }));
   }
 
