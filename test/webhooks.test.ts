@@ -293,6 +293,34 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
     for (const r of replayed) expect(r.body).not.toContain('deleted-mid-round-canary');
   });
 
+  it.each(['the app is deleted', 'the endpoint is disabled'])('sends nothing more once %s, a round under way included', async (what) => {
+    t.clock.now += 60_000; // a minute of its own: the replay below holds this test's changes only
+    const own = await forms.createApp(`멈춤 ${what}`);
+    const { endpointId } = await forms.createEndpoint(own.appId, receiver.url());
+    const posts = [await writePost('멈추기 전 1'), await writePost('멈추기 전 2'), await writePost('멈추기 전 3')];
+    await settle();
+    const sent = receiver.received.length;
+    // A replay queues the three creations into one round; they go out one at a time (WEBHOOK_CONCURRENCY=1), and the
+    // owner acts while the receiver answers the first.
+    receiver.answer(async (received) => {
+      if (JSON.parse(received.body).resource.id === String(posts[0])) {
+        const stop = what === 'the app is deleted'
+          ? await forms.post(`/console/apps/${own.appId}/delete`, { confirm: 'yes' })
+          : await forms.post(`/console/apps/${own.appId}/webhooks/${endpointId}/disable`, { confirm: 'yes' });
+        expect(stop.status).toBe(what === 'the app is deleted' ? 303 : 200);
+      }
+      return { status: 500 };
+    });
+    const minute = new Date(t.clock.now).toISOString().slice(0, 16);
+    expect((await forms.post(`/console/apps/${own.appId}/webhooks/${endpointId}/replay`, { from: minute, to: minute })).status).toBe(200);
+    await settle();
+    await advance(RETRY_DELAYS_MS[0]!);
+    expect(receiver.received.slice(sent).map((r) => payloadOf(r).resource.id)).toEqual([String(posts[0])]);
+    const left = await t.db.database.db.selectFrom('webhook_deliveries').select(['state']).where('endpoint_id', '=', endpointId).execute();
+    // Disabled: the attempt on the wire is recorded and, failed, given up like the rest, none left to send on enabling.
+    expect(left.map((d) => d.state)).toEqual(what === 'the app is deleted' ? [] : ['failed', 'failed', 'failed']);
+  });
+
   it('signs with both secrets while a rotated secret\'s overlap runs, then with the new one only', async () => {
     const { endpointId, secret: old } = await forms.createEndpoint(appId, receiver.url());
     const rotated = await forms.shown(await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/rotate-secret`, { overlap: '1h' }));

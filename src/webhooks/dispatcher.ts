@@ -7,7 +7,7 @@
  *    change, so nothing is lost and nothing made twice).
  * 2. **Rounds**: up to 64 due deliveries at a time, at most one per resource (a delivery waits until the earlier
  *    ones of its resource are delivered or given up: ordered per resource), sent concurrently, signed per Standard
- *    Webhooks; the results, every attempt, and the next attempt of each failure written in one transaction that
+ *    Webhooks, each with its endpoint and change read as it goes out (deleted or disabled meanwhile: not sent); the results, every attempt, and the next attempt of each failure written in one transaction that
  *    first proves the lease is still held.
  * 3. **Release**: with nothing due, the lease is given up and the earliest retry written to the endpoint's
  *    `due_at`, where any instance's poll finds it.
@@ -49,7 +49,7 @@ const PENDING = sql.lit('pending' as const);
 const MAX_ENDPOINTS = 200;
 
 type Endpoint = Selectable<WebhookEndpointsTable>;
-/** A delivery due, with its change as the round read it; the change's `data` is read as it is sent (heldData). */
+/** A delivery due, with its change as the round read it; the change's `data` is read as it is sent (sendable). */
 interface Due { id: string; position: number; attempts: number; step: number; change: Omit<ChangeRow, 'data'> | null }
 type Outcome = SendResult & { timestamp: number; final: boolean };
 
@@ -252,8 +252,8 @@ export class WebhookDispatcher {
       if (endpoint.disabled_at !== null) return this.release(claimed.id);
       const { more, due } = await this.fanOut(endpoint, () => this.due(claimed.id, this.clock()));
       if (due.length > 0) {
-        // The endpoint as it is now, not as this run last read it before lingering: a secret rotated with no overlap
-        // signs from its commit on, and an endpoint disabled or deleted meanwhile sends nothing more.
+        // The lease lasts the round (each send then reads the endpoint again: sendable), and an endpoint disabled or
+        // deleted while this run lingered sends nothing.
         endpoint = await this.renewLease(claimed.id);
         if (!endpoint || endpoint.disabled_at !== null) continue;
         await this.sendRound(endpoint, due);
@@ -367,7 +367,7 @@ export class WebhookDispatcher {
       .where('e.endpoint_id', '=', endpointId).where('e.state', '=', PENDING).whereRef('e.resource_key', '=', sql.ref('d.resource_key'));
   }
 
-  private secretsOf(endpoint: Endpoint, now: number): string[] {
+  private secretsOf(endpoint: Pick<Endpoint, 'secret_sealed' | 'previous_secret_sealed' | 'previous_secret_until'>, now: number): string[] {
     const secrets = [unseal(this.options.kek, endpoint.secret_sealed)];
     if (endpoint.previous_secret_sealed !== null && Number(endpoint.previous_secret_until ?? 0) > now) {
       secrets.push(unseal(this.options.kek, endpoint.previous_secret_sealed));
@@ -376,22 +376,34 @@ export class WebhookDispatcher {
   }
 
   private async sendRound(endpoint: Endpoint, due: Due[]): Promise<void> {
-    const secrets = this.secretsOf(endpoint, this.clock());
-    const outcomes = await inPool(due, this.options.concurrency, async ({ change }): Promise<Outcome> => {
+    const outcomes = await inPool(due, this.options.concurrency, async ({ change }): Promise<Outcome | null> => {
       if (!change) return { status: null, error: 'the change is no longer kept (older than the retention)', responseBody: null, durationMs: 0, timestamp: 0, final: true };
-      // The resource as the feed holds it at the moment of sending: deleted since the round was read, it goes out empty.
-      const body = JSON.stringify(changeItem({ ...change, data: await this.heldData(change.position) }, this.links));
+      // The endpoint and the change as they are at the moment of sending, not as the round read them: nothing goes to
+      // an endpoint deleted (its app with it) or disabled since, the secret and URL are today's, and a resource
+      // deleted since goes out empty.
+      const now = await this.sendable(endpoint.id, change.position);
+      if (!now) return null;
+      const body = JSON.stringify(changeItem({ ...change, data: now.data }, this.links));
       // The receiver compares the timestamp with its own clock: the real time of this attempt.
       const timestamp = Math.floor(Date.now() / 1000);
-      return { ...await this.sender.send(endpoint.id, endpoint.url, signedHeaders(secrets, change.event_id, timestamp, body), body), timestamp, final: false };
+      const headers = signedHeaders(this.secretsOf(now, this.clock()), change.event_id, timestamp, body);
+      return { ...await this.sender.send(endpoint.id, now.url, headers, body), timestamp, final: false };
     });
-    await this.record(endpoint, due, outcomes);
+    // Deliveries not sent (the endpoint went mid-round) keep their state: recorded are only the attempts made.
+    const made = due.flatMap((delivery, i) => outcomes[i] ? [{ delivery, outcome: outcomes[i] }] : []);
+    if (made.length > 0) await this.record(endpoint, made.map((m) => m.delivery), made.map((m) => m.outcome));
   }
 
-  /** What the feed holds of a change now (null once its resource is deleted, or the change pruned). */
-  private async heldData(position: number): Promise<string | null> {
-    const row = await this.db.selectFrom('change_events').select('data').where('position', '=', position).executeTakeFirst();
-    return row?.data ?? null;
+  /**
+   * The endpoint as it is now, with the data the feed holds of the change (null once its resource is deleted, or the
+   * change pruned); undefined when the endpoint is no longer this instance's to send to: deleted, disabled, or its
+   * lease taken over. One indexed read per send.
+   */
+  private sendable(endpointId: string, position: number) {
+    return this.db.selectFrom('webhook_endpoints as e').leftJoin('change_events as c', (join) => join.on('c.position', '=', position))
+      .select(['e.url', 'e.secret_sealed', 'e.previous_secret_sealed', 'e.previous_secret_until', 'c.data'])
+      .where('e.id', '=', endpointId).where('e.lease_owner', '=', this.options.owner).where('e.disabled_at', 'is', null)
+      .executeTakeFirst();
   }
 
   private async record(endpoint: Endpoint, due: Due[], outcomes: Outcome[]): Promise<void> {
@@ -405,8 +417,10 @@ export class WebhookDispatcher {
         .set(disable
           ? { failing_since: failingSince, disabled_at: now, disabled_reason: 'every attempt failed for 3 days', due_at: null }
           : { failing_since: failingSince })
-        .where('id', '=', endpoint.id).where('lease_owner', '=', this.options.owner).executeTakeFirst();
-      if (Number(held.numUpdatedRows) !== 1) throw new LeaseLost();
+        .where('id', '=', endpoint.id).where('lease_owner', '=', this.options.owner).returning('disabled_at').executeTakeFirst();
+      if (!held) throw new LeaseLost();
+      // Disabled in the console while the round was on the wire: its pending deliveries were given up, these too.
+      const givenUp = !disable && held.disabled_at !== null;
       await trx.insertInto('webhook_attempts').values(due.map((delivery, i) => ({
         delivery_id: delivery.id, number: delivery.attempts + 1, attempted_at: now, webhook_timestamp: outcomes[i]!.timestamp,
         duration_ms: outcomes[i]!.durationMs, status: outcomes[i]!.status, error: outcomes[i]!.error, response_body: outcomes[i]!.responseBody,
@@ -415,7 +429,7 @@ export class WebhookDispatcher {
       const next = due.map((delivery, i) => {
         const outcome = outcomes[i]!;
         const ok = succeeded(outcome.status);
-        const exhausted = outcome.final || delivery.step >= RETRY_DELAYS_MS.length;
+        const exhausted = outcome.final || givenUp || delivery.step >= RETRY_DELAYS_MS.length;
         return {
           id: delivery.id,
           state: ok ? 'delivered' : exhausted ? 'failed' : 'pending',
