@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, FastifyPluginAsync, RawServerDefault } from 'fastify';
 import { DataVersion } from './cache/data-version.js';
+import { openRevocations, type Revocations } from './cache/revocations.js';
 import { ChangeFeed } from './changes/change-feed.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
@@ -40,6 +41,8 @@ export interface Infrastructure {
   rateLimits: RateLimitStore;
   /** The change feed: writes record into it and complete it after their commit; each area says how it shows its resources. */
   changes: ChangeFeed;
+  /** Ended credentials, told to every instance so that their caches drop them at once (cache/revocations.ts). */
+  revocations: Revocations;
 }
 
 /** Route modules, registered with the TypeBox type provider (their schemas type their handlers). */
@@ -100,6 +103,13 @@ export async function openInfrastructure(app: FastifyInstance, options: Infrastr
   const abandonedClaims = await idempotency.releaseAbandoned();
   if (abandonedClaims > 0) app.log.warn({ abandonedClaims }, 'released Idempotency-Key claims an earlier run left unfinished');
 
+  // Each waits for Redis (when REDIS_URL is set) up to a few seconds at most: side by side.
+  const [rateLimits, revocations] = await Promise.all([
+    options.rateLimitStore ?? rateLimitStoreFor(config, database, clock, app.log),
+    openRevocations(config.redisUrl, database.notices, app.log),
+  ]);
+  app.addHook('onClose', () => revocations.close());
+
   return {
     version: RELEASE,
     config,
@@ -112,7 +122,8 @@ export async function openInfrastructure(app: FastifyInstance, options: Infrastr
     uploads: new ImageUploads(mediaStore, app.log, { maxPixels: config.media.maxImagePixels, maxDecodedBytes: config.media.maxDecodedBytes }, new DecodeGate(config.media.decodeConcurrency), images),
     uploadLimits: { maxRequestBytes: config.media.maxRequestBytes, maxFileBytes: config.media.maxImageBytes },
     idempotency,
-    rateLimits: options.rateLimitStore ?? await rateLimitStoreFor(config, database, clock, app.log),
+    rateLimits,
     changes,
+    revocations,
   };
 }

@@ -750,7 +750,7 @@ export interface paths {
         put?: never;
         /**
          * Revoke a refresh token (RFC 7009)
-         * @description Ends the token's grant: its refresh tokens stop working at once and its access tokens within 5 seconds. Unknown or already revoked tokens are a success too.
+         * @description Ends the token's grant: its refresh tokens and access tokens stop working at once. Unknown or already revoked tokens are a success too.
          */
         post: operations["oauthRevoke"];
         delete?: never;
@@ -2059,6 +2059,8 @@ export interface components {
             status: string;
             /** @description When degraded: what the rate limits do instead */
             rateLimits?: string;
+            /** @description When degraded: how revocations reach the other instances instead */
+            revocations?: string;
         };
         /** RepostedPost */
         RepostedPost: {
@@ -2393,7 +2395,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "status": "string",
-                     *       "rateLimits": "string"
+                     *       "rateLimits": "string",
+                     *       "revocations": "string"
                      *     }
                      */
                     "application/json": components["schemas"]["Readiness"];

@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { announceRevocation, type Revocation } from '../cache/revocations.js';
 import type { Config } from '../config.js';
 import { databaseOptions, openDatabase, type Database } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
@@ -62,4 +63,13 @@ export function databaseOpener(config: Config): { get(): Promise<Database>; clos
       database = null;
     },
   };
+}
+
+/**
+ * Tells the running instances that a credential ended (the revocation channel they listen to) and says how soon they
+ * refuse it: `done` with at once, or within their caches' lifetime when no channel could be reached.
+ */
+export async function tellInstances(ctx: CliContext, revoked: Revocation, done: string): Promise<string> {
+  const told = await announceRevocation(ctx.config.redisUrl, (await ctx.database()).notices, revoked);
+  return told ? `${done}: running instances refuse it at once.` : `${done}: running instances refuse it within API_KEY_CACHE_SECONDS (no revocation channel reached).`;
 }

@@ -322,7 +322,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     }
     await apps.updateProfile(owned.id, { name, description, homepageUrl, privacyUrl, webOrigins: origins.origins });
     await apps.record(owned.id, user.id, 'app.updated', [name, homepageUrl ?? '', privacyUrl ?? '', ...origins.origins].filter(Boolean).join(' · '), clock());
-    // This instance uses the app's new origins at once; the others within API_KEY_CACHE_SECONDS.
+    // Every instance reads the app's keys again, with their new origins (cache/revocations.ts).
     opts.appKeys.forgetApp(owned.id);
     return appPage(request, reply, user, owned.id, { notice: t.saved });
   });
@@ -347,7 +347,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     const overlap = String(((request.body ?? {}) as Form).overlap ?? '');
     if (!isOverlap(overlap)) return appPage(request, reply, user, owned.id, { error: CONSOLE_TEXT[language(request)].invalid }, 400);
     const { apiKey } = await credentials.rotateKey(owned.id, overlap, user.id, clock());
-    // The old keys' new end (now, with no overlap) holds here at once; elsewhere within the key cache's bound.
+    // The old keys' new end (now, with no overlap) holds at once on every instance.
     opts.appKeys.forgetApp(owned.id);
     return showOnce(reply, user, owned.id, 'key', apiKey);
   });
@@ -466,7 +466,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     const grantId = (request.params as { grantId: string }).grantId;
     const grant = (await oauth.userGrants(user.id)).find((g) => g.id === grantId);
     if (!grant) return notFound(request, reply, user);
-    // Its refresh tokens stop now; its access tokens within the revocation cache's bound (seconds).
+    // Its refresh and access tokens stop now, on every instance.
     await opts.tokens.revokeGrant(grant.id, 'disconnected by the user in the console');
     return reply.redirect('/console/connected', 303);
   });

@@ -17,6 +17,7 @@ import { countStatement, postgresPreparedReads, sqlitePreparedReads, type NamedS
 import { SqliteReadPool } from './sqlite-read-pool.js';
 import { withStatementCache } from './statement-cache.js';
 import { holdingStatements } from './postgres-held-statements.js';
+import { postgresNotices, type Notices } from './postgres-notices.js';
 
 /** Runs a read that may take long (a search count or ranking) where it does not hold up other requests. */
 export type LongReads = <R>(query: Compilable<R>) => Promise<R[]>;
@@ -37,6 +38,8 @@ export interface Database {
   statements: StatementCounter;
   /** A cheap round trip, for readiness checks. */
   ping(): Promise<void>;
+  /** PostgreSQL: LISTEN/NOTIFY between the instances on this database (postgres-notices.ts). SQLite: null. */
+  notices: Notices | null;
   /** Each pool of connections or read workers now: its size, how many are busy, how many reads wait (for metrics). */
   pools(): PoolStats[];
   close(): Promise<void>;
@@ -182,6 +185,9 @@ export function openDatabase(options: DatabaseOptions): Database {
     const searchReads = boundedPool(searchPool, timeoutMs + 1_000, statements);
     const backgroundPool = poolOf(options.backgroundPoolSize ?? 2, '');
     const background = new Kysely<DB>({ dialect: new PostgresDialect({ pool: boundedPool(backgroundPool, options.queryTimeoutMs, statements) }) });
+    const notices = postgresNotices(options.url, `svc-notices${options.searchPath ? ` ${options.searchPath}` : ''}`.slice(0, 63), async (channel, payload) => {
+      await pool.query(timed('SELECT pg_notify($1, $2)', [channel, payload], options.queryTimeoutMs));
+    });
     return {
       db,
       background,
@@ -204,7 +210,9 @@ export function openDatabase(options: DatabaseOptions): Database {
       },
       ping: async () => { await pool.query(timed('SELECT 1', [], PING_TIMEOUT_MS)); },
       pools: () => [pgPoolStats('main', pool), pgPoolStats('search', searchPool), pgPoolStats('background', backgroundPool)],
+      notices,
       close: async () => {
+        await notices.close();
         await searchPool.end();
         await background.destroy();
         await db.destroy();
@@ -231,6 +239,7 @@ export function openDatabase(options: DatabaseOptions): Database {
     longReads: readers ? counted(<R>(query: Compilable<R>) => readers.execute<R>(query.compile()), statements) : onConnection(db),
     ping: async () => { sqlite.prepare('SELECT 1').get(); },
     pools: () => (readers ? [readers.stats()] : []),
+    notices: null,
     close: async () => {
       await readers?.close();
       await db.destroy();

@@ -14,8 +14,8 @@ export interface ListeningApp {
   base: string;
   db: TestDatabase;
   demo: DemoManifest;
-  /** Milliseconds added to the real clock, to move the service into the future. */
-  clock: { offset: number };
+  /** Milliseconds added to the real clock, to move the service into the future; or, when `frozen` is set, the time it stands still at. */
+  clock: { offset: number; frozen?: number };
   close(): Promise<void>;
 }
 
@@ -31,8 +31,8 @@ export function startOfNextWindow(clock: { offset: number }, windowMs: number): 
 /** A demo-seeded app listening on 127.0.0.1, whose PUBLIC_BASE_URL (the OAuth issuer) is its own address. */
 export async function startListeningApp(engine: Engine, settings: Record<string, string> = {}, logger: FastifyServerOptions['logger'] = false): Promise<ListeningApp> {
   const db = await createTestDatabase(engine);
-  const clock = { offset: 0 };
-  const now = () => Date.now() + clock.offset;
+  const clock: ListeningApp['clock'] = { offset: 0 };
+  const now = () => clock.frozen ?? Date.now() + clock.offset;
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const demo = await generateDemoData(db.database, { now: Date.now(), publicBaseUrl: base, passwordCost: MIN_PASSWORD_COST });
@@ -61,7 +61,7 @@ export async function startSecondInstance(first: ListeningApp, settings: Record<
   const port = await freePort();
   // A name of its own: an instance frees what an earlier run under its name left (claims, webhook leases).
   const config = testConfig({ PUBLIC_BASE_URL: first.base, INSTANCE_NAME: `second-${port}`, ...settings });
-  const app = await buildApp({ config, database, clock: () => Date.now() + first.clock.offset, logger: false });
+  const app = await buildApp({ config, database, clock: () => first.clock.frozen ?? Date.now() + first.clock.offset, logger: false });
   await app.listen({ port, host: '127.0.0.1' });
   return {
     app, base: `http://127.0.0.1:${port}`,

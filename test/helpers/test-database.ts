@@ -20,6 +20,8 @@ export interface TestDatabase {
   engine: Engine;
   /** Where the SQLite file lives (sqlite only), for restart tests. */
   file?: string;
+  /** The PostgreSQL schema of its own (postgres only). */
+  schema?: string;
   /** Reopens the same data with a new connection (a "restart"); PostgreSQL: through another URL or with other bounds. */
   reopen(options?: Partial<Pick<DatabaseOptions, 'url' | 'connectTimeoutMs' | 'queryTimeoutMs'>>): Database;
   drop(): Promise<void>;
@@ -60,7 +62,7 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
   const database = open();
   await migrateToLatest(database);
   return {
-    database, engine, reopen: open,
+    database, engine, schema, reopen: open,
     drop: async () => {
       const client = new pg.Client({ connectionString: url });
       await client.connect();

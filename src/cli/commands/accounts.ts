@@ -5,7 +5,7 @@ import { PASSWORD_MAX, PASSWORD_MIN, passwordProblem } from '../../modules/accou
 import { COMPANY_ROLES, RESOURCE_ROLES } from '../../modules/accounts/roles.js';
 import { catalogCodes } from '../../shared/catalog-data.js';
 import { hashSecret } from '../../shared/keys.js';
-import { oneOf, required, UsageError, type CliContext, type Command } from '../command.js';
+import { oneOf, required, tellInstances, UsageError, type CliContext, type Command } from '../command.js';
 import { hashPassword } from '../../shared/passwords.js';
 
 const HANDLE = /^[A-Za-z0-9_-]{1,255}$/;
@@ -39,9 +39,9 @@ export const appsRevokeKeyCommand: Command = {
   usage: 'apps revoke-key --key svck_…',
   options: { key: { type: 'string' } },
   async run(values, ctx) {
-    const revoked = await (await repository(ctx)).revokeKey(hashSecret(required(values, 'key')));
-    if (!revoked) throw new Error('No active key matches.');
-    ctx.io.out('Key revoked. Running servers refuse it once their key cache expires (API_KEY_CACHE_SECONDS).');
+    const keyId = await (await repository(ctx)).revokeKey(hashSecret(required(values, 'key')));
+    if (keyId === null) throw new Error('No active key matches.');
+    ctx.io.out(await tellInstances(ctx, { key: keyId }, 'Key revoked'));
   },
 };
 

@@ -1,6 +1,6 @@
 import { AppCredentials, CredentialError, isOverlap, OVERLAPS, type Overlap } from '../../modules/apps/app-credentials.js';
 import { AppRepository } from '../../modules/apps/app-repository.js';
-import { required, UsageError, type CliContext, type Command } from '../command.js';
+import { required, tellInstances, UsageError, type CliContext, type Command } from '../command.js';
 
 const OVERLAP_USAGE = `--overlap ${Object.keys(OVERLAPS).join('|')}`;
 
@@ -58,9 +58,10 @@ export const appsRotateKeyCommand: Command = {
   options: { app: { type: 'string' }, overlap: { type: 'string' } },
   async run(values, ctx) {
     const overlap = overlapOf(values, '24h');
-    const { apiKey, oldKeysEnd } = await run(async () => (await credentials(ctx)).rotateKey(appIdOf(values), overlap, null, Date.now()));
+    const appId = appIdOf(values);
+    const { apiKey, oldKeysEnd } = await run(async () => (await credentials(ctx)).rotateKey(appId, overlap, null, Date.now()));
     ctx.io.out(`New app key (shown once, store it now): ${apiKey}`);
-    ctx.io.out(overlap === 'none' ? 'The earlier keys stopped working.' : `The earlier keys work until ${time(oldKeysEnd)}.`);
+    ctx.io.out(overlap === 'none' ? await tellInstances(ctx, { app: appId }, 'The earlier keys stopped working') : `The earlier keys work until ${time(oldKeysEnd)}.`);
   },
 };
 

@@ -132,13 +132,15 @@ export class AccountsRepository {
       .executeTakeFirst();
   }
 
-  async revokeKey(keyHash: string): Promise<boolean> {
-    const result = await this.db.updateTable('app_keys')
+  /** Revokes the key with this hash; its id, or null when no key still open has it. */
+  async revokeKey(keyHash: string): Promise<number | null> {
+    const row = await this.db.updateTable('app_keys')
       .set({ revoked_at: this.clock() })
       .where('key_hash', '=', keyHash)
       .where('revoked_at', 'is', null)
+      .returning('id')
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    return row?.id ?? null;
   }
 
   async setPassword(userId: number, passwordHash: string): Promise<void> {

@@ -14,7 +14,7 @@ export function accountsArea(infra: Infrastructure) {
   const accounts = new AccountsRepository(database.db, clock);
   return {
     accounts,
-    appKeys: new AppKeyService(accounts, config.apiKeyCacheSeconds, clock),
+    appKeys: new AppKeyService(accounts, config.apiKeyCacheSeconds, clock, infra.revocations),
     permissions: new PermissionService(database.db),
     usage: new UsageCounter(database.db, clock),
   };

@@ -74,8 +74,7 @@ export class AppCredentials {
   /**
    * Deletes an app in one transaction: its keys stop, its OAuth client stops authenticating (and so can neither
    * get codes nor exchange or refresh anything), and every grant of the client is revoked. Returns the key and
-   * grant ids it ended, so the caller's instance forgets them at once; other instances follow within their
-   * caches' bounds (API_KEY_CACHE_SECONDS, and 2 s for grants).
+   * grant ids it ended, so that the caller tells every instance to forget them (cache/revocations.ts).
    */
   async deleteApp(appId: number, actor: Actor, now: number): Promise<{ keyIds: number[]; grantIds: string[] }> {
     return this.transaction(async (apps, oauth) => {

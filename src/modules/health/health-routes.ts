@@ -8,14 +8,19 @@ const Status = Type.Object({
 const Readiness = Type.Object({
   status: Type.String({ description: '`ready`, `degraded` (serving, with a fallback in use), `shutting down` or `database unavailable`' }),
   rateLimits: Type.Optional(Type.String({ description: 'When degraded: what the rate limits do instead' })),
+  revocations: Type.Optional(Type.String({ description: 'When degraded: how revocations reach the other instances instead' })),
 }, { title: 'Readiness' });
+
+/** What runs on a fallback now (null: nothing of that part). */
+export interface Fallbacks { rateLimits: string | null; revocations: string | null }
 
 /**
  * Liveness (the process answers) and readiness (the database answers and we are not shutting down). A
- * fallback in use (Redis unreachable) keeps the instance ready but says so, as `degraded`: taking every
- * instance out of service because a shared counter store is away would turn a degradation into an outage.
+ * fallback in use (Redis unreachable: rate limits counted in the database; the revocation channel down: caches' own
+ * lifetimes) keeps the instance ready but says so, as `degraded`: taking every instance out of service because a
+ * shared store is away would turn a degradation into an outage.
  */
-export const healthRoutes: FastifyPluginAsyncTypebox<{ ping: () => Promise<void>; isClosing: () => boolean; degraded: () => Promise<string | null>; version: string }> = async (app, opts) => {
+export const healthRoutes: FastifyPluginAsyncTypebox<{ ping: () => Promise<void>; isClosing: () => boolean; fallbacks: () => Promise<Fallbacks>; version: string }> = async (app, opts) => {
   app.get('/healthz', {
     schema: { tags: ['Service'], operationId: 'getLiveness', summary: 'Liveness', response: { 200: Status } },
   }, async () => ({ status: 'ok', version: opts.version }));
@@ -30,7 +35,8 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ ping: () => Promise<void>
       request.log.warn({ err }, 'readiness check failed');
       return reply.status(503).send({ status: 'database unavailable' });
     }
-    const rateLimits = await opts.degraded();
-    return rateLimits === null ? { status: 'ready' } : { status: 'degraded', rateLimits };
+    const { rateLimits, revocations } = await opts.fallbacks();
+    if (rateLimits === null && revocations === null) return { status: 'ready' };
+    return { status: 'degraded', ...(rateLimits === null ? {} : { rateLimits }), ...(revocations === null ? {} : { revocations }) };
   });
 };

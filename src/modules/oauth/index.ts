@@ -36,7 +36,7 @@ export async function oauthArea(infra: Infrastructure, deps: { accounts: Account
     audience: apiAudience(config),
     accessTokenSeconds: config.lifetimes.accessTokenSeconds,
     refreshTokenSeconds: config.lifetimes.refreshTokenSeconds,
-  }, clock);
+  }, clock, infra.revocations);
   const sessions = new WebSessions(oauth, accounts, new LoginThrottle(database.db, config.loginThrottle, clock), clock, issuer.startsWith('https://'), config.passwordCost,
     createHmac('sha256', kek).update('form tokens').digest());
   const area: Area = {

@@ -145,7 +145,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ oauth: OAuthRepository; to
     schema: {
       tags: ['OAuth Token'],
       operationId: 'oauthRevoke', summary: 'Revoke a refresh token (RFC 7009)',
-      description: 'Ends the token\'s grant: its refresh tokens stop working at once and its access tokens within 5 seconds. Unknown or already revoked tokens are a success too.',
+      description: 'Ends the token\'s grant: its refresh tokens and access tokens stop working at once. Unknown or already revoked tokens are a success too.',
       consumes: ['application/x-www-form-urlencoded'],
       body: RevokeRequest,
       response: { 200: Type.Object({}, { description: 'Revoked (or nothing to revoke)' }), ...errors },

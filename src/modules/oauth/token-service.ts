@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { LRUCache } from 'lru-cache';
+import { localRevocations, type Revocations } from '../../cache/revocations.js';
 import { timeOrderedId } from '../../shared/ids.js';
 import { hashSecret } from '../../shared/keys.js';
 import type { OAuthRepository } from './oauth-repository.js';
@@ -32,7 +33,10 @@ export interface TokenSettings {
 }
 
 const CLOCK_TOLERANCE_SECONDS = 30;
-/** Revocation reaches every instance within this (DECISIONS.md: within 5 seconds). */
+/**
+ * How long a grant's state is taken from memory: a revocation is published to every instance at once
+ * (cache/revocations.ts); this bounds it while that channel is down.
+ */
 const REVOCATION_CACHE_MS = 2_000;
 
 /** A token whose signature and claims were verified: what it says, and the key that signed it. */
@@ -46,12 +50,15 @@ export class TokenService {
    * finds its entry; its key must still be published, and its grant is checked for revocation on every use.
    */
   private readonly verified: LRUCache<string, VerifiedToken>;
+  /** Moves with every revocation: a look-up of a grant that began before one does not cache what it read. */
+  private generation = 0;
 
   constructor(
     private readonly oauth: OAuthRepository,
     private readonly keys: SigningKeys,
     private readonly settings: TokenSettings,
     private readonly clock: () => number,
+    private readonly revocations: Revocations = localRevocations(),
   ) {
     // On the service's clock, like the tokens' lifetimes, so the bound holds on the clock the tokens are judged by;
     // read at every look (ttlResolution 0: lru-cache otherwise reuses a reading for a millisecond of real time, and
@@ -61,6 +68,12 @@ export class TokenService {
     // is read again, which is correct, only dearer.
     this.revoked = new LRUCache({ max: 10_000, ttl: REVOCATION_CACHE_MS, ttlResolution: 0, perf: { now: clock } });
     this.verified = new LRUCache({ max: 10_000, ttlResolution: 0, perf: { now: clock } });
+    revocations.subscribe((revoked) => {
+      if (!('grant' in revoked)) return;
+      // Forgotten, not marked: the next use reads the grant (a message is a hint; the database says what is revoked).
+      this.generation++;
+      this.revoked.delete(revoked.grant);
+    });
   }
 
   /** Opens a grant for a user and client and issues its first tokens. */
@@ -144,20 +157,22 @@ export class TokenService {
 
   async revokeGrant(grantId: string, reason: string): Promise<void> {
     await this.oauth.revokeGrant(grantId, reason, this.clock());
-    this.revoked.set(grantId, true);
+    this.forgetGrant(grantId);
   }
 
-  /** Notes a revocation committed elsewhere (inside a transaction) in this instance's cache. */
+  /** A grant revoked (inside a transaction, now committed): every instance stops taking its access tokens. */
   forgetGrant(grantId: string): void {
+    this.revocations.publish({ grant: grantId });
     this.revoked.set(grantId, true);
   }
 
   private async isRevoked(grantId: string): Promise<boolean> {
     const cached = this.revoked.get(grantId);
     if (cached !== undefined) return cached;
+    const generation = this.generation;
     const grant = await this.oauth.findGrant(grantId);
     const revoked = !grant || grant.revoked_at !== null;
-    this.revoked.set(grantId, revoked);
+    if (generation === this.generation || revoked) this.revoked.set(grantId, revoked);
     return revoked;
   }
 }
