@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
-import { connectionLimits } from './net/connection-limits.js';
+import { connectionLimits, headerSizeCheck } from './net/connection-limits.js';
 import { routedPath } from './net/drop-in-aliases.js';
 import { sendError } from './plugins/error-handler.js';
 import { buildResponseSerializer } from './schemas/response-serializer.js';
@@ -65,8 +65,10 @@ export function createServer(config: Config, clock: () => number, logger?: Fasti
     if (closing) reply.header('Connection', 'close');
     done(null, payload);
   });
+  const headersFit = headerSizeCheck(clock);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
+    if (!headersFit(request, reply)) return;
     // U+0000 in the path or the query: PostgreSQL cannot store or compare it, so no engine sees it.
     const nul = request.url.indexOf('%00');
     if (nul < 0) return done();

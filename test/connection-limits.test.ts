@@ -104,6 +104,36 @@ describe('connection limits (a real listening server)', () => {
   });
 });
 
+describe('header size on a real listening server', () => {
+  let s: ListeningApp;
+  beforeAll(async () => { s = await startListeningApp('sqlite'); });
+  afterAll(async () => { await s?.close(); });
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 30));
+
+  it.each([
+    ['/oauth/token', { error: 'invalid_request', error_description: expect.stringContaining('16 KiB') }],
+    ['/api/v1/posts', { code: 'C0002', message: expect.stringContaining('16 KiB'), timestamp: expect.any(String), details: null }],
+  ])('answers headers over 16 KiB sent in many reads to %s in its own error shape, the connection then closed', async (path, body) => {
+    const c = await connect(s.base);
+    // As a client on a slow link sends it: the request line, then the headers a few KiB at a time.
+    c.socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n`);
+    for (let i = 0; i < 6; i++) {
+      await pause();
+      c.socket.write(`X-Part-${i}: ${'p'.repeat(4_000)}\r\n`);
+    }
+    await pause();
+    c.socket.write('Content-Length: 0\r\n\r\n');
+    await within(c.closed, 3_000);
+    expect(c.received()).toMatch(/^HTTP\/1\.1 431/);
+    expect(JSON.parse(c.received().split('\r\n\r\n')[1]!)).toEqual(body);
+  });
+
+  it('takes headers just under 16 KiB', async () => {
+    const res = await fetch(`${s.base}/healthz`, { headers: { 'x-padding': 'p'.repeat(15_500) } });
+    expect(res.status).toBe(200);
+  });
+});
+
 describe('connection limits as settings', () => {
   it('refuses a header deadline longer than the request deadline', async () => {
     const { loadConfig } = await import('../src/config.js');

@@ -1,22 +1,57 @@
 import type { Socket } from 'node:net';
 import type { Server } from 'node:http';
-import type { FastifyHttpOptions } from 'fastify';
+import type { FastifyHttpOptions, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { errorTimestamp } from '../shared/time.js';
+
+/** The request line and headers a request may have, in bytes (docs/security.md). */
+export const MAX_HEADER_BYTES = 16 * 1024;
+/**
+ * What Node's parser takes before refusing on its own. Above MAX_HEADER_BYTES so that the refusal of headers over
+ * 16 KiB is made with the request line known (headerSizeCheck), whatever the reads the headers arrived in: the
+ * parser's own refusal knows only the last read, which need not hold the request line and so the path.
+ */
+const PARSER_HEADER_BYTES = 64 * 1024;
+const TOO_LARGE = `The request headers are larger than the server accepts (${MAX_HEADER_BYTES / 1024} KiB)`;
 
 /** What Node's HTTP parser refuses before any route runs, as the spec's ErrorResponse (status and message). */
 function refusal(err: NodeJS.ErrnoException, limits: Config['http']): [number, string] {
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
     return [408, `The request did not arrive in time: headers within ${limits.headersTimeoutMs} ms, the whole request within ${limits.requestTimeoutMs} ms`];
   }
-  if (err.code === 'HPE_HEADER_OVERFLOW') return [431, 'The request headers are larger than the server accepts (16 KiB)'];
+  if (err.code === 'HPE_HEADER_OVERFLOW') return [431, TOO_LARGE];
   return [400, 'The request is not valid HTTP'];
 }
 
-/** Whether the request the parser refused was for /oauth/… (its request line, when the parser had read it). */
+/** Whether the request the parser refused was for /oauth/… (its request line, when the parser's last read held it). */
 function isOAuthRequest(err: NodeJS.ErrnoException & { rawPacket?: Buffer }): boolean {
   const line = err.rawPacket?.subarray(0, 256).toString('latin1').split('\r\n', 1)[0] ?? '';
   return /^[A-Z]+ \/oauth\//.test(line);
+}
+
+/** A refusal's body: OAuth's shape on its endpoints (RFC 6749 5.2), the spec's ErrorResponse elsewhere. */
+function refusalBody(oauth: boolean, message: string, now: number): string {
+  return JSON.stringify(oauth
+    ? { error: 'invalid_request', error_description: message }
+    : { code: 'C0002', message, timestamp: errorTimestamp(now), details: null });
+}
+
+/**
+ * The header limit, on a request the parser took (up to PARSER_HEADER_BYTES): over MAX_HEADER_BYTES it is answered
+ * 431 in its endpoint's error shape and its connection closed. Counted as on the wire: the request line, each
+ * `name: value` and its line end.
+ */
+export function headerSizeCheck(clock: () => number) {
+  return (request: FastifyRequest, reply: FastifyReply): boolean => {
+    const { raw } = request;
+    let bytes = raw.method!.length + raw.url!.length + 12;
+    const headers = raw.rawHeaders;
+    for (let i = 0; i < headers.length; i++) bytes += headers[i]!.length + 2;
+    if (bytes <= MAX_HEADER_BYTES) return true;
+    void reply.code(431).header('connection', 'close').type('application/json; charset=utf-8')
+      .send(refusalBody(raw.url!.startsWith('/oauth/'), TOO_LARGE, clock()));
+    return false;
+  };
 }
 
 /**
@@ -30,6 +65,7 @@ export function connectionLimits(limits: Config['http'], clock: () => number): F
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     requestTimeout: limits.requestTimeoutMs,
     http: {
+      maxHeaderSize: PARSER_HEADER_BYTES,
       headersTimeout: limits.headersTimeoutMs,
       connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 4))),
     },
@@ -37,9 +73,7 @@ export function connectionLimits(limits: Config['http'], clock: () => number): F
       if (err.code === 'ECONNRESET' || socket.destroyed) return;
       const [status, message] = refusal(err, limits);
       // The OAuth endpoints answer every error in OAuth's own shape (RFC 6749 5.2), the parser's refusals too.
-      const body = JSON.stringify(isOAuthRequest(err)
-        ? { error: 'invalid_request', error_description: message }
-        : { code: 'C0002', message, timestamp: errorTimestamp(clock()), details: null });
+      const body = refusalBody(isOAuthRequest(err), message, clock());
       if (socket.writable) {
         socket.write(`HTTP/1.1 ${status} ${status === 408 ? 'Request Timeout' : status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n`
           + `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
