@@ -10,6 +10,8 @@
  *    writing transaction's commit itself (created posts): p50, p99.
  * 2. **Isolation**: the same, with an endpoint that answers after 10 s and one that answers 500 added: the healthy
  *    endpoints' p99 beside phase 1's.
+ * 2b. **Fairness between builders**: the same again, those two removed, beside 200 endpoints of another builder
+ *    (20 apps of 10) that each answer after 10 s: the healthy endpoints' p99 beside phase 1's (target ≤ 1.5×).
  * 3. **Throughput**: a replay of every post created so far (up to 10,000, one change per resource) to three
  *    endpoints at once: deliveries a second at the receivers, from the first arrival to the last.
  *
@@ -24,6 +26,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
+import { AccountsRepository } from '../src/modules/accounts/accounts-repository.js';
 import { keyEncryptionKey } from '../src/modules/oauth/signing-keys.js';
 import { WebhookEndpoints } from '../src/webhooks/webhook-endpoints.js';
 import type { Received } from '../test/helpers/webhook-receiver.js';
@@ -87,7 +90,7 @@ const dataDir = fs.mkdtempSync(path.join(runsDir, 'webhooks-'));
 const copies = path.join(runsDir, `${target.name}.search-index`);
 fs.mkdirSync(copies, { recursive: true });
 fs.symlinkSync(copies, path.join(dataDir, 'search-index'));
-const endpoints = new WebhookEndpoints(database.db, keyEncryptionKey(SECRET, dataDir));
+const endpoints = new WebhookEndpoints(database.db, keyEncryptionKey(SECRET, dataDir), 10);
 const { id: appId } = await database.db.selectFrom('apps').select('id').orderBy('id').executeTakeFirstOrThrow();
 // Endpoints of earlier runs on this data set go first.
 await database.db.deleteFrom('webhook_endpoints').where('url', 'like', 'http://127.0.0.1:%').execute();
@@ -149,7 +152,9 @@ try {
     const afterCommit = created.flatMap((a) => { const at = committedAt.get(a.resourceId); return at === undefined ? [] : [a.at - at]; });
     const row = {
       reads: Math.round(load.requests.total / load.duration), readP99: load.latency.p99, readErrors: load.non2xx + load.errors, writes: written.count, writesFailed: written.failed,
-      deliveries: healthy.length, deliveryP50: percentile(healthy, 50), deliveryP99: percentile(healthy, 99), deliveryMax: percentile(healthy, 100),
+      deliveries: healthy.length,
+      repeated: healthy.length - new Set(rx.arrivals.slice(from).filter((a) => HEALTHY.includes(a.endpoint)).map((a) => `${a.endpoint} ${a.id}`)).size,
+      deliveryP50: percentile(healthy, 50), deliveryP99: percentile(healthy, 99), deliveryMax: percentile(healthy, 100),
       timedDeliveries: ofTimed.length,
       afterAnswerP50: percentile(afterAnswer, 50), afterAnswerP99: percentile(afterAnswer, 99),
       afterRequestP50: percentile(afterRequest, 50), afterRequestP99: percentile(afterRequest, 99),
@@ -172,9 +177,30 @@ try {
     afterAnswerP99Alone: alone.afterAnswerP99, afterAnswerP99Beside: beside.afterAnswerP99,
   };
 
+  // Another builder's 200 slow endpoints: a user of its own with 20 apps of 10 endpoints, each answering after 10 s.
+  for (const name of ['slow', 'failing']) await endpoints.delete(appId, ids.get(name)!);
+  const crowdOwner = await new AccountsRepository(database.db, Date.now).createUser({
+    email: `crowd-${Date.now()}@bench.example`, name: 'crowd', handle: `crowd-${Date.now()}`, passwordHash: null,
+  });
+  const crowdApps: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const { id } = await database.db.insertInto('apps').values({ name: `crowd ${i}`, description: '', owner_user_id: crowdOwner, created_at: Date.now(), homepage_url: null, privacy_url: null, deleted_at: null })
+      .returning('id').executeTakeFirstOrThrow();
+    crowdApps.push(id);
+    for (let j = 0; j < 10; j++) secrets.set(`slow-${i}-${j}`, (await endpoints.create(id, rx.url(`slow-${i}-${j}`), [], Date.now())).secret);
+  }
+  const crowded = await phase('the same, beside 200 endpoints of another builder answering after 10 s');
+  results.fairness = {
+    healthyP99Alone: alone.deliveryP99, healthyP99Beside: crowded.deliveryP99, ratio: Number((crowded.deliveryP99 / Math.max(1, alone.deliveryP99)).toFixed(2)),
+    afterAnswerP99Alone: alone.afterAnswerP99, afterAnswerP99Beside: crowded.afterAnswerP99,
+  };
+  console.log(`  fairness: ${JSON.stringify(results.fairness)}`);
+  await database.db.deleteFrom('webhook_endpoints').where('app_id', 'in', crowdApps).execute();
+  await database.db.deleteFrom('apps').where('id', 'in', crowdApps).execute();
+
   // Throughput: the phases' endpoints removed; three new ones that want post.created get a replay of every post
   // created so far (one change per post: no change waits for an earlier one of its resource).
-  for (const name of [...HEALTHY, 'slow', 'failing']) await endpoints.delete(appId, ids.get(name)!);
+  for (const name of HEALTHY) await endpoints.delete(appId, ids.get(name)!);
   // 1,000 more posts first, ten at a time, so that the replay has enough to send.
   let made = 0;
   await Promise.all(Array.from({ length: 10 }, async () => {

@@ -46,8 +46,13 @@ export interface Config {
   shutdownDrainMs: number;
   /** How long the change feed keeps changes (GET /api/v1/changes; an older cursor is answered 410). */
   changesRetentionDays: number;
-  /** Webhook deliveries (docs/webhooks.md): loopback targets for development, the answer's deadline, requests in flight per endpoint. */
-  webhooks: { allowLoopback: boolean; timeoutMs: number; concurrency: number };
+  /**
+   * Webhook deliveries (docs/webhooks.md): loopback targets for development, the answer's deadline, requests in flight
+   * per endpoint and per builder (all the endpoints of one builder's apps, on one instance), endpoints an app may have.
+   */
+  webhooks: { allowLoopback: boolean; timeoutMs: number; concurrency: number; builderConcurrency: number; endpointsPerApp: number };
+  /** Apps one console user may own at once (the operator's CLI is not held to it). */
+  appsPerBuilder: number;
   /** Bounds on every connection, so idle or trickling clients cannot hold the server's sockets. */
   http: {
     /** The request's headers must have arrived within this. */
@@ -255,7 +260,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       allowLoopback: bool('WEBHOOKS_ALLOW_LOOPBACK', false),
       timeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
       concurrency: int('WEBHOOK_CONCURRENCY', 16, 1, 256),
+      builderConcurrency: int('WEBHOOK_BUILDER_CONCURRENCY', 32, 1, 1_024),
+      endpointsPerApp: int('WEBHOOK_ENDPOINTS_PER_APP', 10, 1, 100),
     },
+    appsPerBuilder: int('APPS_PER_BUILDER', 20, 1, 10_000),
     http: {
       headersTimeoutMs: int('HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
       requestTimeoutMs: int('HTTP_REQUEST_TIMEOUT_MS', 120_000, 100, 3_600_000),

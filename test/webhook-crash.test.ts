@@ -56,7 +56,7 @@ describe.each(ENGINES)('webhooks across SIGKILLs on %s', (engine) => {
     token = await accessToken({ app, demo } as TestContext, 'post:write');
     await app.close();
     // The endpoint as the console makes it, its secret sealed under the key the server derives from SIGNING_KEY_SECRET.
-    const endpoints = new WebhookEndpoints(database.db, keyEncryptionKey(SECRET, dir));
+    const endpoints = new WebhookEndpoints(database.db, keyEncryptionKey(SECRET, dir), 10);
     const { id: appId } = await database.db.selectFrom('apps').select('id').orderBy('id').executeTakeFirstOrThrow();
     const made = await endpoints.create(appId, receiver.url(), [], Date.now());
     endpointSecret = made.secret;

@@ -2,14 +2,16 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../sdk/src/index.js';
 import { RETRY_DELAYS_MS } from '../src/webhooks/dispatcher.js';
+import { keyEncryptionKey } from '../src/modules/oauth/signing-keys.js';
 import { targetProblem } from '../src/webhooks/target-address.js';
+import { WebhookEndpoints } from '../src/webhooks/webhook-endpoints.js';
 import { ConsoleForms } from './helpers/console-forms.js';
 import { jsonPart, multipart } from './helpers/multipart.js';
 import { startListeningApp, startSecondInstance, type ListeningApp, type SecondInstance } from './helpers/listening-app.js';
 import { injectSend } from './helpers/oauth-browser.js';
 import { createTestApp, type TestContext } from './helpers/test-app.js';
 import { ENGINES } from './helpers/test-database.js';
-import { accessToken, bearer } from './helpers/tokens.js';
+import { accessToken, bearer, createUser } from './helpers/tokens.js';
 import { startReceiver, type Receiver, type Received } from './helpers/webhook-receiver.js';
 
 const payloadOf = (r: Received) => JSON.parse(r.body) as { id: string; type: string; resource: { id: string }; data: unknown };
@@ -500,5 +502,44 @@ describe.each(ENGINES)('webhooks on one listening instance on %s', (engine) => {
     await new Promise((r) => setTimeout(r, 500));
     expect(receiver.received).toHaveLength(1);
     expect(errors).toEqual([]);
+  });
+
+  it('lets no builder\'s slow endpoints delay another builder\'s: 210 endpoints answering after 4 s beside one healthy endpoint', async () => {
+    const { db } = s.db.database;
+    const crowd = new WebhookEndpoints(db, keyEncryptionKey(s.config.signingKeySecret, s.config.dataDir), 10);
+    // Builder X: 21 apps of 10 endpoints each, every one answering after 4 s (the issue's reproduction: more endpoints
+    // than an instance works at once). Builder Y: one app, one endpoint that answers at once.
+    for (let i = 0; i < 21; i++) {
+      const { id } = await db.insertInto('apps').values({ name: `느린 앱 ${i}`, description: '', owner_user_id: s.demo.user.id, created_at: Date.now(), homepage_url: null, privacy_url: null, deleted_at: null })
+        .returning('id').executeTakeFirstOrThrow();
+      for (let j = 0; j < 10; j++) await crowd.create(id, receiver.url(`/slow-${i}-${j}`), [], Date.now());
+    }
+    const other = await createUser({ db: s.db, clock: { now: Date.now() } } as unknown as TestContext, 'other-builder');
+    const { id: otherApp } = await db.insertInto('apps').values({ name: '다른 빌더', description: '', owner_user_id: other.id, created_at: Date.now(), homepage_url: null, privacy_url: null, deleted_at: null })
+      .returning('id').executeTakeFirstOrThrow();
+    await crowd.create(otherApp, receiver.url('/healthy'), [], Date.now());
+    let open = 0;
+    let mostOpen = 0;
+    receiver.answer(async (r) => {
+      if (!r.path.startsWith('/slow')) return { status: 204 };
+      mostOpen = Math.max(mostOpen, ++open);
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      open--;
+      return { status: 204 };
+    });
+    const token = await accessToken({ app: s.app, demo: s.demo } as TestContext, 'post:write');
+    const body = multipart([jsonPart({ text: '공정한 배달' })]);
+    const written = await fetch(`${s.base}/api/v1/posts`, { method: 'POST', headers: { ...body.headers, ...bearer(token) }, body: body.payload });
+    expect(written.status).toBe(201);
+    const answered = Date.now();
+    // The healthy endpoint's delivery arrives while every slow one still waits for its answer.
+    await expect.poll(() => receiver.received.some((r) => r.path === '/healthy'), { timeout: 3_500, interval: 10 }).toBe(true);
+    const healthy = receiver.received.find((r) => r.path === '/healthy')!;
+    console.warn(`[webhooks, ${engine}] the other builder's delivery arrived ${healthy.at - answered} ms after the write's answer, beside 210 slow endpoints`);
+    // Builder X never has more than WEBHOOK_BUILDER_CONCURRENCY (32) deliveries on the wire at once.
+    await expect.poll(() => receiver.received.filter((r) => r.path.startsWith('/slow')).length, { timeout: 5_000, interval: 50 }).toBeGreaterThanOrEqual(32);
+    expect(mostOpen).toBe(32);
+    await db.deleteFrom('webhook_endpoints').execute();
+    receiver.reset();
   });
 });

@@ -28,7 +28,7 @@ import type { Links } from '../shared/links.js';
 import type { WebhookEndpoints } from '../webhooks/webhook-endpoints.js';
 import { ConsoleReveals, type RevealKind } from './console-reveals.js';
 import { registerWebhookPages } from './console-webhooks.js';
-import { CONSOLE_TEXT, type ConsoleLanguage } from './console-text.js';
+import { CONSOLE_TEXT, fill, type ConsoleLanguage } from './console-text.js';
 
 const VIEWS = new URL('../../views/console/', import.meta.url);
 const CSS = fs.readFileSync(new URL('console.css', VIEWS), 'utf8');
@@ -56,6 +56,8 @@ export interface ConsoleOptions {
   /** Seals a new key or secret while it waits for the page that shows it (console-reveals.ts). */
   keyEncryptionKey: Buffer;
   signUpOpen: boolean;
+  /** Apps one user may own at once (APPS_PER_BUILDER). */
+  appsPerBuilder: number;
   /** The global rate limit every app has (the usage page shows what is left of it). */
   globalLimits: { perMinute: number; perDay: number };
   clock: () => number;
@@ -260,11 +262,21 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
 
   // Apps
 
+  /** The user's apps, with how many more they may make. */
+  async function appsPage(request: FastifyRequest, reply: FastifyReply, user: User, extra: Record<string, unknown> = {}, status = 200) {
+    const t = CONSOLE_TEXT[language(request)];
+    const list = (await apps.appsOf(user.id)).map((a) => ({ id: a.id, name: a.name, createdAt: Number(a.created_at) }));
+    const max = opts.appsPerBuilder;
+    return render(request, reply, 'apps', {
+      pageTitle: t.apps, user, section: 'apps', apps: list,
+      quota: fill(t.appsQuota, { used: list.length, max }), full: list.length >= max ? fill(t.appsFull, { max }) : null, ...extra,
+    }, status);
+  }
+
   app.get('/console/apps', { schema: { hide: true } }, async (request, reply) => {
     const user = await signedIn(request, reply);
     if (!user) return reply;
-    const list = (await apps.appsOf(user.id)).map((a) => ({ id: a.id, name: a.name, createdAt: Number(a.created_at) }));
-    return render(request, reply, 'apps', { pageTitle: CONSOLE_TEXT[language(request)].apps, user, section: 'apps', apps: list });
+    return appsPage(request, reply, user);
   });
 
   app.post('/console/apps', { schema: { hide: true } }, async (request, reply) => {
@@ -274,12 +286,10 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     const form = (request.body ?? {}) as Form;
     const name = (form.name ?? '').trim();
     const description = (form.description ?? '').trim();
-    if (!name || name.length > 100 || description.length > 500) {
-      const list = (await apps.appsOf(user.id)).map((a) => ({ id: a.id, name: a.name, createdAt: Number(a.created_at) }));
-      return render(request, reply, 'apps', { pageTitle: t.apps, user, section: 'apps', apps: list, error: t.invalid }, 400);
-    }
+    if (!name || name.length > 100 || description.length > 500) return appsPage(request, reply, user, { error: t.invalid }, 400);
     const now = clock();
-    const appId = await apps.createApp(name, description, user.id, now);
+    const appId = await apps.createApp(name, description, user.id, now, opts.appsPerBuilder);
+    if (appId === null) return appsPage(request, reply, user, { error: fill(t.appsFull, { max: opts.appsPerBuilder }) }, 409);
     await apps.record(appId, user.id, 'app.created', name, now);
     const apiKey = await credentials.createKey(appId, user.id, now);
     return showOnce(reply, user, appId, 'key', apiKey);

@@ -26,7 +26,7 @@ const ko = {
   redirectUris: '리디렉션 URI (한 줄에 하나, 최대 10개; https, 개발용으로 127.0.0.1/localhost/[::1]의 http)', allowedScopes: '요청할 수 있는 권한',
   createClient: '클라이언트 만들기', updateClient: '리디렉션 URI와 권한 저장', rotateSecret: '새 비밀키 발급', secretOverlap: '이전 비밀키를 계속 쓸 수 있는 기간',
   newSecret: '새 클라이언트 비밀키입니다. 지금 한 번만 보여 드리니 안전한 곳에 저장하세요.',
-  profile: '앱 정보 (동의 화면에 보입니다)', yourApps: '내 앱', noApps: '아직 앱이 없습니다.', createApp: '앱 만들기', appName: '앱 이름', description: '설명',
+  profile: '앱 정보 (동의 화면에 보입니다)', yourApps: '내 앱', appsQuota: '앱 {used}/{max}개', appsFull: '앱은 한 사람당 {max}개까지 만들 수 있습니다. 쓰지 않는 앱을 먼저 지우세요.', noApps: '아직 앱이 없습니다.', createApp: '앱 만들기', appName: '앱 이름', description: '설명',
   homepage: '홈페이지 URL (https)', privacy: '개인정보 처리방침 URL (https)', save: '저장', created: '만든 때',
   keys: '앱 키', keyHint: '키', state: '상태', working: '사용 중', worksUntil: '사용 가능: ', stopped: '중지됨', revoked: '폐기됨',
   revoke: '폐기', rotate: '새 키 발급', overlap: '이전 키를 계속 쓸 수 있는 기간',
@@ -56,7 +56,7 @@ const ko = {
     replayRule: '시작과 끝을 UTC로 입력하세요 (시작 ≤ 끝).', delivery: '전달', request: '요청', headers: '헤더', body: '본문',
     signatureNote: '보낼 때마다 그때의 비밀키로 서명합니다', noAttempts: '아직 시도하지 않았습니다.', error: '오류', response: '응답 본문',
     redeliver: '다시 보내기', redelivered: '다시 보내도록 예약했습니다.', gone: '이 변경은 보관 기간이 지나 본문이 없습니다.', back: '엔드포인트로',
-    tooMany: '앱마다 엔드포인트는 10개까지입니다.', enableFirst: '먼저 엔드포인트를 다시 사용하세요.',
+    tooMany: '앱마다 엔드포인트는 {max}개까지입니다. 먼저 하나를 지우세요.', quota: '엔드포인트 {used}/{max}개', enableFirst: '먼저 엔드포인트를 다시 사용하세요.',
   },
 };
 
@@ -85,7 +85,7 @@ const en: typeof ko = {
   redirectUris: 'Redirect URIs (one a line, at most 10; https, or http on 127.0.0.1, localhost or [::1] for development)', allowedScopes: 'Permissions it may request',
   createClient: 'Create the client', updateClient: 'Save redirect URIs and permissions', rotateSecret: 'Issue a new secret', secretOverlap: 'How long the current secret keeps working',
   newSecret: 'Your new client secret. It is shown this once: store it somewhere safe now.',
-  profile: 'App profile (shown on the consent page)', yourApps: 'Your apps', noApps: 'No apps yet.', createApp: 'Create an app', appName: 'App name', description: 'Description',
+  profile: 'App profile (shown on the consent page)', yourApps: 'Your apps', appsQuota: '{used} of {max} apps', appsFull: 'One person may have at most {max} apps: delete one you no longer use first.', noApps: 'No apps yet.', createApp: 'Create an app', appName: 'App name', description: 'Description',
   homepage: 'Homepage URL (https)', privacy: 'Privacy policy URL (https)', save: 'Save', created: 'Created',
   keys: 'App keys', keyHint: 'Key', state: 'State', working: 'Working', worksUntil: 'Works until ', stopped: 'Stopped', revoked: 'Revoked',
   revoke: 'Revoke', rotate: 'Issue a new key', overlap: 'How long the current keys keep working',
@@ -115,9 +115,13 @@ const en: typeof ko = {
     replayRule: 'Give the start and the end in UTC (start ≤ end).', delivery: 'Delivery', request: 'Request', headers: 'Headers', body: 'Body',
     signatureNote: 'signed at each attempt with the secrets in use then', noAttempts: 'Not attempted yet.', error: 'Error', response: 'Response body',
     redeliver: 'Send again', redelivered: 'Queued to be sent again.', gone: 'This change is older than the retention: its body is no longer kept.', back: 'Back to the endpoint',
-    tooMany: 'An app has at most 10 endpoints.', enableFirst: 'Enable the endpoint first.',
+    tooMany: 'An app has at most {max} endpoints: delete one first.', quota: '{used} of {max} endpoints', enableFirst: 'Enable the endpoint first.',
   },
 };
 
 export const CONSOLE_TEXT: Record<ConsoleLanguage, typeof ko> = { ko, en };
 export type ConsoleText = typeof ko;
+
+/** A text with its `{name}` places filled. */
+export const fill = (text: string, values: Record<string, string | number>): string =>
+  text.replace(/\{(\w+)\}/g, (place, name: string) => (name in values ? String(values[name]) : place));

@@ -14,7 +14,7 @@ import { DISABLE_AFTER_MS } from '../webhooks/dispatcher.js';
 import { targetProblem } from '../webhooks/target-address.js';
 import { isChangeType, WebhookError, type EndpointRow, type WebhookEndpoints } from '../webhooks/webhook-endpoints.js';
 import type { ConsoleReveals } from './console-reveals.js';
-import type { ConsoleText } from './console-text.js';
+import { fill, type ConsoleText } from './console-text.js';
 
 type Form = Record<string, unknown>;
 interface User { id: number }
@@ -95,8 +95,10 @@ export function registerWebhookPages(app: FastifyInstance, pages: ConsolePages, 
   async function listPage(request: FastifyRequest, reply: FastifyReply, user: User, owned: OwnedApp, extra: Record<string, unknown> = {}, status = 200) {
     const t = pages.text(request);
     const list = (await endpoints.list(owned.id)).map((e) => describe(e, t));
+    const max = endpoints.endpointsPerApp;
     return pages.render(request, reply, 'webhooks', {
       pageTitle: `${t.wh.webhooks}: ${owned.name}`, user, section: 'apps', app: owned, endpoints: list, typeChoices: CHANGE_TYPES,
+      quota: fill(t.wh.quota, { used: list.length, max }), full: list.length >= max ? fill(t.wh.tooMany, { max }) : null,
       urlLabel: deps.allowLoopback ? t.wh.urlLoopback : t.wh.url, ...extra,
     }, status);
   }
@@ -158,7 +160,7 @@ export function registerWebhookPages(app: FastifyInstance, pages: ConsolePages, 
       const token = await pages.reveals.keep(user.id, owned.id, 'signing-secret', `${id} ${secret}`);
       return await reply.redirect(`${base(owned.id)}/${id}?shown=${token}`, 303);
     } catch (err) {
-      if (err instanceof WebhookError) return listPage(request, reply, user, owned, { error: t.wh.tooMany, draft: { url: read.url, types: read.types } }, 409);
+      if (err instanceof WebhookError) return listPage(request, reply, user, owned, { error: fill(t.wh.tooMany, { max: endpoints.endpointsPerApp }), draft: { url: read.url, types: read.types } }, 409);
       throw err;
     }
   });

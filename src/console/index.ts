@@ -12,7 +12,7 @@ export function consoleArea(infra: Infrastructure, deps: { accounts: AccountsAre
   return {
     routes: async (app) => {
       await app.register(consoleRoutes, {
-        database, accounts, appKeys, oauth, sessions, tokens, keyEncryptionKey, signUpOpen: config.consoleSignUpOpen,
+        database, accounts, appKeys, oauth, sessions, tokens, keyEncryptionKey, signUpOpen: config.consoleSignUpOpen, appsPerBuilder: config.appsPerBuilder,
         globalLimits: { perMinute: config.rateLimits.globalPerMinute, perDay: config.rateLimits.globalPerDay }, clock,
         webhooks: { endpoints: deps.webhookEndpoints, links: infra.links, allowLoopback: config.webhooks.allowLoopback },
       });

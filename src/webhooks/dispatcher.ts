@@ -31,6 +31,7 @@ import type { Links } from '../shared/links.js';
 import { unseal } from '../shared/sealed.js';
 import { WebhookSender, type SendResult } from './send.js';
 import { signedHeaders } from './signature.js';
+import { BuilderShares } from './builder-shares.js';
 import { acceptsAddress } from './target-address.js';
 
 /** The wait after the 1st, 2nd, … failed attempt: ten attempts over about three days (75 h 35 min 5 s). */
@@ -61,6 +62,8 @@ export interface DispatcherOptions {
   allowLoopback: boolean;
   /** Requests in flight per endpoint. */
   concurrency: number;
+  /** Endpoints worked at once, and requests in flight at once, for one builder's endpoints (builder-shares.ts). */
+  builderConcurrency: number;
 }
 
 /** The endpoint is no longer this instance's to work: its lease was taken over, or it was deleted. */
@@ -89,6 +92,10 @@ function followsWithoutGap(cursor: number, rows: ChangeRow[]): boolean {
 
 export class WebhookDispatcher {
   private readonly working = new Map<string, Promise<void>>();
+  /** Each builder's part of this instance's work: their endpoints worked, their deliveries on the wire. */
+  private readonly shares: BuilderShares;
+  /** The last look found endpoints it had no room for: endpoints worked here give their place up after each round. */
+  private crowded = false;
   /** Looking for work and claiming it, one look at a time (a wake during a look asks for another). */
   private readonly claims = new Rerun(() => backgroundWork.run(true, async () => {
     // Its statements, and those of the endpoints' work it starts, are not a request's (db/prepared-reads.ts).
@@ -119,6 +126,7 @@ export class WebhookDispatcher {
     private readonly options: DispatcherOptions,
   ) {
     this.sender = new WebhookSender(acceptsAddress(options.allowLoopback), options.timeoutMs, options.concurrency);
+    this.shares = new BuilderShares(options.builderConcurrency);
   }
 
   /**
@@ -201,34 +209,59 @@ export class WebhookDispatcher {
     });
   }
 
-  /** Claims the endpoints with work whose lease is free, and works each; returns how many it started. */
+  /**
+   * Claims the endpoints with work whose lease is free, and works each; returns how many it started. Fair between
+   * builders: the endpoints with work are taken in turns, each builder's first, then each one's second, and so on, and
+   * none of a builder who has `builderConcurrency` endpoints worked here already, so that one builder's hundreds of
+   * endpoints never fill the instance while another's wait.
+   */
   private async claimWork(): Promise<number> {
-    if (this.stopped || this.working.size >= MAX_ENDPOINTS) return 0;
-    const { owner } = this.options;
+    if (this.stopped) return 0;
+    const { owner, builderConcurrency } = this.options;
     const now = this.clock();
-    const candidates = await this.db.selectFrom('webhook_endpoints').select('id')
-      .where('disabled_at', 'is', null)
-      .where((eb) => eb.or([eb('lease_until', '<=', now), eb('lease_owner', '=', owner)]))
-      .where((eb) => eb.or([
-        eb('cursor', '<', lastPosition(this.db)),
-        eb('due_at', '<=', now),
-      ]))
-      .limit(MAX_ENDPOINTS).execute();
+    const builder = sql<number>`COALESCE(a.owner_user_id, -a.id)`;
+    const withWork = this.db.selectFrom('webhook_endpoints as e').innerJoin('apps as a', 'a.id', 'e.app_id')
+      .select(['e.id', builder.as('builder'), sql<number>`ROW_NUMBER() OVER (PARTITION BY ${builder} ORDER BY COALESCE(e.due_at, 0), e.id)`.as('turn')])
+      .where('e.disabled_at', 'is', null)
+      .where((eb) => eb.or([eb('e.lease_until', '<=', now), eb('e.lease_owner', '=', owner)]))
+      .where((eb) => eb.or([eb('e.cursor', '<', lastPosition(this.db)), eb('e.due_at', '<=', now)]));
+    const candidates = await this.db.selectFrom(withWork.as('w')).select(['w.id', 'w.builder'])
+      .where('w.turn', '<=', builderConcurrency).orderBy('w.turn').orderBy('w.id').limit(MAX_ENDPOINTS + builderConcurrency).execute();
     // An endpoint this instance is working already: if it is lingering, it has work now.
     for (const { id } of candidates) this.lingering.get(id)?.(true);
-    const claims = await Promise.all(candidates.filter(({ id }) => !this.working.has(id)).slice(0, MAX_ENDPOINTS - this.working.size).map(({ id }) =>
-      this.db.updateTable('webhook_endpoints').set({ lease_owner: owner, lease_until: now + LEASE_MS })
+    const chosen: Array<{ id: string; builder: number }> = [];
+    const taking = new Map<number, number>();
+    let leftOut = false;
+    for (const candidate of candidates) {
+      const builderId = Number(candidate.builder);
+      const more = taking.get(builderId) ?? 0;
+      if (this.working.has(candidate.id) || !this.shares.mayWork(builderId, more)) continue;
+      if (this.working.size + chosen.length >= MAX_ENDPOINTS) {
+        leftOut = true;
+        break;
+      }
+      taking.set(builderId, more + 1);
+      chosen.push({ id: candidate.id, builder: builderId });
+    }
+    this.crowded = leftOut;
+    const claims = await Promise.all(chosen.map(async ({ id, builder: builderId }) => {
+      const endpoint = await this.db.updateTable('webhook_endpoints').set({ lease_owner: owner, lease_until: now + LEASE_MS })
         .where('id', '=', id).where((eb) => eb.or([eb('lease_until', '<=', now), eb('lease_owner', '=', owner)]))
-        .returningAll().executeTakeFirst()));
+        .returningAll().executeTakeFirst();
+      return endpoint && { endpoint, builder: builderId };
+    }));
     let started = 0;
-    for (const endpoint of claims) {
-      if (!endpoint || this.stopped || this.working.has(endpoint.id)) continue;
+    for (const claim of claims) {
+      if (!claim || this.stopped || this.working.has(claim.endpoint.id)) continue;
+      const { endpoint, builder: builderId } = claim;
+      const done = this.shares.work(builderId);
       const { id } = endpoint;
-      const run = this.work(endpoint)
+      const run = this.work(endpoint, builderId)
         .catch((err: unknown) => {
           if (!(err instanceof LeaseLost)) this.log.error({ err, endpoint: id }, 'webhooks: working an endpoint failed; its lease runs out and it is tried again');
         })
         .finally(() => {
+          done();
           this.working.delete(id);
           this.inbox.delete(id);
           // A change that came while this run was giving up the lease is looked for at once, not at the next poll.
@@ -245,7 +278,7 @@ export class WebhookDispatcher {
    * `claimed`). The lease is renewed (and the endpoint read again) before each round is sent and after it, before
    * lingering: a change that wakes the endpoint goes straight to its fan-out.
    */
-  private async work(claimed: Endpoint): Promise<void> {
+  private async work(claimed: Endpoint, builder: number): Promise<void> {
     for (let endpoint: Endpoint | undefined = claimed; ;) {
       if (this.stopped) return this.release(claimed.id);
       if (!endpoint) return; // deleted, or taken over after the lease ran out
@@ -256,7 +289,9 @@ export class WebhookDispatcher {
         // deleted while this run lingered sends nothing.
         endpoint = await this.renewLease(claimed.id);
         if (!endpoint || endpoint.disabled_at !== null) continue;
-        await this.sendRound(endpoint, due);
+        await this.sendRound(endpoint, builder, due);
+        // Endpoints wait for room: this one gives its place up and is claimed again in its builder's turn.
+        if (this.crowded) return this.release(claimed.id);
       }
       endpoint = await this.renewLease(claimed.id);
       if (due.length > 0 || more || !endpoint || endpoint.disabled_at !== null) continue;
@@ -375,8 +410,12 @@ export class WebhookDispatcher {
     return secrets;
   }
 
-  private async sendRound(endpoint: Endpoint, due: Due[]): Promise<void> {
-    const outcomes = await inPool(due, this.options.concurrency, async ({ change }): Promise<Outcome | null> => {
+  private async sendRound(endpoint: Endpoint, builder: number, due: Due[]): Promise<void> {
+    // A round can outlast the lease (64 slow answers, each waiting for its builder's turn): it is kept meanwhile.
+    const keeper = setInterval(() => {
+      this.renewLease(endpoint.id).catch((err: unknown) => this.log.warn({ err, endpoint: endpoint.id }, 'webhooks: renewing a lease during a round failed'));
+    }, LEASE_MS / 3);
+    const outcomes = await inPool(due, this.options.concurrency, ({ change }) => this.shares.send(builder, async (): Promise<Outcome | null> => {
       if (!change) return { status: null, error: 'the change is no longer kept (older than the retention)', responseBody: null, durationMs: 0, timestamp: 0, final: true };
       // The endpoint and the change as they are at the moment of sending, not as the round read them: nothing goes to
       // an endpoint deleted (its app with it) or disabled since, the secret and URL are today's, and a resource
@@ -388,7 +427,7 @@ export class WebhookDispatcher {
       const timestamp = Math.floor(Date.now() / 1000);
       const headers = signedHeaders(this.secretsOf(now, this.clock()), change.event_id, timestamp, body);
       return { ...await this.sender.send(endpoint.id, now.url, headers, body), timestamp, final: false };
-    });
+    })).finally(() => clearInterval(keeper));
     // Deliveries not sent (the endpoint went mid-round) keep their state: recorded are only the attempts made.
     const made = due.flatMap((delivery, i) => outcomes[i] ? [{ delivery, outcome: outcomes[i] }] : []);
     if (made.length > 0) await this.record(endpoint, made.map((m) => m.delivery), made.map((m) => m.outcome));

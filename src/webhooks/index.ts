@@ -21,7 +21,7 @@ export function startWebhooks(app: FastifyInstance, infra: Infrastructure, keyEn
   const dispatcher = new WebhookDispatcher(database.background, changes, links, clock, app.log, {
     owner: `${config.instanceName}/${randomBase62(8)}`, kek: keyEncryptionKey, ...config.webhooks,
   });
-  const endpoints = new WebhookEndpoints(database.db, keyEncryptionKey);
+  const endpoints = new WebhookEndpoints(database.db, keyEncryptionKey, config.webhooks.endpointsPerApp);
   app.decorate('webhooks', dispatcher);
   const prune = setInterval(() => {
     endpoints.prune(clock() - changes.retentionMs).catch((err: unknown) => app.log.error({ err }, 'webhooks: pruning deliveries failed'));

@@ -14,8 +14,6 @@ export type EndpointRow = Selectable<WebhookEndpointsTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type AttemptRow = Selectable<WebhookAttemptsTable>;
 
-/** Endpoints an app may have. */
-export const MAX_ENDPOINTS_PER_APP = 10;
 /** Deliveries one replay may queue. */
 export const MAX_REPLAY = 10_000;
 
@@ -24,7 +22,8 @@ export class WebhookError extends Error {}
 export const isChangeType = (type: string): boolean => (CHANGE_TYPES as readonly string[]).includes(type);
 
 export class WebhookEndpoints {
-  constructor(private readonly db: Kysely<DB>, private readonly kek: Buffer) {}
+  /** `endpointsPerApp`: how many endpoints an app may have (WEBHOOK_ENDPOINTS_PER_APP). */
+  constructor(private readonly db: Kysely<DB>, private readonly kek: Buffer, readonly endpointsPerApp: number) {}
 
   list(appId: number): Promise<EndpointRow[]> {
     return this.db.selectFrom('webhook_endpoints').selectAll().where('app_id', '=', appId).orderBy('created_at').orderBy('id').execute();
@@ -39,8 +38,10 @@ export class WebhookEndpoints {
     const secret = newSigningSecret();
     const id = `ep_${randomBase62(20)}`;
     await this.db.transaction().execute(async (trx) => {
+      // The app's row first: its lock orders two additions at once (PostgreSQL; SQLite's write lock does already).
+      await trx.updateTable('apps').set((eb) => ({ name: eb.ref('name') })).where('id', '=', appId).execute();
       const count = await trx.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<number>().as('n')).where('app_id', '=', appId).executeTakeFirstOrThrow();
-      if (Number(count.n) >= MAX_ENDPOINTS_PER_APP) throw new WebhookError(`an app has at most ${MAX_ENDPOINTS_PER_APP} endpoints`);
+      if (Number(count.n) >= this.endpointsPerApp) throw new WebhookError(`an app has at most ${this.endpointsPerApp} endpoints: delete one first`);
       await trx.insertInto('webhook_endpoints').values({
         id, app_id: appId, url, event_types: JSON.stringify(types), secret_sealed: seal(this.kek, secret),
         previous_secret_sealed: null, previous_secret_until: null, created_at: now, disabled_at: null, disabled_reason: null,

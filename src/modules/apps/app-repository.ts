@@ -27,10 +27,18 @@ export class AppRepository {
       .executeTakeFirst();
   }
 
-  async createApp(name: string, description: string, ownerUserId: number, now: number): Promise<number> {
-    const row = await this.db.insertInto('apps').values({ name, description, owner_user_id: ownerUserId, created_at: now, homepage_url: null, privacy_url: null, deleted_at: null })
-      .returning('id').executeTakeFirstOrThrow();
-    return row.id;
+  /** Creates an app for its owner, unless they own `max` already: then null. */
+  async createApp(name: string, description: string, ownerUserId: number, now: number, max: number): Promise<number | null> {
+    return this.db.transaction().execute(async (trx) => {
+      // The owner's row first: its lock orders two creations at once (PostgreSQL; SQLite's write lock does already).
+      await trx.updateTable('users').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', ownerUserId).execute();
+      const owned = await trx.selectFrom('apps').select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('owner_user_id', '=', ownerUserId).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+      if (Number(owned.n) >= max) return null;
+      const row = await trx.insertInto('apps').values({ name, description, owner_user_id: ownerUserId, created_at: now, homepage_url: null, privacy_url: null, deleted_at: null })
+        .returning('id').executeTakeFirstOrThrow();
+      return row.id;
+    });
   }
 
   async updateProfile(appId: number, profile: { name: string; description: string; homepageUrl: string | null; privacyUrl: string | null; webOrigins: string[] }): Promise<void> {
