@@ -28,7 +28,7 @@ describe('demo data', () => {
     }
   });
 
-  it('names an example of every case the spec and DECISIONS.md list', () => {
+  it('names an example of every case the spec and docs/decisions.md list', () => {
     for (const group of [demo.posts, demo.jobs, demo.events]) {
       for (const [name, value] of Object.entries(group)) expect(value, name).toBeDefined();
     }

@@ -204,7 +204,7 @@ describe.each(ENGINES)('job postings on %s', (engine) => {
   });
 
   describe('the job lifecycle', () => {
-    it('follows DECISIONS.md: draft → published → finish → published → deleted, and refuses the rest with 409', async () => {
+    it('follows docs/decisions.md: draft → published → finish → published → deleted, and refuses the rest with 409', async () => {
       const id = (await create()).json().jobId;
       const publish = () => call('PUT', `/api/v1/jobs/${id}/active`, { startDate: '2026-11-20', endDate: '2026-12-31' });
       const deactivate = () => call('DELETE', `/api/v1/jobs/${id}/active`);

@@ -7,7 +7,7 @@ import { ENGINES } from './helpers/test-database.js';
 const insecure = { [oauth.allowInsecureRequests]: true };
 
 /**
- * The test of record for the protocol (DECISIONS.md): an independent client library drives the whole
+ * The test of record for the protocol (docs/decisions.md): an independent client library drives the whole
  * flow against a real listening server and validates the access token as an RFC 9068 resource server.
  */
 describe.each(ENGINES)('OAuth 2.0 flow with oauth4webapi on %s', (engine) => {

@@ -14,7 +14,7 @@ import { DIFFERENCES } from './fixtures/reference-differences.js';
  */
 /** Enums of ours that differ from the reference's on purpose; the catalogs' enums (employment types, event categories and subjects, seniorities, company sizes, work types) are not among them. */
 const ENUM_EXTRAS: Array<{ pattern: RegExp; reason: string }> = [
-  { pattern: /^GET \/api\/v1\/posts\/\{postId\} response repostedPost\.repostedPost\./, reason: 'The reposted source is expanded one level only (SPEC.md); the reference types it recursively.' },
+  { pattern: /^GET \/api\/v1\/posts\/\{postId\} response repostedPost\.repostedPost\./, reason: 'The reposted source is expanded one level only (docs/api.md); the reference types it recursively.' },
   { pattern: /^POST \/oauth\/(token|revoke) request (grant_type|token_type_hint): null/, reason: 'One form schema serves both grants (and both token kinds); the reference splits it into one schema per value.' },
   { pattern: /request request\.settings\[\]\.uploadType: \["ANY","DOCUMENT","FILE","IMAGE","LINK","URL"\]/, reason: 'DOCUMENT, IMAGE and LINK, taken before the service followed the reference, are still accepted.' },
   { pattern: /response (items\[\]\.)?hosts\[\]\.(hostType: \["COMPANY","MEMBER"\]|roles: null)/, reason: 'Members can be hosts (the reference\'s own HostInput adds them), with the SPEAKER role.' },

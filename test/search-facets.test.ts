@@ -1,5 +1,5 @@
 /**
- * Facet counts (DECISIONS.md "Search results") through HTTP on both engines: each count equal to counting the
+ * Facet counts (docs/decisions.md "Search results") through HTTP on both engines: each count equal to counting the
  * rows of the tables, the query's own filter on a facet left out, companies cut to the most frequent, and the
  * envelope exactly the contract's without the parameter. Also the exact job count above 10,000.
  */

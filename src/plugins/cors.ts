@@ -12,7 +12,7 @@ declare module 'fastify' {
 const PUBLIC_CLIENT_ENDPOINTS = new Set(['/oauth/token', '/oauth/revoke']);
 
 /**
- * CORS (DECISIONS.md Browsers): the origins of CORS_ORIGINS everywhere (none by default), and the web origins
+ * CORS (docs/decisions.md Browsers): the origins of CORS_ORIGINS everywhere (none by default), and the web origins
  * apps set in the console (the app-key check then holds each key to its own app's origins: app-key-auth.ts);
  * the token and revoke endpoints also for the origins of registered public clients' redirect URIs, so a
  * browser app can finish its own flow. Preflights are answered here, before any key, token or limit.

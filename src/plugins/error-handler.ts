@@ -50,7 +50,7 @@ export function sendError(reply: FastifyReply, error: ApiError, now: number): Fa
 }
 
 /**
- * One error body everywhere (SPEC.md ErrorResponse): ApiErrors as they are, validation failures as
+ * One error body everywhere (docs/api.md ErrorResponse): ApiErrors as they are, validation failures as
  * C0005/C0002, other client errors by status, and anything unexpected as a generic C9999 that is
  * logged with the request id and never echoed.
  */

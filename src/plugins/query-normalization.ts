@@ -13,7 +13,7 @@ function normalizeInt(raw: unknown, fallback: number, min: number, max: number):
 }
 
 /**
- * Before validation: page/pageSize are brought into range (SPEC.md Pagination: normalized, never an
+ * Before validation: page/pageSize are brought into range (docs/api.md Pagination: normalized, never an
  * error), and array parameters given as comma lists are split, so `a,b` and `x=a&x=b` mean the same.
  */
 export const queryNormalizationPlugin = fp(async (app) => {

@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema, type SchemaOptions } from '@sinclair/typebox';
 import { ERROR_STATUS, type ErrorCode } from '../shared/api-error.js';
 
-/** The one error body of every non-2xx response under /api/v1 (SPEC.md Errors). */
+/** The one error body of every non-2xx response under /api/v1 (docs/api.md Errors). */
 export const ErrorResponse = Type.Object(
   {
     code: Type.String({ description: 'Error code for client branching (docs/api.md lists them all)', enum: Object.keys(ERROR_STATUS), examples: ['C0005'] }),
@@ -67,7 +67,7 @@ export const PageQuery = {
   pageSize: Type.Integer({ minimum: 1, maximum: 50, default: 20, format: 'int32', description: 'Items per page, 1 to 50; values outside are brought into range' }),
 };
 
-/** One value of a facet and how many of a search's matches hold it (DECISIONS.md "Search results"). */
+/** One value of a facet and how many of a search's matches hold it (docs/decisions.md "Search results"). */
 export const FacetCount = Type.Object({
   value: Type.String({ description: 'The value as the filter takes it: a catalog code, an enum value, a company handle, or true/false' }),
   count: Type.Integer({ format: 'int64', minimum: 1, description: 'Matches holding the value' }),
@@ -84,7 +84,7 @@ export const FacetsQuery = <const T extends readonly string[]>(names: T, top: nu
 export type FacetCountsDto = Record<string, Array<Static<typeof FacetCount>>>;
 
 /**
- * The page envelope of every list and search (SPEC.md Pagination). A search that can count facets names
+ * The page envelope of every list and search (docs/api.md Pagination). A search that can count facets names
  * them: its envelope may then carry `facets`, only when the request asked for them.
  */
 export function Page<T extends TSchema>(item: T, name: string, facets: readonly string[] = []) {

@@ -1,5 +1,5 @@
 /**
- * Facet counts (DECISIONS.md "Search results"): for a filter menu, how many of a search's matches hold each
+ * Facet counts (docs/decisions.md "Search results"): for a filter menu, how many of a search's matches hold each
  * value of a facet. Read from the index alone: the size of the intersection of the matches with each value's
  * posting, never a row per match.
  */

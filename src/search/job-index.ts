@@ -4,7 +4,7 @@
  * so DATE_DESC is the bitmap read from its top and a count is the exact size of a bitmap.
  *
  * The index holds every published job with a recruiting start, whether or not it is hiring now: hiring is a
- * matter of the moment of the search (DECISIONS.md: started and not ended), worked out at that moment from two
+ * matter of the moment of the search (docs/decisions.md: started and not ended), worked out at that moment from two
  * time cursors (docs-by-key.ts), so the index itself never changes with the clock and equals a build from the
  * tables at any time. POPULARITY_DESC is a third order over the same documents, by views.
  */

@@ -43,7 +43,7 @@ export interface JobFacts {
   seniorities: string; employment_types: string;
 }
 
-/** DECISIONS.md: a job is hiring when published, started, and not ended. */
+/** docs/decisions.md: a job is hiring when published, started, and not ended. */
 export const isHiring = (job: Pick<JobFacts, 'status' | 'start_at' | 'end_at'>, now: number): boolean =>
   job.status === 'published' && job.start_at !== null && job.start_at <= now && (job.end_at === null || job.end_at > now);
 

@@ -1,4 +1,4 @@
-/** Every error code the API returns, with its HTTP status (SPEC.md Errors and DECISIONS.md). */
+/** Every error code the API returns, with its HTTP status (docs/api.md Errors and docs/decisions.md). */
 export const ERROR_STATUS = {
   C0001: 401,
   C0002: 400,

@@ -1,4 +1,4 @@
-/** Absolute web and media addresses (DECISIONS.md Web addresses). */
+/** Absolute web and media addresses (docs/decisions.md Web addresses). */
 export class Links {
   constructor(private readonly webBaseUrl: string, private readonly publicBaseUrl: string) {}
 

@@ -86,7 +86,7 @@ function fieldText(value: unknown, mimetype: string, partName: string): string {
 /**
  * A body read and checked in the route's own preHandler. The rate-limit plugin runs the operation limit just
  * before it, so a spent limit refuses before the body is read or its images decoded, and gives the count back
- * when the body is refused: a malformed body never spends the operation's budget (DECISIONS.md: authenticate,
+ * when the body is refused: a malformed body never spends the operation's budget (docs/decisions.md: authenticate,
  * global limit, validate, operation limit, act). The handler takes it with `of`.
  */
 export function bodyStage<T>(read: (request: FastifyRequest) => Promise<T>) {

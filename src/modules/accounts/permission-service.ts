@@ -6,7 +6,7 @@ import { COMPANY_ROLES, RESOURCE_ROLES, type Capability, type ResourceType } fro
 /** The capabilities of a user's company-wide roles. */
 const ofCompanyRoles = (roles: Array<{ role: string }>): Set<Capability> => new Set(roles.flatMap((r) => COMPANY_ROLES[r.role] ?? []));
 
-/** What a user may do at a company, company-wide or on one job or event (DECISIONS.md Permissions). */
+/** What a user may do at a company, company-wide or on one job or event (docs/decisions.md Permissions). */
 export class PermissionService {
   constructor(private readonly db: Kysely<DB>) {}
 

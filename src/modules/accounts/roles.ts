@@ -1,4 +1,4 @@
-/** Company-wide roles and the capabilities they grant (DECISIONS.md Permissions). */
+/** Company-wide roles and the capabilities they grant (docs/decisions.md Permissions). */
 export const JOB_CAPABILITIES = [
   'ENT_JOB_LIST', 'ENT_JOB_VIEW', 'ENT_JOB_CREATE', 'ENT_JOB_UPDATE', 'ENT_JOB_PUBLISH', 'ENT_JOB_DISABLE', 'ENT_JOB_DELETE',
 ] as const;

@@ -20,7 +20,7 @@ declare module 'fastify' {
 
 /**
  * Job postings: search and read the hiring ones with an app key (the search index of this instance), and manage
- * a company's postings with a user's token and the capabilities of its roles (DECISIONS.md, job lifecycle).
+ * a company's postings with a user's token and the capabilities of its roles (docs/decisions.md, job lifecycle).
  */
 export async function jobsArea(app: FastifyInstance, infra: Infrastructure, deps: { accounts: AccountsArea; codes: CodeService }): Promise<Area> {
   const { config, database, clock, links, uploads, idempotency, uploadLimits } = infra;

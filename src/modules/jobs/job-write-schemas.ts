@@ -95,7 +95,7 @@ export const JobCompanyQuery = Type.Object({
   companyId: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9_-]+$', description: 'Company handle: required on create; on the other operations it must be the job\'s company when given' })),
 });
 
-/** PATCH names the kind of posting it updates (SPEC.md: "type PLATFORM is required"). */
+/** PATCH names the kind of posting it updates (docs/api.md: "type PLATFORM is required"). */
 export const JobUpdateQuery = Type.Object({
   ...JobCompanyQuery.properties,
   type: StringEnum(['PLATFORM'], { description: 'The kind of posting: PLATFORM (the only kind the API manages); required' }),

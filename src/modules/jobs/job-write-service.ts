@@ -34,7 +34,7 @@ export interface JobWriteDeps {
 const conflict = (message: string) => new ApiError('C0009', message, 'status');
 
 /**
- * Job postings for their company (DECISIONS.md Job lifecycle): create makes a draft; publish takes a
+ * Job postings for their company (docs/decisions.md Job lifecycle): create makes a draft; publish takes a
  * draft or finished job to published; deactivate takes a published job to finish; delete is soft and
  * allowed from any state but deleted. Anything else is 409 C0009.
  */

@@ -1,4 +1,4 @@
-/** The scopes of SPEC.md (Authentication), with their meaning in words for the consent page. */
+/** The scopes of docs/api.md (Authentication), with their meaning in words for the consent page. */
 export const SCOPES: Record<string, { ko: string; en: string }> = {
   profile: { ko: '이름, 프로필 사진 등 기본 프로필 보기', en: 'See your basic profile: name, picture and handle' },
   'profile:read': { ko: '이름, 프로필 사진 등 기본 프로필 보기', en: 'See your basic profile: name, picture and handle' },
@@ -12,7 +12,7 @@ export const SCOPES: Record<string, { ko: string; en: string }> = {
 
 export const SUPPORTED_SCOPES = Object.keys(SCOPES);
 
-/** `profile:read` is an alias of `profile` (DECISIONS.md). */
+/** `profile:read` is an alias of `profile` (docs/decisions.md). */
 const canonical = (scope: string) => (scope === 'profile:read' ? 'profile' : scope);
 
 /** Space-separated scope text → distinct scopes in the order given. */
