@@ -54,6 +54,8 @@ async function receivers(secrets: () => Map<string, string>) {
       const name = message.path.slice(1);
       try {
         const change = new Webhook(secrets().get(name)!).verify(message.body, message.headers) as { id: string; type: string; occurredAt: string; resource: { id: string } };
+        // Each endpoint's ping when it is added is no change: not counted.
+        if (change.type === 'webhook.ping') return;
         arrivals.push({ endpoint: name, id: change.id, type: change.type, resourceId: change.resource.id, latencyMs: message.at - Date.parse(change.occurredAt), at: message.at });
       } catch {
         badSignatures++;

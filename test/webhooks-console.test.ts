@@ -104,6 +104,20 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('webhooks in the d
     for (const r of receiver.received) expect(() => new Webhook(secret).verify(r.body, r.headers)).not.toThrow();
 
     await page.getByRole('link', { name: /Back to the endpoint/ }).click();
+    // The ping came when the endpoint was added; a test event of another type goes out from the form, listed at once.
+    expect(receiver.pings).toHaveLength(1);
+    await page.getByLabel('Type', { exact: true }).selectOption('job.published');
+    await page.getByRole('button', { name: 'Send a test event' }).click();
+    await expect.poll(() => page.locator('.notice').textContent(), { timeout: 10_000 }).toContain('test event is on its way');
+    await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(4);
+    expect(new Webhook(secret).verify(receiver.received[3]!.body, receiver.received[3]!.headers)).toMatchObject({ type: 'job.published', test: true });
+    await page.reload();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The form answered with a redirect: the reload sent nothing more.
+    expect(receiver.received).toHaveLength(4);
+    expect(await page.locator('#delivery-list').textContent()).toContain('job.published');
+    expect(await page.locator('#delivery-list').textContent()).toContain('webhook.ping');
+    await check(page, 'webhook-endpoint-test-event');
     await page.getByRole('checkbox', { name: /given up/ }).check();
     await page.getByRole('button', { name: 'Disable' }).click();
     await expect.poll(() => page.locator('#endpoint-state').textContent(), { timeout: 10_000 }).toContain('disabled in the console');

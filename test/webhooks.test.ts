@@ -5,6 +5,7 @@ import { RETRY_DELAYS_MS } from '../src/webhooks/dispatcher.js';
 import { keyEncryptionKey } from '../src/modules/oauth/signing-keys.js';
 import { targetProblem } from '../src/webhooks/target-address.js';
 import { WebhookEndpoints } from '../src/webhooks/webhook-endpoints.js';
+import { CONSOLE_TEXT } from '../src/console/console-text.js';
 import { ConsoleForms } from './helpers/console-forms.js';
 import { jsonPart, multipart } from './helpers/multipart.js';
 import { startListeningApp, startSecondInstance, type ListeningApp, type SecondInstance } from './helpers/listening-app.js';
@@ -91,6 +92,42 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
     const page = await endpointPage(endpointId);
     expect(page).toContain('post.created');
     expect(page).toContain(`post:${postId}`);
+  });
+
+  it('pings a new endpoint, and sends a test event of any type from the console, each signed and listed like any delivery', async () => {
+    const { endpointId, secret } = await forms.createEndpoint(appId, receiver.url(), ['post.updated']);
+    await settle();
+    // The ping: signed, verified by both implementations, naming the endpoint and what it wants; no change of the feed.
+    expect(receiver.pings).toHaveLength(1);
+    const ping = receiver.pings[0]!;
+    const verified = await verifyWebhook(secret, ping.headers, ping.body);
+    expect(new Webhook(secret).verify(ping.body, ping.headers)).toEqual(verified);
+    expect(verified).toMatchObject({ type: 'webhook.ping', test: true, resource: { type: 'webhook_endpoint', id: endpointId }, data: { endpointId, url: receiver.url(), types: ['post.updated'] } });
+    expect(receiver.received).toHaveLength(0);
+
+    // A test event of a type the endpoint does not even want: shaped as that type's changes, the latest one's data.
+    const postId = await writePost('시험 이벤트의 본보기');
+    await settle();
+    const sent = await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/test`, { type: 'post.created' });
+    expect(sent.status).toBe(303);
+    expect((await forms.browser.request('GET', sent.headers.location as string)).body).toContain(CONSOLE_TEXT.ko.wh.testSent);
+    const gone = await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/test`, { type: 'event.deleted' });
+    expect(gone.status).toBe(303);
+    expect((await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/test`, { type: 'post.exploded' })).status).toBe(400);
+    await settle();
+    const tests = receiver.received.map((r) => new Webhook(secret).verify(r.body, r.headers) as { id: string; type: string; test?: boolean; data: { postId?: number } | null });
+    expect(tests.map((e) => [e.type, e.test, e.data?.postId ?? null])).toEqual([['post.created', true, postId], ['event.deleted', true, null]]);
+    expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual(tests.map((e) => e.id));
+    // The feed is untouched: a test event is no change.
+    expect(await t.db.database.db.selectFrom('change_events').select('position').where('event_id', 'in', tests.map((e) => e.id)).execute()).toEqual([]);
+
+    // Listed with the endpoint's deliveries; a delivery's page shows the body it sends.
+    const page = await endpointPage(endpointId);
+    for (const type of ['webhook.ping', 'post.created', 'event.deleted']) expect(page).toContain(type);
+    const pingRow = await t.db.database.db.selectFrom('webhook_deliveries').select(['id', 'state']).where('endpoint_id', '=', endpointId).where('event_type', '=', 'webhook.ping').executeTakeFirstOrThrow();
+    expect(pingRow.state).toBe('delivered');
+    const detail = await forms.browser.request('GET', `/console/apps/${appId}/webhooks/${endpointId}/deliveries/${pingRow.id}`);
+    expect(detail.body).toContain('webhook_endpoint');
   });
 
   it('sends only the types an endpoint wants, and nothing from before it existed', async () => {
@@ -250,7 +287,10 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
     expect(receiver.received[1]!.headers['webhook-id']).toBe(receiver.received[0]!.headers['webhook-id']);
 
     const list = await endpointPage(endpointId);
-    const deliveryIds = [...list.matchAll(/deliveries\/(dlv_[0-9A-Za-z]+)"/g)].map((m) => m[1]!);
+    // The page lists the endpoint's ping and the post's two changes; the changes are sent again.
+    const pings = (await t.db.database.db.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', endpointId).where('payload', 'is not', null).execute()).map((d) => d.id);
+    const deliveryIds = [...list.matchAll(/deliveries\/(dlv_[0-9A-Za-z]+)"/g)].map((m) => m[1]!).filter((id) => !pings.includes(id));
+    expect(pings).toHaveLength(1);
     expect(deliveryIds).toHaveLength(2);
     for (const deliveryId of deliveryIds) {
       expect((await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/deliveries/${deliveryId}/redeliver`)).status).toBe(303);
@@ -318,7 +358,7 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
     await settle();
     await advance(RETRY_DELAYS_MS[0]!);
     expect(receiver.received.slice(sent).map((r) => payloadOf(r).resource.id)).toEqual([String(posts[0])]);
-    const left = await t.db.database.db.selectFrom('webhook_deliveries').select(['state']).where('endpoint_id', '=', endpointId).execute();
+    const left = await t.db.database.db.selectFrom('webhook_deliveries').select(['state']).where('endpoint_id', '=', endpointId).where('payload', 'is', null).execute();
     // Disabled: the attempt on the wire is recorded and, failed, given up like the rest, none left to send on enabling.
     expect(left.map((d) => d.state)).toEqual(what === 'the app is deleted' ? [] : ['failed', 'failed', 'failed']);
   });
@@ -412,7 +452,8 @@ describe('where deliveries may go', () => {
       await t.app.webhooks.settle();
       expect(receiver.received).toEqual([]);
       const errors = (await t.db.database.db.selectFrom('webhook_attempts').select('error').execute()).map((a) => a.error);
-      expect(errors).toHaveLength(3);
+      // Each endpoint's ping and the post's change: six attempts, none sent.
+      expect(errors).toHaveLength(6);
       expect(errors.join('\n')).toMatch(/127\.0\.0\.1 is not an address webhooks may be sent to/);
       // An internal name and a name with no address at all read the same: the record maps nothing inside.
       expect(errors).toContain('localhost does not resolve to a public address');

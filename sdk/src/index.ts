@@ -2,5 +2,5 @@ export { createClient, type Change, type ChangePage, type Client, type ClientOpt
 export { SvcApiError, OAuthError, UnexpectedResponseError, type ErrorCode } from './errors.js';
 export { authorizeUrl, createPkcePair, createState, exchangeCode, refreshTokens, revokeToken, OAuthSession, type TokenResponse, type TokenSource, type ClientCredentials } from './oauth.js';
 export { OPERATIONS } from './operations.js';
-export { verifyWebhook, WebhookVerificationError, type VerifyWebhookOptions, type WebhookHeaders } from './webhooks.js';
+export { verifyWebhook, WebhookVerificationError, type VerifyWebhookOptions, type WebhookHeaders, type WebhookPing } from './webhooks.js';
 export type { components, operations, paths } from './schema.js';

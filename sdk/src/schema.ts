@@ -981,6 +981,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "webhook.ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An endpoint was added (`webhook.ping`)
+         * @description Sent once to every endpoint when it is added in the developer console, signed like every delivery, so that a receiver can be checked without making real data. Not a change of the feed: answer 2xx and ignore it, or use it to confirm the secret.
+         */
+        post: operations["webhookPingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1014,6 +1034,11 @@ export interface components {
             resource: components["schemas"]["ChangeResource"];
             /** @description The resource as its public read showed it right after the change (Accept-Language `ko`); null for a deletion, and when the resource was no longer public by then (a later change follows) */
             data: components["schemas"]["PostDetail"] | components["schemas"]["JobDetail"] | components["schemas"]["EventDetail"] | null;
+            /**
+             * @description Only on a test event sent from the developer console: not a change that happened (its `data` is the latest such change the feed keeps)
+             * @enum {boolean}
+             */
+            test?: true;
         };
         /** ChangePage */
         ChangePage: {
@@ -8973,7 +8998,8 @@ export interface operations {
                      *               "language": "string",
                      *               "repostedPost": null
                      *             }
-                     *           }
+                     *           },
+                     *           "test": true
                      *         }
                      *       ],
                      *       "nextCursor": "string",
@@ -11756,6 +11782,64 @@ export interface operations {
                 content?: never;
             };
             /** @description Any other answer, or none within 10 seconds: sent again later with the same `webhook-id` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPingWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The ping's own id */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the epoch */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 under the endpoint's secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: string;
+                    /** @constant */
+                    type: "webhook.ping";
+                    /** Format: date-time */
+                    occurredAt: string;
+                    /** @constant */
+                    test: true;
+                    resource: {
+                        /** @constant */
+                        type: "webhook_endpoint";
+                        /** @description The endpoint (`ep_…`) */
+                        id: string;
+                        webUrl: null;
+                        companyId: null;
+                    };
+                    data: {
+                        endpointId: string;
+                        url: string;
+                        /** @description The change types it wants (none: all of them) */
+                        types: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer: sent again later, like any delivery */
             default: {
                 headers: {
                     [name: string]: unknown;

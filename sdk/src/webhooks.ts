@@ -5,6 +5,19 @@
  */
 import type { Change } from './client.js';
 
+/**
+ * The delivery every endpoint receives once when it is added: not a change. Answer 2xx; it tells you the endpoint and
+ * the secret work. (A test event sent from the console is a `Change` with `test: true`.)
+ */
+export interface WebhookPing {
+  id: string;
+  type: 'webhook.ping';
+  occurredAt: string;
+  test: true;
+  resource: { type: 'webhook_endpoint'; id: string; webUrl: null; companyId: null };
+  data: { endpointId: string; url: string; types: string[] };
+}
+
 export class WebhookVerificationError extends Error {
   override name = 'WebhookVerificationError';
 }
@@ -42,7 +55,7 @@ function same(a: Uint8Array, b: Uint8Array): boolean {
  * `WebhookVerificationError` when anything does not match: answer such a request 400 and do nothing with it.
  * Deliveries are at least once: keep the `id` (the `webhook-id` header) of what you handled and skip repeats.
  */
-export async function verifyWebhook(secret: string | string[], headers: WebhookHeaders, body: string | Uint8Array, options: VerifyWebhookOptions = {}): Promise<Change> {
+export async function verifyWebhook(secret: string | string[], headers: WebhookHeaders, body: string | Uint8Array, options: VerifyWebhookOptions = {}): Promise<Change | WebhookPing> {
   const id = header(headers, 'webhook-id');
   const timestamp = header(headers, 'webhook-timestamp');
   const signatures = header(headers, 'webhook-signature');
@@ -67,7 +80,7 @@ export async function verifyWebhook(secret: string | string[], headers: WebhookH
     const raw = fromBase64(one.startsWith('whsec_') ? one.slice('whsec_'.length) : one);
     const key = await crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
     const expected = new Uint8Array(await crypto.subtle.sign('HMAC', key, signed));
-    if (given.some((signature) => same(signature, expected))) return JSON.parse(text) as Change;
+    if (given.some((signature) => same(signature, expected))) return JSON.parse(text) as Change | WebhookPing;
   }
   throw new WebhookVerificationError('No signature matches the secret');
 }

@@ -458,7 +458,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
 
   registerWebhookPages(app, {
     render, signedIn, posted, ownedApp, notFound, confirmed, reveals, text: (request) => CONSOLE_TEXT[language(request)],
-  }, { ...opts.webhooks, clock });
+  }, { ...opts.webhooks, database: opts.database.db, clock });
 
   // Connected apps
 

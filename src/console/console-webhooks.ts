@@ -7,11 +7,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CHANGE_TYPES } from '../changes/change-log.js';
 import { changeItem } from '../changes/change-item.js';
-import type { DeliveryState } from '../db/schema.js';
+import type { Kysely } from 'kysely';
+import type { DB, DeliveryState } from '../db/schema.js';
 import { OVERLAPS, isOverlap } from '../modules/apps/app-credentials.js';
 import type { Links } from '../shared/links.js';
 import { DISABLE_AFTER_MS } from '../webhooks/dispatcher.js';
 import { targetProblem } from '../webhooks/target-address.js';
+import { testEventDelivery } from '../webhooks/test-events.js';
 import { isChangeType, WebhookError, type EndpointRow, type WebhookEndpoints } from '../webhooks/webhook-endpoints.js';
 import type { ConsoleReveals } from './console-reveals.js';
 import { fill, type ConsoleText } from './console-text.js';
@@ -42,7 +44,7 @@ const utcField = (value: unknown): number | null => {
   return Number.isNaN(at) ? null : at;
 };
 
-export function registerWebhookPages(app: FastifyInstance, pages: ConsolePages, deps: { endpoints: WebhookEndpoints; links: Links; allowLoopback: boolean; clock: () => number }) {
+export function registerWebhookPages(app: FastifyInstance, pages: ConsolePages, deps: { endpoints: WebhookEndpoints; database: Kysely<DB>; links: Links; allowLoopback: boolean; clock: () => number }) {
   const { endpoints, clock } = deps;
   /** Retries come seconds apart: the webhook pages show times to the second. */
   const seconds = (ms: number) => `${new Date(ms).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
@@ -169,8 +171,8 @@ export function registerWebhookPages(app: FastifyInstance, pages: ConsolePages, 
     const target = await reached(request, reply, false);
     if (!target) return reply;
     const { user, owned, endpoint } = target;
-    const token = (request.query as { shown?: unknown }).shown;
-    if (typeof token !== 'string') return endpointPage(request, reply, user, owned, endpoint);
+    const { shown: token, sent } = request.query as { shown?: unknown; sent?: unknown };
+    if (typeof token !== 'string') return endpointPage(request, reply, user, owned, endpoint, sent === 'test' ? { notice: pages.text(request).wh.testSent } : {});
     const made = await pages.reveals.take(token, user.id, owned.id);
     const [madeFor, secret] = made?.kind === 'signing-secret' ? made.value.split(' ') : [];
     if (madeFor !== endpoint.id || !secret) return endpointPage(request, reply, user, owned, endpoint, { notice: pages.text(request).shownOnce });
@@ -223,6 +225,14 @@ export function registerWebhookPages(app: FastifyInstance, pages: ConsolePages, 
     return { notice: `${queued.toLocaleString('en')}${t.wh.replayed}` };
   }));
 
+  app.post('/console/apps/:appId/webhooks/:endpointId/test', { schema: { hide: true } }, async (request, reply) => endpointChange(request, reply, async (owned, endpoint, t) => {
+    const type = String(((request.body ?? {}) as Form).type ?? '');
+    if (!isChangeType(type)) return { error: t.invalid, status: 400 };
+    await endpoints.sendTest(endpoint, await testEventDelivery(deps.database, deps.links, type, clock()), clock());
+    // To the endpoint's page: a reload there does not send another.
+    return { redirect: `${base(owned.id)}/${endpoint.id}?sent=test` };
+  }));
+
   app.get('/console/apps/:appId/webhooks/:endpointId/deliveries/:deliveryId', { schema: { hide: true } }, async (request, reply) => {
     const target = await reached(request, reply, false);
     if (!target) return reply;
@@ -238,7 +248,8 @@ export function registerWebhookPages(app: FastifyInstance, pages: ConsolePages, 
         id: delivery.id, eventId: delivery.event_id, type: delivery.event_type, resource: delivery.resource_key, state: delivery.state,
         attempts: Number(delivery.attempts), nextAttempt: delivery.next_attempt_at === null ? null : Number(delivery.next_attempt_at),
       },
-      payload: change ? JSON.stringify(changeItem(change, deps.links), null, 2) : null,
+      payload: delivery.payload !== null ? JSON.stringify(JSON.parse(delivery.payload), null, 2)
+        : change ? JSON.stringify(changeItem(change, deps.links), null, 2) : null,
       attempts: attempts.map((a) => ({
         number: Number(a.number), at: Number(a.attempted_at), timestamp: Number(a.webhook_timestamp), duration: Number(a.duration_ms),
         status: a.status, error: a.error, response: a.response_body,

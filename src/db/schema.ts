@@ -424,6 +424,8 @@ export interface WebhookDeliveriesTable {
   event_type: string;
   /** `post:12`: deliveries of one resource are sent in order. */
   resource_key: string;
+  /** The body of a ping or test event (its position below zero: no change of the feed); null for a change's delivery. */
+  payload: string | null;
   state: DeliveryState;
   attempts: Generated<number>;
   /** Where it stands in the retry schedule since it was last (re)queued. */

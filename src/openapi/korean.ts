@@ -95,6 +95,8 @@ export const KOREAN_OPERATIONS: Record<string, [string, string]> = {
   eventCreatedWebhook: ['이벤트가 만들어짐 (`event.created`)', WEBHOOK_KO('이벤트')],
   eventUpdatedWebhook: ['이벤트나 그 티켓, 세션, FAQ, 호스트가 바뀜 (`event.updated`)', WEBHOOK_KO('이벤트')],
   eventDeletedWebhook: ['이벤트가 삭제됨 (`event.deleted`)', WEBHOOK_KO(null)],
+  webhookPingWebhook: ['엔드포인트가 추가됨 (`webhook.ping`)', '개발자 콘솔에서 엔드포인트를 추가하면 한 번, 다른 전달과 똑같이 서명해 보냅니다. 실제 데이터를 만들지 않고 수신기와 비밀키를 확인할 수 있습니다. '
+    + '변경 피드의 변경이 아니니 2xx로 답하고 무시하거나 비밀키 확인에 쓰세요.'],
   listChanges: ['게시물, 채용 공고, 이벤트의 변경 따라가기', '공개 API가 보여 주는 것의 모든 변경을 커서 뒤로 커밋 순서대로: 게시물의 작성, 수정, 삭제; 공고의 게시, 수정, 마감, 삭제; 이벤트의 생성, 수정(티켓, 세션, FAQ, 호스트 포함), 삭제. 여러 인스턴스에서 동시에 커밋되어도 빠지거나 겹치는 변경이 없습니다. 보관 기간(기본 30일)보다 오래된 커서는 410 `C0013`: 현재 상태를 다시 읽고 `after=now`부터 따라가세요.'],
   getOAuthUserInfo: ['로그인한 사용자에 대한 클레임', '`profile` 범위(또는 별칭 `profile:read`)가 필요합니다. `email`과 `email_verified`는 `email` 범위가 필요합니다.'],
 };

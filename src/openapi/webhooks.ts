@@ -63,5 +63,48 @@ export function addWebhooks(doc: Json): Json {
       },
     };
   }
+  webhooks['webhook.ping'] = {
+    post: {
+      operationId: 'webhookPingWebhook',
+      tags: ['Changes'],
+      security: [],
+      summary: 'An endpoint was added (`webhook.ping`)',
+      description: 'Sent once to every endpoint when it is added in the developer console, signed like every delivery, so that a receiver can be '
+        + 'checked without making real data. Not a change of the feed: answer 2xx and ignore it, or use it to confirm the secret.',
+      parameters: [
+        header('webhook-id', 'The ping\'s own id', 'evt_Zm9vYmFyYmF6cXV4MTIz'),
+        header('webhook-timestamp', 'When this attempt was signed, in seconds since the epoch', '1764032400'),
+        header('webhook-signature', '`v1,` and the base64 HMAC-SHA256 under the endpoint\'s secret', 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4='),
+      ],
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object', additionalProperties: false, required: ['id', 'type', 'occurredAt', 'test', 'resource', 'data'],
+              properties: {
+                id: { type: 'string' },
+                type: { const: 'webhook.ping' },
+                occurredAt: { type: 'string', format: 'date-time' },
+                test: { const: true },
+                resource: {
+                  type: 'object', additionalProperties: false, required: ['type', 'id', 'webUrl', 'companyId'],
+                  properties: { type: { const: 'webhook_endpoint' }, id: { type: 'string', description: 'The endpoint (`ep_…`)' }, webUrl: { type: 'null' }, companyId: { type: 'null' } },
+                },
+                data: {
+                  type: 'object', additionalProperties: false, required: ['endpointId', 'url', 'types'],
+                  properties: {
+                    endpointId: { type: 'string' }, url: { type: 'string' },
+                    types: { type: 'array', items: { type: 'string' }, description: 'The change types it wants (none: all of them)' },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+      responses: { '2XX': { description: 'Received' }, default: { description: 'Any other answer: sent again later, like any delivery' } },
+    },
+  };
   return { ...doc, webhooks };
 }

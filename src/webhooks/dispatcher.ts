@@ -51,7 +51,12 @@ const MAX_ENDPOINTS = 200;
 
 type Endpoint = Selectable<WebhookEndpointsTable>;
 /** A delivery due, with its change as the round read it; the change's `data` is read as it is sent (sendable). */
-interface Due { id: string; position: number; attempts: number; step: number; change: Omit<ChangeRow, 'data'> | null }
+interface Due {
+  id: string; position: number; attempts: number; step: number; eventId: string;
+  change: Omit<ChangeRow, 'data'> | null;
+  /** A ping's or a test event's own body (test-events.ts); null for a change's delivery. */
+  payload: string | null;
+}
 type Outcome = SendResult & { timestamp: number; final: boolean };
 
 export interface DispatcherOptions {
@@ -378,12 +383,12 @@ export class WebhookDispatcher {
   /** The first pending delivery of each resource, among those due at `now`, in feed order, with the change each sends. */
   private async due(endpointId: string, now: number): Promise<Due[]> {
     const rows = await this.db.selectFrom('webhook_deliveries as d').leftJoin('change_events as c', 'c.position', 'd.position')
-      .select(['d.id', 'd.position', 'd.attempts', 'd.step', 'c.event_id', 'c.type', 'c.resource_type', 'c.resource_id', 'c.company_handle', 'c.occurred_at'])
+      .select(['d.id', 'd.position', 'd.attempts', 'd.step', 'd.event_id as delivery_event_id', 'd.payload', 'c.event_id', 'c.type', 'c.resource_type', 'c.resource_id', 'c.company_handle', 'c.occurred_at'])
       .where('d.endpoint_id', '=', endpointId).where('d.state', '=', PENDING).where('d.next_attempt_at', '<=', now)
       .where('d.position', '=', this.firstOfResource(endpointId))
       .orderBy('d.position').limit(ROUND).execute();
     return rows.map((r) => ({
-      id: r.id, position: Number(r.position), attempts: Number(r.attempts), step: Number(r.step),
+      id: r.id, position: Number(r.position), attempts: Number(r.attempts), step: Number(r.step), eventId: r.delivery_event_id, payload: r.payload,
       change: r.event_id === null ? null : {
         position: Number(r.position), event_id: r.event_id, type: r.type!, resource_type: r.resource_type!, resource_id: r.resource_id!,
         company_handle: r.company_handle, occurred_at: Number(r.occurred_at),
@@ -415,17 +420,17 @@ export class WebhookDispatcher {
     const keeper = setInterval(() => {
       this.renewLease(endpoint.id).catch((err: unknown) => this.log.warn({ err, endpoint: endpoint.id }, 'webhooks: renewing a lease during a round failed'));
     }, LEASE_MS / 3);
-    const outcomes = await inPool(due, this.options.concurrency, ({ change }) => this.shares.send(builder, async (): Promise<Outcome | null> => {
-      if (!change) return { status: null, error: 'the change is no longer kept (older than the retention)', responseBody: null, durationMs: 0, timestamp: 0, final: true };
+    const outcomes = await inPool(due, this.options.concurrency, ({ change, payload, eventId, position }) => this.shares.send(builder, async (): Promise<Outcome | null> => {
+      if (!change && payload === null) return { status: null, error: 'the change is no longer kept (older than the retention)', responseBody: null, durationMs: 0, timestamp: 0, final: true };
       // The endpoint and the change as they are at the moment of sending, not as the round read them: nothing goes to
       // an endpoint deleted (its app with it) or disabled since, the secret and URL are today's, and a resource
       // deleted since goes out empty.
-      const now = await this.sendable(endpoint.id, change.position);
+      const now = await this.sendable(endpoint.id, position);
       if (!now) return null;
-      const body = JSON.stringify(changeItem({ ...change, data: now.data }, this.links));
+      const body = change ? JSON.stringify(changeItem({ ...change, data: now.data }, this.links)) : payload!;
       // The receiver compares the timestamp with its own clock: the real time of this attempt.
       const timestamp = Math.floor(Date.now() / 1000);
-      const headers = signedHeaders(this.secretsOf(now, this.clock()), change.event_id, timestamp, body);
+      const headers = signedHeaders(this.secretsOf(now, this.clock()), eventId, timestamp, body);
       return { ...await this.sender.send(endpoint.id, now.url, headers, body), timestamp, final: false };
     })).finally(() => clearInterval(keeper));
     // Deliveries not sent (the endpoint went mid-round) keep their state: recorded are only the attempts made.

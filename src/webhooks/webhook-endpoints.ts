@@ -9,6 +9,7 @@ import type { DB, DeliveryState, WebhookAttemptsTable, WebhookDeliveriesTable, W
 import { randomBase62 } from '../shared/keys.js';
 import { seal } from '../shared/sealed.js';
 import { newSigningSecret } from './signature.js';
+import { pingDelivery, type TestDelivery } from './test-events.js';
 
 export type EndpointRow = Selectable<WebhookEndpointsTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
@@ -18,6 +19,9 @@ export type AttemptRow = Selectable<WebhookAttemptsTable>;
 export const MAX_REPLAY = 10_000;
 
 export class WebhookError extends Error {}
+
+/** Deliveries with a body of their own made by this process: orders those made in one millisecond. */
+let made = 0;
 
 export const isChangeType = (type: string): boolean => (CHANGE_TYPES as readonly string[]).includes(type);
 
@@ -47,8 +51,28 @@ export class WebhookEndpoints {
         previous_secret_sealed: null, previous_secret_until: null, created_at: now, disabled_at: null, disabled_reason: null,
         failing_since: null, cursor: await this.latest(trx), due_at: null, lease_owner: null,
       }).execute();
+      // Its first delivery: a ping, so the builder sees one arrive (and verifies it) without making real data.
+      await this.queue(trx, id, pingDelivery(id, url, types, now), now);
     });
     return { id, secret };
+  }
+
+  /** Sends a test event (test-events.ts) to the endpoint now, recorded like any delivery. */
+  async sendTest(endpoint: EndpointRow, delivery: TestDelivery, now: number): Promise<void> {
+    if (endpoint.disabled_at !== null) throw new WebhookError('enable the endpoint first');
+    await this.db.transaction().execute((trx) => this.queue(trx, endpoint.id, delivery, now));
+  }
+
+  /**
+   * A delivery with a body of its own, due now. Its position is below zero (no change has one there), in the order
+   * they were made, and its resource key its own: it waits for no other delivery.
+   */
+  private async queue(trx: Kysely<DB>, endpointId: string, delivery: TestDelivery, now: number): Promise<void> {
+    await trx.insertInto('webhook_deliveries').values({
+      id: `dlv_${randomBase62(20)}`, endpoint_id: endpointId, position: Number.MIN_SAFE_INTEGER + now * 1_000 + (made++ % 1_000), event_id: delivery.eventId,
+      event_type: delivery.type, resource_key: delivery.resourceKey, state: 'pending', next_attempt_at: now, created_at: now, payload: delivery.payload,
+    }).execute();
+    await trx.updateTable('webhook_endpoints').set({ due_at: now }).where('id', '=', endpointId).execute();
   }
 
   async update(appId: number, id: string, url: string, types: string[]): Promise<void> {

@@ -32,6 +32,7 @@ export const ChangeEvent = Type.Object({
     description: 'The resource as its public read showed it right after the change (Accept-Language `ko`); null for a deletion, '
       + 'and when the resource was no longer public by then (a later change follows)',
   }),
+  test: Type.Optional(Type.Literal(true, { description: 'Only on a test event sent from the developer console: not a change that happened (its `data` is the latest such change the feed keeps)' })),
 }, { title: 'ChangeEvent', additionalProperties: false });
 
 export const ChangePage = Type.Object({
