@@ -5,6 +5,7 @@ import type { Database } from './db/database.js';
 import { demoCallbackRoutes, type DemoCallbackOptions } from './demo/demo-callback-routes.js';
 import { openInfrastructure, type Area } from './infrastructure.js';
 import { startWebhooks } from './webhooks/index.js';
+import { webhookStats } from './webhooks/webhook-stats.js';
 import { mediaRoutes } from './media/media-routes.js';
 import type { MediaStore } from './media/media-store.js';
 import { accountsArea } from './modules/accounts/index.js';
@@ -88,6 +89,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     await app.register(metricsPlugin, { token: config.metrics.token, version: infra.version, sources: {
       searchIndexes: () => [{ index: 'posts', ...app.postIndex.stats() }, { index: 'jobs', ...app.jobIndex.stats() }],
       pools: () => database.pools(),
+      webhooks: { onAttempt: (listener) => app.webhooks.onAttempt(listener), stats: () => webhookStats(database.background, clock()) },
     } });
   }
   await app.register(usageCountPlugin, { usage: accounts.usage });

@@ -1,6 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from './helpers/test-app.js';
+import { ConsoleForms } from './helpers/console-forms.js';
+import { jsonPart, multipart } from './helpers/multipart.js';
+import { injectSend } from './helpers/oauth-browser.js';
 import { ENGINES } from './helpers/test-database.js';
+import { accessToken, bearer } from './helpers/tokens.js';
+import { startReceiver } from './helpers/webhook-receiver.js';
 
 /** The value of one series in Prometheus' text format, or undefined. */
 function sample(text: string, series: string): number | undefined {
@@ -59,5 +64,38 @@ describe.each(ENGINES)('/metrics on %s', (engine) => {
     const allowed = await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${token}` } });
     expect(allowed.statusCode).toBe(200);
     expect(allowed.body).toContain('http_requests_total');
+  });
+
+  it('counts webhook attempts by outcome with their latency, and shows the backlog, the endpoints by state and the feed\'s lag', async () => {
+    t = await createTestApp(engine, { config: { METRICS: 'on', WEBHOOKS_ALLOW_LOOPBACK: 'true' } });
+    const receiver = await startReceiver();
+    try {
+      const forms = new ConsoleForms(injectSend(t.app));
+      await forms.signIn(t.demo.user);
+      const { appId } = await forms.createApp('지표');
+      await forms.createEndpoint(appId, receiver.url('/failing'));
+      const off = await forms.createEndpoint(appId, receiver.url('/off'));
+      await t.app.webhooks.settle();
+      expect((await forms.post(`/console/apps/${appId}/webhooks/${off.endpointId}/disable`, { confirm: 'yes' })).status).toBe(200);
+      receiver.answer(() => ({ status: 500 }));
+      const body = multipart([jsonPart({ text: '지표에 보이는 배달' })]);
+      expect((await t.request({ method: 'POST', url: '/api/v1/posts', headers: { ...body.headers, ...bearer(await accessToken(t, 'post:write')) }, payload: body.payload })).statusCode).toBe(201);
+      await t.app.webhooks.settle();
+
+      const text = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+      // The two pings answered 204, the post's change answered 500 (its retry waits).
+      expect(sample(text, 'webhook_attempts_total{outcome="delivered"}')).toBe(2);
+      expect(sample(text, 'webhook_attempts_total{outcome="refused"}')).toBe(1);
+      expect(sample(text, 'webhook_attempt_duration_seconds_count{outcome="refused"}')).toBe(1);
+      expect(sample(text, 'webhook_backlog{state="retrying"}')).toBe(1);
+      expect(sample(text, 'webhook_backlog{state="due"}')).toBe(0);
+      expect(sample(text, 'webhook_backlog_oldest_due_seconds')).toBe(0);
+      expect(sample(text, 'webhook_endpoints{state="failing"}')).toBe(1);
+      expect(sample(text, 'webhook_endpoints{state="disabled"}')).toBe(1);
+      expect(sample(text, 'webhook_endpoints{state="active"}')).toBe(0);
+      expect(sample(text, 'change_feed_completion_lag_seconds')).toBe(0);
+    } finally {
+      await receiver.close();
+    }
   });
 });

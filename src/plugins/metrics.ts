@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fast
 import fp from 'fastify-plugin';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { PoolStats } from '../db/database.js';
+import type { WebhookStats } from '../webhooks/webhook-stats.js';
 import { ApiError } from '../shared/api-error.js';
 
 /** What the metrics read when they are scraped, from the parts that know it. */
@@ -11,7 +12,12 @@ export interface MetricSources {
   searchIndexes(): Array<{ index: string; items: number; bytes: number }>;
   /** The database's pools of connections or read workers. */
   pools(): PoolStats[];
+  /** Webhooks: each attempt as it is made, and the backlog, endpoints and feed at a scrape. */
+  webhooks: { onAttempt(listener: (outcome: string, durationMs: number) => void): void; stats(): Promise<WebhookStats> };
 }
+
+/** Seconds: a receiver on the same network (a few ms) to one that hits the 10 s deadline. */
+const ATTEMPT_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /** Seconds: from a cached detail (~0.1 ms) to a search that hits its time limit (2 s). */
 const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
@@ -47,6 +53,36 @@ export const metricsPlugin = fp(async (app, opts: { token: string | null; versio
   });
   index('search_index_items', 'Items in the search index of this instance', (i) => i.items);
   index('search_index_bytes', 'Bytes of the search index\'s bitmaps', (i) => i.bytes);
+
+  const attempts = new Counter({ name: 'webhook_attempts_total', help: 'Delivery attempts made by this instance, by outcome: delivered (2xx), refused (another status), no_answer', labelNames: ['outcome'], registers });
+  const attemptSeconds = new Histogram({ name: 'webhook_attempt_duration_seconds', help: 'Time from an attempt\'s request to its answer (or its failure), by outcome', labelNames: ['outcome'], buckets: ATTEMPT_BUCKETS, registers });
+  opts.sources.webhooks.onAttempt((outcome, ms) => {
+    attempts.inc({ outcome });
+    attemptSeconds.observe({ outcome }, ms / 1000);
+  });
+  // One read of the database for the gauges below, whichever of them is collected first in a scrape.
+  let stats: Promise<WebhookStats> | null = null;
+  const current = () => {
+    stats ??= opts.sources.webhooks.stats().finally(() => setTimeout(() => { stats = null; }, 100).unref());
+    return stats;
+  };
+  new Gauge({
+    name: 'webhook_backlog', help: 'Deliveries not yet delivered or given up, on every instance: due now, or waiting for a retry', labelNames: ['state'], registers,
+    async collect() {
+      const s = await current();
+      this.set({ state: 'due' }, s.due);
+      this.set({ state: 'retrying' }, s.retrying);
+    },
+  });
+  new Gauge({ name: 'webhook_backlog_oldest_due_seconds', help: 'How long the oldest due delivery has waited', registers, async collect() { this.set((await current()).oldestDueSeconds); } });
+  new Gauge({
+    name: 'webhook_endpoints', help: 'Webhook endpoints by state: active, failing (every attempt failing since a time), disabled', labelNames: ['state'], registers,
+    async collect() {
+      const { endpoints } = await current();
+      for (const state of ['active', 'failing', 'disabled'] as const) this.set({ state }, endpoints[state]);
+    },
+  });
+  new Gauge({ name: 'change_feed_completion_lag_seconds', help: 'How long the oldest change still being completed has waited since its write (0: none)', registers, async collect() { this.set((await current()).feedLagSeconds); } });
 
   // onResponse runs after the response is sent: counting costs the client nothing.
   app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {

@@ -58,6 +58,8 @@ interface Due {
   payload: string | null;
 }
 type Outcome = SendResult & { timestamp: number; final: boolean };
+/** How an attempt ended: answered 2xx, answered otherwise, or no answer (refused, reset, timed out, blocked). */
+export type AttemptOutcome = 'delivered' | 'refused' | 'no_answer';
 
 export interface DispatcherOptions {
   /** This process, in leases: `instance/boot`. */
@@ -101,6 +103,8 @@ export class WebhookDispatcher {
   private readonly shares: BuilderShares;
   /** The last look found endpoints it had no room for: endpoints worked here give their place up after each round. */
   private crowded = false;
+  /** Told of every attempt made (the metrics). */
+  private readonly attemptListeners: Array<(outcome: AttemptOutcome, durationMs: number) => void> = [];
   /** Looking for work and claiming it, one look at a time (a wake during a look asks for another). */
   private readonly claims = new Rerun(() => backgroundWork.run(true, async () => {
     // Its statements, and those of the endpoints' work it starts, are not a request's (db/prepared-reads.ts).
@@ -170,6 +174,11 @@ export class WebhookDispatcher {
       await Promise.allSettled([...this.working.values()]);
       this.sender.close();
     };
+  }
+
+  /** Calls `listener` after each attempt with how it ended and how long it took. */
+  onAttempt(listener: (outcome: AttemptOutcome, durationMs: number) => void): void {
+    this.attemptListeners.push(listener);
   }
 
   wake(): void {
@@ -435,6 +444,10 @@ export class WebhookDispatcher {
     })).finally(() => clearInterval(keeper));
     // Deliveries not sent (the endpoint went mid-round) keep their state: recorded are only the attempts made.
     const made = due.flatMap((delivery, i) => outcomes[i] ? [{ delivery, outcome: outcomes[i] }] : []);
+    for (const { outcome } of made) {
+      const how: AttemptOutcome = succeeded(outcome.status) ? 'delivered' : outcome.status === null ? 'no_answer' : 'refused';
+      for (const listener of this.attemptListeners) listener(how, outcome.durationMs);
+    }
     if (made.length > 0) await this.record(endpoint, made.map((m) => m.delivery), made.map((m) => m.outcome));
   }
 
