@@ -7,6 +7,7 @@ import { COMMANDS, runCli } from '../src/cli/main.js';
 import { openDatabase } from '../src/db/database.js';
 import { AccountsRepository } from '../src/modules/accounts/accounts-repository.js';
 import { AppKeyService } from '../src/modules/accounts/app-key-service.js';
+import { WebhookEndpoints } from '../src/webhooks/webhook-endpoints.js';
 
 describe('operator CLI', () => {
   let dir: string;
@@ -62,6 +63,46 @@ describe('operator CLI', () => {
       expect(JSON.stringify(stored)).not.toContain(key!);
       expect(await run('apps', 'revoke-key', '--key', key!)).toBe(0);
       expect(await new AppKeyService(new AccountsRepository(database.db, Date.now), 0).authenticate(key!)).toBeNull();
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('lists, disables, enables and redelivers webhooks, and deletes an app with everything it holds', async () => {
+    expect(await run('apps', 'create', '--name', 'Hooked app')).toBe(0);
+    const key = /svck_[0-9A-Za-z]{32}/.exec(out.join('\n'))![0];
+    const database = openDatabase({ kind: 'sqlite', url: path.join(dir, 'service.sqlite') });
+    try {
+      const { db } = database;
+      const { id: endpointId } = await new WebhookEndpoints(db, Buffer.alloc(32), 10).create(1, 'https://hooks.example.com/in', [], Date.now());
+      const ping = await db.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', endpointId).executeTakeFirstOrThrow();
+      const state = async () => (await db.selectFrom('webhook_deliveries').select('state').where('id', '=', ping.id).executeTakeFirstOrThrow()).state;
+      out.length = 0;
+      expect(await run('webhooks', 'list')).toBe(0);
+      expect(out).toEqual([`${endpointId}  app 1  https://hooks.example.com/in  active  1 waiting`]);
+
+      expect(await run('webhooks', 'disable', '--endpoint', endpointId)).toBe(0);
+      expect(await state()).toBe('failed');
+      out.length = 0;
+      expect(await run('webhooks', 'list', '--app', '1')).toBe(0);
+      expect(out[0]).toMatch(/ disabled \S+ \(disabled by the operator\)  0 waiting$/);
+      expect(await run('webhooks', 'disable', '--endpoint', endpointId)).toBe(2);
+      expect(await run('webhooks', 'redeliver', '--delivery', ping.id)).toBe(2);
+      expect(err.join('\n')).toContain(`webhooks enable --endpoint ${endpointId} first`);
+      expect(await run('webhooks', 'enable', '--endpoint', endpointId)).toBe(0);
+      expect(await run('webhooks', 'redeliver', '--delivery', ping.id)).toBe(0);
+      expect(await state()).toBe('pending');
+      expect(await run('webhooks', 'enable', '--endpoint', 'ep_nothing')).toBe(2);
+
+      expect(await run('apps', 'delete', '--app', '1')).toBe(2);
+      expect(await new AppKeyService(new AccountsRepository(db, Date.now), 0).authenticate(key)).toMatchObject({ appId: 1 });
+      out.length = 0;
+      expect(await run('apps', 'delete', '--app', '1', '--yes')).toBe(0);
+      expect(out).toEqual(['App 1 deleted: 1 key(s) stopped, 0 grant(s) revoked.',
+        'Running instances refuse its keys and tokens within their caches\' lifetime (no revocation channel reached).']);
+      expect(await new AppKeyService(new AccountsRepository(db, Date.now), 0).authenticate(key)).toBeNull();
+      expect(await db.selectFrom('webhook_endpoints').select('id').execute()).toEqual([]);
+      expect(await run('apps', 'delete', '--app', '1', '--yes')).toBe(2);
     } finally {
       await database.close();
     }

@@ -6,7 +6,7 @@ import {
   usersCreateCommand, usersListCommand,
 } from './commands/accounts.js';
 import {
-  appsAuditCommand, appsListCommand, appsRotateKeyCommand, clientsEndPreviousSecretCommand, clientsRotateSecretCommand,
+  appsAuditCommand, appsDeleteCommand, appsListCommand, appsRotateKeyCommand, clientsEndPreviousSecretCommand, clientsRotateSecretCommand,
 } from './commands/app-credentials.js';
 import { changesNewEpochCommand } from './commands/changes.js';
 import { demoCommand } from './commands/demo.js';
@@ -15,14 +15,16 @@ import { clientsCreateCommand, clientsListCommand, keysRotateCommand } from './c
 import { searchCheckCommand, searchRebuildCommand } from './commands/search.js';
 import { seedDemoCommand } from './commands/seed-demo.js';
 import { dbBackupCommand, dbRestoreCommand, dbVerifyCommand } from './commands/sqlite-backup.js';
+import { webhooksDisableCommand, webhooksEnableCommand, webhooksListCommand, webhooksRedeliverCommand } from './commands/webhooks.js';
 
 export const COMMANDS: Command[] = [
   migrateCommand, seedDemoCommand, demoCommand,
-  appsCreateCommand, appsListCommand, appsRotateKeyCommand, appsRevokeKeyCommand, appsAuditCommand,
+  appsCreateCommand, appsListCommand, appsRotateKeyCommand, appsRevokeKeyCommand, appsAuditCommand, appsDeleteCommand,
   usersCreateCommand, usersListCommand, companiesCreateCommand, companiesListCommand, rolesGrantCommand, rolesRevokeCommand, rolesListCommand,
   clientsCreateCommand, clientsListCommand, clientsRotateSecretCommand, clientsEndPreviousSecretCommand, keysRotateCommand,
   searchRebuildCommand, searchCheckCommand,
   dbBackupCommand, dbVerifyCommand, dbRestoreCommand, changesNewEpochCommand,
+  webhooksListCommand, webhooksDisableCommand, webhooksEnableCommand, webhooksRedeliverCommand,
 ];
 
 /** The commands whose name begins with `words` (all of them for none), with a line each. */

@@ -96,14 +96,14 @@ export class WebhookEndpoints {
    * Disabling stops its deliveries (the pending ones are given up); enabling starts again from the changes
    * committed from now on: the time in between is sent by a replay, when the owner wants it.
    */
-  async setEnabled(appId: number, id: string, enabled: boolean, now: number): Promise<void> {
+  async setEnabled(appId: number, id: string, enabled: boolean, now: number, reason = 'disabled in the console'): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       if (enabled) {
         await trx.updateTable('webhook_endpoints').set({ disabled_at: null, disabled_reason: null, failing_since: null, cursor: await this.latest(trx), due_at: null })
           .where('app_id', '=', appId).where('id', '=', id).where('disabled_at', 'is not', null).execute();
         return;
       }
-      const changed = await trx.updateTable('webhook_endpoints').set({ disabled_at: now, disabled_reason: 'disabled in the console', due_at: null })
+      const changed = await trx.updateTable('webhook_endpoints').set({ disabled_at: now, disabled_reason: reason, due_at: null })
         .where('app_id', '=', appId).where('id', '=', id).where('disabled_at', 'is', null).executeTakeFirst();
       if (Number(changed.numUpdatedRows) === 1) {
         await trx.updateTable('webhook_deliveries').set({ state: 'failed', next_attempt_at: null, last_error: 'the endpoint was disabled' })

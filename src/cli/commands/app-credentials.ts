@@ -1,3 +1,4 @@
+import { announceRevocation } from '../../cache/revocations.js';
 import { AppCredentials, CredentialError, isOverlap, OVERLAPS, type Overlap } from '../../modules/apps/app-credentials.js';
 import { AppRepository } from '../../modules/apps/app-repository.js';
 import { required, tellInstances, UsageError, type CliContext, type Command } from '../command.js';
@@ -62,6 +63,24 @@ export const appsRotateKeyCommand: Command = {
     const { apiKey, oldKeysEnd } = await run(async () => (await credentials(ctx)).rotateKey(appId, overlap, null, Date.now()));
     ctx.io.out(`New app key (shown once, store it now): ${apiKey}`);
     ctx.io.out(overlap === 'none' ? await tellInstances(ctx, { app: appId }, 'The earlier keys stopped working') : `The earlier keys work until ${time(oldKeysEnd)}.`);
+  },
+};
+
+export const appsDeleteCommand: Command = {
+  name: 'apps delete',
+  summary: 'Delete an app: its keys stop, its OAuth client stops, every grant users gave it is revoked, its webhook endpoints go',
+  usage: 'apps delete --app ID --yes',
+  options: { app: { type: 'string' }, yes: { type: 'boolean' } },
+  async run(values, ctx) {
+    const appId = appIdOf(values);
+    if (values.yes !== true) throw new UsageError('Deleting an app cannot be undone: add --yes to confirm');
+    const { keyIds, grantIds } = await run(async () => (await credentials(ctx)).deleteApp(appId, null, Date.now()));
+    ctx.io.out(`App ${appId} deleted: ${keyIds.length} key(s) stopped, ${grantIds.length} grant(s) revoked.`);
+    // Every key of the app in one message; each grant in its own.
+    const { notices } = await ctx.database();
+    let told = await announceRevocation(ctx.config.redisUrl, notices, { app: appId });
+    for (const grant of grantIds) told = await announceRevocation(ctx.config.redisUrl, notices, { grant }) && told;
+    ctx.io.out(told ? 'Running instances refuse its keys and tokens at once.' : 'Running instances refuse its keys and tokens within their caches\' lifetime (no revocation channel reached).');
   },
 };
 
