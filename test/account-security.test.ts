@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../src/cli/main.js';
 import { CONSOLE_TEXT } from '../src/console/console-text.js';
 import { startListeningApp, startOfNextWindow, type ListeningApp } from './helpers/listening-app.js';
 import { ConsoleForms } from './helpers/console-forms.js';
 import { Browser, fetchSend, hiddenField } from './helpers/oauth-browser.js';
+import type { TestContext } from './helpers/test-app.js';
 import { ENGINES } from './helpers/test-database.js';
+import { accessToken } from './helpers/tokens.js';
 
 const WINDOW_MS = 900_000;
 
@@ -81,6 +84,35 @@ describe.each(ENGINES)('console account security on %s', (engine) => {
     const page = await forms.browser.request('GET', '/console/apps');
     const made = await forms.browser.request('POST', '/console/apps', [['csrf_token', hiddenField(page.body, 'csrf_token')], ['name', '제대로 만든 앱']]);
     expect(made.status).toBe(303);
+  });
+
+  it('lets an operator disable an account: it cannot sign in, its sessions and grants end; enabled, it signs in again', async () => {
+    const lines: string[] = [];
+    const io = { out: (line: string) => { lines.push(line); }, err: (line: string) => { lines.push(line); } };
+    const env = {
+      DATA_DIR: a.config.dataDir, LOG_LEVEL: 'silent', PASSWORD_HASH_MEMORY_KIB: '19456', PASSWORD_HASH_PASSES: '2',
+      DATABASE_URL: engine === 'sqlite' ? a.db.file! : `${process.env.TEST_DATABASE_URL}${process.env.TEST_DATABASE_URL!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${a.db.schema}`)}`,
+    };
+    const user = { email: 'disabled-later@example.com', password: 'a-long-password-for-later' };
+    expect(await runCli(['users', 'create', '--email', user.email, '--name', 'Later', '--handle', 'disabled-later', '--password', user.password], io, env), lines.join('\n')).toBe(0);
+    const v = await visitor();
+    expect((await v.post('/console/sign-in', user)).status).toBe(303);
+    expect((await v.get('/console/apps')).status).toBe(200);
+    const token = await accessToken({ app: a.app, demo: a.demo } as unknown as TestContext, 'profile', user);
+
+    lines.length = 0;
+    expect(await runCli(['users', 'disable', '--email', user.email], io, env), lines.join('\n')).toBe(0);
+    expect(lines[0]).toMatch(/^disabled-later@example\.com disabled: its sessions ended and 1 grant\(s\) were revoked/);
+    expect((await v.get('/console/apps')).status).toBe(303);
+    const again = await visitor();
+    expect((await again.post('/console/sign-in', user)).status).toBe(401);
+    expect((await fetch(`${a.base}/oauth/userinfo`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+    expect(await runCli(['users', 'disable', '--email', user.email], io, env)).toBe(2);
+
+    expect(await runCli(['users', 'enable', '--email', user.email], io, env)).toBe(0);
+    expect((await again.post('/console/sign-in', user)).status).toBe(303);
+    // The grants it had stay revoked: apps ask the user anew.
+    expect((await fetch(`${a.base}/oauth/userinfo`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
   });
 
   it('throttles sign-ups per address, an address already taken included', async () => {

@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from '../config.js';
 import { databaseOpener, parse, UsageError, type Command, type Io } from './command.js';
 import {
   appsCreateCommand, appsRevokeKeyCommand, companiesCreateCommand, companiesListCommand, rolesGrantCommand, rolesListCommand, rolesRevokeCommand,
-  usersCreateCommand, usersListCommand,
+  usersCreateCommand, usersDisableCommand, usersEnableCommand, usersListCommand,
 } from './commands/accounts.js';
 import {
   appsAuditCommand, appsDeleteCommand, appsListCommand, appsRotateKeyCommand, clientsEndPreviousSecretCommand, clientsRotateSecretCommand,
@@ -20,7 +20,7 @@ import { webhooksDisableCommand, webhooksEnableCommand, webhooksListCommand, web
 export const COMMANDS: Command[] = [
   migrateCommand, seedDemoCommand, demoCommand,
   appsCreateCommand, appsListCommand, appsRotateKeyCommand, appsRevokeKeyCommand, appsAuditCommand, appsDeleteCommand,
-  usersCreateCommand, usersListCommand, companiesCreateCommand, companiesListCommand, rolesGrantCommand, rolesRevokeCommand, rolesListCommand,
+  usersCreateCommand, usersListCommand, usersDisableCommand, usersEnableCommand, companiesCreateCommand, companiesListCommand, rolesGrantCommand, rolesRevokeCommand, rolesListCommand,
   clientsCreateCommand, clientsListCommand, clientsRotateSecretCommand, clientsEndPreviousSecretCommand, keysRotateCommand,
   searchRebuildCommand, searchCheckCommand,
   dbBackupCommand, dbVerifyCommand, dbRestoreCommand, changesNewEpochCommand,

@@ -19,6 +19,8 @@ export interface UsersTable {
   locale: string;
   created_at: number;
   updated_at: number;
+  /** Since when an operator has disabled the account (`users disable`); null while it is in use. */
+  disabled_at: Generated<number | null>;
 }
 
 export interface CompaniesTable {

@@ -27,6 +27,7 @@ import { jobCodesInRow } from './2026-11-27-024-job-codes-in-row.js';
 import { catalogGroupsAndDescriptions } from './2026-11-28-025-catalog-groups-and-descriptions.js';
 import { changeEventsByResource } from './2026-11-28-026-change-events-by-resource.js';
 import { webhookTestDeliveries } from './2026-11-28-027-webhook-test-deliveries.js';
+import { userDisabled } from './2026-11-28-028-user-disabled.js';
 
 /**
  * Every migration, by name; names sort in the order they run. Never edit one that has landed, with one
@@ -62,5 +63,6 @@ export function allMigrations(adapter: DialectAdapter): Record<string, Migration
     '2026-11-28-025-catalog-groups-and-descriptions': catalogGroupsAndDescriptions(),
     '2026-11-28-026-change-events-by-resource': changeEventsByResource(),
     '2026-11-28-027-webhook-test-deliveries': webhookTestDeliveries(),
+    '2026-11-28-028-user-disabled': userDisabled(),
   };
 }

@@ -150,7 +150,7 @@ export class AccountsRepository {
   // Listings and revocation for the operator CLI
 
   async listUsers() {
-    return this.db.selectFrom('users').select(['id', 'email', 'handle', 'name', 'created_at']).orderBy('id').execute();
+    return this.db.selectFrom('users').select(['id', 'email', 'handle', 'name', 'created_at', 'disabled_at']).orderBy('id').execute();
   }
 
   async listCompanies() {

@@ -198,6 +198,18 @@ export class OAuthRepository {
     return rows.map((row) => row.id);
   }
 
+  /** Disables the account from `at` (the operator's `users disable`), or enables it again (null). */
+  async setUserDisabled(userId: number, at: number | null): Promise<void> {
+    await this.db.updateTable('users').set({ disabled_at: at }).where('id', '=', userId).execute();
+  }
+
+  /** Revokes every grant the user gave (their account was disabled); returns their ids. */
+  async revokeGrantsOfUser(userId: number, reason: string, now: number): Promise<string[]> {
+    const rows = await this.db.updateTable('oauth_grants').set({ revoked_at: now, revoked_reason: reason })
+      .where('user_id', '=', userId).where('revoked_at', 'is', null).returning('id').execute();
+    return rows.map((row) => row.id);
+  }
+
   async addRefreshToken(tokenHash: string, grantId: string, now: number, expiresAt: number): Promise<void> {
     await this.db.insertInto('oauth_refresh_tokens')
       .values({ token_hash: tokenHash, grant_id: grantId, created_at: now, expires_at: expiresAt, consumed_at: null }).execute();

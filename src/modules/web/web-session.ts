@@ -51,7 +51,8 @@ export class WebSessions {
     const token = request.cookies[SESSION_COOKIE];
     if (!token) return null;
     const userId = await this.oauth.sessionUser(hashSecret(token), this.clock());
-    return userId === null ? null : (await this.accounts.findUserById(userId)) ?? null;
+    const user = userId === null ? undefined : await this.accounts.findUserById(userId);
+    return user && user.disabled_at === null ? user : null;
   }
 
   /**
@@ -68,7 +69,8 @@ export class WebSessions {
     this.dummyHash ??= this.hashPassword(randomBytes(16).toString('hex'));
     const hash = user?.password_hash ?? await this.dummyHash;
     const passwordOk = await verifyPassword(hash, password ?? '');
-    if (!user || !user.password_hash || !passwordOk) return { kind: 'refused' };
+    // A disabled account is refused as a wrong password is: the form tells nobody which accounts exist or are disabled.
+    if (!user || !user.password_hash || !passwordOk || user.disabled_at !== null) return { kind: 'refused' };
     await this.throttle.release(reservation);
     await this.start(reply, user.id);
     return { kind: 'ok', userId: user.id };
