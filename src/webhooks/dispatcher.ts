@@ -7,8 +7,9 @@
  *    change, so nothing is lost and nothing made twice).
  * 2. **Rounds**: up to 64 due deliveries at a time, at most one per resource (a delivery waits until the earlier
  *    ones of its resource are delivered or given up: ordered per resource), sent concurrently, signed per Standard
- *    Webhooks, each with its endpoint and change read as it goes out (deleted or disabled meanwhile: not sent); the results, every attempt, and the next attempt of each failure written in one transaction that
- *    first proves the lease is still held.
+ *    Webhooks, each with its endpoint and change read as it goes out (deleted or disabled meanwhile: not sent);
+ *    the results, every attempt, and the next attempt of each failure written in one transaction that first proves
+ *    the lease is still held. Builders take turns (claimWork, builder-shares.ts).
  * 3. **Release**: with nothing due, the lease is given up and the earliest retry written to the endpoint's
  *    `due_at`, where any instance's poll finds it.
  *
@@ -29,9 +30,9 @@ import { randomBase62 } from '../shared/keys.js';
 import { Rerun } from '../shared/rerun.js';
 import type { Links } from '../shared/links.js';
 import { unseal } from '../shared/sealed.js';
+import { BuilderShares } from './builder-shares.js';
 import { WebhookSender, type SendResult } from './send.js';
 import { signedHeaders } from './signature.js';
-import { BuilderShares } from './builder-shares.js';
 import { acceptsAddress } from './target-address.js';
 
 /** The wait after the 1st, 2nd, … failed attempt: ten attempts over about three days (75 h 35 min 5 s). */
