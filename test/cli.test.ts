@@ -85,7 +85,7 @@ describe('operator CLI', () => {
       expect(await state()).toBe('failed');
       out.length = 0;
       expect(await run('webhooks', 'list', '--app', '1')).toBe(0);
-      expect(out[0]).toMatch(/ disabled \S+ \(disabled by the operator\)  0 waiting$/);
+      expect(out[0]).toMatch(/ disabled \S+ \(disabled by the operator\) {2}0 waiting$/);
       expect(await run('webhooks', 'disable', '--endpoint', endpointId)).toBe(2);
       expect(await run('webhooks', 'redeliver', '--delivery', ping.id)).toBe(2);
       expect(err.join('\n')).toContain(`webhooks enable --endpoint ${endpointId} first`);
