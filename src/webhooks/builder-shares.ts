@@ -53,9 +53,4 @@ export class BuilderShares {
       this.forget(builder);
     }
   }
-
-  /** Deliveries on the wire and endpoints worked, for each builder with any (metrics, tests). */
-  snapshot(): Map<number, { endpoints: number; sending: number }> {
-    return new Map([...this.shares].map(([builder, { endpoints, sending }]) => [builder, { endpoints, sending }]));
-  }
 }
