@@ -14,6 +14,8 @@ export interface CliContext {
   config: Config;
   /** Opens and migrates the database named by the settings (once). */
   database(): Promise<Database>;
+  /** Ends a command that runs until stopped (`changes listen`); without it, such a command stops on SIGINT or SIGTERM. */
+  signal?: AbortSignal;
 }
 
 export type Options = NonNullable<ParseArgsConfig['options']>;

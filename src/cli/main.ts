@@ -8,6 +8,7 @@ import {
 import {
   appsAuditCommand, appsDeleteCommand, appsListCommand, appsRotateKeyCommand, clientsEndPreviousSecretCommand, clientsRotateSecretCommand,
 } from './commands/app-credentials.js';
+import { changesListenCommand } from './commands/changes-listen.js';
 import { changesNewEpochCommand } from './commands/changes.js';
 import { demoCommand } from './commands/demo.js';
 import { migrateCommand } from './commands/migrate.js';
@@ -23,7 +24,7 @@ export const COMMANDS: Command[] = [
   usersCreateCommand, usersListCommand, usersDisableCommand, usersEnableCommand, companiesCreateCommand, companiesListCommand, rolesGrantCommand, rolesRevokeCommand, rolesListCommand,
   clientsCreateCommand, clientsListCommand, clientsRotateSecretCommand, clientsEndPreviousSecretCommand, keysRotateCommand,
   searchRebuildCommand, searchCheckCommand,
-  dbBackupCommand, dbVerifyCommand, dbRestoreCommand, changesNewEpochCommand,
+  dbBackupCommand, dbVerifyCommand, dbRestoreCommand, changesNewEpochCommand, changesListenCommand,
   webhooksListCommand, webhooksDisableCommand, webhooksEnableCommand, webhooksRedeliverCommand,
 ];
 
@@ -45,7 +46,7 @@ function groupOf(argv: string[]): string[] | null {
 }
 
 /** Runs one CLI invocation and returns its exit code (0 ok, 1 failure, 2 usage error). */
-export async function runCli(argv: string[], io: Io, env: Record<string, string | undefined> = process.env): Promise<number> {
+export async function runCli(argv: string[], io: Io, env: Record<string, string | undefined> = process.env, signal?: AbortSignal): Promise<number> {
   const command = COMMANDS.find((c) => {
     const words = c.name.split(' ');
     return words.every((w, i) => argv[i] === w);
@@ -79,7 +80,7 @@ export async function runCli(argv: string[], io: Io, env: Record<string, string 
     config = loadConfig(command.name === 'demo' ? { LOG_FORMAT: 'pretty', CONSOLE_SIGN_UP: 'open', METRICS: 'on', WEBHOOKS_ALLOW_LOOPBACK: 'true', ...env } : env);
     const opener = databaseOpener(config);
     try {
-      await command.run(values, { io, config, database: () => opener.get() });
+      await command.run(values, { io, config, database: () => opener.get(), ...(signal ? { signal } : {}) });
     } finally {
       if (command.name !== 'demo') await opener.close();
     }

@@ -1,0 +1,192 @@
+/**
+ * `changes listen`: webhooks on a laptop. Follows the change feed over HTTP with an app key, as any client does, and
+ * posts each change to a local URL as a delivery signed like the service's own (Standard Webhooks), one at a time in
+ * the feed's order, printing a line for each. A receiver written against it works unchanged against real deliveries.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CHANGE_TYPES } from '../../changes/change-log.js';
+import { newSigningSecret, signedHeaders } from '../../webhooks/signature.js';
+import { required, UsageError, type Command, type Io } from '../command.js';
+
+interface Change { id: string; type: string; resource: { type: string; id: string } }
+interface Page { items: Change[]; nextCursor: string; hasMore: boolean }
+
+const FORWARD_TIMEOUT_MS = 10_000;
+const LONGEST_WAIT_MS = 30_000;
+
+const time = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** An http(s) URL, or a usage error naming the option. */
+function httpUrl(name: string, value: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--${name} must be an http or https URL; got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--${name} must be an http or https URL; got "${value}"`);
+  return url;
+}
+
+function signingSecret(value: unknown): string {
+  if (value === undefined) return newSigningSecret();
+  const secret = String(value);
+  const bytes = /^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret) ? Buffer.from(secret.slice('whsec_'.length), 'base64').length : 0;
+  if (bytes < 24 || bytes > 64) throw new UsageError('--secret must be whsec_ followed by the base64 of 24 to 64 bytes (as the console shows an endpoint\'s)');
+  return secret;
+}
+
+function changeTypes(value: unknown): string[] {
+  if (value === undefined) return [];
+  const types = String(value).split(',').map((t) => t.trim()).filter(Boolean);
+  const unknown = types.filter((t) => !(CHANGE_TYPES as readonly string[]).includes(t));
+  if (types.length === 0 || unknown.length > 0) throw new UsageError(`--types takes a comma list of ${CHANGE_TYPES.join(', ')}; got "${String(value)}"`);
+  return types;
+}
+
+/** Aborted on Ctrl+C or SIGTERM; `done()` takes the handlers away again. */
+function untilInterrupted(): { signal: AbortSignal; done(): void } {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return { signal: controller.signal, done: () => { process.off('SIGINT', stop); process.off('SIGTERM', stop); } };
+}
+
+/** Waits `ms`, or less when `signal` aborts first. */
+async function pause(ms: number, signal: AbortSignal): Promise<void> {
+  await sleep(ms, undefined, { signal }).catch(() => undefined);
+}
+
+class FeedReader {
+  private failures = 0;
+
+  constructor(private readonly api: URL, private readonly key: string, private readonly types: string[], private readonly io: Io, private readonly signal: AbortSignal) {}
+
+  /**
+   * The page after `cursor`; waits and asks again while the service is away or says to slow down. Null once stopped.
+   * A refusal that asking again cannot get past (a wrong key, a cursor too old) throws, with the service's own words.
+   */
+  async page(cursor: string): Promise<Page | null> {
+    const url = new URL('/api/v1/changes', this.api);
+    url.searchParams.set('after', cursor);
+    url.searchParams.set('pageSize', '100');
+    if (this.types.length > 0) url.searchParams.set('types', this.types.join(','));
+    while (!this.signal.aborted) {
+      let response: Response;
+      try {
+        response = await fetch(url, { headers: { 'x-svc-api-key': this.key, accept: 'application/json' }, signal: this.signal });
+      } catch (err) {
+        if (this.signal.aborted) return null;
+        await this.wait(`${this.api.origin} did not answer (${reason(err)})`);
+        continue;
+      }
+      if (response.ok) {
+        this.failures = 0;
+        return await response.json() as Page;
+      }
+      const error = await response.json().catch(() => null) as { code?: string; message?: string } | null;
+      const said = error?.code ? `${response.status} ${error.code}: ${error.message ?? ''}` : `${response.status}`;
+      if (response.status === 429) {
+        const seconds = Number(response.headers.get('retry-after'));
+        this.io.out(`${time(Date.now())}  the app's rate limit is reached (${said}); asking again in ${Number.isFinite(seconds) && seconds > 0 ? seconds : 1} s`);
+        await pause(Math.min(Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 1000, 3_600_000), this.signal);
+      } else if (response.status >= 500) {
+        await this.wait(`${this.api.origin} answered ${said}`);
+      } else if (response.status === 410) {
+        throw new Error(`The change feed refused the cursor (${said}). Read the current state again and start with --after now.`);
+      } else {
+        throw new Error(`The change feed refused the request (${said}).`);
+      }
+    }
+    return null;
+  }
+
+  /** Backs off 1, 2, 4 … 30 s while the service is away, saying so each time. */
+  private async wait(what: string): Promise<void> {
+    const ms = Math.min(1000 * 2 ** this.failures++, LONGEST_WAIT_MS);
+    this.io.out(`${time(Date.now())}  ${what}; asking again in ${ms / 1000} s`);
+    await pause(ms, this.signal);
+  }
+}
+
+/** Posts one change to `target`, signed with `secret`, and says how it went in one line. */
+async function forward(target: URL, secret: string, change: Change): Promise<string> {
+  const body = JSON.stringify(change);
+  const started = performance.now();
+  const took = () => `${Math.round(performance.now() - started)} ms`;
+  try {
+    const response = await fetch(target, {
+      method: 'POST',
+      redirect: 'manual',
+      signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
+      headers: { ...signedHeaders([secret], change.id, Math.floor(Date.now() / 1000), body), 'content-type': 'application/json', 'user-agent': 'SvcWebhooks/1.0 (changes listen)' },
+      body,
+    });
+    await response.arrayBuffer();
+    return `${response.status} in ${took()}`;
+  } catch (err) {
+    return `failed after ${took()}: ${reason(err)}`;
+  }
+}
+
+/** What went wrong with a fetch, as a person reads it (`ECONNREFUSED 127.0.0.1:3000`, `timed out`). */
+function reason(err: unknown): string {
+  if (err instanceof Error && err.name === 'TimeoutError') return `no answer within ${FORWARD_TIMEOUT_MS / 1000} s`;
+  const cause = err instanceof Error ? err.cause as { code?: string; message?: string } | undefined : undefined;
+  return cause?.message ?? (err instanceof Error ? err.message : String(err));
+}
+
+export const changesListenCommand: Command = {
+  name: 'changes listen',
+  summary: 'Development: follow the change feed with an app key and forward each change to a local URL as a signed webhook delivery, '
+    + 'one line per delivery (Ctrl+C stops)',
+  usage: 'changes listen --api-key svck_… --forward-to http://localhost:3000/hooks [--types job.published,job.closed] [--secret whsec_…] '
+    + '[--after now|CURSOR] [--api-url URL] [--interval SECONDS]',
+  options: {
+    'api-key': { type: 'string' }, 'forward-to': { type: 'string' }, types: { type: 'string' }, secret: { type: 'string' },
+    after: { type: 'string' }, 'api-url': { type: 'string' }, interval: { type: 'string' },
+  },
+  async run(values, ctx) {
+    const key = required(values, 'api-key');
+    const target = httpUrl('forward-to', required(values, 'forward-to'));
+    const api = httpUrl('api-url', typeof values['api-url'] === 'string' ? values['api-url'] : ctx.config.publicBaseUrl);
+    const types = changeTypes(values.types);
+    const secret = signingSecret(values.secret);
+    const interval = values.interval === undefined ? 2 : Number(values.interval);
+    if (!Number.isInteger(interval) || interval < 1 || interval > 300) throw new UsageError(`--interval must be 1 to 300 seconds; got "${String(values.interval)}"`);
+
+    const stop = ctx.signal ? { signal: ctx.signal, done: () => undefined } : untilInterrupted();
+    const { io } = ctx;
+    const feed = new FeedReader(api, key, types, io, stop.signal);
+    try {
+      const start = typeof values.after === 'string' ? values.after : 'now';
+      let cursor = start === 'now' ? (await feed.page('now'))?.nextCursor : start;
+      if (cursor === undefined) return;
+      io.out(`Forwarding the changes of ${api.origin}${start === 'now' ? ' from now on' : ` after ${start}`} (${types.length ? types.join(', ') : 'every type'}) to ${target.href}`);
+      io.out(values.secret === undefined
+        ? `Signing secret for this session: ${secret}  (verify deliveries with it; give --secret to keep one across sessions)`
+        : 'Signing with the secret given by --secret.');
+      io.out('Ctrl+C stops; a change is forwarded once, whatever the answer.');
+      while (!stop.signal.aborted) {
+        const page = await feed.page(cursor);
+        if (!page) break;
+        let whole = true;
+        for (const change of page.items) {
+          // Stopped within a page: the cursor stays before it, so going on repeats its first changes (at least once).
+          if (stop.signal.aborted) {
+            whole = false;
+            break;
+          }
+          io.out(`${time(Date.now())}  ${change.type.padEnd(13)}  ${change.id}  ${change.resource.type} ${change.resource.id}  → ${await forward(target, secret, change)}`);
+        }
+        if (!whole) break;
+        cursor = page.nextCursor;
+        if (!page.hasMore) await pause(interval * 1000, stop.signal);
+      }
+      io.out(`Stopped. To go on from here: --after ${cursor}`);
+    } finally {
+      stop.done();
+    }
+  },
+};
