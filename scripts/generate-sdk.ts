@@ -1,4 +1,4 @@
-/** npm run sdk:generate: writes sdk/openapi.json, sdk/src/schema.ts and sdk/src/operations.ts from the served document. */
+/** npm run sdk:generate: writes sdk/openapi.json, sdk/src/schema.ts, sdk/src/operations.ts and sdk/src/models.ts from the served document. */
 import fs from 'node:fs';
 import { sdkFiles, servedDocument } from './sdk-files.js';
 

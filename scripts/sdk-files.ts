@@ -1,6 +1,6 @@
 /**
- * The files of sdk/ that come from the served OpenAPI document: the document itself, its types
- * (openapi-typescript) and the table of operations the client is built from. `npm run sdk:generate` writes
+ * The files of sdk/ that come from the served OpenAPI document: the document itself, its types (openapi-typescript),
+ * a named type for each schema and the table of operations the client is built from. `npm run sdk:generate` writes
  * them; test/sdk-drift.test.ts fails when the committed files differ from what the service serves today.
  */
 import fs from 'node:fs';
@@ -64,6 +64,23 @@ function operationTable(doc: Json): string {
   return `${HEADER}export const OPERATIONS = {\n${rows.join('\n')}\n} as const;\n`;
 }
 
+/**
+ * Names the SDK gives things of its own: `OAuthError` is its error class, `TokenResponse` is exported by its OAuth
+ * module already, and `ChangePage` is the page its `changes()` walker yields (the schema's page is `ResultOf<'listChanges'>`).
+ */
+const SDK_OWN_NAMES = new Set(['OAuthError', 'TokenResponse', 'ChangePage']);
+
+/** A named type for every schema of the document (`JobDetail`, `PostSummary`, …), so builders need not spell `components['schemas'][…]`. */
+function modelTypes(doc: Json): string {
+  const lines = [HEADER, "import type { components } from './schema.js';", '', "type Schemas = components['schemas'];"];
+  for (const [name, schema] of Object.entries(doc.components.schemas as Json)) {
+    if (SDK_OWN_NAMES.has(name)) continue;
+    const about = typeof schema.description === 'string' ? schema.description.split('\n')[0].replaceAll('*/', '* /') : null;
+    lines.push('', ...(about ? [`/** ${about} */`] : []), `export type ${name} = Schemas['${name}'];`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
 /** Every generated file of sdk/, by path from the repository root. */
 export async function sdkFiles(doc: Json): Promise<Record<string, string>> {
   const ast = await openapiTS(doc as never, {
@@ -73,5 +90,6 @@ export async function sdkFiles(doc: Json): Promise<Record<string, string>> {
     'sdk/openapi.json': `${JSON.stringify(doc, null, 2)}\n`,
     'sdk/src/schema.ts': `${HEADER}/* eslint-disable */\n${astToString(ast)}`,
     'sdk/src/operations.ts': operationTable(doc),
+    'sdk/src/models.ts': modelTypes(doc),
   };
 }

@@ -1,4 +1,4 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,10 +32,26 @@ describe('the SDK package', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  it('is ready to publish: a semver version its CHANGELOG opens with, public access, and npm publish --dry-run passes', () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'sdk/package.json'), 'utf8')) as { version: string; private?: boolean; publishConfig?: { access?: string } };
+    expect(manifest.version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(manifest.private).toBeUndefined();
+    const changelog = fs.readFileSync(path.join(ROOT, 'sdk/CHANGELOG.md'), 'utf8');
+    expect(/^## (\S+)/m.exec(changelog)?.[1]).toBe(manifest.version);
+
+    const published = spawnSync('npm', ['publish', '--dry-run', '--json'], { cwd: path.join(ROOT, 'sdk'), encoding: 'utf8' });
+    expect(published.status, published.stderr).toBe(0);
+    expect(published.stderr).toContain('public access (dry-run)');
+    const report = JSON.parse(published.stdout.slice(published.stdout.indexOf('{'))) as Record<string, { id: string; files: Array<{ path: string }> }>;
+    const sdk = report['@svc-open-api/sdk']!;
+    expect(sdk.id).toBe(`@svc-open-api/sdk@${manifest.version}`);
+    expect(sdk.files.map((f) => f.path)).toEqual(expect.arrayContaining(['CHANGELOG.md', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.d.ts', 'dist/models.d.ts']));
+  }, 120_000);
+
   it('packs with its build, README and LICENSE, installs into a fresh project, type-checks strictly and runs', async () => {
     const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: path.join(ROOT, 'sdk'), encoding: 'utf8' })) as Array<{ filename: string; files: Array<{ path: string }> }>;
     const files = packed[0]!.files.map((f) => f.path);
-    expect(files).toEqual(expect.arrayContaining(['README.md', 'LICENSE', 'package.json', 'openapi.json', 'dist/index.js', 'dist/index.d.ts', 'dist/client.js']));
+    expect(files).toEqual(expect.arrayContaining(['README.md', 'CHANGELOG.md', 'LICENSE', 'package.json', 'openapi.json', 'dist/index.js', 'dist/index.d.ts', 'dist/client.js']));
     expect(files.filter((f) => f.startsWith('src/'))).toEqual([]);
 
     const project = path.join(dir, 'app');
@@ -48,33 +64,40 @@ describe('the SDK package', () => {
       compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noUncheckedIndexedAccess: true, lib: ['ES2023', 'DOM'], outDir: 'out', skipLibCheck: false },
       include: ['main.ts'],
     }));
-    fs.writeFileSync(path.join(project, 'main.ts'), `import { createClient, SvcApiError } from '@svc-open-api/sdk';
+    fs.writeFileSync(path.join(project, 'main.ts'), `import { createClient, ErrorCode, SvcApiError, type JobSummary, type PostDetail } from '@svc-open-api/sdk';
 
 declare const process: { argv: string[] };   // the project has no @types/node: the SDK needs none
 
 const api = createClient({ baseUrl: process.argv[2]!, apiKey: process.argv[3]!, language: 'en' });
 const jobs = await api.searchJobs({ query: { employmentTypes: ['FULL_TIME', 'FIXED_TERM'], pageSize: 5 } });
-const firstEnd: string | null | undefined = jobs.items[0]?.endAt;
+const first: JobSummary | undefined = jobs.items[0];
+const firstEnd: string | null | undefined = first?.endAt;
 let seen = 0;
 for await (const post of api.paginate('searchPosts', { query: { pageSize: 50 } })) seen += post.postId > 0 ? 1 : 0;
 let code = '';
+let named = false;
 try {
-  await api.getPost({ path: { postId: 999_999 } });
+  const post: PostDetail = await api.getPost({ path: { postId: 999_999 } });
+  code = String(post.postId);
 } catch (err) {
-  if (err instanceof SvcApiError) code = err.code;
+  if (err instanceof SvcApiError) {
+    code = err.code;
+    named = err.code === ErrorCode.PostNotFound && ErrorCode.RateLimited === 'C0010';
+  }
 }
-console.log(JSON.stringify({ jobs: jobs.totalItems, firstEnd, seen, code }));
+console.log(JSON.stringify({ jobs: jobs.totalItems, firstEnd, seen, code, named }));
 `);
-    // A type error must fail the check: the same file with an employment type the API does not have.
-    fs.writeFileSync(path.join(project, 'wrong.ts'), "import { createClient } from '@svc-open-api/sdk';\nawait createClient({ baseUrl: 'x' }).searchJobs({ query: { employmentTypes: ['CONTRACT'] } });\n");
+    // A type error must fail the check: an employment type the API does not have, an error code it does not name.
+    fs.writeFileSync(path.join(project, 'wrong.ts'), "import { createClient, ErrorCode } from '@svc-open-api/sdk';\n"
+      + "await createClient({ baseUrl: 'x' }).searchJobs({ query: { employmentTypes: ['CONTRACT'] } });\nexport const code: string = ErrorCode.Teapot;\n");
     expect(tsc(project, ['-p', 'tsconfig.json'])).toBe('');
     expect(tsc(project, ['--noEmit', '--strict', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022', '--lib', 'ES2023,DOM', 'wrong.ts']))
-      .toMatch(/wrong\.ts.*error TS2322: Type '"CONTRACT"'/);
+      .toMatch(/wrong\.ts.*error TS2322: Type '"CONTRACT"'[^]*wrong\.ts\(3,.*error TS2339: Property 'Teapot' does not exist/);
 
     // Run without blocking this process: the service it calls answers from here.
     const { stdout } = await promisify(execFile)(process.execPath, ['out/main.js', service.base, service.demo.apiKey], { cwd: project, encoding: 'utf8', timeout: 60_000 });
     const out = JSON.parse(stdout) as Record<string, unknown>;
-    expect(out).toMatchObject({ code: 'P0002', seen: service.demo.posts.total });
+    expect(out).toMatchObject({ code: 'P0002', named: true, seen: service.demo.posts.total });
     expect(out.jobs).toBeGreaterThan(0);
     expect(out.firstEnd === null || /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(String(out.firstEnd))).toBe(true);
   }, 120_000);

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  authorizeUrl, createClient, createPkcePair, createState, exchangeCode, OAuthError, OAuthSession, refreshTokens, SvcApiError, verifyWebhook, WebhookVerificationError, type TokenResponse,
+  authorizeUrl, createClient, createPkcePair, createState, ErrorCode, exchangeCode, OAuthError, OAuthSession, refreshTokens, SvcApiError, verifyWebhook, WebhookVerificationError, type TokenResponse,
 } from '../sdk/src/index.js';
+import { ERROR_STATUS } from '../src/shared/api-error.js';
 import { png } from './helpers/images.js';
 import { startListeningApp, startOfNextWindow, type ListeningApp } from './helpers/listening-app.js';
 import { Browser, fetchSend } from './helpers/oauth-browser.js';
@@ -110,11 +111,11 @@ describe.each(ENGINES)('SDK against the service (%s)', (engine) => {
     const error = await api.getPost({ path: { postId: 987_654_321 } }).catch((err: unknown) => err);
     expect(error).toBeInstanceOf(SvcApiError);
     const apiError = error as SvcApiError;
-    expect(apiError.code).toBe('P0002');
+    expect(apiError.code).toBe(ErrorCode.PostNotFound);
     expect(apiError.status).toBe(404);
     expect(apiError.requestId).toBeTruthy();
     const badKey = await createClient({ baseUrl: s.base, apiKey: 'svck_wrong' }).searchJobs().catch((err: unknown) => err);
-    expect(badKey).toMatchObject({ status: 401, code: 'C0001' });
+    expect(badKey).toMatchObject({ status: 401, code: ErrorCode.InvalidApiKey });
   });
 
   it('sends one Idempotency-Key across a retry after a lost answer, so the create happens once', async () => {
@@ -167,7 +168,15 @@ describe.each(ENGINES)('SDK retries on 429 (%s)', (engine) => {
     await impatient.searchJobs().catch(() => undefined);
     const refused = await impatient.searchJobs().catch((err: unknown) => err);
     expect(refused).toMatchObject({ status: 429, code: 'C0010' });
+    expect((refused as SvcApiError).code).toBe(ErrorCode.RateLimited);
     expect((refused as SvcApiError).retryAfter).toBeGreaterThan(0);
+  });
+});
+
+describe('SDK error codes', () => {
+  it('names every code the service answers, each once', () => {
+    expect(Object.values(ErrorCode).sort()).toEqual(Object.keys(ERROR_STATUS).sort());
+    expect(ErrorCode.RateLimited).toBe('C0010');
   });
 });
 
