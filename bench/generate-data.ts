@@ -21,14 +21,25 @@ const BATCH = 500;
 const DAY = 86_400_000;
 const TARGETS = ['en', 'ja', 'zh-CN', 'zh-TW'] as const;
 
+/** The tenth of the way each label last reported, when the output is not a terminal. */
+const reported = new Map<string, number>();
+
+/** A progress bar redrawn in place on a terminal; elsewhere (a log, a pipe) a plain line every tenth of the way. */
 function progress(label: string, done: number, total: number, started: number): void {
   const elapsed = (Date.now() - started) / 1000;
   const rate = done / Math.max(elapsed, 0.001);
   const eta = rate > 0 ? (total - done) / rate : 0;
   const width = 30;
   const filled = Math.round((done / total) * width);
-  process.stdout.write(`\r${label.padEnd(7)} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${String(done).padStart(8)}/${total} ${rate.toFixed(0).padStart(6)}/s ETA ${eta.toFixed(0)}s   `);
-  if (done >= total) process.stdout.write('\n');
+  const line = `${label.padEnd(7)} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${String(done).padStart(8)}/${total} ${rate.toFixed(0).padStart(6)}/s ETA ${eta.toFixed(0)}s`;
+  if (process.stdout.isTTY) {
+    process.stdout.write(`\r${line}   ${done >= total ? '\n' : ''}`);
+    return;
+  }
+  const tenth = Math.floor((done * 10) / total);
+  if (reported.get(label) === tenth) return;
+  reported.set(label, tenth);
+  process.stdout.write(`${line}\n`);
 }
 
 async function maxId(db: Kysely<DB>, table: 'posts' | 'jobs' | 'post_images'): Promise<number> {

@@ -105,7 +105,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(conditionalGetPlugin, { store: infra.rateLimits });
   // Last of the onSend hooks: it compresses what the representation cache and conditional GET produced.
   await app.register(compressionPlugin);
-  await app.register(openApiPlugin, { publicBaseUrl: config.publicBaseUrl, scopes: oauth.scopes });
+  await app.register(openApiPlugin, { publicBaseUrl: config.publicBaseUrl, scopes: oauth.scopes, version: infra.version });
 
   // The areas' routes, in this order (the OpenAPI document lists paths in it); the writes that take uploads sit
   // in one scope with multipart parsing (and its per-request hooks) for them alone.

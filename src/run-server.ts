@@ -27,6 +27,7 @@ export async function runServer(config: Config, existing?: Database, extra: Pick
     if (!err) app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     await app.close();
     await database.close();
+    app.log.info({ signal }, 'stopped');
   });
   await app.listen({ port: config.port, host: config.host });
   return { app, database };

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,4 +36,20 @@ describe('benchmark harness (--quick on tiny data)', () => {
     expect(hot.map((r) => r.scenario)).toEqual(['hot: post detail', 'first request, broadest keyword (다)']);
     expect(hot[0]!.errors).toBe(0);
   }, 180_000);
+
+  it('writes plain progress lines, not a redrawn bar, when its output is not a terminal', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-data-'));
+    try {
+      const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/generate-data.ts', '--posts', '5000'], {
+        encoding: 'utf8', env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '', LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      expect(out).not.toContain('\r');
+      const lines = out.trimEnd().split('\n').filter((l) => l.startsWith('posts'));
+      expect(lines.length).toBeGreaterThanOrEqual(2);
+      expect(lines.length).toBeLessThanOrEqual(11);
+      expect(lines.at(-1)).toMatch(/^posts\s+\[#{30}\]\s+5000\/5000 /);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -73,4 +73,22 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('the /docs page in
     await expect.poll(() => summary.textContent(), { timeout: 15_000 }).toBe('Search posts');
     await context.close();
   }, 60_000);
+
+  it('is branded as this service, with the release /healthz gives', async () => {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 700 } });
+    await page.goto(`${s.base}/docs`);
+    const version = ((await (await fetch(`${s.base}/healthz`)).json()) as { version: string }).version;
+    await expect.poll(() => page.locator('.info .title').textContent(), { timeout: 15_000 }).toContain('Jobs, Events and Posts Open API');
+    expect((await page.locator('.info .title .version').first().textContent())?.trim()).toBe(version);
+    expect(await page.title()).toBe('Jobs, Events and Posts Open API · Reference');
+    const logo = await page.locator('.topbar-wrapper img').getAttribute('src');
+    expect(Buffer.from(logo!.replace(/^data:image\/svg\+xml;base64,/, ''), 'base64').toString('utf8')).toContain('Jobs, Events and Posts Open API</text>');
+    // The callback runs in the page, where getComputedStyle is the window's (this project's types have no DOM).
+    expect(await page.locator('.swagger-ui .topbar').evaluate((bar) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(bar).backgroundColor)).toBe('rgb(26, 95, 208)');
+    const icon = await page.locator('link[rel="icon"]').first().getAttribute('href');
+    expect((await fetch(new URL(icon!, `${s.base}/docs/`))).headers.get('content-type')).toContain('image/svg+xml');
+    fs.mkdirSync('test/.screenshots', { recursive: true });
+    await page.screenshot({ path: 'test/.screenshots/docs-brand.png' });
+    await page.close();
+  }, 60_000);
 });

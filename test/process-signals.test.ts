@@ -48,6 +48,7 @@ describe('a supervisor\'s SIGTERM to the documented commands', () => {
   it('npm run demo: the server itself gets the signal, drains, and nothing is left serving', async () => {
     const { code, afterwards, output } = await stopWithSigterm(['run', 'demo', '--silent'], ROOT, tempDir('svc-signal-demo-'));
     expect(output).toContain('shutting down: finishing in-flight requests');
+    expect(output).toMatch(/finishing in-flight requests[^]*stopped/);
     expect(code).toBe(0);
     expect(afterwards).toBe('refused');
   }, 120_000);
@@ -61,6 +62,7 @@ describe('a supervisor\'s SIGTERM to the documented commands', () => {
     expect(built.status, built.stdout + built.stderr).toBe(0);
     const { code, afterwards, output } = await stopWithSigterm(['start', '--ignore-scripts'], copy, tempDir('svc-signal-data-'));
     expect(output).toContain('shutting down: finishing in-flight requests');
+    expect(output).toMatch(/finishing in-flight requests[^]*stopped/);
     expect(code).toBe(0);
     expect(afterwards).toBe('refused');
   }, 180_000);

@@ -354,6 +354,8 @@ async function generateJobs(ctx: Ctx, count: number, companies: CompanyInfo[], d
       email: `recruit@${company.handle}.example`, notify_emails: JSON.stringify([`hr@${company.handle}.example`]),
       military: rnd.chance(0.1) ? 1 : 0, veteran: rnd.chance(0.1) ? 1 : 0,
       start_at: window.start, end_at: window.end, view_count: rnd.int(0, 5000),
+      // A window that ended before the demo began closed then: the hiring sweep has nothing to report for it.
+      closed_event_for: state === 'expired' ? window.end : null,
       created_at: window.start - DAY, updated_at: window.start - DAY, deleted_at: state === 'deleted' ? now - DAY : null,
       ...jobCodeColumns({ seniorities: rnd.some(seniorities, rnd.int(1, 2)), employmentTypes: rnd.some(employmentTypes, rnd.int(1, 2)) }),
     }).returning('id').executeTakeFirstOrThrow();

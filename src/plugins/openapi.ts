@@ -47,14 +47,31 @@ const DOCS_LANGUAGE_SCRIPT = `(function () {
  * The OpenAPI 3.1 document, built from the route schemas, at /openapi.json, the same with its prose in Korean at
  * /openapi.ko.json, and a reference at /docs in the browser's language (Korean or English, with a selector).
  */
-export const openApiPlugin = fp(async (app, opts: { publicBaseUrl: string; /** OAuth scopes and what each allows, for the security scheme. */ scopes: Record<string, string> }) => {
+/** The service's mark: a feed of three lines in a rounded square. */
+const mark = (square: string, lines: string) => `<rect width="32" height="32" rx="7" fill="${square}"/>`
+  + [[8, 18], [14.25, 13], [20.5, 16]].map(([y, width]) => `<rect x="7" y="${y}" width="${width}" height="3.5" rx="1.75" fill="${lines}"/>`).join('');
+/** In the sign-in pages' blue. */
+const ICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">${mark('#1a5fd0', '#fff')}</svg>`;
+/** The top bar's logo (on the blue bar): the mark in white, and the service's name. */
+const LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="360" height="36" viewBox="0 0 360 36"><g transform="translate(0 2)">${mark('#fff', '#1a5fd0')}</g>`
+  + '<text x="42" y="24" font-family="system-ui,-apple-system,Segoe UI,sans-serif" font-size="17" font-weight="600" fill="#fff">Jobs, Events and Posts Open API</text></svg>';
+const BRAND_CSS = '.swagger-ui .topbar{background:#1a5fd0}.swagger-ui .topbar .download-url-wrapper .select-label{color:#fff}'
+  + '.swagger-ui .topbar a{max-width:none}.swagger-ui .topbar-wrapper img{height:36px}';
+
+export const openApiPlugin = fp(async (app, opts: {
+  publicBaseUrl: string;
+  /** OAuth scopes and what each allows, for the security scheme. */
+  scopes: Record<string, string>;
+  /** The running release (package.json's), as /healthz says it. */
+  version: string;
+}) => {
   app.addSchema(ErrorResponse);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: {
         title: 'Jobs, Events and Posts Open API',
-        version: '1.0 beta',
+        version: opts.version,
         description:
           'Search and read job postings, posts and events with an app key; act for a user through OAuth 2.0. ' +
           'Every non-2xx response under /api/v1 has the ErrorResponse body. ' +
@@ -109,7 +126,13 @@ export const openApiPlugin = fp(async (app, opts: { publicBaseUrl: string; /** O
     // The "Authorize" button runs the Authorization Code + PKCE flow; the demo client lists this page's redirect.
     initOAuth: { usePkceWithAuthorizationCodeGrant: true, scopeSeparator: ' ' },
     uiConfig: { persistAuthorization: false, urls: DEFINITIONS },
-    theme: { title: 'Jobs, Events and Posts Open API · Reference', js: [{ filename: 'docs-language.js', content: DOCS_LANGUAGE_SCRIPT }] },
+    logo: { type: 'image/svg+xml', content: Buffer.from(LOGO_SVG), href: '/docs', target: '_self' },
+    theme: {
+      title: 'Jobs, Events and Posts Open API · Reference',
+      js: [{ filename: 'docs-language.js', content: DOCS_LANGUAGE_SCRIPT }],
+      css: [{ filename: 'brand.css', content: BRAND_CSS }],
+      favicon: [{ filename: 'favicon.svg', rel: 'icon', sizes: 'any', type: 'image/svg+xml', content: Buffer.from(ICON_SVG) }],
+    },
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   let korean: unknown = null;
