@@ -92,7 +92,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       webhooks: { onAttempt: (listener) => app.webhooks.onAttempt(listener), stats: () => webhookStats(database.background, clock()) },
     } });
   }
-  await app.register(usageCountPlugin, { usage: accounts.usage });
+  await app.register(usageCountPlugin, { usage: accounts.usage, requestLog: accounts.requestLog, clock });
   await app.register(readScopePlugin);
   await app.register(languagePlugin);
   await app.register(queryNormalizationPlugin);

@@ -53,6 +53,8 @@ export interface Config {
   webhooks: { allowLoopback: boolean; timeoutMs: number; concurrency: number; builderConcurrency: number; endpointsPerApp: number };
   /** Apps one console user may own at once (the operator's CLI is not held to it). */
   appsPerBuilder: number;
+  /** Requests each app's request log keeps (the console shows the latest of them). */
+  requestLogPerApp: number;
   /** Bounds on every connection, so idle or trickling clients cannot hold the server's sockets. */
   http: {
     /** The request's headers must have arrived within this. */
@@ -264,6 +266,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       endpointsPerApp: int('WEBHOOK_ENDPOINTS_PER_APP', 10, 1, 100),
     },
     appsPerBuilder: int('APPS_PER_BUILDER', 20, 1, 10_000),
+    requestLogPerApp: int('REQUEST_LOG_PER_APP', 1_000, 10, 100_000),
     http: {
       headersTimeoutMs: int('HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
       requestTimeoutMs: int('HTTP_REQUEST_TIMEOUT_MS', 120_000, 100, 3_600_000),

@@ -108,6 +108,17 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
     expect(usage).toContain('Last hour, by minute (UTC)');
     expect(await page.locator('svg.chart rect').count()).toBeGreaterThan(0);
     await check(page, 'usage');
+    // The same calls one by one in the request log, with a filter by status.
+    await s.app.requestLog.flush();
+    await page.getByRole('link', { name: 'Job board widget' }).click();
+    await page.getByRole('link', { name: 'Request log' }).click();
+    const logged = await page.locator('table.requests tbody').textContent();
+    expect(logged).toContain('searchJobs');
+    expect(await page.locator('table.requests tbody tr').count()).toBeGreaterThanOrEqual(2);
+    await check(page, 'requests');
+    await page.getByRole('link', { name: 'Errors (400 and up)' }).click();
+    await expect.poll(() => page.locator('main strong[aria-current="page"]').textContent()).toBe('Errors (400 and up)');
+    for (const status of await page.locator('table.requests tbody tr td:nth-child(3)').allTextContents()) expect(Number(status)).toBeGreaterThanOrEqual(400);
     await page.getByRole('link', { name: 'Job board widget' }).click();
     let audit = await page.locator('section[aria-labelledby="audit"]').textContent();
     expect(audit).toContain('key.rotated');

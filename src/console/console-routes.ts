@@ -16,6 +16,7 @@ import type { AppKeyService } from '../modules/accounts/app-key-service.js';
 import { passwordProblem } from '../modules/accounts/password-policy.js';
 import { AppCredentials, CredentialError, isOverlap, OverlapRunningError } from '../modules/apps/app-credentials.js';
 import { AppRepository } from '../modules/apps/app-repository.js';
+import { latestRequests, REQUEST_FILTERS, type RequestFilter } from '../modules/apps/request-log.js';
 import { usageReport } from '../modules/apps/usage.js';
 import { CLASSES, stackedBars } from './usage-chart.js';
 import { ClientRegistrationError, isHttpsOrLoopback } from '../modules/oauth/client-admin.js';
@@ -60,6 +61,8 @@ export interface ConsoleOptions {
   appsPerBuilder: number;
   /** The global rate limit every app has (the usage page shows what is left of it). */
   globalLimits: { perMinute: number; perDay: number };
+  /** Requests each app's request log keeps. */
+  requestLogPerApp: number;
   clock: () => number;
   webhooks: { endpoints: WebhookEndpoints; links: Links; allowLoopback: boolean };
 }
@@ -378,6 +381,24 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
       throw err;
     }
     return reply.redirect(`/console/apps/${owned.id}`, 303);
+  });
+
+  // Request log
+
+  app.get<{ Params: { appId: string }; Querystring: { status?: string } }>('/console/apps/:appId/requests', { schema: { hide: true } }, async (request, reply) => {
+    const user = await signedIn(request, reply);
+    if (!user) return reply;
+    const owned = await ownedApp(request, user);
+    if (!owned) return notFound(request, reply, user);
+    const t = CONSOLE_TEXT[language(request)];
+    const asked = request.query.status ?? 'all';
+    const filter: RequestFilter = (REQUEST_FILTERS as readonly string[]).includes(asked) ? asked as RequestFilter : 'all';
+    const requests = (await latestRequests(opts.database.db, owned.id, filter))
+      .map((r) => ({ ...r, when: new Date(r.at).toISOString().replace('T', ' ').slice(0, 19) }));
+    return render(request, reply, 'requests', {
+      pageTitle: `${t.rq.requests}: ${owned.name}`, user, section: 'apps', app: { id: owned.id, name: owned.name },
+      requests, filter, filters: REQUEST_FILTERS, note: t.rq.note.replace('{n}', opts.requestLogPerApp.toLocaleString('en')),
+    });
   });
 
   // Usage

@@ -14,6 +14,11 @@ const ko = {
   passwordLength: '비밀번호는 12자 이상 1,024자 이하여야 합니다.',
   webOrigins: '웹 출처 (한 줄에 하나, 최대 10개): 브라우저에서 이 앱의 키를 쓸 수 있는 곳. 예: https://app.example', webOriginRule: '웹 출처는 경로 없이 https://호스트[:포트] (개발용으로 127.0.0.1, localhost, [::1]의 http) 형태로 최대 10개까지 입력하세요', fixBelow: '아래 표시된 항목을 고쳐 주세요. 입력한 내용은 그대로 두었습니다.',
   guessable: '추측하기 쉬운 비밀번호입니다. 흔한 비밀번호, 반복, 키보드 배열, 이메일이나 이름이 들어간 비밀번호는 쓸 수 없습니다.',
+  rq: {
+    requests: '요청 기록', note: '이 앱의 키나 OAuth 토큰으로 들어온 최근 요청입니다. 앱마다 최근 {n}건을 보관하며, 몇 초 늦게 나타납니다. 본문, 키, 토큰, 쿼리는 기록하지 않습니다.',
+    show: '보기', all: '전체', errors: '오류 (400 이상)', when: '때 (UTC)', operation: '작업', status: '상태', code: '오류 코드', ms: '걸린 시간 (ms)',
+    requestId: '요청 ID', none: '아직 기록된 요청이 없습니다.', noneMatch: '이 조건에 맞는 요청이 없습니다.',
+  },
   usage: '사용량', budget: '남은 전체 호출 한도', thisMinute: '이번 분', today: '오늘 (UTC)',
   budgetNote: '몇 초 늦게 반영됩니다. 429 응답은 한도에 들어가지 않습니다.', perMinute: '최근 1시간, 분마다 (UTC)', perDay: '최근 30일, 날마다 (UTC 날짜)',
   actions: {
@@ -73,6 +78,11 @@ const en: typeof ko = {
   passwordLength: 'A password has 12 to 1,024 characters.',
   webOrigins: 'Web origins (one a line, at most 10): where a browser may use this app\'s key, e.g. https://app.example', webOriginRule: 'A web origin is https://host[:port] with no path (or http on 127.0.0.1, localhost or [::1]), at most 10', fixBelow: 'Fix the fields marked below; what you typed is kept.',
   guessable: 'That password is easy to guess. Common passwords, repeats, keyboard runs and ones containing your e-mail or name are refused.',
+  rq: {
+    requests: 'Request log', note: 'The latest requests made with this app\'s key or its OAuth tokens. Each app keeps its latest {n}; they appear a few seconds late. Bodies, keys, tokens and queries are not recorded.',
+    show: 'Show', all: 'All', errors: 'Errors (400 and up)', when: 'When (UTC)', operation: 'Operation', status: 'Status', code: 'Error code', ms: 'Time (ms)',
+    requestId: 'Request id', none: 'No requests recorded yet.', noneMatch: 'No request matches this filter.',
+  },
   usage: 'Usage', budget: 'Global budget left', thisMinute: 'This minute', today: 'Today (UTC)',
   budgetNote: 'Counts arrive a few seconds late. 429 answers do not count against the limit.', perMinute: 'Last hour, by minute (UTC)', perDay: 'Last 30 days, by day (UTC dates)',
   actions: {

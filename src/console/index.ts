@@ -13,7 +13,7 @@ export function consoleArea(infra: Infrastructure, deps: { accounts: AccountsAre
     routes: async (app) => {
       await app.register(consoleRoutes, {
         database, accounts, appKeys, oauth, sessions, tokens, keyEncryptionKey, signUpOpen: config.consoleSignUpOpen, appsPerBuilder: config.appsPerBuilder,
-        globalLimits: { perMinute: config.rateLimits.globalPerMinute, perDay: config.rateLimits.globalPerDay }, clock,
+        globalLimits: { perMinute: config.rateLimits.globalPerMinute, perDay: config.rateLimits.globalPerDay }, requestLogPerApp: config.requestLogPerApp, clock,
         webhooks: { endpoints: deps.webhookEndpoints, links: infra.links, allowLoopback: config.webhooks.allowLoopback },
       });
     },

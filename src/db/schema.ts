@@ -93,6 +93,18 @@ export interface AppAuditTable {
   created_at: number;
 }
 
+/** An app's latest API requests (the console's request log), bounded per app. */
+export interface AppRequestsTable {
+  id: Generated<number>;
+  app_id: number;
+  at: number;
+  operation: string;
+  status: number;
+  code: string | null;
+  duration_ms: number;
+  request_id: string;
+}
+
 export interface PostsTable {
   id: Generated<number>;
   author_type: string;
@@ -467,6 +479,7 @@ export interface DB {
   apps: AppsTable;
   app_keys: AppKeysTable;
   app_audit: AppAuditTable;
+  app_requests: AppRequestsTable;
   app_usage: AppUsageTable;
   posts: PostsTable;
   post_images: PostImagesTable;

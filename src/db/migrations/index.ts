@@ -28,6 +28,7 @@ import { catalogGroupsAndDescriptions } from './2026-11-28-025-catalog-groups-an
 import { changeEventsByResource } from './2026-11-28-026-change-events-by-resource.js';
 import { webhookTestDeliveries } from './2026-11-28-027-webhook-test-deliveries.js';
 import { userDisabled } from './2026-11-28-028-user-disabled.js';
+import { appRequestLog } from './2026-11-29-029-app-request-log.js';
 
 /**
  * Every migration, by name; names sort in the order they run. Never edit one that has landed, with one
@@ -64,5 +65,6 @@ export function allMigrations(adapter: DialectAdapter): Record<string, Migration
     '2026-11-28-026-change-events-by-resource': changeEventsByResource(),
     '2026-11-28-027-webhook-test-deliveries': webhookTestDeliveries(),
     '2026-11-28-028-user-disabled': userDisabled(),
+    '2026-11-29-029-app-request-log': appRequestLog(adapter),
   };
 }

@@ -1,4 +1,5 @@
 import type { Infrastructure } from '../../infrastructure.js';
+import { RequestLog } from '../apps/request-log.js';
 import { UsageCounter } from '../apps/usage.js';
 import { AccountsRepository } from './accounts-repository.js';
 import { AppKeyService } from './app-key-service.js';
@@ -17,6 +18,7 @@ export function accountsArea(infra: Infrastructure) {
     appKeys: new AppKeyService(accounts, config.apiKeyCacheSeconds, clock, infra.revocations),
     permissions: new PermissionService(database.db),
     usage: new UsageCounter(database.db, clock),
+    requestLog: new RequestLog(database.db, config.requestLogPerApp),
   };
 }
 
