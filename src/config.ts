@@ -99,6 +99,8 @@ export interface Config {
    * `Authorization: Bearer <METRICS_TOKEN>` when a token is set. Off by default.
    */
   metrics: { enabled: boolean; token: string | null };
+  /** Outgoing mail (the console's reset and confirmation links): SMTP, or the outbox under DATA_DIR without SMTP_URL. */
+  mail: { smtpUrl: string | null; from: string };
   corsOrigins: string[];
   trustProxy: boolean;
   apiKeyCacheSeconds: number;
@@ -192,6 +194,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       databaseUrl = path.resolve(cwd, rawDatabaseUrl.replace(/^file:\/\//, ''));
     }
   }
+
+  const smtpUrl = read('SMTP_URL') ?? null;
+  if (smtpUrl !== null && !/^smtps?:\/\/[^/]/.test(smtpUrl)) problems.push(`SMTP_URL: must be an smtp:// or smtps:// URL, got "${redactUrl(smtpUrl)}"`);
+  const mailFrom = read('MAIL_FROM');
 
   const redisUrl = read('REDIS_URL') ?? null;
   if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) {
@@ -293,6 +299,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     logFormat: logFormat as 'json' | 'pretty',
     consoleSignUpOpen: consoleSignUp === 'open',
     metrics: { enabled: metrics === 'on', token: metricsToken },
+    mail: { smtpUrl, from: mailFrom ?? `no-reply@${new URL(publicBaseUrl).hostname.replace(/^\[|\]$/g, '')}` },
     corsOrigins,
     trustProxy: bool('TRUST_PROXY', false),
     // At most 5 s: a key rotated with no overlap, revoked, or of a deleted app is refused everywhere within it.

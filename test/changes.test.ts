@@ -341,9 +341,10 @@ describe.each(ENGINES)('the change feed across two instances on %s', (engine) =>
 
 describe('the change feed\'s timers', () => {
   it('start when the app is ready: a sweep never runs before every area can complete its changes', async () => {
-    // The demo has published jobs whose recruiting windows ended before TEST_NOW: the first sweep closes them.
+    // One of the demo's hiring jobs has a window that ended a moment before TEST_NOW: the first sweep closes it.
     const db = await createTestDatabase('sqlite');
-    await generateDemoData(db.database, { now: TEST_NOW });
+    const demo = await generateDemoData(db.database, { now: TEST_NOW });
+    await db.database.db.updateTable('jobs').set({ end_at: TEST_NOW - 1_000 }).where('id', '=', demo.jobs.hiring).execute();
     const config = testConfig();
     const closed = () => db.database.db.selectFrom('change_events').select(['position', 'ready']).where('type', '=', 'job.closed').execute();
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchChromium } from './helpers/browser.js';
 import { startListeningApp, type ListeningApp } from './helpers/listening-app.js';
 import { Browser as FormBrowser, fetchSend, hiddenField } from './helpers/oauth-browser.js';
+import { linkIn, startSmtpInbox, type SmtpInbox } from './helpers/smtp-inbox.js';
 
 /** Screenshots go to docs/console/ when CONSOLE_SCREENSHOTS=docs (how docs/console.md's are made), else test/.screenshots/. */
 const SHOTS = process.env.CONSOLE_SCREENSHOTS === 'docs' ? 'docs/console' : 'test/.screenshots/console';
@@ -21,14 +22,17 @@ const HOUR = 3_600_000;
 describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console', () => {
   let s: ListeningApp;
   let browser: Browser;
+  let inbox: SmtpInbox;
   beforeAll(async () => {
-    s = await startListeningApp('sqlite', { CONSOLE_SIGN_UP: 'open' });
+    inbox = await startSmtpInbox();
+    s = await startListeningApp('sqlite', { CONSOLE_SIGN_UP: 'open', SMTP_URL: inbox.url });
     browser = await launchChromium();
     fs.mkdirSync(SHOTS, { recursive: true });
   });
   afterAll(async () => {
     await browser?.close();
     await s?.close();
+    await inbox?.close();
   });
 
   async function check(page: Page, name: string) {
@@ -191,6 +195,50 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
     const other = await page.goto(`${s.base}/console/apps/${demoApp.id}`);
     expect(other!.status()).toBe(404);
     await check(page, 'not-found');
+    await context.close();
+  }, 60_000);
+
+  it('confirms a new account\'s address by mail, and gets a builder back in with a mailed reset link', async () => {
+    const context = await browser.newContext({ locale: 'en-US', extraHTTPHeaders: { 'accept-language': 'en' } });
+    const page = await context.newPage();
+    const email = 'forgetful@example.com';
+    await page.goto(`${s.base}/console/sign-up`);
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('Name').fill('Fay Forgetful');
+    await page.getByLabel('Handle').fill('fay');
+    await page.getByLabel('Password').fill('the first passphrase 2026');
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await expect.poll(() => page.url(), { timeout: 10_000 }).toBe(`${s.base}/console/apps`);
+    expect(await page.locator('#unconfirmed').textContent()).toContain(`Please confirm ${email}`);
+    await check(page, 'apps-unconfirmed');
+    await expect.poll(() => inbox.to(email).length, { timeout: 10_000 }).toBe(1);
+    const confirmation = inbox.to(email)[0]!;
+    expect(confirmation.subject).toBe('Confirm your e-mail address');
+    await page.goto(linkIn(confirmation, `${s.base}/console/confirm-email?token=`));
+    expect(await page.locator('main .notice').textContent()).toBe(`${email} is confirmed.`);
+    await page.getByRole('link', { name: 'Apps', exact: true }).first().click();
+    await expect.poll(() => page.url()).toBe(`${s.base}/console/apps`);
+    expect(await page.locator('#unconfirmed').count()).toBe(0);
+
+    await page.getByRole('button', { name: /Sign out/ }).click();
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await check(page, 'forgot-password');
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByRole('button', { name: 'Send the link' }).click();
+    expect(await page.locator('main').textContent()).toContain('If an account uses this address, a link is on its way.');
+    await expect.poll(() => inbox.to(email).length, { timeout: 10_000 }).toBe(2);
+    const reset = inbox.to(email)[1]!;
+    expect(reset.subject).toBe('Reset your password');
+    await page.goto(linkIn(reset, `${s.base}/console/reset-password?token=`));
+    await check(page, 'reset-password');
+    await page.getByLabel('New password').fill('the second passphrase 2026');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    expect(await page.locator('main .notice').textContent()).toContain('signed out everywhere');
+    await check(page, 'reset-done');
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('Password').fill('the second passphrase 2026');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.url(), { timeout: 10_000 }).toBe(`${s.base}/console/apps`);
     await context.close();
   }, 60_000);
 

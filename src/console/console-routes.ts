@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import cookie from '@fastify/cookie';
 import { Eta } from 'eta';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { AccountLinks } from '../modules/accounts/account-links.js';
 import type { AccountsRepository } from '../modules/accounts/accounts-repository.js';
 import type { AppKeyService } from '../modules/accounts/app-key-service.js';
 import { passwordProblem } from '../modules/accounts/password-policy.js';
@@ -25,6 +26,7 @@ import { SCOPES } from '../modules/oauth/scopes.js';
 import type { TokenService } from '../modules/oauth/token-service.js';
 import type { WebSessions } from '../modules/web/web-session.js';
 import type { Database } from '../db/database.js';
+import type { Mailer } from '../mail/mailer.js';
 import type { Links } from '../shared/links.js';
 import type { WebhookEndpoints } from '../webhooks/webhook-endpoints.js';
 import { ConsoleReveals, type RevealKind } from './console-reveals.js';
@@ -63,6 +65,11 @@ export interface ConsoleOptions {
   globalLimits: { perMinute: number; perDay: number };
   /** Requests each app's request log keeps. */
   requestLogPerApp: number;
+  /** Password-reset and address-confirmation links, and the mail that carries them. */
+  accountLinks: AccountLinks;
+  mailer: Mailer;
+  /** Where the console is reached: the links in mail point here. */
+  publicBaseUrl: string;
   clock: () => number;
   webhooks: { endpoints: WebhookEndpoints; links: Links; allowLoopback: boolean };
 }
@@ -192,9 +199,10 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
 
   // Accounts
 
-  app.get('/console/sign-in', { schema: { hide: true } }, async (request, reply) => {
+  app.get<{ Querystring: { reset?: string } }>('/console/sign-in', { schema: { hide: true } }, async (request, reply) => {
     if (await sessions.user(request)) return reply.redirect('/console/apps', 303);
-    return render(request, reply, 'sign-in', { pageTitle: CONSOLE_TEXT[language(request)].signIn, user: null, signUpOpen: opts.signUpOpen });
+    const t = CONSOLE_TEXT[language(request)];
+    return render(request, reply, 'sign-in', { pageTitle: t.signIn, user: null, signUpOpen: opts.signUpOpen, ...(request.query.reset === 'done' ? { notice: t.mail.resetDone } : {}) });
   });
 
   app.post('/console/sign-in', { schema: { hide: true } }, async (request, reply) => {
@@ -237,9 +245,90 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     if (!await sessions.signUpAllowed(request)) return again(429, t.tooMany);
     if (await accounts.findUserByEmail(email) || await accounts.userIdByHandle(handle) !== undefined) return again(409, t.emailTaken);
     const passwordHash = await sessions.hashPassword(password);
-    const userId = await accounts.createUser({ email, name, handle, passwordHash });
+    const userId = await accounts.createUser({ email, name, handle, passwordHash, emailVerified: false });
+    await mailConfirmation(request, userId, email);
     await sessions.start(reply, userId);
     return reply.redirect('/console/apps', 303);
+  });
+
+  // Mailed links: password reset, address confirmation
+
+  /** A page's address with a mailed link's secret. */
+  const linkTo = (path: string, secret: string) => new URL(`${path}?token=${secret}`, opts.publicBaseUrl).toString();
+
+  async function mailConfirmation(request: FastifyRequest, userId: number, email: string): Promise<void> {
+    const t = CONSOLE_TEXT[language(request)];
+    const secret = await opts.accountLinks.issue(userId, email, 'verify');
+    opts.mailer.send({ to: email, subject: t.mail.confirmSubject, text: fill(t.mail.confirmBody, { email, link: linkTo('/console/confirm-email', secret) }) });
+  }
+
+  app.get<{ Querystring: { sent?: string } }>('/console/forgot-password', { schema: { hide: true } }, async (request, reply) =>
+    render(request, reply, 'forgot-password', { pageTitle: CONSOLE_TEXT[language(request)].mail.forgotTitle, user: await sessions.user(request), sent: request.query.sent === '1' }));
+
+  app.post('/console/forgot-password', { schema: { hide: true } }, async (request, reply) => {
+    const t = CONSOLE_TEXT[language(request)];
+    const form = (request.body ?? {}) as Form;
+    const email = (form.email ?? '').trim().toLowerCase();
+    const page = (status: number, extra: Record<string, unknown>) =>
+      render(request, reply, 'forgot-password', { pageTitle: t.mail.forgotTitle, user: null, email: form.email, ...extra }, status);
+    if (!sessions.csrfValid(request, form.csrf_token)) return page(403, { error: t.expired });
+    if (!EMAIL.test(email)) return page(400, { error: t.invalid });
+    // Counted whether or not an account has the address: the answer is the same either way.
+    if (!await sessions.mailAllowed(request, 'reset', email)) return page(429, { error: t.tooMany });
+    const user = await accounts.findUserByEmail(email);
+    if (user && user.disabled_at === null && user.password_hash) {
+      const secret = await opts.accountLinks.issue(user.id, user.email, 'reset');
+      opts.mailer.send({ to: user.email, subject: t.mail.resetSubject, text: fill(t.mail.resetBody, { email: user.email, link: linkTo('/console/reset-password', secret) }) });
+    }
+    // The same answer whether an account has the address or not; a reload sends nothing more.
+    return reply.redirect('/console/forgot-password?sent=1', 303);
+  });
+
+  app.get<{ Querystring: { token?: string } }>('/console/reset-password', { schema: { hide: true } }, async (request, reply) => {
+    const t = CONSOLE_TEXT[language(request)];
+    const holder = await opts.accountLinks.holder(request.query.token, 'reset');
+    if (!holder) return render(request, reply, 'reset-password', { pageTitle: t.mail.resetTitle, user: null, error: t.mail.linkDead }, 410);
+    return render(request, reply, 'reset-password', { pageTitle: t.mail.resetTitle, user: null, token: request.query.token, email: holder.email });
+  });
+
+  app.post('/console/reset-password', { schema: { hide: true } }, async (request, reply) => {
+    const t = CONSOLE_TEXT[language(request)];
+    const form = (request.body ?? {}) as Form;
+    const holder = await opts.accountLinks.holder(form.token, 'reset');
+    if (!holder) return render(request, reply, 'reset-password', { pageTitle: t.mail.resetTitle, user: null, error: t.mail.linkDead }, 410);
+    const again = (status: number, error: string) =>
+      render(request, reply, 'reset-password', { pageTitle: t.mail.resetTitle, user: null, token: form.token, email: holder.email, error }, status);
+    if (!sessions.csrfValid(request, form.csrf_token)) return again(403, t.expired);
+    const user = await accounts.findUserById(holder.userId);
+    const next = form.password ?? '';
+    const weak = await passwordProblem(next, [holder.email, user?.name ?? '', user?.handle ?? '']);
+    if (weak !== null) return again(400, weak === 'length' ? t.passwordLength : t.guessable);
+    if (!await opts.accountLinks.resetPassword(form.token, await sessions.hashPassword(next))) {
+      return render(request, reply, 'reset-password', { pageTitle: t.mail.resetTitle, user: null, error: t.mail.linkDead }, 410);
+    }
+    // Every session of the account has ended, this browser's too: it signs in with the new password.
+    await sessions.signOut(request, reply);
+    return reply.redirect('/console/sign-in?reset=done', 303);
+  });
+
+  app.get<{ Querystring: { token?: string } }>('/console/confirm-email', { schema: { hide: true } }, async (request, reply) => {
+    const t = CONSOLE_TEXT[language(request)];
+    const confirmed = await opts.accountLinks.verify(request.query.token);
+    if (!confirmed) return render(request, reply, 'message', { pageTitle: t.mail.confirmTitle, user: await sessions.user(request), error: t.mail.linkDead }, 410);
+    // The account read after the confirmation: a signed-in page no longer asks for it.
+    return render(request, reply, 'message', { pageTitle: t.mail.confirmTitle, user: await sessions.user(request), notice: fill(t.mail.confirmed, { email: confirmed.email }) });
+  });
+
+  app.post('/console/confirm-email/send', { schema: { hide: true } }, async (request, reply) => {
+    const user = await posted(request, reply);
+    if (!user) return reply;
+    const t = CONSOLE_TEXT[language(request)];
+    if (user.email_verified) return reply.redirect('/console/apps', 303);
+    if (!await sessions.mailAllowed(request, 'verify', user.email)) {
+      return render(request, reply, 'message', { pageTitle: t.mail.confirmTitle, user, error: t.tooMany }, 429);
+    }
+    await mailConfirmation(request, user.id, user.email);
+    return render(request, reply, 'message', { pageTitle: t.mail.confirmTitle, user, notice: t.mail.confirmSent });
   });
 
   app.get('/console/password', { schema: { hide: true } }, async (request, reply) => {

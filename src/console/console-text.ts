@@ -14,6 +14,16 @@ const ko = {
   passwordLength: '비밀번호는 12자 이상 1,024자 이하여야 합니다.',
   webOrigins: '웹 출처 (한 줄에 하나, 최대 10개): 브라우저에서 이 앱의 키를 쓸 수 있는 곳. 예: https://app.example', webOriginRule: '웹 출처는 경로 없이 https://호스트[:포트] (개발용으로 127.0.0.1, localhost, [::1]의 http) 형태로 최대 10개까지 입력하세요', fixBelow: '아래 표시된 항목을 고쳐 주세요. 입력한 내용은 그대로 두었습니다.',
   guessable: '추측하기 쉬운 비밀번호입니다. 흔한 비밀번호, 반복, 키보드 배열, 이메일이나 이름이 들어간 비밀번호는 쓸 수 없습니다.',
+  mail: {
+    forgot: '비밀번호를 잊으셨나요?', forgotTitle: '비밀번호 재설정', forgotIntro: '계정의 이메일 주소를 입력하면 새 비밀번호를 정하는 링크를 보내 드립니다.',
+    sendLink: '링크 보내기', resetSent: '이 주소를 쓰는 계정이 있으면 링크를 보냈습니다. 링크는 30분 동안 한 번만 쓸 수 있습니다.',
+    resetTitle: '새 비밀번호 정하기', linkDead: '이 링크는 만료되었거나 이미 사용되었습니다.', askAgain: '새 링크 받기',
+    resetDone: '비밀번호를 바꿨습니다. 모든 기기에서 로그아웃되었으니 새 비밀번호로 로그인하세요.',
+    unconfirmed: '{email} 주소를 확인해 주세요. 보내 드린 메일의 링크를 열면 됩니다.', sendAgain: '확인 메일 다시 보내기',
+    confirmSent: '확인 메일을 보냈습니다. 링크는 24시간 동안 쓸 수 있습니다.', confirmTitle: '이메일 주소 확인', confirmed: '{email} 주소를 확인했습니다.',
+    resetSubject: '비밀번호 재설정', resetBody: '개발자 콘솔 계정 {email}의 비밀번호를 재설정해 달라는 요청을 받았습니다.\n\n아래 링크에서 새 비밀번호를 정하세요. 링크는 30분 동안 한 번만 쓸 수 있습니다.\n{link}\n\n요청하지 않았다면 이 메일을 무시하세요. 비밀번호는 바뀌지 않습니다.\n',
+    confirmSubject: '이메일 주소 확인', confirmBody: '개발자 콘솔 계정의 주소가 {email} 맞는지 확인해 주세요. 아래 링크는 24시간 동안 쓸 수 있습니다.\n{link}\n\n가입하지 않았다면 이 메일을 무시하세요.\n',
+  },
   rq: {
     requests: '요청 기록', note: '이 앱의 키나 OAuth 토큰으로 들어온 최근 요청입니다. 앱마다 최근 {n}건을 보관하며, 몇 초 늦게 나타납니다. 본문, 키, 토큰, 쿼리는 기록하지 않습니다.',
     show: '보기', all: '전체', errors: '오류 (400 이상)', when: '때 (UTC)', operation: '작업', status: '상태', code: '오류 코드', ms: '걸린 시간 (ms)',
@@ -78,6 +88,16 @@ const en: typeof ko = {
   passwordLength: 'A password has 12 to 1,024 characters.',
   webOrigins: 'Web origins (one a line, at most 10): where a browser may use this app\'s key, e.g. https://app.example', webOriginRule: 'A web origin is https://host[:port] with no path (or http on 127.0.0.1, localhost or [::1]), at most 10', fixBelow: 'Fix the fields marked below; what you typed is kept.',
   guessable: 'That password is easy to guess. Common passwords, repeats, keyboard runs and ones containing your e-mail or name are refused.',
+  mail: {
+    forgot: 'Forgot your password?', forgotTitle: 'Reset your password', forgotIntro: 'Give the e-mail address of your account: we send you a link to choose a new password.',
+    sendLink: 'Send the link', resetSent: 'If an account uses this address, a link is on its way. It works once, for 30 minutes.',
+    resetTitle: 'Choose a new password', linkDead: 'This link has expired or was used already.', askAgain: 'Ask for a new link',
+    resetDone: 'Your password was changed and you were signed out everywhere: sign in with the new one.',
+    unconfirmed: 'Please confirm {email}: open the link in the mail we sent you.', sendAgain: 'Send the mail again',
+    confirmSent: 'The confirmation mail is on its way. Its link works for 24 hours.', confirmTitle: 'Confirm your e-mail address', confirmed: '{email} is confirmed.',
+    resetSubject: 'Reset your password', resetBody: 'Someone asked to reset the password of the developer console account {email}.\n\nChoose a new password here (the link works once, for 30 minutes):\n{link}\n\nIf it was not you, ignore this mail: your password stays as it is.\n',
+    confirmSubject: 'Confirm your e-mail address', confirmBody: 'Please confirm that {email} is the address of your developer console account (the link works for 24 hours):\n{link}\n\nIf you did not sign up, ignore this mail.\n',
+  },
   rq: {
     requests: 'Request log', note: 'The latest requests made with this app\'s key or its OAuth tokens. Each app keeps its latest {n}; they appear a few seconds late. Bodies, keys, tokens and queries are not recorded.',
     show: 'Show', all: 'All', errors: 'Errors (400 and up)', when: 'When (UTC)', operation: 'Operation', status: 'Status', code: 'Error code', ms: 'Time (ms)',

@@ -105,6 +105,17 @@ export interface AppRequestsTable {
   request_id: string;
 }
 
+/** A link sent by e-mail: a password reset or an address check (only its secret's hash). */
+export interface AccountLinksTable {
+  token_hash: string;
+  user_id: number;
+  purpose: 'reset' | 'verify';
+  email: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
 export interface PostsTable {
   id: Generated<number>;
   author_type: string;
@@ -480,6 +491,7 @@ export interface DB {
   app_keys: AppKeysTable;
   app_audit: AppAuditTable;
   app_requests: AppRequestsTable;
+  account_links: AccountLinksTable;
   app_usage: AppUsageTable;
   posts: PostsTable;
   post_images: PostImagesTable;

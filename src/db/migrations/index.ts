@@ -29,6 +29,7 @@ import { changeEventsByResource } from './2026-11-28-026-change-events-by-resour
 import { webhookTestDeliveries } from './2026-11-28-027-webhook-test-deliveries.js';
 import { userDisabled } from './2026-11-28-028-user-disabled.js';
 import { appRequestLog } from './2026-11-29-029-app-request-log.js';
+import { accountLinks } from './2026-11-29-030-account-links.js';
 
 /**
  * Every migration, by name; names sort in the order they run. Never edit one that has landed, with one
@@ -66,5 +67,6 @@ export function allMigrations(adapter: DialectAdapter): Record<string, Migration
     '2026-11-28-027-webhook-test-deliveries': webhookTestDeliveries(),
     '2026-11-28-028-user-disabled': userDisabled(),
     '2026-11-29-029-app-request-log': appRequestLog(adapter),
+    '2026-11-29-030-account-links': accountLinks(),
   };
 }

@@ -9,6 +9,8 @@ export interface NewUser {
   imageUrl?: string | null;
   certificated?: boolean;
   locale?: string;
+  /** Whether the address is known to be the user's (default: yes, as when the operator creates the account); a console sign-up's is not until confirmed. */
+  emailVerified?: boolean;
 }
 
 export interface NewCompany {
@@ -28,7 +30,7 @@ export class AccountsRepository {
     const now = this.clock();
     const row = await this.db.insertInto('users').values({
       email: user.email.toLowerCase(),
-      email_verified: 1,
+      email_verified: user.emailVerified === false ? 0 : 1,
       password_hash: user.passwordHash,
       name: user.name,
       handle: user.handle,

@@ -43,6 +43,17 @@ export class LoginThrottle {
     return this.take(`signup|i:${hashSecret(address).slice(0, 32)}|${start}`, this.settings.maxFailuresPerAddress, end);
   }
 
+  /**
+   * Counts one mailed link asked for (a password reset, a confirmation sent again) for this e-mail address and this
+   * client address; false when either has had its share in the window: `perAccount` per e-mail address, whether an
+   * account has it or not (so a refusal tells nothing), and `maxFailuresPerAddress` per client address.
+   */
+  async mailAllowed(kind: 'reset' | 'verify', email: string, address: string, perAccount: number): Promise<boolean> {
+    const { start, end } = this.window();
+    if (!await this.take(`${kind}|a:${hashSecret(email).slice(0, 32)}|${start}`, perAccount, end)) return false;
+    return this.take(`${kind}|i:${hashSecret(address).slice(0, 32)}|${start}`, this.settings.maxFailuresPerAddress, end);
+  }
+
   /** The current window, aligned to the clock. */
   private window(): { start: number; end: number } {
     const windowMs = this.settings.windowSeconds * 1000;

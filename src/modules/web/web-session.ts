@@ -19,6 +19,8 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 /** The longest e-mail address (RFC 5321's path limit) and password any account can have. */
 const MAX_EMAIL = 320;
 const MAX_PASSWORD = 1024;
+/** Links mailed to one address per throttle window (LOGIN_FAILURE_WINDOW_SECONDS): a reset, a confirmation sent again. */
+const MAILS_PER_ACCOUNT = 3;
 
 export type SignInResult = { kind: 'ok'; userId: number } | { kind: 'refused' } | { kind: 'throttled' };
 
@@ -98,6 +100,11 @@ export class WebSessions {
   /** Whether this address may try another sign-up now (the throttle's per-address limit, every attempt counted). */
   signUpAllowed(request: FastifyRequest): Promise<boolean> {
     return this.throttle.signUpAllowed(request.ip);
+  }
+
+  /** Whether this browser may have another link mailed to `email` now (3 per address and window, and the per-client limit). */
+  mailAllowed(request: FastifyRequest, kind: 'reset' | 'verify', email: string): Promise<boolean> {
+    return this.throttle.mailAllowed(kind, email, request.ip, MAILS_PER_ACCOUNT);
   }
 
   /** Starts a session for `userId` (after sign-in or sign-up). */

@@ -1,0 +1,81 @@
+/**
+ * Links mailed to an account's address: a password reset (30 minutes, once) and the confirmation of a console
+ * sign-up's address (24 hours, once). The link carries a random secret; only its hash is stored. Issuing a link
+ * ends the account's earlier unused links of the same kind, so only the latest mail works.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import { hashSecret } from '../../shared/keys.js';
+
+export type LinkPurpose = 'reset' | 'verify';
+
+export const LINK_LIFETIME_MS: Record<LinkPurpose, number> = { reset: 30 * 60_000, verify: 24 * 3_600_000 };
+
+/** A link's secret as it travels in a URL: 32 random bytes, base64url. */
+const SECRET = /^[A-Za-z0-9_-]{43}$/;
+
+export interface LinkHolder { userId: number; email: string }
+
+export class AccountLinks {
+  constructor(private readonly db: Kysely<DB>, private readonly clock: () => number) {}
+
+  /** A new link of `purpose` for the account at `email`; returns its secret (for the mail, never stored). */
+  async issue(userId: number, email: string, purpose: LinkPurpose): Promise<string> {
+    const secret = randomBytes(32).toString('base64url');
+    const now = this.clock();
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('account_links').where('user_id', '=', userId).where('purpose', '=', purpose).execute();
+      await trx.insertInto('account_links').values({
+        token_hash: hashSecret(secret), user_id: userId, purpose, email, created_at: now, expires_at: now + LINK_LIFETIME_MS[purpose], used_at: null,
+      }).execute();
+    });
+    return secret;
+  }
+
+  /** Whom a link that still works belongs to, without using it (the page that asks for the new password). */
+  async holder(secret: string | undefined, purpose: LinkPurpose): Promise<LinkHolder | null> {
+    if (!secret || !SECRET.test(secret)) return null;
+    const row = await this.db.selectFrom('account_links').select(['user_id', 'email'])
+      .where('token_hash', '=', hashSecret(secret)).where('purpose', '=', purpose)
+      .where('used_at', 'is', null).where('expires_at', '>', this.clock()).executeTakeFirst();
+    return row ? { userId: Number(row.user_id), email: row.email } : null;
+  }
+
+  /**
+   * Sets a new password through a reset link, in one transaction: the link is used (a second use, or a use after
+   * its 30 minutes, changes nothing and returns null), the password replaced, and every console and sign-in session
+   * of the account ended. A disabled account's link does nothing.
+   */
+  async resetPassword(secret: string | undefined, passwordHash: string): Promise<LinkHolder | null> {
+    if (!secret || !SECRET.test(secret)) return null;
+    const now = this.clock();
+    return this.db.transaction().execute(async (trx) => {
+      const link = await trx.updateTable('account_links').set({ used_at: now })
+        .where('token_hash', '=', hashSecret(secret)).where('purpose', '=', 'reset').where('used_at', 'is', null).where('expires_at', '>', now)
+        .returning(['user_id', 'email']).executeTakeFirst();
+      if (!link) return null;
+      const userId = Number(link.user_id);
+      const changed = await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: now })
+        .where('id', '=', userId).where('disabled_at', 'is', null).executeTakeFirst();
+      if (Number(changed.numUpdatedRows) !== 1) return null;
+      await trx.deleteFrom('login_sessions').where('user_id', '=', userId).execute();
+      return { userId, email: link.email };
+    });
+  }
+
+  /** Confirms an address through its link: the account's address counts as its owner's while it is this one. */
+  async verify(secret: string | undefined): Promise<LinkHolder | null> {
+    if (!secret || !SECRET.test(secret)) return null;
+    const now = this.clock();
+    return this.db.transaction().execute(async (trx) => {
+      const link = await trx.updateTable('account_links').set({ used_at: now })
+        .where('token_hash', '=', hashSecret(secret)).where('purpose', '=', 'verify').where('used_at', 'is', null).where('expires_at', '>', now)
+        .returning(['user_id', 'email']).executeTakeFirst();
+      if (!link) return null;
+      const confirmed = await trx.updateTable('users').set({ email_verified: 1, updated_at: now })
+        .where('id', '=', Number(link.user_id)).where('email', '=', link.email).executeTakeFirst();
+      return Number(confirmed.numUpdatedRows) === 1 ? { userId: Number(link.user_id), email: link.email } : null;
+    });
+  }
+}
