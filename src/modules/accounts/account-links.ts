@@ -4,7 +4,7 @@
  * ends the account's earlier unused links of the same kind, so only the latest mail works.
  */
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { hashSecret } from '../../shared/keys.js';
 
@@ -16,6 +16,14 @@ export const LINK_LIFETIME_MS: Record<LinkPurpose, number> = { reset: 30 * 60_00
 const SECRET = /^[A-Za-z0-9_-]{43}$/;
 
 export interface LinkHolder { userId: number; email: string }
+
+/** Marks a link that still works used, and says whose it was; null for one unknown, used or expired. */
+async function used(trx: Transaction<DB>, secret: string, purpose: LinkPurpose, now: number): Promise<LinkHolder | null> {
+  const link = await trx.updateTable('account_links').set({ used_at: now })
+    .where('token_hash', '=', hashSecret(secret)).where('purpose', '=', purpose).where('used_at', 'is', null).where('expires_at', '>', now)
+    .returning(['user_id', 'email']).executeTakeFirst();
+  return link ? { userId: Number(link.user_id), email: link.email } : null;
+}
 
 export class AccountLinks {
   constructor(private readonly db: Kysely<DB>, private readonly clock: () => number) {}
@@ -51,11 +59,9 @@ export class AccountLinks {
     if (!secret || !SECRET.test(secret)) return null;
     const now = this.clock();
     return this.db.transaction().execute(async (trx) => {
-      const link = await trx.updateTable('account_links').set({ used_at: now })
-        .where('token_hash', '=', hashSecret(secret)).where('purpose', '=', 'reset').where('used_at', 'is', null).where('expires_at', '>', now)
-        .returning(['user_id', 'email']).executeTakeFirst();
+      const link = await used(trx, secret, 'reset', now);
       if (!link) return null;
-      const userId = Number(link.user_id);
+      const { userId } = link;
       const changed = await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: now })
         .where('id', '=', userId).where('disabled_at', 'is', null).executeTakeFirst();
       if (Number(changed.numUpdatedRows) !== 1) return null;
@@ -69,13 +75,11 @@ export class AccountLinks {
     if (!secret || !SECRET.test(secret)) return null;
     const now = this.clock();
     return this.db.transaction().execute(async (trx) => {
-      const link = await trx.updateTable('account_links').set({ used_at: now })
-        .where('token_hash', '=', hashSecret(secret)).where('purpose', '=', 'verify').where('used_at', 'is', null).where('expires_at', '>', now)
-        .returning(['user_id', 'email']).executeTakeFirst();
+      const link = await used(trx, secret, 'verify', now);
       if (!link) return null;
       const confirmed = await trx.updateTable('users').set({ email_verified: 1, updated_at: now })
-        .where('id', '=', Number(link.user_id)).where('email', '=', link.email).executeTakeFirst();
-      return Number(confirmed.numUpdatedRows) === 1 ? { userId: Number(link.user_id), email: link.email } : null;
+        .where('id', '=', link.userId).where('email', '=', link.email).executeTakeFirst();
+      return Number(confirmed.numUpdatedRows) === 1 ? link : null;
     });
   }
 }

@@ -6,7 +6,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import { backgroundWork } from '../../db/prepared-reads.js';
+import { appsOfClients, PeriodicWrite } from './periodic-write.js';
 
 export interface LoggedRequest { at: number; operation: string; status: number; code: string | null; durationMs: number; requestId: string }
 
@@ -20,12 +20,10 @@ const SHOWN = 100;
 export class RequestLog {
   /** By subject (`app:ID` or `client:ID`, as usage.ts counts them), oldest first, at most `perApp` each. */
   private pending = new Map<string, LoggedRequest[]>();
-  private readonly timer: NodeJS.Timeout;
-  private flushing: Promise<void> = Promise.resolve();
+  private readonly writer: PeriodicWrite;
 
   constructor(private readonly db: Kysely<DB>, readonly perApp: number, intervalMs = 5_000) {
-    this.timer = setInterval(() => { void backgroundWork.run(true, () => this.flush()); }, intervalMs);
-    this.timer.unref();
+    this.writer = new PeriodicWrite(() => this.write(), intervalMs);
   }
 
   record(subject: string, request: LoggedRequest): void {
@@ -38,25 +36,18 @@ export class RequestLog {
 
   /** Writes what was recorded since the last flush, then trims each app written to its latest `perApp`. */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.write()).catch(() => undefined);
-    return this.flushing;
+    return this.writer.flush();
   }
 
-  async close(): Promise<void> {
-    clearInterval(this.timer);
-    await this.flush();
+  close(): Promise<void> {
+    return this.writer.close();
   }
 
   private async write(): Promise<void> {
     if (this.pending.size === 0) return;
     const batch = this.pending;
     this.pending = new Map();
-    const clients = [...batch.keys()].filter((s) => s.startsWith('client:')).map((s) => s.slice('client:'.length));
-    const appOfClient = new Map<string, number>();
-    if (clients.length) {
-      const rows = await this.db.selectFrom('oauth_clients').select(['client_id', 'app_id']).where('client_id', 'in', clients).where('app_id', 'is not', null).execute();
-      for (const row of rows) appOfClient.set(row.client_id, Number(row.app_id));
-    }
+    const appOfClient = await appsOfClients(this.db, [...batch.keys()].filter((s) => s.startsWith('client:')).map((s) => s.slice('client:'.length)));
     const apps = new Set<number>();
     const rows = [...batch].flatMap(([subject, list]) => {
       const appId = subject.startsWith('app:') ? Number(subject.slice(4)) : appOfClient.get(subject.slice('client:'.length));

@@ -10,7 +10,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import { backgroundWork } from '../../db/prepared-reads.js';
+import { appsOfClients, PeriodicWrite } from './periodic-write.js';
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
@@ -26,14 +26,11 @@ interface Pending { subject: string; minute: number; operation: string; statusCl
 
 export class UsageCounter {
   private pending = new Map<string, Pending>();
-  private readonly timer: NodeJS.Timeout;
-  private flushing: Promise<void> = Promise.resolve();
+  private readonly writer: PeriodicWrite;
   private lastPrune = 0;
 
   constructor(private readonly db: Kysely<DB>, private readonly clock: () => number, intervalMs = 5_000) {
-    // Background work: its statements are not counted as any request's (prepared-reads.ts).
-    this.timer = setInterval(() => { void backgroundWork.run(true, () => this.flush()); }, intervalMs);
-    this.timer.unref();
+    this.writer = new PeriodicWrite(() => this.write(), intervalMs);
   }
 
   /** One call: `subject` is `app:ID` (an app key) or `client:ID` (a Bearer token's OAuth client). */
@@ -48,13 +45,11 @@ export class UsageCounter {
 
   /** Writes what was counted since the last flush (one at a time; a failed write keeps its counts for the next). */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.write()).catch(() => undefined);
-    return this.flushing;
+    return this.writer.flush();
   }
 
-  async close(): Promise<void> {
-    clearInterval(this.timer);
-    await this.flush();
+  close(): Promise<void> {
+    return this.writer.close();
   }
 
   private async write(): Promise<void> {
@@ -62,12 +57,7 @@ export class UsageCounter {
     const batch = [...this.pending.values()];
     this.pending = new Map();
     try {
-      const clients = [...new Set(batch.filter((e) => e.subject.startsWith('client:')).map((e) => e.subject.slice('client:'.length)))];
-      const appOfClient = new Map<string, number>();
-      if (clients.length) {
-        const rows = await this.db.selectFrom('oauth_clients').select(['client_id', 'app_id']).where('client_id', 'in', clients).where('app_id', 'is not', null).execute();
-        for (const row of rows) appOfClient.set(row.client_id, Number(row.app_id));
-      }
+      const appOfClient = await appsOfClients(this.db, [...new Set(batch.filter((e) => e.subject.startsWith('client:')).map((e) => e.subject.slice('client:'.length)))]);
       const rows = batch.flatMap((e) => {
         const appId = e.subject.startsWith('app:') ? Number(e.subject.slice(4)) : appOfClient.get(e.subject.slice('client:'.length));
         return appId === undefined ? [] : [{ app_id: appId, minute: e.minute, operation: e.operation, status_class: e.statusClass, calls: e.calls }];
