@@ -9,7 +9,7 @@
  *
  * Writing from before the measured run keeps the client's connections open into it, as an app writing steadily
  * has them. A new connection opened as 50 others start their load waits up to 1–2 s to be read (Node 20 and later
- * accept one connection per turn of a full event loop; docs/performance.md): that is the service at its
+ * accept one connection per turn of a full event loop; bench/results/performance-history.md): that is the service at its
  * saturation point, measured by the read scenarios' first requests, not the time a write takes.
  */
 import { randomBytes } from 'node:crypto';

@@ -6,7 +6,7 @@
  *
  * The bits (512 KB) are cleared when an eighth of them have been set, so a key is remembered for the last
  * 2^22/8 = 524,288 new keys (about a minute of random details at several thousand a second), and a new key is taken for
- * one seen before at most one time in eight (one in sixteen on average). docs/performance.md has the measurements.
+ * one seen before at most one time in eight (one in sixteen on average). bench/results/performance-history.md has the measurements.
  */
 export class SeenBefore {
   private static readonly LOG2_BITS = 22;
