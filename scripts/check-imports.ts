@@ -6,7 +6,8 @@
  * `import type …`, `export … from`, `import('./x.js')`), resolves them to files, and finds the circles with
  * Tarjan's strongly connected components. Type-only imports count: a circle of types is still two modules that
  * cannot be understood, or moved, one without the other. Prints each circle and exits 1; prints nothing and
- * exits 0 when there is none. Part of `npm run lint`, so CI fails on a new circle.
+ * exits 0 when there is none. The same is done for folders (each area of modules/, and db/, shared/, search/ …): a
+ * circle of folders is reported even when no two files form one. Part of `npm run lint`, so CI fails on a new circle.
  *
  * The layers (docs/architecture.md): the top (app.ts, request-pipeline.ts, server.ts, run-server.ts, cli/, demo/) assembles and runs
  * the service; the areas (modules/<area>/, console/) are what it serves; everything else (infrastructure.ts,
@@ -41,28 +42,25 @@ function importsOf(file: string, files: Set<string>): string[] {
   return [...found];
 }
 
-/** Every circle among the files under `dir`: each a list of files, sorted, relative to `dir`. */
-export function importCircles(dir: string): string[][] {
-  const files = sourceFiles(path.resolve(dir));
-  const known = new Set(files);
-  const edges = new Map(files.map((file) => [file, importsOf(file, known)]));
-  // Tarjan's algorithm, iterative, so that a deep chain of imports cannot overflow the stack.
+/** The strongly connected components of a graph with more than one node, or one that points at itself (Tarjan's, iterative). */
+function circlesOf(nodes: string[], edges: Map<string, string[]>): string[][] {
+  // Iterative, so that a deep chain of imports cannot overflow the stack.
   const index = new Map<string, number>();
   const low = new Map<string, number>();
   const onStack = new Set<string>();
   const stack: string[] = [];
   const circles: string[][] = [];
   let next = 0;
-  for (const root of files) {
+  for (const root of nodes) {
     if (index.has(root)) continue;
-    const work: Array<{ file: string; edge: number }> = [{ file: root, edge: 0 }];
+    const work: Array<{ node: string; edge: number }> = [{ node: root, edge: 0 }];
     index.set(root, next);
     low.set(root, next++);
     stack.push(root);
     onStack.add(root);
     while (work.length > 0) {
       const frame = work[work.length - 1]!;
-      const targets = edges.get(frame.file)!;
+      const targets = edges.get(frame.node) ?? [];
       if (frame.edge < targets.length) {
         const target = targets[frame.edge++]!;
         if (!index.has(target)) {
@@ -70,27 +68,64 @@ export function importCircles(dir: string): string[][] {
           low.set(target, next++);
           stack.push(target);
           onStack.add(target);
-          work.push({ file: target, edge: 0 });
+          work.push({ node: target, edge: 0 });
         } else if (onStack.has(target)) {
-          low.set(frame.file, Math.min(low.get(frame.file)!, index.get(target)!));
+          low.set(frame.node, Math.min(low.get(frame.node)!, index.get(target)!));
         }
         continue;
       }
       work.pop();
       const parent = work[work.length - 1];
-      if (parent) low.set(parent.file, Math.min(low.get(parent.file)!, low.get(frame.file)!));
-      if (low.get(frame.file) !== index.get(frame.file)) continue;
+      if (parent) low.set(parent.node, Math.min(low.get(parent.node)!, low.get(frame.node)!));
+      if (low.get(frame.node) !== index.get(frame.node)) continue;
       const component: string[] = [];
       for (let member = stack.pop()!; ; member = stack.pop()!) {
         onStack.delete(member);
         component.push(member);
-        if (member === frame.file) break;
+        if (member === frame.node) break;
       }
-      const selfImport = component.length === 1 && edges.get(frame.file)!.includes(frame.file);
-      if (component.length > 1 || selfImport) circles.push(component.map((file) => path.relative(path.resolve(dir), file)).sort());
+      const selfImport = component.length === 1 && (edges.get(frame.node) ?? []).includes(frame.node);
+      if (component.length > 1 || selfImport) circles.push(component.sort());
     }
   }
   return circles;
+}
+
+/** Every circle among the files under `dir`: each a list of files, sorted, relative to `dir`. */
+export function importCircles(dir: string): string[][] {
+  const root = path.resolve(dir);
+  const files = sourceFiles(root);
+  const known = new Set(files);
+  const relative = (file: string) => path.relative(root, file);
+  const edges = new Map(files.map((file) => [relative(file), importsOf(file, known).map(relative)]));
+  return circlesOf(files.map(relative), edges);
+}
+
+/** The folder a file belongs to for the folder-level check: `modules/<area>`, else its first folder (or itself at the root). */
+export function folderOf(file: string): string {
+  const parts = file.split(path.sep);
+  return parts[0] === 'modules' && parts.length > 2 ? `modules/${parts[1]}` : parts[0]!;
+}
+
+/**
+ * Every circle among the folders under `dir` (an area of modules/, or a folder such as db/ or shared/): two folders
+ * that import each other, however indirectly, are one piece that the file-level check cannot see.
+ */
+export function folderCircles(dir: string): string[][] {
+  const root = path.resolve(dir);
+  const files = sourceFiles(root);
+  const known = new Set(files);
+  const edges = new Map<string, string[]>();
+  for (const file of files) {
+    const from = folderOf(path.relative(root, file));
+    const targets = edges.get(from) ?? [];
+    for (const target of importsOf(file, known)) {
+      const to = folderOf(path.relative(root, target));
+      if (to !== from && !targets.includes(to)) targets.push(to);
+    }
+    edges.set(from, targets);
+  }
+  return circlesOf([...edges.keys()], edges);
 }
 
 const TOP = /^(app|request-pipeline|server|run-server)\.ts$|^(cli|demo)\//;
@@ -114,7 +149,7 @@ export function upwardImports(dir: string): string[] {
 
 if (process.argv[1]?.endsWith('check-imports.ts')) {
   const dir = process.argv[2] ?? 'src';
-  const circles = importCircles(dir);
+  const circles = [...importCircles(dir), ...folderCircles(dir).map((circle) => circle.map((folder) => `${folder}/`))];
   for (const circle of circles) console.error(`Import circle in ${dir}: ${circle.join(' ↔ ')}`);
   const upward = upwardImports(dir);
   for (const edge of upward) console.error(`Import up a layer in ${dir}: ${edge}`);

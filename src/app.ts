@@ -8,6 +8,7 @@ import { startWebhooks } from './webhooks/index.js';
 import { mediaRoutes } from './media/media-routes.js';
 import type { MediaStore } from './media/media-store.js';
 import { accountsArea } from './modules/accounts/index.js';
+import { appsArea } from './modules/apps/index.js';
 import { codesArea } from './modules/codes/index.js';
 import { changesArea } from './modules/changes/index.js';
 import { eventsArea } from './modules/events/index.js';
@@ -59,7 +60,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const events = eventsArea(infra, { accounts });
   const webhookEndpoints = startWebhooks(app, infra, oauth.keyEncryptionKey);
 
-  await registerRequestPipeline(app, infra, { accounts, oauth });
+  await registerRequestPipeline(app, infra, { accounts, apps: appsArea(infra), oauth });
 
   // The areas' routes, in this order (the OpenAPI document lists paths in it); the writes that take uploads sit
   // in one scope with multipart parsing (and its per-request hooks) for them alone.

@@ -15,7 +15,7 @@ import { MEDIA_SWEEP_GRACE_MS, MediaSweep } from './media/media-sweep.js';
 import { rateLimitStoreFor } from './rate-limit/rate-limit-store-factory.js';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
 import { startPruning } from './search/search-changes.js';
-import { Idempotency } from './shared/idempotency.js';
+import { Idempotency } from './db/idempotency.js';
 import { Links } from './shared/links.js';
 
 /**

@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Infrastructure } from './infrastructure.js';
 import { appKeyAuthPlugin } from './modules/accounts/app-key-auth.js';
 import type { AccountsArea } from './modules/accounts/index.js';
+import type { AppsArea } from './modules/apps/index.js';
 import { usageCountPlugin } from './modules/apps/usage-count.js';
 import { bearerAuthPlugin } from './modules/oauth/bearer-auth.js';
 import type { OAuthArea } from './modules/oauth/index.js';
@@ -30,9 +31,9 @@ import { requestLogPlugin } from './plugins/request-log.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { webhookStats } from './webhooks/webhook-stats.js';
 
-export async function registerRequestPipeline(app: FastifyInstance, infra: Infrastructure, areas: { accounts: AccountsArea; oauth: OAuthArea }): Promise<void> {
+export async function registerRequestPipeline(app: FastifyInstance, infra: Infrastructure, areas: { accounts: AccountsArea; apps: AppsArea; oauth: OAuthArea }): Promise<void> {
   const { config, database, clock } = infra;
-  const { accounts, oauth } = areas;
+  const { accounts, apps, oauth } = areas;
   await app.register(securityHeadersPlugin, { hsts: config.publicBaseUrl.startsWith('https://') });
   await app.register(corsPlugin, { origins: config.corsOrigins, publicClientRedirectUris: oauth.publicClientRedirectUris, appWebOrigins: () => accounts.accounts.appWebOrigins(), clock });
   await app.register(bodyParsersPlugin);
@@ -45,7 +46,7 @@ export async function registerRequestPipeline(app: FastifyInstance, infra: Infra
       webhooks: { onAttempt: (listener) => app.webhooks.onAttempt(listener), stats: () => webhookStats(database.background, clock()) },
     } });
   }
-  await app.register(usageCountPlugin, { usage: accounts.usage, requestLog: accounts.requestLog, clock });
+  await app.register(usageCountPlugin, { usage: apps.usage, requestLog: apps.requestLog, clock });
   await app.register(readScopePlugin);
   await app.register(languagePlugin);
   await app.register(queryNormalizationPlugin);

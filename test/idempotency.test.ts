@@ -5,7 +5,7 @@ import { createTestApp, TEST_NOW, type TestContext } from './helpers/test-app.js
 import { ENGINES } from './helpers/test-database.js';
 import { accessToken, bearer, createUser } from './helpers/tokens.js';
 import { buildApp } from '../src/app.js';
-import { fingerprint } from '../src/shared/idempotency.js';
+import { fingerprint } from '../src/db/idempotency.js';
 
 /** What a keyed event create and a keyed ticket create send, the key's claim included. */
 const EVENT_CREATE_STATEMENTS = { sqlite: 10, postgres: 10 };

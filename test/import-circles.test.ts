@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importCircles, upwardImports } from '../scripts/check-imports.js';
+import { folderCircles, importCircles, upwardImports } from '../scripts/check-imports.js';
 
 /** A throwaway source tree: file name → text. */
 function tree(files: Record<string, string>): string {
@@ -35,6 +35,28 @@ describe('the import-circle check (npm run lint)', () => {
       ['events/rules.ts', 'events/service.ts'],
       ['self.ts'],
     ]);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('the folder-circle check (npm run lint)', () => {
+  it('finds none in the service', () => {
+    expect(folderCircles('src')).toEqual([]);
+  });
+
+  it('finds folders that import each other through files that form no circle, areas of modules/ counted apart', () => {
+    const dir = tree({
+      'shared/ids.ts': "import type { DB } from '../db/schema.js';\nexport const id = 1;\n",
+      'db/schema.ts': 'export interface DB { n: number }\n',
+      'db/database.ts': "import { id } from '../shared/ids.js';\n",
+      'modules/oauth/session.ts': "import { web } from '../web/form.js';\nexport const session = 1;\n",
+      'modules/web/form.ts': 'export const web = 1;\n',
+      'modules/web/page.ts': "import { token } from '../oauth/token.js';\n",
+      'modules/oauth/token.ts': 'export const token = 1;\n',
+      'modules/posts/index.ts': "import { id } from '../../shared/ids.js';\n",
+    });
+    expect(importCircles(dir)).toEqual([]);
+    expect(folderCircles(dir).sort()).toEqual([['db', 'shared'], ['modules/oauth', 'modules/web']]);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });

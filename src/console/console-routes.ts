@@ -24,7 +24,7 @@ import { ClientRegistrationError, isHttpsOrLoopback } from '../modules/oauth/cli
 import { previousSecretUntil, type OAuthRepository } from '../modules/oauth/oauth-repository.js';
 import { SCOPES } from '../modules/oauth/scopes.js';
 import type { TokenService } from '../modules/oauth/token-service.js';
-import type { WebSessions } from '../modules/web/web-session.js';
+import type { WebSessions } from '../modules/oauth/web-session.js';
 import type { Database } from '../db/database.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { Links } from '../shared/links.js';

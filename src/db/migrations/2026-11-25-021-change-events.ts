@@ -1,5 +1,5 @@
+import { randomBytes } from 'node:crypto';
 import { sql, type Kysely, type Migration } from 'kysely';
-import { newFeedEpoch } from '../../changes/change-log.js';
 
 /**
  * The change feed (docs/changes.md): one row per public change, written in the change's own transaction. Its
@@ -32,7 +32,7 @@ export function changeEvents(): Migration {
         .execute();
       // `epoch` names this copy of the data in every cursor: a restored copy gets a new one (db restore, changes new-epoch).
       await db.insertInto('change_feed_state' as never).values([
-        { name: 'last_position', value: 0 }, { name: 'pruned_below', value: 0 }, { name: 'epoch', value: newFeedEpoch() },
+        { name: 'last_position', value: 0 }, { name: 'pruned_below', value: 0 }, { name: 'epoch', value: randomBytes(6).readUIntBE(0, 6) /* the feed's first epoch: 48 random bits */ },
       ] as never).execute();
       await db.schema.alterTable('jobs').addColumn('closed_event_for', 'bigint').execute();
       // Windows that ended before the feed existed are not news: the sweep reports the ones that end from now on.

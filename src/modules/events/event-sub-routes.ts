@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { IdempotencyHeaders, RequestId } from '../../schemas/common.js';
-import { fingerprint, type Idempotency } from '../../shared/idempotency.js';
+import { fingerprint, type Idempotency } from '../../db/idempotency.js';
 import { WRITE_ERRORS } from '../../schemas/common.js';
 import {
   FaqCreateRequest, FaqUpdateRequest, ChargedTicketCreateRequest, FreeTicketCreateRequest, HostCreateRequest, HostUpdateRequest, SessionCreateRequest,

@@ -3,7 +3,7 @@ import type { ChangeFeed } from '../../changes/change-feed.js';
 import { recordChanges, type ChangeRow, type ChangeType } from '../../changes/change-log.js';
 import { publishingTransaction } from '../../changes/publishing-transaction.js';
 import type { DB, EventsTable } from '../../db/schema.js';
-import { recordCreated } from '../../shared/idempotency.js';
+import { recordCreated } from '../../db/idempotency.js';
 import { sendLater } from '../../db/sent-later.js';
 
 type SubTable = 'event_tickets' | 'event_sessions' | 'event_faqs' | 'event_hosts';

@@ -5,7 +5,7 @@ import type { ChangeFeed } from '../../changes/change-feed.js';
 import { recordChanges, type ChangeRow, type ChangeType } from '../../changes/change-log.js';
 import { publishingTransaction } from '../../changes/publishing-transaction.js';
 import { recordSearchChanges } from '../../search/search-changes.js';
-import { recordCreated } from '../../shared/idempotency.js';
+import { recordCreated } from '../../db/idempotency.js';
 import { sendLater } from '../../db/sent-later.js';
 
 /** The rows of a job's own tables a write gives (seniorities and employment types are columns of its row). */

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { hashSecret } from '../../shared/keys.js';
-import type { WebSessions } from '../web/web-session.js';
+import type { WebSessions } from './web-session.js';
 import { consentPage, errorPage, loginPage, PAGE_CSS, pageText, type PageLanguage } from './pages.js';
 import type { OAuthClient, OAuthRepository } from './oauth-repository.js';
 import { covers, parseScopes, unknownScopes } from './scopes.js';

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { Area, Infrastructure } from '../../infrastructure.js';
 import type { AccountsArea } from '../accounts/index.js';
-import { WebSessions } from '../web/web-session.js';
+import { WebSessions } from './web-session.js';
 import { authorizeRoutes } from './authorize-routes.js';
 import { discoveryRoutes } from './discovery-routes.js';
 import { LoginThrottle } from './login-throttle.js';

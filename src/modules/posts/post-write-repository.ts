@@ -6,7 +6,7 @@ import type { ChangeFeed } from '../../changes/change-feed.js';
 import { recordChanges, type ChangeRow } from '../../changes/change-log.js';
 import { publishingTransaction } from '../../changes/publishing-transaction.js';
 import { recordSearchChanges } from '../../search/search-changes.js';
-import { recordCreated } from '../../shared/idempotency.js';
+import { recordCreated } from '../../db/idempotency.js';
 import { sendLater } from '../../db/sent-later.js';
 import type { OgCard } from './og-fetcher.js';
 

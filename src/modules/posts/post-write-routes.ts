@@ -4,7 +4,7 @@ import type { ImageUploads } from '../../media/image-uploads.js';
 import { UPLOAD_WRITE_ERRORS, WRITE_ERRORS } from '../../schemas/common.js';
 import { MultipartBody } from '../../schemas/multipart.js';
 import { ApiError } from '../../shared/api-error.js';
-import { fingerprint, type Idempotency } from '../../shared/idempotency.js';
+import { fingerprint, type Idempotency } from '../../db/idempotency.js';
 import { bodyStage, checkJson, readMultipart } from '../../shared/multipart-body.js';
 import { IdempotencyHeaders } from '../../schemas/common.js';
 import { PostIdParams } from './post-schemas.js';

@@ -9,8 +9,8 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hashSecret } from '../../shared/keys.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
-import type { LoginThrottle } from '../oauth/login-throttle.js';
-import type { OAuthRepository } from '../oauth/oauth-repository.js';
+import type { LoginThrottle } from './login-throttle.js';
+import type { OAuthRepository } from './oauth-repository.js';
 import { hashPassword, verifyPassword, type PasswordCost } from '../../shared/passwords.js';
 
 const SESSION_COOKIE = 'svc_session';

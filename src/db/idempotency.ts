@@ -2,10 +2,10 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
-import type { DB } from '../db/schema.js';
-import { sendLater } from '../db/sent-later.js';
-import { ApiError } from './api-error.js';
-import type { UploadedFile } from './multipart-body.js';
+import type { DB } from './schema.js';
+import { sendLater } from './sent-later.js';
+import { ApiError } from '../shared/api-error.js';
+import type { UploadedFile } from '../shared/multipart-body.js';
 
 const LIFETIME_MS = 24 * 3_600_000;
 const WAIT_FOR_FIRST_MS = 15_000;
