@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
-import { consoleArea } from './console/index.js';
+import { consoleArea } from './modules/console/index.js';
 import type { Database } from './db/database.js';
 import { demoCallbackRoutes, type DemoCallbackOptions } from './demo/demo-callback-routes.js';
 import { openInfrastructure, type Area } from './infrastructure.js';
-import { startWebhooks } from './webhooks/index.js';
+import { startWebhooks } from './modules/webhooks/index.js';
 import { mediaRoutes } from './media/media-routes.js';
 import type { MediaStore } from './media/media-store.js';
 import { accountsArea } from './modules/accounts/index.js';

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, FastifyPluginAsync, RawServerDefault } from 'fastify';
 import { DataVersion } from './cache/data-version.js';
 import { openRevocations, type Revocations } from './cache/revocations.js';
-import { ChangeFeed } from './changes/change-feed.js';
+import { ChangeFeed } from './change-feed/change-feed.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { DecodeGate } from './media/decode-gate.js';
@@ -66,7 +66,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Removes uploads nothing refers to; its first run starts with the app (src/media/media-sweep.ts). */
     mediaSweep: MediaSweep;
-    /** The change feed (src/changes/): its hiring sweep and pruning also run on timers. */
+    /** The change feed (src/change-feed/): its hiring sweep and pruning also run on timers. */
     changeFeed: ChangeFeed;
     /** Where uploads are decoded: a separate process, started by the first (src/media/image-process.ts). */
     imageProcess: ImageProcess;

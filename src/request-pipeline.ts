@@ -24,12 +24,12 @@ import { metricsPlugin } from './plugins/metrics.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { pathIntegersPlugin } from './plugins/path-integers.js';
 import { queryNormalizationPlugin } from './plugins/query-normalization.js';
-import { rateLimitPlugin } from './plugins/rate-limit.js';
-import { readScopePlugin } from './plugins/read-scope.js';
+import { rateLimitPlugin } from './rate-limit/rate-limit-plugin.js';
+import { longReadsPlugin } from './plugins/long-reads.js';
 import { representationCachePlugin } from './plugins/representation-cache.js';
 import { requestLogPlugin } from './plugins/request-log.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
-import { webhookStats } from './webhooks/webhook-stats.js';
+import { webhookStats } from './modules/webhooks/webhook-stats.js';
 
 export async function registerRequestPipeline(app: FastifyInstance, infra: Infrastructure, areas: { accounts: AccountsArea; apps: AppsArea; oauth: OAuthArea }): Promise<void> {
   const { config, database, clock } = infra;
@@ -47,7 +47,7 @@ export async function registerRequestPipeline(app: FastifyInstance, infra: Infra
     } });
   }
   await app.register(usageCountPlugin, { usage: apps.usage, requestLog: apps.requestLog, clock });
-  await app.register(readScopePlugin);
+  await app.register(longReadsPlugin);
   await app.register(languagePlugin);
   await app.register(queryNormalizationPlugin);
   await app.register(pathIntegersPlugin);

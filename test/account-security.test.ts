@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/main.js';
-import { CONSOLE_TEXT } from '../src/console/console-text.js';
+import { CONSOLE_TEXT } from '../src/modules/console/console-text.js';
 import { startListeningApp, startOfNextWindow, type ListeningApp } from './helpers/listening-app.js';
 import { ConsoleForms } from './helpers/console-forms.js';
 import { Browser, fetchSend, hiddenField } from './helpers/oauth-browser.js';

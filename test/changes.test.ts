@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
 import { authorizeUrl, createPkcePair, exchangeCode } from '../sdk/src/index.js';
 import { buildApp } from '../src/app.js';
-import { recordChanges } from '../src/changes/change-log.js';
+import { recordChanges } from '../src/change-feed/change-log.js';
 import { generateDemoData } from '../src/demo/demo-generator.js';
 import { jsonPart, multipart, type Part } from './helpers/multipart.js';
 import { Browser, fetchSend } from './helpers/oauth-browser.js';

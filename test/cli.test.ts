@@ -7,7 +7,7 @@ import { COMMANDS, runCli } from '../src/cli/main.js';
 import { openDatabase } from '../src/db/database.js';
 import { AccountsRepository } from '../src/modules/accounts/accounts-repository.js';
 import { AppKeyService } from '../src/modules/accounts/app-key-service.js';
-import { WebhookEndpoints } from '../src/webhooks/webhook-endpoints.js';
+import { WebhookEndpoints } from '../src/modules/webhooks/webhook-endpoints.js';
 
 describe('operator CLI', () => {
   let dir: string;

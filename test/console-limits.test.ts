@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_TEXT, fill } from '../src/console/console-text.js';
+import { CONSOLE_TEXT, fill } from '../src/modules/console/console-text.js';
 import { ConsoleForms } from './helpers/console-forms.js';
 import { injectSend } from './helpers/oauth-browser.js';
 import { createTestApp, type TestContext } from './helpers/test-app.js';

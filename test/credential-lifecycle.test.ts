@@ -1,6 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_TEXT } from '../src/console/console-text.js';
+import { CONSOLE_TEXT } from '../src/modules/console/console-text.js';
 import { ConsoleForms } from './helpers/console-forms.js';
 import { startListeningApp, startSecondInstance, type ListeningApp, type SecondInstance } from './helpers/listening-app.js';
 import { Browser, fetchSend, hiddenField } from './helpers/oauth-browser.js';

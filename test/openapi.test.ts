@@ -50,7 +50,7 @@ describe('OpenAPI document', () => {
   });
 
   it('describes every webhook the service sends: its Standard Webhooks headers and the change it carries', async () => {
-    const { CHANGE_TYPES } = await import('../src/changes/change-log.js');
+    const { CHANGE_TYPES } = await import('../src/change-feed/change-log.js');
     expect(Object.keys(doc.webhooks).sort()).toEqual([...CHANGE_TYPES, 'webhook.ping'].sort());
     for (const type of CHANGE_TYPES) {
       const op = doc.webhooks[type].post;

@@ -200,7 +200,7 @@ describe('SDK webhook verification', () => {
     await expect(verifyWebhook(secret, headers, body, { now: () => sentAt.getTime() + 301_000 })).rejects.toThrow(/too far/);
     await expect(verifyWebhook(secret, { ...headers, 'webhook-signature': undefined }, body)).rejects.toThrow(/Missing/);
     // And the package accepts what the SDK accepts: a signature made the way the service makes it.
-    const { signedHeaders } = await import('../src/webhooks/signature.js');
+    const { signedHeaders } = await import('../src/modules/webhooks/signature.js');
     const ours = signedHeaders([other, secret], 'evt_abc', Math.floor(Date.now() / 1000), body);
     expect(new Webhook(secret).verify(body, ours)).toEqual(JSON.parse(body));
     await expect(verifyWebhook(secret, ours, body)).resolves.toMatchObject({ type: 'post.deleted' });

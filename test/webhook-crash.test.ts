@@ -7,7 +7,7 @@ import { buildApp } from '../src/app.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { generateDemoData, type DemoManifest } from '../src/demo/demo-generator.js';
 import { keyEncryptionKey } from '../src/modules/oauth/signing-keys.js';
-import { WebhookEndpoints } from '../src/webhooks/webhook-endpoints.js';
+import { WebhookEndpoints } from '../src/modules/webhooks/webhook-endpoints.js';
 import { freePort } from './helpers/free-port.js';
 import { serverProcess } from './helpers/server-process.js';
 import { jsonPart, multipart } from './helpers/multipart.js';

@@ -1,11 +1,11 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../sdk/src/index.js';
-import { RETRY_DELAYS_MS } from '../src/webhooks/dispatcher.js';
+import { RETRY_DELAYS_MS } from '../src/modules/webhooks/dispatcher.js';
 import { keyEncryptionKey } from '../src/modules/oauth/signing-keys.js';
-import { targetProblem } from '../src/webhooks/target-address.js';
-import { WebhookEndpoints } from '../src/webhooks/webhook-endpoints.js';
-import { CONSOLE_TEXT } from '../src/console/console-text.js';
+import { targetProblem } from '../src/modules/webhooks/target-address.js';
+import { WebhookEndpoints } from '../src/modules/webhooks/webhook-endpoints.js';
+import { CONSOLE_TEXT } from '../src/modules/console/console-text.js';
 import { ConsoleForms } from './helpers/console-forms.js';
 import { jsonPart, multipart } from './helpers/multipart.js';
 import { startListeningApp, startSecondInstance, type ListeningApp, type SecondInstance } from './helpers/listening-app.js';

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 
 /**
  * What a long read needs to know about the request it serves: whether its client is still there. Search
- * routes run their handler inside a scope (plugins/read-scope.ts); the read pools look at it before a
+ * routes run their handler inside a scope (plugins/long-reads.ts); the read pools look at it before a
  * queued read starts, so nobody's capacity goes to an answer nobody will receive.
  */
 export interface ReadScope { signal: AbortSignal }

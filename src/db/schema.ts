@@ -401,7 +401,7 @@ export interface RateLimitCountersTable { counter_key: string; count: number; ex
 /** One slot of a data version; the version is the sum of its slots (migration 008). */
 export interface DataVersionSlotsTable { name: string; slot: number; version: number }
 
-/** One public change, in commit order (src/changes/, docs/changes.md). */
+/** One public change, in commit order (src/change-feed/, docs/changes.md). */
 export interface ChangeEventsTable {
   position: number;
   event_id: string;
@@ -415,7 +415,7 @@ export interface ChangeEventsTable {
   ready: Generated<number>;
 }
 
-/** An app's webhook endpoint (src/webhooks/, docs/webhooks.md). */
+/** An app's webhook endpoint (src/modules/webhooks/, docs/webhooks.md). */
 export interface WebhookEndpointsTable {
   id: string;
   app_id: number;

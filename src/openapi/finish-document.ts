@@ -97,7 +97,7 @@ function resolve(schema: Json | undefined, schemas: Json): Json | undefined {
   return ref?.startsWith('#/components/schemas/') ? schemas[ref.slice('#/components/schemas/'.length)] : schema;
 }
 
-/** The headers each response of an operation sends (see src/plugins/rate-limit.ts, conditional-get.ts, idempotency.ts). */
+/** The headers each response of an operation sends (see src/rate-limit/rate-limit-plugin.ts, src/plugins/conditional-get.ts, src/db/idempotency.ts). */
 function documentHeaders(path: string, method: string, operation: Json): void {
   const api = path.startsWith('/api/v1/');
   const read = method === 'get';

@@ -3,7 +3,7 @@
  * sends to an app's endpoint. The body is the change feed's item (`ChangeEvent`) with that type; the headers are
  * Standard Webhooks'. Endpoints are managed in the developer console, not through the API.
  */
-import { CHANGE_TYPES } from '../changes/change-log.js';
+import { CHANGE_TYPES } from '../change-feed/change-log.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an OpenAPI document: untyped JSON
 type Json = Record<string, any>;

@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { addRouteHook } from './route-hooks.js';
+import { addRouteHook } from '../shared/route-hooks.js';
 import type { RateLimitStore } from '../rate-limit/rate-limit-store.js';
 
 /** The strong ETag of a response body (the representation cache keeps it with the body). */

@@ -3,8 +3,18 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fast
 import fp from 'fastify-plugin';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { PoolStats } from '../db/database.js';
-import type { WebhookStats } from '../webhooks/webhook-stats.js';
 import { ApiError } from '../shared/api-error.js';
+
+/** What the webhooks' gauges show (the webhooks area reads it from the database: modules/webhooks/webhook-stats.ts). */
+export interface WebhookStats {
+  due: number;
+  retrying: number;
+  /** Seconds the oldest due delivery has waited (0: none). */
+  oldestDueSeconds: number;
+  endpoints: { active: number; failing: number; disabled: number };
+  /** Seconds since the oldest change still being completed was written (0: none). */
+  feedLagSeconds: number;
+}
 
 /** What the metrics read when they are scraped, from the parts that know it. */
 export interface MetricSources {

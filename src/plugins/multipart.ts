@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { addRouteHook } from './route-hooks.js';
+import { addRouteHook } from '../shared/route-hooks.js';
 
 /**
  * Multipart uploads. Parts are streamed by the handlers (see shared/multipart-body.ts); the body schema

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fast
 import fp from 'fastify-plugin';
 import type { TSchema } from '@sinclair/typebox';
 import { ApiError } from '../shared/api-error.js';
-import { addRouteHook } from './route-hooks.js';
+import { addRouteHook } from '../shared/route-hooks.js';
 
 const DIGITS = /^\d{1,16}$/;
 

@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 import type { VersionedData } from '../cache/data-version.js';
 import { SeenBefore } from '../cache/seen-before.js';
 import { etagOf } from './conditional-get.js';
-import { addRouteHook } from './route-hooks.js';
+import { addRouteHook } from '../shared/route-hooks.js';
 
 /** What a kept response may be built from: versioned data, or the code catalogs (fixed while the process runs). */
 export type RepresentedData = VersionedData | 'codes';

@@ -4,8 +4,8 @@
  * the feed's order, printing a line for each. A receiver written against it works unchanged against real deliveries.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CHANGE_TYPES } from '../../changes/change-log.js';
-import { newSigningSecret, signedHeaders } from '../../webhooks/signature.js';
+import { CHANGE_TYPES } from '../../change-feed/change-log.js';
+import { newSigningSecret, signedHeaders } from '../../modules/webhooks/signature.js';
 import { required, UsageError, type Command, type Io } from '../command.js';
 
 interface Change { id: string; type: string; resource: { type: string; id: string } }

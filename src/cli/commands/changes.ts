@@ -1,4 +1,4 @@
-import { newFeedEpoch } from '../../changes/change-log.js';
+import { newFeedEpoch } from '../../change-feed/change-log.js';
 import type { Command } from '../command.js';
 
 export const changesNewEpochCommand: Command = {

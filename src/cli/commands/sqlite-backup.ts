@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { newFeedEpoch } from '../../changes/change-log.js';
+import { newFeedEpoch } from '../../change-feed/change-log.js';
 import { sqliteAdapter } from '../../db/dialects/sqlite-adapter.js';
 import type { Config } from '../../config.js';
 import { allMigrations } from '../../db/migrations/index.js';

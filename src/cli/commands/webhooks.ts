@@ -1,4 +1,4 @@
-import { WebhookEndpoints, WebhookError, type EndpointRow } from '../../webhooks/webhook-endpoints.js';
+import { WebhookEndpoints, WebhookError, type EndpointRow } from '../../modules/webhooks/webhook-endpoints.js';
 import { required, UsageError, type CliContext, type Command } from '../command.js';
 
 const time = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -51,7 +51,7 @@ export function webhooks(): Migration {
         .execute();
       // The pending deliveries of an endpoint by resource, in order: a delivery waits for the earlier ones of its resource.
       // The only partial index on pending deliveries: the due ones are read through it, each checked against the first
-      // of its resource (src/webhooks/dispatcher.ts, firstOfResource).
+      // of its resource (src/modules/webhooks/dispatcher.ts, firstOfResource).
       await db.schema.createIndex('webhook_deliveries_pending').on('webhook_deliveries').columns(['endpoint_id', 'resource_key', 'position'])
         .where(sql.ref('state'), '=', 'pending').execute();
       await db.schema.createIndex('webhook_deliveries_by_time').on('webhook_deliveries').column('created_at').execute();

@@ -2,7 +2,7 @@ import type { Kysely, Migration } from 'kysely';
 
 /**
  * The changes of one resource, found by index: a deletion empties every earlier change of the deleted post, job or
- * event in its own transaction (src/changes/change-log.ts), which must not read the whole feed to find them.
+ * event in its own transaction (src/change-feed/change-log.ts), which must not read the whole feed to find them.
  */
 export function changeEventsByResource(): Migration {
   return {

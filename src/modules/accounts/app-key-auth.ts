@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fast
 import fp from 'fastify-plugin';
 import type { AppKeyService, AuthenticatedApp } from './app-key-service.js';
 import { ApiError } from '../../shared/api-error.js';
-import { addRouteHook } from '../../plugins/route-hooks.js';
+import { addRouteHook } from '../../shared/route-hooks.js';
 import { presentedAppKey } from '../../net/drop-in-aliases.js';
 
 declare module 'fastify' {

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { RequestLog } from './request-log.js';
 import type { UsageCounter } from './usage.js';
-import { addRouteHook } from '../../plugins/route-hooks.js';
+import { addRouteHook } from '../../shared/route-hooks.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

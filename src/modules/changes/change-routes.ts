@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ChangeFeed } from '../../changes/change-feed.js';
-import { changeItem } from '../../changes/change-item.js';
+import type { ChangeFeed } from '../../change-feed/change-feed.js';
+import { changeItem } from '../../change-feed/change-item.js';
 import { errorResponses, PUBLIC_READ_ERRORS } from '../../schemas/common.js';
 import { ApiError } from '../../shared/api-error.js';
 import type { Links } from '../../shared/links.js';

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { CHANGE_TYPES } from '../../changes/change-log.js';
+import { CHANGE_TYPES } from '../../change-feed/change-log.js';
 import { DateTimeUtc, Handle, Nullable, StringEnum } from '../../schemas/common.js';
 import { EventDetail } from '../events/event-schemas.js';
 import { JobDetail } from '../jobs/job-schemas.js';

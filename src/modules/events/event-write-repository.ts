@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
-import type { ChangeFeed } from '../../changes/change-feed.js';
-import { recordChanges, type ChangeRow, type ChangeType } from '../../changes/change-log.js';
-import { publishingTransaction } from '../../changes/publishing-transaction.js';
+import type { ChangeFeed } from '../../change-feed/change-feed.js';
+import { recordChanges, type ChangeRow, type ChangeType } from '../../change-feed/change-log.js';
+import { publishingTransaction } from '../../change-feed/publishing-transaction.js';
 import type { DB, EventsTable } from '../../db/schema.js';
 import { recordCreated } from '../../db/idempotency.js';
 import { sendLater } from '../../db/sent-later.js';

@@ -1,4 +1,4 @@
-import { FEED_LOCALE, publicOrNull } from '../../changes/snapshots.js';
+import { FEED_LOCALE, publicOrNull } from '../../change-feed/snapshots.js';
 import type { Area, Infrastructure } from '../../infrastructure.js';
 import type { AccountsArea } from '../accounts/index.js';
 import { EventRepository } from './event-repository.js';

@@ -1,9 +1,9 @@
 import { type Insertable, type Kysely, type Updateable } from 'kysely';
 import type { DB, JobsTable } from '../../db/schema.js';
 import { bumpDataVersion } from '../../cache/data-version.js';
-import type { ChangeFeed } from '../../changes/change-feed.js';
-import { recordChanges, type ChangeRow, type ChangeType } from '../../changes/change-log.js';
-import { publishingTransaction } from '../../changes/publishing-transaction.js';
+import type { ChangeFeed } from '../../change-feed/change-feed.js';
+import { recordChanges, type ChangeRow, type ChangeType } from '../../change-feed/change-log.js';
+import { publishingTransaction } from '../../change-feed/publishing-transaction.js';
 import { recordSearchChanges } from '../../search/search-changes.js';
 import { recordCreated } from '../../db/idempotency.js';
 import { sendLater } from '../../db/sent-later.js';

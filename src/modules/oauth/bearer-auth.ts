@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { hasScope } from './scopes.js';
 import { InvalidTokenError, type AccessTokenClaims, type TokenService } from './token-service.js';
 import { ApiError } from '../../shared/api-error.js';
-import { addRouteHook } from '../../plugins/route-hooks.js';
+import { addRouteHook } from '../../shared/route-hooks.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { FEED_LOCALE, publicOrNull } from '../../changes/snapshots.js';
+import { FEED_LOCALE, publicOrNull } from '../../change-feed/snapshots.js';
 import type { Area, Infrastructure } from '../../infrastructure.js';
 import { PostIndex, postIndexCopy } from '../../search/post-index.js';
 import type { AccountsArea } from '../accounts/index.js';

@@ -4,10 +4,10 @@
  * delete it; list its deliveries with their attempts, send one again, replay the changes of a time range.
  */
 import type { Kysely, Selectable } from 'kysely';
-import { CHANGE_TYPES, lastPosition } from '../changes/change-log.js';
-import type { DB, DeliveryState, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from '../db/schema.js';
-import { randomBase62 } from '../shared/keys.js';
-import { seal } from '../shared/sealed.js';
+import { CHANGE_TYPES, lastPosition } from '../../change-feed/change-log.js';
+import type { DB, DeliveryState, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from '../../db/schema.js';
+import { randomBase62 } from '../../shared/keys.js';
+import { seal } from '../../shared/sealed.js';
 import { newSigningSecret } from './signature.js';
 import { pingDelivery, type TestDelivery } from './test-events.js';
 

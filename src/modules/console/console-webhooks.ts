@@ -5,12 +5,12 @@
  * what cannot be undone, another user's app or endpoint is 404.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CHANGE_TYPES } from '../changes/change-log.js';
-import { changeItem } from '../changes/change-item.js';
+import { CHANGE_TYPES } from '../../change-feed/change-log.js';
+import { changeItem } from '../../change-feed/change-item.js';
 import type { Kysely } from 'kysely';
-import type { DB, DeliveryState } from '../db/schema.js';
-import { OVERLAPS, isOverlap } from '../modules/apps/app-credentials.js';
-import type { Links } from '../shared/links.js';
+import type { DB, DeliveryState } from '../../db/schema.js';
+import { OVERLAPS, isOverlap } from '../apps/app-credentials.js';
+import type { Links } from '../../shared/links.js';
 import { DISABLE_AFTER_MS } from '../webhooks/dispatcher.js';
 import { targetProblem } from '../webhooks/target-address.js';
 import { testEventDelivery } from '../webhooks/test-events.js';

@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { BlockedFetchError, guardedLookup, refusedLiteral } from '../net/safe-fetch.js';
+import { BlockedFetchError, guardedLookup, refusedLiteral } from '../../net/safe-fetch.js';
 
 export interface SendResult {
   /** The receiver's status; null when there was no answer (refused, reset, timed out, blocked). */

@@ -5,7 +5,7 @@
  * of sending: the check runs on the address the socket connects to.
  */
 import ipaddr from 'ipaddr.js';
-import { isLoopbackAddress, isPublicAddress } from '../net/safe-fetch.js';
+import { isLoopbackAddress, isPublicAddress } from '../../net/safe-fetch.js';
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 const MAX_URL_LENGTH = 2_000;

@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config, OperationId } from '../config.js';
-import { DAY, HOUR, MINUTE, type ConsumeResult, type RateLimitStore, type Window, type WindowState } from '../rate-limit/rate-limit-store.js';
+import { DAY, HOUR, MINUTE, type ConsumeResult, type RateLimitStore, type Window, type WindowState } from './rate-limit-store.js';
 import { ApiError } from '../shared/api-error.js';
-import { addRouteHook } from './route-hooks.js';
+import { addRouteHook } from '../shared/route-hooks.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import { readScope } from '../db/read-scope.js';
-import { addRouteHook } from './route-hooks.js';
+import { addRouteHook } from '../shared/route-hooks.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -13,7 +13,7 @@ declare module 'fastify' {
  * Runs the handlers of routes marked `config.longReads` inside a read scope (db/read-scope.ts) whose signal
  * fires when the client closes the connection before the response is written.
  */
-export const readScopePlugin = fp(async (app) => {
+export const longReadsPlugin = fp(async (app) => {
   app.addHook('onRoute', (route) => {
     if (!route.config?.longReads) return;
     addRouteHook(route, 'onRequest', (request: { raw: unknown }, reply: { raw: NodeJS.EventEmitter & { writableFinished: boolean } }, done: () => void) => {

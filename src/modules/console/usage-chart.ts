@@ -2,7 +2,7 @@
  * Stacked bar charts of calls by status class, as SVG geometry the usage template draws (no JavaScript, no
  * inline styles: colours are presentation attributes). Every chart also comes with its numbers as a table.
  */
-import type { StatusClass } from '../modules/apps/usage.js';
+import type { StatusClass } from '../apps/usage.js';
 
 export const CLASSES: Array<{ cls: StatusClass; colour: string }> = [
   { cls: '2xx', colour: '#1e7a3a' }, { cls: '3xx', colour: '#5f6368' }, { cls: '4xx', colour: '#b06000' },

@@ -1,9 +1,9 @@
-import type { Area, Infrastructure } from '../infrastructure.js';
-import type { AccountsArea } from '../modules/accounts/index.js';
-import type { OAuthArea } from '../modules/oauth/index.js';
+import type { Area, Infrastructure } from '../../infrastructure.js';
+import type { AccountsArea } from '../accounts/index.js';
+import type { OAuthArea } from '../oauth/index.js';
 import type { WebhookEndpoints } from '../webhooks/webhook-endpoints.js';
-import { Mailer } from '../mail/mailer.js';
-import { AccountLinks } from '../modules/accounts/account-links.js';
+import { Mailer } from '../../mail/mailer.js';
+import { AccountLinks } from '../accounts/account-links.js';
 import { consoleRoutes } from './console-routes.js';
 
 /** The developer console (/console): sign-up and sign-in, password reset and address confirmation by mail, apps, their keys, OAuth clients, webhooks and usage. */

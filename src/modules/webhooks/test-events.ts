@@ -7,9 +7,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { changeItem, type ChangeItem } from '../changes/change-item.js';
-import type { DB } from '../db/schema.js';
-import type { Links } from '../shared/links.js';
+import { changeItem, type ChangeItem } from '../../change-feed/change-item.js';
+import type { DB } from '../../db/schema.js';
+import type { Links } from '../../shared/links.js';
 
 /** What a delivery of its own body needs: its id (also `webhook-id`), type, resource key and body. */
 export interface TestDelivery { eventId: string; type: string; resourceKey: string; payload: string }

@@ -3,14 +3,14 @@
  * the lease of, and prunes the deliveries the feed no longer keeps the changes of.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Infrastructure } from '../infrastructure.js';
-import { randomBase62 } from '../shared/keys.js';
+import type { Infrastructure } from '../../infrastructure.js';
+import { randomBase62 } from '../../shared/keys.js';
 import { WebhookDispatcher } from './dispatcher.js';
 import { WebhookEndpoints } from './webhook-endpoints.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Sends webhook deliveries (src/webhooks/dispatcher.ts); tests call its `settle()`. */
+    /** Sends webhook deliveries (src/modules/webhooks/dispatcher.ts); tests call its `settle()`. */
     webhooks: WebhookDispatcher;
   }
 }

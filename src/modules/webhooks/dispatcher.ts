@@ -21,15 +21,15 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { ChangeFeed, ChangeRow, FeedPage } from '../changes/change-feed.js';
-import { changeItem } from '../changes/change-item.js';
-import { lastPosition } from '../changes/change-log.js';
-import { backgroundWork } from '../db/prepared-reads.js';
-import type { DB, WebhookEndpointsTable } from '../db/schema.js';
-import { randomBase62 } from '../shared/keys.js';
-import { Rerun } from '../shared/rerun.js';
-import type { Links } from '../shared/links.js';
-import { unseal } from '../shared/sealed.js';
+import type { ChangeFeed, ChangeRow, FeedPage } from '../../change-feed/change-feed.js';
+import { changeItem } from '../../change-feed/change-item.js';
+import { lastPosition } from '../../change-feed/change-log.js';
+import { backgroundWork } from '../../db/prepared-reads.js';
+import type { DB, WebhookEndpointsTable } from '../../db/schema.js';
+import { randomBase62 } from '../../shared/keys.js';
+import { Rerun } from '../../shared/rerun.js';
+import type { Links } from '../../shared/links.js';
+import { unseal } from '../../shared/sealed.js';
 import { BuilderShares } from './builder-shares.js';
 import { WebhookSender, type SendResult } from './send.js';
 import { signedHeaders } from './signature.js';

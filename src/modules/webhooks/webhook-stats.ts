@@ -4,17 +4,8 @@
  * far the feed's completion is behind its writes. Three small queries, by index.
  */
 import { sql, type Kysely } from 'kysely';
-import type { DB } from '../db/schema.js';
-
-export interface WebhookStats {
-  due: number;
-  retrying: number;
-  /** Seconds the oldest due delivery has waited (0: none). */
-  oldestDueSeconds: number;
-  endpoints: { active: number; failing: number; disabled: number };
-  /** Seconds since the oldest change still being completed was written (0: none). */
-  feedLagSeconds: number;
-}
+import type { DB } from '../../db/schema.js';
+import type { WebhookStats } from '../../plugins/metrics.js';
 
 export async function webhookStats(db: Kysely<DB>, now: number): Promise<WebhookStats> {
   const [pending, endpoints, feed] = await Promise.all([

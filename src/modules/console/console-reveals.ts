@@ -6,9 +6,9 @@
  * another instance than the form, and last minutes.
  */
 import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.js';
-import { hashSecret, randomBase62 } from '../shared/keys.js';
-import { seal, unseal } from '../shared/sealed.js';
+import type { DB } from '../../db/schema.js';
+import { hashSecret, randomBase62 } from '../../shared/keys.js';
+import { seal, unseal } from '../../shared/sealed.js';
 
 /** An app key, an OAuth client secret, or a webhook endpoint's signing secret (`<endpoint id> <secret>`). */
 export type RevealKind = 'key' | 'secret' | 'signing-secret';
