@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../sdk/src/index.js';
-import { RETRY_DELAYS_MS } from '../src/modules/webhooks/dispatcher.js';
+import { RETRY_DELAYS_MS } from '../src/modules/webhooks/retry-policy.js';
 import { keyEncryptionKey } from '../src/modules/oauth/signing-keys.js';
 import { targetProblem } from '../src/modules/webhooks/target-address.js';
 import { WebhookEndpoints } from '../src/modules/webhooks/webhook-endpoints.js';

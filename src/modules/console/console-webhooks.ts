@@ -11,7 +11,7 @@ import type { Kysely } from 'kysely';
 import type { DB, DeliveryState } from '../../db/schema.js';
 import { OVERLAPS, isOverlap } from '../apps/app-credentials.js';
 import type { Links } from '../../shared/links.js';
-import { DISABLE_AFTER_MS } from '../webhooks/dispatcher.js';
+import { DISABLE_AFTER_MS } from '../webhooks/retry-policy.js';
 import { targetProblem } from '../webhooks/target-address.js';
 import { testEventDelivery } from '../webhooks/test-events.js';
 import { isChangeType, WebhookError, type EndpointRow, type WebhookEndpoints } from '../webhooks/webhook-endpoints.js';

@@ -31,14 +31,11 @@ import { Rerun } from '../../shared/rerun.js';
 import type { Links } from '../../shared/links.js';
 import { unseal } from '../../shared/sealed.js';
 import { BuilderShares } from './builder-shares.js';
+import { afterAttempt, endpointAfterRound, succeeded } from './retry-policy.js';
 import { WebhookSender, type SendResult } from './send.js';
 import { signedHeaders } from './signature.js';
 import { acceptsAddress } from './target-address.js';
 
-/** The wait after the 1st, 2nd, … failed attempt: ten attempts over about three days (75 h 35 min 5 s). */
-export const RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000];
-/** An endpoint whose every attempt has failed for this long is disabled. */
-export const DISABLE_AFTER_MS = 3 * 86_400_000;
 const LEASE_MS = 30_000;
 const ROUND = 64;
 const FAN_OUT = 500;
@@ -77,7 +74,6 @@ export interface DispatcherOptions {
 /** The endpoint is no longer this instance's to work: its lease was taken over, or it was deleted. */
 class LeaseLost extends Error {}
 
-const succeeded = (status: number | null) => status !== null && status >= 200 && status < 300;
 
 /** `work` over `items`, at most `limit` at a time, results in order. */
 async function inPool<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
@@ -466,9 +462,7 @@ export class WebhookDispatcher {
 
   private async record(endpoint: Endpoint, due: Due[], outcomes: Outcome[]): Promise<void> {
     const now = this.clock();
-    const anySucceeded = outcomes.some((o) => succeeded(o.status));
-    const failingSince = anySucceeded ? null : endpoint.failing_since === null ? now : Number(endpoint.failing_since);
-    const disable = failingSince !== null && now - failingSince >= DISABLE_AFTER_MS;
+    const { failingSince, disable } = endpointAfterRound(endpoint.failing_since === null ? null : Number(endpoint.failing_since), outcomes.map((o) => o.status), now);
     await this.db.transaction().execute(async (trx) => {
       // The endpoint first: it proves the lease, and its row lock orders this against the console's changes.
       const held = await trx.updateTable('webhook_endpoints')
@@ -486,28 +480,24 @@ export class WebhookDispatcher {
       // Every delivery of the round in one statement: its new state, schedule and last answer, by id.
       const next = due.map((delivery, i) => {
         const outcome = outcomes[i]!;
-        const ok = succeeded(outcome.status);
-        const exhausted = outcome.final || givenUp || delivery.step >= RETRY_DELAYS_MS.length;
         return {
-          id: delivery.id,
-          state: ok ? 'delivered' : exhausted ? 'failed' : 'pending',
-          step: ok || exhausted ? delivery.step : delivery.step + 1,
-          nextAttemptAt: ok || exhausted ? null : now + RETRY_DELAYS_MS[delivery.step]!,
+          id: delivery.id, ...afterAttempt(delivery, outcome, givenUp, now),
           status: outcome.status, durationMs: outcome.durationMs,
-          error: outcome.error ?? (ok ? null : `answered ${outcome.status}`),
+          error: outcome.error ?? (succeeded(outcome.status) ? null : `answered ${outcome.status}`),
         };
       });
-      const byId = (value: (row: (typeof next)[number]) => unknown, type: 'integer' | 'bigint' | 'text') =>
-        sql`CASE id ${sql.join(next.map((row) => sql`WHEN ${row.id} THEN CAST(${value(row)} AS ${sql.raw(type)})`), sql` `)} END`;
+      /** One column's new value for each delivery of the round, chosen by its id. */
+      const byId = <T>(value: (row: (typeof next)[number]) => T, type: 'integer' | 'bigint' | 'text') =>
+        sql<T>`CASE id ${sql.join(next.map((row) => sql`WHEN ${row.id} THEN CAST(${value(row)} AS ${sql.raw(type)})`), sql` `)} END`;
       await trx.updateTable('webhook_deliveries').set({
-        state: byId((row) => row.state, 'text') as never,
+        state: byId((row) => row.state, 'text'),
         attempts: (eb) => eb('attempts', '+', 1),
-        step: byId((row) => row.step, 'integer') as never,
-        next_attempt_at: byId((row) => row.nextAttemptAt, 'bigint') as never,
+        step: byId((row) => row.step, 'integer'),
+        next_attempt_at: byId((row) => row.nextAttemptAt, 'bigint'),
         last_attempt_at: now,
-        last_status: byId((row) => row.status, 'integer') as never,
-        last_duration_ms: byId((row) => row.durationMs, 'integer') as never,
-        last_error: byId((row) => row.error, 'text') as never,
+        last_status: byId((row) => row.status, 'integer'),
+        last_duration_ms: byId((row) => row.durationMs, 'integer'),
+        last_error: byId((row) => row.error, 'text'),
       }).where('id', 'in', next.map((row) => row.id)).execute();
       if (disable) {
         await trx.updateTable('webhook_deliveries').set({ state: 'failed', next_attempt_at: null, last_error: 'the endpoint was disabled' })
