@@ -34,11 +34,6 @@ export class Mailer {
       : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   }
 
-  /** Where mail goes, for the start-up line: `SMTP` or the outbox's directory. */
-  get destination(): string {
-    return this.outbox ?? 'SMTP';
-  }
-
   /** Sends in the background; a failure is logged (the recipient asks again). */
   send(mail: Mail): void {
     const sending = this.deliver(mail)

@@ -10,7 +10,7 @@ import { hashSecret } from '../../shared/keys.js';
 
 export type LinkPurpose = 'reset' | 'verify';
 
-export const LINK_LIFETIME_MS: Record<LinkPurpose, number> = { reset: 30 * 60_000, verify: 24 * 3_600_000 };
+const LINK_LIFETIME_MS: Record<LinkPurpose, number> = { reset: 30 * 60_000, verify: 24 * 3_600_000 };
 
 /** A link's secret as it travels in a URL: 32 random bytes, base64url. */
 const SECRET = /^[A-Za-z0-9_-]{43}$/;
