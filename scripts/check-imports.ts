@@ -11,7 +11,7 @@
  *
  * The layers (docs/architecture.md): the top (app.ts, request-pipeline.ts, server.ts, run-server.ts, cli/, demo/)
  * assembles and runs the service; the areas (modules/<area>/) are what it serves; everything else (infrastructure.ts,
- * server-instance.ts, config.ts, db/, cache/, change-feed/, search/, media/, rate-limit/, net/, plugins/, schemas/, shared/) is
+ * server-instance.ts, config.ts, writes/, db/, cache/, change-feed/, search/, media/, rate-limit/, net/, plugins/, schemas/, shared/) is
  * what the areas build on. An import may go down or sideways, never up: a lower file importing an area or the top,
  * or an area importing the top, is reported like a circle.
  */

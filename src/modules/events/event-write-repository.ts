@@ -1,10 +1,10 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { ChangeFeed } from '../../change-feed/change-feed.js';
-import { recordChanges, type ChangeRow, type ChangeType } from '../../change-feed/change-log.js';
-import { publishingTransaction } from '../../change-feed/publishing-transaction.js';
+import type { ChangeType } from '../../change-feed/change-log.js';
 import type { DB, EventsTable } from '../../db/schema.js';
 import { recordCreated } from '../../db/idempotency.js';
 import { sendLater } from '../../db/sent-later.js';
+import { inTransaction, writeTransaction, type WriteUnit } from '../../writes/write-unit.js';
 
 type SubTable = 'event_tickets' | 'event_sessions' | 'event_faqs' | 'event_hosts';
 
@@ -15,13 +15,14 @@ type SubTable = 'event_tickets' | 'event_sessions' | 'event_faqs' | 'event_hosts
  */
 export class EventWriteRepository {
   private readonly touched = new Map<string, ChangeType>();
-  /** The changes this transaction's writes recorded for the feed. */
-  readonly recorded: Array<Promise<ChangeRow[]>> = [];
 
-  constructor(private readonly db: Kysely<DB>, private readonly changes?: Pick<ChangeFeed, 'publish'>, private readonly clock: () => number = Date.now) {}
+  constructor(
+    private readonly db: Kysely<DB>, private readonly feed?: Pick<ChangeFeed, 'publish'>, private readonly clock: () => number = Date.now,
+    private readonly unit?: WriteUnit,
+  ) {}
 
   transaction<T>(work: (repository: EventWriteRepository) => Promise<T>): Promise<T> {
-    return publishingTransaction(this.db, this.changes, (trx) => new EventWriteRepository(trx, undefined, this.clock), async (repository) => {
+    return writeTransaction(this.db, this.feed, (unit) => new EventWriteRepository(unit.db, undefined, this.clock, unit), async (repository) => {
       const done = await work(repository);
       await repository.recordTouched();
       return done;
@@ -40,7 +41,9 @@ export class EventWriteRepository {
     const byId = new Map(events.map((e) => [e.id, e]));
     // Only what the public API shows: a draft's changes are not reported (a deletion is, of a public event or not).
     const changes = [...this.touched].filter(([id, type]) => type === 'event.deleted' || byId.get(id)?.status === 'published');
-    this.recorded.push((await recordChanges(this.db, changes.map(([id, type]) => ({ type, resourceId: id, companyId: byId.get(id)?.company_id ?? null })), this.clock())).answer);
+    await inTransaction(this.unit).record(this.clock(), ...changes.map(([id, change]) => ({
+      resource: 'event' as const, id, change, companyId: byId.get(id)?.company_id ?? null,
+    })));
   }
 
   async find(id: string) {

@@ -1,12 +1,10 @@
 import { type Insertable, type Kysely, type Updateable } from 'kysely';
 import type { DB, JobsTable } from '../../db/schema.js';
-import { bumpDataVersion } from '../../cache/data-version.js';
 import type { ChangeFeed } from '../../change-feed/change-feed.js';
-import { recordChanges, type ChangeRow, type ChangeType } from '../../change-feed/change-log.js';
-import { publishingTransaction } from '../../change-feed/publishing-transaction.js';
-import { recordSearchChanges } from '../../search/search-changes.js';
+import type { ChangeType } from '../../change-feed/change-log.js';
 import { recordCreated } from '../../db/idempotency.js';
 import { sendLater } from '../../db/sent-later.js';
+import { inTransaction, writeTransaction, type WriteUnit } from '../../writes/write-unit.js';
 
 /** The rows of a job's own tables a write gives (seniorities and employment types are columns of its row). */
 export interface JobChildren {
@@ -17,26 +15,18 @@ export interface JobChildren {
 /** The statuses the public API shows a job in (a draft and a deleted job are 404). */
 const PUBLIC_STATUSES = new Set(['published', 'finish']);
 
-/** The SQL of writing jobs; used inside one transaction per request. */
+/** The SQL of writing jobs; used inside one transaction per request, whose unit records each write's effects. */
 export class JobWriteRepository {
-  /** The changes this transaction's writes recorded for the feed. */
-  readonly recorded: Array<Promise<ChangeRow[]>> = [];
-
-  constructor(private readonly db: Kysely<DB>, private readonly changes?: Pick<ChangeFeed, 'publish'>) {}
+  constructor(private readonly db: Kysely<DB>, private readonly feed?: Pick<ChangeFeed, 'publish'>, private readonly unit?: WriteUnit) {}
 
   /** Runs `work` in one transaction; the change it recorded for the feed is completed right after the commit. */
   transaction<T>(work: (repository: JobWriteRepository) => Promise<T>): Promise<T> {
-    return publishingTransaction(this.db, this.changes, (trx) => new JobWriteRepository(trx), work);
+    return writeTransaction(this.db, this.feed, (unit) => new JobWriteRepository(unit.db, undefined, unit), work);
   }
 
   /** The job's status before a write, and its company, for the change the write records. */
   private async before(id: number) {
     return this.db.selectFrom('jobs').select(['status', 'company_id']).where('id', '=', id).executeTakeFirstOrThrow();
-  }
-
-  /** Records `type` for the job, when there is one (a draft's writes record none). */
-  private async recordChange(id: number, companyId: number, type: ChangeType | null, now: number): Promise<void> {
-    if (type) this.recorded.push((await recordChanges(this.db, [{ type, resourceId: id, companyId }], now)).answer);
   }
 
   /** The job with its company's handle, and what a write's answer shows of it. */
@@ -53,8 +43,8 @@ export class JobWriteRepository {
   async insert(values: Insertable<JobsTable>, children: JobChildren): Promise<number> {
     const { id } = await this.db.insertInto('jobs').values(values).returning('id').executeTakeFirstOrThrow();
     await this.insertChildren(id, children);
-    await recordSearchChanges(this.db, 'job', [id], values.updated_at);
-    await bumpDataVersion(this.db, 'jobs');
+    // A new job is a draft until it is published: the feed learns of it then.
+    await inTransaction(this.unit).record(values.updated_at, { resource: 'job', id, change: null, companyId: values.company_id });
     return id;
   }
 
@@ -72,10 +62,9 @@ export class JobWriteRepository {
       ? (await this.db.selectFrom('job_images').select('media_key').where('job_id', '=', id).execute()).map((r) => r.media_key)
       : [];
     await this.replaceChildren(id, children);
-    await recordSearchChanges(this.db, 'job', [id], values.updated_at);
-    await bumpDataVersion(this.db, 'jobs');
     // A draft is not public: its edits are not changes of the feed.
-    await this.recordChange(id, before.company_id, PUBLIC_STATUSES.has(before.status) ? 'job.updated' : null, values.updated_at);
+    const change = PUBLIC_STATUSES.has(before.status) ? 'job.updated' : null;
+    await inTransaction(this.unit).record(values.updated_at, { resource: 'job', id, change, companyId: before.company_id });
     return replacedImages;
   }
 
@@ -91,13 +80,11 @@ export class JobWriteRepository {
   ): Promise<boolean> {
     const { numUpdatedRows } = await this.db.updateTable('jobs').set(values).where('id', '=', id).where('status', '=', before.status).executeTakeFirst();
     if (numUpdatedRows === 0n) return false;
-    await recordSearchChanges(this.db, 'job', [id], values.updated_at);
-    await bumpDataVersion(this.db, 'jobs');
     const wasPublic = PUBLIC_STATUSES.has(before.status);
-    const type: ChangeType | null = values.status === 'published' ? 'job.published'
+    const change: ChangeType | null = values.status === 'published' ? 'job.published'
       : values.status === 'finish' ? (before.status === 'published' ? 'job.closed' : null)
         : values.status === 'deleted' && wasPublic ? 'job.deleted' : null;
-    await this.recordChange(id, before.company_id, type, values.updated_at);
+    await inTransaction(this.unit).record(values.updated_at, { resource: 'job', id, change, companyId: before.company_id });
     return true;
   }
 

@@ -1,27 +1,21 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { StoredImage } from '../../media/image-uploads.js';
-import { bumpDataVersion } from '../../cache/data-version.js';
 import type { ChangeFeed } from '../../change-feed/change-feed.js';
-import { recordChanges, type ChangeRow } from '../../change-feed/change-log.js';
-import { publishingTransaction } from '../../change-feed/publishing-transaction.js';
-import { recordSearchChanges } from '../../search/search-changes.js';
 import { recordCreated } from '../../db/idempotency.js';
 import { sendLater } from '../../db/sent-later.js';
+import { inTransaction, writeTransaction, type WriteUnit } from '../../writes/write-unit.js';
 import type { OgCard } from './og-fetcher.js';
 
 export interface Mention { type: 'COMPANY' | 'MEMBER'; handle: string; name: string }
 
-/** The SQL of writing posts; used inside one transaction per request. */
+/** The SQL of writing posts; used inside one transaction per request, whose unit records each write's effects. */
 export class PostWriteRepository {
-  /** The changes this transaction's writes recorded for the feed. */
-  readonly recorded: Array<Promise<ChangeRow[]>> = [];
-
-  constructor(private readonly db: Kysely<DB>, private readonly changes?: Pick<ChangeFeed, 'publish'>) {}
+  constructor(private readonly db: Kysely<DB>, private readonly feed?: Pick<ChangeFeed, 'publish'>, private readonly unit?: WriteUnit) {}
 
   /** Runs `work` in one transaction; the change it recorded for the feed is completed right after the commit. */
   transaction<T>(work: (repository: PostWriteRepository) => Promise<T>): Promise<T> {
-    return publishingTransaction(this.db, this.changes, (trx) => new PostWriteRepository(trx), work);
+    return writeTransaction(this.db, this.feed, (unit) => new PostWriteRepository(unit.db, undefined, unit), work);
   }
 
   async find(id: number) {
@@ -59,9 +53,7 @@ export class PostWriteRepository {
       for (const row of rows) imageIds[row.position] = row.id;
     }
     await this.replaceCardAndMentions(id, post.og, post.mentions, post.now);
-    await recordSearchChanges(this.db, 'post', [id], post.now);
-    await bumpDataVersion(this.db, 'posts');
-    this.recorded.push((await recordChanges(this.db, [{ type: 'post.created', resourceId: id, companyId: null }], post.now)).answer);
+    await inTransaction(this.unit).record(post.now, { resource: 'post', id, change: 'post.created', companyId: null });
     return { id, imageIds };
   }
 
@@ -86,10 +78,7 @@ export class PostWriteRepository {
       await this.db.deleteFrom('post_mentions').where('post_id', '=', id).execute();
       await this.insertMentions(id, change.mentions);
     }
-    // The body and the Open Graph facet are both in the search index.
-    await recordSearchChanges(this.db, 'post', [id], change.now);
-    await bumpDataVersion(this.db, 'posts');
-    this.recorded.push((await recordChanges(this.db, [{ type: 'post.updated', resourceId: id, companyId: await this.companyOf(id) }], change.now)).answer);
+    await inTransaction(this.unit).record(change.now, { resource: 'post', id, change: 'post.updated', companyId: await this.companyOf(id) });
   }
 
   /** The company a post was written as (null for a member's post). */
@@ -105,9 +94,7 @@ export class PostWriteRepository {
       await this.db.deleteFrom(table).where('post_id', '=', id).execute();
     }
     await this.db.deleteFrom('posts').where('id', '=', id).execute();
-    await recordSearchChanges(this.db, 'post', [id]);
-    await bumpDataVersion(this.db, 'posts');
-    this.recorded.push((await recordChanges(this.db, [{ type: 'post.deleted', resourceId: id, companyId }], now)).answer);
+    await inTransaction(this.unit).record(now, { resource: 'post', id, change: 'post.deleted', companyId });
     return keys;
   }
 
