@@ -18,19 +18,20 @@
  * `webhook-id` (at least once). Instances find work by polling every 250 ms (one small query) and, on the instance
  * that wrote, at once when its write completes the change. On PostgreSQL every query here runs on the background
  * pool (`Database.background`): deliveries neither wait behind a burst of reads for a connection nor hold one up.
+ *
+ * This file is the loop and its decisions; the SQL is delivery-repository.ts, the retry schedule retry-policy.ts.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { ChangeFeed, ChangeRow, FeedPage } from '../../change-feed/change-feed.js';
 import { changeItem } from '../../change-feed/change-item.js';
-import { lastPosition } from '../../change-feed/change-log.js';
 import { backgroundWork } from '../../db/prepared-reads.js';
-import type { DB, WebhookEndpointsTable } from '../../db/schema.js';
-import { randomBase62 } from '../../shared/keys.js';
+import type { DB } from '../../db/schema.js';
 import { Rerun } from '../../shared/rerun.js';
 import type { Links } from '../../shared/links.js';
 import { unseal } from '../../shared/sealed.js';
 import { BuilderShares } from './builder-shares.js';
+import { DeliveryRepository, type Due, type Endpoint } from './delivery-repository.js';
 import { afterAttempt, endpointAfterRound, succeeded } from './retry-policy.js';
 import { WebhookSender, type SendResult } from './send.js';
 import { signedHeaders } from './signature.js';
@@ -42,19 +43,9 @@ const FAN_OUT = 500;
 const POLL_MS = 250;
 /** How long an endpoint with nothing to send keeps its lease, waiting for the next change, before giving it up. */
 const LINGER_MS = 2_000;
-/** `'pending'` written into the statement: SQLite uses a partial index (`WHERE state = 'pending'`) only for a literal. */
-const PENDING = sql.lit('pending' as const);
 /** Endpoints one instance works at once; more wait for the next poll or another instance. */
 const MAX_ENDPOINTS = 200;
 
-type Endpoint = Selectable<WebhookEndpointsTable>;
-/** A delivery due, with its change as the round read it; the change's `data` is read as it is sent (sendable). */
-interface Due {
-  id: string; position: number; attempts: number; step: number; eventId: string;
-  change: Omit<ChangeRow, 'data'> | null;
-  /** A ping's or a test event's own body (test-events.ts); null for a change's delivery. */
-  payload: string | null;
-}
 type Outcome = SendResult & { timestamp: number; final: boolean };
 /** How an attempt ended: answered 2xx, answered otherwise, or no answer (refused, reset, timed out, blocked). */
 export type AttemptOutcome = 'delivered' | 'refused' | 'no_answer';
@@ -122,8 +113,10 @@ export class WebhookDispatcher {
   /** An incomplete change that ended a fan-out, and since when (awaitCompletion). */
   private stuck: { position: number; since: number } | null = null;
   private readonly sender: WebhookSender;
+  private readonly deliveries: DeliveryRepository;
 
   constructor(
+    /** Where the dispatcher reads and writes (the feed too): the background pool on PostgreSQL. */
     private readonly db: Kysely<DB>,
     private readonly feed: ChangeFeed,
     private readonly links: Links,
@@ -133,6 +126,7 @@ export class WebhookDispatcher {
   ) {
     this.sender = new WebhookSender(acceptsAddress(options.allowLoopback), options.timeoutMs, options.concurrency);
     this.shares = new BuilderShares(options.builderConcurrency);
+    this.deliveries = new DeliveryRepository(db, options.owner);
   }
 
   /**
@@ -140,12 +134,8 @@ export class WebhookDispatcher {
    * up (a crash, a SIGKILL): its deliveries go on at once instead of after the lease runs out. Like the
    * Idempotency-Key claims, this relies on each running instance having a name of its own.
    */
-  async releaseEarlierRuns(instanceName: string): Promise<number> {
-    const prefix = `${instanceName}/`;
-    const result = await this.db.updateTable('webhook_endpoints').set({ lease_owner: null, lease_until: 0 })
-      .where(sql<string>`substr(lease_owner, 1, ${prefix.length})`, '=', prefix).where('lease_owner', '<>', this.options.owner)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows);
+  releaseEarlierRuns(instanceName: string): Promise<number> {
+    return this.deliveries.releaseLeasesOf(`${instanceName}/`);
   }
 
   /** Polls for work, and looks at once when this instance completes a change; returns the stop, which waits for rounds in flight. */
@@ -228,16 +218,9 @@ export class WebhookDispatcher {
    */
   private async claimWork(): Promise<number> {
     if (this.stopped) return 0;
-    const { owner, builderConcurrency } = this.options;
+    const { builderConcurrency } = this.options;
     const now = this.clock();
-    const builder = sql<number>`COALESCE(a.owner_user_id, -a.id)`;
-    const withWork = this.db.selectFrom('webhook_endpoints as e').innerJoin('apps as a', 'a.id', 'e.app_id')
-      .select(['e.id', builder.as('builder'), sql<number>`ROW_NUMBER() OVER (PARTITION BY ${builder} ORDER BY COALESCE(e.due_at, 0), e.id)`.as('turn')])
-      .where('e.disabled_at', 'is', null)
-      .where((eb) => eb.or([eb('e.lease_until', '<=', now), eb('e.lease_owner', '=', owner)]))
-      .where((eb) => eb.or([eb('e.cursor', '<', lastPosition(this.db)), eb('e.due_at', '<=', now)]));
-    const candidates = await this.db.selectFrom(withWork.as('w')).select(['w.id', 'w.builder'])
-      .where('w.turn', '<=', builderConcurrency).orderBy('w.turn').orderBy('w.id').limit(MAX_ENDPOINTS + builderConcurrency).execute();
+    const candidates = await this.deliveries.endpointsWithWork(now, builderConcurrency, MAX_ENDPOINTS + builderConcurrency);
     // An endpoint this instance is working already: if it is lingering, it has work now.
     for (const { id } of candidates) this.lingering.get(id)?.(true);
     const chosen: Array<{ id: string; builder: number }> = [];
@@ -256,9 +239,7 @@ export class WebhookDispatcher {
     }
     this.crowded = leftOut;
     const claims = await Promise.all(chosen.map(async ({ id, builder: builderId }) => {
-      const endpoint = await this.db.updateTable('webhook_endpoints').set({ lease_owner: owner, lease_until: now + LEASE_MS })
-        .where('id', '=', id).where((eb) => eb.or([eb('lease_until', '<=', now), eb('lease_owner', '=', owner)]))
-        .returningAll().executeTakeFirst();
+      const endpoint = await this.deliveries.claim(id, now, now + LEASE_MS);
       return endpoint && { endpoint, builder: builderId };
     }));
     let started = 0;
@@ -294,7 +275,7 @@ export class WebhookDispatcher {
       if (this.stopped) return this.release(claimed.id);
       if (!endpoint) return; // deleted, or taken over after the lease ran out
       if (endpoint.disabled_at !== null) return this.release(claimed.id);
-      const { more, due } = await this.fanOut(endpoint, () => this.due(claimed.id, this.clock()));
+      const { more, due } = await this.fanOut(endpoint, () => this.deliveries.due(claimed.id, this.clock(), ROUND));
       if (due.length > 0) {
         // The lease lasts the round (each send then reads the endpoint again: sendable), and an endpoint disabled or
         // deleted while this run lingered sends nothing.
@@ -312,8 +293,7 @@ export class WebhookDispatcher {
 
   /** Extends this instance's lease on the endpoint; the endpoint's row, or undefined when it is gone or taken over. */
   private renewLease(id: string): Promise<Endpoint | undefined> {
-    return this.db.updateTable('webhook_endpoints').set({ lease_until: this.clock() + LEASE_MS })
-      .where('id', '=', id).where('lease_owner', '=', this.options.owner).returningAll().executeTakeFirst();
+    return this.deliveries.renewLease(id, this.clock() + LEASE_MS);
   }
 
   /**
@@ -335,24 +315,11 @@ export class WebhookDispatcher {
     if (page.through <= cursor) return { more: false, due: await then() };
     const now = this.clock();
     const wanted = types.length === 0 ? page.rows : page.rows.filter((row) => types.includes(row.type));
-    if (wanted.length > 0) {
-      await this.db.insertInto('webhook_deliveries').values(wanted.map((row) => ({
-        id: `dlv_${randomBase62(20)}`, endpoint_id: endpoint.id, position: row.position, event_id: row.event_id, event_type: row.type,
-        resource_key: `${row.resource_type}:${row.resource_id}`, state: 'pending' as const, next_attempt_at: now, created_at: now,
-      }))).onConflict((oc) => oc.columns(['endpoint_id', 'position']).doNothing()).execute()
-        .catch(async (err: unknown) => {
-          // Woken without a look at its row (work()), the endpoint may have been deleted meanwhile: its deliveries' key fails.
-          const still = await this.db.selectFrom('webhook_endpoints').select('id').where('id', '=', endpoint.id).executeTakeFirst();
-          throw still ? err : new LeaseLost();
-        });
-    }
+    // Woken without a look at its row (work()), the endpoint may have been deleted meanwhile.
+    if (!(await this.deliveries.insertDeliveries(endpoint.id, wanted, now))) throw new LeaseLost();
     // The deliveries are in: the cursor's move and the look-up of what is due run side by side (two connections).
-    const [moved, due] = await Promise.all([
-      this.db.updateTable('webhook_endpoints').set({ cursor: page.through })
-        .where('id', '=', endpoint.id).where('lease_owner', '=', this.options.owner).where('cursor', '=', cursor).executeTakeFirst(),
-      then(),
-    ]);
-    if (Number(moved.numUpdatedRows) !== 1) throw new LeaseLost();
+    const [moved, due] = await Promise.all([this.deliveries.moveCursor(endpoint.id, cursor, page.through), then()]);
+    if (!moved) throw new LeaseLost();
     endpoint.cursor = page.through;
     return { more: page.more, due };
   }
@@ -386,33 +353,6 @@ export class WebhookDispatcher {
     }
   }
 
-  /** The first pending delivery of each resource, among those due at `now`, in feed order, with the change each sends. */
-  private async due(endpointId: string, now: number): Promise<Due[]> {
-    const rows = await this.db.selectFrom('webhook_deliveries as d').leftJoin('change_events as c', 'c.position', 'd.position')
-      .select(['d.id', 'd.position', 'd.attempts', 'd.step', 'd.event_id as delivery_event_id', 'd.payload', 'c.event_id', 'c.type', 'c.resource_type', 'c.resource_id', 'c.company_handle', 'c.occurred_at'])
-      .where('d.endpoint_id', '=', endpointId).where('d.state', '=', PENDING).where('d.next_attempt_at', '<=', now)
-      .where('d.position', '=', this.firstOfResource(endpointId))
-      .orderBy('d.position').limit(ROUND).execute();
-    return rows.map((r) => ({
-      id: r.id, position: Number(r.position), attempts: Number(r.attempts), step: Number(r.step), eventId: r.delivery_event_id, payload: r.payload,
-      change: r.event_id === null ? null : {
-        position: Number(r.position), event_id: r.event_id, type: r.type!, resource_type: r.resource_type!, resource_id: r.resource_id!,
-        company_handle: r.company_handle, occurred_at: Number(r.occurred_at),
-      },
-    }));
-  }
-
-  /**
-   * The position of the first pending delivery of the outer row's resource (`d.resource_key`). A correlated
-   * subquery, not an anti-join: PostgreSQL runs it per row through the (endpoint, resource, position) index whatever
-   * its statistics say; as NOT EXISTS, with none yet for a burst of deliveries, it scanned every pending delivery for
-   * each one (3.5 s for 2,649 pending; 34 ms this way).
-   */
-  private firstOfResource(endpointId: string, db: Kysely<DB> = this.db) {
-    return db.selectFrom('webhook_deliveries as e').select((eb) => eb.fn.min('e.position').as('first'))
-      .where('e.endpoint_id', '=', endpointId).where('e.state', '=', PENDING).whereRef('e.resource_key', '=', sql.ref('d.resource_key'));
-  }
-
   private secretsOf(endpoint: Pick<Endpoint, 'secret_sealed' | 'previous_secret_sealed' | 'previous_secret_until'>, now: number): string[] {
     const secrets = [unseal(this.options.kek, endpoint.secret_sealed)];
     if (endpoint.previous_secret_sealed !== null && Number(endpoint.previous_secret_until ?? 0) > now) {
@@ -431,7 +371,7 @@ export class WebhookDispatcher {
       // The endpoint and the change as they are at the moment of sending, not as the round read them: nothing goes to
       // an endpoint deleted (its app with it) or disabled since, the secret and URL are today's, and a resource
       // deleted since goes out empty.
-      const now = await this.sendable(endpoint.id, position);
+      const now = await this.deliveries.sendable(endpoint.id, position);
       if (!now) return null;
       const body = change ? JSON.stringify(changeItem({ ...change, data: now.data }, this.links)) : payload!;
       // The receiver compares the timestamp with its own clock: the real time of this attempt.
@@ -448,77 +388,21 @@ export class WebhookDispatcher {
     if (made.length > 0) await this.record(endpoint, made.map((m) => m.delivery), made.map((m) => m.outcome));
   }
 
-  /**
-   * The endpoint as it is now, with the data the feed holds of the change (null once its resource is deleted, or the
-   * change pruned); undefined when the endpoint is no longer this instance's to send to: deleted, disabled, or its
-   * lease taken over. One indexed read per send.
-   */
-  private sendable(endpointId: string, position: number) {
-    return this.db.selectFrom('webhook_endpoints as e').leftJoin('change_events as c', (join) => join.on('c.position', '=', position))
-      .select(['e.url', 'e.secret_sealed', 'e.previous_secret_sealed', 'e.previous_secret_until', 'c.data'])
-      .where('e.id', '=', endpointId).where('e.lease_owner', '=', this.options.owner).where('e.disabled_at', 'is', null)
-      .executeTakeFirst();
-  }
-
   private async record(endpoint: Endpoint, due: Due[], outcomes: Outcome[]): Promise<void> {
     const now = this.clock();
-    const { failingSince, disable } = endpointAfterRound(endpoint.failing_since === null ? null : Number(endpoint.failing_since), outcomes.map((o) => o.status), now);
-    await this.db.transaction().execute(async (trx) => {
-      // The endpoint first: it proves the lease, and its row lock orders this against the console's changes.
-      const held = await trx.updateTable('webhook_endpoints')
-        .set(disable
-          ? { failing_since: failingSince, disabled_at: now, disabled_reason: 'every attempt failed for 3 days', due_at: null }
-          : { failing_since: failingSince })
-        .where('id', '=', endpoint.id).where('lease_owner', '=', this.options.owner).returning('disabled_at').executeTakeFirst();
-      if (!held) throw new LeaseLost();
-      // Disabled in the console while the round was on the wire: its pending deliveries were given up, these too.
-      const givenUp = !disable && held.disabled_at !== null;
-      await trx.insertInto('webhook_attempts').values(due.map((delivery, i) => ({
-        delivery_id: delivery.id, number: delivery.attempts + 1, attempted_at: now, webhook_timestamp: outcomes[i]!.timestamp,
-        duration_ms: outcomes[i]!.durationMs, status: outcomes[i]!.status, error: outcomes[i]!.error, response_body: outcomes[i]!.responseBody,
-      }))).execute();
-      // Every delivery of the round in one statement: its new state, schedule and last answer, by id.
-      const next = due.map((delivery, i) => {
-        const outcome = outcomes[i]!;
-        return {
-          id: delivery.id, ...afterAttempt(delivery, outcome, givenUp, now),
-          status: outcome.status, durationMs: outcome.durationMs,
-          error: outcome.error ?? (succeeded(outcome.status) ? null : `answered ${outcome.status}`),
-        };
-      });
-      /** One column's new value for each delivery of the round, chosen by its id. */
-      const byId = <T>(value: (row: (typeof next)[number]) => T, type: 'integer' | 'bigint' | 'text') =>
-        sql<T>`CASE id ${sql.join(next.map((row) => sql`WHEN ${row.id} THEN CAST(${value(row)} AS ${sql.raw(type)})`), sql` `)} END`;
-      await trx.updateTable('webhook_deliveries').set({
-        state: byId((row) => row.state, 'text'),
-        attempts: (eb) => eb('attempts', '+', 1),
-        step: byId((row) => row.step, 'integer'),
-        next_attempt_at: byId((row) => row.nextAttemptAt, 'bigint'),
-        last_attempt_at: now,
-        last_status: byId((row) => row.status, 'integer'),
-        last_duration_ms: byId((row) => row.durationMs, 'integer'),
-        last_error: byId((row) => row.error, 'text'),
-      }).where('id', 'in', next.map((row) => row.id)).execute();
-      if (disable) {
-        await trx.updateTable('webhook_deliveries').set({ state: 'failed', next_attempt_at: null, last_error: 'the endpoint was disabled' })
-          .where('endpoint_id', '=', endpoint.id).where('state', '=', 'pending').execute();
-        this.log.warn({ endpoint: endpoint.id, app: endpoint.app_id }, 'webhooks: endpoint disabled after 3 days of failed attempts');
-      }
-    });
+    const after = endpointAfterRound(endpoint.failing_since === null ? null : Number(endpoint.failing_since), outcomes.map((o) => o.status), now);
+    const attempts = due.map((delivery, i) => ({ delivery, ...outcomes[i]! }));
+    const held = await this.deliveries.recordRound(endpoint.id, now, after, attempts, (disabledMeanwhile) => attempts.map(({ delivery, ...outcome }) => ({
+      id: delivery.id, ...afterAttempt(delivery, outcome, disabledMeanwhile, now),
+      status: outcome.status, durationMs: outcome.durationMs,
+      error: outcome.error ?? (succeeded(outcome.status) ? null : `answered ${outcome.status}`),
+    })));
+    if (!held) throw new LeaseLost();
+    if (after.disable) this.log.warn({ endpoint: endpoint.id, app: endpoint.app_id }, 'webhooks: endpoint disabled after 3 days of failed attempts');
   }
 
   /** Gives the lease up, leaving the earliest sendable retry in `due_at` for whichever instance polls next. */
-  private async release(id: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      // The row lock first: a console redelivery committed before it is seen by the look-up below.
-      const held = await trx.updateTable('webhook_endpoints').set({ lease_until: 0 }).where('id', '=', id).where('lease_owner', '=', this.options.owner).executeTakeFirst();
-      if (Number(held.numUpdatedRows) !== 1) return;
-      const head = await trx.selectFrom('webhook_deliveries as d').select((eb) => eb.fn.min('d.next_attempt_at').as('at'))
-        .where('d.endpoint_id', '=', id).where('d.state', '=', PENDING)
-        .where('d.position', '=', this.firstOfResource(id, trx))
-        .executeTakeFirst();
-      await trx.updateTable('webhook_endpoints').set({ lease_owner: null, due_at: head?.at === null || head?.at === undefined ? null : Number(head.at) })
-        .where('id', '=', id).execute();
-    });
+  private release(id: string): Promise<void> {
+    return this.deliveries.release(id);
   }
 }

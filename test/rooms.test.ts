@@ -1,0 +1,21 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const read = (file: string) => fs.readFileSync(path.resolve(file), 'utf8');
+const filesUnder = (dir: string) => fs.readdirSync(path.resolve(dir), { recursive: true, encoding: 'utf8' })
+  .filter((f) => f.endsWith('.ts')).map((f) => path.join(dir, f));
+/** Kysely's statement builders and raw SQL: what a file that holds no SQL never calls. */
+const SQL = /\.(selectFrom|updateTable|insertInto|deleteFrom)\(|\bsql[`<.]/;
+
+describe('one room per concern (docs/architecture.md)', () => {
+  it('the webhook dispatcher is the loop alone: its SQL is in the delivery repository, its schedule in the retry policy', () => {
+    expect(SQL.test(read('src/modules/webhooks/dispatcher.ts'))).toBe(false);
+    expect(SQL.test(read('src/modules/webhooks/delivery-repository.ts'))).toBe(true);
+    expect(read('src/modules/webhooks/dispatcher.ts')).toMatch(/from '\.\/retry-policy\.js'/);
+  });
+
+  it('no type escape in the webhooks area', () => {
+    expect(filesUnder('src/modules/webhooks').filter((file) => /\bas never\b|\bas any\b/.test(read(file)))).toEqual([]);
+  });
+});
