@@ -13,7 +13,7 @@
 import { parseArgs } from 'node:util';
 import { countByIntersecting, countByReading, countValues } from '../src/search/facet-counts.js';
 import { PostingIndex } from '../src/search/posting-index.js';
-import { FACET_KIND, FACETS } from '../src/search/search-documents.js';
+import { FACET_KIND, FACETS } from '../src/search/fields.js';
 import { SeededRandom } from '../src/demo/random.js';
 import type { Bitmap } from '../src/search/bitmaps.js';
 

@@ -8,8 +8,8 @@ import { JobSearchQuery, type JobSearchQueryInput } from '../src/modules/jobs/jo
 import { jobSearchFilter } from '../src/modules/jobs/job-service.js';
 import { PostSearchQuery, type PostSearchQueryInput } from '../src/modules/posts/post-schemas.js';
 import { postSearchFilter } from '../src/modules/posts/post-service.js';
-import type { JobSearchFilter } from '../src/search/job-index.js';
-import type { PostSearchFilter } from '../src/search/post-index.js';
+import type { JobSearchFilter } from '../src/modules/jobs/job-index.js';
+import type { PostSearchFilter } from '../src/modules/posts/post-index.js';
 
 type CompanyIds = { companyIdByHandle(handle: string): Promise<number | undefined> };
 

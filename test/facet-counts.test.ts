@@ -13,7 +13,7 @@ import { RoaringBitmap32, type Bitmap } from '../src/search/bitmaps.js';
 import { countByIntersecting, countByReading, countValues, mostFirst, type FacetCount } from '../src/search/facet-counts.js';
 import { readSnapshot, writeSnapshot } from '../src/search/index-snapshot.js';
 import { PostingIndex, type PostingMeta } from '../src/search/posting-index.js';
-import { FACET_KIND, FACETS } from '../src/search/search-documents.js';
+import { FACET_KIND, FACETS } from '../src/search/fields.js';
 import { SeededRandom } from '../src/demo/random.js';
 
 const DOCUMENTS = 20_000;

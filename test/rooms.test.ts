@@ -18,4 +18,14 @@ describe('one room per concern (docs/architecture.md)', () => {
   it('no type escape in the webhooks area', () => {
     expect(filesUnder('src/modules/webhooks').filter((file) => /\bas never\b|\bas any\b/.test(read(file)))).toEqual([]);
   });
+
+  it('the search engine knows documents, fields and orders: it reads no table of posts or jobs and imports no area', () => {
+    const engine = filesUnder('src/search');
+    expect(engine.filter((file) => /selectFrom\('(posts|post_\w+|jobs|job_\w+|companies)'/.test(read(file)))).toEqual([]);
+    expect(engine.filter((file) => /from '\.\.\/modules\//.test(read(file)))).toEqual([]);
+    // What posts and jobs put into it lives with them.
+    for (const file of ['src/modules/posts/post-index.ts', 'src/modules/posts/post-document.ts', 'src/modules/jobs/job-index.ts', 'src/modules/jobs/job-document.ts']) {
+      expect(fs.existsSync(file), file).toBe(true);
+    }
+  });
 });

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateBenchData } from '../bench/generate-data.js';
 import { generateDemoData } from '../src/demo/demo-generator.js';
-import { JobIndex, type JobSearchFilter } from '../src/search/job-index.js';
-import { PostIndex, RELEVANCE_CANDIDATES, type PostSearchFilter } from '../src/search/post-index.js';
+import { JobIndex, type JobSearchFilter } from '../src/modules/jobs/job-index.js';
+import { PostIndex, RELEVANCE_CANDIDATES, type PostSearchFilter } from '../src/modules/posts/post-index.js';
 import { TIERS } from '../src/search/posting-index.js';
-import { FACETS, isHiring, jobDocumentParts, jobTexts, jobTokens, postTokens } from '../src/search/search-documents.js';
+import { FACETS } from '../src/search/fields.js';
+import { isHiring, jobDocumentParts, jobTexts, jobTokens } from '../src/modules/jobs/job-document.js';
+import { postTokens } from '../src/modules/posts/post-document.js';
 import { queryTerms } from '../src/search/search-text.js';
 import { holdsCode } from './helpers/job-codes.js';
 import { TEST_NOW } from './helpers/test-app.js';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { buildApp, type App } from '../src/app.js';
 import type { Database } from '../src/db/database.js';
-import { PostIndex, type PostSearchFilter } from '../src/search/post-index.js';
+import { PostIndex, type PostSearchFilter } from '../src/modules/posts/post-index.js';
 import { bumpDataVersion } from '../src/cache/data-version.js';
 import { generateDemoData } from '../src/demo/demo-generator.js';
 import { ChangeFollower, ChangesLostError, LOG_RETENTION_MS, pruneSearchChanges, prunedBelow, recordSearchChanges } from '../src/search/search-changes.js';

@@ -27,7 +27,7 @@ export function mostFirst(counts: FacetCount[], top = Number.POSITIVE_INFINITY):
 }
 
 /**
- * How many of `matches` hold each value of a facet kind (search-documents.ts FACET_KIND), most first. With
+ * How many of `matches` hold each value of a facet kind (fields.ts FACET_KIND), most first. With
  * `top`, the values beyond it are dropped, except those counting as many as the last kept: the order among
  * equal counts is by the value the client sees (a company's handle, not the id held here), decided later.
  */

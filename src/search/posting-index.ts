@@ -10,7 +10,7 @@
  */
 import { RoaringBitmap32, type Bitmap } from './bitmaps.js';
 import { bytesOf, type Chunk, type ChunkReader } from './index-snapshot.js';
-import { FACET_KIND } from './search-documents.js';
+import { COLUMN_KINDS } from './fields.js';
 import { facetParts } from './search-text.js';
 
 /** A document is in tier i of a token when the token occurs at least TIERS[i] times in it. */
@@ -26,14 +26,6 @@ export interface IndexQuery {
 }
 
 export interface PostingMeta { tokens: string[]; tiered: string[] }
-
-/**
- * The facet kinds whose values have no end (a company per post or job, among as many companies as the network
- * has) and of which a document holds one value: each document's value is also kept in a column, so that the
- * values of a few matches are counted by reading the matches (facet-counts.ts) rather than by intersecting
- * them with the posting of every value there is.
- */
-const COLUMN_KINDS: readonly string[] = [FACET_KIND.company];
 
 /** A facet kind's value of each document: the value's number (its index in `values`), -1 for none. */
 export interface FacetColumn {

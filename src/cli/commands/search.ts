@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.js';
-import { JobIndex, jobIndexCopy } from '../../search/job-index.js';
-import { PostIndex, postIndexCopy } from '../../search/post-index.js';
+import { JobIndex, jobIndexCopy } from '../../modules/jobs/job-index.js';
+import { PostIndex, postIndexCopy } from '../../modules/posts/post-index.js';
 import type { CliContext, Command } from '../command.js';
 
 /** The search indexes, each with where instances keep its saved copy and what its items are called. */

@@ -5,8 +5,8 @@ import { newFeedEpoch } from '../../change-feed/change-log.js';
 import { sqliteAdapter } from '../../db/dialects/sqlite-adapter.js';
 import type { Config } from '../../config.js';
 import { allMigrations } from '../../db/migrations/index.js';
-import { jobIndexCopy } from '../../search/job-index.js';
-import { postIndexCopy } from '../../search/post-index.js';
+import { jobIndexCopy } from '../../modules/jobs/job-index.js';
+import { postIndexCopy } from '../../modules/posts/post-index.js';
 import { required, type Command, type Io } from '../command.js';
 
 /** The SQLite file the settings name; PostgreSQL has its own tools. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { FEED_LOCALE, publicOrNull } from '../../change-feed/snapshots.js';
 import type { Area, Infrastructure } from '../../infrastructure.js';
-import { JobIndex, jobIndexCopy } from '../../search/job-index.js';
+import { JobIndex, jobIndexCopy } from './job-index.js';
 import type { AccountsArea } from '../accounts/index.js';
 import type { CodeService } from '../codes/code-service.js';
 import { JobRepository } from './job-repository.js';
@@ -13,7 +13,7 @@ import { JobWriteService } from './job-write-service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The job search index of this instance (src/search/job-index.ts). */
+    /** The job search index of this instance (job-index.ts). */
     jobIndex: JobIndex;
   }
 }

@@ -1,13 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { ByLanguageRead, InLanguage, PreparedReads, Wanted } from '../../db/prepared-reads.js';
 import type { DB } from '../../db/schema.js';
-import type { JobIndex, JobSearchFilter } from '../../search/job-index.js';
+import type { JobIndex, JobSearchFilter } from './job-index.js';
 import { JOB_DETAILS, JOB_ITEMS, type JobDetailRow, type JobItemRow } from './job-reads.js';
 
-export type { JobSearchFilter } from '../../search/job-index.js';
+export type { JobSearchFilter } from './job-index.js';
 
 /**
- * All reads of jobs: searches go to the job index (search/job-index.ts); details and the items of search pages
+ * All reads of jobs: searches go to the job index (job-index.ts); details and the items of search pages
  * are prepared statements (job-reads.ts); a company's managed list is built with Kysely.
  */
 export class JobRepository {

@@ -2,7 +2,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { DateTimeUtc, FacetsQuery, Handle, ListDateTime, Nullable, Page, PageQuery, RequestId, StringEnum } from '../../schemas/common.js';
 import { EMPLOYMENT_TYPES, SENIORITIES } from '../../shared/catalog-data.js';
 import { FACET_TOP } from '../../search/facet-counts.js';
-import { JOB_FACETS } from '../../search/job-index.js';
+import { JOB_FACETS } from './job-index.js';
 
 export const COMPANY_SIZES = ['TINY', 'SMALL', 'MEDIUM', 'LARGE', 'HUGE'] as const;
 export const WORK_TYPES = ['ONSITE', 'HYBRID', 'REMOTE'] as const;

@@ -9,7 +9,7 @@ import { pageOf, type PageResult } from '../../schemas/common.js';
 import { VersionedCache, type DataVersion } from '../../cache/data-version.js';
 import { NO_COMPANY, noMatchFacets, withCompanyHandles } from '../../search/facet-counts.js';
 import { SearchCache } from '../../search/search-cache.js';
-import { isHiring } from '../../search/search-documents.js';
+import { isHiring } from './job-document.js';
 import { queryTerms } from '../../search/search-text.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
 import type { CodeService } from '../codes/code-service.js';

@@ -12,7 +12,7 @@ import type { JobItemRow } from './job-reads.js';
 import type { JobRepository } from './job-repository.js';
 import type { JobChildren, JobWriteRepository } from './job-write-repository.js';
 import type { JobCreateInput, JobUpdateInput, ManagedJobSummaryDto } from './job-write-schemas.js';
-import { isHiring } from '../../search/search-documents.js';
+import { isHiring } from './job-document.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { FEED_LOCALE, publicOrNull } from '../../change-feed/snapshots.js';
 import type { Area, Infrastructure } from '../../infrastructure.js';
-import { PostIndex, postIndexCopy } from '../../search/post-index.js';
+import { PostIndex, postIndexCopy } from './post-index.js';
 import type { AccountsArea } from '../accounts/index.js';
 import { OgFetcher } from './og-fetcher.js';
 import { PostRepository } from './post-repository.js';
@@ -13,7 +13,7 @@ import { PostWriteService } from './post-write-service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The post search index of this instance (src/search/post-index.ts). */
+    /** The post search index of this instance (post-index.ts). */
     postIndex: PostIndex;
   }
 }

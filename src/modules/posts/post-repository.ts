@@ -1,11 +1,11 @@
 import type { ByLanguageRead, InLanguage, PreparedReads, Wanted } from '../../db/prepared-reads.js';
-import type { PostIndex, PostSearchFilter } from '../../search/post-index.js';
+import type { PostIndex, PostSearchFilter } from './post-index.js';
 import { POST_DETAILS, POST_ITEMS, type PostDetailRow, type PostRow } from './post-reads.js';
 
-export type { PostSearchFilter } from '../../search/post-index.js';
+export type { PostSearchFilter } from './post-index.js';
 export type { PostDetailRow, PostRow } from './post-reads.js';
 
-/** All reads of posts: searches go to the post index (search/post-index.ts), the rest are prepared statements (post-reads.ts). */
+/** All reads of posts: searches go to the post index (post-index.ts), the rest are prepared statements (post-reads.ts). */
 export class PostRepository {
   private readonly itemReads: ByLanguageRead<PostRow>;
   private readonly detailReads: ByLanguageRead<PostDetailRow>;

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTimeUtc, FacetsQuery, Handle, ListDateTime, Nullable, Page, PageQuery, RequestId, StringEnum } from '../../schemas/common.js';
 import { FACET_TOP } from '../../search/facet-counts.js';
-import { POST_FACETS } from '../../search/post-index.js';
+import { POST_FACETS } from './post-index.js';
 
 export const PostAuthor = Type.Object({
   type: StringEnum(['COMPANY', 'MEMBER']),

@@ -11,18 +11,20 @@
  */
 import path from 'node:path';
 import type { Kysely } from 'kysely';
-import { DataVersion } from '../cache/data-version.js';
-import type { Database } from '../db/database.js';
-import type { DB } from '../db/schema.js';
-import { groupBy } from '../shared/group.js';
-import { normalizedLength, ServedIndex, type ItemSource } from './live-index.js';
-import { countFlag, countValues, FACET_TOP, type FacetCount, type FacetCounts } from './facet-counts.js';
-import { relevancePage, type IndexedItem, type OrderedDocuments } from './ordered-documents.js';
-import { withTemporaryBitmaps, type Bitmap } from './bitmaps.js';
-import type { IndexQuery, PostingIndex } from './posting-index.js';
-import { FACET_KIND, FACETS, postTokens } from './search-documents.js';
+import { DataVersion } from '../../cache/data-version.js';
+import type { Database } from '../../db/database.js';
+import type { DB } from '../../db/schema.js';
+import { groupBy } from '../../shared/group.js';
+import { normalizedLength, ServedIndex, type ItemSource } from '../../search/live-index.js';
+import { countFlag, countValues, FACET_TOP, type FacetCount, type FacetCounts } from '../../search/facet-counts.js';
+import type { IndexedItem, OrderedDocuments } from '../../search/ordered-documents.js';
+import { relevancePage } from '../../search/ranking.js';
+import { withTemporaryBitmaps, type Bitmap } from '../../search/bitmaps.js';
+import type { IndexQuery, PostingIndex } from '../../search/posting-index.js';
+import { FACET_KIND, FACETS } from '../../search/fields.js';
+import { postTokens } from './post-document.js';
 
-export { RELEVANCE_CANDIDATES } from './ordered-documents.js';
+export { RELEVANCE_CANDIDATES } from '../../search/ranking.js';
 
 /** The post search parameters that facet counts can be asked for (the `facets` parameter). */
 export const POST_FACETS = ['companyId', 'hasImages', 'hasOg'] as const;

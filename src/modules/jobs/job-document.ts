@@ -1,40 +1,10 @@
-/**
- * What the search indexes (post-index.ts, job-index.ts) hold for each post and job: the tokens of its texts
- * (original and translations) and facet tokens for every property a search filters on, so that a filtered
- * search is answered from the index alone, without reading a row per match.
- */
+/** What the job index (job-index.ts) holds for each job: the tokens of its texts and translations, and a facet token per filter. */
 import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.js';
-import { groupBy } from '../shared/group.js';
-import { jobCodesOf } from '../shared/job-codes.js';
-import { facet, textTokens } from './search-text.js';
-
-/** The facet kinds (search-text.ts `facet`): one letter each, the start of every token of that facet. */
-export const FACET_KIND = {
-  postImages: 'i', postOg: 'o', company: 'c', jobCategory: 'k', seniority: 's', employmentType: 'e', companySize: 'z', workType: 'w',
-} as const;
-
-export const FACETS = {
-  postImages: facet(FACET_KIND.postImages),
-  postOg: facet(FACET_KIND.postOg),
-  company: (id: number) => facet(FACET_KIND.company, String(id)),
-  jobCategory: (code: string) => facet(FACET_KIND.jobCategory, code),
-  seniority: (code: string) => facet(FACET_KIND.seniority, code),
-  employmentType: (code: string) => facet(FACET_KIND.employmentType, code),
-  companySize: (code: string) => facet(FACET_KIND.companySize, code),
-  workType: (code: string) => facet(FACET_KIND.workType, code),
-};
-
-export interface PostFacts { content: string | null; image_count: number; has_og: number; author_company_id: number | null }
-
-/** The tokens of a post: its texts' (search-text.ts), then a facet token for each property a search filters on. */
-export function postTokens(post: PostFacts, translations: Array<string | null>): string[] {
-  const tokens = textTokens(post.content, ...translations);
-  if (post.image_count > 0) tokens.push(FACETS.postImages);
-  if (post.has_og) tokens.push(FACETS.postOg);
-  if (post.author_company_id !== null) tokens.push(FACETS.company(post.author_company_id));
-  return tokens;
-}
+import type { DB } from '../../db/schema.js';
+import { FACETS } from '../../search/fields.js';
+import { textTokens } from '../../search/search-text.js';
+import { groupBy } from '../../shared/group.js';
+import { jobCodesOf } from '../../shared/job-codes.js';
 
 export interface JobFacts {
   title: string; subtitle: string; description: string; status: string; job_category: string; work_type: string;

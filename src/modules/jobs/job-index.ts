@@ -10,22 +10,24 @@
  */
 import path from 'node:path';
 import type { Kysely } from 'kysely';
-import { DataVersion } from '../cache/data-version.js';
-import type { Database } from '../db/database.js';
-import type { DB } from '../db/schema.js';
-import { DocsByKey, TimeReached } from './docs-by-key.js';
-import { normalizedLength, ServedIndex, type ItemSource } from './live-index.js';
-import { countValues, FACET_TOP, type FacetCounts } from './facet-counts.js';
-import { relevancePage, type IndexedItem, type OrderedDocuments } from './ordered-documents.js';
-import { RoaringBitmap32, withTemporaryBitmaps, type Bitmap } from './bitmaps.js';
-import type { IndexQuery } from './posting-index.js';
-import { FACET_KIND, FACETS, jobDocumentParts, jobTexts, jobTokens } from './search-documents.js';
+import { DataVersion } from '../../cache/data-version.js';
+import type { Database } from '../../db/database.js';
+import type { DB } from '../../db/schema.js';
+import { DocsByKey, TimeReached } from '../../search/docs-by-key.js';
+import { normalizedLength, ServedIndex, type ItemSource } from '../../search/live-index.js';
+import { countValues, FACET_TOP, type FacetCounts } from '../../search/facet-counts.js';
+import type { IndexedItem, OrderedDocuments } from '../../search/ordered-documents.js';
+import { relevancePage } from '../../search/ranking.js';
+import { RoaringBitmap32, withTemporaryBitmaps, type Bitmap } from '../../search/bitmaps.js';
+import type { IndexQuery } from '../../search/posting-index.js';
+import { FACET_KIND, FACETS } from '../../search/fields.js';
+import { jobDocumentParts, jobTexts, jobTokens } from './job-document.js';
 
 /** The job search parameters that facet counts can be asked for (the `facets` parameter). */
 export const JOB_FACETS = ['companyId', 'jobCategories', 'seniorities', 'employmentTypes', 'companySizes', 'workTypes'] as const;
 export type JobFacet = (typeof JOB_FACETS)[number];
 
-/** The facet kind of each (search-documents.ts), and how many values it gives. */
+/** The facet kind of each (search/fields.ts), and how many values it gives. */
 const FACET_OF: Record<JobFacet, { kind: string; top?: number }> = {
   companyId: { kind: FACET_KIND.company, top: FACET_TOP },
   jobCategories: { kind: FACET_KIND.jobCategory },

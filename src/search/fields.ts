@@ -1,0 +1,30 @@
+/**
+ * The fields a search document carries besides its text (search-text.ts): one facet kind each, a letter that starts
+ * every token of that facet, so that a filtered search is answered from the index alone, without reading a row per
+ * match. What a post or a job puts into them lives with posts and jobs (post-document.ts, job-document.ts).
+ */
+import { facet } from './search-text.js';
+
+/** The facet kinds (search-text.ts `facet`): one letter each, the start of every token of that facet. */
+export const FACET_KIND = {
+  postImages: 'i', postOg: 'o', company: 'c', jobCategory: 'k', seniority: 's', employmentType: 'e', companySize: 'z', workType: 'w',
+} as const;
+
+/**
+ * The facet kinds whose values have no end (a company per post or job, among as many companies as the network
+ * has) and of which a document holds one value: each document's value is also kept in a column, so that the
+ * values of a few matches are counted by reading the matches (facet-counts.ts) rather than by intersecting
+ * them with the posting of every value there is.
+ */
+export const COLUMN_KINDS: readonly string[] = [FACET_KIND.company];
+
+export const FACETS = {
+  postImages: facet(FACET_KIND.postImages),
+  postOg: facet(FACET_KIND.postOg),
+  company: (id: number) => facet(FACET_KIND.company, String(id)),
+  jobCategory: (code: string) => facet(FACET_KIND.jobCategory, code),
+  seniority: (code: string) => facet(FACET_KIND.seniority, code),
+  employmentType: (code: string) => facet(FACET_KIND.employmentType, code),
+  companySize: (code: string) => facet(FACET_KIND.companySize, code),
+  workType: (code: string) => facet(FACET_KIND.workType, code),
+};
