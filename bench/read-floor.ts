@@ -25,7 +25,7 @@
 import { parseArgs } from 'node:util';
 import { DataVersion } from '../src/cache/data-version.js';
 import { loadConfig } from '../src/config.js';
-import type { EngineSql } from '../src/db/prepared-reads.js';
+import type { ReadText } from '../src/db/dialects/read-sql.js';
 import { AccountsRepository } from '../src/modules/accounts/accounts-repository.js';
 import { CodeRepository } from '../src/modules/codes/code-repository.js';
 import { CodeService } from '../src/modules/codes/code-service.js';
@@ -44,7 +44,7 @@ import { realisticWorkload } from './realistic.js';
 import { jobFilterOf, postFilterOf } from './workload-filters.js';
 
 /** The floor of a post detail: the engine builds the whole body. Parameters: the id, the language. */
-const POST_FLOOR: EngineSql = (() => {
+const POST_FLOOR: ReadText = (() => {
   const body = (o: string, agg: string, language: string) => `${o}(
     'postId', p.id,
     'author', ${o}('type', p.author_type, 'id', coalesce(c.handle, u.handle), 'name', coalesce(c.name, u.name),
@@ -62,14 +62,11 @@ const POST_FLOOR: EngineSql = (() => {
   FROM posts p LEFT JOIN users u ON u.id = p.author_user_id LEFT JOIN companies c ON c.id = p.author_company_id
   LEFT JOIN post_translations t ON t.post_id = p.id AND t.language = ${language} AND p.language <> ${language}
   LEFT JOIN post_og_cards o ON o.post_id = p.id`;
-  return {
-    sqlite: `SELECT ${body('json_object', 'json_group_array', '?2')} WHERE p.id = ?1`,
-    postgres: `SELECT ${body('json_build_object', 'json_agg', '$2')} WHERE p.id = $1`,
-  };
+  return (sql) => `SELECT ${body(sql.json.object, sql.json.agg, sql.param(2))} WHERE p.id = ${sql.param(1)}`;
 })();
 
 /** The floor of a job detail. */
-const JOB_FLOOR: EngineSql = (() => {
+const JOB_FLOOR: ReadText = (() => {
   const texts = ['title', 'subtitle', 'description', 'duty', 'minimum_qualification', 'preferred_qualification', 'benefit', 'hire_process', 'hire_notes'];
   const body = (o: string, agg: string, language: string) => `${o}(
     'jobId', j.id, 'status', j.status, 'jobCategory', j.job_category, 'workType', j.work_type, 'allowRemote', j.allow_remote,
@@ -81,15 +78,12 @@ const JOB_FLOOR: EngineSql = (() => {
   ) AS body
   FROM jobs j JOIN companies c ON c.id = j.company_id
   LEFT JOIN job_translations t ON t.job_id = j.id AND t.language = ${language} AND j.language <> ${language}`;
-  return {
-    sqlite: `SELECT ${body('json_object', 'json_group_array', '?2')} WHERE j.id = ?1`,
-    postgres: `SELECT ${body('json_build_object', 'json_agg', '$2')} WHERE j.id = $1`,
-  };
+  return (sql) => `SELECT ${body(sql.json.object, sql.json.agg, sql.param(2))} WHERE j.id = ${sql.param(1)}`;
 })();
 
-const PK: Record<'posts' | 'jobs', EngineSql> = {
-  posts: { sqlite: 'SELECT * FROM posts WHERE id = ?1', postgres: 'SELECT * FROM posts WHERE id = $1' },
-  jobs: { sqlite: 'SELECT * FROM jobs WHERE id = ?1', postgres: 'SELECT * FROM jobs WHERE id = $1' },
+const PK: Record<'posts' | 'jobs', ReadText> = {
+  posts: (sql) => `SELECT * FROM posts WHERE id = ${sql.param(1)}`,
+  jobs: (sql) => `SELECT * FROM jobs WHERE id = ${sql.param(1)}`,
 };
 
 const { values } = parseArgs({ options: { db: { type: 'string', default: 'sqlite' }, reads: { type: 'string', default: '4000' }, only: { type: 'string' } } });
@@ -120,7 +114,7 @@ const LANGUAGES = ['ko', 'en', 'ja'] as const;
 const randomIds = (table: 'posts' | 'jobs', n: number) => Array.from({ length: n }, () => rnd.int(1, maxId[table]));
 
 interface Variant { name: string; table: 'posts' | 'jobs'; perCall: number; searched?: boolean; run(ids: number[], language: (typeof LANGUAGES)[number]): Promise<unknown> }
-const statement = (name: string, sql: EngineSql) => database.reads.prepare<unknown>(name, sql);
+const statement = (name: string, sql: ReadText) => database.reads.prepare<unknown>(name, sql);
 const pk = { posts: statement('floor_pk_posts', PK.posts), jobs: statement('floor_pk_jobs', PK.jobs) };
 const postFloor = statement('floor_post', POST_FLOOR);
 const jobFloor = statement('floor_job', JOB_FLOOR);

@@ -28,4 +28,11 @@ describe('one room per concern (docs/architecture.md)', () => {
       expect(fs.existsSync(file), file).toBe(true);
     }
   });
+
+  it('each hand-written read is written once: no engine\'s own functions, parameters or pairs of texts in a reads file', () => {
+    const reads = [...filesUnder('src/modules'), ...filesUnder('src/cache')].filter((file) => /-reads\.ts$|data-version\.ts$/.test(file));
+    expect(reads.length).toBeGreaterThanOrEqual(4);
+    const engineText = /json_group_array|json_agg|json_each|json_build|unnest\(|\$\d|\?\d|\bsqlite:|\bpostgres:/;
+    expect(reads.filter((file) => engineText.test(read(file)))).toEqual([]);
+  });
 });

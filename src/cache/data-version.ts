@@ -36,10 +36,7 @@ export class DataVersion {
   private next: Promise<number> | null = null;
 
   constructor(reads: PreparedReads, readonly name: VersionedData) {
-    this.query = reads.prepare('data_version', {
-      sqlite: 'SELECT sum(version) AS version FROM data_version_slots WHERE name = ?1',
-      postgres: 'SELECT sum(version) AS version FROM data_version_slots WHERE name = $1',
-    });
+    this.query = reads.prepare('data_version', (sql) => `SELECT sum(version) AS version FROM data_version_slots WHERE name = ${sql.param(1)}`);
   }
 
   read(): Promise<number> {

@@ -2,13 +2,11 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type BetterSqlite3 from 'better-sqlite3';
 import { groupBy } from '../shared/group.js';
 import { TickBatch } from '../shared/tick-batch.js';
+import type { ReadText } from './dialects/read-sql.js';
+import { postgresAdapter } from './dialects/postgres-adapter.js';
+import { sqliteAdapter } from './dialects/sqlite-adapter.js';
 import { rowsAsObjects } from './sqlite-rows.js';
 
-/** A read's SQL on each engine: parameters are `?1`, `?2`… on SQLite and `$1`, `$2`… on PostgreSQL, and each has its own JSON functions. */
-export interface EngineSql {
-  sqlite: string;
-  postgres: string;
-}
 
 /** A statement prepared once and run with parameters: no query building, no compiling, one round trip. */
 export interface PreparedRead<Row> {
@@ -52,8 +50,8 @@ export interface ByLanguageRead<Row extends { id: number }> {
  * statement the database ran for the process, Kysely's included (tests hold reads to their design).
  */
 export interface PreparedReads {
-  prepare<Row>(name: string, sql: EngineSql): PreparedRead<Row>;
-  prepareByLanguage<Row extends { id: number }>(name: string, sql: EngineSql): ByLanguageRead<Row>;
+  prepare<Row>(name: string, sql: ReadText): PreparedRead<Row>;
+  prepareByLanguage<Row extends { id: number }>(name: string, sql: ReadText): ByLanguageRead<Row>;
 }
 
 /** How many statements the process has sent to the database for requests (what a request costs: tests assert it). */
@@ -75,7 +73,7 @@ export function countStatement(counter: StatementCounter): void {
 /** SQLite: the statement prepared at its first run on the main connection, then reused; JSON text for arrays. */
 export function sqlitePreparedReads(sqlite: BetterSqlite3.Database, counter: StatementCounter): PreparedReads {
   const reads: PreparedReads = {
-    prepareByLanguage<Row extends { id: number }>(name: string, sql: EngineSql): ByLanguageRead<Row> {
+    prepareByLanguage<Row extends { id: number }>(name: string, sql: ReadText): ByLanguageRead<Row> {
       const read = reads.prepare<InLanguage<Row>>(name, sql);
       const all = async (wanted: readonly Wanted[]) => {
         const rows: Array<InLanguage<Row>> = [];
@@ -84,12 +82,12 @@ export function sqlitePreparedReads(sqlite: BetterSqlite3.Database, counter: Sta
       };
       return { all, inTurn: (ids, language) => read.all([ids, language]) };
     },
-    prepare<Row>(_name: string, sql: EngineSql): PreparedRead<Row> {
+    prepare<Row>(_name: string, sql: ReadText): PreparedRead<Row> {
       let run: ((parameters: unknown) => Row[]) | undefined;
       return {
         all(parameters) {
           try {
-            run ??= rowsAsObjects<Row>(sqlite.prepare(sql.sqlite));
+            run ??= rowsAsObjects<Row>(sqlite.prepare(sql(sqliteAdapter.sql)));
             countStatement(counter);
             return Promise.resolve(run(numbered(parameters)));
           } catch (err) {
@@ -117,12 +115,14 @@ export interface NamedStatementPool {
 /** PostgreSQL: named statements, parsed and planned once per connection of the main pool. */
 export function postgresPreparedReads(pool: NamedStatementPool): PreparedReads {
   return {
-    prepare<Row>(name: string, sql: EngineSql): PreparedRead<Row> {
-      return { all: (parameters) => pool.run<Row>(name, sql.postgres, parameters) };
+    prepare<Row>(name: string, sql: ReadText): PreparedRead<Row> {
+      const text = sql(postgresAdapter.sql);
+      return { all: (parameters) => pool.run<Row>(name, text, parameters) };
     },
-    prepareByLanguage<Row extends { id: number }>(name: string, sql: EngineSql): ByLanguageRead<Row> {
+    prepareByLanguage<Row extends { id: number }>(name: string, sql: ReadText): ByLanguageRead<Row> {
+      const text = sql(postgresAdapter.sql);
       const all = (wanted: readonly Wanted[]) =>
-        pool.run<InLanguage<Row>>(name, sql.postgres, [wanted.map(({ id }) => id), wanted.map(({ language }) => language)]);
+        pool.run<InLanguage<Row>>(name, text, [wanted.map(({ id }) => id), wanted.map(({ language }) => language)]);
       const turn = new TickBatch<Wanted, InLanguage<Row>>(
         ({ id, language }) => wantedKey(id, language),
         async (wanted) => {

@@ -1,5 +1,6 @@
 import type { CreateTableBuilder, Kysely } from 'kysely';
 import type { DB } from '../schema.js';
+import type { ReadSql } from './read-sql.js';
 
 /**
  * Everything that differs between SQLite and PostgreSQL, in one place. Repositories call these and
@@ -7,6 +8,8 @@ import type { DB } from '../schema.js';
  */
 export interface DialectAdapter {
   readonly name: 'sqlite' | 'postgres';
+  /** The pieces of SQL text the hand-written reads are made of (JSON aggregation, array parameters, rows wanted by language). */
+  readonly sql: ReadSql;
   /** Adds the auto-incrementing integer primary key `id`. */
   autoId<T extends string>(table: CreateTableBuilder<T, never>): CreateTableBuilder<T, 'id'>;
   /** After rows were inserted with explicit ids, makes the next generated id follow the largest one. */

@@ -1,9 +1,11 @@
 import { sql, type CreateTableBuilder, type Kysely } from 'kysely';
 import type { DialectAdapter } from './dialect-adapter.js';
 import type { DB } from '../schema.js';
+import { POSTGRES_SQL } from './read-sql.js';
 
 export const postgresAdapter: DialectAdapter = {
   name: 'postgres',
+  sql: POSTGRES_SQL,
 
   autoId(table) {
     return table.addColumn('id', 'bigint', (col) => col.primaryKey().generatedByDefaultAsIdentity()) as CreateTableBuilder<never, 'id'>;

@@ -1,9 +1,11 @@
 import type { CreateTableBuilder, Kysely } from 'kysely';
 import type { DialectAdapter } from './dialect-adapter.js';
 import type { DB } from '../schema.js';
+import { SQLITE_SQL } from './read-sql.js';
 
 export const sqliteAdapter: DialectAdapter = {
   name: 'sqlite',
+  sql: SQLITE_SQL,
 
   autoId(table) {
     return table.addColumn('id', 'integer', (col) => col.primaryKey().autoIncrement()) as CreateTableBuilder<never, 'id'>;

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { EngineSql } from '../../db/prepared-reads.js';
+import type { ReadSql, ReadText } from '../../db/dialects/read-sql.js';
 import type { DB } from '../../db/schema.js';
 import { COMPANY_COLUMNS, type CompanyColumns } from '../jobs/company-brief.js';
 import type { JsonColumn } from '../posts/post-reads.js';
@@ -31,38 +31,29 @@ const SESSION = ['id', 'event_id', 'position', 'title', 'description', 'start_at
 const FAQ = ['id', 'event_id', 'position', 'question', 'answer', 'category_name', 'sort_no'];
 const ATTACHMENT = ['event_id', 'position', 'media_key', 'file_name'];
 
-interface Json { agg: string; array: string; object: string }
-const SQLITE_JSON: Json = { agg: 'json_group_array', array: 'json_array', object: 'json_object' };
-const POSTGRES_JSON: Json = { agg: 'json_agg', array: 'json_build_array', object: 'json_build_object' };
-
 /** The rows of a child table of the event, as a JSON array of objects with the table's column names, in `order`. */
-function children(json: Json, table: string, columns: string[], order: string): string {
-  const object = `${json.object}(${columns.map((column) => `'${column}', x.${column}`).join(', ')})`;
-  return `(SELECT ${json.agg}(${object} ORDER BY ${order}) FROM ${table} x WHERE x.event_id = e.id)`;
+function children(sql: ReadSql, table: string, columns: string[], order: string): string {
+  return `(SELECT ${sql.jsonAgg(sql.jsonObject(columns.map((column) => [column, `x.${column}`])), order)} FROM ${table} x WHERE x.event_id = e.id)`;
 }
 
-function columns(json: Json, withDetail: boolean): string {
+function columns(sql: ReadSql, withDetail: boolean): string {
   return `e.*,
   ${COMPANY_COLUMNS},
-  (SELECT ${json.agg}(x.category) FROM event_categories x WHERE x.event_id = e.id) AS categories,
-  (SELECT ${json.agg}(x.subject) FROM event_subjects x WHERE x.event_id = e.id) AS subjects,
-  (SELECT ${json.agg}(${json.array}(h.host_type, h.roles, u.handle, u.name, u.image_url, hc.handle, hc.name, hc.logo_url) ORDER BY h.position)
+  (SELECT ${sql.jsonAgg('x.category')} FROM event_categories x WHERE x.event_id = e.id) AS categories,
+  (SELECT ${sql.jsonAgg('x.subject')} FROM event_subjects x WHERE x.event_id = e.id) AS subjects,
+  (SELECT ${sql.jsonAgg(sql.jsonArray('h.host_type', 'h.roles', 'u.handle', 'u.name', 'u.image_url', 'hc.handle', 'hc.name', 'hc.logo_url'), 'h.position')}
     FROM event_hosts h LEFT JOIN users u ON u.id = h.user_id LEFT JOIN companies hc ON hc.id = h.company_id WHERE h.event_id = e.id) AS hosts,
   t.event_name AS t_event_name, t.description AS t_description${withDetail ? `,
-  ${children(json, 'event_tickets', TICKET, 'x.id')} AS tickets,
-  ${children(json, 'event_sessions', SESSION, 'x.sort_no, x.position')} AS sessions,
-  ${children(json, 'event_faqs', FAQ, 'x.sort_no, x.position')} AS faqs,
-  ${children(json, 'event_attachments', ATTACHMENT, 'x.position')} AS attachments` : ''}`;
+  ${children(sql, 'event_tickets', TICKET, 'x.id')} AS tickets,
+  ${children(sql, 'event_sessions', SESSION, 'x.sort_no, x.position')} AS sessions,
+  ${children(sql, 'event_faqs', FAQ, 'x.sort_no, x.position')} AS faqs,
+  ${children(sql, 'event_attachments', ATTACHMENT, 'x.position')} AS attachments` : ''}`;
 }
 
 /** Parameters: 1, the ids; 2, the language of translations to join (null: none). */
-function statement(withDetail: boolean): EngineSql {
-  const from = (language: string) => `FROM events e JOIN companies c ON c.id = e.company_id
-LEFT JOIN event_translations t ON t.event_id = e.id AND t.language = ${language} AND e.language <> ${language}`;
-  return {
-    sqlite: `SELECT ${columns(SQLITE_JSON, withDetail)} ${from('?2')} WHERE e.id IN (SELECT value FROM json_each(?1))`,
-    postgres: `SELECT ${columns(POSTGRES_JSON, withDetail)} ${from('$2')} WHERE e.id = ANY($1::text[])`,
-  };
+function statement(withDetail: boolean): ReadText {
+  return (sql) => `SELECT ${columns(sql, withDetail)} FROM events e JOIN companies c ON c.id = e.company_id
+LEFT JOIN event_translations t ON t.event_id = e.id AND t.language = ${sql.param(2)} AND e.language <> ${sql.param(2)} WHERE ${sql.inArray('e.id', 1, 'text')}`;
 }
 
 /** The events of a page of ids (any order; the caller puts them in the page's). */

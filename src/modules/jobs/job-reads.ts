@@ -1,4 +1,4 @@
-import type { EngineSql } from '../../db/prepared-reads.js';
+import type { ReadSql, ReadText } from '../../db/dialects/read-sql.js';
 import type { JsonColumn } from '../posts/post-reads.js';
 import { COMPANY_COLUMNS, type CompanyColumns } from './company-brief.js';
 
@@ -39,31 +39,28 @@ export type JobDetailRow = JobItemRow & Record<JobText | `t_${JobText}`, string 
   images: JsonColumn<string[]>;
 };
 
-function columns(json: { agg: string }, withDetail: boolean): string {
+function columns(sql: ReadSql, withDetail: boolean): string {
   const texts = withDetail ? JOB_TEXTS : [];
   return `j.id, j.status, j.title, j.subtitle, j.job_category, j.work_type, j.language, j.start_at, j.end_at, j.seniorities, j.employment_types,
   ${COMPANY_COLUMNS},
   t.title AS t_title, t.subtitle AS t_subtitle${texts.map((text) => `, j.${text}, t.${text} AS t_${text}`).join('')}${withDetail ? `,
   j.allow_remote, j.apply_type, j.apply_url, j.created_at,
-  (SELECT ${json.agg}(im.media_key ORDER BY im.position) FROM job_images im WHERE im.job_id = j.id) AS images` : ''}`;
+  (SELECT ${sql.jsonAgg('im.media_key', 'im.position')} FROM job_images im WHERE im.job_id = j.id) AS images` : ''}`;
 }
 
 const from = (language: string) => `JOIN companies c ON c.id = j.company_id
 LEFT JOIN job_translations t ON t.job_id = j.id AND t.language = ${language} AND j.language <> ${language}`;
 
-/**
- * The jobs of ids, each in a language (any order; the caller puts them in the page's): on SQLite the ids of one
- * language (`?1`, `?2`), on PostgreSQL pairs of ids and languages (prepared-reads.ts, ByLanguageRead).
- */
-export const JOB_ITEMS: EngineSql = {
-  sqlite: `SELECT ${columns({ agg: 'json_group_array' }, false)}, ?2 AS wanted_language FROM jobs j ${from('?2')} WHERE j.id IN (SELECT value FROM json_each(?1))`,
-  postgres: `SELECT ${columns({ agg: 'json_agg' }, false)}, w.language AS wanted_language
-FROM unnest($1::int8[], $2::text[]) AS w(id, language) JOIN jobs j ON j.id = w.id ${from('w.language')}`,
-};
+/** The jobs of ids, each wanted in a language, as search pages show them, or as details (prepared-reads.ts, ByLanguageRead). */
+function statement(withDetail: boolean): ReadText {
+  return (sql) => {
+    const w = sql.wanted('jobs', 'j');
+    return `${w.with}SELECT ${columns(sql, withDetail)}, ${w.language} AS wanted_language FROM ${w.from} ${from(w.language)}${w.where}`;
+  };
+}
 
-/** The same as details, in the same forms. */
-export const JOB_DETAILS: EngineSql = {
-  sqlite: `SELECT ${columns({ agg: 'json_group_array' }, true)}, ?2 AS wanted_language FROM jobs j ${from('?2')} WHERE j.id IN (SELECT value FROM json_each(?1))`,
-  postgres: `SELECT ${columns({ agg: 'json_agg' }, true)}, w.language AS wanted_language
-FROM unnest($1::int8[], $2::text[]) AS w(id, language) JOIN jobs j ON j.id = w.id ${from('w.language')}`,
-};
+/** The jobs of ids as search pages show them (any order; the caller puts them in the page's). */
+export const JOB_ITEMS = statement(false);
+
+/** The same as details. */
+export const JOB_DETAILS = statement(true);
