@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -34,5 +35,18 @@ describe('one room per concern (docs/architecture.md)', () => {
     expect(reads.length).toBeGreaterThanOrEqual(4);
     const engineText = /json_group_array|json_agg|json_each|json_build|unnest\(|\$\d|\?\d|\bsqlite:|\bpostgres:/;
     expect(reads.filter((file) => engineText.test(read(file)))).toEqual([]);
+  });
+
+  it('a migration is frozen the day it is written: it imports no live code and reads no clock of its own', () => {
+    const migrations = fs.readdirSync(path.resolve('src/db/migrations')).filter((f) => /^\d{4}-.*\.ts$/.test(f));
+    const ownImports = /from '(\.[^']+)'/g;
+    const frozen = /^(\.\.\/schema\.js|\.\.\/dialects\/dialect-adapter\.js|\.\.\/\.\.\/shared\/catalogs-\d{4}-\d{2}-\d{2}\.js)$/;
+    const live = migrations.flatMap((file) => [...read(`src/db/migrations/${file}`).matchAll(ownImports)]
+      .map((m) => m[1]!).filter((specifier) => !frozen.test(specifier)).map((specifier) => `${file} → ${specifier}`));
+    expect(live).toEqual([]);
+    expect(migrations.filter((file) => /Date\.now\(/.test(read(`src/db/migrations/${file}`)))).toEqual([]);
+    // The dated catalogs a migration writes never change: a change is a new dated file and a new migration.
+    expect(createHash('sha256').update(fs.readFileSync(path.resolve('src/shared/catalogs-2026-11-28.ts'))).digest('hex'))
+      .toBe('4283cebdd25b4dbe53399c6f52af0484a493d46e50df6261a1e1a67e73a3816d');
   });
 });

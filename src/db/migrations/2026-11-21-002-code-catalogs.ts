@@ -1,8 +1,11 @@
 import type { Kysely, Migration } from 'kysely';
-import { CATALOG_DATA, CATALOG_NAMES, LOCALES } from '../../shared/catalog-data.js';
+import { CATALOG_DATA, CATALOG_NAMES, LOCALES } from '../../shared/catalogs-2026-11-28.js';
 import type { DB } from '../schema.js';
 
-/** Seeds the code catalogs and their labels in the 11 locales. */
+/**
+ * Seeds the code catalogs and their labels in the 11 locales: from the frozen copy of 2026-11-28 (it first read the
+ * live catalogs; 019 and 025 write them again on every database that runs it, so the copy changes no outcome).
+ */
 export function seedCodeCatalogs(): Migration {
   return {
     async up(anyDb: Kysely<unknown>) {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely, type Migration } from 'kysely';
-import { CATALOG_DATA, CATALOG_NAMES, LOCALES } from '../../shared/catalog-data.js';
+import { CATALOG_DATA, CATALOG_NAMES, LOCALES } from '../../shared/catalogs-2026-11-28.js';
 import type { DB } from '../schema.js';
 
 /**
@@ -35,7 +35,10 @@ const STORED = [
   { catalog: 'event-subjects', table: 'event_subjects', column: 'subject', key: 'event_id' },
 ] as const;
 
-/** Every catalog and its labels as catalog-data.ts has them now, in place of what the database held. */
+/**
+ * Every catalog and its labels, from the frozen copy of 2026-11-28, in place of what the database held (024 orders
+ * a job's codes by them; 025 writes them again with groups and descriptions).
+ */
 export async function replaceCatalogs(db: Kysely<DB>): Promise<void> {
   await db.deleteFrom('code_labels').execute();
   await db.deleteFrom('code_entries').execute();

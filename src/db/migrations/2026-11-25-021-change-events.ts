@@ -8,8 +8,9 @@ import { sql, type Kysely, type Migration } from 'kysely';
  * gaps (a rolled-back transaction takes its positions back). `data` is the resource as the public API shows it,
  * filled right after the commit (`ready`), or later by the feed when the writer stopped first.
  * `jobs.closed_event_for` remembers the recruiting end a `job.closed` was recorded for (the hiring sweep).
+ * `clock`: the moment of migrating, given by the migrator.
  */
-export function changeEvents(): Migration {
+export function changeEvents(clock: () => number): Migration {
   return {
     async up(db: Kysely<unknown>) {
       await db.schema.createTable('change_events')
@@ -37,7 +38,7 @@ export function changeEvents(): Migration {
       await db.schema.alterTable('jobs').addColumn('closed_event_for', 'bigint').execute();
       // Windows that ended before the feed existed are not news: the sweep reports the ones that end from now on.
       await db.updateTable('jobs' as never).set({ closed_event_for: sql`end_at` } as never)
-        .where(sql`end_at`, 'is not', null).where(sql`end_at`, '<=', Date.now()).execute();
+        .where(sql`end_at`, 'is not', null).where(sql`end_at`, '<=', clock()).execute();
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { Kysely, Migration } from 'kysely';
-import { CATALOG_DATA, CATALOG_NAMES, CODE_DESCRIPTIONS, INDUSTRY_GROUPS, LOCALES, industryGroupOf } from '../../shared/catalog-data.js';
+import { CATALOG_DATA, CATALOG_NAMES, CODE_DESCRIPTIONS, INDUSTRY_GROUPS, LOCALES, industryGroupOf } from '../../shared/catalogs-2026-11-28.js';
 import type { DB } from '../schema.js';
 
 const EMPTY = LOCALES.map(() => '').join('|');
@@ -11,7 +11,7 @@ function split(line: string, what: string): string[] {
 }
 
 /**
- * Every catalog as catalog-data.ts has it now, in place of what the database held: the codes in order, each job
+ * Every catalog as of 2026-11-28 (a frozen copy), in place of what the database held: the codes in order, each job
  * industry under its group (`parent`), and every label with its description.
  */
 export async function writeCatalogs(db: Kysely<DB>): Promise<void> {

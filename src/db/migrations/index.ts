@@ -34,9 +34,11 @@ import { accountLinks } from './2026-11-29-030-account-links.js';
 /**
  * Every migration, by name; names sort in the order they run. Never edit one that has landed, with one
  * exception: work a later migration undoes may be taken out (the engines' full-text tables, which 009 and 010
- * filled and 016 and 017 drop), so that no code outlives what it served.
+ * filled and 016 and 017 drop), so that no code
+ * outlives what it served. A migration imports no live code: its constants are its own, its data a frozen dated
+ * copy (shared/catalogs-2026-11-28.ts), and the moment of migrating is given to it (`clock`).
  */
-export function allMigrations(adapter: DialectAdapter): Record<string, Migration> {
+export function allMigrations(adapter: DialectAdapter, clock: () => number = Date.now): Record<string, Migration> {
   return {
     '2026-11-21-001-initial-schema': initialSchema(adapter),
     '2026-11-21-002-code-catalogs': seedCodeCatalogs(),
@@ -58,7 +60,7 @@ export function allMigrations(adapter: DialectAdapter): Record<string, Migration
     '2026-11-24-018-console-reveals': consoleReveals(),
     '2026-11-25-019-real-service-codes': realServiceCodes(),
     '2026-11-25-020-app-web-origins': appWebOrigins(),
-    '2026-11-25-021-change-events': changeEvents(),
+    '2026-11-25-021-change-events': changeEvents(clock),
     '2026-11-25-022-webhooks': webhooks(),
     '2026-11-27-023-post-images-covering-index': postImagesCoveringIndex(adapter),
     '2026-11-27-024-job-codes-in-row': jobCodesInRow(adapter),
