@@ -14,6 +14,7 @@ import { changesArea } from './modules/changes/index.js';
 import { eventsArea } from './modules/events/index.js';
 import { healthArea } from './modules/health/index.js';
 import { jobsArea } from './modules/jobs/index.js';
+import { mcpArea } from './modules/mcp/index.js';
 import { meArea } from './modules/me/index.js';
 import { oauthArea } from './modules/oauth/index.js';
 import { postsArea } from './modules/posts/index.js';
@@ -71,7 +72,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     await scope.register(multipartPlugin, { maxImageBytes: config.media.maxImageBytes });
     for (const area of [posts, jobs, events]) if (area.uploadRoutes) await scope.register(area.uploadRoutes);
   });
-  for (const area of [catalogs, oauth, consoleArea(infra, { accounts, oauth, webhookEndpoints }), demo]) if (area.routes) await app.register(area.routes);
+  for (const area of [catalogs, oauth, consoleArea(infra, { accounts, oauth, webhookEndpoints }), mcpArea(app, infra), demo]) if (area.routes) await app.register(area.routes);
 
   return app;
 }

@@ -20,8 +20,8 @@ const JobIndustryGroup = Type.Object({
   children: Type.Array(JobIndustry, { description: 'The group\'s industries, in display order' }),
 }, { title: 'JobIndustryCodeResponse' });
 
-const CodeList = Type.Array(CodeEntry, { title: 'CodeList', description: 'A catalog: every code, in display order' });
-const JobIndustryList = Type.Array(JobIndustryGroup, { title: 'JobIndustryCodeList', description: 'The job industries under their groups, in display order' });
+export const CodeList = Type.Array(CodeEntry, { title: 'CodeList', description: 'A catalog: every code, in display order' });
+export const JobIndustryList = Type.Array(JobIndustryGroup, { title: 'JobIndustryCodeList', description: 'The job industries under their groups, in display order' });
 
 /** getJobCategories, getEventSubjects…: the real service's names. */
 const operationId = (catalog: CatalogName) => `get${catalog.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}`;

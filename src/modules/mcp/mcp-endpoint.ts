@@ -1,0 +1,102 @@
+/**
+ * The MCP endpoint (docs/mcp.md): Model Context Protocol over Streamable HTTP, stateless, built on the official SDK.
+ * Every POST is answered on its own (no session to keep): a server and a transport are made for it, answer its one
+ * message in JSON, and go. A tool call is its API operation run in this process through the service's own routes
+ * (Fastify's `inject`: no socket), with the caller's app key and language, so that it is validated, limited, counted
+ * and answered exactly as the API would: a 2xx body is the tool's structured content, any other answer a tool error
+ * carrying the API's code and message (and the wait, for a rate limit).
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
+import type { TSchema } from '@sinclair/typebox';
+import type { Tool } from './mcp-tools.js';
+
+/** An API request made for a tool, and its answer. */
+export type ApiCall = (url: string, headers: Record<string, string>) => Promise<{ status: number; body: unknown; retryAfter: string | undefined }>;
+
+/** The formats JSON Schema names; the OpenAPI document's own (`int32`, `int64`) would be unknown to an agent's validator. */
+const STANDARD_FORMATS = new Set(['date-time', 'date', 'time', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uri', 'uri-reference', 'uuid']);
+
+/**
+ * A TypeBox schema as plain JSON Schema for an agent: formats JSON Schema does not name are left out, and at the top
+ * the properties with a default are not required (the API fills them).
+ */
+function jsonSchema(schema: TSchema): Record<string, unknown> {
+  const plain = JSON.parse(JSON.stringify(schema), (key, value: unknown) =>
+    (key === 'format' && typeof value === 'string' && !STANDARD_FORMATS.has(value) ? undefined : value)) as Record<string, unknown>;
+  const properties = plain.properties as Record<string, { default?: unknown }> | undefined;
+  if (Array.isArray(plain.required) && properties) {
+    const required = (plain.required as string[]).filter((name) => properties[name]?.default === undefined);
+    if (required.length > 0) plain.required = required;
+    else delete plain.required;
+  }
+  return plain;
+}
+
+function listed(tool: Tool): ListedTool {
+  const output = jsonSchema(tool.output);
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: jsonSchema(tool.input) as ListedTool['inputSchema'],
+    outputSchema: (tool.wrap ? { type: 'object', properties: { [tool.wrap]: output }, required: [tool.wrap] } : output) as ListedTool['outputSchema'],
+    annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  };
+}
+
+/** The query of a tool's API request: every argument not in its path, a list as the parameter repeated. */
+function queryOf(tool: Tool, args: Record<string, unknown>): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(args)) {
+    if (tool.inPath?.includes(name) || value === undefined || value === null) continue;
+    for (const one of Array.isArray(value) ? value : [value]) query.append(name, typeof one === 'object' ? JSON.stringify(one) : String(one));
+  }
+  const text = query.toString();
+  return text ? `?${text}` : '';
+}
+
+export class McpEndpoint {
+  private readonly byName: Map<string, Tool>;
+  private readonly tools: ListedTool[];
+
+  constructor(tools: Tool[], private readonly api: ApiCall, private readonly version: string) {
+    this.byName = new Map(tools.map((tool) => [tool.name, tool]));
+    this.tools = tools.map(listed);
+  }
+
+  /** Answers one HTTP request to the endpoint; `forward` are the headers each tool's API request carries (key, language). */
+  async handle(request: Request, parsedBody: unknown, forward: Record<string, string>): Promise<{ status: number; headers: Headers; body: string }> {
+    const server = new Server(
+      { name: 'svc-open-api', title: 'Open platform: posts, jobs and events', version: this.version },
+      {
+        capabilities: { tools: { listChanged: false } },
+        instructions: 'Search and read the network\'s posts, job postings and events, list the code catalogs their filters take, and follow what changed. Ids come from searches; codes from list_codes.',
+      },
+    );
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.tools }));
+    server.setRequestHandler(CallToolRequestSchema, (call) => this.call(call.params.name, call.params.arguments ?? {}, forward));
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      const response = await transport.handleRequest(request, { parsedBody });
+      return { status: response.status, headers: response.headers, body: await response.text() };
+    } finally {
+      await server.close();
+    }
+  }
+
+  private async call(name: string, args: Record<string, unknown>, forward: Record<string, string>): Promise<CallToolResult> {
+    const tool = this.byName.get(name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 100)}`);
+    const path = tool.path(Object.fromEntries(Object.entries(args).map(([key, value]) => [key, encodeURIComponent(String(value))])));
+    const answer = await this.api(`${path}${queryOf(tool, args)}`, forward);
+    if (answer.status >= 200 && answer.status < 300) {
+      const structured = (tool.wrap ? { [tool.wrap]: answer.body } : answer.body) as Record<string, unknown>;
+      return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+    }
+    const error = { ...(answer.body as Record<string, unknown>), ...(answer.retryAfter ? { retryAfterSeconds: Number(answer.retryAfter) } : {}) };
+    return { isError: true, content: [{ type: 'text', text: JSON.stringify(error) }] };
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * The tools the MCP endpoint offers agents (docs/mcp.md): each is one operation of the public API, described for an
+ * agent, with the operation's own request schema as its input and its response schema as its output (one source:
+ * the TypeBox schemas the API validates and serializes with).
+ */
+import { Type, type TObject, type TSchema } from '@sinclair/typebox';
+import { ChangePage, ChangeQuery } from '../changes/change-schemas.js';
+import { CodeList, JobIndustryList } from '../codes/code-routes.js';
+import { EventDetail, EventIdParams, EventPage, EventSearchQuery } from '../events/event-schemas.js';
+import { JobDetail, JobIdParams, JobPage, JobSearchQuery } from '../jobs/job-schemas.js';
+import { PostDetail, PostIdParams, PostPage, PostSearchQuery } from '../posts/post-schemas.js';
+import { CATALOG_NAMES } from '../../shared/catalog-data.js';
+import { StringEnum } from '../../schemas/common.js';
+
+export interface Tool {
+  name: string;
+  title: string;
+  description: string;
+  input: TObject;
+  /** The response body's schema; an array is given to the agent under `wrap` (a tool's output is an object). */
+  output: TSchema;
+  wrap?: string;
+  /** The API request the tool makes: its path, and which arguments go into it rather than the query. */
+  path: (args: Record<string, unknown>) => string;
+  inPath?: string[];
+}
+
+const PAGING = 'Pages hold at most 50 items (`pageSize`, default 20); `totalItems` is exact.';
+
+export const TOOLS: Tool[] = [
+  {
+    name: 'search_posts', title: 'Search posts',
+    description: `Search the network's posts by keywords (every word must match; Korean, Japanese and Chinese match inside words), company handle, images, link cards and posting time, ranked by relevance or newest first. ${PAGING}`,
+    input: PostSearchQuery, output: PostPage, path: () => '/api/v1/posts',
+  },
+  {
+    name: 'get_post', title: 'Read a post',
+    description: 'One post by its id (from search_posts or list_changes), with its mentions and the post it reposts.',
+    input: PostIdParams, output: PostDetail, path: (a) => `/api/v1/posts/${String(a.postId)}`, inPath: ['postId'],
+  },
+  {
+    name: 'search_jobs', title: 'Search job postings',
+    description: `Search job postings by keywords, company, job category, seniority, employment type, company size and work type (codes from list_codes), ranked by relevance or in the order \`sort\` names. ${PAGING}`,
+    input: JobSearchQuery, output: JobPage, path: () => '/api/v1/jobs',
+  },
+  {
+    name: 'get_job', title: 'Read a job posting',
+    description: 'One job posting by its id, with its full texts (duties, qualifications, benefits, hiring process) and how to apply.',
+    input: JobIdParams, output: JobDetail, path: (a) => `/api/v1/jobs/${String(a.jobId)}`, inPath: ['jobId'],
+  },
+  {
+    name: 'search_events', title: 'Search events',
+    description: `Search events by keywords, company, category, subject (codes from list_codes), online or offline, start dates and status (upcoming, ongoing, closed). ${PAGING}`,
+    input: EventSearchQuery, output: EventPage, path: () => '/api/v1/events',
+  },
+  {
+    name: 'get_event', title: 'Read an event',
+    description: 'One event by its id, with its tickets, sessions, FAQs, hosts and attachments.',
+    input: EventIdParams, output: EventDetail, path: (a) => `/api/v1/events/${String(a.eventId)}`, inPath: ['eventId'],
+  },
+  {
+    name: 'list_codes', title: 'List a code catalog',
+    description: 'The codes a search filter or a posting takes (job categories, seniorities, employment types, company sizes, work types, job industries under their groups, event categories and subjects), with labels in the language asked for.',
+    input: Type.Object({ catalog: StringEnum(CATALOG_NAMES, { description: 'The catalog' }) }),
+    output: Type.Union([CodeList, JobIndustryList]), wrap: 'codes',
+    path: (a) => `/api/v1/codes/${String(a.catalog)}`, inPath: ['catalog'],
+  },
+  {
+    name: 'list_changes', title: 'What changed since a cursor',
+    description: 'The posts, jobs and events created, updated, closed or deleted after a cursor, in order: start with after="now" and keep `nextCursor`; a cursor older than the retention is error C0013 (read the current state again).',
+    input: ChangeQuery, output: ChangePage, path: () => '/api/v1/changes',
+  },
+];
