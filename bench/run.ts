@@ -218,7 +218,7 @@ export async function issueTokens(target: Target, issuer: string, scope: string,
     const oauth = new OAuthRepository(database.db);
     const keys = new SigningKeys(database.db, keyEncryptionKey(SECRET, '/nonexistent'), Date.now, 3600);
     await keys.init();
-    const tokens = new TokenService(oauth, keys, { issuer, audience: `${issuer}/api`, accessTokenSeconds: 3600, refreshTokenSeconds: 86_400 }, Date.now);
+    const tokens = new TokenService(oauth, keys, { issuer, audience: `${issuer}/api`, otherResources: [], accessTokenSeconds: 3600, refreshTokenSeconds: 86_400 }, Date.now);
     const out: Array<{ access: string; refresh: string }> = [];
     for (let i = 0; i < count; i++) {
       const { tokens: issued } = await tokens.openGrant(oauth, 1, DEMO_CLIENT.clientId, scope.split(' '));

@@ -72,7 +72,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     await scope.register(multipartPlugin, { maxImageBytes: config.media.maxImageBytes });
     for (const area of [posts, jobs, events]) if (area.uploadRoutes) await scope.register(area.uploadRoutes);
   });
-  for (const area of [catalogs, oauth, consoleArea(infra, { accounts, oauth, webhookEndpoints }), mcpArea(app, infra), demo]) if (area.routes) await app.register(area.routes);
+  for (const area of [catalogs, oauth, consoleArea(infra, { accounts, oauth, webhookEndpoints }), mcpArea(app, infra, { accounts, oauth }), demo]) if (area.routes) await app.register(area.routes);
 
   return app;
 }

@@ -52,7 +52,7 @@ export async function registerRequestPipeline(app: FastifyInstance, infra: Infra
   await app.register(queryNormalizationPlugin);
   await app.register(pathIntegersPlugin);
   await app.register(appKeyAuthPlugin, { appKeys: accounts.appKeys, origins: [...config.corsOrigins, new URL(config.publicBaseUrl).origin] });
-  await app.register(bearerAuthPlugin, { tokens: oauth.tokens });
+  await app.register(bearerAuthPlugin, { tokens: oauth.tokens, internal: { secret: oauth.mcp.internalSecret, audience: oauth.mcp.resource } });
   await app.register(rateLimitPlugin, { store: infra.rateLimits, limits: config.rateLimits, clock });
   // The code catalogs change only by migration, that is with a restart: their version never moves.
   await app.register(representationCachePlugin, { versions: { ...infra.versions, codes: { read: async () => 0 } }, clock });

@@ -9,7 +9,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash, randomBytes } from 'node:crypto';
 import { startListeningApp, startOfNextWindow, type ListeningApp } from './helpers/listening-app.js';
+import { Browser, type Send } from './helpers/oauth-browser.js';
 import { ENGINES } from './helpers/test-database.js';
 
 const GLOBAL_PER_MINUTE = 40;
@@ -51,6 +53,7 @@ describe.each(ENGINES)('the MCP endpoint on %s', (engine) => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual([
       'search_posts', 'get_post', 'search_jobs', 'get_job', 'search_events', 'get_event', 'list_codes', 'list_changes',
+      'get_me', 'list_my_company_permissions', 'create_post',
     ]);
     const ajv = new Ajv({ strict: true, strictTypes: false, strictTuples: false });
     addFormats.default(ajv);
@@ -58,7 +61,7 @@ describe.each(ENGINES)('the MCP endpoint on %s', (engine) => {
       expect(tool.description!.length, tool.name).toBeGreaterThan(40);
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema?.type, tool.name).toBe('object');
-      expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, openWorldHint: false });
+      expect(tool.annotations).toMatchObject({ readOnlyHint: tool.name !== 'create_post', destructiveHint: false, openWorldHint: false });
       // Valid JSON Schema for a strict validator: no format or keyword an agent's validator would not know.
       expect(() => ajv.compile(tool.outputSchema!), tool.name).not.toThrow();
       expect(() => ajv.compile(tool.inputSchema), tool.name).not.toThrow();
@@ -134,7 +137,7 @@ describe.each(ENGINES)('the MCP endpoint on %s', (engine) => {
     // The API sees the same spent limit: the calls were the app's.
     expect((await api('/api/v1/codes/work-types')).status).toBe(429);
     // Listing the tools is protocol, not an operation: not counted, not refused.
-    expect((await client.listTools()).tools.length).toBe(8);
+    expect((await client.listTools()).tools.length).toBe(11);
     startOfNextWindow(t.clock, 60_000);
   });
 
@@ -151,7 +154,151 @@ describe.each(ENGINES)('the MCP endpoint on %s', (engine) => {
     }
     const listed = await post({ 'X-SVC-API-Key': t.demo.apiKey });
     expect(listed.status).toBe(200);
-    expect(((await listed.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(8);
+    expect(((await listed.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(11);
     expect((await fetch(`${t.base}/mcp`, { headers: { 'X-SVC-API-Key': t.demo.apiKey, Accept: 'text/event-stream' } })).status).toBe(405);
   });
 });
+
+describe.each(ENGINES)('an agent acting for a user through the MCP endpoint on %s', (engine) => {
+  let t: ListeningApp;
+  const clients: Client[] = [];
+  const mcp = () => `${t.base}/mcp`;
+
+  beforeAll(async () => { t = await startListeningApp(engine); });
+  afterAll(async () => {
+    for (const c of clients) await c.close();
+    await t?.close();
+  });
+
+  const send: Send = async (method, url, headers, body) => {
+    const res = await t.app.inject({ method, url, headers, payload: body });
+    return { status: res.statusCode, headers: res.headers as Record<string, string | string[] | undefined>, body: res.body };
+  };
+  const basic = () => `Basic ${Buffer.from(`${t.demo.client.clientId}:${t.demo.client.clientSecret}`).toString('base64')}`;
+  const tokenRequest = (form: Record<string, string>) => t.app.inject({
+    method: 'POST', url: '/oauth/token', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic() },
+    payload: new URLSearchParams(form).toString(),
+  });
+
+  /** The authorization code flow with PKCE, for `resource` when given: the code, its verifier, and where it went. */
+  async function authorize(scope: string, resource?: string): Promise<{ callback: URL; verifier: string }> {
+    const verifier = randomBytes(32).toString('base64url');
+    const { client } = t.demo;
+    const query = new URLSearchParams({
+      response_type: 'code', client_id: client.clientId, redirect_uri: client.redirectUri, scope, state: 's',
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256',
+      ...(resource ? { resource } : {}),
+    });
+    return { callback: await new Browser(send).authorize(`/oauth/authorize?${query.toString()}`, t.demo.user), verifier };
+  }
+
+  async function tokens(scope: string, resource?: string): Promise<{ access_token: string; refresh_token: string }> {
+    const { callback, verifier } = await authorize(scope, resource);
+    const res = await tokenRequest({
+      grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: t.demo.client.redirectUri, code_verifier: verifier,
+      ...(resource ? { resource } : {}),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json();
+  }
+
+  const audienceOf = (jwt: string) => (JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()) as { aud: string }).aud;
+
+  async function connect(headers: Record<string, string>): Promise<Client> {
+    const connected = new Client({ name: 'agent-test', version: '1.0.0' });
+    await connected.connect(new StreamableHTTPClientTransport(new URL(mcp()), { requestInit: { headers } }));
+    clients.push(connected);
+    return connected;
+  }
+
+  const rpc = (headers: Record<string, string>, message: object) => fetch(mcp(), {
+    method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, ...message }),
+  });
+
+  it('tells an agent without credentials where to get a token: protected resource metadata, then the authorization server', async () => {
+    const refused = await rpc({}, { method: 'tools/list' });
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ code: 'C0001' });
+    const metadataUrl = /resource_metadata="([^"]+)"/.exec(refused.headers.get('www-authenticate') ?? '')?.[1];
+    expect(metadataUrl).toBe(`${t.base}/.well-known/oauth-protected-resource/mcp`);
+    const metadata = await (await fetch(metadataUrl!)).json() as { resource: string; authorization_servers: string[]; scopes_supported: string[] };
+    expect(metadata).toMatchObject({ resource: mcp(), authorization_servers: [t.base], bearer_methods_supported: ['header'] });
+    expect(metadata.scopes_supported.sort()).toEqual(['company:manage:read', 'post:write', 'profile']);
+    const server = await (await fetch(`${metadata.authorization_servers[0]}/.well-known/oauth-authorization-server`)).json() as Record<string, unknown>;
+    expect(server).toMatchObject({ issuer: t.base, code_challenge_methods_supported: ['S256'] });
+  });
+
+  it('issues tokens for the MCP resource (RFC 8707) that only the MCP endpoint takes, and refuses the API\'s tokens there', async () => {
+    const agent = await tokens('profile company:manage:read post:write', mcp());
+    expect(audienceOf(agent.access_token)).toBe(mcp());
+    // The API refuses the agent's token…
+    const atApi = await fetch(`${t.base}/api/v1/me/company-permissions`, { headers: { Authorization: `Bearer ${agent.access_token}` } });
+    expect(atApi.status).toBe(401);
+    expect(await atApi.json()).toMatchObject({ code: 'C0003' });
+    // …and the endpoint refuses the API's.
+    const apiToken = await tokens('profile company:manage:read post:write');
+    expect(audienceOf(apiToken.access_token)).toBe(`${t.base}/api`);
+    const atMcp = await rpc({ Authorization: `Bearer ${apiToken.access_token}` }, { method: 'tools/list' });
+    expect(atMcp.status).toBe(401);
+    expect(atMcp.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
+    expect(atMcp.headers.get('www-authenticate')).toContain('resource_metadata=');
+
+    // A refresh keeps the audience; another resource is refused at every step.
+    const refreshed = await tokenRequest({ grant_type: 'refresh_token', refresh_token: agent.refresh_token });
+    expect(refreshed.statusCode, refreshed.body).toBe(200);
+    expect(audienceOf(refreshed.json().access_token)).toBe(mcp());
+    const otherTarget = await tokenRequest({ grant_type: 'refresh_token', refresh_token: refreshed.json().refresh_token, resource: `${t.base}/api` });
+    expect(otherTarget.statusCode).toBe(400);
+    expect(otherTarget.json()).toMatchObject({ error: 'invalid_target' });
+    const { callback } = await authorize('profile', 'https://elsewhere.example/mcp');
+    expect(callback.searchParams.get('error')).toBe('invalid_target');
+    const { callback: code, verifier } = await authorize('profile', mcp());
+    const mismatched = await tokenRequest({
+      grant_type: 'authorization_code', code: code.searchParams.get('code')!, redirect_uri: t.demo.client.redirectUri, code_verifier: verifier, resource: `${t.base}/api`,
+    });
+    expect(mismatched.json()).toMatchObject({ error: 'invalid_target' });
+  });
+
+  it('acts for the user with the user\'s consent: who they are, their permissions, a post in their name', async () => {
+    const agent = await tokens('profile company:manage:read post:write', mcp());
+    const api = await tokens('profile company:manage:read post:write');
+    const client = await connect({ 'X-SVC-API-Key': t.demo.apiKey, Authorization: `Bearer ${agent.access_token}` });
+    const asApi = async (path: string) => (await fetch(`${t.base}${path}`, { headers: { Authorization: `Bearer ${api.access_token}` } })).json();
+
+    const me = await client.callTool({ name: 'get_me', arguments: {} });
+    expect(me.isError ?? false, JSON.stringify(me.content)).toBe(false);
+    expect(me.structuredContent).toEqual(await asApi('/oauth/userinfo'));
+    const permissions = await client.callTool({ name: 'list_my_company_permissions', arguments: {} });
+    expect(permissions.structuredContent).toEqual(await asApi('/api/v1/me/company-permissions'));
+
+    const created = await client.callTool({ name: 'create_post', arguments: { text: 'Written by an agent for its user, with consent.' } });
+    expect(created.isError ?? false, JSON.stringify(created.content)).toBe(false);
+    const post = created.structuredContent as { postId: number; content: string };
+    expect(post.content).toBe('Written by an agent for its user, with consent.');
+    const read = await (await fetch(`${t.base}/api/v1/posts/${post.postId}`, { headers: { 'X-SVC-API-Key': t.demo.apiKey } })).json() as { author: { id: string } };
+    expect(read.author.id).toBe(t.demo.user.handle);
+    // A refused write is a tool error with the API's code, and changes nothing.
+    const tooLong = await client.callTool({ name: 'create_post', arguments: { text: 'x'.repeat(3001) } });
+    expect(tooLong.isError).toBe(true);
+    expect(JSON.parse((tooLong.content as Array<{ text: string }>)[0]!.text)).toMatchObject({ code: 'C0002', details: 'request.text' });
+  });
+
+  it('asks for a token, or a wider one, before a tool that acts for a user: 401 and 403 with the challenge', async () => {
+    const withKey = await rpc({ 'X-SVC-API-Key': t.demo.apiKey }, { method: 'tools/call', params: { name: 'get_me', arguments: {} } });
+    expect(withKey.status).toBe(401);
+    expect(withKey.headers.get('www-authenticate')).toMatch(/resource_metadata=".*", error="invalid_token", scope="profile"/);
+    const narrow = await tokens('profile', mcp());
+    const unscoped = await rpc({ Authorization: `Bearer ${narrow.access_token}` }, { method: 'tools/call', params: { name: 'create_post', arguments: { text: 'no' } } });
+    expect(unscoped.status).toBe(403);
+    expect(await unscoped.json()).toMatchObject({ code: 'C0011' });
+    expect(unscoped.headers.get('www-authenticate')).toMatch(/error="insufficient_scope", scope="post:write"/);
+    // With a token only, the user's tools work and the public ones ask for the app key as the API does.
+    const client = await connect({ Authorization: `Bearer ${narrow.access_token}` });
+    expect((await client.callTool({ name: 'get_me', arguments: {} })).isError ?? false).toBe(false);
+    const publicTool = await client.callTool({ name: 'list_codes', arguments: { catalog: 'seniorities' } });
+    expect(publicTool.isError).toBe(true);
+    expect(JSON.parse((publicTool.content as Array<{ text: string }>)[0]!.text)).toMatchObject({ code: 'C0001' });
+  });
+});
+

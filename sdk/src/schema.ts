@@ -2299,6 +2299,8 @@ export interface components {
             refresh_token?: string;
             /** @description On refresh: a subset of the granted scopes */
             scope?: string;
+            /** @description The resource the tokens are for (RFC 8707), if sent: the one of the authorization request */
+            resource?: string;
             /** @description Optional with Basic authentication */
             client_id?: string;
             /** @description Optional with Basic authentication */
@@ -11015,6 +11017,8 @@ export interface operations {
                 code_challenge?: string;
                 /** @description Must be `S256` */
                 code_challenge_method?: string;
+                /** @description The resource the tokens are for (RFC 8707): this API (the default) or the MCP endpoint (`/mcp`) */
+                resource?: string;
             };
             header?: never;
             path?: never;

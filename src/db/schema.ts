@@ -355,6 +355,8 @@ export interface OAuthGrantsTable {
   created_at: number;
   revoked_at: number | null;
   revoked_reason: string | null;
+  /** The resource its tokens are for (RFC 8707): null, the HTTP API; else the MCP endpoint's URL. */
+  resource: string | null;
 }
 
 export interface OAuthAuthorizationCodesTable {
@@ -368,6 +370,7 @@ export interface OAuthAuthorizationCodesTable {
   expires_at: number;
   consumed_at: number | null;
   grant_id: string | null;
+  resource: string | null;
 }
 
 export interface OAuthRefreshTokensTable {

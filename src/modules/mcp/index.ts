@@ -1,10 +1,19 @@
 /**
  * MCP (docs/mcp.md): the service's tools for AI agents at `/mcp`, over the same data, limits and codes as the API.
+ * The endpoint is a protected resource (RFC 9728): an app key opens the public tools; the tools that act for a user
+ * take an access token issued for this resource (RFC 8707), which the HTTP API refuses, as this endpoint refuses the
+ * API's.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Area, Infrastructure } from '../../infrastructure.js';
 import { presentedAppKey } from '../../net/drop-in-aliases.js';
-import { McpEndpoint, type ApiCall } from './mcp-endpoint.js';
+import { ApiError } from '../../shared/api-error.js';
+import type { AccountsArea } from '../accounts/index.js';
+import { INTERNAL_HEADER } from '../oauth/bearer-auth.js';
+import type { OAuthArea } from '../oauth/index.js';
+import { hasScope } from '../oauth/scopes.js';
+import { InvalidTokenError, type AccessTokenClaims } from '../oauth/token-service.js';
+import { McpEndpoint, type ApiCall, type Forward } from './mcp-endpoint.js';
 import { TOOLS } from './mcp-tools.js';
 
 /** The request as the SDK's web-standard transport reads it (its body is passed parsed). */
@@ -17,19 +26,80 @@ function webRequest(request: FastifyRequest): Request {
   return new Request(new URL(request.url, `http://${request.host || 'localhost'}`), { method: request.method, headers });
 }
 
-export function mcpArea(app: FastifyInstance, infra: Infrastructure): Area {
-  const api: ApiCall = async (url, headers) => {
-    const answer = await app.inject({ method: 'GET', url, headers });
+const quoted = (text: string) => text.replace(/["\\]/g, "'");
+
+export function mcpArea(app: FastifyInstance, infra: Infrastructure, deps: { accounts: AccountsArea; oauth: OAuthArea }): Area {
+  const { resource, issuer, internalSecret } = deps.oauth.mcp;
+  const metadataUrl = `${infra.config.publicBaseUrl}/.well-known/oauth-protected-resource/mcp`;
+  const userScopes = [...new Set(TOOLS.flatMap((tool) => (tool.scope ? [tool.scope] : [])))];
+  /** RFC 9728 5.1 and RFC 6750 3: where an agent finds how to get a token, and what went wrong. */
+  const challenge = (error?: { code: string; description?: string; scope?: string }) => ({
+    'WWW-Authenticate': [
+      'Bearer realm="svc"', `resource_metadata="${metadataUrl}"`,
+      ...(error ? [`error="${error.code}"`] : []), ...(error?.description ? [`error_description="${quoted(error.description)}"`] : []),
+      ...(error?.scope ? [`scope="${error.scope}"`] : []),
+    ].join(', '),
+  });
+
+  const api: ApiCall = async ({ method, url, headers, payload }) => {
+    const answer = await app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload }) });
     const retryAfter = answer.headers['retry-after'];
     return { status: answer.statusCode, body: answer.json(), retryAfter: retryAfter === undefined ? undefined : String(retryAfter) };
   };
   const endpoint = new McpEndpoint(TOOLS, api, infra.version);
+
+  /** The app key, when one is sent, checked as the API checks it (the API checks it again on every tool call). */
+  async function appKeyOf(request: FastifyRequest): Promise<string | null> {
+    const { key, conflict } = presentedAppKey(request.headers);
+    if (conflict) throw new ApiError('C0001', `Two different app keys were sent, in ${conflict.join(' and ')}: send one key, in X-SVC-API-Key`, conflict[1]!);
+    if (!key) return null;
+    const known = deps.accounts.appKeys.known(key) ?? await deps.accounts.appKeys.authenticate(key);
+    if (!known) throw new ApiError('C0001', 'The app key in X-SVC-API-Key is not valid or has been revoked', 'X-SVC-API-Key', challenge());
+    return key;
+  }
+
+  /** The access token, when one is sent: it must have been issued for this endpoint. */
+  async function tokenOf(request: FastifyRequest): Promise<{ raw: string; claims: AccessTokenClaims } | null> {
+    const header = request.headers.authorization;
+    if (header === undefined) return null;
+    const match = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(header.trim());
+    if (!match) throw new ApiError('C0003', 'The Authorization header must be "Bearer <access token>"', 'Authorization', challenge({ code: 'invalid_request' }));
+    try {
+      return { raw: match[1]!, claims: await deps.oauth.tokens.verify(match[1]!, resource) };
+    } catch (err) {
+      if (!(err instanceof InvalidTokenError)) throw err;
+      throw new ApiError('C0003', `${err.message}: this endpoint takes tokens issued for ${resource} (resource parameter)`, 'Authorization',
+        challenge({ code: 'invalid_token', description: err.message }));
+    }
+  }
+
   return {
     routes: async (scope) => {
-      scope.post('/mcp', { config: { auth: 'apiKey' }, schema: { hide: true } }, async (request, reply) => {
-        const forward: Record<string, string> = { 'x-svc-api-key': presentedAppKey(request.headers).key! };
+      scope.get('/.well-known/oauth-protected-resource/mcp', { schema: { hide: true } }, async (_request, reply) => {
+        reply.header('Cache-Control', 'public, max-age=3600');
+        return {
+          resource, authorization_servers: [issuer], scopes_supported: userScopes, bearer_methods_supported: ['header'],
+          resource_name: 'Open platform MCP server', resource_documentation: `${infra.config.publicBaseUrl}/docs`,
+        };
+      });
+
+      scope.post('/mcp', { schema: { hide: true } }, async (request, reply) => {
+        const [key, token] = await Promise.all([appKeyOf(request), tokenOf(request)]);
+        if (!key && !token) {
+          throw new ApiError('C0001', 'Send the app key in X-SVC-API-Key for the public tools, or an access token issued for this endpoint for the tools that act for a user', 'X-SVC-API-Key', challenge());
+        }
+        const tool = endpoint.toolCalled(request.body);
+        if (tool?.scope && !token) {
+          throw new ApiError('C0003', `${tool.name} acts for a user: it needs an access token issued for ${resource} with the scope "${tool.scope}"`, 'Authorization', challenge({ code: 'invalid_token', scope: tool.scope }));
+        }
+        if (tool?.scope && token && !hasScope(token.claims.scopes, tool.scope)) {
+          throw new ApiError('C0011', `The access token lacks the scope "${tool.scope}"`, 'scope', challenge({ code: 'insufficient_scope', scope: tool.scope }));
+        }
+        const forward: Forward = { common: {}, user: {} };
+        if (key) forward.common['x-svc-api-key'] = key;
         const language = request.headers['accept-language'];
-        if (language) forward['accept-language'] = language;
+        if (language) forward.common['accept-language'] = language;
+        if (token) forward.user = { authorization: `Bearer ${token.raw}`, [INTERNAL_HEADER]: internalSecret };
         const answer = await endpoint.handle(webRequest(request), request.body, forward);
         reply.code(answer.status);
         answer.headers.forEach((value, name) => { if (name !== 'content-length') reply.header(name, value); });

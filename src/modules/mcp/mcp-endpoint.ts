@@ -6,6 +6,7 @@
  * and answered exactly as the API would: a 2xx body is the tool's structured content, any other answer a tool error
  * carrying the API's code and message (and the wait, for a rate limit).
  */
+import { randomBytes } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
@@ -13,7 +14,14 @@ import type { TSchema } from '@sinclair/typebox';
 import type { Tool } from './mcp-tools.js';
 
 /** An API request made for a tool, and its answer. */
-export type ApiCall = (url: string, headers: Record<string, string>) => Promise<{ status: number; body: unknown; retryAfter: string | undefined }>;
+export type ApiCall = (request: { method: 'GET' | 'POST'; url: string; headers: Record<string, string>; payload?: string }) =>
+  Promise<{ status: number; body: unknown; retryAfter: string | undefined }>;
+
+/** The headers of a tool's API request: the app key and language always; the user's token for a tool that acts for one. */
+export interface Forward {
+  common: Record<string, string>;
+  user: Record<string, string>;
+}
 
 /** The formats JSON Schema names; the OpenAPI document's own (`int32`, `int64`) would be unknown to an agent's validator. */
 const STANDARD_FORMATS = new Set(['date-time', 'date', 'time', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uri', 'uri-reference', 'uuid']);
@@ -42,7 +50,9 @@ function listed(tool: Tool): ListedTool {
     description: tool.description,
     inputSchema: jsonSchema(tool.input) as ListedTool['inputSchema'],
     outputSchema: (tool.wrap ? { type: 'object', properties: { [tool.wrap]: output }, required: [tool.wrap] } : output) as ListedTool['outputSchema'],
-    annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    annotations: tool.write
+      ? { title: tool.title, readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false }
+      : { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   };
 }
 
@@ -57,6 +67,13 @@ function queryOf(tool: Tool, args: Record<string, unknown>): string {
   return text ? `?${text}` : '';
 }
 
+/** A write's body as the API takes it: a multipart form whose `request` part is the arguments as JSON. */
+function multipart(args: Record<string, unknown>, headers: Record<string, string>): { headers: Record<string, string>; payload: string } {
+  const boundary = `mcp-${randomBytes(12).toString('hex')}`;
+  const payload = `--${boundary}\r\nContent-Disposition: form-data; name="request"\r\nContent-Type: application/json\r\n\r\n${JSON.stringify(args)}\r\n--${boundary}--\r\n`;
+  return { headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload };
+}
+
 export class McpEndpoint {
   private readonly byName: Map<string, Tool>;
   private readonly tools: ListedTool[];
@@ -67,7 +84,13 @@ export class McpEndpoint {
   }
 
   /** Answers one HTTP request to the endpoint; `forward` are the headers each tool's API request carries (key, language). */
-  async handle(request: Request, parsedBody: unknown, forward: Record<string, string>): Promise<{ status: number; headers: Headers; body: string }> {
+  /** The tool a JSON-RPC message calls, if it calls one. */
+  toolCalled(message: unknown): Tool | undefined {
+    const call = message as { method?: unknown; params?: { name?: unknown } } | null;
+    return call?.method === 'tools/call' && typeof call.params?.name === 'string' ? this.byName.get(call.params.name) : undefined;
+  }
+
+  async handle(request: Request, parsedBody: unknown, forward: Forward): Promise<{ status: number; headers: Headers; body: string }> {
     const server = new Server(
       { name: 'svc-open-api', title: 'Open platform: posts, jobs and events', version: this.version },
       {
@@ -87,11 +110,14 @@ export class McpEndpoint {
     }
   }
 
-  private async call(name: string, args: Record<string, unknown>, forward: Record<string, string>): Promise<CallToolResult> {
+  private async call(name: string, args: Record<string, unknown>, forward: Forward): Promise<CallToolResult> {
     const tool = this.byName.get(name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 100)}`);
     const path = tool.path(Object.fromEntries(Object.entries(args).map(([key, value]) => [key, encodeURIComponent(String(value))])));
-    const answer = await this.api(`${path}${queryOf(tool, args)}`, forward);
+    const headers = { ...forward.common, ...(tool.scope ? forward.user : {}) };
+    const answer = tool.write
+      ? await this.api({ method: 'POST', url: path, ...multipart(args, headers) })
+      : await this.api({ method: 'GET', url: `${path}${queryOf(tool, args)}`, headers });
     if (answer.status >= 200 && answer.status < 300) {
       const structured = (tool.wrap ? { [tool.wrap]: answer.body } : answer.body) as Record<string, unknown>;
       return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };

@@ -8,7 +8,10 @@ import { ChangePage, ChangeQuery } from '../changes/change-schemas.js';
 import { CodeList, JobIndustryList } from '../codes/code-routes.js';
 import { EventDetail, EventIdParams, EventPage, EventSearchQuery } from '../events/event-schemas.js';
 import { JobDetail, JobIdParams, JobPage, JobSearchQuery } from '../jobs/job-schemas.js';
+import { CompanyPermissions } from '../me/me-routes.js';
+import { UserInfo } from '../oauth/userinfo-routes.js';
 import { PostDetail, PostIdParams, PostPage, PostSearchQuery } from '../posts/post-schemas.js';
+import { PostWriteRequest, PostWriteResponse } from '../posts/post-write-schemas.js';
 import { CATALOG_NAMES } from '../../shared/catalog-data.js';
 import { StringEnum } from '../../schemas/common.js';
 
@@ -23,6 +26,10 @@ export interface Tool {
   /** The API request the tool makes: its path, and which arguments go into it rather than the query. */
   path: (args: Record<string, unknown>) => string;
   inPath?: string[];
+  /** A tool that acts for a user: the scope its Bearer token needs (an MCP token, docs/mcp.md). */
+  scope?: string;
+  /** A write: the API request's body, a multipart form with the JSON part `request` (the arguments). */
+  write?: true;
 }
 
 const PAGING = 'Pages hold at most 50 items (`pageSize`, default 20); `totalItems` is exact.';
@@ -69,5 +76,20 @@ export const TOOLS: Tool[] = [
     name: 'list_changes', title: 'What changed since a cursor',
     description: 'The posts, jobs and events created, updated, closed or deleted after a cursor, in order: start with after="now" and keep `nextCursor`; a cursor older than the retention is error C0013 (read the current state again).',
     input: ChangeQuery, output: ChangePage, path: () => '/api/v1/changes',
+  },
+  {
+    name: 'get_me', title: 'Who the user is',
+    description: 'The signed-in user this agent acts for: name, handle, picture and profile link (and e-mail with the email scope). Needs the user\'s consent (OAuth).',
+    input: Type.Object({}), output: UserInfo, path: () => '/oauth/userinfo', scope: 'profile',
+  },
+  {
+    name: 'list_my_company_permissions', title: 'What the user may do at their companies',
+    description: 'The companies where the user holds company-wide roles, and what each role lets them do (post as the company, manage jobs or events). Needs the user\'s consent (OAuth).',
+    input: Type.Object({}), output: CompanyPermissions, path: () => '/api/v1/me/company-permissions', scope: 'company:manage:read',
+  },
+  {
+    name: 'create_post', title: 'Write a post as the user',
+    description: 'Publishes a post in the user\'s name: text (at most 3,000 characters; @handle mentions a company or member), optionally a link whose card is fetched, or a repost of another post. Visible to everyone at once; the user can delete it. Needs the user\'s consent (OAuth).',
+    input: PostWriteRequest, output: PostWriteResponse, path: () => '/api/v1/posts', scope: 'post:write', write: true,
   },
 ];

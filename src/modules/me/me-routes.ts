@@ -9,7 +9,7 @@ import { ALL_CAPABILITIES, RESOURCE_TYPES } from '../accounts/roles.js';
 
 const Capabilities = Type.Array(StringEnum(ALL_CAPABILITIES), { description: 'Open API operations the user may perform' });
 
-const CompanyPermissions = Type.Object({
+export const CompanyPermissions = Type.Object({
   companies: Type.Array(Type.Object({
     company: Type.Object({ permalink: Type.String(), name: Type.String(), logoUrl: Nullable(Type.String()) }),
     capabilities: Capabilities,

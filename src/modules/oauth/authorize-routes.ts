@@ -15,6 +15,8 @@ export interface AuthorizeOptions {
   issuer: string;
   codeSeconds: number;
   clock: () => number;
+  /** The HTTP API's audience (a `resource` naming it is the default) and the other resources tokens may be for. */
+  resources: { api: string; others: string[] };
 }
 
 const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
@@ -28,6 +30,7 @@ const AuthorizeQuery = Type.Object({
   state: str('Opaque value returned with the response'),
   code_challenge: str('PKCE S256 challenge: base64url(SHA-256(code_verifier)), 43 characters'),
   code_challenge_method: str('Must be `S256`'),
+  resource: str('The resource the tokens are for (RFC 8707): this API (the default) or the MCP endpoint (`/mcp`)'),
 });
 const HTML = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
 
@@ -35,7 +38,7 @@ type Query = Record<string, string | undefined>;
 type Validated =
   | { kind: 'page'; message: string }
   | { kind: 'redirect'; redirectUri: string; error: string; description: string; state?: string }
-  | { kind: 'ok'; client: OAuthClient; redirectUri: string; scopes: string[]; state?: string; challenge: string };
+  | { kind: 'ok'; client: OAuthClient; redirectUri: string; scopes: string[]; state?: string; challenge: string; resource: string | null };
 
 /**
  * GET /oauth/authorize (Authorization Code + PKCE S256), the sign-in form and the consent form.
@@ -73,7 +76,11 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
     if (!covers(client.allowedScopes, scopes)) {
       return { kind: 'redirect', ...base, error: 'invalid_scope', description: 'The application may not request these scopes' };
     }
-    return { kind: 'ok', client, redirectUri: query.redirect_uri, scopes, state: query.state, challenge: query.code_challenge };
+    const resource = query.resource === undefined || query.resource === opts.resources.api ? null : query.resource;
+    if (resource !== null && !opts.resources.others.includes(resource)) {
+      return { kind: 'redirect', ...base, error: 'invalid_target', description: `resource must be ${[opts.resources.api, ...opts.resources.others].join(' or ')}` };
+    }
+    return { kind: 'ok', client, redirectUri: query.redirect_uri, scopes, state: query.state, challenge: query.code_challenge, resource };
   }
 
   function redirectWith(reply: FastifyReply, redirectUri: string, params: Record<string, string | undefined>, status: 302 | 303) {
@@ -113,7 +120,7 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
     const now = clock();
     await oauth.createCode({
       codeHash: hashSecret(code), clientId: r.client.clientId, userId, redirectUri: r.redirectUri, scopes: r.scopes,
-      codeChallenge: r.challenge, now, expiresAt: now + opts.codeSeconds * 1000,
+      codeChallenge: r.challenge, now, expiresAt: now + opts.codeSeconds * 1000, resource: r.resource,
     });
     return redirectWith(reply, r.redirectUri, { code, state: r.state }, status);
   }

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasScope } from './scopes.js';
@@ -20,6 +21,9 @@ declare module 'fastify' {
 
 const REALM = 'realm="svc"';
 
+/** The header that marks a call the MCP endpoint makes inside the process (its value: the process's secret). */
+export const INTERNAL_HEADER = 'x-svc-internal-call';
+
 /** Reads `Authorization: Bearer …`; null when absent, ApiError C0003 when it is not a Bearer credential. */
 function bearerToken(header: string | undefined): string | null {
   if (header === undefined) return null;
@@ -37,12 +41,27 @@ function bearerToken(header: string | undefined): string | null {
  * 401 C0003 for a missing or invalid token, 403 C0011 for a token without the route's scope, each with
  * the matching WWW-Authenticate challenge.
  */
-export const bearerAuthPlugin = fp(async (app, opts: { tokens: TokenService }) => {
+export const bearerAuthPlugin = fp(async (app, opts: {
+  tokens: TokenService;
+  /**
+   * The MCP endpoint's calls inside the process (src/modules/mcp/): they carry `secret` in INTERNAL_HEADER and a token
+   * for `audience`, which the request is held to instead of the API's. No request from outside can know the secret.
+   */
+  internal: { secret: string; audience: string };
+}) => {
   app.decorateRequest('token', null);
+  const secret = Buffer.from(opts.internal.secret);
+
+  /** The audience the request's token must have: the MCP endpoint's for its own calls, else the API's. */
+  const audienceFor = (request: FastifyRequest): string | undefined => {
+    const given = request.headers[INTERNAL_HEADER];
+    if (typeof given !== 'string' || given.length !== opts.internal.secret.length) return undefined;
+    return timingSafeEqual(Buffer.from(given), secret) ? opts.internal.audience : undefined;
+  };
 
   const verify = async (request: FastifyRequest, token: string, bearerScope: string | undefined) => {
     try {
-      request.token = await opts.tokens.verify(token);
+      request.token = await opts.tokens.verify(token, audienceFor(request));
     } catch (err) {
       if (!(err instanceof InvalidTokenError)) throw err;
       throw new ApiError('C0003', err.message, 'Authorization', {

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { Area, Infrastructure } from '../../infrastructure.js';
 import type { AccountsArea } from '../accounts/index.js';
@@ -18,6 +18,11 @@ export function apiAudience(config: Config): string {
   return `${config.publicBaseUrl}/api`;
 }
 
+/** The MCP endpoint as a protected resource (RFC 9728, RFC 8707): the `aud` of the tokens agents ask for it. */
+export function mcpResource(config: Config): string {
+  return `${config.publicBaseUrl}/mcp`;
+}
+
 /**
  * OAuth 2.0 for builders acting for a user: clients, the sign-in and consent pages, tokens signed with keys kept
  * encrypted in the database, server metadata and userinfo. Its token check (bearer-auth.ts) is registered with
@@ -34,6 +39,7 @@ export async function oauthArea(infra: Infrastructure, deps: { accounts: Account
   const tokens = new TokenService(oauth, signingKeys, {
     issuer,
     audience: apiAudience(config),
+    otherResources: [mcpResource(config)],
     accessTokenSeconds: config.lifetimes.accessTokenSeconds,
     refreshTokenSeconds: config.lifetimes.refreshTokenSeconds,
   }, clock, infra.revocations);
@@ -42,7 +48,10 @@ export async function oauthArea(infra: Infrastructure, deps: { accounts: Account
   const area: Area = {
     routes: async (app) => {
       await app.register(discoveryRoutes, { issuer, keys: signingKeys });
-      await app.register(authorizeRoutes, { oauth, sessions, issuer, codeSeconds: config.lifetimes.authorizationCodeSeconds, clock });
+      await app.register(authorizeRoutes, {
+        oauth, sessions, issuer, codeSeconds: config.lifetimes.authorizationCodeSeconds, clock,
+        resources: { api: apiAudience(config), others: [mcpResource(config)] },
+      });
       await app.register(tokenRoutes, { oauth, tokens, clock });
       await app.register(userinfoRoutes, { accounts, links, webBaseUrl: config.webBaseUrl });
     },
@@ -53,6 +62,8 @@ export async function oauthArea(infra: Infrastructure, deps: { accounts: Account
     tokens,
     sessions,
     keyEncryptionKey: kek,
+    /** The MCP endpoint as a protected resource, and the secret that marks its calls inside the process (bearer-auth.ts). */
+    mcp: { resource: mcpResource(config), issuer, internalSecret: randomBytes(32).toString('base64url') },
     /** The scopes and what each allows, in English (the OpenAPI document's security scheme). */
     scopes: Object.fromEntries(Object.entries(SCOPES).map(([scope, text]) => [scope, text.en])),
     /** The redirect URIs of public clients, whose origins may call the token endpoints from a browser (CORS). */

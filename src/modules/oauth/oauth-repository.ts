@@ -132,12 +132,12 @@ export class OAuthRepository {
   // Authorization codes
 
   async createCode(code: {
-    codeHash: string; clientId: string; userId: number; redirectUri: string; scopes: string[]; codeChallenge: string; now: number; expiresAt: number;
+    codeHash: string; clientId: string; userId: number; redirectUri: string; scopes: string[]; codeChallenge: string; now: number; expiresAt: number; resource: string | null;
   }): Promise<void> {
     await this.db.insertInto('oauth_authorization_codes').values({
       code_hash: code.codeHash, client_id: code.clientId, user_id: code.userId, redirect_uri: code.redirectUri,
       scopes: code.scopes.join(' '), code_challenge: code.codeChallenge, created_at: code.now, expires_at: code.expiresAt,
-      consumed_at: null, grant_id: null,
+      consumed_at: null, grant_id: null, resource: code.resource,
     }).execute();
   }
 
@@ -158,10 +158,10 @@ export class OAuthRepository {
 
   // Grants and refresh tokens
 
-  async createGrant(grant: { id: string; userId: number; clientId: string; scopes: string[]; now: number }): Promise<void> {
+  async createGrant(grant: { id: string; userId: number; clientId: string; scopes: string[]; now: number; resource: string | null }): Promise<void> {
     await this.db.insertInto('oauth_grants').values({
       id: grant.id, user_id: grant.userId, client_id: grant.clientId, scopes: grant.scopes.join(' '),
-      created_at: grant.now, revoked_at: null, revoked_reason: null,
+      created_at: grant.now, revoked_at: null, revoked_reason: null, resource: grant.resource,
     }).execute();
   }
 

@@ -10,6 +10,7 @@ export const TokenRequest = Type.Object({
   code_verifier: field('PKCE verifier: 43 to 128 characters of A-Z a-z 0-9 . _ ~ -'),
   refresh_token: field('The refresh token (one-time use)'),
   scope: field('On refresh: a subset of the granted scopes'),
+  resource: field('The resource the tokens are for (RFC 8707), if sent: the one of the authorization request'),
   client_id: field('Optional with Basic authentication'),
   client_secret: field('Optional with Basic authentication'),
 }, { title: 'TokenRequest' });

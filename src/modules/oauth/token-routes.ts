@@ -94,7 +94,11 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ oauth: OAuthRepository; to
       if (row.expires_at <= now) return { kind: 'error', error: 'The authorization code is expired or already used' } as const;
       if (row.redirect_uri !== redirectUri) return { kind: 'error', error: 'redirect_uri does not match the authorization request' } as const;
       if (s256(verifier) !== row.code_challenge) return { kind: 'error', error: 'code_verifier does not match the code_challenge' } as const;
-      const opened = await tokens.openGrant(repo, row.user_id, clientId, row.scopes.split(' ').filter(Boolean));
+      if (body.resource !== undefined && body.resource !== tokens.audienceOf(row.resource)) {
+        // Thrown: the transaction rolls back, and the code is not spent on a refused request.
+        throw new OAuthError('invalid_target', 'resource is not the one of the authorization request');
+      }
+      const opened = await tokens.openGrant(repo, row.user_id, clientId, row.scopes.split(' ').filter(Boolean), row.resource);
       await repo.linkCodeToGrant(codeHash, opened.grantId);
       return { kind: 'ok', tokens: opened.tokens } as const;
     });
@@ -131,7 +135,10 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ oauth: OAuthRepository; to
       if (requested !== null && (requested.length === 0 || !covers(granted, requested))) {
         throw new OAuthError('invalid_scope', `A refresh may only narrow the granted scopes (${granted.join(' ')})`);
       }
-      return { kind: 'ok', tokens: await tokens.issue(repo, { grantId: grant.id, userId: grant.user_id, clientId, scopes: requested ?? granted }) } as const;
+      if (body.resource !== undefined && body.resource !== tokens.audienceOf(grant.resource)) {
+        throw new OAuthError('invalid_target', 'resource is not the one the grant was made for');
+      }
+      return { kind: 'ok', tokens: await tokens.issue(repo, { grantId: grant.id, userId: grant.user_id, clientId, scopes: requested ?? granted, resource: grant.resource }) } as const;
     });
     if (outcome.kind === 'ok') return outcome.tokens;
     if (outcome.kind === 'reused') {
@@ -161,11 +168,14 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ oauth: OAuthRepository; to
       if (grant && grant.client_id === client.clientId) await tokens.revokeGrant(grant.id, 'revoked by the client');
       return {};
     }
-    try {
-      const claims = await tokens.verify(token);
-      if (claims.clientId === client.clientId) await tokens.revokeGrant(claims.grantId, 'revoked by the client');
-    } catch {
-      // Not a token of ours, or already invalid: nothing to revoke (RFC 7009 2.2).
+    for (const audience of tokens.audiences) {
+      try {
+        const claims = await tokens.verify(token, audience);
+        if (claims.clientId === client.clientId) await tokens.revokeGrant(claims.grantId, 'revoked by the client');
+        break;
+      } catch {
+        // Not a token of ours for this resource, or already invalid: nothing to revoke (RFC 7009 2.2).
+      }
     }
     return {};
   });

@@ -27,7 +27,10 @@ export class InvalidTokenError extends Error {}
 
 export interface TokenSettings {
   issuer: string;
+  /** The HTTP API: the audience of tokens whose grant names no other resource. */
   audience: string;
+  /** The other resources a grant may be for (RFC 8707): the MCP endpoint. */
+  otherResources: string[];
   accessTokenSeconds: number;
   refreshTokenSeconds: number;
 }
@@ -40,7 +43,7 @@ const CLOCK_TOLERANCE_SECONDS = 30;
 const REVOCATION_CACHE_MS = 2_000;
 
 /** A token whose signature and claims were verified: what it says, and the key that signed it. */
-interface VerifiedToken { claims: AccessTokenClaims; kid: string; expiresAt: number }
+interface VerifiedToken { claims: AccessTokenClaims; kid: string; expiresAt: number; audience: string }
 
 export class TokenService {
   private readonly revoked: LRUCache<string, boolean>;
@@ -77,14 +80,28 @@ export class TokenService {
   }
 
   /** Opens a grant for a user and client and issues its first tokens. */
-  async openGrant(repository: OAuthRepository, userId: number, clientId: string, scopes: string[]): Promise<{ grantId: string; tokens: TokenResponse }> {
+  async openGrant(
+    repository: OAuthRepository, userId: number, clientId: string, scopes: string[], resource: string | null = null,
+  ): Promise<{ grantId: string; tokens: TokenResponse }> {
     const grantId = timeOrderedId('grt', this.clock());
-    await repository.createGrant({ id: grantId, userId, clientId, scopes, now: this.clock() });
-    return { grantId, tokens: await this.issue(repository, { grantId, userId, clientId, scopes }) };
+    await repository.createGrant({ id: grantId, userId, clientId, scopes, now: this.clock(), resource });
+    return { grantId, tokens: await this.issue(repository, { grantId, userId, clientId, scopes, resource }) };
+  }
+
+  /** Every resource tokens are issued for. */
+  get audiences(): string[] {
+    return [this.settings.audience, ...this.settings.otherResources];
+  }
+
+  /** The audience of a grant's access tokens: its resource (RFC 8707), the HTTP API when it has none. */
+  audienceOf(resource: string | null): string {
+    return resource ?? this.settings.audience;
   }
 
   /** A new access token (RFC 9068 JWT) and a new one-time refresh token for an existing grant. */
-  async issue(repository: OAuthRepository, grant: { grantId: string; userId: number; clientId: string; scopes: string[] }): Promise<TokenResponse> {
+  async issue(
+    repository: OAuthRepository, grant: { grantId: string; userId: number; clientId: string; scopes: string[]; resource?: string | null },
+  ): Promise<TokenResponse> {
     const now = this.clock();
     const nowSeconds = Math.floor(now / 1000);
     const { kid, privateKey } = this.keys.signingKey();
@@ -93,7 +110,7 @@ export class TokenService {
       .setProtectedHeader({ alg: SIGNING_ALGORITHM, typ: 'at+jwt', kid })
       .setIssuer(this.settings.issuer)
       .setSubject(String(grant.userId))
-      .setAudience(this.settings.audience)
+      .setAudience(this.audienceOf(grant.resource ?? null))
       .setIssuedAt(nowSeconds)
       .setExpirationTime(nowSeconds + this.settings.accessTokenSeconds)
       .setJti(randomUUID())
@@ -103,19 +120,23 @@ export class TokenService {
     return { access_token: accessToken, token_type: 'Bearer', expires_in: this.settings.accessTokenSeconds, refresh_token: refreshToken, scope };
   }
 
-  /** Verifies a Bearer token as a resource server must (RFC 9068 section 4) and that its grant stands. */
-  async verify(token: string): Promise<AccessTokenClaims> {
+  /**
+   * Verifies a Bearer token as a resource server must (RFC 9068 section 4) and that its grant stands. `audience`: the
+   * resource asking, the HTTP API by default; a token for another resource is refused (RFC 8707).
+   */
+  async verify(token: string, audience: string = this.settings.audience): Promise<AccessTokenClaims> {
     let verified = this.verified.get(token);
     // A token signed by a key retired since is verified again (and refused).
     if (verified && !(await this.keys.publicKey(verified.kid))) verified = undefined;
+    if (verified && verified.audience !== audience) throw new InvalidTokenError('The access token\'s "aud" claim is not valid here');
     const known = verified !== undefined;
-    verified ??= await this.verifySignature(token);
+    verified ??= await this.verifySignature(token, audience);
     if (await this.isRevoked(verified.claims.grantId)) throw new InvalidTokenError('The access token was revoked');
     if (!known) this.verified.set(token, verified, { ttl: Math.max(1, verified.expiresAt + CLOCK_TOLERANCE_SECONDS * 1000 - this.clock()) });
     return verified.claims;
   }
 
-  private async verifySignature(token: string): Promise<VerifiedToken> {
+  private async verifySignature(token: string, audience: string): Promise<VerifiedToken> {
     let header;
     try {
       header = decodeProtectedHeader(token);
@@ -133,7 +154,7 @@ export class TokenService {
         algorithms: [SIGNING_ALGORITHM],
         typ: 'at+jwt',
         issuer: this.settings.issuer,
-        audience: this.settings.audience,
+        audience,
         clockTolerance: CLOCK_TOLERANCE_SECONDS,
         currentDate: new Date(this.clock()),
         requiredClaims: ['sub', 'client_id', 'scope', 'jti', 'iat', 'exp', 'grant_id'],
@@ -152,6 +173,7 @@ export class TokenService {
       },
       expiresAt: payload.exp! * 1000,
       kid: header.kid,
+      audience,
     };
   }
 

@@ -6,7 +6,7 @@ import type { Links } from '../../shared/links.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
 import { hasScope } from './scopes.js';
 
-const UserInfo = Type.Object({
+export const UserInfo = Type.Object({
   sub: Type.String({ description: 'The user\'s stable id' }),
   name: Type.String(),
   preferred_username: Type.String({ description: 'Handle' }),
