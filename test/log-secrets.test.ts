@@ -37,9 +37,18 @@ describe('logs', () => {
       payload: new URLSearchParams({ email: t.demo.user.email, password: 'password-guess-value' }).toString(),
     });
     await app.inject({ method: 'GET', url: '/api/v1/posts?keyword=x&code=code-secret-value&refresh_token=refresh-in-url-value', headers: { 'x-svc-api-key': t.demo.apiKey } });
+    // An agent's calls: a public tool with the key, a user's tool with a token for the MCP endpoint (run inside with a secret header).
+    const agentToken = await accessToken({ ...t, app } as TestContext, 'profile', t.demo.user, `${t.config.publicBaseUrl}/mcp`);
+    const mcp = (headers: Record<string, string>, name: string) => app.inject({
+      method: 'POST', url: '/mcp', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: { catalog: 'seniorities' } } }),
+    });
+    expect((await mcp({ 'x-svc-api-key': t.demo.apiKey }, 'list_codes')).statusCode).toBe(200);
+    expect((await mcp({ authorization: `Bearer ${agentToken}` }, 'get_me')).json()).toMatchObject({ result: { structuredContent: { sub: expect.any(String) } } });
+    expect(logged).not.toContain('x-svc-internal-call');
     expect(logged).toContain('code=[redacted]');
     expect(logged.length).toBeGreaterThan(1_000);
-    for (const secret of [t.demo.apiKey, `${t.demo.apiKey}-rp-wrong`, `${t.demo.apiKey}-svc-other`, token, t.demo.client.clientSecret, t.demo.user.password, 'password-guess-value', 'refresh-secret-value', 'cookie-secret-value',
+    for (const secret of [agentToken, t.demo.apiKey, `${t.demo.apiKey}-rp-wrong`, `${t.demo.apiKey}-svc-other`, token, t.demo.client.clientSecret, t.demo.user.password, 'password-guess-value', 'refresh-secret-value', 'cookie-secret-value',
       'code-secret-value', 'refresh-in-url-value']) {
       expect(logged.includes(secret), `logged: ${secret.slice(0, 12)}…`).toBe(false);
     }

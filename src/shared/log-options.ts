@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 /** Never log a credential, even if a future log line includes headers. */
 export const LOG_REDACTIONS = [
   'req.headers.authorization', 'req.headers["x-svc-api-key"]', 'req.headers["x-rp-api-key"]', 'req.headers["x-oba-api-key"]',
-  'req.headers.cookie', 'res.headers["set-cookie"]',
+  'req.headers.cookie', 'res.headers["set-cookie"]', 'req.headers["x-svc-internal-call"]',
 ];
 
 /** Query parameters that carry a credential somewhere in OAuth (a code on its way back, a token, a secret). */

@@ -5,8 +5,11 @@ import { AccountsRepository } from '../../src/modules/accounts/accounts-reposito
 import { Browser, type Send } from './oauth-browser.js';
 import type { TestContext } from './test-app.js';
 
-/** An access token for `user` with `scope`, obtained through the real authorize and token endpoints. */
-export async function accessToken(t: TestContext, scope: string, user: { email: string; password: string } = t.demo.user): Promise<string> {
+/**
+ * An access token for `user` with `scope`, obtained through the real authorize and token endpoints; for `resource`
+ * (RFC 8707) when given, else for the API.
+ */
+export async function accessToken(t: TestContext, scope: string, user: { email: string; password: string } = t.demo.user, resource?: string): Promise<string> {
   const send: Send = async (method, url, headers, body) => {
     const res = await t.app.inject({ method, url, headers, payload: body });
     return { status: res.statusCode, headers: res.headers as Record<string, string | string[] | undefined>, body: res.body };
@@ -16,6 +19,7 @@ export async function accessToken(t: TestContext, scope: string, user: { email: 
   const query = new URLSearchParams({
     response_type: 'code', client_id: client.clientId, redirect_uri: client.redirectUri, scope, state: 's',
     code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256',
+    ...(resource ? { resource } : {}),
   });
   const callback = await new Browser(send).authorize(`/oauth/authorize?${query.toString()}`, user);
   const res = await t.app.inject({
