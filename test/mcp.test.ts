@@ -156,6 +156,11 @@ describe.each(ENGINES)('the MCP endpoint on %s', (engine) => {
     expect(listed.status).toBe(200);
     expect(((await listed.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(11);
     expect((await fetch(`${t.base}/mcp`, { headers: { 'X-SVC-API-Key': t.demo.apiKey, Accept: 'text/event-stream' } })).status).toBe(405);
+    // DNS rebinding: a page of another origin is refused before anything is read; the service's own origin is not.
+    const rebound = await post({ 'X-SVC-API-Key': t.demo.apiKey, Origin: 'http://evil.example.com' });
+    expect(rebound.status).toBe(403);
+    expect(await rebound.json()).toMatchObject({ code: 'C0004', details: 'Origin' });
+    expect((await post({ 'X-SVC-API-Key': t.demo.apiKey, Origin: t.base })).status).toBe(200);
   });
 });
 

@@ -97,4 +97,20 @@ describe.each(ENGINES)('the console\'s request log on %s', (engine) => {
     await stranger.signIn(other);
     expect((await stranger.browser.request('GET', `/console/apps/${app.appId}/requests`)).status).toBe(404);
   });
+
+  it('lists the MCP endpoint\'s tools on the app\'s page, and logs a tool call under its API operation', async () => {
+    const appPage = (await forms.browser.request('GET', `/console/apps/${app.appId}`)).body;
+    expect(appPage).toContain(`<code>${s.base}/mcp</code>`);
+    for (const name of ['search_posts', 'list_changes', 'get_me', 'create_post']) expect(appPage).toContain(`<code>${name}</code>`);
+    expect(appPage).toMatch(/<code>create_post<\/code><\/td><td>[^<]+<\/td><td>[^<]*post:write<\/td>/);
+    const call = await fetch(`${s.base}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-svc-api-key': app.apiKey },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_codes', arguments: { catalog: 'work-types' } } }),
+    });
+    expect(call.status).toBe(200);
+    await s.app.requestLog.flush();
+    expect(rows(await page())[0]).toEqual([expect.any(String), 'getWorkTypes', '200', '', expect.any(String), expect.any(String)]);
+  });
 });
+

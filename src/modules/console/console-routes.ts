@@ -22,6 +22,7 @@ import { usageReport } from '../apps/usage.js';
 import { CLASSES, stackedBars } from './usage-chart.js';
 import { ClientRegistrationError, isHttpsOrLoopback } from '../oauth/client-admin.js';
 import { previousSecretUntil, type OAuthRepository } from '../oauth/oauth-repository.js';
+import { TOOLS } from '../mcp/mcp-tools.js';
 import { SCOPES } from '../oauth/scopes.js';
 import type { TokenService } from '../oauth/token-service.js';
 import type { WebSessions } from '../oauth/web-session.js';
@@ -180,6 +181,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
         previousUntil: previousSecretUntil(client, now),
       },
       scopeChoices: CLIENT_SCOPES.map((scope) => ({ scope, label: SCOPES[scope]![lang] })),
+      mcp: { url: `${opts.publicBaseUrl}/mcp`, tools: TOOLS.map((tool) => ({ name: tool.name, title: tool.title, scope: tool.scope ?? null })) },
       app: { id: row.id, name: row.name, description: row.description, homepageUrl: row.homepage_url, privacyUrl: row.privacy_url, webOrigins: JSON.parse(row.web_origins) as string[] },
       ...extra,
     }, status);

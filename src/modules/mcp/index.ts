@@ -32,6 +32,8 @@ export function mcpArea(app: FastifyInstance, infra: Infrastructure, deps: { acc
   const { resource, issuer, internalSecret } = deps.oauth.mcp;
   const metadataUrl = `${infra.config.publicBaseUrl}/.well-known/oauth-protected-resource/mcp`;
   const userScopes = [...new Set(TOOLS.flatMap((tool) => (tool.scope ? [tool.scope] : [])))];
+  /** The web origins a browser may call the endpoint from: the service's own and CORS_ORIGINS. */
+  const origins = new Set([new URL(infra.config.publicBaseUrl).origin, ...infra.config.corsOrigins]);
   /** RFC 9728 5.1 and RFC 6750 3: where an agent finds how to get a token, and what went wrong. */
   const challenge = (error?: { code: string; description?: string; scope?: string }) => ({
     'WWW-Authenticate': [
@@ -84,6 +86,11 @@ export function mcpArea(app: FastifyInstance, infra: Infrastructure, deps: { acc
       });
 
       scope.post('/mcp', { schema: { hide: true } }, async (request, reply) => {
+        // The transport's rule against DNS rebinding: a page of another origin never reaches the tools, whatever it sends.
+        const origin = request.headers.origin;
+        if (origin !== undefined && !origins.has(origin)) {
+          throw new ApiError('C0004', `Calls from the web origin ${origin.slice(0, 200)} are refused here: only the service's own origin and its CORS origins may call /mcp from a browser`, 'Origin');
+        }
         const [key, token] = await Promise.all([appKeyOf(request), tokenOf(request)]);
         if (!key && !token) {
           throw new ApiError('C0001', 'Send the app key in X-SVC-API-Key for the public tools, or an access token issued for this endpoint for the tools that act for a user', 'X-SVC-API-Key', challenge());
