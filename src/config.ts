@@ -119,6 +119,8 @@ export interface Config {
     decodeConcurrency: number;
   };
   ogFetch: { allowedHosts: string[]; timeoutMs: number; maxBytes: number };
+  /** Hosts whose OAuth client metadata documents may be fetched at private addresses, over http (CLIENT_METADATA_ALLOWED_HOSTS). */
+  clientMetadataAllowedHosts: string[];
   /** Encrypts OAuth signing keys at rest; when unset, a random secret is kept in DATA_DIR/signing-key.secret. */
   signingKeySecret: string | null;
   loginThrottle: { maxFailuresPerAccount: number; maxFailuresPerAddress: number; windowSeconds: number };
@@ -323,6 +325,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       timeoutMs: int('OG_FETCH_TIMEOUT_MS', 3000, 100, 60_000),
       maxBytes: int('OG_FETCH_MAX_BYTES', 512 * 1024, 1024, 10 * 1024 * 1024),
     },
+    clientMetadataAllowedHosts: (read('CLIENT_METADATA_ALLOWED_HOSTS') ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     signingKeySecret: read('SIGNING_KEY_SECRET') ?? null,
     loginThrottle: {
       maxFailuresPerAccount: int('LOGIN_MAX_FAILURES_PER_ACCOUNT', 5, 1, 1000),

@@ -12,7 +12,7 @@ export interface SafeFetchOptions {
   maxRedirects?: number;
 }
 
-export interface SafeResponse { url: string; status: number; contentType: string; body: Buffer }
+export interface SafeResponse { url: string; status: number; contentType: string; cacheControl?: string; body: Buffer }
 
 export class BlockedFetchError extends Error {}
 
@@ -70,7 +70,7 @@ export function refusedLiteral(url: URL, accept: (address: string) => boolean): 
   return ipaddr.isValid(literal) && !accept(literal) ? literal : null;
 }
 
-function once(url: URL, options: SafeFetchOptions, deadline: number): Promise<{ status: number; location?: string; contentType: string; body: Buffer }> {
+function once(url: URL, options: SafeFetchOptions, deadline: number): Promise<{ status: number; location?: string; contentType: string; cacheControl?: string; body: Buffer }> {
   const accept = isAllowed(url, options.allowedHosts) ? () => true : isPublicAddress;
   if (refusedLiteral(url, accept) !== null) {
     return Promise.reject(new BlockedFetchError(`${url.hostname} is not a public address`));
@@ -86,6 +86,7 @@ function once(url: URL, options: SafeFetchOptions, deadline: number): Promise<{ 
     }, (response) => {
       const status = response.statusCode ?? 0;
       const contentType = String(response.headers['content-type'] ?? '');
+      const cacheControl = response.headers['cache-control'];
       if (status >= 300 && status < 400 && response.headers.location) {
         response.resume();
         return resolve({ status, location: response.headers.location, contentType, body: Buffer.alloc(0) });
@@ -98,10 +99,10 @@ function once(url: URL, options: SafeFetchOptions, deadline: number): Promise<{ 
         // Open Graph tags live in <head>: what arrived before the cap is enough.
         if (size >= options.maxBytes) {
           response.destroy();
-          resolve({ status, contentType, body: Buffer.concat(chunks).subarray(0, options.maxBytes) });
+          resolve({ status, contentType, cacheControl, body: Buffer.concat(chunks).subarray(0, options.maxBytes) });
         }
       });
-      response.on('end', () => resolve({ status, contentType, body: Buffer.concat(chunks) }));
+      response.on('end', () => resolve({ status, contentType, cacheControl, body: Buffer.concat(chunks) }));
       response.on('error', reject);
     });
     const timer = setTimeout(() => request.destroy(new Error('timed out')), remaining);
@@ -122,7 +123,9 @@ export async function safeFetch(target: string, options: SafeFetchOptions): Prom
   for (let hop = 0; ; hop++) {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new BlockedFetchError(`Only http and https are fetched, not ${url.protocol}`);
     const response = await once(url, options, deadline);
-    if (response.location === undefined) return { url: url.toString(), status: response.status, contentType: response.contentType, body: response.body };
+    if (response.location === undefined) {
+      return { url: url.toString(), status: response.status, contentType: response.contentType, cacheControl: response.cacheControl, body: response.body };
+    }
     if (hop >= (options.maxRedirects ?? 3)) throw new BlockedFetchError('Too many redirects');
     url = new URL(response.location, url);
   }

@@ -7,6 +7,7 @@ import { hashSecret } from '../../shared/keys.js';
 import type { WebSessions } from './web-session.js';
 import { consentPage, errorPage, loginPage, PAGE_CSS, pageText, type PageLanguage } from './pages.js';
 import type { OAuthClient, OAuthRepository } from './oauth-repository.js';
+import { ClientMetadataError, type ClientMetadataDocuments } from './client-metadata.js';
 import { covers, parseScopes, unknownScopes } from './scopes.js';
 
 export interface AuthorizeOptions {
@@ -15,6 +16,8 @@ export interface AuthorizeOptions {
   issuer: string;
   codeSeconds: number;
   clock: () => number;
+  /** Clients known by a metadata document at their client_id URL. */
+  metadata: ClientMetadataDocuments;
   /** The HTTP API's audience (a `resource` naming it is the default) and the other resources tokens may be for. */
   resources: { api: string; others: string[] };
 }
@@ -108,7 +111,11 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
   async function proceed(request: FastifyRequest, reply: FastifyReply, request_: Extract<Validated, { kind: 'ok' }>, userId: number, userName: string, authorizeQuery: string, status: 302 | 303) {
     const consented = await oauth.consentedScopes(userId, request_.client.clientId);
     if (covers(consented, request_.scopes)) return issueCode(reply, request_, userId, status);
-    const app = request_.client.appId ? await oauth.appProfile(request_.client.appId) : null;
+    // A client known by its metadata document has no app: the page says where it describes itself.
+    const app = request_.client.appId ? await oauth.appProfile(request_.client.appId)
+      : opts.metadata.isClientId(request_.client.clientId)
+        ? { name: request_.client.name, description: pageText(language(request)).identifiedBy(request_.client.clientId), homepageUrl: null, privacyUrl: null }
+        : null;
     return page(reply, 200, consentPage({
       lang: language(request), clientName: request_.client.name, app, userName, scopes: request_.scopes,
       csrf: csrfToken(request, reply), authorizeQuery,
@@ -125,7 +132,15 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
     return redirectWith(reply, r.redirectUri, { code, state: r.state }, status);
   }
 
-  async function validated(query: Query) {
+  async function validated(query: Query): Promise<Validated> {
+    if (query.client_id && opts.metadata.isClientId(query.client_id)) {
+      try {
+        return validate(query, await opts.metadata.resolve(query.client_id));
+      } catch (err) {
+        if (err instanceof ClientMetadataError) return { kind: 'page', message: err.message };
+        throw err;
+      }
+    }
     return validate(query, query.client_id ? await oauth.findClient(query.client_id) : null);
   }
 

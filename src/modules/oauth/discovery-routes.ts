@@ -21,6 +21,7 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<{ issuer: string; keys: 
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
     revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
     authorization_response_iss_parameter_supported: true,
+    client_id_metadata_document_supported: true,
     service_documentation: `${issuer}/docs`,
   };
 

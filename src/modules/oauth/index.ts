@@ -4,6 +4,7 @@ import type { Area, Infrastructure } from '../../infrastructure.js';
 import type { AccountsArea } from '../accounts/index.js';
 import { WebSessions } from './web-session.js';
 import { authorizeRoutes } from './authorize-routes.js';
+import { ClientMetadataDocuments } from './client-metadata.js';
 import { discoveryRoutes } from './discovery-routes.js';
 import { LoginThrottle } from './login-throttle.js';
 import { OAuthRepository } from './oauth-repository.js';
@@ -50,6 +51,7 @@ export async function oauthArea(infra: Infrastructure, deps: { accounts: Account
       await app.register(discoveryRoutes, { issuer, keys: signingKeys });
       await app.register(authorizeRoutes, {
         oauth, sessions, issuer, codeSeconds: config.lifetimes.authorizationCodeSeconds, clock,
+        metadata: new ClientMetadataDocuments(oauth, { allowedHosts: config.clientMetadataAllowedHosts }, clock),
         resources: { api: apiAudience(config), others: [mcpResource(config)] },
       });
       await app.register(tokenRoutes, { oauth, tokens, clock });

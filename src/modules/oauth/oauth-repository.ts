@@ -56,6 +56,20 @@ export class OAuthRepository {
     return row ? toClient(row) : null;
   }
 
+  /**
+   * Writes a client known by its metadata document (client-metadata.ts) as the document now says, keeping its id, so
+   * that its codes and grants refer to it. It never has a secret or an app.
+   */
+  async saveMetadataClient(client: OAuthClient, now: number): Promise<void> {
+    await this.db.insertInto('oauth_clients').values({
+      client_id: client.clientId, name: client.name, secret_hash: null, redirect_uris: JSON.stringify(client.redirectUris),
+      allowed_scopes: client.allowedScopes.join(' '), created_at: now, updated_at: now, app_id: null,
+      previous_secret_hash: null, previous_secret_expires_at: null,
+    }).onConflict((oc) => oc.column('client_id').doUpdateSet({
+      name: client.name, redirect_uris: JSON.stringify(client.redirectUris), allowed_scopes: client.allowedScopes.join(' '), updated_at: now,
+    }).where('oauth_clients.app_id', 'is', null).where('oauth_clients.secret_hash', 'is', null)).execute();
+  }
+
   /** The client of an app (the console gives an app one). */
   async clientOfApp(appId: number): Promise<OAuthClient | null> {
     const row = await this.db.selectFrom('oauth_clients').selectAll().where('app_id', '=', appId).orderBy('created_at').executeTakeFirst();

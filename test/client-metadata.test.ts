@@ -1,0 +1,114 @@
+/**
+ * OAuth clients that register by a Client ID Metadata Document (docs/oauth.md): an agent's client whose client_id is
+ * the URL of a JSON document naming it and its redirect URIs. A real HTTP server in the test serves the documents
+ * (its host allowed at a private address by CLIENT_METADATA_ALLOWED_HOSTS, as an intranet's would be).
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from './helpers/free-port.js';
+import { startListeningApp, type ListeningApp } from './helpers/listening-app.js';
+import { Browser, type Send } from './helpers/oauth-browser.js';
+import { ENGINES } from './helpers/test-database.js';
+
+const REDIRECT = 'http://127.0.0.1:9/agent/callback';
+
+describe.each(ENGINES)('clients known by their metadata document on %s', (engine) => {
+  let t: ListeningApp;
+  let documents: http.Server;
+  let docBase: string;
+  const fetched: string[] = [];
+  /** What each path of the document server answers. */
+  const served = new Map<string, { status?: number; body: string; cacheControl?: string }>();
+
+  beforeAll(async () => {
+    documents = http.createServer((request, response) => {
+      fetched.push(request.url!);
+      const answer = served.get(request.url!) ?? { status: 404, body: 'not here' };
+      response.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...(answer.cacheControl ? { 'cache-control': answer.cacheControl } : {}) });
+      response.end(answer.body);
+    });
+    await new Promise<void>((resolve) => documents.listen(0, '127.0.0.1', resolve));
+    docBase = `http://127.0.0.1:${(documents.address() as AddressInfo).port}`;
+    t = await startListeningApp(engine, { CLIENT_METADATA_ALLOWED_HOSTS: new URL(docBase).host });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await new Promise((resolve) => documents?.close(resolve));
+  });
+
+  const serve = (path: string, document: Record<string, unknown>, cacheControl?: string) => {
+    served.set(path, { body: JSON.stringify({ client_id: `${docBase}${path}`, ...document }), cacheControl });
+    return `${docBase}${path}`;
+  };
+  const send: Send = async (method, url, headers, body) => {
+    const res = await t.app.inject({ method, url, headers, payload: body });
+    return { status: res.statusCode, headers: res.headers as Record<string, string | string[] | undefined>, body: res.body };
+  };
+  const authorizeUrl = (clientId: string, verifier: string, extra: Record<string, string> = {}) => `/oauth/authorize?${new URLSearchParams({
+    response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, scope: 'profile', state: 's',
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256', resource: `${t.base}/mcp`, ...extra,
+  }).toString()}`;
+
+  it('is advertised in the authorization server metadata', async () => {
+    const metadata = await (await fetch(`${t.base}/.well-known/oauth-authorization-server`)).json() as Record<string, unknown>;
+    expect(metadata.client_id_metadata_document_supported).toBe(true);
+  });
+
+  it('signs a user in to an agent known only by its document: consent names it, the token works at the MCP endpoint', async () => {
+    const clientId = serve('/agents/helper.json', { client_name: 'Helpful Agent', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
+    const verifier = randomBytes(32).toString('base64url');
+    const browser = new Browser(send);
+    let page = await browser.request('GET', authorizeUrl(clientId, verifier));
+    page = await browser.signIn(page, t.demo.user.email, t.demo.user.password);
+    page = await browser.request('GET', page.headers.location as string);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('Helpful Agent');
+    expect(page.body).toContain(clientId);
+    const decided = await browser.decide(page, 'allow');
+    const callback = new URL(decided.headers.location as string);
+    expect(`${callback.origin}${callback.pathname}`).toBe(REDIRECT);
+
+    const token = await t.app.inject({
+      method: 'POST', url: '/oauth/token', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({
+        grant_type: 'authorization_code', client_id: clientId, code: callback.searchParams.get('code')!, redirect_uri: REDIRECT,
+        code_verifier: verifier, resource: `${t.base}/mcp`,
+      }).toString(),
+    });
+    expect(token.statusCode, token.body).toBe(200);
+    const agent = new Client({ name: 'helpful-agent', version: '1.0.0' });
+    await agent.connect(new StreamableHTTPClientTransport(new URL(`${t.base}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token.json().access_token}` } } }));
+    try {
+      const me = await agent.callTool({ name: 'get_me', arguments: {} });
+      expect(me.structuredContent).toMatchObject({ preferred_username: t.demo.user.handle });
+    } finally {
+      await agent.close();
+    }
+    // The document was fetched once: the second authorization used what was kept.
+    await new Browser(send).request('GET', authorizeUrl(clientId, verifier));
+    expect(fetched.filter((path) => path === '/agents/helper.json')).toHaveLength(1);
+  });
+
+  it('refuses a document that does not name its own URL, lists no such redirect URI, wants a secret, or is too large', async () => {
+    const verifier = randomBytes(32).toString('base64url');
+    const refused = async (clientId: string, text: RegExp) => {
+      const page = await new Browser(send).request('GET', authorizeUrl(clientId, verifier));
+      expect(page.status).toBe(400);
+      expect(page.body).toMatch(text);
+      expect(page.headers.location).toBeUndefined();
+    };
+    served.set('/agents/other.json', { body: JSON.stringify({ client_id: 'https://elsewhere.example/agent.json', redirect_uris: [REDIRECT] }) });
+    await refused(`${docBase}/agents/other.json`, /client_id is not the URL/);
+    await refused(serve('/agents/wrong-redirect.json', { redirect_uris: ['https://app.example/cb'] }), /redirect_uri is missing or is not registered/);
+    await refused(serve('/agents/secret.json', { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'client_secret_basic' }), /not supported here/);
+    await refused(serve('/agents/large.json', { redirect_uris: [REDIRECT], client_name: 'x'.repeat(6_000) }), /larger than 5120 bytes/);
+    await refused(`${docBase}/agents/missing.json`, /answered 404/);
+    // A host that is not allowed is fetched only at a public address: this one is refused before any connection.
+    const elsewhere = `https://127.0.0.1:${await freePort()}/agent.json`;
+    await refused(elsewhere, /could not be fetched/);
+  });
+});
