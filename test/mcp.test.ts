@@ -16,6 +16,13 @@ import { ENGINES } from './helpers/test-database.js';
 
 const GLOBAL_PER_MINUTE = 40;
 
+/** Each tool's output schema as listed, compiled: every structured result is held to it here too (the SDK's client does). */
+async function outputValidators(client: Client): Promise<Map<string, ReturnType<Ajv['compile']>>> {
+  const ajv = new Ajv({ strict: false });
+  addFormats.default(ajv);
+  return new Map((await client.listTools()).tools.map((tool) => [tool.name, ajv.compile(tool.outputSchema!)]));
+}
+
 describe.each(ENGINES)('the MCP endpoint on %s', (engine) => {
   let t: ListeningApp;
   let client: Client;
@@ -34,15 +41,19 @@ describe.each(ENGINES)('the MCP endpoint on %s', (engine) => {
     return { status: response.status, body: await response.json() };
   }
 
+  let validators: Map<string, ReturnType<Ajv['compile']>>;
   const structured = async (name: string, args: Record<string, unknown>, via = client) => {
     const result = await via.callTool({ name, arguments: args });
     expect(result.isError ?? false, JSON.stringify(result.content)).toBe(false);
+    const validate = validators.get(name)!;
+    expect(validate(result.structuredContent), `${name}: ${JSON.stringify(validate.errors)}`).toBe(true);
     return result.structuredContent as Record<string, unknown>;
   };
 
   beforeAll(async () => {
     t = await startListeningApp(engine, { RATE_LIMIT_GLOBAL_PER_MINUTE: String(GLOBAL_PER_MINUTE) });
     client = await connect({ 'X-SVC-API-Key': t.demo.apiKey, 'Accept-Language': 'en' });
+    validators = await outputValidators(client);
   });
   afterAll(async () => {
     for (const c of clients) await c.close();
@@ -123,6 +134,32 @@ describe.each(ENGINES)('the MCP endpoint on %s', (engine) => {
     expect(traversal.isError).toBe(true);
 
     await expect(client.callTool({ name: 'delete_everything', arguments: {} })).rejects.toThrow(/Unknown tool/);
+  });
+
+  it('answers each public tool\'s refused arguments with the code the API gives the same request', async () => {
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+      ['search_posts', { sort: 'LOUDEST' }, '/api/v1/posts?sort=LOUDEST'],
+      ['get_post', { postId: 987654321 }, '/api/v1/posts/987654321'],
+      ['search_jobs', { workTypes: ['ON_THE_MOON'] }, '/api/v1/jobs?workTypes=ON_THE_MOON'],
+      ['get_job', { jobId: 987654321 }, '/api/v1/jobs/987654321'],
+      ['search_events', { categories: ['NOPE'] }, '/api/v1/events?categories=NOPE'],
+      ['get_event', { eventId: 'evt_not_there' }, '/api/v1/events/evt_not_there'],
+      ['list_codes', { catalog: 'planets' }, '/api/v1/codes/planets'],
+      ['list_changes', { after: 'not-a-cursor' }, '/api/v1/changes?after=not-a-cursor'],
+    ];
+    for (const [name, args, path] of cases) {
+      const result = await client.callTool({ name, arguments: args });
+      const expected = await api(path);
+      expect(expected.status, name).toBeGreaterThanOrEqual(400);
+      expect(result.isError, name).toBe(true);
+      const error = JSON.parse((result.content as Array<{ text: string }>)[0]!.text) as Record<string, unknown>;
+      expect(error, name).toEqual({ ...(expected.body as object), timestamp: expect.any(String) });
+    }
+  });
+
+  it('takes the app key in the header names of the real service\'s clients too', async () => {
+    const viaAlias = await connect({ 'X-RP-API-Key': t.demo.apiKey });
+    expect(await structured('list_codes', { catalog: 'company-sizes' }, viaAlias)).toEqual({ codes: (await api('/api/v1/codes/company-sizes', 'ko')).body });
   });
 
   it('counts each tool call against the app\'s limit as the API does, and answers a spent limit as a tool error with the wait', async () => {
@@ -271,14 +308,18 @@ describe.each(ENGINES)('an agent acting for a user through the MCP endpoint on %
     const client = await connect({ 'X-SVC-API-Key': t.demo.apiKey, Authorization: `Bearer ${agent.access_token}` });
     const asApi = async (path: string) => (await fetch(`${t.base}${path}`, { headers: { Authorization: `Bearer ${api.access_token}` } })).json();
 
+    const schemas = await outputValidators(client);
     const me = await client.callTool({ name: 'get_me', arguments: {} });
     expect(me.isError ?? false, JSON.stringify(me.content)).toBe(false);
+    expect(schemas.get('get_me')!(me.structuredContent)).toBe(true);
     expect(me.structuredContent).toEqual(await asApi('/oauth/userinfo'));
     const permissions = await client.callTool({ name: 'list_my_company_permissions', arguments: {} });
     expect(permissions.structuredContent).toEqual(await asApi('/api/v1/me/company-permissions'));
+    expect(schemas.get('list_my_company_permissions')!(permissions.structuredContent)).toBe(true);
 
     const created = await client.callTool({ name: 'create_post', arguments: { text: 'Written by an agent for its user, with consent.' } });
     expect(created.isError ?? false, JSON.stringify(created.content)).toBe(false);
+    expect(schemas.get('create_post')!(created.structuredContent)).toBe(true);
     const post = created.structuredContent as { postId: number; content: string };
     expect(post.content).toBe('Written by an agent for its user, with consent.');
     const read = await (await fetch(`${t.base}/api/v1/posts/${post.postId}`, { headers: { 'X-SVC-API-Key': t.demo.apiKey } })).json() as { author: { id: string } };
