@@ -49,4 +49,12 @@ describe('one room per concern (docs/architecture.md)', () => {
     expect(createHash('sha256').update(fs.readFileSync(path.resolve('src/shared/catalogs-2026-11-28.ts'))).digest('hex'))
       .toBe('4283cebdd25b4dbe53399c6f52af0484a493d46e50df6261a1e1a67e73a3816d');
   });
+
+  it('the app stays small as the service grows, and the performance reference describes today', () => {
+    // app.ts assembles; the pipeline is request-pipeline.ts and each area its own index.ts.
+    expect(read('src/app.ts').match(/^import /gm)!.length).toBeLessThanOrEqual(30);
+    // The dated record of measurements lives in bench/results/, not in the reference.
+    expect(read('docs/performance.md').split('\n').length).toBeLessThanOrEqual(400);
+  });
 });
+
