@@ -1,0 +1,112 @@
+/**
+ * The service's post index beside the engines a builder would otherwise pick, on one corpus and one query set:
+ *   npm run bench:peers -- [--posts 100000] [--count 2000] [--rounds 3] [--engines ours,minisearch,orama]
+ *
+ * The corpus is the benchmark's data set of that size (made by the first run, as `npm run bench` makes it), every
+ * post as the project's tokenizer gives it; the queries are the realistic workload's distinct post searches
+ * (bench/realistic.ts: keywords, company, images, cards, time windows, RECENT and RELEVANCE, pages 1-50). Each peer
+ * gets the same tokens and the same bitmap algebra (bench/peer-engines.ts) and must give the index's exact total for
+ * every query (and its page, for RECENT), else the run stops. Timed passes alternate between the engines, each
+ * query's CPU measured on its own; the build is timed once, with the resident memory it added. No HTTP, no caches.
+ */
+import { parseArgs } from 'node:util';
+import { AccountsRepository } from '../src/modules/accounts/accounts-repository.js';
+import { PostIndex, type PostSearchFilter } from '../src/modules/posts/post-index.js';
+import { loadConfig } from '../src/config.js';
+import { MiniSearchPeer, OramaPeer, peerQueryOf, readCorpus, type PeerEngine, type PeerQuery } from './peer-engines.js';
+import { dataset } from './run.js';
+import { realisticWorkload } from './realistic.js';
+import { postFilterOf } from './workload-filters.js';
+
+const { values } = parseArgs({ options: {
+  posts: { type: 'string', default: '100000' }, count: { type: 'string', default: '2000' }, rounds: { type: 'string', default: '3' },
+  engines: { type: 'string', default: 'ours,minisearch,orama' },
+} });
+const wanted = values.engines!.split(',');
+const target = await dataset({ db: 'sqlite' }, Number(values.posts));
+const database = target.open();
+const accounts = new AccountsRepository(database.db, Date.now);
+const { serviceTimeZone } = loadConfig();
+
+const w = await realisticWorkload(database);
+const filters: PostSearchFilter[] = [];
+const seen = new Set<string>();
+while (filters.length < Number(values.count)) {
+  const url = w.postSearch();
+  if (seen.has(url)) continue;
+  seen.add(url);
+  const filter = await postFilterOf(url, serviceTimeZone, accounts);
+  if (filter) filters.push(filter);
+}
+const queries: PeerQuery[] = filters.map(peerQueryOf);
+
+interface Contender { name: string; search: (i: number) => Promise<{ total: number; ids: number[] }> | { total: number; ids: number[] }; buildMs: number; rssMb: number; cpu: number[] }
+const rss = () => process.memoryUsage().rss;
+const contenders: Contender[] = [];
+
+async function measureBuild(name: string, build: () => Promise<Contender['search']>): Promise<void> {
+  global.gc?.();
+  const before = rss();
+  const started = performance.now();
+  const search = await build();
+  const buildMs = performance.now() - started;
+  global.gc?.();
+  contenders.push({ name, search, buildMs, rssMb: (rss() - before) / 1e6, cpu: [] });
+  console.log(`${name}: built in ${(buildMs / 1000).toFixed(1)} s, resident +${((rss() - before) / 1e6).toFixed(0)} MB`);
+}
+
+if (wanted.includes('ours')) {
+  await measureBuild('the project\'s index (from the tables)', async () => {
+    const index = new PostIndex(database, { read: async () => 1 });
+    await index.ready();
+    return (i) => index.search(filters[i]!);
+  });
+}
+const corpus = wanted.some((name) => name !== 'ours') ? await readCorpus(database.db) : [];
+for (const [name, make] of [['minisearch', () => new MiniSearchPeer()], ['orama', () => new OramaPeer()]] as Array<[string, () => PeerEngine]>) {
+  if (!wanted.includes(name)) continue;
+  await measureBuild(make().name, async () => {
+    const engine = make();
+    await engine.build(corpus);
+    return (i) => engine.search(queries[i]!);
+  });
+}
+
+// Every answer checked against the project's index before anything is timed.
+const reference = contenders[0]!;
+for (let i = 0; i < queries.length; i++) {
+  const expected = await reference.search(i);
+  for (const other of contenders.slice(1)) {
+    const answer = await other.search(i);
+    const samePage = !queries[i]!.recent || JSON.stringify(answer.ids) === JSON.stringify(expected.ids);
+    if (answer.total !== expected.total || !samePage) {
+      throw new Error(`${other.name} answers query ${i} (${JSON.stringify(filters[i])}) with ${answer.total} (${reference.name}: ${expected.total})`);
+    }
+  }
+}
+console.log(`${queries.length} distinct post searches: every total${contenders.length > 1 ? ' and RECENT page' : ''} equal across ${contenders.map((c) => c.name).join(', ')}`);
+
+for (let round = 0; round < Number(values.rounds); round++) {
+  for (const contender of contenders) {
+    for (let i = 0; i < queries.length; i++) {
+      const before = process.cpuUsage();
+      await contender.search(i);
+      const used = process.cpuUsage(before);
+      contender.cpu.push(used.user + used.system);
+    }
+  }
+}
+
+const stats = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+  return { median: at(0.5), mean: xs.reduce((a, b) => a + b, 0) / xs.length, p99: at(0.99) };
+};
+console.log(`\n${Number(values.posts).toLocaleString('en')} posts, ${queries.length} queries × ${values.rounds} rounds (CPU µs per query; build; resident memory added)\n`);
+console.log('| engine | median | mean | p99 | build | memory |');
+console.log('|---|---|---|---|---|---|');
+for (const c of contenders) {
+  const s = stats(c.cpu);
+  console.log(`| ${c.name} | ${s.median.toFixed(0)} | ${s.mean.toFixed(0)} | ${s.p99.toFixed(0)} | ${(c.buildMs / 1000).toFixed(1)} s | +${c.rssMb.toFixed(0)} MB |`);
+}
+await database.close();
