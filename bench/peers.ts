@@ -1,6 +1,6 @@
 /**
  * The service's post index beside the engines a builder would otherwise pick, on one corpus and one query set:
- *   npm run bench:peers -- [--posts 100000] [--count 2000] [--rounds 3] [--engines ours,minisearch,orama]
+ *   npm run bench:peers -- [--posts 100000] [--count 2000] [--rounds 3] [--engines ours,lucene,lucene-default,minisearch,orama]
  *
  * The corpus is the benchmark's data set of that size (made by the first run, as `npm run bench` makes it), every
  * post as the project's tokenizer gives it; the queries are the realistic workload's distinct post searches
@@ -8,11 +8,14 @@
  * gets the same tokens and the same bitmap algebra (bench/peer-engines.ts) and must give the index's exact total for
  * every query (and its page, for RECENT), else the run stops. Timed passes alternate between the engines, each
  * query's CPU measured on its own; the build is timed once, with the resident memory it added. No HTTP, no caches.
+ * Lucene 8 runs in a JVM of its own (bench/lucene-peer.ts), its index sorted newest first (`lucene`) or not
+ * (`lucene-default`), when Java 17 and Debian's liblucene8-java are here; else a line says it was skipped.
  */
 import { parseArgs } from 'node:util';
 import { AccountsRepository } from '../src/modules/accounts/accounts-repository.js';
 import { PostIndex, type PostSearchFilter } from '../src/modules/posts/post-index.js';
 import { loadConfig } from '../src/config.js';
+import { LucenePeer, luceneClassPath } from './lucene-peer.js';
 import { MiniSearchPeer, OramaPeer, peerQueryOf, readCorpus, type PeerEngine, type PeerQuery } from './peer-engines.js';
 import { dataset } from './run.js';
 import { realisticWorkload } from './realistic.js';
@@ -20,7 +23,7 @@ import { postFilterOf } from './workload-filters.js';
 
 const { values } = parseArgs({ options: {
   posts: { type: 'string', default: '100000' }, count: { type: 'string', default: '2000' }, rounds: { type: 'string', default: '3' },
-  engines: { type: 'string', default: 'ours,minisearch,orama' },
+  engines: { type: 'string', default: 'ours,lucene,lucene-default,minisearch,orama' },
 } });
 const wanted = values.engines!.split(',');
 const target = await dataset({ db: 'sqlite' }, Number(values.posts));
@@ -40,7 +43,17 @@ while (filters.length < Number(values.count)) {
 }
 const queries: PeerQuery[] = filters.map(peerQueryOf);
 
-interface Contender { name: string; search: (i: number) => Promise<{ total: number; ids: number[] }> | { total: number; ids: number[] }; buildMs: number; rssMb: number; cpu: number[] }
+interface Contender {
+  name: string;
+  search: (i: number) => Promise<{ total: number; ids: number[] }> | { total: number; ids: number[] };
+  /** An engine that times its own passes (Lucene, in its JVM): the CPU µs of each query. */
+  round?: () => Promise<number[]>;
+  buildMs: number;
+  /** Resident memory added (MB); for Lucene, the JVM heap its index holds. */
+  rssMb: number;
+  memoryNote?: string;
+  cpu: number[];
+}
 const rss = () => process.memoryUsage().rss;
 const contenders: Contender[] = [];
 
@@ -63,6 +76,24 @@ if (wanted.includes('ours')) {
   });
 }
 const corpus = wanted.some((name) => name !== 'ours') ? await readCorpus(database.db) : [];
+if (corpus.length > 0) console.log(`${corpus.length.toLocaleString('en')} posts read as the project's tokens`);
+const lucenes: LucenePeer[] = [];
+for (const [name, variant] of [['lucene', 'sorted'], ['lucene-default', 'default']] as const) {
+  if (!wanted.includes(name)) continue;
+  const java = luceneClassPath();
+  if ('missing' in java) {
+    console.log(`${name}: skipped, ${java.missing}`);
+    continue;
+  }
+  const lucene = new LucenePeer(variant === 'sorted' ? 'Lucene 8, sorted newest first' : 'Lucene 8, default', variant, java.classPath);
+  await lucene.start(corpus, queries);
+  lucenes.push(lucene);
+  contenders.push({
+    name: lucene.name, search: (i) => lucene.answers[i]!, round: () => lucene.round(), buildMs: lucene.buildMs,
+    rssMb: lucene.heapBytes / 1e6, memoryNote: 'heap', cpu: [],
+  });
+  console.log(`${lucene.name}: built in ${(lucene.buildMs / 1000).toFixed(1)} s, heap +${(lucene.heapBytes / 1e6).toFixed(0)} MB`);
+}
 for (const [name, make] of [['minisearch', () => new MiniSearchPeer()], ['orama', () => new OramaPeer()]] as Array<[string, () => PeerEngine]>) {
   if (!wanted.includes(name)) continue;
   await measureBuild(make().name, async () => {
@@ -88,6 +119,10 @@ console.log(`${queries.length} distinct post searches: every total${contenders.l
 
 for (let round = 0; round < Number(values.rounds); round++) {
   for (const contender of contenders) {
+    if (contender.round) {
+      contender.cpu.push(...await contender.round());
+      continue;
+    }
     for (let i = 0; i < queries.length; i++) {
       const before = process.cpuUsage();
       await contender.search(i);
@@ -102,11 +137,12 @@ const stats = (xs: number[]) => {
   const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
   return { median: at(0.5), mean: xs.reduce((a, b) => a + b, 0) / xs.length, p99: at(0.99) };
 };
-console.log(`\n${Number(values.posts).toLocaleString('en')} posts, ${queries.length} queries × ${values.rounds} rounds (CPU µs per query; build; resident memory added)\n`);
+console.log(`\n${(corpus.length || Number(values.posts)).toLocaleString('en')} posts, ${queries.length} queries × ${values.rounds} rounds (CPU µs per query; build; resident memory added)\n`);
 console.log('| engine | median | mean | p99 | build | memory |');
 console.log('|---|---|---|---|---|---|');
 for (const c of contenders) {
   const s = stats(c.cpu);
-  console.log(`| ${c.name} | ${s.median.toFixed(0)} | ${s.mean.toFixed(0)} | ${s.p99.toFixed(0)} | ${(c.buildMs / 1000).toFixed(1)} s | +${c.rssMb.toFixed(0)} MB |`);
+  console.log(`| ${c.name} | ${s.median.toFixed(0)} | ${s.mean.toFixed(0)} | ${s.p99.toFixed(0)} | ${(c.buildMs / 1000).toFixed(1)} s | +${c.rssMb.toFixed(0)} MB${c.memoryNote ? ` ${c.memoryNote}` : ''} |`);
 }
+for (const lucene of lucenes) await lucene.stop();
 await database.close();

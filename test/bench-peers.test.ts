@@ -1,9 +1,11 @@
 /**
- * The smoke test of `npm run bench:peers` (bench/peer-engines.ts): on the demo's posts, MiniSearch and Orama, given
- * the project's tokens and queries, agree with the service's own post index on every total and every RECENT page.
+ * The smoke test of `npm run bench:peers` (bench/peer-engines.ts, bench/lucene-peer.ts): on the demo's posts,
+ * MiniSearch, Orama and (where Java 17 and Debian's liblucene8-java are installed) Lucene, given the project's tokens
+ * and queries, agree with the service's own post index on every total and every RECENT page.
  * No timing is asserted: the figures are the benchmark's (docs/performance.md, "Peers").
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LucenePeer, luceneClassPath } from '../bench/lucene-peer.js';
 import { MiniSearchPeer, OramaPeer, peerQueryOf, readCorpus, type PeerDocument, type PeerEngine } from '../bench/peer-engines.js';
 import { PostIndex, type PostSearchFilter } from '../src/modules/posts/post-index.js';
 import { FACETS } from '../src/search/fields.js';
@@ -72,4 +74,22 @@ describe('the peer engines of bench:peers', () => {
       expect(nonEmpty).toBeGreaterThan(searches.length / 2);
       expect(FACETS.postImages).toBeTruthy();
     });
+
+  const lucene = luceneClassPath();
+  it.runIf('classPath' in lucene)('Lucene 8 gives every total and RECENT page the post index gives, in its own JVM', async () => {
+    const searches = filters();
+    const engine = new LucenePeer('Lucene', 'sorted', (lucene as { classPath: string }).classPath);
+    await engine.start(corpus, searches.map(peerQueryOf));
+    try {
+      for (const [i, filter] of searches.entries()) {
+        const expected = await ours.search(filter);
+        expect(engine.answers[i]!.total, JSON.stringify(filter)).toBe(expected.total);
+        if (filter.order === 'recent' || !filter.terms) expect(engine.answers[i]!.ids, JSON.stringify(filter)).toEqual(expected.ids);
+      }
+      expect(await engine.round()).toHaveLength(searches.length);
+    } finally {
+      await engine.stop();
+    }
+  }, 60_000);
 });
+

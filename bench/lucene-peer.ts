@@ -1,0 +1,82 @@
+/**
+ * Lucene in `npm run bench:peers`: bench/LucenePeer.java run by Java 17 with Debian's liblucene8-java, kept running
+ * while the other engines take their turns, so that its timed passes alternate with theirs (one `round` line each).
+ * The documents and queries go to it as files; its answers (total and page of every query) come back as a file and
+ * are checked like any engine's; its CPU per query is measured in the JVM (ThreadMXBean).
+ */
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { facetParts } from '../src/search/search-text.js';
+import type { PeerAnswer, PeerDocument, PeerQuery } from './peer-engines.js';
+
+const JARS = '/usr/share/java';
+
+/** The class path of Lucene's core, or why Lucene cannot run here. */
+export function luceneClassPath(): { classPath: string } | { missing: string } {
+  try {
+    execFileSync('java', ['-version'], { stdio: 'ignore' });
+  } catch {
+    return { missing: 'no java on the PATH (Java 17: apt-get install -y openjdk-17-jdk-headless)' };
+  }
+  const core = fs.existsSync(JARS) ? fs.readdirSync(JARS).find((name) => /^lucene-core-8[\d.]*\.jar$/.test(name)) : undefined;
+  return core ? { classPath: path.join(JARS, core) } : { missing: `no Lucene 8 core in ${JARS} (apt-get install -y liblucene8-java)` };
+}
+
+const bound = (value: number, infinite: string) => (Number.isFinite(value) ? String(Math.trunc(value)) : infinite);
+
+export class LucenePeer {
+  private child!: ChildProcessWithoutNullStreams;
+  private lines!: AsyncIterator<string>;
+  private readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lucene-peer-'));
+  answers: PeerAnswer[] = [];
+  buildMs = 0;
+  heapBytes = 0;
+
+  constructor(readonly name: string, private readonly variant: 'sorted' | 'default', private readonly classPath: string) {}
+
+  /** Starts the JVM on the documents and queries; resolves once it has built its index and answered every query. */
+  async start(documents: PeerDocument[], queries: PeerQuery[]): Promise<void> {
+    const corpus = path.join(this.dir, 'corpus.tsv');
+    const questions = path.join(this.dir, 'queries.tsv');
+    const answers = path.join(this.dir, 'answers.tsv');
+    fs.writeFileSync(corpus, documents.map((d) => `${d.id}\t${d.time}\t${d.tokens.join(' ')}`).join('\n'));
+    fs.writeFileSync(questions, queries.map((q) => [
+      q.recent ? 1 : 0, q.offset, q.limit, bound(q.from, '-9223372036854775808'), bound(q.to, '9223372036854775807'),
+      q.required.filter((token) => !facetParts(token)).join(' '), q.required.filter((token) => facetParts(token)).join(' '), q.excluded.join(' '),
+    ].join('\t')).join('\n'));
+    const source = path.resolve('bench/LucenePeer.java');
+    this.child = spawn('java', ['-XX:+UseParallelGC', '-cp', this.classPath, source, corpus, questions, answers, this.variant]);
+    this.child.stderr.on('data', (chunk: Buffer) => process.stderr.write(chunk));
+    this.lines = readline.createInterface({ input: this.child.stdout })[Symbol.asyncIterator]();
+    const built = await this.next();
+    const [, ms, heap] = built.split(' ');
+    this.buildMs = Number(ms);
+    this.heapBytes = Number(heap);
+    if ((await this.next()) !== 'answered') throw new Error('Lucene did not answer the queries');
+    this.answers = fs.readFileSync(answers, 'utf8').split('\n').filter(Boolean).map((line) => {
+      const [total, ids] = line.split('\t');
+      return { total: Number(total), ids: ids ? ids.split(' ').map(Number) : [] };
+    });
+  }
+
+  /** One timed pass over every query: the CPU microseconds of each. */
+  async round(): Promise<number[]> {
+    this.child.stdin.write('round\n');
+    return (await this.next()).split(' ').map((ns) => Number(ns) / 1000);
+  }
+
+  async stop(): Promise<void> {
+    this.child.stdin.end();
+    await new Promise((resolve) => this.child.once('exit', resolve));
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private async next(): Promise<string> {
+    const { value, done } = await this.lines.next();
+    if (done) throw new Error(`Lucene (${this.variant}) stopped`);
+    return value;
+  }
+}
