@@ -9,9 +9,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHash, randomBytes } from 'node:crypto';
 import { startListeningApp, startOfNextWindow, type ListeningApp } from './helpers/listening-app.js';
-import { Browser, type Send } from './helpers/oauth-browser.js';
+import { authorizationCode } from './helpers/tokens.js';
 import { ENGINES } from './helpers/test-database.js';
 
 const GLOBAL_PER_MINUTE = 40;
@@ -212,10 +211,6 @@ describe.each(ENGINES)('an agent acting for a user through the MCP endpoint on %
     await t?.close();
   });
 
-  const send: Send = async (method, url, headers, body) => {
-    const res = await t.app.inject({ method, url, headers, payload: body });
-    return { status: res.statusCode, headers: res.headers as Record<string, string | string[] | undefined>, body: res.body };
-  };
   const basic = () => `Basic ${Buffer.from(`${t.demo.client.clientId}:${t.demo.client.clientSecret}`).toString('base64')}`;
   const tokenRequest = (form: Record<string, string>) => t.app.inject({
     method: 'POST', url: '/oauth/token', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic() },
@@ -223,16 +218,7 @@ describe.each(ENGINES)('an agent acting for a user through the MCP endpoint on %
   });
 
   /** The authorization code flow with PKCE, for `resource` when given: the code, its verifier, and where it went. */
-  async function authorize(scope: string, resource?: string): Promise<{ callback: URL; verifier: string }> {
-    const verifier = randomBytes(32).toString('base64url');
-    const { client } = t.demo;
-    const query = new URLSearchParams({
-      response_type: 'code', client_id: client.clientId, redirect_uri: client.redirectUri, scope, state: 's',
-      code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256',
-      ...(resource ? { resource } : {}),
-    });
-    return { callback: await new Browser(send).authorize(`/oauth/authorize?${query.toString()}`, t.demo.user), verifier };
-  }
+  const authorize = (scope: string, resource?: string) => authorizationCode(t.app, t.demo.client, scope, t.demo.user, resource);
 
   async function tokens(scope: string, resource?: string): Promise<{ access_token: string; refresh_token: string }> {
     const { callback, verifier } = await authorize(scope, resource);

@@ -2,26 +2,38 @@ import { createHash, randomBytes } from 'node:crypto';
 import { hashPassword, MIN_PASSWORD_COST } from '../../src/shared/passwords.js';
 import { expect } from 'vitest';
 import { AccountsRepository } from '../../src/modules/accounts/accounts-repository.js';
+import type { App } from '../../src/app.js';
+import type { DemoManifest } from '../../src/demo/demo-generator.js';
 import { Browser, type Send } from './oauth-browser.js';
 import type { TestContext } from './test-app.js';
+
+/**
+ * The browser part of the authorization code flow with PKCE for the demo client, through `app` in the process (sign-in
+ * and consent as forms): where it ended (the code) and the verifier. For `resource` (RFC 8707) when given.
+ */
+export async function authorizationCode(
+  app: App, client: DemoManifest['client'], scope: string, user: { email: string; password: string }, resource?: string,
+): Promise<{ callback: URL; verifier: string }> {
+  const send: Send = async (method, url, headers, body) => {
+    const res = await app.inject({ method, url, headers, payload: body });
+    return { status: res.statusCode, headers: res.headers as Record<string, string | string[] | undefined>, body: res.body };
+  };
+  const verifier = randomBytes(32).toString('base64url');
+  const query = new URLSearchParams({
+    response_type: 'code', client_id: client.clientId, redirect_uri: client.redirectUri, scope, state: 's',
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256',
+    ...(resource ? { resource } : {}),
+  });
+  return { callback: await new Browser(send).authorize(`/oauth/authorize?${query.toString()}`, user), verifier };
+}
 
 /**
  * An access token for `user` with `scope`, obtained through the real authorize and token endpoints; for `resource`
  * (RFC 8707) when given, else for the API.
  */
 export async function accessToken(t: TestContext, scope: string, user: { email: string; password: string } = t.demo.user, resource?: string): Promise<string> {
-  const send: Send = async (method, url, headers, body) => {
-    const res = await t.app.inject({ method, url, headers, payload: body });
-    return { status: res.statusCode, headers: res.headers as Record<string, string | string[] | undefined>, body: res.body };
-  };
-  const verifier = randomBytes(32).toString('base64url');
   const { client } = t.demo;
-  const query = new URLSearchParams({
-    response_type: 'code', client_id: client.clientId, redirect_uri: client.redirectUri, scope, state: 's',
-    code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256',
-    ...(resource ? { resource } : {}),
-  });
-  const callback = await new Browser(send).authorize(`/oauth/authorize?${query.toString()}`, user);
+  const { callback, verifier } = await authorizationCode(t.app, client, scope, user, resource);
   const res = await t.app.inject({
     method: 'POST', url: '/oauth/token',
     headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}` },
