@@ -9,7 +9,7 @@ import type { Area, Infrastructure } from '../../infrastructure.js';
 import { presentedAppKey } from '../../net/drop-in-aliases.js';
 import { ApiError } from '../../shared/api-error.js';
 import type { AccountsArea } from '../accounts/index.js';
-import { INTERNAL_HEADER } from '../oauth/bearer-auth.js';
+import { BEARER_CREDENTIAL, INTERNAL_HEADER } from '../oauth/bearer-auth.js';
 import type { OAuthArea } from '../oauth/index.js';
 import { hasScope } from '../oauth/scopes.js';
 import { InvalidTokenError, type AccessTokenClaims } from '../oauth/token-service.js';
@@ -64,7 +64,7 @@ export function mcpArea(app: FastifyInstance, infra: Infrastructure, deps: { acc
   async function tokenOf(request: FastifyRequest): Promise<{ raw: string; claims: AccessTokenClaims } | null> {
     const header = request.headers.authorization;
     if (header === undefined) return null;
-    const match = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(header.trim());
+    const match = BEARER_CREDENTIAL.exec(header.trim());
     if (!match) throw new ApiError('C0003', 'The Authorization header must be "Bearer <access token>"', 'Authorization', challenge({ code: 'invalid_request' }));
     try {
       return { raw: match[1]!, claims: await deps.oauth.tokens.verify(match[1]!, resource) };

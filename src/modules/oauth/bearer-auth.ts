@@ -24,10 +24,13 @@ const REALM = 'realm="svc"';
 /** The header that marks a call the MCP endpoint makes inside the process (its value: the process's secret). */
 export const INTERNAL_HEADER = 'x-svc-internal-call';
 
+/** `Authorization: Bearer <token>` (RFC 6750 2.1: the token68 syntax), the token in group 1. */
+export const BEARER_CREDENTIAL = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i;
+
 /** Reads `Authorization: Bearer …`; null when absent, ApiError C0003 when it is not a Bearer credential. */
 function bearerToken(header: string | undefined): string | null {
   if (header === undefined) return null;
-  const match = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(header.trim());
+  const match = BEARER_CREDENTIAL.exec(header.trim());
   if (!match) {
     throw new ApiError('C0003', 'The Authorization header must be "Bearer <access token>"', 'Authorization', {
       'WWW-Authenticate': `Bearer ${REALM}, error="invalid_request", error_description="malformed Authorization header"`,
