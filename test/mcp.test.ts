@@ -325,6 +325,10 @@ describe.each(ENGINES)('an agent acting for a user through the MCP endpoint on %
     expect(unscoped.status).toBe(403);
     expect(await unscoped.json()).toMatchObject({ code: 'C0011' });
     expect(unscoped.headers.get('www-authenticate')).toMatch(/error="insufficient_scope", scope="post:write"/);
+    const noPermissions = await rpc({ Authorization: `Bearer ${narrow.access_token}` }, { method: 'tools/call', params: { name: 'list_my_company_permissions', arguments: {} } });
+    expect(noPermissions.status).toBe(403);
+    expect(await noPermissions.json()).toMatchObject({ code: 'C0011' });
+    expect(noPermissions.headers.get('www-authenticate')).toMatch(/error="insufficient_scope", scope="company:manage:read"/);
     // With a token only, the user's tools work and the public ones ask for the app key as the API does.
     const client = await connect({ Authorization: `Bearer ${narrow.access_token}` });
     expect((await client.callTool({ name: 'get_me', arguments: {} })).isError ?? false).toBe(false);
