@@ -46,7 +46,7 @@ for (const companies of values.companies!.split(',').map(Number)) {
   for (let doc = 0; doc < documents; doc++) {
     const company = Math.floor(companies * random.next() ** 3);
     const keyword = Math.floor(KEYWORDS ** random.next()) - 1;
-    index.add(doc, [`k${keyword}`, FACETS.company(company)], 100);
+    index.add(doc, { texts: [`k${keyword}`], facets: [FACETS.company(company)] });
   }
   index.optimize();
   // Searches by rank of their keyword: the popular keywords match hundreds of thousands, the rare ones a few.

@@ -27,13 +27,14 @@ function indexOf(companies: number, seed: number) {
   const index = new PostingIndex();
   const companyOf = new Map<number, number>();
   for (let doc = 0; doc < DOCUMENTS; doc++) {
-    const tokens = [`k${Math.floor(KEYWORDS * random.next() ** 2)}`];
+    const facets: string[] = [];
+    const keyword = `k${Math.floor(KEYWORDS * random.next() ** 2)}`;
     if (random.next() >= 0.1) {
       const company = Math.floor(companies * random.next() ** 3);
       companyOf.set(doc, company);
-      tokens.push(FACETS.company(company));
+      facets.push(FACETS.company(company));
     }
-    index.add(doc, tokens, 10);
+    index.add(doc, { texts: [keyword], facets });
   }
   for (let doc = 0; doc < DOCUMENTS; doc += 10) index.remove(doc);
   index.optimize();
@@ -101,7 +102,7 @@ describe('company facet counts', () => {
 
   it('count a kind without a column (job categories) by intersecting', () => {
     const index = new PostingIndex();
-    for (let doc = 0; doc < 100; doc++) index.add(doc, [FACETS.jobCategory(doc % 3 === 0 ? 'A' : 'B')], 1);
+    for (let doc = 0; doc < 100; doc++) index.add(doc, { texts: [], facets: [FACETS.jobCategory(doc % 3 === 0 ? 'A' : 'B')] });
     index.flush();
     expect(index.facetColumn(FACET_KIND.jobCategory)).toBeUndefined();
     expect(countValues(index, new RoaringBitmap32([0, 1, 2, 3, 4, 5, 6]), FACET_KIND.jobCategory)).toEqual([{ value: 'B', count: 4 }, { value: 'A', count: 3 }]);

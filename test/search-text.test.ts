@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { documentTokens, facet, queryTerms } from '../src/search/search-text.js';
+import { documentTokens, facet, queryTerms, textTokens } from '../src/search/search-text.js';
 
 describe('search tokens', () => {
   it('indexes Korean runs as overlapping bigrams plus every character alone', () => {
@@ -34,5 +34,26 @@ describe('search tokens', () => {
     const sneaky = `${facet('i')} x${facet('c', '1')}`;
     expect(queryTerms(sneaky)).toEqual(['i', 'x', 'c1']);
     expect(documentTokens(sneaky).split(' ')).not.toContain(facet('i'));
+  });
+
+  it('reads characters beyond the Basic Multilingual Plane as the characters they are (CJK extension ideographs too)', () => {
+    // 𠀋 (U+2000B) is a Han ideograph written as two UTF-16 units: a run starting with it is CJK like any other.
+    expect(documentTokens('𠀋𠀌가')).toBe('𠀋𠀌 𠀌가 𠀋 𠀌 가');
+    expect(queryTerms('𠀋𠀌')).toEqual(['𠀋𠀌']);
+    expect(queryTerms('𠀋')).toEqual(['𠀋']);
+    expect(documentTokens('a𝑦b')).toBe('ayb');
+  });
+
+  it('counts a character once per CJK run, however long the run', () => {
+    const long = '가나'.repeat(40);
+    const tokens = textTokens(long, '가 가');
+    expect(tokens.filter((t) => t === '가')).toHaveLength(3);
+    expect(tokens.filter((t) => t === '가나')).toHaveLength(40);
+  });
+
+  it('leaves out document words longer than a keyword may be, but keeps them in keywords, where they match nothing', () => {
+    const word = 'x'.repeat(101);
+    expect(textTokens(`${word} ok`)).toEqual(['ok']);
+    expect(queryTerms(`${word} ok`)).toEqual([word, 'ok']);
   });
 });

@@ -4,6 +4,7 @@
  * `current()`: the data version is read (one query per turn of the event loop), and when it moved the changed
  * items are read again from the tables and applied all at once.
  */
+import { setImmediate } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { ChangeFollower, ChangesLostError, prunedBelow, type ChangeKind, type FollowerState } from './search-changes.js';
@@ -11,6 +12,8 @@ import { readSnapshot, SNAPSHOT_FORMAT, writeSnapshot } from './index-snapshot.j
 import { OrderedDocuments, type DocumentsMeta, type IndexedItem } from './ordered-documents.js';
 
 const BATCH = 2_000;
+/** A build lets the event loop turn after adding this many items (a few milliseconds of tokenizing). */
+const YIELD_EVERY = 250;
 /** With this many items out of order, the index is rebuilt (in the background, serving meanwhile). */
 const DISPLACED_LIMIT = 20_000;
 /** A running instance saves its copy this often when something changed since the last one (and when it stops). */
@@ -168,14 +171,18 @@ export class LiveIndex {
     const follower = new ChangeFollower(this.db, this.source.kind);
     await follower.start();
     const docs = new OrderedDocuments(this.source.extraColumns);
-    for (let after: [number, number] | null = null; ;) {
-      const items = await this.source.inOrder(after, BATCH);
-      if (items.length === 0) break;
-      for (const item of items) docs.add(item);
+    // The next batch is read while this one is added; the adding yields now and then, so the read goes on
+    // (and a serving instance keeps answering).
+    let next = readAhead(this.source.inOrder(null, BATCH));
+    for (let items = await next; items.length > 0; items = await next) {
+      const last = items[items.length - 1]!;
+      next = readAhead(this.source.inOrder([last.time, last.id], BATCH));
+      for (let i = 0; i < items.length; i++) {
+        docs.add(items[i]!);
+        if (i % YIELD_EVERY === YIELD_EVERY - 1) await setImmediate();
+      }
       done += items.length;
       progress?.(done, total);
-      const last = items[items.length - 1]!;
-      after = [last.time, last.id];
     }
     await this.install(docs, follower, version, started, false);
     docs.index.optimize();
@@ -293,9 +300,8 @@ export abstract class ServedIndex {
   }
 }
 
-/** Characters of texts once normalized as the tokenizer does (the length relevance divides by). */
-export function normalizedLength(texts: Array<string | null | undefined>): number {
-  let length = 0;
-  for (const text of texts) if (text) length += text.normalize('NFKC').toLowerCase().length;
-  return length;
+/** A read started ahead of being awaited: its failure is reported where it is awaited, never as unhandled meanwhile. */
+function readAhead<T>(read: Promise<T>): Promise<T> {
+  read.catch(() => undefined);
+  return read;
 }

@@ -8,7 +8,7 @@
 import { bytesOf, type Chunk, type ChunkReader } from './index-snapshot.js';
 import { DocumentNumbers } from './document-numbers.js';
 import { RoaringBitmap32, sliceOf, type Bitmap } from './bitmaps.js';
-import { PostingIndex, type PostingMeta } from './posting-index.js';
+import { PostingIndex, type PostingMeta, type SearchDocument } from './posting-index.js';
 
 /** A column of numbers by document number that grows as documents are added. */
 export class Column {
@@ -54,8 +54,8 @@ export class Column {
   }
 }
 
-/** What an index is given of an item: its id, its time (the order), its tokens and text length, and extra numbers. */
-export interface IndexedItem { id: number; time: number; tokens: string[]; length: number; extra?: number[] }
+/** What an index is given of an item: its id, its time (the order), its texts and facets, and extra numbers. */
+export interface IndexedItem { id: number; time: number; document: SearchDocument; extra?: number[] }
 
 export interface DocumentsMeta { documents: number; extraColumns: number; last: { time: number; id: number }; postings: PostingMeta }
 
@@ -117,7 +117,7 @@ export class OrderedDocuments {
     if (inOrder) this.last = { time: item.time, id: item.id };
     else this.displaced.add(doc);
     this.docOf.set(item.id, doc);
-    this.index.add(doc, item.tokens, item.length);
+    this.index.add(doc, item.document);
     return doc;
   }
 

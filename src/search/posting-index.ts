@@ -11,12 +11,19 @@
 import { RoaringBitmap32, type Bitmap } from './bitmaps.js';
 import { bytesOf, type Chunk, type ChunkReader } from './index-snapshot.js';
 import { COLUMN_KINDS } from './fields.js';
-import { facetParts } from './search-text.js';
+import { analyzeInto, facetParts, type TokenSink } from './search-text.js';
+import { PostingLog, Vocabulary } from './vocabulary.js';
 
 /** A document is in tier i of a token when the token occurs at least TIERS[i] times in it. */
 export const TIERS = [2, 4, 8] as const;
-/** Postings gathered before they are added to the bitmaps in bulk (a build adds millions). */
-const PENDING_LIMIT = 2_000_000;
+/** Postings gathered before they are added to the bitmaps in bulk (a build adds hundreds of millions). */
+const PENDING_LIMIT = 4_000_000;
+
+/** What the index is given of a document: its texts, which it tokenizes (search-text.ts), and its facet tokens (fields.ts). */
+export interface SearchDocument {
+  texts: ReadonlyArray<string | null | undefined>;
+  facets: readonly string[];
+}
 
 export interface IndexQuery {
   /** Every group must be matched by at least one of its tokens. */
@@ -62,17 +69,68 @@ class GrowingFacetColumn implements FacetColumn {
   }
 }
 
+/**
+ * How often each token occurs in the document being added: the tokenizer's sink (search-text.ts), counting by
+ * token number, so that a build makes no string or map per document and no string per CJK token.
+ */
+class DocumentCounts implements TokenSink {
+  /** The numbers of the tokens the document holds, `length` of them; `counts[n]` is how often token n occurs. */
+  numbers: Int32Array<ArrayBuffer> = new Int32Array(256);
+  length = 0;
+  counts: Int32Array<ArrayBuffer> = new Int32Array(1024);
+  private marks: Int32Array<ArrayBuffer> = new Int32Array(1024);
+  private mark = 0;
+
+  constructor(private readonly vocabulary: Vocabulary) {}
+
+  /** Starts counting a new document. */
+  reset(): void {
+    this.length = 0;
+    this.mark++;
+  }
+
+  count(n: number): void {
+    if (n >= this.marks.length) {
+      this.marks = grow(this.marks, n + 1);
+      this.counts = grow(this.counts, n + 1);
+    }
+    if (this.marks[n] === this.mark) {
+      this.counts[n]!++;
+      return;
+    }
+    this.marks[n] = this.mark;
+    this.counts[n] = 1;
+    if (this.length === this.numbers.length) this.numbers = grow(this.numbers, this.length + 1);
+    this.numbers[this.length++] = n;
+  }
+
+  word(word: string): void { this.count(this.vocabulary.intern(word)); }
+  pair(first: number, second: number): void { this.count(this.vocabulary.internPair(first, second)); }
+  char(code: number): void { this.count(this.vocabulary.internChar(code)); }
+  other(token: string): void { this.count(this.vocabulary.intern(token)); }
+}
+
+function grow(values: Int32Array, least: number): Int32Array<ArrayBuffer> {
+  const grown = new Int32Array(Math.max(least, values.length * 2));
+  grown.set(values);
+  return grown;
+}
+
 export class PostingIndex {
-  private readonly postings = new Map<string, Bitmap>();
-  private readonly tiers = new Map<string, Bitmap[]>();
+  /** Every token the index has seen, numbered: postings and tiers are held by token number. */
+  private readonly vocabulary = new Vocabulary();
+  private readonly postings: Bitmap[] = [];
+  private readonly tiers: Array<Bitmap[] | undefined> = [];
   /** The postings of each facet kind's values (`c` → company id → posting), for facet counts. */
   private readonly facetPostings = new Map<string, Map<string, Bitmap>>();
   private readonly facetColumns = new Map<string, GrowingFacetColumn>(COLUMN_KINDS.map((kind) => [kind, new GrowingFacetColumn()]));
   /** Documents that are in the index now (a removed document leaves its postings until the next rebuild). */
   readonly live = new RoaringBitmap32();
   private lengths = new Uint32Array(1024);
-  private pending = new Map<string, number[]>();
-  private pendingCount = 0;
+  private readonly counts = new DocumentCounts(this.vocabulary);
+  /** Postings added since the last flush: (token number, document), and (token number × tiers + tier, document). */
+  private readonly pending = new PostingLog();
+  private readonly pendingTiers = new PostingLog();
   private changes = 0;
 
   /** Grows with every document added or removed: what was computed from `live` at one count holds while it stays. */
@@ -80,22 +138,22 @@ export class PostingIndex {
     return this.changes;
   }
 
-  /** Adds document `doc` (a number never used before) with its tokens and text length. */
-  add(doc: number, tokens: string[], length: number): void {
-    const counts = new Map<string, number>();
-    for (const token of tokens) counts.set(token, (counts.get(token) ?? 0) + 1);
-    for (const [token, n] of counts) {
-      this.setColumn(doc, token);
-      let list = this.pending.get(token);
-      if (!list) this.pending.set(token, list = []);
-      list.push(doc);
-      if (n >= TIERS[0]) {
-        let tiers = this.tiers.get(token);
-        if (!tiers) this.tiers.set(token, tiers = TIERS.map(() => new RoaringBitmap32()));
-        TIERS.forEach((least, i) => { if (n >= least) tiers[i]!.add(doc); });
-      }
+  /** Adds document `doc` (a number never used before): its texts' tokens, its facets, and its texts' length. */
+  add(doc: number, document: SearchDocument): void {
+    const counts = this.counts;
+    counts.reset();
+    const length = analyzeInto(document.texts, counts);
+    for (const token of document.facets) {
+      counts.count(this.vocabulary.intern(token));
+      const parts = facetParts(token);
+      if (parts) this.facetColumns.get(parts.kind)?.set(doc, parts.value);
     }
-    this.pendingCount += counts.size;
+    for (let i = 0; i < counts.length; i++) {
+      const n = counts.numbers[i]!;
+      this.pending.push(n, doc);
+      const occurrences = counts.counts[n]!;
+      for (let tier = 0; tier < TIERS.length && occurrences >= TIERS[tier]!; tier++) this.pendingTiers.push(n * TIERS.length + tier, doc);
+    }
     if (doc >= this.lengths.length) {
       const grown = new Uint32Array(Math.max(doc + 1, this.lengths.length * 2));
       grown.set(this.lengths);
@@ -104,7 +162,7 @@ export class PostingIndex {
     this.lengths[doc] = length;
     this.live.add(doc);
     this.changes++;
-    if (this.pendingCount >= PENDING_LIMIT) this.flush();
+    if (this.pending.length >= PENDING_LIMIT) this.flush();
   }
 
   remove(doc: number): void {
@@ -114,28 +172,40 @@ export class PostingIndex {
 
   /** Adds what `add` gathered to the bitmaps; whoever adds flushes before the next query (live-index.ts does). */
   flush(): void {
-    if (this.pendingCount === 0) return;
-    for (const [token, docs] of this.pending) {
-      let posting = this.postings.get(token);
-      if (!posting) this.setPosting(token, posting = new RoaringBitmap32());
+    this.pending.drain(this.vocabulary.size, (n, docs) => {
+      let posting = this.postings[n];
+      if (!posting) this.setPosting(n, posting = new RoaringBitmap32());
       posting.addMany(docs);
-    }
-    this.pending = new Map();
-    this.pendingCount = 0;
+    });
+    this.pendingTiers.drain(this.vocabulary.size * TIERS.length, (key, docs) => {
+      const n = Math.floor(key / TIERS.length);
+      const tiers = this.tiers[n] ??= TIERS.map(() => new RoaringBitmap32());
+      tiers[key % TIERS.length]!.addMany(docs);
+    });
   }
 
-  private setPosting(token: string, posting: Bitmap): void {
-    this.postings.set(token, posting);
-    const parts = facetParts(token);
+  private setPosting(n: number, posting: Bitmap): void {
+    this.postings[n] = posting;
+    const parts = facetParts(this.vocabulary.names[n]!);
     if (!parts) return;
     let values = this.facetPostings.get(parts.kind);
     if (!values) this.facetPostings.set(parts.kind, values = new Map());
     values.set(parts.value, posting);
   }
 
-  private setColumn(doc: number, token: string): void {
-    const parts = facetParts(token);
-    if (parts) this.facetColumns.get(parts.kind)?.set(doc, parts.value);
+  /** The posting of a token (every document that held it, live or not); undefined when no document has. */
+  posting(token: string): Bitmap | undefined {
+    const n = this.vocabulary.numberOf(token);
+    return n === undefined ? undefined : this.postings[n];
+  }
+
+  /**
+   * The documents in which a token repeats: for each of TIERS, those holding it at least that many times
+   * (undefined when it repeats in none). Relevance reads them for a page's candidates all at once (ranking.ts).
+   */
+  tiersOf(token: string): readonly Bitmap[] | undefined {
+    const n = this.vocabulary.numberOf(token);
+    return n === undefined ? undefined : this.tiers[n];
   }
 
   /** Each document's value of a facet kind (documents removed since included), for the kinds that keep a column. */
@@ -148,21 +218,23 @@ export class PostingIndex {
     return this.facetPostings.get(kind) ?? new Map();
   }
 
-  /** Compresses runs in every bitmap (after a build): less memory, faster intersections. */
+  /** Compresses runs in every bitmap and lets go of spare capacity (after a build): less memory, faster intersections. */
   optimize(): void {
     this.flush();
-    for (const posting of this.postings.values()) posting.runOptimize();
-    for (const tiers of this.tiers.values()) for (const tier of tiers) tier.runOptimize();
-    this.live.runOptimize();
+    this.pending.release();
+    this.pendingTiers.release();
+    for (const posting of this.postings) compact(posting);
+    for (const tiers of this.tiers) if (tiers) for (const tier of tiers) compact(tier);
+    compact(this.live);
   }
 
   /** The documents of `within` (the live ones, or a part of them) that hold a token of every group of `all` and none of `none`. */
   match(query: IndexQuery, within: Bitmap = this.live): Bitmap {
     // Never flushed here: a query may run in an arena (withTemporaryBitmaps), which would free the new postings.
-    if (this.pendingCount > 0) throw new Error('The index was queried with postings not yet flushed');
+    if (this.pending.length > 0) throw new Error('The index was queried with postings not yet flushed');
     const groups: Bitmap[] = [];
     for (const group of query.all) {
-      const lists = group.flatMap((token) => this.postings.get(token) ?? []);
+      const lists = group.flatMap((token) => this.posting(token) ?? []);
       if (lists.length === 0) return new RoaringBitmap32();
       groups.push(lists.length === 1 ? lists[0]! : RoaringBitmap32.orMany(lists));
     }
@@ -173,7 +245,7 @@ export class PostingIndex {
       result.andInPlace(group);
     }
     for (const token of query.none) {
-      const posting = this.postings.get(token);
+      const posting = this.posting(token);
       if (posting && !result.isEmpty) result.andNotInPlace(posting);
     }
     return result;
@@ -181,34 +253,24 @@ export class PostingIndex {
 
   /** How often `token` occurs in `doc`, rounded down to a tier (1 when it occurs once; 0 when not at all). */
   occurrences(token: string, doc: number): number {
-    if (!this.postings.get(token)?.has(doc)) return 0;
-    const tiers = this.tiers.get(token);
+    if (!this.posting(token)?.has(doc)) return 0;
+    const tiers = this.tiersOf(token);
     if (!tiers) return 1;
     for (let i = TIERS.length - 1; i >= 0; i--) if (tiers[i]!.has(doc)) return TIERS[i]!;
     return 1;
   }
 
-  /**
-   * The relevance of `doc` to a keyword's terms, from the index alone: for each term ln(1 + occurrences),
-   * summed, divided by ln(e + characters / 500) so that a long text does not win by its length alone.
-   */
-  relevance(terms: string[], doc: number): number {
-    let score = 0;
-    for (const term of terms) score += Math.log1p(this.occurrences(term, doc));
-    return score / Math.log(Math.E + (this.lengths[doc] ?? 0) / 500);
-  }
-
   /** Every token with the live documents holding it (for the operator's check; not a search path). */
   *tokens(): Generator<[string, Bitmap]> {
     this.flush();
-    for (const [token, posting] of this.postings) {
-      const live = RoaringBitmap32.and(posting, this.live);
-      yield [token, live];
+    for (let n = 0; n < this.postings.length; n++) {
+      const live = RoaringBitmap32.and(this.postings[n]!, this.live);
+      yield [this.vocabulary.names[n]!, live];
       live.dispose();
     }
   }
 
-  /** The length relevance divides by, of one document. */
+  /** The characters of `doc`'s texts, which relevance divides by (ranking.ts). */
   lengthOf(doc: number): number {
     return this.lengths[doc] ?? 0;
   }
@@ -216,11 +278,10 @@ export class PostingIndex {
   /** The index as chunks for a saved copy (index-snapshot.ts), with what is needed to read them back. */
   save(documents: number): { meta: PostingMeta; chunks: Chunk[] } {
     this.flush();
-    const tokens = [...this.postings.keys()];
-    const tiered = [...this.tiers.keys()];
-    const chunks: Chunk[] = [bytesOf(this.lengths.subarray(0, documents)), this.live];
-    for (const token of tokens) chunks.push(this.postings.get(token)!);
-    for (const token of tiered) chunks.push(...this.tiers.get(token)!);
+    const tokens = this.vocabulary.names.slice(0, this.postings.length);
+    const tiered = tokens.filter((_, n) => this.tiers[n]);
+    const chunks: Chunk[] = [bytesOf(this.lengths.subarray(0, documents)), this.live, ...this.postings];
+    for (const tiers of this.tiers) if (tiers) chunks.push(...tiers);
     return { meta: { tokens, tiered }, chunks };
   }
 
@@ -233,8 +294,8 @@ export class PostingIndex {
     const live = bitmap();
     index.live.orInPlace(live);
     live.dispose();
-    for (const token of meta.tokens) index.setPosting(token, bitmap());
-    for (const token of meta.tiered) index.tiers.set(token, TIERS.map(() => bitmap()));
+    for (const token of meta.tokens) index.setPosting(index.vocabulary.intern(token), bitmap());
+    for (const token of meta.tiered) index.tiers[index.vocabulary.intern(token)] = TIERS.map(() => bitmap());
     // The columns are not in the copy: each value's posting says which documents hold it.
     for (const kind of COLUMN_KINDS) {
       for (const [value, posting] of index.facetValues(kind)) {
@@ -248,13 +309,19 @@ export class PostingIndex {
   bytes(): number {
     this.flush();
     let total = this.lengths.byteLength + this.live.getSerializationSizeInBytes('portable');
-    for (const posting of this.postings.values()) total += posting.getSerializationSizeInBytes('portable');
-    for (const tiers of this.tiers.values()) for (const tier of tiers) total += tier.getSerializationSizeInBytes('portable');
+    for (const posting of this.postings) total += posting.getSerializationSizeInBytes('portable');
+    for (const tiers of this.tiers) if (tiers) for (const tier of tiers) total += tier.getSerializationSizeInBytes('portable');
     return total;
   }
 
   get tokenCount(): number {
     this.flush();
-    return this.postings.size;
+    return this.postings.length;
   }
+}
+
+/** Run-compresses a bitmap and frees its containers' spare capacity (the native binding's `shrinkToFit`). */
+function compact(bitmap: Bitmap): void {
+  bitmap.runOptimize();
+  (bitmap as Partial<{ shrinkToFit(): number }>).shrinkToFit?.();
 }

@@ -10,9 +10,24 @@
  * a private-use character, which is stripped from every text and keyword, so no text can produce one.
  */
 
+/** The characters of scripts written without spaces (and the katakana prolonged sound mark, which belongs to no script). */
 const CJK = /[\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]/u;
-const TOKEN_RUN = /[\p{L}\p{N}\p{M}]+/gu;
+const WORD = /[\p{L}\p{N}\p{M}]/u;
 const FACET_MARK = '\uE000';
+
+/** What a character is to the tokenizer: not part of a word, a word character of a spaced script, or of CJK. */
+const OTHER = 0;
+const SPACED = 1;
+const UNSPACED = 2;
+const classOf = (ch: string): number => (!WORD.test(ch) ? OTHER : CJK.test(ch) ? UNSPACED : SPACED);
+/** The class of every character of the Basic Multilingual Plane, read once (a table lookup per character after). */
+const BMP_CLASS = Uint8Array.from({ length: 0x10000 }, (_, code) => (code >= 0xd800 && code < 0xe000 ? OTHER : classOf(String.fromCharCode(code))));
+const astralClasses = new Map<number, number>();
+function astralClass(codePoint: number): number {
+  let found = astralClasses.get(codePoint);
+  if (found === undefined) astralClasses.set(codePoint, found = classOf(String.fromCodePoint(codePoint)));
+  return found;
+}
 
 /**
  * The token of a document property: a facet `kind` (one letter: `c` company, `k` job category…) and its value
@@ -27,53 +42,137 @@ export function facetParts(token: string): { kind: string; value: string } | nul
   return { kind: token[1]!, value: token.slice(2) };
 }
 
-function splitRuns(text: string): string[] {
-  const normalized = text.normalize('NFKC').toLowerCase();
-  const runs: string[] = [];
-  for (const match of normalized.matchAll(TOKEN_RUN)) {
-    // Split each word-character run further where it switches between CJK and other scripts.
-    let current = '';
-    let currentIsCjk = false;
-    for (const ch of match[0]) {
-      const isCjk = CJK.test(ch);
-      if (current !== '' && isCjk !== currentIsCjk) {
-        runs.push(current);
-        current = '';
-      }
-      current += ch;
-      currentIsCjk = isCjk;
-    }
-    if (current !== '') runs.push(current);
-  }
-  return runs;
-}
-
-function isCjkRun(run: string): boolean {
-  return CJK.test(run[0] ?? '');
-}
-
 /**
  * Words longer than a keyword may be (100 characters) can never be searched for, so they are not indexed;
  * this also keeps every token far below PostgreSQL's limit on a lexeme (2,046 bytes).
  */
 const MAX_WORD_CHARS = 100;
 
-/** The text tokens of a document: bigrams and single characters of CJK runs, words of other scripts. */
-export function textTokens(...texts: Array<string | null | undefined>): string[] {
-  const tokens: string[] = [];
+/** The text as the tokenizer reads it: NFKC-normalized and lower-cased. */
+const normalized = (text: string): string => text.normalize('NFKC').toLowerCase();
+
+/**
+ * Where the tokenizer hands a document's tokens, as they come: a word of a spaced script, a CJK bigram or character
+ * (by their UTF-16 codes when both are in the Basic Multilingual Plane, as nearly all are), or any other CJK token
+ * as text. The posting index takes them without making a string of each (posting-index.ts); `textTokens` makes
+ * the strings.
+ */
+export interface TokenSink {
+  word(word: string): void;
+  pair(first: number, second: number): void;
+  char(code: number): void;
+  /** A CJK bigram or character with a character outside the Basic Multilingual Plane. */
+  other(token: string): void;
+}
+
+/** Where the scan hands a text's runs: a word of a spaced script, or a CJK run as code points (`codes[0..length)`). */
+interface RunSink {
+  word(word: string): void;
+  cjk(codes: Int32Array, length: number): void;
+}
+
+/** A document's tokens of a CJK run: its overlapping bigrams, then each of its characters once, in order of first occurrence. */
+function cjkTokens(codes: Int32Array, length: number, sink: TokenSink): void {
+  for (let i = 0; i + 1 < length; i++) {
+    const a = codes[i]!;
+    const b = codes[i + 1]!;
+    if (a < 0x10000 && b < 0x10000) sink.pair(a, b);
+    else sink.other(String.fromCodePoint(a, b));
+  }
+  const seen = length > 32 ? new Set<number>() : null;
+  for (let i = 0; i < length; i++) {
+    const c = codes[i]!;
+    if (seen) {
+      if (seen.has(c)) continue;
+      seen.add(c);
+    } else {
+      let repeated = false;
+      for (let j = 0; j < i && !repeated; j++) repeated = codes[j] === c;
+      if (repeated) continue;
+    }
+    if (c < 0x10000) sink.char(c);
+    else sink.other(String.fromCodePoint(c));
+  }
+}
+
+/** The code points of the CJK run being read (reused: a run is handed over whole before the next begins). */
+let runCodes = new Int32Array(256);
+
+/**
+ * Reads a normalized text into `sink`: runs of word characters (letters, numbers, marks), split where they switch
+ * between CJK and other scripts (`react개발` → `react`, then `개발`); words longer than `longestWord` are left out.
+ */
+function scan(text: string, sink: RunSink, longestWord = MAX_WORD_CHARS): void {
+  let kind = OTHER;
+  let start = 0;
+  let length = 0;
+  for (let i = 0; i <= text.length;) {
+    let code = i < text.length ? text.charCodeAt(i) : -1;
+    let width = 1;
+    if (code >= 0xd800 && code < 0xdc00 && i + 1 < text.length) {
+      const low = text.charCodeAt(i + 1);
+      if (low >= 0xdc00 && low < 0xe000) {
+        code = ((code - 0xd800) << 10) + (low - 0xdc00) + 0x10000;
+        width = 2;
+      }
+    }
+    const next = code < 0 ? OTHER : code < 0x10000 ? BMP_CLASS[code]! : astralClass(code);
+    if (next !== kind) {
+      if (kind === SPACED && i - start <= longestWord) sink.word(text.slice(start, i));
+      else if (kind === UNSPACED) sink.cjk(runCodes, length);
+      kind = next;
+      start = i;
+      length = 0;
+    }
+    if (kind === UNSPACED) {
+      if (length === runCodes.length) {
+        const grown = new Int32Array(runCodes.length * 2);
+        grown.set(runCodes);
+        runCodes = grown;
+      }
+      runCodes[length++] = code;
+    }
+    i += width;
+  }
+}
+
+/** A document's runs to its tokens: words as they are, CJK runs through `cjkTokens`. */
+class DocumentRuns implements RunSink {
+  sink: TokenSink | null = null;
+  word(word: string): void { this.sink!.word(word); }
+  cjk(codes: Int32Array, length: number): void { cjkTokens(codes, length, this.sink!); }
+}
+/** One for the process: a document is read whole, synchronously, before the next. */
+const documentRuns = new DocumentRuns();
+
+/** Reads texts into `sink`; returns their length once normalized (what relevance divides by). */
+export function analyzeInto(texts: ReadonlyArray<string | null | undefined>, sink: TokenSink): number {
+  documentRuns.sink = sink;
+  let length = 0;
   for (const text of texts) {
     if (!text) continue;
-    for (const run of splitRuns(text)) {
-      if (!isCjkRun(run)) {
-        if (run.length <= MAX_WORD_CHARS) tokens.push(run);
-        continue;
-      }
-      const chars = Array.from(run);
-      for (let i = 0; i + 1 < chars.length; i++) tokens.push(chars[i]! + chars[i + 1]!);
-      for (const ch of new Set(chars)) tokens.push(ch);
-    }
+    const normal = normalized(text);
+    length += normal.length;
+    scan(normal, documentRuns);
   }
-  return tokens;
+  documentRuns.sink = null;
+  return length;
+}
+
+/** A sink that keeps each token as a string. */
+class TokenList implements TokenSink {
+  readonly tokens: string[] = [];
+  word(word: string): void { this.tokens.push(word); }
+  pair(first: number, second: number): void { this.tokens.push(String.fromCharCode(first, second)); }
+  char(code: number): void { this.tokens.push(String.fromCharCode(code)); }
+  other(token: string): void { this.tokens.push(token); }
+}
+
+/** The text tokens of a document: bigrams and single characters of CJK runs, words of other scripts. */
+export function textTokens(...texts: Array<string | null | undefined>): string[] {
+  const list = new TokenList();
+  analyzeInto(texts, list);
+  return list.tokens;
 }
 
 /** The tokens stored for a document (texts, then facets): space-separated, ready for either engine. */
@@ -81,17 +180,19 @@ export function documentTokens(...texts: Array<string | null | undefined>): stri
   return textTokens(...texts).join(' ');
 }
 
-/** The terms a keyword must all match. An empty list means the keyword has nothing searchable. */
+/**
+ * The terms a keyword must all match: its words, and its CJK runs' bigrams (a run of one character: that
+ * character, one exact term). An empty list means the keyword has nothing searchable.
+ */
 export function queryTerms(keyword: string): string[] {
   const terms = new Set<string>();
-  for (const run of splitRuns(keyword)) {
-    if (!isCjkRun(run)) {
-      terms.add(run);
-      continue;
-    }
-    const chars = Array.from(run);
-    if (chars.length === 1) terms.add(run);
-    for (let i = 0; i + 1 < chars.length; i++) terms.add(chars[i]! + chars[i + 1]!);
-  }
+  scan(normalized(keyword), {
+    word: (word) => terms.add(word),
+    cjk: (codes, length) => {
+      if (length === 1) terms.add(String.fromCodePoint(codes[0]!));
+      for (let i = 0; i + 1 < length; i++) terms.add(String.fromCodePoint(codes[i]!, codes[i + 1]!));
+    },
+  // A keyword's longer word is kept: it matches nothing, as no document holds it.
+  }, Infinity);
   return [...terms];
 }

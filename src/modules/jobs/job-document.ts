@@ -1,7 +1,8 @@
-/** What the job index (job-index.ts) holds for each job: the tokens of its texts and translations, and a facet token per filter. */
+/** What the job index (job-index.ts) holds for each job: its texts and translations, and a facet token per filter. */
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { FACETS } from '../../search/fields.js';
+import type { SearchDocument } from '../../search/posting-index.js';
 import { textTokens } from '../../search/search-text.js';
 import { groupBy } from '../../shared/group.js';
 import { jobCodesOf } from '../../shared/job-codes.js';
@@ -33,12 +34,17 @@ export function jobTexts(job: Pick<JobFacts, 'title' | 'subtitle' | 'description
   return [job.title, job.subtitle, job.description, ...translations.flatMap((t) => [t.title, t.subtitle, t.description])];
 }
 
-/** The tokens of a job: its texts', then a facet token for each property a search filters on. */
-export function jobTokens(job: JobFacts & { id: number }, parts: JobDocumentParts): string[] {
-  const tokens = textTokens(...jobTexts(job, parts));
-  tokens.push(FACETS.jobCategory(job.job_category), FACETS.workType(job.work_type), FACETS.company(job.company_id), FACETS.companySize(job.company_size));
+/** A job as the index takes it: its texts, and a facet token for each property a search filters on. */
+export function jobDocument(job: JobFacts & { id: number }, parts: JobDocumentParts): SearchDocument {
+  const facets = [FACETS.jobCategory(job.job_category), FACETS.workType(job.work_type), FACETS.company(job.company_id), FACETS.companySize(job.company_size)];
   const codes = jobCodesOf(job);
-  for (const s of codes.seniorities) tokens.push(FACETS.seniority(s));
-  for (const e of codes.employmentTypes) tokens.push(FACETS.employmentType(e));
-  return tokens;
+  for (const s of codes.seniorities) facets.push(FACETS.seniority(s));
+  for (const e of codes.employmentTypes) facets.push(FACETS.employmentType(e));
+  return { texts: jobTexts(job, parts), facets };
+}
+
+/** The tokens the index holds for a job (its texts' tokens, then its facets), as strings. */
+export function jobTokens(job: JobFacts & { id: number }, parts: JobDocumentParts): string[] {
+  const { texts, facets } = jobDocument(job, parts);
+  return [...textTokens(...texts), ...facets];
 }

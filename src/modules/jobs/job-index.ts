@@ -14,14 +14,14 @@ import { DataVersion } from '../../cache/data-version.js';
 import type { Database } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
 import { DocsByKey, TimeReached } from '../../search/docs-by-key.js';
-import { normalizedLength, ServedIndex, type ItemSource } from '../../search/live-index.js';
+import { ServedIndex, type ItemSource } from '../../search/live-index.js';
 import { countValues, FACET_TOP, type FacetCounts } from '../../search/facet-counts.js';
 import type { IndexedItem, OrderedDocuments } from '../../search/ordered-documents.js';
 import { relevancePage } from '../../search/ranking.js';
 import { RoaringBitmap32, withTemporaryBitmaps, type Bitmap } from '../../search/bitmaps.js';
 import type { IndexQuery } from '../../search/posting-index.js';
 import { FACET_KIND, FACETS } from '../../search/fields.js';
-import { jobDocumentParts, jobTexts, jobTokens } from './job-document.js';
+import { jobDocument, jobDocumentParts } from './job-document.js';
 
 /** The job search parameters that facet counts can be asked for (the `facets` parameter). */
 export const JOB_FACETS = ['companyId', 'jobCategories', 'seniorities', 'employmentTypes', 'companySizes', 'workTypes'] as const;
@@ -90,8 +90,7 @@ function jobSource(db: Kysely<DB>): ItemSource {
     return rows.map((job) => ({
       id: job.id,
       time: Number(job.start_at),
-      tokens: jobTokens(job, parts),
-      length: normalizedLength(jobTexts(job, parts)),
+      document: jobDocument(job, parts),
       extra: [job.end_at === null ? Number.POSITIVE_INFINITY : Number(job.end_at), job.view_count],
     }));
   };

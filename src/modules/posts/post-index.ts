@@ -10,19 +10,18 @@
  * "displaced": it is ordered by its posting time explicitly, and enough of them make the index rebuild itself.
  */
 import path from 'node:path';
-import type { Kysely } from 'kysely';
 import { DataVersion } from '../../cache/data-version.js';
-import type { Database } from '../../db/database.js';
+import type { Database, LongReads } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
 import { groupBy } from '../../shared/group.js';
-import { normalizedLength, ServedIndex, type ItemSource } from '../../search/live-index.js';
+import { ServedIndex, type ItemSource } from '../../search/live-index.js';
 import { countFlag, countValues, FACET_TOP, type FacetCount, type FacetCounts } from '../../search/facet-counts.js';
 import type { IndexedItem, OrderedDocuments } from '../../search/ordered-documents.js';
 import { relevancePage } from '../../search/ranking.js';
 import { withTemporaryBitmaps, type Bitmap } from '../../search/bitmaps.js';
 import type { IndexQuery, PostingIndex } from '../../search/posting-index.js';
 import { FACET_KIND, FACETS } from '../../search/fields.js';
-import { postTokens } from './post-document.js';
+import { postDocument } from './post-document.js';
 
 export { RELEVANCE_CANDIDATES } from '../../search/ranking.js';
 
@@ -71,34 +70,39 @@ export const postIndexCopy = (dataDir: string): string => path.join(dataDir, 'se
 const POST_COLUMNS = ['id', 'content', 'image_count', 'has_og', 'author_company_id', 'posted_at'] as const;
 type PostRow = Pick<DB['posts'], 'content' | 'image_count' | 'has_og' | 'author_company_id' | 'posted_at'> & { id: number };
 
-/** The posts as the index takes them: in posting order, with the tokens of their texts and facets. */
-function postSource(db: Kysely<DB>): ItemSource {
-  const withTranslations = async (rows: PostRow[]): Promise<IndexedItem[]> => {
+/**
+ * The posts as the index takes them: in posting order, with their texts and facets. A build reads them through
+ * the long reads (SQLite: worker threads), so that the next batch is read while this one is tokenized; the changed
+ * posts a sync reads, a few at a time, are read on the main connection.
+ */
+function postSource({ db, longReads }: Pick<Database, 'db' | 'longReads'>): ItemSource {
+  const onMain: LongReads = async (query) => (await db.executeQuery(query.compile())).rows;
+  const withTranslations = async (rows: PostRow[], read: LongReads): Promise<IndexedItem[]> => {
     if (rows.length === 0) return [];
     const translations = groupBy(
-      await db.selectFrom('post_translations').select(['post_id', 'content']).where('post_id', 'in', rows.map((r) => r.id)).execute(),
+      await read(db.selectFrom('post_translations').select(['post_id', 'content']).where('post_id', 'in', rows.map((r) => r.id))),
       (t) => t.post_id,
     );
     return rows.map((row) => {
       const own = (translations.get(row.id) ?? []).map((t) => t.content);
-      return { id: row.id, time: Number(row.posted_at), tokens: postTokens(row, own), length: normalizedLength([row.content, ...own]) };
+      return { id: row.id, time: Number(row.posted_at), document: postDocument(row, own) };
     });
   };
   return {
     kind: 'post',
     extraColumns: 0,
-    inOrder: async (after, limit) => withTranslations(await db.selectFrom('posts').select(POST_COLUMNS)
+    inOrder: async (after, limit) => withTranslations(await longReads(db.selectFrom('posts').select(POST_COLUMNS)
       .$if(after !== null, (q) => q.where((eb) => eb(eb.refTuple('posted_at', 'id'), '>', eb.tuple(after![0], after![1]))))
-      .orderBy('posted_at').orderBy('id').limit(limit).execute()),
-    byIds: async (ids) => withTranslations(await db.selectFrom('posts').select(POST_COLUMNS).where('id', 'in', ids).execute()),
+      .orderBy('posted_at').orderBy('id').limit(limit)), longReads),
+    byIds: async (ids) => withTranslations(await db.selectFrom('posts').select(POST_COLUMNS).where('id', 'in', ids).execute(), onMain),
     count: async () => Number((await db.selectFrom('posts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n),
   };
 }
 
 export class PostIndex extends ServedIndex {
   /** `copyFile`: where the instance keeps its saved copy (search/index-snapshot.ts); none: built from the tables. */
-  constructor(database: Pick<Database, 'db' | 'reads'>, version: { read(): Promise<number> } = new DataVersion(database.reads, 'posts'), copyFile: string | null = null) {
-    super(database.db, postSource(database.db), version, copyFile);
+  constructor(database: Pick<Database, 'db' | 'reads' | 'longReads'>, version: { read(): Promise<number> } = new DataVersion(database.reads, 'posts'), copyFile: string | null = null) {
+    super(database.db, postSource(database), version, copyFile);
   }
 
   /** The exact total and one page of post ids, and the facet counts asked for. */

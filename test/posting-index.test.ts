@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PostingIndex } from '../src/search/posting-index.js';
+import { readSnapshot, writeSnapshot } from '../src/search/index-snapshot.js';
+import { PostingLog, Vocabulary } from '../src/search/vocabulary.js';
+
+const matches = (index: PostingIndex, ...tokens: string[]) => index.match({ all: tokens.map((t) => [t]), none: [] }).toArray();
+
+describe('the posting index build', () => {
+  it('gives a token one number whether it comes by its character codes or as text', () => {
+    const vocabulary = new Vocabulary();
+    const asText = vocabulary.intern('가나');
+    expect(vocabulary.internPair('가'.charCodeAt(0), '나'.charCodeAt(0))).toBe(asText);
+    const byCodes = vocabulary.internChar('다'.charCodeAt(0));
+    expect(vocabulary.intern('다')).toBe(byCodes);
+    expect(vocabulary.numberOf('다')).toBe(byCodes);
+    // Enough tokens to grow the table of codes several times: each keeps its number.
+    const numbers = new Map<number, number>();
+    for (let code = 0xac00; code < 0xac00 + 5000; code++) numbers.set(code, vocabulary.internPair(code, 0xac01));
+    for (const [code, n] of numbers) expect(vocabulary.internPair(code, 0xac01)).toBe(n);
+    expect(vocabulary.size).toBe(5002);
+  });
+
+  it('hands out a log of postings grouped by key, each key\'s documents in the order they came', () => {
+    const log = new PostingLog();
+    const expected = new Map<number, number[]>();
+    for (let doc = 0; doc < 5000; doc++) {
+      for (const key of [doc % 7, 7 + (doc % 3)]) {
+        log.push(key, doc);
+        expected.set(key, [...(expected.get(key) ?? []), doc]);
+      }
+    }
+    const got = new Map<number, number[]>();
+    log.drain(10, (key, docs) => got.set(key, Array.from(docs)));
+    expect([...got.keys()]).toEqual([...expected.keys()].sort((a, b) => a - b));
+    for (const [key, docs] of expected) expect(got.get(key)).toEqual(docs);
+    expect(log.length).toBe(0);
+    log.drain(10, () => { throw new Error('an empty log hands out nothing'); });
+  });
+
+  it('finds documents added after a restore under the tokens the copy named (no second number for one token)', async () => {
+    const index = new PostingIndex();
+    index.add(0, { texts: ['가나다 hello'], facets: [] });
+    index.add(1, { texts: ['𠀋가나'], facets: [] });
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'posting-index-')), 'copy.idx');
+    const { meta, chunks } = index.save(2);
+    await writeSnapshot(file, meta, chunks);
+    const copy = readSnapshot<typeof meta>(file)!;
+    const restored = PostingIndex.restore(copy.header, copy.chunks);
+    copy.chunks.close();
+    restored.add(2, { texts: ['가나 hello 𠀋'], facets: [] });
+    restored.flush();
+    expect(matches(restored, '가나')).toEqual([0, 1, 2]);
+    expect(matches(restored, 'hello')).toEqual([0, 2]);
+    expect(matches(restored, '𠀋')).toEqual([1, 2]);
+    expect(matches(restored, '𠀋가')).toEqual([1]);
+    expect(restored.tokenCount).toBe(index.tokenCount);
+  });
+
+  it('counts how often a token occurs in a document, in tiers, across texts', () => {
+    const index = new PostingIndex();
+    index.add(0, { texts: ['go go', 'go go go go go go'], facets: [] });
+    index.add(1, { texts: ['go stop', 'go'], facets: [] });
+    index.add(2, { texts: ['go'], facets: [] });
+    index.flush();
+    expect([0, 1, 2].map((doc) => index.occurrences('go', doc))).toEqual([8, 2, 1]);
+    expect(index.occurrences('stop', 0)).toBe(0);
+    expect(index.lengthOf(1)).toBe('go stop'.length + 'go'.length);
+  });
+});
