@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { RoaringBitmap32 as WasmBitmap32 } from 'roaring-wasm';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { bitmapLibrary, RoaringBitmap32, sliceOf, withTemporaryBitmaps, type Bitmap } from '../src/search/bitmaps.js';
+import { bitmapLibrary, highest, RoaringBitmap32, withTemporaryBitmaps, type Bitmap } from '../src/search/bitmaps.js';
 import { loggerOptions } from '../src/shared/log-options.js';
 import { createTestApp } from './helpers/test-app.js';
 
@@ -52,6 +52,7 @@ function exercise(Bitmaps: typeof WasmBitmap32): Record<string, unknown> {
   const iterated: number[] = [];
   for (const doc of sparse) iterated.push(doc);
   return {
+    dense: all(dense), sparse: all(sparse), run: all(run), other: all(other),
     sizes: [dense.size, sparse.size, run.size, other.size, new Bitmaps().isEmpty, dense.isEmpty],
     edited: all(edited),
     and: all(Bitmaps.and(dense, other)),
@@ -63,7 +64,7 @@ function exercise(Bitmaps: typeof WasmBitmap32): Record<string, unknown> {
     has: [dense.has(numbers(1, 200_000, 1)[0]!), sparse.has(199_998), run.has(10_000), run.has(140_000)],
     toArray: sparse.toArray(),
     iterated,
-    slices: [sliceOf(dense, 0, 10), sliceOf(dense, dense.size - 25, dense.size), sliceOf(sparse, sparse.size - 10, sparse.size + 100), sliceOf(sparse, sparse.size + 1, sparse.size + 11), sliceOf(run, 0, 0)].map((s) => Array.from(s)),
+    highest: [highest(dense, 0, 10), highest(dense, 25, 30), highest(sparse, sparse.size - 10, 100), highest(sparse, sparse.size + 1, 10), highest(run, 0, 0), highest(run, 3, 5), highest(other, 0, other.size + 5)],
     minimum: [dense.minimum(), sparse.maximum()],
     serialized: Array.from(edited.serialize('portable')),
     serializedSize: edited.getSerializationSizeInBytes('portable'),
@@ -94,9 +95,14 @@ describe('the search indexes\' bitmaps', () => {
 
   it('answer every call the indexes make alike on both libraries', () => {
     const wasm = exercise(WasmBitmap32);
-    expect((wasm.slices as number[][])[1]).toHaveLength(25);
-    expect((wasm.slices as number[][])[2]).toHaveLength(10);
-    expect((wasm.slices as number[][])[3]).toEqual([]);
+    // `highest` against the values sorted in JavaScript: the top of a page newest first, skipped and cut.
+    const top = (values: number[], skip: number, count: number) => [...values].sort((a, b) => b - a).slice(skip, skip + count);
+    const [dense, sparse, run, other] = [wasm.dense, wasm.sparse, wasm.run, wasm.other] as number[][];
+    expect(wasm.highest).toEqual([
+      top(dense!, 0, 10), top(dense!, 25, 30), top(sparse!, sparse!.length - 10, 100), [], [], top(run!, 3, 5), top(other!, 0, other!.length + 5),
+    ]);
+    expect((wasm.highest as number[][])[1]).toHaveLength(30);
+    expect((wasm.highest as number[][])[2]).toHaveLength(10);
     if (!Native) return; // Node.js without the binding (26): the service runs on WebAssembly alone
     expect(exercise(Native)).toEqual(wasm);
   });

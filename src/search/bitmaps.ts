@@ -32,24 +32,26 @@ export const RoaringBitmap32: typeof WasmBitmap32 = native ?? WasmBitmap32;
 /**
  * A bitmap of either library. Their methods agree, but for a few that only one has or that take other arguments under
  * the same name (`rangeUint32Array` takes values on WebAssembly, ranks on the native binding; `select` past the end gives
- * NaN or undefined). The indexes call none of those: a page by rank goes through `sliceOf` below, and
+ * NaN or undefined). The indexes call none of those (a page by rank goes through `highest` below), and
  * test/bitmaps.test.ts runs every call they make on both libraries.
  */
 export type Bitmap = WasmBitmap32;
 export const bitmapLibrary: BitmapLibrary = native ? 'roaring' : 'roaring-wasm';
 
-/** The native binding's page of a bitmap by rank (the same name takes values on WebAssembly). */
-interface NativePages {
-  size: number;
-  rangeUint32Array(output: Uint32Array, offset: number, limit: number): Uint32Array;
-}
-
-/** The values of `bitmap` of ranks `start` (included) to `end` (excluded), in ascending order. */
-export function sliceOf(bitmap: Bitmap, start: number, end: number): Uint32Array {
-  if (bitmap instanceof WasmBitmap32) return bitmap.sliceUint32Array(start, end);
-  const paged = bitmap as unknown as NativePages;
-  const count = Math.max(0, Math.min(end, paged.size) - start);
-  return paged.rangeUint32Array(new Uint32Array(count), start, count);
+/**
+ * The `count` highest values of a bitmap after skipping its `skip` highest, highest first (a page newest first).
+ * Found by rank (`select`: a count of bits a word at a time) and cut out by value (an intersection with a range),
+ * which costs the same on both libraries; reading ranks from the top of a dense container one value at a time, as
+ * a slice by rank does, took ~40 µs for the broadest keyword at a million posts, this ~4 µs.
+ */
+export function highest(bitmap: Bitmap, skip: number, count: number): number[] {
+  const end = bitmap.size - skip;
+  if (count <= 0 || end <= 0) return [];
+  const start = Math.max(0, end - count);
+  const Bitmaps = bitmap.constructor as typeof RoaringBitmap32;
+  const low = bitmap.select(start)!;
+  const high = skip === 0 ? bitmap.maximum() + 1 : bitmap.select(end)!;
+  return Array.from(Bitmaps.and(bitmap, Bitmaps.fromRange(low, high)).toUint32Array()).reverse();
 }
 
 /**

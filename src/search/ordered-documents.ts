@@ -7,7 +7,7 @@
  */
 import { bytesOf, type Chunk, type ChunkReader } from './index-snapshot.js';
 import { DocumentNumbers } from './document-numbers.js';
-import { RoaringBitmap32, sliceOf, type Bitmap } from './bitmaps.js';
+import { highest, RoaringBitmap32, type Bitmap } from './bitmaps.js';
 import { PostingIndex, type PostingMeta, type SearchDocument } from './posting-index.js';
 
 /** A column of numbers by document number that grows as documents are added. */
@@ -196,9 +196,10 @@ export class OrderedDocuments {
   newest(result: Bitmap, offset: number, limit: number): number[] {
     if (limit <= 0 || offset >= result.size) return [];
     const out = this.displaced.isEmpty ? null : RoaringBitmap32.and(result, this.displaced);
-    if (!out || out.isEmpty) return topOf(result, offset + limit).slice(offset);
-    // Merge the documents in order (read from the top of the bitmap) with the displaced ones, sorted by time.
-    const inOrder = topOf(RoaringBitmap32.andNot(result, this.displaced), offset + limit);
+    if (!out || out.isEmpty) return highest(result, offset, limit);
+    // Merge the documents in order (read from the top of the bitmap, passing over the displaced ones among them)
+    // with the displaced ones, sorted by time.
+    const inOrder = highest(result, 0, offset + limit + out.size).filter((doc) => !out.has(doc));
     const displaced = out.toArray().sort((a, b) => (this.newer(a, b) ? -1 : 1));
     const merged: number[] = [];
     for (let i = 0, j = 0; merged.length < offset + limit && (i < inOrder.length || j < displaced.length);) {
@@ -207,10 +208,4 @@ export class OrderedDocuments {
     }
     return merged.slice(offset);
   }
-}
-
-/** The highest `count` numbers of a bitmap, highest first. */
-function topOf(bitmap: Bitmap, count: number): number[] {
-  const from = Math.max(0, bitmap.size - count);
-  return Array.from(sliceOf(bitmap, from, bitmap.size)).reverse();
 }
