@@ -4,9 +4,10 @@
 // CORPUS: one post a line, `id TAB time TAB tokens` (the project's tokens, space-separated). QUERIES: one a line,
 // `recent TAB offset TAB limit TAB from TAB to TAB terms TAB facets TAB excluded` (tokens space-separated; from/to
 // epoch ms). It builds the index in memory (`sorted`: sorted newest first, so a RECENT page stops early), prints
-// `built MS HEAP_BYTES`, writes every query's exact total and page to ANSWERS (`total TAB ids`), prints `answered`,
-// then runs one timed pass over the queries for each `round` line on stdin, printing the CPU nanoseconds of each
-// query on one line. Every token is a whole term (StringField): no analysis, as the project's tokens are final.
+// `built MS HEAP_BYTES INDEX_BYTES`, writes every query's exact total and page to ANSWERS (`total TAB ids`), prints
+// `answered`, then runs one timed pass over the queries for each `round` line on stdin, printing the CPU nanoseconds
+// of each query on one line; a `repeat I N` line times query I N times over (one line of N figures). Every token is
+// a whole term (StringField): no analysis, as the project's tokens are final.
 import java.io.*;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -50,7 +51,9 @@ public class LucenePeer {
     IndexSearcher searcher = new IndexSearcher(reader);
     long builtMs = (System.nanoTime() - started) / 1_000_000;
     System.gc();
-    System.out.println("built " + builtMs + " " + (runtime.totalMemory() - runtime.freeMemory() - heapBefore));
+    long indexBytes = 0;
+    for (String file : directory.listAll()) indexBytes += directory.fileLength(file);
+    System.out.println("built " + builtMs + " " + (runtime.totalMemory() - runtime.freeMemory() - heapBefore) + " " + indexBytes);
 
     List<Query_> queries = new ArrayList<>();
     for (String line : Files.readAllLines(Path.of(args[1]), StandardCharsets.UTF_8)) {
@@ -79,9 +82,12 @@ public class LucenePeer {
 
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-    for (String command; (command = commands.readLine()) != null && command.equals("round"); ) {
+    for (String command; (command = commands.readLine()) != null && !command.isEmpty(); ) {
+      String[] words = command.split(" ");
+      List<Query_> timed = queries;
+      if (words[0].equals("repeat")) timed = Collections.nCopies(Integer.parseInt(words[2]), queries.get(Integer.parseInt(words[1])));
       StringBuilder line = new StringBuilder();
-      for (Query_ q : queries) {
+      for (Query_ q : timed) {
         long before = threads.getCurrentThreadCpuTime();
         searcher.count(q.query());
         page(searcher, reader, q);

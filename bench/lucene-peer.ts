@@ -34,6 +34,8 @@ export class LucenePeer {
   answers: PeerAnswer[] = [];
   buildMs = 0;
   heapBytes = 0;
+  /** The bytes of its index (ByteBuffersDirectory). */
+  indexBytes = 0;
 
   constructor(readonly name: string, private readonly variant: 'sorted' | 'default', private readonly classPath: string) {}
 
@@ -52,9 +54,10 @@ export class LucenePeer {
     this.child.stderr.on('data', (chunk: Buffer) => process.stderr.write(chunk));
     this.lines = readline.createInterface({ input: this.child.stdout })[Symbol.asyncIterator]();
     const built = await this.next();
-    const [, ms, heap] = built.split(' ');
+    const [, ms, heap, index] = built.split(' ');
     this.buildMs = Number(ms);
     this.heapBytes = Number(heap);
+    this.indexBytes = Number(index);
     if ((await this.next()) !== 'answered') throw new Error('Lucene did not answer the queries');
     this.answers = fs.readFileSync(answers, 'utf8').split('\n').filter(Boolean).map((line) => {
       const [total, ids] = line.split('\t');
@@ -65,6 +68,12 @@ export class LucenePeer {
   /** One timed pass over every query: the CPU microseconds of each. */
   async round(): Promise<number[]> {
     this.child.stdin.write('round\n');
+    return (await this.next()).split(' ').map((ns) => Number(ns) / 1000);
+  }
+
+  /** Query `i` timed `times` over: the CPU microseconds of each. */
+  async repeat(i: number, times: number): Promise<number[]> {
+    this.child.stdin.write(`repeat ${i} ${times}\n`);
     return (await this.next()).split(' ').map((ns) => Number(ns) / 1000);
   }
 

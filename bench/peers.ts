@@ -7,7 +7,9 @@
  * (bench/realistic.ts: keywords, company, images, cards, time windows, RECENT and RELEVANCE, pages 1-50). Each peer
  * gets the same tokens and the same bitmap algebra (bench/peer-engines.ts) and must give the index's exact total for
  * every query (and its page, for RECENT), else the run stops. Timed passes alternate between the engines, each
- * query's CPU measured on its own; the build is timed once, with the resident memory it added. No HTTP, no caches.
+ * query's CPU measured on its own; the build is timed once, with the resident memory it added and the index's own
+ * bytes. The workload's broadest keyword (`다` in the generated texts), RELEVANCE, page 1, is also timed on its own
+ * (--repeat times over, after the passes): the page that scores the most matches. No HTTP, no caches.
  * Lucene 8 runs in a JVM of its own (bench/lucene-peer.ts), its index sorted newest first (`lucene`) or not
  * (`lucene-default`), when Java 17 and Debian's liblucene8-java are here; else a line says it was skipped.
  */
@@ -20,10 +22,11 @@ import { MiniSearchPeer, OramaPeer, peerQueryOf, readCorpus, type PeerEngine, ty
 import { dataset } from './run.js';
 import { realisticWorkload } from './realistic.js';
 import { postFilterOf } from './workload-filters.js';
+import { queryTerms } from '../src/search/search-text.js';
 
 const { values } = parseArgs({ options: {
   posts: { type: 'string', default: '100000' }, count: { type: 'string', default: '2000' }, rounds: { type: 'string', default: '3' },
-  engines: { type: 'string', default: 'ours,lucene,lucene-default,minisearch,orama' },
+  engines: { type: 'string', default: 'ours,lucene,lucene-default,minisearch,orama' }, repeat: { type: 'string', default: '500' },
 } });
 const wanted = values.engines!.split(',');
 const target = await dataset({ db: 'sqlite' }, Number(values.posts));
@@ -41,30 +44,36 @@ while (filters.length < Number(values.count)) {
   const filter = await postFilterOf(url, serviceTimeZone, accounts);
   if (filter) filters.push(filter);
 }
+// The broadest keyword, RELEVANCE, page 1: one of the queries (its total is checked like the others), also timed alone.
+const broadest = filters.push({ terms: queryTerms(w.broadest), order: 'rank', limit: 20, offset: 0 }) - 1;
 const queries: PeerQuery[] = filters.map(peerQueryOf);
 
 interface Contender {
   name: string;
   search: (i: number) => Promise<{ total: number; ids: number[] }> | { total: number; ids: number[] };
-  /** An engine that times its own passes (Lucene, in its JVM): the CPU µs of each query. */
+  /** An engine that times its own passes (Lucene, in its JVM): the CPU µs of each query; and of one query repeated. */
   round?: () => Promise<number[]>;
+  repeat?: (i: number, times: number) => Promise<number[]>;
   buildMs: number;
   /** Resident memory added (MB); for Lucene, the JVM heap its index holds. */
   rssMb: number;
   memoryNote?: string;
+  /** The index's own bytes, where the engine tells them. */
+  indexBytes?: number;
   cpu: number[];
+  broadest?: number[];
 }
 const rss = () => process.memoryUsage().rss;
 const contenders: Contender[] = [];
 
-async function measureBuild(name: string, build: () => Promise<Contender['search']>): Promise<void> {
+async function measureBuild(name: string, build: () => Promise<{ search: Contender['search']; indexBytes?: number }>): Promise<void> {
   global.gc?.();
   const before = rss();
   const started = performance.now();
-  const search = await build();
+  const { search, indexBytes } = await build();
   const buildMs = performance.now() - started;
   global.gc?.();
-  contenders.push({ name, search, buildMs, rssMb: (rss() - before) / 1e6, cpu: [] });
+  contenders.push({ name, search, buildMs, rssMb: (rss() - before) / 1e6, indexBytes, cpu: [] });
   console.log(`${name}: built in ${(buildMs / 1000).toFixed(1)} s, resident +${((rss() - before) / 1e6).toFixed(0)} MB`);
 }
 
@@ -72,7 +81,7 @@ if (wanted.includes('ours')) {
   await measureBuild('the project\'s index (from the tables)', async () => {
     const index = new PostIndex(database, { read: async () => 1 });
     await index.ready();
-    return (i) => index.search(filters[i]!);
+    return { search: (i) => index.search(filters[i]!), indexBytes: index.stats().bytes };
   });
 }
 const corpus = wanted.some((name) => name !== 'ours') ? await readCorpus(database.db) : [];
@@ -89,8 +98,8 @@ for (const [name, variant] of [['lucene', 'sorted'], ['lucene-default', 'default
   await lucene.start(corpus, queries);
   lucenes.push(lucene);
   contenders.push({
-    name: lucene.name, search: (i) => lucene.answers[i]!, round: () => lucene.round(), buildMs: lucene.buildMs,
-    rssMb: lucene.heapBytes / 1e6, memoryNote: 'heap', cpu: [],
+    name: lucene.name, search: (i) => lucene.answers[i]!, round: () => lucene.round(), repeat: (i, times) => lucene.repeat(i, times),
+    buildMs: lucene.buildMs, rssMb: lucene.heapBytes / 1e6, memoryNote: 'heap', indexBytes: lucene.indexBytes, cpu: [],
   });
   console.log(`${lucene.name}: built in ${(lucene.buildMs / 1000).toFixed(1)} s, heap +${(lucene.heapBytes / 1e6).toFixed(0)} MB`);
 }
@@ -99,7 +108,7 @@ for (const [name, make] of [['minisearch', () => new MiniSearchPeer()], ['orama'
   await measureBuild(make().name, async () => {
     const engine = make();
     await engine.build(corpus);
-    return (i) => engine.search(queries[i]!);
+    return { search: (i) => engine.search(queries[i]!) };
   });
 }
 
@@ -132,17 +141,35 @@ for (let round = 0; round < Number(values.rounds); round++) {
   }
 }
 
+// The broadest keyword's first RELEVANCE page, alone, for the engines that rank by relevance cheaply enough to
+// repeat it (the project's index and Lucene).
+for (const contender of contenders) {
+  if (contender.repeat) contender.broadest = await contender.repeat(broadest, Number(values.repeat));
+  else if (contender === reference) {
+    contender.broadest = [];
+    for (let i = 0; i < Number(values.repeat); i++) {
+      const before = process.cpuUsage();
+      await contender.search(broadest);
+      const used = process.cpuUsage(before);
+      contender.broadest.push(used.user + used.system);
+    }
+  }
+}
+
 const stats = (xs: number[]) => {
   const sorted = [...xs].sort((a, b) => a - b);
   const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
   return { median: at(0.5), mean: xs.reduce((a, b) => a + b, 0) / xs.length, p99: at(0.99) };
 };
-console.log(`\n${(corpus.length || Number(values.posts)).toLocaleString('en')} posts, ${queries.length} queries × ${values.rounds} rounds (CPU µs per query; build; resident memory added)\n`);
-console.log('| engine | median | mean | p99 | build | memory |');
-console.log('|---|---|---|---|---|---|');
+console.log(`\n${(corpus.length || Number(values.posts)).toLocaleString('en')} posts, ${queries.length} queries × ${values.rounds} rounds (CPU µs per query; build; `
+  + `resident memory added; the index's bytes; the broadest keyword "${w.broadest}", RELEVANCE, page 1: median CPU µs of ${values.repeat})\n`);
+console.log('| engine | median | mean | p99 | build | memory | index | broadest, RELEVANCE, page 1 |');
+console.log('|---|---|---|---|---|---|---|---|');
 for (const c of contenders) {
   const s = stats(c.cpu);
-  console.log(`| ${c.name} | ${s.median.toFixed(0)} | ${s.mean.toFixed(0)} | ${s.p99.toFixed(0)} | ${(c.buildMs / 1000).toFixed(1)} s | +${c.rssMb.toFixed(0)} MB${c.memoryNote ? ` ${c.memoryNote}` : ''} |`);
+  const index = c.indexBytes === undefined ? '—' : `${(c.indexBytes / 1e6).toFixed(0)} MB`;
+  const broad = c.broadest ? stats(c.broadest).median.toFixed(0) : '—';
+  console.log(`| ${c.name} | ${s.median.toFixed(0)} | ${s.mean.toFixed(0)} | ${s.p99.toFixed(0)} | ${(c.buildMs / 1000).toFixed(1)} s | +${c.rssMb.toFixed(0)} MB${c.memoryNote ? ` ${c.memoryNote}` : ''} | ${index} | ${broad} |`);
 }
 for (const lucene of lucenes) await lucene.stop();
 await database.close();

@@ -87,6 +87,8 @@ describe('the peer engines of bench:peers', () => {
         if (filter.order === 'recent' || !filter.terms) expect(engine.answers[i]!.ids, JSON.stringify(filter)).toEqual(expected.ids);
       }
       expect(await engine.round()).toHaveLength(searches.length);
+      expect(await engine.repeat(1, 7)).toHaveLength(7);
+      expect(engine.indexBytes).toBeGreaterThan(0);
     } finally {
       await engine.stop();
     }
