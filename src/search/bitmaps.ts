@@ -28,7 +28,31 @@ function nativeBitmaps(): typeof WasmBitmap32 | null {
 
 const native = nativeBitmaps();
 
-export const RoaringBitmap32: typeof WasmBitmap32 = native ?? WasmBitmap32;
+/** The native bitmaps made while a withTemporaryBitmaps runs, which it frees when it returns (null: none runs). */
+let temporaries: Bitmap[] | null = null;
+
+/**
+ * The native class as the indexes use it: every bitmap its constructor or one of its static methods (`and`,
+ * `orMany`, `fromRange`…) makes while a withTemporaryBitmaps runs is kept, to be freed when it returns, as the
+ * WebAssembly arena frees its own. Otherwise a search's intermediate bitmaps (a copy of the broadest keyword's
+ * posting is 128 KB at a million posts) waited for V8's collector, and tens of megabytes of them piled up in the
+ * malloc heap under load.
+ */
+function scoped(Native: typeof WasmBitmap32): typeof WasmBitmap32 {
+  const keep = (made: unknown): unknown => {
+    if (temporaries && made instanceof Native) temporaries.push(made);
+    return made;
+  };
+  return new Proxy(Native, {
+    construct: (target, args, newTarget) => keep(Reflect.construct(target, args, newTarget)) as object,
+    get: (target, key, receiver) => {
+      const value: unknown = Reflect.get(target, key, receiver);
+      return typeof value === 'function' && key !== 'prototype' ? (...args: unknown[]) => keep(Reflect.apply(value, target, args)) : value;
+    },
+  });
+}
+
+export const RoaringBitmap32: typeof WasmBitmap32 = native ? scoped(native) : WasmBitmap32;
 /**
  * A bitmap of either library. Their methods agree, but for a few that only one has or that take other arguments under
  * the same name (`rangeUint32Array` takes values on WebAssembly, ranks on the native binding; `select` past the end gives
@@ -56,9 +80,23 @@ export function highest(bitmap: Bitmap, skip: number, count: number): number[] {
 
 /**
  * Runs `work` with every bitmap it creates freed when it returns: on WebAssembly, whose memory JavaScript's collector
- * frees only eventually, through an arena; the native binding's bitmaps tell V8 their size and are freed with the
- * objects. `work` must create no bitmap that outlives it.
+ * frees only eventually, through an arena; on the native binding, those made through `RoaringBitmap32` (its
+ * constructor and static methods; `copyOf` for a copy). `work` must create no bitmap that outlives it.
  */
 export function withTemporaryBitmaps<T>(work: () => T): T {
-  return native ? work() : new RoaringArenaAllocator().with(work);
+  if (!native) return new RoaringArenaAllocator().with(work);
+  const outer = temporaries;
+  const made: Bitmap[] = [];
+  temporaries = made;
+  try {
+    return work();
+  } finally {
+    temporaries = outer;
+    for (const bitmap of made) bitmap.dispose();
+  }
+}
+
+/** A copy of a bitmap, freed with the other temporaries of the withTemporaryBitmaps it is made in. */
+export function copyOf(bitmap: Bitmap): Bitmap {
+  return RoaringBitmap32.or(bitmap, new RoaringBitmap32());
 }
