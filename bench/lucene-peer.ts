@@ -44,7 +44,12 @@ export class LucenePeer {
     const corpus = path.join(this.dir, 'corpus.tsv');
     const questions = path.join(this.dir, 'queries.tsv');
     const answers = path.join(this.dir, 'answers.tsv');
-    fs.writeFileSync(corpus, documents.map((d) => `${d.id}\t${d.time}\t${d.tokens.join(' ')}`).join('\n'));
+    // Written a few thousand documents at a time: at a million posts the whole text exceeds a string's length limit.
+    const fd = fs.openSync(corpus, 'w');
+    for (let i = 0; i < documents.length; i += 5_000) {
+      fs.writeSync(fd, documents.slice(i, i + 5_000).map((d) => `${d.id}\t${d.time}\t${d.tokens.join(' ')}\n`).join(''));
+    }
+    fs.closeSync(fd);
     fs.writeFileSync(questions, queries.map((q) => [
       q.recent ? 1 : 0, q.offset, q.limit, bound(q.from, '-9223372036854775808'), bound(q.to, '9223372036854775807'),
       q.required.filter((token) => !facetParts(token)).join(' '), q.required.filter((token) => facetParts(token)).join(' '), q.excluded.join(' '),

@@ -7,7 +7,7 @@
  */
 import { bytesOf, type Chunk, type ChunkReader } from './index-snapshot.js';
 import { DocumentNumbers } from './document-numbers.js';
-import { highest, RoaringBitmap32, type Bitmap } from './bitmaps.js';
+import { highest, highestSet, RoaringBitmap32, type Bitmap } from './bitmaps.js';
 import { PostingIndex, type PostingMeta, type SearchDocument } from './posting-index.js';
 
 /** A column of numbers by document number that grows as documents are added. */
@@ -201,6 +201,16 @@ export class OrderedDocuments {
       if (at >= from && at <= to) within.add(doc);
     }
     return within;
+  }
+
+  /** The `count` newest documents of `result`, newest first, and as a bitmap. */
+  newestSet(result: Bitmap, count: number): { docs: number[]; set: Bitmap } {
+    if (this.displaced.isEmpty || RoaringBitmap32.and(result, this.displaced).isEmpty) {
+      const set = highestSet(result, 0, count);
+      return { docs: Array.from(set.toUint32Array()).reverse(), set };
+    }
+    const docs = this.newest(result, 0, count);
+    return { docs, set: new RoaringBitmap32(docs) };
   }
 
   /** `limit` documents of `result` newest first after skipping `offset`. */

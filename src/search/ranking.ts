@@ -9,6 +9,9 @@ import { TIERS, type PostingIndex } from './posting-index.js';
 /** Relevance ranks the newest this many matches; the older matches follow newest first (docs/search.md). */
 export const RELEVANCE_CANDIDATES = 200;
 
+/** ln(1 + occurrences) for a term found once, then at each tier (occurrences 1, 2, 4, 8). */
+const TERM_WEIGHT = [1, ...TIERS].map((occurrences) => Math.log1p(occurrences));
+
 /**
  * `limit` documents of `result` in relevance order after skipping `offset`: the newest RELEVANCE_CANDIDATES
  * ranked by their relevance to `terms` (newest first among equals), then the older ones newest first. Every
@@ -16,8 +19,8 @@ export const RELEVANCE_CANDIDATES = 200;
  */
 export function relevancePage(docs: OrderedDocuments, result: Bitmap, terms: string[], offset: number, limit: number): number[] {
   if (offset >= RELEVANCE_CANDIDATES) return docs.newest(result, offset, limit);
-  const candidates = docs.newest(result, 0, RELEVANCE_CANDIDATES);
-  const page = best(relevance(docs.index, candidates, terms), offset + limit).slice(offset).map((i) => candidates[i]!);
+  const { docs: candidates, set } = docs.newestSet(result, RELEVANCE_CANDIDATES);
+  const page = best(relevance(docs.index, candidates, set, terms), offset + limit).slice(offset).map((i) => candidates[i]!);
   if (page.length < limit && candidates.length === RELEVANCE_CANDIDATES) {
     page.push(...docs.newest(result, RELEVANCE_CANDIDATES, limit - page.length));
   }
@@ -54,29 +57,27 @@ function best(score: Float64Array, count: number): number[] {
  * when the document is indexed; each tier is intersected with the candidates once, so a page's relevance costs
  * a few intersections, not a lookup per candidate and term.
  */
-function relevance(index: PostingIndex, candidates: number[], terms: string[]): Float64Array {
-  const occurrences = new Uint8Array(candidates.length * terms.length).fill(1);
-  let within: Bitmap | null = null;
+function relevance(index: PostingIndex, candidates: number[], within: Bitmap, terms: string[]): Float64Array {
+  const occurrences = new Uint8Array(candidates.length * terms.length);
   let ascending: Int32Array | null = null;
   terms.forEach((term, t) => {
     const tiers = index.tiersOf(term);
     if (!tiers) return;
-    within ??= new RoaringBitmap32(candidates);
     ascending ??= positionsByDocument(candidates);
     // The tiers nest (whoever repeats a term 8 times repeats it 4 times): the highest one a candidate is in wins.
     tiers.forEach((tier, level) => {
       // Both in ascending document order: one walk pairs each hit with its candidate.
       let at = 0;
-      for (const doc of RoaringBitmap32.and(tier, within!).toUint32Array()) {
+      for (const doc of RoaringBitmap32.and(tier, within).toUint32Array()) {
         while (at < candidates.length && candidates[ascending![at]!] !== doc) at++;
-        if (at < candidates.length) occurrences[ascending![at]! * terms.length + t] = TIERS[level]!;
+        if (at < candidates.length) occurrences[ascending![at]! * terms.length + t] = level + 1;
       }
     });
   });
   const score = new Float64Array(candidates.length);
   for (let i = 0; i < candidates.length; i++) {
     let sum = 0;
-    for (let t = 0; t < terms.length; t++) sum += Math.log1p(occurrences[i * terms.length + t]!);
+    for (let t = 0; t < terms.length; t++) sum += TERM_WEIGHT[occurrences[i * terms.length + t]!]!;
     score[i] = sum / Math.log(Math.E + index.lengthOf(candidates[i]!) / 500);
   }
   return score;
