@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { DataVersion } from '../cache/data-version.js';
+import { SeenBefore } from '../cache/seen-before.js';
 import { ClientGoneError } from '../db/read-scope.js';
 import type { FacetCounts } from './facet-counts.js';
 
@@ -8,13 +9,15 @@ interface Entry extends Omit<Found, 'validFrom' | 'validUntil'> { version: numbe
 
 /**
  * Search results (the exact total, one page of ids, facet counts when asked for) cached under the data
- * version they were read at.
+ * version they were read at, from the second time a search is asked for.
  * A hit needs the version to be unchanged, so a write by any instance makes every cached page of that data
  * stale at once. When results depend on time (jobs open and close), an entry holds only for the moments in
  * [`validFrom`, `validUntil`): the clock may move back as well as forward.
  */
 export class SearchCache {
   private readonly entries = new LRUCache<string, Entry>({ max: 5_000 });
+  /** A result is kept when its search comes a second time (seen-before.ts): most distinct searches come once. */
+  private readonly offered = new SeenBefore();
   /** Computations under way, so that concurrent misses of one search run it once. */
   private readonly inFlight = new Map<string, Promise<Entry>>();
 
@@ -45,7 +48,7 @@ export class SearchCache {
       const entry = {
         version, validFrom: fresh.validFrom ?? Number.NEGATIVE_INFINITY, validUntil: fresh.validUntil ?? Number.POSITIVE_INFINITY, total: fresh.total, ids: fresh.ids, facets: fresh.facets,
       };
-      this.entries.set(key, entry);
+      if (this.offered.admits(key, this.entries.has(key))) this.entries.set(key, entry);
       return entry;
     }).finally(() => {
       if (this.inFlight.get(flightKey) === flight) this.inFlight.delete(flightKey);
