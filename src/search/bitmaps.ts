@@ -78,9 +78,14 @@ export function highestSet(bitmap: Bitmap, skip: number, count: number): Bitmap 
   return Bitmaps.and(bitmap, Bitmaps.fromRange(low, high));
 }
 
+/** The values of a bitmap, highest first. */
+export function descending(bitmap: Bitmap): number[] {
+  return Array.from(bitmap.toUint32Array()).reverse();
+}
+
 /** The `count` highest values of a bitmap after skipping its `skip` highest, highest first (a page newest first). */
 export function highest(bitmap: Bitmap, skip: number, count: number): number[] {
-  return Array.from(highestSet(bitmap, skip, count).toUint32Array()).reverse();
+  return descending(highestSet(bitmap, skip, count));
 }
 
 /**

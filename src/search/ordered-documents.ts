@@ -7,7 +7,7 @@
  */
 import { bytesOf, type Chunk, type ChunkReader } from './index-snapshot.js';
 import { DocumentNumbers } from './document-numbers.js';
-import { highest, highestSet, RoaringBitmap32, type Bitmap } from './bitmaps.js';
+import { descending, highest, highestSet, RoaringBitmap32, type Bitmap } from './bitmaps.js';
 import { PostingIndex, type PostingMeta, type SearchDocument } from './posting-index.js';
 
 /** A column of numbers by document number that grows as documents are added. */
@@ -205,21 +205,34 @@ export class OrderedDocuments {
 
   /** The `count` newest documents of `result`, newest first, and as a bitmap. */
   newestSet(result: Bitmap, count: number): { docs: number[]; set: Bitmap } {
-    if (this.displaced.isEmpty || RoaringBitmap32.and(result, this.displaced).isEmpty) {
+    const out = this.displacedIn(result);
+    if (!out) {
       const set = highestSet(result, 0, count);
-      return { docs: Array.from(set.toUint32Array()).reverse(), set };
+      return { docs: descending(set), set };
     }
-    const docs = this.newest(result, 0, count);
+    const docs = this.merged(result, out, 0, count);
     return { docs, set: new RoaringBitmap32(docs) };
   }
 
   /** `limit` documents of `result` newest first after skipping `offset`. */
   newest(result: Bitmap, offset: number, limit: number): number[] {
     if (limit <= 0 || offset >= result.size) return [];
-    const out = this.displaced.isEmpty ? null : RoaringBitmap32.and(result, this.displaced);
-    if (!out || out.isEmpty) return highest(result, offset, limit);
-    // Merge the documents in order (read from the top of the bitmap, passing over the displaced ones among them)
-    // with the displaced ones, sorted by time.
+    const out = this.displacedIn(result);
+    return out ? this.merged(result, out, offset, limit) : highest(result, offset, limit);
+  }
+
+  /** The displaced documents of `result`; null when it has none. */
+  private displacedIn(result: Bitmap): Bitmap | null {
+    if (this.displaced.isEmpty) return null;
+    const out = RoaringBitmap32.and(result, this.displaced);
+    return out.isEmpty ? null : out;
+  }
+
+  /**
+   * A page newest first of `result`, whose displaced documents are `out`: the documents in order (read from the top
+   * of the bitmap, passing over the displaced ones among them) merged with the displaced ones, sorted by time.
+   */
+  private merged(result: Bitmap, out: Bitmap, offset: number, limit: number): number[] {
     const inOrder = highest(result, 0, offset + limit + out.size).filter((doc) => !out.has(doc));
     const displaced = out.toArray().sort((a, b) => (this.newer(a, b) ? -1 : 1));
     const merged: number[] = [];
