@@ -5,6 +5,7 @@ import path from 'node:path';
 import { PostingIndex } from '../src/search/posting-index.js';
 import { readSnapshot, writeSnapshot } from '../src/search/index-snapshot.js';
 import { PostingLog, Vocabulary } from '../src/search/vocabulary.js';
+import { RoaringBitmap32 } from '../src/search/bitmaps.js';
 
 const matches = (index: PostingIndex, ...tokens: string[]) => index.match({ all: tokens.map((t) => [t]), none: [] }).toArray();
 
@@ -68,5 +69,49 @@ describe('the posting index build', () => {
     expect([0, 1, 2].map((doc) => index.occurrences('go', doc))).toEqual([8, 2, 1]);
     expect(index.occurrences('stop', 0)).toBe(0);
     expect(index.lengthOf(1)).toBe('go stop'.length + 'go'.length);
+  });
+});
+
+describe('the occurrence tiers in their smaller form', () => {
+  // Texts where "go" repeats in nearly every document that holds it (its first tier is kept as the few documents
+  // missing from it) and "stop" is mostly found once (its first tier stays as the documents in it).
+  const text = (doc: number) => {
+    const go = doc % 10 === 0 ? 1 : 2 + (doc % 9);
+    const stop = doc % 7 === 0 ? 3 : 1;
+    return `${'go '.repeat(go)}${'stop '.repeat(stop)}${doc % 3 === 0 ? 'rare rare' : ''}`;
+  };
+  const build = (from: number, to: number, index = new PostingIndex()) => {
+    for (let doc = from; doc < to; doc++) index.add(doc, { texts: [text(doc)], facets: [] });
+    index.flush();
+    return index;
+  };
+  const levels = (index: PostingIndex, docs: number) => ['go', 'stop', 'rare', 'none'].map((token) => Array.from({ length: docs }, (_, doc) => index.occurrences(token, doc)));
+  const tiersOf = (index: PostingIndex, token: string, docs: number) => {
+    const all = new RoaringBitmap32(Array.from({ length: docs }, (_, doc) => doc));
+    return index.tiersWithin(token, all)?.map((tier) => tier.toArray());
+  };
+
+  it('answers as the plain tiers do, after a build, documents added after it, and a saved copy', async () => {
+    const plain = build(0, 3000);
+    const compacted = build(0, 2000);
+    compacted.optimize();
+    build(2000, 3000, compacted);
+    expect(levels(compacted, 3000)).toEqual(levels(plain, 3000));
+    for (const token of ['go', 'stop', 'rare']) expect(tiersOf(compacted, token, 3000)).toEqual(tiersOf(plain, token, 3000));
+    expect(compacted.bytes()).toBeLessThan(plain.bytes());
+
+    const { meta, chunks } = compacted.save(3000);
+    // "go" keeps its first tier as missing documents; "stop" keeps its own.
+    expect(meta.missing[meta.tiered.indexOf('go')]! & 1).toBe(1);
+    expect(meta.missing[meta.tiered.indexOf('stop')]! & 1).toBe(0);
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'posting-tiers-')), 'copy.idx');
+    await writeSnapshot(file, meta, chunks);
+    const copy = readSnapshot<typeof meta>(file)!;
+    const restored = PostingIndex.restore(copy.header, copy.chunks);
+    copy.chunks.close();
+    build(3000, 3500, restored);
+    build(3000, 3500, plain);
+    expect(levels(restored, 3500)).toEqual(levels(plain, 3500));
+    for (const token of ['go', 'stop', 'rare']) expect(tiersOf(restored, token, 3500)).toEqual(tiersOf(plain, token, 3500));
   });
 });

@@ -3,7 +3,7 @@ import { generateBenchData } from '../bench/generate-data.js';
 import { generateDemoData } from '../src/demo/demo-generator.js';
 import { JobIndex, type JobSearchFilter } from '../src/modules/jobs/job-index.js';
 import { PostIndex, RELEVANCE_CANDIDATES, type PostSearchFilter } from '../src/modules/posts/post-index.js';
-import { TIERS } from '../src/search/posting-index.js';
+import { TIERS } from '../src/search/occurrence-tiers.js';
 import { FACETS } from '../src/search/fields.js';
 import { isHiring, jobDocumentParts, jobTexts, jobTokens } from '../src/modules/jobs/job-document.js';
 import { postTokens } from '../src/modules/posts/post-document.js';

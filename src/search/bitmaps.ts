@@ -110,3 +110,9 @@ export function withTemporaryBitmaps<T>(work: () => T): T {
 export function copyOf(bitmap: Bitmap): Bitmap {
   return RoaringBitmap32.or(bitmap, new RoaringBitmap32());
 }
+
+/** Run-compresses a bitmap and frees its containers' spare capacity (the native binding's `shrinkToFit`). */
+export function compact(bitmap: Bitmap): void {
+  bitmap.runOptimize();
+  (bitmap as Partial<{ shrinkToFit(): number }>).shrinkToFit?.();
+}

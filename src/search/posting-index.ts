@@ -4,18 +4,17 @@
  * its cost follows the sizes of the posting lists it combines, and its count is exact at any size.
  *
  * What relevance needs is held too, so that ranking reads no text: each document's length, and for each
- * token the documents in which it repeats, in tiers (at least 2, 4 and 8 occurrences).
+ * token the documents in which it repeats, in tiers (at least 2, 4 and 8 occurrences: occurrence-tiers.ts).
  *
  * The bitmaps are CRoaring's (bitmaps.ts: the native binding where it loads, WebAssembly elsewhere).
  */
-import { copyOf, RoaringBitmap32, type Bitmap } from './bitmaps.js';
+import { compact, copyOf, RoaringBitmap32, type Bitmap } from './bitmaps.js';
 import { bytesOf, type Chunk, type ChunkReader } from './index-snapshot.js';
 import { COLUMN_KINDS } from './fields.js';
 import { analyzeInto, facetParts, type TokenSink } from './search-text.js';
 import { PostingLog, Vocabulary } from './vocabulary.js';
+import { compactTiers, levelIn, levelOf, plainTiers, TIERS, tiersTaking, tiersWithin, type Tier } from './occurrence-tiers.js';
 
-/** A document is in tier i of a token when the token occurs at least TIERS[i] times in it. */
-export const TIERS = [2, 4, 8] as const;
 /**
  * Postings gathered before they are added to the bitmaps in bulk (a build adds hundreds of millions): 12 MB of typed
  * arrays while they wait and drain. Four times as many built no faster and held 36 MB more at the build's peak.
@@ -35,7 +34,8 @@ export interface IndexQuery {
   none: string[];
 }
 
-export interface PostingMeta { tokens: string[]; tiered: string[] }
+/** `missing`: for each token of `tiered`, which of its tiers are kept as missing documents (bit i for tier i). */
+export interface PostingMeta { tokens: string[]; tiered: string[]; missing: number[] }
 
 /** A facet kind's value of each document: the value's number (its index in `values`), -1 for none. */
 export interface FacetColumn {
@@ -123,7 +123,7 @@ export class PostingIndex {
   /** Every token the index has seen, numbered: postings and tiers are held by token number. */
   private readonly vocabulary = new Vocabulary();
   private readonly postings: Bitmap[] = [];
-  private readonly tiers: Array<Bitmap[] | undefined> = [];
+  private readonly tiers: Array<Tier[] | undefined> = [];
   /** The postings of each facet kind's values (`c` → company id → posting), for facet counts. */
   private readonly facetPostings = new Map<string, Map<string, Bitmap>>();
   private readonly facetColumns = new Map<string, GrowingFacetColumn>(COLUMN_KINDS.map((kind) => [kind, new GrowingFacetColumn()]));
@@ -131,7 +131,7 @@ export class PostingIndex {
   readonly live = new RoaringBitmap32();
   private lengths = new Uint32Array(1024);
   private readonly counts = new DocumentCounts(this.vocabulary);
-  /** Postings added since the last flush: (token number, document), and (token number × tiers + tier, document). */
+  /** Postings added since the last flush: (token number, document), and (token number × tiers + tier, document) for the tiers they change. */
   private readonly pending = new PostingLog();
   private readonly pendingTiers = new PostingLog();
   private changes = 0;
@@ -154,8 +154,7 @@ export class PostingIndex {
     for (let i = 0; i < counts.length; i++) {
       const n = counts.numbers[i]!;
       this.pending.push(n, doc);
-      const occurrences = counts.counts[n]!;
-      for (let tier = 0; tier < TIERS.length && occurrences >= TIERS[tier]!; tier++) this.pendingTiers.push(n * TIERS.length + tier, doc);
+      tiersTaking(this.tiers[n], levelOf(counts.counts[n]!), (tier) => this.pendingTiers.push(n * TIERS.length + tier, doc));
     }
     if (doc >= this.lengths.length) {
       const grown = new Uint32Array(Math.max(doc + 1, this.lengths.length * 2));
@@ -182,8 +181,8 @@ export class PostingIndex {
     });
     this.pendingTiers.drain(this.vocabulary.size * TIERS.length, (key, docs) => {
       const n = Math.floor(key / TIERS.length);
-      const tiers = this.tiers[n] ??= TIERS.map(() => new RoaringBitmap32());
-      tiers[key % TIERS.length]!.addMany(docs);
+      const tiers = this.tiers[n] ??= plainTiers();
+      tiers[key % TIERS.length]!.docs.addMany(docs);
     });
   }
 
@@ -203,12 +202,13 @@ export class PostingIndex {
   }
 
   /**
-   * The documents in which a token repeats: for each of TIERS, those holding it at least that many times
-   * (undefined when it repeats in none). Relevance reads them for a page's candidates all at once (ranking.ts).
+   * For each of TIERS, the documents of `within` that hold the token at least that many times, as temporary bitmaps;
+   * undefined when it repeats in no document. Relevance reads a page's candidates this way (ranking.ts).
    */
-  tiersOf(token: string): readonly Bitmap[] | undefined {
+  tiersWithin(token: string, within: Bitmap): Bitmap[] | undefined {
     const n = this.vocabulary.numberOf(token);
-    return n === undefined ? undefined : this.tiers[n];
+    const tiers = n === undefined ? undefined : this.tiers[n];
+    return tiers && tiersWithin(RoaringBitmap32.and(this.postings[n!]!, within), tiers);
   }
 
   /** Each document's value of a facet kind (documents removed since included), for the kinds that keep a column. */
@@ -226,8 +226,13 @@ export class PostingIndex {
     this.flush();
     this.pending.release();
     this.pendingTiers.release();
-    for (const posting of this.postings) compact(posting);
-    for (const tiers of this.tiers) if (tiers) for (const tier of tiers) compact(tier);
+    this.postings.forEach((posting, n) => {
+      compact(posting);
+      const tiers = this.tiers[n];
+      if (!tiers?.every((tier) => !tier.missing)) return;
+      for (const tier of tiers) compact(tier.docs);
+      compactTiers(posting, tiers);
+    });
     compact(this.live);
   }
 
@@ -256,11 +261,11 @@ export class PostingIndex {
 
   /** How often `token` occurs in `doc`, rounded down to a tier (1 when it occurs once; 0 when not at all). */
   occurrences(token: string, doc: number): number {
-    if (!this.posting(token)?.has(doc)) return 0;
-    const tiers = this.tiersOf(token);
-    if (!tiers) return 1;
-    for (let i = TIERS.length - 1; i >= 0; i--) if (tiers[i]!.has(doc)) return TIERS[i]!;
-    return 1;
+    const n = this.vocabulary.numberOf(token);
+    if (n === undefined || !this.postings[n]?.has(doc)) return 0;
+    const tiers = this.tiers[n];
+    const level = tiers ? levelIn(tiers, doc) : 0;
+    return level === 0 ? 1 : TIERS[level - 1]!;
   }
 
   /** Every token with the live documents holding it (for the operator's check; not a search path). */
@@ -283,9 +288,10 @@ export class PostingIndex {
     this.flush();
     const tokens = this.vocabulary.names.slice(0, this.postings.length);
     const tiered = tokens.filter((_, n) => this.tiers[n]);
+    const missing = this.tiers.flatMap((tiers) => (tiers ? [tiers.reduce((bits, tier, i) => bits | (tier.missing ? 1 << i : 0), 0)] : []));
     const chunks: Chunk[] = [bytesOf(this.lengths.subarray(0, documents)), this.live, ...this.postings];
-    for (const tiers of this.tiers) if (tiers) chunks.push(...tiers);
-    return { meta: { tokens, tiered }, chunks };
+    for (const tiers of this.tiers) if (tiers) chunks.push(...tiers.map((tier) => tier.docs));
+    return { meta: { tokens, tiered, missing }, chunks };
   }
 
   static restore(meta: PostingMeta, reader: ChunkReader): PostingIndex {
@@ -298,7 +304,9 @@ export class PostingIndex {
     index.live.orInPlace(live);
     live.dispose();
     for (const token of meta.tokens) index.setPosting(index.vocabulary.intern(token), bitmap());
-    for (const token of meta.tiered) index.tiers[index.vocabulary.intern(token)] = TIERS.map(() => bitmap());
+    meta.tiered.forEach((token, i) => {
+      index.tiers[index.vocabulary.intern(token)] = TIERS.map((_, tier) => ({ docs: bitmap(), missing: (meta.missing[i]! & (1 << tier)) !== 0 }));
+    });
     // The columns are not in the copy: each value's posting says which documents hold it.
     for (const kind of COLUMN_KINDS) {
       for (const [value, posting] of index.facetValues(kind)) {
@@ -313,7 +321,7 @@ export class PostingIndex {
     this.flush();
     let total = this.lengths.byteLength + this.live.getSerializationSizeInBytes('portable');
     for (const posting of this.postings) total += posting.getSerializationSizeInBytes('portable');
-    for (const tiers of this.tiers) if (tiers) for (const tier of tiers) total += tier.getSerializationSizeInBytes('portable');
+    for (const tiers of this.tiers) if (tiers) for (const tier of tiers) total += tier.docs.getSerializationSizeInBytes('portable');
     return total;
   }
 
@@ -321,10 +329,4 @@ export class PostingIndex {
     this.flush();
     return this.postings.length;
   }
-}
-
-/** Run-compresses a bitmap and frees its containers' spare capacity (the native binding's `shrinkToFit`). */
-function compact(bitmap: Bitmap): void {
-  bitmap.runOptimize();
-  (bitmap as Partial<{ shrinkToFit(): number }>).shrinkToFit?.();
 }

@@ -2,9 +2,10 @@
  * Ranking: the order of a page of matches by relevance. The matches themselves come first, from the posting index
  * (posting-index.ts `match`, bitmap algebra); ranking reads only the candidates it orders.
  */
-import { RoaringBitmap32, type Bitmap } from './bitmaps.js';
+import type { Bitmap } from './bitmaps.js';
 import type { OrderedDocuments } from './ordered-documents.js';
-import { TIERS, type PostingIndex } from './posting-index.js';
+import { TIERS } from './occurrence-tiers.js';
+import type { PostingIndex } from './posting-index.js';
 
 /** Relevance ranks the newest this many matches; the older matches follow newest first (docs/search.md). */
 export const RELEVANCE_CANDIDATES = 200;
@@ -53,7 +54,7 @@ function best(score: Float64Array, count: number): number[] {
 /**
  * The relevance of each candidate to the terms it holds: for each term ln(1 + occurrences), summed, divided by
  * ln(e + characters / 500) so that a long text does not win by its length alone. Occurrences are counted in
- * tiers (1, 2, 4, 8 or more: posting-index.ts TIERS), which the index keeps per token as bitmaps, precomputed
+ * tiers (1, 2, 4, 8 or more: occurrence-tiers.ts), which the index keeps per token as bitmaps, precomputed
  * when the document is indexed; each tier is intersected with the candidates once, so a page's relevance costs
  * a few intersections, not a lookup per candidate and term.
  */
@@ -61,14 +62,14 @@ function relevance(index: PostingIndex, candidates: number[], within: Bitmap, te
   const occurrences = new Uint8Array(candidates.length * terms.length);
   let ascending: Int32Array | null = null;
   terms.forEach((term, t) => {
-    const tiers = index.tiersOf(term);
+    const tiers = index.tiersWithin(term, within);
     if (!tiers) return;
     ascending ??= positionsByDocument(candidates);
     // The tiers nest (whoever repeats a term 8 times repeats it 4 times): the highest one a candidate is in wins.
     tiers.forEach((tier, level) => {
       // Both in ascending document order: one walk pairs each hit with its candidate.
       let at = 0;
-      for (const doc of RoaringBitmap32.and(tier, within).toUint32Array()) {
+      for (const doc of tier.toUint32Array()) {
         while (at < candidates.length && candidates[ascending![at]!] !== doc) at++;
         if (at < candidates.length) occurrences[ascending![at]! * terms.length + t] = level + 1;
       }
