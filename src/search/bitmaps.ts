@@ -12,7 +12,7 @@
  * The two libraries read and write the same portable format, so a saved index copy loads under either.
  */
 import { createRequire } from 'node:module';
-import { RoaringArenaAllocator, RoaringBitmap32 as WasmBitmap32 } from 'roaring-wasm';
+import type { RoaringBitmap32 as WasmBitmap32 } from 'roaring-wasm';
 
 /** Which library the process's bitmaps come from. */
 export type BitmapLibrary = 'roaring' | 'roaring-wasm';
@@ -27,6 +27,8 @@ function nativeBitmaps(): typeof WasmBitmap32 | null {
 }
 
 const native = nativeBitmaps();
+/** The WebAssembly build, loaded only where the native binding is not (its module and memory: ~3 MB resident). */
+const wasm = native ? null : await import('roaring-wasm');
 
 /** The native bitmaps made while a withTemporaryBitmaps runs, which it frees when it returns (null: none runs). */
 let temporaries: Bitmap[] | null = null;
@@ -52,7 +54,7 @@ function scoped(Native: typeof WasmBitmap32): typeof WasmBitmap32 {
   });
 }
 
-export const RoaringBitmap32: typeof WasmBitmap32 = native ? scoped(native) : WasmBitmap32;
+export const RoaringBitmap32: typeof WasmBitmap32 = native ? scoped(native) : wasm!.RoaringBitmap32;
 /**
  * A bitmap of either library. Their methods agree, but for a few that only one has or that take other arguments under
  * the same name (`rangeUint32Array` takes values on WebAssembly, ranks on the native binding; `select` past the end gives
@@ -94,7 +96,7 @@ export function highest(bitmap: Bitmap, skip: number, count: number): number[] {
  * constructor and static methods; `copyOf` for a copy). `work` must create no bitmap that outlives it.
  */
 export function withTemporaryBitmaps<T>(work: () => T): T {
-  if (!native) return new RoaringArenaAllocator().with(work);
+  if (wasm) return new wasm.RoaringArenaAllocator().with(work);
   const outer = temporaries;
   const made: Bitmap[] = [];
   temporaries = made;

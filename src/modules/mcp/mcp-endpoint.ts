@@ -7,9 +7,7 @@
  * carrying the API's code and message (and the wait, for a rate limit).
  */
 import { randomBytes } from 'node:crypto';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
 import type { TSchema } from '@sinclair/typebox';
 import type { Tool } from './mcp-tools.js';
 
@@ -74,6 +72,26 @@ function multipart(args: Record<string, unknown>, headers: Record<string, string
   return { headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload };
 }
 
+/**
+ * The SDK, loaded at the first request to the endpoint: it and the schema library it brings take ~7 MB of V8's heap
+ * and ~15 MB of the process's memory, which an instance no agent calls never needs.
+ */
+let loaded: Promise<Sdk> | null = null;
+type Sdk = typeof import('@modelcontextprotocol/sdk/server/index.js') & typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js')
+  & typeof import('@modelcontextprotocol/sdk/types.js');
+
+function sdk(): Promise<Sdk> {
+  loaded ??= Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]).then(([server, transport, types]) => ({ ...server, ...transport, ...types }), (err: unknown) => {
+    loaded = null;
+    throw err;
+  });
+  return loaded;
+}
+
 export class McpEndpoint {
   private readonly byName: Map<string, Tool>;
   private readonly tools: ListedTool[];
@@ -83,14 +101,15 @@ export class McpEndpoint {
     this.tools = tools.map(listed);
   }
 
-  /** Answers one HTTP request to the endpoint; `forward` are the headers each tool's API request carries (key, language). */
   /** The tool a JSON-RPC message calls, if it calls one. */
   toolCalled(message: unknown): Tool | undefined {
     const call = message as { method?: unknown; params?: { name?: unknown } } | null;
     return call?.method === 'tools/call' && typeof call.params?.name === 'string' ? this.byName.get(call.params.name) : undefined;
   }
 
+  /** Answers one HTTP request to the endpoint; `forward` are the headers each tool's API request carries (key, language). */
   async handle(request: Request, parsedBody: unknown, forward: Forward): Promise<{ status: number; headers: Headers; body: string }> {
+    const { Server, WebStandardStreamableHTTPServerTransport, ListToolsRequestSchema, CallToolRequestSchema } = await sdk();
     const server = new Server(
       { name: 'svc-open-api', title: 'Open platform: posts, jobs and events', version: this.version },
       {
@@ -112,7 +131,10 @@ export class McpEndpoint {
 
   private async call(name: string, args: Record<string, unknown>, forward: Forward): Promise<CallToolResult> {
     const tool = this.byName.get(name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 100)}`);
+    if (!tool) {
+      const { McpError, ErrorCode } = await sdk();
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 100)}`);
+    }
     const path = tool.path(Object.fromEntries(Object.entries(args).map(([key, value]) => [key, encodeURIComponent(String(value))])));
     const headers = { ...forward.common, ...(tool.scope ? forward.user : {}) };
     const answer = tool.write
