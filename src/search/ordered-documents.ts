@@ -5,6 +5,7 @@
  * behind) is "displaced": kept in a small bitmap and merged by its own time. Each document can carry a few
  * numbers more (`extra`: a job's end and views) for the index that owns it.
  */
+import { grown, roomFor } from './growing-arrays.js';
 import { bytesOf, type Chunk, type ChunkReader } from './index-snapshot.js';
 import { DocumentNumbers } from './document-numbers.js';
 import { descending, highest, highestSet, RoaringBitmap32, type Bitmap } from './bitmaps.js';
@@ -12,15 +13,11 @@ import { PostingIndex, type PostingMeta, type SearchDocument } from './posting-i
 
 /** A column of numbers by document number that grows as documents are added. */
 export class Column {
-  private values = new Float64Array(1024);
+  private values: Float64Array<ArrayBuffer> = new Float64Array(1024);
   length = 0;
 
   push(value: number): void {
-    if (this.length === this.values.length) {
-      const grown = new Float64Array(this.values.length * 2);
-      grown.set(this.values);
-      this.values = grown;
-    }
+    if (this.length === this.values.length) this.values = grown(this.values, this.length + 1);
     this.values[this.length++] = value;
   }
 
@@ -35,7 +32,7 @@ export class Column {
 
   static of(values: Float64Array): Column {
     const column = new Column();
-    column.values = new Float64Array(Math.max(1024, values.length));
+    column.values = new Float64Array(roomFor(values.length));
     column.values.set(values);
     column.length = values.length;
     return column;

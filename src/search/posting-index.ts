@@ -13,6 +13,7 @@ import { bytesOf, type Chunk, type ChunkReader } from './index-snapshot.js';
 import { COLUMN_KINDS } from './fields.js';
 import { analyzeInto, facetParts, type TokenSink } from './search-text.js';
 import { PostingLog, Vocabulary } from './vocabulary.js';
+import { grown, roomFor } from './growing-arrays.js';
 import { compactTiers, levelIn, levelOf, plainTiers, TIERS, tiersTaking, tiersWithin, type Tier } from './occurrence-tiers.js';
 
 /**
@@ -47,7 +48,7 @@ export interface FacetColumn {
 class GrowingFacetColumn implements FacetColumn {
   readonly values: string[] = [];
   private readonly numberOf = new Map<string, number>();
-  ofDoc = new Int32Array(1024).fill(-1);
+  ofDoc: Int32Array<ArrayBuffer> = new Int32Array(1024).fill(-1);
 
   set(doc: number, value: string): void {
     this.setAll([doc], value);
@@ -63,11 +64,7 @@ class GrowingFacetColumn implements FacetColumn {
   }
 
   private place(doc: number, n: number): void {
-    if (doc >= this.ofDoc.length) {
-      const grown = new Int32Array(Math.max(doc + 1, this.ofDoc.length * 2)).fill(-1);
-      grown.set(this.ofDoc);
-      this.ofDoc = grown;
-    }
+    if (doc >= this.ofDoc.length) this.ofDoc = grown(this.ofDoc, doc + 1, -1);
     this.ofDoc[doc] = n;
   }
 }
@@ -94,8 +91,8 @@ class DocumentCounts implements TokenSink {
 
   count(n: number): void {
     if (n >= this.marks.length) {
-      this.marks = grow(this.marks, n + 1);
-      this.counts = grow(this.counts, n + 1);
+      this.marks = grown(this.marks, n + 1);
+      this.counts = grown(this.counts, n + 1);
     }
     if (this.marks[n] === this.mark) {
       this.counts[n]!++;
@@ -103,7 +100,7 @@ class DocumentCounts implements TokenSink {
     }
     this.marks[n] = this.mark;
     this.counts[n] = 1;
-    if (this.length === this.numbers.length) this.numbers = grow(this.numbers, this.length + 1);
+    if (this.length === this.numbers.length) this.numbers = grown(this.numbers, this.length + 1);
     this.numbers[this.length++] = n;
   }
 
@@ -111,12 +108,6 @@ class DocumentCounts implements TokenSink {
   pair(first: number, second: number): void { this.count(this.vocabulary.internPair(first, second)); }
   char(code: number): void { this.count(this.vocabulary.internChar(code)); }
   other(token: string): void { this.count(this.vocabulary.intern(token)); }
-}
-
-function grow(values: Int32Array, least: number): Int32Array<ArrayBuffer> {
-  const grown = new Int32Array(Math.max(least, values.length * 2));
-  grown.set(values);
-  return grown;
 }
 
 export class PostingIndex {
@@ -129,7 +120,7 @@ export class PostingIndex {
   private readonly facetColumns = new Map<string, GrowingFacetColumn>(COLUMN_KINDS.map((kind) => [kind, new GrowingFacetColumn()]));
   /** Documents that are in the index now (a removed document leaves its postings until the next rebuild). */
   readonly live = new RoaringBitmap32();
-  private lengths = new Uint32Array(1024);
+  private lengths: Uint32Array<ArrayBuffer> = new Uint32Array(1024);
   private readonly counts = new DocumentCounts(this.vocabulary);
   /** Postings added since the last flush: (token number, document), and (token number × tiers + tier, document) for the tiers they change. */
   private readonly pending = new PostingLog();
@@ -156,11 +147,7 @@ export class PostingIndex {
       this.pending.push(n, doc);
       tiersTaking(this.tiers[n], levelOf(counts.counts[n]!), (tier) => this.pendingTiers.push(n * TIERS.length + tier, doc));
     }
-    if (doc >= this.lengths.length) {
-      const grown = new Uint32Array(Math.max(doc + 1, this.lengths.length * 2));
-      grown.set(this.lengths);
-      this.lengths = grown;
-    }
+    if (doc >= this.lengths.length) this.lengths = grown(this.lengths, doc + 1);
     this.lengths[doc] = length;
     this.live.add(doc);
     this.changes++;
@@ -297,7 +284,7 @@ export class PostingIndex {
   static restore(meta: PostingMeta, reader: ChunkReader): PostingIndex {
     const index = new PostingIndex();
     const lengths = reader.uint32();
-    index.lengths = new Uint32Array(Math.max(1024, lengths.length));
+    index.lengths = new Uint32Array(roomFor(lengths.length));
     index.lengths.set(lengths);
     const bitmap = () => RoaringBitmap32.deserialize(reader.take(), 'portable');
     const live = bitmap();

@@ -4,6 +4,7 @@
  * Japanese or Chinese bigrams and characters: each is found by its character codes in a table of numbers, with no
  * string made for it and no map per document, and each posting waits in a typed array until it is added in bulk.
  */
+import { grown } from './growing-arrays.js';
 
 /** Slots of the pair table: grown when more than this share is taken. */
 const MAX_LOAD = 0.5;
@@ -91,8 +92,8 @@ export class PostingLog {
 
   push(key: number, doc: number): void {
     if (this.length === this.keys.length) {
-      this.keys = grown(this.keys);
-      this.docs = grown(this.docs);
+      this.keys = grown(this.keys, this.length + 1);
+      this.docs = grown(this.docs, this.length + 1);
     }
     this.keys[this.length] = key;
     this.docs[this.length++] = doc;
@@ -119,10 +120,4 @@ export class PostingLog {
     this.keys = new Uint32Array(1024);
     this.docs = new Uint32Array(1024);
   }
-}
-
-function grown(values: Uint32Array): Uint32Array<ArrayBuffer> {
-  const bigger = new Uint32Array(values.length * 2);
-  bigger.set(values);
-  return bigger;
 }
