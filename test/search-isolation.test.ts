@@ -33,6 +33,12 @@ describe.each(ENGINES)('search reads on %s', (engine) => {
 
   const run = (query: ReturnType<typeof slowRead>) => database.longReads({ compile: () => query.compile(database.db) });
 
+  it.runIf(engine === 'sqlite')('gives the main connection and each read worker a 4 MB page cache, not the 16 MB better-sqlite3 builds in', async () => {
+    const main = await sql<{ cache_size: number }>`PRAGMA cache_size`.execute(database.db);
+    expect(main.rows).toEqual([{ cache_size: -4000 }]);
+    expect(await run(sql<{ cache_size: number }>`PRAGMA cache_size`)).toEqual([{ cache_size: -4000 }]);
+  });
+
   it('stops a read that runs past the time limit, and keeps serving the next', async () => {
     const started = Date.now();
     const stopped = await run(slowRead(engine, 5_000)).catch((err: unknown) => err);

@@ -14,7 +14,7 @@ import { databaseUnavailable, queryTimeLimit } from './database-unavailable.js';
 import { ClientGoneError, readScope } from './read-scope.js';
 import type { DB } from './schema.js';
 import { countStatement, postgresPreparedReads, sqlitePreparedReads, type NamedStatementPool, type PreparedReads, type StatementCounter } from './prepared-reads.js';
-import { SqliteReadPool } from './sqlite-read-pool.js';
+import { SQLITE_CACHE_SIZE, SqliteReadPool } from './sqlite-read-pool.js';
 import { withStatementCache } from './statement-cache.js';
 import { holdingStatements } from './postgres-held-statements.js';
 import { postgresNotices, type Notices } from './postgres-notices.js';
@@ -227,6 +227,7 @@ export function openDatabase(options: DatabaseOptions): Database {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`cache_size = ${SQLITE_CACHE_SIZE}`);
   const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite, statements) }) });
   const workers = options.readWorkers ?? 2;
   const readers = workers > 0 && !sqlite.memory ? new SqliteReadPool(options.url, workers, timeoutMs) : null;
