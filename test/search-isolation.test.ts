@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { ClientGoneError, readScope, ReadTimeoutError } from '../src/db/read-scope.js';
@@ -31,7 +31,7 @@ describe.each(ENGINES)('search reads on %s', (engine) => {
     await test?.drop();
   });
 
-  const run = (query: ReturnType<typeof slowRead>) => database.longReads({ compile: () => query.compile(database.db) });
+  const run = <R>(query: RawBuilder<R>) => database.longReads({ compile: () => query.compile(database.db) });
 
   it.runIf(engine === 'sqlite')('gives the main connection and each read worker a 4 MB page cache, not the 16 MB better-sqlite3 builds in', async () => {
     const main = await sql<{ cache_size: number }>`PRAGMA cache_size`.execute(database.db);

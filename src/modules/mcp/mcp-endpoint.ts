@@ -7,6 +7,9 @@
  * carrying the API's code and message (and the wait, for a rate limit).
  */
 import { randomBytes } from 'node:crypto';
+import type * as SdkServer from '@modelcontextprotocol/sdk/server/index.js';
+import type * as SdkTransport from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type * as SdkTypes from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
 import type { TSchema } from '@sinclair/typebox';
 import type { Tool } from './mcp-tools.js';
@@ -77,8 +80,7 @@ function multipart(args: Record<string, unknown>, headers: Record<string, string
  * and ~15 MB of the process's memory, which an instance no agent calls never needs.
  */
 let loaded: Promise<Sdk> | null = null;
-type Sdk = typeof import('@modelcontextprotocol/sdk/server/index.js') & typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js')
-  & typeof import('@modelcontextprotocol/sdk/types.js');
+type Sdk = typeof SdkServer & typeof SdkTransport & typeof SdkTypes;
 
 function sdk(): Promise<Sdk> {
   loaded ??= Promise.all([
