@@ -21,7 +21,7 @@ import { DEMO_API_KEY } from '../src/demo/demo-generator.js';
 import { allLimitSettings } from '../src/rate-limit/limit-settings.js';
 import { referenceServer } from './reference-servers.js';
 import { cpuMs } from './run.js';
-import { serviceNodeFlags } from './service-flags.js';
+import { serviceEnv, serviceNodeFlags } from './service-flags.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, rounds: { type: 'string', default: '2' }, connections: { type: 'string', default: '50' }, work: { type: 'string', default: '50,100' } } });
 const seconds = Number(values.seconds);
@@ -36,7 +36,7 @@ if (built.status !== 0) throw new Error('npm run build failed');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-pipeline-'));
 const port = 20_000 + Math.floor(Math.random() * 10_000);
 const service = spawn(process.execPath, [...serviceNodeFlags(), 'dist/cli/main.js', 'demo'], {
-  env: { ...process.env, ...allLimitSettings(1_000_000_000), PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'warn', REDIS_URL: '', DATABASE_URL: '' },
+  env: { ...process.env, ...serviceEnv(), ...allLimitSettings(1_000_000_000), PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'warn', REDIS_URL: '', DATABASE_URL: '' },
   stdio: 'ignore',
 });
 const serviceUrl = `http://127.0.0.1:${port}/api/v1/codes/job-categories`;

@@ -29,7 +29,7 @@ import { benchDataCounts, benchDataName, fileInPageCache, schemaInPageCache } fr
 import { generateBenchData } from './generate-data.js';
 import { REALISTIC, realisticWorkload, type Prepared } from './realistic.js';
 import { referenceServer } from './reference-servers.js';
-import { serviceNodeFlags } from './service-flags.js';
+import { serviceEnv, serviceNodeFlags } from './service-flags.js';
 import { childrenOf, processCpuMs, statFields } from '../test/helpers/proc.js';
 import { WRITE_KINDS, type WriteKind, type WriteStats } from './write-stats.js';
 
@@ -162,7 +162,7 @@ export async function startService(target: Target, dataDir: string, profile?: st
   // written when the process exits (SIGTERM below); it covers the whole process, start-up included.
   const profiling = profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profile)}`] : [];
   const child = spawn(process.execPath, [...serviceNodeFlags(), ...profiling, 'dist/server.js'], {
-    env: { ...process.env, ...RAISED, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: target.databaseUrl, DATA_DIR: dataDir, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', SIGNING_KEY_SECRET: SECRET, REDIS_URL: '', ...env },
+    env: { ...process.env, ...serviceEnv(), ...RAISED, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: target.databaseUrl, DATA_DIR: dataDir, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', SIGNING_KEY_SECRET: SECRET, REDIS_URL: '', ...env },
     stdio: 'inherit',
   });
   const base = `http://127.0.0.1:${port}`;

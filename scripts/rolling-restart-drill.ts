@@ -82,7 +82,7 @@ set -euo pipefail
 ${exports}
 cd '${dir}'
 start() {
-  PORT=$1 DATA_DIR='${dir}'/data-$1 INSTANCE_NAME=drill-$1 nohup '${process.execPath}' --max-old-space-size=256 --max-semi-space-size=8 dist/server.js >> instance-$1.log 2>&1 < /dev/null &
+  PORT=$1 DATA_DIR='${dir}'/data-$1 INSTANCE_NAME=drill-$1 MALLOC_ARENA_MAX=2 nohup '${process.execPath}' --max-old-space-size=256 --max-semi-space-size=8 dist/server.js >> instance-$1.log 2>&1 < /dev/null &
   echo $! > instance-$1.pid
 }
 stop() {

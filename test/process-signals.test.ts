@@ -11,7 +11,7 @@ const ROOT = path.resolve(new URL('..', import.meta.url).pathname);
  * Starts `npm <args>` in `cwd` as a process manager would (npm's own PID, no process group of ours), waits until
  * the service is ready, sends SIGTERM to exactly that PID, and reports what happened.
  */
-async function stopWithSigterm(args: string[], cwd: string, dataDir: string) {
+async function stopWithSigterm(args: string[], cwd: string, dataDir: string, whileReady: (npmPid: number) => void = () => {}) {
   const port = await freePort();
   const child = spawn('npm', args, {
     cwd, env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', LOG_FORMAT: 'json', SIGNING_KEY_SECRET: 'signals-test-secret-0123456789abcdef' },
@@ -29,11 +29,26 @@ async function stopWithSigterm(args: string[], cwd: string, dataDir: string) {
     if (!ready) await new Promise((r) => setTimeout(r, 250));
   }
   expect(ready, output).toBe(true);
+  whileReady(child.pid!);
   process.kill(child.pid!, 'SIGTERM');
   const code = await Promise.race([exited, new Promise<'still running'>((r) => setTimeout(() => r('still running'), 20_000))]);
   // Whatever npm did, nothing may be left serving on the port.
   const afterwards = await fetch(`${base}/readyz`).then((r) => r.status, () => 'refused');
   return { code, afterwards, output };
+}
+
+/** The environment of the process running `dist/server.js` among the descendants of `pid` (Linux's /proc). */
+function serverEnvironment(pid: number): string[] {
+  const parentOf = new Map<number, number>();
+  for (const entry of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      parentOf.set(Number(entry), Number(fs.readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]));
+    } catch { /* ended meanwhile */ }
+  }
+  const descends = (child: number): boolean => child === pid || (parentOf.has(child) && child !== 1 && descends(parentOf.get(child)!));
+  const server = [...parentOf.keys()].find((child) => descends(child) && fs.readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('dist/server.js'));
+  expect(server, 'the server process under npm').toBeDefined();
+  return fs.readFileSync(`/proc/${server}/environ`, 'utf8').split('\0');
 }
 
 describe('a supervisor\'s SIGTERM to the documented commands', () => {
@@ -60,7 +75,10 @@ describe('a supervisor\'s SIGTERM to the documented commands', () => {
     for (const linked of ['node_modules', 'views']) fs.symlinkSync(path.join(ROOT, linked), path.join(copy, linked));
     const built = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', path.join(ROOT, 'tsconfig.build.json'), '--outDir', path.join(copy, 'dist')], { encoding: 'utf8' });
     expect(built.status, built.stdout + built.stderr).toBe(0);
-    const { code, afterwards, output } = await stopWithSigterm(['start', '--ignore-scripts'], copy, tempDir('svc-signal-data-'));
+    let environment: string[] = [];
+    const { code, afterwards, output } = await stopWithSigterm(['start', '--ignore-scripts'], copy, tempDir('svc-signal-data-'), (npm) => { environment = serverEnvironment(npm); });
+    // Two malloc arenas: set by the start script itself (README), not left to whoever runs it.
+    expect(environment).toContain('MALLOC_ARENA_MAX=2');
     expect(output).toContain('shutting down: finishing in-flight requests');
     expect(output).toMatch(/finishing in-flight requests[^]*stopped/);
     expect(code).toBe(0);
