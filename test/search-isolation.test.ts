@@ -39,6 +39,21 @@ describe.each(ENGINES)('search reads on %s', (engine) => {
     expect(await run(sql<{ cache_size: number }>`PRAGMA cache_size`)).toEqual([{ cache_size: -4000 }]);
   });
 
+  it.runIf(engine === 'sqlite')('ends a read worker left idle, and starts one again at the next read', async () => {
+    const idling = openDatabase({ kind: 'sqlite', url: test.file!, readWorkers: 2, readWorkerIdleMs: 200 });
+    try {
+      const read = () => idling.longReads({ compile: () => sql<{ n: number }>`SELECT 7 AS n`.compile(idling.db) });
+      expect(await read()).toEqual([{ n: 7 }]);
+      expect(idling.pools()[0]!.size).toBe(2);
+      // Both end: the one that read, and the one started beside it that never got a read.
+      await expect.poll(() => idling.pools()[0]!.size, { timeout: 5_000 }).toBe(0);
+      expect(await read()).toEqual([{ n: 7 }]);
+      expect(idling.pools()[0]!.size).toBe(2);
+    } finally {
+      await idling.close();
+    }
+  });
+
   it('stops a read that runs past the time limit, and keeps serving the next', async () => {
     const started = Date.now();
     const stopped = await run(slowRead(engine, 5_000)).catch((err: unknown) => err);

@@ -63,6 +63,8 @@ export interface DatabaseOptions {
   backgroundPoolSize?: number;
   /** SQLite: worker threads for long reads (default 2; 0 runs them on the main connection). */
   readWorkers?: number;
+  /** SQLite: a read worker with nothing to read for this long ends (default 60 s; the next read starts one). */
+  readWorkerIdleMs?: number;
   /** A long read running longer is stopped (default 2,000 ms). */
   searchTimeoutMs?: number;
   /** PostgreSQL: waiting for a connection (a new one, or a free one of the pool) fails after this (default: no limit). */
@@ -230,7 +232,7 @@ export function openDatabase(options: DatabaseOptions): Database {
   sqlite.pragma(`cache_size = ${SQLITE_CACHE_SIZE}`);
   const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite, statements) }) });
   const workers = options.readWorkers ?? 2;
-  const readers = workers > 0 && !sqlite.memory ? new SqliteReadPool(options.url, workers, timeoutMs) : null;
+  const readers = workers > 0 && !sqlite.memory ? new SqliteReadPool(options.url, workers, timeoutMs, options.readWorkerIdleMs) : null;
   return {
     db,
     background: db,

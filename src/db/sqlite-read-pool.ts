@@ -52,7 +52,13 @@ const WORKER_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 128
 
 interface Job { query: ReadQuery; signal?: AbortSignal; resolve(rows: unknown[]): void; reject(err: Error): void }
 
-interface Reader { worker: Worker; running: Job | null; timer: NodeJS.Timeout | null }
+interface Reader { worker: Worker; running: Job | null; timer: NodeJS.Timeout | null; idle: NodeJS.Timeout | null }
+
+/**
+ * A worker with nothing to read for this long ends (the next read starts one again, in ~20 ms): a V8 isolate and a
+ * connection each, ~15 MB, that a service whose searches all come from its indexes needs only while it builds them.
+ */
+export const READ_WORKER_IDLE_MS = 60_000;
 
 /**
  * Read-only SQLite connections in worker threads, for the long reads (search counts, pages and rankings).
@@ -63,7 +69,7 @@ interface Reader { worker: Worker; running: Job | null; timer: NodeJS.Timeout | 
  * Reads wait in one queue here and each worker runs one at a time, so a read is started only when a worker
  * is free: a read whose client has left by then is dropped unrun, and a read running past `timeoutMs` is
  * stopped by ending its worker (SQLite cannot interrupt a statement of another thread), which a fresh one
- * replaces.
+ * replaces. A worker left idle for `idleMs` ends too.
  */
 export class SqliteReadPool {
   private readonly readers: Reader[] = [];
@@ -72,7 +78,7 @@ export class SqliteReadPool {
   private closed = false;
 
   /** Workers start at the first read, so commands that never search start none. */
-  constructor(private readonly file: string, private readonly size: number, private readonly timeoutMs: number) {}
+  constructor(private readonly file: string, private readonly size: number, private readonly timeoutMs: number, private readonly idleMs = READ_WORKER_IDLE_MS) {}
 
   execute<R>(query: ReadQuery): Promise<R[]> {
     const signal = readScope.getStore()?.signal;
@@ -92,6 +98,7 @@ export class SqliteReadPool {
 
   async close(): Promise<void> {
     this.closed = true;
+    for (const reader of this.readers) if (reader.idle) clearTimeout(reader.idle);
     for (const job of this.queue.splice(0)) job.reject(job.signal?.aborted ? new ClientGoneError() : new Error('The database is closed'));
     await Promise.all(this.readers.map((reader) => reader.worker.terminate()));
   }
@@ -106,6 +113,8 @@ export class SqliteReadPool {
         job = this.queue.shift();
       }
       if (!job) return;
+      if (reader.idle) clearTimeout(reader.idle);
+      reader.idle = null;
       reader.running = job;
       reader.worker.ref();
       reader.timer = setTimeout(() => this.stop(reader, new ReadTimeoutError(this.timeoutMs)), this.timeoutMs);
@@ -119,21 +128,32 @@ export class SqliteReadPool {
     reader.running = null;
     if (reader.timer) clearTimeout(reader.timer);
     reader.timer = null;
-    // An idle worker must not keep the process alive.
+    // An idle worker must not keep the process alive, and ends after a while.
     reader.worker.unref();
+    this.idleFrom(reader);
     return job;
   }
 
-  private stop(reader: Reader, err: Error): void {
-    this.finish(reader)?.reject(err);
+  /** Ends the worker after `idleMs` unless dispatch gives it a read first. */
+  private idleFrom(reader: Reader): void {
+    if (reader.idle) clearTimeout(reader.idle);
+    reader.idle = setTimeout(() => this.stop(reader, null), this.idleMs);
+    reader.idle.unref();
+  }
+
+  /** Ends a worker: one whose read failed or ran too long (`err` goes to that read), or one left idle (null). */
+  private stop(reader: Reader, err: Error | null): void {
+    const job = this.finish(reader);
+    if (reader.idle) clearTimeout(reader.idle);
+    if (err) job?.reject(err);
     this.readers.splice(this.readers.indexOf(reader), 1);
     void reader.worker.terminate();
-    if (!this.closed) this.dispatch();
+    if (!this.closed && this.queue.length > 0) this.dispatch();
   }
 
   private start(): Reader {
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file: this.file, driver: this.driver, cacheSize: SQLITE_CACHE_SIZE }, resourceLimits: WORKER_LIMITS });
-    const reader: Reader = { worker, running: null, timer: null };
+    const reader: Reader = { worker, running: null, timer: null, idle: null };
     worker.on('message', (message: { rows?: unknown[]; error?: string }) => {
       const job = this.finish(reader);
       if (message.error !== undefined) job?.reject(new Error(message.error));
@@ -146,6 +166,7 @@ export class SqliteReadPool {
       if (this.readers.includes(reader)) this.stop(reader, new Error('An SQLite read worker stopped'));
     });
     worker.unref();
+    this.idleFrom(reader);
     return reader;
   }
 }
