@@ -42,6 +42,17 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
     await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
   }
 
+  /**
+   * Opens the confirmation link mailed at sign-up (an account whose address is unconfirmed may make no app, key or
+   * client), then goes back to the apps page.
+   */
+  async function confirmByMail(page: Page, email: string) {
+    await expect.poll(() => inbox.to(email).length, { timeout: 10_000 }).toBeGreaterThan(0);
+    await page.goto(linkIn(inbox.to(email).at(-1)!, `${s.base}/console/confirm-email?token=`));
+    expect(await page.locator('main .notice').textContent()).toBe(`${email} is confirmed.`);
+    await page.goto(`${s.base}/console/apps`);
+  }
+
   const api = (key: string) => fetch(`${s.base}/api/v1/jobs?pageSize=1`, { headers: { 'x-svc-api-key': key } }).then((r) => r.status);
 
   it('takes a stranger from sign-up to a working key rotated with an overlap, and an OAuth client with two redirect URIs used through its consent page', async () => {
@@ -58,6 +69,10 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
     await page.getByLabel('Password').fill('a-long-password-2026');
     await page.getByRole('button', { name: 'Sign up' }).click();
     await expect.poll(() => page.url(), { timeout: 10_000 }).toBe(`${s.base}/console/apps`);
+    // Until the address is confirmed, the page offers no app to create.
+    expect(await page.locator('#apps-unproven').textContent()).toContain('Confirm builder@example.com before you create');
+    expect(await page.getByLabel('App name').count()).toBe(0);
+    await confirmByMail(page, 'builder@example.com');
     await check(page, 'apps');
 
     await page.getByLabel('App name').fill('Job board widget');
@@ -253,6 +268,7 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
     await page.getByLabel('Password').fill('a-long-password-2027');
     await page.getByRole('button', { name: 'Sign up' }).click();
     await expect.poll(() => page.url(), { timeout: 10_000 }).toBe(`${s.base}/console/apps`);
+    await confirmByMail(page, 'reloader@example.com');
     const owner = await db.selectFrom('users').select('id').where('email', '=', 'reloader@example.com').executeTakeFirstOrThrow();
     const apps = async () => (await db.selectFrom('apps').select('id').where('owner_user_id', '=', owner.id).where('deleted_at', 'is', null).execute()).length;
     /** The result page has arrived and shows the secret once. */

@@ -54,19 +54,29 @@ export class AccountLinks {
    * Sets a new password through a reset link, in one transaction: the link is used (a second use, or a use after
    * its 30 minutes, changes nothing and returns null), the password replaced, and every console and sign-in session
    * of the account ended. A disabled account's link does nothing.
+   *
+   * Following the link proves the address, so the account counts as confirmed from then on. When it had never been
+   * confirmed, whoever made it may not have owned the address: `neverConfirmed` runs in the same transaction, before
+   * the account is marked confirmed, to end every credential made before (the console's `endCredentialsOfAccount`).
    */
-  async resetPassword(secret: string | undefined, passwordHash: string): Promise<LinkHolder | null> {
+  async resetPassword<T>(secret: string | undefined, passwordHash: string, neverConfirmed: (trx: Transaction<DB>, userId: number, now: number) => Promise<T>): Promise<(LinkHolder & { ended: T | null }) | null> {
     if (!secret || !SECRET.test(secret)) return null;
     const now = this.clock();
     return this.db.transaction().execute(async (trx) => {
       const link = await used(trx, secret, 'reset', now);
       if (!link) return null;
       const { userId } = link;
-      const changed = await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: now })
-        .where('id', '=', userId).where('disabled_at', 'is', null).executeTakeFirst();
-      if (Number(changed.numUpdatedRows) !== 1) return null;
+      const user = await trx.selectFrom('users').select(['email', 'email_verified']).where('id', '=', userId).where('disabled_at', 'is', null).executeTakeFirst();
+      if (!user) return null;
+      await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', userId).execute();
       await trx.deleteFrom('login_sessions').where('user_id', '=', userId).execute();
-      return { userId, email: link.email };
+      const ended = user.email_verified ? null : await neverConfirmed(trx, userId, now);
+      // The mail reached the account's address only while the address is still the one the link was sent to.
+      if (user.email === link.email) {
+        await trx.updateTable('users').set({ email_verified: 1 }).where('id', '=', userId).execute();
+        await trx.deleteFrom('account_links').where('user_id', '=', userId).where('purpose', '=', 'verify').execute();
+      }
+      return { userId, email: link.email, ended };
     });
   }
 

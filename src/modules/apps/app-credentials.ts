@@ -31,6 +31,36 @@ export class OverlapRunningError extends CredentialError {
 /** Who made a change: a console user, or null for the operator's CLI. */
 export type Actor = number | null;
 
+/** What ending an account's credentials stopped: the key and grant ids every instance must forget (cache/revocations.ts). */
+export interface EndedCredentials { keyIds: number[]; grantIds: string[] }
+
+/**
+ * Ends every credential an account holds, inside the caller's transaction (`db` is that transaction): the grants the
+ * user gave any client, and for each app the user owns its keys, its client's secret (replaced by one nobody knows:
+ * the owner rotates to get a new one), the grants other users gave its client, and its webhook endpoints (disabled).
+ * The apps themselves stay, each with an audit entry saying why; the account's owner finds them in the console.
+ */
+export async function endCredentialsOfAccount(db: Kysely<DB>, userId: number, reason: string, now: number): Promise<EndedCredentials> {
+  const apps = new AppRepository(db);
+  const oauth = new OAuthRepository(db);
+  const grantIds = await oauth.revokeGrantsOfUser(userId, reason, now);
+  const keyIds: number[] = [];
+  for (const app of await apps.appsOf(userId)) {
+    const stopped = await apps.stopCredentials(app.id, reason, now);
+    keyIds.push(...stopped);
+    const client = await oauth.clientOfApp(app.id);
+    const clientGrants = client ? await oauth.revokeGrantsOfClient(client.clientId, reason, now) : [];
+    grantIds.push(...clientGrants);
+    if (client?.secretHash) await oauth.replaceClientSecret(client.clientId, hashSecret(newClientSecret()), null, now);
+    await apps.record(app.id, userId, 'credentials.ended', [
+      reason, `${stopped.length} key${stopped.length === 1 ? '' : 's'} revoked`,
+      ...(client ? [`client ${client.clientId}: ${client.secretHash ? 'secret ended, ' : ''}${clientGrants.length} grant${clientGrants.length === 1 ? '' : 's'} revoked`] : []),
+      'webhook endpoints disabled',
+    ].join('; '), now);
+  }
+  return { keyIds, grantIds };
+}
+
 export class AppCredentials {
   constructor(private readonly db: Kysely<DB>) {}
 

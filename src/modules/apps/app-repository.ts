@@ -62,6 +62,22 @@ export class AppRepository {
     return Number(result.numUpdatedRows);
   }
 
+  /**
+   * Stops what an app holds without deleting it: every key still open is revoked and every webhook endpoint disabled
+   * (its pending deliveries given up). Returns the ids of the keys revoked.
+   */
+  async stopCredentials(appId: number, reason: string, now: number): Promise<number[]> {
+    const keys = await this.db.updateTable('app_keys').set({ revoked_at: now })
+      .where('app_id', '=', appId).where('revoked_at', 'is', null).returning('id').execute();
+    const endpoints = await this.db.updateTable('webhook_endpoints').set({ disabled_at: now, disabled_reason: reason, due_at: null })
+      .where('app_id', '=', appId).where('disabled_at', 'is', null).returning('id').execute();
+    if (endpoints.length > 0) {
+      await this.db.updateTable('webhook_deliveries').set({ state: 'failed', next_attempt_at: null, last_error: 'the endpoint was disabled' })
+        .where('endpoint_id', 'in', endpoints.map((e) => e.id)).where('state', '=', 'pending').execute();
+    }
+    return keys.map((key) => key.id);
+  }
+
   async listApps() {
     return this.db.selectFrom('apps')
       .leftJoin('users', 'users.id', 'apps.owner_user_id')

@@ -15,7 +15,7 @@ import type { AccountLinks } from '../accounts/account-links.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
 import type { AppKeyService } from '../accounts/app-key-service.js';
 import { passwordProblem } from '../accounts/password-policy.js';
-import { AppCredentials, CredentialError, isOverlap, OverlapRunningError } from '../apps/app-credentials.js';
+import { AppCredentials, CredentialError, endCredentialsOfAccount, isOverlap, OverlapRunningError } from '../apps/app-credentials.js';
 import { AppRepository } from '../apps/app-repository.js';
 import { latestRequests, REQUEST_FILTERS, type RequestFilter } from '../apps/request-log.js';
 import { usageReport } from '../apps/usage.js';
@@ -145,6 +145,19 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
       return null;
     }
     return signedIn(request, reply);
+  }
+
+  /**
+   * A form that makes or widens a credential (an app and its key, a key, a client, its redirect URIs or scopes, a
+   * secret, a webhook endpoint): only an account whose address is confirmed may post it. Anyone can sign up with an
+   * address they do not own; until its owner proves it, the account holds nothing that outlives the owner taking it.
+   */
+  async function provenPosted(request: FastifyRequest, reply: FastifyReply): Promise<User | null> {
+    const user = await posted(request, reply);
+    if (!user || user.email_verified) return user;
+    const t = CONSOLE_TEXT[language(request)];
+    await render(request, reply, 'message', { pageTitle: t.mail.confirmTitle, user, section: 'apps', error: fill(t.mail.unprovenRefused, { email: user.email }) }, 403);
+    return null;
   }
 
   const notFound = (request: FastifyRequest, reply: FastifyReply, user: User) => {
@@ -305,8 +318,13 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     const next = form.password ?? '';
     const weak = await passwordProblem(next, [holder.email, user?.name ?? '', user?.handle ?? '']);
     if (weak !== null) return again(400, weak === 'length' ? t.passwordLength : t.guessable);
-    if (!await opts.accountLinks.resetPassword(form.token, await sessions.hashPassword(next))) {
-      return render(request, reply, 'reset-password', { pageTitle: t.mail.resetTitle, user: null, error: t.mail.linkDead }, 410);
+    const reset = await opts.accountLinks.resetPassword(form.token, await sessions.hashPassword(next),
+      (trx, userId, now) => endCredentialsOfAccount(trx, userId, 'the address was proven by a password reset; the account had never confirmed it', now));
+    if (!reset) return render(request, reply, 'reset-password', { pageTitle: t.mail.resetTitle, user: null, error: t.mail.linkDead }, 410);
+    if (reset.ended) {
+      // Whoever made the account without its address keeps nothing: every instance refuses the ended keys and grants now.
+      for (const keyId of reset.ended.keyIds) opts.appKeys.forgetKey(keyId);
+      for (const grantId of reset.ended.grantIds) opts.tokens.forgetGrant(grantId);
     }
     // Every session of the account has ended, this browser's too: it signs in with the new password.
     await sessions.signOut(request, reply);
@@ -374,7 +392,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
   });
 
   app.post('/console/apps', { schema: { hide: true } }, async (request, reply) => {
-    const user = await posted(request, reply);
+    const user = await provenPosted(request, reply);
     if (!user) return reply;
     const t = CONSOLE_TEXT[language(request)];
     const form = (request.body ?? {}) as Form;
@@ -444,7 +462,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
   });
 
   app.post('/console/apps/:appId/keys/rotate', { schema: { hide: true } }, async (request, reply) => {
-    const user = await posted(request, reply);
+    const user = await provenPosted(request, reply);
     if (!user) return reply;
     const owned = await ownedApp(request, user);
     if (!owned) return notFound(request, reply, user);
@@ -517,7 +535,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
    * refused setting (a bad redirect URI, no scope, a rotation during an overlap) shows the page again with why.
    */
   async function clientChange(request: FastifyRequest, reply: FastifyReply, change: (appId: number, user: User) => Promise<{ newSecret?: string; notice?: string }>) {
-    const user = await posted(request, reply);
+    const user = await provenPosted(request, reply);
     if (!user) return reply;
     const owned = await ownedApp(request, user);
     if (!owned) return notFound(request, reply, user);
@@ -569,7 +587,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
   // Webhooks (console-webhooks.ts)
 
   registerWebhookPages(app, {
-    render, signedIn, posted, ownedApp, notFound, confirmed, reveals, text: (request) => CONSOLE_TEXT[language(request)],
+    render, signedIn, provenPosted, ownedApp, notFound, confirmed, reveals, text: (request) => CONSOLE_TEXT[language(request)],
   }, { ...opts.webhooks, database: opts.database.db, clock });
 
   // Connected apps

@@ -26,7 +26,8 @@ interface OwnedApp { id: number; name: string }
 export interface ConsolePages {
   render(request: FastifyRequest, reply: FastifyReply, view: string, data: Record<string, unknown>, status?: number): FastifyReply | Promise<FastifyReply>;
   signedIn(request: FastifyRequest, reply: FastifyReply): Promise<User | null>;
-  posted(request: FastifyRequest, reply: FastifyReply): Promise<User | null>;
+  /** A form post of an account whose address is confirmed (every webhook form makes or steers what an app sends). */
+  provenPosted(request: FastifyRequest, reply: FastifyReply): Promise<User | null>;
   ownedApp(request: FastifyRequest, user: User): Promise<OwnedApp | undefined>;
   notFound(request: FastifyRequest, reply: FastifyReply, user: User): unknown;
   confirmed(request: FastifyRequest): boolean;
@@ -72,7 +73,7 @@ export function registerWebhookPages(app: FastifyInstance, pages: ConsolePages, 
    * owns them; otherwise null, the sign-in page or a 404 sent.
    */
   async function reached(request: FastifyRequest, reply: FastifyReply, form: boolean): Promise<{ user: User; owned: OwnedApp; endpoint: EndpointRow } | null> {
-    const user = form ? await pages.posted(request, reply) : await pages.signedIn(request, reply);
+    const user = form ? await pages.provenPosted(request, reply) : await pages.signedIn(request, reply);
     if (!user) return null;
     const owned = await pages.ownedApp(request, user);
     const endpoint = owned && await ownedEndpoint(request, owned.id);
@@ -147,7 +148,7 @@ export function registerWebhookPages(app: FastifyInstance, pages: ConsolePages, 
   });
 
   app.post('/console/apps/:appId/webhooks', { schema: { hide: true } }, async (request, reply) => {
-    const user = await pages.posted(request, reply);
+    const user = await pages.provenPosted(request, reply);
     if (!user) return reply;
     const owned = await pages.ownedApp(request, user);
     if (!owned) return pages.notFound(request, reply, user);

@@ -23,6 +23,7 @@ export interface AuthorizeOptions {
 }
 
 const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+type SignedInUser = NonNullable<Awaited<ReturnType<WebSessions['user']>>>;
 
 const str = (description: string) => Type.Optional(Type.String({ description }));
 const AuthorizeQuery = Type.Object({
@@ -107,8 +108,20 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
     }).send(html);
   }
 
+  /**
+   * An account whose address nobody has proven gives no client anything: the page says so and nothing is redirected.
+   * Anyone can sign up with an address they do not own; a grant made then would outlive its owner taking the account.
+   */
+  function unproven(request: FastifyRequest, reply: FastifyReply, user: SignedInUser) {
+    return user.email_verified ? null : page(reply, 403, errorPage(language(request), pageText(language(request)).confirmFirst(user.email)));
+  }
+
   /** Signed in and validated: skip consent when a prior one covers the scopes, else ask. */
-  async function proceed(request: FastifyRequest, reply: FastifyReply, request_: Extract<Validated, { kind: 'ok' }>, userId: number, userName: string, authorizeQuery: string, status: 302 | 303) {
+  async function proceed(request: FastifyRequest, reply: FastifyReply, request_: Extract<Validated, { kind: 'ok' }>, user: SignedInUser, authorizeQuery: string, status: 302 | 303) {
+    const refused = unproven(request, reply, user);
+    if (refused) return refused;
+    const userId = user.id;
+    const userName = user.name;
     const consented = await oauth.consentedScopes(userId, request_.client.clientId);
     if (covers(consented, request_.scopes)) return issueCode(reply, request_, userId, status);
     // A client known by its metadata document has no app: the page says where it describes itself.
@@ -171,7 +184,7 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
     if (!user) {
       return page(reply, 200, loginPage({ lang: language(request), clientName: checked.client.name, csrf: csrfToken(request, reply), authorizeQuery }), checked.redirectUri);
     }
-    return proceed(request, reply, checked, user.id, user.name, authorizeQuery, 302);
+    return proceed(request, reply, checked, user, authorizeQuery, 302);
   });
 
   const LoginBody = Type.Object({
@@ -236,6 +249,8 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
     if (!sessions.csrfValid(request, body.csrf_token)) return page(reply, 403, errorPage(lang, pageText(lang).expired));
     const user = await sessions.user(request);
     if (!user) return reply.redirect(`/oauth/authorize?${authorizeQuery}`, 303);
+    const refused = unproven(request, reply, user);
+    if (refused) return refused;
     if (body.decision !== 'allow') {
       return redirectWith(reply, checked.redirectUri, { error: 'access_denied', error_description: 'The user denied the request', state: checked.state }, 303);
     }

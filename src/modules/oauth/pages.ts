@@ -12,6 +12,7 @@ const TEXT = {
     signedInAs: (name: string) => `${name} 님으로 로그인됨`, allow: '허용', deny: '거부', homepage: '홈페이지', privacy: '개인정보 처리방침',
     errorTitle: '요청을 처리할 수 없습니다', badCredentials: '이메일 또는 비밀번호가 올바르지 않습니다.',
     tooMany: '로그인 시도가 너무 많습니다. 잠시 후 다시 시도하세요.', expired: '양식이 만료되었습니다. 다시 시도하세요.',
+    confirmFirst: (email: string) => `${email} 주소를 아직 확인하지 않았습니다. 가입할 때 보내 드린 메일의 링크를 연 뒤에 앱에 권한을 줄 수 있습니다.`,
   },
   en: {
     signInTitle: 'Sign in', signInLead: (app: string) => `${app} asks to use your account. Sign in to continue.`,
@@ -21,6 +22,7 @@ const TEXT = {
     signedInAs: (name: string) => `Signed in as ${name}`, allow: 'Allow', deny: 'Deny', homepage: 'Homepage', privacy: 'Privacy policy',
     errorTitle: 'The request cannot be completed', badCredentials: 'The e-mail or password is incorrect.',
     tooMany: 'Too many sign-in attempts. Wait a while and try again.', expired: 'The form expired. Please try again.',
+    confirmFirst: (email: string) => `${email} is not confirmed yet. Open the link in the mail we sent when you signed up; then you can give apps access.`,
   },
 };
 
