@@ -40,6 +40,12 @@ describe.each(ENGINES)('the MCP endpoint on %s', (engine) => {
     return { status: response.status, body: await response.json() };
   }
 
+  /** A raw POST to the endpoint: `body` as given, or one JSON-RPC message (id 1, tools/list unless `message` says). */
+  const send = (headers: Record<string, string>, body: string, accept = 'application/json, text/event-stream') => fetch(`${t.base}/mcp`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json', Accept: accept, ...headers }, body,
+  });
+  const post = (headers: Record<string, string>, message: object = {}) => send(headers, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', ...message }));
+
   let validators: Map<string, ReturnType<Ajv['compile']>>;
   const structured = async (name: string, args: Record<string, unknown>, via = client) => {
     const result = await via.callTool({ name, arguments: args });
@@ -157,6 +163,7 @@ describe.each(ENGINES)('the MCP endpoint on %s', (engine) => {
   });
 
   it('takes the app key in the header names of the real service\'s clients too', async () => {
+    startOfNextWindow(t.clock, 60_000);
     const viaAlias = await connect({ 'X-RP-API-Key': t.demo.apiKey });
     expect(await structured('list_codes', { catalog: 'company-sizes' }, viaAlias)).toEqual({ codes: (await api('/api/v1/codes/company-sizes', 'ko')).body });
   });
@@ -172,21 +179,72 @@ describe.each(ENGINES)('the MCP endpoint on %s', (engine) => {
     expect(error.retryAfterSeconds).toBeLessThanOrEqual(60);
     // The API sees the same spent limit: the calls were the app's.
     expect((await api('/api/v1/codes/work-types')).status).toBe(429);
-    // Listing the tools is protocol, not an operation: not counted, not refused.
-    expect((await client.listTools()).tools.length).toBe(11);
+    // Listing the tools, and any other message, counts against the same limit and is refused once it is spent.
+    await expect(client.listTools()).rejects.toThrow(/Rate limit exceeded/);
+    await expect(client.ping()).rejects.toThrow(/Rate limit exceeded/);
     startOfNextWindow(t.clock, 60_000);
   });
 
+  it('counts every message that is not an API operation once, against the app, in its usage and its request log', async () => {
+    startOfNextWindow(t.clock, 60_000);
+    const remaining = async () => Number((await post({ 'X-SVC-API-Key': t.demo.apiKey }, { method: 'ping' })).headers.get('x-svc-ratelimit-remaining'));
+    const before = await remaining();
+    await client.listTools();
+    await client.ping();
+    await structured('list_codes', { catalog: 'work-types' });
+    // tools/list, ping, one tool call (counted by the API, once) and this ping: four fewer than after the first ping.
+    expect(await remaining()).toBe(before - 4);
+    await t.app.usage.flush();
+    await t.app.requestLog.flush();
+    const usage = await t.db.database.db.selectFrom('app_usage').select(['operation']).where('operation', 'like', 'mcp %').execute();
+    expect(usage.map((row) => row.operation)).toEqual(expect.arrayContaining(['mcp initialize', 'mcp notifications/initialized', 'mcp tools/list', 'mcp ping']));
+    const logged = await t.db.database.db.selectFrom('app_requests').select('operation').where('operation', '=', 'mcp ping').execute();
+    expect(logged.length).toBeGreaterThanOrEqual(2);
+    startOfNextWindow(t.clock, 60_000);
+  });
+
+  it('refuses batches, and answers what is not a JSON-RPC message in JSON-RPC\'s shape with the API\'s code inside', async () => {
+    const key = { 'X-SVC-API-Key': t.demo.apiKey };
+    // Batches are not part of the protocol: three create_post with one id would otherwise make three posts and give one answer.
+    const batch = await send(key, JSON.stringify(Array.from({ length: 100 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'tools/list' }))));
+    expect(batch.status).toBe(400);
+    expect(await batch.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('batches') } });
+    const notJson = await send(key, '{"jsonrpc": "2.0", "id": 1, ');
+    expect(notJson.status).toBe(400);
+    expect(await notJson.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700, data: { code: 'C0002' } } });
+    const badName = await post(key, { method: 'tools/call', params: { name: 42, arguments: {} } });
+    const badNameBody = await badName.json() as { error: { code: number; message: string } };
+    expect(badNameBody).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: expect.stringContaining('params.name must be a string') } });
+    expect(badNameBody.error.message).not.toMatch(/invalid_type|"path"/);
+    const badArgs = await post(key, { method: 'tools/call', params: { name: 'search_posts', arguments: 'keyword=x' } });
+    expect(await badArgs.json()).toMatchObject({ id: 1, error: { code: -32602 } });
+    // A 900 KB argument is the API's C0005 as a tool error, not a complaint about headers.
+    const huge = await client.callTool({ name: 'search_posts', arguments: { keyword: 'x'.repeat(900_000) } });
+    expect(huge.isError).toBe(true);
+    expect(JSON.parse((huge.content as Array<{ text: string }>)[0]!.text)).toMatchObject({ code: 'C0005', details: 'keyword' });
+    // A wrong key in one of the real service's header names is reported under that name.
+    const wrongAlias = await post({ 'X-OBA-API-Key': 'svck_not_a_key' }, { method: 'tools/list' });
+    expect(wrongAlias.status).toBe(401);
+    expect(await wrongAlias.json()).toMatchObject({ error: { data: { code: 'C0001', details: 'X-OBA-API-Key', message: expect.stringContaining('X-OBA-API-Key') } } });
+  });
+
+  it('answers tools/list from the list serialized once, byte for byte the same for every caller', async () => {
+    const key = { 'X-SVC-API-Key': t.demo.apiKey };
+    const first = await (await post(key, { method: 'tools/list' })).json() as { result: { tools: Array<{ name: string }> } };
+    const second = await (await post({ ...key, 'MCP-Protocol-Version': '2025-11-25' }, { id: 'two', method: 'tools/list' })).json() as { id: string; result: unknown };
+    expect(second.id).toBe('two');
+    expect(second.result).toEqual(first.result);
+    expect(first.result).toEqual({ tools: (await client.listTools()).tools });
+    // What the SDK's transport refuses is still refused: an unknown protocol revision, a request that accepts no stream.
+    expect((await post({ ...key, 'MCP-Protocol-Version': '1999-01-01' }, { method: 'tools/list' })).status).toBe(400);
+    expect((await send(key, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), 'application/json')).status).toBe(406);
+  });
+
   it('refuses a call without a valid app key with the API\'s 401, and offers no stream to GET', async () => {
-    const post = (headers: Record<string, string>) => fetch(`${t.base}/mcp`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-    });
     for (const headers of [{}, { 'X-SVC-API-Key': 'svc_not_a_key' }] as Array<Record<string, string>>) {
       const response = await post(headers);
       expect(response.status).toBe(401);
-      expect(await response.json()).toMatchObject({ code: 'C0001' });
+      expect(await response.json()).toMatchObject({ jsonrpc: '2.0', id: 1, error: { code: -32000, data: { code: 'C0001' } } });
     }
     const listed = await post({ 'X-SVC-API-Key': t.demo.apiKey });
     expect(listed.status).toBe(200);
@@ -195,7 +253,7 @@ describe.each(ENGINES)('the MCP endpoint on %s', (engine) => {
     // DNS rebinding: a page of another origin is refused before anything is read; the service's own origin is not.
     const rebound = await post({ 'X-SVC-API-Key': t.demo.apiKey, Origin: 'http://evil.example.com' });
     expect(rebound.status).toBe(403);
-    expect(await rebound.json()).toMatchObject({ code: 'C0004', details: 'Origin' });
+    expect(await rebound.json()).toMatchObject({ error: { data: { code: 'C0004', details: 'Origin' } } });
     expect((await post({ 'X-SVC-API-Key': t.demo.apiKey, Origin: t.base })).status).toBe(200);
   });
 });
@@ -247,7 +305,7 @@ describe.each(ENGINES)('an agent acting for a user through the MCP endpoint on %
   it('tells an agent without credentials where to get a token: protected resource metadata, then the authorization server', async () => {
     const refused = await rpc({}, { method: 'tools/list' });
     expect(refused.status).toBe(401);
-    expect(await refused.json()).toMatchObject({ code: 'C0001' });
+    expect(await refused.json()).toMatchObject({ error: { data: { code: 'C0001' } } });
     const metadataUrl = /resource_metadata="([^"]+)"/.exec(refused.headers.get('www-authenticate') ?? '')?.[1];
     expect(metadataUrl).toBe(`${t.base}/.well-known/oauth-protected-resource/mcp`);
     const metadata = await (await fetch(metadataUrl!)).json() as { resource: string; authorization_servers: string[]; scopes_supported: string[] };
@@ -323,11 +381,11 @@ describe.each(ENGINES)('an agent acting for a user through the MCP endpoint on %
     const narrow = await tokens('profile', mcp());
     const unscoped = await rpc({ Authorization: `Bearer ${narrow.access_token}` }, { method: 'tools/call', params: { name: 'create_post', arguments: { text: 'no' } } });
     expect(unscoped.status).toBe(403);
-    expect(await unscoped.json()).toMatchObject({ code: 'C0011' });
+    expect(await unscoped.json()).toMatchObject({ error: { data: { code: 'C0011' } } });
     expect(unscoped.headers.get('www-authenticate')).toMatch(/error="insufficient_scope", scope="post:write"/);
     const noPermissions = await rpc({ Authorization: `Bearer ${narrow.access_token}` }, { method: 'tools/call', params: { name: 'list_my_company_permissions', arguments: {} } });
     expect(noPermissions.status).toBe(403);
-    expect(await noPermissions.json()).toMatchObject({ code: 'C0011' });
+    expect(await noPermissions.json()).toMatchObject({ error: { data: { code: 'C0011' } } });
     expect(noPermissions.headers.get('www-authenticate')).toMatch(/error="insufficient_scope", scope="company:manage:read"/);
     // With a token only, the user's tools work and the public ones ask for the app key as the API does.
     const client = await connect({ Authorization: `Bearer ${narrow.access_token}` });

@@ -18,7 +18,7 @@ const LOWER_CASE = APP_KEY_HEADERS.map((name) => name.toLowerCase());
  * The app key a request presents: `key` when one header or several with the same value carry it; `conflict` names
  * the headers when they disagree (which key was meant cannot be told, so the request is refused).
  */
-export function presentedAppKey(headers: IncomingHttpHeaders): { key?: string; conflict?: string[] } {
+export function presentedAppKey(headers: IncomingHttpHeaders): { key?: string; conflict?: string[]; header?: string } {
   let key: string | undefined;
   let first = -1;
   for (let i = 0; i < LOWER_CASE.length; i++) {
@@ -27,5 +27,5 @@ export function presentedAppKey(headers: IncomingHttpHeaders): { key?: string; c
     if (!value) continue;
     if (key === undefined) { key = value; first = i; } else if (value !== key) return { conflict: [APP_KEY_HEADERS[first]!, APP_KEY_HEADERS[i]!] };
   }
-  return { key };
+  return key === undefined ? {} : { key, header: APP_KEY_HEADERS[first]! };
 }

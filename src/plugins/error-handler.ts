@@ -50,6 +50,35 @@ export function sendError(reply: FastifyReply, error: ApiError, now: number): Fa
 }
 
 /**
+ * Any error a route raised as the ApiError it answers: ApiErrors as they are, validation failures as C0005/C0002,
+ * other client errors by status, an unreachable database as C9998, and anything unexpected as a generic C9999 that
+ * is logged with the request id and never echoed.
+ */
+export function apiErrorOf(error: FastifyError, request: FastifyRequest): ApiError {
+  let unavailable: string | null;
+  if (error instanceof ApiError) return error;
+  if (error.validation) return validationError(error, request);
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) return new ApiError(codeForStatus(error.statusCode), error.message, null);
+  if ((error as Error) instanceof ClientGoneError) {
+    // Nobody is there to read this answer; the read it needed was never run.
+    request.log.debug('client left before its search read started');
+    return new ApiError('C9999', error.message, null);
+  }
+  if ((error as Error) instanceof ReadTimeoutError || (error as { code?: string }).code === STATEMENT_TIMEOUT) {
+    request.log.warn({ err: error }, 'search read stopped at its time limit');
+    return new ApiError('C9999', 'The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.', null);
+  }
+  if ((unavailable = databaseUnavailable(error)) !== null) {
+    request.log.error({ err: error, reason: unavailable }, 'database unavailable: answered 503');
+    return new ApiError('C9998', `The service's database cannot take requests right now (${unavailable}). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.`, null, {
+      'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS),
+    });
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return new ApiError('C9999', 'The server could not complete the request. Try again later; if it persists, report the request id.', null);
+}
+
+/**
  * One error body everywhere (docs/api.md ErrorResponse): ApiErrors as they are, validation failures as
  * C0005/C0002, other client errors by status, and anything unexpected as a generic C9999 that is
  * logged with the request id and never echoed.
@@ -67,33 +96,7 @@ export const errorHandlerPlugin = fp(async (app, opts: { clock: () => number }) 
     }
   });
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    let apiError: ApiError;
-    let unavailable: string | null;
-    if (error instanceof ApiError) {
-      apiError = error;
-    } else if (error.validation) {
-      apiError = validationError(error, request);
-    } else if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
-      apiError = new ApiError(codeForStatus(error.statusCode), error.message, null);
-    } else if ((error as Error) instanceof ClientGoneError) {
-      // Nobody is there to read this answer; the read it needed was never run.
-      request.log.debug('client left before its search read started');
-      apiError = new ApiError('C9999', error.message, null);
-    } else if ((error as Error) instanceof ReadTimeoutError || (error as { code?: string }).code === STATEMENT_TIMEOUT) {
-      request.log.warn({ err: error }, 'search read stopped at its time limit');
-      apiError = new ApiError('C9999', 'The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.', null);
-    } else if ((unavailable = databaseUnavailable(error)) !== null) {
-      request.log.error({ err: error, reason: unavailable }, 'database unavailable: answered 503');
-      apiError = new ApiError('C9998', `The service's database cannot take requests right now (${unavailable}). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.`, null, {
-        'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS),
-      });
-    } else {
-      request.log.error({ err: error }, 'unhandled error');
-      apiError = new ApiError('C9999', 'The server could not complete the request. Try again later; if it persists, report the request id.', null);
-    }
-    return sendError(reply, apiError, opts.clock());
-  });
+  app.setErrorHandler((error: FastifyError, request, reply) => sendError(reply, apiErrorOf(error, request), opts.clock()));
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';

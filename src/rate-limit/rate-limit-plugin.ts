@@ -6,6 +6,13 @@ import { ApiError } from '../shared/api-error.js';
 import { addRouteHook } from '../shared/route-hooks.js';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Counts one request of `subject` (`app:<id>` or `client:<client id>`) against the global limit, as every /api/v1
+     * request is, for a route outside /api/v1 that answers for an app itself (/mcp); a spent limit throws the 429.
+     */
+    chargeGlobal(subject: string, reply: FastifyReply): Promise<void>;
+  }
   interface FastifyContextConfig {
     /** The spec's operation identifier whose limits apply (post.create, job.publish, …). */
     rateLimitOperation?: OperationId;
@@ -83,21 +90,30 @@ export const rateLimitPlugin = fp(async (app, opts: { store: RateLimitStore; lim
   app.decorateRequest('operationCharge', null);
   app.addHook('onClose', async () => { await store.close(); });
 
-  const countGlobal = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    const subject = request.apiApp ? `app:${request.apiApp.appId}` : request.token ? `client:${request.token.clientId}` : null;
-    if (!subject) return done();
+  /** Counts a request of `subject` against the global windows: the headers set, then `done` with the 429 or nothing. */
+  const consumeGlobal = (subject: string, reply: FastifyReply, done: (err?: Error) => void) => {
     const now = clock();
     const key = `global:${subject}`;
     whenCounted(store.consume(key, globalWindows, now), (result) => {
       appendStandardHeaders(reply, globalPolicy, currentOf(result.windows, now));
       if (!result.allowed) return done(tooMany(result, now));
-      request.rateLimitCharge = { key, windows: globalWindows, at: now };
+      reply.request.rateLimitCharge = { key, windows: globalWindows, at: now };
       let remaining = Number.POSITIVE_INFINITY;
       for (const w of result.windows) remaining = Math.min(remaining, w.remaining);
       reply.header('X-SVC-RateLimit-Remaining', String(remaining));
       done();
     }, done);
   };
+
+  const countGlobal = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    const subject = request.apiApp ? `app:${request.apiApp.appId}` : request.token ? `client:${request.token.clientId}` : null;
+    if (!subject) return done();
+    consumeGlobal(subject, reply, done);
+  };
+
+  app.decorate('chargeGlobal', (subject: string, reply: FastifyReply) => new Promise<void>((resolve, reject) => {
+    consumeGlobal(subject, reply, (err) => (err ? reject(err) : resolve()));
+  }));
 
   const countOperation = (op: OperationId) => {
     const windows = operationWindows(op);

@@ -4,9 +4,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * The real server (`src/server.ts`) as its own process at `base()`, started with `env` on top of this one's, and
- * killed with SIGKILL: what a crash test does to it, again and again, on the same data.
+ * killed with SIGKILL: what a crash test does to it, again and again, on the same data. `nodeFlags` go to node
+ * (`serviceNodeFlags()`: npm start's heap limits).
  */
-export function serverProcess(base: () => string, env: () => Record<string, string>) {
+export function serverProcess(base: () => string, env: () => Record<string, string>, nodeFlags: string[] = []) {
   let child: ChildProcess | null = null;
   return {
     get running(): boolean {
@@ -18,12 +19,16 @@ export function serverProcess(base: () => string, env: () => Record<string, stri
     },
     /** Starts it and waits until `/readyz` answers (30 s at most). */
     async start(): Promise<void> {
-      child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { env: { ...process.env, ...env() }, stdio: 'ignore' });
+      child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', 'src/server.ts'], { env: { ...process.env, ...env() }, stdio: 'ignore' });
       for (let i = 0; i < 300; i++) {
         if (await fetch(`${base()}/readyz`).then((r) => r.ok, () => false)) return;
         await sleep(100);
       }
       throw new Error('the server did not start');
+    },
+    /** How it ended: null while it runs. */
+    get exitCode(): number | null {
+      return child?.exitCode ?? null;
     },
     /** SIGKILL, and waits until it is gone. */
     async kill(): Promise<void> {

@@ -29,7 +29,7 @@ export const appKeyAuthPlugin = fp(async (app, opts: {
   app.decorateRequest('apiApp', null);
 
   const authenticate = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    const { key, conflict } = presentedAppKey(request.headers);
+    const { key, conflict, header } = presentedAppKey(request.headers);
     if (conflict) {
       done(new ApiError('C0001', `Two different app keys were sent, in ${conflict.join(' and ')}: send one key, in X-SVC-API-Key`, conflict[1]!));
       return;
@@ -40,7 +40,7 @@ export const appKeyAuthPlugin = fp(async (app, opts: {
     }
     const accept = (authenticated: AuthenticatedApp | null) => {
       // Never echo the key: it may be a real key of someone else's pasted in the wrong place.
-      if (!authenticated) return done(new ApiError('C0001', 'The app key in X-SVC-API-Key is not valid or has been revoked', 'X-SVC-API-Key'));
+      if (!authenticated) return done(new ApiError('C0001', `The app key in ${header!} is not valid or has been revoked`, header!));
       // From a browser (an Origin header) the key works only on its app's web origins, or the service-wide ones: a
       // key copied out of one site's code is refused on another's. Servers send no Origin and are not affected.
       const origin = request.headers.origin;

@@ -4,16 +4,18 @@
  * take an access token issued for this resource (RFC 8707), which the HTTP API refuses, as this endpoint refuses the
  * API's.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Area, Infrastructure } from '../../infrastructure.js';
 import { presentedAppKey } from '../../net/drop-in-aliases.js';
-import { ApiError } from '../../shared/api-error.js';
+import { apiErrorOf } from '../../plugins/error-handler.js';
+import { ApiError, ERROR_STATUS } from '../../shared/api-error.js';
+import { errorTimestamp } from '../../shared/time.js';
 import type { AccountsArea } from '../accounts/index.js';
 import { BEARER_CREDENTIAL, INTERNAL_HEADER } from '../oauth/bearer-auth.js';
 import type { OAuthArea } from '../oauth/index.js';
 import { hasScope } from '../oauth/scopes.js';
 import { InvalidTokenError, type AccessTokenClaims } from '../oauth/token-service.js';
-import { McpEndpoint, type ApiCall, type Forward } from './mcp-endpoint.js';
+import { McpEndpoint, messageId, RpcError, type ApiCall, type Forward } from './mcp-endpoint.js';
 import { TOOLS } from './mcp-tools.js';
 
 /** The request as the SDK's web-standard transport reads it (its body is passed parsed). */
@@ -27,6 +29,30 @@ function webRequest(request: FastifyRequest): Request {
 }
 
 const quoted = (text: string) => text.replace(/["\\]/g, "'");
+
+/** Fastify's codes for a body that is not JSON: JSON-RPC's parse error. */
+const NOT_JSON = new Set(['FST_ERR_CTP_INVALID_JSON_BODY', 'FST_ERR_CTP_EMPTY_JSON_BODY']);
+
+/**
+ * Every refusal of /mcp in JSON-RPC's shape (an MCP client parses nothing else), with the HTTP status and headers the
+ * API would give (401 and its challenge, 429 and Retry-After) and the API's error body in `error.data`.
+ */
+function rpcErrorHandler(clock: () => number) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const id = messageId(request.body);
+    if (error instanceof RpcError) return reply.status(error.status).send({ jsonrpc: '2.0', id, error: { code: error.rpcCode, message: error.message } });
+    const apiError = apiErrorOf(error, request);
+    const notJson = NOT_JSON.has(error.code);
+    request.errorCode = apiError.code;
+    return reply.status(ERROR_STATUS[apiError.code]).headers(apiError.headers).header('Content-Language', 'en').send({
+      jsonrpc: '2.0', id,
+      error: {
+        code: notJson ? -32700 : -32000, message: apiError.message,
+        data: { code: apiError.code, message: apiError.message, timestamp: errorTimestamp(clock()), details: apiError.details },
+      },
+    });
+  };
+}
 
 export function mcpArea(app: FastifyInstance, infra: Infrastructure, deps: { accounts: AccountsArea; oauth: OAuthArea }): Area {
   const { resource, issuer, internalSecret } = deps.oauth.mcp;
@@ -50,14 +76,14 @@ export function mcpArea(app: FastifyInstance, infra: Infrastructure, deps: { acc
   };
   const endpoint = new McpEndpoint(TOOLS, api, infra.version);
 
-  /** The app key, when one is sent, checked as the API checks it (the API checks it again on every tool call). */
-  async function appKeyOf(request: FastifyRequest): Promise<string | null> {
-    const { key, conflict } = presentedAppKey(request.headers);
+  /** The app key, when one is sent, checked as the API checks it (the API checks it again on every tool call), and its app. */
+  async function appKeyOf(request: FastifyRequest): Promise<{ key: string; appId: number } | null> {
+    const { key, conflict, header } = presentedAppKey(request.headers);
     if (conflict) throw new ApiError('C0001', `Two different app keys were sent, in ${conflict.join(' and ')}: send one key, in X-SVC-API-Key`, conflict[1]!);
     if (!key) return null;
     const known = deps.accounts.appKeys.known(key) ?? await deps.accounts.appKeys.authenticate(key);
-    if (!known) throw new ApiError('C0001', 'The app key in X-SVC-API-Key is not valid or has been revoked', 'X-SVC-API-Key', challenge());
-    return key;
+    if (!known) throw new ApiError('C0001', `The app key in ${header} is not valid or has been revoked`, header!, challenge());
+    return { key, appId: known.appId };
   }
 
   /** The access token, when one is sent: it must have been issued for this endpoint. */
@@ -85,12 +111,14 @@ export function mcpArea(app: FastifyInstance, infra: Infrastructure, deps: { acc
         };
       });
 
-      scope.post('/mcp', { schema: { hide: true } }, async (request, reply) => {
+      scope.post('/mcp', { schema: { hide: true }, errorHandler: rpcErrorHandler(infra.clock) }, async (request, reply) => {
         // The transport's rule against DNS rebinding: a page of another origin never reaches the tools, whatever it sends.
         const origin = request.headers.origin;
         if (origin !== undefined && !origins.has(origin)) {
           throw new ApiError('C0004', `Calls from the web origin ${origin.slice(0, 200)} are refused here: only the service's own origin and its CORS origins may call /mcp from a browser`, 'Origin');
         }
+        const refused = endpoint.refusal(request.body);
+        if (refused) throw refused;
         const [key, token] = await Promise.all([appKeyOf(request), tokenOf(request)]);
         if (!key && !token) {
           throw new ApiError('C0001', 'Send the app key in X-SVC-API-Key for the public tools, or an access token issued for this endpoint for the tools that act for a user', 'X-SVC-API-Key', challenge());
@@ -102,12 +130,23 @@ export function mcpArea(app: FastifyInstance, infra: Infrastructure, deps: { acc
         if (tool?.scope && token && !hasScope(token.claims.scopes, tool.scope)) {
           throw new ApiError('C0011', `The access token lacks the scope "${tool.scope}"`, 'scope', challenge({ code: 'insufficient_scope', scope: tool.scope }));
         }
+        // A tool call the API answers is counted there, once, against the app (or the token's client). Every other
+        // message (initialize, tools/list, ping, notifications, a tool the API does not count) is counted here.
+        const subject = key ? `app:${key.appId}` : `client:${token!.claims.clientId}`;
+        const countedHere = !tool?.path({}).startsWith('/api/v1/');
+        const operation = `mcp ${tool ? tool.name : McpEndpoint.methodOf(request.body)}`;
+        if (countedHere) await app.chargeGlobal(subject, reply);
         const forward: Forward = { common: {}, user: {} };
-        if (key) forward.common['x-svc-api-key'] = key;
+        if (key) forward.common['x-svc-api-key'] = key.key;
         const language = request.headers['accept-language'];
         if (language) forward.common['accept-language'] = language;
         if (token) forward.user = { authorization: `Bearer ${token.raw}`, [INTERNAL_HEADER]: internalSecret };
+        const started = performance.now();
         const answer = await endpoint.handle(webRequest(request), request.body, forward);
+        if (countedHere) {
+          app.usage.count(subject, operation, answer.status);
+          app.requestLog.record(subject, { at: infra.clock(), operation, status: answer.status, code: null, durationMs: Math.round((performance.now() - started) * 10) / 10, requestId: request.id });
+        }
         reply.code(answer.status);
         answer.headers.forEach((value, name) => { if (name !== 'content-length') reply.header(name, value); });
         return reply.send(answer.body);

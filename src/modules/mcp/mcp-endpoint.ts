@@ -14,6 +14,24 @@ import type { CallToolResult, Tool as ListedTool } from '@modelcontextprotocol/s
 import type { TSchema } from '@sinclair/typebox';
 import type { Tool } from './mcp-tools.js';
 
+/** The most an answer of the endpoint may hold: a page of 50 items is far below it, a runaway answer is refused. */
+export const MAX_ANSWER_BYTES = 1 << 20;
+/** The longest API request a tool's arguments may make (its path and query; the API's own bounds are far below it). */
+const MAX_TOOL_URL = 8 * 1024;
+
+/** A JSON-RPC refusal of the endpoint's own, before the SDK reads the message: its HTTP status and JSON-RPC code. */
+export class RpcError extends Error {
+  constructor(readonly status: number, readonly rpcCode: number, message: string) {
+    super(message);
+  }
+}
+
+/** A message's JSON-RPC id, when it has one a reply may carry. */
+export function messageId(message: unknown): string | number | null {
+  const id = (message as { id?: unknown } | null)?.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
 /** An API request made for a tool, and its answer. */
 export type ApiCall = (request: { method: 'GET' | 'POST'; url: string; headers: Record<string, string>; payload?: string }) =>
   Promise<{ status: number; body: unknown; retryAfter: string | undefined }>;
@@ -97,10 +115,13 @@ function sdk(): Promise<Sdk> {
 export class McpEndpoint {
   private readonly byName: Map<string, Tool>;
   private readonly tools: ListedTool[];
+  /** `tools/list`'s result, serialized once: the list is the same for every caller and every request. */
+  private readonly toolsResult: string;
 
   constructor(tools: Tool[], private readonly api: ApiCall, private readonly version: string) {
     this.byName = new Map(tools.map((tool) => [tool.name, tool]));
     this.tools = tools.map(listed);
+    this.toolsResult = JSON.stringify({ tools: this.tools });
   }
 
   /** The tool a JSON-RPC message calls, if it calls one. */
@@ -109,9 +130,36 @@ export class McpEndpoint {
     return call?.method === 'tools/call' && typeof call.params?.name === 'string' ? this.byName.get(call.params.name) : undefined;
   }
 
+  /**
+   * What the endpoint refuses before anything else reads the message: a batch (an array; protocol 2025-11-25 has
+   * none, so one HTTP request is one message and one answer), and a tool call whose name or arguments are not what
+   * `tools/call` takes (answered as JSON-RPC's invalid params, not as a validation library's dump).
+   */
+  refusal(message: unknown): RpcError | null {
+    if (Array.isArray(message)) {
+      return new RpcError(400, -32600, 'JSON-RPC batches are not part of the protocol (2025-11-25): send one message per request');
+    }
+    const call = message as { method?: unknown; params?: { name?: unknown; arguments?: unknown } } | null;
+    if (call?.method !== 'tools/call') return null;
+    if (typeof call.params?.name !== 'string') return new RpcError(200, -32602, 'params.name must be a string: the name of a tool that tools/list gives');
+    const args = call.params.arguments;
+    if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
+      return new RpcError(200, -32602, 'params.arguments must be an object of the tool\'s arguments');
+    }
+    return null;
+  }
+
+  /** The method a message names, for counting (`tools/list`, `initialize`, …), or `message` when it names none. */
+  static methodOf(message: unknown): string {
+    const method = (message as { method?: unknown } | null)?.method;
+    return typeof method === 'string' ? method.slice(0, 64) : 'message';
+  }
+
   /** Answers one HTTP request to the endpoint; `forward` are the headers each tool's API request carries (key, language). */
   async handle(request: Request, parsedBody: unknown, forward: Forward): Promise<{ status: number; headers: Headers; body: string }> {
-    const { Server, WebStandardStreamableHTTPServerTransport, ListToolsRequestSchema, CallToolRequestSchema } = await sdk();
+    const { Server, WebStandardStreamableHTTPServerTransport, ListToolsRequestSchema, CallToolRequestSchema, SUPPORTED_PROTOCOL_VERSIONS } = await sdk();
+    const listed = this.listAnswer(request, parsedBody, SUPPORTED_PROTOCOL_VERSIONS);
+    if (listed) return listed;
     const server = new Server(
       { name: 'svc-open-api', title: 'Open platform: posts, jobs and events', version: this.version },
       {
@@ -125,10 +173,31 @@ export class McpEndpoint {
     await server.connect(transport);
     try {
       const response = await transport.handleRequest(request, { parsedBody });
-      return { status: response.status, headers: response.headers, body: await response.text() };
+      const body = await response.text();
+      if (Buffer.byteLength(body) <= MAX_ANSWER_BYTES) return { status: response.status, headers: response.headers, body };
+      const tooLarge = { jsonrpc: '2.0', id: messageId(parsedBody), error: { code: -32603, message: `The answer would be larger than ${MAX_ANSWER_BYTES} bytes: ask for a smaller page` } };
+      return { status: 200, headers: new Headers({ 'content-type': 'application/json' }), body: JSON.stringify(tooLarge) };
     } finally {
       await server.close();
     }
+  }
+
+  /**
+   * A valid `tools/list` answered from the list serialized once, without the SDK: the same checks the SDK's transport
+   * makes of a request (what it accepts, its content type, the protocol revision it names, a JSON-RPC request with an
+   * id) decide whether it is valid; anything else goes to the SDK, which answers it or its error.
+   */
+  private listAnswer(request: Request, message: unknown, versions: readonly string[]): { status: number; headers: Headers; body: string } | null {
+    const call = message as { jsonrpc?: unknown; method?: unknown; params?: unknown } | null;
+    const id = messageId(message);
+    if (call?.jsonrpc !== '2.0' || call.method !== 'tools/list' || id === null) return null;
+    if (call.params !== undefined && (typeof call.params !== 'object' || call.params === null)) return null;
+    const accept = request.headers.get('accept') ?? '';
+    if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return null;
+    if (!(request.headers.get('content-type') ?? '').includes('application/json')) return null;
+    const version = request.headers.get('mcp-protocol-version');
+    if (version !== null && !versions.includes(version)) return null;
+    return { status: 200, headers: new Headers({ 'content-type': 'application/json' }), body: `{"result":${this.toolsResult},"jsonrpc":"2.0","id":${JSON.stringify(id)}}` };
   }
 
   private async call(name: string, args: Record<string, unknown>, forward: Forward): Promise<CallToolResult> {
@@ -139,6 +208,11 @@ export class McpEndpoint {
     }
     const path = tool.path(Object.fromEntries(Object.entries(args).map(([key, value]) => [key, encodeURIComponent(String(value))])));
     const headers = { ...forward.common, ...(tool.scope ? forward.user : {}) };
+    if (!tool.write && path.length + queryOf(tool, args).length > MAX_TOOL_URL) {
+      const longest = Object.entries(args).sort(([, a], [, b]) => JSON.stringify(b ?? '').length - JSON.stringify(a ?? '').length)[0]![0];
+      const error = { code: 'C0005', message: `The arguments of ${tool.name} are longer than the API takes (${MAX_TOOL_URL} bytes in all): shorten ${longest.slice(0, 100)}`, details: longest.slice(0, 100) };
+      return { isError: true, content: [{ type: 'text', text: JSON.stringify(error) }] };
+    }
     const answer = tool.write
       ? await this.api({ method: 'POST', url: path, ...multipart(args, headers) })
       : await this.api({ method: 'GET', url: `${path}${queryOf(tool, args)}`, headers });
