@@ -79,6 +79,7 @@ const RELEASE = (JSON.parse(fs.readFileSync(new URL('../package.json', import.me
 export async function openInfrastructure(app: FastifyInstance, options: InfrastructureOptions): Promise<Infrastructure> {
   const { config, database, clock } = options;
   const mediaStore = options.mediaStore ?? mediaStoreFor(config, database, clock);
+  database.onIdleConnectionLost((err, pool) => app.log.warn({ err, pool }, 'the database closed an idle connection: the pool opens a new one when it needs one'));
   const mediaSweep = new MediaSweep(database.db, mediaStore, clock, app.log);
   mediaSweep.start(MEDIA_SWEEP_GRACE_MS);
   app.decorate('mediaSweep', mediaSweep);

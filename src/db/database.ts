@@ -42,6 +42,11 @@ export interface Database {
   notices: Notices | null;
   /** Each pool of connections or read workers now: its size, how many are busy, how many reads wait (for metrics). */
   pools(): PoolStats[];
+  /**
+   * PostgreSQL: who hears of an idle pooled connection the server closed (a restart, `pg_terminate_backend`, a
+   * pooler's idle timeout). The pool drops it and opens a new one when one is next needed; nothing else is affected.
+   */
+  onIdleConnectionLost(listener: (err: Error, pool: string) => void): void;
   close(): Promise<void>;
 }
 
@@ -186,6 +191,12 @@ export function openDatabase(options: DatabaseOptions): Database {
     // The server stops a search at statement_timeout; the client's own timer, a second later, for a server that cannot.
     const searchReads = boundedPool(searchPool, timeoutMs + 1_000, statements);
     const backgroundPool = poolOf(options.backgroundPoolSize ?? 2, '');
+    // pg emits 'error' on the pool when an idle connection breaks; with no listener that is an uncaught exception
+    // that ends the process. The pool has already let go of the connection: hearing of it is all that is needed.
+    let idleLost: (err: Error, pool: string) => void = () => undefined;
+    for (const [name, each] of [['main', pool], ['search', searchPool], ['background', backgroundPool]] as const) {
+      each.on('error', (err) => idleLost(err, name));
+    }
     const background = new Kysely<DB>({ dialect: new PostgresDialect({ pool: boundedPool(backgroundPool, options.queryTimeoutMs, statements) }) });
     const notices = postgresNotices(options.url, `svc-notices${options.searchPath ? ` ${options.searchPath}` : ''}`.slice(0, 63), async (channel, payload) => {
       await pool.query(timed('SELECT pg_notify($1, $2)', [channel, payload], options.queryTimeoutMs));
@@ -212,6 +223,7 @@ export function openDatabase(options: DatabaseOptions): Database {
       },
       ping: async () => { await pool.query(timed('SELECT 1', [], PING_TIMEOUT_MS)); },
       pools: () => [pgPoolStats('main', pool), pgPoolStats('search', searchPool), pgPoolStats('background', backgroundPool)],
+      onIdleConnectionLost: (listener) => { idleLost = listener; },
       notices,
       close: async () => {
         await notices.close();
@@ -242,6 +254,7 @@ export function openDatabase(options: DatabaseOptions): Database {
     longReads: readers ? counted(<R>(query: Compilable<R>) => readers.execute<R>(query.compile()), statements) : onConnection(db),
     ping: async () => { sqlite.prepare('SELECT 1').get(); },
     pools: () => (readers ? [readers.stats()] : []),
+    onIdleConnectionLost: () => undefined,
     notices: null,
     close: async () => {
       await readers?.close();

@@ -52,7 +52,21 @@ export class DatabaseRateLimitStore implements RateLimitStore {
     this.timer.unref();
   }
 
+  /**
+   * Null while counters are reserved in the database. While they are counted here, a readiness check past the retry
+   * moment asks the database for a write of its own (dropping expired counters), so that an instance no request
+   * reaches does not report a refusal the database has long recovered from.
+   */
   async check(): Promise<string | null> {
+    if (this.refused !== null && performance.now() >= this.retryAt) {
+      try {
+        await this.db.deleteFrom('rate_limit_counters').where('expires_at', '<=', this.clock()).execute();
+        this.log?.info('rate-limit counters: the database takes writes again');
+        this.refused = null;
+      } catch {
+        this.retryAt = performance.now() + RETRY_AFTER_REFUSAL_MS;
+      }
+    }
     return this.refused === null ? null : `counting in this process: the database refused the counters' write (${this.refused})`;
   }
 
