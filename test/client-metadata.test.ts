@@ -110,5 +110,92 @@ describe.each(ENGINES)('clients known by their metadata document on %s', (engine
     // A host that is not allowed is fetched only at a public address: this one is refused before any connection.
     const elsewhere = `https://127.0.0.1:${await freePort()}/agent.json`;
     await refused(elsewhere, /could not be fetched/);
+    // Hidden characters in a name (U+0000, a bidirectional override, a zero-width space) or a redirect URI: one rule on both engines.
+    for (const [i, name] of ['Demo\u0000app', 'Demo app\u202E', 'Demo\u200Bapp'].entries()) {
+      await refused(serve(`/agents/hidden-${i}.json`, { client_name: name, redirect_uris: [REDIRECT] }), /client_name holds control or formatting characters/);
+    }
+    await refused(serve('/agents/hidden-uri.json', { redirect_uris: [`${REDIRECT}\u0000`] }), /needs 1 to 10 redirect_uris/);
+  });
+
+  it('shows the document\'s host beside its name wherever the name appears: sign-in, consent, Connected apps', async () => {
+    const clientId = serve('/agents/lookalike.json', { client_name: 'Demo app', redirect_uris: [REDIRECT] });
+    const verifier = randomBytes(32).toString('base64url');
+    const browser = new Browser(send);
+    const signIn = await browser.request('GET', authorizeUrl(clientId, verifier));
+    expect(signIn.body).toContain(`Demo app (${new URL(docBase).host})`);
+    const consent = await browser.request('GET', (await browser.signIn(signIn, t.demo.user.email, t.demo.user.password)).headers.location as string);
+    expect(consent.body).toContain(`Demo app (${new URL(docBase).host})`);
+    const callback = new URL((await browser.decide(consent, 'allow')).headers.location as string);
+    const token = await t.app.inject({
+      method: 'POST', url: '/oauth/token', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ grant_type: 'authorization_code', client_id: clientId, code: callback.searchParams.get('code')!, redirect_uri: REDIRECT, code_verifier: verifier, resource: `${t.base}/mcp` }).toString(),
+    });
+    expect(token.statusCode, token.body).toBe(200);
+    const connected = await browser.request('GET', '/console/connected');
+    expect(connected.body).toContain(`Demo app (${new URL(docBase).host})`);
+  });
+
+  it('shows the errors of a client nobody has approved on its own page, never redirecting them; redirects them once a user has approved it', async () => {
+    // An attacker's document lists any https URL: an open redirector if errors went there before anyone approved the client.
+    const landing = 'https://attacker.example/landing';
+    const clientId = serve('/agents/redirector.json', { client_name: 'Redirector', redirect_uris: [landing, REDIRECT] });
+    const verifier = randomBytes(32).toString('base64url');
+    const unsigned = new Browser(send);
+    for (const extra of [{ response_type: 'token' }, { code_challenge_method: 'plain' }, { scope: 'nonsense' }]) {
+      const page = await unsigned.request('GET', authorizeUrl(clientId, verifier, { redirect_uri: landing, ...extra }));
+      expect(page.status, JSON.stringify(extra)).toBe(400);
+      expect(page.headers.location).toBeUndefined();
+    }
+    // Signed in but not yet approved: still the page.
+    const user = new Browser(send);
+    const signIn = await user.request('GET', authorizeUrl(clientId, verifier));
+    await user.signIn(signIn, t.demo.user.email, t.demo.user.password);
+    const stillPage = await user.request('GET', authorizeUrl(clientId, verifier, { response_type: 'token' }));
+    expect([stillPage.status, stillPage.headers.location]).toEqual([400, undefined]);
+    expect(stillPage.body).toContain('unsupported_response_type');
+    // Once this user has approved it, its errors go back to it as OAuth says.
+    await user.decide(await user.request('GET', authorizeUrl(clientId, verifier)), 'allow');
+    const redirected = await user.request('GET', authorizeUrl(clientId, verifier, { response_type: 'token' }));
+    expect(redirected.status).toBe(302);
+    expect(new URL(redirected.headers.location as string).searchParams.get('error')).toBe('unsupported_response_type');
+    // A registered client's errors are redirected as before.
+    const registered = await unsigned.request('GET', `/oauth/authorize?${new URLSearchParams({ response_type: 'token', client_id: t.demo.client.clientId, redirect_uri: t.demo.client.redirectUri }).toString()}`);
+    expect(registered.status).toBe(302);
+  });
+});
+
+describe('new client metadata documents from one address', () => {
+  let t: ListeningApp;
+  let documents: http.Server;
+  let docBase: string;
+  let fetches = 0;
+  beforeAll(async () => {
+    documents = http.createServer((request, response) => {
+      fetches++;
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ client_id: `${docBase}${request.url}`, redirect_uris: [REDIRECT] }));
+    });
+    await new Promise<void>((resolve) => documents.listen(0, '127.0.0.1', resolve));
+    docBase = `http://127.0.0.1:${(documents.address() as AddressInfo).port}`;
+    t = await startListeningApp('sqlite', { CLIENT_METADATA_ALLOWED_HOSTS: new URL(docBase).host, LOGIN_MAX_FAILURES_PER_ADDRESS: '20' });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await new Promise((resolve) => documents?.close(resolve));
+  });
+
+  it('are fetched and stored at a bounded rate: the 21st in a window is refused before any fetch', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 25; i++) {
+      const query = new URLSearchParams({ response_type: 'code', client_id: `${docBase}/flood/${i}.json`, redirect_uri: REDIRECT, scope: 'profile', code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' });
+      const res = await fetch(`${t.base}/oauth/authorize?${query.toString()}`, { redirect: 'manual' });
+      statuses.push(res.status);
+      if (i === 24) expect(await res.text()).toContain('Too many new client metadata documents');
+    }
+    expect(statuses.slice(0, 20).every((status) => status === 200)).toBe(true);
+    expect(statuses.slice(20)).toEqual([400, 400, 400, 400, 400]);
+    expect(fetches).toBe(20);
+    const stored = await t.db.database.db.selectFrom('oauth_clients').select('client_id').where('client_id', 'like', `${docBase}/flood/%`).execute();
+    expect(stored).toHaveLength(20);
   });
 });

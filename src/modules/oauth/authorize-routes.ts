@@ -41,7 +41,7 @@ const HTML = (description: string) => ({ description, content: { 'text/html': { 
 type Query = Record<string, string | undefined>;
 type Validated =
   | { kind: 'page'; message: string }
-  | { kind: 'redirect'; redirectUri: string; error: string; description: string; state?: string }
+  | { kind: 'redirect'; client: OAuthClient; redirectUri: string; error: string; description: string; state?: string }
   | { kind: 'ok'; client: OAuthClient; redirectUri: string; scopes: string[]; state?: string; challenge: string; resource: string | null };
 
 /**
@@ -62,7 +62,7 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
     if (!query.redirect_uri || !client.redirectUris.includes(query.redirect_uri)) {
       return { kind: 'page', message: 'redirect_uri is missing or is not registered for this application.' };
     }
-    const base = { redirectUri: query.redirect_uri, state: query.state };
+    const base = { client, redirectUri: query.redirect_uri, state: query.state };
     if (query.response_type !== 'code') {
       return { kind: 'redirect', ...base, error: 'unsupported_response_type', description: 'response_type must be code' };
     }
@@ -145,16 +145,34 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
     return redirectWith(reply, r.redirectUri, { code, state: r.state }, status);
   }
 
-  async function validated(query: Query): Promise<Validated> {
+  async function validated(query: Query, request: FastifyRequest): Promise<Validated> {
     if (query.client_id && opts.metadata.isClientId(query.client_id)) {
       try {
-        return validate(query, await opts.metadata.resolve(query.client_id));
+        return validate(query, await opts.metadata.resolve(query.client_id, () => sessions.metadataFetchAllowed(request), request.log));
       } catch (err) {
         if (err instanceof ClientMetadataError) return { kind: 'page', message: err.message };
         throw err;
       }
     }
     return validate(query, query.client_id ? await oauth.findClient(query.client_id) : null);
+  }
+
+  /**
+   * An error is redirected to the client only where its redirect URI can be trusted: a registered client's, or that of
+   * a client known by its metadata document which the signed-in user has already approved. Anyone can publish such a
+   * document listing any https URL; redirecting its errors unasked would make the service an open redirector
+   * (RFC 9700 4.11.2), so until a user has approved it its errors are shown on the service's own page.
+   */
+  async function mayRedirect(request: FastifyRequest, client: OAuthClient): Promise<boolean> {
+    if (client.appId !== null || !opts.metadata.isClientId(client.clientId)) return true;
+    const user = await sessions.user(request);
+    return user !== null && (await oauth.consentedScopes(user.id, client.clientId)).length > 0;
+  }
+
+  /** A validation that ended in a redirect: the redirect, or the page when the client's redirect URI is not trusted yet. */
+  async function refuse(request: FastifyRequest, reply: FastifyReply, checked: Extract<Validated, { kind: 'redirect' }>, status: 302 | 303) {
+    if (!await mayRedirect(request, checked.client)) return page(reply, 400, errorPage(language(request), `${checked.error}: ${checked.description}`));
+    return redirectWith(reply, checked.redirectUri, { error: checked.error, error_description: checked.description, state: checked.state }, status);
   }
 
   app.get('/oauth/assets/page.css', { schema: { hide: true } }, async (_request, reply) =>
@@ -174,11 +192,9 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
     },
   }, async (request, reply) => {
     const query = request.query as Query;
-    const checked = await validated(query);
+    const checked = await validated(query, request);
     if (checked.kind === 'page') return page(reply, 400, errorPage(language(request), checked.message));
-    if (checked.kind === 'redirect') {
-      return redirectWith(reply, checked.redirectUri, { error: checked.error, error_description: checked.description, state: checked.state }, 302);
-    }
+    if (checked.kind === 'redirect') return refuse(request, reply, checked, 302);
     const authorizeQuery = new URLSearchParams(query as Record<string, string>).toString();
     const user = await sessions.user(request);
     if (!user) {
@@ -208,7 +224,7 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
     const t = pageText(lang);
     const authorizeQuery = new URLSearchParams(body.authorize_query ?? '').toString();
     const query = Object.fromEntries(new URLSearchParams(authorizeQuery)) as Query;
-    const checked = await validated(query);
+    const checked = await validated(query, request);
     if (checked.kind === 'page') return page(reply, 400, errorPage(lang, checked.message));
     const clientName = checked.kind === 'ok' ? checked.client.name : '';
     const again = (status: number, error: string) => page(reply, status, loginPage({
@@ -241,11 +257,9 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
     const lang = language(request);
     const authorizeQuery = new URLSearchParams(body.authorize_query ?? '').toString();
     const query = Object.fromEntries(new URLSearchParams(authorizeQuery)) as Query;
-    const checked = await validated(query);
+    const checked = await validated(query, request);
     if (checked.kind === 'page') return page(reply, 400, errorPage(lang, checked.message));
-    if (checked.kind === 'redirect') {
-      return redirectWith(reply, checked.redirectUri, { error: checked.error, error_description: checked.description, state: checked.state }, 303);
-    }
+    if (checked.kind === 'redirect') return refuse(request, reply, checked, 303);
     if (!sessions.csrfValid(request, body.csrf_token)) return page(reply, 403, errorPage(lang, pageText(lang).expired));
     const user = await sessions.user(request);
     if (!user) return reply.redirect(`/oauth/authorize?${authorizeQuery}`, 303);

@@ -5,6 +5,7 @@
  * SSRF-safe fetch (public addresses only, no redirect, a deadline, a size bound), checked, kept for a while, and the
  * client written to `oauth_clients` (its grants and codes refer to it there) as a public client: PKCE, no secret.
  */
+import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { safeFetch } from '../../net/safe-fetch.js';
 import type { OAuthClient, OAuthRepository } from './oauth-repository.js';
@@ -41,8 +42,14 @@ export function isMetadataClientId(text: string, allowedHosts: string[] = []): b
     && url.pathname !== '/' && url.hash === '' && url.username === '' && url.password === '' && url.href === text;
 }
 
+/**
+ * Control characters (U+0000 among them, which PostgreSQL cannot store) and formatting ones (bidirectional overrides,
+ * zero-width characters, which make a name read as another): refused in every text a document gives, on both engines.
+ */
+const HIDDEN = /[\p{Cc}\p{Cf}]/u;
+
 function redirectUriAllowed(uri: unknown): uri is string {
-  if (typeof uri !== 'string' || uri.length > 2_048) return false;
+  if (typeof uri !== 'string' || uri.length > 2_048 || HIDDEN.test(uri)) return false;
   try {
     const url = new URL(uri);
     return url.hash === '' && (url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname)));
@@ -62,7 +69,13 @@ function clientOf(clientId: string, document: unknown): Omit<OAuthClient, 'appId
   }
   const method = doc.token_endpoint_auth_method ?? 'none';
   if (method !== 'none') throw new ClientMetadataError(`token_endpoint_auth_method ${JSON.stringify(method).slice(0, 50)} is not supported here: such clients are public (PKCE, no secret)`);
-  const name = typeof doc.client_name === 'string' && doc.client_name.trim() ? doc.client_name.trim().slice(0, 100) : new URL(clientId).host;
+  if (typeof doc.client_name === 'string' && HIDDEN.test(doc.client_name)) {
+    throw new ClientMetadataError('The client metadata document\'s client_name holds control or formatting characters');
+  }
+  // The name is the document's word alone: wherever it is shown (sign-in, consent, Connected apps) the host that
+  // serves the document stands beside it, so a document cannot pass itself off as another app by its name.
+  const host = new URL(clientId).host;
+  const name = typeof doc.client_name === 'string' && doc.client_name.trim() ? `${doc.client_name.trim().slice(0, 100)} (${host})` : host;
   const asked = typeof doc.scope === 'string' ? doc.scope.split(' ').filter((scope) => SUPPORTED_SCOPES.includes(scope)) : SUPPORTED_SCOPES;
   return { clientId, name, secretHash: null, redirectUris: uris, allowedScopes: asked };
 }
@@ -84,17 +97,23 @@ export class ClientMetadataDocuments {
     return isMetadataClientId(text, this.settings.allowedHosts);
   }
 
-  /** The client the document at `clientId` describes (fetched now, or as kept); throws ClientMetadataError. */
-  async resolve(clientId: string): Promise<OAuthClient> {
+  /**
+   * The client the document at `clientId` describes (fetched now, or as kept); throws ClientMetadataError.
+   * `mayFetch` is asked before a document that is not kept is fetched (and its client stored): false refuses it, so
+   * that nobody makes the service fetch documents and store clients at any rate they like.
+   */
+  async resolve(clientId: string, mayFetch: () => Promise<boolean>, log?: FastifyBaseLogger): Promise<OAuthClient> {
     const kept = this.kept.get(clientId);
     if (kept && 'error' in kept) throw new ClientMetadataError(kept.error);
     if (kept) return kept.client;
+    if (!await mayFetch()) throw new ClientMetadataError('Too many new client metadata documents from this address: wait a while and try again');
     try {
       const { client, keepMs } = await this.fetch(clientId);
       await this.oauth.saveMetadataClient(client, this.clock());
       this.kept.set(clientId, { client }, { ttl: keepMs });
       return client;
     } catch (err) {
+      if (!(err instanceof ClientMetadataError)) log?.warn({ err, clientId }, 'a client metadata document could not be fetched or its client stored');
       const error = err instanceof ClientMetadataError ? err.message : 'The client metadata document could not be fetched';
       this.kept.set(clientId, { error }, { ttl: MIN_KEEP_MS });
       throw new ClientMetadataError(error);

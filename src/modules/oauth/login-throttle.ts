@@ -54,6 +54,16 @@ export class LoginThrottle {
     return this.take(`${kind}|i:${hashSecret(address).slice(0, 32)}|${start}`, this.settings.maxFailuresPerAddress, end);
   }
 
+  /**
+   * Counts one client metadata document fetched for this client address (a new client stored with it); false when
+   * the address has had `maxFailuresPerAddress` in the window, or every address together ten times that.
+   */
+  async metadataFetchAllowed(address: string): Promise<boolean> {
+    const { start, end } = this.window();
+    if (!await this.take(`metadata|i:${hashSecret(address).slice(0, 32)}|${start}`, this.settings.maxFailuresPerAddress, end)) return false;
+    return this.take(`metadata|all|${start}`, this.settings.maxFailuresPerAddress * 10, end);
+  }
+
   /** The current window, aligned to the clock. */
   private window(): { start: number; end: number } {
     const windowMs = this.settings.windowSeconds * 1000;

@@ -107,6 +107,11 @@ export class WebSessions {
     return this.throttle.mailAllowed(kind, email, request.ip, MAILS_PER_ACCOUNT);
   }
 
+  /** Whether this browser's address may have another client metadata document fetched now (login-throttle.ts). */
+  metadataFetchAllowed(request: FastifyRequest): Promise<boolean> {
+    return this.throttle.metadataFetchAllowed(request.ip);
+  }
+
   /** Starts a session for `userId` (after sign-in or sign-up). */
   async start(reply: FastifyReply, userId: number): Promise<void> {
     const session = randomBytes(32).toString('base64url');
