@@ -141,7 +141,7 @@ describe.each(ENGINES)('clients known by their metadata document on %s', (engine
     const clientId = serve('/agents/redirector.json', { client_name: 'Redirector', redirect_uris: [landing, REDIRECT] });
     const verifier = randomBytes(32).toString('base64url');
     const unsigned = new Browser(send);
-    for (const extra of [{ response_type: 'token' }, { code_challenge_method: 'plain' }, { scope: 'nonsense' }]) {
+    for (const extra of [{ response_type: 'token' }, { code_challenge_method: 'plain' }, { scope: 'nonsense' }] as Array<Record<string, string>>) {
       const page = await unsigned.request('GET', authorizeUrl(clientId, verifier, { redirect_uri: landing, ...extra }));
       expect(page.status, JSON.stringify(extra)).toBe(400);
       expect(page.headers.location).toBeUndefined();
