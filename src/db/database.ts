@@ -198,6 +198,8 @@ export function openDatabase(options: DatabaseOptions): Database {
       each.on('error', (err) => idleLost(err, name));
     }
     const background = new Kysely<DB>({ dialect: new PostgresDialect({ pool: boundedPool(backgroundPool, options.queryTimeoutMs, statements) }) });
+    // Its statements are counted by the main pool, as every other statement of `db`.
+    const unboundedReads = onConnection(db);
     const notices = postgresNotices(options.url, `svc-notices${options.searchPath ? ` ${options.searchPath}` : ''}`.slice(0, 63), async (channel, payload) => {
       await pool.query(timed('SELECT pg_notify($1, $2)', [channel, payload], options.queryTimeoutMs));
     });
@@ -208,6 +210,9 @@ export function openDatabase(options: DatabaseOptions): Database {
       reads: postgresPreparedReads(mainPool),
       statements,
       longReads: async <R>(query: Compilable<R>) => {
+        // Work no client waits for (an index build) reads on the main pool, which has no statement_timeout: the
+        // search pool's is a request's limit, and a slow machine would make it fatal to a start.
+        if (queryTimeLimit(timeoutMs) === undefined) return unboundedReads(query);
         const signal = readScope.getStore()?.signal;
         // Nothing is run for a client that has left, not even a wait for a connection (at shutdown, none comes).
         if (signal?.aborted) throw new ClientGoneError();

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { queryTimeLimit } from './database-unavailable.js';
 import { ClientGoneError, readScope, ReadTimeoutError } from './read-scope.js';
 
 /**
@@ -50,7 +51,8 @@ parentPort.on('message', ({ sql, parameters }) => {
  */
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 128 };
 
-interface Job { query: ReadQuery; signal?: AbortSignal; resolve(rows: unknown[]): void; reject(err: Error): void }
+/** `limitMs`: when the read is stopped (undefined: never, for work no client waits for, such as an index build). */
+interface Job { query: ReadQuery; signal?: AbortSignal; limitMs: number | undefined; resolve(rows: unknown[]): void; reject(err: Error): void }
 
 interface Reader { worker: Worker; running: Job | null; timer: NodeJS.Timeout | null; idle: NodeJS.Timeout | null }
 
@@ -67,8 +69,8 @@ export const READ_WORKER_IDLE_MS = 60_000;
  * data while the main connection writes.
  *
  * Reads wait in one queue here and each worker runs one at a time, so a read is started only when a worker
- * is free: a read whose client has left by then is dropped unrun, and a read running past `timeoutMs` is
- * stopped by ending its worker (SQLite cannot interrupt a statement of another thread), which a fresh one
+ * is free: a read whose client has left by then is dropped unrun, and a read running past `timeoutMs` (none inside
+ * `withoutQueryTimeLimit`) is stopped by ending its worker (SQLite cannot interrupt a statement of another thread), which a fresh one
  * replaces. A worker left idle for `idleMs` ends too.
  */
 export class SqliteReadPool {
@@ -86,7 +88,7 @@ export class SqliteReadPool {
     if (signal?.aborted) return Promise.reject(new ClientGoneError());
     if (this.closed) return Promise.reject(new Error('The database is closed'));
     return new Promise<R[]>((resolve, reject) => {
-      this.queue.push({ query, signal, resolve: resolve as (rows: unknown[]) => void, reject });
+      this.queue.push({ query, signal, limitMs: queryTimeLimit(this.timeoutMs), resolve: resolve as (rows: unknown[]) => void, reject });
       this.dispatch();
     });
   }
@@ -117,7 +119,8 @@ export class SqliteReadPool {
       reader.idle = null;
       reader.running = job;
       reader.worker.ref();
-      reader.timer = setTimeout(() => this.stop(reader, new ReadTimeoutError(this.timeoutMs)), this.timeoutMs);
+      const { limitMs } = job;
+      reader.timer = limitMs === undefined ? null : setTimeout(() => this.stop(reader, new ReadTimeoutError(limitMs)), limitMs);
       reader.worker.postMessage({ sql: job.query.sql, parameters: job.query.parameters });
     }
   }

@@ -6,6 +6,7 @@
  */
 import { setImmediate } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
+import { withoutQueryTimeLimit } from '../db/database-unavailable.js';
 import type { DB } from '../db/schema.js';
 import { ChangeFollower, ChangesLostError, prunedBelow, type ChangeKind, type FollowerState } from './search-changes.js';
 import { readSnapshot, SNAPSHOT_FORMAT, writeSnapshot } from './index-snapshot.js';
@@ -163,7 +164,13 @@ export class LiveIndex {
    * Builds a new generation from the tables and swaps it in, serving the old one meanwhile: the change log is
    * followed from before the first read, so what a write changes during the build is applied after it.
    */
-  async rebuild(progress?: (done: number, total: number) => void): Promise<void> {
+  rebuild(progress?: (done: number, total: number) => void): Promise<void> {
+    // A build is the index's own work, at start or in the background: no client waits on its reads, so they are
+    // held to no request's time limit (a slow machine makes a start slower, never fatal).
+    return withoutQueryTimeLimit(() => this.build(progress));
+  }
+
+  private async build(progress?: (done: number, total: number) => void): Promise<void> {
     const started = performance.now();
     const total = progress ? await this.source.count() : 0;
     let done = 0;

@@ -23,7 +23,7 @@ export interface TestDatabase {
   /** The PostgreSQL schema of its own (postgres only). */
   schema?: string;
   /** Reopens the same data with a new connection (a "restart"); PostgreSQL: through another URL or with other bounds. */
-  reopen(options?: Partial<Pick<DatabaseOptions, 'url' | 'connectTimeoutMs' | 'queryTimeoutMs'>>): Database;
+  reopen(options?: Partial<Pick<DatabaseOptions, 'url' | 'connectTimeoutMs' | 'queryTimeoutMs' | 'searchTimeoutMs'>>): Database;
   drop(): Promise<void>;
 }
 
@@ -58,7 +58,7 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
   await admin.connect();
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.end();
-  const open = (options: Partial<Pick<DatabaseOptions, 'url' | 'connectTimeoutMs' | 'queryTimeoutMs'>> = {}) => openDatabase({ kind: 'postgres', searchPath: schema, poolSize: 4, ...options, url: options.url ?? url });
+  const open = (options: Partial<Pick<DatabaseOptions, 'url' | 'connectTimeoutMs' | 'queryTimeoutMs' | 'searchTimeoutMs'>> = {}) => openDatabase({ kind: 'postgres', searchPath: schema, poolSize: 4, ...options, url: options.url ?? url });
   const database = open();
   await migrateToLatest(database);
   return {
