@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
+import vary from 'vary';
 import { negotiateLocale, type Locale } from '../shared/locale.js';
 
 declare module 'fastify' {
@@ -25,7 +26,9 @@ export const languagePlugin = fp(async (app) => {
   app.addHook('onRequest', (request, reply, done) => {
     request.locale = localeFor(request.headers['accept-language']);
     reply.header('Content-Language', request.locale);
-    reply.header('Vary', 'Accept-Language');
+    // Added to what is there: CORS's `Origin` (set before this hook) must stay, or a cache would serve one origin's
+    // Access-Control-Allow-Origin to another.
+    reply.header('Vary', vary.append(String(reply.getHeader('Vary') ?? ''), 'Accept-Language'));
     done();
   });
 }, { name: 'language' });

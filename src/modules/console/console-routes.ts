@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import cookie from '@fastify/cookie';
 import { Eta } from 'eta';
+import vary from 'vary';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountLinks } from '../accounts/account-links.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
@@ -123,7 +124,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     const lang = language(request);
     const html = eta.render(`./${view}`, { lang, t: CONSOLE_TEXT[lang], csrf: sessions.csrfToken(request, reply), time, date, ...data });
     return reply.status(status).type('text/html; charset=utf-8').headers({
-      'Content-Security-Policy': CSP, 'Cache-Control': 'no-store', 'X-Frame-Options': 'DENY', 'Referrer-Policy': 'same-origin', Vary: 'Accept-Language, Cookie',
+      'Content-Security-Policy': CSP, 'Cache-Control': 'no-store', 'X-Frame-Options': 'DENY', 'Referrer-Policy': 'same-origin', Vary: vary.append(String(reply.getHeader('Vary') ?? ''), 'Accept-Language, Cookie'),
     }).send(html);
   }
 
