@@ -75,6 +75,15 @@ describe('OpenAPI document', () => {
     expect(served.body).toContain('/^(ko|en)\\b/i');
   });
 
+  it('says what the service does with a zone-less time in postedAfter and postedBefore: UTC, as list items print times', () => {
+    const parameters = doc.paths['/api/v1/posts'].get.parameters as Array<{ name: string; description: string }>;
+    for (const name of ['postedAfter', 'postedBefore']) {
+      const description = parameters.find((p) => p.name === name)!.description;
+      expect(description, name).toMatch(/without a zone, UTC/);
+      expect(description, name).not.toMatch(/no zone: service time zone/);
+    }
+  });
+
   it('is a valid OpenAPI 3.1 document', async () => {
     const result = await new Validator().validate(doc as never);
     expect(result.errors ?? []).toEqual([]);

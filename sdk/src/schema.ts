@@ -2455,11 +2455,11 @@ export interface operations {
                 /** @description Only posts with Open Graph data */
                 hasOg?: boolean;
                 /**
-                 * @description ISO date-time, posted at >= (no zone: service time zone)
+                 * @description Posted at or after: an ISO 8601 date-time (with Z or an offset, that instant; without a zone, UTC, as list items print times) or a date (its start in the service time zone)
                  * @example 2026-11-01T00:00:00Z
                  */
                 postedAfter?: string;
-                /** @description ISO date-time, posted at <= (no zone: service time zone) */
+                /** @description Posted at or before: an ISO 8601 date-time (with Z or an offset, that instant; without a zone, UTC) or a date (its start in the service time zone) */
                 postedBefore?: string;
                 /** @description Page number from 1; values below 1 are read as 1 */
                 page?: number;
@@ -4659,7 +4659,7 @@ export interface operations {
                 /** @description OFFLINE, ONLINE, ON_OFFLINE (both; HYBRID too) or TBD. Repeat the parameter or give a comma list; values combine with OR */
                 openTypes?: ("OFFLINE" | "ONLINE" | "ON_OFFLINE" | "TBD" | "HYBRID")[];
                 /**
-                 * @description Events starting on or after this date (YYYY-MM-DD in the service time zone, or an ISO date-time)
+                 * @description Events starting on or after this date (YYYY-MM-DD in the service time zone, or an ISO 8601 date-time: without a zone, UTC)
                  * @example 2026-12-01
                  */
                 startDateFrom?: string;

@@ -156,7 +156,7 @@ export const EventSearchQuery = Type.Object({
   categories: multi(StringEnum(EVENT_CATEGORIES), 'Codes from the event-categories catalog'),
   subjects: multi(StringEnum(EVENT_SUBJECTS), 'Codes from the event-subjects catalog'),
   openTypes: multi(StringEnum(EVENT_OPEN_TYPE_INPUTS), 'OFFLINE, ONLINE, ON_OFFLINE (both; HYBRID too) or TBD'),
-  startDateFrom: day('Events starting on or after this date (YYYY-MM-DD in the service time zone, or an ISO date-time)'),
+  startDateFrom: day('Events starting on or after this date (YYYY-MM-DD in the service time zone, or an ISO 8601 date-time: without a zone, UTC)'),
   startDateTo: day('Events starting on or before this date (the whole day when a date)'),
   status: Type.Optional(StringEnum(EVENT_STATUSES, { description: 'UPCOMING (not started), ONGOING (started, not ended) or CLOSED (ended), at the time of the request' })),
   companyId: Type.Optional(Handle('Events of this company (handle)')),
