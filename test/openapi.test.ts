@@ -55,9 +55,11 @@ describe('OpenAPI document', () => {
     for (const type of CHANGE_TYPES) {
       const op = doc.webhooks[type].post;
       expect(op.parameters.map((p: Operation) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
-      const schema = op.requestBody.content['application/json'].schema;
-      expect(schema.allOf).toEqual([{ $ref: '#/components/schemas/ChangeEvent' }]);
-      expect(schema.properties.type).toEqual({ const: type });
+      // The change, as the feed's item of that type; or a console test event with no resource (resource and data null).
+      const [change, testWithoutResource] = op.requestBody.content['application/json'].schema.anyOf;
+      expect(change.allOf).toEqual([{ $ref: '#/components/schemas/ChangeEvent' }]);
+      expect(change.properties.type).toEqual({ const: type });
+      expect(testWithoutResource.properties).toMatchObject({ type: { const: type }, test: { const: true }, resource: { type: 'null' }, data: { type: 'null' } });
       expect(doc.components.schemas.ChangeEvent.properties.type.enum).toContain(type);
     }
   });

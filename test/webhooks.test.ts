@@ -115,8 +115,10 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
     expect(gone.status).toBe(303);
     expect((await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/test`, { type: 'post.exploded' })).status).toBe(400);
     await settle();
-    const tests = receiver.received.map((r) => new Webhook(secret).verify(r.body, r.headers) as { id: string; type: string; test?: boolean; data: { postId?: number } | null });
+    const tests = receiver.received.map((r) => new Webhook(secret).verify(r.body, r.headers) as { id: string; type: string; test?: boolean; resource: { id: string } | null; data: { postId?: number } | null });
     expect(tests.map((e) => [e.type, e.test, e.data?.postId ?? null])).toEqual([['post.created', true, postId], ['event.deleted', true, null]]);
+    // The feed holds no event.deleted: no resource to name, so no placeholder id either.
+    expect(tests.map((e) => e.resource?.id ?? null)).toEqual([String(postId), null]);
     expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual(tests.map((e) => e.id));
     // The feed is untouched: a test event is no change.
     expect(await t.db.database.db.selectFrom('change_events').select('position').where('event_id', 'in', tests.map((e) => e.id)).execute()).toEqual([]);

@@ -11410,11 +11410,21 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     /** @constant */
                     type?: "post.created";
                     data?: components["schemas"]["PostDetail"] | null;
-                } & components["schemas"]["ChangeEvent"];
+                } & components["schemas"]["ChangeEvent"]) | {
+                    id: string;
+                    /** @constant */
+                    type: "post.created";
+                    /** Format: date-time */
+                    occurredAt: string;
+                    /** @constant */
+                    test: true;
+                    resource: null;
+                    data: null;
+                };
             };
         };
         responses: {
@@ -11450,11 +11460,21 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     /** @constant */
                     type?: "post.updated";
                     data?: components["schemas"]["PostDetail"] | null;
-                } & components["schemas"]["ChangeEvent"];
+                } & components["schemas"]["ChangeEvent"]) | {
+                    id: string;
+                    /** @constant */
+                    type: "post.updated";
+                    /** Format: date-time */
+                    occurredAt: string;
+                    /** @constant */
+                    test: true;
+                    resource: null;
+                    data: null;
+                };
             };
         };
         responses: {
@@ -11490,11 +11510,21 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     /** @constant */
                     type?: "post.deleted";
                     data?: null;
-                } & components["schemas"]["ChangeEvent"];
+                } & components["schemas"]["ChangeEvent"]) | {
+                    id: string;
+                    /** @constant */
+                    type: "post.deleted";
+                    /** Format: date-time */
+                    occurredAt: string;
+                    /** @constant */
+                    test: true;
+                    resource: null;
+                    data: null;
+                };
             };
         };
         responses: {
@@ -11530,11 +11560,21 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     /** @constant */
                     type?: "job.published";
                     data?: components["schemas"]["JobDetail"] | null;
-                } & components["schemas"]["ChangeEvent"];
+                } & components["schemas"]["ChangeEvent"]) | {
+                    id: string;
+                    /** @constant */
+                    type: "job.published";
+                    /** Format: date-time */
+                    occurredAt: string;
+                    /** @constant */
+                    test: true;
+                    resource: null;
+                    data: null;
+                };
             };
         };
         responses: {
@@ -11570,11 +11610,21 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     /** @constant */
                     type?: "job.updated";
                     data?: components["schemas"]["JobDetail"] | null;
-                } & components["schemas"]["ChangeEvent"];
+                } & components["schemas"]["ChangeEvent"]) | {
+                    id: string;
+                    /** @constant */
+                    type: "job.updated";
+                    /** Format: date-time */
+                    occurredAt: string;
+                    /** @constant */
+                    test: true;
+                    resource: null;
+                    data: null;
+                };
             };
         };
         responses: {
@@ -11610,11 +11660,21 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     /** @constant */
                     type?: "job.closed";
                     data?: components["schemas"]["JobDetail"] | null;
-                } & components["schemas"]["ChangeEvent"];
+                } & components["schemas"]["ChangeEvent"]) | {
+                    id: string;
+                    /** @constant */
+                    type: "job.closed";
+                    /** Format: date-time */
+                    occurredAt: string;
+                    /** @constant */
+                    test: true;
+                    resource: null;
+                    data: null;
+                };
             };
         };
         responses: {
@@ -11650,11 +11710,21 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     /** @constant */
                     type?: "job.deleted";
                     data?: null;
-                } & components["schemas"]["ChangeEvent"];
+                } & components["schemas"]["ChangeEvent"]) | {
+                    id: string;
+                    /** @constant */
+                    type: "job.deleted";
+                    /** Format: date-time */
+                    occurredAt: string;
+                    /** @constant */
+                    test: true;
+                    resource: null;
+                    data: null;
+                };
             };
         };
         responses: {
@@ -11690,11 +11760,21 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     /** @constant */
                     type?: "event.created";
                     data?: components["schemas"]["EventDetail"] | null;
-                } & components["schemas"]["ChangeEvent"];
+                } & components["schemas"]["ChangeEvent"]) | {
+                    id: string;
+                    /** @constant */
+                    type: "event.created";
+                    /** Format: date-time */
+                    occurredAt: string;
+                    /** @constant */
+                    test: true;
+                    resource: null;
+                    data: null;
+                };
             };
         };
         responses: {
@@ -11730,11 +11810,21 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     /** @constant */
                     type?: "event.updated";
                     data?: components["schemas"]["EventDetail"] | null;
-                } & components["schemas"]["ChangeEvent"];
+                } & components["schemas"]["ChangeEvent"]) | {
+                    id: string;
+                    /** @constant */
+                    type: "event.updated";
+                    /** Format: date-time */
+                    occurredAt: string;
+                    /** @constant */
+                    test: true;
+                    resource: null;
+                    data: null;
+                };
             };
         };
         responses: {
@@ -11770,11 +11860,21 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     /** @constant */
                     type?: "event.deleted";
                     data?: null;
-                } & components["schemas"]["ChangeEvent"];
+                } & components["schemas"]["ChangeEvent"]) | {
+                    id: string;
+                    /** @constant */
+                    type: "event.deleted";
+                    /** Format: date-time */
+                    occurredAt: string;
+                    /** @constant */
+                    test: true;
+                    resource: null;
+                    data: null;
+                };
             };
         };
         responses: {

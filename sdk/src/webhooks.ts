@@ -7,7 +7,7 @@ import type { Change } from './client.js';
 
 /**
  * The delivery every endpoint receives once when it is added: not a change. Answer 2xx; it tells you the endpoint and
- * the secret work. (A test event sent from the console is a `Change` with `test: true`.)
+ * the secret work. (A test event sent from the console is a `Change` with `test: true`, or a `WebhookTestWithoutResource`.)
  */
 export interface WebhookPing {
   id: string;
@@ -17,6 +17,22 @@ export interface WebhookPing {
   resource: { type: 'webhook_endpoint'; id: string; webUrl: null; companyId: null };
   data: { endpointId: string; url: string; types: string[] };
 }
+
+/**
+ * A test event sent from the console when the feed holds no change of its type: there is no resource to name, so
+ * `resource` and `data` are null. (A test event of a type the feed holds is a `Change` with `test: true`.)
+ */
+export interface WebhookTestWithoutResource {
+  id: string;
+  type: Change['type'];
+  occurredAt: string;
+  test: true;
+  resource: null;
+  data: null;
+}
+
+/** What a verified delivery carries: a change, the ping, or a test event with no resource. */
+export type WebhookDelivery = Change | WebhookPing | WebhookTestWithoutResource;
 
 export class WebhookVerificationError extends Error {
   override name = 'WebhookVerificationError';
@@ -55,7 +71,7 @@ function same(a: Uint8Array, b: Uint8Array): boolean {
  * `WebhookVerificationError` when anything does not match: answer such a request 400 and do nothing with it.
  * Deliveries are at least once: keep the `id` (the `webhook-id` header) of what you handled and skip repeats.
  */
-export async function verifyWebhook(secret: string | string[], headers: WebhookHeaders, body: string | Uint8Array, options: VerifyWebhookOptions = {}): Promise<Change | WebhookPing> {
+export async function verifyWebhook(secret: string | string[], headers: WebhookHeaders, body: string | Uint8Array, options: VerifyWebhookOptions = {}): Promise<WebhookDelivery> {
   const id = header(headers, 'webhook-id');
   const timestamp = header(headers, 'webhook-timestamp');
   const signatures = header(headers, 'webhook-signature');
@@ -80,7 +96,7 @@ export async function verifyWebhook(secret: string | string[], headers: WebhookH
     const raw = fromBase64(one.startsWith('whsec_') ? one.slice('whsec_'.length) : one);
     const key = await crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
     const expected = new Uint8Array(await crypto.subtle.sign('HMAC', key, signed));
-    if (given.some((signature) => same(signature, expected))) return JSON.parse(text) as Change | WebhookPing;
+    if (given.some((signature) => same(signature, expected))) return JSON.parse(text) as WebhookDelivery;
   }
   throw new WebhookVerificationError('No signature matches the secret');
 }

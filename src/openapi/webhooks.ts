@@ -47,11 +47,23 @@ export function addWebhooks(doc: Json): Json {
           content: {
             'application/json': {
               schema: {
-                allOf: [{ $ref: '#/components/schemas/ChangeEvent' }],
-                properties: {
-                  type: { const: type },
-                  data: deletion ? { type: 'null' } : { anyOf: [{ $ref: `#/components/schemas/${RESOURCE_SCHEMA[resource]}` }, { type: 'null' }] },
-                },
+                anyOf: [
+                  {
+                    allOf: [{ $ref: '#/components/schemas/ChangeEvent' }],
+                    properties: {
+                      type: { const: type },
+                      data: deletion ? { type: 'null' } : { anyOf: [{ $ref: `#/components/schemas/${RESOURCE_SCHEMA[resource]}` }, { type: 'null' }] },
+                    },
+                  },
+                  {
+                    type: 'object', additionalProperties: false, required: ['id', 'type', 'occurredAt', 'test', 'resource', 'data'],
+                    description: 'A test event sent from the developer console when the feed holds no change of this type: no resource to name',
+                    properties: {
+                      id: { type: 'string' }, type: { const: type }, occurredAt: { type: 'string', format: 'date-time' },
+                      test: { const: true }, resource: { type: 'null' }, data: { type: 'null' },
+                    },
+                  },
+                ],
               },
             },
           },

@@ -2,8 +2,8 @@
  * Bodies for trying an endpoint without making real data (docs/webhooks.md, "Trying an endpoint"): the
  * `webhook.ping` sent when an endpoint is added, and a test event of any change type, sent from the console. Both are
  * signed and recorded like every delivery and carry `"test": true`; a test event is shaped as that type's changes are,
- * its `data` the latest such change the feed keeps (public already: the feed is readable with any app key), or null
- * when the feed has none.
+ * its `resource` and `data` the latest such change's (public already: the feed is readable with any app key), or both
+ * null when the feed has none.
  */
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
@@ -34,9 +34,10 @@ export async function testEventDelivery(db: Kysely<DB>, links: Links, type: stri
     .where('type', '=', type).where('ready', '=', 1).where('data', 'is not', null)
     .orderBy('position', 'desc').limit(1).executeTakeFirst();
   const eventId = newEventId();
-  const resourceType = type.split('.')[0] as ChangeItem['resource']['type'];
-  const item = latest
+  // With no such change in the feed there is no real resource to name: `resource` and `data` are null, never a
+  // placeholder id a receiver might look up.
+  const item: Omit<ChangeItem, 'resource'> & { resource: ChangeItem['resource'] | null } = latest
     ? changeItem({ ...latest, position: Number(latest.position), occurred_at: now, event_id: eventId }, links)
-    : changeItem({ position: 0, event_id: eventId, type, resource_type: resourceType, resource_id: resourceType === 'event' ? 'evt_test' : '0', company_handle: null, occurred_at: now, data: null }, links);
+    : { id: eventId, type, occurredAt: new Date(now).toISOString(), resource: null, data: null };
   return { eventId, type, resourceKey: `test:${eventId}`, payload: JSON.stringify({ ...item, test: true }) };
 }
