@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
@@ -152,6 +154,99 @@ describe.each(ENGINES)('changes listen on %s', (engine) => {
     const run = listen(env, ...argv);
     expect(await run.done).toBe(2);
     expect(run.err[0]).toContain(message);
+  });
+});
+
+/**
+ * Against a hostile or broken service (issue 67 row 11): a feed server of the test's own answers what the case says.
+ * `changes listen` prints only safe text, never takes the app key to another origin, reads a bounded amount, backs
+ * off when a page says more waits but gives nothing, and reports an item that is not a change instead of crashing.
+ */
+describe('changes listen against a hostile or broken service', () => {
+  type Handler = (request: http.IncomingMessage, response: http.ServerResponse) => void;
+  let handler: Handler;
+  let feed: http.Server;
+  let elsewhere: http.Server;
+  const elsewhereRequests: http.IncomingHttpHeaders[] = [];
+  let requests = 0;
+  let receiver: Receiver;
+  let env: Record<string, string>;
+  let dir: string;
+  const base = () => `http://127.0.0.1:${(feed.address() as AddressInfo).port}`;
+  const change = (id: string, type = 'post.created') => ({ id, type, occurredAt: '2026-12-01T00:00:00.000Z', resource: { type: 'post', id: '7', webUrl: 'https://x/7', companyId: null }, data: null });
+  const page = (items: unknown[], hasMore = false, nextCursor = 'c2') => JSON.stringify({ items, nextCursor, hasMore });
+  /** Answers the first request (`after=now`) with an empty page, the rest with `rest`. */
+  const afterNow = (rest: Handler): Handler => (request, response) => {
+    if (new URL(request.url!, base()).searchParams.get('after') === 'now') response.end(page([], false, 'c1'));
+    else rest(request, response);
+  };
+
+  beforeAll(async () => {
+    feed = http.createServer((request, response) => { requests++; handler(request, response); });
+    elsewhere = http.createServer((request, response) => { elsewhereRequests.push(request.headers); response.end(page([])); });
+    await Promise.all([feed, elsewhere].map((server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))));
+    receiver = await startReceiver();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-listen-hostile-'));
+    env = { DATA_DIR: dir, LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'http://127.0.0.1:9' };
+  });
+  afterAll(async () => {
+    for (const server of [feed, elsewhere]) { server.closeAllConnections(); await new Promise((resolve) => server.close(resolve)); }
+    await receiver?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const run = () => listen(env, '--api-key', 'svck_SecretOfTheBuilder00000000000000', '--forward-to', receiver.url(), '--api-url', base(), '--interval', '1');
+
+  it('prints terminal escape sequences and bidirectional overrides as escapes, never raw', async () => {
+    handler = afterNow((_request, response) => response.end(page([change('evt_\u001b]0;owned\u0007\u202e', '\u001b[2Jpost.created')])));
+    const listening = run();
+    await expect.poll(() => listening.out.join('\n'), { timeout: 10_000, interval: 20 }).toContain('evt_\\u{1b}]0;owned\\u{7}\\u{202e}');
+    expect(await listening.stop()).toBe(0);
+    expect(listening.out.join('\n')).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/);
+  });
+
+  it('never follows a redirect to another origin with the app key', async () => {
+    handler = (_request, response) => { response.writeHead(302, { location: `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}/api/v1/changes` }).end(); };
+    const listening = run();
+    expect(await listening.done).toBe(1);
+    expect(listening.err.join('\n')).toMatch(/redirected to http:\/\/127\.0\.0\.1:\d+: not followed/);
+    expect(elsewhereRequests).toEqual([]);
+  });
+
+  it('reads at most a bounded page: an endless body is cut off and asked for again later', async () => {
+    const chunk = Buffer.alloc(1 << 20, 0x20);
+    handler = afterNow((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      const more = () => { while (!response.destroyed && response.write(chunk)); };
+      response.on('drain', more);
+      response.write('{"items":[');
+      more();
+    });
+    const listening = run();
+    await expect.poll(() => listening.out.join('\n'), { timeout: 20_000, interval: 20 }).toMatch(/did not answer \(the answer is larger than 16777216 bytes\); asking again in 1 s/);
+    expect(await listening.stop()).toBe(0);
+  });
+
+  it('backs off when a page says more changes wait but gives none, instead of asking again at once', async () => {
+    requests = 0;
+    handler = afterNow((_request, response) => response.end(page([], true, 'c1')));
+    const listening = run();
+    // Two empty pages, each followed by a wait that grows: 1, then 2 s (it used to ask again at once, 166 times in 12 s).
+    await expect.poll(() => listening.out.filter((line) => line.includes('gave none')).length, { timeout: 20_000, interval: 20 }).toBe(2);
+    expect(await listening.stop()).toBe(0);
+    expect(requests).toBeLessThanOrEqual(4);
+    expect(listening.out.join('\n')).toMatch(/gave none; asking again in 1 s[\s\S]*gave none; asking again in 2 s/);
+  });
+
+  it('reports an item that is not a change and goes on with the rest', async () => {
+    receiver.reset();
+    handler = afterNow((_request, response) => response.end(page([{ id: 5 }, { id: 'evt_x', type: 'post.created', resource: 'post 7' }, change('evt_good')])));
+    const listening = run();
+    await expect.poll(() => receiver.received.length, { timeout: 10_000, interval: 20 }).toBeGreaterThan(0);
+    expect(await listening.stop()).toBe(0);
+    const lines = listening.out.join('\n');
+    expect(lines).toContain('skipped an item of the feed that is not a change: it has no string id and type');
+    expect(lines).toContain('skipped an item of the feed that is not a change: evt_x names no resource type and id');
+    expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ id: 'evt_good' });
   });
 });
 

@@ -8,13 +8,64 @@ import { CHANGE_TYPES } from '../../change-feed/change-log.js';
 import { newSigningSecret, signedHeaders } from '../../modules/webhooks/signature.js';
 import { required, UsageError, type Command, type Io } from '../command.js';
 
-interface Change { id: string; type: string; resource: { type: string; id: string } }
-interface Page { items: Change[]; nextCursor: string; hasMore: boolean }
+interface Change { id: string; type: string; resource: { type: string; id: string } | null }
+/** A page as read: its changes, and for each item that is not a change, why. */
+interface Page { items: Array<Change | { malformed: string }>; nextCursor: string; hasMore: boolean }
 
 const FORWARD_TIMEOUT_MS = 10_000;
 const LONGEST_WAIT_MS = 30_000;
+/** The most of a feed page read (100 changes with their resources are far below it), and of an error or a receiver's answer. */
+const MAX_PAGE_BYTES = 16 << 20;
+const MAX_OTHER_BYTES = 64 << 10;
+/** Redirects followed within the service's own origin; one to another origin is never followed (the key would go there). */
+const MAX_REDIRECTS = 3;
 
 const time = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/**
+ * Text from the service or the receiver as it may be printed: control and formatting characters (terminal escape
+ * sequences, bidirectional overrides) shown as `\u{…}`, and at most `max` characters.
+ */
+export function printable(text: unknown, max = 300): string {
+  const shown = String(text).replace(/[\p{Cc}\p{Cf}]/gu, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+  return shown.length > max ? `${shown.slice(0, max)}…` : shown;
+}
+
+/** The body's text, reading at most `max` bytes: past that the rest is not read and this throws. */
+async function boundedText(response: Response, max: number): Promise<string> {
+  const reader = response.body?.getReader();
+  if (!reader) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      throw new Error(`the answer is larger than ${max} bytes`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A feed page's shape checked: each item is a change or says why it is not; null when the page itself is not one. */
+function pageOf(body: unknown): Page | null {
+  const page = body as { items?: unknown; nextCursor?: unknown; hasMore?: unknown } | null;
+  if (typeof page !== 'object' || page === null || !Array.isArray(page.items) || typeof page.nextCursor !== 'string' || typeof page.hasMore !== 'boolean') return null;
+  const items = page.items.map((item: unknown): Change | { malformed: string } => {
+    const change = item as { id?: unknown; type?: unknown; resource?: { type?: unknown; id?: unknown } | null } | null;
+    if (typeof change !== 'object' || change === null || typeof change.id !== 'string' || typeof change.type !== 'string') {
+      return { malformed: 'it has no string id and type' };
+    }
+    if (change.resource !== null && (typeof change.resource !== 'object' || typeof change.resource.type !== 'string' || typeof change.resource.id !== 'string')) {
+      return { malformed: `${printable(change.id, 60)} names no resource type and id` };
+    }
+    return item as Change;
+  });
+  return { items, nextCursor: page.nextCursor, hasMore: page.hasMore };
+}
 
 /** An http(s) URL, or a usage error naming the option. */
 function httpUrl(name: string, value: string): URL {
@@ -58,6 +109,9 @@ async function pause(ms: number, signal: AbortSignal): Promise<void> {
   await sleep(ms, undefined, { signal }).catch(() => undefined);
 }
 
+/** A redirect the reader will not follow: asking again would meet it again. */
+class RedirectRefused extends Error {}
+
 class FeedReader {
   private failures = 0;
 
@@ -74,19 +128,38 @@ class FeedReader {
     if (this.types.length > 0) url.searchParams.set('types', this.types.join(','));
     while (!this.signal.aborted) {
       let response: Response;
+      let text: string;
       try {
-        response = await fetch(url, { headers: { 'x-svc-api-key': this.key, accept: 'application/json' }, signal: this.signal });
+        response = await this.fetchFeed(url);
+        text = await boundedText(response, response.ok ? MAX_PAGE_BYTES : MAX_OTHER_BYTES);
       } catch (err) {
         if (this.signal.aborted) return null;
-        await this.wait(`${this.api.origin} did not answer (${reason(err)})`);
+        if (err instanceof RedirectRefused) throw err;
+        await this.wait(`${this.api.origin} did not answer (${printable(reason(err))})`);
         continue;
       }
       if (response.ok) {
-        this.failures = 0;
-        return await response.json() as Page;
+        let page: Page | null = null;
+        try {
+          page = pageOf(JSON.parse(text));
+        } catch {
+          page = null;
+        }
+        if (page) {
+          // An empty page that says more waits is no progress: the back-off keeps growing over such pages.
+          if (page.items.length > 0 || !page.hasMore) this.failures = 0;
+          return page;
+        }
+        await this.wait(`${this.api.origin} answered something that is not a page of the change feed`);
+        continue;
       }
-      const error = await response.json().catch(() => null) as { code?: string; message?: string } | null;
-      const said = error?.code ? `${response.status} ${error.code}: ${error.message ?? ''}` : `${response.status}`;
+      let error: { code?: unknown; message?: unknown } | null = null;
+      try {
+        error = JSON.parse(text) as { code?: unknown; message?: unknown } | null;
+      } catch {
+        error = null;
+      }
+      const said = typeof error?.code === 'string' ? `${response.status} ${printable(error.code, 20)}: ${printable(error.message ?? '')}` : `${response.status}`;
       if (response.status === 429) {
         const seconds = Number(response.headers.get('retry-after'));
         this.io.out(`${time(Date.now())}  the app's rate limit is reached (${said}); asking again in ${Number.isFinite(seconds) && seconds > 0 ? seconds : 1} s`);
@@ -102,8 +175,28 @@ class FeedReader {
     return null;
   }
 
-  /** Backs off 1, 2, 4 … 30 s while the service is away, saying so each time. */
-  private async wait(what: string): Promise<void> {
+  /**
+   * The feed's answer, following redirects only within the service's own origin: the app key is sent to that origin
+   * alone, so a redirect to another is refused, never followed.
+   */
+  private async fetchFeed(first: URL): Promise<Response> {
+    let url = first;
+    for (let hops = 0; ; hops++) {
+      const response = await fetch(url, { headers: { 'x-svc-api-key': this.key, accept: 'application/json' }, signal: this.signal, redirect: 'manual' });
+      const location = response.headers.get('location');
+      if (response.status < 300 || response.status >= 400 || location === null) return response;
+      await response.body?.cancel().catch(() => undefined);
+      const next = new URL(location, url);
+      if (next.origin !== this.api.origin) {
+        throw new RedirectRefused(`${this.api.origin} redirected to ${printable(next.origin, 200)}: not followed, so that the app key goes only to ${this.api.origin}`);
+      }
+      if (hops >= MAX_REDIRECTS) throw new RedirectRefused(`${this.api.origin} redirected more than ${MAX_REDIRECTS} times`);
+      url = next;
+    }
+  }
+
+  /** Backs off 1, 2, 4 … 30 s while the service is away (or gives nothing to go on with), saying so each time. */
+  async wait(what: string): Promise<void> {
     const ms = Math.min(1000 * 2 ** this.failures++, LONGEST_WAIT_MS);
     this.io.out(`${time(Date.now())}  ${what}; asking again in ${ms / 1000} s`);
     await pause(ms, this.signal);
@@ -123,10 +216,11 @@ async function forward(target: URL, secret: string, change: Change): Promise<str
       headers: { ...signedHeaders([secret], change.id, Math.floor(Date.now() / 1000), body), 'content-type': 'application/json', 'user-agent': 'SvcWebhooks/1.0 (changes listen)' },
       body,
     });
-    await response.arrayBuffer();
+    // Only the status matters: the receiver's body is not read (a local server may answer anything).
+    await response.body?.cancel().catch(() => undefined);
     return `${response.status} in ${took()}`;
   } catch (err) {
-    return `failed after ${took()}: ${reason(err)}`;
+    return `failed after ${took()}: ${printable(reason(err))}`;
   }
 }
 
@@ -172,19 +266,27 @@ export const changesListenCommand: Command = {
         const page = await feed.page(cursor);
         if (!page) break;
         let whole = true;
-        for (const change of page.items) {
+        for (const item of page.items) {
           // Stopped within a page: the cursor stays before it, so going on repeats its first changes (at least once).
           if (stop.signal.aborted) {
             whole = false;
             break;
           }
-          io.out(`${time(Date.now())}  ${change.type.padEnd(13)}  ${change.id}  ${change.resource.type} ${change.resource.id}  → ${await forward(target, secret, change)}`);
+          if ('malformed' in item) {
+            io.out(`${time(Date.now())}  skipped an item of the feed that is not a change: ${item.malformed}`);
+            continue;
+          }
+          const resource = item.resource ? `${printable(item.resource.type, 20)} ${printable(item.resource.id, 80)}` : 'no resource';
+          io.out(`${time(Date.now())}  ${printable(item.type, 40).padEnd(13)}  ${printable(item.id, 80)}  ${resource}  → ${await forward(target, secret, item)}`);
         }
         if (!whole) break;
+        const moved = page.nextCursor !== cursor;
         cursor = page.nextCursor;
-        if (!page.hasMore) await pause(interval * 1000, stop.signal);
+        // A page that says more waits but gives nothing and moves nowhere would be asked for again at once, forever.
+        if (page.hasMore && page.items.length === 0 && !moved) await feed.wait(`${api.origin} said more changes wait but gave none`);
+        else if (!page.hasMore) await pause(interval * 1000, stop.signal);
       }
-      io.out(`Stopped. To go on from here: --after ${cursor}`);
+      io.out(`Stopped. To go on from here: --after ${printable(cursor, 200)}`);
     } finally {
       stop.done();
     }
