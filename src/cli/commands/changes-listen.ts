@@ -50,6 +50,15 @@ async function boundedText(response: Response, max: number): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** The JSON value of `text`, or null when it is not JSON. */
+function jsonOf(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
 /** A feed page's shape checked: each item is a change or says why it is not; null when the page itself is not one. */
 function pageOf(body: unknown): Page | null {
   const page = body as { items?: unknown; nextCursor?: unknown; hasMore?: unknown } | null;
@@ -139,12 +148,7 @@ class FeedReader {
         continue;
       }
       if (response.ok) {
-        let page: Page | null = null;
-        try {
-          page = pageOf(JSON.parse(text));
-        } catch {
-          page = null;
-        }
+        const page = pageOf(jsonOf(text));
         if (page) {
           // An empty page that says more waits is no progress: the back-off keeps growing over such pages.
           if (page.items.length > 0 || !page.hasMore) this.failures = 0;
@@ -153,12 +157,7 @@ class FeedReader {
         await this.wait(`${this.api.origin} answered something that is not a page of the change feed`);
         continue;
       }
-      let error: { code?: unknown; message?: unknown } | null = null;
-      try {
-        error = JSON.parse(text) as { code?: unknown; message?: unknown } | null;
-      } catch {
-        error = null;
-      }
+      const error = jsonOf(text) as { code?: unknown; message?: unknown } | null;
       const said = typeof error?.code === 'string' ? `${response.status} ${printable(error.code, 20)}: ${printable(error.message ?? '')}` : `${response.status}`;
       if (response.status === 429) {
         const seconds = Number(response.headers.get('retry-after'));
