@@ -182,6 +182,10 @@ describe.each(ENGINES)('the MCP endpoint on %s', (engine) => {
     // Listing the tools, and any other message, counts against the same limit and is refused once it is spent.
     await expect(client.listTools()).rejects.toThrow(/Rate limit exceeded/);
     await expect(client.ping()).rejects.toThrow(/Rate limit exceeded/);
+    // In usage as the API's refusals are: a 429 of its own.
+    await t.app.usage.flush();
+    const refusedRows = await t.db.database.db.selectFrom('app_usage').select('operation').where('status_class', '=', '429').where('operation', 'in', ['mcp tools/list', 'mcp ping']).execute();
+    expect(new Set(refusedRows.map((row) => row.operation))).toEqual(new Set(['mcp tools/list', 'mcp ping']));
     startOfNextWindow(t.clock, 60_000);
   });
 

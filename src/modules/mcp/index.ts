@@ -135,18 +135,25 @@ export function mcpArea(app: FastifyInstance, infra: Infrastructure, deps: { acc
         const subject = key ? `app:${key.appId}` : `client:${token!.claims.clientId}`;
         const countedHere = !tool?.path({}).startsWith('/api/v1/');
         const operation = `mcp ${tool ? tool.name : McpEndpoint.methodOf(request.body)}`;
-        if (countedHere) await app.chargeGlobal(subject, reply);
+        const started = performance.now();
+        const record = (status: number, code: string | null) => {
+          app.usage.count(subject, operation, status);
+          app.requestLog.record(subject, { at: infra.clock(), operation, status, code, durationMs: Math.round((performance.now() - started) * 10) / 10, requestId: request.id });
+        };
+        if (countedHere) {
+          // A refusal for the spent limit is in usage as the API's 429s are: counted apart from what was served.
+          await app.chargeGlobal(subject, reply).catch((err: unknown) => {
+            record(429, 'C0010');
+            throw err;
+          });
+        }
         const forward: Forward = { common: {}, user: {} };
         if (key) forward.common['x-svc-api-key'] = key.key;
         const language = request.headers['accept-language'];
         if (language) forward.common['accept-language'] = language;
         if (token) forward.user = { authorization: `Bearer ${token.raw}`, [INTERNAL_HEADER]: internalSecret };
-        const started = performance.now();
         const answer = await endpoint.handle(webRequest(request), request.body, forward);
-        if (countedHere) {
-          app.usage.count(subject, operation, answer.status);
-          app.requestLog.record(subject, { at: infra.clock(), operation, status: answer.status, code: null, durationMs: Math.round((performance.now() - started) * 10) / 10, requestId: request.id });
-        }
+        if (countedHere) record(answer.status, null);
         reply.code(answer.status);
         answer.headers.forEach((value, name) => { if (name !== 'content-length') reply.header(name, value); });
         return reply.send(answer.body);
