@@ -23,6 +23,22 @@ describe.each(ENGINES)('console limits on %s', (engine) => {
   const ko = CONSOLE_TEXT.ko;
   const apps = async () => (await t.db.database.db.selectFrom('apps').select('id').where('owner_user_id', '=', t.demo.user.id).where('deleted_at', 'is', null).execute()).length;
 
+  it('refuses app names with hidden characters (a direction override, a zero-width space, U+0000), making and renaming nothing', async () => {
+    const before = await apps();
+    for (const name of ['Demo app\u202E', 'Demo\u200Bapp', 'Demo\u0000app']) {
+      const refused = await forms.post('/console/apps', { name });
+      expect(refused.status, JSON.stringify(name)).toBe(400);
+      // U+0000 is refused by the form parser before the page (as in every form and body); the others by the page's rule.
+      if (!name.includes('\u0000')) expect(refused.body).toContain(ko.nameRule);
+    }
+    expect(await apps()).toBe(before);
+    const { appId } = await forms.createApp('보이는 이름');
+    const renamed = await forms.post(`/console/apps/${appId}`, { name: '보이는\u2066 이름' });
+    expect(renamed.status).toBe(400);
+    expect((await t.db.database.db.selectFrom('apps').select('name').where('id', '=', appId).executeTakeFirstOrThrow()).name).toBe('보이는 이름');
+    await forms.post(`/console/apps/${appId}/delete`, { confirm: 'yes' });
+  });
+
   it('shows how many apps a builder has of the most, and refuses one more', async () => {
     const before = await apps();
     expect((await forms.browser.request('GET', '/console/apps')).body).toContain(fill(ko.appsQuota, { used: before, max: 2 }));

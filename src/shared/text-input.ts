@@ -61,3 +61,9 @@ export function parseJsonInput(text: string, what: string, prefix: string[] = []
   if (text.includes('\\u0000')) refuseNul(value, prefix);
   return value;
 }
+
+/**
+ * Whether a name holds characters nobody sees: controls (U+0000 among them) and formatting ones (bidirectional
+ * overrides, zero-width characters), with which one name can be made to read as another.
+ */
+export const hasHiddenCharacters = (text: string): boolean => /[\p{Cc}\p{Cf}]/u.test(text);

@@ -30,6 +30,7 @@ import type { WebSessions } from '../oauth/web-session.js';
 import type { Database } from '../../db/database.js';
 import type { Mailer } from '../../mail/mailer.js';
 import type { Links } from '../../shared/links.js';
+import { hasHiddenCharacters } from '../../shared/text-input.js';
 import type { WebhookEndpoints } from '../webhooks/webhook-endpoints.js';
 import { ConsoleReveals, type RevealKind } from './console-reveals.js';
 import { registerWebhookPages } from './console-webhooks.js';
@@ -255,7 +256,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     const name = (form.name ?? '').trim();
     const handle = (form.handle ?? '').trim();
     const password = form.password ?? '';
-    if (!EMAIL.test(email) || !name || name.length > 100 || !HANDLE.test(handle)) return again(400, t.invalid);
+    if (!EMAIL.test(email) || !name || name.length > 100 || hasHiddenCharacters(name) || !HANDLE.test(handle)) return again(400, t.invalid);
     const weak = await passwordProblem(password, [email, name, handle]);
     if (weak !== null) return again(400, weak === 'length' ? t.passwordLength : t.guessable);
     if (!await sessions.signUpAllowed(request)) return again(429, t.tooMany);
@@ -399,7 +400,8 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     const form = (request.body ?? {}) as Form;
     const name = (form.name ?? '').trim();
     const description = (form.description ?? '').trim();
-    if (!name || name.length > 100 || description.length > 500) return appsPage(request, reply, user, { error: t.invalid }, 400);
+    if (!name || name.length > 100 || hasHiddenCharacters(name)) return appsPage(request, reply, user, { error: t.nameRule }, 400);
+    if (description.length > 500) return appsPage(request, reply, user, { error: t.descriptionRule }, 400);
     const now = clock();
     const appId = await apps.createApp(name, description, user.id, now, opts.appsPerBuilder);
     if (appId === null) return appsPage(request, reply, user, { error: fill(t.appsFull, { max: opts.appsPerBuilder }) }, 409);
@@ -434,7 +436,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     const origins = webOrigins(form.web_origins);
     const fieldErrors: Record<string, string> = {};
     if ('bad' in origins) fieldErrors.web_origins = `${t.webOriginRule} (${origins.bad.slice(0, 200)})`;
-    if (!name || name.length > 100) fieldErrors.name = t.nameRule;
+    if (!name || name.length > 100 || hasHiddenCharacters(name)) fieldErrors.name = t.nameRule;
     if (description.length > 500) fieldErrors.description = t.descriptionRule;
     if (homepageUrl === undefined) fieldErrors.homepage_url = t.webAddressRule;
     if (privacyUrl === undefined) fieldErrors.privacy_url = t.webAddressRule;

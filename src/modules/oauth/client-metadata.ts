@@ -8,6 +8,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { safeFetch } from '../../net/safe-fetch.js';
+import { hasHiddenCharacters } from '../../shared/text-input.js';
 import type { OAuthClient, OAuthRepository } from './oauth-repository.js';
 import { SUPPORTED_SCOPES } from './scopes.js';
 
@@ -42,14 +43,8 @@ export function isMetadataClientId(text: string, allowedHosts: string[] = []): b
     && url.pathname !== '/' && url.hash === '' && url.username === '' && url.password === '' && url.href === text;
 }
 
-/**
- * Control characters (U+0000 among them, which PostgreSQL cannot store) and formatting ones (bidirectional overrides,
- * zero-width characters, which make a name read as another): refused in every text a document gives, on both engines.
- */
-const HIDDEN = /[\p{Cc}\p{Cf}]/u;
-
 function redirectUriAllowed(uri: unknown): uri is string {
-  if (typeof uri !== 'string' || uri.length > 2_048 || HIDDEN.test(uri)) return false;
+  if (typeof uri !== 'string' || uri.length > 2_048 || hasHiddenCharacters(uri)) return false;
   try {
     const url = new URL(uri);
     return url.hash === '' && (url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname)));
@@ -69,7 +64,8 @@ function clientOf(clientId: string, document: unknown): Omit<OAuthClient, 'appId
   }
   const method = doc.token_endpoint_auth_method ?? 'none';
   if (method !== 'none') throw new ClientMetadataError(`token_endpoint_auth_method ${JSON.stringify(method).slice(0, 50)} is not supported here: such clients are public (PKCE, no secret)`);
-  if (typeof doc.client_name === 'string' && HIDDEN.test(doc.client_name)) {
+  // Refused in every text a document gives, on both engines alike (PostgreSQL cannot store U+0000 at all).
+  if (typeof doc.client_name === 'string' && hasHiddenCharacters(doc.client_name)) {
     throw new ClientMetadataError('The client metadata document\'s client_name holds control or formatting characters');
   }
   // The name is the document's word alone: wherever it is shown (sign-in, consent, Connected apps) the host that
