@@ -8,6 +8,7 @@ import type { WebSessions } from './web-session.js';
 import { consentPage, errorPage, loginPage, PAGE_CSS, pageText, type PageLanguage } from './pages.js';
 import type { OAuthClient, OAuthRepository } from './oauth-repository.js';
 import { ClientMetadataError, type ClientMetadataDocuments } from './client-metadata.js';
+import { redirectUriAllowed } from './redirect-uris.js';
 import { covers, parseScopes, unknownScopes } from './scopes.js';
 
 export interface AuthorizeOptions {
@@ -59,7 +60,7 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
 
   function validate(query: Query, client: OAuthClient | null): Validated {
     if (!query.client_id || !client) return { kind: 'page', message: 'Unknown client_id: the application is not registered.' };
-    if (!query.redirect_uri || !client.redirectUris.includes(query.redirect_uri)) {
+    if (!query.redirect_uri || !redirectUriAllowed(client, query.redirect_uri)) {
       return { kind: 'page', message: 'redirect_uri is missing or is not registered for this application.' };
     }
     const base = { client, redirectUri: query.redirect_uri, state: query.state };

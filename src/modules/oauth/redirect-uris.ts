@@ -1,0 +1,29 @@
+/**
+ * Which redirect URIs an authorization request may name for a client. Exactly a registered one, always. A public
+ * client (no secret: a desktop, CLI or agent host) may also name a registered loopback URI on any port: such a host
+ * listens on whatever port is free at the moment, which no registration can know (RFC 8252 7.3). Never for a
+ * confidential client: a web server's redirect is where it is.
+ */
+import type { OAuthClient } from './oauth-repository.js';
+
+const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/** The URI without its port, when it is a loopback http URI (the only kind that may move between ports). */
+function loopbackWithoutPort(uri: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' || !LOOPBACK.has(url.hostname) || url.username || url.password || url.hash) return null;
+  url.port = '';
+  return url.href;
+}
+
+export function redirectUriAllowed(client: Pick<OAuthClient, 'redirectUris' | 'secretHash'>, uri: string): boolean {
+  if (client.redirectUris.includes(uri)) return true;
+  if (client.secretHash !== null) return false;
+  const requested = loopbackWithoutPort(uri);
+  return requested !== null && client.redirectUris.some((registered) => loopbackWithoutPort(registered) === requested);
+}
