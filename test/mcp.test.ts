@@ -310,6 +310,8 @@ describe.each(ENGINES)('an agent acting for a user through the MCP endpoint on %
     const refused = await rpc({}, { method: 'tools/list' });
     expect(refused.status).toBe(401);
     expect(await refused.json()).toMatchObject({ error: { data: { code: 'C0001' } } });
+    expect(refused.headers.get('www-authenticate')).not.toContain('error=');
+    expect(refused.headers.get('www-authenticate')).toContain('scope="profile company:manage:read post:write"');
     const metadataUrl = /resource_metadata="([^"]+)"/.exec(refused.headers.get('www-authenticate') ?? '')?.[1];
     expect(metadataUrl).toBe(`${t.base}/.well-known/oauth-protected-resource/mcp`);
     const metadata = await (await fetch(metadataUrl!)).json() as { resource: string; authorization_servers: string[]; scopes_supported: string[] };
@@ -381,16 +383,18 @@ describe.each(ENGINES)('an agent acting for a user through the MCP endpoint on %
   it('asks for a token, or a wider one, before a tool that acts for a user: 401 and 403 with the challenge', async () => {
     const withKey = await rpc({ 'X-SVC-API-Key': t.demo.apiKey }, { method: 'tools/call', params: { name: 'get_me', arguments: {} } });
     expect(withKey.status).toBe(401);
-    expect(withKey.headers.get('www-authenticate')).toMatch(/resource_metadata=".*", error="invalid_token", scope="profile"/);
+    // No token was sent: no error code (RFC 6750 3.1), and every scope the user tools use, so one sign-in serves them all.
+    expect(withKey.headers.get('www-authenticate')).toMatch(/resource_metadata="[^"]*", scope="profile company:manage:read post:write"$/);
     const narrow = await tokens('profile', mcp());
     const unscoped = await rpc({ Authorization: `Bearer ${narrow.access_token}` }, { method: 'tools/call', params: { name: 'create_post', arguments: { text: 'no' } } });
     expect(unscoped.status).toBe(403);
     expect(await unscoped.json()).toMatchObject({ error: { data: { code: 'C0011' } } });
-    expect(unscoped.headers.get('www-authenticate')).toMatch(/error="insufficient_scope", scope="post:write"/);
+    // What the token holds and what the tool needs: signing in again for it loses nothing.
+    expect(unscoped.headers.get('www-authenticate')).toMatch(/error="insufficient_scope", scope="profile post:write"/);
     const noPermissions = await rpc({ Authorization: `Bearer ${narrow.access_token}` }, { method: 'tools/call', params: { name: 'list_my_company_permissions', arguments: {} } });
     expect(noPermissions.status).toBe(403);
     expect(await noPermissions.json()).toMatchObject({ error: { data: { code: 'C0011' } } });
-    expect(noPermissions.headers.get('www-authenticate')).toMatch(/error="insufficient_scope", scope="company:manage:read"/);
+    expect(noPermissions.headers.get('www-authenticate')).toMatch(/error="insufficient_scope", scope="profile company:manage:read"/);
     // With a token only, the user's tools work and the public ones ask for the app key as the API does.
     const client = await connect({ Authorization: `Bearer ${narrow.access_token}` });
     expect((await client.callTool({ name: 'get_me', arguments: {} })).isError ?? false).toBe(false);

@@ -61,10 +61,10 @@ export function mcpArea(app: FastifyInstance, infra: Infrastructure, deps: { acc
   /** The web origins a browser may call the endpoint from: the service's own and CORS_ORIGINS. */
   const origins = new Set([new URL(infra.config.publicBaseUrl).origin, ...infra.config.corsOrigins]);
   /** RFC 9728 5.1 and RFC 6750 3: where an agent finds how to get a token, and what went wrong. */
-  const challenge = (error?: { code: string; description?: string; scope?: string }) => ({
+  const challenge = (error?: { code?: string; description?: string; scope?: string }) => ({
     'WWW-Authenticate': [
       'Bearer realm="svc"', `resource_metadata="${metadataUrl}"`,
-      ...(error ? [`error="${error.code}"`] : []), ...(error?.description ? [`error_description="${quoted(error.description)}"`] : []),
+      ...(error?.code ? [`error="${error.code}"`] : []), ...(error?.description ? [`error_description="${quoted(error.description)}"`] : []),
       ...(error?.scope ? [`scope="${error.scope}"`] : []),
     ].join(', '),
   });
@@ -120,15 +120,20 @@ export function mcpArea(app: FastifyInstance, infra: Infrastructure, deps: { acc
         const refused = endpoint.refusal(request.body);
         if (refused) throw refused;
         const [key, token] = await Promise.all([appKeyOf(request), tokenOf(request)]);
+        // A request with no token gets a challenge without an error (RFC 6750 3.1) naming every scope the user tools
+        // use, so that a host signs in once for all of them; a token short of a tool's scope gets the union of what it
+        // holds and what the tool needs, so that signing in again loses nothing it had.
+        const everyUserScope = userScopes.join(' ');
         if (!key && !token) {
-          throw new ApiError('C0001', 'Send the app key in X-SVC-API-Key for the public tools, or an access token issued for this endpoint for the tools that act for a user', 'X-SVC-API-Key', challenge());
+          throw new ApiError('C0001', 'Send the app key in X-SVC-API-Key for the public tools, or an access token issued for this endpoint for the tools that act for a user', 'X-SVC-API-Key', challenge({ scope: everyUserScope }));
         }
         const tool = endpoint.toolCalled(request.body);
         if (tool?.scope && !token) {
-          throw new ApiError('C0003', `${tool.name} acts for a user: it needs an access token issued for ${resource} with the scope "${tool.scope}"`, 'Authorization', challenge({ code: 'invalid_token', scope: tool.scope }));
+          throw new ApiError('C0003', `${tool.name} acts for a user: it needs an access token issued for ${resource} with the scope "${tool.scope}"`, 'Authorization', challenge({ scope: everyUserScope }));
         }
         if (tool?.scope && token && !hasScope(token.claims.scopes, tool.scope)) {
-          throw new ApiError('C0011', `The access token lacks the scope "${tool.scope}"`, 'scope', challenge({ code: 'insufficient_scope', scope: tool.scope }));
+          const wanted = [...new Set([...token.claims.scopes, tool.scope])].join(' ');
+          throw new ApiError('C0011', `The access token lacks the scope "${tool.scope}"`, 'scope', challenge({ code: 'insufficient_scope', scope: wanted }));
         }
         // A tool call the API answers is counted there, once, against the app (or the token's client). Every other
         // message (initialize, tools/list, ping, notifications, a tool the API does not count) is counted here.
