@@ -164,6 +164,52 @@ describe.each(ENGINES)('clients known by their metadata document on %s', (engine
   });
 });
 
+describe.each(ENGINES)('a metadata client that sends no resource, on %s', (engine) => {
+  let t: ListeningApp;
+  let documents: http.Server;
+  let docBase: string;
+  beforeAll(async () => {
+    documents = http.createServer((request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ client_id: `${docBase}${request.url}`, client_name: 'Editor agent', redirect_uris: [REDIRECT] }));
+    });
+    await new Promise<void>((resolve) => documents.listen(0, '127.0.0.1', resolve));
+    docBase = `http://127.0.0.1:${(documents.address() as AddressInfo).port}`;
+    t = await startListeningApp(engine, { CLIENT_METADATA_ALLOWED_HOSTS: new URL(docBase).host });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await new Promise((resolve) => documents?.close(resolve));
+  });
+
+  const send: Send = async (method, url, headers, body) => {
+    const res = await t.app.inject({ method, url, headers, payload: body });
+    return { status: res.statusCode, headers: res.headers as Record<string, string | string[] | undefined>, body: res.body };
+  };
+  const audienceOf = (jwt: string) => (JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()) as { aud: string }).aud;
+
+  /** The whole flow for `clientId`, with `resource` only where given; the access token's audience. */
+  async function audience(clientId: string, resource?: string): Promise<string> {
+    const verifier = randomBytes(32).toString('base64url');
+    const query = new URLSearchParams({
+      response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, scope: 'profile', state: 's',
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256', ...(resource ? { resource } : {}),
+    });
+    const callback = await new Browser(send).authorize(`/oauth/authorize?${query.toString()}`, t.demo.user);
+    const token = await t.app.inject({
+      method: 'POST', url: '/oauth/token', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ grant_type: 'authorization_code', client_id: clientId, code: callback.searchParams.get('code')!, redirect_uri: REDIRECT, code_verifier: verifier }).toString(),
+    });
+    expect(token.statusCode, token.body).toBe(200);
+    return audienceOf(token.json().access_token);
+  }
+
+  it('gets a token for the MCP endpoint (hosts such as Cursor and VS Code send none), and one for the API only when it names the API', async () => {
+    expect(await audience(`${docBase}/agents/editor.json`)).toBe(`${t.base}/mcp`);
+    expect(await audience(`${docBase}/agents/editor.json`, `${t.base}/api`)).toBe(`${t.base}/api`);
+  });
+});
+
 describe('new client metadata documents from one address', () => {
   let t: ListeningApp;
   let documents: http.Server;

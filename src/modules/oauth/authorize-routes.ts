@@ -19,8 +19,11 @@ export interface AuthorizeOptions {
   clock: () => number;
   /** Clients known by a metadata document at their client_id URL. */
   metadata: ClientMetadataDocuments;
-  /** The HTTP API's audience (a `resource` naming it is the default) and the other resources tokens may be for. */
-  resources: { api: string; others: string[] };
+  /**
+   * The HTTP API's audience (a `resource` naming it is the default), the MCP endpoint's (the default of clients that
+   * exist only for agents), and every other resource tokens may be for.
+   */
+  resources: { api: string; mcp: string; others: string[] };
 }
 
 const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
@@ -81,7 +84,10 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
     if (!covers(client.allowedScopes, scopes)) {
       return { kind: 'redirect', ...base, error: 'invalid_scope', description: 'The application may not request these scopes' };
     }
-    const resource = query.resource === undefined || query.resource === opts.resources.api ? null : query.resource;
+    // Without `resource`: this API, except for a client known by its metadata document, which exists only for agents
+    // (hosts such as Cursor and VS Code often send none): the MCP endpoint.
+    const asked = query.resource ?? (opts.metadata.isClientId(client.clientId) ? opts.resources.mcp : undefined);
+    const resource = asked === undefined || asked === opts.resources.api ? null : asked;
     if (resource !== null && !opts.resources.others.includes(resource)) {
       return { kind: 'redirect', ...base, error: 'invalid_target', description: `resource must be ${[opts.resources.api, ...opts.resources.others].join(' or ')}` };
     }

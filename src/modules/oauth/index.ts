@@ -52,7 +52,7 @@ export async function oauthArea(infra: Infrastructure, deps: { accounts: Account
       await app.register(authorizeRoutes, {
         oauth, sessions, issuer, codeSeconds: config.lifetimes.authorizationCodeSeconds, clock,
         metadata: new ClientMetadataDocuments(oauth, { allowedHosts: config.clientMetadataAllowedHosts }, clock),
-        resources: { api: apiAudience(config), others: [mcpResource(config)] },
+        resources: { api: apiAudience(config), mcp: mcpResource(config), others: [mcpResource(config)] },
       });
       await app.register(tokenRoutes, { oauth, tokens, clock });
       await app.register(userinfoRoutes, { accounts, links, webBaseUrl: config.webBaseUrl });
