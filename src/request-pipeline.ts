@@ -12,7 +12,7 @@ import { appKeyAuthPlugin } from './modules/accounts/app-key-auth.js';
 import type { AccountsArea } from './modules/accounts/index.js';
 import type { AppsArea } from './modules/apps/index.js';
 import { usageCountPlugin } from './modules/apps/usage-count.js';
-import { bearerAuthPlugin } from './modules/oauth/bearer-auth.js';
+import { bearerAuthPlugin, INTERNAL_HEADER } from './modules/oauth/bearer-auth.js';
 import type { OAuthArea } from './modules/oauth/index.js';
 import { bodyParsersPlugin } from './plugins/body-parsers.js';
 import { compressionPlugin } from './plugins/compression.js';
@@ -51,7 +51,9 @@ export async function registerRequestPipeline(app: FastifyInstance, infra: Infra
   await app.register(languagePlugin);
   await app.register(queryNormalizationPlugin);
   await app.register(pathIntegersPlugin);
-  await app.register(appKeyAuthPlugin, { appKeys: accounts.appKeys, origins: [...config.corsOrigins, new URL(config.publicBaseUrl).origin] });
+  await app.register(appKeyAuthPlugin, {
+    appKeys: accounts.appKeys, origins: [...config.corsOrigins, new URL(config.publicBaseUrl).origin], internal: { header: INTERNAL_HEADER, secret: oauth.mcp.internalSecret },
+  });
   await app.register(bearerAuthPlugin, { tokens: oauth.tokens, internal: { secret: oauth.mcp.internalSecret, audience: oauth.mcp.resource } });
   await app.register(rateLimitPlugin, { store: infra.rateLimits, limits: config.rateLimits, clock });
   // The code catalogs change only by migration, that is with a restart: their version never moves.

@@ -47,6 +47,14 @@ describe.each(ENGINES)('agent hosts on %s', (engine) => {
     }
   });
 
+  it('takes no caller from outside: the in-process caller header without the process\'s secret is no credential', async () => {
+    for (const headers of [{ 'x-svc-internal-caller': 'app:1' }, { 'x-svc-internal-caller': 'app:1', 'x-svc-internal-call': 'guess' }, { 'x-svc-internal-caller': `client:${native}` }]) {
+      const res = await t.app.inject({ method: 'GET', url: '/api/v1/jobs', headers });
+      expect(res.statusCode, JSON.stringify(headers)).toBe(401);
+      expect(res.json()).toMatchObject({ code: 'C0001' });
+    }
+  });
+
   it('still holds the path, the scheme and the host of a loopback URI, and a confidential client\'s port', async () => {
     const browser = new Browser(injectSend(t.app));
     for (const [clientId, redirectUri] of [

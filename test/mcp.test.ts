@@ -10,6 +10,7 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startListeningApp, startOfNextWindow, type ListeningApp } from './helpers/listening-app.js';
+import { ConsoleForms } from './helpers/console-forms.js';
 import { authorizationCode } from './helpers/tokens.js';
 import { ENGINES } from './helpers/test-database.js';
 
@@ -292,6 +293,18 @@ describe.each(ENGINES)('an agent acting for a user through the MCP endpoint on %
     return res.json();
   }
 
+  /** An access token of `client` (a confidential client with its secret) for the demo user, for `resource`. */
+  async function tokensFor(client: { clientId: string; clientSecret: string }, scope: string, resource: string): Promise<string> {
+    const { callback, verifier } = await authorizationCode(t.app, { ...t.demo.client, ...client }, scope, t.demo.user, resource);
+    const res = await t.app.inject({
+      method: 'POST', url: '/oauth/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}` },
+      payload: new URLSearchParams({ grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: t.demo.client.redirectUri, code_verifier: verifier, resource }).toString(),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().access_token as string;
+  }
+
   const audienceOf = (jwt: string) => (JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()) as { aud: string }).aud;
 
   async function connect(headers: Record<string, string>): Promise<Client> {
@@ -395,12 +408,31 @@ describe.each(ENGINES)('an agent acting for a user through the MCP endpoint on %
     expect(noPermissions.status).toBe(403);
     expect(await noPermissions.json()).toMatchObject({ error: { data: { code: 'C0011' } } });
     expect(noPermissions.headers.get('www-authenticate')).toMatch(/error="insufficient_scope", scope="profile company:manage:read"/);
-    // With a token only, the user's tools work and the public ones ask for the app key as the API does.
+    // With a token only (what most hosts send), every tool works: the public ones run as the token's client.
     const client = await connect({ Authorization: `Bearer ${narrow.access_token}` });
     expect((await client.callTool({ name: 'get_me', arguments: {} })).isError ?? false).toBe(false);
-    const publicTool = await client.callTool({ name: 'list_codes', arguments: { catalog: 'seniorities' } });
-    expect(publicTool.isError).toBe(true);
-    expect(JSON.parse((publicTool.content as Array<{ text: string }>)[0]!.text)).toMatchObject({ code: 'C0001' });
+    const publicTool = await client.callTool({ name: 'search_jobs', arguments: { pageSize: 2 } });
+    expect(publicTool.isError ?? false, JSON.stringify(publicTool.content)).toBe(false);
+    const viaKey = await (await fetch(`${t.base}/api/v1/jobs?pageSize=2`, { headers: { 'X-SVC-API-Key': t.demo.apiKey, 'Accept-Language': 'ko' } })).json();
+    expect(publicTool.structuredContent).toEqual(viaKey);
+  });
+
+  it('runs the public tools of a token-only agent as the app its client belongs to: that app\'s limit, usage and request log', async () => {
+    const owner = t.demo.user;
+    const forms = new ConsoleForms(t.base);
+    await forms.signIn(owner);
+    const { appId } = await forms.createApp('Agent host app');
+    const appClient = await forms.createClient(appId, t.demo.client.redirectUri, ['profile']);
+    const agentToken = await tokensFor(appClient, 'profile', mcp());
+    const client = await connect({ Authorization: `Bearer ${agentToken}` });
+    const jobs = await client.callTool({ name: 'search_jobs', arguments: { pageSize: 1 } });
+    expect(jobs.isError ?? false, JSON.stringify(jobs.content)).toBe(false);
+    await t.app.usage.flush();
+    await t.app.requestLog.flush();
+    const usage = await t.db.database.db.selectFrom('app_usage').select('operation').where('app_id', '=', appId).execute();
+    expect(usage.map((row) => row.operation)).toEqual(expect.arrayContaining(['searchJobs', 'mcp initialize', 'mcp notifications/initialized']));
+    const logged = await t.db.database.db.selectFrom('app_requests').select('operation').where('app_id', '=', appId).where('operation', '=', 'searchJobs').execute();
+    expect(logged.length).toBeGreaterThan(0);
   });
 });
 

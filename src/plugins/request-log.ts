@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { loggableUrl } from '../shared/log-options.js';
+import { callerOf } from '../shared/caller.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -18,7 +19,7 @@ export const requestLogPlugin = fp(async (app) => {
   // Nothing is built when the level is above info (the hot path); the level is fixed at start.
   if (!['trace', 'debug', 'info'].includes(app.log.level)) return;
   app.addHook('onResponse', (request, reply, done) => {
-    const appId = request.apiApp ? `app:${request.apiApp.appId}` : request.token ? `client:${request.token.clientId}` : undefined;
+    const appId = callerOf(request) ?? undefined;
     request.log.info({
       method: request.method,
       path: loggableUrl(request.originalUrl),

@@ -4,6 +4,7 @@ import type { Config, OperationId } from '../config.js';
 import { DAY, HOUR, MINUTE, type ConsumeResult, type RateLimitStore, type Window, type WindowState } from './rate-limit-store.js';
 import { ApiError } from '../shared/api-error.js';
 import { addRouteHook } from '../shared/route-hooks.js';
+import { callerOf } from '../shared/caller.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -106,7 +107,7 @@ export const rateLimitPlugin = fp(async (app, opts: { store: RateLimitStore; lim
   };
 
   const countGlobal = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    const subject = request.apiApp ? `app:${request.apiApp.appId}` : request.token ? `client:${request.token.clientId}` : null;
+    const subject = callerOf(request);
     if (!subject) return done();
     consumeGlobal(subject, reply, done);
   };

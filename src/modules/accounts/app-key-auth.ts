@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppKeyService, AuthenticatedApp } from './app-key-service.js';
@@ -13,8 +14,18 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The app that called, once authenticated. */
     apiApp: AuthenticatedApp | null;
+    /** An MCP tool call for an agent that sent only OAuth and whose client has no app: that client (shared/caller.ts). */
+    agentClient: string | null;
   }
 }
+
+/**
+ * The header of an MCP tool call made inside the process for an agent that sent only OAuth: whom it runs as, `app:<id>`
+ * (the token's client belongs to that app) or `client:<client id>` (it belongs to none). Taken only beside the
+ * process's own secret (`internal`), which no request from outside can know.
+ */
+export const INTERNAL_CALLER_HEADER = 'x-svc-internal-caller';
+const CALLER = /^(?:app:(\d{1,15})|client:([^\s]{1,255}))$/;
 
 /**
  * Authenticates app keys, first thing on the routes that declare `config.auth: 'apiKey'`. A key the
@@ -24,9 +35,21 @@ export const appKeyAuthPlugin = fp(async (app, opts: {
   appKeys: AppKeyService;
   /** Browser origins every key may be used from: CORS_ORIGINS and the service's own. */
   origins: string[];
+  /** The header and the secret that mark the MCP endpoint's calls inside the process (modules/oauth/bearer-auth.ts). */
+  internal: { header: string; secret: string };
 }) => {
   const everyKey = new Set(opts.origins);
+  const secret = Buffer.from(opts.internal.secret);
   app.decorateRequest('apiApp', null);
+  app.decorateRequest('agentClient', null);
+
+  /** The caller an in-process MCP call names, when it carries the process's secret; else null. */
+  const internalCaller = (request: FastifyRequest): RegExpExecArray | null => {
+    const given = request.headers[opts.internal.header];
+    const caller = request.headers[INTERNAL_CALLER_HEADER];
+    if (typeof given !== 'string' || typeof caller !== 'string' || given.length !== opts.internal.secret.length) return null;
+    return timingSafeEqual(Buffer.from(given), secret) ? CALLER.exec(caller) : null;
+  };
 
   const authenticate = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const { key, conflict, header } = presentedAppKey(request.headers);
@@ -35,6 +58,11 @@ export const appKeyAuthPlugin = fp(async (app, opts: {
       return;
     }
     if (!key) {
+      // An agent that sent only OAuth: its token's client's app, or its client, as the MCP endpoint checked it.
+      const caller = internalCaller(request);
+      if (caller?.[1] !== undefined) request.apiApp = { appId: Number(caller[1]), keyId: 0, expiresAt: null, webOrigins: [] };
+      else if (caller?.[2] !== undefined) request.agentClient = caller[2];
+      if (caller) return done();
       done(new ApiError('C0001', 'The X-SVC-API-Key header is required for this operation', 'X-SVC-API-Key'));
       return;
     }

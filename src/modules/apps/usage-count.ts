@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { RequestLog } from './request-log.js';
 import type { UsageCounter } from './usage.js';
 import { addRouteHook } from '../../shared/route-hooks.js';
+import { callerOf } from '../../shared/caller.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -37,7 +38,7 @@ export const usageCountPlugin = fp(async (app, opts: { usage: UsageCounter; requ
       done();
     });
     addRouteHook(route, 'onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
-      const subject = request.apiApp ? `app:${request.apiApp.appId}` : request.token ? `client:${request.token.clientId}` : null;
+      const subject = callerOf(request);
       if (subject) {
         opts.usage.count(subject, operation, reply.statusCode);
         opts.requestLog.record(subject, {

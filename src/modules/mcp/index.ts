@@ -5,11 +5,13 @@
  * API's.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import type { Area, Infrastructure } from '../../infrastructure.js';
 import { presentedAppKey } from '../../net/drop-in-aliases.js';
 import { apiErrorOf } from '../../plugins/error-handler.js';
 import { ApiError, ERROR_STATUS } from '../../shared/api-error.js';
 import { errorTimestamp } from '../../shared/time.js';
+import { INTERNAL_CALLER_HEADER } from '../accounts/app-key-auth.js';
 import type { AccountsArea } from '../accounts/index.js';
 import { BEARER_CREDENTIAL, INTERNAL_HEADER } from '../oauth/bearer-auth.js';
 import type { OAuthArea } from '../oauth/index.js';
@@ -76,6 +78,17 @@ export function mcpArea(app: FastifyInstance, infra: Infrastructure, deps: { acc
   };
   const endpoint = new McpEndpoint(TOOLS, api, infra.version);
 
+  /** Whom a token-only call counts for: the app its client belongs to, else the client (kept a minute). */
+  const clientApps = new LRUCache<string, { subject: string }>({ max: 10_000, ttl: 60_000 });
+  async function callerOfToken(clientId: string): Promise<string> {
+    const kept = clientApps.get(clientId);
+    if (kept) return kept.subject;
+    const appId = (await deps.oauth.oauth.findClient(clientId))?.appId ?? null;
+    const subject = appId === null ? `client:${clientId}` : `app:${appId}`;
+    clientApps.set(clientId, { subject });
+    return subject;
+  }
+
   /** The app key, when one is sent, checked as the API checks it (the API checks it again on every tool call), and its app. */
   async function appKeyOf(request: FastifyRequest): Promise<{ key: string; appId: number } | null> {
     const { key, conflict, header } = presentedAppKey(request.headers);
@@ -137,7 +150,7 @@ export function mcpArea(app: FastifyInstance, infra: Infrastructure, deps: { acc
         }
         // A tool call the API answers is counted there, once, against the app (or the token's client). Every other
         // message (initialize, tools/list, ping, notifications, a tool the API does not count) is counted here.
-        const subject = key ? `app:${key.appId}` : `client:${token!.claims.clientId}`;
+        const subject = key ? `app:${key.appId}` : await callerOfToken(token!.claims.clientId);
         const countedHere = !tool?.path({}).startsWith('/api/v1/');
         const operation = `mcp ${tool ? tool.name : McpEndpoint.methodOf(request.body)}`;
         const started = performance.now();
@@ -152,8 +165,9 @@ export function mcpArea(app: FastifyInstance, infra: Infrastructure, deps: { acc
             throw err;
           });
         }
-        const forward: Forward = { common: {}, user: {} };
-        if (key) forward.common['x-svc-api-key'] = key.key;
+        // With only a token, the public tools run as the token's client's app (its limits, usage and request log), or
+        // as the client itself when it has none: an agent that sends no header reaches every tool.
+        const forward: Forward = { common: key ? { 'x-svc-api-key': key.key } : { [INTERNAL_HEADER]: internalSecret, [INTERNAL_CALLER_HEADER]: subject }, user: {} };
         const language = request.headers['accept-language'];
         if (language) forward.common['accept-language'] = language;
         if (token) forward.user = { authorization: `Bearer ${token.raw}`, [INTERNAL_HEADER]: internalSecret };
