@@ -12,6 +12,12 @@ export type ChangeResource = Schemas['ChangeResource'];
 
 export type ChargedTicketCreateRequest = Schemas['ChargedTicketCreateRequest'];
 
+export type ClientRegistrationError = Schemas['ClientRegistrationError'];
+
+export type ClientRegistrationRequest = Schemas['ClientRegistrationRequest'];
+
+export type ClientRegistrationResponse = Schemas['ClientRegistrationResponse'];
+
 /** A catalog: every code, in display order */
 export type CodeList = Schemas['CodeList'];
 

@@ -54,5 +54,6 @@ export const OPERATIONS = {
   submitOAuthSignIn: { method: 'POST', path: '/oauth/login', body: 'form', idempotent: false, paged: false, credentials: [] },
   oauthToken: { method: 'POST', path: '/oauth/token', body: 'form', idempotent: false, paged: false, credentials: [] },
   oauthRevoke: { method: 'POST', path: '/oauth/revoke', body: 'form', idempotent: false, paged: false, credentials: [] },
+  registerOAuthClient: { method: 'POST', path: '/oauth/register', body: 'json', idempotent: false, paged: false, credentials: [] },
   getOAuthUserInfo: { method: 'GET', path: '/oauth/userinfo', body: null, idempotent: false, paged: false, credentials: ['oauth2'] },
 } as const;

@@ -759,6 +759,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/oauth/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register a client (RFC 7591 Dynamic Client Registration)
+         * @description For agent hosts with no pre-registered client and no Client ID Metadata Document. No credentials: throttled per client address; a client that completes no grant within a day of registering is removed.
+         */
+        post: operations["registerOAuthClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/oauth/userinfo": {
         parameters: {
             query?: never;
@@ -1072,6 +1092,47 @@ export interface components {
             /** @description In currency units */
             price: number;
             currency?: string | null;
+        };
+        /** ClientRegistrationError */
+        ClientRegistrationError: {
+            /** @example invalid_redirect_uri */
+            error: string;
+            error_description: string;
+        };
+        /** ClientRegistrationRequest */
+        ClientRegistrationRequest: {
+            /** @description 1 to 10 redirect URIs: https; for `native` clients also http on a loopback address (matched on any port) and private-use schemes */
+            redirect_uris: string[];
+            /** @description Shown on the sign-in and consent pages, marked as registered by the client itself */
+            client_name?: string;
+            /** @description `native` or `web` (default: `native` for a public client whose redirects are all loopback or private-use, else `web`) */
+            application_type?: string;
+            /** @description `none` (a public client: PKCE only), `client_secret_basic` (the default) or `client_secret_post` */
+            token_endpoint_auth_method?: string;
+            /** @description `authorization_code` and `refresh_token` */
+            grant_types?: string[];
+            /** @description `code` */
+            response_types?: string[];
+            /** @description Space-separated scopes the client may ask for (default: every scope); unknown ones are left out */
+            scope?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** ClientRegistrationResponse */
+        ClientRegistrationResponse: {
+            client_id: string;
+            /** @description Only for a confidential client, shown this once */
+            client_secret?: string;
+            client_id_issued_at: number;
+            /** @description 0: the secret does not expire */
+            client_secret_expires_at?: number;
+            client_name: string;
+            redirect_uris: string[];
+            application_type: string;
+            token_endpoint_auth_method: string;
+            grant_types: string[];
+            response_types: string[];
+            scope: string;
         };
         /**
          * CodeList
@@ -11299,6 +11360,79 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+        };
+    };
+    registerOAuthClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClientRegistrationRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    Location: components["headers"]["Location"];
+                    "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "client_id": "string",
+                     *       "client_secret": "string",
+                     *       "client_id_issued_at": 1,
+                     *       "client_secret_expires_at": 1,
+                     *       "client_name": "string",
+                     *       "redirect_uris": [
+                     *         "string"
+                     *       ],
+                     *       "application_type": "string",
+                     *       "token_endpoint_auth_method": "string",
+                     *       "grant_types": [
+                     *         "string"
+                     *       ],
+                     *       "response_types": [
+                     *         "string"
+                     *       ],
+                     *       "scope": "string"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ClientRegistrationResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientRegistrationError"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientRegistrationError"];
                 };
             };
         };

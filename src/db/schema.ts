@@ -331,6 +331,10 @@ export interface OAuthClientsTable {
   app_id: number | null;
   previous_secret_hash: string | null;
   previous_secret_expires_at: number | null;
+  /** When it registered itself (RFC 7591); null for the console's, the operator's and metadata documents' clients. */
+  registered_at: Generated<number | null>;
+  /** What a client that registered itself said it is: `native` or `web`; null for every other client. */
+  application_type: Generated<string | null>;
 }
 
 export interface OAuthSigningKeysTable {

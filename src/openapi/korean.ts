@@ -84,6 +84,7 @@ export const KOREAN_OPERATIONS: Record<string, [string, string]> = {
   submitOAuthConsent: ['허용 또는 거부 (동의 페이지의 폼)', ''],
   submitOAuthSignIn: ['로그인 (로그인 페이지의 폼)', ''],
   oauthToken: ['인가 코드나 리프레시 토큰을 토큰으로 교환', '클라이언트 인증: HTTP Basic(form-urlencoded된 id와 secret) 또는 본문의 client_id/client_secret. 공개 클라이언트는 client_id만 보냅니다.'],
+  registerOAuthClient: ['클라이언트 등록 (RFC 7591 동적 클라이언트 등록)', '미리 등록한 클라이언트도 Client ID Metadata Document도 없는 에이전트 호스트를 위한 것입니다. 자격 증명이 필요 없는 대신 클라이언트 주소마다 횟수가 제한되고, 등록 후 하루 안에 그랜트를 하나도 마치지 않은 클라이언트는 지워집니다.'],
   oauthRevoke: ['리프레시 토큰 폐기 (RFC 7009)', '토큰의 그랜트를 끝냅니다: 그 리프레시 토큰들은 바로, 액세스 토큰들은 5초 안에 거부됩니다. 모르는 토큰이나 이미 폐기된 토큰도 성공입니다.'],
   postCreatedWebhook: ['게시물이 작성됨 (`post.created`)', WEBHOOK_KO('게시물')],
   postUpdatedWebhook: ['게시물이 수정됨 (`post.updated`)', WEBHOOK_KO('게시물')],

@@ -84,9 +84,10 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
     if (!covers(client.allowedScopes, scopes)) {
       return { kind: 'redirect', ...base, error: 'invalid_scope', description: 'The application may not request these scopes' };
     }
-    // Without `resource`: this API, except for a client known by its metadata document, which exists only for agents
-    // (hosts such as Cursor and VS Code often send none): the MCP endpoint.
-    const asked = query.resource ?? (opts.metadata.isClientId(client.clientId) ? opts.resources.mcp : undefined);
+    // Without `resource`: this API, except for a client known by its metadata document or one that registered itself,
+    // which exist for agents (hosts such as Cursor and VS Code often send none): the MCP endpoint.
+    const forAgents = opts.metadata.isClientId(client.clientId) || (client.registeredAt ?? null) !== null;
+    const asked = query.resource ?? (forAgents ? opts.resources.mcp : undefined);
     const resource = asked === undefined || asked === opts.resources.api ? null : asked;
     if (resource !== null && !opts.resources.others.includes(resource)) {
       return { kind: 'redirect', ...base, error: 'invalid_target', description: `resource must be ${[opts.resources.api, ...opts.resources.others].join(' or ')}` };
@@ -106,7 +107,9 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
    * when a prior consent covers the scopes. So the page allows the service and that one origin, nothing more.
    */
   function page(reply: FastifyReply, status: number, html: string, formTarget?: string) {
-    const formAction = formTarget ? `'self' ${new URL(formTarget).origin}` : `'self'`;
+    // A private-use scheme (`cursor://…`) has no origin: the scheme itself is the source.
+    const target = formTarget ? new URL(formTarget) : null;
+    const formAction = target ? `'self' ${['http:', 'https:'].includes(target.protocol) ? target.origin : target.protocol}` : `'self'`;
     return reply.status(status).type('text/html; charset=utf-8').headers({
       'Cache-Control': 'no-store',
       'Content-Security-Policy': `default-src 'none'; style-src 'self'; img-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
@@ -123,6 +126,12 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
     return user.email_verified ? null : page(reply, 403, errorPage(language(request), pageText(language(request)).confirmFirst(user.email)));
   }
 
+  /** Where a redirect URI sends the user: its host, or its scheme for a private-use one (`cursor:`). */
+  const returnsTo = (uri: string) => {
+    const url = new URL(uri);
+    return ['http:', 'https:'].includes(url.protocol) ? url.host : url.protocol;
+  };
+
   /** Signed in and validated: skip consent when a prior one covers the scopes, else ask. */
   async function proceed(request: FastifyRequest, reply: FastifyReply, request_: Extract<Validated, { kind: 'ok' }>, user: SignedInUser, authorizeQuery: string, status: 302 | 303) {
     const refused = unproven(request, reply, user);
@@ -132,10 +141,15 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
     const consented = await oauth.consentedScopes(userId, request_.client.clientId);
     if (covers(consented, request_.scopes)) return issueCode(reply, request_, userId, status);
     // A client known by its metadata document has no app: the page says where it describes itself.
+    // A client that registered itself has neither: the page says so, and where it will send the user back.
+    const t = pageText(language(request));
+    const { registeredAt } = request_.client;
     const app = request_.client.appId ? await oauth.appProfile(request_.client.appId)
       : opts.metadata.isClientId(request_.client.clientId)
-        ? { name: request_.client.name, description: pageText(language(request)).identifiedBy(request_.client.clientId), homepageUrl: null, privacyUrl: null }
-        : null;
+        ? { name: request_.client.name, description: t.identifiedBy(request_.client.clientId), homepageUrl: null, privacyUrl: null }
+        : registeredAt !== null && registeredAt !== undefined
+          ? { name: request_.client.name, description: t.registeredItself(new Date(registeredAt).toISOString().slice(0, 10), returnsTo(request_.redirectUri)), homepageUrl: null, privacyUrl: null }
+          : null;
     return page(reply, 200, consentPage({
       lang: language(request), clientName: request_.client.name, app, userName, scopes: request_.scopes,
       csrf: csrfToken(request, reply), authorizeQuery,

@@ -11,6 +11,7 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<{ issuer: string; keys: 
     authorization_endpoint: `${issuer}/oauth/authorize`,
     token_endpoint: `${issuer}/oauth/token`,
     revocation_endpoint: `${issuer}/oauth/revoke`,
+    registration_endpoint: `${issuer}/oauth/register`,
     userinfo_endpoint: `${issuer}/oauth/userinfo`,
     jwks_uri: `${issuer}/oauth/jwks`,
     scopes_supported: SUPPORTED_SCOPES,

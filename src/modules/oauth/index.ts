@@ -8,6 +8,7 @@ import { ClientMetadataDocuments } from './client-metadata.js';
 import { discoveryRoutes } from './discovery-routes.js';
 import { LoginThrottle } from './login-throttle.js';
 import { OAuthRepository } from './oauth-repository.js';
+import { registrationRoutes } from './registration-routes.js';
 import { SCOPES } from './scopes.js';
 import { keyEncryptionKey, SigningKeys } from './signing-keys.js';
 import { tokenRoutes } from './token-routes.js';
@@ -55,6 +56,7 @@ export async function oauthArea(infra: Infrastructure, deps: { accounts: Account
         resources: { api: apiAudience(config), mcp: mcpResource(config), others: [mcpResource(config)] },
       });
       await app.register(tokenRoutes, { oauth, tokens, clock });
+      await app.register(registrationRoutes, { oauth, clock, allowed: (request) => sessions.registrationAllowed(request) });
       await app.register(userinfoRoutes, { accounts, links, webBaseUrl: config.webBaseUrl });
     },
   };

@@ -59,9 +59,19 @@ export class LoginThrottle {
    * the address has had `maxFailuresPerAddress` in the window, or every address together ten times that.
    */
   async metadataFetchAllowed(address: string): Promise<boolean> {
+    return this.newClientAllowed('metadata', address);
+  }
+
+  /** Counts one client registration (RFC 7591) from this client address, within the same bounds as metadata documents. */
+  async registrationAllowed(address: string): Promise<boolean> {
+    return this.newClientAllowed('register', address);
+  }
+
+  /** `maxFailuresPerAddress` new clients of `kind` per client address and window, and ten times that for all addresses. */
+  private async newClientAllowed(kind: 'metadata' | 'register', address: string): Promise<boolean> {
     const { start, end } = this.window();
-    if (!await this.take(`metadata|i:${hashSecret(address).slice(0, 32)}|${start}`, this.settings.maxFailuresPerAddress, end)) return false;
-    return this.take(`metadata|all|${start}`, this.settings.maxFailuresPerAddress * 10, end);
+    if (!await this.take(`${kind}|i:${hashSecret(address).slice(0, 32)}|${start}`, this.settings.maxFailuresPerAddress, end)) return false;
+    return this.take(`${kind}|all|${start}`, this.settings.maxFailuresPerAddress * 10, end);
   }
 
   /** The current window, aligned to the clock. */

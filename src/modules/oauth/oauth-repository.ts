@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { DB } from '../../db/schema.js';
 
 export interface OAuthClient {
@@ -12,6 +12,10 @@ export interface OAuthClient {
   /** The secret a rotation replaced, and when it stops working (issue 14's overlap). */
   previousSecretHash?: string | null;
   previousSecretExpiresAt?: number | null;
+  /** When the client registered itself (RFC 7591); null for every other client. */
+  registeredAt?: number | null;
+  /** What a client that registered itself said it is (null: every other client, judged by its secret). */
+  applicationType?: 'native' | 'web' | null;
 }
 
 /** When a client's rotated-out secret stops working, while it still works at `now` (the overlap runs); else null. */
@@ -43,7 +47,29 @@ export class OAuthRepository {
       app_id: client.appId ?? null,
       previous_secret_hash: null,
       previous_secret_expires_at: null,
+      registered_at: client.registeredAt ?? null,
+      application_type: client.applicationType ?? null,
     }).execute();
+  }
+
+  /**
+   * Removes the clients that registered themselves before `before` and never completed a grant (a host that tried
+   * and went away): nothing refers to them but the codes they may have been given, which go with them.
+   */
+  async removeUnusedRegistrations(before: number): Promise<number> {
+    const unused = (eb: ExpressionBuilder<DB, 'oauth_clients'>) => eb.and([
+      eb('oauth_clients.registered_at', 'is not', null), eb('oauth_clients.registered_at', '<', before),
+      eb.not(eb.exists(eb.selectFrom('oauth_grants').select('oauth_grants.id').whereRef('oauth_grants.client_id', '=', 'oauth_clients.client_id'))),
+    ]);
+    return this.db.transaction().execute(async (trx) => {
+      const gone = await trx.selectFrom('oauth_clients').select('client_id').where(unused).execute();
+      if (gone.length === 0) return 0;
+      const ids = gone.map((row) => row.client_id);
+      await trx.deleteFrom('oauth_authorization_codes').where('client_id', 'in', ids).execute();
+      await trx.deleteFrom('oauth_consents').where('client_id', 'in', ids).execute();
+      await trx.deleteFrom('oauth_clients').where('client_id', 'in', ids).execute();
+      return ids.length;
+    });
   }
 
   /** A client that may act: the client of a deleted app is gone for the OAuth server. */
@@ -241,7 +267,7 @@ export class OAuthRepository {
   }
 }
 
-function toClient(row: DB['oauth_clients']): OAuthClient {
+function toClient(row: Selectable<DB['oauth_clients']>): OAuthClient {
   return {
     clientId: row.client_id,
     name: row.name,
@@ -251,5 +277,7 @@ function toClient(row: DB['oauth_clients']): OAuthClient {
     appId: row.app_id === null ? null : Number(row.app_id),
     previousSecretHash: row.previous_secret_hash,
     previousSecretExpiresAt: row.previous_secret_expires_at === null ? null : Number(row.previous_secret_expires_at),
+    registeredAt: row.registered_at === null ? null : Number(row.registered_at),
+    applicationType: row.application_type === 'native' || row.application_type === 'web' ? row.application_type : null,
   };
 }

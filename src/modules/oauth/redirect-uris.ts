@@ -1,8 +1,8 @@
 /**
- * Which redirect URIs an authorization request may name for a client. Exactly a registered one, always. A public
- * client (no secret: a desktop, CLI or agent host) may also name a registered loopback URI on any port: such a host
- * listens on whatever port is free at the moment, which no registration can know (RFC 8252 7.3). Never for a
- * confidential client: a web server's redirect is where it is.
+ * Which redirect URIs an authorization request may name for a client. Exactly a registered one, always. A native or
+ * public client (a desktop, CLI or agent host) may also name a registered loopback URI on any port: such a host listens
+ * on whatever port is free at the moment, which no registration can know (RFC 8252 7.3). Never a web client: a web
+ * server's redirect is where it is.
  */
 import type { OAuthClient } from './oauth-repository.js';
 
@@ -21,9 +21,16 @@ function loopbackWithoutPort(uri: string): string | null {
   return url.href;
 }
 
-export function redirectUriAllowed(client: Pick<OAuthClient, 'redirectUris' | 'secretHash'>, uri: string): boolean {
+/**
+ * A native client (one that registered itself as `native`) and a public client may come back on any loopback port;
+ * a web client (one that registered as `web`, or one with a secret that said nothing) never.
+ */
+const anyLoopbackPort = (client: Pick<OAuthClient, 'secretHash' | 'applicationType'>) =>
+  client.applicationType === 'native' || (client.applicationType !== 'web' && client.secretHash === null);
+
+export function redirectUriAllowed(client: Pick<OAuthClient, 'redirectUris' | 'secretHash' | 'applicationType'>, uri: string): boolean {
   if (client.redirectUris.includes(uri)) return true;
-  if (client.secretHash !== null) return false;
+  if (!anyLoopbackPort(client)) return false;
   const requested = loopbackWithoutPort(uri);
   return requested !== null && client.redirectUris.some((registered) => loopbackWithoutPort(registered) === requested);
 }

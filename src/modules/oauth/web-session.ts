@@ -112,6 +112,11 @@ export class WebSessions {
     return this.throttle.metadataFetchAllowed(request.ip);
   }
 
+  /** Whether this client address may register another client now (login-throttle.ts). */
+  registrationAllowed(request: FastifyRequest): Promise<boolean> {
+    return this.throttle.registrationAllowed(request.ip);
+  }
+
   /** Starts a session for `userId` (after sign-in or sign-up). */
   async start(reply: FastifyReply, userId: number): Promise<void> {
     const session = randomBytes(32).toString('base64url');
