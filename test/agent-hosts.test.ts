@@ -47,6 +47,18 @@ describe.each(ENGINES)('agent hosts on %s', (engine) => {
     }
   });
 
+  it('takes offline_access (what hosts of protocol 2026-07-28 ask for a refresh token) as asking for nothing more', async () => {
+    const verifier = verifierOf();
+    const url = authorize(native, 'http://127.0.0.1:4100/callback', verifier).replace('scope=profile', 'scope=profile+offline_access');
+    const callback = await new Browser(injectSend(t.app)).authorize(url, t.demo.user);
+    expect(callback.searchParams.get('code'), callback.toString()).toBeTruthy();
+    const issued = await token({ grant_type: 'authorization_code', client_id: native, code: callback.searchParams.get('code')!, redirect_uri: 'http://127.0.0.1:4100/callback', code_verifier: verifier });
+    expect(issued.statusCode, issued.body).toBe(200);
+    expect(issued.json()).toMatchObject({ scope: 'profile', refresh_token: expect.any(String) });
+    const refreshed = await token({ grant_type: 'refresh_token', client_id: native, refresh_token: issued.json().refresh_token, scope: 'profile offline_access' });
+    expect(refreshed.statusCode, refreshed.body).toBe(200);
+  });
+
   it('takes no caller from outside: the in-process caller header without the process\'s secret is no credential', async () => {
     for (const headers of [{ 'x-svc-internal-caller': 'app:1' }, { 'x-svc-internal-caller': 'app:1', 'x-svc-internal-call': 'guess' }, { 'x-svc-internal-caller': `client:${native}` }]) {
       const res = await t.app.inject({ method: 'GET', url: '/api/v1/jobs', headers });

@@ -9,7 +9,7 @@ import { consentPage, errorPage, loginPage, PAGE_CSS, pageText, type PageLanguag
 import type { OAuthClient, OAuthRepository } from './oauth-repository.js';
 import { ClientMetadataError, type ClientMetadataDocuments } from './client-metadata.js';
 import { redirectUriAllowed } from './redirect-uris.js';
-import { covers, parseScopes, unknownScopes } from './scopes.js';
+import { covers, requestedScopes, unknownScopes } from './scopes.js';
 
 export interface AuthorizeOptions {
   oauth: OAuthRepository;
@@ -77,7 +77,7 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
     if (!CHALLENGE.test(query.code_challenge)) {
       return { kind: 'redirect', ...base, error: 'invalid_request', description: 'code_challenge must be 43 base64url characters' };
     }
-    const scopes = parseScopes(query.scope);
+    const scopes = requestedScopes(query.scope);
     if (scopes.length === 0) return { kind: 'redirect', ...base, error: 'invalid_scope', description: 'scope is required' };
     const unknown = unknownScopes(scopes);
     if (unknown.length) return { kind: 'redirect', ...base, error: 'invalid_scope', description: `Unknown scope: ${unknown.join(' ')}` };

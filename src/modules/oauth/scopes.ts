@@ -20,6 +20,15 @@ export function parseScopes(text: string | undefined): string[] {
   return [...new Set((text ?? '').split(' ').map((s) => s.trim()).filter(Boolean))];
 }
 
+/**
+ * The scopes an authorization or refresh request asks for, less `offline_access` (OpenID Connect; hosts following
+ * MCP 2026-07-28 add it to get a refresh token): refresh tokens are always issued here, so it asks for nothing more
+ * and is neither refused nor granted as a scope of its own.
+ */
+export function requestedScopes(text: string | undefined): string[] {
+  return parseScopes(text).filter((scope) => scope !== 'offline_access');
+}
+
 export function unknownScopes(scopes: string[]): string[] {
   return scopes.filter((s) => !(s in SCOPES));
 }

@@ -7,7 +7,7 @@ import { authenticateClient } from './client-auth.js';
 import { OAuthError } from './oauth-error.js';
 import type { OAuthClient, OAuthRepository } from './oauth-repository.js';
 import { OAuthErrorBody, RevokeRequest, TokenRequest, TokenResponseSchema } from './oauth-schemas.js';
-import { covers, parseScopes } from './scopes.js';
+import { covers, requestedScopes } from './scopes.js';
 import type { TokenResponse, TokenService } from './token-service.js';
 
 const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
@@ -113,7 +113,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ oauth: OAuthRepository; to
   async function refresh(client: OAuthClient, body: Form): Promise<TokenResponse> {
     const { clientId } = client;
     const tokenHash = hashSecret(need(body, 'refresh_token'));
-    const requested = body.scope === undefined ? null : parseScopes(body.scope);
+    const requested = body.scope === undefined ? null : requestedScopes(body.scope);
     const now = clock();
     const outcome = await oauth.transaction(async (repo) => {
       // Bound to its client before anything changes: a leaked refresh token sent by another client is refused
