@@ -57,7 +57,7 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER).each(ENGINES)('a d
     await page.locator('form[action="/oauth/login"] button[type="submit"]').click();
     await page.locator('button[value="allow"]').waitFor();
     const consent = await page.locator('main').innerText();
-    expect(consent).toContain('Desktop host');
+    expect(consent).toMatch(/Desktop host \(127\.0\.0\.1:\d+\)/);
     expect(consent).toMatch(/registered itself on \d{4}-\d{2}-\d{2}; nobody has reviewed it\. After you decide, you go back to 127\.0\.0\.1:\d+/);
     const [callback] = await Promise.all([
       page.waitForRequest((request) => request.url().startsWith(redirect)),

@@ -43,7 +43,8 @@ describe.each(ENGINES)('clients that register themselves, on %s', (engine) => {
     expect(res.statusCode, res.body).toBe(201);
     expect(res.headers['cache-control']).toBe('no-store');
     const client = res.json();
-    expect(client).toMatchObject({ client_name: 'Claude Code', application_type: 'native', token_endpoint_auth_method: 'none', redirect_uris: ['http://localhost/callback'] });
+    // The name it chose, with where it sends users back beside it (as it will read on sign-in, consent and Connected apps).
+    expect(client).toMatchObject({ client_name: 'Claude Code (localhost)', application_type: 'native', token_endpoint_auth_method: 'none', redirect_uris: ['http://localhost/callback'] });
     expect(client.client_id).toMatch(/^svcd_/);
     expect(client.client_secret).toBeUndefined();
 

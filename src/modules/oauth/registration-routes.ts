@@ -155,7 +155,11 @@ export const registrationRoutes: FastifyPluginAsyncTypebox<{
     await oauth.removeUnusedRegistrations(now - UNUSED_FOR_MS);
     const clientId = `svcd_${randomBase62(24)}`;
     const secret = method === 'none' ? null : newClientSecret();
-    const clientName = name.trim() || new URL(uris[0]!).host || 'An unnamed app';
+    // Where it sends users back stands beside the name it chose, wherever the name is shown (sign-in, consent,
+    // Connected apps), as a metadata document's host does: no registration can pass itself off as another app by name.
+    const first = new URL(uris[0]!);
+    const where = ['http:', 'https:'].includes(first.protocol) ? first.host : first.protocol;
+    const clientName = name.trim() ? `${name.trim()} (${where})` : where;
     await oauth.createClient({
       clientId, name: clientName, secretHash: secret === null ? null : hashSecret(secret), redirectUris: uris, allowedScopes: scopes,
       appId: null, registeredAt: now, applicationType: type,
