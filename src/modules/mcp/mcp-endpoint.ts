@@ -7,10 +7,8 @@
  * carrying the API's code and message (and the wait, for a rate limit).
  */
 import { randomBytes } from 'node:crypto';
-import type * as SdkServer from '@modelcontextprotocol/sdk/server/index.js';
-import type * as SdkTransport from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type * as SdkTypes from '@modelcontextprotocol/sdk/types.js';
-import type { CallToolResult, Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
+import type * as SdkServer from '@modelcontextprotocol/server';
+import type { CallToolResult, McpHttpHandler, Tool as ListedTool } from '@modelcontextprotocol/server';
 import type { TSchema } from '@sinclair/typebox';
 import type { Tool } from './mcp-tools.js';
 
@@ -98,14 +96,10 @@ function multipart(args: Record<string, unknown>, headers: Record<string, string
  * and ~15 MB of the process's memory, which an instance no agent calls never needs.
  */
 let loaded: Promise<Sdk> | null = null;
-type Sdk = typeof SdkServer & typeof SdkTransport & typeof SdkTypes;
+type Sdk = typeof SdkServer;
 
 function sdk(): Promise<Sdk> {
-  loaded ??= Promise.all([
-    import('@modelcontextprotocol/sdk/server/index.js'),
-    import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
-    import('@modelcontextprotocol/sdk/types.js'),
-  ]).then(([server, transport, types]) => ({ ...server, ...transport, ...types }), (err: unknown) => {
+  loaded ??= import('@modelcontextprotocol/server').catch((err: unknown) => {
     loaded = null;
     throw err;
   });
@@ -155,31 +149,59 @@ export class McpEndpoint {
     return typeof method === 'string' ? method.slice(0, 64) : 'message';
   }
 
-  /** Answers one HTTP request to the endpoint; `forward` are the headers each tool's API request carries (key, language). */
-  async handle(request: Request, parsedBody: unknown, forward: Forward): Promise<{ status: number; headers: Headers; body: string }> {
-    const { Server, WebStandardStreamableHTTPServerTransport, ListToolsRequestSchema, CallToolRequestSchema, SUPPORTED_PROTOCOL_VERSIONS } = await sdk();
-    const listed = this.listAnswer(request, parsedBody, SUPPORTED_PROTOCOL_VERSIONS);
-    if (listed) return listed;
-    const server = new Server(
+  /** A server for one request, its tool calls made with that request's forwarded headers. */
+  private server(sdk: Sdk, forward: Forward): SdkServer.Server {
+    const server = new sdk.Server(
       { name: 'svc-open-api', title: 'Open platform: posts, jobs and events', version: this.version },
       {
         capabilities: { tools: { listChanged: false } },
         instructions: 'Search and read the network\'s posts, job postings and events, list the code catalogs their filters take, and follow what changed. Ids come from searches; codes from list_codes.',
       },
     );
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.tools }));
-    server.setRequestHandler(CallToolRequestSchema, (call) => this.call(call.params.name, call.params.arguments ?? {}, forward));
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await server.connect(transport);
-    try {
-      const response = await transport.handleRequest(request, { parsedBody });
-      const body = await response.text();
-      if (Buffer.byteLength(body) <= MAX_ANSWER_BYTES) return { status: response.status, headers: response.headers, body };
-      const tooLarge = { jsonrpc: '2.0', id: messageId(parsedBody), error: { code: -32603, message: `The answer would be larger than ${MAX_ANSWER_BYTES} bytes: ask for a smaller page` } };
-      return { status: 200, headers: new Headers({ 'content-type': 'application/json' }), body: JSON.stringify(tooLarge) };
-    } finally {
-      await server.close();
+    server.setRequestHandler('tools/list', () => ({ tools: this.tools }));
+    server.setRequestHandler('tools/call', (call) => this.call(call.params.name, call.params.arguments ?? {}, forward));
+    return server;
+  }
+
+  /**
+   * The SDK's handler of the 2026-07-28 revision (the per-request `_meta` envelope, `server/discover`), made at the
+   * first such request; strict: 2025-era requests never reach it (handle() serves them as before).
+   */
+  private modern: Promise<McpHttpHandler> | null = null;
+
+  private modernHandler(sdk: Sdk): Promise<McpHttpHandler> {
+    // One JSON body an answer: the tools send no notification mid-call, so nothing is dropped (the SDK says so on the
+    // console once, when the handler is made).
+    this.modern ??= Promise.resolve(sdk.createMcpHandler(({ authInfo }) => this.server(sdk, authInfo?.extra?.forward as Forward), { legacy: 'reject', responseMode: 'json' }));
+    return this.modern;
+  }
+
+  /**
+   * Answers one HTTP request to the endpoint; `forward` are the headers each tool's API request carries (key, language).
+   * The revision is the request's own: one of 2026-07-28 goes to the SDK's handler of that revision; a 2025-era one is
+   * answered statelessly in one JSON body, as it always was.
+   */
+  async handle(request: Request, parsedBody: unknown, forward: Forward): Promise<{ status: number; headers: Headers; body: string }> {
+    const loaded = await sdk();
+    const listed = this.listAnswer(request, parsedBody, loaded.SUPPORTED_PROTOCOL_VERSIONS);
+    if (listed) return listed;
+    let response: Response;
+    if (await loaded.isLegacyRequest(request, parsedBody)) {
+      const server = this.server(loaded, forward);
+      const transport = new loaded.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      await server.connect(transport);
+      try {
+        response = await transport.handleRequest(request, { parsedBody });
+      } finally {
+        await server.close();
+      }
+    } else {
+      response = await (await this.modernHandler(loaded)).fetch(request, { parsedBody, authInfo: { token: '', clientId: '', scopes: [], extra: { forward } } });
     }
+    const body = await response.text();
+    if (Buffer.byteLength(body) <= MAX_ANSWER_BYTES) return { status: response.status, headers: response.headers, body };
+    const tooLarge = { jsonrpc: '2.0', id: messageId(parsedBody), error: { code: -32603, message: `The answer would be larger than ${MAX_ANSWER_BYTES} bytes: ask for a smaller page` } };
+    return { status: 200, headers: new Headers({ 'content-type': 'application/json' }), body: JSON.stringify(tooLarge) };
   }
 
   /**
@@ -192,6 +214,8 @@ export class McpEndpoint {
     const id = messageId(message);
     if (call?.jsonrpc !== '2.0' || call.method !== 'tools/list' || id === null) return null;
     if (call.params !== undefined && (typeof call.params !== 'object' || call.params === null)) return null;
+    // A request of the 2026-07-28 revision carries its revision in `_meta`: the SDK answers it, in that revision's shape.
+    if ((call.params as { _meta?: unknown } | undefined)?._meta !== undefined) return null;
     const accept = request.headers.get('accept') ?? '';
     if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return null;
     if (!(request.headers.get('content-type') ?? '').includes('application/json')) return null;
@@ -203,8 +227,8 @@ export class McpEndpoint {
   private async call(name: string, args: Record<string, unknown>, forward: Forward): Promise<CallToolResult> {
     const tool = this.byName.get(name);
     if (!tool) {
-      const { McpError, ErrorCode } = await sdk();
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 100)}`);
+      const { ProtocolError, ProtocolErrorCode } = await sdk();
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 100)}`);
     }
     const path = tool.path(Object.fromEntries(Object.entries(args).map(([key, value]) => [key, encodeURIComponent(String(value))])));
     const headers = { ...forward.common, ...(tool.scope ? forward.user : {}) };
