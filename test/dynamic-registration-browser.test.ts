@@ -1,8 +1,10 @@
 /**
  * A desktop host's default path with nothing configured (issue 68): the official SDK's own OAuth client, given no
  * client information, registers itself (RFC 7591) with a redirect on a loopback port it picked, the user signs in and
- * consents in Chromium, and the agent, sending only its token, calls a public tool and a user tool.
+ * consents in Chromium, and the agent, sending only its token, calls a public tool and a user tool; the v1 client
+ * (protocol 2025-11-25) and the v2 client pinned to 2026-07-28 alike.
  */
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2, type OAuthClientProvider as ProviderV2 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -72,6 +74,52 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER).each(ENGINES)('a d
       const jobs = await agent.callTool({ name: 'search_jobs', arguments: { pageSize: 2 } });
       expect(jobs.isError ?? false, JSON.stringify(jobs.content)).toBe(false);
       expect((jobs.structuredContent as { items: unknown[] }).items).toHaveLength(2);
+      const me = await agent.callTool({ name: 'get_me', arguments: {} });
+      expect(me.structuredContent).toMatchObject({ preferred_username: t.demo.user.handle });
+    } finally {
+      await agent.close();
+    }
+  }, 60_000);
+
+  it('does the same with the SDK\'s v2 client speaking protocol 2026-07-28', async () => {
+    const redirect = `http://127.0.0.1:${await freePort()}/callback`;
+    const state: { info?: unknown; tokens?: unknown; verifier?: string; authorizationUrl?: URL } = {};
+    const provider = {
+      get redirectUrl() { return redirect; },
+      get clientMetadata() { return { client_name: 'Modern host', redirect_uris: [redirect], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }; },
+      clientInformation: () => state.info,
+      saveClientInformation: (info: unknown) => { state.info = info; },
+      tokens: () => state.tokens,
+      saveTokens: (tokens: unknown) => { state.tokens = tokens; },
+      redirectToAuthorization: (url: URL) => { state.authorizationUrl = url; },
+      saveCodeVerifier: (verifier: string) => { state.verifier = verifier; },
+      codeVerifier: () => state.verifier!,
+    } as unknown as ProviderV2;
+    const url = new URL(`${t.base}/mcp`);
+    const options = { versionNegotiation: { mode: { pin: '2026-07-28' } } } as const;
+    await expect(new ClientV2({ name: 'modern-host-test', version: '1.0.0' }, options).connect(new TransportV2(url, { authProvider: provider }))).rejects.toThrow();
+    expect((state.info as { client_id?: string } | undefined)?.client_id).toMatch(/^svcd_/);
+
+    const page = await browser.newPage();
+    await page.goto(state.authorizationUrl!.toString());
+    await page.locator('input[name="email"]').fill(t.demo.user.email);
+    await page.locator('input[name="password"]').fill(t.demo.user.password);
+    await page.locator('form[action="/oauth/login"] button[type="submit"]').click();
+    await page.locator('button[value="allow"]').waitFor();
+    const [callback] = await Promise.all([
+      page.waitForRequest((request) => request.url().startsWith(redirect)),
+      page.locator('button[value="allow"]').click(),
+    ]);
+    await page.close();
+
+    const transport = new TransportV2(url, { authProvider: provider });
+    await transport.finishAuth(new URL(callback.url()).searchParams);
+    const agent = new ClientV2({ name: 'modern-host-test', version: '1.0.0' }, options);
+    await agent.connect(transport);
+    try {
+      expect(agent.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+      const jobs = await agent.callTool({ name: 'search_jobs', arguments: { pageSize: 2 } });
+      expect(jobs.isError ?? false, JSON.stringify(jobs.content)).toBe(false);
       const me = await agent.callTool({ name: 'get_me', arguments: {} });
       expect(me.structuredContent).toMatchObject({ preferred_username: t.demo.user.handle });
     } finally {
