@@ -11,7 +11,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium } from './helpers/browser.js';
+import { allowInChromium, hasChromium, launchChromium } from './helpers/browser.js';
 import { freePort } from './helpers/free-port.js';
 import { startListeningApp, type ListeningApp } from './helpers/listening-app.js';
 import { ENGINES } from './helpers/test-database.js';
@@ -52,23 +52,12 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER).each(ENGINES)('a d
     const authorization = state.authorizationUrl!;
     expect(authorization.searchParams.get('client_id')).toBe(state.info!.client_id);
 
-    const page = await browser.newPage();
-    await page.goto(authorization.toString());
-    await page.locator('input[name="email"]').fill(t.demo.user.email);
-    await page.locator('input[name="password"]').fill(t.demo.user.password);
-    await page.locator('form[action="/oauth/login"] button[type="submit"]').click();
-    await page.locator('button[value="allow"]').waitFor();
-    const consent = await page.locator('main').innerText();
+    const { consent, callback } = await allowInChromium(browser, authorization, t.demo.user, (sent) => sent.startsWith(redirect));
     expect(consent).toMatch(/Desktop host \(127\.0\.0\.1:\d+\)/);
     expect(consent).toMatch(/registered itself on \d{4}-\d{2}-\d{2}; nobody has reviewed it\. After you decide, you go back to 127\.0\.0\.1:\d+/);
-    const [callback] = await Promise.all([
-      page.waitForRequest((request) => request.url().startsWith(redirect)),
-      page.locator('button[value="allow"]').click(),
-    ]);
-    await page.close();
 
     const transport = new StreamableHTTPClientTransport(url, { authProvider: provider });
-    await transport.finishAuth(new URL(callback.url()).searchParams.get('code')!);
+    await transport.finishAuth(callback.searchParams.get('code')!);
     await agent.connect(transport);
     try {
       const jobs = await agent.callTool({ name: 'search_jobs', arguments: { pageSize: 2 } });
@@ -100,20 +89,9 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER).each(ENGINES)('a d
     await expect(new ClientV2({ name: 'modern-host-test', version: '1.0.0' }, options).connect(new TransportV2(url, { authProvider: provider }))).rejects.toThrow();
     expect((state.info as { client_id?: string } | undefined)?.client_id).toMatch(/^svcd_/);
 
-    const page = await browser.newPage();
-    await page.goto(state.authorizationUrl!.toString());
-    await page.locator('input[name="email"]').fill(t.demo.user.email);
-    await page.locator('input[name="password"]').fill(t.demo.user.password);
-    await page.locator('form[action="/oauth/login"] button[type="submit"]').click();
-    await page.locator('button[value="allow"]').waitFor();
-    const [callback] = await Promise.all([
-      page.waitForRequest((request) => request.url().startsWith(redirect)),
-      page.locator('button[value="allow"]').click(),
-    ]);
-    await page.close();
-
+    const { callback } = await allowInChromium(browser, state.authorizationUrl!, t.demo.user, (sent) => sent.startsWith(redirect));
     const transport = new TransportV2(url, { authProvider: provider });
-    await transport.finishAuth(new URL(callback.url()).searchParams);
+    await transport.finishAuth(callback.searchParams);
     const agent = new ClientV2({ name: 'modern-host-test', version: '1.0.0' }, options);
     await agent.connect(transport);
     try {

@@ -12,7 +12,7 @@ import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprot
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import AxeBuilder from './helpers/axe.js';
-import { hasChromium, launchChromium } from './helpers/browser.js';
+import { allowInChromium, hasChromium, launchChromium } from './helpers/browser.js';
 import { startListeningApp, type ListeningApp } from './helpers/listening-app.js';
 import { ENGINES } from './helpers/test-database.js';
 
@@ -31,7 +31,6 @@ describe.runIf(hasChromium).each(ENGINES)('an AI agent signing a user in through
 
   it('discovers how to get a token, gets the user\'s consent, and acts for the user with a token only the endpoint takes', async () => {
     const { client } = t.demo;
-    const page = await browser.newPage();
     const state: { tokens?: OAuthTokens; verifier?: string; authorizationUrl?: URL } = {};
     const provider: OAuthClientProvider = {
       get redirectUrl() { return client.redirectUri; },
@@ -54,21 +53,12 @@ describe.runIf(hasChromium).each(ENGINES)('an AI agent signing a user in through
     expect(authorization.searchParams.get('code_challenge_method')).toBe('S256');
     expect(authorization.searchParams.get('scope')!.split(' ').sort()).toEqual(['company:manage:read', 'post:write', 'profile']);
 
-    // The user, in the browser: sign in, read what the agent asks, allow.
-    await page.goto(authorization.toString());
-    await page.locator('input[name="email"]').fill(t.demo.user.email);
-    await page.locator('input[name="password"]').fill(t.demo.user.password);
-    await page.locator('form[action="/oauth/login"] button[type="submit"]').click();
-    await page.locator('button[value="allow"]').waitFor();
-    const consent = await page.locator('main').innerText();
+    // The user, in the browser: sign in, read what the agent asks (the page passes axe), allow.
+    const { consent, callback } = await allowInChromium(browser, authorization, t.demo.user, (sent) => sent.startsWith(client.redirectUri), async (page) => {
+      expect((await new AxeBuilder(page).analyze()).violations.map((v) => v.id)).toEqual([]);
+    });
     expect(consent).toContain('Demo builder app');
-    const violations = (await new AxeBuilder(page).analyze()).violations;
-    expect(violations.map((v) => v.id)).toEqual([]);
-    const [callback] = await Promise.all([
-      page.waitForRequest((request) => request.url().startsWith(client.redirectUri)),
-      page.locator('button[value="allow"]').click(),
-    ]);
-    const code = new URL(callback.url()).searchParams.get('code')!;
+    const code = callback.searchParams.get('code')!;
     expect(code).toBeTruthy();
 
     // The agent finishes: the code becomes a token for the endpoint, and it connects with it.
@@ -88,6 +78,5 @@ describe.runIf(hasChromium).each(ENGINES)('an AI agent signing a user in through
     // The same token at the HTTP API: refused.
     const atApi = await fetch(`${t.base}/api/v1/me/company-permissions`, { headers: { Authorization: `Bearer ${token}` } });
     expect(atApi.status).toBe(401);
-    await page.close();
   });
 });

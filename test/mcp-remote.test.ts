@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium } from './helpers/browser.js';
+import { allowInChromium, hasChromium, launchChromium } from './helpers/browser.js';
 import { freePort } from './helpers/free-port.js';
 import { startListeningApp, type ListeningApp } from './helpers/listening-app.js';
 
@@ -45,17 +45,7 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('mcp-remote with n
     expect(`${authorization.origin}${authorization.pathname}`).toBe(`${t.base}/oauth/authorize`);
     expect(authorization.searchParams.get('client_id')).toMatch(/^svcd_/);
 
-    const page = await browser.newPage();
-    await page.goto(authorization.toString());
-    await page.locator('input[name="email"]').fill(t.demo.user.email);
-    await page.locator('input[name="password"]').fill(t.demo.user.password);
-    await page.locator('form[action="/oauth/login"] button[type="submit"]').click();
-    await page.locator('button[value="allow"]').waitFor();
-    await Promise.all([
-      page.waitForRequest((request) => request.url().includes(`:${callbackPort}/`)),
-      page.locator('button[value="allow"]').click(),
-    ]);
-    await page.close();
+    await allowInChromium(browser, authorization, t.demo.user, (sent) => sent.includes(`:${callbackPort}/`));
 
     // The bridge now speaks MCP on its stdio, one JSON-RPC message a line.
     const send = (message: object) => bridge!.stdin!.write(`${JSON.stringify(message)}\n`);
