@@ -1,7 +1,7 @@
 /**
- * The MCP endpoint (docs/mcp.md): Model Context Protocol over Streamable HTTP, stateless, built on the official SDK.
- * Every POST is answered on its own (no session to keep): a server and a transport are made for it, answer its one
- * message in JSON, and go. A tool call is its API operation run in this process through the service's own routes
+ * The MCP endpoint (docs/mcp.md): Model Context Protocol over Streamable HTTP, stateless, built on the official SDK's
+ * v2 server, protocol revisions 2026-07-28 and 2025-11-25 negotiated per request. Every POST is answered on its own (no
+ * session to keep): a server is made for it, answers its one message in JSON, and goes. A tool call is its API operation run in this process through the service's own routes
  * (Fastify's `inject`: no socket), with the caller's app key and language, so that it is validated, limited, counted
  * and answered exactly as the API would: a 2xx body is the tool's structured content, any other answer a tool error
  * carrying the API's code and message (and the wait, for a rate limit).
@@ -125,13 +125,13 @@ export class McpEndpoint {
   }
 
   /**
-   * What the endpoint refuses before anything else reads the message: a batch (an array; protocol 2025-11-25 has
-   * none, so one HTTP request is one message and one answer), and a tool call whose name or arguments are not what
+   * What the endpoint refuses before anything else reads the message: a batch (an array; neither revision served has
+   * them, so one HTTP request is one message and one answer), and a tool call whose name or arguments are not what
    * `tools/call` takes (answered as JSON-RPC's invalid params, not as a validation library's dump).
    */
   refusal(message: unknown): RpcError | null {
     if (Array.isArray(message)) {
-      return new RpcError(400, -32600, 'JSON-RPC batches are not part of the protocol (2025-11-25): send one message per request');
+      return new RpcError(400, -32600, 'JSON-RPC batches are not part of the protocol (2025-11-25, 2026-07-28): send one message per request');
     }
     const call = message as { method?: unknown; params?: { name?: unknown; arguments?: unknown } } | null;
     if (call?.method !== 'tools/call') return null;
