@@ -8,7 +8,7 @@ import type { WebSessions } from './web-session.js';
 import { consentPage, errorPage, loginPage, PAGE_CSS, pageText, type PageLanguage } from './pages.js';
 import type { OAuthClient, OAuthRepository } from './oauth-repository.js';
 import { ClientMetadataError, type ClientMetadataDocuments } from './client-metadata.js';
-import { redirectUriAllowed } from './redirect-uris.js';
+import { redirectUriAllowed, returnTarget } from './redirect-uris.js';
 import { covers, requestedScopes, unknownScopes } from './scopes.js';
 
 export interface AuthorizeOptions {
@@ -126,12 +126,6 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
     return user.email_verified ? null : page(reply, 403, errorPage(language(request), pageText(language(request)).confirmFirst(user.email)));
   }
 
-  /** Where a redirect URI sends the user: its host, or its scheme for a private-use one (`cursor:`). */
-  const returnsTo = (uri: string) => {
-    const url = new URL(uri);
-    return ['http:', 'https:'].includes(url.protocol) ? url.host : url.protocol;
-  };
-
   /** Signed in and validated: skip consent when a prior one covers the scopes, else ask. */
   async function proceed(request: FastifyRequest, reply: FastifyReply, request_: Extract<Validated, { kind: 'ok' }>, user: SignedInUser, authorizeQuery: string, status: 302 | 303) {
     const refused = unproven(request, reply, user);
@@ -148,7 +142,7 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
       : opts.metadata.isClientId(request_.client.clientId)
         ? { name: request_.client.name, description: t.identifiedBy(request_.client.clientId), homepageUrl: null, privacyUrl: null }
         : registeredAt !== null && registeredAt !== undefined
-          ? { name: request_.client.name, description: t.registeredItself(new Date(registeredAt).toISOString().slice(0, 10), returnsTo(request_.redirectUri)), homepageUrl: null, privacyUrl: null }
+          ? { name: request_.client.name, description: t.registeredItself(new Date(registeredAt).toISOString().slice(0, 10), returnTarget(request_.redirectUri)), homepageUrl: null, privacyUrl: null }
           : null;
     return page(reply, 200, consentPage({
       lang: language(request), clientName: request_.client.name, app, userName, scopes: request_.scopes,

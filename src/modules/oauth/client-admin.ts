@@ -6,9 +6,14 @@ export class ClientRegistrationError extends Error {}
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
+/** http to this machine: 127.0.0.1, localhost or [::1]. */
+export function isLoopbackHttp(url: URL): boolean {
+  return url.protocol === 'http:' && LOOPBACK.has(url.hostname);
+}
+
 /** https, or http to this machine (127.0.0.1, localhost or [::1]) for development. */
 export function isHttpsOrLoopback(url: URL): boolean {
-  return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname));
+  return url.protocol === 'https:' || isLoopbackHttp(url);
 }
 
 /** A redirect URI must be absolute, without fragment, and https unless it points at this machine. */

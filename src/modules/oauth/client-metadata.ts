@@ -8,6 +8,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { safeFetch } from '../../net/safe-fetch.js';
+import { isHttpsOrLoopback } from './client-admin.js';
 import { hasHiddenCharacters } from '../../shared/text-input.js';
 import type { OAuthClient, OAuthRepository } from './oauth-repository.js';
 import { SUPPORTED_SCOPES } from './scopes.js';
@@ -28,8 +29,6 @@ export interface ClientMetadataSettings {
 /** Why a client id URL gave no client: shown on the authorization error page. */
 export class ClientMetadataError extends Error {}
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
 /** Whether `text` is a client id of this kind: an https URL with a path (or http at an allowed host). */
 export function isMetadataClientId(text: string, allowedHosts: string[] = []): boolean {
   let url: URL;
@@ -47,7 +46,7 @@ function redirectUriAllowed(uri: unknown): uri is string {
   if (typeof uri !== 'string' || uri.length > 2_048 || hasHiddenCharacters(uri)) return false;
   try {
     const url = new URL(uri);
-    return url.hash === '' && (url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname)));
+    return url.hash === '' && isHttpsOrLoopback(url);
   } catch {
     return false;
   }

@@ -4,9 +4,8 @@
  * on whatever port is free at the moment, which no registration can know (RFC 8252 7.3). Never a web client: a web
  * server's redirect is where it is.
  */
+import { isLoopbackHttp } from './client-admin.js';
 import type { OAuthClient } from './oauth-repository.js';
-
-const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
 /** The URI without its port, when it is a loopback http URI (the only kind that may move between ports). */
 function loopbackWithoutPort(uri: string): string | null {
@@ -16,7 +15,7 @@ function loopbackWithoutPort(uri: string): string | null {
   } catch {
     return null;
   }
-  if (url.protocol !== 'http:' || !LOOPBACK.has(url.hostname) || url.username || url.password || url.hash) return null;
+  if (!isLoopbackHttp(url) || url.username || url.password || url.hash) return null;
   url.port = '';
   return url.href;
 }
@@ -33,4 +32,10 @@ export function redirectUriAllowed(client: Pick<OAuthClient, 'redirectUris' | 's
   if (!anyLoopbackPort(client)) return false;
   const requested = loopbackWithoutPort(uri);
   return requested !== null && client.redirectUris.some((registered) => loopbackWithoutPort(registered) === requested);
+}
+
+/** Where a redirect URI sends the user, as the pages name it: its host, or its scheme for a private-use one (`cursor:`). */
+export function returnTarget(uri: string): string {
+  const url = new URL(uri);
+  return ['http:', 'https:'].includes(url.protocol) ? url.host : url.protocol;
 }

@@ -11,14 +11,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { hashSecret, newClientSecret, randomBase62 } from '../../shared/keys.js';
 import { hasHiddenCharacters } from '../../shared/text-input.js';
-import { isHttpsOrLoopback } from './client-admin.js';
+import { isHttpsOrLoopback, isLoopbackHttp } from './client-admin.js';
 import { OAuthError } from './oauth-error.js';
 import type { OAuthRepository } from './oauth-repository.js';
+import { returnTarget } from './redirect-uris.js';
 import { SUPPORTED_SCOPES } from './scopes.js';
 
 /** How long a registered client may go without completing a grant before it is removed. */
 const UNUSED_FOR_MS = 86_400_000;
-const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
 /** Schemes no redirect may use, whatever the client says it is. */
 const NEVER = new Set(['javascript:', 'data:', 'file:', 'blob:', 'about:', 'vbscript:', 'ws:', 'wss:', 'ftp:']);
 const AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post'] as const;
@@ -27,7 +27,6 @@ type AuthMethod = (typeof AUTH_METHODS)[number];
 const metadataError = (description: string) => new OAuthError('invalid_client_metadata', description);
 const redirectError = (description: string) => new OAuthError('invalid_redirect_uri', description);
 
-const isLoopbackHttp = (url: URL) => url.protocol === 'http:' && LOOPBACK.has(url.hostname);
 /** A private-use scheme (RFC 8252 7.1): `cursor:`, `vscode:`, `com.example.app:` … never http(s) or a dangerous one. */
 const isPrivateUse = (url: URL) => !['http:', 'https:'].includes(url.protocol) && !NEVER.has(url.protocol) && /^[a-z][a-z0-9+.-]*:$/.test(url.protocol);
 
@@ -157,8 +156,7 @@ export const registrationRoutes: FastifyPluginAsyncTypebox<{
     const secret = method === 'none' ? null : newClientSecret();
     // Where it sends users back stands beside the name it chose, wherever the name is shown (sign-in, consent,
     // Connected apps), as a metadata document's host does: no registration can pass itself off as another app by name.
-    const first = new URL(uris[0]!);
-    const where = ['http:', 'https:'].includes(first.protocol) ? first.host : first.protocol;
+    const where = returnTarget(uris[0]!);
     const clientName = name.trim() ? `${name.trim()} (${where})` : where;
     await oauth.createClient({
       clientId, name: clientName, secretHash: secret === null ? null : hashSecret(secret), redirectUris: uris, allowedScopes: scopes,
