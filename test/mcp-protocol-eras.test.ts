@@ -36,6 +36,32 @@ describe.each(ENGINES)('protocol revisions 2026-07-28 and 2025-11-25 at /mcp on 
     expect(codes.structuredContent).toEqual({ codes: api });
   });
 
+  it('marks the tool list and the discovery answer cacheable by any caller under 2026-07-28, and adds nothing under 2025-11-25', async () => {
+    /** The results a client of `mode` was answered, by the method it sent. */
+    async function answered(mode: { pin: string } | 'legacy') {
+      const results = new Map<string, Record<string, unknown>>();
+      const recording = async (url: string | URL, init?: RequestInit) => {
+        const response = await fetch(url, init);
+        const sent = typeof init?.body === 'string' ? JSON.parse(init.body) as { method?: string } : {};
+        if (sent.method && response.headers.get('content-type')?.includes('application/json')) {
+          results.set(sent.method, ((await response.clone().json()) as { result?: Record<string, unknown> }).result ?? {});
+        }
+        return response;
+      };
+      const client = new ClientV2({ name: 'caching-host-test', version: '1.0.0' }, { versionNegotiation: { mode } });
+      await client.connect(new TransportV2(new URL(`${t.base}/mcp`), { requestInit: { headers: { 'X-SVC-API-Key': t.demo.apiKey } }, fetch: recording }));
+      clients.push(client);
+      await client.listTools();
+      return results;
+    }
+    const modern = await answered({ pin: '2026-07-28' });
+    expect([...modern.keys()]).toEqual(['server/discover', 'tools/list']);
+    for (const result of modern.values()) expect(result).toMatchObject({ ttlMs: 3_600_000, cacheScope: 'public' });
+    const legacy = await answered('legacy');
+    expect([...legacy.keys()]).toEqual(['initialize', 'tools/list']);
+    expect(Object.keys(legacy.get('tools/list')!)).toEqual(['tools']);
+  });
+
   it('negotiates 2026-07-28 for a client that probes (auto), and serves it with OAuth alone', async () => {
     const resource = `${t.base}/mcp`;
     const { callback, verifier } = await authorizationCode(t.app, t.demo.client, 'profile', t.demo.user, resource);

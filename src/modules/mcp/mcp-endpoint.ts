@@ -17,6 +17,9 @@ export const MAX_ANSWER_BYTES = 1 << 20;
 /** The longest API request a tool's arguments may make (its path and query; the API's own bounds are far below it). */
 const MAX_TOOL_URL = 8 * 1024;
 
+/** How long, and for whom, a host may keep the tool list and the discovery answer (2026-07-28's cache hints). */
+export const LISTS_KEPT = { ttlMs: 3_600_000, cacheScope: 'public' } as const;
+
 /** A JSON-RPC refusal of the endpoint's own, before the SDK reads the message: its HTTP status and JSON-RPC code. */
 export class RpcError extends Error {
   constructor(readonly status: number, readonly rpcCode: number, message: string) {
@@ -156,6 +159,10 @@ export class McpEndpoint {
       { name: 'svc-open-api', title: 'Open platform: posts, jobs and events', version: this.version },
       {
         capabilities: { tools: { listChanged: false } },
+        // 2026-07-28's cacheable results: the list and the discovery answer are the same for every caller and change
+        // only with a release, so a host may keep them an hour and share them across users (2025-era answers carry
+        // no hint: the SDK adds them only in the revision that has them).
+        cacheHints: { 'tools/list': LISTS_KEPT, 'server/discover': LISTS_KEPT },
         instructions: 'Search and read the network\'s posts, job postings and events, list the code catalogs their filters take, and follow what changed. Ids come from searches; codes from list_codes.',
       },
     );
