@@ -57,6 +57,18 @@ describe.each(ENGINES)('clients that register themselves, on %s', (engine) => {
     expect(audienceOf(issued.json().access_token)).toBe(`${t.config.publicBaseUrl}/mcp`);
   });
 
+  it('tells the user on consent when it registered, from which address, and where they go back', async () => {
+    const client = (await register({ client_name: 'Some agent', redirect_uris: ['http://127.0.0.1/cb'], token_endpoint_auth_method: 'none' }, '198.51.100.44')).json();
+    const browser = new Browser(injectSend(t.app));
+    const signIn = await browser.request('GET', authorizeUrl(client.client_id, 'http://127.0.0.1:41000/cb', verifierOf()), undefined, { 'accept-language': 'en' });
+    const signedIn = await browser.signIn(signIn, t.demo.user.email, t.demo.user.password);
+    const consent = await browser.request('GET', String(signedIn.headers.location), undefined, { 'accept-language': 'en' });
+    expect(consent.status).toBe(200);
+    const today = new Date(t.clock.now).toISOString().slice(0, 10);
+    expect(consent.body).toContain('Some agent (127.0.0.1)');
+    expect(consent.body).toContain(`This app registered itself on ${today} from the address 198.51.100.44; nobody has reviewed it. After you decide, you go back to 127.0.0.1:41000.`);
+  });
+
   it('registers a confidential web client whose secret works once shown, and whose redirect matches exactly', async () => {
     const res = await register({ client_name: 'A web agent', redirect_uris: ['https://agent.example/cb', 'http://127.0.0.1:9000/cb'] });
     expect(res.statusCode, res.body).toBe(201);

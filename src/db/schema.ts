@@ -335,6 +335,8 @@ export interface OAuthClientsTable {
   registered_at: Generated<number | null>;
   /** What a client that registered itself said it is: `native` or `web`; null for every other client. */
   application_type: Generated<string | null>;
+  /** The client address a self-registered client registered from; null for every other client. */
+  registered_from: Generated<string | null>;
 }
 
 export interface OAuthSigningKeysTable {

@@ -32,6 +32,7 @@ import { appRequestLog } from './2026-11-29-029-app-request-log.js';
 import { accountLinks } from './2026-11-29-030-account-links.js';
 import { tokenResource } from './2026-11-29-031-token-resource.js';
 import { dynamicClients } from './2026-12-01-032-dynamic-clients.js';
+import { clientRegisteredFrom } from './2026-12-01-033-client-registered-from.js';
 
 /**
  * Every migration, by name; names sort in the order they run. Never edit one that has landed, with one
@@ -74,5 +75,6 @@ export function allMigrations(adapter: DialectAdapter, clock: () => number = Dat
     '2026-11-29-030-account-links': accountLinks(),
     '2026-11-29-031-token-resource': tokenResource(),
     '2026-12-01-032-dynamic-clients': dynamicClients(),
+    '2026-12-01-033-client-registered-from': clientRegisteredFrom(),
   };
 }

@@ -135,14 +135,15 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
     const consented = await oauth.consentedScopes(userId, request_.client.clientId);
     if (covers(consented, request_.scopes)) return issueCode(reply, request_, userId, status);
     // A client known by its metadata document has no app: the page says where it describes itself.
-    // A client that registered itself has neither: the page says so, and where it will send the user back.
+    // A client that registered itself has neither: the page says so, when and from which address it registered, and
+    // where it will send the user back.
     const t = pageText(language(request));
-    const { registeredAt } = request_.client;
+    const { registeredAt, registeredFrom } = request_.client;
     const app = request_.client.appId ? await oauth.appProfile(request_.client.appId)
       : opts.metadata.isClientId(request_.client.clientId)
         ? { name: request_.client.name, description: t.identifiedBy(request_.client.clientId), homepageUrl: null, privacyUrl: null }
         : registeredAt !== null && registeredAt !== undefined
-          ? { name: request_.client.name, description: t.registeredItself(new Date(registeredAt).toISOString().slice(0, 10), returnTarget(request_.redirectUri)), homepageUrl: null, privacyUrl: null }
+          ? { name: request_.client.name, description: t.registeredItself(new Date(registeredAt).toISOString().slice(0, 10), registeredFrom ?? null, returnTarget(request_.redirectUri)), homepageUrl: null, privacyUrl: null }
           : null;
     return page(reply, 200, consentPage({
       lang: language(request), clientName: request_.client.name, app, userName, scopes: request_.scopes,

@@ -16,6 +16,8 @@ export interface OAuthClient {
   registeredAt?: number | null;
   /** What a client that registered itself said it is (null: every other client, judged by its secret). */
   applicationType?: 'native' | 'web' | null;
+  /** The client address it registered itself from (null: every other client). */
+  registeredFrom?: string | null;
 }
 
 /** When a client's rotated-out secret stops working, while it still works at `now` (the overlap runs); else null. */
@@ -49,6 +51,7 @@ export class OAuthRepository {
       previous_secret_expires_at: null,
       registered_at: client.registeredAt ?? null,
       application_type: client.applicationType ?? null,
+      registered_from: client.registeredFrom ?? null,
     }).execute();
   }
 
@@ -279,5 +282,6 @@ function toClient(row: Selectable<DB['oauth_clients']>): OAuthClient {
     previousSecretExpiresAt: row.previous_secret_expires_at === null ? null : Number(row.previous_secret_expires_at),
     registeredAt: row.registered_at === null ? null : Number(row.registered_at),
     applicationType: row.application_type === 'native' || row.application_type === 'web' ? row.application_type : null,
+    registeredFrom: row.registered_from,
   };
 }

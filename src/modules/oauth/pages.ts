@@ -9,7 +9,8 @@ const TEXT = {
     email: '이메일', password: '비밀번호', signIn: '로그인',
     consentTitle: '권한 요청', consentLead: (app: string) => `${app}에서 다음 권한을 요청합니다.`,
     identifiedBy: (url: string) => `이 앱의 정보는 ${url} 에서 왔습니다`,
-    registeredItself: (date: string, where: string) => `이 앱은 ${date}에 스스로 등록했으며 아무도 검토하지 않았습니다. 결정한 뒤에는 ${where}(으)로 돌아갑니다.`,
+    registeredItself: (date: string, from: string | null, where: string) =>
+      `이 앱은 ${date}에 ${from === null ? '' : `${from} 주소에서 `}스스로 등록했으며 아무도 검토하지 않았습니다. 결정한 뒤에는 ${where}(으)로 돌아갑니다.`,
     signedInAs: (name: string) => `${name} 님으로 로그인됨`, allow: '허용', deny: '거부', homepage: '홈페이지', privacy: '개인정보 처리방침',
     errorTitle: '요청을 처리할 수 없습니다', badCredentials: '이메일 또는 비밀번호가 올바르지 않습니다.',
     tooMany: '로그인 시도가 너무 많습니다. 잠시 후 다시 시도하세요.', expired: '양식이 만료되었습니다. 다시 시도하세요.',
@@ -20,7 +21,8 @@ const TEXT = {
     email: 'E-mail', password: 'Password', signIn: 'Sign in',
     consentTitle: 'Permission request', consentLead: (app: string) => `${app} asks for these permissions:`,
     identifiedBy: (url: string) => `This app describes itself at ${url}`,
-    registeredItself: (date: string, where: string) => `This app registered itself on ${date}; nobody has reviewed it. After you decide, you go back to ${where}.`,
+    registeredItself: (date: string, from: string | null, where: string) =>
+      `This app registered itself on ${date}${from === null ? '' : ` from the address ${from}`}; nobody has reviewed it. After you decide, you go back to ${where}.`,
     signedInAs: (name: string) => `Signed in as ${name}`, allow: 'Allow', deny: 'Deny', homepage: 'Homepage', privacy: 'Privacy policy',
     errorTitle: 'The request cannot be completed', badCredentials: 'The e-mail or password is incorrect.',
     tooMany: 'Too many sign-in attempts. Wait a while and try again.', expired: 'The form expired. Please try again.',

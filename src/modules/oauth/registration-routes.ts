@@ -160,7 +160,7 @@ export const registrationRoutes: FastifyPluginAsyncTypebox<{
     const clientName = name.trim() ? `${name.trim()} (${where})` : where;
     await oauth.createClient({
       clientId, name: clientName, secretHash: secret === null ? null : hashSecret(secret), redirectUris: uris, allowedScopes: scopes,
-      appId: null, registeredAt: now, applicationType: type,
+      appId: null, registeredAt: now, applicationType: type, registeredFrom: request.ip,
     }, now);
     return reply.status(201).header('Cache-Control', 'no-store').send({
       client_id: clientId, ...(secret === null ? {} : { client_secret: secret, client_secret_expires_at: 0 }), client_id_issued_at: Math.floor(now / 1000),
