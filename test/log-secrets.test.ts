@@ -20,6 +20,17 @@ describe('logs', () => {
     await t?.close();
   });
 
+  it('name their level and write their time in ISO 8601 UTC, one JSON object a line', async () => {
+    const before = logged.length;
+    await app.inject({ method: 'GET', url: '/healthz' });
+    const lines = logged.slice(before).trim().split('\n').map((line) => JSON.parse(line) as { level: unknown; time: unknown; msg?: string });
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) {
+      expect(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).toContain(line.level);
+      expect(line.time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    }
+  });
+
   it('never carry a key, token, secret, password or cookie', async () => {
     const token = await accessToken({ ...t, app } as TestContext, 'post:write profile');
     await app.inject({ method: 'GET', url: '/api/v1/posts?keyword=x', headers: { 'x-svc-api-key': t.demo.apiKey, authorization: `Bearer ${token}` } });
