@@ -169,14 +169,18 @@ describe('console mail without SMTP_URL', () => {
     const page = await browser.request('GET', '/console/forgot-password');
     expect((await browser.request('POST', '/console/forgot-password', { csrf_token: hiddenField(page.body, 'csrf_token'), email: s.demo.user.email })).status).toBe(303);
     const outbox = path.join(s.config.dataDir, 'outbox');
-    await expect.poll(() => (fs.existsSync(outbox) ? fs.readdirSync(outbox) : []).length, { timeout: 10_000, interval: 20 }).toBe(1);
-    const file = path.join(outbox, fs.readdirSync(outbox)[0]!);
-    expect(file).toMatch(/\.eml$/);
+    await expect.poll(() => (fs.existsSync(outbox) ? fs.readdirSync(outbox) : []).length, { timeout: 10_000, interval: 20 }).toBe(2);
+    const file = path.join(outbox, fs.readdirSync(outbox).find((name) => name.endsWith('.eml'))!);
     const message = await simpleParser(fs.readFileSync(file));
     expect(message.to).toMatchObject({ text: s.demo.user.email });
     const token = /token=([A-Za-z0-9_-]{43})/.exec(message.text ?? '')?.[1];
     expect(token).toBeDefined();
     expect((fs.statSync(file).mode & 0o777).toString(8)).toBe('600');
+    // Beside it, the same message in plain text: the link whole on one line, as `cat` shows it.
+    const readable = fs.readFileSync(file.replace(/\.eml$/, '.txt'), 'utf8');
+    expect(readable).toContain(`To: ${s.demo.user.email}`);
+    expect(readable.split('\n').some((line) => line.includes(`/console/reset-password?token=${token}`) || line.endsWith(`token=${token}`))).toBe(true);
+    expect((fs.statSync(file.replace(/\.eml$/, '.txt')).mode & 0o777).toString(8)).toBe('600');
     const line = logged.find((l) => l.includes('written to the outbox'));
     expect(line).toContain(file);
     expect(logged.join('\n')).not.toContain(token!);

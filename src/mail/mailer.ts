@@ -1,7 +1,7 @@
 /**
  * The service's outgoing mail: the console's password-reset and address-confirmation links. Over SMTP when
- * `SMTP_URL` is set (nodemailer); otherwise each message is written to `DATA_DIR/outbox/` as an .eml file and a log
- * line says so (development and the demo). The log line names the recipient, the subject and the file, never the
+ * `SMTP_URL` is set (nodemailer); otherwise each message is written to `DATA_DIR/outbox/` as an .eml file, with a
+ * plain-text .txt of it beside, and a log line says so (development and the demo). The log line names the recipient, the subject and the file, never the
  * body: the links in it are credentials.
  *
  * Sending does not hold up the page that asked for it (an answer that came sooner when no account exists would tell
@@ -57,6 +57,10 @@ export class Mailer {
     fs.mkdirSync(this.outbox, { recursive: true, mode: 0o700 });
     const file = path.join(this.outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${++this.sequence}.eml`);
     fs.writeFileSync(file, info.message ?? Buffer.alloc(0), { mode: 0o600 });
-    this.log.info({ to: mail.to, subject: mail.subject, file }, 'mail written to the outbox (no SMTP_URL)');
+    // Beside it the same message as plain UTF-8 (the .eml's body is quoted-printable or base64): `cat` shows its link
+    // whole, ready to copy.
+    const readable = `From: ${this.settings.from}\nTo: ${mail.to}\nSubject: ${mail.subject}\n\n${mail.text}\n`;
+    fs.writeFileSync(file.replace(/\.eml$/, '.txt'), readable, { mode: 0o600 });
+    this.log.info({ to: mail.to, subject: mail.subject, file }, 'mail written to the outbox (no SMTP_URL; the .txt beside it is readable)');
   }
 }

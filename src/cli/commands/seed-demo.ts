@@ -46,7 +46,7 @@ export function printDemo(io: Io, config: Config, manifest: DemoManifest, file: 
   io.out(`  API reference:  ${base}/docs   (Authorize: ${manifest.client.clientId}, with PKCE)`);
   io.out(`  OpenAPI:        ${base}/openapi.json`);
   io.out(`  Health:         ${base}/readyz`);
-  io.out(`  Console mail:   ${config.mail.smtpUrl ? 'sent over SMTP_URL' : `written to ${config.dataDir}/outbox/ (password resets, address confirmations; SMTP_URL sends it)`}`);
+  io.out(`  Console mail:   ${config.mail.smtpUrl ? 'sent over SMTP_URL' : `written to ${config.dataDir}/outbox/ as .eml and readable .txt (password resets, address confirmations; SMTP_URL sends it)`}`);
   const curl = (path: string, language?: string) =>
     `curl -H 'X-SVC-API-Key: ${manifest.apiKey}'${language ? ` -H 'Accept-Language: ${language}'` : ''} '${base}${path}'`;
   io.out(`  Search jobs:    ${curl('/api/v1/jobs?keyword=backend')}`);
