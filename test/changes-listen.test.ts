@@ -127,11 +127,7 @@ describe.each(ENGINES)('changes listen on %s', (engine) => {
     expect(await run.stop()).toBe(0);
   });
 
-  it('waits for a service that does not answer, and stops with exit code 1 when the feed refuses the key or the cursor', async () => {
-    const away = listen(env, '--api-key', s.demo.apiKey, '--forward-to', receiver.url(), '--api-url', `http://127.0.0.1:${await freePort()}`);
-    await expect.poll(() => away.out.join('\n'), { timeout: 10_000, interval: 20 }).toMatch(/did not answer \(.*ECONNREFUSED.*\); asking again in 1 s/);
-    expect(await away.stop()).toBe(0);
-
+  it('stops with exit code 1 when the feed refuses the key or the cursor', async () => {
     const wrongKey = listen(env, '--api-key', 'svck_Wrong000000000000000000000000000', '--forward-to', receiver.url());
     expect(await wrongKey.done).toBe(1);
     expect(wrongKey.err.join('\n')).toMatch(/The change feed refused the request \(401 C0001: /);
@@ -236,6 +232,30 @@ describe('changes listen against a hostile or broken service', () => {
     expect(await listening.stop()).toBe(0);
     expect(requests).toBeLessThanOrEqual(4);
     expect(listening.out.join('\n')).toMatch(/gave none; asking again in 1 s[\s\S]*gave none; asking again in 2 s/);
+  });
+
+  it('goes where the demo last served when given no --api-url and no address setting', async () => {
+    handler = afterNow((_request, response) => response.end(page([])));
+    const demoDir = fs.mkdtempSync(path.join(dir, 'demo-'));
+    fs.writeFileSync(path.join(demoDir, 'demo-credentials.json'), JSON.stringify({ apiKey: 'svck_x', apiUrl: base() }));
+    const listening = listen({ DATA_DIR: demoDir, LOG_LEVEL: 'silent' }, '--api-key', 'svck_SecretOfTheBuilder00000000000000', '--forward-to', receiver.url());
+    await expect.poll(() => listening.out.join('\n'), { timeout: 10_000, interval: 20 }).toContain(`Forwarding the changes of ${base()} from now on`);
+    expect(await listening.stop()).toBe(0);
+  });
+
+  it('waits for a service that answered once and then does not, asking again with a growing wait', async () => {
+    handler = afterNow((request) => { request.socket.destroy(); });
+    const listening = run();
+    await expect.poll(() => listening.out.join('\n'), { timeout: 10_000, interval: 20 }).toMatch(/did not answer \(.*\); asking again in 1 s/);
+    expect(await listening.stop()).toBe(0);
+  });
+
+  it('stops at once with a clear error when nothing answers at the address at the start', async () => {
+    const nobody = await freePort();
+    const listening = listen(env, '--api-key', 'svck_SecretOfTheBuilder00000000000000', '--forward-to', receiver.url(), '--api-url', `http://127.0.0.1:${nobody}`);
+    expect(await listening.done).toBe(1);
+    expect(listening.err.join('\n')).toMatch(new RegExp(`Nothing answers at http://127\\.0\\.0\\.1:${nobody} \\(.*ECONNREFUSED.*\\)\\. Is the service running there\\? \`npm run demo\` prints the address it serves on; give it with --api-url\\.`));
+    expect(listening.out.join('\n')).not.toContain('asking again');
   });
 
   it('reports an item that is not a change and goes on with the rest', async () => {

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEMO_API_KEY } from '../src/demo/demo-generator.js';
+import { DEMO_API_KEY, DEMO_USER } from '../src/demo/demo-generator.js';
+import { ConsoleForms } from './helpers/console-forms.js';
 import { freePort } from './helpers/free-port.js';
 import { Browser, fetchSend } from './helpers/oauth-browser.js';
 
@@ -11,6 +12,57 @@ import { Browser, fetchSend } from './helpers/oauth-browser.js';
 describe('npm run demo', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-demo-'));
   afterAll(() => { fs.rmSync(dir, { recursive: true, force: true }); });
+
+  /** `npm run demo` with `args` on a free port of DATA_DIR `dir`, until it serves; `stop()` ends it. */
+  async function startDemo(args: string[] = []): Promise<{ base: string; output: () => string; stop: () => Promise<void> }> {
+    const port = await freePort();
+    const child = spawn('npm', ['run', 'demo', '--silent', ...(args.length ? ['--', ...args] : [])], {
+      env: { ...process.env, PORT: String(port), DATA_DIR: dir, LOG_LEVEL: 'warn', LOG_FORMAT: undefined }, stdio: ['ignore', 'pipe', 'inherit'], detached: true,
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    const stop = async () => {
+      const exited = new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+      process.kill(-child.pid!, 'SIGTERM');
+      await exited;
+    };
+    const base = `http://127.0.0.1:${port}`;
+    await expect.poll(() => fetch(`${base}/readyz`).then((r) => r.ok, () => false), { timeout: 60_000, interval: 250 }).toBe(true);
+    return { base, output: () => output, stop };
+  }
+
+  it('keeps DATA_DIR across restarts, on another port too, and starts over with --fresh (saying so)', async () => {
+    let demo = await startDemo();
+    let made: { apiKey: string };
+    try {
+      const forms = new ConsoleForms(demo.base);
+      await forms.signIn({ email: DEMO_USER.email, password: DEMO_USER.password });
+      made = await forms.createApp('Made between two runs');
+      expect((await fetch(`${demo.base}/api/v1/posts?pageSize=1`, { headers: { 'x-svc-api-key': made.apiKey } })).status).toBe(200);
+    } finally {
+      await demo.stop();
+    }
+    demo = await startDemo();
+    try {
+      expect(demo.output()).toContain('Keeping the demo data of');
+      expect((await fetch(`${demo.base}/api/v1/posts?pageSize=1`, { headers: { 'x-svc-api-key': made.apiKey } })).status).toBe(200);
+      // The walkthrough's sign-in link works on the new port: the demo client's redirect moved with it.
+      const signIn = /(http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?\S+)/.exec(demo.output())![1]!;
+      const callback = await new Browser(fetchSend(demo.base)).authorize(signIn.slice(demo.base.length), DEMO_USER);
+      expect(`${callback.origin}${callback.pathname}`).toBe(`${demo.base}/callback`);
+      expect(JSON.parse(fs.readFileSync(path.join(dir, 'demo-credentials.json'), 'utf8')).apiUrl).toBe(demo.base);
+    } finally {
+      await demo.stop();
+    }
+    demo = await startDemo(['--fresh']);
+    try {
+      expect(demo.output()).toContain('Starting over (--fresh)');
+      expect((await fetch(`${demo.base}/api/v1/posts?pageSize=1`, { headers: { 'x-svc-api-key': made.apiKey } })).status).toBe(401);
+      expect((await fetch(`${demo.base}/api/v1/posts?pageSize=1`, { headers: { 'x-svc-api-key': DEMO_API_KEY } })).status).toBe(200);
+    } finally {
+      await demo.stop();
+    }
+  }, 180_000);
 
   it('creates a fresh database with demo data, writes the credentials and serves the API', async () => {
     fs.writeFileSync(path.join(dir, 'service.sqlite'), 'not a database: the demo must start afresh');

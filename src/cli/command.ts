@@ -12,6 +12,8 @@ export interface Io {
 export interface CliContext {
   io: Io;
   config: Config;
+  /** The environment the settings were read from (a command may ask which were given). */
+  env: Record<string, string | undefined>;
   /** Opens and migrates the database named by the settings (once). */
   database(): Promise<Database>;
   /** Ends a command that runs until stopped (`changes listen`); without it, such a command stops on SIGINT or SIGTERM. */

@@ -80,7 +80,7 @@ export async function runCli(argv: string[], io: Io, env: Record<string, string 
     config = loadConfig(command.name === 'demo' ? { LOG_FORMAT: 'pretty', CONSOLE_SIGN_UP: 'open', METRICS: 'on', WEBHOOKS_ALLOW_LOOPBACK: 'true', ...env } : env);
     const opener = databaseOpener(config);
     try {
-      await command.run(values, { io, config, database: () => opener.get(), ...(signal ? { signal } : {}) });
+      await command.run(values, { io, config, env, database: () => opener.get(), ...(signal ? { signal } : {}) });
     } finally {
       if (command.name !== 'demo') await opener.close();
     }

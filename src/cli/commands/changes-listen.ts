@@ -3,9 +3,12 @@
  * posts each change to a local URL as a delivery signed like the service's own (Standard Webhooks), one at a time in
  * the feed's order, printing a line for each. A receiver written against it works unchanged against real deliveries.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CHANGE_TYPES } from '../../change-feed/change-log.js';
 import { newSigningSecret, signedHeaders } from '../../modules/webhooks/signature.js';
+import type { Config } from '../../config.js';
 import { required, UsageError, type Command, type Io } from '../command.js';
 
 interface Change { id: string; type: string; resource: { type: string; id: string } | null }
@@ -118,11 +121,29 @@ async function pause(ms: number, signal: AbortSignal): Promise<void> {
   await sleep(ms, undefined, { signal }).catch(() => undefined);
 }
 
+/**
+ * Where the service is when `--api-url` is not given: the address the settings name (`PUBLIC_BASE_URL`, or `HOST` and
+ * `PORT`) when they are set, else the one the demo last served on (it writes it in `DATA_DIR/demo-credentials.json`),
+ * else the settings' default.
+ */
+function defaultApiUrl(config: Config, env: Record<string, string | undefined>): string {
+  if (['PUBLIC_BASE_URL', 'PORT', 'HOST'].some((name) => env[name])) return config.publicBaseUrl;
+  try {
+    const demo = JSON.parse(fs.readFileSync(path.join(config.dataDir, 'demo-credentials.json'), 'utf8')) as { apiUrl?: unknown };
+    if (typeof demo.apiUrl === 'string') return demo.apiUrl;
+  } catch {
+    // No demo has run here, or its file is unreadable: the settings' address.
+  }
+  return config.publicBaseUrl;
+}
+
 /** A redirect the reader will not follow: asking again would meet it again. */
 class RedirectRefused extends Error {}
 
 class FeedReader {
   private failures = 0;
+  /** Whether the service has answered once: before that, nothing answering is a mistake in the address, not an outage. */
+  private answered = false;
 
   constructor(private readonly api: URL, private readonly key: string, private readonly types: string[], private readonly io: Io, private readonly signal: AbortSignal) {}
 
@@ -140,10 +161,15 @@ class FeedReader {
       let text: string;
       try {
         response = await this.fetchFeed(url);
+        this.answered = true;
         text = await boundedText(response, response.ok ? MAX_PAGE_BYTES : MAX_OTHER_BYTES);
       } catch (err) {
         if (this.signal.aborted) return null;
         if (err instanceof RedirectRefused) throw err;
+        if (!this.answered) {
+          throw new Error(`Nothing answers at ${this.api.origin} (${printable(reason(err))}). Is the service running there? `
+            + '`npm run demo` prints the address it serves on; give it with --api-url.');
+        }
         await this.wait(`${this.api.origin} did not answer (${printable(reason(err))})`);
         continue;
       }
@@ -243,7 +269,7 @@ export const changesListenCommand: Command = {
   async run(values, ctx) {
     const key = required(values, 'api-key');
     const target = httpUrl('forward-to', required(values, 'forward-to'));
-    const api = httpUrl('api-url', typeof values['api-url'] === 'string' ? values['api-url'] : ctx.config.publicBaseUrl);
+    const api = httpUrl('api-url', typeof values['api-url'] === 'string' ? values['api-url'] : defaultApiUrl(ctx.config, ctx.env));
     const types = changeTypes(values.types);
     const secret = signingSecret(values.secret);
     const interval = values.interval === undefined ? 2 : Number(values.interval);
