@@ -168,7 +168,7 @@ class FeedReader {
         if (err instanceof RedirectRefused) throw err;
         if (!this.answered) {
           throw new Error(`Nothing answers at ${this.api.origin} (${printable(reason(err))}). Is the service running there? `
-            + '`npm run demo` prints the address it serves on; give it with --api-url.');
+            + '`npm run demo` prints the address it serves on; give it with --api-url.', { cause: err });
         }
         await this.wait(`${this.api.origin} did not answer (${printable(reason(err))})`);
         continue;
