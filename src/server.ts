@@ -1,6 +1,17 @@
-import { ConfigError, loadConfig } from './config.js';
-import { runServer } from './run-server.js';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { staleBuild } from './build-stamp.js';
 
+// Compiled, this runs from dist/: a build older than the sources beside it says so before anything is loaded.
+const here = path.dirname(fileURLToPath(import.meta.url));
+const stale = path.basename(here) === 'dist' ? staleBuild(here) : null;
+if (stale) {
+  console.error(stale);
+  process.exit(1);
+}
+
+const { ConfigError, loadConfig } = await import('./config.js');
+const { runServer } = await import('./run-server.js');
 try {
   await runServer(loadConfig());
 } catch (err) {
