@@ -1898,7 +1898,7 @@ export interface components {
             status: string;
             /**
              * @description The running release (package.json's version)
-             * @example 0.1.0
+             * @example 1.0.0-beta.1
              */
             version: string;
         };
@@ -2455,7 +2455,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "status": "string",
-                     *       "version": "0.1.0"
+                     *       "version": "1.0.0-beta.1"
                      *     }
                      */
                     "application/json": components["schemas"]["Liveness"];

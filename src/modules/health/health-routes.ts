@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 
 const Status = Type.Object({
   status: Type.String(),
-  version: Type.String({ description: 'The running release (package.json\'s version)', examples: ['0.1.0'] }),
+  version: Type.String({ description: 'The running release (package.json\'s version)', examples: ['1.0.0-beta.1'] }),
 }, { title: 'Liveness' });
 const Readiness = Type.Object({
   status: Type.String({ description: '`ready`, `degraded` (serving, with a fallback in use), `shutting down` or `database unavailable`' }),
