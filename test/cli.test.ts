@@ -183,7 +183,7 @@ describe('operator CLI', () => {
   it('seeds the demo data and writes demo-credentials.json', async () => {
     expect(await run('seed-demo')).toBe(0);
     const credentials = JSON.parse(fs.readFileSync(path.join(dir, 'demo-credentials.json'), 'utf8'));
-    expect(Object.keys(credentials).sort()).toEqual(['apiKey', 'client', 'companyId', 'user']);
+    expect(Object.keys(credentials).sort()).toEqual(['apiKey', 'apiUrl', 'client', 'companyId', 'examples', 'user']);
     expect(credentials.apiKey).toMatch(/^svck_[0-9A-Za-z]{32}$/);
     expect(credentials.user).toEqual({ email: 'demo@example.com', password: 'demo-password-2026' });
     expect(credentials.companyId).toBe('acme-labs');

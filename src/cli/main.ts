@@ -11,7 +11,7 @@ import {
 import { changesListenCommand } from './commands/changes-listen.js';
 import { changesNewEpochCommand } from './commands/changes.js';
 import { demoCommand } from './commands/demo.js';
-import { migrateCommand } from './commands/migrate.js';
+import { dbStatusCommand, migrateCommand } from './commands/migrate.js';
 import { clientsCreateCommand, clientsListCommand, keysRotateCommand } from './commands/oauth.js';
 import { searchCheckCommand, searchRebuildCommand } from './commands/search.js';
 import { seedDemoCommand } from './commands/seed-demo.js';
@@ -19,7 +19,7 @@ import { dbBackupCommand, dbRestoreCommand, dbVerifyCommand } from './commands/s
 import { webhooksDisableCommand, webhooksEnableCommand, webhooksListCommand, webhooksRedeliverCommand } from './commands/webhooks.js';
 
 export const COMMANDS: Command[] = [
-  migrateCommand, seedDemoCommand, demoCommand,
+  migrateCommand, dbStatusCommand, seedDemoCommand, demoCommand,
   appsCreateCommand, appsListCommand, appsRotateKeyCommand, appsRevokeKeyCommand, appsAuditCommand, appsDeleteCommand,
   usersCreateCommand, usersListCommand, usersDisableCommand, usersEnableCommand, companiesCreateCommand, companiesListCommand, rolesGrantCommand, rolesRevokeCommand, rolesListCommand,
   clientsCreateCommand, clientsListCommand, clientsRotateSecretCommand, clientsEndPreviousSecretCommand, keysRotateCommand,

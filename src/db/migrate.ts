@@ -11,7 +11,8 @@ export function migrateToLatest(database: Database): Promise<string[]> {
   return withoutQueryTimeLimit(() => migrate(database));
 }
 
-async function migrate(database: Database): Promise<string[]> {
+/** The migrator of this database, with the schema it works in (PostgreSQL). */
+async function migratorOf(database: Database): Promise<{ migrator: Migrator; schema: string | undefined }> {
   // Without a schema Kysely finds migration tables in any schema of the database (another deployment's, a
   // benchmark's) and then fails to use them; name the schema this connection works in, however it was set
   // (search_path in the URL, the role's default, or our own option).
@@ -23,6 +24,17 @@ async function migrate(database: Database): Promise<string[]> {
     provider: { getMigrations: async () => allMigrations(database.adapter) },
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
+  return { migrator, schema };
+}
+
+/** Each migration this release has, in order, with when it was applied here (null: pending). */
+export async function migrationStatus(database: Database): Promise<{ name: string; appliedAt: Date | null }[]> {
+  const { migrator } = await migratorOf(database);
+  return (await migrator.getMigrations()).map((m) => ({ name: m.name, appliedAt: m.executedAt ?? null }));
+}
+
+async function migrate(database: Database): Promise<string[]> {
+  const { migrator, schema } = await migratorOf(database);
   const { error, results } = await untilOthersSettle(schema, () => migrator.migrateToLatest());
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
