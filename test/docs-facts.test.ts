@@ -1,0 +1,80 @@
+/**
+ * What the docs say of the code, checked against the code: the credential prefixes their examples use, the npm scripts
+ * and CLI commands they name, the settings the README lists, the SDK version the SDK's README installs, the number of
+ * test files the README gives, and every relative link (to a file, and to a heading in it).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { COMMANDS } from '../src/cli/main.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
+const DOCS = ['README.md', 'CHANGELOG.md', 'sdk/README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const SOURCES = (function walk(dir: string): string[] {
+  return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(`${dir}/${e.name}`) : e.name.endsWith('.ts') ? [`${dir}/${e.name}`] : []));
+})('src').map(read).join('\n');
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
+const anchor = (heading: string) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-');
+
+describe('the docs against the code', () => {
+  it('show credentials only with the prefixes the service gives them', () => {
+    // Every `svc…_` token that looks like a credential (followed by a key's characters or an ellipsis).
+    const issued = new Set([...SOURCES.matchAll(/`(svc[a-z]_)\$\{/g)].map((m) => m[1]).concat(['svcc_']));
+    for (const file of DOCS) {
+      for (const [, prefix] of read(file).matchAll(/\b(svc[a-z]*_)(?=[A-Za-z0-9]{4,}|…)/g)) {
+        if (['svc_session', 'svc_csrf', 'svc_revocations', 'svc_build'].some((name) => name.startsWith(prefix!))) continue;
+        expect(issued, `${file}: ${prefix}`).toContain(prefix);
+      }
+    }
+  });
+
+  it('name only npm scripts package.json has and CLI commands the CLI has', () => {
+    const scripts = Object.keys((JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts);
+    const commands = COMMANDS.map((c) => c.name);
+    for (const file of DOCS) {
+      const text = read(file);
+      for (const [, script] of text.matchAll(/npm run ([a-z][a-z:-]*)/g)) {
+        if (file === 'sdk/README.md' || file === 'CHANGELOG.md') continue;
+        expect(scripts, `${file}: npm run ${script}`).toContain(script);
+      }
+      for (const [, words] of text.matchAll(/npm run cli -- ([a-z][a-z -]*[a-z])/g)) {
+        // A command, or a group's help (`apps --help`).
+        const group = words!.split(' ')[0]!;
+        expect(commands.some((name) => `${words} `.startsWith(`${name} `) || name.startsWith(`${group} `)), `${file}: npm run cli -- ${words}`).toBe(true);
+      }
+    }
+  });
+
+  it('list in the README only settings the service reads', () => {
+    const table = read('README.md').split('## Settings')[1]!.split('\n## ')[0]!;
+    const listed = [...table.matchAll(/^\| `([A-Z][A-Z0-9_]+)`/gm)].map((m) => m[1]!);
+    expect(listed.length).toBeGreaterThan(40);
+    for (const name of listed) expect(SOURCES, name).toContain(`'${name}'`);
+  });
+
+  it('install the SDK version the SDK is', () => {
+    const { version } = JSON.parse(read('sdk/package.json')) as { version: string };
+    for (const [, shown] of read('sdk/README.md').matchAll(/svc-open-api-sdk-(\d+\.\d+\.\d+)\.tgz/g)) expect(shown).toBe(version);
+  });
+
+  it('count the test files there are', () => {
+    const files = fs.readdirSync(path.join(ROOT, 'test')).filter((f) => f.endsWith('.test.ts')).length;
+    for (const [, said] of read('README.md').matchAll(/(\d+) test files/g)) expect(Number(said)).toBe(files);
+  });
+
+  it('link only to files that exist, and to headings they have', () => {
+    for (const file of DOCS) {
+      for (const [, target] of read(file).matchAll(/\]\(((?!https?:|mailto:|#)[^)\s]+)\)/g)) {
+        const [where, hash] = target!.split('#');
+        const resolved = path.resolve(path.dirname(path.join(ROOT, file)), where!);
+        expect(fs.existsSync(resolved), `${file} → ${target}`).toBe(true);
+        if (hash && resolved.endsWith('.md')) {
+          const headings = [...fs.readFileSync(resolved, 'utf8').matchAll(/^#+ (.+)$/gm)].map((m) => anchor(m[1]!));
+          expect(headings, `${file} → ${target}`).toContain(hash);
+        }
+      }
+    }
+  });
+});
