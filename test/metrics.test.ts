@@ -46,7 +46,7 @@ describe.each(ENGINES)('/metrics on %s', (engine) => {
     expect(sample(text, 'search_index_items{index="posts"}')).toBe(t.demo.posts.total);
     expect(sample(text, 'search_index_bytes{index="jobs"}')).toBeGreaterThan(0);
     expect(text).toMatch(/^db_pool_waiting\{pool="[a-z-]+"\} 0$/m);
-    expect(text).toMatch(/^svc_build_info\{version="\d+\.\d+\.\d+"\} 1$/m);
+    expect(text).toMatch(/^svc_build_info\{version="\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?"\} 1$/m);
     for (const name of ['process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes']) {
       expect(text, name).toMatch(new RegExp(`^${name} `, 'm'));
     }
