@@ -18,6 +18,7 @@ import { mcpArea } from './modules/mcp/index.js';
 import { meArea } from './modules/me/index.js';
 import { oauthArea } from './modules/oauth/index.js';
 import { postsArea } from './modules/posts/index.js';
+import { siteArea } from './modules/site/index.js';
 import { multipartPlugin } from './plugins/multipart.js';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
 import { registerRequestPipeline } from './request-pipeline.js';
@@ -72,7 +73,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     await scope.register(multipartPlugin, { maxImageBytes: config.media.maxImageBytes });
     for (const area of [posts, jobs, events]) if (area.uploadRoutes) await scope.register(area.uploadRoutes);
   });
-  for (const area of [catalogs, oauth, consoleArea(infra, { accounts, oauth, webhookEndpoints }), mcpArea(app, infra, { accounts, oauth }), demo]) if (area.routes) await app.register(area.routes);
+  for (const area of [catalogs, oauth, consoleArea(infra, { accounts, oauth, webhookEndpoints }), mcpArea(app, infra, { accounts, oauth }), siteArea(infra), demo]) if (area.routes) await app.register(area.routes);
 
   return app;
 }

@@ -5,6 +5,7 @@ import { addWebhooks } from '../openapi/webhooks.js';
 import { finishDocument } from '../openapi/finish-document.js';
 import { inKorean } from '../openapi/korean.js';
 import { ErrorResponse } from '../schemas/common.js';
+import { ICON_SVG, mark } from '../shared/brand.js';
 
 type Requirement = Record<string, string[]>;
 
@@ -47,11 +48,6 @@ const DOCS_LANGUAGE_SCRIPT = `(function () {
  * The OpenAPI 3.1 document, built from the route schemas, at /openapi.json, the same with its prose in Korean at
  * /openapi.ko.json, and a reference at /docs in the browser's language (Korean or English, with a selector).
  */
-/** The service's mark: a feed of three lines in a rounded square. */
-const mark = (square: string, lines: string) => `<rect width="32" height="32" rx="7" fill="${square}"/>`
-  + [[8, 18], [14.25, 13], [20.5, 16]].map(([y, width]) => `<rect x="7" y="${y}" width="${width}" height="3.5" rx="1.75" fill="${lines}"/>`).join('');
-/** In the sign-in pages' blue. */
-const ICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">${mark('#1a5fd0', '#fff')}</svg>`;
 /** The top bar's logo (on the blue bar): the mark in white, and the service's name. */
 const LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="360" height="36" viewBox="0 0 360 36"><g transform="translate(0 2)">${mark('#fff', '#1a5fd0')}</g>`
   + '<text x="42" y="24" font-family="system-ui,-apple-system,Segoe UI,sans-serif" font-size="17" font-weight="600" fill="#fff">Jobs, Events and Posts Open API</text></svg>';
@@ -124,7 +120,9 @@ export const openApiPlugin = fp(async (app, opts: {
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     // The "Authorize" button runs the Authorization Code + PKCE flow; the demo client lists this page's redirect.
-    initOAuth: { usePkceWithAuthorizationCodeGrant: true, scopeSeparator: ' ' },
+    // `profile` is ticked to begin with, so that Authorize with nothing else chosen still signs in (no scope is
+    // `invalid_scope`).
+    initOAuth: { usePkceWithAuthorizationCodeGrant: true, scopeSeparator: ' ', scopes: ['profile'] },
     uiConfig: { persistAuthorization: false, urls: DEFINITIONS },
     logo: { type: 'image/svg+xml', content: Buffer.from(LOGO_SVG), href: '/docs', target: '_self' },
     theme: {

@@ -35,6 +35,7 @@ import type { WebhookEndpoints } from '../webhooks/webhook-endpoints.js';
 import { ConsoleReveals, type RevealKind } from './console-reveals.js';
 import { registerWebhookPages } from './console-webhooks.js';
 import { CONSOLE_TEXT, fill, type ConsoleLanguage } from './console-text.js';
+import { languageLinks, pageLanguage } from '../../shared/page-language.js';
 
 const VIEWS = new URL('../../../views/console/', import.meta.url);
 const CSS = fs.readFileSync(new URL('console.css', VIEWS), 'utf8');
@@ -117,13 +118,13 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
   const reveals = new ConsoleReveals(opts.database.db, opts.keyEncryptionKey, clock);
   const eta = new Eta({ views: VIEWS.pathname, cache: true, autoEscape: true });
 
-  const language = (request: FastifyRequest): ConsoleLanguage => (request.locale === 'en' ? 'en' : 'ko');
+  const language = (request: FastifyRequest): ConsoleLanguage => pageLanguage(request, 'ko');
   const time = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
   const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
   function render(request: FastifyRequest, reply: FastifyReply, view: string, data: Record<string, unknown>, status = 200) {
     const lang = language(request);
-    const html = eta.render(`./${view}`, { lang, t: CONSOLE_TEXT[lang], csrf: sessions.csrfToken(request, reply), time, date, ...data });
+    const html = eta.render(`./${view}`, { lang, t: CONSOLE_TEXT[lang], csrf: sessions.csrfToken(request, reply), time, date, languages: languageLinks(request.url, lang), ...data });
     return reply.status(status).type('text/html; charset=utf-8').headers({
       'Content-Security-Policy': CSP, 'Cache-Control': 'no-store', 'X-Frame-Options': 'DENY', 'Referrer-Policy': 'same-origin', Vary: vary.append(String(reply.getHeader('Vary') ?? ''), 'Accept-Language, Cookie'),
     }).send(html);

@@ -10,6 +10,7 @@ import type { OAuthClient, OAuthRepository } from './oauth-repository.js';
 import { ClientMetadataError, type ClientMetadataDocuments } from './client-metadata.js';
 import { redirectUriAllowed, returnTarget } from './redirect-uris.js';
 import { covers, requestedScopes, unknownScopes } from './scopes.js';
+import { pageLanguage } from '../../shared/page-language.js';
 
 export interface AuthorizeOptions {
   oauth: OAuthRepository;
@@ -59,7 +60,7 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
   const { oauth, sessions, issuer, clock } = opts;
   const csrfToken = (request: FastifyRequest, reply: FastifyReply) => sessions.csrfToken(request, reply);
 
-  const language = (request: FastifyRequest): PageLanguage => (request.locale === 'ko' ? 'ko' : 'en');
+  const language = (request: FastifyRequest): PageLanguage => pageLanguage(request, 'en');
 
   function validate(query: Query, client: OAuthClient | null): Validated {
     if (!query.client_id || !client) return { kind: 'page', message: 'Unknown client_id: the application is not registered.' };
