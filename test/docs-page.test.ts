@@ -55,6 +55,35 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('the /docs page in
     expect(gone.status).toBe(404);
   }, 60_000);
 
+  it('authorizes with `profile` ticked from the start, and "Try it out" searches with no filter filled in', async () => {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    await page.goto(`${s.base}/docs/`);
+    await page.locator('button.authorize').first().click();
+    const modal = page.locator('.modal-ux');
+    await modal.locator('input#client_id_authorizationCode').fill(s.demo.client.clientId);
+    await modal.locator('input#client_secret_authorizationCode').fill(s.demo.client.clientSecret);
+    expect(await modal.locator('input#profile-authorizationCode-checkbox-oauth2').isChecked()).toBe(true);
+    const [popup] = await Promise.all([
+      page.waitForEvent('popup'),
+      modal.locator('.auth-container').filter({ hasText: 'authorizationCode with PKCE' }).locator('button.authorize').click(),
+    ]);
+    // The sign-in page, not an `invalid_scope` that closes the window at once.
+    await popup.locator('input[name="email"]').waitFor();
+    expect(new URL(popup.url()).searchParams.get('scope')).toBe('profile');
+    await popup.close();
+    await modal.locator('button.close-modal').first().click();
+
+    const operation = page.locator('#operations-Posts-searchPosts');
+    await operation.locator('.opblock-summary').click();
+    await operation.locator('button.try-out__btn').click();
+    const filled = await operation.locator('.parameters input[type="text"], .parameters input:not([type])').evaluateAll((inputs) => inputs.map((i) => [i.getAttribute('placeholder'), (i as HTMLInputElement).value]).filter(([, v]) => v !== ''));
+    // Only the parameters with a default (the page and its size) start filled: nothing that filters.
+    expect(filled.map(([name]) => name).sort()).toEqual(['page', 'pageSize']);
+    const [request] = await Promise.all([page.waitForRequest((r) => r.url().includes('/api/v1/posts?') || r.url().endsWith('/api/v1/posts')), operation.locator('button.execute').click()]);
+    expect(new URL(request.url()).searchParams.has('postedAfter')).toBe(false);
+    await page.close();
+  }, 60_000);
+
   it('opens in Korean for a Korean browser, and the definition selector switches to English and back', async () => {
     const context = await browser.newContext({ locale: 'ko-KR' });
     const page = await context.newPage();

@@ -2515,10 +2515,7 @@ export interface operations {
                 hasImages?: boolean;
                 /** @description Only posts with Open Graph data */
                 hasOg?: boolean;
-                /**
-                 * @description Posted at or after: an ISO 8601 date-time (with Z or an offset, that instant; without a zone, UTC, as list items print times) or a date (its start in the service time zone)
-                 * @example 2026-11-01T00:00:00Z
-                 */
+                /** @description Posted at or after: an ISO 8601 date-time (with Z or an offset, that instant; without a zone, UTC, as list items print times) or a date (its start in the service time zone), such as `2026-11-01T00:00:00Z` */
                 postedAfter?: string;
                 /** @description Posted at or before: an ISO 8601 date-time (with Z or an offset, that instant; without a zone, UTC) or a date (its start in the service time zone) */
                 postedBefore?: string;
@@ -4719,15 +4716,9 @@ export interface operations {
                 subjects?: ("WEB3" | "TECHNOLOGY" | "PRODUCT" | "FINANCE" | "HUMANITIES" | "BUSINESS" | "CULTURE")[];
                 /** @description OFFLINE, ONLINE, ON_OFFLINE (both; HYBRID too) or TBD. Repeat the parameter or give a comma list; values combine with OR */
                 openTypes?: ("OFFLINE" | "ONLINE" | "ON_OFFLINE" | "TBD" | "HYBRID")[];
-                /**
-                 * @description Events starting on or after this date (YYYY-MM-DD in the service time zone, or an ISO 8601 date-time: without a zone, UTC)
-                 * @example 2026-12-01
-                 */
+                /** @description Events starting on or after this date (YYYY-MM-DD in the service time zone, or an ISO 8601 date-time: without a zone, UTC), such as `2026-12-01` */
                 startDateFrom?: string;
-                /**
-                 * @description Events starting on or before this date (the whole day when a date)
-                 * @example 2026-12-01
-                 */
+                /** @description Events starting on or before this date (the whole day when a date), such as `2026-12-01` */
                 startDateTo?: string;
                 /** @description UPCOMING (not started), ONGOING (started, not ended) or CLOSED (ended), at the time of the request */
                 status?: "UPCOMING" | "ONGOING" | "CLOSED";

@@ -149,7 +149,8 @@ const multi = <T extends TSchema>(item: T, description: string) =>
 const deprecatedAlias = <T extends TSchema>(schema: T): T => ({ ...schema, deprecated: true });
 
 export const EVENT_STATUSES = ['UPCOMING', 'ONGOING', 'CLOSED'] as const;
-const day = (description: string) => Type.Optional(Type.String({ maxLength: 40, description, examples: ['2026-12-01'] }));
+// No `examples`: the reference's "Try it out" fills a parameter with its example, which would filter unasked.
+const day = (description: string) => Type.Optional(Type.String({ maxLength: 40, description: `${description}, such as \`2026-12-01\`` }));
 
 export const EventSearchQuery = Type.Object({
   keyword: Type.Optional(Type.String({ maxLength: 100, description: 'Words in the name or description, case-insensitive; every word must appear' })),

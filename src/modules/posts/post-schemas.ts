@@ -73,7 +73,7 @@ export const PostSearchQuery = Type.Object({
   companyId: Type.Optional(Handle('Posts by this company (handle)')),
   hasImages: Type.Optional(Type.Boolean({ description: 'Only posts with images' })),
   hasOg: Type.Optional(Type.Boolean({ description: 'Only posts with Open Graph data' })),
-  postedAfter: Type.Optional(Type.String({ description: 'Posted at or after: an ISO 8601 date-time (with Z or an offset, that instant; without a zone, UTC, as list items print times) or a date (its start in the service time zone)', examples: ['2026-11-01T00:00:00Z'] })),
+  postedAfter: Type.Optional(Type.String({ description: 'Posted at or after: an ISO 8601 date-time (with Z or an offset, that instant; without a zone, UTC, as list items print times) or a date (its start in the service time zone), such as `2026-11-01T00:00:00Z`' })),
   postedBefore: Type.Optional(Type.String({ description: 'Posted at or before: an ISO 8601 date-time (with Z or an offset, that instant; without a zone, UTC) or a date (its start in the service time zone)' })),
   ...PageQuery,
   sort: Type.Optional(StringEnum(['RELEVANCE', 'RECENT'], { default: 'RELEVANCE', description: 'RELEVANCE ranks keyword matches (newest first without keyword); RECENT is newest first' })),
