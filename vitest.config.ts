@@ -12,7 +12,7 @@ export const DRILLS = [
   'test/docs-page.test.ts', 'test/console.test.ts', 'test/webhooks-console.test.ts', 'test/oauth-third-party-browser.test.ts',
   'test/readme-walkthrough.test.ts', 'test/demo-command.test.ts', 'test/sdk-package.test.ts', 'test/mcp-conformance.test.ts', 'test/mcp-agent-browser.test.ts',
   'test/mcp-flood.test.ts', 'test/postgres-restart.test.ts', 'test/dynamic-registration-browser.test.ts', 'test/mcp-remote.test.ts',
-  'test/mcp-inspector.test.ts', 'test/start-build.test.ts', 'test/site-browser.test.ts',
+  'test/mcp-inspector.test.ts', 'test/start-build.test.ts', 'test/site-browser.test.ts', 'test/tracing.test.ts',
 ];
 
 /**

@@ -10,6 +10,8 @@ if (stale) {
   process.exit(1);
 }
 
+// Traces, when an OTLP endpoint is configured: started before the modules it instruments are loaded.
+await import('./telemetry/tracing.js');
 const { ConfigError, loadConfig } = await import('./config.js');
 const { runServer } = await import('./run-server.js');
 try {

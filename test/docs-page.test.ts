@@ -76,7 +76,7 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('the /docs page in
     const operation = page.locator('#operations-Posts-searchPosts');
     await operation.locator('.opblock-summary').click();
     await operation.locator('button.try-out__btn').click();
-    const filled = await operation.locator('.parameters input[type="text"], .parameters input:not([type])').evaluateAll((inputs) => inputs.map((i) => [i.getAttribute('placeholder'), (i as HTMLInputElement).value]).filter(([, v]) => v !== ''));
+    const filled = await operation.locator('.parameters input[type="text"], .parameters input:not([type])').evaluateAll((inputs) => inputs.map((i) => [i.getAttribute('placeholder'), (i as unknown as { value: string }).value]).filter(([, v]) => v !== ''));
     // Only the parameters with a default (the page and its size) start filled: nothing that filters.
     expect(filled.map(([name]) => name).sort()).toEqual(['page', 'pageSize']);
     const [request] = await Promise.all([page.waitForRequest((r) => r.url().includes('/api/v1/posts?') || r.url().endsWith('/api/v1/posts')), operation.locator('button.execute').click()]);

@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { ChangeEventsTable, DB } from '../db/schema.js';
 import { mapLater, sendLater, type SentLater } from '../db/sent-later.js';
+import { rememberTraceOf } from '../telemetry/trace-spans.js';
 
 export const CHANGE_TYPES = [
   'post.created', 'post.updated', 'post.deleted',
@@ -73,6 +74,8 @@ export async function recordChanges(db: Kysely<DB>, changes: Change[], now: numb
     occurred_at: now,
     data: null,
   }));
+  // Its deliveries from this instance join the trace of the write that made it (when traces are on).
+  for (const row of recorded) rememberTraceOf(row.event_id);
   // Deleted means gone: the earlier changes of a deleted resource keep their type, id and time but lose its content,
   // in the deleting transaction, and none is filled later (ready), so no read, redelivery or replay sends it again.
   for (const change of changes.filter((c) => completeWhenRecorded(c.type))) {

@@ -22,6 +22,7 @@ import { RoaringBitmap32, withTemporaryBitmaps, type Bitmap } from '../../search
 import type { IndexQuery } from '../../search/posting-index.js';
 import { FACET_KIND, FACETS } from '../../search/fields.js';
 import { jobDocument, jobDocumentParts } from './job-document.js';
+import { inSpan } from '../../telemetry/trace-spans.js';
 
 /** The job search parameters that facet counts can be asked for (the `facets` parameter). */
 export const JOB_FACETS = ['companyId', 'jobCategories', 'seniorities', 'employmentTypes', 'companySizes', 'workTypes'] as const;
@@ -184,7 +185,11 @@ export class JobIndex extends ServedIndex {
    * The exact total and one page of job ids among the jobs hiring at `filter.now`, and the moments around it
    * between which no job starts or stops hiring (in that span the result cannot change without a write).
    */
-  async search(filter: JobSearchFilter, version: number | null = null): Promise<{ total: number; ids: number[]; validFrom: number; validUntil: number; facets?: FacetCounts }> {
+  search(filter: JobSearchFilter, version: number | null = null): Promise<{ total: number; ids: number[]; validFrom: number; validUntil: number; facets?: FacetCounts }> {
+    return inSpan('search index', { 'svc.index': 'jobs' }, () => this.searchIndex(filter, version));
+  }
+
+  private async searchIndex(filter: JobSearchFilter, version: number | null): Promise<{ total: number; ids: number[]; validFrom: number; validUntil: number; facets?: FacetCounts }> {
     const docs = await this.live.current(version);
     const orders = this.ordersOf(docs);
     const { byViews } = orders;

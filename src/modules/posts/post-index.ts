@@ -22,6 +22,7 @@ import { withTemporaryBitmaps, type Bitmap } from '../../search/bitmaps.js';
 import type { IndexQuery, PostingIndex } from '../../search/posting-index.js';
 import { FACET_KIND, FACETS } from '../../search/fields.js';
 import { postDocument } from './post-document.js';
+import { inSpan } from '../../telemetry/trace-spans.js';
 
 export { RELEVANCE_CANDIDATES } from '../../search/ranking.js';
 
@@ -106,7 +107,11 @@ export class PostIndex extends ServedIndex {
   }
 
   /** The exact total and one page of post ids, and the facet counts asked for. */
-  async search(filter: PostSearchFilter, version: number | null = null): Promise<{ total: number; ids: number[]; facets?: FacetCounts }> {
+  search(filter: PostSearchFilter, version: number | null = null): Promise<{ total: number; ids: number[]; facets?: FacetCounts }> {
+    return inSpan('search index', { 'svc.index': 'posts' }, () => this.searchIndex(filter, version));
+  }
+
+  private async searchIndex(filter: PostSearchFilter, version: number | null): Promise<{ total: number; ids: number[]; facets?: FacetCounts }> {
     const docs = await this.live.current(version);
     // Synchronous from here, so no write lands halfway; the bitmaps made on the way are freed at the end.
     return withTemporaryBitmaps(() => {

@@ -36,6 +36,7 @@ import { afterAttempt, endpointAfterRound, succeeded } from './retry-policy.js';
 import { WebhookSender, type SendResult } from './send.js';
 import { signedHeaders } from './signature.js';
 import { acceptsAddress } from './target-address.js';
+import { inTraceOf } from '../../telemetry/trace-spans.js';
 
 const LEASE_MS = 30_000;
 const ROUND = 64;
@@ -377,7 +378,8 @@ export class WebhookDispatcher {
       // The receiver compares the timestamp with its own clock: the real time of this attempt.
       const timestamp = Math.floor(Date.now() / 1000);
       const headers = signedHeaders(this.secretsOf(now, this.clock()), eventId, timestamp, body);
-      return { ...await this.sender.send(endpoint.id, now.url, headers, body), timestamp, final: false };
+      const sent = await inTraceOf(change?.event_id ?? eventId, { 'svc.endpoint_id': endpoint.id }, () => this.sender.send(endpoint.id, now.url, headers, body));
+      return { ...sent, timestamp, final: false };
     })).finally(() => clearInterval(keeper));
     // Deliveries not sent (the endpoint went mid-round) keep their state: recorded are only the attempts made.
     const made = due.flatMap((delivery, i) => outcomes[i] ? [{ delivery, outcome: outcomes[i] }] : []);
