@@ -2553,65 +2553,65 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "totalItems": 1,
-                     *       "totalPages": 1,
+                     *       "totalItems": 301,
+                     *       "totalPages": 151,
                      *       "page": 1,
-                     *       "pageSize": 1,
+                     *       "pageSize": 2,
                      *       "items": [
                      *         {
-                     *           "postId": 1,
+                     *           "postId": 300,
                      *           "author": {
-                     *             "type": "COMPANY",
-                     *             "id": "string",
-                     *             "name": "string",
-                     *             "imageUrl": "string",
+                     *             "type": "MEMBER",
+                     *             "id": "member-05",
+                     *             "name": "정시우",
+                     *             "imageUrl": "https://api.example.com/media/demo/avatars/member-05.png",
                      *             "certificated": false
                      *           },
-                     *           "content": "string",
-                     *           "images": [
-                     *             {
-                     *               "id": 1,
-                     *               "url": "string",
-                     *               "width": 1,
-                     *               "height": 1
-                     *             }
-                     *           ],
-                     *           "og": {
-                     *             "link": "string",
-                     *             "title": "string",
-                     *             "source": "string",
-                     *             "image": "string",
-                     *             "description": "string"
-                     *           },
+                     *           "content": "We published a post on the Pixel Studio engineering blog about improving PostgreSQL performance. Response times dropped by half. @moon-factory",
+                     *           "images": [],
+                     *           "og": null,
                      *           "stats": {
-                     *             "likeCount": 1,
-                     *             "commentCount": 1
+                     *             "likeCount": null,
+                     *             "commentCount": 40
                      *           },
                      *           "owned": false,
-                     *           "webUrl": "string",
-                     *           "postedAt": "2026-08-23T15:00"
+                     *           "webUrl": "https://api.example.com/posts/300",
+                     *           "postedAt": "2026-12-01T02:17"
+                     *         },
+                     *         {
+                     *           "postId": 299,
+                     *           "author": {
+                     *             "type": "MEMBER",
+                     *             "id": "member-18",
+                     *             "name": "강서연",
+                     *             "imageUrl": "https://api.example.com/media/demo/avatars/member-18.png",
+                     *             "certificated": false
+                     *           },
+                     *           "content": "In today's team retrospective we shared our experience adopting PostgreSQL. Small experiments made a big difference.",
+                     *           "images": [
+                     *             {
+                     *               "id": 187,
+                     *               "url": "https://api.example.com/media/demo/posts/299-1.png",
+                     *               "width": 800,
+                     *               "height": 600
+                     *             },
+                     *             {
+                     *               "id": 188,
+                     *               "url": "https://api.example.com/media/demo/posts/299-2.png",
+                     *               "width": 1080,
+                     *               "height": 1080
+                     *             }
+                     *           ],
+                     *           "og": null,
+                     *           "stats": {
+                     *             "likeCount": 174,
+                     *             "commentCount": 31
+                     *           },
+                     *           "owned": false,
+                     *           "webUrl": "https://api.example.com/posts/299",
+                     *           "postedAt": "2026-11-30T22:50"
                      *         }
-                     *       ],
-                     *       "facets": {
-                     *         "companyId": [
-                     *           {
-                     *             "value": "string",
-                     *             "count": 1
-                     *           }
-                     *         ],
-                     *         "hasImages": [
-                     *           {
-                     *             "value": "string",
-                     *             "count": 1
-                     *           }
-                     *         ],
-                     *         "hasOg": [
-                     *           {
-                     *             "value": "string",
-                     *             "count": 1
-                     *           }
-                     *         ]
-                     *       }
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["PostPage"];
@@ -2641,6 +2641,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"postedAfter\" must be an ISO 8601 date-time such as 2026-11-01T09:00:00Z, got \"yesterday\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "postedAfter"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2655,6 +2663,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2669,6 +2685,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2685,6 +2709,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2699,6 +2731,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2714,6 +2754,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2790,6 +2838,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"postedAfter\" must be an ISO 8601 date-time such as 2026-11-01T09:00:00Z, got \"yesterday\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "postedAfter"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2805,6 +2861,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2820,6 +2884,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2835,6 +2907,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "P0002",
+                     *       "message": "Post 99999 does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "postId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2898,6 +2978,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2913,6 +3001,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2944,6 +3040,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -2983,102 +3087,46 @@ export interface operations {
                      *       "postId": 1,
                      *       "author": {
                      *         "type": "COMPANY",
-                     *         "id": "string",
-                     *         "name": "string",
-                     *         "imageUrl": "string",
-                     *         "certificated": false
+                     *         "id": "data-bridge",
+                     *         "name": "데이터브릿지",
+                     *         "imageUrl": "https://api.example.com/media/demo/logos/data-bridge.png",
+                     *         "certificated": true
                      *       },
-                     *       "content": "string",
+                     *       "content": "오늘 팀 회고에서 GA4 도입 경험을 나눴습니다. 작은 실험이 큰 변화를 만들었어요. @hanbit-soft @member-02",
                      *       "images": [
                      *         {
                      *           "id": 1,
-                     *           "url": "string",
-                     *           "width": 1,
-                     *           "height": 1
+                     *           "url": "https://api.example.com/media/demo/posts/1-1.png",
+                     *           "width": 1080,
+                     *           "height": 1080
                      *         }
                      *       ],
-                     *       "og": {
-                     *         "link": "string",
-                     *         "title": "string",
-                     *         "source": "string",
-                     *         "image": "string",
-                     *         "description": "string"
-                     *       },
+                     *       "og": null,
                      *       "stats": {
-                     *         "likeCount": 1,
-                     *         "commentCount": 1
+                     *         "likeCount": 313,
+                     *         "commentCount": null
                      *       },
                      *       "owned": false,
-                     *       "webUrl": "string",
-                     *       "postedAt": "2026-11-21T04:40:00.000Z",
+                     *       "webUrl": "https://api.example.com/posts/1",
+                     *       "postedAt": "2026-08-03T09:29:00.000Z",
                      *       "mentions": {
                      *         "companies": [
                      *           {
-                     *             "name": "string",
-                     *             "id": "string"
+                     *             "name": "한빛소프트웨어",
+                     *             "id": "hanbit-soft"
                      *           }
                      *         ],
                      *         "users": [
                      *           {
-                     *             "name": "string",
-                     *             "id": "string"
+                     *             "name": "이서윤",
+                     *             "id": "member-02"
                      *           }
                      *         ]
                      *       },
                      *       "repostedPostDeleted": false,
-                     *       "updatedAt": "2026-11-21T04:40:00.000Z",
-                     *       "language": "string",
-                     *       "repostedPost": {
-                     *         "postId": 1,
-                     *         "author": {
-                     *           "type": "COMPANY",
-                     *           "id": "string",
-                     *           "name": "string",
-                     *           "imageUrl": "string",
-                     *           "certificated": false
-                     *         },
-                     *         "content": "string",
-                     *         "images": [
-                     *           {
-                     *             "id": 1,
-                     *             "url": "string",
-                     *             "width": 1,
-                     *             "height": 1
-                     *           }
-                     *         ],
-                     *         "og": {
-                     *           "link": "string",
-                     *           "title": "string",
-                     *           "source": "string",
-                     *           "image": "string",
-                     *           "description": "string"
-                     *         },
-                     *         "stats": {
-                     *           "likeCount": 1,
-                     *           "commentCount": 1
-                     *         },
-                     *         "owned": false,
-                     *         "webUrl": "string",
-                     *         "postedAt": "2026-11-21T04:40:00.000Z",
-                     *         "mentions": {
-                     *           "companies": [
-                     *             {
-                     *               "name": "string",
-                     *               "id": "string"
-                     *             }
-                     *           ],
-                     *           "users": [
-                     *             {
-                     *               "name": "string",
-                     *               "id": "string"
-                     *             }
-                     *           ]
-                     *         },
-                     *         "repostedPostDeleted": false,
-                     *         "updatedAt": "2026-11-21T04:40:00.000Z",
-                     *         "language": "string",
-                     *         "repostedPost": null
-                     *       }
+                     *       "updatedAt": "2026-08-03T09:29:00.000Z",
+                     *       "language": "ko",
+                     *       "repostedPost": null
                      *     }
                      */
                     "application/json": components["schemas"]["PostDetail"];
@@ -3108,6 +3156,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0002",
+                     *       "message": "Path parameter \"postId\" must be a whole number of at most 16 digits, got \"abc\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "postId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -3122,6 +3178,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -3136,6 +3200,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -3150,6 +3222,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "P0002",
+                     *       "message": "Post 99999 does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "postId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -3166,6 +3246,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -3180,6 +3268,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -3195,6 +3291,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -3270,6 +3374,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0002",
+                     *       "message": "Path parameter \"postId\" must be a whole number of at most 16 digits, got \"abc\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "postId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -3285,6 +3397,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -3300,6 +3420,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -3315,6 +3443,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "P0002",
+                     *       "message": "Post 99999 does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "postId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -3378,6 +3514,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -3393,6 +3537,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -3409,6 +3561,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -3454,6 +3614,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0002",
+                     *       "message": "Path parameter \"postId\" must be a whole number of at most 16 digits, got \"abc\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "postId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -3469,6 +3637,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -3484,6 +3660,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -3499,6 +3683,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "P0002",
+                     *       "message": "Post 99999 does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "postId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -3562,6 +3754,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -3577,6 +3777,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -3593,6 +3801,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -3649,72 +3865,57 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "totalItems": 1,
-                     *       "totalPages": 1,
+                     *       "totalItems": 119,
+                     *       "totalPages": 60,
                      *       "page": 1,
-                     *       "pageSize": 1,
+                     *       "pageSize": 2,
                      *       "items": [
                      *         {
-                     *           "jobId": 1,
-                     *           "title": "string",
+                     *           "jobId": 199,
+                     *           "title": "AI engineer (Go)",
                      *           "seniorities": [
-                     *             "BEGINNER"
+                     *             "SENIOR"
+                     *           ],
+                     *           "employmentTypes": [
+                     *             "COMMISSIONED",
+                     *             "SELF_EMPLOYED"
+                     *           ],
+                     *           "company": {
+                     *             "name": "노바핀테크",
+                     *             "id": "nova-fintech",
+                     *             "logoUrl": "https://api.example.com/media/demo/logos/nova-fintech.png",
+                     *             "industry": "FIN_FINTECH",
+                     *             "size": "SMALL"
+                     *           },
+                     *           "webUrl": "https://api.example.com/jobs/199",
+                     *           "subtitle": "Build with Go in Pangyo",
+                     *           "jobCategory": "dataAi",
+                     *           "workType": "REMOTE",
+                     *           "endAt": null
+                     *         },
+                     *         {
+                     *           "jobId": 194,
+                     *           "title": "프론트엔드개발자 (PostgreSQL)",
+                     *           "seniorities": [
+                     *             "MIDLEVEL"
                      *           ],
                      *           "employmentTypes": [
                      *             "FULL_TIME"
                      *           ],
                      *           "company": {
-                     *             "name": "string",
-                     *             "id": "string",
-                     *             "logoUrl": "string",
-                     *             "industry": "string",
-                     *             "size": "TINY"
+                     *             "name": "K-Logistics",
+                     *             "id": "k-logistics",
+                     *             "logoUrl": "https://api.example.com/media/demo/logos/k-logistics.png",
+                     *             "industry": "DIST_LOGISTICS",
+                     *             "size": "LARGE"
                      *           },
-                     *           "webUrl": "string",
-                     *           "subtitle": "string",
-                     *           "jobCategory": "string",
+                     *           "webUrl": "https://api.example.com/jobs/194",
+                     *           "subtitle": "PostgreSQL로 판교에서 함께 만들어요",
+                     *           "jobCategory": "dev",
                      *           "workType": "ONSITE",
-                     *           "endAt": "2026-08-23T15:00"
+                     *           "endAt": "2026-12-27T09:00"
                      *         }
-                     *       ],
-                     *       "facets": {
-                     *         "companyId": [
-                     *           {
-                     *             "value": "string",
-                     *             "count": 1
-                     *           }
-                     *         ],
-                     *         "jobCategories": [
-                     *           {
-                     *             "value": "string",
-                     *             "count": 1
-                     *           }
-                     *         ],
-                     *         "seniorities": [
-                     *           {
-                     *             "value": "string",
-                     *             "count": 1
-                     *           }
-                     *         ],
-                     *         "employmentTypes": [
-                     *           {
-                     *             "value": "string",
-                     *             "count": 1
-                     *           }
-                     *         ],
-                     *         "companySizes": [
-                     *           {
-                     *             "value": "string",
-                     *             "count": 1
-                     *           }
-                     *         ],
-                     *         "workTypes": [
-                     *           {
-                     *             "value": "string",
-                     *             "count": 1
-                     *           }
-                     *         ]
-                     *       }
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["JobPage"];
@@ -3744,6 +3945,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"workTypes\" must hold codes of the work-types catalog (ONSITE, HYBRID, REMOTE; GET /api/v1/codes/work-types), got \"OFFICE\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "workTypes"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -3758,6 +3967,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -3772,6 +3989,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -3788,6 +4013,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -3802,6 +4035,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -3817,6 +4058,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -3855,44 +4104,42 @@ export interface operations {
                      * @example {
                      *       "jobId": 1,
                      *       "status": "published",
-                     *       "hiring": false,
-                     *       "title": "string",
+                     *       "hiring": true,
+                     *       "title": "데이터엔지니어 (Kubernetes)",
                      *       "seniorities": [
-                     *         "BEGINNER"
+                     *         "MIDLEVEL"
                      *       ],
                      *       "employmentTypes": [
-                     *         "FULL_TIME"
+                     *         "FIXED_TERM"
                      *       ],
-                     *       "jobImages": [
-                     *         "string"
-                     *       ],
-                     *       "allowRemote": false,
+                     *       "jobImages": [],
+                     *       "allowRemote": true,
                      *       "company": {
-                     *         "name": "string",
-                     *         "id": "string",
-                     *         "logoUrl": "string",
-                     *         "industry": "string",
-                     *         "size": "TINY"
+                     *         "name": "Acme Labs",
+                     *         "id": "acme-labs",
+                     *         "logoUrl": "https://api.example.com/media/demo/logos/acme-labs.png",
+                     *         "industry": "IT_SOFTWARE",
+                     *         "size": "MEDIUM"
                      *       },
                      *       "applyMethod": {
-                     *         "type": "OUTLINK",
-                     *         "url": "string"
+                     *         "type": "PLATFORM",
+                     *         "url": "https://api.example.com/jobs/1/apply"
                      *       },
-                     *       "webUrl": "string",
-                     *       "createdAt": "2026-11-21T04:40:00.000Z",
-                     *       "subtitle": "string",
-                     *       "jobCategory": "string",
-                     *       "workType": "ONSITE",
-                     *       "language": "string",
-                     *       "description": "string",
-                     *       "duty": "string",
-                     *       "minimumQualification": "string",
-                     *       "preferredQualification": "string",
-                     *       "benefit": "string",
-                     *       "hireProcess": "string",
-                     *       "hireNotes": "string",
-                     *       "startAt": "2026-11-21T04:40:00.000Z",
-                     *       "endAt": "2026-11-21T04:40:00.000Z"
+                     *       "webUrl": "https://api.example.com/jobs/1",
+                     *       "createdAt": "2026-11-15T09:00:00.000Z",
+                     *       "subtitle": "Kubernetes로 부산에서 함께 만들어요",
+                     *       "jobCategory": "dataAi",
+                     *       "workType": "REMOTE",
+                     *       "language": "ko",
+                     *       "description": "Acme Labs는 Kubernetes로 수백만 명이 쓰는 서비스를 만듭니다. 데이터엔지니어로서 제품의 핵심을 함께 설계해 주세요.",
+                     *       "duty": "Kubernetes 기반 서비스 설계와 운영, 코드 리뷰와 기술 문서 작성",
+                     *       "minimumQualification": "Kubernetes 실무 경험 2년 이상",
+                     *       "preferredQualification": "대규모 트래픽 서비스 운영 경험",
+                     *       "benefit": "유연 근무, 교육비 지원, 최신 장비 제공",
+                     *       "hireProcess": "서류 전형 → 기술 인터뷰 → 컬처 인터뷰 → 처우 협의",
+                     *       "hireNotes": "수습 기간 3개월이 있습니다.",
+                     *       "startAt": "2026-11-16T09:00:00.000Z",
+                     *       "endAt": "2027-01-03T09:00:00.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["JobDetail"];
@@ -3922,6 +4169,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0002",
+                     *       "message": "Path parameter \"jobId\" must be a whole number of at most 16 digits, got \"abc\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "jobId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -3936,6 +4191,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -3950,6 +4213,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -3964,6 +4235,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "R0001",
+                     *       "message": "Job 99999 does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "jobId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -3980,6 +4259,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -3994,6 +4281,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -4009,6 +4304,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -4057,6 +4360,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0002",
+                     *       "message": "Path parameter \"jobId\" must be a whole number of at most 16 digits, got \"abc\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "jobId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -4072,6 +4383,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -4087,6 +4406,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -4102,6 +4429,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "R0001",
+                     *       "message": "Job 99999 does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "jobId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -4165,6 +4500,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -4180,6 +4523,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -4196,6 +4547,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -4272,6 +4631,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0002",
+                     *       "message": "Path parameter \"jobId\" must be a whole number of at most 16 digits, got \"abc\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "jobId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -4287,6 +4654,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -4302,6 +4677,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -4317,6 +4700,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "R0001",
+                     *       "message": "Job 99999 does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "jobId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -4380,6 +4771,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -4395,6 +4794,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -4426,6 +4833,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -4485,6 +4900,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -4499,6 +4922,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -4515,6 +4946,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -4529,6 +4968,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -4544,6 +4991,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -4613,6 +5068,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"postedAfter\" must be an ISO 8601 date-time such as 2026-11-01T09:00:00Z, got \"yesterday\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "postedAfter"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -4627,6 +5090,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -4641,6 +5112,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -4655,6 +5134,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "P0002",
+                     *       "message": "Post 99999 does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "postId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -4671,6 +5158,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -4685,6 +5180,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -4700,6 +5203,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -4773,91 +5284,128 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "totalItems": 1,
-                     *       "totalPages": 1,
+                     *       "totalItems": 22,
+                     *       "totalPages": 11,
                      *       "page": 1,
-                     *       "pageSize": 1,
+                     *       "pageSize": 2,
                      *       "items": [
                      *         {
-                     *           "eventId": "string",
-                     *           "eventName": "string",
+                     *           "eventId": "evt_01m5s4khm07tctbyctmbssya7k",
+                     *           "eventName": "Pangyo Kotlin Conference 2026",
                      *           "eventCategories": [
-                     *             "MARKET"
+                     *             "BUSINESS",
+                     *             "LIFESTYLE"
                      *           ],
                      *           "eventSubjects": [
-                     *             "WEB3"
+                     *             "BUSINESS"
                      *           ],
-                     *           "eventOpenType": "OFFLINE",
-                     *           "startAt": "2026-08-23T15:00",
-                     *           "endAt": "2026-08-23T15:00",
-                     *           "location": {
-                     *             "country": "string",
-                     *             "region": "string",
-                     *             "locality": "string",
-                     *             "placeName": "string",
-                     *             "address": "string",
-                     *             "addressDetail": "string",
-                     *             "directions": "string",
-                     *             "latitude": 1,
-                     *             "longitude": 1,
-                     *             "title": "string",
-                     *             "detail": "string",
-                     *             "description": "string"
-                     *           },
-                     *           "bannerUrl": "string",
+                     *           "eventOpenType": "ONLINE",
+                     *           "startAt": "2027-01-30T09:00",
+                     *           "endAt": "2027-01-30T11:00",
+                     *           "location": null,
+                     *           "bannerUrl": "https://api.example.com/media/demo/events/evt_01m5s4khm07tctbyctmbssya7k.png",
                      *           "hosts": [
                      *             {
                      *               "hostType": "COMPANY",
-                     *               "id": "string",
-                     *               "name": "string",
-                     *               "profileImageUrl": "string",
-                     *               "imageUrl": "string",
+                     *               "id": "green-health",
+                     *               "name": "그린헬스케어",
+                     *               "profileImageUrl": "https://api.example.com/media/demo/logos/green-health.png",
+                     *               "imageUrl": "https://api.example.com/media/demo/logos/green-health.png",
                      *               "roles": [
-                     *                 "string"
+                     *                 "ORGANIZER"
+                     *               ]
+                     *             },
+                     *             {
+                     *               "hostType": "MEMBER",
+                     *               "id": "member-08",
+                     *               "name": "윤태현",
+                     *               "profileImageUrl": null,
+                     *               "imageUrl": null,
+                     *               "roles": [
+                     *                 "SPEAKER"
                      *               ]
                      *             }
                      *           ],
                      *           "stats": {
-                     *             "viewCount": 1,
-                     *             "guestCount": 1
+                     *             "viewCount": 2212,
+                     *             "guestCount": 34
                      *           },
                      *           "company": {
-                     *             "name": "string",
-                     *             "id": "string",
-                     *             "logoUrl": "string",
-                     *             "industry": "string",
-                     *             "size": "TINY"
+                     *             "name": "그린헬스케어",
+                     *             "id": "green-health",
+                     *             "logoUrl": "https://api.example.com/media/demo/logos/green-health.png",
+                     *             "industry": "MEDICAL_HOSPITAL",
+                     *             "size": "SMALL"
                      *           },
-                     *           "webUrl": "string",
-                     *           "language": "string"
+                     *           "webUrl": "https://api.example.com/events/evt_01m5s4khm07tctbyctmbssya7k",
+                     *           "language": "en"
+                     *         },
+                     *         {
+                     *           "eventId": "evt_01m5kzt3m0q4556d2385652egb",
+                     *           "eventName": "Pangyo React Conference 2026",
+                     *           "eventCategories": [
+                     *             "FAIR"
+                     *           ],
+                     *           "eventSubjects": [
+                     *             "WEB3",
+                     *             "PRODUCT",
+                     *             "CULTURE"
+                     *           ],
+                     *           "eventOpenType": "OFFLINE",
+                     *           "startAt": "2027-01-29T09:00",
+                     *           "endAt": "2027-01-29T12:00",
+                     *           "location": {
+                     *             "country": "KR",
+                     *             "region": "판교",
+                     *             "locality": "판교 강남구",
+                     *             "placeName": "서울뱅크 본사",
+                     *             "address": "테헤란로 123",
+                     *             "addressDetail": "5층 대강당",
+                     *             "directions": "2호선 역삼역 3번 출구",
+                     *             "latitude": 37.5006,
+                     *             "longitude": 127.0364,
+                     *             "title": "서울뱅크 본사",
+                     *             "detail": "5층 대강당",
+                     *             "description": "2호선 역삼역 3번 출구"
+                     *           },
+                     *           "bannerUrl": "https://api.example.com/media/demo/events/evt_01m5kzt3m0q4556d2385652egb.png",
+                     *           "hosts": [
+                     *             {
+                     *               "hostType": "COMPANY",
+                     *               "id": "seoul-bank",
+                     *               "name": "서울뱅크",
+                     *               "profileImageUrl": "https://api.example.com/media/demo/logos/seoul-bank.png",
+                     *               "imageUrl": "https://api.example.com/media/demo/logos/seoul-bank.png",
+                     *               "roles": [
+                     *                 "ORGANIZER"
+                     *               ]
+                     *             },
+                     *             {
+                     *               "hostType": "MEMBER",
+                     *               "id": "member-17",
+                     *               "name": "정시우",
+                     *               "profileImageUrl": "https://api.example.com/media/demo/avatars/member-17.png",
+                     *               "imageUrl": "https://api.example.com/media/demo/avatars/member-17.png",
+                     *               "roles": [
+                     *                 "SPEAKER"
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "stats": {
+                     *             "viewCount": 410,
+                     *             "guestCount": null
+                     *           },
+                     *           "company": {
+                     *             "name": "서울뱅크",
+                     *             "id": "seoul-bank",
+                     *             "logoUrl": "https://api.example.com/media/demo/logos/seoul-bank.png",
+                     *             "industry": "FIN_FINTECH",
+                     *             "size": "HUGE"
+                     *           },
+                     *           "webUrl": "https://api.example.com/events/evt_01m5kzt3m0q4556d2385652egb",
+                     *           "language": "en"
                      *         }
-                     *       ],
-                     *       "facets": {
-                     *         "companyId": [
-                     *           {
-                     *             "value": "string",
-                     *             "count": 1
-                     *           }
-                     *         ],
-                     *         "categories": [
-                     *           {
-                     *             "value": "string",
-                     *             "count": 1
-                     *           }
-                     *         ],
-                     *         "subjects": [
-                     *           {
-                     *             "value": "string",
-                     *             "count": 1
-                     *           }
-                     *         ],
-                     *         "openTypes": [
-                     *           {
-                     *             "value": "string",
-                     *             "count": 1
-                     *           }
-                     *         ]
-                     *       }
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["EventPage"];
@@ -4887,6 +5435,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"startDateFrom\" must be a date such as 2026-12-01 or an ISO date-time, got \"tomorrow\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "startDateFrom"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -4901,6 +5457,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -4915,6 +5479,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -4931,6 +5503,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -4945,6 +5525,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -4960,6 +5548,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -5021,6 +5617,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"startDateFrom\" must be a date such as 2026-12-01 or an ISO date-time, got \"tomorrow\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "startDateFrom"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -5036,6 +5640,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -5051,6 +5663,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -5066,6 +5686,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "EV001",
+                     *       "message": "Event evt_missing does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "eventId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -5129,6 +5757,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -5144,6 +5780,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -5175,6 +5819,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -5211,95 +5863,114 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "eventId": "string",
-                     *       "eventName": "string",
+                     *       "eventId": "evt_01m2z0pcm0kedx40rzh2bweakn",
+                     *       "eventName": "Tokyo React Conference 2026",
                      *       "eventCategories": [
-                     *         "MARKET"
+                     *         "BUSINESS"
                      *       ],
                      *       "eventSubjects": [
                      *         "WEB3"
                      *       ],
                      *       "eventOpenType": "OFFLINE",
-                     *       "startAt": "2026-11-21T04:40:00.000Z",
-                     *       "endAt": "2026-11-21T04:40:00.000Z",
+                     *       "startAt": "2026-12-21T09:00:00.000Z",
+                     *       "endAt": "2026-12-21T17:00:00.000Z",
                      *       "location": {
-                     *         "country": "string",
-                     *         "region": "string",
-                     *         "locality": "string",
-                     *         "placeName": "string",
-                     *         "address": "string",
-                     *         "addressDetail": "string",
-                     *         "directions": "string",
-                     *         "latitude": 1,
-                     *         "longitude": 1,
-                     *         "title": "string",
-                     *         "detail": "string",
-                     *         "description": "string"
+                     *         "country": "KR",
+                     *         "region": "도쿄",
+                     *         "locality": "도쿄 강남구",
+                     *         "placeName": "Acme Labs 본사",
+                     *         "address": "테헤란로 123",
+                     *         "addressDetail": "5층 대강당",
+                     *         "directions": "2호선 역삼역 3번 출구",
+                     *         "latitude": 37.5006,
+                     *         "longitude": 127.0364,
+                     *         "title": "Acme Labs 본사",
+                     *         "detail": "5층 대강당",
+                     *         "description": "2호선 역삼역 3번 출구"
                      *       },
-                     *       "bannerUrl": "string",
+                     *       "bannerUrl": "https://api.example.com/media/demo/events/evt_01m2z0pcm0kedx40rzh2bweakn.png",
                      *       "hosts": [
                      *         {
                      *           "hostType": "COMPANY",
-                     *           "id": "string",
-                     *           "name": "string",
-                     *           "profileImageUrl": "string",
-                     *           "imageUrl": "string",
+                     *           "id": "acme-labs",
+                     *           "name": "Acme Labs",
+                     *           "profileImageUrl": "https://api.example.com/media/demo/logos/acme-labs.png",
+                     *           "imageUrl": "https://api.example.com/media/demo/logos/acme-labs.png",
                      *           "roles": [
-                     *             "string"
+                     *             "ORGANIZER"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "hostType": "MEMBER",
+                     *           "id": "member-15",
+                     *           "name": "박유진",
+                     *           "profileImageUrl": "https://api.example.com/media/demo/avatars/member-15.png",
+                     *           "imageUrl": "https://api.example.com/media/demo/avatars/member-15.png",
+                     *           "roles": [
+                     *             "SPEAKER"
                      *           ]
                      *         }
                      *       ],
                      *       "stats": {
-                     *         "viewCount": 1,
-                     *         "guestCount": 1
+                     *         "viewCount": 1518,
+                     *         "guestCount": 88
                      *       },
                      *       "company": {
-                     *         "name": "string",
-                     *         "id": "string",
-                     *         "logoUrl": "string",
-                     *         "industry": "string",
-                     *         "size": "TINY"
+                     *         "name": "Acme Labs",
+                     *         "id": "acme-labs",
+                     *         "logoUrl": "https://api.example.com/media/demo/logos/acme-labs.png",
+                     *         "industry": "IT_SOFTWARE",
+                     *         "size": "MEDIUM"
                      *       },
-                     *       "webUrl": "string",
-                     *       "language": "string",
-                     *       "description": "string",
-                     *       "descriptionHtml": "string",
-                     *       "attachments": [
-                     *         {
-                     *           "url": "string",
-                     *           "fileName": "string"
-                     *         }
-                     *       ],
+                     *       "webUrl": "https://api.example.com/events/evt_01m2z0pcm0kedx40rzh2bweakn",
+                     *       "language": "en",
+                     *       "description": "Practitioners of React gather to share what they learned. Sessions and networking are prepared.",
+                     *       "descriptionHtml": "<p>Practitioners of React gather to share what they learned. Sessions and networking are prepared.</p>",
+                     *       "attachments": [],
                      *       "eventStatus": "PUBLISHED",
                      *       "accessType": "PUBLIC",
                      *       "joinType": "OPEN",
-                     *       "onlineLink": "string",
+                     *       "onlineLink": null,
                      *       "tickets": [
                      *         {
                      *           "ticketId": 1,
                      *           "ticketType": "FREE",
-                     *           "ticketName": "string",
-                     *           "description": "string",
-                     *           "price": 1,
-                     *           "currency": "string",
+                     *           "ticketName": "일반 참가",
+                     *           "description": "누구나 참가할 수 있습니다.",
+                     *           "price": null,
+                     *           "currency": null,
                      *           "approvalRequired": false,
-                     *           "waitingRequired": false,
-                     *           "maxCount": 1,
-                     *           "maxPerPerson": 1,
+                     *           "waitingRequired": true,
+                     *           "maxCount": 200,
+                     *           "maxPerPerson": null,
                      *           "soldOut": false,
-                     *           "saleStartAt": "2026-11-21T04:40:00.000Z",
-                     *           "saleEndAt": "2026-11-21T04:40:00.000Z",
-                     *           "salesStartAt": "2026-11-21T04:40:00.000Z",
-                     *           "salesEndAt": "2026-11-21T04:40:00.000Z",
+                     *           "saleStartAt": "2026-09-20T09:00:00.000Z",
+                     *           "saleEndAt": "2026-12-21T09:00:00.000Z",
+                     *           "salesStartAt": "2026-09-20T09:00:00.000Z",
+                     *           "salesEndAt": "2026-12-21T09:00:00.000Z",
+                     *           "formFields": []
+                     *         },
+                     *         {
+                     *           "ticketId": 2,
+                     *           "ticketType": "FREE",
+                     *           "ticketName": "현업자 네트워킹",
+                     *           "description": "승인 후 참가가 확정됩니다.",
+                     *           "price": null,
+                     *           "currency": null,
+                     *           "approvalRequired": true,
+                     *           "waitingRequired": false,
+                     *           "maxCount": null,
+                     *           "maxPerPerson": null,
+                     *           "soldOut": false,
+                     *           "saleStartAt": "2026-09-20T09:00:00.000Z",
+                     *           "saleEndAt": "2026-12-21T17:00:00.000Z",
+                     *           "salesStartAt": null,
+                     *           "salesEndAt": null,
                      *           "formFields": [
                      *             {
-                     *               "fieldLabel": "string",
-                     *               "fieldType": "PHONE",
-                     *               "required": false,
-                     *               "options": [
-                     *                 "string"
-                     *               ],
-                     *               "schoolId": 1
+                     *               "fieldLabel": "회사명",
+                     *               "fieldType": "TEXT",
+                     *               "required": true
                      *             }
                      *           ]
                      *         }
@@ -5307,38 +5978,81 @@ export interface operations {
                      *       "sessions": [
                      *         {
                      *           "sessionId": 1,
-                     *           "sessionName": "string",
-                     *           "videoUrl": "string",
-                     *           "thumbnailUrl": "string",
+                     *           "sessionName": "React 세션 1",
+                     *           "videoUrl": null,
+                     *           "thumbnailUrl": null,
                      *           "speakers": [
                      *             {
-                     *               "name": "string",
-                     *               "jobOrDept": "string"
+                     *               "name": "Acme Labs 발표자 1",
+                     *               "jobOrDept": "개발팀"
                      *             }
                      *           ],
-                     *           "tags": [
-                     *             "string"
+                     *           "tags": [],
+                     *           "sortNo": 0,
+                     *           "title": "React 세션 1",
+                     *           "description": "React 실전 사례 발표",
+                     *           "startAt": "2026-12-21T09:00:00.000Z",
+                     *           "endAt": "2026-12-21T10:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "sessionId": 2,
+                     *           "sessionName": "React 세션 2",
+                     *           "videoUrl": null,
+                     *           "thumbnailUrl": null,
+                     *           "speakers": [
+                     *             {
+                     *               "name": "Acme Labs 발표자 2",
+                     *               "jobOrDept": "개발팀"
+                     *             }
                      *           ],
-                     *           "sortNo": 1,
-                     *           "title": "string",
-                     *           "description": "string",
-                     *           "startAt": "2026-11-21T04:40:00.000Z",
-                     *           "endAt": "2026-11-21T04:40:00.000Z"
+                     *           "tags": [],
+                     *           "sortNo": 0,
+                     *           "title": "React 세션 2",
+                     *           "description": "React 실전 사례 발표",
+                     *           "startAt": "2026-12-21T10:00:00.000Z",
+                     *           "endAt": "2026-12-21T11:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "sessionId": 3,
+                     *           "sessionName": "React 세션 3",
+                     *           "videoUrl": null,
+                     *           "thumbnailUrl": null,
+                     *           "speakers": [
+                     *             {
+                     *               "name": "Acme Labs 발표자 3",
+                     *               "jobOrDept": "개발팀"
+                     *             }
+                     *           ],
+                     *           "tags": [],
+                     *           "sortNo": 0,
+                     *           "title": "React 세션 3",
+                     *           "description": "React 실전 사례 발표",
+                     *           "startAt": "2026-12-21T11:00:00.000Z",
+                     *           "endAt": "2026-12-21T12:00:00.000Z"
                      *         }
                      *       ],
                      *       "faqs": [
                      *         {
                      *           "faqId": 1,
-                     *           "title": "string",
-                     *           "content": "string",
-                     *           "sortNo": 1,
-                     *           "question": "string",
-                     *           "answer": "string",
-                     *           "categoryName": "string"
+                     *           "title": "주차가 가능한가요?",
+                     *           "content": "건물 지하 주차장을 2시간 무료로 이용할 수 있습니다.",
+                     *           "sortNo": 0,
+                     *           "question": "주차가 가능한가요?",
+                     *           "answer": "건물 지하 주차장을 2시간 무료로 이용할 수 있습니다.",
+                     *           "categoryName": "FAQ"
+                     *         },
+                     *         {
+                     *           "faqId": 2,
+                     *           "title": "발표 자료를 받을 수 있나요?",
+                     *           "content": "행사 후 이메일로 보내드립니다.",
+                     *           "sortNo": 0,
+                     *           "question": "발표 자료를 받을 수 있나요?",
+                     *           "answer": "행사 후 이메일로 보내드립니다.",
+                     *           "categoryName": "FAQ"
                      *         }
                      *       ],
-                     *       "createdAt": "2026-11-21T04:40:00.000Z",
-                     *       "updatedAt": "2026-11-21T04:40:00.000Z"
+                     *       "createdAt": "2026-09-20T09:00:00.000Z",
+                     *       "updatedAt": "2026-09-21T09:00:00.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["EventDetail"];
@@ -5368,6 +6082,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"startDateFrom\" must be a date such as 2026-12-01 or an ISO date-time, got \"tomorrow\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "startDateFrom"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -5382,6 +6104,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -5396,6 +6126,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -5410,6 +6148,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "EV001",
+                     *       "message": "Event evt_missing does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "eventId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -5426,6 +6172,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -5440,6 +6194,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -5455,6 +6217,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -5500,6 +6270,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"startDateFrom\" must be a date such as 2026-12-01 or an ISO date-time, got \"tomorrow\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "startDateFrom"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -5515,6 +6293,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -5530,6 +6316,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -5545,6 +6339,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "EV001",
+                     *       "message": "Event evt_missing does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "eventId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -5608,6 +6410,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -5623,6 +6433,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -5639,6 +6457,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -5696,6 +6522,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"startDateFrom\" must be a date such as 2026-12-01 or an ISO date-time, got \"tomorrow\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "startDateFrom"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -5711,6 +6545,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -5726,6 +6568,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -5741,6 +6591,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "EV001",
+                     *       "message": "Event evt_missing does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "eventId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -5804,6 +6662,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -5819,6 +6685,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -5850,6 +6724,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -5889,28 +6771,42 @@ export interface operations {
                      *       {
                      *         "ticketId": 1,
                      *         "ticketType": "FREE",
-                     *         "ticketName": "string",
-                     *         "description": "string",
-                     *         "price": 1,
-                     *         "currency": "string",
+                     *         "ticketName": "일반 참가",
+                     *         "description": "누구나 참가할 수 있습니다.",
+                     *         "price": null,
+                     *         "currency": null,
                      *         "approvalRequired": false,
-                     *         "waitingRequired": false,
-                     *         "maxCount": 1,
-                     *         "maxPerPerson": 1,
+                     *         "waitingRequired": true,
+                     *         "maxCount": 200,
+                     *         "maxPerPerson": null,
                      *         "soldOut": false,
-                     *         "saleStartAt": "2026-11-21T04:40:00.000Z",
-                     *         "saleEndAt": "2026-11-21T04:40:00.000Z",
-                     *         "salesStartAt": "2026-11-21T04:40:00.000Z",
-                     *         "salesEndAt": "2026-11-21T04:40:00.000Z",
+                     *         "saleStartAt": "2026-09-20T09:00:00.000Z",
+                     *         "saleEndAt": "2026-12-21T09:00:00.000Z",
+                     *         "salesStartAt": "2026-09-20T09:00:00.000Z",
+                     *         "salesEndAt": "2026-12-21T09:00:00.000Z",
+                     *         "formFields": []
+                     *       },
+                     *       {
+                     *         "ticketId": 2,
+                     *         "ticketType": "FREE",
+                     *         "ticketName": "현업자 네트워킹",
+                     *         "description": "승인 후 참가가 확정됩니다.",
+                     *         "price": null,
+                     *         "currency": null,
+                     *         "approvalRequired": true,
+                     *         "waitingRequired": false,
+                     *         "maxCount": null,
+                     *         "maxPerPerson": null,
+                     *         "soldOut": false,
+                     *         "saleStartAt": "2026-09-20T09:00:00.000Z",
+                     *         "saleEndAt": "2026-12-21T17:00:00.000Z",
+                     *         "salesStartAt": null,
+                     *         "salesEndAt": null,
                      *         "formFields": [
                      *           {
-                     *             "fieldLabel": "string",
-                     *             "fieldType": "PHONE",
-                     *             "required": false,
-                     *             "options": [
-                     *               "string"
-                     *             ],
-                     *             "schoolId": 1
+                     *             "fieldLabel": "회사명",
+                     *             "fieldType": "TEXT",
+                     *             "required": true
                      *           }
                      *         ]
                      *       }
@@ -5943,6 +6839,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"startDateFrom\" must be a date such as 2026-12-01 or an ISO date-time, got \"tomorrow\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "startDateFrom"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -5957,6 +6861,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -5971,6 +6883,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -5985,6 +6905,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "EV001",
+                     *       "message": "Event evt_missing does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "eventId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6001,6 +6929,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6015,6 +6951,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6030,6 +6974,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6067,29 +7019,77 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "day": "string",
-                     *         "startTime": "string",
-                     *         "endTime": "string",
+                     *         "day": "2026-12-21",
+                     *         "startTime": "18:00",
+                     *         "endTime": "19:00",
                      *         "sessions": [
                      *           {
                      *             "sessionId": 1,
-                     *             "sessionName": "string",
-                     *             "videoUrl": "string",
-                     *             "thumbnailUrl": "string",
+                     *             "sessionName": "React 세션 1",
+                     *             "videoUrl": null,
+                     *             "thumbnailUrl": null,
                      *             "speakers": [
                      *               {
-                     *                 "name": "string",
-                     *                 "jobOrDept": "string"
+                     *                 "name": "Acme Labs 발표자 1",
+                     *                 "jobOrDept": "개발팀"
                      *               }
                      *             ],
-                     *             "tags": [
-                     *               "string"
+                     *             "tags": [],
+                     *             "sortNo": 0,
+                     *             "title": "React 세션 1",
+                     *             "description": "React 실전 사례 발표",
+                     *             "startAt": "2026-12-21T09:00:00.000Z",
+                     *             "endAt": "2026-12-21T10:00:00.000Z"
+                     *           }
+                     *         ]
+                     *       },
+                     *       {
+                     *         "day": "2026-12-21",
+                     *         "startTime": "19:00",
+                     *         "endTime": "20:00",
+                     *         "sessions": [
+                     *           {
+                     *             "sessionId": 2,
+                     *             "sessionName": "React 세션 2",
+                     *             "videoUrl": null,
+                     *             "thumbnailUrl": null,
+                     *             "speakers": [
+                     *               {
+                     *                 "name": "Acme Labs 발표자 2",
+                     *                 "jobOrDept": "개발팀"
+                     *               }
                      *             ],
-                     *             "sortNo": 1,
-                     *             "title": "string",
-                     *             "description": "string",
-                     *             "startAt": "2026-11-21T04:40:00.000Z",
-                     *             "endAt": "2026-11-21T04:40:00.000Z"
+                     *             "tags": [],
+                     *             "sortNo": 0,
+                     *             "title": "React 세션 2",
+                     *             "description": "React 실전 사례 발표",
+                     *             "startAt": "2026-12-21T10:00:00.000Z",
+                     *             "endAt": "2026-12-21T11:00:00.000Z"
+                     *           }
+                     *         ]
+                     *       },
+                     *       {
+                     *         "day": "2026-12-21",
+                     *         "startTime": "20:00",
+                     *         "endTime": "21:00",
+                     *         "sessions": [
+                     *           {
+                     *             "sessionId": 3,
+                     *             "sessionName": "React 세션 3",
+                     *             "videoUrl": null,
+                     *             "thumbnailUrl": null,
+                     *             "speakers": [
+                     *               {
+                     *                 "name": "Acme Labs 발표자 3",
+                     *                 "jobOrDept": "개발팀"
+                     *               }
+                     *             ],
+                     *             "tags": [],
+                     *             "sortNo": 0,
+                     *             "title": "React 세션 3",
+                     *             "description": "React 실전 사례 발표",
+                     *             "startAt": "2026-12-21T11:00:00.000Z",
+                     *             "endAt": "2026-12-21T12:00:00.000Z"
                      *           }
                      *         ]
                      *       }
@@ -6122,6 +7122,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"startDateFrom\" must be a date such as 2026-12-01 or an ISO date-time, got \"tomorrow\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "startDateFrom"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6136,6 +7144,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6150,6 +7166,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6164,6 +7188,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "EV001",
+                     *       "message": "Event evt_missing does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "eventId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6180,6 +7212,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6194,6 +7234,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6209,6 +7257,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6268,6 +7324,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"startDateFrom\" must be a date such as 2026-12-01 or an ISO date-time, got \"tomorrow\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "startDateFrom"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6283,6 +7347,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6298,6 +7370,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6313,6 +7393,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "EV001",
+                     *       "message": "Event evt_missing does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "eventId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6376,6 +7464,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6391,6 +7487,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6407,6 +7511,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6444,15 +7556,23 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "categoryName": "string",
+                     *         "categoryName": "FAQ",
                      *         "faqs": [
                      *           {
                      *             "faqId": 1,
-                     *             "title": "string",
-                     *             "content": "string",
-                     *             "sortNo": 1,
-                     *             "question": "string",
-                     *             "answer": "string"
+                     *             "title": "주차가 가능한가요?",
+                     *             "content": "건물 지하 주차장을 2시간 무료로 이용할 수 있습니다.",
+                     *             "sortNo": 0,
+                     *             "question": "주차가 가능한가요?",
+                     *             "answer": "건물 지하 주차장을 2시간 무료로 이용할 수 있습니다."
+                     *           },
+                     *           {
+                     *             "faqId": 2,
+                     *             "title": "발표 자료를 받을 수 있나요?",
+                     *             "content": "행사 후 이메일로 보내드립니다.",
+                     *             "sortNo": 0,
+                     *             "question": "발표 자료를 받을 수 있나요?",
+                     *             "answer": "행사 후 이메일로 보내드립니다."
                      *           }
                      *         ]
                      *       }
@@ -6485,6 +7605,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"startDateFrom\" must be a date such as 2026-12-01 or an ISO date-time, got \"tomorrow\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "startDateFrom"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6499,6 +7627,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6513,6 +7649,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6527,6 +7671,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "EV001",
+                     *       "message": "Event evt_missing does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "eventId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6543,6 +7695,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6557,6 +7717,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6572,6 +7740,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6631,6 +7807,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"startDateFrom\" must be a date such as 2026-12-01 or an ISO date-time, got \"tomorrow\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "startDateFrom"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6646,6 +7830,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6661,6 +7853,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6676,6 +7876,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "EV001",
+                     *       "message": "Event evt_missing does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "eventId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6739,6 +7947,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6754,6 +7970,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6770,6 +7994,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6841,6 +8073,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"startDateFrom\" must be a date such as 2026-12-01 or an ISO date-time, got \"tomorrow\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "startDateFrom"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6856,6 +8096,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6871,6 +8119,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6886,6 +8142,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "EV001",
+                     *       "message": "Event evt_missing does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "eventId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6949,6 +8213,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6964,6 +8236,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -6980,6 +8260,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -7048,6 +8336,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"startDateFrom\" must be a date such as 2026-12-01 or an ISO date-time, got \"tomorrow\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "startDateFrom"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -7063,6 +8359,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -7078,6 +8382,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -7093,6 +8405,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "EV001",
+                     *       "message": "Event evt_missing does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "eventId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -7156,6 +8476,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -7171,6 +8499,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -7187,6 +8523,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -7232,6 +8576,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"startDateFrom\" must be a date such as 2026-12-01 or an ISO date-time, got \"tomorrow\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "startDateFrom"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -7247,6 +8599,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -7262,6 +8622,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -7277,6 +8645,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "EV001",
+                     *       "message": "Event evt_missing does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "eventId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -7340,6 +8716,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -7355,6 +8739,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -7371,6 +8763,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -7427,6 +8827,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"startDateFrom\" must be a date such as 2026-12-01 or an ISO date-time, got \"tomorrow\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "startDateFrom"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -7442,6 +8850,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -7457,6 +8873,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -7472,6 +8896,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "EV001",
+                     *       "message": "Event evt_missing does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "eventId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -7535,6 +8967,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -7550,6 +8990,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -7566,6 +9014,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -7611,6 +9067,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"startDateFrom\" must be a date such as 2026-12-01 or an ISO date-time, got \"tomorrow\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "startDateFrom"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -7626,6 +9090,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -7641,6 +9113,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -7656,6 +9136,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "EV001",
+                     *       "message": "Event evt_missing does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "eventId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -7719,6 +9207,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -7734,6 +9230,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -7750,6 +9254,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -7806,6 +9318,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"startDateFrom\" must be a date such as 2026-12-01 or an ISO date-time, got \"tomorrow\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "startDateFrom"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -7821,6 +9341,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -7836,6 +9364,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -7851,6 +9387,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "EV001",
+                     *       "message": "Event evt_missing does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "eventId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -7914,6 +9458,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -7929,6 +9481,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -7945,6 +9505,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -7990,6 +9558,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"startDateFrom\" must be a date such as 2026-12-01 or an ISO date-time, got \"tomorrow\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "startDateFrom"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -8005,6 +9581,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -8020,6 +9604,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -8035,6 +9627,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "EV001",
+                     *       "message": "Event evt_missing does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "eventId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -8098,6 +9698,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -8113,6 +9721,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -8129,6 +9745,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -8185,6 +9809,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"startDateFrom\" must be a date such as 2026-12-01 or an ISO date-time, got \"tomorrow\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "startDateFrom"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -8200,6 +9832,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -8215,6 +9855,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -8230,6 +9878,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "EV001",
+                     *       "message": "Event evt_missing does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "eventId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -8293,6 +9949,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -8308,6 +9972,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -8324,6 +9996,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -8383,6 +10063,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"startDateFrom\" must be a date such as 2026-12-01 or an ISO date-time, got \"tomorrow\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "startDateFrom"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -8398,6 +10086,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -8413,6 +10109,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -8428,6 +10132,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "EV001",
+                     *       "message": "Event evt_missing does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "eventId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -8491,6 +10203,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -8506,6 +10226,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -8522,6 +10250,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -8567,6 +10303,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"startDateFrom\" must be a date such as 2026-12-01 or an ISO date-time, got \"tomorrow\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "startDateFrom"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -8582,6 +10326,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -8597,6 +10349,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -8612,6 +10372,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "EV001",
+                     *       "message": "Event evt_missing does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "eventId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -8675,6 +10443,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -8690,6 +10466,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -8706,6 +10490,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -8762,6 +10554,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"startDateFrom\" must be a date such as 2026-12-01 or an ISO date-time, got \"tomorrow\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "startDateFrom"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -8777,6 +10577,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -8792,6 +10600,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -8807,6 +10623,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "EV001",
+                     *       "message": "Event evt_missing does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "eventId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -8870,6 +10694,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -8885,6 +10717,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -8901,6 +10741,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -8941,122 +10789,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "items": [
-                     *         {
-                     *           "id": "evt_3bW1kq9Yv2LmX0aZ",
-                     *           "type": "post.created",
-                     *           "occurredAt": "2026-11-21T04:40:00.000Z",
-                     *           "resource": {
-                     *             "type": "post",
-                     *             "id": "string",
-                     *             "webUrl": "string",
-                     *             "companyId": "string"
-                     *           },
-                     *           "data": {
-                     *             "postId": 1,
-                     *             "author": {
-                     *               "type": "COMPANY",
-                     *               "id": "string",
-                     *               "name": "string",
-                     *               "imageUrl": "string",
-                     *               "certificated": false
-                     *             },
-                     *             "content": "string",
-                     *             "images": [
-                     *               {
-                     *                 "id": 1,
-                     *                 "url": "string",
-                     *                 "width": 1,
-                     *                 "height": 1
-                     *               }
-                     *             ],
-                     *             "og": {
-                     *               "link": "string",
-                     *               "title": "string",
-                     *               "source": "string",
-                     *               "image": "string",
-                     *               "description": "string"
-                     *             },
-                     *             "stats": {
-                     *               "likeCount": 1,
-                     *               "commentCount": 1
-                     *             },
-                     *             "owned": false,
-                     *             "webUrl": "string",
-                     *             "postedAt": "2026-11-21T04:40:00.000Z",
-                     *             "mentions": {
-                     *               "companies": [
-                     *                 {
-                     *                   "name": "string",
-                     *                   "id": "string"
-                     *                 }
-                     *               ],
-                     *               "users": [
-                     *                 {
-                     *                   "name": "string",
-                     *                   "id": "string"
-                     *                 }
-                     *               ]
-                     *             },
-                     *             "repostedPostDeleted": false,
-                     *             "updatedAt": "2026-11-21T04:40:00.000Z",
-                     *             "language": "string",
-                     *             "repostedPost": {
-                     *               "postId": 1,
-                     *               "author": {
-                     *                 "type": "COMPANY",
-                     *                 "id": "string",
-                     *                 "name": "string",
-                     *                 "imageUrl": "string",
-                     *                 "certificated": false
-                     *               },
-                     *               "content": "string",
-                     *               "images": [
-                     *                 {
-                     *                   "id": 1,
-                     *                   "url": "string",
-                     *                   "width": 1,
-                     *                   "height": 1
-                     *                 }
-                     *               ],
-                     *               "og": {
-                     *                 "link": "string",
-                     *                 "title": "string",
-                     *                 "source": "string",
-                     *                 "image": "string",
-                     *                 "description": "string"
-                     *               },
-                     *               "stats": {
-                     *                 "likeCount": 1,
-                     *                 "commentCount": 1
-                     *               },
-                     *               "owned": false,
-                     *               "webUrl": "string",
-                     *               "postedAt": "2026-11-21T04:40:00.000Z",
-                     *               "mentions": {
-                     *                 "companies": [
-                     *                   {
-                     *                     "name": "string",
-                     *                     "id": "string"
-                     *                   }
-                     *                 ],
-                     *                 "users": [
-                     *                   {
-                     *                     "name": "string",
-                     *                     "id": "string"
-                     *                   }
-                     *                 ]
-                     *               },
-                     *               "repostedPostDeleted": false,
-                     *               "updatedAt": "2026-11-21T04:40:00.000Z",
-                     *               "language": "string",
-                     *               "repostedPost": null
-                     *             }
-                     *           },
-                     *           "test": true
-                     *         }
-                     *       ],
-                     *       "nextCursor": "string",
+                     *       "items": [],
+                     *       "nextCursor": "YzIuMjI1NTI5ODc4ODk2OTg0LjA",
                      *       "hasMore": false
                      *     }
                      */
@@ -9074,6 +10808,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"after\" is not a cursor of this feed: \"zzz\"; pass a nextCursor as it was given",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "after"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -9088,6 +10830,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -9102,6 +10852,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -9132,6 +10890,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -9146,6 +10912,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -9161,6 +10935,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -9236,6 +11018,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"workTypes\" must hold codes of the work-types catalog (ONSITE, HYBRID, REMOTE; GET /api/v1/codes/work-types), got \"OFFICE\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "workTypes"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -9251,6 +11041,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -9266,6 +11064,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -9281,6 +11087,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "R0001",
+                     *       "message": "Job 99999 does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "jobId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -9344,6 +11158,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -9359,6 +11181,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -9390,6 +11220,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -9464,6 +11302,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"workTypes\" must hold codes of the work-types catalog (ONSITE, HYBRID, REMOTE; GET /api/v1/codes/work-types), got \"OFFICE\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "workTypes"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -9479,6 +11325,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -9494,6 +11348,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -9509,6 +11371,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "R0001",
+                     *       "message": "Job 99999 does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "jobId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -9572,6 +11442,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -9587,6 +11465,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -9603,6 +11489,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -9673,6 +11567,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"workTypes\" must hold codes of the work-types catalog (ONSITE, HYBRID, REMOTE; GET /api/v1/codes/work-types), got \"OFFICE\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "workTypes"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -9688,6 +11590,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -9703,6 +11613,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -9718,6 +11636,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "R0001",
+                     *       "message": "Job 99999 does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "jobId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -9781,6 +11707,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -9796,6 +11730,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -9812,6 +11754,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -9891,6 +11841,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"workTypes\" must hold codes of the work-types catalog (ONSITE, HYBRID, REMOTE; GET /api/v1/codes/work-types), got \"OFFICE\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "workTypes"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -9905,6 +11863,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -9919,6 +11885,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -9933,6 +11907,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "R0001",
+                     *       "message": "Job 99999 does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "jobId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -9949,6 +11931,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -9963,6 +11953,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -9978,6 +11976,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10012,9 +12018,34 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "code": "string",
-                     *         "displayName": "string",
-                     *         "description": "string"
+                     *         "code": "dev",
+                     *         "displayName": "Development",
+                     *         "description": ""
+                     *       },
+                     *       {
+                     *         "code": "dataAi",
+                     *         "displayName": "Data & AI",
+                     *         "description": ""
+                     *       },
+                     *       {
+                     *         "code": "designUX",
+                     *         "displayName": "Design & UX",
+                     *         "description": ""
+                     *       },
+                     *       {
+                     *         "code": "product",
+                     *         "displayName": "Product & Planning",
+                     *         "description": ""
+                     *       },
+                     *       {
+                     *         "code": "manage",
+                     *         "displayName": "Management & Operations",
+                     *         "description": ""
+                     *       },
+                     *       {
+                     *         "code": "marketingPr",
+                     *         "displayName": "Marketing & PR",
+                     *         "description": ""
                      *       }
                      *     ]
                      */
@@ -10045,6 +12076,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10059,6 +12098,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10075,6 +12122,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10089,6 +12144,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10104,6 +12167,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10138,9 +12209,34 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "code": "string",
-                     *         "displayName": "string",
-                     *         "description": "string"
+                     *         "code": "FULL_TIME",
+                     *         "displayName": "Full-time",
+                     *         "description": ""
+                     *       },
+                     *       {
+                     *         "code": "FIXED_TERM",
+                     *         "displayName": "Fixed-term",
+                     *         "description": ""
+                     *       },
+                     *       {
+                     *         "code": "COMMISSIONED",
+                     *         "displayName": "Commissioned",
+                     *         "description": ""
+                     *       },
+                     *       {
+                     *         "code": "INTERN",
+                     *         "displayName": "Internship",
+                     *         "description": ""
+                     *       },
+                     *       {
+                     *         "code": "FREELANCER",
+                     *         "displayName": "Freelancer",
+                     *         "description": ""
+                     *       },
+                     *       {
+                     *         "code": "SELF_EMPLOYED",
+                     *         "displayName": "Self-employed",
+                     *         "description": ""
                      *       }
                      *     ]
                      */
@@ -10171,6 +12267,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10185,6 +12289,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10201,6 +12313,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10215,6 +12335,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10230,6 +12358,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10264,9 +12400,29 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "code": "string",
-                     *         "displayName": "string",
-                     *         "description": "string"
+                     *         "code": "BEGINNER",
+                     *         "displayName": "Entry level",
+                     *         "description": "Internship or no professional experience yet"
+                     *       },
+                     *       {
+                     *         "code": "JUNIOR",
+                     *         "displayName": "Junior",
+                     *         "description": "Carries out core tasks (about 1–3 years of experience)"
+                     *       },
+                     *       {
+                     *         "code": "MIDLEVEL",
+                     *         "displayName": "Mid-level",
+                     *         "description": "Owns projects with a solid grasp of the work (about 3–7 years of experience)"
+                     *       },
+                     *       {
+                     *         "code": "SENIOR",
+                     *         "displayName": "Senior",
+                     *         "description": "Leads a team of several people (about 7–15 years of experience)"
+                     *       },
+                     *       {
+                     *         "code": "EXECUTIVE",
+                     *         "displayName": "Executive",
+                     *         "description": "Decides at executive level (15 years of experience or more)"
                      *       }
                      *     ]
                      */
@@ -10297,6 +12453,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10311,6 +12475,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10327,6 +12499,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10341,6 +12521,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10356,6 +12544,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10390,9 +12586,29 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "code": "string",
-                     *         "displayName": "string",
-                     *         "description": "string"
+                     *         "code": "TINY",
+                     *         "displayName": "1–10 employees",
+                     *         "description": ""
+                     *       },
+                     *       {
+                     *         "code": "SMALL",
+                     *         "displayName": "11–50 employees",
+                     *         "description": ""
+                     *       },
+                     *       {
+                     *         "code": "MEDIUM",
+                     *         "displayName": "51–200 employees",
+                     *         "description": ""
+                     *       },
+                     *       {
+                     *         "code": "LARGE",
+                     *         "displayName": "201–1,000 employees",
+                     *         "description": ""
+                     *       },
+                     *       {
+                     *         "code": "HUGE",
+                     *         "displayName": "1,000+ employees",
+                     *         "description": ""
                      *       }
                      *     ]
                      */
@@ -10423,6 +12639,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10437,6 +12661,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10453,6 +12685,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10467,6 +12707,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10482,6 +12730,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10516,9 +12772,19 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "code": "string",
-                     *         "displayName": "string",
-                     *         "description": "string"
+                     *         "code": "ONSITE",
+                     *         "displayName": "On-site",
+                     *         "description": ""
+                     *       },
+                     *       {
+                     *         "code": "HYBRID",
+                     *         "displayName": "Hybrid",
+                     *         "description": ""
+                     *       },
+                     *       {
+                     *         "code": "REMOTE",
+                     *         "displayName": "Remote",
+                     *         "description": ""
                      *       }
                      *     ]
                      */
@@ -10549,6 +12815,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10563,6 +12837,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10579,6 +12861,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10593,6 +12883,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10608,6 +12906,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10642,12 +12948,102 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "code": "string",
-                     *         "displayName": "string",
+                     *         "code": "IT",
+                     *         "displayName": "IT & Internet",
                      *         "children": [
                      *           {
-                     *             "code": "string",
-                     *             "displayName": "string"
+                     *             "code": "IT_SOFTWARE",
+                     *             "displayName": "IT · Software"
+                     *           },
+                     *           {
+                     *             "code": "IT_PORTAL",
+                     *             "displayName": "IT · Portals & Internet"
+                     *           },
+                     *           {
+                     *             "code": "IT_NETWORK",
+                     *             "displayName": "IT · Network & Telecom"
+                     *           },
+                     *           {
+                     *             "code": "IT_AI",
+                     *             "displayName": "IT · Artificial Intelligence"
+                     *           },
+                     *           {
+                     *             "code": "IT_CONSULTING",
+                     *             "displayName": "IT · Consulting"
+                     *           }
+                     *         ]
+                     *       },
+                     *       {
+                     *         "code": "FIN",
+                     *         "displayName": "Finance",
+                     *         "children": [
+                     *           {
+                     *             "code": "FIN_FINTECH",
+                     *             "displayName": "Finance · Fintech"
+                     *           },
+                     *           {
+                     *             "code": "FIN_ETC",
+                     *             "displayName": "Finance · Other"
+                     *           }
+                     *         ]
+                     *       },
+                     *       {
+                     *         "code": "MEDIA",
+                     *         "displayName": "Media & Design",
+                     *         "children": [
+                     *           {
+                     *             "code": "MEDIA_ENTERTAINMENT",
+                     *             "displayName": "Media · Entertainment"
+                     *           },
+                     *           {
+                     *             "code": "MEDIA_DESIGN",
+                     *             "displayName": "Media · Design"
+                     *           }
+                     *         ]
+                     *       },
+                     *       {
+                     *         "code": "SERVICE",
+                     *         "displayName": "Services",
+                     *         "children": [
+                     *           {
+                     *             "code": "SERVICE_EDUCATION",
+                     *             "displayName": "Services · Education"
+                     *           },
+                     *           {
+                     *             "code": "SERVICE_FACILITY",
+                     *             "displayName": "Services · Facility Management"
+                     *           },
+                     *           {
+                     *             "code": "SERVICE_ETC",
+                     *             "displayName": "Services · Other"
+                     *           }
+                     *         ]
+                     *       },
+                     *       {
+                     *         "code": "MFG",
+                     *         "displayName": "Manufacturing",
+                     *         "children": [
+                     *           {
+                     *             "code": "MFG_ETC",
+                     *             "displayName": "Manufacturing · Other"
+                     *           }
+                     *         ]
+                     *       },
+                     *       {
+                     *         "code": "DIST",
+                     *         "displayName": "Distribution & Trade",
+                     *         "children": [
+                     *           {
+                     *             "code": "DIST_SALES",
+                     *             "displayName": "Distribution · Retail"
+                     *           },
+                     *           {
+                     *             "code": "DIST_LOGISTICS",
+                     *             "displayName": "Distribution · Logistics"
+                     *           },
+                     *           {
+                     *             "code": "DIST_ETC",
+                     *             "displayName": "Distribution · Other"
                      *           }
                      *         ]
                      *       }
@@ -10680,6 +13076,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10694,6 +13098,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10710,6 +13122,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10724,6 +13144,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10739,6 +13167,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10773,9 +13209,34 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "code": "string",
-                     *         "displayName": "string",
-                     *         "description": "string"
+                     *         "code": "MARKET",
+                     *         "displayName": "Market",
+                     *         "description": "Pop-up stores and limited-time markets"
+                     *       },
+                     *       {
+                     *         "code": "FAIR",
+                     *         "displayName": "Fair",
+                     *         "description": "Fairs and exhibitions"
+                     *       },
+                     *       {
+                     *         "code": "CONFERENCE",
+                     *         "displayName": "Conference",
+                     *         "description": "Talks, seminars and forums"
+                     *       },
+                     *       {
+                     *         "code": "NETWORKING",
+                     *         "displayName": "Networking",
+                     *         "description": "Meetups and mentoring"
+                     *       },
+                     *       {
+                     *         "code": "BUSINESS",
+                     *         "displayName": "Business",
+                     *         "description": "Investor relations and launch days"
+                     *       },
+                     *       {
+                     *         "code": "COMPETITION",
+                     *         "displayName": "Competition",
+                     *         "description": "Hackathons and contests"
                      *       }
                      *     ]
                      */
@@ -10806,6 +13267,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10820,6 +13289,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10836,6 +13313,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10850,6 +13335,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10865,6 +13358,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10899,9 +13400,34 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "code": "string",
-                     *         "displayName": "string",
-                     *         "description": "string"
+                     *         "code": "WEB3",
+                     *         "displayName": "Web3",
+                     *         "description": "Blockchain and crypto assets"
+                     *       },
+                     *       {
+                     *         "code": "TECHNOLOGY",
+                     *         "displayName": "Technology",
+                     *         "description": "AI, engineering and research"
+                     *       },
+                     *       {
+                     *         "code": "PRODUCT",
+                     *         "displayName": "Product",
+                     *         "description": "Services, planning, design and marketing"
+                     *       },
+                     *       {
+                     *         "code": "FINANCE",
+                     *         "displayName": "Finance",
+                     *         "description": "Assets, investment and fintech"
+                     *       },
+                     *       {
+                     *         "code": "HUMANITIES",
+                     *         "displayName": "Humanities",
+                     *         "description": "Society, climate, life sciences, religion and public interest"
+                     *       },
+                     *       {
+                     *         "code": "BUSINESS",
+                     *         "displayName": "Business",
+                     *         "description": "Management, strategy, organizations, HR and sales"
                      *       }
                      *     ]
                      */
@@ -10932,6 +13458,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10946,6 +13480,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10962,6 +13504,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10976,6 +13526,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -10991,6 +13549,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -11469,6 +14035,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -11480,6 +14054,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -11491,6 +14073,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "P0002",
+                     *       "message": "Post 99999 does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "postId"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -11502,6 +14092,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -11514,6 +14112,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };

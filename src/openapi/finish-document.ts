@@ -12,6 +12,7 @@
  * It changes how the document reads, never what it says: the same shapes, the same rules.
  */
 import { exampleOf } from './schema-example.js';
+import { RECORDED_EXAMPLES } from './recorded-examples.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an OpenAPI document: untyped JSON, walked by key
 type Json = Record<string, any>;
@@ -136,11 +137,37 @@ function parameterFlags(operation: Json): void {
 }
 
 /** An example for every 2xx JSON response that has none. */
-function addExamples(operation: Json, schemas: Json): void {
+const AT = '2026-12-01T09:00:00.000';
+/** An error body of each status as the service words it (for the reference: the schema alone would say "string"). */
+const ERROR_EXAMPLES: Record<string, (path: string) => Json> = {
+  400: (path) => (path.includes('/changes') ? { code: 'C0005', message: 'Query parameter "after" is not a cursor of this feed: "zzz"; pass a nextCursor as it was given', timestamp: AT, details: 'after' }
+    : /\{(?:postId|jobId)\}$/.test(path) ? { code: 'C0002', message: `Path parameter "${/\{(\w+)\}$/.exec(path)![1]}" must be a whole number of at most 16 digits, got "abc"`, timestamp: AT, details: /\{(\w+)\}$/.exec(path)![1] }
+      : path.includes('/events') ? { code: 'C0005', message: 'Query parameter "startDateFrom" must be a date such as 2026-12-01 or an ISO date-time, got "tomorrow"', timestamp: AT, details: 'startDateFrom' }
+        : path.includes('/jobs') ? { code: 'C0005', message: 'Query parameter "workTypes" must hold codes of the work-types catalog (ONSITE, HYBRID, REMOTE; GET /api/v1/codes/work-types), got "OFFICE"', timestamp: AT, details: 'workTypes' }
+          : { code: 'C0005', message: 'Query parameter "postedAfter" must be an ISO 8601 date-time such as 2026-11-01T09:00:00Z, got "yesterday"', timestamp: AT, details: 'postedAfter' }),
+  401: () => ({ code: 'C0001', message: 'The X-SVC-API-Key header is required for this operation', timestamp: AT, details: 'X-SVC-API-Key' }),
+  403: () => ({ code: 'C0011', message: 'The access token lacks the scope "post:write"', timestamp: AT, details: 'scope' }),
+  404: (path) => (path.includes('/jobs') ? { code: 'R0001', message: 'Job 99999 does not exist', timestamp: AT, details: 'jobId' }
+    : path.includes('/events') ? { code: 'EV001', message: 'Event evt_missing does not exist', timestamp: AT, details: 'eventId' }
+      : { code: 'P0002', message: 'Post 99999 does not exist', timestamp: AT, details: 'postId' }),
+  429: () => ({ code: 'C0010', message: 'Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s', timestamp: AT, details: 'minute' }),
+  500: () => ({ code: 'C9999', message: 'The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.', timestamp: AT, details: null }),
+  503: () => ({ code: 'C9998', message: 'The service\'s database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.', timestamp: AT, details: null }),
+};
+
+const isErrorResponse = (schema: Json | undefined) => schema?.$ref === 'ErrorResponse#' || schema?.$ref === '#/components/schemas/ErrorResponse';
+
+function addExamples(path: string, operation: Json, schemas: Json): void {
   for (const [status, response] of Object.entries((operation.responses ?? {}) as Json)) {
     const media = response.content?.['application/json'] as Json | undefined;
-    if (!status.startsWith('2') || !media?.schema || media.example !== undefined || media.examples !== undefined) continue;
-    media.example = exampleOf(resolve(media.schema, schemas)!, schemas);
+    if (!media?.schema || media.example !== undefined || media.examples !== undefined) continue;
+    if (!status.startsWith('2')) {
+      if (ERROR_EXAMPLES[status] && isErrorResponse(media.schema)) media.example = ERROR_EXAMPLES[status](path);
+      continue;
+    }
+    // What the demo answered, where it was recorded; else a value the schema accepts.
+    const recorded = status === '200' && typeof operation.operationId === 'string' ? RECORDED_EXAMPLES[operation.operationId] : undefined;
+    media.example = recorded ?? exampleOf(resolve(media.schema, schemas)!, schemas);
   }
 }
 
@@ -163,7 +190,7 @@ export function finishDocument(doc: Json): Json {
       const operation = item[method] as Json | undefined;
       if (!operation) continue;
       documentHeaders(path, method, operation);
-      addExamples(operation, schemas);
+      addExamples(path, operation, schemas);
     }
   }
   components.headers = { ...RESPONSE_HEADERS, ...components.headers };

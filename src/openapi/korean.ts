@@ -8,7 +8,7 @@
 const CATALOG = 'Accept-Language에 따라 ko, en, ja, zh-CN, zh-TW, es, fr, de, pt, th, vi 이름으로 보여 줍니다.';
 
 export const KOREAN_INFO_DESCRIPTION = '앱 키로 채용 공고, 게시물, 이벤트를 검색하고 읽습니다. OAuth 2.0으로 사용자를 대신해 글을 쓰고 공고와 이벤트를 관리합니다. '
-  + '/api/v1 아래의 2xx가 아닌 응답은 모두 ErrorResponse 본문을 가집니다. '
+  + '/api/v1 아래의 2xx가 아닌 응답은 모두 ErrorResponse 본문과, 그 작업의 성공 응답과 같은 헤더(X-Request-Id, Content-Language, RateLimit 헤더)를 가집니다. '
   + '모든 /api/v1/… 작업은 /v1/… 경로로도 같은 작업(같은 한도와 캐시)으로 응답하고, 앱 키는 X-RP-API-Key나 X-OBA-API-Key로 보내도 됩니다. 실제 서비스용으로 작성된 클라이언트가 그대로 동작합니다. 필드와 매개변수 설명은 영어로 둡니다(계약의 이름과 코드는 두 언어에서 같습니다).';
 
 export const KOREAN_TAGS: Record<string, string> = {

@@ -52,7 +52,10 @@ const DOCS_LANGUAGE_SCRIPT = `(function () {
 const LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="360" height="36" viewBox="0 0 360 36"><g transform="translate(0 2)">${mark('#fff', '#1a5fd0')}</g>`
   + '<text x="42" y="24" font-family="system-ui,-apple-system,Segoe UI,sans-serif" font-size="17" font-weight="600" fill="#fff">Jobs, Events and Posts Open API</text></svg>';
 const BRAND_CSS = '.swagger-ui .topbar{background:#1a5fd0}.swagger-ui .topbar .download-url-wrapper .select-label{color:#fff}'
-  + '.swagger-ui .topbar a{max-width:none}.swagger-ui .topbar-wrapper img{height:36px}';
+  + '.swagger-ui .topbar a{max-width:none}.swagger-ui .topbar-wrapper img{height:36px}'
+  // An error answer carries the same headers as the success above it (the document lists them on each): the page
+  // shows them once, on the success, instead of the same table under every status.
+  + '.swagger-ui tr.response:not([data-code^="2"]) .headers-wrapper{display:none}';
 
 export const openApiPlugin = fp(async (app, opts: {
   publicBaseUrl: string;
@@ -70,7 +73,7 @@ export const openApiPlugin = fp(async (app, opts: {
         version: opts.version,
         description:
           'Search and read job postings, posts and events with an app key; act for a user through OAuth 2.0. ' +
-          'Every non-2xx response under /api/v1 has the ErrorResponse body. ' +
+          'Every non-2xx response under /api/v1 has the ErrorResponse body, with the headers of the operation\'s success (X-Request-Id, Content-Language, the RateLimit headers). ' +
           'Every /api/v1/… operation is also served under /v1/… (the same operation, limits and caches), and the app key ' +
           'may also be sent as X-RP-API-Key or X-OBA-API-Key, so clients written for the real service work unchanged.',
         license: { name: 'MIT', identifier: 'MIT' },
