@@ -55,7 +55,7 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('the /docs page in
     expect(gone.status).toBe(404);
   }, 60_000);
 
-  it('authorizes with `profile` ticked from the start, and "Try it out" searches with no filter filled in', async () => {
+  it('authorizes with `profile` ticked from the start, "Try it out" searches with no filter filled in, and code samples open', async () => {
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     await page.goto(`${s.base}/docs/`);
     await page.locator('button.authorize').first().click();
@@ -81,6 +81,14 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('the /docs page in
     expect(filled.map(([name]) => name).sort()).toEqual(['page', 'pageSize']);
     const [request] = await Promise.all([page.waitForRequest((r) => r.url().includes('/api/v1/posts?') || r.url().endsWith('/api/v1/posts')), operation.locator('button.execute').click()]);
     expect(new URL(request.url()).searchParams.has('postedAfter')).toBe(false);
+    // Under the operation, its code samples open on a click: curl, JavaScript, Python, Java.
+    const samples = page.locator('details.code-samples');
+    expect(await samples.count()).toBe(1);
+    await samples.locator('summary').click();
+    expect(await samples.locator('.code-sample h5').allInnerTexts()).toEqual(['curl', 'JavaScript', 'Python', 'Java']);
+    expect(await samples.locator('.code-sample pre').first().innerText()).toContain(`curl '${s.base}/api/v1/posts?pageSize=5'`);
+    await samples.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: 'test/.screenshots/docs-code-samples.png' });
     await page.close();
   }, 60_000);
 

@@ -13,6 +13,7 @@
  */
 import { exampleOf } from './schema-example.js';
 import { RECORDED_EXAMPLES } from './recorded-examples.js';
+import { addCodeSamples } from './code-samples.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an OpenAPI document: untyped JSON, walked by key
 type Json = Record<string, any>;
@@ -196,5 +197,6 @@ export function finishDocument(doc: Json): Json {
   components.headers = { ...RESPONSE_HEADERS, ...components.headers };
   components.parameters = { ...HEADER_PARAMETERS, ...components.parameters };
   components.schemas = Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b)));
+  addCodeSamples(doc);
   return doc;
 }

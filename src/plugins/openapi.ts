@@ -28,11 +28,27 @@ const DEFINITIONS = [{ url: '/openapi.json', name: 'English' }, { url: '/openapi
  * Runs on the /docs page before Swagger UI starts (the page's scripts run before its load event, which starts it):
  * without a choice in the address, it opens the definition of the browser's first language of the two; and it keeps
  * the OAuth redirect at /docs/static/oauth2-redirect.html when the address has a query (Swagger UI's initializer
- * would append the path to the query).
+ * would append the path to the query). It also adds the operations' code samples (`x-codeSamples`: curl,
+ * JavaScript, Python, Java) under each expanded operation, as a list that opens on a click.
  */
 const DOCS_LANGUAGE_SCRIPT = `(function () {
   var bundle = window.SwaggerUIBundle;
+  function CodeSamples(system) {
+    var h = system.React.createElement;
+    return { wrapComponents: { operation: function (Original) {
+      return function (props) {
+        var op = props.operation && props.operation.get && props.operation.get('op');
+        var samples = op && op.get && op.get('x-codeSamples');
+        if (!samples || !samples.size || !props.isShown) return h(Original, props);
+        var items = samples.toJS().map(function (s) {
+          return h('div', { key: s.label, className: 'code-sample' }, h('h5', null, s.label), h('pre', { className: 'microlight' }, h('code', null, s.source)));
+        });
+        return h('div', null, h(Original, props), h('details', { className: 'code-samples' }, h('summary', null, 'Code samples: curl, JavaScript, Python, Java'), items));
+      };
+    } } };
+  }
   function start(config) {
+    config.plugins = (config.plugins || []).concat([CodeSamples]);
     config.oauth2RedirectUrl = window.location.origin + '/docs/static/oauth2-redirect.html';
     if (!new URLSearchParams(window.location.search).has('urls.primaryName')) {
       var first = (navigator.languages || [navigator.language || '']).find(function (l) { return /^(ko|en)\\b/i.test(l); }) || 'en';
@@ -55,7 +71,10 @@ const BRAND_CSS = '.swagger-ui .topbar{background:#1a5fd0}.swagger-ui .topbar .d
   + '.swagger-ui .topbar a{max-width:none}.swagger-ui .topbar-wrapper img{height:36px}'
   // An error answer carries the same headers as the success above it (the document lists them on each): the page
   // shows them once, on the success, instead of the same table under every status.
-  + '.swagger-ui tr.response:not([data-code^="2"]) .headers-wrapper{display:none}';
+  + '.swagger-ui tr.response:not([data-code^="2"]) .headers-wrapper{display:none}'
+  + '.swagger-ui .code-samples{margin:-10px 0 15px;padding:8px 20px;border:1px solid #d8dde4;border-top:0;border-radius:0 0 4px 4px;background:#f7f9fb}'
+  + '.swagger-ui .code-samples summary{cursor:pointer;font-weight:600;font-family:sans-serif;color:#3b4151}'
+  + '.swagger-ui .code-sample pre{background:#333;color:#fff;padding:10px;border-radius:4px;white-space:pre;overflow-x:auto}';
 
 export const openApiPlugin = fp(async (app, opts: {
   publicBaseUrl: string;
