@@ -6,8 +6,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
-import pg from 'pg';
 
 const folder = process.env.RECORD_RELEASE_QUERIES;
 
@@ -25,6 +23,8 @@ function param(value: unknown): unknown {
 }
 
 if (folder) {
+  // Loaded only when recording: every test file runs this setup.
+  const [{ default: BetterSqlite3 }, { default: pg }] = await Promise.all([import('better-sqlite3'), import('pg')]);
   fs.mkdirSync(folder, { recursive: true });
   const file = path.join(folder, `${process.pid}.jsonl`);
   const seen = new Map<string, number>();
