@@ -51,7 +51,7 @@ if (folder) {
   }
 
   const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  pg.Client.prototype.query = function (this: unknown, ...args: unknown[]) {
     const [first, second] = args;
     if (typeof first === 'string') record('postgres', first, Array.isArray(second) ? second : []);
     else if (first && typeof first === 'object' && 'text' in first) record('postgres', (first as { text: unknown }).text, (first as { values?: unknown }).values);
