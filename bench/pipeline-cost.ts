@@ -30,7 +30,7 @@ const connections = Number(values.connections);
 const works = values.work.split(',').filter(Boolean).map(Number);
 const headers = { 'x-svc-api-key': DEMO_API_KEY, 'accept-language': 'en' };
 
-const built = spawnSync(process.execPath, [path.resolve('node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+const built = spawnSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit' });
 if (built.status !== 0) throw new Error('npm run build failed');
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-pipeline-'));
