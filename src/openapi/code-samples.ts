@@ -3,7 +3,7 @@
  * /docs shows them under each operation): curl, JavaScript (fetch), Python (requests) and Java (java.net.http), each a
  * complete request with the credential the operation takes, its path parameters filled in, and for a list a page size.
  */
-import { exampleOf } from './schema-example.js';
+import { exampleOf, resolve } from './schema-example.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an OpenAPI document: untyped JSON, walked by key
 type Json = Record<string, any>;
@@ -15,13 +15,10 @@ const PATH_VALUES: Record<string, string> = {
 
 interface Request { method: string; url: string; headers: [string, string][]; form: [string, string][] | null; json: string | null }
 
-const refTo = (schema: Json | undefined, schemas: Json): Json | undefined =>
-  (typeof schema?.$ref === 'string' ? schemas[schema.$ref.replace('#/components/schemas/', '')] as Json | undefined : schema);
-
 /** A body's example: its own, else one from its schema with only the required fields (a write's least). */
 function bodyExample(schema: Json | undefined, own: unknown, schemas: Json): string {
   if (own !== undefined) return JSON.stringify(own);
-  const resolved = refTo(schema, schemas);
+  const resolved = resolve(schema, schemas);
   if (!resolved) return '{}';
   const example = exampleOf(resolved, schemas) as Json;
   const required = new Set((resolved.required ?? []) as string[]);
@@ -41,7 +38,7 @@ function requestOf(base: string, path: string, method: string, operation: Json, 
   const content = (operation.requestBody?.content ?? {}) as Json;
   const multipart = content['multipart/form-data'];
   // A write's JSON goes in the form's `request` part, as every multipart write of the API takes it.
-  const part = multipart ? refTo(multipart.schema, schemas)?.properties?.request : undefined;
+  const part = multipart ? resolve(multipart.schema, schemas)?.properties?.request : undefined;
   const form: [string, string][] | null = multipart
     ? [['request', path === '/api/v1/posts' ? '{"text":"Hello from the API"}' : bodyExample(part, undefined, schemas)]] : null;
   const json = content['application/json'] ? bodyExample(content['application/json'].schema, content['application/json'].example, schemas) : null;

@@ -11,7 +11,7 @@
  *
  * It changes how the document reads, never what it says: the same shapes, the same rules.
  */
-import { exampleOf } from './schema-example.js';
+import { exampleOf, resolve } from './schema-example.js';
 import { RECORDED_EXAMPLES } from './recorded-examples.js';
 import { addCodeSamples } from './code-samples.js';
 
@@ -92,11 +92,6 @@ function nameBodies(operationId: string, operation: Json): void {
   for (const [status, response] of Object.entries((operation.responses ?? {}) as Json)) {
     if (status.startsWith('2')) name(response.content?.['application/json'], 'Response');
   }
-}
-
-function resolve(schema: Json | undefined, schemas: Json): Json | undefined {
-  const ref = schema?.$ref as string | undefined;
-  return ref?.startsWith('#/components/schemas/') ? schemas[ref.slice('#/components/schemas/'.length)] : schema;
 }
 
 /** The headers each response of an operation sends (see src/rate-limit/rate-limit-plugin.ts, src/plugins/conditional-get.ts, src/db/idempotency.ts). */

@@ -14,6 +14,12 @@ const FORMATS: Record<string, string> = {
   binary: '',
 };
 
+/** The schema a local `$ref` names (`#/components/schemas/…`), or `schema` itself when it is no such reference. */
+export function resolve(schema: Json | undefined, schemas: Json): Json | undefined {
+  const ref = schema?.$ref as string | undefined;
+  return ref?.startsWith('#/components/schemas/') ? schemas[ref.slice('#/components/schemas/'.length)] : schema;
+}
+
 export function exampleOf(schema: Json, schemas: Json, depth = 0): unknown {
   if (depth > 20) return null;
   if (typeof schema.$ref === 'string') {
