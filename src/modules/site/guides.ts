@@ -12,10 +12,12 @@ const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, 
 
 export interface Guide { name: string; title: string; html: string }
 
-/** The guides there are, by name (`oauth` for docs/oauth.md), in the order of their file names. */
+let names: string[] | null = null;
+
+/** The guides there are, by name (`oauth` for docs/oauth.md), in the order of their file names: read once. */
 export function guideNames(): string[] {
-  if (!fs.existsSync(DOCS)) return [];
-  return fs.readdirSync(DOCS).filter((file) => file.endsWith('.md')).map((file) => file.slice(0, -3)).sort();
+  names ??= fs.existsSync(DOCS) ? fs.readdirSync(DOCS).filter((file) => file.endsWith('.md')).map((file) => file.slice(0, -3)).sort() : [];
+  return names;
 }
 
 const marked = new Marked({
