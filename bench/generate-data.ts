@@ -11,6 +11,7 @@ import { openDatabase, type Database } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import type { DB } from '../src/db/schema.js';
 import { generateDemoData } from '../src/demo/demo-generator.js';
+import { placeAndPayFor, placeAndPayRow } from '../src/demo/places.js';
 import { SeededRandom } from '../src/demo/random.js';
 import { CITIES, EVENT_TEXTS, fill, JOB_TEXTS, POST_TEMPLATES, ROLES, TECHS, type TextLanguage } from '../src/demo/vocabulary.js';
 import { catalogCodes } from '../src/shared/catalog-data.js';
@@ -107,6 +108,8 @@ async function jobs(database: Database, count: number, rnd: SeededRandom, now: n
   const seniorities = catalogCodes('seniorities');
   const types = catalogCodes('employment-types');
   const workTypes = catalogCodes('work-types');
+  // Places and pay from a generator of their own, so the rest of the data is what it was before jobs had them.
+  const placeRnd = new SeededRandom(20261202 + nextId);
   const started = Date.now();
   for (let done = 0; done < count; done += BATCH) {
     const n = Math.min(BATCH, count - done);
@@ -138,6 +141,7 @@ async function jobs(database: Database, count: number, rnd: SeededRandom, now: n
         military: 0, veteran: 0, start_at: start, end_at: end, view_count: views, created_at: start - DAY, updated_at: start - DAY,
         deleted_at: status === 'deleted' ? now - DAY : null,
         ...jobCodeColumns({ seniorities: rnd.some(seniorities, rnd.int(1, 2)), employmentTypes: rnd.some(types, rnd.int(1, 2)) }),
+        ...placeAndPayRow(placeAndPayFor(placeRnd, city.ko, workType === 'REMOTE')),
       });
       const own = rnd.chance(0.4) ? TARGETS.filter((l) => l !== language).map((l) => ({ job_id: id, language: l, ...text(l) })) : [];
       translations.push(...own);

@@ -36,7 +36,7 @@ describe.each(ENGINES)('migration 024 on %s', (engine) => {
     const one = await job('한 코드 공고 numbat', ['JUNIOR'], ['FIXED_TERM']);
     const none = await job('코드 없는 공고 numbat', [], []);
 
-    expect(await migrateToLatest(database)).toEqual(['2026-11-27-024-job-codes-in-row', '2026-11-28-025-catalog-groups-and-descriptions', '2026-11-28-026-change-events-by-resource', '2026-11-28-027-webhook-test-deliveries', '2026-11-28-028-user-disabled', '2026-11-29-029-app-request-log', '2026-11-29-030-account-links', '2026-11-29-031-token-resource', '2026-12-01-032-dynamic-clients', '2026-12-01-033-client-registered-from']);
+    expect(await migrateToLatest(database)).toEqual(['2026-11-27-024-job-codes-in-row', '2026-11-28-025-catalog-groups-and-descriptions', '2026-11-28-026-change-events-by-resource', '2026-11-28-027-webhook-test-deliveries', '2026-11-28-028-user-disabled', '2026-11-29-029-app-request-log', '2026-11-29-030-account-links', '2026-11-29-031-token-resource', '2026-12-01-032-dynamic-clients', '2026-12-01-033-client-registered-from', '2026-12-02-034-job-location-and-salary']);
 
     expect((await sql<{ id: number | string }>`SELECT id, seniorities, employment_types FROM jobs ORDER BY id`.execute(db)).rows.map((r) => ({ ...r, id: Number(r.id) }))).toEqual([
       { id: many, seniorities: 'BEGINNER,SENIOR,EXECUTIVE', employment_types: 'FULL_TIME,INTERN,SELF_EMPLOYED' },

@@ -29,7 +29,7 @@ describe.each(ENGINES)('jobs on %s', (engine) => {
       const items = await allPages('');
       expect(items.length).toBeGreaterThan(50);
       expect(Object.keys(items[0]!).sort()).toEqual([
-        'company', 'employmentTypes', 'endAt', 'jobCategory', 'jobId', 'seniorities', 'subtitle', 'title', 'webUrl', 'workType',
+        'company', 'employmentTypes', 'endAt', 'jobCategory', 'jobId', 'location', 'salary', 'seniorities', 'subtitle', 'title', 'webUrl', 'workType',
       ]);
       expect(Object.keys(items[0]!.company).sort()).toEqual(['id', 'industry', 'logoUrl', 'name', 'size']);
       const ids = items.map((j) => j.jobId);
@@ -113,8 +113,8 @@ describe.each(ENGINES)('jobs on %s', (engine) => {
       const job = await detail(t.demo.jobs.hiring);
       expect(Object.keys(job).sort()).toEqual([
         'allowRemote', 'applyMethod', 'benefit', 'company', 'createdAt', 'description', 'duty', 'employmentTypes', 'endAt',
-        'hireNotes', 'hireProcess', 'hiring', 'jobCategory', 'jobId', 'jobImages', 'language', 'minimumQualification',
-        'preferredQualification', 'seniorities', 'startAt', 'status', 'subtitle', 'title', 'webUrl', 'workType',
+        'hireNotes', 'hireProcess', 'hiring', 'jobCategory', 'jobId', 'jobImages', 'language', 'location', 'minimumQualification',
+        'preferredQualification', 'salary', 'seniorities', 'startAt', 'status', 'subtitle', 'title', 'webUrl', 'workType',
       ]);
       expect(job).toMatchObject({ jobId: t.demo.jobs.hiring, status: 'published', hiring: true, language: 'ko' });
       for (const field of ['createdAt', 'startAt', 'endAt']) expect(job[field]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);

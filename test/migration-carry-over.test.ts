@@ -71,7 +71,7 @@ describe.each(ENGINES)('migrations after 010 on %s', (engine) => {
       '2026-11-28-027-webhook-test-deliveries',
       '2026-11-28-028-user-disabled',
       '2026-11-29-029-app-request-log',
-      '2026-11-29-030-account-links', '2026-11-29-031-token-resource', '2026-12-01-032-dynamic-clients', '2026-12-01-033-client-registered-from',
+      '2026-11-29-030-account-links', '2026-11-29-031-token-resource', '2026-12-01-032-dynamic-clients', '2026-12-01-033-client-registered-from', '2026-12-02-034-job-location-and-salary',
     ]);
     // The change feed starts empty; a window that ended before it is not news (the hiring sweep skips it), a later end is.
     expect(await db.selectFrom('change_events').select('position').execute()).toEqual([]);

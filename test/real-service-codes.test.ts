@@ -50,7 +50,7 @@ describe.each(ENGINES)('the real service\'s codes on %s', (engine) => {
       const epochBefore = (await sql<{ value: string }>`SELECT value FROM search_log_state WHERE name = 'epoch'`.execute(db)).rows[0]!.value;
 
       expect(await migrateToLatest(database)).toEqual(['2026-11-25-019-real-service-codes', '2026-11-25-020-app-web-origins', '2026-11-25-021-change-events', '2026-11-25-022-webhooks',
-        '2026-11-27-023-post-images-covering-index', '2026-11-27-024-job-codes-in-row', '2026-11-28-025-catalog-groups-and-descriptions', '2026-11-28-026-change-events-by-resource', '2026-11-28-027-webhook-test-deliveries', '2026-11-28-028-user-disabled', '2026-11-29-029-app-request-log', '2026-11-29-030-account-links', '2026-11-29-031-token-resource', '2026-12-01-032-dynamic-clients', '2026-12-01-033-client-registered-from']);
+        '2026-11-27-023-post-images-covering-index', '2026-11-27-024-job-codes-in-row', '2026-11-28-025-catalog-groups-and-descriptions', '2026-11-28-026-change-events-by-resource', '2026-11-28-027-webhook-test-deliveries', '2026-11-28-028-user-disabled', '2026-11-29-029-app-request-log', '2026-11-29-030-account-links', '2026-11-29-031-token-resource', '2026-12-01-032-dynamic-clients', '2026-12-01-033-client-registered-from', '2026-12-02-034-job-location-and-salary']);
 
       expect((await sql`SELECT handle, industry FROM companies ORDER BY handle`.execute(db)).rows)
         .toEqual([{ handle: 'old-health', industry: 'MEDICAL_BIO' }, { handle: 'old-soft', industry: 'IT_SOFTWARE' }]);

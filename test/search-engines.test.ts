@@ -6,6 +6,7 @@ import { PostIndex, RELEVANCE_CANDIDATES, type PostSearchFilter } from '../src/m
 import { TIERS } from '../src/search/occurrence-tiers.js';
 import { FACETS } from '../src/search/fields.js';
 import { isHiring, jobDocumentParts, jobTexts, jobTokens } from '../src/modules/jobs/job-document.js';
+import { PLACE_AND_PAY_COLUMNS } from '../src/modules/jobs/job-place-and-pay.js';
 import { postTokens } from '../src/modules/posts/post-document.js';
 import { queryTerms } from '../src/search/search-text.js';
 import { holdsCode } from './helpers/job-codes.js';
@@ -42,6 +43,18 @@ const jobFilters: Array<[string, Partial<JobSearchFilter>]> = [
   ['company', { companyId: 1 }],
   ['newest start first', { order: 'date' }],
   ['most viewed first', { order: 'popularity', seniorities: ['JUNIOR'] }],
+  ['countries', { countries: ['JP', 'US'] }],
+  ['regions of a country', { countries: ['KR'], regions: ['서울', '경기'] }],
+  ['near 강남, 10 km', { near: { latitude: 37.4979, longitude: 127.0276, radiusKm: 10, includeRemote: false } }],
+  ['near 강남, 3 km, remote too', { near: { latitude: 37.4979, longitude: 127.0276, radiusKm: 3, includeRemote: true } }],
+  ['near 부산, 50 km, a keyword', { terms: queryTerms('개발'), near: { latitude: 35.16, longitude: 129.1, radiusKm: 50, includeRemote: false } }],
+  ['near Tokyo, 500 km', { near: { latitude: 35.68, longitude: 139.76, radiusKm: 500, includeRemote: false } }],
+  ['near the antimeridian, 300 km', { near: { latitude: 0, longitude: 179.9, radiusKm: 300, includeRemote: true } }],
+  ['salary at least 60M KRW a year', { salary: { currency: 'KRW', min: 60_000_000, includeUnstated: false } }],
+  ['salary from at most 45M KRW, or unstated', { salary: { currency: 'KRW', max: 45_000_000, includeUnstated: true } }],
+  ['salary 40M-80M KRW', { salary: { currency: 'KRW', min: 40_000_000, max: 80_000_000, includeUnstated: false } }],
+  ['salary in JPY, any amount', { salary: { currency: 'JPY', includeUnstated: false } }],
+  ['near 판교, salary at least 50M KRW, most viewed', { order: 'popularity', near: { latitude: 37.3948, longitude: 127.1112, radiusKm: 20, includeRemote: false }, salary: { currency: 'KRW', min: 50_000_000, includeUnstated: false } }],
 ];
 
 const post = (f: Partial<PostSearchFilter>): PostSearchFilter => ({ terms: null, order: 'rank', limit: 100, offset: 0, ...f });
@@ -124,21 +137,34 @@ function expectedRelevance(terms: string[], post: PostTruth): number {
 }
 
 /** Every published job with its recruiting window, views and tokens, read and tokenized here apart from the index. */
-interface JobTruth { id: number; start: number; end: number | null; views: number; tokens: Map<string, number>; length: number }
+interface JobTruth {
+  id: number; start: number; end: number | null; views: number; tokens: Map<string, number>; length: number;
+  country: string | null; region: string | null; remote: boolean; point: { latitude: number; longitude: number } | null;
+  currency: string | null; yearly: [number, number] | null;
+}
 let jobTruths: JobTruth[] = [];
 
 async function readJobTruths(test: TestDatabase): Promise<JobTruth[]> {
   const db = test.database.db;
   const rows = await db.selectFrom('jobs').innerJoin('companies', 'companies.id', 'jobs.company_id')
     .select(['jobs.id', 'jobs.title', 'jobs.subtitle', 'jobs.description', 'jobs.status', 'jobs.job_category', 'jobs.work_type',
-      'jobs.company_id', 'companies.size as company_size', 'jobs.start_at', 'jobs.end_at', 'jobs.view_count', 'jobs.seniorities', 'jobs.employment_types'])
+      'jobs.company_id', 'companies.size as company_size', 'jobs.start_at', 'jobs.end_at', 'jobs.view_count', 'jobs.seniorities', 'jobs.employment_types',
+      ...PLACE_AND_PAY_COLUMNS.map((c) => `jobs.${c}` as const)])
     .where('jobs.status', '=', 'published').execute();
   const parts = await jobDocumentParts(db, rows.map((r) => r.id));
   return rows.filter((job) => job.start_at !== null).map((job) => {
     const tokens = new Map<string, number>();
     for (const token of jobTokens(job, parts)) tokens.set(token, (tokens.get(token) ?? 0) + 1);
     const length = jobTexts(job, parts).reduce((n, text) => n + text.normalize('NFKC').toLowerCase().length, 0);
-    return { id: job.id, start: Number(job.start_at), end: job.end_at === null ? null : Number(job.end_at), views: job.view_count, tokens, length };
+    // The place and pay from the row itself, by their rule, not from the index's tokens for them.
+    const per = { YEAR: 1, MONTH: 12, HOUR: 2080 }[job.salary_period ?? 'YEAR']!;
+    const [min, max] = [job.salary_min, job.salary_max].map((n) => (n === null ? null : Number(n) * per));
+    return {
+      id: job.id, start: Number(job.start_at), end: job.end_at === null ? null : Number(job.end_at), views: job.view_count, tokens, length,
+      country: job.location_country, region: job.location_region, remote: job.work_type === 'REMOTE',
+      point: job.location_latitude === null ? null : { latitude: Number(job.location_latitude), longitude: Number(job.location_longitude) },
+      currency: job.salary_currency, yearly: job.salary_currency === null ? null : [min ?? max!, max ?? min!],
+    };
   });
 }
 
@@ -150,8 +176,29 @@ function matchingJobs(filter: JobSearchFilter): JobTruth[] {
     && (filter.companyId === undefined || j.tokens.has(FACETS.company(filter.companyId)))
     && anyOf(filter.jobCategories, FACETS.jobCategory, j) && anyOf(filter.seniorities, FACETS.seniority, j)
     && anyOf(filter.employmentTypes, FACETS.employmentType, j) && anyOf(filter.companySizes, FACETS.companySize, j)
-    && anyOf(filter.workTypes, FACETS.workType, j))
+    && anyOf(filter.workTypes, FACETS.workType, j)
+    && (!filter.countries?.length || filter.countries.includes(j.country!))
+    && (!filter.regions?.length || filter.regions.includes(j.region!))
+    && nearBy(filter.near, j) && paying(filter.salary, j))
     .sort((a, b) => b.start - a.start || b.id - a.id);
+}
+
+/** The radius rule, by the haversine distance of the job's own coordinates. */
+function nearBy(near: JobSearchFilter['near'], j: JobTruth): boolean {
+  if (!near) return true;
+  if (j.remote) return near.includeRemote;
+  if (!j.point) return false;
+  const rad = Math.PI / 180;
+  const h = Math.sin(((j.point.latitude - near.latitude) * rad) / 2) ** 2
+    + Math.cos(near.latitude * rad) * Math.cos(j.point.latitude * rad) * Math.sin(((j.point.longitude - near.longitude) * rad) / 2) ** 2;
+  return 2 * 6371.0088 * Math.asin(Math.sqrt(h)) <= near.radiusKm;
+}
+
+/** The salary rule: stated in the currency, its yearly most reaching `min`, its yearly least no more than `max`. */
+function paying(salary: JobSearchFilter['salary'], j: JobTruth): boolean {
+  if (!salary) return true;
+  if (j.yearly === null) return salary.includeUnstated;
+  return j.currency === salary.currency && (salary.min === undefined || j.yearly[1] >= salary.min) && (salary.max === undefined || j.yearly[0] <= salary.max);
 }
 
 describe.each(ENGINES)('search rules on %s', (engine) => {
@@ -159,6 +206,7 @@ describe.each(ENGINES)('search rules on %s', (engine) => {
     const { jobs } = repos(engine);
     for (const [name, filter] of jobFilters) {
       const truth = matchingJobs(job(filter));
+      expect(truth.length, name).toBeGreaterThan(5);
       const result = await jobs.search(job({ ...filter, order: filter.order === 'popularity' ? 'popularity' : 'date', offset: 5, limit: 40 }));
       expect(result.total, name).toBe(truth.length);
       const ordered = filter.order === 'popularity' ? [...truth].sort((a, b) => b.views - a.views || b.id - a.id) : truth;

@@ -112,12 +112,21 @@ export type JobIndustryCodeList = Schemas['JobIndustryCodeList'];
 
 export type JobIndustryCodeResponse = Schemas['JobIndustryCodeResponse'];
 
+export type JobLocation = Schemas['JobLocation'];
+
+export type JobLocationInput = Schemas['JobLocationInput'];
+
 export type JobPage = Schemas['JobPage'];
 
 /** Present when the request named facets: the counts of each */
 export type JobPageFacets = Schemas['JobPageFacets'];
 
 export type JobPublishRequest = Schemas['JobPublishRequest'];
+
+export type JobSalary = Schemas['JobSalary'];
+
+/** At least one of min and max; min no more than max */
+export type JobSalaryInput = Schemas['JobSalaryInput'];
 
 export type JobSetting = Schemas['JobSetting'];
 

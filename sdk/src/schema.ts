@@ -1710,6 +1710,8 @@ export interface components {
              * @enum {string}
              */
             workType?: "ONSITE" | "HYBRID" | "REMOTE";
+            location?: components["schemas"]["JobLocationInput"] | null;
+            salary?: components["schemas"]["JobSalaryInput"] | null;
             /**
              * @description Recruiting start, a date in the service time zone
              * @example 2026-12-01
@@ -1763,6 +1765,10 @@ export interface components {
              */
             startAt: string;
             endAt: string | null;
+            /** @description Where the job is; null when not given */
+            location: components["schemas"]["JobLocation"] | null;
+            /** @description What the job pays, as stated; null when not stated */
+            salary: components["schemas"]["JobSalary"] | null;
         };
         /** JobIndustry */
         JobIndustry: {
@@ -1784,6 +1790,29 @@ export interface components {
             displayName: string;
             /** @description The group's industries, in display order */
             children: components["schemas"]["JobIndustry"][];
+        };
+        /** JobLocation */
+        JobLocation: {
+            /**
+             * @description ISO 3166-1 alpha-2 country code
+             * @example KR
+             */
+            country: string;
+            region: string | null;
+            locality: string | null;
+            address: string | null;
+            latitude: number | null;
+            longitude: number | null;
+        };
+        /** JobLocationInput */
+        JobLocationInput: {
+            /** @description ISO 3166-1 alpha-2 country code */
+            country: string;
+            region?: string | null;
+            locality?: string | null;
+            address?: string | null;
+            latitude?: number | null;
+            longitude?: number | null;
         };
         /** JobPage */
         JobPage: {
@@ -1809,11 +1838,44 @@ export interface components {
             employmentTypes?: components["schemas"]["FacetCount"][];
             companySizes?: components["schemas"]["FacetCount"][];
             workTypes?: components["schemas"]["FacetCount"][];
+            countries?: components["schemas"]["FacetCount"][];
+            regions?: components["schemas"]["FacetCount"][];
+            salary?: components["schemas"]["FacetCount"][];
         };
         /** JobPublishRequest */
         JobPublishRequest: {
             startDate?: string | null;
             endDate?: string | null;
+        };
+        /** JobSalary */
+        JobSalary: {
+            min: number | null;
+            max: number | null;
+            /**
+             * @description ISO 4217 currency code
+             * @example KRW
+             */
+            currency: string;
+            /**
+             * @description What one amount is paid for: a year, a month or an hour
+             * @enum {string}
+             */
+            period: "YEAR" | "MONTH" | "HOUR";
+        };
+        /**
+         * JobSalaryInput
+         * @description At least one of min and max; min no more than max
+         */
+        JobSalaryInput: {
+            min?: number | null;
+            max?: number | null;
+            /** @description ISO 4217 currency code */
+            currency: string;
+            /**
+             * @description What one amount is paid for; YEAR when not given
+             * @enum {string}
+             */
+            period?: "YEAR" | "MONTH" | "HOUR";
         };
         /** JobSetting */
         JobSetting: {
@@ -1846,6 +1908,10 @@ export interface components {
             /** @enum {string} */
             workType: "ONSITE" | "HYBRID" | "REMOTE";
             endAt: string | null;
+            /** @description Where the job is; null when not given */
+            location: components["schemas"]["JobLocation"] | null;
+            /** @description What the job pays, as stated; null when not stated */
+            salary: components["schemas"]["JobSalary"] | null;
         };
         /** JobUpdateMultipart */
         JobUpdateMultipart: {
@@ -1892,6 +1958,8 @@ export interface components {
              * @enum {string}
              */
             workType?: "ONSITE" | "HYBRID" | "REMOTE";
+            location?: components["schemas"]["JobLocationInput"] | null;
+            salary?: components["schemas"]["JobSalaryInput"] | null;
         };
         /** Liveness */
         Liveness: {
@@ -3831,10 +3899,28 @@ export interface operations {
                 companySizes?: ("TINY" | "SMALL" | "MEDIUM" | "LARGE" | "HUGE")[];
                 /** @description Workplace types. Repeat the parameter or give a comma list; values combine with OR */
                 workTypes?: ("ONSITE" | "HYBRID" | "REMOTE")[];
+                /** @description Countries of the job's location, ISO 3166-1 alpha-2. Repeat the parameter or give a comma list; values combine with OR */
+                countries?: string[];
+                /** @description Regions of the job's location, as written in it (the `regions` facet lists them). Repeat the parameter or give a comma list; values combine with OR */
+                regions?: string[];
+                /** @description Jobs within `radiusKm` of this point, `<latitude>,<longitude>` in WGS 84 degrees; jobs without coordinates are not found, REMOTE jobs only with `includeRemote` */
+                near?: string;
+                /** @description Kilometres around `near` (only with it); default 25 */
+                radiusKm?: number;
+                /** @description With `near`: REMOTE jobs match too, wherever they are */
+                includeRemote?: boolean;
+                /** @description Jobs whose stated pay reaches at least this much a year (with `salaryCurrency`): a month counts ×12, an hour ×2,080 */
+                salaryMin?: number;
+                /** @description Jobs whose stated pay starts at no more than this much a year (with `salaryCurrency`) */
+                salaryMax?: number;
+                /** @description ISO 4217: jobs paying in this currency; required with `salaryMin` and `salaryMax` */
+                salaryCurrency?: string;
+                /** @description With a salary filter: jobs that state no pay match too */
+                includeUnstatedSalary?: boolean;
                 /** @description RELEVANCE_DESC ranks keyword matches (newest first without keyword); DATE_DESC newest; POPULARITY_DESC most viewed */
                 sort?: "RELEVANCE_DESC" | "DATE_DESC" | "POPULARITY_DESC";
                 /** @description Filters to count matches by, besides the page (repeat the parameter or give a comma list). The response then has `facets`: for each, the matches per value, most first, values without a match left out, the query's own filter on that facet left out; companyId gives its 20 most frequent companies */
-                facets?: ("companyId" | "jobCategories" | "seniorities" | "employmentTypes" | "companySizes" | "workTypes")[];
+                facets?: ("companyId" | "jobCategories" | "seniorities" | "employmentTypes" | "companySizes" | "workTypes" | "countries" | "regions" | "salary")[];
                 /** @description Page number from 1; values below 1 are read as 1 */
                 page?: number;
                 /** @description Items per page, 1 to 50; values outside are brought into range */
@@ -3891,7 +3977,21 @@ export interface operations {
                      *           "subtitle": "Build with Go in Pangyo",
                      *           "jobCategory": "dataAi",
                      *           "workType": "REMOTE",
-                     *           "endAt": null
+                     *           "endAt": null,
+                     *           "location": {
+                     *             "country": "KR",
+                     *             "region": "인천",
+                     *             "locality": "연수구",
+                     *             "address": "연수구 106",
+                     *             "latitude": 37.408,
+                     *             "longitude": 126.6427
+                     *           },
+                     *           "salary": {
+                     *             "min": 87000000,
+                     *             "max": 99000000,
+                     *             "currency": "KRW",
+                     *             "period": "YEAR"
+                     *           }
                      *         },
                      *         {
                      *           "jobId": 194,
@@ -3913,7 +4013,21 @@ export interface operations {
                      *           "subtitle": "PostgreSQL로 판교에서 함께 만들어요",
                      *           "jobCategory": "dev",
                      *           "workType": "ONSITE",
-                     *           "endAt": "2026-12-27T09:00"
+                     *           "endAt": "2026-12-27T09:00",
+                     *           "location": {
+                     *             "country": "KR",
+                     *             "region": "경기",
+                     *             "locality": "성남시 분당구",
+                     *             "address": "성남시 분당구 110",
+                     *             "latitude": 37.4198,
+                     *             "longitude": 127.1013
+                     *           },
+                     *           "salary": {
+                     *             "min": 75000000,
+                     *             "max": 93000000,
+                     *             "currency": "KRW",
+                     *             "period": "YEAR"
+                     *           }
                      *         }
                      *       ]
                      *     }
@@ -4139,7 +4253,14 @@ export interface operations {
                      *       "hireProcess": "서류 전형 → 기술 인터뷰 → 컬처 인터뷰 → 처우 협의",
                      *       "hireNotes": "수습 기간 3개월이 있습니다.",
                      *       "startAt": "2026-11-16T09:00:00.000Z",
-                     *       "endAt": "2027-01-03T09:00:00.000Z"
+                     *       "endAt": "2027-01-03T09:00:00.000Z",
+                     *       "location": null,
+                     *       "salary": {
+                     *         "min": 31000000,
+                     *         "max": 36000000,
+                     *         "currency": "KRW",
+                     *         "period": "YEAR"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["JobDetail"];
@@ -10790,7 +10911,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "items": [],
-                     *       "nextCursor": "YzIuMjI1NTI5ODc4ODk2OTg0LjA",
+                     *       "nextCursor": "YzIuMzI1MDI4ODEyMjIwODguMA",
                      *       "hasMore": false
                      *     }
                      */

@@ -204,6 +204,18 @@ export interface JobsTable {
   seniorities: Generated<string>;
   /** The job's employment type codes, the same way. */
   employment_types: Generated<string>;
+  /** Where the job is (migration 034): an ISO 3166-1 country, then each part as given; all null for a job without a place. */
+  location_country: Generated<string | null>;
+  location_region: Generated<string | null>;
+  location_locality: Generated<string | null>;
+  location_address: Generated<string | null>;
+  location_latitude: Generated<number | null>;
+  location_longitude: Generated<number | null>;
+  /** What it pays, as stated (an amount per `salary_period` in `salary_currency`, ISO 4217); all null when not stated. */
+  salary_min: Generated<number | null>;
+  salary_max: Generated<number | null>;
+  salary_currency: Generated<string | null>;
+  salary_period: Generated<string | null>;
 }
 
 export interface JobImagesTable { job_id: number; position: number; media_key: string }

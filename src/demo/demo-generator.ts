@@ -11,6 +11,7 @@ import { recordSearchChanges } from '../search/search-changes.js';
 import { timeOrderedId } from '../shared/ids.js';
 import { hashSecret, secretHint } from '../shared/keys.js';
 import { SeededRandom } from './random.js';
+import { placeAndPayFor, placeAndPayRow } from './places.js';
 import { DEFAULT_PASSWORD_COST, hashPassword, type PasswordCost } from '../shared/passwords.js';
 import {
   CITIES, COMPANIES, EVENT_TEXTS, FAMILY_NAMES, fill, GIVEN_NAMES, JOB_TEXTS, LATIN_NAMES, POST_TEMPLATES, ROLES, TECHS,
@@ -322,6 +323,8 @@ async function generateJobs(ctx: Ctx, count: number, companies: CompanyInfo[], d
   const seniorities = catalogCodes('seniorities');
   const workTypes = catalogCodes('work-types');
   const manifest: Partial<DemoManifest['jobs']> = {};
+  // Places and pay from a generator of their own: the rest of the demo stays what it was before jobs had them.
+  const placeRnd = new SeededRandom(20261202);
 
   for (let i = 0; i < count; i++) {
     const state = states[i % states.length]!;
@@ -358,6 +361,7 @@ async function generateJobs(ctx: Ctx, count: number, companies: CompanyInfo[], d
       closed_event_for: state === 'expired' ? window.end : null,
       created_at: window.start - DAY, updated_at: window.start - DAY, deleted_at: state === 'deleted' ? now - DAY : null,
       ...jobCodeColumns({ seniorities: rnd.some(seniorities, rnd.int(1, 2)), employmentTypes: rnd.some(employmentTypes, rnd.int(1, 2)) }),
+      ...placeAndPayRow(placeAndPayFor(placeRnd, city.ko, workType === 'REMOTE')),
     }).returning('id').executeTakeFirstOrThrow();
     const id = row.id;
     await trx.insertInto('job_settings').values([

@@ -133,7 +133,21 @@ export const RECORDED_EXAMPLES: Record<string, unknown> = {
         "subtitle": "Build with Go in Pangyo",
         "jobCategory": "dataAi",
         "workType": "REMOTE",
-        "endAt": null
+        "endAt": null,
+        "location": {
+          "country": "KR",
+          "region": "인천",
+          "locality": "연수구",
+          "address": "연수구 106",
+          "latitude": 37.408,
+          "longitude": 126.6427
+        },
+        "salary": {
+          "min": 87000000,
+          "max": 99000000,
+          "currency": "KRW",
+          "period": "YEAR"
+        }
       },
       {
         "jobId": 194,
@@ -155,7 +169,21 @@ export const RECORDED_EXAMPLES: Record<string, unknown> = {
         "subtitle": "PostgreSQL로 판교에서 함께 만들어요",
         "jobCategory": "dev",
         "workType": "ONSITE",
-        "endAt": "2026-12-27T09:00"
+        "endAt": "2026-12-27T09:00",
+        "location": {
+          "country": "KR",
+          "region": "경기",
+          "locality": "성남시 분당구",
+          "address": "성남시 분당구 110",
+          "latitude": 37.4198,
+          "longitude": 127.1013
+        },
+        "salary": {
+          "min": 75000000,
+          "max": 93000000,
+          "currency": "KRW",
+          "period": "YEAR"
+        }
       }
     ]
   },
@@ -197,7 +225,14 @@ export const RECORDED_EXAMPLES: Record<string, unknown> = {
     "hireProcess": "서류 전형 → 기술 인터뷰 → 컬처 인터뷰 → 처우 협의",
     "hireNotes": "수습 기간 3개월이 있습니다.",
     "startAt": "2026-11-16T09:00:00.000Z",
-    "endAt": "2027-01-03T09:00:00.000Z"
+    "endAt": "2027-01-03T09:00:00.000Z",
+    "location": null,
+    "salary": {
+      "min": 31000000,
+      "max": 36000000,
+      "currency": "KRW",
+      "period": "YEAR"
+    }
   },
   "searchEvents": {
     "totalItems": 22,
@@ -661,7 +696,7 @@ export const RECORDED_EXAMPLES: Record<string, unknown> = {
   ],
   "listChanges": {
     "items": [],
-    "nextCursor": "YzIuMjI1NTI5ODc4ODk2OTg0LjA",
+    "nextCursor": "YzIuMzI1MDI4ODEyMjIwODguMA",
     "hasMore": false
   },
   "getJobCategories": [

@@ -8,6 +8,7 @@ import { facet } from './search-text.js';
 /** The facet kinds (search-text.ts `facet`): one letter each, the start of every token of that facet. */
 export const FACET_KIND = {
   postImages: 'i', postOg: 'o', company: 'c', jobCategory: 'k', seniority: 's', employmentType: 'e', companySize: 'z', workType: 'w',
+  country: 'n', region: 'r', cell: 'g', payCurrency: 'y', payUnstated: 'u', payLow: 'l', payHigh: 'h', payRange: 'p',
 } as const;
 
 /**
@@ -27,4 +28,17 @@ export const FACETS = {
   employmentType: (code: string) => facet(FACET_KIND.employmentType, code),
   companySize: (code: string) => facet(FACET_KIND.companySize, code),
   workType: (code: string) => facet(FACET_KIND.workType, code),
+  /** A job's country (ISO 3166-1 alpha-2), and its region as written. */
+  country: (code: string) => facet(FACET_KIND.country, code),
+  region: (name: string) => facet(FACET_KIND.region, name),
+  /** A grid cell its coordinates are in (geo-cells.ts), one per cell size. */
+  cell: (name: string) => facet(FACET_KIND.cell, name),
+  /** The currency its pay is stated in, or that it states none. */
+  payCurrency: (code: string) => facet(FACET_KIND.payCurrency, code),
+  payUnstated: facet(FACET_KIND.payUnstated),
+  /** The buckets (number-buckets.ts) of its yearly pay's least and most, in its currency. */
+  payLow: (currency: string, bucket: number) => facet(FACET_KIND.payLow, `${currency}:${bucket}`),
+  payHigh: (currency: string, bucket: number) => facet(FACET_KIND.payHigh, `${currency}:${bucket}`),
+  /** The 1-2-5 range its yearly most falls in, for the salary facet: `KRW:50000000-100000000`. */
+  payRange: (currency: string, [low, high]: [number, number]) => facet(FACET_KIND.payRange, `${currency}:${low}-${high}`),
 };

@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Bitmap } from './bitmaps.js';
 
 /** Bumped whenever what an index holds, or how it is written, changes (the tokenizer included). */
-export const SNAPSHOT_FORMAT = 6;
+export const SNAPSHOT_FORMAT = 7;
 const MAGIC = Buffer.from('SVCIDX\n');
 
 export interface Snapshot<H> { header: H; chunks: ChunkReader }

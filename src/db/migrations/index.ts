@@ -33,6 +33,7 @@ import { accountLinks } from './2026-11-29-030-account-links.js';
 import { tokenResource } from './2026-11-29-031-token-resource.js';
 import { dynamicClients } from './2026-12-01-032-dynamic-clients.js';
 import { clientRegisteredFrom } from './2026-12-01-033-client-registered-from.js';
+import { jobLocationAndSalary } from './2026-12-02-034-job-location-and-salary.js';
 
 /**
  * Every migration, by name; names sort in the order they run. Never edit one that has landed, with one
@@ -76,5 +77,6 @@ export function allMigrations(adapter: DialectAdapter, clock: () => number = Dat
     '2026-11-29-031-token-resource': tokenResource(),
     '2026-12-01-032-dynamic-clients': dynamicClients(),
     '2026-12-01-033-client-registered-from': clientRegisteredFrom(),
+    '2026-12-02-034-job-location-and-salary': jobLocationAndSalary(),
   };
 }

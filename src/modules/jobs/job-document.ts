@@ -6,8 +6,11 @@ import type { SearchDocument } from '../../search/posting-index.js';
 import { textTokens } from '../../search/search-text.js';
 import { groupBy } from '../../shared/group.js';
 import { jobCodesOf } from '../../shared/job-codes.js';
+import { cellsOf } from '../../search/geo-cells.js';
+import { bucketOf, rangeOf } from '../../search/number-buckets.js';
+import { yearlyRange, type PlaceAndPayColumns } from './job-place-and-pay.js';
 
-export interface JobFacts {
+export interface JobFacts extends PlaceAndPayColumns {
   title: string; subtitle: string; description: string; status: string; job_category: string; work_type: string;
   company_id: number; company_size: string; start_at: number | null; end_at: number | null;
   /** The job's codes as its row keeps them (shared/job-codes.ts). */
@@ -40,7 +43,30 @@ export function jobDocument(job: JobFacts & { id: number }, parts: JobDocumentPa
   const codes = jobCodesOf(job);
   for (const s of codes.seniorities) facets.push(FACETS.seniority(s));
   for (const e of codes.employmentTypes) facets.push(FACETS.employmentType(e));
+  facets.push(...placeAndPayTokens(job));
   return { texts: jobTexts(job, parts), facets };
+}
+
+/**
+ * The tokens of a job's place (country, region, a grid cell per size) and pay (its currency, the buckets of its
+ * yearly least and most, the range of its most), or that it states no pay.
+ */
+function placeAndPayTokens(job: PlaceAndPayColumns): string[] {
+  const tokens: string[] = [];
+  if (job.location_country !== null) tokens.push(FACETS.country(job.location_country));
+  if (job.location_region !== null) tokens.push(FACETS.region(job.location_region));
+  const point = coordinatesOf(job);
+  if (point) tokens.push(...cellsOf(point).map(FACETS.cell));
+  const yearly = yearlyRange(job);
+  if (yearly === null) return [...tokens, FACETS.payUnstated];
+  const currency = job.salary_currency!;
+  tokens.push(FACETS.payCurrency(currency), FACETS.payLow(currency, bucketOf(yearly[0])), FACETS.payHigh(currency, bucketOf(yearly[1])), FACETS.payRange(currency, rangeOf(yearly[1])));
+  return tokens;
+}
+
+/** A job's coordinates; null when its place has none. */
+export function coordinatesOf(job: Pick<PlaceAndPayColumns, 'location_latitude' | 'location_longitude'>): { latitude: number; longitude: number } | null {
+  return job.location_latitude === null || job.location_longitude === null ? null : { latitude: Number(job.location_latitude), longitude: Number(job.location_longitude) };
 }
 
 /** The tokens the index holds for a job (its texts' tokens, then its facets), as strings. */

@@ -21,11 +21,14 @@ import { relevancePage } from '../../search/ranking.js';
 import { RoaringBitmap32, withTemporaryBitmaps, type Bitmap } from '../../search/bitmaps.js';
 import type { IndexQuery } from '../../search/posting-index.js';
 import { FACET_KIND, FACETS } from '../../search/fields.js';
-import { jobDocument, jobDocumentParts } from './job-document.js';
+import { coordinatesOf, jobDocument, jobDocumentParts } from './job-document.js';
+import { PLACE_AND_PAY_COLUMNS, yearlyRange } from './job-place-and-pay.js';
+import { cellsCovering, distanceKm } from '../../search/geo-cells.js';
+import { bucketOf } from '../../search/number-buckets.js';
 import { inSpan } from '../../telemetry/trace-spans.js';
 
 /** The job search parameters that facet counts can be asked for (the `facets` parameter). */
-export const JOB_FACETS = ['companyId', 'jobCategories', 'seniorities', 'employmentTypes', 'companySizes', 'workTypes'] as const;
+export const JOB_FACETS = ['companyId', 'jobCategories', 'seniorities', 'employmentTypes', 'companySizes', 'workTypes', 'countries', 'regions', 'salary'] as const;
 export type JobFacet = (typeof JOB_FACETS)[number];
 
 /** The facet kind of each (search/fields.ts), and how many values it gives. */
@@ -36,7 +39,16 @@ const FACET_OF: Record<JobFacet, { kind: string; top?: number }> = {
   employmentTypes: { kind: FACET_KIND.employmentType },
   companySizes: { kind: FACET_KIND.companySize },
   workTypes: { kind: FACET_KIND.workType },
+  countries: { kind: FACET_KIND.country },
+  regions: { kind: FACET_KIND.region, top: FACET_TOP },
+  salary: { kind: FACET_KIND.payRange },
 };
+
+/** Jobs within a radius of a point, and whether REMOTE jobs match wherever they are. */
+export interface NearFilter { latitude: number; longitude: number; radiusKm: number; includeRemote: boolean }
+
+/** Jobs paying in a currency, with yearly amounts reaching `min` and starting at no more than `max`. */
+export interface SalaryFilter { currency: string; min?: number; max?: number; includeUnstated: boolean }
 
 export interface JobSearchFilter {
   /** Keyword terms (search-text.ts queryTerms), all required; null without a keyword. */
@@ -47,6 +59,10 @@ export interface JobSearchFilter {
   employmentTypes?: string[];
   companySizes?: string[];
   workTypes?: string[];
+  countries?: string[];
+  regions?: string[];
+  near?: NearFilter;
+  salary?: SalaryFilter;
   /** The moment whose hiring jobs are searched. */
   now: number;
   order: 'rank' | 'date' | 'popularity';
@@ -65,7 +81,57 @@ export function jobIndexQuery(filter: JobSearchFilter): IndexQuery {
     [filter.companySizes, FACETS.companySize], [filter.workTypes, FACETS.workType],
   ];
   for (const [values, token] of groups) if (values?.length) all.push(values.map(token));
-  return { all, none: [] };
+  for (const [values, token] of [[filter.countries, FACETS.country], [filter.regions, FACETS.region]] as const) if (values?.length) all.push(values.map(token));
+  const none: string[] = [];
+  const { near, salary } = filter;
+  if (near) {
+    const cells = cellsCovering(near, near.radiusKm).map(FACETS.cell);
+    if (near.includeRemote) cells.push(FACETS.workType('REMOTE'));
+    else none.push(FACETS.workType('REMOTE'));
+    all.push(cells);
+  }
+  if (salary) {
+    const unstated = salary.includeUnstated ? [FACETS.payUnstated] : [];
+    all.push([FACETS.payCurrency(salary.currency), ...unstated]);
+    if (salary.min !== undefined) all.push([...bucketsFrom(bucketOf(salary.min)).map((b) => FACETS.payHigh(salary.currency, b)), ...unstated]);
+    if (salary.max !== undefined) all.push([...bucketsUpTo(bucketOf(salary.max)).map((b) => FACETS.payLow(salary.currency, b)), ...unstated]);
+  }
+  return { all, none };
+}
+
+/** The highest bucket a yearly amount can be in: the most an hour may state (10^15) worked for a year. */
+const TOP_BUCKET = bucketOf(1e15 * 2080);
+const bucketsFrom = (first: number): number[] => Array.from({ length: Math.max(0, TOP_BUCKET - first + 1) }, (_, i) => first + i);
+const bucketsUpTo = (last: number): number[] => Array.from({ length: Math.max(0, last + 2) }, (_, i) => i - 1);
+
+/**
+ * The exact rule of the filters the tokens only approach: the distance of each job in the cells near the point
+ * (a REMOTE job let in by `includeRemote` is not measured), and the yearly amount of each job in the bucket of a
+ * salary bound (those in the buckets beyond it are within it whatever their amount). Removes from `result` in place.
+ */
+function refine(docs: OrderedDocuments, result: Bitmap, filter: JobSearchFilter): Bitmap {
+  const { near, salary } = filter;
+  if (near && !result.isEmpty) {
+    const remote = near.includeRemote ? docs.index.posting(FACETS.workType('REMOTE')) : undefined;
+    const outside: number[] = [];
+    for (const doc of result) {
+      if (remote?.has(doc)) continue;
+      const at = { latitude: docs.extra(doc, LATITUDE), longitude: docs.extra(doc, LONGITUDE) };
+      if (!(distanceKm(near, at) <= near.radiusKm)) outside.push(doc);
+    }
+    result.removeMany(outside);
+  }
+  if (salary && !result.isEmpty) {
+    const bound = (token: string, fails: (doc: number) => boolean) => {
+      const edge = docs.index.posting(token);
+      if (!edge) return;
+      const out = RoaringBitmap32.and(result, edge).toArray().filter(fails);
+      result.removeMany(out);
+    };
+    if (salary.min !== undefined) bound(FACETS.payHigh(salary.currency, bucketOf(salary.min)), (doc) => docs.extra(doc, PAY_HIGH) < salary.min!);
+    if (salary.max !== undefined) bound(FACETS.payLow(salary.currency, bucketOf(salary.max)), (doc) => docs.extra(doc, PAY_LOW) > salary.max!);
+  }
+  return result;
 }
 
 /** Where an instance keeps the job index's saved copy. */
@@ -74,10 +140,16 @@ export const jobIndexCopy = (dataDir: string): string => path.join(dataDir, 'sea
 /** The numbers a job document carries besides its time (the recruiting start): OrderedDocuments extra columns. */
 const END = 0;
 const VIEWS = 1;
+const LATITUDE = 2;
+const LONGITUDE = 3;
+/** The yearly least and most it pays (NaN when it states none). */
+const PAY_LOW = 4;
+const PAY_HIGH = 5;
 
 const JOB_COLUMNS = [
   'jobs.id', 'jobs.title', 'jobs.subtitle', 'jobs.description', 'jobs.status', 'jobs.job_category', 'jobs.work_type',
   'jobs.company_id', 'companies.size as company_size', 'jobs.start_at', 'jobs.end_at', 'jobs.view_count', 'jobs.seniorities', 'jobs.employment_types',
+  ...PLACE_AND_PAY_COLUMNS.map((column) => `jobs.${column}` as const),
 ] as const;
 
 /** The jobs as the index takes them: the published ones with a recruiting start, in (start, id) order. */
@@ -88,16 +160,23 @@ function jobSource(db: Kysely<DB>): ItemSource {
   const items = async (rows: Row[]): Promise<IndexedItem[]> => {
     if (rows.length === 0) return [];
     const parts = await jobDocumentParts(db, rows.map((r) => r.id));
-    return rows.map((job) => ({
-      id: job.id,
-      time: Number(job.start_at),
-      document: jobDocument(job, parts),
-      extra: [job.end_at === null ? Number.POSITIVE_INFINITY : Number(job.end_at), job.view_count],
-    }));
+    return rows.map((job) => {
+      const point = coordinatesOf(job);
+      const pay = yearlyRange(job);
+      return {
+        id: job.id,
+        time: Number(job.start_at),
+        document: jobDocument(job, parts),
+        extra: [
+          job.end_at === null ? Number.POSITIVE_INFINITY : Number(job.end_at), job.view_count,
+          point?.latitude ?? Number.NaN, point?.longitude ?? Number.NaN, pay?.[0] ?? Number.NaN, pay?.[1] ?? Number.NaN,
+        ],
+      };
+    });
   };
   return {
     kind: 'job',
-    extraColumns: 2,
+    extraColumns: 6,
     inOrder: async (after, limit) => items(await candidates()
       .$if(after !== null, (q) => q.where((eb) => eb(eb.refTuple('jobs.start_at', 'jobs.id'), '>', eb.tuple(after![0], after![1]))))
       .orderBy('jobs.start_at').orderBy('jobs.id').limit(limit).execute()),
@@ -196,7 +275,7 @@ export class JobIndex extends ServedIndex {
     // The cursors keep their bitmaps: moved before the search's arena, which frees what it makes.
     const { hiringNow, validFrom, validUntil } = hiringAt(orders, docs, filter.now);
     return withTemporaryBitmaps(() => {
-      const hiring = (query: JobSearchFilter): Bitmap => docs.index.match(jobIndexQuery(query), hiringNow);
+      const hiring = (query: JobSearchFilter): Bitmap => refine(docs, docs.index.match(jobIndexQuery(query), hiringNow), query);
       const result = hiring(filter);
       const page = filter.order === 'popularity' ? byViews.page(result, filter.offset, filter.limit)
         : filter.terms && filter.order === 'rank' ? relevancePage(docs, result, filter.terms, filter.offset, filter.limit)
@@ -206,7 +285,7 @@ export class JobIndex extends ServedIndex {
       const facets: FacetCounts = {};
       for (const name of filter.facets) {
         // A menu counts every value of its facet: the search without the facet's own filter.
-        const own = name === 'companyId' ? filter.companyId !== undefined : Boolean(filter[name]?.length);
+        const own = name === 'companyId' ? filter.companyId !== undefined : name === 'salary' ? filter.salary !== undefined : Boolean(filter[name]?.length);
         const matches = own ? hiring({ ...filter, [name]: undefined }) : result;
         facets[name] = countValues(docs.index, matches, FACET_OF[name].kind, FACET_OF[name].top);
       }

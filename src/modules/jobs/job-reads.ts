@@ -1,13 +1,14 @@
 import type { ReadSql, ReadText } from '../../db/dialects/read-sql.js';
 import type { JsonColumn } from '../posts/post-reads.js';
 import { COMPANY_COLUMNS, type CompanyColumns } from './company-brief.js';
+import { PLACE_AND_PAY_COLUMNS, type PlaceAndPayColumns } from './job-place-and-pay.js';
 
 /**
  * A job as a search page shows it, from one statement: its row (its seniorities and employment types with it, as
  * job-codes.ts stores them), its company, and its title and subtitle translated into the asked language where a
  * translation exists.
  */
-export interface JobItemRow extends CompanyColumns {
+export interface JobItemRow extends CompanyColumns, PlaceAndPayColumns {
   id: number;
   status: string;
   title: string;
@@ -42,6 +43,7 @@ export type JobDetailRow = JobItemRow & Record<JobText | `t_${JobText}`, string 
 function columns(sql: ReadSql, withDetail: boolean): string {
   const texts = withDetail ? JOB_TEXTS : [];
   return `j.id, j.status, j.title, j.subtitle, j.job_category, j.work_type, j.language, j.start_at, j.end_at, j.seniorities, j.employment_types,
+  ${PLACE_AND_PAY_COLUMNS.map((c) => `j.${c}`).join(', ')},
   ${COMPANY_COLUMNS},
   t.title AS t_title, t.subtitle AS t_subtitle${texts.map((text) => `, j.${text}, t.${text} AS t_${text}`).join('')}${withDetail ? `,
   j.allow_remote, j.apply_type, j.apply_url, j.created_at,

@@ -1,4 +1,4 @@
-import { notFound } from '../../shared/api-error.js';
+import { ApiError, notFound } from '../../shared/api-error.js';
 import { rowFinder } from '../../db/prepared-reads.js';
 import { inLocaleKey, type InLocale, TickBatch } from '../../shared/tick-batch.js';
 import { inIdOrder } from '../../shared/group.js';
@@ -15,10 +15,12 @@ import type { AccountsRepository } from '../accounts/accounts-repository.js';
 import type { CodeService } from '../codes/code-service.js';
 import { jsonColumn } from '../posts/post-reads.js';
 import { companyBriefOf } from './company-brief.js';
+import { isCurrency, locationOf, salaryOf } from './job-place-and-pay.js';
+import type { NearFilter, SalaryFilter } from './job-index.js';
 import { jobCodesOf } from '../../shared/job-codes.js';
 import type { JOB_TEXTS, JobDetailRow, JobItemRow } from './job-reads.js';
 import type { JobRepository, JobSearchFilter } from './job-repository.js';
-import type { JobDetailDto, JobSearchQueryInput, JobSummaryDto } from './job-schemas.js';
+import { RADIUS_KM, type JobDetailDto, type JobSearchQueryInput, type JobSummaryDto } from './job-schemas.js';
 
 
 type WorkType = JobSummaryDto['workType'];
@@ -128,6 +130,8 @@ export class JobService {
         hireNotes: text('hire_notes'),
         startAt: toUtcIso(row.start_at ?? row.created_at),
         endAt: row.end_at === null ? null : toUtcIso(row.end_at),
+        location: summary.location,
+        salary: summary.salary,
       },
     };
   }
@@ -149,6 +153,8 @@ export class JobService {
       jobCategory: row.job_category,
       workType: row.work_type as WorkType,
       endAt: row.end_at === null ? null : toListDateTime(row.end_at),
+      location: locationOf(row),
+      salary: salaryOf(row),
     };
   }
 }
@@ -158,6 +164,35 @@ function nextHiringTurn(job: { status: string; start_at: number | null; end_at: 
   if (job.status !== 'published' || job.start_at === null) return Number.POSITIVE_INFINITY;
   if (job.start_at > now) return job.start_at;
   return job.end_at !== null && job.end_at > now ? job.end_at : Number.POSITIVE_INFINITY;
+}
+
+const needs = (name: string, other: string) => new ApiError('C0005', `Query parameter "${name}" is only taken with "${other}"`, name);
+
+/** The radius filter of a search's `near`, `radiusKm` and `includeRemote`; undefined without `near`. */
+function nearFilter(query: JobSearchQueryInput): NearFilter | undefined {
+  if (query.near === undefined) {
+    for (const name of ['radiusKm', 'includeRemote'] as const) if (query[name] !== undefined) throw needs(name, 'near');
+    return undefined;
+  }
+  const [latitude, longitude] = query.near.split(',').map(Number) as [number, number];
+  if (!(Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180)) {
+    throw new ApiError('C0005', `Query parameter "near" must be <latitude>,<longitude> within ±90 and ±180 degrees, got ${JSON.stringify(query.near)}`, 'near');
+  }
+  return { latitude, longitude, radiusKm: query.radiusKm ?? RADIUS_KM.default, includeRemote: query.includeRemote ?? false };
+}
+
+/** The salary filter of a search; undefined without `salaryCurrency`, which `salaryMin` and `salaryMax` need. */
+function salaryFilter(query: JobSearchQueryInput): SalaryFilter | undefined {
+  const currency = query.salaryCurrency;
+  if (currency === undefined) {
+    for (const name of ['salaryMin', 'salaryMax', 'includeUnstatedSalary'] as const) if (query[name] !== undefined) throw needs(name, 'salaryCurrency');
+    return undefined;
+  }
+  if (!isCurrency(currency)) throw new ApiError('C0005', `Query parameter "salaryCurrency" must be an ISO 4217 currency code, got ${JSON.stringify(currency)}`, 'salaryCurrency');
+  if (query.salaryMin !== undefined && query.salaryMax !== undefined && query.salaryMin > query.salaryMax) {
+    throw new ApiError('C0005', `Query parameter "salaryMin" must not be above "salaryMax" (${query.salaryMin} > ${query.salaryMax})`, 'salaryMin');
+  }
+  return { currency, min: query.salaryMin, max: query.salaryMax, includeUnstated: query.includeUnstatedSalary ?? false };
 }
 
 /**
@@ -183,8 +218,14 @@ export async function jobSearchFilter(
     order: query.sort === 'DATE_DESC' ? 'date' : query.sort === 'POPULARITY_DESC' ? 'popularity' : 'rank',
     limit: query.pageSize,
     offset: (query.page - 1) * query.pageSize,
+    countries: query.countries,
+    regions: query.regions,
     facets: query.facets && [...new Set(query.facets)],
   };
+  const near = nearFilter(query);
+  if (near) filter.near = near;
+  const salary = salaryFilter(query);
+  if (salary) filter.salary = salary;
   if (query.companyId) filter.companyId = await companyIdByHandle(query.companyId) ?? NO_COMPANY;
   return filter;
 }

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ListDateTime, Nullable, StringEnum } from '../../schemas/common.js';
 import { EMPLOYMENT_TYPES, SENIORITIES } from '../../shared/catalog-data.js';
-import { WORK_TYPES } from './job-schemas.js';
+import { SALARY_PERIODS, WORK_TYPES } from './job-schemas.js';
 
 const text = (max: number, description?: string) => Type.String({ maxLength: max, ...(description ? { description } : {}) });
 const date = (description: string) => Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description, examples: ['2026-12-01'] });
@@ -16,6 +16,24 @@ export const JobSetting = Type.Object({
   required: Type.Optional(Type.Boolean({ description: 'Default false' })),
   uploadType: Type.Optional(StringEnum(UPLOAD_TYPES, { description: 'How it is submitted: FILE, URL or ANY (the default)' })),
 }, { additionalProperties: false, title: 'JobSetting' });
+
+const part = (max: number, description: string) => Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: max, description })));
+
+export const JobLocationInput = Type.Object({
+  country: Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2 country code' }),
+  region: part(100, 'State, province or metropolitan area'),
+  locality: part(100, 'City or district'),
+  address: part(300, 'Street address'),
+  latitude: Type.Optional(Nullable(Type.Number({ minimum: -90, maximum: 90, description: 'WGS 84 degrees, given with longitude' }))),
+  longitude: Type.Optional(Nullable(Type.Number({ minimum: -180, maximum: 180, description: 'WGS 84 degrees, given with latitude' }))),
+}, { additionalProperties: false, title: 'JobLocationInput' });
+
+export const JobSalaryInput = Type.Object({
+  min: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1e15 }))),
+  max: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1e15 }))),
+  currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 currency code' }),
+  period: Type.Optional(StringEnum(SALARY_PERIODS, { description: 'What one amount is paid for; YEAR when not given' })),
+}, { additionalProperties: false, title: 'JobSalaryInput', description: 'At least one of min and max; min no more than max' });
 
 const fields = {
   jobTitle: Type.String({ minLength: 1, maxLength: 200 }),
@@ -36,6 +54,8 @@ const fields = {
   military: Type.Boolean(),
   veteran: Type.Boolean(),
   workType: StringEnum(WORK_TYPES, { description: 'ONSITE (default), HYBRID or REMOTE; not in the spec\'s field list, accepted as an optional addition' }),
+  location: Nullable(JobLocationInput),
+  salary: Nullable(JobSalaryInput),
 };
 
 const optionalFields = Type.Partial(Type.Object(fields)).properties;

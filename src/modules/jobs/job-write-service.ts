@@ -13,6 +13,7 @@ import type { JobRepository } from './job-repository.js';
 import type { JobChildren, JobWriteRepository } from './job-write-repository.js';
 import type { JobCreateInput, JobUpdateInput, ManagedJobSummaryDto } from './job-write-schemas.js';
 import { isHiring } from './job-document.js';
+import { checkPlaceAndPay, placeAndPayColumns } from './job-place-and-pay.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -64,7 +65,7 @@ export class JobWriteService {
           benefit: input.jobBenefit ?? '', hire_process: input.jobHireProcess ?? '', hire_notes: input.jobHireNotes ?? '',
           apply_type: 'PLATFORM', apply_url: null, email: input.email ?? null, notify_emails: JSON.stringify(input.notifyEmails ?? []),
           military: input.military ? 1 : 0, veteran: input.veteran ? 1 : 0, start_at: startAt, end_at: endAt, view_count: 0,
-          created_at: now, updated_at: now, deleted_at: null, ...codes,
+          created_at: now, updated_at: now, deleted_at: null, ...codes, ...placeAndPayColumns(input),
         }, { settings: input.settings ?? [], imageKeys: stored.map((s) => s.mediaKey) });
         const answer = this.summaryOf({
           id, status: 'draft', title: input.jobTitle, subtitle: input.jobSubtitle ?? '', job_category: input.jobCategory,
@@ -109,6 +110,7 @@ export class JobWriteService {
       ...(input.military !== undefined && { military: input.military ? 1 : 0 }),
       ...(input.veteran !== undefined && { veteran: input.veteran ? 1 : 0 }),
       ...jobCodeColumns(input),
+      ...placeAndPayColumns(input),
       updated_at: this.d.clock(),
     };
     const textChanged = ['jobTitle', 'jobSubtitle', 'jobBio', 'jobResponse', 'jobMinimumQual', 'jobPreferQual', 'jobBenefit', 'jobHireProcess', 'jobHireNotes']
@@ -189,6 +191,7 @@ export class JobWriteService {
   }
 
   private checkFields(input: JobUpdateInput): void {
+    checkPlaceAndPay(input);
     if (input.jobCategory !== undefined) this.d.codes.requireCodes('body', 'request.jobCategory', 'job-categories', [input.jobCategory]);
     for (const [i, setting] of (input.settings ?? []).entries()) {
       if ((setting.type ?? 'CUSTOM') === 'CUSTOM' && !setting.title) {

@@ -47,7 +47,7 @@ export const TOOLS: Tool[] = [
   },
   {
     name: 'search_jobs', title: 'Search job postings',
-    description: `Search job postings by keywords, company, job category, seniority, employment type, company size and work type (codes from list_codes), ranked by relevance or in the order \`sort\` names. ${PAGING}`,
+    description: `Search job postings by keywords, company, job category, seniority, employment type, company size and work type (codes from list_codes), country and region, distance from a point (\`near\`, \`radiusKm\`) and yearly pay in a currency (\`salaryMin\`, \`salaryMax\`, \`salaryCurrency\`), ranked by relevance or in the order \`sort\` names. ${PAGING}`,
     input: JobSearchQuery, output: JobPage, path: () => '/api/v1/jobs',
   },
   {
