@@ -27,6 +27,8 @@ const config = loadConfig({ DATA_DIR: dir, PUBLIC_BASE_URL: base, LOG_LEVEL: 'si
 const app = await buildApp({ config, database, clock: () => now, logger: false });
 await app.ready();
 
+/** The query of an operation that needs one beyond a page size. */
+const queries: Record<string, string> = { suggestJobSearches: '?prefix=back&pageSize=3' };
 const ids: Record<string, string> = { postId: String(demo.posts.withImages), jobId: String(demo.jobs.hiring), eventId: demo.events.first };
 const cut = (body: unknown): unknown => {
   if (body && typeof body === 'object' && Array.isArray((body as { items?: unknown[] }).items)) {
@@ -40,7 +42,8 @@ const examples: Record<string, unknown> = {};
 for (const [template, item] of Object.entries(doc.paths)) {
   const operation = item.get;
   if (!operation?.operationId || !template.startsWith('/api/v1/') || !operation.security?.some((s) => 'apiKey' in s)) continue;
-  const url = template.replace(/\{(\w+)\}/g, (_m, name: string) => ids[name] ?? name) + (template.endsWith('s') && !template.includes('{') ? '?pageSize=2' : '');
+  const url = template.replace(/\{(\w+)\}/g, (_m, name: string) => ids[name] ?? name)
+    + (queries[operation.operationId] ?? (template.endsWith('s') && !template.includes('{') ? '?pageSize=2' : ''));
   const res = await app.inject({ method: 'GET', url, headers: { 'x-svc-api-key': demo.apiKey, 'accept-language': 'en' } });
   if (res.statusCode !== 200) throw new Error(`${operation.operationId} (${url}) answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
   examples[operation.operationId] = cut(res.json());

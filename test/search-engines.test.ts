@@ -7,6 +7,7 @@ import { TIERS } from '../src/search/occurrence-tiers.js';
 import { FACETS } from '../src/search/fields.js';
 import { isHiring, jobDocumentParts, jobTexts, jobTokens } from '../src/modules/jobs/job-document.js';
 import { PLACE_AND_PAY_COLUMNS } from '../src/modules/jobs/job-place-and-pay.js';
+import { initialLetters, onlyConsonants, typedLetters } from '../src/search/hangul.js';
 import { postTokens } from '../src/modules/posts/post-document.js';
 import { queryTerms } from '../src/search/search-text.js';
 import { holdsCode } from './helpers/job-codes.js';
@@ -141,6 +142,8 @@ interface JobTruth {
   id: number; start: number; end: number | null; views: number; tokens: Map<string, number>; length: number;
   country: string | null; region: string | null; remote: boolean; point: { latitude: number; longitude: number } | null;
   currency: string | null; yearly: [number, number] | null;
+  /** What suggestions offer from it: `TYPE text`. */
+  suggested: Set<string>;
 }
 let jobTruths: JobTruth[] = [];
 
@@ -148,7 +151,7 @@ async function readJobTruths(test: TestDatabase): Promise<JobTruth[]> {
   const db = test.database.db;
   const rows = await db.selectFrom('jobs').innerJoin('companies', 'companies.id', 'jobs.company_id')
     .select(['jobs.id', 'jobs.title', 'jobs.subtitle', 'jobs.description', 'jobs.status', 'jobs.job_category', 'jobs.work_type',
-      'jobs.company_id', 'companies.size as company_size', 'jobs.start_at', 'jobs.end_at', 'jobs.view_count', 'jobs.seniorities', 'jobs.employment_types',
+      'jobs.company_id', 'companies.size as company_size', 'companies.name as company_name', 'jobs.start_at', 'jobs.end_at', 'jobs.view_count', 'jobs.seniorities', 'jobs.employment_types',
       ...PLACE_AND_PAY_COLUMNS.map((c) => `jobs.${c}` as const)])
     .where('jobs.status', '=', 'published').execute();
   const parts = await jobDocumentParts(db, rows.map((r) => r.id));
@@ -164,6 +167,7 @@ async function readJobTruths(test: TestDatabase): Promise<JobTruth[]> {
       country: job.location_country, region: job.location_region, remote: job.work_type === 'REMOTE',
       point: job.location_latitude === null ? null : { latitude: Number(job.location_latitude), longitude: Number(job.location_longitude) },
       currency: job.salary_currency, yearly: job.salary_currency === null ? null : [min ?? max!, max ?? min!],
+      suggested: suggestedOf(job.title, (parts.translations.get(job.id) ?? []).map((t) => t.title), job.company_name),
     };
   });
 }
@@ -181,6 +185,31 @@ function matchingJobs(filter: JobSearchFilter): JobTruth[] {
     && (!filter.regions?.length || filter.regions.includes(j.region!))
     && nearBy(filter.near, j) && paying(filter.salary, j))
     .sort((a, b) => b.start - a.start || b.id - a.id);
+}
+
+/** A job's titles as written (spaces collapsed), its company's name, and its titles' words of two letters or more, lower-cased. */
+function suggestedOf(title: string, translated: string[], company: string): Set<string> {
+  const titles = [title, ...translated].map((t) => t.trim().replace(/\s+/g, ' '));
+  const words = titles.flatMap((t) => t.toLowerCase().split(/[^\p{L}\p{N}]+/u)).filter((w) => [...w].length >= 2);
+  return new Set([...titles.map((t) => `TITLE ${t}`), `COMPANY ${company}`, ...words.map((w) => `KEYWORD ${w}`)]);
+}
+
+/** The suggestion rule: every offer beginning with the prefix as typed (or by initial consonants), counted among the jobs hiring now. */
+function expectedSuggestions(prefix: string, limit: number): Array<{ text: string; type: string; count: number }> {
+  const typed = typedLetters(prefix);
+  const initials = onlyConsonants(prefix) ? initialLetters(prefix).replace(/\s+/g, '') : null;
+  const counts = new Map<string, number>();
+  for (const j of jobTruths) {
+    if (!isHiring({ status: 'published', start_at: j.start, end_at: j.end }, TEST_NOW)) continue;
+    for (const offer of j.suggested) {
+      const text = offer.slice(offer.indexOf(' ') + 1);
+      if (typedLetters(text).startsWith(typed) || (initials !== null && initialLetters(text).replace(/\s+/g, '').startsWith(initials))) {
+        counts.set(offer, (counts.get(offer) ?? 0) + 1);
+      }
+    }
+  }
+  return [...counts].map(([offer, count]) => ({ type: offer.slice(0, offer.indexOf(' ')), text: offer.slice(offer.indexOf(' ') + 1), count }))
+    .sort((a, b) => b.count - a.count || (a.text < b.text ? -1 : a.text > b.text ? 1 : a.type < b.type ? -1 : a.type > b.type ? 1 : 0)).slice(0, limit);
 }
 
 /** The radius rule, by the haversine distance of the job's own coordinates. */
@@ -211,6 +240,17 @@ describe.each(ENGINES)('search rules on %s', (engine) => {
       expect(result.total, name).toBe(truth.length);
       const ordered = filter.order === 'popularity' ? [...truth].sort((a, b) => b.views - a.views || b.id - a.id) : truth;
       expect(result.ids, name).toEqual(ordered.slice(5, 45).map((j) => j.id));
+    }
+  });
+
+  it('suggests what hiring jobs hold for a prefix as typed, counted and ordered as reading every job does', async () => {
+    const { jobs } = repos(engine);
+    const prefixes = ['백', '배ㄱ', '백엔드개발자 (', 'ㅂㅇㄷ', 'ㅍ', 'ㅍㄹ', '프로덕트', '데이터엔지니어 (s', 'b', 'BACKEND D', 'p', 'a', 'Ac', '노바', 'ㄴㅂ', 'ㅎㅂ', 'バック', '后端', 'go', 'zz'];
+    for (const prefix of prefixes) {
+      const expected = expectedSuggestions(prefix, 10);
+      if (prefix !== 'zz') expect(expected.length, prefix).toBeGreaterThan(0);
+      const found = await jobs.suggest(prefix, 10, TEST_NOW);
+      expect(found.items, prefix).toEqual(expected);
     }
   });
 

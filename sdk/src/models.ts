@@ -130,6 +130,10 @@ export type JobSalaryInput = Schemas['JobSalaryInput'];
 
 export type JobSetting = Schemas['JobSetting'];
 
+export type JobSuggestion = Schemas['JobSuggestion'];
+
+export type JobSuggestionList = Schemas['JobSuggestionList'];
+
 export type JobSummary = Schemas['JobSummary'];
 
 export type JobUpdateMultipart = Schemas['JobUpdateMultipart'];

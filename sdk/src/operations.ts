@@ -8,6 +8,7 @@ export const OPERATIONS = {
   updatePost: { method: 'PUT', path: '/api/v1/posts/{postId}', body: 'multipart', idempotent: false, paged: false, credentials: ['oauth2'] },
   deletePost: { method: 'DELETE', path: '/api/v1/posts/{postId}', body: null, idempotent: false, paged: false, credentials: ['oauth2'] },
   searchJobs: { method: 'GET', path: '/api/v1/jobs', body: null, idempotent: false, paged: true, credentials: ['apiKey'] },
+  suggestJobSearches: { method: 'GET', path: '/api/v1/jobs/suggestions', body: null, idempotent: false, paged: false, credentials: ['apiKey'] },
   getJob: { method: 'GET', path: '/api/v1/jobs/{jobId}', body: null, idempotent: false, paged: false, credentials: ['apiKey'] },
   updatePlatformJob: { method: 'PATCH', path: '/api/v1/jobs/{jobId}', body: 'multipart', idempotent: false, paged: false, credentials: ['oauth2'] },
   deleteJob: { method: 'DELETE', path: '/api/v1/jobs/{jobId}', body: null, idempotent: false, paged: false, credentials: ['oauth2'] },

@@ -107,6 +107,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/jobs/suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Complete a half-typed search
+         * @description Titles, company names and title words of the jobs hiring now that begin with `prefix`, most jobs first (then by text). Meant to be called as the user types.
+         */
+        get: operations["suggestJobSearches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/jobs/{jobId}": {
         parameters: {
             query?: never;
@@ -1893,6 +1913,20 @@ export interface components {
              */
             uploadType?: "ANY" | "FILE" | "URL" | "DOCUMENT" | "IMAGE" | "LINK";
         };
+        /** JobSuggestion */
+        JobSuggestion: {
+            /** @description The completion as jobs hold it: a title as written, a company's name, or a word of titles in lower case */
+            text: string;
+            /**
+             * @description TITLE: a job title (search it as `keyword`); COMPANY: a company's name; KEYWORD: a word of titles
+             * @enum {string}
+             */
+            type: "TITLE" | "COMPANY" | "KEYWORD";
+            /** @description How many jobs hiring now hold it */
+            count: number;
+        };
+        /** JobSuggestionList */
+        JobSuggestionList: components["schemas"]["JobSuggestion"][];
         /** JobSummary */
         JobSummary: {
             /** Format: int64 */
@@ -4033,6 +4067,212 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["JobPage"];
+                };
+            };
+            /** @description Not modified: the ETag in If-None-Match still matches (does not count against the limit) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (`C0002` body or path format, `C0005` query parameter, `P0010` too many images, `P0011` an image too large, `P0012` not an image that decodes) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"workTypes\" must hold codes of the work-types catalog (ONSITE, HYBRID, REMOTE; GET /api/v1/codes/work-types), got \"OFFICE\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "workTypes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credential (`C0001` app key, `C0003` Bearer token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Forbidden (`C0011` the token lacks the scope, `C0004` the user lacks the capability or role, `P0003` someone else's post, `C0004` an app key used from a web origin its app does not allow) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (`C0010`); see `Retry-After` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Server error (`C9999`) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The app's images waited too long to be processed, or the database is unavailable (`C9998`); see `Retry-After` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    suggestJobSearches: {
+        parameters: {
+            query: {
+                /**
+                 * @description What the user has typed so far. Latin letters match in any case; Korean by syllables, by a half-typed last syllable (`배ㄱ`) and by initial consonants (`ㅂㅇㄷ`)
+                 * @example 백엔
+                 */
+                prefix: string;
+                /** @description How many suggestions at most */
+                pageSize?: number;
+            };
+            header?: {
+                /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description The `ETag` of a representation you hold: 304 without a body while it is unchanged */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "text": "backend",
+                     *         "type": "KEYWORD",
+                     *         "count": 4
+                     *       },
+                     *       {
+                     *         "text": "backend developer (Figma)",
+                     *         "type": "TITLE",
+                     *         "count": 1
+                     *       },
+                     *       {
+                     *         "text": "backend developer (Go)",
+                     *         "type": "TITLE",
+                     *         "count": 1
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["JobSuggestionList"];
                 };
             };
             /** @description Not modified: the ETag in If-None-Match still matches (does not count against the limit) */
@@ -10911,7 +11151,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "items": [],
-                     *       "nextCursor": "YzIuMzI1MDI4ODEyMjIwODguMA",
+                     *       "nextCursor": "YzIuMTQzNjc5ODMzMjk4NjM5LjA",
                      *       "hasMore": false
                      *     }
                      */

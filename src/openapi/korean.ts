@@ -40,6 +40,7 @@ export const KOREAN_OPERATIONS: Record<string, [string, string]> = {
   updatePost: ['사용자 본인 게시물의 본문과 Open Graph 정보 수정', '작성과 같은 멀티파트. `text`는 본문(과 그 멘션)을 바꾸고 이전 본문의 번역은 지웁니다. `og`는 카드를 바꾸고 `og: null`은 카드를 없앱니다. 이미지는 바꿀 수 없습니다.'],
   deletePost: ['사용자 본인 게시물 삭제', '이미지, 멘션, 번역, 카드가 함께 지워지고 이미지는 더 이상 제공되지 않습니다.'],
   searchJobs: ['채용 공고 검색', '지금 채용 중인 공고만. 한 필터의 값들은 OR, 서로 다른 필터는 AND로 묶입니다.'],
+  suggestJobSearches: ['검색어 자동 완성', '지금 채용 중인 공고의 제목, 회사 이름, 제목의 낱말 가운데 입력한 글자로 시작하는 것을 공고가 많은 순서로. 한글은 음절, 덜 친 마지막 음절(`배ㄱ`), 초성(`ㅂㅇㄷ`)으로도 찾습니다.'],
   getJob: ['채용 공고 읽기', '임시 저장과 삭제된 공고를 뺀 모든 공고. `status`가 `published`이고 `hiring`이 true일 때만 지원을 받는 공고로 보세요.'],
   updatePlatformJob: ['채용 공고 수정 (보낸 필드만 바뀝니다)', 'PLATFORM 공고만. 이미지를 보내면 공고의 이미지를 바꿉니다. 회사 전체나 그 공고에 ENT_JOB_UPDATE가 필요합니다.'],
   deleteJob: ['채용 공고 삭제 (소프트 삭제)', ''],

@@ -187,6 +187,23 @@ export const RECORDED_EXAMPLES: Record<string, unknown> = {
       }
     ]
   },
+  "suggestJobSearches": [
+    {
+      "text": "backend",
+      "type": "KEYWORD",
+      "count": 4
+    },
+    {
+      "text": "backend developer (Figma)",
+      "type": "TITLE",
+      "count": 1
+    },
+    {
+      "text": "backend developer (Go)",
+      "type": "TITLE",
+      "count": 1
+    }
+  ],
   "getJob": {
     "jobId": 1,
     "status": "published",
@@ -696,7 +713,7 @@ export const RECORDED_EXAMPLES: Record<string, unknown> = {
   ],
   "listChanges": {
     "items": [],
-    "nextCursor": "YzIuMzI1MDI4ODEyMjIwODguMA",
+    "nextCursor": "YzIuMTQzNjc5ODMzMjk4NjM5LjA",
     "hasMore": false
   },
   "getJobCategories": [

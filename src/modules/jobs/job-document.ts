@@ -12,7 +12,7 @@ import { yearlyRange, type PlaceAndPayColumns } from './job-place-and-pay.js';
 
 export interface JobFacts extends PlaceAndPayColumns {
   title: string; subtitle: string; description: string; status: string; job_category: string; work_type: string;
-  company_id: number; company_size: string; start_at: number | null; end_at: number | null;
+  company_id: number; company_size: string; company_name: string; start_at: number | null; end_at: number | null;
   /** The job's codes as its row keeps them (shared/job-codes.ts). */
   seniorities: string; employment_types: string;
 }
@@ -43,8 +43,18 @@ export function jobDocument(job: JobFacts & { id: number }, parts: JobDocumentPa
   const codes = jobCodesOf(job);
   for (const s of codes.seniorities) facets.push(FACETS.seniority(s));
   for (const e of codes.employmentTypes) facets.push(FACETS.employmentType(e));
-  facets.push(...placeAndPayTokens(job));
+  facets.push(...placeAndPayTokens(job), ...suggestedTokens(job, parts));
   return { texts: jobTexts(job, parts), facets };
+}
+
+/**
+ * What the suggestions of a half-typed search (job-suggestions.ts) offer from a job: its titles (its own and its
+ * translations'), its company's name, and the words of its titles (two letters or more, lower-cased).
+ */
+function suggestedTokens(job: Pick<JobFacts, 'title' | 'company_name'> & { id: number }, parts: JobDocumentParts): string[] {
+  const titles = [job.title, ...(parts.translations.get(job.id) ?? []).map((t) => t.title)].map((t) => t.trim().replace(/\s+/g, ' ')).filter(Boolean);
+  const words = titles.flatMap((title) => title.toLowerCase().split(/[^\p{L}\p{N}]+/u)).filter((word) => [...word].length >= 2);
+  return [...new Set([...titles.map(FACETS.title), FACETS.companyName(job.company_name), ...words.map(FACETS.titleWord)])];
 }
 
 /**

@@ -25,6 +25,7 @@ import { coordinatesOf, jobDocument, jobDocumentParts } from './job-document.js'
 import { PLACE_AND_PAY_COLUMNS, yearlyRange } from './job-place-and-pay.js';
 import { cellsCovering, distanceKm } from '../../search/geo-cells.js';
 import { bucketOf } from '../../search/number-buckets.js';
+import { Suggestions, type Suggestion } from '../../search/suggestions.js';
 import { inSpan } from '../../telemetry/trace-spans.js';
 
 /** The job search parameters that facet counts can be asked for (the `facets` parameter). */
@@ -148,7 +149,7 @@ const PAY_HIGH = 5;
 
 const JOB_COLUMNS = [
   'jobs.id', 'jobs.title', 'jobs.subtitle', 'jobs.description', 'jobs.status', 'jobs.job_category', 'jobs.work_type',
-  'jobs.company_id', 'companies.size as company_size', 'jobs.start_at', 'jobs.end_at', 'jobs.view_count', 'jobs.seniorities', 'jobs.employment_types',
+  'jobs.company_id', 'companies.size as company_size', 'companies.name as company_name', 'jobs.start_at', 'jobs.end_at', 'jobs.view_count', 'jobs.seniorities', 'jobs.employment_types',
   ...PLACE_AND_PAY_COLUMNS.map((column) => `jobs.${column}` as const),
 ] as const;
 
@@ -220,6 +221,11 @@ function hiringAt(orders: Orders, docs: OrderedDocuments, now: number): { hiring
   return { hiringNow: hiringBetween(orders, docs, validFrom, validUntil, startedNow, endedNow), validFrom, validUntil };
 }
 
+/** What a half-typed search is offered (job-document.ts suggestedTokens), and the type each says it is. */
+const SUGGESTED = new Suggestions([
+  { kind: FACET_KIND.title, type: 'TITLE' }, { kind: FACET_KIND.companyName, type: 'COMPANY' }, { kind: FACET_KIND.titleWord, type: 'KEYWORD' },
+]);
+
 export class JobIndex extends ServedIndex {
   private readonly orders = new WeakMap<OrderedDocuments, Orders>();
 
@@ -266,6 +272,18 @@ export class JobIndex extends ServedIndex {
    */
   search(filter: JobSearchFilter, version: number | null = null): Promise<{ total: number; ids: number[]; validFrom: number; validUntil: number; facets?: FacetCounts }> {
     return inSpan('search index', { 'svc.index': 'jobs' }, () => this.searchIndex(filter, version));
+  }
+
+  /**
+   * Up to `limit` titles, company names and title words of the jobs hiring at `now` that begin with `prefix` as it
+   * is typed (suggestions.ts), most jobs first; and the span in which that holds without a write.
+   */
+  suggest(prefix: string, limit: number, now: number, version: number | null = null): Promise<{ items: Suggestion[]; validFrom: number; validUntil: number }> {
+    return inSpan('search index', { 'svc.index': 'jobs' }, async () => {
+      const docs = await this.live.current(version);
+      const { hiringNow, validFrom, validUntil } = hiringAt(this.ordersOf(docs), docs, now);
+      return { items: SUGGESTED.find(docs.index, hiringNow, prefix, limit), validFrom, validUntil };
+    });
   }
 
   private async searchIndex(filter: JobSearchFilter, version: number | null): Promise<{ total: number; ids: number[]; validFrom: number; validUntil: number; facets?: FacetCounts }> {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, NOT_MODIFIED, PUBLIC_READ_ERRORS } from '../../schemas/common.js';
-import { JobDetail, JobIdParams, JobPage, JobSearchQuery } from './job-schemas.js';
+import { JobDetail, JobIdParams, JobPage, JobSearchQuery, JobSuggestionList, JobSuggestionQuery } from './job-schemas.js';
 import type { JobService } from './job-service.js';
 
 export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService }> = async (app, { jobs }) => {
@@ -18,6 +18,22 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService }> = async 
     const { page, validUntil } = await jobs.search(request.query, request.locale, request.representationVersion);
     request.representationValidUntil = validUntil;
     return page;
+  });
+
+  app.get('/api/v1/jobs/suggestions', {
+    config: { auth: 'apiKey', representation: 'jobs' },
+    schema: {
+      tags: ['Jobs'],
+      operationId: 'suggestJobSearches', summary: 'Complete a half-typed search',
+      description: 'Titles, company names and title words of the jobs hiring now that begin with `prefix`, most jobs first (then by text). Meant to be called as the user types.',
+      security: [{ apiKey: [] }],
+      querystring: JobSuggestionQuery,
+      response: { 200: JobSuggestionList, ...NOT_MODIFIED, ...errorResponses(400, ...PUBLIC_READ_ERRORS) },
+    },
+  }, async (request) => {
+    const { items, validUntil } = await jobs.suggestions(request.query.prefix, request.query.pageSize ?? 10, request.representationVersion);
+    request.representationValidUntil = validUntil;
+    return items;
   });
 
   app.get('/api/v1/jobs/:jobId', {

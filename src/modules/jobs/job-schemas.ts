@@ -115,9 +115,25 @@ export const JobSearchQuery = Type.Object({
   ...PageQuery,
 });
 
+export const SUGGESTION_TYPES = ['TITLE', 'COMPANY', 'KEYWORD'] as const;
+
+export const JobSuggestion = Type.Object({
+  text: Type.String({ description: 'The completion as jobs hold it: a title as written, a company\'s name, or a word of titles in lower case' }),
+  type: StringEnum(SUGGESTION_TYPES, { description: 'TITLE: a job title (search it as `keyword`); COMPANY: a company\'s name; KEYWORD: a word of titles' }),
+  count: Type.Integer({ minimum: 1, description: 'How many jobs hiring now hold it' }),
+}, { title: 'JobSuggestion' });
+
+export const JobSuggestionList = Type.Array(JobSuggestion, { maxItems: 10, title: 'JobSuggestionList' });
+
+export const JobSuggestionQuery = Type.Object({
+  prefix: Type.String({ minLength: 1, maxLength: 50, examples: ['백엔'], description: 'What the user has typed so far. Latin letters match in any case; Korean by syllables, by a half-typed last syllable (`배ㄱ`) and by initial consonants (`ㅂㅇㄷ`)' }),
+  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 10, default: 10, description: 'How many suggestions at most' })),
+});
+
 export const JobIdParams = Type.Object({ jobId: RequestId({ description: 'Job id' }) });
 export const JobPage = Page(JobSummary, 'JobPage', JOB_FACETS);
 
 export type JobSummaryDto = Static<typeof JobSummary>;
 export type JobDetailDto = Static<typeof JobDetail>;
 export type JobSearchQueryInput = Static<typeof JobSearchQuery>;
+export type JobSuggestionDto = Static<typeof JobSuggestion>;

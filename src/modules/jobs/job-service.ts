@@ -20,7 +20,7 @@ import type { NearFilter, SalaryFilter } from './job-index.js';
 import { jobCodesOf } from '../../shared/job-codes.js';
 import type { JOB_TEXTS, JobDetailRow, JobItemRow } from './job-reads.js';
 import type { JobRepository, JobSearchFilter } from './job-repository.js';
-import { RADIUS_KM, type JobDetailDto, type JobSearchQueryInput, type JobSummaryDto } from './job-schemas.js';
+import { RADIUS_KM, type JobDetailDto, type JobSearchQueryInput, type JobSuggestionDto, type JobSummaryDto } from './job-schemas.js';
 
 
 type WorkType = JobSummaryDto['workType'];
@@ -68,6 +68,14 @@ export class JobService {
       this.hydrate(ids, locale), withCompanyHandles(facets, (companyIds) => this.accounts.companyHandles(companyIds)),
     ]);
     return { page: pageOf(hydrated, total, page, pageSize, named), validUntil };
+  }
+
+  /** Completions of a half-typed search among the jobs hiring now, and the moment they stop being current. */
+  async suggestions(prefix: string, limit: number, knownVersion: number | null = null): Promise<{ items: JobSuggestionDto[]; validUntil: number }> {
+    const typed = prefix.trim();
+    if (typed === '') throw new ApiError('C0005', 'Query parameter "prefix" must hold a letter or a digit, not only spaces', 'prefix');
+    const { items, validUntil } = await this.jobs.index.suggest(typed, limit, this.clock(), knownVersion);
+    return { items: items as JobSuggestionDto[], validUntil };
   }
 
   /**
