@@ -9,7 +9,7 @@ import { isHiring, jobDocumentParts, jobTexts, jobTokens } from '../src/modules/
 import { PLACE_AND_PAY_COLUMNS } from '../src/modules/jobs/job-place-and-pay.js';
 import { initialLetters, onlyConsonants, typedLetters } from '../src/search/hangul.js';
 import { postTokens } from '../src/modules/posts/post-document.js';
-import { queryTerms } from '../src/search/search-text.js';
+import { queryTerms, queryWords, type QueryWord } from '../src/search/search-text.js';
 import { holdsCode } from './helpers/job-codes.js';
 import { TEST_NOW } from './helpers/test-app.js';
 import { createTestDatabase, ENGINES, type Engine, type TestDatabase } from './helpers/test-database.js';
@@ -124,6 +124,51 @@ function matchingPosts(filter: PostSearchFilter): PostTruth[] {
     && (filter.postedAfter === undefined || p.postedAt >= filter.postedAfter)
     && (filter.postedBefore === undefined || p.postedAt <= filter.postedBefore))
     .sort((a, b) => b.postedAt - a.postedAt || b.id - a.id);
+}
+
+/** Levenshtein with adjacent swaps (optimal string alignment), the textbook table. */
+function osa(a: string[], b: string[]): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/**
+ * The typo rule of docs/search.md, from a post's own tokens: a spaced word matches itself, or a word of the post of
+ * the same first letter within 1 edit (5+ letters) or 2 (9+); a Korean word of 3+ syllables also matches when the
+ * post holds every bigram of it with one syllable changed by one typed letter.
+ */
+function matchesWithTypos(word: QueryWord, p: PostTruth, similar: string[][]): boolean {
+  return word.terms.every((t) => p.tokens.has(t)) || similar.some((terms) => terms.every((t) => p.tokens.has(t)));
+}
+
+let vocabulary: Set<string> | undefined;
+
+/**
+ * The terms of each word a keyword's word may have meant, from every token any post holds: for a spaced word, the
+ * words of the same first letter within its edits; for a Korean word, the words with one syllable changed by one
+ * typed letter (their bigrams).
+ */
+function similarWords(word: QueryWord): string[][] {
+  vocabulary ??= new Set(truths.flatMap((p) => [...p.tokens.keys()]));
+  const letters = [...word.text];
+  if (!word.cjk) {
+    const edits = letters.length >= 9 ? 2 : letters.length >= 5 ? 1 : 0;
+    if (edits === 0) return [];
+    return [...vocabulary].filter((token) => [...token][0] === letters[0] && token !== word.text && /^[\p{L}\p{N}\p{M}]+$/u.test(token)
+      && !/[\p{Script=Han}\p{Script=Hangul}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(token) && osa(letters, [...token]) <= edits).map((t) => [t]);
+  }
+  if (letters.length < 3 || !letters.every((c) => c >= '가' && c <= '힣')) return [];
+  const syllables = [...vocabulary].filter((t) => t.length === 1 && t >= '가' && t <= '힣');
+  return letters.flatMap((_, i) => syllables.flatMap((x) => {
+    const changed = [...letters.slice(0, i), x, ...letters.slice(i + 1)];
+    return osa([...typedLetters(word.text)], [...typedLetters(changed.join(''))]) === 1 ? [changed.slice(0, -1).map((c, k) => c + changed[k + 1]!)] : [];
+  }));
 }
 
 /** The relevance rule of docs/search.md, computed from a post's own tokens. */
@@ -299,6 +344,25 @@ describe.each(ENGINES)('search rules on %s', (engine) => {
       .sort((a, b) => b.score - a.score || a.i - b.i).map((j) => j.id);
     expect((await jobs.search(job({ terms, limit: 50 }))).ids).toEqual(expected.slice(0, 50));
     expect((await jobs.search(job({ terms, offset: 200, limit: 10 }))).ids).toEqual(truth.slice(200, 210).map((j) => j.id));
+  });
+
+  it('matches misspelt keywords by the typo rule, post by post, exact matches first, counted exactly', async () => {
+    const { posts } = repos(engine);
+    for (const keyword of ['experence', 'kubernets', 'retrospectve', 'expirience team', '개발쟈', '습니댜', '회고 습니댜']) {
+      const words = queryWords(keyword);
+      const terms = queryTerms(keyword);
+      const similar = words.map(similarWords);
+      const truth = truths.filter((p) => words.every((w, i) => matchesWithTypos(w, p, similar[i]!))).sort((a, b) => b.postedAt - a.postedAt || b.id - a.id);
+      const exact = matchingPosts(post({ terms }));
+      const recent = await posts.search(post({ terms, typoWords: words, order: 'recent', limit: 60 }));
+      expect(recent.total, keyword).toBe(truth.length);
+      expect(recent.ids, keyword).toEqual(truth.slice(0, 60).map((p) => p.id));
+      const ranked = await posts.search(post({ terms, typoWords: words, limit: 100 }));
+      const exactIds = new Set(exact.map((p) => p.id));
+      const firstOthers = ranked.ids.findIndex((id) => !exactIds.has(id));
+      expect(firstOthers === -1 ? ranked.ids.length : firstOthers, keyword).toBe(Math.min(100, exact.length));
+      expect(truth.length, keyword).toBeGreaterThan(exact.length);
+    }
   });
 
   it('counts every filter exactly, however many posts match', async () => {

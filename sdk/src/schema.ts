@@ -1846,6 +1846,8 @@ export interface components {
             pageSize: number;
             items: components["schemas"]["JobSummary"][];
             facets?: components["schemas"]["JobPageFacets"];
+            /** @description With typoTolerance, when no item matches the keyword exactly: the keyword as corrected, whose matches `items` holds */
+            didYouMean?: string;
         };
         /**
          * JobPageFacets
@@ -2154,6 +2156,8 @@ export interface components {
             pageSize: number;
             items: components["schemas"]["PostSummary"][];
             facets?: components["schemas"]["PostPageFacets"];
+            /** @description With typoTolerance, when no item matches the keyword exactly: the keyword as corrected, whose matches `items` holds */
+            didYouMean?: string;
         };
         /**
          * PostPageFacets
@@ -2629,6 +2633,8 @@ export interface operations {
                 sort?: "RELEVANCE" | "RECENT";
                 /** @description Filters to count matches by, besides the page (repeat the parameter or give a comma list). The response then has `facets`: for each, the matches per value, most first, values without a match left out, the query's own filter on that facet left out; companyId gives its 20 most frequent companies */
                 facets?: ("companyId" | "hasImages" | "hasOg")[];
+                /** @description Keyword words of 5 letters or more also match at one edit, of 9 or more at two, Korean words of 3 syllables or more at one letter; such matches come after the exact ones. Default false */
+                typoTolerance?: boolean;
             };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
@@ -3955,6 +3961,8 @@ export interface operations {
                 sort?: "RELEVANCE_DESC" | "DATE_DESC" | "POPULARITY_DESC";
                 /** @description Filters to count matches by, besides the page (repeat the parameter or give a comma list). The response then has `facets`: for each, the matches per value, most first, values without a match left out, the query's own filter on that facet left out; companyId gives its 20 most frequent companies */
                 facets?: ("companyId" | "jobCategories" | "seniorities" | "employmentTypes" | "companySizes" | "workTypes" | "countries" | "regions" | "salary")[];
+                /** @description Keyword words of 5 letters or more also match at one edit, of 9 or more at two, Korean words of 3 syllables or more at one letter; such matches come after the exact ones. Default false */
+                typoTolerance?: boolean;
                 /** @description Page number from 1; values below 1 are read as 1 */
                 page?: number;
                 /** @description Items per page, 1 to 50; values outside are brought into range */

@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema, type SchemaOptions } from '@sinclair/typebox';
+import { Type, type Static, type TObject, type TSchema, type SchemaOptions } from '@sinclair/typebox';
 import { ERROR_STATUS, type ErrorCode } from '../shared/api-error.js';
 
 /** The one error body of every non-2xx response under /api/v1 (docs/api.md Errors). */
@@ -109,6 +109,7 @@ export interface PageResult<T> {
   pageSize: number;
   items: T[];
   facets?: FacetCountsDto;
+  didYouMean?: string;
 }
 
 /** A page of a list or search; `facets` only when the request asked for them (else the contract's envelope). */
@@ -116,6 +117,25 @@ export function pageOf<T>(items: T[], totalItems: number, page: number, pageSize
   const result: PageResult<T> = { totalItems, totalPages: Math.ceil(totalItems / pageSize), page, pageSize, items };
   if (facets) result.facets = facets;
   return result;
+}
+
+/** Search parameters of post and job search beyond the contract (docs/search.md "Typos"). */
+export const TypoQuery = {
+  typoTolerance: Type.Optional(Type.Boolean({ description: 'Keyword words of 5 letters or more also match at one edit, of 9 or more at two, Korean words of 3 syllables or more at one letter; such matches come after the exact ones. Default false' })),
+};
+
+/** A search page's envelope with `didYouMean` (post and job search, whose typos may be tolerated). */
+export function CorrectedPage<P extends TObject>(page: P) {
+  return Type.Object({
+    ...page.properties,
+    didYouMean: Type.Optional(Type.String({ description: 'With typoTolerance, when no item matches the keyword exactly: the keyword as corrected, whose matches `items` holds' })),
+  }, { title: page.title, additionalProperties: false });
+}
+
+/** A search page with the keyword its typo tolerance corrected, when there is one. */
+export function withCorrection<T>(page: PageResult<T>, didYouMean: string | undefined): PageResult<T> {
+  if (didYouMean !== undefined) page.didYouMean = didYouMean;
+  return page;
 }
 
 /** A handle of a company or member: 1 to 255 of `[A-Za-z0-9_-]`. */

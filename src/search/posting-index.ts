@@ -182,6 +182,11 @@ export class PostingIndex {
     values.set(parts.value, posting);
   }
 
+  /** Every token name the index has seen, in order of first sight (the list only grows). */
+  tokenNames(): readonly string[] {
+    return this.vocabulary.names;
+  }
+
   /** The posting of a token (every document that held it, live or not); undefined when no document has. */
   posting(token: string): Bitmap | undefined {
     const n = this.vocabulary.numberOf(token);

@@ -2,7 +2,7 @@
  * Ranking: the order of a page of matches by relevance. The matches themselves come first, from the posting index
  * (posting-index.ts `match`, bitmap algebra); ranking reads only the candidates it orders.
  */
-import type { Bitmap } from './bitmaps.js';
+import { RoaringBitmap32, type Bitmap } from './bitmaps.js';
 import type { OrderedDocuments } from './ordered-documents.js';
 import { TIERS } from './occurrence-tiers.js';
 import type { PostingIndex } from './posting-index.js';
@@ -25,6 +25,23 @@ export function relevancePage(docs: OrderedDocuments, result: Bitmap, terms: str
   if (page.length < limit && candidates.length === RELEVANCE_CANDIDATES) {
     page.push(...docs.newest(result, RELEVANCE_CANDIDATES, limit - page.length));
   }
+  return page;
+}
+
+/**
+ * A relevance page of a typo-tolerant search: the exact matches first, ranked by `terms`, then the documents only a
+ * correction matched, ranked by the corrections' terms and the keyword's (docs/search.md "Typos").
+ */
+export function tolerantRelevancePage(
+  docs: OrderedDocuments, matches: { result: Bitmap; exact: Bitmap; corrections: string[] }, terms: string[], offset: number, limit: number,
+): number[] {
+  const { result, exact, corrections } = matches;
+  if (result === exact) return relevancePage(docs, exact, terms, offset, limit);
+  const rest = RoaringBitmap32.andNot(result, exact);
+  const restTerms = [...new Set([...terms, ...corrections])];
+  if (offset >= exact.size) return relevancePage(docs, rest, restTerms, offset - exact.size, limit);
+  const page = relevancePage(docs, exact, terms, offset, limit);
+  if (page.length < limit) page.push(...relevancePage(docs, rest, restTerms, 0, limit - page.length));
   return page;
 }
 

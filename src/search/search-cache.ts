@@ -4,7 +4,7 @@ import { SeenBefore } from '../cache/seen-before.js';
 import { ClientGoneError } from '../db/read-scope.js';
 import type { FacetCounts } from './facet-counts.js';
 
-interface Found { total: number; ids: number[]; validFrom?: number; validUntil?: number; facets?: FacetCounts }
+interface Found { total: number; ids: number[]; validFrom?: number; validUntil?: number; facets?: FacetCounts; didYouMean?: string }
 interface Entry extends Omit<Found, 'validFrom' | 'validUntil'> { version: number; validFrom: number; validUntil: number }
 
 /**
@@ -47,6 +47,7 @@ export class SearchCache {
     const flight: Promise<Entry> = compute(version).then((fresh) => {
       const entry = {
         version, validFrom: fresh.validFrom ?? Number.NEGATIVE_INFINITY, validUntil: fresh.validUntil ?? Number.POSITIVE_INFINITY, total: fresh.total, ids: fresh.ids, facets: fresh.facets,
+        ...(fresh.didYouMean !== undefined && { didYouMean: fresh.didYouMean }),
       };
       if (this.offered.admits(key, this.entries.has(key))) this.entries.set(key, entry);
       return entry;

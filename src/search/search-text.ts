@@ -196,3 +196,20 @@ export function queryTerms(keyword: string): string[] {
   }, Infinity);
   return [...terms];
 }
+
+/** A word of a keyword: its text as normalized, whether it is a CJK run, and the terms it must match (queryTerms). */
+export interface QueryWord { text: string; cjk: boolean; terms: string[] }
+
+/** The words of a keyword in order, each with its terms (their union is queryTerms' list). */
+export function queryWords(keyword: string): QueryWord[] {
+  const words: QueryWord[] = [];
+  scan(normalized(keyword), {
+    word: (word) => words.push({ text: word, cjk: false, terms: [word] }),
+    cjk: (codes, length) => {
+      const text = String.fromCodePoint(...codes.subarray(0, length));
+      const terms = length === 1 ? [text] : Array.from({ length: length - 1 }, (_, i) => String.fromCodePoint(codes[i]!, codes[i + 1]!));
+      words.push({ text, cjk: true, terms });
+    },
+  }, Infinity);
+  return words;
+}

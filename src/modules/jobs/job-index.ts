@@ -17,7 +17,9 @@ import { DocsByKey, TimeReached } from '../../search/docs-by-key.js';
 import { ServedIndex, type ItemSource } from '../../search/live-index.js';
 import { countValues, FACET_TOP, type FacetCounts } from '../../search/facet-counts.js';
 import type { IndexedItem, OrderedDocuments } from '../../search/ordered-documents.js';
-import { relevancePage } from '../../search/ranking.js';
+import { tolerantRelevancePage } from '../../search/ranking.js';
+import { didYouMean, keywordMatches, type KeywordMatches } from '../../search/typo-tolerance.js';
+import type { QueryWord } from '../../search/search-text.js';
 import { RoaringBitmap32, withTemporaryBitmaps, type Bitmap } from '../../search/bitmaps.js';
 import type { IndexQuery } from '../../search/posting-index.js';
 import { FACET_KIND, FACETS } from '../../search/fields.js';
@@ -71,7 +73,11 @@ export interface JobSearchFilter {
   offset: number;
   /** Facets whose counts are wanted besides the page; company values are company ids. */
   facets?: readonly JobFacet[];
+  /** The keyword's words, when its typos are tolerated (typo-tolerance.ts). */
+  typoWords?: QueryWord[];
 }
+
+export interface JobSearchResult { total: number; ids: number[]; validFrom: number; validUntil: number; facets?: FacetCounts; didYouMean?: string }
 
 /** The filter as bitmap algebra: keyword terms required, and one facet group per filter (its values ORed). */
 export function jobIndexQuery(filter: JobSearchFilter): IndexQuery {
@@ -270,7 +276,7 @@ export class JobIndex extends ServedIndex {
    * The exact total and one page of job ids among the jobs hiring at `filter.now`, and the moments around it
    * between which no job starts or stops hiring (in that span the result cannot change without a write).
    */
-  search(filter: JobSearchFilter, version: number | null = null): Promise<{ total: number; ids: number[]; validFrom: number; validUntil: number; facets?: FacetCounts }> {
+  search(filter: JobSearchFilter, version: number | null = null): Promise<JobSearchResult> {
     return inSpan('search index', { 'svc.index': 'jobs' }, () => this.searchIndex(filter, version));
   }
 
@@ -286,7 +292,7 @@ export class JobIndex extends ServedIndex {
     });
   }
 
-  private async searchIndex(filter: JobSearchFilter, version: number | null): Promise<{ total: number; ids: number[]; validFrom: number; validUntil: number; facets?: FacetCounts }> {
+  private async searchIndex(filter: JobSearchFilter, version: number | null): Promise<JobSearchResult> {
     const docs = await this.live.current(version);
     const orders = this.ordersOf(docs);
     const { byViews } = orders;
@@ -294,18 +300,24 @@ export class JobIndex extends ServedIndex {
     const { hiringNow, validFrom, validUntil } = hiringAt(orders, docs, filter.now);
     return withTemporaryBitmaps(() => {
       const hiring = (query: JobSearchFilter): Bitmap => refine(docs, docs.index.match(jobIndexQuery(query), hiringNow), query);
-      const result = hiring(filter);
+      const matching = (query: JobSearchFilter): KeywordMatches => keywordMatches(docs.index, query.typoWords, hiring(query), () => hiring({ ...query, terms: null }));
+      const matches = matching(filter);
+      const { result } = matches;
       const page = filter.order === 'popularity' ? byViews.page(result, filter.offset, filter.limit)
-        : filter.terms && filter.order === 'rank' ? relevancePage(docs, result, filter.terms, filter.offset, filter.limit)
+        : filter.terms && filter.order === 'rank' ? tolerantRelevancePage(docs, matches, filter.terms, filter.offset, filter.limit)
           : docs.newest(result, filter.offset, filter.limit);
-      const found = { total: result.size, ids: page.map((doc) => docs.itemId(doc)), validFrom, validUntil };
+      const found: JobSearchResult = { total: result.size, ids: page.map((doc) => docs.itemId(doc)), validFrom, validUntil };
+      if (filter.typoWords && matches.exact.isEmpty) {
+        const corrected = didYouMean(docs.index, filter.typoWords, (terms) => !hiring({ ...filter, terms }).isEmpty);
+        if (corrected !== null) found.didYouMean = corrected;
+      }
       if (!filter.facets?.length) return found;
       const facets: FacetCounts = {};
       for (const name of filter.facets) {
         // A menu counts every value of its facet: the search without the facet's own filter.
         const own = name === 'companyId' ? filter.companyId !== undefined : name === 'salary' ? filter.salary !== undefined : Boolean(filter[name]?.length);
-        const matches = own ? hiring({ ...filter, [name]: undefined }) : result;
-        facets[name] = countValues(docs.index, matches, FACET_OF[name].kind, FACET_OF[name].top);
+        const counted = own ? matching({ ...filter, [name]: undefined }).result : result;
+        facets[name] = countValues(docs.index, counted, FACET_OF[name].kind, FACET_OF[name].top);
       }
       return { ...found, facets };
     });

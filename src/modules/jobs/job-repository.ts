@@ -36,7 +36,7 @@ export class JobRepository {
    * The exact total and one page of ids of the jobs hiring at `filter.now`, and the span of time around it in
    * which that holds without a write (between the last and the next time a job starts or stops hiring).
    */
-  search(filter: JobSearchFilter, version: number | null = null): Promise<{ total: number; ids: number[]; validFrom: number; validUntil: number }> {
+  search(filter: JobSearchFilter, version: number | null = null): ReturnType<JobIndex['search']> {
     return this.index.search(filter, version);
   }
 

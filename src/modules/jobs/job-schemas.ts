@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { DateTimeUtc, FacetsQuery, Handle, ListDateTime, Nullable, Page, PageQuery, RequestId, StringEnum } from '../../schemas/common.js';
+import { CorrectedPage, DateTimeUtc, FacetsQuery, Handle, ListDateTime, Nullable, Page, PageQuery, RequestId, StringEnum, TypoQuery } from '../../schemas/common.js';
 import { EMPLOYMENT_TYPES, SENIORITIES } from '../../shared/catalog-data.js';
 import { FACET_TOP } from '../../search/facet-counts.js';
 import { JOB_FACETS } from './job-index.js';
@@ -112,6 +112,7 @@ export const JobSearchQuery = Type.Object({
   includeUnstatedSalary: Type.Optional(Type.Boolean({ description: 'With a salary filter: jobs that state no pay match too' })),
   sort: Type.Optional(StringEnum(JOB_SORTS, { default: 'RELEVANCE_DESC', description: 'RELEVANCE_DESC ranks keyword matches (newest first without keyword); DATE_DESC newest; POPULARITY_DESC most viewed' })),
   facets: FacetsQuery(JOB_FACETS, FACET_TOP),
+  ...TypoQuery,
   ...PageQuery,
 });
 
@@ -131,7 +132,7 @@ export const JobSuggestionQuery = Type.Object({
 });
 
 export const JobIdParams = Type.Object({ jobId: RequestId({ description: 'Job id' }) });
-export const JobPage = Page(JobSummary, 'JobPage', JOB_FACETS);
+export const JobPage = CorrectedPage(Page(JobSummary, 'JobPage', JOB_FACETS));
 
 export type JobSummaryDto = Static<typeof JobSummary>;
 export type JobDetailDto = Static<typeof JobDetail>;

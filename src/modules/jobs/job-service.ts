@@ -5,12 +5,12 @@ import { inIdOrder } from '../../shared/group.js';
 import type { Links } from '../../shared/links.js';
 import { translationLanguage, type Locale } from '../../shared/locale.js';
 import { toListDateTime, toUtcIso } from '../../shared/time.js';
-import { pageOf, type PageResult } from '../../schemas/common.js';
+import { pageOf, withCorrection, type PageResult } from '../../schemas/common.js';
 import { VersionedCache, type DataVersion } from '../../cache/data-version.js';
 import { NO_COMPANY, noMatchFacets, withCompanyHandles } from '../../search/facet-counts.js';
 import { SearchCache } from '../../search/search-cache.js';
 import { isHiring } from './job-document.js';
-import { queryTerms } from '../../search/search-text.js';
+import { queryTerms, queryWords } from '../../search/search-text.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
 import type { CodeService } from '../codes/code-service.js';
 import { jsonColumn } from '../posts/post-reads.js';
@@ -63,11 +63,11 @@ export class JobService {
     }
     const { now, ...withoutNow } = filter;
     // Results change when a job opens or closes: a cached page holds between the last such moment and the next.
-    const { total, ids, validUntil, facets } = await this.cache.get(JSON.stringify(withoutNow), now, (version) => this.jobs.search(filter, version), knownVersion);
+    const { total, ids, validUntil, facets, didYouMean } = await this.cache.get(JSON.stringify(withoutNow), now, (version) => this.jobs.search(filter, version), knownVersion);
     const [hydrated, named] = await Promise.all([
       this.hydrate(ids, locale), withCompanyHandles(facets, (companyIds) => this.accounts.companyHandles(companyIds)),
     ]);
-    return { page: pageOf(hydrated, total, page, pageSize, named), validUntil };
+    return { page: withCorrection(pageOf(hydrated, total, page, pageSize, named), didYouMean), validUntil };
   }
 
   /** Completions of a half-typed search among the jobs hiring now, and the moment they stop being current. */
@@ -230,6 +230,7 @@ export async function jobSearchFilter(
     regions: query.regions,
     facets: query.facets && [...new Set(query.facets)],
   };
+  if (query.typoTolerance && terms !== null) filter.typoWords = queryWords(keyword);
   const near = nearFilter(query);
   if (near) filter.near = near;
   const salary = salaryFilter(query);

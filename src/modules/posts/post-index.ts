@@ -17,7 +17,9 @@ import { groupBy } from '../../shared/group.js';
 import { ServedIndex, type ItemSource } from '../../search/live-index.js';
 import { countFlag, countValues, FACET_TOP, type FacetCount, type FacetCounts } from '../../search/facet-counts.js';
 import type { IndexedItem, OrderedDocuments } from '../../search/ordered-documents.js';
-import { relevancePage } from '../../search/ranking.js';
+import { tolerantRelevancePage } from '../../search/ranking.js';
+import { didYouMean, keywordMatches, type KeywordMatches } from '../../search/typo-tolerance.js';
+import type { QueryWord } from '../../search/search-text.js';
 import { withTemporaryBitmaps, type Bitmap } from '../../search/bitmaps.js';
 import type { IndexQuery, PostingIndex } from '../../search/posting-index.js';
 import { FACET_KIND, FACETS } from '../../search/fields.js';
@@ -43,6 +45,11 @@ export interface PostSearchFilter {
   offset: number;
   /** Facets whose counts are wanted besides the page; company values are company ids. */
   facets?: readonly PostFacet[];
+  /**
+   * The keyword's words, when its typos are tolerated (typo-tolerance.ts): matches of their corrections follow the
+   * exact ones, and a search that matches nothing exactly says the corrected keyword (`didYouMean`).
+   */
+  typoWords?: QueryWord[];
 }
 
 /** Each facet: the filter that is its own (left out when counting it: a menu counts the other values too), and its counts. */
@@ -107,29 +114,36 @@ export class PostIndex extends ServedIndex {
   }
 
   /** The exact total and one page of post ids, and the facet counts asked for. */
-  search(filter: PostSearchFilter, version: number | null = null): Promise<{ total: number; ids: number[]; facets?: FacetCounts }> {
+  search(filter: PostSearchFilter, version: number | null = null): Promise<PostSearchResult> {
     return inSpan('search index', { 'svc.index': 'posts' }, () => this.searchIndex(filter, version));
   }
 
-  private async searchIndex(filter: PostSearchFilter, version: number | null): Promise<{ total: number; ids: number[]; facets?: FacetCounts }> {
+  private async searchIndex(filter: PostSearchFilter, version: number | null): Promise<PostSearchResult> {
     const docs = await this.live.current(version);
     // Synchronous from here, so no write lands halfway; the bitmaps made on the way are freed at the end.
     return withTemporaryBitmaps(() => {
-      const result = matching(docs, filter);
+      const matches = keywordMatching(docs, filter);
+      const { result } = matches;
       const page = filter.terms && filter.order === 'rank'
-        ? relevancePage(docs, result, filter.terms, filter.offset, filter.limit)
+        ? tolerantRelevancePage(docs, matches, filter.terms, filter.offset, filter.limit)
         : docs.newest(result, filter.offset, filter.limit);
-      const ids = page.map((doc) => docs.itemId(doc));
-      if (!filter.facets?.length) return { total: result.size, ids };
+      const found: PostSearchResult = { total: result.size, ids: page.map((doc) => docs.itemId(doc)) };
+      if (filter.typoWords && matches.exact.isEmpty) {
+        const corrected = didYouMean(docs.index, filter.typoWords, (terms) => !matching(docs, { ...filter, terms }).isEmpty);
+        if (corrected !== null) found.didYouMean = corrected;
+      }
+      if (!filter.facets?.length) return found;
       const facets: FacetCounts = {};
       for (const name of filter.facets) {
         const { own, count } = FACET_RULES[name];
-        facets[name] = count(docs.index, filter[own] === undefined ? result : matching(docs, { ...filter, [own]: undefined }));
+        facets[name] = count(docs.index, filter[own] === undefined ? result : keywordMatching(docs, { ...filter, [own]: undefined }).result);
       }
-      return { total: result.size, ids, facets };
+      return { ...found, facets };
     });
   }
 }
+
+export interface PostSearchResult { total: number; ids: number[]; facets?: FacetCounts; didYouMean?: string }
 
 /** The documents matching a filter: its terms and facets, then its time window. */
 function matching(docs: OrderedDocuments, filter: PostSearchFilter): Bitmap {
@@ -137,3 +151,7 @@ function matching(docs: OrderedDocuments, filter: PostSearchFilter): Bitmap {
   if (filter.postedAfter === undefined && filter.postedBefore === undefined) return result;
   return docs.window(result, filter.postedAfter ?? -Infinity, filter.postedBefore ?? Infinity);
 }
+
+/** The matches of a filter, with those of its keyword's corrections when typos are tolerated. */
+const keywordMatching = (docs: OrderedDocuments, filter: PostSearchFilter): KeywordMatches =>
+  keywordMatches(docs.index, filter.typoWords, matching(docs, filter), () => matching(docs, { ...filter, terms: null }));

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTimeUtc, FacetsQuery, Handle, ListDateTime, Nullable, Page, PageQuery, RequestId, StringEnum } from '../../schemas/common.js';
+import { CorrectedPage, DateTimeUtc, FacetsQuery, Handle, ListDateTime, Nullable, Page, PageQuery, RequestId, StringEnum, TypoQuery } from '../../schemas/common.js';
 import { FACET_TOP } from '../../search/facet-counts.js';
 import { POST_FACETS } from './post-index.js';
 
@@ -78,11 +78,12 @@ export const PostSearchQuery = Type.Object({
   ...PageQuery,
   sort: Type.Optional(StringEnum(['RELEVANCE', 'RECENT'], { default: 'RELEVANCE', description: 'RELEVANCE ranks keyword matches (newest first without keyword); RECENT is newest first' })),
   facets: FacetsQuery(POST_FACETS, FACET_TOP),
+  ...TypoQuery,
 });
 
 export const PostIdParams = Type.Object({ postId: RequestId({ description: 'Post id' }) });
 
-export const PostPage = Page(PostSummary, 'PostPage', POST_FACETS);
+export const PostPage = CorrectedPage(Page(PostSummary, 'PostPage', POST_FACETS));
 
 export type PostSummaryDto = Static<typeof PostSummary>;
 export type PostDetailDto = Static<typeof PostDetail>;

@@ -5,11 +5,11 @@ import { inLocaleKey, type InLocale, TickBatch } from '../../shared/tick-batch.j
 import type { Links } from '../../shared/links.js';
 import { translationLanguage, type Locale } from '../../shared/locale.js';
 import { parseSearchTime, toListDateTime, toUtcIso } from '../../shared/time.js';
-import { pageOf, type PageResult } from '../../schemas/common.js';
+import { pageOf, withCorrection, type PageResult } from '../../schemas/common.js';
 import { VersionedCache, type DataVersion } from '../../cache/data-version.js';
 import { NO_COMPANY, noMatchFacets, withCompanyHandles } from '../../search/facet-counts.js';
 import { SearchCache } from '../../search/search-cache.js';
-import { queryTerms } from '../../search/search-text.js';
+import { queryTerms, queryWords } from '../../search/search-text.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
 import type { OgCard } from './og-fetcher.js';
 import { jsonColumn, jsonValue } from './post-reads.js';
@@ -82,11 +82,11 @@ export class PostService {
     const filter = await postSearchFilter(query, this.timeZone, (handle) => this.accounts.companyIdByHandle(handle));
     if (filter === null) return pageOf<PostSummaryDto>([], 0, page, pageSize, noMatchFacets(query.facets));
 
-    const { total, ids, facets } = await this.cache.get(JSON.stringify(filter), 0, (version) => this.posts.search(filter, version), knownVersion);
+    const { total, ids, facets, didYouMean } = await this.cache.get(JSON.stringify(filter), 0, (version) => this.posts.search(filter, version), knownVersion);
     const [items, named] = await Promise.all([
       this.hydrate(ids, viewer, locale), withCompanyHandles(facets, (companyIds) => this.accounts.companyHandles(companyIds)),
     ]);
-    return pageOf(items, total, page, pageSize, named);
+    return withCorrection(pageOf(items, total, page, pageSize, named), didYouMean);
   }
 
   async detail(postId: number, viewer: Viewer | null, locale: Locale, knownVersion: number | null = null): Promise<PostDetailDto> {
@@ -231,6 +231,7 @@ export async function postSearchFilter(
     offset: (query.page - 1) * query.pageSize,
     facets: query.facets && [...new Set(query.facets)],
   };
+  if (query.typoTolerance && terms !== null) filter.typoWords = queryWords(keyword);
   if (query.companyId) filter.authorCompanyId = await companyIdByHandle(query.companyId) ?? NO_COMPANY;
   return filter;
 }

@@ -1,0 +1,189 @@
+/**
+ * Typo tolerance (docs/search.md "Typos"): each word of a keyword also matches the words of the index within a few
+ * edits of it. A word of a spaced script matches at one edit from 5 letters and two from 9 (Meilisearch's lengths),
+ * by the optimal-string-alignment distance (a swap of two neighbours is one edit, as in Lucene's FuzzyQuery), never
+ * at its first letter; a Korean word of 3 syllables or more matches at one edit of the letters it is typed with
+ * (hangul.ts), as long as every bigram of the corrected word is in the index. Every other word matches only itself.
+ */
+import { RoaringBitmap32, type Bitmap } from './bitmaps.js';
+import { typedLetters } from './hangul.js';
+import type { PostingIndex } from './posting-index.js';
+import { queryTerms, type QueryWord } from './search-text.js';
+
+/** The edits a word of a spaced script may differ by: by its length in letters. */
+export const editsFor = (letters: number): number => (letters >= 9 ? 2 : letters >= 5 ? 1 : 0);
+
+/** A Korean word is corrected from this many syllables. */
+const KOREAN_SYLLABLES = 3;
+
+/** The optimal-string-alignment distance of two strings of code points, or `max + 1` once it must exceed `max`. */
+export function editDistance(a: readonly string[], b: readonly string[], max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let before = new Array<number>(b.length + 1).fill(0);
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  let current = new Array<number>(b.length + 1).fill(0);
+  // A swap reaches back two rows: only two rows in a row past `max` show that every later one is.
+  let leastBefore = 0;
+  for (let i = 1; i <= a.length; i++) {
+    current[0] = i;
+    let least = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2]! + 1);
+      current[j] = d;
+      if (d < least) least = d;
+    }
+    if (least > max && leastBefore > max) return max + 1;
+    leastBefore = least;
+    [before, previous, current] = [previous, current, before];
+  }
+  return Math.min(previous[b.length]!, max + 1);
+}
+
+/**
+ * The words of the index's spaced scripts by first letter and length, for the words a typo may have meant. Takes the
+ * vocabulary's new names as they come (the vocabulary only grows), so a word written since is found.
+ */
+export class SpacedWords {
+  private readonly byStart = new Map<string, Map<number, string[]>>();
+  private seen = 0;
+
+  /** The index's words within `edits` of `word` (its first letter kept), `word` itself left out. */
+  similar(index: PostingIndex, word: string, edits: number): string[] {
+    this.catchUp(index.tokenNames());
+    const letters = [...word];
+    const lengths = this.byStart.get(letters[0]!);
+    if (!lengths) return [];
+    const found: string[] = [];
+    for (let length = letters.length - edits; length <= letters.length + edits; length++) {
+      for (const candidate of lengths.get(length) ?? []) {
+        if (candidate !== word && editDistance(letters, [...candidate], edits) <= edits) found.push(candidate);
+      }
+    }
+    return found;
+  }
+
+  private catchUp(names: readonly string[]): void {
+    for (; this.seen < names.length; this.seen++) {
+      const name = names[this.seen]!;
+      const letters = [...name];
+      // Spaced-script words only: no facet token (a private-use mark), no CJK bigram or character.
+      if (letters.length < 4 || !/^[\p{L}\p{N}\p{M}]+$/u.test(name) || /[\p{Script=Han}\p{Script=Hangul}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(name)) continue;
+      let lengths = this.byStart.get(letters[0]!);
+      if (!lengths) this.byStart.set(letters[0]!, lengths = new Map());
+      let list = lengths.get(letters.length);
+      if (!list) lengths.set(letters.length, list = []);
+      list.push(name);
+    }
+  }
+}
+
+const SYLLABLES = 0xac00;
+const INITIALS = 'ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ';
+const VOWELS = 'ㅏㅐㅑㅒㅓㅔㅕㅖㅗㅘㅙㅚㅛㅜㅝㅞㅟㅠㅡㅢㅣ';
+const FINALS = ['', ...'ㄱㄲㄳㄴㄵㄶㄷㄹㄺㄻㄼㄽㄾㄿㅀㅁㅂㅄㅅㅆㅇㅈㅊㅋㅌㅍㅎ'];
+const isSyllable = (char: string) => char >= '가' && char <= '힣';
+
+/**
+ * The Korean words one letter away from `word` (all syllables): a syllable's initial, vowel or final changed, a
+ * final added or dropped. Keeps a word's syllable count, as a single slip of the keyboard does.
+ */
+function koreanNeighbours(word: string): string[] {
+  const syllables = [...word];
+  const out = new Set<string>();
+  syllables.forEach((syllable, i) => {
+    const n = syllable.charCodeAt(0) - SYLLABLES;
+    const [initial, vowel, final] = [Math.floor(n / 588), Math.floor((n % 588) / 28), n % 28];
+    const compose = (a: number, b: number, c: number) => String.fromCharCode(SYLLABLES + a * 588 + b * 28 + c);
+    const variants: string[] = [];
+    for (let a = 0; a < INITIALS.length; a++) if (a !== initial) variants.push(compose(a, vowel, final));
+    for (let b = 0; b < VOWELS.length; b++) if (b !== vowel) variants.push(compose(initial, b, final));
+    for (let c = 0; c < FINALS.length; c++) if (c !== final) variants.push(compose(initial, vowel, c));
+    for (const variant of variants) {
+      // A compound letter is two keys: changing it wholesale is more than one edit.
+      const candidate = [...syllables.slice(0, i), variant, ...syllables.slice(i + 1)].join('');
+      if (editDistance([...typedLetters(word)], [...typedLetters(candidate)], 1) <= 1) out.add(candidate);
+    }
+  });
+  out.delete(word);
+  return [...out];
+}
+
+/** Each index's words by first letter and length, made at its first typo-tolerant search. */
+const spacedWords = new WeakMap<PostingIndex, SpacedWords>();
+
+/** The terms of a CJK word: its bigrams. */
+const bigrams = (word: string): string[] => {
+  const chars = [...word];
+  return chars.slice(0, -1).map((c, i) => c + chars[i + 1]!);
+};
+
+/**
+ * What each word of a keyword may match: its own terms first, then each correction's (a list of terms all required).
+ * A correction is kept only when the index holds every term of it.
+ */
+export function alternativesOf(index: PostingIndex, words: readonly QueryWord[]): string[][][] {
+  let spaced = spacedWords.get(index);
+  if (!spaced) spacedWords.set(index, spaced = new SpacedWords());
+  return words.map((word) => {
+    const own = [word.terms];
+    if (!word.cjk) {
+      const edits = editsFor([...word.text].length);
+      return edits === 0 ? own : [...own, ...spaced.similar(index, word.text, edits).map((w) => [w])];
+    }
+    const chars = [...word.text];
+    if (chars.length < KOREAN_SYLLABLES || !chars.every(isSyllable)) return own;
+    const corrections = koreanNeighbours(word.text).map(bigrams).filter((terms) => terms.every((t) => index.posting(t) !== undefined));
+    return [...own, ...corrections];
+  });
+}
+
+/** The documents of `within` that match every word by one of its alternatives. */
+export function matchAlternatives(index: PostingIndex, alternatives: readonly string[][][], within: Bitmap): Bitmap {
+  let result: Bitmap = within;
+  for (const word of alternatives) {
+    const matches = word.map((terms) => index.match({ all: terms.map((t) => [t]), none: [] }, result));
+    result = matches.length === 1 ? matches[0]! : RoaringBitmap32.orMany(matches);
+    if (result.isEmpty) break;
+  }
+  return result === within ? RoaringBitmap32.and(within, within) : result;
+}
+
+/** The keyword with each word no document holds replaced by its most frequent correction; null when there is none. */
+export function correctedKeyword(index: PostingIndex, words: readonly QueryWord[], alternatives: readonly string[][][]): string | null {
+  let changed = false;
+  const corrected = words.map((word, i) => {
+    const [own, ...corrections] = alternatives[i]!;
+    if (own!.every((t) => index.posting(t) !== undefined) || corrections.length === 0) return word.text;
+    const frequency = (terms: string[]) => Math.min(...terms.map((t) => index.posting(t)!.size));
+    const best = corrections.reduce((a, b) => (frequency(b) > frequency(a) ? b : a));
+    changed = true;
+    return word.cjk ? best[0]! + best.slice(1).map((t) => [...t].at(-1)).join('') : best[0]!;
+  });
+  return changed ? corrected.join(' ') : null;
+}
+
+/** A keyword's matches: `exact` holds every term, `result` adds those matched by a correction (`corrections`: their terms). */
+export interface KeywordMatches { result: Bitmap; exact: Bitmap; corrections: string[] }
+
+/**
+ * The matches of a search whose keyword matched `exact`; with `words` (typo tolerance asked for), also the documents
+ * that `withoutKeyword()` (the search's other filters) gives and that match each word or one of its corrections.
+ */
+export function keywordMatches(index: PostingIndex, words: readonly QueryWord[] | undefined, exact: Bitmap, withoutKeyword: () => Bitmap): KeywordMatches {
+  if (!words) return { result: exact, exact, corrections: [] };
+  const alternatives = alternativesOf(index, words);
+  if (alternatives.every((word) => word.length === 1)) return { result: exact, exact, corrections: [] };
+  const result = matchAlternatives(index, alternatives, withoutKeyword());
+  return { result, exact, corrections: [...new Set(alternatives.flatMap((word) => word.slice(1).flat()))] };
+}
+
+/**
+ * For a search that matched nothing: the keyword corrected (correctedKeyword), when the search with it would match
+ * (`matches` tells, given its terms); null otherwise.
+ */
+export function didYouMean(index: PostingIndex, words: readonly QueryWord[], matches: (terms: string[]) => boolean): string | null {
+  const corrected = correctedKeyword(index, words, alternativesOf(index, words));
+  return corrected !== null && matches(queryTerms(corrected)) ? corrected : null;
+}

@@ -1,0 +1,104 @@
+/**
+ * Typo tolerance over HTTP, on posts and jobs: which words a misspelt keyword matches (one edit from 5 letters, two
+ * from 9, the first letter kept; a Korean word of 3 syllables at one letter), exact matches first, exact counts,
+ * `didYouMean` when nothing matches exactly, and the default answers unchanged to the byte. The distance itself is
+ * held to a plain implementation, and the rule to one computed post by post, by test/search-engines.test.ts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { editDistance, editsFor } from '../src/search/typo-tolerance.js';
+import { jsonPart, multipart } from './helpers/multipart.js';
+import { createTestApp, type TestContext } from './helpers/test-app.js';
+import { ENGINES } from './helpers/test-database.js';
+import { accessToken, bearer } from './helpers/tokens.js';
+
+/** Levenshtein with adjacent swaps (optimal string alignment), the textbook table. */
+function plainDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+describe('the edit distance', () => {
+  it('is the optimal-string-alignment distance, cut off past the most allowed', () => {
+    let seed = 11;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const word = () => Array.from({ length: 1 + Math.floor(next() * 9) }, () => 'abcd'[Math.floor(next() * 4)]).join('');
+    for (let i = 0; i < 3000; i++) {
+      const [a, b] = [word(), word()];
+      const max = Math.floor(next() * 3);
+      expect(editDistance([...a], [...b], max), `${a} ${b} ${max}`).toBe(Math.min(plainDistance(a, b), max + 1));
+    }
+    expect([editsFor(4), editsFor(5), editsFor(8), editsFor(9)]).toEqual([0, 1, 1, 2]);
+  });
+});
+
+describe.each(ENGINES)('typo tolerance on %s', (engine) => {
+  let t: TestContext;
+  const posts: Record<string, number> = {};
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+    const token = await accessToken(t, 'post:write');
+    // One exact, four within the edits a 9-letter word allows (first letter kept), two beyond them.
+    for (const word of ['koalabear', 'koalaber', 'koalabaer', 'kaolabear', 'koalabxxr', 'xoalabear', 'koalaxxxr']) {
+      const body = multipart([jsonPart({ text: `오늘의 동물: ${word}` })]);
+      const res = await t.request({ method: 'POST', url: '/api/v1/posts', headers: { ...body.headers, ...bearer(token) }, payload: body.payload });
+      expect(res.statusCode, res.body).toBe(201);
+      posts[word] = res.json().postId;
+    }
+  });
+  afterAll(async () => { await t?.close(); });
+
+  const get = async (url: string) => {
+    const res = await t.get(url);
+    expect(res.statusCode, res.body).toBe(200);
+    return res;
+  };
+  const idsOf = (body: { items: Array<{ postId: number }> }) => body.items.map((p) => Object.keys(posts).find((w) => posts[w] === p.postId));
+
+  it('matches a post word within the edits its length allows, never at the first letter, the exact match first', async () => {
+    const body = (await get('/api/v1/posts?keyword=koalabear&typoTolerance=true')).json();
+    expect(body.totalItems).toBe(5);
+    expect(idsOf(body)[0]).toBe('koalabear');
+    expect(idsOf(body).sort()).toEqual(['kaolabear', 'koalabaer', 'koalabear', 'koalaber', 'koalabxxr']);
+    expect(body.didYouMean).toBeUndefined();
+    // Paging past the exact match reaches the others, counted the same.
+    const second = (await get('/api/v1/posts?keyword=koalabear&typoTolerance=true&pageSize=2&page=2')).json();
+    expect(second.totalItems).toBe(5);
+    expect(second.items).toEqual(body.items.slice(2, 4));
+  });
+
+  it('leaves the default answer byte for byte what it was, and typoTolerance=false the same', async () => {
+    const plain = await get('/api/v1/posts?keyword=koalaber');
+    expect(plain.json().totalItems).toBe(1);
+    expect((await get('/api/v1/posts?keyword=koalaber&typoTolerance=false')).body).toBe(plain.body);
+    const none = await get('/api/v1/jobs?keyword=backnd');
+    expect(Object.keys(none.json()).sort()).toEqual(['items', 'page', 'pageSize', 'totalItems', 'totalPages']);
+  });
+
+  it('corrects job keywords in English and Korean, says the correction when nothing matched exactly, and counts exactly', async () => {
+    for (const [typo, meant] of [['backnd', 'backend'], ['devloper', 'developer'], ['개발쟈', '개발자']]) {
+      const tolerant = (await get(`/api/v1/jobs?keyword=${encodeURIComponent(typo!)}&typoTolerance=true&pageSize=50`)).json();
+      const exact = (await get(`/api/v1/jobs?keyword=${encodeURIComponent(meant!)}&pageSize=50`)).json();
+      expect(exact.totalItems, meant).toBeGreaterThan(0);
+      expect(tolerant.totalItems, typo).toBe(exact.totalItems);
+      expect(tolerant.didYouMean, typo).toBe(meant);
+      expect(new Set(tolerant.items.map((j: { jobId: number }) => j.jobId)), typo).toEqual(new Set(exact.items.map((j: { jobId: number }) => j.jobId)));
+    }
+    // A word below 5 letters is never corrected.
+    expect((await get('/api/v1/jobs?keyword=bakc&typoTolerance=true')).json()).toMatchObject({ totalItems: 0 });
+  });
+
+  it('corrects a typo on the second word of a keyword while the first matches exactly, with the other filters', async () => {
+    const exact = (await get('/api/v1/jobs?keyword=backend%20developer&workTypes=REMOTE')).json();
+    const tolerant = (await get('/api/v1/jobs?keyword=backend%20devloper&workTypes=REMOTE&typoTolerance=true&facets=workTypes')).json();
+    expect(exact.totalItems).toBeGreaterThan(0);
+    expect(tolerant.totalItems).toBe(exact.totalItems);
+    expect(tolerant.didYouMean).toBe('backend developer');
+    expect(tolerant.facets.workTypes.find((f: { value: string }) => f.value === 'REMOTE').count).toBe(exact.totalItems);
+  });
+});
