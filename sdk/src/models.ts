@@ -92,6 +92,10 @@ export type GetAuthorizationServerMetadataResponse = Schemas['GetAuthorizationSe
 
 export type GetJwksResponse = Schemas['GetJwksResponse'];
 
+export type Highlight = Schemas['Highlight'];
+
+export type HighlightFragment = Schemas['HighlightFragment'];
+
 export type HostCreateRequest = Schemas['HostCreateRequest'];
 
 export type HostIdResponse = Schemas['HostIdResponse'];

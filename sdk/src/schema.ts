@@ -1639,6 +1639,19 @@ export interface components {
                 [key: string]: unknown;
             }[];
         };
+        /** Highlight */
+        Highlight: {
+            /** @description The item field the fragments come from (a job's `description` is in its detail) */
+            field: string;
+            fragments: components["schemas"]["HighlightFragment"][];
+        };
+        /** HighlightFragment */
+        HighlightFragment: {
+            /** @description Up to 160 characters of the field, as shown */
+            text: string;
+            /** @description The matched spans as [start, end) offsets in UTF-16 code units of `text` */
+            matches: number[][];
+        };
         /** HostCreateRequest */
         HostCreateRequest: {
             /** @enum {string} */
@@ -1948,6 +1961,8 @@ export interface components {
             location: components["schemas"]["JobLocation"] | null;
             /** @description What the job pays, as stated; null when not stated */
             salary: components["schemas"]["JobSalary"] | null;
+            /** @description With `highlight=true`: why the item matched; empty without a keyword */
+            highlights?: components["schemas"]["Highlight"][];
         };
         /** JobUpdateMultipart */
         JobUpdateMultipart: {
@@ -2190,6 +2205,8 @@ export interface components {
              * @example 2026-08-23T15:00
              */
             postedAt: string;
+            /** @description With `highlight=true`: why the item matched; empty without a keyword */
+            highlights?: components["schemas"]["Highlight"][];
         };
         /** PostUpdateMultipart */
         PostUpdateMultipart: {
@@ -2635,6 +2652,8 @@ export interface operations {
                 facets?: ("companyId" | "hasImages" | "hasOg")[];
                 /** @description Keyword words of 5 letters or more also match at one edit, of 9 or more at two, Korean words of 3 syllables or more at one letter; such matches come after the exact ones. Default false */
                 typoTolerance?: boolean;
+                /** @description Each item gains `highlights`: the fields whose shown text holds the keyword, with fragments and the matched spans. Default false */
+                highlight?: boolean;
             };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
@@ -3963,6 +3982,8 @@ export interface operations {
                 facets?: ("companyId" | "jobCategories" | "seniorities" | "employmentTypes" | "companySizes" | "workTypes" | "countries" | "regions" | "salary")[];
                 /** @description Keyword words of 5 letters or more also match at one edit, of 9 or more at two, Korean words of 3 syllables or more at one letter; such matches come after the exact ones. Default false */
                 typoTolerance?: boolean;
+                /** @description Each item gains `highlights`: the fields whose shown text holds the keyword, with fragments and the matched spans. Default false */
+                highlight?: boolean;
                 /** @description Page number from 1; values below 1 are read as 1 */
                 page?: number;
                 /** @description Items per page, 1 to 50; values outside are brought into range */

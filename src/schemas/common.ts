@@ -119,10 +119,22 @@ export function pageOf<T>(items: T[], totalItems: number, page: number, pageSize
   return result;
 }
 
-/** Search parameters of post and job search beyond the contract (docs/search.md "Typos"). */
-export const TypoQuery = {
+/** Search parameters of post and job search beyond the contract (docs/search.md "Typos", "Highlights"). */
+export const KeywordQuery = {
   typoTolerance: Type.Optional(Type.Boolean({ description: 'Keyword words of 5 letters or more also match at one edit, of 9 or more at two, Korean words of 3 syllables or more at one letter; such matches come after the exact ones. Default false' })),
+  highlight: Type.Optional(Type.Boolean({ description: 'Each item gains `highlights`: the fields whose shown text holds the keyword, with fragments and the matched spans. Default false' })),
 };
+
+export const Highlight = Type.Object({
+  field: Type.String({ description: 'The item field the fragments come from (a job\'s `description` is in its detail)' }),
+  fragments: Type.Array(Type.Object({
+    text: Type.String({ maxLength: 161, description: 'Up to 160 characters of the field, as shown' }),
+    matches: Type.Array(Type.Array(Type.Integer({ minimum: 0 }), { minItems: 2, maxItems: 2 }), { description: 'The matched spans as [start, end) offsets in UTF-16 code units of `text`' }),
+  }, { title: 'HighlightFragment' }), { maxItems: 3 }),
+}, { title: 'Highlight' });
+
+/** An item's `highlights` (present when the search asked for them). */
+export const Highlights = Type.Optional(Type.Array(Highlight, { description: 'With `highlight=true`: why the item matched; empty without a keyword' }));
 
 /** A search page's envelope with `didYouMean` (post and job search, whose typos may be tolerated). */
 export function CorrectedPage<P extends TObject>(page: P) {

@@ -4,7 +4,7 @@ import { SeenBefore } from '../cache/seen-before.js';
 import { ClientGoneError } from '../db/read-scope.js';
 import type { FacetCounts } from './facet-counts.js';
 
-interface Found { total: number; ids: number[]; validFrom?: number; validUntil?: number; facets?: FacetCounts; didYouMean?: string }
+interface Found { total: number; ids: number[]; validFrom?: number; validUntil?: number; facets?: FacetCounts; didYouMean?: string; corrections?: string[] }
 interface Entry extends Omit<Found, 'validFrom' | 'validUntil'> { version: number; validFrom: number; validUntil: number }
 
 /**
@@ -48,6 +48,7 @@ export class SearchCache {
       const entry = {
         version, validFrom: fresh.validFrom ?? Number.NEGATIVE_INFINITY, validUntil: fresh.validUntil ?? Number.POSITIVE_INFINITY, total: fresh.total, ids: fresh.ids, facets: fresh.facets,
         ...(fresh.didYouMean !== undefined && { didYouMean: fresh.didYouMean }),
+        ...(fresh.corrections !== undefined && { corrections: fresh.corrections }),
       };
       if (this.offered.admits(key, this.entries.has(key))) this.entries.set(key, entry);
       return entry;

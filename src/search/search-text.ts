@@ -213,3 +213,60 @@ export function queryWords(keyword: string): QueryWord[] {
   }, Infinity);
   return words;
 }
+
+/**
+ * Where in `text` (UTF-16 offsets, [start, end)) the tokenizer finds one of `terms`: a word, a CJK bigram (both its
+ * characters), or a single CJK character; overlapping and touching spans merged. Each character is normalized
+ * on its own, so that every offset of the normalized text leads back to the character it came from.
+ */
+export function termSpans(text: string, terms: ReadonlySet<string>): Array<[number, number]> {
+  // The normalized text, and for each of its code units the offset of the original character.
+  let normal = '';
+  const from: number[] = [];
+  for (let i = 0; i < text.length;) {
+    const code = text.codePointAt(i)!;
+    const width = code > 0xffff ? 2 : 1;
+    const piece = normalized(text.slice(i, i + width));
+    for (let k = 0; k < piece.length; k++) from.push(i);
+    normal += piece;
+    i += width;
+  }
+  from.push(text.length);
+  const spans: Array<[number, number]> = [];
+  /** The original span of normalized code units [a, b). */
+  const original = (a: number, b: number): [number, number] => [from[a]!, from[b]!];
+  let kind = OTHER;
+  let start = 0;
+  const points: number[] = [];
+  for (let i = 0; i <= normal.length;) {
+    const code = i < normal.length ? normal.codePointAt(i)! : -1;
+    const width = code > 0xffff ? 2 : 1;
+    const next = code < 0 ? OTHER : code < 0x10000 ? BMP_CLASS[code]! : astralClass(code);
+    if (next !== kind) {
+      if (kind === SPACED && terms.has(normal.slice(start, i))) spans.push(original(start, i));
+      else if (kind === UNSPACED) cjkSpans(normal, points, i, terms, spans, original);
+      points.length = 0;
+      kind = next;
+      start = i;
+    }
+    if (kind === UNSPACED) points.push(i);
+    i += width;
+  }
+  spans.sort((a, b) => a[0] - b[0]);
+  const merged: Array<[number, number]> = [];
+  for (const span of spans) {
+    const last = merged.at(-1);
+    if (last && span[0] <= last[1]) last[1] = Math.max(last[1], span[1]);
+    else merged.push([...span]);
+  }
+  return merged;
+}
+
+/** The spans of a CJK run (its characters start at `points`, the run ends at `end`): its bigrams and characters among `terms`. */
+function cjkSpans(normal: string, points: number[], end: number, terms: ReadonlySet<string>, spans: Array<[number, number]>, original: (a: number, b: number) => [number, number]): void {
+  const at = (k: number) => (k + 1 < points.length ? points[k + 1]! : end);
+  for (let k = 0; k < points.length; k++) {
+    if (k + 1 < points.length && terms.has(normal.slice(points[k]!, at(k + 1)))) spans.push(original(points[k]!, at(k + 1)));
+    if (terms.has(normal.slice(points[k]!, at(k)))) spans.push(original(points[k]!, at(k)));
+  }
+}

@@ -77,7 +77,8 @@ export interface JobSearchFilter {
   typoWords?: QueryWord[];
 }
 
-export interface JobSearchResult { total: number; ids: number[]; validFrom: number; validUntil: number; facets?: FacetCounts; didYouMean?: string }
+/** `corrections`: the terms of the corrections a typo-tolerant search matched by (for highlights). */
+export interface JobSearchResult { total: number; ids: number[]; validFrom: number; validUntil: number; facets?: FacetCounts; didYouMean?: string; corrections?: string[] }
 
 /** The filter as bitmap algebra: keyword terms required, and one facet group per filter (its values ORed). */
 export function jobIndexQuery(filter: JobSearchFilter): IndexQuery {
@@ -307,6 +308,7 @@ export class JobIndex extends ServedIndex {
         : filter.terms && filter.order === 'rank' ? tolerantRelevancePage(docs, matches, filter.terms, filter.offset, filter.limit)
           : docs.newest(result, filter.offset, filter.limit);
       const found: JobSearchResult = { total: result.size, ids: page.map((doc) => docs.itemId(doc)), validFrom, validUntil };
+      if (matches.corrections.length) found.corrections = matches.corrections;
       if (filter.typoWords && matches.exact.isEmpty) {
         const corrected = didYouMean(docs.index, filter.typoWords, (terms) => !hiring({ ...filter, terms }).isEmpty);
         if (corrected !== null) found.didYouMean = corrected;

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { CorrectedPage, DateTimeUtc, FacetsQuery, Handle, ListDateTime, Nullable, Page, PageQuery, RequestId, StringEnum, TypoQuery } from '../../schemas/common.js';
+import { CorrectedPage, DateTimeUtc, FacetsQuery, Handle, ListDateTime, Nullable, Page, PageQuery, Highlights, KeywordQuery, RequestId, StringEnum } from '../../schemas/common.js';
 import { EMPLOYMENT_TYPES, SENIORITIES } from '../../shared/catalog-data.js';
 import { FACET_TOP } from '../../search/facet-counts.js';
 import { JOB_FACETS } from './job-index.js';
@@ -52,6 +52,7 @@ export const JobSummary = Type.Object({
   endAt: Nullable(ListDateTime('Recruiting end; null for always-open jobs')),
   location: place,
   salary: pay,
+  highlights: Highlights,
 }, { title: 'JobSummary' });
 
 export const JobDetail = Type.Object({
@@ -112,7 +113,7 @@ export const JobSearchQuery = Type.Object({
   includeUnstatedSalary: Type.Optional(Type.Boolean({ description: 'With a salary filter: jobs that state no pay match too' })),
   sort: Type.Optional(StringEnum(JOB_SORTS, { default: 'RELEVANCE_DESC', description: 'RELEVANCE_DESC ranks keyword matches (newest first without keyword); DATE_DESC newest; POPULARITY_DESC most viewed' })),
   facets: FacetsQuery(JOB_FACETS, FACET_TOP),
-  ...TypoQuery,
+  ...KeywordQuery,
   ...PageQuery,
 });
 

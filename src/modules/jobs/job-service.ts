@@ -11,6 +11,7 @@ import { NO_COMPANY, noMatchFacets, withCompanyHandles } from '../../search/face
 import { SearchCache } from '../../search/search-cache.js';
 import { isHiring } from './job-document.js';
 import { queryTerms, queryWords } from '../../search/search-text.js';
+import { highlightsOf } from '../../search/highlights.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
 import type { CodeService } from '../codes/code-service.js';
 import { jsonColumn } from '../posts/post-reads.js';
@@ -63,11 +64,22 @@ export class JobService {
     }
     const { now, ...withoutNow } = filter;
     // Results change when a job opens or closes: a cached page holds between the last such moment and the next.
-    const { total, ids, validUntil, facets, didYouMean } = await this.cache.get(JSON.stringify(withoutNow), now, (version) => this.jobs.search(filter, version), knownVersion);
-    const [hydrated, named] = await Promise.all([
+    const { total, ids, validUntil, facets, didYouMean, corrections } = await this.cache.get(JSON.stringify(withoutNow), now, (version) => this.jobs.search(filter, version), knownVersion);
+    const [summaries, named] = await Promise.all([
       this.hydrate(ids, locale), withCompanyHandles(facets, (companyIds) => this.accounts.companyHandles(companyIds)),
     ]);
+    const hydrated = query.highlight ? await this.highlighted(summaries, new Set([...filter.terms ?? [], ...corrections ?? []]), locale, knownVersion) : summaries;
     return { page: withCorrection(pageOf(hydrated, total, page, pageSize, named), didYouMean), validUntil };
+  }
+
+  /** The items with why they matched: their title, subtitle and description (read from the details, as shown there). */
+  private async highlighted(items: JobSummaryDto[], terms: ReadonlySet<string>, locale: Locale, knownVersion: number | null): Promise<JobSummaryDto[]> {
+    if (terms.size === 0) return items.map((item) => ({ ...item, highlights: [] }));
+    const details = await Promise.all(items.map((item) => this.detail(item.jobId, locale, knownVersion)));
+    return items.map((item, i) => ({
+      ...item,
+      highlights: highlightsOf([['title', item.title], ['subtitle', item.subtitle], ['description', details[i]!.job.description]], terms),
+    }));
   }
 
   /** Completions of a half-typed search among the jobs hiring now, and the moment they stop being current. */

@@ -128,6 +128,7 @@ export class PostIndex extends ServedIndex {
         ? tolerantRelevancePage(docs, matches, filter.terms, filter.offset, filter.limit)
         : docs.newest(result, filter.offset, filter.limit);
       const found: PostSearchResult = { total: result.size, ids: page.map((doc) => docs.itemId(doc)) };
+      if (matches.corrections.length) found.corrections = matches.corrections;
       if (filter.typoWords && matches.exact.isEmpty) {
         const corrected = didYouMean(docs.index, filter.typoWords, (terms) => !matching(docs, { ...filter, terms }).isEmpty);
         if (corrected !== null) found.didYouMean = corrected;
@@ -143,7 +144,8 @@ export class PostIndex extends ServedIndex {
   }
 }
 
-export interface PostSearchResult { total: number; ids: number[]; facets?: FacetCounts; didYouMean?: string }
+/** `corrections`: the terms of the corrections a typo-tolerant search matched by (for highlights). */
+export interface PostSearchResult { total: number; ids: number[]; facets?: FacetCounts; didYouMean?: string; corrections?: string[] }
 
 /** The documents matching a filter: its terms and facets, then its time window. */
 function matching(docs: OrderedDocuments, filter: PostSearchFilter): Bitmap {

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CorrectedPage, DateTimeUtc, FacetsQuery, Handle, ListDateTime, Nullable, Page, PageQuery, RequestId, StringEnum, TypoQuery } from '../../schemas/common.js';
+import { CorrectedPage, DateTimeUtc, FacetsQuery, Handle, ListDateTime, Nullable, Page, PageQuery, Highlights, KeywordQuery, RequestId, StringEnum } from '../../schemas/common.js';
 import { FACET_TOP } from '../../search/facet-counts.js';
 import { POST_FACETS } from './post-index.js';
 
@@ -45,6 +45,7 @@ const summaryFields = {
 export const PostSummary = Type.Object({
   ...summaryFields,
   postedAt: ListDateTime('When it was posted'),
+  highlights: Highlights,
 }, { title: 'PostSummary' });
 
 export const Mention = Type.Object({ name: Type.String(), id: Type.String({ description: 'Handle' }) }, { title: 'Mention' });
@@ -78,7 +79,7 @@ export const PostSearchQuery = Type.Object({
   ...PageQuery,
   sort: Type.Optional(StringEnum(['RELEVANCE', 'RECENT'], { default: 'RELEVANCE', description: 'RELEVANCE ranks keyword matches (newest first without keyword); RECENT is newest first' })),
   facets: FacetsQuery(POST_FACETS, FACET_TOP),
-  ...TypoQuery,
+  ...KeywordQuery,
 });
 
 export const PostIdParams = Type.Object({ postId: RequestId({ description: 'Post id' }) });

@@ -10,6 +10,7 @@ import { VersionedCache, type DataVersion } from '../../cache/data-version.js';
 import { NO_COMPANY, noMatchFacets, withCompanyHandles } from '../../search/facet-counts.js';
 import { SearchCache } from '../../search/search-cache.js';
 import { queryTerms, queryWords } from '../../search/search-text.js';
+import { highlightsOf } from '../../search/highlights.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
 import type { OgCard } from './og-fetcher.js';
 import { jsonColumn, jsonValue } from './post-reads.js';
@@ -82,10 +83,12 @@ export class PostService {
     const filter = await postSearchFilter(query, this.timeZone, (handle) => this.accounts.companyIdByHandle(handle));
     if (filter === null) return pageOf<PostSummaryDto>([], 0, page, pageSize, noMatchFacets(query.facets));
 
-    const { total, ids, facets, didYouMean } = await this.cache.get(JSON.stringify(filter), 0, (version) => this.posts.search(filter, version), knownVersion);
-    const [items, named] = await Promise.all([
+    const { total, ids, facets, didYouMean, corrections } = await this.cache.get(JSON.stringify(filter), 0, (version) => this.posts.search(filter, version), knownVersion);
+    const [hydrated, named] = await Promise.all([
       this.hydrate(ids, viewer, locale), withCompanyHandles(facets, (companyIds) => this.accounts.companyHandles(companyIds)),
     ]);
+    const terms = new Set([...filter.terms ?? [], ...corrections ?? []]);
+    const items = query.highlight ? hydrated.map((item) => ({ ...item, highlights: highlightsOf([['content', item.content]], terms) })) : hydrated;
     return withCorrection(pageOf(items, total, page, pageSize, named), didYouMean);
   }
 
