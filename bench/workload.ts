@@ -9,6 +9,7 @@
  */
 import { catalogCodes } from '../src/shared/catalog-data.js';
 import { SeededRandom } from '../src/demo/random.js';
+import { PLACES_OF_CITY } from '../src/demo/places.js';
 import { CITIES, COMPANIES, EVENT_TEXTS, fill, JOB_TEXTS, POST_TEMPLATES, ROLES, TECHS, TEXT_LANGUAGES } from '../src/demo/vocabulary.js';
 
 const LANGUAGES = ['ko', 'ko', 'ko', 'en', 'en-US,en;q=0.9', 'ja', 'zh-CN', 'zh-TW', 'ko-KR,ko;q=0.9,en;q=0.5', 'de'];
@@ -122,7 +123,29 @@ export function workload(data: WorkloadData, seed = 11): Workload {
     if (rnd.chance(0.3)) q.push(`workTypes=${some(catalogCodes('work-types'))}`);
     if (rnd.chance(0.1)) q.push(`companyId=${rnd.pick(companies)}`);
     q.push(`sort=${rnd.pick(['RELEVANCE_DESC', 'DATE_DESC', 'POPULARITY_DESC'])}`, page());
+    q.push(...placeAndPay());
     return `/api/v1/jobs?${q.join('&')}`;
+  };
+  // Where and how much (docs/search.md), drawn from a generator of their own, so every other parameter of every
+  // request is what it was before jobs had places and pay.
+  const extra = new SeededRandom(seed + 1);
+  const placeAndPay = (): string[] => {
+    const q: string[] = [];
+    const roll = extra.next();
+    if (roll < 0.1) {
+      const place = extra.pick(Object.values(PLACES_OF_CITY).flat());
+      q.push(`near=${place.latitude},${place.longitude}`, `radiusKm=${extra.pick([5, 10, 25, 50])}`);
+      if (extra.chance(0.3)) q.push('includeRemote=true');
+    } else if (roll < 0.2) {
+      q.push(extra.chance(0.5) ? `regions=${extra.pick(['서울', '경기', '부산'])}` : `countries=${extra.pick(['KR', 'JP', 'KR,JP,US'])}`);
+    }
+    if (extra.chance(0.1)) {
+      q.push('salaryCurrency=KRW', `salaryMin=${extra.int(3, 10) * 10_000_000}`);
+      if (extra.chance(0.3)) q.push(`salaryMax=${extra.int(10, 15) * 10_000_000}`);
+      if (extra.chance(0.3)) q.push('includeUnstatedSalary=true');
+    }
+    if (extra.chance(0.05)) q.push('typoTolerance=true');
+    return q;
   };
   const distinct = (make: () => string) => new Set(Array.from({ length: 20_000 }, make)).size;
   const syllables = keywords.filter((k) => /^\p{Script=Hangul}$/u.test(k));

@@ -1,11 +1,13 @@
 /**
- * Amounts as index tokens: a bucket per quarter of a power of two (each about 19% wider than the one before), so that
- * "at least X" is the union of the buckets above X's and an exact check of the documents in X's own; and the coarser
- * 1-2-5 ranges (…, 20,000–50,000, 50,000–100,000, …) a facet counts by.
+ * Amounts as index tokens: a bucket per sixteenth of a power of two (each about 4.4% wider than the one before), so
+ * that "at least X" is every document but those of the buckets below X's, and an exact check of the few documents in
+ * X's own; and the coarser 1-2-5 ranges (…, 20,000–50,000, 50,000–100,000, …) a facet counts by.
  */
 
+const PER_OCTAVE = 16;
+
 /** The bucket of an amount; every amount below 1 shares bucket -1. */
-export const bucketOf = (amount: number): number => (amount < 1 ? -1 : Math.floor(Math.log2(amount) * 4));
+export const bucketOf = (amount: number): number => (amount < 1 ? -1 : Math.floor(Math.log2(amount) * PER_OCTAVE));
 
 /** The 1-2-5 range [low, high) that holds an amount (amounts below 1 in [0, 1)). */
 export function rangeOf(amount: number): [number, number] {

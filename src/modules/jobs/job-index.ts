@@ -21,11 +21,11 @@ import { tolerantRelevancePage } from '../../search/ranking.js';
 import { didYouMean, keywordMatches, type KeywordMatches } from '../../search/typo-tolerance.js';
 import type { QueryWord } from '../../search/search-text.js';
 import { RoaringBitmap32, withTemporaryBitmaps, type Bitmap } from '../../search/bitmaps.js';
-import type { IndexQuery } from '../../search/posting-index.js';
+import type { IndexQuery, PostingIndex } from '../../search/posting-index.js';
 import { FACET_KIND, FACETS } from '../../search/fields.js';
 import { coordinatesOf, jobDocument, jobDocumentParts } from './job-document.js';
 import { PLACE_AND_PAY_COLUMNS, yearlyRange } from './job-place-and-pay.js';
-import { cellsCovering, distanceKm } from '../../search/geo-cells.js';
+import { coverCircle, withinRadius, type Covering } from '../../search/geo-cells.js';
 import { bucketOf } from '../../search/number-buckets.js';
 import { Suggestions, type Suggestion } from '../../search/suggestions.js';
 import { inSpan } from '../../telemetry/trace-spans.js';
@@ -93,51 +93,80 @@ export function jobIndexQuery(filter: JobSearchFilter): IndexQuery {
   const none: string[] = [];
   const { near, salary } = filter;
   if (near) {
-    const cells = cellsCovering(near, near.radiusKm).map(FACETS.cell);
+    const { inside, edge } = coveringOf(near);
+    const cells = [...inside, ...edge].map(FACETS.cell);
     if (near.includeRemote) cells.push(FACETS.workType('REMOTE'));
     else none.push(FACETS.workType('REMOTE'));
     all.push(cells);
   }
-  if (salary) {
-    const unstated = salary.includeUnstated ? [FACETS.payUnstated] : [];
-    all.push([FACETS.payCurrency(salary.currency), ...unstated]);
-    if (salary.min !== undefined) all.push([...bucketsFrom(bucketOf(salary.min)).map((b) => FACETS.payHigh(salary.currency, b)), ...unstated]);
-    if (salary.max !== undefined) all.push([...bucketsUpTo(bucketOf(salary.max)).map((b) => FACETS.payLow(salary.currency, b)), ...unstated]);
-  }
+  if (salary) all.push([FACETS.payCurrency(salary.currency), ...(salary.includeUnstated ? [FACETS.payUnstated] : [])]);
   return { all, none };
 }
 
-/** The highest bucket a yearly amount can be in: the most an hour may state (10^15) worked for a year. */
-const TOP_BUCKET = bucketOf(1e15 * 2080);
-const bucketsFrom = (first: number): number[] => Array.from({ length: Math.max(0, TOP_BUCKET - first + 1) }, (_, i) => first + i);
-const bucketsUpTo = (last: number): number[] => Array.from({ length: Math.max(0, last + 2) }, (_, i) => i - 1);
+/** The cells of a radius filter (geo-cells.ts, which keeps the ones asked for lately). */
+const coveringOf = (near: NearFilter): Covering => coverCircle(near, near.radiusKm);
+
+/** The buckets (number-buckets.ts) of a pay bound kind that jobs of each currency hold, ascending; made again as new ones appear. */
+const payBuckets = new WeakMap<PostingIndex, Map<string, { values: number; byCurrency: Map<string, number[]> }>>();
+function bucketsHeld(index: PostingIndex, kind: string, currency: string): number[] {
+  let kinds = payBuckets.get(index);
+  if (!kinds) payBuckets.set(index, kinds = new Map());
+  const values = index.facetValues(kind);
+  let held = kinds.get(kind);
+  if (held?.values !== values.size) {
+    const byCurrency = new Map<string, number[]>();
+    for (const value of values.keys()) {
+      const [code, bucket] = value.split(':') as [string, string];
+      let list = byCurrency.get(code);
+      if (!list) byCurrency.set(code, list = []);
+      list.push(Number(bucket));
+    }
+    for (const list of byCurrency.values()) list.sort((a, b) => a - b);
+    kinds.set(kind, held = { values: values.size, byCurrency });
+  }
+  return held.byCurrency.get(currency) ?? [];
+}
 
 /**
  * The exact rule of the filters the tokens only approach: the distance of each job in the cells near the point
- * (a REMOTE job let in by `includeRemote` is not measured), and the yearly amount of each job in the bucket of a
- * salary bound (those in the buckets beyond it are within it whatever their amount). Removes from `result` in place.
+ * (a REMOTE job let in by `includeRemote` is not measured), and the pay bounds: the jobs of the buckets beyond a
+ * bound dropped, the amount of each job in the bound's own bucket checked. Removes from `result` in place.
  */
 function refine(docs: OrderedDocuments, result: Bitmap, filter: JobSearchFilter): Bitmap {
   const { near, salary } = filter;
   if (near && !result.isEmpty) {
-    const remote = near.includeRemote ? docs.index.posting(FACETS.workType('REMOTE')) : undefined;
-    const outside: number[] = [];
-    for (const doc of result) {
-      if (remote?.has(doc)) continue;
-      const at = { latitude: docs.extra(doc, LATITUDE), longitude: docs.extra(doc, LONGITUDE) };
-      if (!(distanceKm(near, at) <= near.radiusKm)) outside.push(doc);
+    // Only the documents of the cells the circle crosses can be outside it (a REMOTE one let in by includeRemote is not).
+    const edge = coveringOf(near).edge.flatMap((cell) => docs.index.posting(FACETS.cell(cell)) ?? []);
+    if (edge.length > 0) {
+      const measured = RoaringBitmap32.and(result, edge.length === 1 ? edge[0]! : RoaringBitmap32.orMany(edge));
+      const remote = near.includeRemote ? docs.index.posting(FACETS.workType('REMOTE')) : undefined;
+      if (remote) measured.andNotInPlace(remote);
+      const within = withinRadius(near, near.radiusKm);
+      const outside: number[] = [];
+      for (const doc of measured.toUint32Array()) if (!within(docs.extra(doc, LATITUDE), docs.extra(doc, LONGITUDE))) outside.push(doc);
+      if (outside.length > 0) result.removeMany(outside);
     }
-    result.removeMany(outside);
   }
   if (salary && !result.isEmpty) {
-    const bound = (token: string, fails: (doc: number) => boolean) => {
-      const edge = docs.index.posting(token);
-      if (!edge) return;
-      const out = RoaringBitmap32.and(result, edge).toArray().filter(fails);
-      result.removeMany(out);
+    // The currency's jobs (and the unstated ones, when let in) are all that is left: drop those of the buckets beyond
+    // the bound, then check the amounts of those in the bound's own bucket.
+    const bound = (kind: string, token: (bucket: number) => string, edgeBucket: number, beyond: (bucket: number) => boolean, fails: (doc: number) => boolean) => {
+      const dropped = bucketsHeld(docs.index, kind, salary.currency).filter(beyond).flatMap((b) => docs.index.posting(token(b)) ?? []);
+      if (dropped.length > 0) result.andNotInPlace(dropped.length === 1 ? dropped[0]! : RoaringBitmap32.orMany(dropped));
+      const edge = docs.index.posting(token(edgeBucket));
+      if (!edge || result.isEmpty) return;
+      const out = Array.from(RoaringBitmap32.and(result, edge).toUint32Array()).filter(fails);
+      if (out.length > 0) result.removeMany(out);
     };
-    if (salary.min !== undefined) bound(FACETS.payHigh(salary.currency, bucketOf(salary.min)), (doc) => docs.extra(doc, PAY_HIGH) < salary.min!);
-    if (salary.max !== undefined) bound(FACETS.payLow(salary.currency, bucketOf(salary.max)), (doc) => docs.extra(doc, PAY_LOW) > salary.max!);
+    const { min, max, currency } = salary;
+    if (min !== undefined) {
+      const at = bucketOf(min);
+      bound(FACET_KIND.payHigh, (b) => FACETS.payHigh(currency, b), at, (b) => b < at, (doc) => docs.extra(doc, PAY_HIGH) < min);
+    }
+    if (max !== undefined) {
+      const at = bucketOf(max);
+      bound(FACET_KIND.payLow, (b) => FACETS.payLow(currency, b), at, (b) => b > at, (doc) => docs.extra(doc, PAY_LOW) > max);
+    }
   }
   return result;
 }
