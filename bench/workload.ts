@@ -137,7 +137,7 @@ export function workload(data: WorkloadData, seed = 11): Workload {
       q.push(`near=${place.latitude},${place.longitude}`, `radiusKm=${extra.pick([5, 10, 25, 50])}`);
       if (extra.chance(0.3)) q.push('includeRemote=true');
     } else if (roll < 0.2) {
-      q.push(extra.chance(0.5) ? `regions=${extra.pick(['서울', '경기', '부산'])}` : `countries=${extra.pick(['KR', 'JP', 'KR,JP,US'])}`);
+      q.push(extra.chance(0.5) ? `regions=${encodeURIComponent(extra.pick(['서울', '경기', '부산']))}` : `countries=${extra.pick(['KR', 'JP', 'KR,JP,US'])}`);
     }
     if (extra.chance(0.1)) {
       q.push('salaryCurrency=KRW', `salaryMin=${extra.int(3, 10) * 10_000_000}`);
