@@ -13,6 +13,7 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { COMPANIES, ROLES, TECHS } from '../src/demo/vocabulary.js';
 import { AccountsRepository } from '../src/modules/accounts/accounts-repository.js';
 import { JobIndex } from '../src/modules/jobs/job-index.js';
+import { initialLetters, isSyllable } from '../src/search/hangul.js';
 import { realisticWorkload } from './realistic.js';
 import { jobFilterOf } from './workload-filters.js';
 
@@ -68,7 +69,7 @@ if ('suggest' in index) {
     const chars = [...text];
     for (let n = 1; n <= Math.min(chars.length, 6); n++) prefixes.add(chars.slice(0, n).join(''));
     // A half-typed next syllable (its first letter) and the first letters of the syllables.
-    const initials = chars.map((c) => (c >= '가' && c <= '힣' ? 'ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ'[Math.floor((c.charCodeAt(0) - 0xac00) / 588)]! : null));
+    const initials = chars.map((c) => (isSyllable(c.charCodeAt(0)) ? initialLetters(c) : null));
     for (let n = 1; n < Math.min(chars.length, 6); n++) if (initials[n]) prefixes.add(chars.slice(0, n).join('') + initials[n]);
     for (let n = 1; n <= Math.min(chars.length, 5); n++) if (initials.slice(0, n).every(Boolean)) prefixes.add(initials.slice(0, n).join(''));
   }

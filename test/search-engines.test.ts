@@ -10,6 +10,7 @@ import { PLACE_AND_PAY_COLUMNS } from '../src/modules/jobs/job-place-and-pay.js'
 import { initialLetters, onlyConsonants, typedLetters } from '../src/search/hangul.js';
 import { postTokens } from '../src/modules/posts/post-document.js';
 import { queryTerms, queryWords, type QueryWord } from '../src/search/search-text.js';
+import { textbookDistance } from './helpers/edit-distance.js';
 import { holdsCode } from './helpers/job-codes.js';
 import { TEST_NOW } from './helpers/test-app.js';
 import { createTestDatabase, ENGINES, type Engine, type TestDatabase } from './helpers/test-database.js';
@@ -126,18 +127,6 @@ function matchingPosts(filter: PostSearchFilter): PostTruth[] {
     .sort((a, b) => b.postedAt - a.postedAt || b.id - a.id);
 }
 
-/** Levenshtein with adjacent swaps (optimal string alignment), the textbook table. */
-function osa(a: string[], b: string[]): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
-    }
-  }
-  return d[a.length]![b.length]!;
-}
-
 /**
  * The typo rule of docs/search.md, from a post's own tokens: a spaced word matches itself, or a word of the post of
  * the same first letter within 1 edit (5+ letters) or 2 (9+); a Korean word of 3+ syllables also matches when the
@@ -161,13 +150,13 @@ function similarWords(word: QueryWord): string[][] {
     const edits = letters.length >= 9 ? 2 : letters.length >= 5 ? 1 : 0;
     if (edits === 0) return [];
     return [...vocabulary].filter((token) => [...token][0] === letters[0] && token !== word.text && /^[\p{L}\p{N}\p{M}]+$/u.test(token)
-      && !/[\p{Script=Han}\p{Script=Hangul}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(token) && osa(letters, [...token]) <= edits).map((t) => [t]);
+      && !/[\p{Script=Han}\p{Script=Hangul}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(token) && textbookDistance(letters, [...token]) <= edits).map((t) => [t]);
   }
   if (letters.length < 3 || !letters.every((c) => c >= '가' && c <= '힣')) return [];
   const syllables = [...vocabulary].filter((t) => t.length === 1 && t >= '가' && t <= '힣');
   return letters.flatMap((_, i) => syllables.flatMap((x) => {
     const changed = [...letters.slice(0, i), x, ...letters.slice(i + 1)];
-    return osa([...typedLetters(word.text)], [...typedLetters(changed.join(''))]) === 1 ? [changed.slice(0, -1).map((c, k) => c + changed[k + 1]!)] : [];
+    return textbookDistance([...typedLetters(word.text)], [...typedLetters(changed.join(''))]) === 1 ? [changed.slice(0, -1).map((c, k) => c + changed[k + 1]!)] : [];
   }));
 }
 

@@ -6,22 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { editDistance, editsFor } from '../src/search/typo-tolerance.js';
+import { textbookDistance } from './helpers/edit-distance.js';
 import { jsonPart, multipart } from './helpers/multipart.js';
 import { createTestApp, type TestContext } from './helpers/test-app.js';
 import { ENGINES } from './helpers/test-database.js';
 import { accessToken, bearer } from './helpers/tokens.js';
-
-/** Levenshtein with adjacent swaps (optimal string alignment), the textbook table. */
-function plainDistance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
-    }
-  }
-  return d[a.length]![b.length]!;
-}
 
 describe('the edit distance', () => {
   it('is the optimal-string-alignment distance, cut off past the most allowed', () => {
@@ -31,7 +20,7 @@ describe('the edit distance', () => {
     for (let i = 0; i < 3000; i++) {
       const [a, b] = [word(), word()];
       const max = Math.floor(next() * 3);
-      expect(editDistance([...a], [...b], max), `${a} ${b} ${max}`).toBe(Math.min(plainDistance(a, b), max + 1));
+      expect(editDistance([...a], [...b], max), `${a} ${b} ${max}`).toBe(Math.min(textbookDistance([...a], [...b]), max + 1));
     }
     expect([editsFor(4), editsFor(5), editsFor(8), editsFor(9)]).toEqual([0, 1, 1, 2]);
   });

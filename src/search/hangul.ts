@@ -5,9 +5,13 @@
  * syllables (`ㅂㅇㄷ`) are a form of their own. Everything else is left as it is.
  */
 
-const SYLLABLES = 0xac00;
+/** The first Hangul syllable's code; a syllable's code is this + initial × 588 + vowel × 28 + final. */
+export const SYLLABLES = 0xac00;
 const LAST_SYLLABLE = 0xd7a3;
-const INITIALS = 'ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ';
+/** The 19 initial consonants, 21 vowels and 27 finals (after none) of Hangul syllables, in code order. */
+export const INITIALS = 'ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ';
+export const VOWEL_LETTERS = 'ㅏㅐㅑㅒㅓㅔㅕㅖㅗㅘㅙㅚㅛㅜㅝㅞㅟㅠㅡㅢㅣ';
+export const FINAL_LETTERS = ['', ...'ㄱㄲㄳㄴㄵㄶㄷㄹㄺㄻㄼㄽㄾㄿㅀㅁㅂㅄㅅㅆㅇㅈㅊㅋㅌㅍㅎ'];
 const VOWELS = ['ㅏ', 'ㅐ', 'ㅑ', 'ㅒ', 'ㅓ', 'ㅔ', 'ㅕ', 'ㅖ', 'ㅗ', 'ㅗㅏ', 'ㅗㅐ', 'ㅗㅣ', 'ㅛ', 'ㅜ', 'ㅜㅓ', 'ㅜㅔ', 'ㅜㅣ', 'ㅠ', 'ㅡ', 'ㅡㅣ', 'ㅣ'];
 const FINALS = ['', 'ㄱ', 'ㄲ', 'ㄱㅅ', 'ㄴ', 'ㄴㅈ', 'ㄴㅎ', 'ㄷ', 'ㄹ', 'ㄹㄱ', 'ㄹㅁ', 'ㄹㅂ', 'ㄹㅅ', 'ㄹㅌ', 'ㄹㅍ', 'ㄹㅎ', 'ㅁ', 'ㅂ', 'ㅂㅅ', 'ㅅ', 'ㅆ', 'ㅇ', 'ㅈ', 'ㅊ', 'ㅋ', 'ㅌ', 'ㅍ', 'ㅎ'];
 
@@ -17,7 +21,8 @@ const COMPOUND: Record<string, string> = {
   ㅘ: 'ㅗㅏ', ㅙ: 'ㅗㅐ', ㅚ: 'ㅗㅣ', ㅝ: 'ㅜㅓ', ㅞ: 'ㅜㅔ', ㅟ: 'ㅜㅣ', ㅢ: 'ㅡㅣ',
 };
 
-const isSyllable = (code: number) => code >= SYLLABLES && code <= LAST_SYLLABLE;
+/** Whether a code is of a whole Hangul syllable (가 to 힣). */
+export const isSyllable = (code: number) => code >= SYLLABLES && code <= LAST_SYLLABLE;
 
 /** The text lower-cased, with every Hangul syllable and compound letter as the letters typed for it. */
 export function typedLetters(text: string): string {

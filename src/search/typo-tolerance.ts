@@ -6,7 +6,7 @@
  * (hangul.ts), as long as every bigram of the corrected word is in the index. Every other word matches only itself.
  */
 import { RoaringBitmap32, type Bitmap } from './bitmaps.js';
-import { typedLetters } from './hangul.js';
+import { FINAL_LETTERS as FINALS, INITIALS, isSyllable, SYLLABLES, typedLetters, VOWEL_LETTERS as VOWELS } from './hangul.js';
 import type { PostingIndex } from './posting-index.js';
 import { queryTerms, type QueryWord } from './search-text.js';
 
@@ -79,11 +79,6 @@ export class SpacedWords {
   }
 }
 
-const SYLLABLES = 0xac00;
-const INITIALS = 'ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ';
-const VOWELS = 'ㅏㅐㅑㅒㅓㅔㅕㅖㅗㅘㅙㅚㅛㅜㅝㅞㅟㅠㅡㅢㅣ';
-const FINALS = ['', ...'ㄱㄲㄳㄴㄵㄶㄷㄹㄺㄻㄼㄽㄾㄿㅀㅁㅂㅄㅅㅆㅇㅈㅊㅋㅌㅍㅎ'];
-const isSyllable = (char: string) => char >= '가' && char <= '힣';
 
 /**
  * The Korean words one letter away from `word` (all syllables): a syllable's initial, vowel or final changed, a
@@ -133,7 +128,7 @@ export function alternativesOf(index: PostingIndex, words: readonly QueryWord[])
       return edits === 0 ? own : [...own, ...spaced.similar(index, word.text, edits).map((w) => [w])];
     }
     const chars = [...word.text];
-    if (chars.length < KOREAN_SYLLABLES || !chars.every(isSyllable)) return own;
+    if (chars.length < KOREAN_SYLLABLES || !chars.every((c) => isSyllable(c.charCodeAt(0)))) return own;
     const corrections = koreanNeighbours(word.text).map(bigrams).filter((terms) => terms.every((t) => index.posting(t) !== undefined));
     return [...own, ...corrections];
   });
