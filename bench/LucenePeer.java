@@ -63,6 +63,12 @@ public class LucenePeer {
       for (String term : words(p[5])) { query.add(new TermQuery(new Term("t", term)), BooleanClause.Occur.MUST); any = true; }
       for (String facet : words(p[6])) { query.add(new TermQuery(new Term("t", facet)), BooleanClause.Occur.FILTER); any = true; }
       for (String excluded : words(p[7])) query.add(new TermQuery(new Term("t", excluded)), BooleanClause.Occur.MUST_NOT);
+      // Typo tolerance: the word within its edits, the first letter kept, a swap one edit (the project's rule).
+      for (String fuzzy : words(p[8])) {
+        int colon = fuzzy.lastIndexOf(':');
+        query.add(new FuzzyQuery(new Term("t", fuzzy.substring(0, colon)), Integer.parseInt(fuzzy.substring(colon + 1)), 1, 1024, true), BooleanClause.Occur.MUST);
+        any = true;
+      }
       long from = Long.parseLong(p[3]), to = Long.parseLong(p[4]);
       if (from != Long.MIN_VALUE || to != Long.MAX_VALUE) { query.add(LongPoint.newRangeQuery("time", from, to), BooleanClause.Occur.FILTER); any = true; }
       if (!any) query.add(new MatchAllDocsQuery(), BooleanClause.Occur.FILTER);

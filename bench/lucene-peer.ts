@@ -53,6 +53,7 @@ export class LucenePeer {
     fs.writeFileSync(questions, queries.map((q) => [
       q.recent ? 1 : 0, q.offset, q.limit, bound(q.from, '-9223372036854775808'), bound(q.to, '9223372036854775807'),
       q.required.filter((token) => !facetParts(token)).join(' '), q.required.filter((token) => facetParts(token)).join(' '), q.excluded.join(' '),
+      q.fuzzy.map(([word, edits]) => `${word}:${edits}`).join(' '),
     ].join('\t')).join('\n'));
     const source = path.resolve('bench/LucenePeer.java');
     this.child = spawn('java', ['-XX:+UseParallelGC', '-cp', this.classPath, source, corpus, questions, answers, this.variant]);

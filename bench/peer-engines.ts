@@ -11,6 +11,7 @@ import MiniSearch from 'minisearch';
 import type { Kysely } from 'kysely';
 import type { DB } from '../src/db/schema.js';
 import { postTokens } from '../src/modules/posts/post-document.js';
+import { editsFor } from '../src/search/typo-tolerance.js';
 import { postIndexQuery, type PostSearchFilter } from '../src/modules/posts/post-index.js';
 import { FACETS } from '../src/search/fields.js';
 import { groupBy } from '../src/shared/group.js';
@@ -20,6 +21,8 @@ export interface PeerDocument { id: number; time: number; tokens: string[] }
 /** A query as every engine takes it. */
 export interface PeerQuery {
   required: string[];
+  /** Words matched within edits (typo tolerance, docs/search.md "Typos"): each word, and the edits it may differ by. */
+  fuzzy: Array<[string, number]>;
   excluded: string[];
   from: number;
   to: number;
@@ -60,8 +63,15 @@ export async function readCorpus(db: Kysely<DB>, limit = Number.MAX_SAFE_INTEGER
 export function peerQueryOf(filter: PostSearchFilter): PeerQuery {
   const { all, none } = postIndexQuery(filter);
   if (all.some((group) => group.length !== 1)) throw new Error('A post search groups one token at a time');
+  // A typo-tolerant word of a spaced script is a fuzzy word; Korean corrections (bigrams) have no peer here.
+  const fuzzy: Array<[string, number]> = (filter.typoWords ?? []).flatMap((word) => {
+    if (word.cjk) throw new Error('The peers take typo-tolerant words of spaced scripts only');
+    const edits = editsFor([...word.text].length);
+    return edits === 0 ? [] : [[word.text, edits] as [string, number]];
+  });
+  const fuzzyWords = new Set(fuzzy.map(([word]) => word));
   return {
-    required: all.map((group) => group[0]!), excluded: none,
+    required: all.map((group) => group[0]!).filter((token) => !fuzzyWords.has(token)), fuzzy, excluded: none,
     from: filter.postedAfter ?? -Infinity, to: filter.postedBefore ?? Infinity,
     recent: filter.order === 'recent' || !filter.terms, offset: filter.offset, limit: filter.limit,
   };

@@ -23,10 +23,12 @@ import { dataset } from './run.js';
 import { realisticWorkload } from './realistic.js';
 import { postFilterOf } from './workload-filters.js';
 import { queryTerms } from '../src/search/search-text.js';
+import { SeededRandom } from '../src/demo/random.js';
 
 const { values } = parseArgs({ options: {
   posts: { type: 'string', default: '100000' }, count: { type: 'string', default: '2000' }, rounds: { type: 'string', default: '3' },
   engines: { type: 'string', default: 'ours,lucene,lucene-default,minisearch,orama' }, repeat: { type: 'string', default: '500' },
+  typos: { type: 'string', default: '200' },
 } });
 const wanted = values.engines!.split(',');
 const target = await dataset({ db: 'sqlite' }, Number(values.posts));
@@ -46,6 +48,33 @@ while (filters.length < Number(values.count)) {
 }
 // The broadest keyword, RELEVANCE, page 1: one of the queries (its total is checked like the others), also timed alone.
 const broadest = filters.push({ terms: queryTerms(w.broadest), order: 'rank', limit: 20, offset: 0 }) - 1;
+// Typo-tolerant searches (docs/search.md "Typos"): the workload's keyword searches of Latin words, each word of 5
+// letters or more misspelt after its first letter, asked with typoTolerance. Only Lucene's FuzzyQuery takes them alike.
+const firstTypo = filters.length;
+if (wanted.every((name) => name === 'ours' || name.startsWith('lucene'))) {
+  const typoRnd = new SeededRandom(5);
+  const misspelt = (word: string) => {
+    const at = typoRnd.int(1, word.length - 1);
+    const kind = typoRnd.int(0, 2);
+    return kind === 0 ? word.slice(0, at) + word.slice(at + 1) // a letter dropped
+      : kind === 1 ? word.slice(0, at) + (word[at] === 'e' ? 'a' : 'e') + word.slice(at + 1) // one changed
+        : at + 1 < word.length ? word.slice(0, at) + word[at + 1] + word[at] + word.slice(at + 2) : `${word}s`; // two swapped
+  };
+  const typoSeen = new Set<string>();
+  for (let tries = 0; filters.length - firstTypo < Number(values.typos) && tries < 200_000; tries++) {
+    const url = new URL(w.postSearch(), 'http://x');
+    const keyword = url.searchParams.get('keyword');
+    if (!keyword || !/^[a-z]+( [a-z]+)*$/i.test(keyword) || !keyword.split(' ').some((word) => word.length >= 5)) continue;
+    url.searchParams.set('keyword', keyword.split(' ').map((word) => (word.length >= 5 ? misspelt(word) : word)).join(' '));
+    url.searchParams.set('typoTolerance', 'true');
+    const key = url.searchParams.toString();
+    if (typoSeen.has(key)) continue;
+    typoSeen.add(key);
+    const filter = await postFilterOf(`/api/v1/posts?${key}`, serviceTimeZone, accounts);
+    if (filter) filters.push(filter);
+  }
+  console.log(`${filters.length - firstTypo} typo-tolerant searches besides (Lucene: FuzzyQuery with the same edits, prefix 1, swaps)`);
+}
 const queries: PeerQuery[] = filters.map(peerQueryOf);
 
 interface Contender {
@@ -171,11 +200,22 @@ console.log(`\n${(corpusSize || Number(values.posts)).toLocaleString('en')} post
   + `resident memory added; the index's bytes; the broadest keyword "${w.broadest}", RELEVANCE, page 1: median CPU µs of ${values.repeat})\n`);
 console.log('| engine | median | mean | p99 | build | memory | index | broadest, RELEVANCE, page 1 |');
 console.log('|---|---|---|---|---|---|---|---|');
+/** The CPU of the typo-tolerant queries (every round's), or of the others. */
+const part = (c: Contender, typos: boolean) => c.cpu.filter((_, i) => (i % queries.length >= firstTypo) === typos);
 for (const c of contenders) {
-  const s = stats(c.cpu);
+  const s = stats(part(c, false));
   const index = c.indexBytes === undefined ? '—' : `${(c.indexBytes / 1e6).toFixed(0)} MB`;
   const broad = c.broadest ? stats(c.broadest).median.toFixed(0) : '—';
   console.log(`| ${c.name} | ${s.median.toFixed(0)} | ${s.mean.toFixed(0)} | ${s.p99.toFixed(0)} | ${(c.buildMs / 1000).toFixed(1)} s | +${c.rssMb.toFixed(0)} MB${c.memoryNote ? ` ${c.memoryNote}` : ''} | ${index} | ${broad} |`);
+}
+if (queries.length > firstTypo) {
+  console.log(`\n${queries.length - firstTypo} typo-tolerant searches × ${values.rounds} rounds, CPU µs per query (totals checked equal)\n`);
+  console.log('| engine | median | mean | p99 |');
+  console.log('|---|---|---|---|');
+  for (const c of contenders) {
+    const s = stats(part(c, true));
+    console.log(`| ${c.name} | ${s.median.toFixed(0)} | ${s.mean.toFixed(0)} | ${s.p99.toFixed(0)} |`);
+  }
 }
 for (const lucene of lucenes) await lucene.stop();
 await database.close();

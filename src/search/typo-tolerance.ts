@@ -80,29 +80,33 @@ export class SpacedWords {
 }
 
 
+/** For each vowel and final (hangul.ts order), the others one typed letter away from it: ㅏ and ㅘ (ㅗㅏ), ㄱ and ㄳ (ㄱㅅ)… */
+const oneLetterApart = (letters: readonly string[]): number[][] => letters.map((a, i) => letters.flatMap((b, j) => (
+  j !== i && editDistance([...typedLetters(a)], [...typedLetters(b)], 1) <= 1 ? [j] : [])));
+const NEAR_VOWELS = oneLetterApart([...VOWELS]);
+const NEAR_FINALS = oneLetterApart(FINALS);
+
 /**
- * The Korean words one letter away from `word` (all syllables): a syllable's initial, vowel or final changed, a
- * final added or dropped. Keeps a word's syllable count, as a single slip of the keyboard does.
+ * The Korean words one typed letter away from `word` (all syllables): one syllable's initial changed, or its vowel
+ * or final changed, added or dropped by one letter. Keeps the word's syllable count, as a single slip of the
+ * keyboard does.
  */
 function koreanNeighbours(word: string): string[] {
   const syllables = [...word];
-  const out = new Set<string>();
+  const out: string[] = [];
   syllables.forEach((syllable, i) => {
     const n = syllable.charCodeAt(0) - SYLLABLES;
     const [initial, vowel, final] = [Math.floor(n / 588), Math.floor((n % 588) / 28), n % 28];
-    const compose = (a: number, b: number, c: number) => String.fromCharCode(SYLLABLES + a * 588 + b * 28 + c);
-    const variants: string[] = [];
-    for (let a = 0; a < INITIALS.length; a++) if (a !== initial) variants.push(compose(a, vowel, final));
-    for (let b = 0; b < VOWELS.length; b++) if (b !== vowel) variants.push(compose(initial, b, final));
-    for (let c = 0; c < FINALS.length; c++) if (c !== final) variants.push(compose(initial, vowel, c));
-    for (const variant of variants) {
-      // A compound letter is two keys: changing it wholesale is more than one edit.
-      const candidate = [...syllables.slice(0, i), variant, ...syllables.slice(i + 1)].join('');
-      if (editDistance([...typedLetters(word)], [...typedLetters(candidate)], 1) <= 1) out.add(candidate);
-    }
+    const at = (a: number, b: number, c: number) => {
+      syllables[i] = String.fromCharCode(SYLLABLES + a * 588 + b * 28 + c);
+      out.push(syllables.join(''));
+    };
+    for (let a = 0; a < INITIALS.length; a++) if (a !== initial) at(a, vowel, final);
+    for (const b of NEAR_VOWELS[vowel]!) at(initial, b, final);
+    for (const c of NEAR_FINALS[final]!) at(initial, vowel, c);
+    syllables[i] = syllable;
   });
-  out.delete(word);
-  return [...out];
+  return out;
 }
 
 /** Each index's words by first letter and length, made at its first typo-tolerant search. */
