@@ -1,6 +1,6 @@
 /**
  * The service's post index beside the engines a builder would otherwise pick, on one corpus and one query set:
- *   npm run bench:peers -- [--posts 100000] [--count 2000] [--rounds 3] [--engines ours,lucene,lucene-default,minisearch,orama]
+ *   npm run bench:peers -- [--posts 100000] [--count 2000] [--rounds 3] [--engines ours,lucene,lucene-default,minisearch,orama] [--typos 200]
  *
  * The corpus is the benchmark's data set of that size (made by the first run, as `npm run bench` makes it), every
  * post as the project's tokenizer gives it; the queries are the realistic workload's distinct post searches
