@@ -79,7 +79,6 @@ export class SpacedWords {
   }
 }
 
-
 /** For each vowel and final (hangul.ts order), the others one typed letter away from it: ㅏ and ㅘ (ㅗㅏ), ㄱ and ㄳ (ㄱㅅ)… */
 const oneLetterApart = (letters: readonly string[]): number[][] => letters.map((a, i) => letters.flatMap((b, j) => (
   j !== i && editDistance([...typedLetters(a)], [...typedLetters(b)], 1) <= 1 ? [j] : [])));
@@ -163,26 +162,29 @@ export function correctedKeyword(index: PostingIndex, words: readonly QueryWord[
   return changed ? corrected.join(' ') : null;
 }
 
-/** A keyword's matches: `exact` holds every term, `result` adds those matched by a correction (`corrections`: their terms). */
-export interface KeywordMatches { result: Bitmap; exact: Bitmap; corrections: string[] }
+/**
+ * A keyword's matches: `exact` holds every term, `result` adds those matched by a correction (`corrections`: their
+ * terms); `alternatives`: what each word may match (alternativesOf), null when typos were not tolerated.
+ */
+export interface KeywordMatches { result: Bitmap; exact: Bitmap; corrections: string[]; alternatives: string[][][] | null }
 
 /**
  * The matches of a search whose keyword matched `exact`; with `words` (typo tolerance asked for), also the documents
  * that `withoutKeyword()` (the search's other filters) gives and that match each word or one of its corrections.
  */
 export function keywordMatches(index: PostingIndex, words: readonly QueryWord[] | undefined, exact: Bitmap, withoutKeyword: () => Bitmap): KeywordMatches {
-  if (!words) return { result: exact, exact, corrections: [] };
+  if (!words) return { result: exact, exact, corrections: [], alternatives: null };
   const alternatives = alternativesOf(index, words);
-  if (alternatives.every((word) => word.length === 1)) return { result: exact, exact, corrections: [] };
+  if (alternatives.every((word) => word.length === 1)) return { result: exact, exact, corrections: [], alternatives };
   const result = matchAlternatives(index, alternatives, withoutKeyword());
-  return { result, exact, corrections: [...new Set(alternatives.flatMap((word) => word.slice(1).flat()))] };
+  return { result, exact, corrections: [...new Set(alternatives.flatMap((word) => word.slice(1).flat()))], alternatives };
 }
 
 /**
- * For a search that matched nothing: the keyword corrected (correctedKeyword), when the search with it would match
- * (`matches` tells, given its terms); null otherwise.
+ * For a search that matched nothing exactly: the keyword corrected (correctedKeyword, from the alternatives the
+ * search worked out), when the search with it would match (`matches` tells, given its terms); null otherwise.
  */
-export function didYouMean(index: PostingIndex, words: readonly QueryWord[], matches: (terms: string[]) => boolean): string | null {
-  const corrected = correctedKeyword(index, words, alternativesOf(index, words));
+export function didYouMean(index: PostingIndex, words: readonly QueryWord[], alternatives: readonly string[][][], matches: (terms: string[]) => boolean): string | null {
+  const corrected = correctedKeyword(index, words, alternatives);
   return corrected !== null && matches(queryTerms(corrected)) ? corrected : null;
 }

@@ -25,7 +25,7 @@ import type { IndexQuery, PostingIndex } from '../../search/posting-index.js';
 import { FACET_KIND, FACETS } from '../../search/fields.js';
 import { coordinatesOf, jobDocument, jobDocumentParts } from './job-document.js';
 import { PLACE_AND_PAY_COLUMNS, yearlyRange } from './job-place-and-pay.js';
-import { coverCircle, withinRadius, type Covering } from '../../search/geo-cells.js';
+import { coverCircle, withinRadius } from '../../search/geo-cells.js';
 import { bucketOf } from '../../search/number-buckets.js';
 import { Suggestions, type Suggestion } from '../../search/suggestions.js';
 import { inSpan } from '../../telemetry/trace-spans.js';
@@ -93,7 +93,7 @@ export function jobIndexQuery(filter: JobSearchFilter): IndexQuery {
   const none: string[] = [];
   const { near, salary } = filter;
   if (near) {
-    const { inside, edge } = coveringOf(near);
+    const { inside, edge } = coverCircle(near, near.radiusKm);
     const cells = [...inside, ...edge].map(FACETS.cell);
     if (near.includeRemote) cells.push(FACETS.workType('REMOTE'));
     else none.push(FACETS.workType('REMOTE'));
@@ -102,9 +102,6 @@ export function jobIndexQuery(filter: JobSearchFilter): IndexQuery {
   if (salary) all.push([FACETS.payCurrency(salary.currency), ...(salary.includeUnstated ? [FACETS.payUnstated] : [])]);
   return { all, none };
 }
-
-/** The cells of a radius filter (geo-cells.ts, which keeps the ones asked for lately). */
-const coveringOf = (near: NearFilter): Covering => coverCircle(near, near.radiusKm);
 
 /** The buckets (number-buckets.ts) of a pay bound kind that jobs of each currency hold, ascending; made again as new ones appear. */
 const payBuckets = new WeakMap<PostingIndex, Map<string, { values: number; byCurrency: Map<string, number[]> }>>();
@@ -136,7 +133,7 @@ function refine(docs: OrderedDocuments, result: Bitmap, filter: JobSearchFilter)
   const { near, salary } = filter;
   if (near && !result.isEmpty) {
     // Only the documents of the cells the circle crosses can be outside it (a REMOTE one let in by includeRemote is not).
-    const edge = coveringOf(near).edge.flatMap((cell) => docs.index.posting(FACETS.cell(cell)) ?? []);
+    const edge = coverCircle(near, near.radiusKm).edge.flatMap((cell) => docs.index.posting(FACETS.cell(cell)) ?? []);
     if (edge.length > 0) {
       const measured = RoaringBitmap32.and(result, edge.length === 1 ? edge[0]! : RoaringBitmap32.orMany(edge));
       const remote = near.includeRemote ? docs.index.posting(FACETS.workType('REMOTE')) : undefined;
@@ -338,8 +335,8 @@ export class JobIndex extends ServedIndex {
           : docs.newest(result, filter.offset, filter.limit);
       const found: JobSearchResult = { total: result.size, ids: page.map((doc) => docs.itemId(doc)), validFrom, validUntil };
       if (matches.corrections.length) found.corrections = matches.corrections;
-      if (filter.typoWords && matches.exact.isEmpty) {
-        const corrected = didYouMean(docs.index, filter.typoWords, (terms) => !hiring({ ...filter, terms }).isEmpty);
+      if (filter.typoWords && matches.alternatives && matches.exact.isEmpty) {
+        const corrected = didYouMean(docs.index, filter.typoWords, matches.alternatives, (terms) => !hiring({ ...filter, terms }).isEmpty);
         if (corrected !== null) found.didYouMean = corrected;
       }
       if (!filter.facets?.length) return found;

@@ -129,8 +129,8 @@ export class PostIndex extends ServedIndex {
         : docs.newest(result, filter.offset, filter.limit);
       const found: PostSearchResult = { total: result.size, ids: page.map((doc) => docs.itemId(doc)) };
       if (matches.corrections.length) found.corrections = matches.corrections;
-      if (filter.typoWords && matches.exact.isEmpty) {
-        const corrected = didYouMean(docs.index, filter.typoWords, (terms) => !matching(docs, { ...filter, terms }).isEmpty);
+      if (filter.typoWords && matches.alternatives && matches.exact.isEmpty) {
+        const corrected = didYouMean(docs.index, filter.typoWords, matches.alternatives, (terms) => !matching(docs, { ...filter, terms }).isEmpty);
         if (corrected !== null) found.didYouMean = corrected;
       }
       if (!filter.facets?.length) return found;
