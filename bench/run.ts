@@ -149,13 +149,13 @@ export async function dataset(options: Pick<BenchOptions, 'db' | 'dataDir'>, pos
 }
 
 /** Builds the service as `npm run build` does (compiled and stamped), so the benchmark runs what production runs. */
-export function buildService(): void {
-  const built = spawnSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit' });
+export function buildService(checkout = process.cwd()): void {
+  const built = spawnSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit', cwd: checkout });
   if (built.status !== 0) throw new Error('npm run build failed; the benchmark needs the compiled service');
 }
 
 /** The service as `npm start` runs it (`node <its flags> dist/server.js`), on `target`, with every limit raised. */
-export async function startService(target: Target, dataDir: string, profile?: string, env: Record<string, string> = {}): Promise<{ base: string; child: ChildProcess; stop(): Promise<void> }> {
+export async function startService(target: Target, dataDir: string, profile?: string, env: Record<string, string> = {}, checkout = process.cwd()): Promise<{ base: string; child: ChildProcess; stop(): Promise<void> }> {
   const port = 20_000 + Math.floor(Math.random() * 10_000);
   // The same heap limits as `npm start` (package.json): V8 then collects before the heap balloons. A profile is
   // written when the process exits (SIGTERM below); it covers the whole process, start-up included.
@@ -163,6 +163,7 @@ export async function startService(target: Target, dataDir: string, profile?: st
   const child = spawn(process.execPath, [...serviceNodeFlags(), ...profiling, 'dist/server.js'], {
     env: { ...process.env, ...serviceEnv(), ...RAISED, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: target.databaseUrl, DATA_DIR: dataDir, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', SIGNING_KEY_SECRET: SECRET, REDIS_URL: '', ...env },
     stdio: 'inherit',
+    cwd: checkout,
   });
   const base = `http://127.0.0.1:${port}`;
   const started = Date.now();
