@@ -20,6 +20,16 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
+    // What tests, benchmarks and scripts share lives in support/; the tests' own helpers stay theirs.
+    files: ['bench/**', 'scripts/**', 'support/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/test/**'], message: 'Import what bench/ and scripts/ share with the tests from support/, not from test/.' }] }] },
+  },
+  {
+    // The service runs without the repository's tools and tests.
+    files: ['src/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/test/**', '**/support/**', '**/bench/**', '**/scripts/**'], message: 'src/ imports only src/ and packages.' }] }] },
+  },
+  {
     files: ['src/cli/**', 'src/server.ts', 'bench/**', 'scripts/rolling-restart-drill.ts'],
     rules: { 'no-console': 'off' },
   },

@@ -30,7 +30,7 @@ import { generateBenchData } from './generate-data.js';
 import { REALISTIC, realisticWorkload, type Prepared } from './realistic.js';
 import { referenceServer } from './reference-servers.js';
 import { serviceEnv, serviceNodeFlags } from './service-flags.js';
-import { childrenOf, processCpuMs, statFields } from '../test/helpers/proc.js';
+import { childrenOf, processCpuMs, statFields } from '../support/proc.js';
 import { WRITE_KINDS, type WriteKind, type WriteStats } from './write-stats.js';
 
 export interface BenchOptions {

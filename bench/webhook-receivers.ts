@@ -4,7 +4,7 @@
  * for every endpoint (told apart by path): healthy ones answer 204, `/slow…` after 10 s, `/failing` 500. Reports its
  * address, then each delivery as it arrives, to the parent.
  */
-import { startReceiver } from '../test/helpers/webhook-receiver.js';
+import { startReceiver } from '../support/webhook-receiver.js';
 
 const receiver = await startReceiver();
 receiver.answer((delivery) => {

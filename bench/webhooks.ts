@@ -29,7 +29,7 @@ import { Webhook } from 'standardwebhooks';
 import { AccountsRepository } from '../src/modules/accounts/accounts-repository.js';
 import { keyEncryptionKey } from '../src/modules/oauth/signing-keys.js';
 import { WebhookEndpoints } from '../src/modules/webhooks/webhook-endpoints.js';
-import type { Received } from '../test/helpers/webhook-receiver.js';
+import type { Received } from '../support/webhook-receiver.js';
 import { drawn, readMix, realisticWorkload, writes } from './realistic.js';
 import { buildService, dataset, issueTokens, percentile, SECRET, startService } from './run.js';
 

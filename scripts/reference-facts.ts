@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { flattenSchema, type Facts, type OpenApiDocument } from '../test/helpers/contract-facts.js';
+import { flattenSchema, type Facts, type OpenApiDocument } from '../support/contract-facts.js';
 
 const source = process.argv[2];
 if (!source) {

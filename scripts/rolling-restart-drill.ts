@@ -19,7 +19,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { OPERATION_IDS } from '../src/config.js';
-import { freePort } from '../test/helpers/free-port.js';
+import { freePort } from '../support/free-port.js';
 
 const ROOT = path.resolve(new URL('..', import.meta.url).pathname);
 const NGINX_BINARY = ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/bin/nginx'].find((p) => fs.existsSync(p)) ?? 'nginx';

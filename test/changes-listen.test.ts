@@ -8,13 +8,13 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/main.js';
 import { verifyWebhook } from '../sdk/src/webhooks.js';
-import { freePort } from './helpers/free-port.js';
+import { freePort } from '../support/free-port.js';
 import { startListeningApp, type ListeningApp } from './helpers/listening-app.js';
 import { jsonPart, multipart } from './helpers/multipart.js';
 import type { TestContext } from './helpers/test-app.js';
 import { ENGINES } from './helpers/test-database.js';
 import { accessToken, bearer } from './helpers/tokens.js';
-import { startReceiver, type Receiver } from './helpers/webhook-receiver.js';
+import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
 /** `changes listen` run in this process until `stop()`; its lines in `out` and `err`. */
 function listen(env: Record<string, string>, ...argv: string[]) {

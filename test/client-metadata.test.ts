@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from './helpers/free-port.js';
+import { freePort } from '../support/free-port.js';
 import { startListeningApp, type ListeningApp } from './helpers/listening-app.js';
 import { Browser, type Send } from './helpers/oauth-browser.js';
 import { ENGINES } from './helpers/test-database.js';

@@ -19,7 +19,7 @@ import { registerClient } from '../src/modules/oauth/client-admin.js';
 import { OAuthRepository } from '../src/modules/oauth/oauth-repository.js';
 import { queryTerms } from '../src/search/search-text.js';
 import { accessToken } from './helpers/tokens.js';
-import { freePort } from './helpers/free-port.js';
+import { freePort } from '../support/free-port.js';
 import { serverProcess } from './helpers/server-process.js';
 
 /**

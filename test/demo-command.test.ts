@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_API_KEY, DEMO_USER } from '../src/demo/demo-generator.js';
 import { ConsoleForms } from './helpers/console-forms.js';
-import { freePort } from './helpers/free-port.js';
+import { freePort } from '../support/free-port.js';
 import { Browser, fetchSend } from './helpers/oauth-browser.js';
 
 

@@ -12,7 +12,7 @@ import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprot
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowInChromium, hasChromium, launchChromium } from './helpers/browser.js';
-import { freePort } from './helpers/free-port.js';
+import { freePort } from '../support/free-port.js';
 import { startListeningApp, type ListeningApp } from './helpers/listening-app.js';
 import { ENGINES } from './helpers/test-database.js';
 

@@ -5,7 +5,7 @@ import { ApiError } from '../src/shared/api-error.js';
 import { png, zeroPng16 } from './helpers/images.js';
 import { imagePart, jsonPart, multipart, type Part } from './helpers/multipart.js';
 import { createTestApp, GENEROUS_LIMITS, type TestContext } from './helpers/test-app.js';
-import { processCpuMs } from './helpers/proc.js';
+import { processCpuMs } from '../support/proc.js';
 import { ENGINES } from './helpers/test-database.js';
 import { accessToken, bearer } from './helpers/tokens.js';
 

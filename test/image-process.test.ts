@@ -9,8 +9,8 @@ import { generateDemoData, type DemoManifest } from '../src/demo/demo-generator.
 import { ImageProcess, ImageProcessFailed } from '../src/media/image-process.js';
 import { jpeg, png } from './helpers/images.js';
 import { imagePart, jsonPart, multipart, type Part } from './helpers/multipart.js';
-import { freePort } from './helpers/free-port.js';
-import { childrenOf, processCpuMs } from './helpers/proc.js';
+import { freePort } from '../support/free-port.js';
+import { childrenOf, processCpuMs } from '../support/proc.js';
 import { scratchStorage, type ScratchStorage } from './helpers/scratch-storage.js';
 import { serverProcess } from './helpers/server-process.js';
 import { GENEROUS_LIMITS, testConfig, type TestContext } from './helpers/test-app.js';

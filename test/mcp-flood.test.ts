@@ -6,7 +6,7 @@ import { serviceEnv, serviceNodeFlags } from '../bench/service-flags.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { openDatabase } from '../src/db/database.js';
 import { generateDemoData } from '../src/demo/demo-generator.js';
-import { freePort } from './helpers/free-port.js';
+import { freePort } from '../support/free-port.js';
 import { serverProcess } from './helpers/server-process.js';
 
 /**

@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowInChromium, hasChromium, launchChromium } from './helpers/browser.js';
-import { freePort } from './helpers/free-port.js';
+import { freePort } from '../support/free-port.js';
 import { startListeningApp, type ListeningApp } from './helpers/listening-app.js';
 
 const INSPECTOR = path.resolve('node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js');

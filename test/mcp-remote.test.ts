@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowInChromium, hasChromium, launchChromium } from './helpers/browser.js';
-import { freePort } from './helpers/free-port.js';
+import { freePort } from '../support/free-port.js';
 import { startListeningApp, type ListeningApp } from './helpers/listening-app.js';
 
 describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('mcp-remote with no options against the MCP endpoint', () => {

@@ -5,7 +5,7 @@ import { jsonPart, multipart } from './helpers/multipart.js';
 import { injectSend } from './helpers/oauth-browser.js';
 import { ENGINES } from './helpers/test-database.js';
 import { accessToken, bearer } from './helpers/tokens.js';
-import { startReceiver } from './helpers/webhook-receiver.js';
+import { startReceiver } from '../support/webhook-receiver.js';
 
 /** The value of one series in Prometheus' text format, or undefined. */
 function sample(text: string, series: string): number | undefined {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from './helpers/free-port.js';
+import { freePort } from '../support/free-port.js';
 
 const ROOT = path.resolve(new URL('..', import.meta.url).pathname);
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { generateDemoData } from '../src/demo/demo-generator.js';
-import { freePort } from './helpers/free-port.js';
+import { freePort } from '../support/free-port.js';
 
 const hasRedisServer = (() => {
   try {

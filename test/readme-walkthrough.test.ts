@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_USER } from '../src/demo/demo-generator.js';
-import { freePort } from './helpers/free-port.js';
+import { freePort } from '../support/free-port.js';
 import { Browser, fetchSend } from './helpers/oauth-browser.js';
 
 const ROOT = path.resolve(new URL('..', import.meta.url).pathname);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { flattenSchema, type FieldFact, type Facts, type OpenApiDocument } from './helpers/contract-facts.js';
+import { flattenSchema, type FieldFact, type Facts, type OpenApiDocument } from '../support/contract-facts.js';
 import { createTestApp, type TestContext } from './helpers/test-app.js';
 import { DIFFERENCES } from './fixtures/reference-differences.js';
 

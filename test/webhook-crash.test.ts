@@ -8,14 +8,14 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { generateDemoData, type DemoManifest } from '../src/demo/demo-generator.js';
 import { keyEncryptionKey } from '../src/modules/oauth/signing-keys.js';
 import { WebhookEndpoints } from '../src/modules/webhooks/webhook-endpoints.js';
-import { freePort } from './helpers/free-port.js';
+import { freePort } from '../support/free-port.js';
 import { serverProcess } from './helpers/server-process.js';
 import { jsonPart, multipart } from './helpers/multipart.js';
 import { scratchStorage, type ScratchStorage } from './helpers/scratch-storage.js';
 import { testConfig, type TestContext } from './helpers/test-app.js';
 import { ENGINES } from './helpers/test-database.js';
 import { accessToken } from './helpers/tokens.js';
-import { startReceiver, type Receiver } from './helpers/webhook-receiver.js';
+import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
 /**
  * Issue 27's crash target: the real server killed with SIGKILL ten times while posts are written at about three a

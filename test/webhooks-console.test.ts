@@ -9,7 +9,7 @@ import { startListeningApp, type ListeningApp } from './helpers/listening-app.js
 import { jsonPart, multipart } from './helpers/multipart.js';
 import type { TestContext } from './helpers/test-app.js';
 import { accessToken, bearer } from './helpers/tokens.js';
-import { startReceiver, type Receiver } from './helpers/webhook-receiver.js';
+import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
 const SHOTS = process.env.CONSOLE_SCREENSHOTS === 'docs' ? 'docs/console' : 'test/.screenshots/console';
 

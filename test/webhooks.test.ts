@@ -13,7 +13,7 @@ import { injectSend } from './helpers/oauth-browser.js';
 import { createTestApp, type TestContext } from './helpers/test-app.js';
 import { ENGINES } from './helpers/test-database.js';
 import { accessToken, bearer, createUser } from './helpers/tokens.js';
-import { startReceiver, type Receiver, type Received } from './helpers/webhook-receiver.js';
+import { startReceiver, type Receiver, type Received } from '../support/webhook-receiver.js';
 
 const payloadOf = (r: Received) => JSON.parse(r.body) as { id: string; type: string; resource: { id: string }; data: unknown };
 

@@ -5,7 +5,7 @@ import { generateDemoData, type DemoManifest } from '../../src/demo/demo-generat
 import { MIN_PASSWORD_COST } from '../../src/shared/passwords.js';
 import { testConfig } from './test-app.js';
 import { createTestDatabase, type Engine, type TestDatabase } from './test-database.js';
-import { freePort } from './free-port.js';
+import { freePort } from '../../support/free-port.js';
 
 
 export interface ListeningApp {

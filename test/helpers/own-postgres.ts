@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from './free-port.js';
+import { freePort } from '../../support/free-port.js';
 
 /** The directory of the machine's PostgreSQL programs (initdb, pg_ctl), or null where there are none. */
 export function postgresPrograms(): string | null {
