@@ -179,12 +179,12 @@ export function openDatabase(options: DatabaseOptions): Database {
     // The hot reads are named statements (prepared-reads.ts) that read a few rows by primary key: their generic
     // plan is the plan. With the default (auto), PostgreSQL plans the first five runs for their parameters, then
     // keeps planning every run whenever the generic plan's estimate looks worse, which for a detail of seven joins
-    // costs more than running it (~1.5 ms against ~0.2 ms). Kysely's statements are unnamed: planned per run anyway.
+    // costs several times more than running it (docs/performance.md). Kysely's statements are unnamed: planned per run anyway.
     const pool = poolOf(options.poolSize ?? 10, '-c plan_cache_mode=force_generic_plan');
     // Searches have their own connections and a statement time limit: a slow search never holds up a detail
     // read or the data-version read that even a kept response needs, and a pathological one is stopped.
-    // Memory enough that the bitmap of a broad term stays exact (with the default 4 MB it turns lossy and every
-    // row of its pages is checked again: a two-term count of 10,001 took 237 ms instead of 92 ms).
+    // Memory enough that the bitmap of a broad term stays exact (with the default work_mem it turns lossy and every
+    // row of its pages is checked again, which made a broad count take more than twice as long).
     const searchPool = poolOf(options.searchPoolSize ?? 4, `-c statement_timeout=${timeoutMs} -c work_mem=64MB`);
     const mainPool = boundedPool(pool, options.queryTimeoutMs, statements);
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: mainPool }) });

@@ -2,7 +2,7 @@
  * Statements of a transaction that its writer does not wait for.
  *
  * On PostgreSQL every statement a transaction waits for is a round trip, and under load each round trip is a turn of
- * a busy event loop (15–25 ms with the mixed benchmark running). Most statements of a write need no answer before the
+ * a busy event loop (tens of milliseconds with the mixed benchmark running). Most statements of a write need no answer before the
  * commit: the log rows for the search index, the data version, the feed's change, the Idempotency-Key's answer. Sent
  * with `sendLater`, a statement is held by its connection and goes with the next statement the transaction waits for
  * (at the latest its COMMIT), all of them written at once and answered together (pg's pipeline mode): one turn for

@@ -57,8 +57,8 @@ interface Job { query: ReadQuery; signal?: AbortSignal; limitMs: number | undefi
 interface Reader { worker: Worker; running: Job | null; timer: NodeJS.Timeout | null; idle: NodeJS.Timeout | null }
 
 /**
- * A worker with nothing to read for this long ends (the next read starts one again, in ~20 ms): a V8 isolate and a
- * connection each, ~15 MB, that a service whose searches all come from its indexes needs only while it builds them.
+ * A worker with nothing to read for this long ends (the next read starts one again, quickly): a V8 isolate and a
+ * connection each, memory that a service whose searches all come from its indexes needs only while it builds them.
  */
 export const READ_WORKER_IDLE_MS = 60_000;
 

@@ -3,8 +3,8 @@ import type BetterSqlite3 from 'better-sqlite3';
 /**
  * Runs a prepared SELECT and returns its rows as objects keyed by column name, as `statement.all()` does, but
  * built in JavaScript: better-sqlite3 builds each row object through V8's C++ API, a property at a time, which for
- * rows of 20-40 columns (a post or a job with its author and translation) is a fifth of the statement's CPU
- * (`npm run bench:read-floor`, a search page's 50 items: 630-690 µs that way, 510-560 this way; bench/results/performance-history.md).
+ * rows of twenty columns or more (a post or a job with its author and translation) is a fifth of the statement's CPU
+ * (`npm run bench:read-floor`; bench/results/performance-history.md).
  * The statement runs in raw mode (an array of values per row) and a constructor made once from its column names
  * gives every row the same shape, as an object literal would. The names are those of our own SQL, never input,
  * quoted as string keys. A name that appears twice keeps its last value, as better-sqlite3 does.

@@ -49,8 +49,8 @@ export class DiskMediaStore implements MediaStore {
 
   /**
    * Read synchronously, for the reason `put` writes so: an asynchronous read (open, size, read, close) waited four
-   * turns of a busy event loop. From the page cache a 200 KB image takes ~0.05 ms of the loop, one at the 10 MB
-   * upload limit ~2.5 ms; and each is fetched about once per client (it is served as immutable for a year).
+   * turns of a busy event loop. From the page cache a read holds the loop a small fraction of a millisecond for a
+   * typical image, a few for one at the upload limit; and each is fetched about once per client (it is served as immutable for a year).
    */
   async get(key: string) {
     if (!MEDIA_KEY.test(key)) return null;

@@ -4,7 +4,7 @@ let loading: Promise<typeof Sharp> | undefined;
 
 /**
  * sharp, loaded at the first upload, in the image process (image-process.ts) that runs this file: libvips and its
- * libraries take ~19 MB of resident memory from the moment they load. Each upload is decoded once, so libvips'
+ * libraries take tens of megabytes of resident memory from the moment they load. Each upload is decoded once, so libvips'
  * operation cache would only hold memory; one thread per image: how many images are decoded at once, and so how
  * many cores uploads can take, is the decode gate's (decode-gate.ts).
  */
@@ -56,7 +56,7 @@ function announcedFormat(bytes: Buffer): ImageFormat | null {
  * the decoded image, the orientation its EXIF names is applied to the pixels, and nothing but pixels survives
  * (EXIF with its GPS position, XMP, comments, and whatever a polyglot hid after or between the image's own
  * data). A file that does not decode in full, or whose header claims more than `maxPixels` or pixels taking more
- * than `maxDecodedBytes` (a 16-bit RGBA PNG takes 8 bytes a pixel), is refused from its header, before its
+ * than `maxDecodedBytes` (a 16-bit RGBA PNG takes four 16-bit samples a pixel), is refused from its header, before its
  * pixels are allocated. Animated GIF and WebP keep their frames.
  */
 export async function processImage(bytes: Buffer, { maxPixels, maxDecodedBytes }: ImageLimits): Promise<ProcessedImage | ImageRefusal> {

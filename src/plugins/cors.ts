@@ -16,7 +16,7 @@ const PUBLIC_CLIENT_ENDPOINTS = new Set(['/oauth/token', '/oauth/revoke']);
  * apps set in the console (the app-key check then holds each key to its own app's origins: app-key-auth.ts);
  * the token and revoke endpoints also for the origins of registered public clients' redirect URIs, so a
  * browser app can finish its own flow. Preflights are answered here, before any key, token or limit.
- * The options are built once (a per-request options delegator cost ~10% of a read's time); the two
+ * The options are built once (a per-request options delegator cost a tenth of a read's time); the two
  * OAuth endpoints, and their preflights, carry their own origin check in their route config.
  */
 /** Origins read from elsewhere and kept `ttlMs`: `fresh()` is the kept set while it holds (else null), `get()` reads again when it must. */

@@ -29,7 +29,7 @@ export interface MetricSources {
 /** Seconds: a receiver on the same network (a few ms) to one that hits the 10 s deadline. */
 const ATTEMPT_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
-/** Seconds: from a cached detail (~0.1 ms) to a search that hits its time limit (2 s). */
+/** Seconds: from a cached detail to a search that hits its time limit (2 s). */
 const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
 /**

@@ -4,8 +4,8 @@
  * (`roaring-wasm`, by the same author, with the same API and serialization).
  *
  * Both are CRoaring, but not equally fast. `roaring-wasm` 1.1.0 counts the bits of its dense containers (a bitset of
- * 65,536 documents, 8 KB) a byte at a time through memory, ~80 µs for one container pair where the native binding
- * takes ~0.5 µs; every intersection of two dense postings counts its result that way (docs/search.md, "The bitmap
+ * 65,536 documents) a byte at a time through memory, over a hundred times slower than the native binding for one
+ * container pair; every intersection of two dense postings counts its result that way (docs/search.md, "The bitmap
  * library"). The native binding is an optional dependency because its C++ does not yet build on Node.js 26: there
  * `npm install` skips it and the service runs on `roaring-wasm`, with the same results, more slowly.
  *
@@ -27,7 +27,7 @@ function nativeBitmaps(): typeof WasmBitmap32 | null {
 }
 
 const native = nativeBitmaps();
-/** The WebAssembly build, loaded only where the native binding is not (its module and memory: ~3 MB resident). */
+/** The WebAssembly build, loaded only where the native binding is not (its module and memory stay resident). */
 const wasm = native ? null : await import('roaring-wasm');
 
 /** The native bitmaps made while a withTemporaryBitmaps runs, which it frees when it returns (null: none runs). */
@@ -68,7 +68,7 @@ export const bitmapLibrary: BitmapLibrary = native ? 'roaring' : 'roaring-wasm';
  * The `count` highest values of a bitmap after skipping its `skip` highest, as a bitmap. Found by rank (`select`: a
  * count of bits a word at a time) and cut out by value (an intersection with a range), which costs the same on both
  * libraries; reading ranks from the top of a dense container one value at a time, as a slice by rank does, took
- * ~40 µs for the broadest keyword at a million posts, this ~4 µs.
+ * ten times as long for the broadest keyword at a million posts.
  */
 export function highestSet(bitmap: Bitmap, skip: number, count: number): Bitmap {
   const Bitmaps = bitmap.constructor as typeof RoaringBitmap32;

@@ -1,8 +1,8 @@
 /**
  * Which document number an item id has now: an open-addressing hash table (linear probing) of document
  * numbers only. The ids themselves are already in the index's id column, so a slot holds a document number
- * and a lookup compares `idOf(doc)` with the id asked for. At a million items this is 8 MB of typed array
- * where a `Map<number, number>` took ~35 MB of heap, and it costs the collector nothing to scan.
+ * and a lookup compares `idOf(doc)` with the id asked for. At a million items this is a fraction of the
+ * heap a `Map<number, number>` took, and it costs the collector nothing to scan.
  */
 const EMPTY = -1;
 /** Grow when more than this share of the slots is taken (probes stay short). */

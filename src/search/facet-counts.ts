@@ -54,8 +54,8 @@ const countAtRank = (counts: Float64Array, top: number): number => counts.sort()
 
 /**
  * Whether counting reads the matches rather than intersecting them with each value's posting. An intersection
- * costs a call into the library and a pass over the value's containers, one per 65,536 documents: ~3 µs at 200,000
- * documents, ~16 µs at 1,000,000; reading a match's value costs 10-30 ns (`npm run bench:facet-cost`). So reading
+ * costs a call into the library and a pass over the value's containers, one per 65,536 documents; reading a match's
+ * value costs a hundredth to a thousandth of that (`npm run bench:facet-cost`). So reading
  * wins below about 128 matches per value, plus one per 1,000 documents: among 12 companies of 1,000,000 documents,
  * below ~13,500 matches; among 10,000 companies, always.
  */

@@ -31,7 +31,7 @@ const WRITE_BUFFER_BYTES = 1 << 20;
  *
  * The chunks are read and written before the returned promise is first pending (the caller keeps the index still
  * for no longer than that), each bitmap serialized into one reused buffer on its way to the file. A copy is as
- * large as the index (~200 MB at a million posts): serialized whole first, as it once was, it passed through the
+ * large as the index (hundreds of megabytes at a million posts): serialized whole first, as it once was, it passed through the
  * process's malloc heap, which kept those pages resident after they were freed (bench/results/performance-history.md).
  */
 export async function writeSnapshot(file: string, header: unknown, chunks: readonly Chunk[]): Promise<void> {

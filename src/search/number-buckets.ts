@@ -1,5 +1,5 @@
 /**
- * Amounts as index tokens: a bucket per sixteenth of a power of two (each about 4.4% wider than the one before), so
+ * Amounts as index tokens: a bucket per sixteenth of a power of two (each 2^(1/16) times as wide as the one before), so
  * that "at least X" is every document but those of the buckets below X's, and an exact check of the few documents in
  * X's own; and the coarser 1-2-5 ranges (…, 20,000–50,000, 50,000–100,000, …) a facet counts by.
  */

@@ -18,7 +18,7 @@ import { compactTiers, levelIn, levelOf, plainTiers, TIERS, tiersTaking, tiersWi
 
 /**
  * Postings gathered before they are added to the bitmaps in bulk (a build adds hundreds of millions): 12 MB of typed
- * arrays while they wait and drain. Four times as many built no faster and held 36 MB more at the build's peak.
+ * arrays while they wait and drain. Four times as many built no faster and held more memory at the build's peak.
  */
 const PENDING_LIMIT = 1_000_000;
 

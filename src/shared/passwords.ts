@@ -3,7 +3,7 @@ import argon2 from 'argon2';
 /** argon2id's cost: the memory one hash fills (KiB) and how many passes it makes over it. */
 export interface PasswordCost { memoryKiB: number; passes: number }
 
-/** The service's default: 64 MiB, 3 passes (about 0.2 s of CPU a hash here). */
+/** The service's default: 64 MiB, 3 passes (what a hash costs: docs/performance.md). */
 export const DEFAULT_PASSWORD_COST: PasswordCost = { memoryKiB: 65_536, passes: 3 };
 
 /**

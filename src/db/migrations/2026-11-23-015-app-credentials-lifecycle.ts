@@ -2,7 +2,7 @@ import type { Kysely, Migration } from 'kysely';
 import type { DialectAdapter } from '../dialects/dialect-adapter.js';
 
 /**
- * The lifecycle of an app's credentials (issue 14): a key or a client secret replaced by rotation keeps working
+ * The lifecycle of an app's credentials: a key or a client secret replaced by rotation keeps working
  * until the end of the overlap its owner chose (`expires_at`, `previous_secret_*`); an app describes itself to
  * the users who grant it access; a client belongs to an app; and every change to an app's credentials is
  * recorded with who made it and when.

@@ -4,8 +4,8 @@ import type { DialectAdapter } from '../dialects/dialect-adapter.js';
 /**
  * A post's images as its reads ask for them (post-reads.ts: id, key and size, in position order) from the index
  * alone: the index on (post_id, position) found each image and then read its row, a second B-tree probe for every
- * image of a page (on SQLite 1M, a page of 50 random posts' images took ~100 µs of the items statement that way,
- * ~35 this way; bench/results/performance-history.md). It replaces that index, whose order it keeps. SQLite's indexes carry the
+ * image of a page (on SQLite at a million posts this way takes about a third of what that did;
+ * bench/results/performance-history.md). It replaces that index, whose order it keeps. SQLite's indexes carry the
  * rowid (`id`) already; PostgreSQL's carries the other columns as INCLUDE, outside the key.
  */
 export function postImagesCoveringIndex(adapter: DialectAdapter): Migration {

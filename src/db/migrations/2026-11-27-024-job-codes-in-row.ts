@@ -5,7 +5,7 @@ import type { DialectAdapter } from '../dialects/dialect-adapter.js';
  * A job's seniorities and employment types move into its own row, a column each (shared/job-codes.ts:
  * the codes in catalog order, joined by commas), and the two tables that held them go. Every read of a job
  * (a detail, a page's items, a write's answer, the search index's documents) wants them with the row; the tables
- * cost a probe of an index each per job (on SQLite 1M, ~220 µs of a page of 50 jobs' ~600 µs statement;
+ * cost a probe of an index each per job (on SQLite at a million posts, over a third of a page's items statement;
  * bench/results/performance-history.md). Nothing searched them: the search index holds each code's jobs.
  */
 export function jobCodesInRow(adapter: DialectAdapter): Migration {

@@ -6,8 +6,8 @@ export const PASSWORD_MAX = 1024;
 
 /**
  * zxcvbn's estimate (the zxcvbn-ts port: its common-password list of ~40,000 entries, common names and words,
- * keyboard walks, repeats, sequences, dates, l33t), loaded at the first password checked. Its lists take ~8 MB
- * of the process's memory and its set-up ~70 ms, which an instance that serves only the API never needs
+ * keyboard walks, repeats, sequences, dates, l33t), loaded at the first password checked. Its lists take megabytes
+ * of the process's memory and its set-up tens of milliseconds, which an instance that serves only the API never needs
  * (bench/results/performance-history.md). Score 3 of 4 is its "safely unguessable" level: about 10^8 guesses or more, out of reach
  * of an online attack and costly offline against argon2id.
  */

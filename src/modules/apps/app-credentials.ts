@@ -11,7 +11,7 @@ import { checkClientSettings, registerClient } from '../oauth/client-admin.js';
 import { OAuthRepository, previousSecretUntil } from '../oauth/oauth-repository.js';
 import { AppRepository } from './app-repository.js';
 
-/** The overlaps an owner may choose when rotating (issue 14): none, an hour, a day, a week. */
+/** The overlaps an owner may choose when rotating: none, an hour, a day, a week. */
 export const OVERLAPS = { none: 0, '1h': 3_600_000, '24h': 86_400_000, '7d': 604_800_000 } as const;
 export type Overlap = keyof typeof OVERLAPS;
 export const isOverlap = (value: string): value is Overlap => Object.hasOwn(OVERLAPS, value);

@@ -23,7 +23,7 @@ declare module 'fastify' {
  * status class, for the console's usage page (modules/apps/usage.ts), and keeps it in the app's request log
  * (request-log.ts). The hook runs as the response is sent
  * (its status is final then) and only adds to an in-memory count; an onResponse hook, tried first, cost a
- * third of the pipeline's throughput (npm run bench:pipeline: 27,100 → 15,700 req/s).
+ * third of the pipeline's throughput (npm run bench:pipeline; bench/results/performance-history.md).
  */
 export const usageCountPlugin = fp(async (app, opts: { usage: UsageCounter; requestLog: RequestLog; clock: () => number }) => {
   app.decorate('usage', opts.usage);

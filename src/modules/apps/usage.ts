@@ -1,5 +1,5 @@
 /**
- * Calls per app, counted by minute, operation and status class for the console's usage page (issue 14).
+ * Calls per app, counted by minute, operation and status class for the console's usage page.
  *
  * Counting must not slow the request path. A response adds one to a number in a Map (no I/O, no promise).
  * A timer moves the counts to the database every few seconds, in one transaction of upserts that add to

@@ -1,5 +1,5 @@
 /**
- * The developer console under /console (issue 14): builders sign up and in with the accounts of the OAuth
+ * The developer console under /console: builders sign up and in with the accounts of the OAuth
  * sign-in, create apps, get their keys (shown once, stored hashed), rotate them with an overlap, revoke them,
  * describe the app for the consent page, read its audit trail, and see and disconnect the apps they granted.
  *

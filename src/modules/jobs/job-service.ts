@@ -33,7 +33,7 @@ interface CachedDetail {
 }
 
 /**
- * The memory the cache of job details (~5 KB each) may hold. A search page's items are not cached: read again, they
+ * The memory the cache of job details may hold. A search page's items are not cached: read again, they
  * cost less than a cache of them did (docs/performance.md).
  */
 const CACHED_DETAILS_BYTES = 4 * 1024 * 1024;

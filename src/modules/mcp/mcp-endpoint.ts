@@ -95,9 +95,8 @@ function multipart(args: Record<string, unknown>, headers: Record<string, string
 }
 
 /**
- * The SDK, loaded at the first request to the endpoint: its v2 server and the schema library it brings take ~8 MB of
- * V8's heap and ~27 MB of the process's memory (measured 2026-12-01, `import()` between two collections), which an
- * instance no agent calls never needs.
+ * The SDK, loaded at the first request to the endpoint: its v2 server and the schema library it brings take megabytes of
+ * V8's heap and more of the process's memory (docs/performance.md), which an instance no agent calls never needs.
  */
 let loaded: Promise<Sdk> | null = null;
 type Sdk = typeof SdkServer;

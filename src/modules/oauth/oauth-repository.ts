@@ -9,7 +9,7 @@ export interface OAuthClient {
   allowedScopes: string[];
   /** The app the client belongs to (null for clients the operator registered on their own). */
   appId?: number | null;
-  /** The secret a rotation replaced, and when it stops working (issue 14's overlap). */
+  /** The secret a rotation replaced, and when it stops working (the rotation's overlap). */
   previousSecretHash?: string | null;
   previousSecretExpiresAt?: number | null;
   /** When the client registered itself (RFC 7591); null for every other client. */

@@ -53,7 +53,7 @@ export function jsonValue<T>(value: JsonColumn<T>): T | null {
  * translations are looked up only for posts whose row says they may have one (`image_count`, `has_og`, kept by
  * every write, and a language other than the post's own): on a page of random posts most have none, and a
  * subquery under CASE is not run at all where a left join would still probe (on PostgreSQL a page of 50 posts'
- * items took 10-35% less time than with the joins; on SQLite the gain was within noise; bench/results/performance-history.md).
+ * items took less time than with the joins; on SQLite the gain was within noise; bench/results/performance-history.md).
  */
 function columns(sql: ReadSql, language: string, withDetail: boolean): string {
   return `p.id, p.author_type, p.author_user_id, p.content, p.language, p.reposted_post_id, p.like_count, p.comment_count,

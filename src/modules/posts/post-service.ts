@@ -56,7 +56,7 @@ interface CachedDetail {
 }
 
 /**
- * The memory the cache of post details (~2 KB each) may hold: about 2,000, the popular ones. Random reads over a
+ * The memory the cache of post details may hold: a few thousand, the popular ones. Random reads over a
  * million ids miss any cache that fits in memory, so more buys nothing there and costs the process's memory.
  * A search page's items are not cached: read again, they cost less than a cache of them did (docs/performance.md).
  */
