@@ -8,13 +8,14 @@
 import { parseArgs } from 'node:util';
 import { PostIndex } from '../src/modules/posts/post-index.js';
 import { benchDataInPageCache, benchDataName, openBenchData } from './bench-data.js';
+import { anonymousRssMb } from '../support/proc.js';
 
 const { values } = parseArgs({ options: { posts: { type: 'string', default: '1000000' }, db: { type: 'string', default: 'sqlite' } } });
 const dataName = benchDataName(Number(values.posts));
 const database = openBenchData(values.db!, dataName);
 await benchDataInPageCache(database, dataName);
 global.gc?.();
-const rssBefore = process.memoryUsage().rss;
+const rssBefore = anonymousRssMb(process.pid);
 const cpuBefore = process.cpuUsage();
 const index = new PostIndex(database, { read: async () => 1 });
 await index.ready();
@@ -23,5 +24,5 @@ global.gc?.();
 const stats = index.stats();
 console.log(`${values.db}: ${stats.items.toLocaleString('en')} posts built from the tables in ${(stats.readyInMs / 1000).toFixed(1)} s `
   + `(CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s); ${stats.tokens.toLocaleString('en')} tokens, ${(stats.bytes / 1e6).toFixed(0)} MB of bitmaps; `
-  + `resident +${((process.memoryUsage().rss - rssBefore) / 1e6).toFixed(0)} MB, peak ${(Number(/VmHWM:\s+(\d+)/.exec(await import('node:fs').then((fs) => fs.readFileSync('/proc/self/status', 'utf8')))?.[1] ?? 0) / 1024).toFixed(0)} MB`);
+  + `anonymous resident +${(anonymousRssMb(process.pid) - rssBefore).toFixed(0)} MB, peak RSS ${(Number(/VmHWM:\s+(\d+)/.exec(await import('node:fs').then((fs) => fs.readFileSync('/proc/self/status', 'utf8')))?.[1] ?? 0) / 1024).toFixed(0)} MB`);
 await database.close();

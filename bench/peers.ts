@@ -24,6 +24,7 @@ import { realisticWorkload } from './realistic.js';
 import { postFilterOf } from './workload-filters.js';
 import { queryTerms } from '../src/search/search-text.js';
 import { SeededRandom } from '../src/demo/random.js';
+import { anonymousRssMb } from '../support/proc.js';
 
 const { values } = parseArgs({ options: {
   posts: { type: 'string', default: '100000' }, count: { type: 'string', default: '2000' }, rounds: { type: 'string', default: '3' },
@@ -84,7 +85,7 @@ interface Contender {
   round?: () => Promise<number[]>;
   repeat?: (i: number, times: number) => Promise<number[]>;
   buildMs: number;
-  /** Resident memory added (MB); for Lucene, the JVM heap its index holds. */
+  /** Anonymous resident memory added (MB: the mapped file pages the build read are the system's cache); for Lucene, the JVM heap its index holds. */
   rssMb: number;
   memoryNote?: string;
   /** The index's own bytes, where the engine tells them. */
@@ -92,7 +93,7 @@ interface Contender {
   cpu: number[];
   broadest?: number[];
 }
-const rss = () => process.memoryUsage().rss;
+const rss = () => anonymousRssMb(process.pid) * 1024 * 1024;
 const contenders: Contender[] = [];
 
 async function measureBuild(name: string, build: () => Promise<{ search: Contender['search']; indexBytes?: number }>): Promise<void> {

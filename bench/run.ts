@@ -30,7 +30,7 @@ import { generateBenchData } from './generate-data.js';
 import { REALISTIC, realisticWorkload, type Prepared } from './realistic.js';
 import { referenceServer } from './reference-servers.js';
 import { serviceEnv, serviceNodeFlags } from './service-flags.js';
-import { childrenOf, processCpuMs, statFields } from '../support/proc.js';
+import { anonymousRssMb, childrenOf, processCpuMs, statFields } from '../support/proc.js';
 import { WRITE_KINDS, type WriteKind, type WriteStats } from './write-stats.js';
 
 export interface BenchOptions {
@@ -59,6 +59,12 @@ export interface ScenarioResult {
   bareRequestsPerSecond: number;
   ratio: number;
   peakRssMb: number;
+  /**
+   * The most anonymous resident memory (its heaps and allocations, sampled every 250 ms since the start) the service
+   * held up to the scenario's end: RSS also counts the pages of the SQLite file it read through its memory map, which
+   * are the system's file cache.
+   */
+  peakAnonMb?: number;
   /** The image process's, when the scenario uploaded images (it is not in peakRssMb). */
   imagesPeakRssMb?: number;
   /** The service's CPU time (user + system, its image process's included) over the measured run, divided by the measured requests. */
@@ -323,6 +329,8 @@ export async function runBenchmark(options: BenchOptions): Promise<ScenarioResul
     fs.mkdirSync(copies, { recursive: true });
     fs.symlinkSync(copies, path.join(dataDir, 'search-index'));
     const service = await startService(target, dataDir, options.profile);
+    let peakAnon = 0;
+    const anonSampler = setInterval(() => { peakAnon = Math.max(peakAnon, anonymousRssMb(service.child.pid!)); }, 250);
     try {
       // The broadest single-syllable keyword, asked for the first time: the service has started its search
       // workers and served other searches (so this is not the process's start-up), but has nothing of it kept.
@@ -380,7 +388,8 @@ export async function runBenchmark(options: BenchOptions): Promise<ScenarioResul
           scenario: scenario.name, posts: size,
           requestsPerSecond: Math.round(rate(run)), firstMs, p50: run.latency.p50, p99: run.latency.p99,
           bareRequestsPerSecond: Math.round(bareRate), ratio: rate(run) / bareRate,
-          peakRssMb: Math.round(peakRssMb(service.child.pid)), imagesPeakRssMb: Math.round(imagesPeakRssMb(service.child.pid)),
+          peakRssMb: Math.round(peakRssMb(service.child.pid)), peakAnonMb: Math.round(Math.max(peakAnon, anonymousRssMb(service.child.pid!))),
+          imagesPeakRssMb: Math.round(imagesPeakRssMb(service.child.pid)),
           errors: run.non2xx + run.errors, timeouts: run.timeouts,
           cpuMsPerRequest: Number.isFinite(cpuUsed) && run.requests.total > 0 ? Number((cpuUsed / run.requests.total).toFixed(3)) : undefined,
           ...(writes ? { writes } : {}),
@@ -396,6 +405,7 @@ export async function runBenchmark(options: BenchOptions): Promise<ScenarioResul
         bareRequestsPerSecond: 0, ratio: 0, peakRssMb: Math.round(peakRssMb(service.child.pid)), errors: 0, timeouts: 0,
       });
     } finally {
+      clearInterval(anonSampler);
       await service.stop();
       await reader.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -405,10 +415,10 @@ export async function runBenchmark(options: BenchOptions): Promise<ScenarioResul
 }
 
 export function table(results: ScenarioResult[]): string {
-  const lines = ['| scenario | posts | req/s | CPU ms/req | p50 ms | p99 ms | bare req/s | ratio | peak RSS MB | errors | timeouts | writes (failed) p99 ms | first request ms |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|'];
+  const lines = ['| scenario | posts | req/s | CPU ms/req | p50 ms | p99 ms | bare req/s | ratio | peak RSS MB | peak anon MB | errors | timeouts | writes (failed) p99 ms | first request ms |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|'];
   for (const r of results) {
     const writes = r.writes ? `${r.writes.count} (${r.writes.failed}) ${r.writes.p99}` : '—';
-    lines.push(`| ${r.scenario} | ${r.posts.toLocaleString('en')} | ${r.requestsPerSecond} | ${r.cpuMsPerRequest ?? '—'} | ${r.p50} | ${r.p99} | ${r.bareRequestsPerSecond} | ${(r.ratio * 100).toFixed(0)}% | ${r.peakRssMb}${r.imagesPeakRssMb ? ` (+${r.imagesPeakRssMb} image process)` : ''} | ${r.errors} | ${r.timeouts} | ${writes} | ${r.firstMs ?? '—'} |`);
+    lines.push(`| ${r.scenario} | ${r.posts.toLocaleString('en')} | ${r.requestsPerSecond} | ${r.cpuMsPerRequest ?? '—'} | ${r.p50} | ${r.p99} | ${r.bareRequestsPerSecond} | ${(r.ratio * 100).toFixed(0)}% | ${r.peakRssMb}${r.imagesPeakRssMb ? ` (+${r.imagesPeakRssMb} image process)` : ''} | ${r.peakAnonMb ?? '—'} | ${r.errors} | ${r.timeouts} | ${writes} | ${r.firstMs ?? '—'} |`);
   }
   return lines.join('\n');
 }

@@ -15,6 +15,11 @@
  * them (the workload as it is now against the workload as the before could be asked it). Each request is sent once to
  * each service (no cache of either answers it). Prints each round, then per service the median CPU per request and
  * the after/before ratio of medians, and saves them as JSON under bench/results/.
+ *
+ * With --together, each round loads both services at once (half the connections each, the same requests), so a
+ * change of the machine's speed within a round slows both alike: the ratio of each round is then read from one
+ * interval, not two in turn. Both share the two cores with the load generator, so their CPU per request is higher
+ * than alone; the ratio is what this mode is for.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -30,6 +35,7 @@ const { values } = parseArgs({ options: {
   before: { type: 'string' }, after: { type: 'string', default: '.' }, posts: { type: 'string', default: '100000' },
   scenario: { type: 'string', default: 'distinct job searches' }, rounds: { type: 'string', default: '10' },
   requests: { type: 'string', default: '2000' }, connections: { type: 'string', default: '50' }, 'full-mix': { type: 'boolean', default: false },
+  together: { type: 'boolean', default: false },
 } });
 if (!values.before) throw new Error('--before DIR: a checkout of the commit to compare with (see the usage at the top of bench/versus.ts)');
 const posts = Number(values.posts);
@@ -106,6 +112,7 @@ try {
     after: fullMix ? drawn : drawn.map((r) => ({ ...r, path: keepingOnly(r.path, known) })),
   };
 
+  const together = values.together;
   /** Sends requests [from, from + perRound) to one service; its CPU ms per request over them. */
   const run = async (side: 'before' | 'after', from: number): Promise<number> => {
     const service = services[side];
@@ -113,7 +120,7 @@ try {
     let next = from;
     const cpuBefore = cpuMs(service.child.pid);
     const result = await autocannon({
-      url: service.base, connections, amount: perRound,
+      url: service.base, connections: together ? Math.max(1, connections >> 1) : connections, amount: perRound,
       requests: [{ setupRequest: (req) => ({ ...req, method: 'GET', ...requests[next++]! }) }],
     });
     const cpu = cpuMs(service.child.pid) - cpuBefore;
@@ -121,16 +128,26 @@ try {
     if (failed) throw new Error(`${side}: ${failed} of ${perRound} requests failed`);
     return cpu / perRound;
   };
+  /** One round: both services in turn (the order given), or both at once with --together. */
+  const round = async (order: readonly ['before' | 'after', 'before' | 'after'], from: number) => {
+    if (together) {
+      const [before, after] = await Promise.all([run('before', from), run('after', from)]);
+      return { before, after };
+    }
+    const cpu = { before: 0, after: 0 };
+    for (const side of order) cpu[side] = await run(side, from);
+    return cpu;
+  };
 
   // The first slice warms both (JIT, page cache, the index's first touches) and is not counted.
-  await run('before', 0);
-  await run('after', 0);
+  await round(['before', 'after'], 0);
   const cpu = { before: [] as number[], after: [] as number[] };
-  for (let round = 0; round < rounds; round++) {
-    const from = (round + 1) * perRound;
-    const order = round % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const);
-    for (const side of order) cpu[side].push(await run(side, from));
-    console.log(`round ${round + 1}: before ${cpu.before.at(-1)!.toFixed(3)} ms CPU/request, after ${cpu.after.at(-1)!.toFixed(3)} (${(cpu.after.at(-1)! / cpu.before.at(-1)!).toFixed(2)}×)`);
+  for (let n = 0; n < rounds; n++) {
+    const from = (n + 1) * perRound;
+    const measured = await round(n % 2 === 0 ? ['before', 'after'] : ['after', 'before'], from);
+    cpu.before.push(measured.before);
+    cpu.after.push(measured.after);
+    console.log(`round ${n + 1}: before ${cpu.before.at(-1)!.toFixed(3)} ms CPU/request, after ${cpu.after.at(-1)!.toFixed(3)} (${(cpu.after.at(-1)! / cpu.before.at(-1)!).toFixed(2)}×)`);
   }
   const median = (xs: number[]) => {
     const sorted = [...xs].sort((a, b) => a - b);
@@ -139,13 +156,13 @@ try {
   };
   const ratios = cpu.after.map((a, i) => a / cpu.before[i]!).sort((a, b) => a - b);
   const summary = {
-    scenario: values.scenario, posts, rounds, requestsPerRound: perRound, connections, dropped: [...dropped], fullMix,
+    scenario: values.scenario, posts, rounds, requestsPerRound: perRound, connections, together, dropped: [...dropped], fullMix,
     before: { checkout: checkouts.before, commit: commitOf(checkouts.before), cpuMsPerRequest: cpu.before, median: median(cpu.before) },
     after: { checkout: checkouts.after, commit: commitOf(checkouts.after), cpuMsPerRequest: cpu.after, median: median(cpu.after) },
     ratioOfMedians: median(cpu.after) / median(cpu.before),
     roundRatios: { min: ratios[0], median: median(ratios), max: ratios.at(-1) },
   };
-  console.log(`\n${values.scenario}${fullMix ? ' (the after with the full mix)' : ''}, ${posts.toLocaleString('en')} posts, ${rounds} rounds of ${perRound} requests, ${connections} connections:`);
+  console.log(`\n${values.scenario}${fullMix ? ' (the after with the full mix)' : ''}${together ? ', both loaded at once' : ''}, ${posts.toLocaleString('en')} posts, ${rounds} rounds of ${perRound} requests, ${connections} connections:`);
   console.log(`  before ${summary.before.median.toFixed(3)} ms CPU/request (median), after ${summary.after.median.toFixed(3)}: ${summary.ratioOfMedians.toFixed(2)}× (round by round ${summary.roundRatios.min!.toFixed(2)}–${summary.roundRatios.max!.toFixed(2)}×)`);
   const out = path.resolve('bench/results', `versus-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   fs.writeFileSync(out, `${JSON.stringify(summary, null, 2)}\n`);

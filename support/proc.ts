@@ -25,3 +25,16 @@ export function childrenOf(pid: number): number[] {
     return [];
   }
 }
+
+/**
+ * The process's anonymous resident memory in MB (RssAnon: its heaps and its own allocations): what it holds, where
+ * RSS also counts the pages of mapped files it has touched (the binary, and the SQLite file read through its memory
+ * map), which are the system's file cache. 0 when the process has ended.
+ */
+export function anonymousRssMb(pid: number): number {
+  try {
+    return Number(/RssAnon:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}

@@ -23,6 +23,9 @@ describe('benchmark harness (--quick on tiny data)', () => {
       expect(r.requestsPerSecond).toBeGreaterThan(0);
       expect(r.bareRequestsPerSecond).toBeGreaterThan(0);
       expect(r.peakRssMb).toBeGreaterThan(0);
+      // The heaps without the mapped file pages: a share of the resident memory, never more.
+      expect(r.peakAnonMb).toBeGreaterThan(0);
+      expect(r.peakAnonMb).toBeLessThanOrEqual(r.peakRssMb);
     }
     const mixed = results.find((r) => r.scenario.startsWith('mixed:'))!;
     expect(mixed.writes?.count).toBeGreaterThanOrEqual(2);
