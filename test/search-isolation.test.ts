@@ -39,6 +39,12 @@ describe.each(ENGINES)('search reads on %s', (engine) => {
     expect(await run(sql<{ cache_size: number }>`PRAGMA cache_size`)).toEqual([{ cache_size: -4000 }]);
   });
 
+  it.runIf(engine === 'sqlite')('reads the file through a memory map on the main connection and each read worker', async () => {
+    const main = await sql<{ mmap_size: number }>`PRAGMA mmap_size`.execute(database.db);
+    expect(main.rows).toEqual([{ mmap_size: 0x7fff0000 }]);
+    expect(await run(sql<{ mmap_size: number }>`PRAGMA mmap_size`)).toEqual([{ mmap_size: 0x7fff0000 }]);
+  });
+
   it.runIf(engine === 'sqlite')('ends a read worker left idle, and starts one again at the next read', async () => {
     const idling = openDatabase({ kind: 'sqlite', url: test.file!, readWorkers: 2, readWorkerIdleMs: 200 });
     try {

@@ -14,7 +14,7 @@ import { databaseUnavailable, queryTimeLimit } from './database-unavailable.js';
 import { ClientGoneError, readScope } from './read-scope.js';
 import type { DB } from './schema.js';
 import { countStatement, postgresPreparedReads, sqlitePreparedReads, type NamedStatementPool, type PreparedReads, type StatementCounter } from './prepared-reads.js';
-import { SQLITE_CACHE_SIZE, SqliteReadPool } from './sqlite-read-pool.js';
+import { SQLITE_CACHE_SIZE, SQLITE_MMAP_BYTES, SqliteReadPool } from './sqlite-read-pool.js';
 import { withStatementCache } from './statement-cache.js';
 import { holdingStatements } from './postgres-held-statements.js';
 import { postgresNotices, type Notices } from './postgres-notices.js';
@@ -247,6 +247,7 @@ export function openDatabase(options: DatabaseOptions): Database {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma(`cache_size = ${SQLITE_CACHE_SIZE}`);
+  sqlite.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
   const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite, statements) }) });
   const workers = options.readWorkers ?? 2;
   const readers = workers > 0 && !sqlite.memory ? new SqliteReadPool(options.url, workers, timeoutMs, options.readWorkerIdleMs) : null;

@@ -11,6 +11,15 @@ import { ClientGoneError, readScope, ReadTimeoutError } from './read-scope.js';
  */
 export const SQLITE_CACHE_SIZE = -4000;
 
+/**
+ * How much of the database file each connection reads through a memory map (SQLite's own ceiling, which larger
+ * values are cut to). A page its cache misses is then read from the operating system's file cache in place, where a
+ * read otherwise costs a system call and a copy of the page: most of what a random row read costs once the cache is
+ * missed (docs/performance.md, "Reading rows"). Only reads use the map; writes go through the WAL as before. The
+ * mapped pages are the kernel's file cache, shared and given back under memory pressure, though they count in RSS.
+ */
+export const SQLITE_MMAP_BYTES = 0x7fff0000;
+
 /** A read to run elsewhere: SQL text and its parameters, as Kysely compiles them. */
 export interface ReadQuery {
   sql: string;
@@ -28,6 +37,7 @@ const Database = require(workerData.driver);
 const db = new Database(workerData.file, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = 5000');
 db.pragma('cache_size = ' + workerData.cacheSize);
+db.pragma('mmap_size = ' + workerData.mmapBytes);
 const statements = new Map();
 parentPort.on('message', ({ sql, parameters }) => {
   try {
@@ -155,7 +165,7 @@ export class SqliteReadPool {
   }
 
   private start(): Reader {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file: this.file, driver: this.driver, cacheSize: SQLITE_CACHE_SIZE }, resourceLimits: WORKER_LIMITS });
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file: this.file, driver: this.driver, cacheSize: SQLITE_CACHE_SIZE, mmapBytes: SQLITE_MMAP_BYTES }, resourceLimits: WORKER_LIMITS });
     const reader: Reader = { worker, running: null, timer: null, idle: null };
     worker.on('message', (message: { rows?: unknown[]; error?: string }) => {
       const job = this.finish(reader);
