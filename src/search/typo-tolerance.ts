@@ -169,12 +169,12 @@ export function correctedKeyword(index: PostingIndex, words: readonly QueryWord[
 export interface KeywordMatches { result: Bitmap; exact: Bitmap; corrections: string[]; alternatives: string[][][] | null }
 
 /**
- * The matches of a search whose keyword matched `exact`; with `words` (typo tolerance asked for), also the documents
- * that `withoutKeyword()` (the search's other filters) gives and that match each word or one of its corrections.
+ * The matches of a search whose keyword matched `exact`; with `alternatives` (typo tolerance asked for: the keyword's
+ * words' alternativesOf, worked out once per search, whatever its facets ask again), also the documents that
+ * `withoutKeyword()` (the search's other filters) gives and that match each word or one of its corrections.
  */
-export function keywordMatches(index: PostingIndex, words: readonly QueryWord[] | undefined, exact: Bitmap, withoutKeyword: () => Bitmap): KeywordMatches {
-  if (!words) return { result: exact, exact, corrections: [], alternatives: null };
-  const alternatives = alternativesOf(index, words);
+export function keywordMatches(index: PostingIndex, alternatives: string[][][] | null, exact: Bitmap, withoutKeyword: () => Bitmap): KeywordMatches {
+  if (!alternatives) return { result: exact, exact, corrections: [], alternatives: null };
   if (alternatives.every((word) => word.length === 1)) return { result: exact, exact, corrections: [], alternatives };
   const result = matchAlternatives(index, alternatives, withoutKeyword());
   return { result, exact, corrections: [...new Set(alternatives.flatMap((word) => word.slice(1).flat()))], alternatives };

@@ -18,7 +18,7 @@ import { ServedIndex, type ItemSource } from '../../search/live-index.js';
 import { countValues, FACET_TOP, type FacetCounts } from '../../search/facet-counts.js';
 import type { IndexedItem, OrderedDocuments } from '../../search/ordered-documents.js';
 import { tolerantRelevancePage } from '../../search/ranking.js';
-import { didYouMean, keywordMatches, type KeywordMatches } from '../../search/typo-tolerance.js';
+import { alternativesOf, didYouMean, keywordMatches, type KeywordMatches } from '../../search/typo-tolerance.js';
 import type { QueryWord } from '../../search/search-text.js';
 import { RoaringBitmap32, withTemporaryBitmaps, type Bitmap } from '../../search/bitmaps.js';
 import type { IndexQuery, PostingIndex } from '../../search/posting-index.js';
@@ -327,7 +327,8 @@ export class JobIndex extends ServedIndex {
     const { hiringNow, validFrom, validUntil } = hiringAt(orders, docs, filter.now);
     return withTemporaryBitmaps(() => {
       const hiring = (query: JobSearchFilter): Bitmap => refine(docs, docs.index.match(jobIndexQuery(query), hiringNow), query);
-      const matching = (query: JobSearchFilter): KeywordMatches => keywordMatches(docs.index, query.typoWords, hiring(query), () => hiring({ ...query, terms: null }));
+      const alternatives = filter.typoWords ? alternativesOf(docs.index, filter.typoWords) : null;
+      const matching = (query: JobSearchFilter): KeywordMatches => keywordMatches(docs.index, alternatives, hiring(query), () => hiring({ ...query, terms: null }));
       const matches = matching(filter);
       const { result } = matches;
       const page = filter.order === 'popularity' ? byViews.page(result, filter.offset, filter.limit)

@@ -18,7 +18,7 @@ import { ServedIndex, type ItemSource } from '../../search/live-index.js';
 import { countFlag, countValues, FACET_TOP, type FacetCount, type FacetCounts } from '../../search/facet-counts.js';
 import type { IndexedItem, OrderedDocuments } from '../../search/ordered-documents.js';
 import { tolerantRelevancePage } from '../../search/ranking.js';
-import { didYouMean, keywordMatches, type KeywordMatches } from '../../search/typo-tolerance.js';
+import { alternativesOf, didYouMean, keywordMatches, type KeywordMatches } from '../../search/typo-tolerance.js';
 import type { QueryWord } from '../../search/search-text.js';
 import { withTemporaryBitmaps, type Bitmap } from '../../search/bitmaps.js';
 import type { IndexQuery, PostingIndex } from '../../search/posting-index.js';
@@ -122,7 +122,8 @@ export class PostIndex extends ServedIndex {
     const docs = await this.live.current(version);
     // Synchronous from here, so no write lands halfway; the bitmaps made on the way are freed at the end.
     return withTemporaryBitmaps(() => {
-      const matches = keywordMatching(docs, filter);
+      const alternatives = filter.typoWords ? alternativesOf(docs.index, filter.typoWords) : null;
+      const matches = keywordMatching(docs, filter, alternatives);
       const { result } = matches;
       const page = filter.terms && filter.order === 'rank'
         ? tolerantRelevancePage(docs, matches, filter.terms, filter.offset, filter.limit)
@@ -137,7 +138,7 @@ export class PostIndex extends ServedIndex {
       const facets: FacetCounts = {};
       for (const name of filter.facets) {
         const { own, count } = FACET_RULES[name];
-        facets[name] = count(docs.index, filter[own] === undefined ? result : keywordMatching(docs, { ...filter, [own]: undefined }).result);
+        facets[name] = count(docs.index, filter[own] === undefined ? result : keywordMatching(docs, { ...filter, [own]: undefined }, alternatives).result);
       }
       return { ...found, facets };
     });
@@ -155,5 +156,5 @@ function matching(docs: OrderedDocuments, filter: PostSearchFilter): Bitmap {
 }
 
 /** The matches of a filter, with those of its keyword's corrections when typos are tolerated. */
-const keywordMatching = (docs: OrderedDocuments, filter: PostSearchFilter): KeywordMatches =>
-  keywordMatches(docs.index, filter.typoWords, matching(docs, filter), () => matching(docs, { ...filter, terms: null }));
+const keywordMatching = (docs: OrderedDocuments, filter: PostSearchFilter, alternatives: string[][][] | null): KeywordMatches =>
+  keywordMatches(docs.index, alternatives, matching(docs, filter), () => matching(docs, { ...filter, terms: null }));
