@@ -3,8 +3,8 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * The drills: tests that are slow because they must be. They start real servers as processes and kill them, walk
- * pages in Chromium, run the demo and the README as a newcomer would, pack the SDK, pause a database, fill a disk.
- * CI runs them once; the fast tier, everything else, runs on every runtime (README, "Tests").
+ * pages in Chromium, run the demo and the getting-started walk as a newcomer would, pack the SDK, pause a database, fill a disk.
+ * CI runs them once; the fast tier, everything else, runs on every runtime (docs/development.md, "Tests").
  */
 export const DRILLS = [
   'test/crash.test.ts', 'test/webhook-crash.test.ts', 'test/rolling-restart.test.ts', 'test/process-signals.test.ts',

@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { OPERATION_IDS } from '../src/config.js';
+import { allLimitSettings } from '../src/rate-limit/limit-settings.js';
 import { freePort } from '../support/free-port.js';
 
 const ROOT = path.resolve(new URL('..', import.meta.url).pathname);
@@ -261,10 +261,7 @@ async function main(): Promise<number> {
   try {
     log(`compiling the service into ${dir}/dist`);
     compile(dir);
-    const raise = Object.fromEntries(OPERATION_IDS.flatMap((op) => {
-      const prefix = `RATE_LIMIT_${op.toUpperCase().replace(/\./g, '_')}`;
-      return [[`${prefix}_PER_MINUTE`, '1000000'], [`${prefix}_PER_HOUR`, '1000000'], [`${prefix}_PER_DAY`, '1000000']];
-    }));
+    const raise = Object.fromEntries(Object.entries(allLimitSettings(1_000_000)).filter(([name]) => !name.startsWith('RATE_LIMIT_GLOBAL_')));
     const env: Record<string, string> = {
       ...raise,
       DATABASE_URL: database.url,

@@ -37,8 +37,8 @@ describe('install scripts', () => {
     expect(Object.keys(allowScripts).filter((name) => !withScripts.includes(name))).toEqual([]);
   });
 
-  it('that compile where no prebuilt binary comes are the ones the README’s install time names', () => {
-    const tests = read('README.md').slice(read('README.md').indexOf('## Tests'));
+  it('that compile where no prebuilt binary comes are the ones docs/development.md’s install time names', () => {
+    const tests = read('docs/development.md').slice(read('docs/development.md').indexOf('## Tests'));
     const installNote = tests.slice(0, tests.indexOf('\n\n', tests.indexOf('npm install')));
     for (const compiled of ['better-sqlite3', 'CRoaring']) expect(installNote).toContain(compiled);
   });

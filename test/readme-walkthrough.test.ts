@@ -8,9 +8,9 @@ import { freePort } from '../support/free-port.js';
 import { Browser, fetchSend } from './helpers/oauth-browser.js';
 
 const ROOT = path.resolve(new URL('..', import.meta.url).pathname);
-const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+const readme = fs.readFileSync(path.join(ROOT, 'docs/getting-started.md'), 'utf8');
 
-/** The first ```sh block after `heading` in the README. */
+/** The first ```sh block after `heading` in docs/getting-started.md. */
 function shellBlock(heading: string): string {
   const at = readme.indexOf(heading);
   expect(at, heading).toBeGreaterThan(-1);
@@ -23,7 +23,7 @@ function shellBlock(heading: string): string {
  */
 const STRICT_CURL = 'curl() { command curl --silent --show-error --fail-with-body "$@"; echo; }\n';
 
-describe('the README\'s shell blocks, run against npm run demo', () => {
+describe('the shell blocks of docs/getting-started.md, run against npm run demo', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-readme-'));
   let base = '';
   let demo: ReturnType<typeof spawn> | undefined;
@@ -78,7 +78,7 @@ describe('the README\'s shell blocks, run against npm run demo', () => {
     const browser = new Browser(fetchSend(base));
     const { code, output } = await bash(STRICT_CURL + oauth + writes, async (line) => {
       if (!line.startsWith(`${base}/oauth/authorize?`)) return null;
-      // Step 2, done by a browser: sign in as the README says, allow, and read the code off the callback address.
+      // Step 2, done by a browser: sign in as the page says, allow, and read the code off the callback address.
       const callback = await browser.authorize(line.slice(base.length), { email: DEMO_USER.email, password: DEMO_USER.password });
       return callback.searchParams.get('code');
     });

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { COMMANDS } from '../src/cli/main.js';
 import { toListDateTime, toUtcIso } from '../src/shared/time.js';
 import { CATALOG_DATA, CATALOG_NAMES } from '../src/shared/catalog-data.js';
 import { CODE_RENAMES } from '../src/db/migrations/2026-11-25-019-real-service-codes.js';
@@ -24,15 +23,17 @@ describe('README', () => {
     expect(readme).toContain(DEMO_CLIENT.redirectUri);
   });
 
-  it('documents every CLI command', () => {
-    for (const command of COMMANDS) expect(readme).toContain(`\`${command.name}`);
+  it('is a front door: what it is, the two commands, the credentials, and an index of the docs, in at most 150 lines', () => {
+    expect(readme.split('\n').length).toBeLessThanOrEqual(150);
+    for (const doc of fs.readdirSync(new URL('../docs', import.meta.url)).filter((f) => f.endsWith('.md'))) expect(readme, doc).toContain(`(docs/${doc})`);
   });
 
-  it('shows a list time and a detail time in the forms the service prints, and the catalogs\' codes (issue 23)', () => {
+  it('has the walk through the API show a list time and a detail time in the forms the service prints, and the catalogs\' codes (issue 23)', () => {
+    const walk = fs.readFileSync(new URL('../docs/getting-started.md', import.meta.url), 'utf8');
     const end = Date.parse('2026-12-24T14:59:59.999Z');
-    expect(readme).toContain(`"endAt": "${toListDateTime(end)}"`);
-    expect(readme).toContain(`"endAt": "${toUtcIso(end)}"`);
-    expect(readme).toContain('dev, dataAi');
+    expect(walk).toContain(`"endAt": "${toListDateTime(end)}"`);
+    expect(walk).toContain(`"endAt": "${toUtcIso(end)}"`);
+    expect(walk).toContain('dev, dataAi');
     const api = fs.readFileSync(new URL('../docs/api.md', import.meta.url), 'utf8');
     expect(api).toContain(`"${toListDateTime(Date.parse('2026-08-23T15:00:00Z'))}"`);
     expect(api).toContain(`"${toListDateTime(Date.parse('2026-05-30T14:59:30Z'))}"`);

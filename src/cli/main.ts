@@ -1,5 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { ConfigError, loadConfig } from '../config.js';
+import { demoSettings } from '../settings.js';
 import { databaseOpener, parse, UsageError, type Command, type Io } from './command.js';
 import {
   appsCreateCommand, appsRevokeKeyCommand, companiesCreateCommand, companiesListCommand, rolesGrantCommand, rolesListCommand, rolesRevokeCommand,
@@ -31,7 +32,7 @@ export const COMMANDS: Command[] = [
 /** The commands whose name begins with `words` (all of them for none), with a line each. */
 function overview(io: Io, words: string[] = []): void {
   const commands = COMMANDS.filter((c) => words.every((w, i) => c.name.split(' ')[i] === w));
-  io.out(`Usage: npm run cli -- ${words.length ? `${words.join(' ')} ` : ''}<command> [options]   (settings come from the environment; see README)`);
+  io.out(`Usage: npm run cli -- ${words.length ? `${words.join(' ')} ` : ''}<command> [options]   (settings come from the environment: docs/configuration.md)`);
   io.out('');
   for (const c of commands) io.out(`  ${c.usage.padEnd(60)} ${c.summary}`);
   io.out('');
@@ -77,7 +78,7 @@ export async function runCli(argv: string[], io: Io, env: Record<string, string 
       return 0;
     }
     // The demo logs readable lines, lets anyone sign up in the console and serves /metrics, unless the settings say otherwise.
-    config = loadConfig(command.name === 'demo' ? { LOG_FORMAT: 'pretty', CONSOLE_SIGN_UP: 'open', METRICS: 'on', WEBHOOKS_ALLOW_LOOPBACK: 'true', ...env } : env);
+    config = loadConfig(command.name === 'demo' ? { ...demoSettings(), ...env } : env);
     const opener = databaseOpener(config);
     try {
       await command.run(values, { io, config, env, database: () => opener.get(), ...(signal ? { signal } : {}) });

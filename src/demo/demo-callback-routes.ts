@@ -31,7 +31,7 @@ const shellQuote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
 /**
  * The demo OAuth client's redirect target (`npm run demo` only): shows the code it received and a curl
  * command that exchanges it. For the sign-in link the demo printed, the command is complete (the demo knows
- * that link's verifier); for a flow the builder started, it reads the verifier from $VERIFIER, as the README's
+ * that link's verifier); for a flow the builder started, it reads the verifier from $VERIFIER, as docs/getting-started.md's
  * walkthrough sets it. The redirect_uri is this page's own address, the one the code was issued for.
  */
 export const demoCallbackRoutes: FastifyPluginAsync<DemoCallbackOptions> = async (app, opts) => {

@@ -9,7 +9,7 @@ import type { Command } from '../command.js';
 import { demoRedirectUris } from '../../demo/demo-generator.js';
 import { printDemo, seedDemo, type DemoCredentials } from './seed-demo.js';
 
-/** The scopes the README's examples use: reading the profile, writing posts, jobs and events, and permissions. */
+/** The scopes the getting-started walk's examples use: reading the profile, writing posts, jobs and events, and permissions. */
 export const WALKTHROUGH_SCOPES = 'profile email post:write job:write event:write company:manage:read';
 
 export const demoCommand: Command = {
