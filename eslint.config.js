@@ -3,7 +3,19 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'sdk/dist/', 'sdk/src/schema.ts', 'sdk/src/operations.ts', 'data/', 'coverage/', 'node_modules/', 'bench/results/', 'bench/data/'] },
+  {
+    ignores: [
+      'dist/',
+      'sdk/dist/',
+      'sdk/src/schema.ts',
+      'sdk/src/operations.ts',
+      'data/',
+      'coverage/',
+      'node_modules/',
+      'bench/results/',
+      'bench/data/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -22,12 +34,36 @@ export default tseslint.config(
   {
     // What tests, benchmarks and scripts share lives in support/; the tests' own helpers stay theirs.
     files: ['bench/**', 'scripts/**', 'support/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/test/**'], message: 'Import what bench/ and scripts/ share with the tests from support/, not from test/.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/test/**'],
+              message: 'Import what bench/ and scripts/ share with the tests from support/, not from test/.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // The service runs without the repository's tools and tests.
     files: ['src/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/test/**', '**/support/**', '**/bench/**', '**/scripts/**'], message: 'src/ imports only src/ and packages.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/test/**', '**/support/**', '**/bench/**', '**/scripts/**'],
+              message: 'src/ imports only src/ and packages.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['src/cli/**', 'src/server.ts', 'bench/**', 'scripts/rolling-restart-drill.ts'],

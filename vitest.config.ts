@@ -7,12 +7,31 @@ import { defineConfig } from 'vitest/config';
  * CI runs them once; the fast tier, everything else, runs on every runtime (docs/development.md, "Tests").
  */
 export const DRILLS = [
-  'test/crash.test.ts', 'test/webhook-crash.test.ts', 'test/rolling-restart.test.ts', 'test/process-signals.test.ts',
-  'test/image-process.test.ts', 'test/database-unavailable.test.ts', 'test/disk-full.test.ts', 'test/bench-smoke.test.ts',
-  'test/docs-page.test.ts', 'test/console.test.ts', 'test/webhooks-console.test.ts', 'test/oauth-third-party-browser.test.ts',
-  'test/readme-walkthrough.test.ts', 'test/demo-command.test.ts', 'test/sdk-package.test.ts', 'test/mcp-conformance.test.ts', 'test/mcp-agent-browser.test.ts',
-  'test/mcp-flood.test.ts', 'test/postgres-restart.test.ts', 'test/dynamic-registration-browser.test.ts', 'test/mcp-remote.test.ts',
-  'test/mcp-inspector.test.ts', 'test/start-build.test.ts', 'test/site-browser.test.ts', 'test/tracing.test.ts',
+  'test/crash.test.ts',
+  'test/webhook-crash.test.ts',
+  'test/rolling-restart.test.ts',
+  'test/process-signals.test.ts',
+  'test/image-process.test.ts',
+  'test/database-unavailable.test.ts',
+  'test/disk-full.test.ts',
+  'test/bench-smoke.test.ts',
+  'test/docs-page.test.ts',
+  'test/console.test.ts',
+  'test/webhooks-console.test.ts',
+  'test/oauth-third-party-browser.test.ts',
+  'test/readme-walkthrough.test.ts',
+  'test/demo-command.test.ts',
+  'test/sdk-package.test.ts',
+  'test/mcp-conformance.test.ts',
+  'test/mcp-agent-browser.test.ts',
+  'test/mcp-flood.test.ts',
+  'test/postgres-restart.test.ts',
+  'test/dynamic-registration-browser.test.ts',
+  'test/mcp-remote.test.ts',
+  'test/mcp-inspector.test.ts',
+  'test/start-build.test.ts',
+  'test/site-browser.test.ts',
+  'test/tracing.test.ts',
 ];
 
 /**

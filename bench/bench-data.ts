@@ -4,7 +4,11 @@ import { sql } from 'kysely';
 import { openDatabase, type Database } from '../src/db/database.js';
 
 /** What the data set of `npm run bench` holds for `posts` posts: a fifth as many jobs and a fiftieth as many events. */
-export const benchDataCounts = (posts: number) => ({ posts, jobs: Math.round(posts / 5), events: Math.round(posts / 50) });
+export const benchDataCounts = (posts: number) => ({
+  posts,
+  jobs: Math.round(posts / 5),
+  events: Math.round(posts / 50),
+});
 
 /** The name of that data set: its SQLite file and PostgreSQL schema are named after it. */
 export function benchDataName(posts: number): string {
@@ -19,7 +23,8 @@ export const BENCH_DATA_NAME = benchDataName(1_000_000);
 export function openBenchData(kind: string, name = BENCH_DATA_NAME): Database {
   if (kind === 'sqlite') return openDatabase({ kind: 'sqlite', url: path.resolve('bench/data', `${name}.sqlite`) });
   const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-  if (!url) throw new Error('Set BENCH_DATABASE_URL to the PostgreSQL database `npm run bench -- --db postgres` filled');
+  if (!url)
+    throw new Error('Set BENCH_DATABASE_URL to the PostgreSQL database `npm run bench -- --db postgres` filled');
   return openDatabase({ kind: 'postgres', url, searchPath: name.replace(/-/g, '_') });
 }
 
@@ -41,7 +46,9 @@ export function fileInPageCache(file: string): void {
   const buffer = Buffer.allocUnsafe(8 << 20);
   const fd = fs.openSync(file, 'r');
   try {
-    while (fs.readSync(fd, buffer, 0, buffer.length, null) > 0) { /* read through */ }
+    while (fs.readSync(fd, buffer, 0, buffer.length, null) > 0) {
+      /* read through */
+    }
   } finally {
     fs.closeSync(fd);
   }
@@ -62,10 +69,14 @@ export async function schemaInPageCache(database: Database, schema: string): Pro
         UNION SELECT reltoastrelid FROM pg_class WHERE relnamespace = ${schema}::regnamespace AND reltoastrelid <> 0
       )
       SELECT sum(public.pg_prewarm(oid, 'read')) * current_setting('block_size')::int AS bytes
-      FROM (SELECT oid FROM rels UNION SELECT indexrelid FROM pg_index WHERE indrelid IN (SELECT oid FROM rels)) r`.execute(database.db);
+      FROM (SELECT oid FROM rels UNION SELECT indexrelid FROM pg_index WHERE indrelid IN (SELECT oid FROM rels)) r`.execute(
+      database.db,
+    );
     console.log(`  read ${Math.round(Number(rows[0]?.bytes ?? 0) / 2 ** 20)} MB of ${schema} into the page cache`);
   } catch (err) {
-    console.warn(`  could not read ${schema} into the page cache (${(err as Error).message}): this run measures the disk too`);
+    console.warn(
+      `  could not read ${schema} into the page cache (${(err as Error).message}): this run measures the disk too`,
+    );
   }
 }
 

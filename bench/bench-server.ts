@@ -21,6 +21,16 @@ const admitAll: RateLimitStore = {
 const config = loadConfig();
 const database = openDatabase({ kind: config.databaseKind, url: config.databaseUrl });
 await migrateToLatest(database);
-const app = await buildApp({ config, database, logger: false, ...(process.env.BENCH_LIMITER === 'off' ? { rateLimitStore: admitAll } : {}) });
+const app = await buildApp({
+  config,
+  database,
+  logger: false,
+  ...(process.env.BENCH_LIMITER === 'off' ? { rateLimitStore: admitAll } : {}),
+});
 await app.listen({ port: config.port, host: config.host });
-process.on('SIGTERM', () => { void app.close().then(() => database.close()).then(() => process.exit(0)); });
+process.on('SIGTERM', () => {
+  void app
+    .close()
+    .then(() => database.close())
+    .then(() => process.exit(0));
+});

@@ -17,28 +17,38 @@ import { FACET_KIND, FACETS } from '../src/search/fields.js';
 import { SeededRandom } from '../src/demo/random.js';
 import type { Bitmap } from '../src/search/bitmaps.js';
 
-const { values } = parseArgs({ options: {
-  docs: { type: 'string', default: '1000000' }, companies: { type: 'string', default: '12,1000,10000,100000' }, searches: { type: 'string', default: '200' },
-} });
+const { values } = parseArgs({
+  options: {
+    docs: { type: 'string', default: '1000000' },
+    companies: { type: 'string', default: '12,1000,10000,100000' },
+    searches: { type: 'string', default: '200' },
+  },
+});
 const documents = Number(values.docs);
 const searches = Number(values.searches);
 const KEYWORDS = 4_000;
 
 /** CPU µs of one call, median and mean over the matches. */
 function timed(all: Bitmap[], count: (matches: Bitmap) => unknown): { median: number; mean: number } {
-  const costs = all.map((matches) => {
-    const before = process.cpuUsage();
-    count(matches);
-    const spent = process.cpuUsage(before);
-    return spent.user + spent.system;
-  }).sort((a, b) => a - b);
+  const costs = all
+    .map((matches) => {
+      const before = process.cpuUsage();
+      count(matches);
+      const spent = process.cpuUsage(before);
+      return spent.user + spent.system;
+    })
+    .sort((a, b) => a - b);
   return { median: costs[costs.length >> 1]!, mean: costs.reduce((a, b) => a + b, 0) / costs.length };
 }
 
 const show = ({ median, mean }: { median: number; mean: number }) => `${median.toFixed(0)} / ${mean.toFixed(0)}`;
 
-console.log(`\n${documents.toLocaleString('en')} documents, ${searches} keyword searches per row; CPU µs per company facet count, median / mean\n`);
-console.log('| companies | matches per search (median) | intersecting every posting | reading the column | countValues (the service) |');
+console.log(
+  `\n${documents.toLocaleString('en')} documents, ${searches} keyword searches per row; CPU µs per company facet count, median / mean\n`,
+);
+console.log(
+  '| companies | matches per search (median) | intersecting every posting | reading the column | countValues (the service) |',
+);
 console.log('|---:|---:|---:|---:|---:|');
 for (const companies of values.companies!.split(',').map(Number)) {
   const random = new SeededRandom(companies);
@@ -50,8 +60,15 @@ for (const companies of values.companies!.split(',').map(Number)) {
   }
   index.optimize();
   // Searches by rank of their keyword: the popular keywords match hundreds of thousands, the rare ones a few.
-  for (const [from, to] of [[0, 3], [3, 40], [40, 400], [400, KEYWORDS]] as const) {
-    const all = Array.from({ length: searches }, () => index.match({ all: [[`k${random.int(from, to - 1)}`]], none: [] }));
+  for (const [from, to] of [
+    [0, 3],
+    [3, 40],
+    [40, 400],
+    [400, KEYWORDS],
+  ] as const) {
+    const all = Array.from({ length: searches }, () =>
+      index.match({ all: [[`k${random.int(from, to - 1)}`]], none: [] }),
+    );
     // Warm the three up on other matches first, so that the first timed calls do not pay for compiling them.
     for (const matches of all.slice(0, 20)) {
       countByIntersecting(matches, index.facetValues(FACET_KIND.company));
@@ -62,7 +79,9 @@ for (const companies of values.companies!.split(',').map(Number)) {
     const intersecting = timed(all, (matches) => countByIntersecting(matches, index.facetValues(FACET_KIND.company)));
     const reading = timed(all, (matches) => countByReading(matches, index.facetColumn(FACET_KIND.company)!));
     const chosen = timed(all, (matches) => countValues(index, matches, FACET_KIND.company, 20));
-    console.log(`| ${companies.toLocaleString('en')} | ${sizes[sizes.length >> 1]!.toLocaleString('en')} | ${show(intersecting)} | ${show(reading)} | ${show(chosen)} |`);
+    console.log(
+      `| ${companies.toLocaleString('en')} | ${sizes[sizes.length >> 1]!.toLocaleString('en')} | ${show(intersecting)} | ${show(reading)} | ${show(chosen)} |`,
+    );
     for (const matches of all) matches.dispose();
   }
 }

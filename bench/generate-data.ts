@@ -13,7 +13,16 @@ import type { DB } from '../src/db/schema.js';
 import { generateDemoData } from '../src/demo/demo-generator.js';
 import { placeAndPayFor, placeAndPayRow } from '../src/demo/places.js';
 import { SeededRandom } from '../src/demo/random.js';
-import { CITIES, EVENT_TEXTS, fill, JOB_TEXTS, POST_TEMPLATES, ROLES, TECHS, type TextLanguage } from '../src/demo/vocabulary.js';
+import {
+  CITIES,
+  EVENT_TEXTS,
+  fill,
+  JOB_TEXTS,
+  POST_TEMPLATES,
+  ROLES,
+  TECHS,
+  type TextLanguage,
+} from '../src/demo/vocabulary.js';
 import { catalogCodes } from '../src/shared/catalog-data.js';
 import { jobCodeColumns } from '../src/shared/job-codes.js';
 import { timeOrderedId } from '../src/shared/ids.js';
@@ -44,11 +53,20 @@ function progress(label: string, done: number, total: number, started: number): 
 }
 
 async function maxId(db: Kysely<DB>, table: 'posts' | 'jobs' | 'post_images'): Promise<number> {
-  const row = await db.selectFrom(table).select((eb) => eb.fn.max('id').as('m')).executeTakeFirst();
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.max('id').as('m'))
+    .executeTakeFirst();
   return Number(row?.m ?? 0);
 }
 
-async function posts(database: Database, count: number, rnd: SeededRandom, now: number, authors: { users: number[]; companies: Array<{ id: number; name: string; size: string }> }) {
+async function posts(
+  database: Database,
+  count: number,
+  rnd: SeededRandom,
+  now: number,
+  authors: { users: number[]; companies: Array<{ id: number; name: string; size: string }> },
+) {
   const { db, adapter } = database;
   let nextId = (await maxId(db, 'posts')) + 1;
   let nextImage = (await maxId(db, 'post_images')) + 1;
@@ -72,21 +90,53 @@ async function posts(database: Database, count: number, rnd: SeededRandom, now: 
       const city = rnd.pick(CITIES);
       const slots = (l: TextLanguage) => ({ company: company.name, role: role.name[l], tech, city: city[l] });
       const content = fill(template[language], slots(language));
-      const own = rnd.chance(0.4) ? TARGETS.filter((l) => l !== language).map((l) => ({ post_id: id, language: l, content: fill(template[l], slots(l)) })) : [];
+      const own = rnd.chance(0.4)
+        ? TARGETS.filter((l) => l !== language).map((l) => ({
+            post_id: id,
+            language: l,
+            content: fill(template[l], slots(l)),
+          }))
+        : [];
       const imageCount = rnd.chance(0.3) ? rnd.int(1, 3) : 0;
       const postedAt = now - span + Math.floor(((done + i) / count) * span);
       rows.push({
-        id, author_type: isCompany ? 'COMPANY' : 'MEMBER', author_user_id: isCompany ? null : rnd.pick(authors.users),
-        author_company_id: isCompany ? company.id : null, content, language,
+        id,
+        author_type: isCompany ? 'COMPANY' : 'MEMBER',
+        author_user_id: isCompany ? null : rnd.pick(authors.users),
+        author_company_id: isCompany ? company.id : null,
+        content,
+        language,
         reposted_post_id: id - first > 100 && rnd.chance(0.05) ? first + rnd.int(0, id - first - 1) : null,
-        image_count: imageCount, has_og: 0, like_count: rnd.int(0, 500), comment_count: rnd.int(0, 50), posted_at: postedAt, updated_at: postedAt,
+        image_count: imageCount,
+        has_og: 0,
+        like_count: rnd.int(0, 500),
+        comment_count: rnd.int(0, 50),
+        posted_at: postedAt,
+        updated_at: postedAt,
       });
       for (let k = 0; k < imageCount; k++) {
-        images.push({ id: nextImage++, post_id: id, position: k, media_key: `bench/posts/${id}-${k}.png`, content_type: 'image/png', byte_size: 20_000, width: 1200, height: 630 });
+        images.push({
+          id: nextImage++,
+          post_id: id,
+          position: k,
+          media_key: `bench/posts/${id}-${k}.png`,
+          content_type: 'image/png',
+          byte_size: 20_000,
+          width: 1200,
+          height: 630,
+        });
       }
       if (rnd.chance(0.2)) {
         rows[rows.length - 1]!.has_og = 1;
-        cards.push({ post_id: id, link: `https://blog.example.com/${id}`, title: `${company.name} ${tech}`, source: `${company.name} Blog`, image: null, description: null, fetched_at: postedAt });
+        cards.push({
+          post_id: id,
+          link: `https://blog.example.com/${id}`,
+          title: `${company.name} ${tech}`,
+          source: `${company.name} Blog`,
+          image: null,
+          description: null,
+          fetched_at: postedAt,
+        });
       }
       translations.push(...own);
     }
@@ -94,7 +144,11 @@ async function posts(database: Database, count: number, rnd: SeededRandom, now: 
       await trx.insertInto('posts').values(rows).execute();
       if (images.length) await trx.insertInto('post_images').values(images).execute();
       if (cards.length) await trx.insertInto('post_og_cards').values(cards).execute();
-      for (let k = 0; k < translations.length; k += BATCH) await trx.insertInto('post_translations').values(translations.slice(k, k + BATCH)).execute();
+      for (let k = 0; k < translations.length; k += BATCH)
+        await trx
+          .insertInto('post_translations')
+          .values(translations.slice(k, k + BATCH))
+          .execute();
     });
     progress('posts', done + n, count, started);
   }
@@ -102,7 +156,13 @@ async function posts(database: Database, count: number, rnd: SeededRandom, now: 
   await adapter.syncIdSequence(db, 'post_images');
 }
 
-async function jobs(database: Database, count: number, rnd: SeededRandom, now: number, companies: Array<{ id: number; name: string; size: string }>) {
+async function jobs(
+  database: Database,
+  count: number,
+  rnd: SeededRandom,
+  now: number,
+  companies: Array<{ id: number; name: string; size: string }>,
+) {
   const { db, adapter } = database;
   let nextId = (await maxId(db, 'jobs')) + 1;
   const seniorities = catalogCodes('seniorities');
@@ -124,9 +184,15 @@ async function jobs(database: Database, count: number, rnd: SeededRandom, now: n
       const language: TextLanguage = rnd.chance(0.85) ? 'ko' : 'en';
       const slots = (l: TextLanguage) => ({ company: company.name, role: role.name[l], tech, city: city[l] });
       const text = (l: TextLanguage) => ({
-        title: `${role.name[l]} (${tech})`, subtitle: fill(JOB_TEXTS.subtitle[l], slots(l)), description: fill(JOB_TEXTS.description[l], slots(l)),
-        duty: fill(JOB_TEXTS.duty[l], slots(l)), minimum_qualification: fill(JOB_TEXTS.minimumQualification[l], slots(l)),
-        preferred_qualification: JOB_TEXTS.preferredQualification[l], benefit: JOB_TEXTS.benefit[l], hire_process: JOB_TEXTS.hireProcess[l], hire_notes: JOB_TEXTS.hireNotes[l],
+        title: `${role.name[l]} (${tech})`,
+        subtitle: fill(JOB_TEXTS.subtitle[l], slots(l)),
+        description: fill(JOB_TEXTS.description[l], slots(l)),
+        duty: fill(JOB_TEXTS.duty[l], slots(l)),
+        minimum_qualification: fill(JOB_TEXTS.minimumQualification[l], slots(l)),
+        preferred_qualification: JOB_TEXTS.preferredQualification[l],
+        benefit: JOB_TEXTS.benefit[l],
+        hire_process: JOB_TEXTS.hireProcess[l],
+        hire_notes: JOB_TEXTS.hireNotes[l],
       });
       const state = rnd.next();
       const status = state < 0.7 ? 'published' : state < 0.8 ? 'finish' : state < 0.9 ? 'draft' : 'deleted';
@@ -136,26 +202,63 @@ async function jobs(database: Database, count: number, rnd: SeededRandom, now: n
       const original = text(language);
       const views = rnd.int(0, 10_000);
       rows.push({
-        id, company_id: company.id, author_user_id: null, job_type: 'PLATFORM', status, ...original, job_category: role.category, work_type: workType,
-        allow_remote: workType === 'ONSITE' ? 0 : 1, language, apply_type: 'PLATFORM', apply_url: null, email: null, notify_emails: '[]',
-        military: 0, veteran: 0, start_at: start, end_at: end, view_count: views, created_at: start - DAY, updated_at: start - DAY,
+        id,
+        company_id: company.id,
+        author_user_id: null,
+        job_type: 'PLATFORM',
+        status,
+        ...original,
+        job_category: role.category,
+        work_type: workType,
+        allow_remote: workType === 'ONSITE' ? 0 : 1,
+        language,
+        apply_type: 'PLATFORM',
+        apply_url: null,
+        email: null,
+        notify_emails: '[]',
+        military: 0,
+        veteran: 0,
+        start_at: start,
+        end_at: end,
+        view_count: views,
+        created_at: start - DAY,
+        updated_at: start - DAY,
         deleted_at: status === 'deleted' ? now - DAY : null,
-        ...jobCodeColumns({ seniorities: rnd.some(seniorities, rnd.int(1, 2)), employmentTypes: rnd.some(types, rnd.int(1, 2)) }),
+        ...jobCodeColumns({
+          seniorities: rnd.some(seniorities, rnd.int(1, 2)),
+          employmentTypes: rnd.some(types, rnd.int(1, 2)),
+        }),
         ...placeAndPayRow(placeAndPayFor(placeRnd, city.ko, workType === 'REMOTE')),
       });
-      const own = rnd.chance(0.4) ? TARGETS.filter((l) => l !== language).map((l) => ({ job_id: id, language: l, ...text(l) })) : [];
+      const own = rnd.chance(0.4)
+        ? TARGETS.filter((l) => l !== language).map((l) => ({ job_id: id, language: l, ...text(l) }))
+        : [];
       translations.push(...own);
     }
     await db.transaction().execute(async (trx) => {
-      for (let k = 0; k < rows.length; k += 250) await trx.insertInto('jobs').values(rows.slice(k, k + 250)).execute();
-      for (let k = 0; k < translations.length; k += 200) await trx.insertInto('job_translations').values(translations.slice(k, k + 200)).execute();
+      for (let k = 0; k < rows.length; k += 250)
+        await trx
+          .insertInto('jobs')
+          .values(rows.slice(k, k + 250))
+          .execute();
+      for (let k = 0; k < translations.length; k += 200)
+        await trx
+          .insertInto('job_translations')
+          .values(translations.slice(k, k + 200))
+          .execute();
     });
     progress('jobs', done + n, count, started);
   }
   await adapter.syncIdSequence(db, 'jobs');
 }
 
-async function events(database: Database, count: number, rnd: SeededRandom, now: number, companies: Array<{ id: number; name: string; size: string }>) {
+async function events(
+  database: Database,
+  count: number,
+  rnd: SeededRandom,
+  now: number,
+  companies: Array<{ id: number; name: string; size: string }>,
+) {
   const { db } = database;
   const categories = catalogCodes('event-categories');
   const subjects = catalogCodes('event-subjects');
@@ -173,17 +276,44 @@ async function events(database: Database, count: number, rnd: SeededRandom, now:
       const id = timeOrderedId('evt', created, () => rnd.next());
       const start = now + rnd.int(-200, 100) * DAY;
       rows.push({
-        id, company_id: company.id, author_user_id: null, status: 'published', event_name: fill(EVENT_TEXTS.name.ko, { tech, city: city.ko }),
-        description: fill(EVENT_TEXTS.description.ko, { tech }), event_open_type: rnd.pick(['ONLINE', 'OFFLINE', 'ON_OFFLINE']), start_at: start, end_at: start + 7_200_000,
-        online_link: null, country: 'KR', region: city.ko, locality: null, location_title: null, location_address: null, location_detail: null,
-        location_description: null, location_hidden: 0, guest_hidden: 0, latitude: null, longitude: null, banner_key: null, language: 'ko', view_count: rnd.int(0, 3000),
-        guest_count: rnd.int(0, 300), created_at: created, updated_at: created, deleted_at: null,
+        id,
+        company_id: company.id,
+        author_user_id: null,
+        status: 'published',
+        event_name: fill(EVENT_TEXTS.name.ko, { tech, city: city.ko }),
+        description: fill(EVENT_TEXTS.description.ko, { tech }),
+        event_open_type: rnd.pick(['ONLINE', 'OFFLINE', 'ON_OFFLINE']),
+        start_at: start,
+        end_at: start + 7_200_000,
+        online_link: null,
+        country: 'KR',
+        region: city.ko,
+        locality: null,
+        location_title: null,
+        location_address: null,
+        location_detail: null,
+        location_description: null,
+        location_hidden: 0,
+        guest_hidden: 0,
+        latitude: null,
+        longitude: null,
+        banner_key: null,
+        language: 'ko',
+        view_count: rnd.int(0, 3000),
+        guest_count: rnd.int(0, 300),
+        created_at: created,
+        updated_at: created,
+        deleted_at: null,
       });
       for (const c of rnd.some(categories, rnd.int(1, 2))) categoryRows.push({ event_id: id, category: c });
       for (const s of rnd.some(subjects, rnd.int(1, 2))) subjectRows.push({ event_id: id, subject: s });
     }
     await db.transaction().execute(async (trx) => {
-      for (let k = 0; k < rows.length; k += 250) await trx.insertInto('events').values(rows.slice(k, k + 250)).execute();
+      for (let k = 0; k < rows.length; k += 250)
+        await trx
+          .insertInto('events')
+          .values(rows.slice(k, k + 250))
+          .execute();
       await trx.insertInto('event_categories').values(categoryRows).execute();
       await trx.insertInto('event_subjects').values(subjectRows).execute();
     });
@@ -192,7 +322,12 @@ async function events(database: Database, count: number, rnd: SeededRandom, now:
 }
 
 /** Adds `counts` of rows (on top of the demo data, which is created first on an empty database). */
-export async function generateBenchData(database: Database, counts: { posts: number; jobs: number; events: number }, seed = 7, now = Date.now()): Promise<void> {
+export async function generateBenchData(
+  database: Database,
+  counts: { posts: number; jobs: number; events: number },
+  seed = 7,
+  now = Date.now(),
+): Promise<void> {
   const empty = (await database.db.selectFrom('users').select('id').limit(1).execute()).length === 0;
   if (empty) await generateDemoData(database, { now });
   const users = (await database.db.selectFrom('users').select('id').execute()).map((u) => u.id);
@@ -204,16 +339,32 @@ export async function generateBenchData(database: Database, counts: { posts: num
   // Statistics for the planner, and on PostgreSQL the visibility map a steady-state database has (autovacuum
   // would set it some time after a bulk load; until then every index read visits the heap).
   const settle = database.adapter.name === 'postgres' ? 'VACUUM (ANALYZE)' : 'ANALYZE';
-  await database.db.executeQuery({ sql: settle, parameters: [], query: { kind: 'RawNode' } as never, queryId: { queryId: 'settle' } });
+  await database.db.executeQuery({
+    sql: settle,
+    parameters: [],
+    query: { kind: 'RawNode' } as never,
+    queryId: { queryId: 'settle' },
+  });
 }
 
 if (process.argv[1]?.endsWith('generate-data.ts')) {
-  const { values } = parseArgs({ options: { posts: { type: 'string', default: '0' }, jobs: { type: 'string', default: '0' }, events: { type: 'string', default: '0' }, seed: { type: 'string', default: '7' } } });
+  const { values } = parseArgs({
+    options: {
+      posts: { type: 'string', default: '0' },
+      jobs: { type: 'string', default: '0' },
+      events: { type: 'string', default: '0' },
+      seed: { type: 'string', default: '7' },
+    },
+  });
   const config = loadConfig();
   const database = openDatabase({ kind: config.databaseKind, url: config.databaseUrl });
   await migrateToLatest(database);
   const started = Date.now();
-  await generateBenchData(database, { posts: Number(values.posts), jobs: Number(values.jobs), events: Number(values.events) }, Number(values.seed));
+  await generateBenchData(
+    database,
+    { posts: Number(values.posts), jobs: Number(values.jobs), events: Number(values.events) },
+    Number(values.seed),
+  );
   await database.close();
   console.log(`Done in ${((Date.now() - started) / 1000).toFixed(1)} s (${config.databaseKind}).`);
 }

@@ -10,7 +10,9 @@ import { PostIndex } from '../src/modules/posts/post-index.js';
 import { benchDataInPageCache, benchDataName, openBenchData } from './bench-data.js';
 import { anonymousRssMb } from '../support/proc.js';
 
-const { values } = parseArgs({ options: { posts: { type: 'string', default: '1000000' }, db: { type: 'string', default: 'sqlite' } } });
+const { values } = parseArgs({
+  options: { posts: { type: 'string', default: '1000000' }, db: { type: 'string', default: 'sqlite' } },
+});
 const dataName = benchDataName(Number(values.posts));
 const database = openBenchData(values.db!, dataName);
 await benchDataInPageCache(database, dataName);
@@ -22,7 +24,9 @@ await index.ready();
 const cpu = process.cpuUsage(cpuBefore);
 global.gc?.();
 const stats = index.stats();
-console.log(`${values.db}: ${stats.items.toLocaleString('en')} posts built from the tables in ${(stats.readyInMs / 1000).toFixed(1)} s `
-  + `(CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s); ${stats.tokens.toLocaleString('en')} tokens, ${(stats.bytes / 1e6).toFixed(0)} MB of bitmaps; `
-  + `anonymous resident +${(anonymousRssMb(process.pid) - rssBefore).toFixed(0)} MB, peak RSS ${(Number(/VmHWM:\s+(\d+)/.exec(await import('node:fs').then((fs) => fs.readFileSync('/proc/self/status', 'utf8')))?.[1] ?? 0) / 1024).toFixed(0)} MB`);
+console.log(
+  `${values.db}: ${stats.items.toLocaleString('en')} posts built from the tables in ${(stats.readyInMs / 1000).toFixed(1)} s ` +
+    `(CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s); ${stats.tokens.toLocaleString('en')} tokens, ${(stats.bytes / 1e6).toFixed(0)} MB of bitmaps; ` +
+    `anonymous resident +${(anonymousRssMb(process.pid) - rssBefore).toFixed(0)} MB, peak RSS ${(Number(/VmHWM:\s+(\d+)/.exec(await import('node:fs').then((fs) => fs.readFileSync('/proc/self/status', 'utf8')))?.[1] ?? 0) / 1024).toFixed(0)} MB`,
+);
 await database.close();

@@ -17,9 +17,13 @@ import { initialLetters, isSyllable } from '../src/search/hangul.js';
 import { realisticWorkload } from './realistic.js';
 import { jobFilterOf } from './workload-filters.js';
 
-const { values } = parseArgs({ options: {
-  file: { type: 'string', default: 'bench/data/jobs-200k.sqlite' }, count: { type: 'string', default: '2000' }, rounds: { type: 'string', default: '3' },
-} });
+const { values } = parseArgs({
+  options: {
+    file: { type: 'string', default: 'bench/data/jobs-200k.sqlite' },
+    count: { type: 'string', default: '2000' },
+    rounds: { type: 'string', default: '3' },
+  },
+});
 const database = openDatabase({ kind: 'sqlite', url: path.resolve(values.file!) });
 await migrateToLatest(database);
 const accounts = new AccountsRepository(database.db, Date.now);
@@ -49,18 +53,24 @@ async function timed<T>(inputs: T[], run: (input: T) => Promise<unknown>): Promi
 const w = await realisticWorkload(database);
 const now = Date.now();
 const urls = [...new Set(Array.from({ length: Number(values.count) }, () => w.jobSearch()))];
-const searches = (await Promise.all(urls.map(async (url) => ({ url, filter: await jobFilterOf(url, now, accounts) })))).flatMap((s) => (s.filter ? [{ url: s.url, filter: s.filter }] : []));
+const searches = (
+  await Promise.all(urls.map(async (url) => ({ url, filter: await jobFilterOf(url, now, accounts) })))
+).flatMap((s) => (s.filter ? [{ url: s.url, filter: s.filter }] : []));
 const cpu = await timed(searches, (s) => index.search(s.filter));
 console.log(`${searches.length} distinct job searches, CPU per search: ${summary(cpu)}`);
 // By the parameters beyond the contract's they carry (each round's searches in the same order).
-const kindOf = (url: string) => ['near=', 'regions=|countries=', 'salary', 'typoTolerance']
-  .filter((p) => p.split('|').some((part) => url.includes(part))).map((p) => p.split('=')[0]).join('+') || 'none of them';
+const kindOf = (url: string) =>
+  ['near=', 'regions=|countries=', 'salary', 'typoTolerance']
+    .filter((p) => p.split('|').some((part) => url.includes(part)))
+    .map((p) => p.split('=')[0])
+    .join('+') || 'none of them';
 const byKind = new Map<string, number[]>();
 cpu.forEach((ms, i) => {
   const kind = kindOf(searches[i % searches.length]!.url);
   byKind.set(kind, [...(byKind.get(kind) ?? []), ms]);
 });
-for (const [kind, xs] of [...byKind].sort((a, b) => b[1].length - a[1].length)) console.log(`  ${kind}: ${xs.length} searches, ${summary(xs)}`);
+for (const [kind, xs] of [...byKind].sort((a, b) => b[1].length - a[1].length))
+  console.log(`  ${kind}: ${xs.length} searches, ${summary(xs)}`);
 
 if ('suggest' in index) {
   const texts = [...ROLES.flatMap((r) => Object.values(r.name)), ...TECHS, ...COMPANIES.map((c) => c.name)];
@@ -70,8 +80,10 @@ if ('suggest' in index) {
     for (let n = 1; n <= Math.min(chars.length, 6); n++) prefixes.add(chars.slice(0, n).join(''));
     // A half-typed next syllable (its first letter) and the first letters of the syllables.
     const initials = chars.map((c) => (isSyllable(c.charCodeAt(0)) ? initialLetters(c) : null));
-    for (let n = 1; n < Math.min(chars.length, 6); n++) if (initials[n]) prefixes.add(chars.slice(0, n).join('') + initials[n]);
-    for (let n = 1; n <= Math.min(chars.length, 5); n++) if (initials.slice(0, n).every(Boolean)) prefixes.add(initials.slice(0, n).join(''));
+    for (let n = 1; n < Math.min(chars.length, 6); n++)
+      if (initials[n]) prefixes.add(chars.slice(0, n).join('') + initials[n]);
+    for (let n = 1; n <= Math.min(chars.length, 5); n++)
+      if (initials.slice(0, n).every(Boolean)) prefixes.add(initials.slice(0, n).join(''));
   }
   const list = [...prefixes];
   const calls = await timed(list, (prefix) => index.suggest(prefix, 10, now));

@@ -21,8 +21,12 @@ export function luceneClassPath(): { classPath: string } | { missing: string } {
   } catch {
     return { missing: 'no java on the PATH (Java 17: apt-get install -y openjdk-17-jdk-headless)' };
   }
-  const core = fs.existsSync(JARS) ? fs.readdirSync(JARS).find((name) => /^lucene-core-8[\d.]*\.jar$/.test(name)) : undefined;
-  return core ? { classPath: path.join(JARS, core) } : { missing: `no Lucene 8 core in ${JARS} (apt-get install -y liblucene8-java)` };
+  const core = fs.existsSync(JARS)
+    ? fs.readdirSync(JARS).find((name) => /^lucene-core-8[\d.]*\.jar$/.test(name))
+    : undefined;
+  return core
+    ? { classPath: path.join(JARS, core) }
+    : { missing: `no Lucene 8 core in ${JARS} (apt-get install -y liblucene8-java)` };
 }
 
 const bound = (value: number, infinite: string) => (Number.isFinite(value) ? String(Math.trunc(value)) : infinite);
@@ -37,7 +41,11 @@ export class LucenePeer {
   /** The bytes of its index (ByteBuffersDirectory). */
   indexBytes = 0;
 
-  constructor(readonly name: string, private readonly variant: 'sorted' | 'default', private readonly classPath: string) {}
+  constructor(
+    readonly name: string,
+    private readonly variant: 'sorted' | 'default',
+    private readonly classPath: string,
+  ) {}
 
   /** Starts the JVM on the documents and queries; resolves once it has built its index and answered every query. */
   async start(documents: PeerDocument[], queries: PeerQuery[]): Promise<void> {
@@ -47,16 +55,44 @@ export class LucenePeer {
     // Written a few thousand documents at a time: at a million posts the whole text exceeds a string's length limit.
     const fd = fs.openSync(corpus, 'w');
     for (let i = 0; i < documents.length; i += 5_000) {
-      fs.writeSync(fd, documents.slice(i, i + 5_000).map((d) => `${d.id}\t${d.time}\t${d.tokens.join(' ')}\n`).join(''));
+      fs.writeSync(
+        fd,
+        documents
+          .slice(i, i + 5_000)
+          .map((d) => `${d.id}\t${d.time}\t${d.tokens.join(' ')}\n`)
+          .join(''),
+      );
     }
     fs.closeSync(fd);
-    fs.writeFileSync(questions, queries.map((q) => [
-      q.recent ? 1 : 0, q.offset, q.limit, bound(q.from, '-9223372036854775808'), bound(q.to, '9223372036854775807'),
-      q.required.filter((token) => !facetParts(token)).join(' '), q.required.filter((token) => facetParts(token)).join(' '), q.excluded.join(' '),
-      q.fuzzy.map(([word, edits]) => `${word}:${edits}`).join(' '),
-    ].join('\t')).join('\n'));
+    fs.writeFileSync(
+      questions,
+      queries
+        .map((q) =>
+          [
+            q.recent ? 1 : 0,
+            q.offset,
+            q.limit,
+            bound(q.from, '-9223372036854775808'),
+            bound(q.to, '9223372036854775807'),
+            q.required.filter((token) => !facetParts(token)).join(' '),
+            q.required.filter((token) => facetParts(token)).join(' '),
+            q.excluded.join(' '),
+            q.fuzzy.map(([word, edits]) => `${word}:${edits}`).join(' '),
+          ].join('\t'),
+        )
+        .join('\n'),
+    );
     const source = path.resolve('bench/LucenePeer.java');
-    this.child = spawn('java', ['-XX:+UseParallelGC', '-cp', this.classPath, source, corpus, questions, answers, this.variant]);
+    this.child = spawn('java', [
+      '-XX:+UseParallelGC',
+      '-cp',
+      this.classPath,
+      source,
+      corpus,
+      questions,
+      answers,
+      this.variant,
+    ]);
     this.child.stderr.on('data', (chunk: Buffer) => process.stderr.write(chunk));
     this.lines = readline.createInterface({ input: this.child.stdout })[Symbol.asyncIterator]();
     const built = await this.next();
@@ -65,10 +101,14 @@ export class LucenePeer {
     this.heapBytes = Number(heap);
     this.indexBytes = Number(index);
     if ((await this.next()) !== 'answered') throw new Error('Lucene did not answer the queries');
-    this.answers = fs.readFileSync(answers, 'utf8').split('\n').filter(Boolean).map((line) => {
-      const [total, ids] = line.split('\t');
-      return { total: Number(total), ids: ids ? ids.split(' ').map(Number) : [] };
-    });
+    this.answers = fs
+      .readFileSync(answers, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const [total, ids] = line.split('\t');
+        return { total: Number(total), ids: ids ? ids.split(' ').map(Number) : [] };
+      });
   }
 
   /** One timed pass over every query: the CPU microseconds of each. */

@@ -16,7 +16,11 @@ import { postIndexQuery, type PostSearchFilter } from '../src/modules/posts/post
 import { FACETS } from '../src/search/fields.js';
 import { groupBy } from '../src/shared/group.js';
 
-export interface PeerDocument { id: number; time: number; tokens: string[] }
+export interface PeerDocument {
+  id: number;
+  time: number;
+  tokens: string[];
+}
 
 /** A query as every engine takes it. */
 export interface PeerQuery {
@@ -31,7 +35,10 @@ export interface PeerQuery {
   limit: number;
 }
 
-export interface PeerAnswer { total: number; ids: number[] }
+export interface PeerAnswer {
+  total: number;
+  ids: number[];
+}
 
 export interface PeerEngine {
   readonly name: string;
@@ -44,13 +51,45 @@ export async function readCorpus(db: Kysely<DB>, limit = Number.MAX_SAFE_INTEGER
   const documents: PeerDocument[] = [];
   let after: [number, number] | null = null;
   for (;;) {
-    const rows: Array<{ id: number; content: string | null; image_count: number; has_og: number; author_company_id: number | null; posted_at: number }> = await db.selectFrom('posts').select(['id', 'content', 'image_count', 'has_og', 'author_company_id', 'posted_at'])
-      .$if(after !== null, (q) => q.where((eb) => eb(eb.refTuple('posted_at', 'id'), '>', eb.tuple(after![0], after![1]))))
-      .orderBy('posted_at').orderBy('id').limit(Math.min(5_000, limit - documents.length)).execute();
+    const rows: Array<{
+      id: number;
+      content: string | null;
+      image_count: number;
+      has_og: number;
+      author_company_id: number | null;
+      posted_at: number;
+    }> = await db
+      .selectFrom('posts')
+      .select(['id', 'content', 'image_count', 'has_og', 'author_company_id', 'posted_at'])
+      .$if(after !== null, (q) =>
+        q.where((eb) => eb(eb.refTuple('posted_at', 'id'), '>', eb.tuple(after![0], after![1]))),
+      )
+      .orderBy('posted_at')
+      .orderBy('id')
+      .limit(Math.min(5_000, limit - documents.length))
+      .execute();
     if (rows.length === 0) break;
-    const translations = groupBy(await db.selectFrom('post_translations').select(['post_id', 'content']).where('post_id', 'in', rows.map((r) => r.id)).execute(), (t) => t.post_id);
+    const translations = groupBy(
+      await db
+        .selectFrom('post_translations')
+        .select(['post_id', 'content'])
+        .where(
+          'post_id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .execute(),
+      (t) => t.post_id,
+    );
     for (const row of rows) {
-      documents.push({ id: row.id, time: Number(row.posted_at), tokens: postTokens(row, (translations.get(row.id) ?? []).map((t) => t.content)) });
+      documents.push({
+        id: row.id,
+        time: Number(row.posted_at),
+        tokens: postTokens(
+          row,
+          (translations.get(row.id) ?? []).map((t) => t.content),
+        ),
+      });
     }
     const last = rows.at(-1)!;
     after = [Number(last.posted_at), last.id];
@@ -71,13 +110,19 @@ export function peerQueryOf(filter: PostSearchFilter): PeerQuery {
   });
   const fuzzyWords = new Set(fuzzy.map(([word]) => word));
   return {
-    required: all.map((group) => group[0]!).filter((token) => !fuzzyWords.has(token)), fuzzy, excluded: none,
-    from: filter.postedAfter ?? -Infinity, to: filter.postedBefore ?? Infinity,
-    recent: filter.order === 'recent' || !filter.terms, offset: filter.offset, limit: filter.limit,
+    required: all.map((group) => group[0]!).filter((token) => !fuzzyWords.has(token)),
+    fuzzy,
+    excluded: none,
+    from: filter.postedAfter ?? -Infinity,
+    to: filter.postedBefore ?? Infinity,
+    recent: filter.order === 'recent' || !filter.terms,
+    offset: filter.offset,
+    limit: filter.limit,
   };
 }
 
-const newestFirst = (a: { time: number; id: number }, b: { time: number; id: number }) => b.time - a.time || b.id - a.id;
+const newestFirst = (a: { time: number; id: number }, b: { time: number; id: number }) =>
+  b.time - a.time || b.id - a.id;
 
 /** MiniSearch 7: one field of the tokens, split on spaces and taken as they are; AND of the required tokens. */
 export class MiniSearchPeer implements PeerEngine {
@@ -87,23 +132,42 @@ export class MiniSearchPeer implements PeerEngine {
 
   async build(documents: PeerDocument[]): Promise<void> {
     this.index = new MiniSearch({
-      fields: ['text'], storeFields: [], idField: 'id',
-      tokenize: (text) => text.split(' '), processTerm: (term) => term,
+      fields: ['text'],
+      storeFields: [],
+      idField: 'id',
+      tokenize: (text) => text.split(' '),
+      processTerm: (term) => term,
       searchOptions: { tokenize: (text) => text.split(' '), processTerm: (term) => term },
     });
     for (const document of documents) this.byId.set(document.id, document);
-    await this.index.addAllAsync(documents.map((d) => ({ id: d.id, time: d.time, text: d.tokens.join(' ') })), { chunkSize: 5_000 });
+    await this.index.addAllAsync(
+      documents.map((d) => ({ id: d.id, time: d.time, text: d.tokens.join(' ') })),
+      { chunkSize: 5_000 },
+    );
   }
 
   search(query: PeerQuery): PeerAnswer {
     const keep = (id: number) => {
       const document = this.byId.get(id)!;
-      return document.time >= query.from && document.time <= query.to && !query.excluded.some((token) => document.tokens.includes(token));
+      return (
+        document.time >= query.from &&
+        document.time <= query.to &&
+        !query.excluded.some((token) => document.tokens.includes(token))
+      );
     };
-    const results = query.required.length === 0
-      ? this.index.search(MiniSearch.wildcard, { filter: (result) => keep(result.id as number) })
-      : this.index.search({ queries: query.required, combineWith: 'AND' }, { prefix: false, fuzzy: false, filter: (result) => keep(result.id as number) });
-    const ordered = query.recent ? results.map((r) => this.byId.get(r.id as number)!).sort(newestFirst).map((d) => d.id) : results.map((r) => r.id as number);
+    const results =
+      query.required.length === 0
+        ? this.index.search(MiniSearch.wildcard, { filter: (result) => keep(result.id as number) })
+        : this.index.search(
+            { queries: query.required, combineWith: 'AND' },
+            { prefix: false, fuzzy: false, filter: (result) => keep(result.id as number) },
+          );
+    const ordered = query.recent
+      ? results
+          .map((r) => this.byId.get(r.id as number)!)
+          .sort(newestFirst)
+          .map((d) => d.id)
+      : results.map((r) => r.id as number);
     return { total: results.length, ids: ordered.slice(query.offset, query.offset + query.limit) };
   }
 }
@@ -122,23 +186,43 @@ export class OramaPeer implements PeerEngine {
   async build(documents: PeerDocument[]): Promise<void> {
     this.db = create({
       schema: { text: 'string', time: 'number', images: 'boolean', og: 'boolean' } as const,
-      components: { tokenizer: { language: 'english', normalizationCache: new Map(), tokenize: (raw: string) => raw.split(' ').filter(Boolean) } },
+      components: {
+        tokenizer: {
+          language: 'english',
+          normalizationCache: new Map(),
+          tokenize: (raw: string) => raw.split(' ').filter(Boolean),
+        },
+      },
     });
     const rows = documents.map((d) => ({
-      id: String(d.id), text: d.tokens.map(ended).join(' '), time: d.time, images: d.tokens.includes(FACETS.postImages), og: d.tokens.includes(FACETS.postOg),
+      id: String(d.id),
+      text: d.tokens.map(ended).join(' '),
+      time: d.time,
+      images: d.tokens.includes(FACETS.postImages),
+      og: d.tokens.includes(FACETS.postOg),
     }));
     for (let i = 0; i < rows.length; i += 5_000) await insertMultiple(this.db, rows.slice(i, i + 5_000));
   }
 
   async search(query: PeerQuery): Promise<PeerAnswer> {
     const where: Record<string, unknown> = {};
-    if (query.from !== -Infinity || query.to !== Infinity) where.time = { between: [Math.max(query.from, 0), Math.min(query.to, Number.MAX_SAFE_INTEGER)] };
+    if (query.from !== -Infinity || query.to !== Infinity)
+      where.time = { between: [Math.max(query.from, 0), Math.min(query.to, Number.MAX_SAFE_INTEGER)] };
     if (query.excluded.includes(FACETS.postImages)) where.images = false;
     if (query.excluded.includes(FACETS.postOg)) where.og = false;
     const result = await oramaSearch(this.db, {
-      ...(query.required.length > 0 ? { term: query.required.map(ended).join(' '), properties: ['text'], threshold: 0, tolerance: 0 } : {}),
-      where, limit: query.limit, offset: query.offset,
-      ...(query.recent ? { sortBy: (a: [string, number, { time: number }], b: [string, number, { time: number }]) => b[2].time - a[2].time || Number(b[0]) - Number(a[0]) } : {}),
+      ...(query.required.length > 0
+        ? { term: query.required.map(ended).join(' '), properties: ['text'], threshold: 0, tolerance: 0 }
+        : {}),
+      where,
+      limit: query.limit,
+      offset: query.offset,
+      ...(query.recent
+        ? {
+            sortBy: (a: [string, number, { time: number }], b: [string, number, { time: number }]) =>
+              b[2].time - a[2].time || Number(b[0]) - Number(a[0]),
+          }
+        : {}),
     } as never);
     return { total: result.count, ids: result.hits.map((hit) => Number(hit.id)) };
   }

@@ -26,11 +26,16 @@ import { queryTerms } from '../src/search/search-text.js';
 import { SeededRandom } from '../src/demo/random.js';
 import { anonymousRssMb } from '../support/proc.js';
 
-const { values } = parseArgs({ options: {
-  posts: { type: 'string', default: '100000' }, count: { type: 'string', default: '2000' }, rounds: { type: 'string', default: '3' },
-  engines: { type: 'string', default: 'ours,lucene,lucene-default,minisearch,orama' }, repeat: { type: 'string', default: '500' },
-  typos: { type: 'string', default: '200' },
-} });
+const { values } = parseArgs({
+  options: {
+    posts: { type: 'string', default: '100000' },
+    count: { type: 'string', default: '2000' },
+    rounds: { type: 'string', default: '3' },
+    engines: { type: 'string', default: 'ours,lucene,lucene-default,minisearch,orama' },
+    repeat: { type: 'string', default: '500' },
+    typos: { type: 'string', default: '200' },
+  },
+});
 const wanted = values.engines!.split(',');
 const target = await dataset({ db: 'sqlite' }, Number(values.posts));
 const database = target.open();
@@ -57,16 +62,27 @@ if (wanted.every((name) => name === 'ours' || name.startsWith('lucene'))) {
   const misspelt = (word: string) => {
     const at = typoRnd.int(1, word.length - 1);
     const kind = typoRnd.int(0, 2);
-    return kind === 0 ? word.slice(0, at) + word.slice(at + 1) // a letter dropped
-      : kind === 1 ? word.slice(0, at) + (word[at] === 'e' ? 'a' : 'e') + word.slice(at + 1) // one changed
-        : at + 1 < word.length ? word.slice(0, at) + word[at + 1] + word[at] + word.slice(at + 2) : `${word}s`; // two swapped
+    return kind === 0
+      ? word.slice(0, at) + word.slice(at + 1) // a letter dropped
+      : kind === 1
+        ? word.slice(0, at) + (word[at] === 'e' ? 'a' : 'e') + word.slice(at + 1) // one changed
+        : at + 1 < word.length
+          ? word.slice(0, at) + word[at + 1] + word[at] + word.slice(at + 2)
+          : `${word}s`; // two swapped
   };
   const typoSeen = new Set<string>();
   for (let tries = 0; filters.length - firstTypo < Number(values.typos) && tries < 200_000; tries++) {
     const url = new URL(w.postSearch(), 'http://x');
     const keyword = url.searchParams.get('keyword');
-    if (!keyword || !/^[a-z]+( [a-z]+)*$/i.test(keyword) || !keyword.split(' ').some((word) => word.length >= 5)) continue;
-    url.searchParams.set('keyword', keyword.split(' ').map((word) => (word.length >= 5 ? misspelt(word) : word)).join(' '));
+    if (!keyword || !/^[a-z]+( [a-z]+)*$/i.test(keyword) || !keyword.split(' ').some((word) => word.length >= 5))
+      continue;
+    url.searchParams.set(
+      'keyword',
+      keyword
+        .split(' ')
+        .map((word) => (word.length >= 5 ? misspelt(word) : word))
+        .join(' '),
+    );
     url.searchParams.set('typoTolerance', 'true');
     const key = url.searchParams.toString();
     if (typoSeen.has(key)) continue;
@@ -74,7 +90,9 @@ if (wanted.every((name) => name === 'ours' || name.startsWith('lucene'))) {
     const filter = await postFilterOf(`/api/v1/posts?${key}`, serviceTimeZone, accounts);
     if (filter) filters.push(filter);
   }
-  console.log(`${filters.length - firstTypo} typo-tolerant searches besides (Lucene: FuzzyQuery with the same edits, prefix 1, swaps)`);
+  console.log(
+    `${filters.length - firstTypo} typo-tolerant searches besides (Lucene: FuzzyQuery with the same edits, prefix 1, swaps)`,
+  );
 }
 const queries: PeerQuery[] = filters.map(peerQueryOf);
 
@@ -96,7 +114,10 @@ interface Contender {
 const rss = () => anonymousRssMb(process.pid) * 1024 * 1024;
 const contenders: Contender[] = [];
 
-async function measureBuild(name: string, build: () => Promise<{ search: Contender['search']; indexBytes?: number }>): Promise<void> {
+async function measureBuild(
+  name: string,
+  build: () => Promise<{ search: Contender['search']; indexBytes?: number }>,
+): Promise<void> {
   global.gc?.();
   const before = rss();
   const started = performance.now();
@@ -104,11 +125,13 @@ async function measureBuild(name: string, build: () => Promise<{ search: Contend
   const buildMs = performance.now() - started;
   global.gc?.();
   contenders.push({ name, search, buildMs, rssMb: (rss() - before) / 1e6, indexBytes, cpu: [] });
-  console.log(`${name}: built in ${(buildMs / 1000).toFixed(1)} s, resident +${((rss() - before) / 1e6).toFixed(0)} MB`);
+  console.log(
+    `${name}: built in ${(buildMs / 1000).toFixed(1)} s, resident +${((rss() - before) / 1e6).toFixed(0)} MB`,
+  );
 }
 
 if (wanted.includes('ours')) {
-  await measureBuild('the project\'s index (from the tables)', async () => {
+  await measureBuild("the project's index (from the tables)", async () => {
     const index = new PostIndex(database, { read: async () => 1 });
     await index.ready();
     return { search: (i) => index.search(filters[i]!), indexBytes: index.stats().bytes };
@@ -118,23 +141,42 @@ let corpus = wanted.some((name) => name !== 'ours') ? await readCorpus(database.
 const corpusSize = corpus.length;
 if (corpus.length > 0) console.log(`${corpus.length.toLocaleString('en')} posts read as the project's tokens`);
 const lucenes: LucenePeer[] = [];
-for (const [name, variant] of [['lucene', 'sorted'], ['lucene-default', 'default']] as const) {
+for (const [name, variant] of [
+  ['lucene', 'sorted'],
+  ['lucene-default', 'default'],
+] as const) {
   if (!wanted.includes(name)) continue;
   const java = luceneClassPath();
   if ('missing' in java) {
     console.log(`${name}: skipped, ${java.missing}`);
     continue;
   }
-  const lucene = new LucenePeer(variant === 'sorted' ? 'Lucene 8, sorted newest first' : 'Lucene 8, default', variant, java.classPath);
+  const lucene = new LucenePeer(
+    variant === 'sorted' ? 'Lucene 8, sorted newest first' : 'Lucene 8, default',
+    variant,
+    java.classPath,
+  );
   await lucene.start(corpus, queries);
   lucenes.push(lucene);
   contenders.push({
-    name: lucene.name, search: (i) => lucene.answers[i]!, round: () => lucene.round(), repeat: (i, times) => lucene.repeat(i, times),
-    buildMs: lucene.buildMs, rssMb: lucene.heapBytes / 1e6, memoryNote: 'heap', indexBytes: lucene.indexBytes, cpu: [],
+    name: lucene.name,
+    search: (i) => lucene.answers[i]!,
+    round: () => lucene.round(),
+    repeat: (i, times) => lucene.repeat(i, times),
+    buildMs: lucene.buildMs,
+    rssMb: lucene.heapBytes / 1e6,
+    memoryNote: 'heap',
+    indexBytes: lucene.indexBytes,
+    cpu: [],
   });
-  console.log(`${lucene.name}: built in ${(lucene.buildMs / 1000).toFixed(1)} s, heap +${(lucene.heapBytes / 1e6).toFixed(0)} MB`);
+  console.log(
+    `${lucene.name}: built in ${(lucene.buildMs / 1000).toFixed(1)} s, heap +${(lucene.heapBytes / 1e6).toFixed(0)} MB`,
+  );
 }
-for (const [name, make] of [['minisearch', () => new MiniSearchPeer()], ['orama', () => new OramaPeer()]] as Array<[string, () => PeerEngine]>) {
+for (const [name, make] of [
+  ['minisearch', () => new MiniSearchPeer()],
+  ['orama', () => new OramaPeer()],
+] as Array<[string, () => PeerEngine]>) {
   if (!wanted.includes(name)) continue;
   await measureBuild(make().name, async () => {
     const engine = make();
@@ -156,16 +198,20 @@ for (let i = 0; i < queries.length; i++) {
     const answer = await other.search(i);
     const samePage = !queries[i]!.recent || JSON.stringify(answer.ids) === JSON.stringify(expected.ids);
     if (answer.total !== expected.total || !samePage) {
-      throw new Error(`${other.name} answers query ${i} (${JSON.stringify(filters[i])}) with ${answer.total} (${reference.name}: ${expected.total})`);
+      throw new Error(
+        `${other.name} answers query ${i} (${JSON.stringify(filters[i])}) with ${answer.total} (${reference.name}: ${expected.total})`,
+      );
     }
   }
 }
-console.log(`${queries.length} distinct post searches: every total${contenders.length > 1 ? ' and RECENT page' : ''} equal across ${contenders.map((c) => c.name).join(', ')}`);
+console.log(
+  `${queries.length} distinct post searches: every total${contenders.length > 1 ? ' and RECENT page' : ''} equal across ${contenders.map((c) => c.name).join(', ')}`,
+);
 
 for (let round = 0; round < Number(values.rounds); round++) {
   for (const contender of contenders) {
     if (contender.round) {
-      contender.cpu.push(...await contender.round());
+      contender.cpu.push(...(await contender.round()));
       continue;
     }
     for (let i = 0; i < queries.length; i++) {
@@ -197,20 +243,26 @@ const stats = (xs: number[]) => {
   const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
   return { median: at(0.5), mean: xs.reduce((a, b) => a + b, 0) / xs.length, p99: at(0.99) };
 };
-console.log(`\n${(corpusSize || Number(values.posts)).toLocaleString('en')} posts, ${queries.length} queries × ${values.rounds} rounds (CPU µs per query; build; `
-  + `resident memory added; the index's bytes; the broadest keyword "${w.broadest}", RELEVANCE, page 1: median CPU µs of ${values.repeat})\n`);
+console.log(
+  `\n${(corpusSize || Number(values.posts)).toLocaleString('en')} posts, ${queries.length} queries × ${values.rounds} rounds (CPU µs per query; build; ` +
+    `resident memory added; the index's bytes; the broadest keyword "${w.broadest}", RELEVANCE, page 1: median CPU µs of ${values.repeat})\n`,
+);
 console.log('| engine | median | mean | p99 | build | memory | index | broadest, RELEVANCE, page 1 |');
 console.log('|---|---|---|---|---|---|---|---|');
 /** The CPU of the typo-tolerant queries (every round's), or of the others. */
-const part = (c: Contender, typos: boolean) => c.cpu.filter((_, i) => (i % queries.length >= firstTypo) === typos);
+const part = (c: Contender, typos: boolean) => c.cpu.filter((_, i) => i % queries.length >= firstTypo === typos);
 for (const c of contenders) {
   const s = stats(part(c, false));
   const index = c.indexBytes === undefined ? '—' : `${(c.indexBytes / 1e6).toFixed(0)} MB`;
   const broad = c.broadest ? stats(c.broadest).median.toFixed(0) : '—';
-  console.log(`| ${c.name} | ${s.median.toFixed(0)} | ${s.mean.toFixed(0)} | ${s.p99.toFixed(0)} | ${(c.buildMs / 1000).toFixed(1)} s | +${c.rssMb.toFixed(0)} MB${c.memoryNote ? ` ${c.memoryNote}` : ''} | ${index} | ${broad} |`);
+  console.log(
+    `| ${c.name} | ${s.median.toFixed(0)} | ${s.mean.toFixed(0)} | ${s.p99.toFixed(0)} | ${(c.buildMs / 1000).toFixed(1)} s | +${c.rssMb.toFixed(0)} MB${c.memoryNote ? ` ${c.memoryNote}` : ''} | ${index} | ${broad} |`,
+  );
 }
 if (queries.length > firstTypo) {
-  console.log(`\n${queries.length - firstTypo} typo-tolerant searches × ${values.rounds} rounds, CPU µs per query (totals checked equal)\n`);
+  console.log(
+    `\n${queries.length - firstTypo} typo-tolerant searches × ${values.rounds} rounds, CPU µs per query (totals checked equal)\n`,
+  );
   console.log('| engine | median | mean | p99 |');
   console.log('|---|---|---|---|');
   for (const c of contenders) {

@@ -19,7 +19,12 @@ interface ProfileNode {
   children?: number[];
 }
 
-interface Profile { nodes: ProfileNode[]; startTime: number; samples: number[]; timeDeltas: number[] }
+interface Profile {
+  nodes: ProfileNode[];
+  startTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
 
 /** What a frame belongs to: a module of the service, a package, Node.js itself, or the VM's own work. */
 function areaOf(url: string, functionName: string): string {
@@ -39,15 +44,23 @@ function label(node: ProfileNode): string {
 
 function newestProfile(target: string): string {
   if (!fs.statSync(target).isDirectory()) return target;
-  const files = fs.readdirSync(target).filter((f) => f.endsWith('.cpuprofile'))
-    .map((f) => path.join(target, f)).sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
+  const files = fs
+    .readdirSync(target)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .map((f) => path.join(target, f))
+    .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
   if (files.length === 0) throw new Error(`No .cpuprofile in ${target}`);
   return files[0]!;
 }
 
 function rows(totals: Map<string, number>, busy: number, top: number): string[] {
-  return [...totals].sort((a, b) => b[1] - a[1]).slice(0, top)
-    .map(([name, us]) => `${(us / 1000).toFixed(0).padStart(8)} ms ${((100 * us) / busy).toFixed(1).padStart(5)}%  ${name}`);
+  return [...totals]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(
+      ([name, us]) =>
+        `${(us / 1000).toFixed(0).padStart(8)} ms ${((100 * us) / busy).toFixed(1).padStart(5)}%  ${name}`,
+    );
 }
 
 export function summarize(profile: Profile, skipSeconds: number, top: number, callersOf?: string): string {
@@ -95,17 +108,29 @@ export function summarize(profile: Profile, skipSeconds: number, top: number, ca
   }
   return [
     `busy ${(busy / 1000).toFixed(0)} ms of CPU after the first ${skipSeconds} s (idle samples left out)`,
-    '', 'By area (time of its own):', ...rows(byArea, busy, top),
-    '', 'Functions, time of their own:', ...rows(self, busy, top),
-    '', "The service's functions, time under them:", ...rows(inclusive, busy, top),
-    ...(callersOf === undefined ? [] : ['', `${callersOf}, by the service's function nearest below it:`, ...rows(callers, busy, top)]),
+    '',
+    'By area (time of its own):',
+    ...rows(byArea, busy, top),
+    '',
+    'Functions, time of their own:',
+    ...rows(self, busy, top),
+    '',
+    "The service's functions, time under them:",
+    ...rows(inclusive, busy, top),
+    ...(callersOf === undefined
+      ? []
+      : ['', `${callersOf}, by the service's function nearest below it:`, ...rows(callers, busy, top)]),
   ].join('\n');
 }
 
 if (process.argv[1]?.endsWith('profile-summary.ts')) {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { skip: { type: 'string' }, top: { type: 'string' }, callers: { type: 'string' } } });
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { skip: { type: 'string' }, top: { type: 'string' }, callers: { type: 'string' } },
+  });
   const target = positionals[0];
-  if (!target) throw new Error('Usage: npm run bench:profile -- DIR_OR_FILE [--skip SECONDS] [--top N] [--callers NAME]');
+  if (!target)
+    throw new Error('Usage: npm run bench:profile -- DIR_OR_FILE [--skip SECONDS] [--top N] [--callers NAME]');
   const file = newestProfile(target);
   const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
   console.log(`${file}\n${summarize(profile, Number(values.skip ?? 0), Number(values.top ?? 25), values.callers)}`);

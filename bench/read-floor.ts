@@ -67,7 +67,17 @@ const POST_FLOOR: ReadText = (() => {
 
 /** The floor of a job detail. */
 const JOB_FLOOR: ReadText = (() => {
-  const texts = ['title', 'subtitle', 'description', 'duty', 'minimum_qualification', 'preferred_qualification', 'benefit', 'hire_process', 'hire_notes'];
+  const texts = [
+    'title',
+    'subtitle',
+    'description',
+    'duty',
+    'minimum_qualification',
+    'preferred_qualification',
+    'benefit',
+    'hire_process',
+    'hire_notes',
+  ];
   const body = (o: string, agg: string, language: string) => `${o}(
     'jobId', j.id, 'status', j.status, 'jobCategory', j.job_category, 'workType', j.work_type, 'allowRemote', j.allow_remote,
     'startAt', j.start_at, 'endAt', j.end_at, 'createdAt', j.created_at, 'applyType', j.apply_type, 'applyUrl', j.apply_url,
@@ -86,7 +96,13 @@ const PK: Record<'posts' | 'jobs', ReadText> = {
   jobs: (sql) => `SELECT * FROM jobs WHERE id = ${sql.param(1)}`,
 };
 
-const { values } = parseArgs({ options: { db: { type: 'string', default: 'sqlite' }, reads: { type: 'string', default: '4000' }, only: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    db: { type: 'string', default: 'sqlite' },
+    reads: { type: 'string', default: '4000' },
+    only: { type: 'string' },
+  },
+});
 const database = openBenchData(values.db!);
 await benchDataInPageCache(database);
 const reads = Number(values.reads);
@@ -107,13 +123,27 @@ const posts = new PostService(postRepository, accounts, links, config.serviceTim
 const jobRepository = new JobRepository(database.db, database.reads, jobIndex);
 const jobs = new JobService(jobRepository, accounts, codes, links, clock, versions.jobs);
 
-const count = async (table: 'posts' | 'jobs') => Number((await database.db.selectFrom(table).select((eb) => eb.fn.max('id').as('max')).executeTakeFirstOrThrow()).max);
+const count = async (table: 'posts' | 'jobs') =>
+  Number(
+    (
+      await database.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.max('id').as('max'))
+        .executeTakeFirstOrThrow()
+    ).max,
+  );
 const maxId = { posts: await count('posts'), jobs: await count('jobs') };
 const rnd = new SeededRandom(11);
 const LANGUAGES = ['ko', 'en', 'ja'] as const;
 const randomIds = (table: 'posts' | 'jobs', n: number) => Array.from({ length: n }, () => rnd.int(1, maxId[table]));
 
-interface Variant { name: string; table: 'posts' | 'jobs'; perCall: number; searched?: boolean; run(ids: number[], language: (typeof LANGUAGES)[number]): Promise<unknown> }
+interface Variant {
+  name: string;
+  table: 'posts' | 'jobs';
+  perCall: number;
+  searched?: boolean;
+  run(ids: number[], language: (typeof LANGUAGES)[number]): Promise<unknown>;
+}
 const statement = (name: string, sql: ReadText) => database.reads.prepare<unknown>(name, sql);
 const pk = { posts: statement('floor_pk_posts', PK.posts), jobs: statement('floor_pk_jobs', PK.jobs) };
 const postFloor = statement('floor_post', POST_FLOOR);
@@ -122,7 +152,9 @@ const postDetails = statement('floor_post_details', POST_DETAILS);
 const jobDetails = statement('floor_job_details', JOB_DETAILS);
 // The service's statements take the ids and one language on SQLite, the ids and each one's language on PostgreSQL.
 const byLanguage = (id: number, language: string) => (values.db === 'postgres' ? [[id], [language]] : [[id], language]);
-const ignoreNotFound = (err: unknown) => { if ((err as { statusCode?: number }).statusCode !== 404) throw err; };
+const ignoreNotFound = (err: unknown) => {
+  if ((err as { statusCode?: number }).statusCode !== 404) throw err;
+};
 // The services' hydration of a page is private to them; the benchmark calls it by name, with no version (no cache).
 type Hydrating = { hydrate(ids: number[], ...rest: unknown[]): Promise<unknown[]> };
 let unusedVersion = 0;
@@ -147,20 +179,84 @@ async function searchPages(table: 'posts' | 'jobs', count: number): Promise<numb
 
 const VARIANTS: Variant[] = [
   { name: 'post: one row by primary key', table: 'posts', perCall: 1, run: ([id]) => pk.posts.all([id]) },
-  { name: 'post: floor, one statement building the JSON', table: 'posts', perCall: 1, run: ([id], language) => postFloor.all([id, language]) },
-  { name: 'post: the service\'s statement (post_details)', table: 'posts', perCall: 1, run: ([id], language) => postDetails.all(byLanguage(id!, language)) },
-  { name: 'post: the service\'s detail read (PostService.detail)', table: 'posts', perCall: 1, run: ([id], language) => posts.detail(id!, null, language).catch(ignoreNotFound) },
-  { name: 'post: a page of 50 items (the service\'s hydration)', table: 'posts', perCall: 50, run: (ids, language) => (posts as unknown as Hydrating).hydrate(ids, null, language, null) },
-  { name: 'post: a distinct search\'s page of 50 items (the service\'s hydration)', table: 'posts', perCall: 50, searched: true, run: (ids, language) => (posts as unknown as Hydrating).hydrate(ids, null, language, null) },
-  { name: 'post: distinct search pages of 50, the service\'s items statement alone (post_items)', table: 'posts', perCall: 50, searched: true, run: (ids, language) => postRepository.items(ids, language) },
+  {
+    name: 'post: floor, one statement building the JSON',
+    table: 'posts',
+    perCall: 1,
+    run: ([id], language) => postFloor.all([id, language]),
+  },
+  {
+    name: "post: the service's statement (post_details)",
+    table: 'posts',
+    perCall: 1,
+    run: ([id], language) => postDetails.all(byLanguage(id!, language)),
+  },
+  {
+    name: "post: the service's detail read (PostService.detail)",
+    table: 'posts',
+    perCall: 1,
+    run: ([id], language) => posts.detail(id!, null, language).catch(ignoreNotFound),
+  },
+  {
+    name: "post: a page of 50 items (the service's hydration)",
+    table: 'posts',
+    perCall: 50,
+    run: (ids, language) => (posts as unknown as Hydrating).hydrate(ids, null, language, null),
+  },
+  {
+    name: "post: a distinct search's page of 50 items (the service's hydration)",
+    table: 'posts',
+    perCall: 50,
+    searched: true,
+    run: (ids, language) => (posts as unknown as Hydrating).hydrate(ids, null, language, null),
+  },
+  {
+    name: "post: distinct search pages of 50, the service's items statement alone (post_items)",
+    table: 'posts',
+    perCall: 50,
+    searched: true,
+    run: (ids, language) => postRepository.items(ids, language),
+  },
   { name: 'job: one row by primary key', table: 'jobs', perCall: 1, run: ([id]) => pk.jobs.all([id]) },
-  { name: 'job: floor, one statement building the JSON', table: 'jobs', perCall: 1, run: ([id], language) => jobFloor.all([id, language]) },
-  { name: 'job: the service\'s statement (job_details)', table: 'jobs', perCall: 1, run: ([id], language) => jobDetails.all(byLanguage(id!, language)) },
-  { name: 'job: the service\'s detail read (JobService.detail)', table: 'jobs', perCall: 1, run: ([id], language) => jobs.detail(id!, language).catch(ignoreNotFound) },
+  {
+    name: 'job: floor, one statement building the JSON',
+    table: 'jobs',
+    perCall: 1,
+    run: ([id], language) => jobFloor.all([id, language]),
+  },
+  {
+    name: "job: the service's statement (job_details)",
+    table: 'jobs',
+    perCall: 1,
+    run: ([id], language) => jobDetails.all(byLanguage(id!, language)),
+  },
+  {
+    name: "job: the service's detail read (JobService.detail)",
+    table: 'jobs',
+    perCall: 1,
+    run: ([id], language) => jobs.detail(id!, language).catch(ignoreNotFound),
+  },
   // A version never used before: the job item cache misses every id.
-  { name: 'job: a page of 50 items (the service\'s hydration)', table: 'jobs', perCall: 50, run: (ids, language) => (jobs as unknown as Hydrating).hydrate(ids, language, -(++unusedVersion)) },
-  { name: 'job: a distinct search\'s page of 50 items (the service\'s hydration)', table: 'jobs', perCall: 50, searched: true, run: (ids, language) => (jobs as unknown as Hydrating).hydrate(ids, language, -(++unusedVersion)) },
-  { name: 'job: distinct search pages of 50, the service\'s items statement alone (job_items)', table: 'jobs', perCall: 50, searched: true, run: (ids, language) => jobRepository.items(ids, language) },
+  {
+    name: "job: a page of 50 items (the service's hydration)",
+    table: 'jobs',
+    perCall: 50,
+    run: (ids, language) => (jobs as unknown as Hydrating).hydrate(ids, language, -++unusedVersion),
+  },
+  {
+    name: "job: a distinct search's page of 50 items (the service's hydration)",
+    table: 'jobs',
+    perCall: 50,
+    searched: true,
+    run: (ids, language) => (jobs as unknown as Hydrating).hydrate(ids, language, -++unusedVersion),
+  },
+  {
+    name: "job: distinct search pages of 50, the service's items statement alone (job_items)",
+    table: 'jobs',
+    perCall: 50,
+    searched: true,
+    run: (ids, language) => jobRepository.items(ids, language),
+  },
 ];
 
 const ROUNDS = 8;
@@ -168,7 +264,9 @@ const totals = new Map<string, { cpuUs: number; wallMs: number; calls: number }>
 for (let round = 0; round < ROUNDS; round++) {
   for (const variant of VARIANTS.filter(({ name }) => values.only === undefined || name.includes(values.only))) {
     const calls = Math.max(1, Math.round(reads / ROUNDS / (variant.perCall === 1 ? 1 : 10)));
-    const batches = variant.searched ? await searchPages(variant.table, calls) : Array.from({ length: calls }, () => randomIds(variant.table, variant.perCall));
+    const batches = variant.searched
+      ? await searchPages(variant.table, calls)
+      : Array.from({ length: calls }, () => randomIds(variant.table, variant.perCall));
     const cpuBefore = process.cpuUsage();
     const wallBefore = performance.now();
     for (const [i, ids] of batches.entries()) await variant.run(ids, LANGUAGES[i % LANGUAGES.length]!);
@@ -181,11 +279,15 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 
-console.log(`\n${values.db}, ${maxId.posts.toLocaleString('en')} posts / ${maxId.jobs.toLocaleString('en')} jobs, random ids (or search pages), each read once, ${ROUNDS} interleaved rounds\n`);
+console.log(
+  `\n${values.db}, ${maxId.posts.toLocaleString('en')} posts / ${maxId.jobs.toLocaleString('en')} jobs, random ids (or search pages), each read once, ${ROUNDS} interleaved rounds\n`,
+);
 console.log('| read | reads (pages) | CPU µs per read (page) | wall µs per read (page) |');
 console.log('|---|---:|---:|---:|');
 for (const [name, { cpuUs, wallMs, calls }] of totals) {
-  console.log(`| ${name} | ${calls.toLocaleString('en')} | ${(cpuUs / calls).toFixed(0)} | ${((wallMs * 1000) / calls).toFixed(0)} |`);
+  console.log(
+    `| ${name} | ${calls.toLocaleString('en')} | ${(cpuUs / calls).toFixed(0)} | ${((wallMs * 1000) / calls).toFixed(0)} |`,
+  );
 }
 await Promise.all([postIndex.close(), jobIndex.close()]);
 await database.close();

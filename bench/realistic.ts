@@ -31,7 +31,9 @@ export class Writer {
   readonly ready: Promise<WriteReady>;
 
   constructor(plan: WritePlan) {
-    this.child = fork(fileURLToPath(new URL('./write-client.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'] });
+    this.child = fork(fileURLToPath(new URL('./write-client.ts', import.meta.url)), [], {
+      execArgv: ['--import', 'tsx'],
+    });
     this.ready = new Promise((resolve, reject) => {
       this.child.once('message', (message: WriteReady) => resolve(message));
       this.child.once('exit', (code) => reject(new Error(`the write client exited (${code}) before it was ready`)));
@@ -81,27 +83,58 @@ export interface RealisticContext {
 export async function realisticWorkload(database: Database): Promise<Workload> {
   const { db } = database;
   const postIds = Int32Array.from((await db.selectFrom('posts').select('id').execute()).map((r) => r.id));
-  const jobIds = (await db.selectFrom('jobs').select('id').where('status', 'in', ['published', 'finish'])
-    .orderBy(sql`random()`).limit(50_000).execute()).map((r) => r.id);
+  const jobIds = (
+    await db
+      .selectFrom('jobs')
+      .select('id')
+      .where('status', 'in', ['published', 'finish'])
+      .orderBy(sql`random()`)
+      .limit(50_000)
+      .execute()
+  ).map((r) => r.id);
   return workload({ postIds, jobIds, apiKeys: await benchKeys(database) });
 }
 
 export const readMix = (w: Workload) => {
-  const draws = [w.postSearch, w.postSearch, w.postSearch, w.jobSearch, w.jobSearch, w.postDetail, w.postDetail, w.postDetail, w.jobDetail, w.jobDetail];
+  const draws = [
+    w.postSearch,
+    w.postSearch,
+    w.postSearch,
+    w.jobSearch,
+    w.jobSearch,
+    w.postDetail,
+    w.postDetail,
+    w.postDetail,
+    w.jobDetail,
+    w.jobDetail,
+  ];
   return () => draws[Math.floor(Math.random() * draws.length)]!();
 };
 
 /** A load whose every request is drawn anew from `path()`. */
 export function drawn(base: string, w: Workload, path: () => string): autocannon.Options {
-  return { url: base, requests: [{ setupRequest: (req) => ({ ...req, method: 'GET', path: path(), headers: w.headers() }) }] };
+  return {
+    url: base,
+    requests: [{ setupRequest: (req) => ({ ...req, method: 'GET', path: path(), headers: w.headers() }) }],
+  };
 }
 
 /** Post creates and job deactivate/publish pairs, in turn, through the API (bench/write-client.ts). */
 export async function writes(ctx: RealisticContext, perSecond: number): Promise<Writer> {
   const { db } = ctx.database;
-  const acme = await db.selectFrom('companies').select('id').where('handle', '=', 'acme-labs').executeTakeFirstOrThrow();
-  const jobs = (await db.selectFrom('jobs').select(['id', 'status']).where('company_id', '=', acme.id)
-    .where('status', 'in', ['published', 'finish']).orderBy('id', 'desc').limit(200).execute());
+  const acme = await db
+    .selectFrom('companies')
+    .select('id')
+    .where('handle', '=', 'acme-labs')
+    .executeTakeFirstOrThrow();
+  const jobs = await db
+    .selectFrom('jobs')
+    .select(['id', 'status'])
+    .where('company_id', '=', acme.id)
+    .where('status', 'in', ['published', 'finish'])
+    .orderBy('id', 'desc')
+    .limit(200)
+    .execute();
   return new Writer({ base: ctx.base, writeToken: ctx.writeToken, perSecond, jobs });
 }
 
@@ -111,8 +144,20 @@ export interface RealisticScenario {
 }
 
 export const REALISTIC: RealisticScenario[] = [
-  { name: 'distinct post searches', prepare: async ({ base }, w) => ({ load: drawn(base, w, w.postSearch), sample: { path: w.postSearch(), headers: w.headers() } }) },
-  { name: 'distinct job searches', prepare: async ({ base }, w) => ({ load: drawn(base, w, w.jobSearch), sample: { path: w.jobSearch(), headers: w.headers() } }) },
+  {
+    name: 'distinct post searches',
+    prepare: async ({ base }, w) => ({
+      load: drawn(base, w, w.postSearch),
+      sample: { path: w.postSearch(), headers: w.headers() },
+    }),
+  },
+  {
+    name: 'distinct job searches',
+    prepare: async ({ base }, w) => ({
+      load: drawn(base, w, w.jobSearch),
+      sample: { path: w.jobSearch(), headers: w.headers() },
+    }),
+  },
   {
     // The job searches above, each asking for the counts of a filter menu as well.
     name: 'distinct job searches with facets',
@@ -121,24 +166,48 @@ export const REALISTIC: RealisticScenario[] = [
       return { load: drawn(base, w, faceted), sample: { path: faceted(), headers: w.headers() } };
     },
   },
-  { name: 'random post detail', prepare: async ({ base }, w) => ({ load: drawn(base, w, w.postDetail), sample: { path: w.postDetail(), headers: w.headers() } }) },
-  { name: 'random job detail', prepare: async ({ base }, w) => ({ load: drawn(base, w, w.jobDetail), sample: { path: w.jobDetail(), headers: w.headers() } }) },
+  {
+    name: 'random post detail',
+    prepare: async ({ base }, w) => ({
+      load: drawn(base, w, w.postDetail),
+      sample: { path: w.postDetail(), headers: w.headers() },
+    }),
+  },
+  {
+    name: 'random job detail',
+    prepare: async ({ base }, w) => ({
+      load: drawn(base, w, w.jobDetail),
+      sample: { path: w.jobDetail(), headers: w.headers() },
+    }),
+  },
   {
     // Detail reads measured while 5 more connections search the broadest keywords (single syllables, any page).
     name: 'random post detail beside broad searches',
     prepare: async ({ base }, w) => {
-      const broad = () => `/api/v1/posts?keyword=${encodeURIComponent(w.broadest)}&sort=${Math.random() < 0.5 ? 'RELEVANCE' : 'RECENT'}&page=${1 + Math.floor(Math.random() * 50)}&hasImages=${Math.random() < 0.5}`;
-      return { load: drawn(base, w, w.postDetail), alongside: { ...drawn(base, w, broad), connections: 5 }, sample: { path: w.postDetail(), headers: w.headers() } };
+      const broad = () =>
+        `/api/v1/posts?keyword=${encodeURIComponent(w.broadest)}&sort=${Math.random() < 0.5 ? 'RELEVANCE' : 'RECENT'}&page=${1 + Math.floor(Math.random() * 50)}&hasImages=${Math.random() < 0.5}`;
+      return {
+        load: drawn(base, w, w.postDetail),
+        alongside: { ...drawn(base, w, broad), connections: 5 },
+        sample: { path: w.postDetail(), headers: w.headers() },
+      };
     },
   },
   {
     // The mixed scenario's reads alone: beside it, what the writes cost the reads (each write makes the cached
     // pages and items of its kind stale on every instance).
     name: 'mixed reads alone, no writes',
-    prepare: async (ctx, w) => ({ load: drawn(ctx.base, w, readMix(w)), sample: { path: w.postSearch(), headers: w.headers() } }),
+    prepare: async (ctx, w) => ({
+      load: drawn(ctx.base, w, readMix(w)),
+      sample: { path: w.postSearch(), headers: w.headers() },
+    }),
   },
   {
     name: 'mixed: 90% distinct reads + 3 writes/s',
-    prepare: async (ctx, w) => ({ load: drawn(ctx.base, w, readMix(w)), writes: await writes(ctx, 3), sample: { path: w.postSearch(), headers: w.headers() } }),
+    prepare: async (ctx, w) => ({
+      load: drawn(ctx.base, w, readMix(w)),
+      writes: await writes(ctx, 3),
+      sample: { path: w.postSearch(), headers: w.headers() },
+    }),
   },
 ];

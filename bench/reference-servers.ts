@@ -45,14 +45,25 @@ export interface ReferenceServer {
 
 /** `workMicros`: for `bare`, the CPU time each request spins before its response (default none). */
 export async function referenceServer(
-  kind: 'bare' | 'fastify', status: number, headers: Record<string, string>, body: Buffer, workMicros = 0,
+  kind: 'bare' | 'fastify',
+  status: number,
+  headers: Record<string, string>,
+  body: Buffer,
+  workMicros = 0,
 ): Promise<ReferenceServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-ref-'));
   const file = path.join(dir, 'body');
   fs.writeFileSync(file, body);
   const child = spawn(process.execPath, ['-e', kind === 'bare' ? BARE : FASTIFY], {
-    cwd: process.cwd(), stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    env: { ...process.env, REF_BODY: file, REF_STATUS: String(status), REF_HEADERS: JSON.stringify(headers), REF_WORK_US: String(workMicros) },
+    cwd: process.cwd(),
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: {
+      ...process.env,
+      REF_BODY: file,
+      REF_STATUS: String(status),
+      REF_HEADERS: JSON.stringify(headers),
+      REF_WORK_US: String(workMicros),
+    },
   });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (message) => resolve(Number(message)));
@@ -61,9 +72,13 @@ export async function referenceServer(
   return {
     url: `http://127.0.0.1:${port}/`,
     pid: child.pid,
-    close: () => new Promise((resolve) => {
-      child.once('exit', () => { fs.rmSync(dir, { recursive: true, force: true }); resolve(); });
-      child.kill('SIGTERM');
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => {
+          fs.rmSync(dir, { recursive: true, force: true });
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
   };
 }

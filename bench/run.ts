@@ -89,18 +89,31 @@ interface WritesResult {
 }
 
 function writesResult(stats: WriteStats, firstUploadMs: number): WritesResult {
-  const byKind = Object.fromEntries(WRITE_KINDS.map((kind) => {
-    const latencies = stats.byKind[kind];
-    return [kind, { count: latencies.length, p50: percentile(latencies, 50), p99: percentile(latencies, 99) }];
-  })) as WritesResult['byKind'];
-  return { count: stats.count, failed: stats.failed, p50: percentile(stats.latencies, 50), p99: percentile(stats.latencies, 99), firstUploadMs, byKind };
+  const byKind = Object.fromEntries(
+    WRITE_KINDS.map((kind) => {
+      const latencies = stats.byKind[kind];
+      return [kind, { count: latencies.length, p50: percentile(latencies, 50), p99: percentile(latencies, 99) }];
+    }),
+  ) as WritesResult['byKind'];
+  return {
+    count: stats.count,
+    failed: stats.failed,
+    p50: percentile(stats.latencies, 50),
+    p99: percentile(stats.latencies, 99),
+    firstUploadMs,
+    byKind,
+  };
 }
 
 export const SECRET = 'bench-signing-key-secret-0123456789abcdef';
 const RAISED = allLimitSettings(1_000_000_000);
 
 /** A data set: how the service reaches it, and its name (the post index's saved copy is kept under it). */
-export interface Target { databaseUrl: string; name: string; open(): Database }
+export interface Target {
+  databaseUrl: string;
+  name: string;
+  open(): Database;
+}
 
 /** A data set kept from an earlier run gets the migrations that landed since. */
 async function upToDate(open: () => Database): Promise<void> {
@@ -136,7 +149,8 @@ export async function dataset(options: Pick<BenchOptions, 'db' | 'dataDir'>, pos
   const schema = name.replace(/-/g, '_');
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  const exists = (await client.query('SELECT 1 FROM information_schema.schemata WHERE schema_name = $1', [schema])).rowCount === 1;
+  const exists =
+    (await client.query('SELECT 1 FROM information_schema.schemata WHERE schema_name = $1', [schema])).rowCount === 1;
   if (!exists) await client.query(`CREATE SCHEMA ${schema}`);
   await client.end();
   const open = () => openDatabase({ kind: 'postgres', url, searchPath: schema });
@@ -151,7 +165,11 @@ export async function dataset(options: Pick<BenchOptions, 'db' | 'dataDir'>, pos
   const warm = open();
   await schemaInPageCache(warm, schema).finally(() => warm.close());
   const separator = url.includes('?') ? '&' : '?';
-  return { databaseUrl: `${url}${separator}options=${encodeURIComponent(`-c search_path=${schema}`)}`, name: `${name}-postgres`, open };
+  return {
+    databaseUrl: `${url}${separator}options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+    name: `${name}-postgres`,
+    open,
+  };
 }
 
 /** Builds the service as `npm run build` does (compiled and stamped), so the benchmark runs what production runs. */
@@ -161,13 +179,31 @@ export function buildService(checkout = process.cwd()): void {
 }
 
 /** The service as `npm start` runs it (`node <its flags> dist/server.js`), on `target`, with every limit raised. */
-export async function startService(target: Target, dataDir: string, profile?: string, env: Record<string, string> = {}, checkout = process.cwd()): Promise<{ base: string; child: ChildProcess; stop(): Promise<void> }> {
+export async function startService(
+  target: Target,
+  dataDir: string,
+  profile?: string,
+  env: Record<string, string> = {},
+  checkout = process.cwd(),
+): Promise<{ base: string; child: ChildProcess; stop(): Promise<void> }> {
   const port = 20_000 + Math.floor(Math.random() * 10_000);
   // The same heap limits as `npm start` (package.json): V8 then collects before the heap balloons. A profile is
   // written when the process exits (SIGTERM below); it covers the whole process, start-up included.
   const profiling = profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profile)}`] : [];
   const child = spawn(process.execPath, [...serviceNodeFlags(), ...profiling, 'dist/server.js'], {
-    env: { ...process.env, ...serviceEnv(), ...RAISED, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: target.databaseUrl, DATA_DIR: dataDir, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', SIGNING_KEY_SECRET: SECRET, REDIS_URL: '', ...env },
+    env: {
+      ...process.env,
+      ...serviceEnv(),
+      ...RAISED,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: target.databaseUrl,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+      SIGNING_KEY_SECRET: SECRET,
+      REDIS_URL: '',
+      ...env,
+    },
     stdio: 'inherit',
     cwd: checkout,
   });
@@ -176,11 +212,23 @@ export async function startService(target: Target, dataDir: string, profile?: st
   // A first start on a data set builds the post index from the tables (minutes at millions of posts); later
   // starts load the copy it saved (docs/search.md).
   for (let i = 0; i < 6000; i++) {
-    try { if ((await fetch(`${base}/readyz`)).ok) break; } catch { /* starting */ }
+    try {
+      if ((await fetch(`${base}/readyz`)).ok) break;
+    } catch {
+      /* starting */
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   console.log(`  service ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return { base, child, stop: () => new Promise((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); }) };
+  return {
+    base,
+    child,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
 }
 
 /**
@@ -218,13 +266,23 @@ interface Scenario {
   prepare(ctx: { target: Target; base: string; demo: { postId: number; jobId: number } }): Promise<autocannon.Options>;
 }
 
-export async function issueTokens(target: Target, issuer: string, scope: string, count: number): Promise<Array<{ access: string; refresh: string }>> {
+export async function issueTokens(
+  target: Target,
+  issuer: string,
+  scope: string,
+  count: number,
+): Promise<Array<{ access: string; refresh: string }>> {
   const database = target.open();
   try {
     const oauth = new OAuthRepository(database.db);
     const keys = new SigningKeys(database.db, keyEncryptionKey(SECRET, '/nonexistent'), Date.now, 3600);
     await keys.init();
-    const tokens = new TokenService(oauth, keys, { issuer, audience: `${issuer}/api`, otherResources: [], accessTokenSeconds: 3600, refreshTokenSeconds: 86_400 }, Date.now);
+    const tokens = new TokenService(
+      oauth,
+      keys,
+      { issuer, audience: `${issuer}/api`, otherResources: [], accessTokenSeconds: 3600, refreshTokenSeconds: 86_400 },
+      Date.now,
+    );
     const out: Array<{ access: string; refresh: string }> = [];
     for (let i = 0; i < count; i++) {
       const { tokens: issued } = await tokens.openGrant(oauth, 1, DEMO_CLIENT.clientId, scope.split(' '));
@@ -238,23 +296,67 @@ export async function issueTokens(target: Target, issuer: string, scope: string,
 
 const key = { 'x-svc-api-key': DEMO_API_KEY };
 const SCENARIOS: Scenario[] = [
-  { name: 'hot: post detail', prepare: async ({ base, demo }) => ({ url: `${base}/api/v1/posts/${demo.postId}`, headers: key }) },
-  { name: 'hot: job detail', prepare: async ({ base, demo }) => ({ url: `${base}/api/v1/jobs/${demo.jobId}`, headers: key }) },
-  { name: 'hot: job search, 3 filters', searches: true, prepare: async ({ base }) => ({ url: `${base}/api/v1/jobs?jobCategories=dev,dataAi&seniorities=JUNIOR,MIDLEVEL&workTypes=REMOTE,HYBRID`, headers: key }) },
-  { name: 'hot: job search, English keyword', searches: true, prepare: async ({ base }) => ({ url: `${base}/api/v1/jobs?keyword=backend`, headers: key }) },
-  { name: 'hot: post search, Korean 개발', searches: true, prepare: async ({ base }) => ({ url: `${base}/api/v1/posts?keyword=${encodeURIComponent('개발')}`, headers: key }) },
-  { name: 'hot: post search RECENT p1', searches: true, prepare: async ({ base }) => ({ url: `${base}/api/v1/posts?sort=RECENT&page=1`, headers: key }) },
-  { name: 'hot: post search RECENT p2000', searches: true, prepare: async ({ base }) => ({ url: `${base}/api/v1/posts?sort=RECENT&page=2000`, headers: key }) },
-  { name: 'hot: job categories (en)', prepare: async ({ base }) => ({ url: `${base}/api/v1/codes/job-categories`, headers: { ...key, 'accept-language': 'en' } }) },
+  {
+    name: 'hot: post detail',
+    prepare: async ({ base, demo }) => ({ url: `${base}/api/v1/posts/${demo.postId}`, headers: key }),
+  },
+  {
+    name: 'hot: job detail',
+    prepare: async ({ base, demo }) => ({ url: `${base}/api/v1/jobs/${demo.jobId}`, headers: key }),
+  },
+  {
+    name: 'hot: job search, 3 filters',
+    searches: true,
+    prepare: async ({ base }) => ({
+      url: `${base}/api/v1/jobs?jobCategories=dev,dataAi&seniorities=JUNIOR,MIDLEVEL&workTypes=REMOTE,HYBRID`,
+      headers: key,
+    }),
+  },
+  {
+    name: 'hot: job search, English keyword',
+    searches: true,
+    prepare: async ({ base }) => ({ url: `${base}/api/v1/jobs?keyword=backend`, headers: key }),
+  },
+  {
+    name: 'hot: post search, Korean 개발',
+    searches: true,
+    prepare: async ({ base }) => ({ url: `${base}/api/v1/posts?keyword=${encodeURIComponent('개발')}`, headers: key }),
+  },
+  {
+    name: 'hot: post search RECENT p1',
+    searches: true,
+    prepare: async ({ base }) => ({ url: `${base}/api/v1/posts?sort=RECENT&page=1`, headers: key }),
+  },
+  {
+    name: 'hot: post search RECENT p2000',
+    searches: true,
+    prepare: async ({ base }) => ({ url: `${base}/api/v1/posts?sort=RECENT&page=2000`, headers: key }),
+  },
+  {
+    name: 'hot: job categories (en)',
+    prepare: async ({ base }) => ({
+      url: `${base}/api/v1/codes/job-categories`,
+      headers: { ...key, 'accept-language': 'en' },
+    }),
+  },
   {
     name: 'token refresh',
     prepare: async ({ target, base }) => {
       const tokens = await issueTokens(target, base, 'profile', 2_000);
       const basic = `Basic ${Buffer.from(`${DEMO_CLIENT.clientId}:${DEMO_CLIENT.clientSecret}`).toString('base64')}`;
       return {
-        url: `${base}/oauth/token`, method: 'POST', amount: tokens.length,
+        url: `${base}/oauth/token`,
+        method: 'POST',
+        amount: tokens.length,
         headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic },
-        requests: [{ setupRequest: (req) => ({ ...req, body: `grant_type=refresh_token&refresh_token=${tokens.pop()?.refresh ?? ''}` }) }],
+        requests: [
+          {
+            setupRequest: (req) => ({
+              ...req,
+              body: `grant_type=refresh_token&refresh_token=${tokens.pop()?.refresh ?? ''}`,
+            }),
+          },
+        ],
       };
     },
   },
@@ -264,10 +366,21 @@ const SCENARIOS: Scenario[] = [
       const [token] = await issueTokens(target, base, 'post:write', 1);
       const boundary = `bench${randomBytes(6).toString('hex')}`;
       const body = Buffer.concat([
-        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="request"\r\n\r\n{"text":"벤치마크 글"}\r\n--${boundary}\r\nContent-Disposition: form-data; name="images"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`),
-        solidPng(320, 200, [10, 120, 200]), Buffer.from(`\r\n--${boundary}--\r\n`),
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="request"\r\n\r\n{"text":"벤치마크 글"}\r\n--${boundary}\r\nContent-Disposition: form-data; name="images"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`,
+        ),
+        solidPng(320, 200, [10, 120, 200]),
+        Buffer.from(`\r\n--${boundary}--\r\n`),
       ]);
-      return { url: `${base}/api/v1/posts`, method: 'POST', body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, authorization: `Bearer ${token!.access}` } };
+      return {
+        url: `${base}/api/v1/posts`,
+        method: 'POST',
+        body,
+        headers: {
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          authorization: `Bearer ${token!.access}`,
+        },
+      };
     },
   },
 ];
@@ -279,11 +392,13 @@ const timedAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 async function timeOne(url: string, headers: Record<string, string>): Promise<number> {
   const started = performance.now();
   await new Promise<void>((resolve, reject) => {
-    http.get(url, { headers, agent: timedAgent }, (res) => {
-      res.on('data', () => undefined);
-      res.on('end', resolve);
-      res.on('error', reject);
-    }).on('error', reject);
+    http
+      .get(url, { headers, agent: timedAgent }, (res) => {
+        res.on('data', () => undefined);
+        res.on('end', resolve);
+        res.on('error', reject);
+      })
+      .on('error', reject);
   });
   return Math.round(performance.now() - started);
 }
@@ -304,10 +419,17 @@ export const percentile = (values: number[], p: number) => {
 /** A hot scenario's single request in the shape of a prepared one. */
 function hotPrepared(request: autocannon.Options): Prepared {
   const url = new URL(String(request.url));
-  return { load: request, sample: { path: `${url.pathname}${url.search}`, headers: (request.headers ?? {}) as Record<string, string> } };
+  return {
+    load: request,
+    sample: { path: `${url.pathname}${url.search}`, headers: (request.headers ?? {}) as Record<string, string> },
+  };
 }
 
-interface Named { name: string; searches?: boolean; prepare(): Promise<Prepared> }
+interface Named {
+  name: string;
+  searches?: boolean;
+  prepare(): Promise<Prepared>;
+}
 
 export async function runBenchmark(options: BenchOptions): Promise<ScenarioResult[]> {
   const connections = options.connections ?? (options.quick ? 10 : 50);
@@ -318,8 +440,24 @@ export async function runBenchmark(options: BenchOptions): Promise<ScenarioResul
   for (const size of sizes) {
     const target = await dataset(options, size);
     const reader = target.open();
-    const postId = (await reader.db.selectFrom('posts').select('id').where('image_count', '>', 0).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow()).id;
-    const jobId = (await reader.db.selectFrom('jobs').select('id').where('status', '=', 'published').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow()).id;
+    const postId = (
+      await reader.db
+        .selectFrom('posts')
+        .select('id')
+        .where('image_count', '>', 0)
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirstOrThrow()
+    ).id;
+    const jobId = (
+      await reader.db
+        .selectFrom('jobs')
+        .select('id')
+        .where('status', '=', 'published')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirstOrThrow()
+    ).id;
     const w = await realisticWorkload(reader);
     const runsDir = options.dataDir ?? path.resolve('bench/data');
     fs.mkdirSync(runsDir, { recursive: true });
@@ -330,14 +468,17 @@ export async function runBenchmark(options: BenchOptions): Promise<ScenarioResul
     fs.symlinkSync(copies, path.join(dataDir, 'search-index'));
     const service = await startService(target, dataDir, options.profile);
     let peakAnon = 0;
-    const anonSampler = setInterval(() => { peakAnon = Math.max(peakAnon, anonymousRssMb(service.child.pid!)); }, 250);
+    const anonSampler = setInterval(() => {
+      peakAnon = Math.max(peakAnon, anonymousRssMb(service.child.pid!));
+    }, 250);
     try {
       // The broadest single-syllable keyword, asked for the first time: the service has started its search
       // workers and served other searches (so this is not the process's start-up), but has nothing of it kept.
       // One app key and language for all four: what is timed is the keyword's first search, not the first
       // request of an app key the service has not seen yet (its lookup, ~3 ms on PostgreSQL).
       const caller = w.headers();
-      for (const keyword of ['서울', 'kotlin', '東京']) await timeOne(`${service.base}/api/v1/posts?keyword=${encodeURIComponent(keyword)}`, caller);
+      for (const keyword of ['서울', 'kotlin', '東京'])
+        await timeOne(`${service.base}/api/v1/posts?keyword=${encodeURIComponent(keyword)}`, caller);
       const broadUrl = `${service.base}/api/v1/posts?keyword=${encodeURIComponent(w.broadest)}`;
       const broadFirst = await timeOne(broadUrl, caller);
       console.log(`  first request of the broadest keyword (${w.broadest}): ${broadFirst} ms`);
@@ -345,12 +486,26 @@ export async function runBenchmark(options: BenchOptions): Promise<ScenarioResul
       const ctx = { base: service.base, database: reader, writeToken: writeToken!.access };
       const all: Named[] = [
         ...(options.hot
-          ? SCENARIOS.filter((s) => s.name.startsWith('hot:')).map((s) => ({ name: s.name, searches: s.searches, prepare: async () => hotPrepared(await s.prepare({ target, base: service.base, demo: { postId, jobId } })) }))
-          : REALISTIC.map((s) => ({ name: s.name, searches: s.name.includes('searches') && !s.name.includes('beside'), prepare: () => s.prepare(ctx, w) }))),
-        ...SCENARIOS.filter((s) => !s.name.startsWith('hot:')).map((s) => ({ name: s.name, prepare: async () => hotPrepared(await s.prepare({ target, base: service.base, demo: { postId, jobId } })) })),
+          ? SCENARIOS.filter((s) => s.name.startsWith('hot:')).map((s) => ({
+              name: s.name,
+              searches: s.searches,
+              prepare: async () =>
+                hotPrepared(await s.prepare({ target, base: service.base, demo: { postId, jobId } })),
+            }))
+          : REALISTIC.map((s) => ({
+              name: s.name,
+              searches: s.name.includes('searches') && !s.name.includes('beside'),
+              prepare: () => s.prepare(ctx, w),
+            }))),
+        ...SCENARIOS.filter((s) => !s.name.startsWith('hot:')).map((s) => ({
+          name: s.name,
+          prepare: async () => hotPrepared(await s.prepare({ target, base: service.base, demo: { postId, jobId } })),
+        })),
       ];
       const wanted = options.scenario?.split('|');
-      const chosen = all.filter((s) => (!wanted || wanted.some((name) => s.name.includes(name))) && (sizes.length === 1 || s.searches));
+      const chosen = all.filter(
+        (s) => (!wanted || wanted.some((name) => s.name.includes(name))) && (sizes.length === 1 || s.searches),
+      );
       for (const scenario of chosen) {
         const prepared = await scenario.prepare();
         // Writes flow from the warm-up on; those sent during the timed run are counted.
@@ -359,15 +514,31 @@ export async function runBenchmark(options: BenchOptions): Promise<ScenarioResul
         const timed = request.amount ? {} : { duration: seconds };
         const sampleUrl = `${service.base}${prepared.sample.path}`;
         // A hot scenario's first request runs before anything of it is cached: what it costs cold.
-        const firstMs = request.amount || request.method === 'POST' ? null : await timeOne(sampleUrl, prepared.sample.headers);
+        const firstMs =
+          request.amount || request.method === 'POST' ? null : await timeOne(sampleUrl, prepared.sample.headers);
         if (!request.amount) await measure({ ...request, connections, duration: 1 });
         // One response of the scenario, served byte for byte by the bare server.
-        const sample = await fetch(sampleUrl, { method: request.method ?? 'GET', headers: prepared.sample.headers, body: request.method === 'POST' && !request.amount ? request.body as Buffer : undefined });
+        const sample = await fetch(sampleUrl, {
+          method: request.method ?? 'GET',
+          headers: prepared.sample.headers,
+          body: request.method === 'POST' && !request.amount ? (request.body as Buffer) : undefined,
+        });
         const sampleBody = Buffer.from(await sample.arrayBuffer());
         // The same bytes from plain node:http in its own process: the limit of this runtime on this machine.
-        const bare = await referenceServer('bare', sample.status, { 'content-type': sample.headers.get('content-type') ?? 'application/json' }, sampleBody);
+        const bare = await referenceServer(
+          'bare',
+          sample.status,
+          { 'content-type': sample.headers.get('content-type') ?? 'application/json' },
+          sampleBody,
+        );
         const measureBare = (duration: number) =>
-          measure({ url: bare.url, connections, duration, method: request.method ?? 'GET', ...(request.method === 'POST' ? { body: 'x' } : {}) });
+          measure({
+            url: bare.url,
+            connections,
+            duration,
+            method: request.method ?? 'GET',
+            ...(request.method === 'POST' ? { body: 'x' } : {}),
+          });
         // A timed run is bracketed by two half runs of the bare server, so that drift of the machine during the
         // scenario moves both figures alike (single bare runs of equal responses differed by up to a quarter).
         const bareBefore = request.amount ? null : await measureBare(seconds / 2);
@@ -383,26 +554,51 @@ export async function runBenchmark(options: BenchOptions): Promise<ScenarioResul
         const bareAfter = await measureBare(request.amount ? Math.max(1, Math.round(run.duration)) : seconds / 2);
         await bare.close();
         const bareRuns = [bareBefore, bareAfter].filter((r) => r !== null);
-        const bareRate = bareRuns.reduce((sum, r) => sum + r.requests.total, 0) / bareRuns.reduce((sum, r) => sum + r.duration, 0);
+        const bareRate =
+          bareRuns.reduce((sum, r) => sum + r.requests.total, 0) / bareRuns.reduce((sum, r) => sum + r.duration, 0);
         results.push({
-          scenario: scenario.name, posts: size,
-          requestsPerSecond: Math.round(rate(run)), firstMs, p50: run.latency.p50, p99: run.latency.p99,
-          bareRequestsPerSecond: Math.round(bareRate), ratio: rate(run) / bareRate,
-          peakRssMb: Math.round(peakRssMb(service.child.pid)), peakAnonMb: Math.round(Math.max(peakAnon, anonymousRssMb(service.child.pid!))),
+          scenario: scenario.name,
+          posts: size,
+          requestsPerSecond: Math.round(rate(run)),
+          firstMs,
+          p50: run.latency.p50,
+          p99: run.latency.p99,
+          bareRequestsPerSecond: Math.round(bareRate),
+          ratio: rate(run) / bareRate,
+          peakRssMb: Math.round(peakRssMb(service.child.pid)),
+          peakAnonMb: Math.round(Math.max(peakAnon, anonymousRssMb(service.child.pid!))),
           imagesPeakRssMb: Math.round(imagesPeakRssMb(service.child.pid)),
-          errors: run.non2xx + run.errors, timeouts: run.timeouts,
-          cpuMsPerRequest: Number.isFinite(cpuUsed) && run.requests.total > 0 ? Number((cpuUsed / run.requests.total).toFixed(3)) : undefined,
+          errors: run.non2xx + run.errors,
+          timeouts: run.timeouts,
+          cpuMsPerRequest:
+            Number.isFinite(cpuUsed) && run.requests.total > 0
+              ? Number((cpuUsed / run.requests.total).toFixed(3))
+              : undefined,
           ...(writes ? { writes } : {}),
         });
         const writesNote = writes
           ? `; writes ${writes.count} (${writes.failed} failed), p50 ${writes.p50} ms, p99 ${writes.p99} ms (${WRITE_KINDS.map((kind) => `${kind} ${writes.byKind[kind].count}: p50 ${writes.byKind[kind].p50}, p99 ${writes.byKind[kind].p99}`).join('; ')}; the service's first upload, before: ${writes.firstUploadMs} ms)`
           : '';
-        const cpuNote = Number.isFinite(cpuUsed) && run.requests.total > 0 ? `, CPU ${(cpuUsed / run.requests.total).toFixed(2)} ms/req` : '';
-        console.log(`  ${scenario.name}: ${Math.round(rate(run))} req/s${cpuNote}, p50 ${run.latency.p50} ms, p99 ${run.latency.p99} ms, errors ${run.non2xx + run.errors}, timeouts ${run.timeouts}${writesNote}`);
+        const cpuNote =
+          Number.isFinite(cpuUsed) && run.requests.total > 0
+            ? `, CPU ${(cpuUsed / run.requests.total).toFixed(2)} ms/req`
+            : '';
+        console.log(
+          `  ${scenario.name}: ${Math.round(rate(run))} req/s${cpuNote}, p50 ${run.latency.p50} ms, p99 ${run.latency.p99} ms, errors ${run.non2xx + run.errors}, timeouts ${run.timeouts}${writesNote}`,
+        );
       }
       results.push({
-        scenario: `first request, broadest keyword (${w.broadest})`, posts: size, requestsPerSecond: 0, firstMs: broadFirst, p50: 0, p99: 0,
-        bareRequestsPerSecond: 0, ratio: 0, peakRssMb: Math.round(peakRssMb(service.child.pid)), errors: 0, timeouts: 0,
+        scenario: `first request, broadest keyword (${w.broadest})`,
+        posts: size,
+        requestsPerSecond: 0,
+        firstMs: broadFirst,
+        p50: 0,
+        p99: 0,
+        bareRequestsPerSecond: 0,
+        ratio: 0,
+        peakRssMb: Math.round(peakRssMb(service.child.pid)),
+        errors: 0,
+        timeouts: 0,
       });
     } finally {
       clearInterval(anonSampler);
@@ -415,10 +611,15 @@ export async function runBenchmark(options: BenchOptions): Promise<ScenarioResul
 }
 
 export function table(results: ScenarioResult[]): string {
-  const lines = ['| scenario | posts | req/s | CPU ms/req | p50 ms | p99 ms | bare req/s | ratio | peak RSS MB | peak anon MB | errors | timeouts | writes (failed) p99 ms | first request ms |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|'];
+  const lines = [
+    '| scenario | posts | req/s | CPU ms/req | p50 ms | p99 ms | bare req/s | ratio | peak RSS MB | peak anon MB | errors | timeouts | writes (failed) p99 ms | first request ms |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
   for (const r of results) {
     const writes = r.writes ? `${r.writes.count} (${r.writes.failed}) ${r.writes.p99}` : '—';
-    lines.push(`| ${r.scenario} | ${r.posts.toLocaleString('en')} | ${r.requestsPerSecond} | ${r.cpuMsPerRequest ?? '—'} | ${r.p50} | ${r.p99} | ${r.bareRequestsPerSecond} | ${(r.ratio * 100).toFixed(0)}% | ${r.peakRssMb}${r.imagesPeakRssMb ? ` (+${r.imagesPeakRssMb} image process)` : ''} | ${r.peakAnonMb ?? '—'} | ${r.errors} | ${r.timeouts} | ${writes} | ${r.firstMs ?? '—'} |`);
+    lines.push(
+      `| ${r.scenario} | ${r.posts.toLocaleString('en')} | ${r.requestsPerSecond} | ${r.cpuMsPerRequest ?? '—'} | ${r.p50} | ${r.p99} | ${r.bareRequestsPerSecond} | ${(r.ratio * 100).toFixed(0)}% | ${r.peakRssMb}${r.imagesPeakRssMb ? ` (+${r.imagesPeakRssMb} image process)` : ''} | ${r.peakAnonMb ?? '—'} | ${r.errors} | ${r.timeouts} | ${writes} | ${r.firstMs ?? '—'} |`,
+    );
   }
   return lines.join('\n');
 }
@@ -426,8 +627,14 @@ export function table(results: ScenarioResult[]): string {
 if (process.argv[1]?.endsWith('run.ts')) {
   const { values } = parseArgs({
     options: {
-      db: { type: 'string', default: 'sqlite' }, scenario: { type: 'string' }, quick: { type: 'boolean', default: false }, hot: { type: 'boolean', default: false },
-      posts: { type: 'string' }, sizes: { type: 'string' }, connections: { type: 'string' }, seconds: { type: 'string' },
+      db: { type: 'string', default: 'sqlite' },
+      scenario: { type: 'string' },
+      quick: { type: 'boolean', default: false },
+      hot: { type: 'boolean', default: false },
+      posts: { type: 'string' },
+      sizes: { type: 'string' },
+      connections: { type: 'string' },
+      seconds: { type: 'string' },
       profile: { type: 'string' },
     },
   });
@@ -446,8 +653,14 @@ if (process.argv[1]?.endsWith('run.ts')) {
   const results = await runBenchmark(options);
   const rendered = table(results);
   console.log(`\n${rendered}\n`);
-  const file = path.resolve('bench/results', `${options.db}-${new Date().toISOString().replace(/[:.]/g, '-')}${options.hot ? '-hot' : ''}${quick ? '-quick' : ''}.json`);
+  const file = path.resolve(
+    'bench/results',
+    `${options.db}-${new Date().toISOString().replace(/[:.]/g, '-')}${options.hot ? '-hot' : ''}${quick ? '-quick' : ''}.json`,
+  );
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, `${JSON.stringify({ options, machine: { cpus: (await import('node:os')).cpus().length, node: process.version }, results }, null, 2)}\n`);
+  fs.writeFileSync(
+    file,
+    `${JSON.stringify({ options, machine: { cpus: (await import('node:os')).cpus().length, node: process.version }, results }, null, 2)}\n`,
+  );
   console.log(`Saved ${file}`);
 }

@@ -21,10 +21,14 @@ import { benchDataInPageCache, benchDataName, benchIndexCopy, openBenchData } fr
 import { realisticWorkload } from './realistic.js';
 import { jobFilterOf, postFilterOf } from './workload-filters.js';
 
-const { values } = parseArgs({ options: {
-  db: { type: 'string', default: 'sqlite' }, count: { type: 'string', default: '2000' }, copy: { type: 'boolean', default: false },
-  posts: { type: 'string', default: '1000000' },
-} });
+const { values } = parseArgs({
+  options: {
+    db: { type: 'string', default: 'sqlite' },
+    count: { type: 'string', default: '2000' },
+    copy: { type: 'boolean', default: false },
+    posts: { type: 'string', default: '1000000' },
+  },
+});
 const dataName = benchDataName(Number(values.posts));
 const database = openBenchData(values.db!, dataName);
 await benchDataInPageCache(database, dataName);
@@ -32,14 +36,17 @@ const accounts = new AccountsRepository(database.db, Date.now);
 const { serviceTimeZone: timeZone } = loadConfig();
 
 const rssBefore = process.memoryUsage().rss;
-const postCopy = benchIndexCopy(values.db!, 'posts.idx', dataName) ?? path.resolve('bench/data', `${dataName}.posts.idx`);
+const postCopy =
+  benchIndexCopy(values.db!, 'posts.idx', dataName) ?? path.resolve('bench/data', `${dataName}.posts.idx`);
 const index = new PostIndex(database, { read: async () => 1 }, values.copy ? postCopy : null);
 await index.ready();
 global.gc?.();
 const stats = index.stats();
-console.log(`${values.db}: post index of ${stats.items} posts ${stats.fromCopy ? 'loaded from its copy' : 'built from the tables'} in ${(stats.readyInMs / 1000).toFixed(1)} s; `
-  + `${stats.tokens} tokens, ${(stats.bytes / 1e6).toFixed(0)} MB of bitmaps (${(stats.bytes / stats.items).toFixed(0)} bytes a post), `
-  + `RSS +${((process.memoryUsage().rss - rssBefore) / 1e6).toFixed(0)} MB`);
+console.log(
+  `${values.db}: post index of ${stats.items} posts ${stats.fromCopy ? 'loaded from its copy' : 'built from the tables'} in ${(stats.readyInMs / 1000).toFixed(1)} s; ` +
+    `${stats.tokens} tokens, ${(stats.bytes / 1e6).toFixed(0)} MB of bitmaps (${(stats.bytes / stats.items).toFixed(0)} bytes a post), ` +
+    `RSS +${((process.memoryUsage().rss - rssBefore) / 1e6).toFixed(0)} MB`,
+);
 
 if (values.copy) {
   // What saving the copy costs a serving instance (a timer does it every ten minutes while posts are written): the
@@ -53,7 +60,9 @@ if (values.copy) {
     const took = performance.now() - started;
     await setTimeout(20);
     delay.disable();
-    console.log(`  save of the copy: ${took.toFixed(0)} ms, the event loop held up to ${(delay.max / 1e6).toFixed(0)} ms, RSS ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB after`);
+    console.log(
+      `  save of the copy: ${took.toFixed(0)} ms, the event loop held up to ${(delay.max / 1e6).toFixed(0)} ms, RSS ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB after`,
+    );
   }
 }
 
@@ -81,14 +90,17 @@ const summary = (xs: number[]) => {
 };
 console.log(`  ${cpu.length} distinct post searches, CPU per search: ${summary(cpu)}`);
 console.log('  slowest:');
-for (const s of slowest.sort((a, b) => b.ms - a.ms).slice(0, 8)) console.log(`    ${(s.ms * 1000).toFixed(0)} µs  total ${s.total}  ${s.url}`);
+for (const s of slowest.sort((a, b) => b.ms - a.ms).slice(0, 8))
+  console.log(`    ${(s.ms * 1000).toFixed(0)} µs  total ${s.total}  ${s.url}`);
 await index.close();
 
 // The job index: the workload's distinct job searches, then the same with the facets scenario's counts.
 const jobIndex = new JobIndex(database, { read: async () => 1 }, benchIndexCopy(values.db!, 'jobs.idx', dataName));
 await jobIndex.ready();
 const jobStats = jobIndex.stats();
-console.log(`${values.db}: job index of ${jobStats.items} jobs ${jobStats.fromCopy ? 'loaded from its copy' : 'built from the tables'} in ${(jobStats.readyInMs / 1000).toFixed(1)} s`);
+console.log(
+  `${values.db}: job index of ${jobStats.items} jobs ${jobStats.fromCopy ? 'loaded from its copy' : 'built from the tables'} in ${(jobStats.readyInMs / 1000).toFixed(1)} s`,
+);
 const jobFilters = [];
 for (let i = 0; i < Number(values.count); i++) {
   const filter = await jobFilterOf(w.jobSearch(), Date.now(), accounts);
@@ -103,7 +115,9 @@ for (const facets of [undefined, FACETS]) {
     const used = process.cpuUsage(before);
     jobCpu.push((used.user + used.system) / 1000);
   }
-  console.log(`  ${jobCpu.length} distinct job searches${facets ? ` with facets=${facets.join(',')}` : ''}, CPU per search: ${summary(jobCpu)}`);
+  console.log(
+    `  ${jobCpu.length} distinct job searches${facets ? ` with facets=${facets.join(',')}` : ''}, CPU per search: ${summary(jobCpu)}`,
+  );
 }
 await jobIndex.close();
 await database.close();

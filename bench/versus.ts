@@ -31,13 +31,23 @@ import { benchDataName } from './bench-data.js';
 import { buildService, cpuMs, dataset, startService, type Target } from './run.js';
 import { realisticWorkload } from './realistic.js';
 
-const { values } = parseArgs({ options: {
-  before: { type: 'string' }, after: { type: 'string', default: '.' }, posts: { type: 'string', default: '100000' },
-  scenario: { type: 'string', default: 'distinct job searches' }, rounds: { type: 'string', default: '10' },
-  requests: { type: 'string', default: '2000' }, connections: { type: 'string', default: '50' }, 'full-mix': { type: 'boolean', default: false },
-  together: { type: 'boolean', default: false },
-} });
-if (!values.before) throw new Error('--before DIR: a checkout of the commit to compare with (see the usage at the top of bench/versus.ts)');
+const { values } = parseArgs({
+  options: {
+    before: { type: 'string' },
+    after: { type: 'string', default: '.' },
+    posts: { type: 'string', default: '100000' },
+    scenario: { type: 'string', default: 'distinct job searches' },
+    rounds: { type: 'string', default: '10' },
+    requests: { type: 'string', default: '2000' },
+    connections: { type: 'string', default: '50' },
+    'full-mix': { type: 'boolean', default: false },
+    together: { type: 'boolean', default: false },
+  },
+});
+if (!values.before)
+  throw new Error(
+    '--before DIR: a checkout of the commit to compare with (see the usage at the top of bench/versus.ts)',
+  );
 const posts = Number(values.posts);
 const rounds = Number(values.rounds);
 const perRound = Number(values.requests);
@@ -50,7 +60,12 @@ const SCENARIOS: Record<string, (w: Awaited<ReturnType<typeof realisticWorkload>
   'distinct post searches': (w) => w.postSearch(),
 };
 const draw = SCENARIOS[values.scenario];
-if (!draw) throw new Error(`--scenario: one of ${Object.keys(SCENARIOS).map((s) => JSON.stringify(s)).join(', ')}`);
+if (!draw)
+  throw new Error(
+    `--scenario: one of ${Object.keys(SCENARIOS)
+      .map((s) => JSON.stringify(s))
+      .join(', ')}`,
+  );
 
 const checkouts = { before: path.resolve(values.before), after: path.resolve(values.after) };
 
@@ -64,13 +79,16 @@ function commitOf(checkout: string): string {
 function ownData(checkout: string): Target {
   const name = benchDataName(posts);
   const file = path.join(checkout, 'bench/data', `${name}.sqlite`);
-  if (!fs.existsSync(file)) throw new Error(`${file} is missing: run \`npm run bench -- --posts ${posts}\` in ${checkout} once first`);
+  if (!fs.existsSync(file))
+    throw new Error(`${file} is missing: run \`npm run bench -- --posts ${posts}\` in ${checkout} once first`);
   return { databaseUrl: file, name, open: () => openDatabase({ kind: 'sqlite', url: file }) };
 }
 
 /** The query parameters a service's OpenAPI document lists for GET `route`. */
 async function parametersOf(base: string, route: string): Promise<Set<string>> {
-  const document = await (await fetch(`${base}/openapi.json`)).json() as { paths: Record<string, { get?: { parameters?: { name: string; in: string }[] } }> };
+  const document = (await (await fetch(`${base}/openapi.json`)).json()) as {
+    paths: Record<string, { get?: { parameters?: { name: string; in: string }[] } }>;
+  };
   return new Set((document.paths[route]?.get?.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name));
 }
 
@@ -82,7 +100,8 @@ function keepingOnly(url: string, known: Set<string>): string {
 }
 
 // This checkout's data set (migrated like any `npm run bench` run) gives the workload; the before's is its own.
-const afterTarget = checkouts.after === process.cwd() ? await dataset({ db: 'sqlite' }, posts) : ownData(checkouts.after);
+const afterTarget =
+  checkouts.after === process.cwd() ? await dataset({ db: 'sqlite' }, posts) : ownData(checkouts.after);
 const reader = afterTarget.open();
 const w = await realisticWorkload(reader);
 await reader.close();
@@ -104,9 +123,16 @@ for (const side of ['before', 'after'] as const) {
 try {
   const route = drawn[0]!.path.split('?')[0]!;
   const known = await parametersOf(services.before.base, route);
-  const dropped = new Set(drawn.flatMap(({ path: p }) => (p.split('?')[1] ?? '').split('&').map((pair) => pair.split('=')[0]!)).filter((name) => name && !known.has(name)));
+  const dropped = new Set(
+    drawn
+      .flatMap(({ path: p }) => (p.split('?')[1] ?? '').split('&').map((pair) => pair.split('=')[0]!))
+      .filter((name) => name && !known.has(name)),
+  );
   const fullMix = values['full-mix'];
-  if (dropped.size) console.log(`dropped for ${fullMix ? 'the before' : 'both'} (the before does not take them): ${[...dropped].join(', ')}`);
+  if (dropped.size)
+    console.log(
+      `dropped for ${fullMix ? 'the before' : 'both'} (the before does not take them): ${[...dropped].join(', ')}`,
+    );
   const asked = {
     before: drawn.map((r) => ({ ...r, path: keepingOnly(r.path, known) })),
     after: fullMix ? drawn : drawn.map((r) => ({ ...r, path: keepingOnly(r.path, known) })),
@@ -120,7 +146,9 @@ try {
     let next = from;
     const cpuBefore = cpuMs(service.child.pid);
     const result = await autocannon({
-      url: service.base, connections: together ? Math.max(1, connections >> 1) : connections, amount: perRound,
+      url: service.base,
+      connections: together ? Math.max(1, connections >> 1) : connections,
+      amount: perRound,
       requests: [{ setupRequest: (req) => ({ ...req, method: 'GET', ...requests[next++]! }) }],
     });
     const cpu = cpuMs(service.child.pid) - cpuBefore;
@@ -147,7 +175,9 @@ try {
     const measured = await round(n % 2 === 0 ? ['before', 'after'] : ['after', 'before'], from);
     cpu.before.push(measured.before);
     cpu.after.push(measured.after);
-    console.log(`round ${n + 1}: before ${cpu.before.at(-1)!.toFixed(3)} ms CPU/request, after ${cpu.after.at(-1)!.toFixed(3)} (${(cpu.after.at(-1)! / cpu.before.at(-1)!).toFixed(2)}×)`);
+    console.log(
+      `round ${n + 1}: before ${cpu.before.at(-1)!.toFixed(3)} ms CPU/request, after ${cpu.after.at(-1)!.toFixed(3)} (${(cpu.after.at(-1)! / cpu.before.at(-1)!).toFixed(2)}×)`,
+    );
   }
   const median = (xs: number[]) => {
     const sorted = [...xs].sort((a, b) => a - b);
@@ -156,14 +186,35 @@ try {
   };
   const ratios = cpu.after.map((a, i) => a / cpu.before[i]!).sort((a, b) => a - b);
   const summary = {
-    scenario: values.scenario, posts, rounds, requestsPerRound: perRound, connections, together, dropped: [...dropped], fullMix,
-    before: { checkout: checkouts.before, commit: commitOf(checkouts.before), cpuMsPerRequest: cpu.before, median: median(cpu.before) },
-    after: { checkout: checkouts.after, commit: commitOf(checkouts.after), cpuMsPerRequest: cpu.after, median: median(cpu.after) },
+    scenario: values.scenario,
+    posts,
+    rounds,
+    requestsPerRound: perRound,
+    connections,
+    together,
+    dropped: [...dropped],
+    fullMix,
+    before: {
+      checkout: checkouts.before,
+      commit: commitOf(checkouts.before),
+      cpuMsPerRequest: cpu.before,
+      median: median(cpu.before),
+    },
+    after: {
+      checkout: checkouts.after,
+      commit: commitOf(checkouts.after),
+      cpuMsPerRequest: cpu.after,
+      median: median(cpu.after),
+    },
     ratioOfMedians: median(cpu.after) / median(cpu.before),
     roundRatios: { min: ratios[0], median: median(ratios), max: ratios.at(-1) },
   };
-  console.log(`\n${values.scenario}${fullMix ? ' (the after with the full mix)' : ''}${together ? ', both loaded at once' : ''}, ${posts.toLocaleString('en')} posts, ${rounds} rounds of ${perRound} requests, ${connections} connections:`);
-  console.log(`  before ${summary.before.median.toFixed(3)} ms CPU/request (median), after ${summary.after.median.toFixed(3)}: ${summary.ratioOfMedians.toFixed(2)}× (round by round ${summary.roundRatios.min!.toFixed(2)}–${summary.roundRatios.max!.toFixed(2)}×)`);
+  console.log(
+    `\n${values.scenario}${fullMix ? ' (the after with the full mix)' : ''}${together ? ', both loaded at once' : ''}, ${posts.toLocaleString('en')} posts, ${rounds} rounds of ${perRound} requests, ${connections} connections:`,
+  );
+  console.log(
+    `  before ${summary.before.median.toFixed(3)} ms CPU/request (median), after ${summary.after.median.toFixed(3)}: ${summary.ratioOfMedians.toFixed(2)}× (round by round ${summary.roundRatios.min!.toFixed(2)}–${summary.roundRatios.max!.toFixed(2)}×)`,
+  );
   const out = path.resolve('bench/results', `versus-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   fs.writeFileSync(out, `${JSON.stringify(summary, null, 2)}\n`);
   console.log(`Saved ${out}`);

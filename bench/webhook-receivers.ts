@@ -9,7 +9,9 @@ import { startReceiver } from '../support/webhook-receiver.js';
 const receiver = await startReceiver();
 receiver.answer((delivery) => {
   process.send!({ path: delivery.path, headers: delivery.headers, body: delivery.body, at: delivery.at });
-  return delivery.path.startsWith('/slow') ? { status: 204, delayMs: 10_000 } : { status: delivery.path === '/failing' ? 500 : 204 };
+  return delivery.path.startsWith('/slow')
+    ? { status: 204, delayMs: 10_000 }
+    : { status: delivery.path === '/failing' ? 500 : 204 };
 });
 process.send!({ url: receiver.url('') });
 process.on('disconnect', () => void receiver.close().then(() => process.exit(0)));

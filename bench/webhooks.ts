@@ -34,14 +34,26 @@ import { drawn, readMix, realisticWorkload, writes } from './realistic.js';
 import { buildService, dataset, issueTokens, percentile, SECRET, startService } from './run.js';
 
 const { values } = parseArgs({
-  options: { db: { type: 'string', default: 'sqlite' }, posts: { type: 'string', default: '100000' }, seconds: { type: 'string', default: '30' }, connections: { type: 'string', default: '50' } },
+  options: {
+    db: { type: 'string', default: 'sqlite' },
+    posts: { type: 'string', default: '100000' },
+    seconds: { type: 'string', default: '30' },
+    connections: { type: 'string', default: '50' },
+  },
 });
 const db = values.db === 'postgres' ? 'postgres' : 'sqlite';
 const posts = Number(values.posts);
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 
-interface Arrival { endpoint: string; id: string; type: string; resourceId: string; latencyMs: number; at: number }
+interface Arrival {
+  endpoint: string;
+  id: string;
+  type: string;
+  resourceId: string;
+  latencyMs: number;
+  at: number;
+}
 
 /** The receivers (bench/webhook-receivers.ts, a process of their own); each delivery's signature checked here with the `standardwebhooks` package. */
 async function receivers(secrets: () => Map<string, string>) {
@@ -53,18 +65,36 @@ async function receivers(secrets: () => Map<string, string>) {
       if (message.url !== undefined) return resolve(message.url);
       const name = message.path.slice(1);
       try {
-        const change = new Webhook(secrets().get(name)!).verify(message.body, message.headers) as { id: string; type: string; occurredAt: string; resource: { id: string } };
+        const change = new Webhook(secrets().get(name)!).verify(message.body, message.headers) as {
+          id: string;
+          type: string;
+          occurredAt: string;
+          resource: { id: string };
+        };
         // Each endpoint's ping when it is added is no change: not counted.
         if (change.type === 'webhook.ping') return;
-        arrivals.push({ endpoint: name, id: change.id, type: change.type, resourceId: change.resource.id, latencyMs: message.at - Date.parse(change.occurredAt), at: message.at });
+        arrivals.push({
+          endpoint: name,
+          id: change.id,
+          type: change.type,
+          resourceId: change.resource.id,
+          latencyMs: message.at - Date.parse(change.occurredAt),
+          at: message.at,
+        });
       } catch {
         badSignatures++;
       }
     });
   });
   return {
-    url: (name: string) => `${base.replace(/\/$/, '')}/${name}`, arrivals, bad: () => badSignatures,
-    close: () => new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.disconnect(); }),
+    url: (name: string) => `${base.replace(/\/$/, '')}/${name}`,
+    arrivals,
+    bad: () => badSignatures,
+    close: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.disconnect();
+      }),
   };
 }
 
@@ -76,10 +106,14 @@ const HEALTHY = ['healthy-1', 'healthy-2', 'healthy-3'];
  */
 async function commitTimes(postIds: number[]): Promise<Map<string, number>> {
   if (db !== 'postgres' || postIds.length === 0) return new Map();
-  const { rows: [setting] } = await sql<{ on: string }>`SELECT current_setting('track_commit_timestamp') AS on`.execute(database.db);
+  const {
+    rows: [setting],
+  } = await sql<{ on: string }>`SELECT current_setting('track_commit_timestamp') AS on`.execute(database.db);
   if (setting?.on !== 'on') return new Map();
   const { rows } = await sql<{ id: number; committed: number | null }>`
-    SELECT id, extract(epoch FROM pg_xact_commit_timestamp(xmin)) * 1000 AS committed FROM posts WHERE id = ANY(${[...new Set(postIds)]})`.execute(database.db);
+    SELECT id, extract(epoch FROM pg_xact_commit_timestamp(xmin)) * 1000 AS committed FROM posts WHERE id = ANY(${[...new Set(postIds)]})`.execute(
+    database.db,
+  );
   return new Map(rows.flatMap((r) => (r.committed === null ? [] : [[String(r.id), Number(r.committed)]])));
 }
 
@@ -130,9 +164,14 @@ try {
         const sent = Date.now();
         const form = new FormData();
         form.append('request', JSON.stringify({ text: `웹훅 지연 측정 ${sent}` }));
-        const res = await fetch(`${service.base}/api/v1/posts`, { method: 'POST', headers: { authorization: `Bearer ${ctx.writeToken}` }, body: form });
+        const res = await fetch(`${service.base}/api/v1/posts`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${ctx.writeToken}` },
+          body: form,
+        });
         const answered = Date.now();
-        if (res.status === 201) timed.set(String((await res.json() as { postId: number }).postId), { sent, answered });
+        if (res.status === 201)
+          timed.set(String(((await res.json()) as { postId: number }).postId), { sent, answered });
         await new Promise((r) => setTimeout(r, Math.max(0, 1_000 - (answered - sent))));
       }
     })();
@@ -142,26 +181,51 @@ try {
     const written = await writer.stop();
     // Deliveries of the last writes may still be on their way: wait until they arrive (or 15 s).
     const expected = written.count - written.failed + timed.size;
-    for (let i = 0; i < 150 && rx.arrivals.slice(from).filter((a) => a.endpoint === 'healthy-1').length < expected; i++) await new Promise((r) => setTimeout(r, 100));
-    const healthy = rx.arrivals.slice(from).filter((a) => HEALTHY.includes(a.endpoint)).map((a) => a.latencyMs);
-    const ofTimed = rx.arrivals.slice(from).filter((a) => HEALTHY.includes(a.endpoint) && a.type === 'post.created' && timed.has(a.resourceId));
+    for (let i = 0; i < 150 && rx.arrivals.slice(from).filter((a) => a.endpoint === 'healthy-1').length < expected; i++)
+      await new Promise((r) => setTimeout(r, 100));
+    const healthy = rx.arrivals
+      .slice(from)
+      .filter((a) => HEALTHY.includes(a.endpoint))
+      .map((a) => a.latencyMs);
+    const ofTimed = rx.arrivals
+      .slice(from)
+      .filter((a) => HEALTHY.includes(a.endpoint) && a.type === 'post.created' && timed.has(a.resourceId));
     const afterAnswer = ofTimed.map((a) => a.at - timed.get(a.resourceId)!.answered);
     const afterRequest = ofTimed.map((a) => a.at - timed.get(a.resourceId)!.sent);
     // PostgreSQL with track_commit_timestamp on knows when each writing transaction committed: the created posts'
     // row versions (`xmin`, not updated since) give the exact time from commit to arrival.
     const created = rx.arrivals.slice(from).filter((a) => HEALTHY.includes(a.endpoint) && a.type === 'post.created');
     const committedAt = await commitTimes(created.map((a) => Number(a.resourceId)));
-    const afterCommit = created.flatMap((a) => { const at = committedAt.get(a.resourceId); return at === undefined ? [] : [a.at - at]; });
+    const afterCommit = created.flatMap((a) => {
+      const at = committedAt.get(a.resourceId);
+      return at === undefined ? [] : [a.at - at];
+    });
     const row = {
-      reads: Math.round(load.requests.total / load.duration), readP99: load.latency.p99, readErrors: load.non2xx + load.errors, writes: written.count, writesFailed: written.failed,
+      reads: Math.round(load.requests.total / load.duration),
+      readP99: load.latency.p99,
+      readErrors: load.non2xx + load.errors,
+      writes: written.count,
+      writesFailed: written.failed,
       deliveries: healthy.length,
-      repeated: healthy.length - new Set(rx.arrivals.slice(from).filter((a) => HEALTHY.includes(a.endpoint)).map((a) => `${a.endpoint} ${a.id}`)).size,
-      deliveryP50: percentile(healthy, 50), deliveryP99: percentile(healthy, 99), deliveryMax: percentile(healthy, 100),
+      repeated:
+        healthy.length -
+        new Set(
+          rx.arrivals
+            .slice(from)
+            .filter((a) => HEALTHY.includes(a.endpoint))
+            .map((a) => `${a.endpoint} ${a.id}`),
+        ).size,
+      deliveryP50: percentile(healthy, 50),
+      deliveryP99: percentile(healthy, 99),
+      deliveryMax: percentile(healthy, 100),
       timedDeliveries: ofTimed.length,
-      afterAnswerP50: percentile(afterAnswer, 50), afterAnswerP99: percentile(afterAnswer, 99),
-      afterRequestP50: percentile(afterRequest, 50), afterRequestP99: percentile(afterRequest, 99),
+      afterAnswerP50: percentile(afterAnswer, 50),
+      afterAnswerP99: percentile(afterAnswer, 99),
+      afterRequestP50: percentile(afterRequest, 50),
+      afterRequestP99: percentile(afterRequest, 99),
       exactDeliveries: afterCommit.length,
-      afterCommitP50: afterCommit.length ? percentile(afterCommit, 50) : null, afterCommitP99: afterCommit.length ? percentile(afterCommit, 99) : null,
+      afterCommitP50: afterCommit.length ? percentile(afterCommit, 50) : null,
+      afterCommitP99: afterCommit.length ? percentile(afterCommit, 99) : null,
       afterCommitMax: afterCommit.length ? percentile(afterCommit, 100) : null,
     };
     console.log(`  ${label}: ${JSON.stringify(row)}`);
@@ -169,32 +233,55 @@ try {
     return row;
   };
 
-  console.log(`Webhooks on ${db}, ${posts.toLocaleString('en')} posts, ${connections} connections, ${seconds} s a phase`);
+  console.log(
+    `Webhooks on ${db}, ${posts.toLocaleString('en')} posts, ${connections} connections, ${seconds} s a phase`,
+  );
   const alone = await phase('3 healthy endpoints, reads + 3 writes/s');
   await add('slow');
   await add('failing');
   const beside = await phase('the same, beside a 10 s endpoint and a 500 endpoint');
   results.isolation = {
-    healthyP99Alone: alone.deliveryP99, healthyP99Beside: beside.deliveryP99, ratio: Number((beside.deliveryP99 / Math.max(1, alone.deliveryP99)).toFixed(2)),
-    afterAnswerP99Alone: alone.afterAnswerP99, afterAnswerP99Beside: beside.afterAnswerP99,
+    healthyP99Alone: alone.deliveryP99,
+    healthyP99Beside: beside.deliveryP99,
+    ratio: Number((beside.deliveryP99 / Math.max(1, alone.deliveryP99)).toFixed(2)),
+    afterAnswerP99Alone: alone.afterAnswerP99,
+    afterAnswerP99Beside: beside.afterAnswerP99,
   };
 
   // Another builder's 200 slow endpoints: a user of its own with 20 apps of 10 endpoints, each answering after 10 s.
   for (const name of ['slow', 'failing']) await endpoints.delete(appId, ids.get(name)!);
   const crowdOwner = await new AccountsRepository(database.db, Date.now).createUser({
-    email: `crowd-${Date.now()}@bench.example`, name: 'crowd', handle: `crowd-${Date.now()}`, passwordHash: null,
+    email: `crowd-${Date.now()}@bench.example`,
+    name: 'crowd',
+    handle: `crowd-${Date.now()}`,
+    passwordHash: null,
   });
   const crowdApps: number[] = [];
   for (let i = 0; i < 20; i++) {
-    const { id } = await database.db.insertInto('apps').values({ name: `crowd ${i}`, description: '', owner_user_id: crowdOwner, created_at: Date.now(), homepage_url: null, privacy_url: null, deleted_at: null })
-      .returning('id').executeTakeFirstOrThrow();
+    const { id } = await database.db
+      .insertInto('apps')
+      .values({
+        name: `crowd ${i}`,
+        description: '',
+        owner_user_id: crowdOwner,
+        created_at: Date.now(),
+        homepage_url: null,
+        privacy_url: null,
+        deleted_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     crowdApps.push(id);
-    for (let j = 0; j < 10; j++) secrets.set(`slow-${i}-${j}`, (await endpoints.create(id, rx.url(`slow-${i}-${j}`), [], Date.now())).secret);
+    for (let j = 0; j < 10; j++)
+      secrets.set(`slow-${i}-${j}`, (await endpoints.create(id, rx.url(`slow-${i}-${j}`), [], Date.now())).secret);
   }
   const crowded = await phase('the same, beside 200 endpoints of another builder answering after 10 s');
   results.fairness = {
-    healthyP99Alone: alone.deliveryP99, healthyP99Beside: crowded.deliveryP99, ratio: Number((crowded.deliveryP99 / Math.max(1, alone.deliveryP99)).toFixed(2)),
-    afterAnswerP99Alone: alone.afterAnswerP99, afterAnswerP99Beside: crowded.afterAnswerP99,
+    healthyP99Alone: alone.deliveryP99,
+    healthyP99Beside: crowded.deliveryP99,
+    ratio: Number((crowded.deliveryP99 / Math.max(1, alone.deliveryP99)).toFixed(2)),
+    afterAnswerP99Alone: alone.afterAnswerP99,
+    afterAnswerP99Beside: crowded.afterAnswerP99,
   };
   console.log(`  fairness: ${JSON.stringify(results.fairness)}`);
   await database.db.deleteFrom('webhook_endpoints').where('app_id', 'in', crowdApps).execute();
@@ -205,14 +292,22 @@ try {
   for (const name of HEALTHY) await endpoints.delete(appId, ids.get(name)!);
   // 1,000 more posts first, ten at a time, so that the replay has enough to send.
   let made = 0;
-  await Promise.all(Array.from({ length: 10 }, async () => {
-    while (made < 1_000) {
-      made++;
-      const form = new FormData();
-      form.append('request', JSON.stringify({ text: `웹훅 처리량 ${made}` }));
-      await (await fetch(`${service.base}/api/v1/posts`, { method: 'POST', headers: { authorization: `Bearer ${ctx.writeToken}` }, body: form })).arrayBuffer();
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: 10 }, async () => {
+      while (made < 1_000) {
+        made++;
+        const form = new FormData();
+        form.append('request', JSON.stringify({ text: `웹훅 처리량 ${made}` }));
+        await (
+          await fetch(`${service.base}/api/v1/posts`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${ctx.writeToken}` },
+            body: form,
+          })
+        ).arrayBuffer();
+      }
+    }),
+  );
   const BURST = ['burst-1', 'burst-2', 'burst-3'];
   for (const name of BURST) {
     const made = await endpoints.create(appId, rx.url(name), ['post.created'], Date.now());
@@ -222,12 +317,19 @@ try {
   await new Promise((r) => setTimeout(r, 1_000));
   const start = rx.arrivals.length;
   let queued = 0;
-  for (const name of BURST) queued += await endpoints.replay((await endpoints.find(appId, ids.get(name)!))!, 0, Date.now(), Date.now());
-  for (let i = 0; i < 1_200 && rx.arrivals.slice(start).filter((a) => BURST.includes(a.endpoint)).length < queued; i++) await new Promise((r) => setTimeout(r, 100));
+  for (const name of BURST)
+    queued += await endpoints.replay((await endpoints.find(appId, ids.get(name)!))!, 0, Date.now(), Date.now());
+  for (let i = 0; i < 1_200 && rx.arrivals.slice(start).filter((a) => BURST.includes(a.endpoint)).length < queued; i++)
+    await new Promise((r) => setTimeout(r, 100));
   // Only the replay's own endpoints: a delivery of the phases' endpoints still on its way is not counted.
   const burst = rx.arrivals.slice(start).filter((a) => BURST.includes(a.endpoint));
   const span = burst.length > 1 ? (burst.at(-1)!.at - burst[0]!.at) / 1000 : 0;
-  results.throughput = { queued, delivered: burst.length, seconds: Number(span.toFixed(2)), perSecond: Math.round(burst.length / Math.max(span, 0.001)) };
+  results.throughput = {
+    queued,
+    delivered: burst.length,
+    seconds: Number(span.toFixed(2)),
+    perSecond: Math.round(burst.length / Math.max(span, 0.001)),
+  };
   console.log(`  replay: ${JSON.stringify(results.throughput)}`);
   results.badSignatures = rx.bad();
 } finally {
@@ -239,5 +341,8 @@ try {
 
 const file = path.resolve('bench/results', `webhooks-${db}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
 fs.mkdirSync(path.dirname(file), { recursive: true });
-fs.writeFileSync(file, `${JSON.stringify({ options: { db, posts, seconds, connections }, machine: { cpus: os.cpus().length, node: process.version }, results }, null, 2)}\n`);
+fs.writeFileSync(
+  file,
+  `${JSON.stringify({ options: { db, posts, seconds, connections }, machine: { cpus: os.cpus().length, node: process.version }, results }, null, 2)}\n`,
+);
 console.log(`Saved ${file}`);

@@ -16,13 +16,27 @@ type CompanyIds = { companyIdByHandle(handle: string): Promise<number | undefine
 const queryOf = (url: string) => Object.fromEntries(new URL(url, 'http://x').searchParams);
 
 /** The post search filter of `url` (null: nothing can match); `pageSize` replaces the URL's. */
-export function postFilterOf(url: string, timeZone: string, accounts: CompanyIds, pageSize?: number): Promise<PostSearchFilter | null> {
+export function postFilterOf(
+  url: string,
+  timeZone: string,
+  accounts: CompanyIds,
+  pageSize?: number,
+): Promise<PostSearchFilter | null> {
   const query = Value.Default(PostSearchQuery, Value.Convert(PostSearchQuery, queryOf(url))) as PostSearchQueryInput;
-  return postSearchFilter({ ...query, pageSize: pageSize ?? query.pageSize }, timeZone, (handle) => accounts.companyIdByHandle(handle));
+  return postSearchFilter({ ...query, pageSize: pageSize ?? query.pageSize }, timeZone, (handle) =>
+    accounts.companyIdByHandle(handle),
+  );
 }
 
 /** The job search filter of `url` at `now` (null: nothing can match); `pageSize` replaces the URL's. */
-export function jobFilterOf(url: string, now: number, accounts: CompanyIds, pageSize?: number): Promise<JobSearchFilter | null> {
+export function jobFilterOf(
+  url: string,
+  now: number,
+  accounts: CompanyIds,
+  pageSize?: number,
+): Promise<JobSearchFilter | null> {
   const query = Value.Default(JobSearchQuery, Value.Convert(JobSearchQuery, queryOf(url))) as JobSearchQueryInput;
-  return jobSearchFilter({ ...query, pageSize: pageSize ?? query.pageSize }, now, (handle) => accounts.companyIdByHandle(handle));
+  return jobSearchFilter({ ...query, pageSize: pageSize ?? query.pageSize }, now, (handle) =>
+    accounts.companyIdByHandle(handle),
+  );
 }

@@ -10,7 +10,17 @@
 import { catalogCodes } from '../src/shared/catalog-data.js';
 import { SeededRandom } from '../src/demo/random.js';
 import { PLACES_OF_CITY } from '../src/demo/places.js';
-import { CITIES, COMPANIES, EVENT_TEXTS, fill, JOB_TEXTS, POST_TEMPLATES, ROLES, TECHS, TEXT_LANGUAGES } from '../src/demo/vocabulary.js';
+import {
+  CITIES,
+  COMPANIES,
+  EVENT_TEXTS,
+  fill,
+  JOB_TEXTS,
+  POST_TEMPLATES,
+  ROLES,
+  TECHS,
+  TEXT_LANGUAGES,
+} from '../src/demo/vocabulary.js';
 
 const LANGUAGES = ['ko', 'ko', 'ko', 'en', 'en-US,en;q=0.9', 'ja', 'zh-CN', 'zh-TW', 'ko-KR,ko;q=0.9,en;q=0.5', 'de'];
 
@@ -23,14 +33,21 @@ export function keywordPool(): string[] {
       for (const tech of TECHS) {
         const slots = { company: COMPANIES[0].name, role: role.name[language], tech, city: CITIES[0]![language] };
         for (const template of POST_TEMPLATES) texts.push(fill(template[language], slots));
-        texts.push(fill(JOB_TEXTS.description[language], slots), fill(JOB_TEXTS.subtitle[language], slots), fill(EVENT_TEXTS.name[language], slots));
+        texts.push(
+          fill(JOB_TEXTS.description[language], slots),
+          fill(JOB_TEXTS.subtitle[language], slots),
+          fill(EVENT_TEXTS.name[language], slots),
+        );
       }
     }
     for (const city of CITIES) texts.push(city[language]);
   }
   for (const company of COMPANIES) texts.push(company.name);
   for (const text of texts) {
-    for (const word of text.match(/[^\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\s\p{P}\p{S}]{2,}/gu) ?? []) words.add(word.toLowerCase());
+    for (const word of text.match(
+      /[^\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\s\p{P}\p{S}]{2,}/gu,
+    ) ?? [])
+      words.add(word.toLowerCase());
     for (const run of text.match(/[\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]+/gu) ?? []) {
       const chars = Array.from(run);
       // Korean is spaced into words; Japanese and Chinese are not: take pieces of 1 to 3 characters.
@@ -49,7 +66,7 @@ export class Zipf {
 
   constructor(n: number, s = 1) {
     let sum = 0;
-    for (let k = 0; k < n; k++) this.cumulative.push(sum += 1 / (k + 1) ** s);
+    for (let k = 0; k < n; k++) this.cumulative.push((sum += 1 / (k + 1) ** s));
   }
 
   draw(rnd: SeededRandom): number {
@@ -137,7 +154,11 @@ export function workload(data: WorkloadData, seed = 11): Workload {
       q.push(`near=${place.latitude},${place.longitude}`, `radiusKm=${extra.pick([5, 10, 25, 50])}`);
       if (extra.chance(0.3)) q.push('includeRemote=true');
     } else if (roll < 0.2) {
-      q.push(extra.chance(0.5) ? `regions=${encodeURIComponent(extra.pick(['서울', '경기', '부산']))}` : `countries=${extra.pick(['KR', 'JP', 'KR,JP,US'])}`);
+      q.push(
+        extra.chance(0.5)
+          ? `regions=${encodeURIComponent(extra.pick(['서울', '경기', '부산']))}`
+          : `countries=${extra.pick(['KR', 'JP', 'KR,JP,US'])}`,
+      );
     }
     if (extra.chance(0.1)) {
       q.push('salaryCurrency=KRW', `salaryMin=${extra.int(3, 10) * 10_000_000}`);
@@ -156,7 +177,7 @@ export function workload(data: WorkloadData, seed = 11): Workload {
     jobDetail: () => `/api/v1/jobs/${rnd.pick(data.jobIds)}`,
     headers: () => ({ 'x-svc-api-key': rnd.pick(data.apiKeys), 'accept-language': rnd.pick(LANGUAGES) }),
     // 다 (습니다, 했다…) is in three of four generated posts; fall back to any syllable for other data.
-    broadest: syllables.includes('다') ? '다' : syllables[0] ?? '다',
+    broadest: syllables.includes('다') ? '다' : (syllables[0] ?? '다'),
     distinct: { postSearches: distinct(postSearch), jobSearches: distinct(jobSearch) },
   };
 }

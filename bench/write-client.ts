@@ -24,11 +24,12 @@ export interface WritePlan {
   jobs: { id: number; status: string }[];
 }
 
-
 export type WriteMessage = { plan: WritePlan } | 'start' | 'count' | 'stop';
 
 /** The answer to a plan: the time of the first upload, in ms. */
-export interface WriteReady { firstUploadMs: number }
+export interface WriteReady {
+  firstUploadMs: number;
+}
 
 /** Post creates (a third with an image) and job deactivate/publish pairs, in turn. */
 function writer({ base, writeToken, jobs }: WritePlan): (turn: number) => Promise<Response> {
@@ -44,12 +45,23 @@ function writer({ base, writeToken, jobs }: WritePlan): (turn: number) => Promis
         return fetch(url, { method: 'DELETE', headers: auth });
       }
       job.status = 'published';
-      return fetch(url, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ startDate: new Date().toISOString().slice(0, 10) }) });
+      return fetch(url, {
+        method: 'PUT',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ startDate: new Date().toISOString().slice(0, 10) }),
+      });
     }
     const form = new FormData();
-    form.append('request', JSON.stringify({ text: `벤치마크 ${randomBytes(3).toString('hex')} 개발자 채용 TypeScript 경험을 나눴습니다` }));
+    form.append(
+      'request',
+      JSON.stringify({ text: `벤치마크 ${randomBytes(3).toString('hex')} 개발자 채용 TypeScript 경험을 나눴습니다` }),
+    );
     if (kind === 'post with image') form.append('images', new Blob([png], { type: 'image/png' }), 'a.png');
-    return fetch(`${base}/api/v1/posts`, { method: 'POST', headers: { ...auth, 'idempotency-key': `bench-${randomBytes(8).toString('hex')}` }, body: form });
+    return fetch(`${base}/api/v1/posts`, {
+      method: 'POST',
+      headers: { ...auth, 'idempotency-key': `bench-${randomBytes(8).toString('hex')}` },
+      body: form,
+    });
   };
 }
 
@@ -79,14 +91,22 @@ process.on('message', async (message: WriteMessage) => {
       const started = performance.now();
       const counted = stats;
       const kind = kindOf(++turn, jobCount);
-      const write = send(turn).then(async (res) => {
-        await res.arrayBuffer();
-        counted.count++;
-        if (!res.ok) counted.failed++;
-        const ms = performance.now() - started;
-        counted.latencies.push(ms);
-        counted.byKind[kind].push(ms);
-      }, () => { counted.count++; counted.failed++; }).finally(() => inFlight.delete(write));
+      const write = send(turn)
+        .then(
+          async (res) => {
+            await res.arrayBuffer();
+            counted.count++;
+            if (!res.ok) counted.failed++;
+            const ms = performance.now() - started;
+            counted.latencies.push(ms);
+            counted.byKind[kind].push(ms);
+          },
+          () => {
+            counted.count++;
+            counted.failed++;
+          },
+        )
+        .finally(() => inFlight.delete(write));
       inFlight.add(write);
     }, 1000 / perSecond);
   } else if (message === 'count') {

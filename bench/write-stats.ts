@@ -1,7 +1,12 @@
 /** What the benchmark's writer (write-client.ts) measures, in a module of its own: the runner imports it without the writer's process handlers. */
 
 /** The writes' latencies in ms, all of them and by kind of write (`WRITE_KINDS`). */
-export interface WriteStats { count: number; failed: number; latencies: number[]; byKind: Record<WriteKind, number[]> }
+export interface WriteStats {
+  count: number;
+  failed: number;
+  latencies: number[];
+  byKind: Record<WriteKind, number[]>;
+}
 
 export const WRITE_KINDS = ['job', 'post', 'post with image'] as const;
 export type WriteKind = (typeof WRITE_KINDS)[number];
@@ -12,4 +17,9 @@ export function kindOf(turn: number, jobs: number): WriteKind {
   return turn % 3 === 0 ? 'post with image' : 'post';
 }
 
-export const noStats = (): WriteStats => ({ count: 0, failed: 0, latencies: [], byKind: { job: [], post: [], 'post with image': [] } });
+export const noStats = (): WriteStats => ({
+  count: 0,
+  failed: 0,
+  latencies: [],
+  byKind: { job: [], post: [], 'post with image': [] },
+});

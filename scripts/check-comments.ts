@@ -23,7 +23,9 @@ const MEASUREMENTS = [
   new RegExp(String.raw`(?<![\w.])(?:${RANGE}|${NUMBER})\s?(?:[µn]s|req\/s|%|×)(?![\w/])`),
   new RegExp(String.raw`(?:~|\babout |\baround )${NUMBER}\s?${UNIT}(?![\w/])`),
   new RegExp(String.raw`(?<![\w.])${RANGE}\s?${UNIT}(?![\w/])`),
-  new RegExp(String.raw`\b(?:took|takes|cost|costs|held|holds|measured)\b[^.;:]*?(?<![\w.])${NUMBER}\s?${UNIT}(?![\w/])`),
+  new RegExp(
+    String.raw`\b(?:took|takes|cost|costs|held|holds|measured)\b[^.;:]*?(?<![\w.])${NUMBER}\s?${UNIT}(?![\w/])`,
+  ),
   /\b[Ii]ssues? #?\d+/,
 ];
 
@@ -64,7 +66,10 @@ function skipTemplate(scanner: ts.Scanner): void {
     if (token === ts.SyntaxKind.OpenBraceToken) depth++;
     else if (token === ts.SyntaxKind.TemplateHead) skipTemplate(scanner);
     else if (token === ts.SyntaxKind.CloseBraceToken) {
-      if (depth > 0) { depth--; continue; }
+      if (depth > 0) {
+        depth--;
+        continue;
+      }
       const rest = scanner.reScanTemplateToken(false);
       if (rest === ts.SyntaxKind.TemplateTail) return;
     }
@@ -77,7 +82,8 @@ export function measuredComments(dir: string): string[] {
   for (const file of sourceFiles(dir)) {
     for (const comment of commentsOf(fs.readFileSync(file, 'utf8'))) {
       comment.text.split('\n').forEach((line, i) => {
-        if (MEASUREMENTS.some((measurement) => measurement.test(line))) found.push(`${path.relative(dir, file)}:${comment.line + i}: ${line.trim()}`);
+        if (MEASUREMENTS.some((measurement) => measurement.test(line)))
+          found.push(`${path.relative(dir, file)}:${comment.line + i}: ${line.trim()}`);
       });
     }
   }
@@ -88,7 +94,9 @@ if (process.argv[1]?.endsWith('check-comments.ts')) {
   const dir = process.argv[2] ?? 'src';
   const found = measuredComments(dir);
   if (found.length > 0) {
-    console.error(`Comments under ${dir}/ that carry a measurement (say why in the comment; put the figure in docs/performance.md or bench/results/, or name the constant):\n${found.join('\n')}`);
+    console.error(
+      `Comments under ${dir}/ that carry a measurement (say why in the comment; put the figure in docs/performance.md or bench/results/, or name the constant):\n${found.join('\n')}`,
+    );
     process.exit(1);
   }
 }

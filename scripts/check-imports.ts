@@ -18,7 +18,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-const SPECIFIER = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm;
+const SPECIFIER =
+  /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm;
 
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -36,7 +37,9 @@ function importsOf(file: string, files: Set<string>): string[] {
     const specifier = match[1] ?? match[2] ?? match[3];
     if (!specifier?.startsWith('.')) continue;
     const base = path.resolve(path.dirname(file), specifier);
-    const target = [base.replace(/\.js$/, '.ts'), `${base}.ts`, path.join(base, 'index.ts')].find((candidate) => files.has(candidate));
+    const target = [base.replace(/\.js$/, '.ts'), `${base}.ts`, path.join(base, 'index.ts')].find((candidate) =>
+      files.has(candidate),
+    );
     if (target) found.add(target);
   }
   return [...found];
@@ -142,9 +145,11 @@ export function upwardImports(dir: string): string[] {
   const root = path.resolve(dir);
   const files = sourceFiles(root);
   const known = new Set(files);
-  return files.flatMap((file) => importsOf(file, known)
-    .filter((target) => layerOf(path.relative(root, target)) > layerOf(path.relative(root, file)))
-    .map((target) => `${path.relative(root, file)} → ${path.relative(root, target)}`));
+  return files.flatMap((file) =>
+    importsOf(file, known)
+      .filter((target) => layerOf(path.relative(root, target)) > layerOf(path.relative(root, file)))
+      .map((target) => `${path.relative(root, file)} → ${path.relative(root, target)}`),
+  );
 }
 
 if (process.argv[1]?.endsWith('check-imports.ts')) {
@@ -154,6 +159,7 @@ if (process.argv[1]?.endsWith('check-imports.ts')) {
   const upward = upwardImports(dir);
   for (const edge of upward) console.error(`Import up a layer in ${dir}: ${edge}`);
   if (circles.length > 0) console.error('Move what both sides need into a module of its own (docs/architecture.md).');
-  if (upward.length > 0) console.error('Pass what the lower module needs in from above, or move it down (docs/architecture.md, "Layers").');
+  if (upward.length > 0)
+    console.error('Pass what the lower module needs in from above, or move it down (docs/architecture.md, "Layers").');
   if (circles.length > 0 || upward.length > 0) process.exit(1);
 }

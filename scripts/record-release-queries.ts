@@ -18,7 +18,13 @@ const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 
 const from = process.argv.indexOf('--from') > 0 ? process.argv[process.argv.indexOf('--from') + 1] : undefined;
 const folder = from ?? fs.mkdtempSync(path.join(os.tmpdir(), 'svc-release-queries-'));
 // The check itself (test/migration-compat.test.ts) stands aside while a recording is made.
-const run = from ? { status: 0 } : spawnSync('npx', ['vitest', 'run', '--project', 'fast'], { cwd: root, stdio: 'inherit', env: { ...process.env, RECORD_RELEASE_QUERIES: folder } });
+const run = from
+  ? { status: 0 }
+  : spawnSync('npx', ['vitest', 'run', '--project', 'fast'], {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, RECORD_RELEASE_QUERIES: folder },
+    });
 if (run.status !== 0) {
   fs.rmSync(folder, { recursive: true, force: true });
   console.error('The fast tier failed: nothing was written (a release is recorded from a passing suite).');
@@ -35,7 +41,8 @@ for (const file of fs.readdirSync(folder)) {
     const key = `${engine}\0${sql}`;
     const entry = kept.get(key) ?? kept.set(key, { engine, sql, params: [] }).get(key)!;
     const shortened = params.map((p) => (typeof p === 'string' && p.length > 200 ? p.slice(0, 200) : p));
-    if (entry.params.length < 2 && !entry.params.some((p) => JSON.stringify(p) === JSON.stringify(shortened))) entry.params.push(shortened);
+    if (entry.params.length < 2 && !entry.params.some((p) => JSON.stringify(p) === JSON.stringify(shortened)))
+      entry.params.push(shortened);
   }
 }
 fs.rmSync(folder, { recursive: true, force: true });
@@ -43,6 +50,14 @@ const migrations = Object.keys(allMigrations(sqliteAdapter)).sort();
 const out = path.join(root, 'test/fixtures/release-queries', `${version}.jsonl`);
 fs.mkdirSync(path.dirname(out), { recursive: true });
 const entries = [...kept.values()].sort((a, b) => (a.engine + a.sql).localeCompare(b.engine + b.sql));
-fs.writeFileSync(out, [JSON.stringify({ release: version, lastMigration: migrations.at(-1) }), ...entries.map((e) => JSON.stringify(e))].join('\n') + '\n');
+fs.writeFileSync(
+  out,
+  [
+    JSON.stringify({ release: version, lastMigration: migrations.at(-1) }),
+    ...entries.map((e) => JSON.stringify(e)),
+  ].join('\n') + '\n',
+);
 const by = (engine: string) => entries.filter((e) => e.engine === engine).length;
-process.stdout.write(`wrote ${path.relative(root, out)}: ${by('sqlite')} SQLite and ${by('postgres')} PostgreSQL statements\n`);
+process.stdout.write(
+  `wrote ${path.relative(root, out)}: ${by('sqlite')} SQLite and ${by('postgres')} PostgreSQL statements\n`,
+);

@@ -46,7 +46,7 @@ export function configurationDoc(): string {
     '',
     'Every setting the service reads from its environment. Each is checked at start: a bad value stops the start with a',
     'line naming the setting and what it takes (a line for each bad one). An empty value is the same as none.',
-    '`.env.example` holds the same list, commented out, ready to fill in. Traces take OpenTelemetry\'s own `OTEL_*`',
+    "`.env.example` holds the same list, commented out, ready to fill in. Traces take OpenTelemetry's own `OTEL_*`",
     'variables, off until `OTEL_EXPORTER_OTLP_ENDPOINT` is set ([deployment.md](deployment.md#traces)).',
     '',
     'This page is written by `npm run docs:generate` from `src/settings.ts`, where each setting is declared once with its',
@@ -68,7 +68,7 @@ export function configurationDoc(): string {
 export function envExample(): string {
   const out = [
     '# Every setting of the service, with its default. The service reads them from its environment: copy this file to',
-    '# the unit\'s EnvironmentFile (deploy/systemd/: /etc/svc-open-api/env) or give it to `node --env-file`; a setting',
+    "# the unit's EnvironmentFile (deploy/systemd/: /etc/svc-open-api/env) or give it to `node --env-file`; a setting",
     '# left commented out takes its default. Written by `npm run docs:generate` from src/settings.ts.',
     '',
   ];

@@ -52,13 +52,25 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const clock = options.clock ?? Date.now;
 
   const { app, isClosing } = createServer(config, clock, options.logger);
-  const infra = await openInfrastructure(app, { config, database, clock, mediaStore: options.mediaStore, rateLimitStore: options.rateLimitStore });
+  const infra = await openInfrastructure(app, {
+    config,
+    database,
+    clock,
+    mediaStore: options.mediaStore,
+    rateLimitStore: options.rateLimitStore,
+  });
   const accounts = accountsArea(infra);
   const catalogs = await codesArea(infra);
   const oauth = await oauthArea(infra, { accounts });
   // The two search indexes get ready side by side (each from its saved copy, or from the tables).
-  const [posts, jobs] = await Promise.all([postsArea(app, infra, { accounts }), jobsArea(app, infra, { accounts, codes: catalogs.codes })]);
-  app.log.info({ bitmaps: bitmapLibrary, posts: app.postIndex.stats(), jobs: app.jobIndex.stats() }, 'search indexes ready');
+  const [posts, jobs] = await Promise.all([
+    postsArea(app, infra, { accounts }),
+    jobsArea(app, infra, { accounts, codes: catalogs.codes }),
+  ]);
+  app.log.info(
+    { bitmaps: bitmapLibrary, posts: app.postIndex.stats(), jobs: app.jobIndex.stats() },
+    'search indexes ready',
+  );
   const events = eventsArea(infra, { accounts });
   const webhookEndpoints = startWebhooks(app, infra, oauth.keyEncryptionKey);
 
@@ -66,14 +78,41 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   // The areas' routes, in this order (the OpenAPI document lists paths in it); the writes that take uploads sit
   // in one scope with multipart parsing (and its per-request hooks) for them alone.
-  const media: Area = { routes: async (scope) => { await scope.register(mediaRoutes, { store: infra.mediaStore }); } };
-  const demo: Area = { routes: options.demoCallback && (async (scope) => { await scope.register(demoCallbackRoutes, { publicBaseUrl: config.publicBaseUrl, ...options.demoCallback! }); }) };
-  for (const area of [healthArea(infra, isClosing), posts, jobs, meArea(infra, { accounts }), media, events, changesArea(infra)]) if (area.routes) await app.register(area.routes);
+  const media: Area = {
+    routes: async (scope) => {
+      await scope.register(mediaRoutes, { store: infra.mediaStore });
+    },
+  };
+  const demo: Area = {
+    routes:
+      options.demoCallback &&
+      (async (scope) => {
+        await scope.register(demoCallbackRoutes, { publicBaseUrl: config.publicBaseUrl, ...options.demoCallback! });
+      }),
+  };
+  for (const area of [
+    healthArea(infra, isClosing),
+    posts,
+    jobs,
+    meArea(infra, { accounts }),
+    media,
+    events,
+    changesArea(infra),
+  ])
+    if (area.routes) await app.register(area.routes);
   await app.register(async (scope) => {
     await scope.register(multipartPlugin, { maxImageBytes: config.media.maxImageBytes });
     for (const area of [posts, jobs, events]) if (area.uploadRoutes) await scope.register(area.uploadRoutes);
   });
-  for (const area of [catalogs, oauth, consoleArea(infra, { accounts, oauth, webhookEndpoints }), mcpArea(app, infra, { accounts, oauth }), siteArea(infra), demo]) if (area.routes) await app.register(area.routes);
+  for (const area of [
+    catalogs,
+    oauth,
+    consoleArea(infra, { accounts, oauth, webhookEndpoints }),
+    mcpArea(app, infra, { accounts, oauth }),
+    siteArea(infra),
+    demo,
+  ])
+    if (area.routes) await app.register(area.routes);
 
   return app;
 }

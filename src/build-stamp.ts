@@ -24,14 +24,20 @@ export function sourceDigest(root: string): string {
   };
   walk(path.join(root, 'src'));
   for (const file of [...files.sort(), ...SETTINGS.filter((name) => fs.existsSync(path.join(root, name)))]) {
-    hash.update(`${file}\0`).update(fs.readFileSync(path.join(root, file))).update('\0');
+    hash
+      .update(`${file}\0`)
+      .update(fs.readFileSync(path.join(root, file)))
+      .update('\0');
   }
   return hash.digest('hex');
 }
 
 /** Written by `npm run build` after compiling. */
 export function writeStamp(root: string): void {
-  fs.writeFileSync(path.join(root, 'dist', STAMP), `${JSON.stringify({ sources: sourceDigest(root), builtAt: new Date().toISOString() })}\n`);
+  fs.writeFileSync(
+    path.join(root, 'dist', STAMP),
+    `${JSON.stringify({ sources: sourceDigest(root), builtAt: new Date().toISOString() })}\n`,
+  );
 }
 
 /**
@@ -47,5 +53,7 @@ export function staleBuild(distDir: string): string | null {
   } catch {
     return `dist/ has no ${STAMP}: it was not made by \`npm run build\`. Run \`npm run build\`, then start again.`;
   }
-  return built === sourceDigest(root) ? null : 'The sources in src/ changed since dist/ was built. Run `npm run build`, then start again.';
+  return built === sourceDigest(root)
+    ? null
+    : 'The sources in src/ changed since dist/ was built. Run `npm run build`, then start again.';
 }

@@ -9,7 +9,11 @@ export { OPERATION_IDS, redactUrl, type OperationId } from './settings.js';
 /** Addresses only this machine can reach. */
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 
-export interface WindowLimits { perMinute: number; perHour: number; perDay: number }
+export interface WindowLimits {
+  perMinute: number;
+  perHour: number;
+  perDay: number;
+}
 
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
@@ -23,9 +27,16 @@ type Env = Record<string, string | undefined>;
 /** The settings' values shaped by area (what every part of the service is given). */
 function configOf(v: SettingValues) {
   const limit = v as unknown as Record<string, number>;
-  const operations = Object.fromEntries(OPERATION_IDS.map((op) => [op, {
-    perMinute: limit[operationLimitName(op, 'PER_MINUTE')]!, perHour: limit[operationLimitName(op, 'PER_HOUR')]!, perDay: limit[operationLimitName(op, 'PER_DAY')]!,
-  }])) as Record<OperationId, WindowLimits>;
+  const operations = Object.fromEntries(
+    OPERATION_IDS.map((op) => [
+      op,
+      {
+        perMinute: limit[operationLimitName(op, 'PER_MINUTE')]!,
+        perHour: limit[operationLimitName(op, 'PER_HOUR')]!,
+        perDay: limit[operationLimitName(op, 'PER_DAY')]!,
+      },
+    ]),
+  ) as Record<OperationId, WindowLimits>;
   return {
     port: v.PORT,
     host: v.HOST,
@@ -33,14 +44,20 @@ function configOf(v: SettingValues) {
     shutdownDrainMs: v.SHUTDOWN_DRAIN_MS,
     changesRetentionDays: v.CHANGES_RETENTION_DAYS,
     webhooks: {
-      allowLoopback: v.WEBHOOKS_ALLOW_LOOPBACK, timeoutMs: v.WEBHOOK_TIMEOUT_MS, concurrency: v.WEBHOOK_CONCURRENCY,
-      builderConcurrency: v.WEBHOOK_BUILDER_CONCURRENCY, endpointsPerApp: v.WEBHOOK_ENDPOINTS_PER_APP,
+      allowLoopback: v.WEBHOOKS_ALLOW_LOOPBACK,
+      timeoutMs: v.WEBHOOK_TIMEOUT_MS,
+      concurrency: v.WEBHOOK_CONCURRENCY,
+      builderConcurrency: v.WEBHOOK_BUILDER_CONCURRENCY,
+      endpointsPerApp: v.WEBHOOK_ENDPOINTS_PER_APP,
     },
     appsPerBuilder: v.APPS_PER_BUILDER,
     requestLogPerApp: v.REQUEST_LOG_PER_APP,
     http: {
-      headersTimeoutMs: v.HTTP_HEADERS_TIMEOUT_MS, requestTimeoutMs: v.HTTP_REQUEST_TIMEOUT_MS, idleTimeoutMs: v.HTTP_IDLE_TIMEOUT_MS,
-      keepAliveTimeoutMs: v.HTTP_KEEP_ALIVE_TIMEOUT_MS, maxConnections: v.HTTP_MAX_CONNECTIONS,
+      headersTimeoutMs: v.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: v.HTTP_REQUEST_TIMEOUT_MS,
+      idleTimeoutMs: v.HTTP_IDLE_TIMEOUT_MS,
+      keepAliveTimeoutMs: v.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      maxConnections: v.HTTP_MAX_CONNECTIONS,
     },
     dataDir: v.DATA_DIR,
     /** `postgres://…` or an absolute SQLite file path. */
@@ -66,21 +83,36 @@ function configOf(v: SettingValues) {
     trustProxy: v.TRUST_PROXY,
     apiKeyCacheSeconds: v.API_KEY_CACHE_SECONDS,
     rateLimits: {
-      redisPrefix: v.RATE_LIMIT_REDIS_PREFIX, globalPerMinute: v.RATE_LIMIT_GLOBAL_PER_MINUTE, globalPerDay: v.RATE_LIMIT_GLOBAL_PER_DAY, operations,
+      redisPrefix: v.RATE_LIMIT_REDIS_PREFIX,
+      globalPerMinute: v.RATE_LIMIT_GLOBAL_PER_MINUTE,
+      globalPerDay: v.RATE_LIMIT_GLOBAL_PER_DAY,
+      operations,
     },
     media: {
-      store: v.MEDIA_STORE, maxImageBytes: v.MEDIA_MAX_IMAGE_BYTES, maxRequestBytes: v.MEDIA_MAX_REQUEST_BYTES,
-      maxImagePixels: v.MEDIA_MAX_IMAGE_PIXELS, maxDecodedBytes: v.MEDIA_MAX_DECODED_BYTES, decodeConcurrency: v.MEDIA_DECODE_CONCURRENCY,
+      store: v.MEDIA_STORE,
+      maxImageBytes: v.MEDIA_MAX_IMAGE_BYTES,
+      maxRequestBytes: v.MEDIA_MAX_REQUEST_BYTES,
+      maxImagePixels: v.MEDIA_MAX_IMAGE_PIXELS,
+      maxDecodedBytes: v.MEDIA_MAX_DECODED_BYTES,
+      decodeConcurrency: v.MEDIA_DECODE_CONCURRENCY,
     },
-    ogFetch: { allowedHosts: v.OG_FETCH_ALLOWED_HOSTS, timeoutMs: v.OG_FETCH_TIMEOUT_MS, maxBytes: v.OG_FETCH_MAX_BYTES },
+    ogFetch: {
+      allowedHosts: v.OG_FETCH_ALLOWED_HOSTS,
+      timeoutMs: v.OG_FETCH_TIMEOUT_MS,
+      maxBytes: v.OG_FETCH_MAX_BYTES,
+    },
     clientMetadataAllowedHosts: v.CLIENT_METADATA_ALLOWED_HOSTS,
     signingKeySecret: v.SIGNING_KEY_SECRET,
     loginThrottle: {
-      maxFailuresPerAccount: v.LOGIN_MAX_FAILURES_PER_ACCOUNT, maxFailuresPerAddress: v.LOGIN_MAX_FAILURES_PER_ADDRESS, windowSeconds: v.LOGIN_FAILURE_WINDOW_SECONDS,
+      maxFailuresPerAccount: v.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+      maxFailuresPerAddress: v.LOGIN_MAX_FAILURES_PER_ADDRESS,
+      windowSeconds: v.LOGIN_FAILURE_WINDOW_SECONDS,
     },
     passwordCost: { memoryKiB: v.PASSWORD_HASH_MEMORY_KIB, passes: v.PASSWORD_HASH_PASSES },
     lifetimes: {
-      authorizationCodeSeconds: v.AUTH_CODE_TTL_SECONDS, accessTokenSeconds: v.ACCESS_TOKEN_TTL_SECONDS, refreshTokenSeconds: v.REFRESH_TOKEN_TTL_SECONDS,
+      authorizationCodeSeconds: v.AUTH_CODE_TTL_SECONDS,
+      accessTokenSeconds: v.ACCESS_TOKEN_TTL_SECONDS,
+      refreshTokenSeconds: v.REFRESH_TOKEN_TTL_SECONDS,
     },
   };
 }
@@ -93,10 +125,14 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const config = configOf(values);
   // Open metrics (routes, status counts, versions, memory, pools) only where nothing but this machine can reach them.
   if (config.metrics.enabled && config.metrics.token === null && !LOOPBACK_HOSTS.has(config.host)) {
-    problems.push(`METRICS_TOKEN: required when METRICS=on and HOST (${config.host}) is not a loopback address (127.0.0.1, ::1, localhost)`);
+    problems.push(
+      `METRICS_TOKEN: required when METRICS=on and HOST (${config.host}) is not a loopback address (127.0.0.1, ::1, localhost)`,
+    );
   }
   if (config.http.headersTimeoutMs > config.http.requestTimeoutMs) {
-    problems.push(`HTTP_HEADERS_TIMEOUT_MS: must not be longer than HTTP_REQUEST_TIMEOUT_MS (${config.http.requestTimeoutMs}), got ${config.http.headersTimeoutMs}`);
+    problems.push(
+      `HTTP_HEADERS_TIMEOUT_MS: must not be longer than HTTP_REQUEST_TIMEOUT_MS (${config.http.requestTimeoutMs}), got ${config.http.headersTimeoutMs}`,
+    );
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -73,36 +73,62 @@ declare module 'fastify' {
   }
 }
 
-const RELEASE = (JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const RELEASE = (
+  JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 /** Opens the infrastructure for `app`; what it starts (the media sweep, the pruning of the search change log) stops with it. */
-export async function openInfrastructure(app: FastifyInstance, options: InfrastructureOptions): Promise<Infrastructure> {
+export async function openInfrastructure(
+  app: FastifyInstance,
+  options: InfrastructureOptions,
+): Promise<Infrastructure> {
   const { config, database, clock } = options;
   const mediaStore = options.mediaStore ?? mediaStoreFor(config, database, clock);
-  database.onIdleConnectionLost((err, pool) => app.log.warn({ err, pool }, 'the database closed an idle connection: the pool opens a new one when it needs one'));
+  database.onIdleConnectionLost((err, pool) =>
+    app.log.warn({ err, pool }, 'the database closed an idle connection: the pool opens a new one when it needs one'),
+  );
   const mediaSweep = new MediaSweep(database.db, mediaStore, clock, app.log);
   mediaSweep.start(MEDIA_SWEEP_GRACE_MS);
   app.decorate('mediaSweep', mediaSweep);
-  app.addHook('onClose', async () => { mediaSweep.stop(); await mediaSweep.firstRun; });
-  const stopPruning = startPruning(database.db, clock, (err) => app.log.error({ err }, 'pruning the search change log failed'));
-  app.addHook('onClose', async () => { stopPruning(); });
+  app.addHook('onClose', async () => {
+    mediaSweep.stop();
+    await mediaSweep.firstRun;
+  });
+  const stopPruning = startPruning(database.db, clock, (err) =>
+    app.log.error({ err }, 'pruning the search change log failed'),
+  );
+  app.addHook('onClose', async () => {
+    stopPruning();
+  });
 
   const images = new ImageProcess(app.log);
   app.decorate('imageProcess', images);
   app.addHook('onClose', () => images.close());
 
-  const changes = new ChangeFeed(database.db, clock, app.log, config.changesRetentionDays * 86_400_000, database.background);
+  const changes = new ChangeFeed(
+    database.db,
+    clock,
+    app.log,
+    config.changesRetentionDays * 86_400_000,
+    database.background,
+  );
   // Its sweep completes the changes it records with each resource as its area shows it: the timers start once every
   // area has said how (they register while the app is built, some after building a search index for minutes).
   let stopChanges = async (): Promise<void> => {};
-  app.addHook('onReady', async () => { stopChanges = changes.start(); });
+  app.addHook('onReady', async () => {
+    stopChanges = changes.start();
+  });
   app.decorate('changeFeed', changes);
   // Writes are answered before their changes are completed: a completion still running ends before the database closes.
-  app.addHook('onClose', async () => { await stopChanges(); await changes.publishing; });
+  app.addHook('onClose', async () => {
+    await stopChanges();
+    await changes.publishing;
+  });
 
   const idempotency = new Idempotency(database.db, clock, config.instanceName);
   const abandonedClaims = await idempotency.releaseAbandoned();
-  if (abandonedClaims > 0) app.log.warn({ abandonedClaims }, 'released Idempotency-Key claims an earlier run left unfinished');
+  if (abandonedClaims > 0)
+    app.log.warn({ abandonedClaims }, 'released Idempotency-Key claims an earlier run left unfinished');
 
   // Each waits for Redis (when REDIS_URL is set) up to a few seconds at most: side by side.
   const [rateLimits, revocations] = await Promise.all([
@@ -120,7 +146,13 @@ export async function openInfrastructure(app: FastifyInstance, options: Infrastr
     links: new Links(config.webBaseUrl, config.publicBaseUrl),
     versions: { posts: new DataVersion(database.reads, 'posts'), jobs: new DataVersion(database.reads, 'jobs') },
     mediaStore,
-    uploads: new ImageUploads(mediaStore, app.log, { maxPixels: config.media.maxImagePixels, maxDecodedBytes: config.media.maxDecodedBytes }, new DecodeGate(config.media.decodeConcurrency), images),
+    uploads: new ImageUploads(
+      mediaStore,
+      app.log,
+      { maxPixels: config.media.maxImagePixels, maxDecodedBytes: config.media.maxDecodedBytes },
+      new DecodeGate(config.media.decodeConcurrency),
+      images,
+    ),
     uploadLimits: { maxRequestBytes: config.media.maxRequestBytes, maxFileBytes: config.media.maxImageBytes },
     idempotency,
     rateLimits,

@@ -31,20 +31,39 @@ import { requestLogPlugin } from './plugins/request-log.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { webhookStats } from './modules/webhooks/webhook-stats.js';
 
-export async function registerRequestPipeline(app: FastifyInstance, infra: Infrastructure, areas: { accounts: AccountsArea; apps: AppsArea; oauth: OAuthArea }): Promise<void> {
+export async function registerRequestPipeline(
+  app: FastifyInstance,
+  infra: Infrastructure,
+  areas: { accounts: AccountsArea; apps: AppsArea; oauth: OAuthArea },
+): Promise<void> {
   const { config, database, clock } = infra;
   const { accounts, apps, oauth } = areas;
   await app.register(securityHeadersPlugin, { hsts: config.publicBaseUrl.startsWith('https://') });
-  await app.register(corsPlugin, { origins: config.corsOrigins, publicClientRedirectUris: oauth.publicClientRedirectUris, appWebOrigins: () => accounts.accounts.appWebOrigins(), clock });
+  await app.register(corsPlugin, {
+    origins: config.corsOrigins,
+    publicClientRedirectUris: oauth.publicClientRedirectUris,
+    appWebOrigins: () => accounts.accounts.appWebOrigins(),
+    clock,
+  });
   await app.register(bodyParsersPlugin);
   await app.register(errorHandlerPlugin, { clock });
   await app.register(requestLogPlugin);
   if (config.metrics.enabled) {
-    await app.register(metricsPlugin, { token: config.metrics.token, version: infra.version, sources: {
-      searchIndexes: () => [{ index: 'posts', ...app.postIndex.stats() }, { index: 'jobs', ...app.jobIndex.stats() }],
-      pools: () => database.pools(),
-      webhooks: { onAttempt: (listener) => app.webhooks.onAttempt(listener), stats: () => webhookStats(database.background, clock()) },
-    } });
+    await app.register(metricsPlugin, {
+      token: config.metrics.token,
+      version: infra.version,
+      sources: {
+        searchIndexes: () => [
+          { index: 'posts', ...app.postIndex.stats() },
+          { index: 'jobs', ...app.jobIndex.stats() },
+        ],
+        pools: () => database.pools(),
+        webhooks: {
+          onAttempt: (listener) => app.webhooks.onAttempt(listener),
+          stats: () => webhookStats(database.background, clock()),
+        },
+      },
+    });
   }
   await app.register(usageCountPlugin, { usage: apps.usage, requestLog: apps.requestLog, clock });
   await app.register(longReadsPlugin);
@@ -52,13 +71,25 @@ export async function registerRequestPipeline(app: FastifyInstance, infra: Infra
   await app.register(queryNormalizationPlugin);
   await app.register(pathIntegersPlugin);
   await app.register(appKeyAuthPlugin, {
-    appKeys: accounts.appKeys, origins: [...config.corsOrigins, new URL(config.publicBaseUrl).origin], internal: { header: INTERNAL_HEADER, secret: oauth.mcp.internalSecret },
+    appKeys: accounts.appKeys,
+    origins: [...config.corsOrigins, new URL(config.publicBaseUrl).origin],
+    internal: { header: INTERNAL_HEADER, secret: oauth.mcp.internalSecret },
   });
-  await app.register(bearerAuthPlugin, { tokens: oauth.tokens, internal: { secret: oauth.mcp.internalSecret, audience: oauth.mcp.resource } });
+  await app.register(bearerAuthPlugin, {
+    tokens: oauth.tokens,
+    internal: { secret: oauth.mcp.internalSecret, audience: oauth.mcp.resource },
+  });
   await app.register(rateLimitPlugin, { store: infra.rateLimits, limits: config.rateLimits, clock });
   // The code catalogs change only by migration, that is with a restart: their version never moves.
-  await app.register(representationCachePlugin, { versions: { ...infra.versions, codes: { read: async () => 0 } }, clock });
+  await app.register(representationCachePlugin, {
+    versions: { ...infra.versions, codes: { read: async () => 0 } },
+    clock,
+  });
   await app.register(conditionalGetPlugin, { store: infra.rateLimits });
   await app.register(compressionPlugin);
-  await app.register(openApiPlugin, { publicBaseUrl: config.publicBaseUrl, scopes: oauth.scopes, version: infra.version });
+  await app.register(openApiPlugin, {
+    publicBaseUrl: config.publicBaseUrl,
+    scopes: oauth.scopes,
+    version: infra.version,
+  });
 }

@@ -10,7 +10,11 @@ import { migrateToLatest } from './db/migrate.js';
  * drains for SHUTDOWN_DRAIN_MS (still serving, /readyz 503, no connection kept alive), stops accepting, finishes
  * in-flight requests and closes the database.
  */
-export async function runServer(config: Config, existing?: Database, extra: Pick<AppOptions, 'demoCallback'> = {}): Promise<{ app: App; database: Database }> {
+export async function runServer(
+  config: Config,
+  existing?: Database,
+  extra: Pick<AppOptions, 'demoCallback'> = {},
+): Promise<{ app: App; database: Database }> {
   // DATA_DIR holds the database, the signing-key secret and uploads: its owner's alone.
   fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   fs.chmodSync(config.dataDir, 0o700);
@@ -20,7 +24,10 @@ export async function runServer(config: Config, existing?: Database, extra: Pick
   closeWithGrace({ delay: config.shutdownDrainMs + 15_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'stopping after an uncaught error');
     else if (config.shutdownDrainMs > 0) {
-      app.log.info({ signal, drainMs: config.shutdownDrainMs }, 'shutting down: draining (readiness 503, connections not kept alive)');
+      app.log.info(
+        { signal, drainMs: config.shutdownDrainMs },
+        'shutting down: draining (readiness 503, connections not kept alive)',
+      );
       app.startDraining();
       await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
     }

@@ -43,7 +43,15 @@ export function createServer(config: Config, clock: () => number, logger?: Fasti
     // out in the spec's ErrorResponse body too.
     frameworkErrors: (error, request, reply) => {
       const path = request.originalUrl.split('?')[0]!.slice(0, 200);
-      void sendError(reply, new ApiError('C0002', `The request path is not valid (${error.code === 'FST_ERR_BAD_URL' ? 'a malformed percent-escape' : 'a path parameter longer than 512 characters'}): ${path}`, 'path'), clock());
+      void sendError(
+        reply,
+        new ApiError(
+          'C0002',
+          `The request path is not valid (${error.code === 'FST_ERR_BAD_URL' ? 'a malformed percent-escape' : 'a path parameter longer than 512 characters'}): ${path}`,
+          'path',
+        ),
+        clock(),
+      );
     },
     return503OnClosing: true,
     // One line per request instead of two, with what an operator needs (plugins/request-log.ts).
@@ -57,8 +65,12 @@ export function createServer(config: Config, clock: () => number, logger?: Fasti
   app.server.maxConnections = config.http.maxConnections;
 
   let closing = false;
-  app.decorate('startDraining', () => { closing = true; });
-  app.addHook('preClose', async () => { closing = true; });
+  app.decorate('startDraining', () => {
+    closing = true;
+  });
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   // A response finished during shutdown closes its connection, so the server is not kept open by
   // keep-alive clients until their idle timeout. (Hooks that never wait take `done`: no promise per request.)
   app.addHook('onSend', (_request, reply, payload, done) => {
@@ -74,9 +86,14 @@ export function createServer(config: Config, clock: () => number, logger?: Fasti
     if (nul < 0) return done();
     const query = request.url.indexOf('?');
     const inQuery = query >= 0 && nul > query;
-    done(new ApiError(inQuery ? 'C0005' : 'C0002', `The ${inQuery ? 'query' : 'path'} must not contain the character U+0000 (%00)`, inQuery ? 'query' : 'path'));
+    done(
+      new ApiError(
+        inQuery ? 'C0005' : 'C0002',
+        `The ${inQuery ? 'query' : 'path'} must not contain the character U+0000 (%00)`,
+        inQuery ? 'query' : 'path',
+      ),
+    );
   });
-
 
   return { app, isClosing: () => closing };
 }

@@ -1,8 +1,16 @@
 /** The facts of an OpenAPI document that a client depends on, flattened so two documents can be compared. */
 
 type Schema = {
-  $ref?: string; type?: string | string[]; enum?: unknown[]; const?: unknown; format?: string;
-  properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[]; oneOf?: Schema[]; allOf?: Schema[];
+  $ref?: string;
+  type?: string | string[];
+  enum?: unknown[];
+  const?: unknown;
+  format?: string;
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  allOf?: Schema[];
   required?: string[];
 };
 type Parameter = { $ref?: string; name: string; in: string; required?: boolean; schema?: Schema };
@@ -14,11 +22,18 @@ type Operation = {
 };
 export interface OpenApiDocument {
   paths: Record<string, Record<string, Operation>>;
-  components?: { schemas?: Record<string, Schema>; parameters?: Record<string, Parameter>; responses?: Record<string, { content?: Record<string, { schema?: Schema }> }> };
+  components?: {
+    schemas?: Record<string, Schema>;
+    parameters?: Record<string, Parameter>;
+    responses?: Record<string, { content?: Record<string, { schema?: Schema }> }>;
+  };
 }
 
 /** One field: its JSON type(s) (sorted, `null` included when nullable) and its enum, if any. */
-export interface FieldFact { types: string[]; enum?: string[] }
+export interface FieldFact {
+  types: string[];
+  enum?: string[];
+}
 export interface OperationFacts {
   operationId?: string;
   parameters: Record<string, FieldFact & { in: string; required: boolean }>;
@@ -28,7 +43,9 @@ export interface OperationFacts {
   response: Record<string, FieldFact>;
   statuses: string[];
 }
-export interface Facts { operations: Record<string, OperationFacts> }
+export interface Facts {
+  operations: Record<string, OperationFacts>;
+}
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 /** Headers every operation may carry, described by the spec rather than per operation. */
@@ -49,7 +66,10 @@ function typeOf(doc: OpenApiDocument, schema: Schema): FieldFact {
   if (alternatives) {
     const facts = alternatives.map((a) => typeOf(doc, a));
     const enums = facts.flatMap((f) => f.enum ?? []);
-    return { types: [...new Set(facts.flatMap((f) => f.types))].sort(), ...(enums.length ? { enum: [...new Set(enums)].sort() } : {}) };
+    return {
+      types: [...new Set(facts.flatMap((f) => f.types))].sort(),
+      ...(enums.length ? { enum: [...new Set(enums)].sort() } : {}),
+    };
   }
   if (s.allOf?.length === 1) return typeOf(doc, s.allOf[0]!);
   const raw = s.type ?? (s.properties ? 'object' : s.items ? 'array' : s.const !== undefined ? typeof s.const : 'any');
@@ -59,7 +79,13 @@ function typeOf(doc: OpenApiDocument, schema: Schema): FieldFact {
 }
 
 /** Every field below `schema`, by dotted path; arrays add `[]`. */
-function fields(doc: OpenApiDocument, schema: Schema | undefined, prefix: string, out: Record<string, FieldFact>, depth = 0): void {
+function fields(
+  doc: OpenApiDocument,
+  schema: Schema | undefined,
+  prefix: string,
+  out: Record<string, FieldFact>,
+  depth = 0,
+): void {
   if (!schema || depth > 8) return;
   const s = resolve(doc, schema);
   const alternatives = (s.anyOf ?? s.oneOf ?? s.allOf ?? []).filter((a) => resolve(doc, a).type !== 'null');
@@ -89,7 +115,13 @@ export function flattenSchema(doc: OpenApiDocument): Facts {
       const response: Record<string, FieldFact> = {};
       const ok = success ? resolve(doc, op.responses![success]!) : undefined;
       for (const media of Object.values(ok?.content ?? {})) fields(doc, media.schema, '', response);
-      operations[`${method.toUpperCase()} ${route}`] = { operationId: op.operationId, parameters, request, response, statuses };
+      operations[`${method.toUpperCase()} ${route}`] = {
+        operationId: op.operationId,
+        parameters,
+        request,
+        response,
+        statuses,
+      };
     }
   }
   return { operations };

@@ -8,7 +8,10 @@ import fs from 'node:fs';
 /** /proc/<pid>/stat's fields after the process's name: [11] utime, [12] stime, [13] cutime, [14] cstime, in ticks of 10 ms. */
 export function statFields(pid: number): number[] {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+  return stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .map(Number);
 }
 
 /** CPU time (user + system) the process itself has used so far, in ms. */

@@ -2,8 +2,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** A delivery as it arrived: `at` is the wall-clock time (ms) its body had arrived. */
-export interface Received { path: string; headers: Record<string, string>; body: string; at: number }
-export type Answer = (received: Received) => { status: number; delayMs?: number; body?: string } | Promise<{ status: number; delayMs?: number; body?: string }>;
+export interface Received {
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  at: number;
+}
+export type Answer = (
+  received: Received,
+) => { status: number; delayMs?: number; body?: string } | Promise<{ status: number; delayMs?: number; body?: string }>;
 
 /**
  * A real HTTP server that receives webhook deliveries, keeps each, and answers as the test says (204 until told).
@@ -18,7 +25,12 @@ export async function startReceiver() {
     const chunks: Buffer[] = [];
     request.on('data', (c: Buffer) => chunks.push(c));
     request.on('end', async () => {
-      const one = { path: request.url ?? '/', headers: request.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+      const one = {
+        path: request.url ?? '/',
+        headers: request.headers as Record<string, string>,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
+      };
       if (one.body.startsWith('{"id":"evt_') && one.body.includes('"type":"webhook.ping"')) {
         pings.push(one);
         response.writeHead(204).end();
@@ -26,7 +38,9 @@ export async function startReceiver() {
       }
       received.push(one);
       const { status, delayMs, body } = await answer(one);
-      setTimeout(() => { if (!response.destroyed) response.writeHead(status).end(body ?? (status >= 400 ? 'not now' : 'ok')); }, delayMs ?? 0);
+      setTimeout(() => {
+        if (!response.destroyed) response.writeHead(status).end(body ?? (status >= 400 ? 'not now' : 'ok'));
+      }, delayMs ?? 0);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -34,9 +48,19 @@ export async function startReceiver() {
     url: (path = '/hooks') => `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`,
     received,
     pings,
-    answer: (next: Answer) => { answer = next; },
-    reset: () => { received.length = 0; pings.length = 0; answer = () => ({ status: 204 }); },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    answer: (next: Answer) => {
+      answer = next;
+    },
+    reset: () => {
+      received.length = 0;
+      pings.length = 0;
+      answer = () => ({ status: 204 });
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

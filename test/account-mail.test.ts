@@ -18,7 +18,11 @@ describe.each(ENGINES)('console mail: password reset and address confirmation on
 
   beforeAll(async () => {
     inbox = await startSmtpInbox();
-    s = await startListeningApp(engine, { SMTP_URL: inbox.url, MAIL_FROM: 'console@svc.example', CONSOLE_SIGN_UP: 'open' });
+    s = await startListeningApp(engine, {
+      SMTP_URL: inbox.url,
+      MAIL_FROM: 'console@svc.example',
+      CONSOLE_SIGN_UP: 'open',
+    });
   });
   afterAll(async () => {
     await s?.close();
@@ -36,7 +40,8 @@ describe.each(ENGINES)('console mail: password reset and address confirmation on
     return browser.request('POST', '/console/forgot-password', { csrf_token: csrf, email });
   }
 
-  const account = async (handle: string) => createUser({ db: s.db, clock: { now: Date.now() + s.clock.offset } } as unknown as TestContext, handle);
+  const account = async (handle: string) =>
+    createUser({ db: s.db, clock: { now: Date.now() + s.clock.offset } } as unknown as TestContext, handle);
   const mailsTo = async (address: string, count: number) => {
     await expect.poll(() => inbox.to(address).length, { timeout: 10_000, interval: 20 }).toBe(count);
     return inbox.to(address);
@@ -63,11 +68,21 @@ describe.each(ENGINES)('console mail: password reset and address confirmation on
     const form = await formPage(browser, link.slice(s.base.length));
     expect(form.page.status).toBe(200);
     // A password the rules refuse changes nothing, and the link still works.
-    const weak = await browser.request('POST', '/console/reset-password', { csrf_token: form.csrf, token: hiddenField(form.page.body, 'token'), password: 'password1234' });
+    const weak = await browser.request('POST', '/console/reset-password', {
+      csrf_token: form.csrf,
+      token: hiddenField(form.page.body, 'token'),
+      password: 'password1234',
+    });
     expect(weak.status).toBe(400);
-    const done = await browser.request('POST', '/console/reset-password', { csrf_token: form.csrf, token: hiddenField(form.page.body, 'token'), password: 'a brand new correct horse 42' });
+    const done = await browser.request('POST', '/console/reset-password', {
+      csrf_token: form.csrf,
+      token: hiddenField(form.page.body, 'token'),
+      password: 'a brand new correct horse 42',
+    });
     expect([done.status, done.headers.location]).toEqual([303, '/console/sign-in?reset=done']);
-    expect((await browser.request('GET', '/console/sign-in?reset=done')).body).toContain('모든 기기에서 로그아웃되었으니');
+    expect((await browser.request('GET', '/console/sign-in?reset=done')).body).toContain(
+      '모든 기기에서 로그아웃되었으니',
+    );
 
     // The other browser's session ended; the old password no longer signs in; the new one does.
     expect((await elsewhere.browser.request('GET', '/console/apps')).status).toBe(303);
@@ -77,7 +92,11 @@ describe.each(ENGINES)('console mail: password reset and address confirmation on
 
     // Once only.
     expect((await browser.request('GET', link.slice(s.base.length))).status).toBe(410);
-    const replay = await browser.request('POST', '/console/reset-password', { csrf_token: form.csrf, token: hiddenField(form.page.body, 'token'), password: 'yet another fine passphrase 7' });
+    const replay = await browser.request('POST', '/console/reset-password', {
+      csrf_token: form.csrf,
+      token: hiddenField(form.page.body, 'token'),
+      password: 'yet another fine passphrase 7',
+    });
     expect(replay.status).toBe(410);
   });
 
@@ -119,14 +138,29 @@ describe.each(ENGINES)('console mail: password reset and address confirmation on
     expect(inbox.to(user.email)).toEqual([]);
   });
 
-  it('confirms a sign-up\'s address through the mailed link, and sends it again on request', async () => {
+  it("confirms a sign-up's address through the mailed link, and sends it again on request", async () => {
     startOfNextWindow(s.clock, WINDOW_MS);
     const browser = new Browser(fetchSend(s.base));
     const { csrf } = await formPage(browser, '/console/sign-up');
     const email = 'new-builder@example.com';
-    const signedUp = await browser.request('POST', '/console/sign-up', { csrf_token: csrf, email, name: '새 빌더', handle: 'new-builder', password: 'a long and unusual phrase 9' });
+    const signedUp = await browser.request('POST', '/console/sign-up', {
+      csrf_token: csrf,
+      email,
+      name: '새 빌더',
+      handle: 'new-builder',
+      password: 'a long and unusual phrase 9',
+    });
     expect(signedUp.status).toBe(303);
-    const verified = async () => Number((await s.db.database.db.selectFrom('users').select('email_verified').where('email', '=', email).executeTakeFirstOrThrow()).email_verified);
+    const verified = async () =>
+      Number(
+        (
+          await s.db.database.db
+            .selectFrom('users')
+            .select('email_verified')
+            .where('email', '=', email)
+            .executeTakeFirstOrThrow()
+        ).email_verified,
+      );
     expect(await verified()).toBe(0);
     const [first] = await mailsTo(email, 1);
     expect(first!.subject).toBe('이메일 주소 확인');
@@ -134,7 +168,9 @@ describe.each(ENGINES)('console mail: password reset and address confirmation on
     // The console asks for it on every page, with a button that sends the mail again (the first link then ends).
     const apps = await browser.request('GET', '/console/apps');
     expect(apps.body).toContain('new-builder@example.com 주소를 확인해 주세요');
-    const again = await browser.request('POST', '/console/confirm-email/send', { csrf_token: hiddenField(apps.body, 'csrf_token') });
+    const again = await browser.request('POST', '/console/confirm-email/send', {
+      csrf_token: hiddenField(apps.body, 'csrf_token'),
+    });
     expect(again.status).toBe(200);
     const [, second] = await mailsTo(email, 2);
     const path = (mail: typeof first) => linkIn(mail!, `${s.base}/console/confirm-email?token=`).slice(s.base.length);
@@ -160,16 +196,38 @@ describe('console mail without SMTP_URL', () => {
   let s: ListeningApp;
   const logged: string[] = [];
   beforeAll(async () => {
-    s = await startListeningApp('sqlite', { LOG_LEVEL: 'info' }, { level: 'info', stream: { write: (line: string) => { logged.push(line); } } });
+    s = await startListeningApp(
+      'sqlite',
+      { LOG_LEVEL: 'info' },
+      {
+        level: 'info',
+        stream: {
+          write: (line: string) => {
+            logged.push(line);
+          },
+        },
+      },
+    );
   });
-  afterAll(async () => { await s?.close(); });
+  afterAll(async () => {
+    await s?.close();
+  });
 
   it('writes each message to DATA_DIR/outbox/ and logs where, never the link', async () => {
     const browser = new Browser(fetchSend(s.base));
     const page = await browser.request('GET', '/console/forgot-password');
-    expect((await browser.request('POST', '/console/forgot-password', { csrf_token: hiddenField(page.body, 'csrf_token'), email: s.demo.user.email })).status).toBe(303);
+    expect(
+      (
+        await browser.request('POST', '/console/forgot-password', {
+          csrf_token: hiddenField(page.body, 'csrf_token'),
+          email: s.demo.user.email,
+        })
+      ).status,
+    ).toBe(303);
     const outbox = path.join(s.config.dataDir, 'outbox');
-    await expect.poll(() => (fs.existsSync(outbox) ? fs.readdirSync(outbox) : []).length, { timeout: 10_000, interval: 20 }).toBe(2);
+    await expect
+      .poll(() => (fs.existsSync(outbox) ? fs.readdirSync(outbox) : []).length, { timeout: 10_000, interval: 20 })
+      .toBe(2);
     const file = path.join(outbox, fs.readdirSync(outbox).find((name) => name.endsWith('.eml'))!);
     const message = await simpleParser(fs.readFileSync(file));
     expect(message.to).toMatchObject({ text: s.demo.user.email });
@@ -179,7 +237,11 @@ describe('console mail without SMTP_URL', () => {
     // Beside it, the same message in plain text: the link whole on one line, as `cat` shows it.
     const readable = fs.readFileSync(file.replace(/\.eml$/, '.txt'), 'utf8');
     expect(readable).toContain(`To: ${s.demo.user.email}`);
-    expect(readable.split('\n').some((line) => line.includes(`/console/reset-password?token=${token}`) || line.endsWith(`token=${token}`))).toBe(true);
+    expect(
+      readable
+        .split('\n')
+        .some((line) => line.includes(`/console/reset-password?token=${token}`) || line.endsWith(`token=${token}`)),
+    ).toBe(true);
     expect((fs.statSync(file.replace(/\.eml$/, '.txt')).mode & 0o777).toString(8)).toBe('600');
     const line = logged.find((l) => l.includes('written to the outbox'));
     expect(line).toContain(file);

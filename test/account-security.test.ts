@@ -18,9 +18,15 @@ const WINDOW_MS = 900_000;
 describe.each(ENGINES)('console account security on %s', (engine) => {
   let a: ListeningApp;
   beforeAll(async () => {
-    a = await startListeningApp(engine, { CONSOLE_SIGN_UP: 'open', LOGIN_MAX_FAILURES_PER_ACCOUNT: '3', LOGIN_MAX_FAILURES_PER_ADDRESS: '6' });
+    a = await startListeningApp(engine, {
+      CONSOLE_SIGN_UP: 'open',
+      LOGIN_MAX_FAILURES_PER_ACCOUNT: '3',
+      LOGIN_MAX_FAILURES_PER_ADDRESS: '6',
+    });
   });
-  afterAll(async () => { await a?.close(); });
+  afterAll(async () => {
+    await a?.close();
+  });
 
   /** A browser of its own (its own cookies) that posts each form with the token of the page that shows it. */
   const visitor = async () => {
@@ -31,7 +37,12 @@ describe.each(ENGINES)('console account security on %s', (engine) => {
     };
     return { post, get: (path: string) => browser.request('GET', path) };
   };
-  const account = (n: string) => ({ email: `builder-${n}@example.com`, name: `Builder ${n}`, handle: `builder-${n}`, password: 'a-long-password-2026' });
+  const account = (n: string) => ({
+    email: `builder-${n}@example.com`,
+    name: `Builder ${n}`,
+    handle: `builder-${n}`,
+    password: 'a-long-password-2026',
+  });
 
   it('refuses guessable passwords at sign-up and takes a strong one', async () => {
     const v = await visitor();
@@ -53,12 +64,23 @@ describe.each(ENGINES)('console account security on %s', (engine) => {
     expect((await second.get('/console/apps')).status).toBe(200);
 
     // Three wrong guesses of the current password, then the account's limit refuses even the right one.
-    for (let i = 0; i < 3; i++) expect((await first.post('/console/password', { current: `wrong guess ${i}`, password: 'another-long-password-77' })).status).toBe(401);
-    expect((await first.post('/console/password', { current: user.password, password: 'another-long-password-77' })).status).toBe(429);
-    expect((await first.post('/console/password', { current: user.password, password: 'aaaaaaaaaaaa' })).status).toBe(400);
+    for (let i = 0; i < 3; i++)
+      expect(
+        (await first.post('/console/password', { current: `wrong guess ${i}`, password: 'another-long-password-77' }))
+          .status,
+      ).toBe(401);
+    expect(
+      (await first.post('/console/password', { current: user.password, password: 'another-long-password-77' })).status,
+    ).toBe(429);
+    expect((await first.post('/console/password', { current: user.password, password: 'aaaaaaaaaaaa' })).status).toBe(
+      400,
+    );
 
     a.clock.offset += WINDOW_MS;
-    const changed = await first.post('/console/password', { current: user.password, password: 'another-long-password-77' });
+    const changed = await first.post('/console/password', {
+      current: user.password,
+      password: 'another-long-password-77',
+    });
     expect(changed.status, changed.body).toBe(200);
     expect(changed.body).toContain(CONSOLE_TEXT.ko.passwordChanged);
     // The other browser is signed out; this one carries on with a new session.
@@ -66,35 +88,76 @@ describe.each(ENGINES)('console account security on %s', (engine) => {
     expect((await first.get('/console/apps')).status).toBe(200);
     const third = await visitor();
     expect((await third.post('/console/sign-in', { email: user.email, password: user.password })).status).toBe(401);
-    expect((await third.post('/console/sign-in', { email: user.email, password: 'another-long-password-77' })).status).toBe(303);
+    expect(
+      (await third.post('/console/sign-in', { email: user.email, password: 'another-long-password-77' })).status,
+    ).toBe(303);
   });
 
   it('refuses a form token that is only a cookie planted in the browser: tokens are bound to the session', async () => {
     const forms = new ConsoleForms(a.base);
     await forms.signIn(a.demo.user);
-    const apps = async () => (await forms.browser.request('GET', '/console/apps')).body.match(/action="\/console\/apps\/\d+\/delete"/g)?.length ?? 0;
+    const apps = async () =>
+      (await forms.browser.request('GET', '/console/apps')).body.match(/action="\/console\/apps\/\d+\/delete"/g)
+        ?.length ?? 0;
     const before = await apps();
     // A sibling site (or plain http) sets the form cookie to a value of its choosing and submits the same value.
     const planted = 'B'.repeat(43);
     forms.browser.cookies.set('svc_csrf', planted);
-    const forged = await forms.browser.request('POST', '/console/apps', [['csrf_token', planted], ['name', '심어 둔 쿠키로 만든 앱']]);
+    const forged = await forms.browser.request('POST', '/console/apps', [
+      ['csrf_token', planted],
+      ['name', '심어 둔 쿠키로 만든 앱'],
+    ]);
     expect(forged.status).toBe(403);
     expect(await apps()).toBe(before);
     // The token of the page itself still works in the same browser, planted cookie and all.
     const page = await forms.browser.request('GET', '/console/apps');
-    const made = await forms.browser.request('POST', '/console/apps', [['csrf_token', hiddenField(page.body, 'csrf_token')], ['name', '제대로 만든 앱']]);
+    const made = await forms.browser.request('POST', '/console/apps', [
+      ['csrf_token', hiddenField(page.body, 'csrf_token')],
+      ['name', '제대로 만든 앱'],
+    ]);
     expect(made.status).toBe(303);
   });
 
   it('lets an operator disable an account: it cannot sign in, its sessions and grants end; enabled, it signs in again', async () => {
     const lines: string[] = [];
-    const io = { out: (line: string) => { lines.push(line); }, err: (line: string) => { lines.push(line); } };
+    const io = {
+      out: (line: string) => {
+        lines.push(line);
+      },
+      err: (line: string) => {
+        lines.push(line);
+      },
+    };
     const env = {
-      DATA_DIR: a.config.dataDir, LOG_LEVEL: 'silent', PASSWORD_HASH_MEMORY_KIB: '19456', PASSWORD_HASH_PASSES: '2',
-      DATABASE_URL: engine === 'sqlite' ? a.db.file! : `${process.env.TEST_DATABASE_URL}${process.env.TEST_DATABASE_URL!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${a.db.schema}`)}`,
+      DATA_DIR: a.config.dataDir,
+      LOG_LEVEL: 'silent',
+      PASSWORD_HASH_MEMORY_KIB: '19456',
+      PASSWORD_HASH_PASSES: '2',
+      DATABASE_URL:
+        engine === 'sqlite'
+          ? a.db.file!
+          : `${process.env.TEST_DATABASE_URL}${process.env.TEST_DATABASE_URL!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${a.db.schema}`)}`,
     };
     const user = { email: 'disabled-later@example.com', password: 'a-long-password-for-later' };
-    expect(await runCli(['users', 'create', '--email', user.email, '--name', 'Later', '--handle', 'disabled-later', '--password', user.password], io, env), lines.join('\n')).toBe(0);
+    expect(
+      await runCli(
+        [
+          'users',
+          'create',
+          '--email',
+          user.email,
+          '--name',
+          'Later',
+          '--handle',
+          'disabled-later',
+          '--password',
+          user.password,
+        ],
+        io,
+        env,
+      ),
+      lines.join('\n'),
+    ).toBe(0);
     const v = await visitor();
     expect((await v.post('/console/sign-in', user)).status).toBe(303);
     expect((await v.get('/console/apps')).status).toBe(200);
@@ -106,19 +169,27 @@ describe.each(ENGINES)('console account security on %s', (engine) => {
     expect((await v.get('/console/apps')).status).toBe(303);
     const again = await visitor();
     expect((await again.post('/console/sign-in', user)).status).toBe(401);
-    expect((await fetch(`${a.base}/oauth/userinfo`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+    expect((await fetch(`${a.base}/oauth/userinfo`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(
+      401,
+    );
     expect(await runCli(['users', 'disable', '--email', user.email], io, env)).toBe(2);
 
     expect(await runCli(['users', 'enable', '--email', user.email], io, env)).toBe(0);
     expect((await again.post('/console/sign-in', user)).status).toBe(303);
     // The grants it had stay revoked: apps ask the user anew.
-    expect((await fetch(`${a.base}/oauth/userinfo`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+    expect((await fetch(`${a.base}/oauth/userinfo`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(
+      401,
+    );
   });
 
   it('throttles sign-ups per address, an address already taken included', async () => {
     startOfNextWindow(a.clock, WINDOW_MS);
     const v = await visitor();
-    for (let i = 0; i < 6; i++) expect((await v.post('/console/sign-up', { ...account('probe'), email: a.demo.user.email, handle: `probe-${i}` })).status).toBe(409);
+    for (let i = 0; i < 6; i++)
+      expect(
+        (await v.post('/console/sign-up', { ...account('probe'), email: a.demo.user.email, handle: `probe-${i}` }))
+          .status,
+      ).toBe(409);
     const refused = await v.post('/console/sign-up', { ...account('late'), handle: 'late-builder' });
     expect(refused.status).toBe(429);
     expect(refused.body).toContain(CONSOLE_TEXT.ko.tooMany);

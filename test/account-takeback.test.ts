@@ -16,12 +16,16 @@ const WINDOW_MS = 15 * 60_000;
  * `email_verified` is true only once the owner has proven the address. The whole story runs over HTTP, with the
  * mail read from a real SMTP server, on both engines.
  */
-describe.each(ENGINES)('an account signed up with someone else\'s address, on %s', (engine) => {
+describe.each(ENGINES)("an account signed up with someone else's address, on %s", (engine) => {
   let s: ListeningApp;
   let inbox: SmtpInbox;
   beforeAll(async () => {
     inbox = await startSmtpInbox();
-    s = await startListeningApp(engine, { SMTP_URL: inbox.url, CONSOLE_SIGN_UP: 'open', WEBHOOKS_ALLOW_LOOPBACK: 'true' });
+    s = await startListeningApp(engine, {
+      SMTP_URL: inbox.url,
+      CONSOLE_SIGN_UP: 'open',
+      WEBHOOKS_ALLOW_LOOPBACK: 'true',
+    });
   });
   afterAll(async () => {
     await s?.close();
@@ -33,7 +37,11 @@ describe.each(ENGINES)('an account signed up with someone else\'s address, on %s
     const signUp = new Browser(fetchSend(s.base));
     const page = await signUp.request('GET', '/console/sign-up');
     const res = await signUp.request('POST', '/console/sign-up', {
-      csrf_token: hiddenField(page.body, 'csrf_token'), email, name: 'Not the owner', handle, password: 'an attacker chose this phrase 7',
+      csrf_token: hiddenField(page.body, 'csrf_token'),
+      email,
+      name: 'Not the owner',
+      handle,
+      password: 'an attacker chose this phrase 7',
     });
     expect(res.status, res.body).toBe(303);
     const forms = new ConsoleForms(s.base);
@@ -45,26 +53,42 @@ describe.each(ENGINES)('an account signed up with someone else\'s address, on %s
   function authorizeUrl(scope: string) {
     const verifier = randomBytes(32).toString('base64url');
     const query = new URLSearchParams({
-      response_type: 'code', client_id: s.demo.client.clientId, redirect_uri: s.demo.client.redirectUri, scope, state: 'st',
-      code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256',
+      response_type: 'code',
+      client_id: s.demo.client.clientId,
+      redirect_uri: s.demo.client.redirectUri,
+      scope,
+      state: 'st',
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
     });
     return { url: `/oauth/authorize?${query.toString()}`, verifier };
   }
 
-  const tokenRequest = (fields: Record<string, string>, client = s.demo.client) => fetch(`${s.base}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}` },
-    body: new URLSearchParams(fields),
-  });
+  const tokenRequest = (fields: Record<string, string>, client = s.demo.client) =>
+    fetch(`${s.base}/oauth/token`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`,
+      },
+      body: new URLSearchParams(fields),
+    });
 
-  const createPost = (token: string) => fetch(`${s.base}/api/v1/posts`, {
-    method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'multipart/form-data; boundary=b' },
-    body: '--b\r\nContent-Disposition: form-data; name="request"\r\n\r\n{"text":"written in the owner\'s name"}\r\n--b--\r\n',
-  });
+  const createPost = (token: string) =>
+    fetch(`${s.base}/api/v1/posts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'multipart/form-data; boundary=b' },
+      body: '--b\r\nContent-Disposition: form-data; name="request"\r\n\r\n{"text":"written in the owner\'s name"}\r\n--b--\r\n',
+    });
 
-  const appKeyWorks = async (key: string) => (await fetch(`${s.base}/api/v1/jobs?pageSize=1`, { headers: { 'x-svc-api-key': key } })).status;
-  const userinfo = async (token: string) => (await fetch(`${s.base}/oauth/userinfo`, { headers: { authorization: `Bearer ${token}` } })).json() as Promise<Record<string, unknown>>;
-  const setVerified = (email: string, value: 0 | 1) => s.db.database.db.updateTable('users').set({ email_verified: value }).where('email', '=', email).execute();
+  const appKeyWorks = async (key: string) =>
+    (await fetch(`${s.base}/api/v1/jobs?pageSize=1`, { headers: { 'x-svc-api-key': key } })).status;
+  const userinfo = async (token: string) =>
+    (await fetch(`${s.base}/oauth/userinfo`, { headers: { authorization: `Bearer ${token}` } })).json() as Promise<
+      Record<string, unknown>
+    >;
+  const setVerified = (email: string, value: 0 | 1) =>
+    s.db.database.db.updateTable('users').set({ email_verified: value }).where('email', '=', email).execute();
 
   /** The owner takes the account back: "Forgot your password?", the mail, the link, a new password. */
   async function takeBack(email: string, password: string): Promise<void> {
@@ -72,12 +96,23 @@ describe.each(ENGINES)('an account signed up with someone else\'s address, on %s
     const resets = () => inbox.to(email).filter((m) => m.subject === '비밀번호 재설정');
     const before = resets().length;
     const forgot = await browser.request('GET', '/console/forgot-password');
-    expect((await browser.request('POST', '/console/forgot-password', { csrf_token: hiddenField(forgot.body, 'csrf_token'), email })).status).toBe(303);
+    expect(
+      (
+        await browser.request('POST', '/console/forgot-password', {
+          csrf_token: hiddenField(forgot.body, 'csrf_token'),
+          email,
+        })
+      ).status,
+    ).toBe(303);
     await expect.poll(() => resets().length, { timeout: 10_000, interval: 20 }).toBe(before + 1);
     const mail = resets().at(-1)!;
     const link = linkIn(mail, `${s.base}/console/reset-password?token=`).slice(s.base.length);
     const form = await browser.request('GET', link);
-    const done = await browser.request('POST', '/console/reset-password', { csrf_token: hiddenField(form.body, 'csrf_token'), token: hiddenField(form.body, 'token'), password });
+    const done = await browser.request('POST', '/console/reset-password', {
+      csrf_token: hiddenField(form.body, 'csrf_token'),
+      token: hiddenField(form.body, 'token'),
+      password,
+    });
     expect([done.status, done.headers.location]).toEqual([303, '/console/sign-in?reset=done']);
   }
 
@@ -93,7 +128,12 @@ describe.each(ENGINES)('an account signed up with someone else\'s address, on %s
     const created = await attacker.post('/console/apps', { name: 'Squatter app' });
     expect(created.status).toBe(403);
     expect(created.body).toContain('아무것도 바뀌지 않았습니다');
-    const owned = await s.db.database.db.selectFrom('apps').innerJoin('users', 'users.id', 'apps.owner_user_id').select('apps.id').where('users.email', '=', email).execute();
+    const owned = await s.db.database.db
+      .selectFrom('apps')
+      .innerJoin('users', 'users.id', 'apps.owner_user_id')
+      .select('apps.id')
+      .where('users.email', '=', email)
+      .execute();
     expect(owned).toEqual([]);
 
     // OAuth: signed in (the console's session serves the OAuth pages), the authorize request shows a page and never
@@ -104,13 +144,25 @@ describe.each(ENGINES)('an account signed up with someone else\'s address, on %s
     expect(asked.headers.location).toBeUndefined();
     expect(asked.body).toContain('owner-one@example.com');
     const forced = await attacker.browser.request('POST', '/oauth/authorize', {
-      csrf_token: hiddenField(apps.body, 'csrf_token'), authorize_query: url.slice('/oauth/authorize?'.length), decision: 'allow',
+      csrf_token: hiddenField(apps.body, 'csrf_token'),
+      authorize_query: url.slice('/oauth/authorize?'.length),
+      decision: 'allow',
     });
     expect(forced.status).not.toBe(303);
     expect(forced.headers.location).toBeUndefined();
-    const grants = await s.db.database.db.selectFrom('oauth_grants').innerJoin('users', 'users.id', 'oauth_grants.user_id').select('oauth_grants.id').where('users.email', '=', email).execute();
+    const grants = await s.db.database.db
+      .selectFrom('oauth_grants')
+      .innerJoin('users', 'users.id', 'oauth_grants.user_id')
+      .select('oauth_grants.id')
+      .where('users.email', '=', email)
+      .execute();
     expect(grants).toEqual([]);
-    const codes = await s.db.database.db.selectFrom('oauth_authorization_codes').innerJoin('users', 'users.id', 'oauth_authorization_codes.user_id').select('oauth_authorization_codes.client_id').where('users.email', '=', email).execute();
+    const codes = await s.db.database.db
+      .selectFrom('oauth_authorization_codes')
+      .innerJoin('users', 'users.id', 'oauth_authorization_codes.user_id')
+      .select('oauth_authorization_codes.client_id')
+      .where('users.email', '=', email)
+      .execute();
     expect(codes).toEqual([]);
   });
 
@@ -123,9 +175,17 @@ describe.each(ENGINES)('an account signed up with someone else\'s address, on %s
     await setVerified(email, 1);
     const { url, verifier } = authorizeUrl('profile email post:write');
     const callback = await attacker.browser.authorize(url, { email, password: 'unused: the browser is signed in' });
-    const issued = await tokenRequest({ grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: s.demo.client.redirectUri, code_verifier: verifier });
+    const issued = await tokenRequest({
+      grant_type: 'authorization_code',
+      code: callback.searchParams.get('code')!,
+      redirect_uri: s.demo.client.redirectUri,
+      code_verifier: verifier,
+    });
     expect(issued.status).toBe(200);
-    const { access_token: accessToken, refresh_token: refreshToken } = await issued.json() as { access_token: string; refresh_token: string };
+    const { access_token: accessToken, refresh_token: refreshToken } = (await issued.json()) as {
+      access_token: string;
+      refresh_token: string;
+    };
     const { appId, apiKey } = await attacker.createApp('Squatter app');
     const client = await attacker.createClient(appId, 'https://squatter.example/cb', ['profile']);
     const endpoint = await attacker.createEndpoint(appId, 'http://127.0.0.1:9/hook');
@@ -138,13 +198,23 @@ describe.each(ENGINES)('an account signed up with someone else\'s address, on %s
 
     // The attacker's refresh token, access token, app key and client secret all stop, on this instance at once.
     const refreshed = await tokenRequest({ grant_type: 'refresh_token', refresh_token: refreshToken });
-    expect([refreshed.status, (await refreshed.json() as { error: string }).error]).toEqual([400, 'invalid_grant']);
+    expect([refreshed.status, ((await refreshed.json()) as { error: string }).error]).toEqual([400, 'invalid_grant']);
     const written = await createPost(accessToken);
-    expect([written.status, (await written.json() as { code: string }).code]).toEqual([401, 'C0003']);
+    expect([written.status, ((await written.json()) as { code: string }).code]).toEqual([401, 'C0003']);
     expect(await appKeyWorks(apiKey)).toBe(401);
-    const secretUsed = await tokenRequest({ grant_type: 'refresh_token', refresh_token: 'x'.repeat(43) }, { ...s.demo.client, clientId: client.clientId, clientSecret: client.clientSecret });
-    expect([secretUsed.status, (await secretUsed.json() as { error: string }).error]).toEqual([401, 'invalid_client']);
-    const hook = await s.db.database.db.selectFrom('webhook_endpoints').select(['disabled_at', 'disabled_reason']).where('id', '=', endpoint.endpointId).executeTakeFirstOrThrow();
+    const secretUsed = await tokenRequest(
+      { grant_type: 'refresh_token', refresh_token: 'x'.repeat(43) },
+      { ...s.demo.client, clientId: client.clientId, clientSecret: client.clientSecret },
+    );
+    expect([secretUsed.status, ((await secretUsed.json()) as { error: string }).error]).toEqual([
+      401,
+      'invalid_client',
+    ]);
+    const hook = await s.db.database.db
+      .selectFrom('webhook_endpoints')
+      .select(['disabled_at', 'disabled_reason'])
+      .where('id', '=', endpoint.endpointId)
+      .executeTakeFirstOrThrow();
     expect(hook.disabled_at).not.toBeNull();
     // The attacker's console session ended with the reset.
     expect((await attacker.browser.request('GET', '/console/apps')).status).toBe(303);
@@ -157,10 +227,18 @@ describe.each(ENGINES)('an account signed up with someone else\'s address, on %s
     expect(page.body).not.toContain('id="unconfirmed"');
     expect(page.body).toContain('credentials.ended');
     const ownerFlow = authorizeUrl('profile email');
-    const ownerCallback = await owner.browser.authorize(ownerFlow.url, { email, password: 'the real owner picked this one 3' });
-    const ownerTokens = await tokenRequest({ grant_type: 'authorization_code', code: ownerCallback.searchParams.get('code')!, redirect_uri: s.demo.client.redirectUri, code_verifier: ownerFlow.verifier });
+    const ownerCallback = await owner.browser.authorize(ownerFlow.url, {
+      email,
+      password: 'the real owner picked this one 3',
+    });
+    const ownerTokens = await tokenRequest({
+      grant_type: 'authorization_code',
+      code: ownerCallback.searchParams.get('code')!,
+      redirect_uri: s.demo.client.redirectUri,
+      code_verifier: ownerFlow.verifier,
+    });
     expect(ownerTokens.status).toBe(200);
-    const claims = await userinfo((await ownerTokens.json() as { access_token: string }).access_token);
+    const claims = await userinfo(((await ownerTokens.json()) as { access_token: string }).access_token);
     expect([claims.email, claims.email_verified]).toEqual([email, true]);
   });
 
@@ -172,8 +250,13 @@ describe.each(ENGINES)('an account signed up with someone else\'s address, on %s
     const { apiKey } = await owner.createApp('Real app');
     const { url, verifier } = authorizeUrl('profile');
     const callback = await owner.browser.authorize(url, { email, password: 'unused' });
-    const issued = await tokenRequest({ grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: s.demo.client.redirectUri, code_verifier: verifier });
-    const { refresh_token: refreshToken } = await issued.json() as { refresh_token: string };
+    const issued = await tokenRequest({
+      grant_type: 'authorization_code',
+      code: callback.searchParams.get('code')!,
+      redirect_uri: s.demo.client.redirectUri,
+      code_verifier: verifier,
+    });
+    const { refresh_token: refreshToken } = (await issued.json()) as { refresh_token: string };
 
     await takeBack(email, 'a forgetful owner chose this 5');
 

@@ -8,14 +8,28 @@ import { runBenchmark, table } from '../bench/run.js';
 // Keeps the benchmark harness working; asserts nothing about speed.
 describe('benchmark harness (--quick on tiny data)', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-smoke-'));
-  afterAll(() => { fs.rmSync(dataDir, { recursive: true, force: true }); });
+  afterAll(() => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
 
   it('generates data, starts the service, measures realistic reads, writes alongside and a hot read against the bare server', async () => {
-    const results = await runBenchmark({ db: 'sqlite', quick: true, posts: 200, connections: 2, seconds: 1, dataDir, scenario: 'post|mixed' });
+    const results = await runBenchmark({
+      db: 'sqlite',
+      quick: true,
+      posts: 200,
+      connections: 2,
+      seconds: 1,
+      dataDir,
+      scenario: 'post|mixed',
+    });
     expect(results.map((r) => r.scenario)).toEqual([
-      'distinct post searches', 'random post detail', 'random post detail beside broad searches', 'mixed reads alone, no writes',
+      'distinct post searches',
+      'random post detail',
+      'random post detail beside broad searches',
+      'mixed reads alone, no writes',
       'mixed: 90% distinct reads + 3 writes/s',
-      'post create, one image', 'first request, broadest keyword (다)',
+      'post create, one image',
+      'first request, broadest keyword (다)',
     ]);
     for (const r of results.slice(0, -1)) {
       expect(r.errors, r.scenario).toBe(0);
@@ -35,7 +49,16 @@ describe('benchmark harness (--quick on tiny data)', () => {
     expect(results.at(-1)!.firstMs).toBeGreaterThan(0);
     expect(table(results)).toContain('| distinct post searches | 200 |');
 
-    const hot = await runBenchmark({ db: 'sqlite', quick: true, posts: 200, connections: 2, seconds: 1, dataDir, hot: true, scenario: 'hot: post detail' });
+    const hot = await runBenchmark({
+      db: 'sqlite',
+      quick: true,
+      posts: 200,
+      connections: 2,
+      seconds: 1,
+      dataDir,
+      hot: true,
+      scenario: 'hot: post detail',
+    });
     expect(hot.map((r) => r.scenario)).toEqual(['hot: post detail', 'first request, broadest keyword (다)']);
     expect(hot[0]!.errors).toBe(0);
   }, 180_000);
@@ -44,10 +67,15 @@ describe('benchmark harness (--quick on tiny data)', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-data-'));
     try {
       const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/generate-data.ts', '--posts', '5000'], {
-        encoding: 'utf8', env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '', LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'],
+        encoding: 'utf8',
+        env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
       expect(out).not.toContain('\r');
-      const lines = out.trimEnd().split('\n').filter((l) => l.startsWith('posts'));
+      const lines = out
+        .trimEnd()
+        .split('\n')
+        .filter((l) => l.startsWith('posts'));
       expect(lines.length).toBeGreaterThanOrEqual(2);
       expect(lines.length).toBeLessThanOrEqual(11);
       expect(lines.at(-1)).toMatch(/^posts\s+\[#{30}\]\s+5000\/5000 /);

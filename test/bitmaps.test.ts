@@ -52,7 +52,10 @@ function exercise(Bitmaps: typeof WasmBitmap32): Record<string, unknown> {
   const iterated: number[] = [];
   for (const doc of sparse) iterated.push(doc);
   return {
-    dense: all(dense), sparse: all(sparse), run: all(run), other: all(other),
+    dense: all(dense),
+    sparse: all(sparse),
+    run: all(run),
+    other: all(other),
     sizes: [dense.size, sparse.size, run.size, other.size, new Bitmaps().isEmpty, dense.isEmpty],
     edited: all(edited),
     and: all(Bitmaps.and(dense, other)),
@@ -60,18 +63,31 @@ function exercise(Bitmaps: typeof WasmBitmap32): Record<string, unknown> {
     andNot: all(Bitmaps.andNot(dense, other)),
     orMany: all(Bitmaps.orMany([sparse, run, other])),
     inPlace: all(inPlace),
-    cardinalities: [dense.andCardinality(other), dense.andCardinality(sparse), run.andCardinality(dense), sparse.andCardinality(new Bitmaps())],
+    cardinalities: [
+      dense.andCardinality(other),
+      dense.andCardinality(sparse),
+      run.andCardinality(dense),
+      sparse.andCardinality(new Bitmaps()),
+    ],
     has: [dense.has(numbers(1, 200_000, 1)[0]!), sparse.has(199_998), run.has(10_000), run.has(140_000)],
     toArray: sparse.toArray(),
     iterated,
-    highest: [highest(dense, 0, 10), highest(dense, 25, 30), highest(sparse, sparse.size - 10, 100), highest(sparse, sparse.size + 1, 10), highest(run, 0, 0), highest(run, 3, 5), highest(other, 0, other.size + 5)],
+    highest: [
+      highest(dense, 0, 10),
+      highest(dense, 25, 30),
+      highest(sparse, sparse.size - 10, 100),
+      highest(sparse, sparse.size + 1, 10),
+      highest(run, 0, 0),
+      highest(run, 3, 5),
+      highest(other, 0, other.size + 5),
+    ],
     minimum: [dense.minimum(), sparse.maximum()],
     serialized: Array.from(edited.serialize('portable')),
     serializedSize: edited.getSerializationSizeInBytes('portable'),
   };
 }
 
-describe('the search indexes\' bitmaps', () => {
+describe("the search indexes' bitmaps", () => {
   it('come from the native binding wherever it is installed, and from WebAssembly elsewhere', () => {
     expect(bitmapLibrary).toBe(Native ? 'roaring' : 'roaring-wasm');
     expect(new RoaringBitmap32()).toBeInstanceOf(Native ?? WasmBitmap32);
@@ -80,10 +96,23 @@ describe('the search indexes\' bitmaps', () => {
   it('are named in the log when the service starts', async () => {
     const t = await createTestApp('sqlite');
     let logged = '';
-    const stream = new Writable({ write(chunk, _encoding, done) { logged += String(chunk); done(); } });
-    const app = await buildApp({ config: t.config, database: t.db.database, clock: () => t.clock.now, logger: { ...loggerOptions('info'), stream } });
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        logged += String(chunk);
+        done();
+      },
+    });
+    const app = await buildApp({
+      config: t.config,
+      database: t.db.database,
+      clock: () => t.clock.now,
+      logger: { ...loggerOptions('info'), stream },
+    });
     try {
-      const ready = logged.trim().split('\n').map((line) => JSON.parse(line) as { msg: string; bitmaps?: string; posts?: { items: number } })
+      const ready = logged
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { msg: string; bitmaps?: string; posts?: { items: number } })
         .find((line) => line.msg === 'search indexes ready');
       expect(ready?.bitmaps).toBe(bitmapLibrary);
       expect(ready?.posts?.items).toBeGreaterThan(0);
@@ -96,10 +125,17 @@ describe('the search indexes\' bitmaps', () => {
   it('answer every call the indexes make alike on both libraries', () => {
     const wasm = exercise(WasmBitmap32);
     // `highest` against the values sorted in JavaScript: the top of a page newest first, skipped and cut.
-    const top = (values: number[], skip: number, count: number) => [...values].sort((a, b) => b - a).slice(skip, skip + count);
+    const top = (values: number[], skip: number, count: number) =>
+      [...values].sort((a, b) => b - a).slice(skip, skip + count);
     const [dense, sparse, run, other] = [wasm.dense, wasm.sparse, wasm.run, wasm.other] as number[][];
     expect(wasm.highest).toEqual([
-      top(dense!, 0, 10), top(dense!, 25, 30), top(sparse!, sparse!.length - 10, 100), [], [], top(run!, 3, 5), top(other!, 0, other!.length + 5),
+      top(dense!, 0, 10),
+      top(dense!, 25, 30),
+      top(sparse!, sparse!.length - 10, 100),
+      [],
+      [],
+      top(run!, 3, 5),
+      top(other!, 0, other!.length + 5),
     ]);
     expect((wasm.highest as number[][])[1]).toHaveLength(30);
     expect((wasm.highest as number[][])[2]).toHaveLength(10);
@@ -107,7 +143,7 @@ describe('the search indexes\' bitmaps', () => {
     expect(exercise(Native)).toEqual(wasm);
   });
 
-  it('read each other\'s saved copies (the portable format)', () => {
+  it("read each other's saved copies (the portable format)", () => {
     const values = numbers(120_000, 1 << 20, 9);
     const fromWasm = new WasmBitmap32(values);
     fromWasm.runOptimize();
@@ -118,7 +154,7 @@ describe('the search indexes\' bitmaps', () => {
     expect(back.andCardinality(fromWasm)).toBe(fromWasm.size);
   });
 
-  it('run a search\'s work in a scope of temporary bitmaps, leaving the bitmaps made outside it intact', () => {
+  it("run a search's work in a scope of temporary bitmaps, leaving the bitmaps made outside it intact", () => {
     const kept = new RoaringBitmap32(numbers(10_000, 100_000, 11));
     const size = withTemporaryBitmaps(() => RoaringBitmap32.and(kept, RoaringBitmap32.fromRange(0, 50_000)).size);
     expect(size).toBe(kept.rangeCardinality(0, 50_000));

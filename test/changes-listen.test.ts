@@ -21,8 +21,28 @@ function listen(env: Record<string, string>, ...argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
   const controller = new AbortController();
-  const done = runCli(['changes', 'listen', ...argv], { out: (l) => { out.push(l); }, err: (l) => { err.push(l); } }, env, controller.signal);
-  return { out, err, done, stop: () => { controller.abort(); return done; } };
+  const done = runCli(
+    ['changes', 'listen', ...argv],
+    {
+      out: (l) => {
+        out.push(l);
+      },
+      err: (l) => {
+        err.push(l);
+      },
+    },
+    env,
+    controller.signal,
+  );
+  return {
+    out,
+    err,
+    done,
+    stop: () => {
+      controller.abort();
+      return done;
+    },
+  };
 }
 
 describe.each(ENGINES)('changes listen on %s', (engine) => {
@@ -47,18 +67,26 @@ describe.each(ENGINES)('changes listen on %s', (engine) => {
 
   const writePost = async (text: string): Promise<number> => {
     const body = multipart([jsonPart({ text })]);
-    const res = await fetch(`${s.base}/api/v1/posts`, { method: 'POST', headers: { ...body.headers, ...bearer(token) }, body: body.payload });
+    const res = await fetch(`${s.base}/api/v1/posts`, {
+      method: 'POST',
+      headers: { ...body.headers, ...bearer(token) },
+      body: body.payload,
+    });
     expect(res.status).toBe(201);
     return ((await res.json()) as { postId: number }).postId;
   };
   const deletePost = async (id: number) => {
-    expect((await fetch(`${s.base}/api/v1/posts/${id}`, { method: 'DELETE', headers: bearer(token) })).status).toBe(204);
+    expect((await fetch(`${s.base}/api/v1/posts/${id}`, { method: 'DELETE', headers: bearer(token) })).status).toBe(
+      204,
+    );
   };
 
   it('forwards each change from now on as a signed delivery, one line each, and says where to go on when stopped', async () => {
     const before = await writePost('듣기 전에 쓴 글');
     const run = listen(env, '--api-key', s.demo.apiKey, '--forward-to', receiver.url('/local'), '--interval', '1');
-    await expect.poll(() => run.out.join('\n'), { timeout: 10_000, interval: 20 }).toContain('Signing secret for this session');
+    await expect
+      .poll(() => run.out.join('\n'), { timeout: 10_000, interval: 20 })
+      .toContain('Signing secret for this session');
     const secret = /whsec_[A-Za-z0-9+/=]+/.exec(run.out.join('\n'))![0];
 
     const id = await writePost('노트북에서 받는 웹훅');
@@ -68,7 +96,11 @@ describe.each(ENGINES)('changes listen on %s', (engine) => {
     expect(lines).toBe(0);
 
     // What arrived is the feed's items exactly, in order, verified as the service's own deliveries are.
-    const feed = await (await fetch(`${s.base}/api/v1/changes?types=post.created,post.deleted`, { headers: { 'x-svc-api-key': s.demo.apiKey } })).json() as { items: { id: string; resource: { id: string } }[] };
+    const feed = (await (
+      await fetch(`${s.base}/api/v1/changes?types=post.created,post.deleted`, {
+        headers: { 'x-svc-api-key': s.demo.apiKey },
+      })
+    ).json()) as { items: { id: string; resource: { id: string } }[] };
     const expected = feed.items.filter((c) => c.resource.id === String(id));
     expect(receiver.received.map((r) => r.path)).toEqual(['/local', '/local']);
     expect(receiver.received.map((r) => JSON.parse(r.body))).toEqual(expected);
@@ -100,7 +132,21 @@ describe.each(ENGINES)('changes listen on %s', (engine) => {
     const b = await writePost('남은 글');
     const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
     receiver.answer((r) => ({ status: r.body.includes(`"id":"${b}"`) ? 204 : 500 }));
-    const run = listen(env, '--api-key', s.demo.apiKey, '--forward-to', receiver.url(), '--after', cursor, '--types', 'post.deleted', '--secret', secret, '--interval', '1');
+    const run = listen(
+      env,
+      '--api-key',
+      s.demo.apiKey,
+      '--forward-to',
+      receiver.url(),
+      '--after',
+      cursor,
+      '--types',
+      'post.deleted',
+      '--secret',
+      secret,
+      '--interval',
+      '1',
+    );
     await expect.poll(() => receiver.received.length, { timeout: 10_000, interval: 20 }).toBe(1);
     await deletePost(b);
     await expect.poll(() => receiver.received.length, { timeout: 10_000, interval: 20 }).toBe(2);
@@ -123,7 +169,9 @@ describe.each(ENGINES)('changes listen on %s', (engine) => {
     const run = listen(env, '--api-key', s.demo.apiKey, '--forward-to', closed, '--interval', '1');
     await expect.poll(() => run.out.join('\n'), { timeout: 10_000, interval: 20 }).toContain('Ctrl+C stops');
     const id = await writePost('아무도 안 받는 글');
-    await expect.poll(() => run.out.join('\n'), { timeout: 10_000, interval: 20 }).toMatch(new RegExp(`post ${id}  → failed after \\d+ ms: .*ECONNREFUSED`));
+    await expect
+      .poll(() => run.out.join('\n'), { timeout: 10_000, interval: 20 })
+      .toMatch(new RegExp(`post ${id}  → failed after \\d+ ms: .*ECONNREFUSED`));
     expect(await run.stop()).toBe(0);
   });
 
@@ -133,7 +181,15 @@ describe.each(ENGINES)('changes listen on %s', (engine) => {
     expect(wrongKey.err.join('\n')).toMatch(/The change feed refused the request \(401 C0001: /);
     expect(wrongKey.err.join('\n')).not.toContain('svck_Wrong');
 
-    const badCursor = listen(env, '--api-key', s.demo.apiKey, '--forward-to', receiver.url(), '--after', 'not-a-cursor');
+    const badCursor = listen(
+      env,
+      '--api-key',
+      s.demo.apiKey,
+      '--forward-to',
+      receiver.url(),
+      '--after',
+      'not-a-cursor',
+    );
     expect(await badCursor.done).toBe(1);
     expect(badCursor.err.join('\n')).toMatch(/400 C0005/);
     expect(receiver.received).toEqual([]);
@@ -143,9 +199,18 @@ describe.each(ENGINES)('changes listen on %s', (engine) => {
     [['--forward-to', 'http://localhost:3000/hooks'], '--api-key is required'],
     [['--api-key', 'k'], '--forward-to is required'],
     [['--api-key', 'k', '--forward-to', 'ftp://localhost/hooks'], '--forward-to must be an http or https URL'],
-    [['--api-key', 'k', '--forward-to', 'http://localhost:3000/', '--types', 'post.created,post.exploded'], '--types takes a comma list of'],
-    [['--api-key', 'k', '--forward-to', 'http://localhost:3000/', '--secret', 'whsec_c2hvcnQ='], '--secret must be whsec_'],
-    [['--api-key', 'k', '--forward-to', 'http://localhost:3000/', '--interval', '0'], '--interval must be 1 to 300 seconds'],
+    [
+      ['--api-key', 'k', '--forward-to', 'http://localhost:3000/', '--types', 'post.created,post.exploded'],
+      '--types takes a comma list of',
+    ],
+    [
+      ['--api-key', 'k', '--forward-to', 'http://localhost:3000/', '--secret', 'whsec_c2hvcnQ='],
+      '--secret must be whsec_',
+    ],
+    [
+      ['--api-key', 'k', '--forward-to', 'http://localhost:3000/', '--interval', '0'],
+      '--interval must be 1 to 300 seconds',
+    ],
   ])('refuses %j as a usage error (exit code 2)', async (argv, message) => {
     const run = listen(env, ...argv);
     expect(await run.done).toBe(2);
@@ -169,40 +234,80 @@ describe('changes listen against a hostile or broken service', () => {
   let env: Record<string, string>;
   let dir: string;
   const base = () => `http://127.0.0.1:${(feed.address() as AddressInfo).port}`;
-  const change = (id: string, type = 'post.created') => ({ id, type, occurredAt: '2026-12-01T00:00:00.000Z', resource: { type: 'post', id: '7', webUrl: 'https://x/7', companyId: null }, data: null });
+  const change = (id: string, type = 'post.created') => ({
+    id,
+    type,
+    occurredAt: '2026-12-01T00:00:00.000Z',
+    resource: { type: 'post', id: '7', webUrl: 'https://x/7', companyId: null },
+    data: null,
+  });
   const page = (items: unknown[], hasMore = false, nextCursor = 'c2') => JSON.stringify({ items, nextCursor, hasMore });
   /** Answers the first request (`after=now`) with an empty page, the rest with `rest`. */
-  const afterNow = (rest: Handler): Handler => (request, response) => {
-    if (new URL(request.url!, base()).searchParams.get('after') === 'now') response.end(page([], false, 'c1'));
-    else rest(request, response);
-  };
+  const afterNow =
+    (rest: Handler): Handler =>
+    (request, response) => {
+      if (new URL(request.url!, base()).searchParams.get('after') === 'now') response.end(page([], false, 'c1'));
+      else rest(request, response);
+    };
 
   beforeAll(async () => {
-    feed = http.createServer((request, response) => { requests++; handler(request, response); });
-    elsewhere = http.createServer((request, response) => { elsewhereRequests.push(request.headers); response.end(page([])); });
-    await Promise.all([feed, elsewhere].map((server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))));
+    feed = http.createServer((request, response) => {
+      requests++;
+      handler(request, response);
+    });
+    elsewhere = http.createServer((request, response) => {
+      elsewhereRequests.push(request.headers);
+      response.end(page([]));
+    });
+    await Promise.all(
+      [feed, elsewhere].map((server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))),
+    );
     receiver = await startReceiver();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-listen-hostile-'));
     env = { DATA_DIR: dir, LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'http://127.0.0.1:9' };
   });
   afterAll(async () => {
-    for (const server of [feed, elsewhere]) { server.closeAllConnections(); await new Promise((resolve) => server.close(resolve)); }
+    for (const server of [feed, elsewhere]) {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
     await receiver?.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
-  const run = () => listen(env, '--api-key', 'svck_SecretOfTheBuilder00000000000000', '--forward-to', receiver.url(), '--api-url', base(), '--interval', '1');
+  const run = () =>
+    listen(
+      env,
+      '--api-key',
+      'svck_SecretOfTheBuilder00000000000000',
+      '--forward-to',
+      receiver.url(),
+      '--api-url',
+      base(),
+      '--interval',
+      '1',
+    );
 
   it('prints terminal escape sequences and bidirectional overrides as escapes, never raw', async () => {
-    handler = afterNow((_request, response) => response.end(page([change('evt_\u001b]0;owned\u0007\u202e', '\u001b[2Jpost.created')])));
+    handler = afterNow((_request, response) =>
+      response.end(page([change('evt_\u001b]0;owned\u0007\u202e', '\u001b[2Jpost.created')])),
+    );
     const listening = run();
-    await expect.poll(() => listening.out.join('\n'), { timeout: 10_000, interval: 20 }).toContain('evt_\\u{1b}]0;owned\\u{7}\\u{202e}');
+    await expect
+      .poll(() => listening.out.join('\n'), { timeout: 10_000, interval: 20 })
+      .toContain('evt_\\u{1b}]0;owned\\u{7}\\u{202e}');
     expect(await listening.stop()).toBe(0);
-    const raw = [...listening.out.join('\n')].filter((c) => c !== '\n' && (c.codePointAt(0)! < 0x20 || c === '\u007f' || c === '\u202e'));
+    const raw = [...listening.out.join('\n')].filter(
+      (c) => c !== '\n' && (c.codePointAt(0)! < 0x20 || c === '\u007f' || c === '\u202e'),
+    );
     expect(raw).toEqual([]);
   });
 
   it('never follows a redirect to another origin with the app key', async () => {
-    handler = (_request, response) => { response.writeHead(302, { location: `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}/api/v1/changes` }).end(); };
+    handler = (_request, response) => {
+      response
+        .writeHead(302, { location: `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}/api/v1/changes` })
+        .end();
+    };
     const listening = run();
     expect(await listening.done).toBe(1);
     expect(listening.err.join('\n')).toMatch(/redirected to http:\/\/127\.0\.0\.1:\d+: not followed/);
@@ -213,13 +318,17 @@ describe('changes listen against a hostile or broken service', () => {
     const chunk = Buffer.alloc(1 << 20, 0x20);
     handler = afterNow((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });
-      const more = () => { while (!response.destroyed && response.write(chunk)); };
+      const more = () => {
+        while (!response.destroyed && response.write(chunk));
+      };
       response.on('drain', more);
       response.write('{"items":[');
       more();
     });
     const listening = run();
-    await expect.poll(() => listening.out.join('\n'), { timeout: 20_000, interval: 20 }).toMatch(/did not answer \(the answer is larger than 16777216 bytes\); asking again in 1 s/);
+    await expect
+      .poll(() => listening.out.join('\n'), { timeout: 20_000, interval: 20 })
+      .toMatch(/did not answer \(the answer is larger than 16777216 bytes\); asking again in 1 s/);
     expect(await listening.stop()).toBe(0);
   });
 
@@ -228,7 +337,9 @@ describe('changes listen against a hostile or broken service', () => {
     handler = afterNow((_request, response) => response.end(page([], true, 'c1')));
     const listening = run();
     // Two empty pages, each followed by a wait that grows: 1, then 2 s (it used to ask again at once, 166 times in 12 s).
-    await expect.poll(() => listening.out.filter((line) => line.includes('gave none')).length, { timeout: 20_000, interval: 20 }).toBe(2);
+    await expect
+      .poll(() => listening.out.filter((line) => line.includes('gave none')).length, { timeout: 20_000, interval: 20 })
+      .toBe(2);
     expect(await listening.stop()).toBe(0);
     expect(requests).toBeLessThanOrEqual(4);
     expect(listening.out.join('\n')).toMatch(/gave none; asking again in 1 s[\s\S]*gave none; asking again in 2 s/);
@@ -238,29 +349,55 @@ describe('changes listen against a hostile or broken service', () => {
     handler = afterNow((_request, response) => response.end(page([])));
     const demoDir = fs.mkdtempSync(path.join(dir, 'demo-'));
     fs.writeFileSync(path.join(demoDir, 'demo-credentials.json'), JSON.stringify({ apiKey: 'svck_x', apiUrl: base() }));
-    const listening = listen({ DATA_DIR: demoDir, LOG_LEVEL: 'silent' }, '--api-key', 'svck_SecretOfTheBuilder00000000000000', '--forward-to', receiver.url());
-    await expect.poll(() => listening.out.join('\n'), { timeout: 10_000, interval: 20 }).toContain(`Forwarding the changes of ${base()} from now on`);
+    const listening = listen(
+      { DATA_DIR: demoDir, LOG_LEVEL: 'silent' },
+      '--api-key',
+      'svck_SecretOfTheBuilder00000000000000',
+      '--forward-to',
+      receiver.url(),
+    );
+    await expect
+      .poll(() => listening.out.join('\n'), { timeout: 10_000, interval: 20 })
+      .toContain(`Forwarding the changes of ${base()} from now on`);
     expect(await listening.stop()).toBe(0);
   });
 
   it('waits for a service that answered once and then does not, asking again with a growing wait', async () => {
-    handler = afterNow((request) => { request.socket.destroy(); });
+    handler = afterNow((request) => {
+      request.socket.destroy();
+    });
     const listening = run();
-    await expect.poll(() => listening.out.join('\n'), { timeout: 10_000, interval: 20 }).toMatch(/did not answer \(.*\); asking again in 1 s/);
+    await expect
+      .poll(() => listening.out.join('\n'), { timeout: 10_000, interval: 20 })
+      .toMatch(/did not answer \(.*\); asking again in 1 s/);
     expect(await listening.stop()).toBe(0);
   });
 
   it('stops at once with a clear error when nothing answers at the address at the start', async () => {
     const nobody = await freePort();
-    const listening = listen(env, '--api-key', 'svck_SecretOfTheBuilder00000000000000', '--forward-to', receiver.url(), '--api-url', `http://127.0.0.1:${nobody}`);
+    const listening = listen(
+      env,
+      '--api-key',
+      'svck_SecretOfTheBuilder00000000000000',
+      '--forward-to',
+      receiver.url(),
+      '--api-url',
+      `http://127.0.0.1:${nobody}`,
+    );
     expect(await listening.done).toBe(1);
-    expect(listening.err.join('\n')).toMatch(new RegExp(`Nothing answers at http://127\\.0\\.0\\.1:${nobody} \\(.*ECONNREFUSED.*\\)\\. Is the service running there\\? \`npm run demo\` prints the address it serves on; give it with --api-url\\.`));
+    expect(listening.err.join('\n')).toMatch(
+      new RegExp(
+        `Nothing answers at http://127\\.0\\.0\\.1:${nobody} \\(.*ECONNREFUSED.*\\)\\. Is the service running there\\? \`npm run demo\` prints the address it serves on; give it with --api-url\\.`,
+      ),
+    );
     expect(listening.out.join('\n')).not.toContain('asking again');
   });
 
   it('reports an item that is not a change and goes on with the rest', async () => {
     receiver.reset();
-    handler = afterNow((_request, response) => response.end(page([{ id: 5 }, { id: 'evt_x', type: 'post.created', resource: 'post 7' }, change('evt_good')])));
+    handler = afterNow((_request, response) =>
+      response.end(page([{ id: 5 }, { id: 'evt_x', type: 'post.created', resource: 'post 7' }, change('evt_good')])),
+    );
     const listening = run();
     await expect.poll(() => receiver.received.length, { timeout: 10_000, interval: 20 }).toBeGreaterThan(0);
     expect(await listening.stop()).toBe(0);
@@ -276,11 +413,28 @@ describe('changes listen as a program', () => {
     const s = await startListeningApp('sqlite');
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-listen-'));
     try {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'changes', 'listen', '--api-key', s.demo.apiKey, '--forward-to', 'http://127.0.0.1:9/hooks'], {
-        env: { ...process.env, DATA_DIR: dir, LOG_LEVEL: 'silent', PUBLIC_BASE_URL: s.base }, stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = spawn(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          'src/cli/main.ts',
+          'changes',
+          'listen',
+          '--api-key',
+          s.demo.apiKey,
+          '--forward-to',
+          'http://127.0.0.1:9/hooks',
+        ],
+        {
+          env: { ...process.env, DATA_DIR: dir, LOG_LEVEL: 'silent', PUBLIC_BASE_URL: s.base },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       let out = '';
-      child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString('utf8'); });
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString('utf8');
+      });
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
       await expect.poll(() => out, { timeout: 20_000, interval: 50 }).toContain('Ctrl+C stops');
       child.kill('SIGINT');

@@ -9,24 +9,65 @@ import { jsonPart, multipart, type Part } from './helpers/multipart.js';
 import { Browser, fetchSend } from './helpers/oauth-browser.js';
 import { createTestApp, TEST_NOW, testConfig, type TestContext } from './helpers/test-app.js';
 import { createTestDatabase, ENGINES } from './helpers/test-database.js';
-import { startListeningApp, startSecondInstance, type ListeningApp, type SecondInstance } from './helpers/listening-app.js';
+import {
+  startListeningApp,
+  startSecondInstance,
+  type ListeningApp,
+  type SecondInstance,
+} from './helpers/listening-app.js';
 import { accessToken, bearer } from './helpers/tokens.js';
 
 const NEW_JOB = {
-  jobTitle: '변경 피드 백엔드', jobCategory: 'dev', seniorities: ['JUNIOR'], employmentTypes: ['FULL_TIME'], jobBio: 'API를 만듭니다.',
-  jobResponse: 'API 설계', jobSubtitle: '판교', jobMinimumQual: '경력 2년', jobPreferQual: 'PostgreSQL', jobBenefit: '유연 근무',
-  jobHireProcess: '서류 → 면접', jobHireNotes: '수습 3개월', email: 'jobs@acme.example', notifyEmails: [], military: false, veteran: false,
-  settings: [], workType: 'REMOTE',
+  jobTitle: '변경 피드 백엔드',
+  jobCategory: 'dev',
+  seniorities: ['JUNIOR'],
+  employmentTypes: ['FULL_TIME'],
+  jobBio: 'API를 만듭니다.',
+  jobResponse: 'API 설계',
+  jobSubtitle: '판교',
+  jobMinimumQual: '경력 2년',
+  jobPreferQual: 'PostgreSQL',
+  jobBenefit: '유연 근무',
+  jobHireProcess: '서류 → 면접',
+  jobHireNotes: '수습 3개월',
+  email: 'jobs@acme.example',
+  notifyEmails: [],
+  military: false,
+  veteran: false,
+  settings: [],
+  workType: 'REMOTE',
 };
 const NEW_EVENT = {
-  eventName: '변경 피드 밋업', description: '동기화 이야기', startAt: '2026-12-05T19:00:00+09:00', endAt: '2026-12-05T21:00:00+09:00',
-  eventOpenType: 'OFFLINE', country: 'KR', region: '경기', locality: '성남시 분당구', locationTitle: 'Acme 라운지', locationAddress: '판교역로 1',
-  locationDetail: '3층', locationDescription: '판교역 1번 출구', locationHidden: false, guestHidden: false,
-  eventCategories: ['NETWORKING'], eventSubjects: ['TECHNOLOGY'],
+  eventName: '변경 피드 밋업',
+  description: '동기화 이야기',
+  startAt: '2026-12-05T19:00:00+09:00',
+  endAt: '2026-12-05T21:00:00+09:00',
+  eventOpenType: 'OFFLINE',
+  country: 'KR',
+  region: '경기',
+  locality: '성남시 분당구',
+  locationTitle: 'Acme 라운지',
+  locationAddress: '판교역로 1',
+  locationDetail: '3층',
+  locationDescription: '판교역 1번 출구',
+  locationHidden: false,
+  guestHidden: false,
+  eventCategories: ['NETWORKING'],
+  eventSubjects: ['TECHNOLOGY'],
 };
 
-interface Change { id: string; type: string; occurredAt: string; resource: { type: string; id: string; webUrl: string; companyId: string | null }; data: unknown }
-interface ChangePage { items: Change[]; nextCursor: string; hasMore: boolean }
+interface Change {
+  id: string;
+  type: string;
+  occurredAt: string;
+  resource: { type: string; id: string; webUrl: string; companyId: string | null };
+  data: unknown;
+}
+interface ChangePage {
+  items: Change[];
+  nextCursor: string;
+  hasMore: boolean;
+}
 
 describe.each(ENGINES)('the change feed on %s', (engine) => {
   let t: TestContext;
@@ -35,7 +76,9 @@ describe.each(ENGINES)('the change feed on %s', (engine) => {
     t = await createTestApp(engine);
     token = await accessToken(t, 'post:write job:write event:write');
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   const feed = async (query: string): Promise<ChangePage> => {
     const res = await t.get(`/api/v1/changes${query}`);
@@ -56,9 +99,13 @@ describe.each(ENGINES)('the change feed on %s', (engine) => {
     const body = multipart(list);
     return t.request({ method, url, headers: { ...body.headers, ...bearer(token) }, payload: body.payload });
   };
-  const json = (method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown) => t.request({
-    method, url, headers: { ...bearer(token), ...(body ? { 'content-type': 'application/json' } : {}) }, payload: body ? JSON.stringify(body) : undefined,
-  });
+  const json = (method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown) =>
+    t.request({
+      method,
+      url,
+      headers: { ...bearer(token), ...(body ? { 'content-type': 'application/json' } : {}) },
+      payload: body ? JSON.stringify(body) : undefined,
+    });
   const publicBody = async (url: string) => {
     const res = await t.get(url);
     return res.statusCode === 200 ? res.json() : null;
@@ -73,10 +120,13 @@ describe.each(ENGINES)('the change feed on %s', (engine) => {
     const completed = () => feed(`?after=${start}`);
     /** The data of each change of `type` the feed holds now. */
     const held = async (type: string) => (await follow(start)).items.filter((c) => c.type === type).map((c) => c.data);
-    const post = (await parts('POST', '/api/v1/posts', [jsonPart({ text: '변경 피드 첫 글' })])).json().postId as number;
+    const post = (await parts('POST', '/api/v1/posts', [jsonPart({ text: '변경 피드 첫 글' })])).json()
+      .postId as number;
     const postAsCreated = await publicBody(`/api/v1/posts/${post}`);
     await completed();
-    expect((await parts('PUT', `/api/v1/posts/${post}`, [jsonPart({ text: '변경 피드 고친 글' })])).statusCode).toBe(200);
+    expect((await parts('PUT', `/api/v1/posts/${post}`, [jsonPart({ text: '변경 피드 고친 글' })])).statusCode).toBe(
+      200,
+    );
     const postAsUpdated = await publicBody(`/api/v1/posts/${post}`);
     await completed();
     expect(await held('post.created')).toEqual([postAsCreated]);
@@ -84,11 +134,15 @@ describe.each(ENGINES)('the change feed on %s', (engine) => {
     const beforeDeletes = (await follow(start)).items;
     expect((await json('DELETE', `/api/v1/posts/${post}`)).statusCode).toBe(204);
 
-    const job = (await parts('POST', '/api/v1/jobs/platform?companyId=acme-labs', [jsonPart(NEW_JOB)])).json().jobId as number;
+    const job = (await parts('POST', '/api/v1/jobs/platform?companyId=acme-labs', [jsonPart(NEW_JOB)])).json()
+      .jobId as number;
     expect((await json('PUT', `/api/v1/jobs/${job}/active`, { startDate: '2026-11-01' })).statusCode).toBe(200);
     const jobAsPublished = await publicBody(`/api/v1/jobs/${job}`);
     await completed();
-    expect((await parts('PATCH', `/api/v1/jobs/${job}?type=PLATFORM`, [jsonPart({ jobSubtitle: '판교, 원격 가능' })])).statusCode).toBe(200);
+    expect(
+      (await parts('PATCH', `/api/v1/jobs/${job}?type=PLATFORM`, [jsonPart({ jobSubtitle: '판교, 원격 가능' })]))
+        .statusCode,
+    ).toBe(200);
     expect((await json('DELETE', `/api/v1/jobs/${job}/active`)).statusCode).toBe(200);
     const jobAsClosed = await publicBody(`/api/v1/jobs/${job}`);
     await completed();
@@ -96,8 +150,15 @@ describe.each(ENGINES)('the change feed on %s', (engine) => {
     expect(await held('job.closed')).toEqual([jobAsClosed]);
     expect((await json('DELETE', `/api/v1/jobs/${job}`)).statusCode).toBe(204);
 
-    const event = (await parts('POST', '/api/v1/events?companyId=acme-labs', [jsonPart(NEW_EVENT)])).json().eventId as string;
-    const ticket = (await json('POST', `/api/v1/events/${event}/tickets/free`, { ticketName: '일반', description: '무료', maxCount: 10 })).json().ticketId as number;
+    const event = (await parts('POST', '/api/v1/events?companyId=acme-labs', [jsonPart(NEW_EVENT)])).json()
+      .eventId as string;
+    const ticket = (
+      await json('POST', `/api/v1/events/${event}/tickets/free`, {
+        ticketName: '일반',
+        description: '무료',
+        maxCount: 10,
+      })
+    ).json().ticketId as number;
     const eventWithTicket = await publicBody(`/api/v1/events/${event}`);
     await completed();
     expect((await held('event.updated'))[0]).toEqual(eventWithTicket);
@@ -106,24 +167,42 @@ describe.each(ENGINES)('the change feed on %s', (engine) => {
 
     const { items } = await follow(start, 3);
     expect(items.map((c) => [c.type, c.resource.id])).toEqual([
-      ['post.created', String(post)], ['post.updated', String(post)], ['post.deleted', String(post)],
+      ['post.created', String(post)],
+      ['post.updated', String(post)],
+      ['post.deleted', String(post)],
       // The draft's creation is not public: its publication is the first change.
-      ['job.published', String(job)], ['job.updated', String(job)], ['job.closed', String(job)], ['job.deleted', String(job)],
-      ['event.created', String(event)], ['event.updated', String(event)], ['event.updated', String(event)], ['event.deleted', String(event)],
+      ['job.published', String(job)],
+      ['job.updated', String(job)],
+      ['job.closed', String(job)],
+      ['job.deleted', String(job)],
+      ['event.created', String(event)],
+      ['event.updated', String(event)],
+      ['event.updated', String(event)],
+      ['event.deleted', String(event)],
     ]);
     const of = (type: string) => items.filter((c) => c.type === type);
     // Deleted means gone: every change of the three resources, all deleted now, keeps its id, type, resource and time,
     // and carries no content (the deletions never did).
     for (const change of items) expect(change.data, change.type).toBeNull();
     expect(items.slice(0, 2)).toEqual(beforeDeletes.map((c) => ({ ...c, data: null })));
-    expect(of('job.published')[0]!.resource).toEqual({ type: 'job', id: String(job), webUrl: `https://www.test.example/jobs/${job}`, companyId: 'acme-labs' });
+    expect(of('job.published')[0]!.resource).toEqual({
+      type: 'job',
+      id: String(job),
+      webUrl: `https://www.test.example/jobs/${job}`,
+      companyId: 'acme-labs',
+    });
     expect(of('post.created')[0]!.resource.companyId).toBeNull();
     expect(new Set(items.map((c) => c.id)).size).toBe(items.length);
     for (const c of items) expect(c.id).toMatch(/^evt_/);
 
     // Filters: by type, by company; a page ends where the filter's matches end, and the cursor moves past the rest.
-    expect((await follow(start, 2, '&types=job.published,job.closed')).items.map((c) => c.type)).toEqual(['job.published', 'job.closed']);
-    expect((await follow(start, 100, '&companyId=acme-labs')).items.every((c) => c.resource.companyId === 'acme-labs')).toBe(true);
+    expect((await follow(start, 2, '&types=job.published,job.closed')).items.map((c) => c.type)).toEqual([
+      'job.published',
+      'job.closed',
+    ]);
+    expect(
+      (await follow(start, 100, '&companyId=acme-labs')).items.every((c) => c.resource.companyId === 'acme-labs'),
+    ).toBe(true);
     expect((await follow(start, 100, '&companyId=acme-labs')).items).toHaveLength(8);
     const after = await follow(start, 100);
     expect((await feed(`?after=${after.cursor}`)).items).toEqual([]);
@@ -134,12 +213,22 @@ describe.each(ENGINES)('the change feed on %s', (engine) => {
     const feedOf = t.app.changeFeed as unknown as { snapshots: Map<string, (id: string) => Promise<unknown>> };
     const shown = feedOf.snapshots.get('post')!;
     let release = () => {};
-    const held = new Promise<void>((resolve) => { release = resolve; });
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     // Completing a post's change now waits until the test lets it.
-    t.app.changeFeed.provide('post', async (id) => { await held; return shown(id); });
+    t.app.changeFeed.provide('post', async (id) => {
+      await held;
+      return shown(id);
+    });
     try {
       const write = parts('POST', '/api/v1/posts', [jsonPart({ text: '완성을 기다리지 않는 글' })]);
-      const first = await Promise.race([write.then(() => 'answered'), new Promise((resolve) => { setTimeout(resolve, 3_000, 'waiting'); })]);
+      const first = await Promise.race([
+        write.then(() => 'answered'),
+        new Promise((resolve) => {
+          setTimeout(resolve, 3_000, 'waiting');
+        }),
+      ]);
       expect(first).toBe('answered');
       const postId = (await write).json().postId as number;
       const reading = follow(start);
@@ -157,8 +246,11 @@ describe.each(ENGINES)('the change feed on %s', (engine) => {
     // The demo's jobs whose windows ended before it began are closed already: its feed starts with no job.closed.
     expect(await t.app.changeFeed.sweepClosedJobs()).toBe(0);
     const start = (await feed('?after=now')).nextCursor;
-    const job = (await parts('POST', '/api/v1/jobs/platform?companyId=acme-labs', [jsonPart(NEW_JOB)])).json().jobId as number;
-    expect((await json('PUT', `/api/v1/jobs/${job}/active`, { startDate: '2026-11-01', endDate: '2026-11-25' })).statusCode).toBe(200);
+    const job = (await parts('POST', '/api/v1/jobs/platform?companyId=acme-labs', [jsonPart(NEW_JOB)])).json()
+      .jobId as number;
+    expect(
+      (await json('PUT', `/api/v1/jobs/${job}/active`, { startDate: '2026-11-01', endDate: '2026-11-25' })).statusCode,
+    ).toBe(200);
     expect(await t.app.changeFeed.sweepClosedJobs()).toBe(0);
     const saved = t.clock.now;
     try {
@@ -171,7 +263,10 @@ describe.each(ENGINES)('the change feed on %s', (engine) => {
       // Published again with a new window (by a token of this later time): that one closes too.
       token = await accessToken(t, 'post:write job:write event:write');
       expect((await json('DELETE', `/api/v1/jobs/${job}/active`)).statusCode).toBe(200);
-      expect((await json('PUT', `/api/v1/jobs/${job}/active`, { startDate: '2026-11-26', endDate: '2026-11-27' })).statusCode).toBe(200);
+      expect(
+        (await json('PUT', `/api/v1/jobs/${job}/active`, { startDate: '2026-11-26', endDate: '2026-11-27' }))
+          .statusCode,
+      ).toBe(200);
       t.clock.now = Date.parse('2026-11-28T00:00:00Z');
       expect(await t.app.changeFeed.sweepClosedJobs()).toBeGreaterThanOrEqual(1);
       // The window's end, the deactivation, the second window's end.
@@ -183,7 +278,7 @@ describe.each(ENGINES)('the change feed on %s', (engine) => {
     }
   });
 
-  it('refuses a cursor that is not one of the feed\'s (400) and one older than what is kept (410 C0013)', async () => {
+  it("refuses a cursor that is not one of the feed's (400) and one older than what is kept (410 C0013)", async () => {
     const now = (await feed('?after=now')).nextCursor;
     const epoch = Buffer.from(now, 'base64url').toString('utf8').split('.')[1]!;
     const cursor = (text: string) => Buffer.from(text).toString('base64url');
@@ -221,40 +316,54 @@ describe.each(ENGINES)('the change feed on %s', (engine) => {
   });
 
   // PostgreSQL hands out sequence numbers before commit: the trap the feed's counter row closes. (SQLite has one writer.)
-  it.runIf(engine === 'postgres')('never shows a change before one that commits earlier with a lower position (writes at once on two connections)', async () => {
-    const start = (await feed('?after=now')).nextCursor;
-    const second = t.db.reopen();
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => { release = resolve; });
-    let recorded!: () => void;
-    const inserted = new Promise<void>((resolve) => { recorded = resolve; });
-    // A writer that has recorded its change and not yet committed.
-    const slow = second.db.transaction().execute(async (trx) => {
-      await recordChanges(trx, [{ type: 'post.deleted', resourceId: 999_001, companyId: null }], t.clock.now);
-      // Its statements are held until the transaction next waits for one (sent-later.ts): this one sends them.
-      await sql`SELECT 1`.execute(trx);
-      recorded();
-      await held;
-    });
-    await inserted;
-    // Another write through the API meanwhile: it waits on the counter row until the first commits.
-    const quick = parts('POST', '/api/v1/posts', [jsonPart({ text: '동시에 커밋' })]);
-    await new Promise((r) => setTimeout(r, 300));
-    expect((await feed(`?after=${start}`)).items).toEqual([]);
-    release();
-    await slow;
-    const answer = await quick;
-    expect(answer.statusCode, answer.body).toBe(201);
-    const created = answer.json().postId as number;
-    const { items } = await follow(start);
-    expect(items.map((c) => [c.type, c.resource.id])).toEqual([['post.deleted', '999001'], ['post.created', String(created)]]);
-    await second.close();
-  }, 30_000);
+  it.runIf(engine === 'postgres')(
+    'never shows a change before one that commits earlier with a lower position (writes at once on two connections)',
+    async () => {
+      const start = (await feed('?after=now')).nextCursor;
+      const second = t.db.reopen();
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let recorded!: () => void;
+      const inserted = new Promise<void>((resolve) => {
+        recorded = resolve;
+      });
+      // A writer that has recorded its change and not yet committed.
+      const slow = second.db.transaction().execute(async (trx) => {
+        await recordChanges(trx, [{ type: 'post.deleted', resourceId: 999_001, companyId: null }], t.clock.now);
+        // Its statements are held until the transaction next waits for one (sent-later.ts): this one sends them.
+        await sql`SELECT 1`.execute(trx);
+        recorded();
+        await held;
+      });
+      await inserted;
+      // Another write through the API meanwhile: it waits on the counter row until the first commits.
+      const quick = parts('POST', '/api/v1/posts', [jsonPart({ text: '동시에 커밋' })]);
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await feed(`?after=${start}`)).items).toEqual([]);
+      release();
+      await slow;
+      const answer = await quick;
+      expect(answer.statusCode, answer.body).toBe(201);
+      const created = answer.json().postId as number;
+      const { items } = await follow(start);
+      expect(items.map((c) => [c.type, c.resource.id])).toEqual([
+        ['post.deleted', '999001'],
+        ['post.created', String(created)],
+      ]);
+      await second.close();
+    },
+    30_000,
+  );
 
   it('lets a client that replays the feed rebuild exactly the public state after random writes of every kind', async () => {
     const start = (await feed('?after=now')).nextCursor;
     let seed = engine === 'sqlite' ? 7 : 11;
-    const random = (n: number) => { seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648; return Math.floor(seed / 65_536) % n; };
+    const random = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return Math.floor(seed / 65_536) % n;
+    };
     const posts: number[] = [];
     const jobs = new Map<number, 'draft' | 'published' | 'finish' | 'deleted'>();
     const events = new Map<string, boolean>();
@@ -267,24 +376,69 @@ describe.each(ENGINES)('the change feed on %s', (engine) => {
       const event = pick(live(events, (alive) => alive));
       switch (random(9)) {
         case 0: {
-          const id = (await parts('POST', '/api/v1/posts', [jsonPart({ text: `재현 ${step}` })])).json().postId as number;
+          const id = (await parts('POST', '/api/v1/posts', [jsonPart({ text: `재현 ${step}` })])).json()
+            .postId as number;
           posts.push(id);
           livePosts.add(id);
           break;
         }
-        case 1: if (post) await parts('PUT', `/api/v1/posts/${post}`, [jsonPart({ text: `재현 고침 ${step}` })]); break;
-        case 2: if (post) { await json('DELETE', `/api/v1/posts/${post}`); livePosts.delete(post); } break;
-        case 3: jobs.set((await parts('POST', '/api/v1/jobs/platform?companyId=acme-labs', [jsonPart(NEW_JOB)])).json().jobId, 'draft'); break;
-        case 4:
-          if (job && jobs.get(job) !== 'published') { expect((await json('PUT', `/api/v1/jobs/${job}/active`, { startDate: '2026-11-01' })).statusCode).toBe(200); jobs.set(job, 'published'); }
-          else if (job) { expect((await json('DELETE', `/api/v1/jobs/${job}/active`)).statusCode).toBe(200); jobs.set(job, 'finish'); }
+        case 1:
+          if (post) await parts('PUT', `/api/v1/posts/${post}`, [jsonPart({ text: `재현 고침 ${step}` })]);
           break;
-        case 5: if (job) expect((await parts('PATCH', `/api/v1/jobs/${job}?type=PLATFORM`, [jsonPart({ jobSubtitle: `부제 ${step}` })])).statusCode).toBe(200); break;
-        case 6: if (job) { expect((await json('DELETE', `/api/v1/jobs/${job}`)).statusCode).toBe(204); jobs.set(job, 'deleted'); } break;
-        case 7: events.set((await parts('POST', '/api/v1/events?companyId=acme-labs', [jsonPart(NEW_EVENT)])).json().eventId, true); break;
+        case 2:
+          if (post) {
+            await json('DELETE', `/api/v1/posts/${post}`);
+            livePosts.delete(post);
+          }
+          break;
+        case 3:
+          jobs.set(
+            (await parts('POST', '/api/v1/jobs/platform?companyId=acme-labs', [jsonPart(NEW_JOB)])).json().jobId,
+            'draft',
+          );
+          break;
+        case 4:
+          if (job && jobs.get(job) !== 'published') {
+            expect((await json('PUT', `/api/v1/jobs/${job}/active`, { startDate: '2026-11-01' })).statusCode).toBe(200);
+            jobs.set(job, 'published');
+          } else if (job) {
+            expect((await json('DELETE', `/api/v1/jobs/${job}/active`)).statusCode).toBe(200);
+            jobs.set(job, 'finish');
+          }
+          break;
+        case 5:
+          if (job)
+            expect(
+              (await parts('PATCH', `/api/v1/jobs/${job}?type=PLATFORM`, [jsonPart({ jobSubtitle: `부제 ${step}` })]))
+                .statusCode,
+            ).toBe(200);
+          break;
+        case 6:
+          if (job) {
+            expect((await json('DELETE', `/api/v1/jobs/${job}`)).statusCode).toBe(204);
+            jobs.set(job, 'deleted');
+          }
+          break;
+        case 7:
+          events.set(
+            (await parts('POST', '/api/v1/events?companyId=acme-labs', [jsonPart(NEW_EVENT)])).json().eventId,
+            true,
+          );
+          break;
         default:
-          if (event && random(3) === 0) { expect((await json('DELETE', `/api/v1/events/${event}`)).statusCode).toBe(204); events.set(event, false); }
-          else if (event) expect((await json('POST', `/api/v1/events/${event}/faqs`, { categoryName: '일반', title: `질문 ${step}`, content: '답' })).statusCode).toBe(201);
+          if (event && random(3) === 0) {
+            expect((await json('DELETE', `/api/v1/events/${event}`)).statusCode).toBe(204);
+            events.set(event, false);
+          } else if (event)
+            expect(
+              (
+                await json('POST', `/api/v1/events/${event}/faqs`, {
+                  categoryName: '일반',
+                  title: `질문 ${step}`,
+                  content: '답',
+                })
+              ).statusCode,
+            ).toBe(201);
       }
     }
     // The copy a builder keeps: each change puts the resource, a deletion takes it out.
@@ -294,7 +448,11 @@ describe.each(ENGINES)('the change feed on %s', (engine) => {
       if (c.type.endsWith('.deleted')) copy.delete(key);
       else copy.set(key, c.data);
     }
-    const named = [...posts.map((id) => `post/${id}`), ...[...jobs.keys()].map((id) => `job/${id}`), ...[...events.keys()].map((id) => `event/${id}`)];
+    const named = [
+      ...posts.map((id) => `post/${id}`),
+      ...[...jobs.keys()].map((id) => `job/${id}`),
+      ...[...events.keys()].map((id) => `event/${id}`),
+    ];
     expect(named.length).toBeGreaterThan(10);
     for (const key of named) {
       const [type, id] = key.split('/');
@@ -307,9 +465,25 @@ describe.each(ENGINES)('the change feed on %s', (engine) => {
 async function issue(s: ListeningApp): Promise<string> {
   const pkce = await createPkcePair();
   const { clientId, clientSecret, redirectUri } = s.demo.client;
-  const url = new URL(authorizeUrl({ baseUrl: s.base, clientId, redirectUri, scope: ['post:write'], state: 'feed', codeChallenge: pkce.challenge }));
+  const url = new URL(
+    authorizeUrl({
+      baseUrl: s.base,
+      clientId,
+      redirectUri,
+      scope: ['post:write'],
+      state: 'feed',
+      codeChallenge: pkce.challenge,
+    }),
+  );
   const callback = await new Browser(fetchSend(s.base)).authorize(url.pathname + url.search, s.demo.user);
-  const tokens = await exchangeCode({ baseUrl: s.base, clientId, clientSecret, code: callback.searchParams.get('code')!, redirectUri, codeVerifier: pkce.verifier });
+  const tokens = await exchangeCode({
+    baseUrl: s.base,
+    clientId,
+    clientSecret,
+    code: callback.searchParams.get('code')!,
+    redirectUri,
+    codeVerifier: pkce.verifier,
+  });
   return tokens.access_token;
 }
 
@@ -327,26 +501,44 @@ describe.each(ENGINES)('the change feed across two instances on %s', (engine) =>
 
   it('shows a write made on one instance in the feed read on the other at once, complete', async () => {
     const key = { 'x-svc-api-key': a.demo.apiKey };
-    const cursor = (await (await fetch(`${a.base}/api/v1/changes?after=now`, { headers: key })).json() as ChangePage).nextCursor;
+    const cursor = ((await (await fetch(`${a.base}/api/v1/changes?after=now`, { headers: key })).json()) as ChangePage)
+      .nextCursor;
     const token = await issue(a);
     const body = multipart([jsonPart({ text: '다른 인스턴스에서 쓴 글' })]);
-    const created = await fetch(`${b.base}/api/v1/posts`, { method: 'POST', headers: { ...body.headers, ...bearer(token) }, body: body.payload });
+    const created = await fetch(`${b.base}/api/v1/posts`, {
+      method: 'POST',
+      headers: { ...body.headers, ...bearer(token) },
+      body: body.payload,
+    });
     expect(created.status).toBe(201);
-    const { postId } = await created.json() as { postId: number };
-    const page = await (await fetch(`${a.base}/api/v1/changes?after=${cursor}`, { headers: key })).json() as ChangePage;
+    const { postId } = (await created.json()) as { postId: number };
+    const page = (await (
+      await fetch(`${a.base}/api/v1/changes?after=${cursor}`, { headers: key })
+    ).json()) as ChangePage;
     expect(page.items.map((c) => [c.type, c.resource.id])).toEqual([['post.created', String(postId)]]);
-    expect(page.items[0]!.data).toEqual(await (await fetch(`${a.base}/api/v1/posts/${postId}`, { headers: key })).json());
+    expect(page.items[0]!.data).toEqual(
+      await (await fetch(`${a.base}/api/v1/posts/${postId}`, { headers: key })).json(),
+    );
   });
 });
 
-describe('the change feed\'s timers', () => {
+describe("the change feed's timers", () => {
   it('start when the app is ready: a sweep never runs before every area can complete its changes', async () => {
     // One of the demo's hiring jobs has a window that ended a moment before TEST_NOW: the first sweep closes it.
     const db = await createTestDatabase('sqlite');
     const demo = await generateDemoData(db.database, { now: TEST_NOW });
-    await db.database.db.updateTable('jobs').set({ end_at: TEST_NOW - 1_000 }).where('id', '=', demo.jobs.hiring).execute();
+    await db.database.db
+      .updateTable('jobs')
+      .set({ end_at: TEST_NOW - 1_000 })
+      .where('id', '=', demo.jobs.hiring)
+      .execute();
     const config = testConfig();
-    const closed = () => db.database.db.selectFrom('change_events').select(['position', 'ready']).where('type', '=', 'job.closed').execute();
+    const closed = () =>
+      db.database.db
+        .selectFrom('change_events')
+        .select(['position', 'ready'])
+        .where('type', '=', 'job.closed')
+        .execute();
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     try {
       const app = await buildApp({ config, database: db.database, clock: () => TEST_NOW, logger: false });

@@ -14,7 +14,14 @@ describe('operator CLI', () => {
   let env: Record<string, string>;
   let out: string[];
   let err: string[];
-  const io = { out: (l: string) => { out.push(l); }, err: (l: string) => { err.push(l); } };
+  const io = {
+    out: (l: string) => {
+      out.push(l);
+    },
+    err: (l: string) => {
+      err.push(l);
+    },
+  };
   const run = (...argv: string[]) => runCli(argv, io, env);
 
   beforeEach(() => {
@@ -23,7 +30,9 @@ describe('operator CLI', () => {
     out = [];
     err = [];
   });
-  afterEach(() => { fs.rmSync(dir, { recursive: true, force: true }); });
+  afterEach(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 
   it('migrates the database named by the settings', async () => {
     expect(await run('migrate')).toBe(0);
@@ -38,18 +47,25 @@ describe('operator CLI', () => {
   });
 
   const groups = [...new Set(COMMANDS.filter((c) => c.name.includes(' ')).map((c) => c.name.split(' ')[0]!))];
-  it.each(groups)('lists the commands of the group "%s" on --help, -h and help, and on the group alone as a usage error', async (group) => {
-    const members = COMMANDS.filter((c) => c.name.startsWith(`${group} `));
-    for (const argv of [[group, '--help'], [group, '-h'], ['help', group]]) {
+  it.each(groups)(
+    'lists the commands of the group "%s" on --help, -h and help, and on the group alone as a usage error',
+    async (group) => {
+      const members = COMMANDS.filter((c) => c.name.startsWith(`${group} `));
+      for (const argv of [
+        [group, '--help'],
+        [group, '-h'],
+        ['help', group],
+      ]) {
+        out = [];
+        expect(await run(...argv), argv.join(' ')).toBe(0);
+        for (const c of members) expect(out.join('\n')).toContain(c.usage);
+        expect(out.join('\n')).not.toContain('migrate ');
+      }
       out = [];
-      expect(await run(...argv), argv.join(' ')).toBe(0);
-      for (const c of members) expect(out.join('\n')).toContain(c.usage);
-      expect(out.join('\n')).not.toContain('migrate ');
-    }
-    out = [];
-    expect(await run(group)).toBe(2);
-    expect(out.join('\n')).toContain(`npm run cli -- ${group} <command>`);
-  });
+      expect(await run(group)).toBe(2);
+      expect(out.join('\n')).toContain(`npm run cli -- ${group} <command>`);
+    },
+  );
 
   it('creates an app whose key is printed once and authenticates', async () => {
     expect(await run('apps', 'create', '--name', 'Partner app')).toBe(0);
@@ -74,9 +90,20 @@ describe('operator CLI', () => {
     const database = openDatabase({ kind: 'sqlite', url: path.join(dir, 'service.sqlite') });
     try {
       const { db } = database;
-      const { id: endpointId } = await new WebhookEndpoints(db, Buffer.alloc(32), 10).create(1, 'https://hooks.example.com/in', [], Date.now());
-      const ping = await db.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', endpointId).executeTakeFirstOrThrow();
-      const state = async () => (await db.selectFrom('webhook_deliveries').select('state').where('id', '=', ping.id).executeTakeFirstOrThrow()).state;
+      const { id: endpointId } = await new WebhookEndpoints(db, Buffer.alloc(32), 10).create(
+        1,
+        'https://hooks.example.com/in',
+        [],
+        Date.now(),
+      );
+      const ping = await db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('endpoint_id', '=', endpointId)
+        .executeTakeFirstOrThrow();
+      const state = async () =>
+        (await db.selectFrom('webhook_deliveries').select('state').where('id', '=', ping.id).executeTakeFirstOrThrow())
+          .state;
       out.length = 0;
       expect(await run('webhooks', 'list')).toBe(0);
       expect(out).toEqual([`${endpointId}  app 1  https://hooks.example.com/in  active  1 waiting`]);
@@ -95,11 +122,15 @@ describe('operator CLI', () => {
       expect(await run('webhooks', 'enable', '--endpoint', 'ep_nothing')).toBe(2);
 
       expect(await run('apps', 'delete', '--app', '1')).toBe(2);
-      expect(await new AppKeyService(new AccountsRepository(db, Date.now), 0).authenticate(key)).toMatchObject({ appId: 1 });
+      expect(await new AppKeyService(new AccountsRepository(db, Date.now), 0).authenticate(key)).toMatchObject({
+        appId: 1,
+      });
       out.length = 0;
       expect(await run('apps', 'delete', '--app', '1', '--yes')).toBe(0);
-      expect(out).toEqual(['App 1 deleted: 1 key(s) stopped, 0 grant(s) revoked.',
-        'Running instances refuse its keys and tokens within their caches\' lifetime (no revocation channel reached).']);
+      expect(out).toEqual([
+        'App 1 deleted: 1 key(s) stopped, 0 grant(s) revoked.',
+        "Running instances refuse its keys and tokens within their caches' lifetime (no revocation channel reached).",
+      ]);
       expect(await new AppKeyService(new AccountsRepository(db, Date.now), 0).authenticate(key)).toBeNull();
       expect(await db.selectFrom('webhook_endpoints').select('id').execute()).toEqual([]);
       expect(await run('apps', 'delete', '--app', '1', '--yes')).toBe(2);
@@ -111,14 +142,45 @@ describe('operator CLI', () => {
   it('creates users and companies and grants company-wide and resource roles', async () => {
     expect(await run('users', 'create', '--email', 'ada@example.com', '--name', 'Ada', '--handle', 'ada')).toBe(0);
     expect(out.join('\n')).toMatch(/Password \(shown once\): \S{16}/);
-    expect(await run('companies', 'create', '--handle', 'lovelace', '--name', 'Lovelace Ltd', '--industry', 'IT_SOFTWARE', '--size', 'SMALL')).toBe(0);
-    expect(await run('roles', 'grant', '--user', 'ada@example.com', '--company', 'lovelace', '--role', 'RECRUITER')).toBe(0);
-    expect(await run('roles', 'grant', '--user', 'ada@example.com', '--company', 'lovelace', '--role', 'JOB_VIEWER', '--resource-type', 'JOB', '--resource-id', '42')).toBe(0);
+    expect(
+      await run(
+        'companies',
+        'create',
+        '--handle',
+        'lovelace',
+        '--name',
+        'Lovelace Ltd',
+        '--industry',
+        'IT_SOFTWARE',
+        '--size',
+        'SMALL',
+      ),
+    ).toBe(0);
+    expect(
+      await run('roles', 'grant', '--user', 'ada@example.com', '--company', 'lovelace', '--role', 'RECRUITER'),
+    ).toBe(0);
+    expect(
+      await run(
+        'roles',
+        'grant',
+        '--user',
+        'ada@example.com',
+        '--company',
+        'lovelace',
+        '--role',
+        'JOB_VIEWER',
+        '--resource-type',
+        'JOB',
+        '--resource-id',
+        '42',
+      ),
+    ).toBe(0);
     const database = openDatabase({ kind: 'sqlite', url: path.join(dir, 'service.sqlite') });
     try {
       expect(await database.db.selectFrom('company_roles').select('role').execute()).toEqual([{ role: 'RECRUITER' }]);
-      expect(await database.db.selectFrom('resource_roles').select(['resource_type', 'resource_id', 'role']).execute())
-        .toEqual([{ resource_type: 'JOB', resource_id: '42', role: 'JOB_VIEWER' }]);
+      expect(
+        await database.db.selectFrom('resource_roles').select(['resource_type', 'resource_id', 'role']).execute(),
+      ).toEqual([{ resource_type: 'JOB', resource_id: '42', role: 'JOB_VIEWER' }]);
       const user = await database.db.selectFrom('users').select('password_hash').executeTakeFirstOrThrow();
       expect(user.password_hash).toMatch(/^\$argon2id\$/);
     } finally {
@@ -127,26 +189,92 @@ describe('operator CLI', () => {
   });
 
   it('lists users, companies, roles and apps, revokes roles, rotates keys with an overlap and shows the audit trail', async () => {
-    expect(await run('users', 'create', '--email', 'ada@example.com', '--name', 'Ada', '--handle', 'ada', '--password', 'correct-horse-battery')).toBe(0);
-    expect(await run('companies', 'create', '--handle', 'lovelace', '--name', 'Lovelace Ltd', '--industry', 'IT_SOFTWARE', '--size', 'SMALL')).toBe(0);
-    expect(await run('roles', 'grant', '--user', 'ada@example.com', '--company', 'lovelace', '--role', 'RECRUITER')).toBe(0);
-    expect(await run('roles', 'grant', '--user', 'ada@example.com', '--company', 'lovelace', '--role', 'JOB_VIEWER', '--resource-type', 'JOB', '--resource-id', '42')).toBe(0);
+    expect(
+      await run(
+        'users',
+        'create',
+        '--email',
+        'ada@example.com',
+        '--name',
+        'Ada',
+        '--handle',
+        'ada',
+        '--password',
+        'correct-horse-battery',
+      ),
+    ).toBe(0);
+    expect(
+      await run(
+        'companies',
+        'create',
+        '--handle',
+        'lovelace',
+        '--name',
+        'Lovelace Ltd',
+        '--industry',
+        'IT_SOFTWARE',
+        '--size',
+        'SMALL',
+      ),
+    ).toBe(0);
+    expect(
+      await run('roles', 'grant', '--user', 'ada@example.com', '--company', 'lovelace', '--role', 'RECRUITER'),
+    ).toBe(0);
+    expect(
+      await run(
+        'roles',
+        'grant',
+        '--user',
+        'ada@example.com',
+        '--company',
+        'lovelace',
+        '--role',
+        'JOB_VIEWER',
+        '--resource-type',
+        'JOB',
+        '--resource-id',
+        '42',
+      ),
+    ).toBe(0);
     expect(await run('apps', 'create', '--name', 'Partner app')).toBe(0);
     out = [];
     expect(await run('users', 'list')).toBe(0);
     expect(await run('companies', 'list')).toBe(0);
     expect(await run('roles', 'list', '--company', 'lovelace')).toBe(0);
-    expect(out).toEqual(expect.arrayContaining([
-      '1  ada@example.com  @ada  Ada', '1  lovelace  Lovelace Ltd  (IT_SOFTWARE, SMALL)',
-      'lovelace  ada@example.com  RECRUITER', 'lovelace  ada@example.com  JOB_VIEWER on JOB 42',
-    ]));
+    expect(out).toEqual(
+      expect.arrayContaining([
+        '1  ada@example.com  @ada  Ada',
+        '1  lovelace  Lovelace Ltd  (IT_SOFTWARE, SMALL)',
+        'lovelace  ada@example.com  RECRUITER',
+        'lovelace  ada@example.com  JOB_VIEWER on JOB 42',
+      ]),
+    );
 
-    expect(await run('roles', 'revoke', '--user', 'ada@example.com', '--company', 'lovelace', '--role', 'RECRUITER')).toBe(0);
-    expect(await run('roles', 'revoke', '--user', 'ada@example.com', '--company', 'lovelace', '--role', 'JOB_VIEWER', '--resource-type', 'JOB', '--resource-id', '42')).toBe(0);
+    expect(
+      await run('roles', 'revoke', '--user', 'ada@example.com', '--company', 'lovelace', '--role', 'RECRUITER'),
+    ).toBe(0);
+    expect(
+      await run(
+        'roles',
+        'revoke',
+        '--user',
+        'ada@example.com',
+        '--company',
+        'lovelace',
+        '--role',
+        'JOB_VIEWER',
+        '--resource-type',
+        'JOB',
+        '--resource-id',
+        '42',
+      ),
+    ).toBe(0);
     out = [];
     expect(await run('roles', 'list')).toBe(0);
     expect(out).toEqual(['No roles.']);
-    expect(await run('roles', 'revoke', '--user', 'ada@example.com', '--company', 'lovelace', '--role', 'RECRUITER')).toBe(1);
+    expect(
+      await run('roles', 'revoke', '--user', 'ada@example.com', '--company', 'lovelace', '--role', 'RECRUITER'),
+    ).toBe(1);
     expect(err.join('\n')).toContain('does not hold RECRUITER at lovelace');
 
     out = [];
@@ -168,8 +296,16 @@ describe('operator CLI', () => {
   });
 
   it.each([
-    [['companies', 'create', '--handle', 'x', '--name', 'X', '--industry', 'IT_SOFTWARE', '--size', 'ENORMOUS'], 2, '--size must be one of'],
-    [['companies', 'create', '--handle', 'bad handle', '--name', 'X', '--industry', 'IT_SOFTWARE', '--size', 'TINY'], 2, '--handle must be'],
+    [
+      ['companies', 'create', '--handle', 'x', '--name', 'X', '--industry', 'IT_SOFTWARE', '--size', 'ENORMOUS'],
+      2,
+      '--size must be one of',
+    ],
+    [
+      ['companies', 'create', '--handle', 'bad handle', '--name', 'X', '--industry', 'IT_SOFTWARE', '--size', 'TINY'],
+      2,
+      '--handle must be',
+    ],
     [['apps', 'create'], 2, '--name is required'],
     [['apps', 'create', '--name', 'x', '--colour', 'red'], 2, "Unknown option '--colour'"],
     [['users', 'create', '--email', 'not-an-email', '--name', 'N', '--handle', 'h'], 2, '--email must be'],
@@ -207,13 +343,24 @@ describe('operator CLI', () => {
     expect(fs.existsSync(path.join(dir, 'search-index', 'jobs.idx'))).toBe(true);
     out = [];
     expect(await run('search', 'check')).toBe(0);
-    expect(out.filter((line) => line.startsWith('OK: the saved copy and the changes since equal a build from the tables'))).toHaveLength(2);
+    expect(
+      out.filter((line) => line.startsWith('OK: the saved copy and the changes since equal a build from the tables')),
+    ).toHaveLength(2);
     // A post and a job changed behind the change log's back (no write of the service does this): the check says so.
     const database = openDatabase({ kind: 'sqlite', url: path.join(dir, 'service.sqlite') });
     try {
       const post = await database.db.selectFrom('posts').select('id').orderBy('id').executeTakeFirstOrThrow();
-      await database.db.updateTable('posts').set({ content: 'changed behind the log' }).where('id', '=', post.id).execute();
-      const job = await database.db.selectFrom('jobs').select('id').where('status', '=', 'published').orderBy('id').executeTakeFirstOrThrow();
+      await database.db
+        .updateTable('posts')
+        .set({ content: 'changed behind the log' })
+        .where('id', '=', post.id)
+        .execute();
+      const job = await database.db
+        .selectFrom('jobs')
+        .select('id')
+        .where('status', '=', 'published')
+        .orderBy('id')
+        .executeTakeFirstOrThrow();
       await database.db.updateTable('jobs').set({ view_count: 123_456 }).where('id', '=', job.id).execute();
       expect(await run('search', 'check')).toBe(1);
       expect(err.join('\n')).toMatch(/DIVERGED: 1 of \d+ posts/);
@@ -226,7 +373,10 @@ describe('operator CLI', () => {
   });
 
   it('runs as a program through npm run cli', () => {
-    const output = execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'apps', 'create', '--help'], { encoding: 'utf8', env: { ...process.env, ...env } });
+    const output = execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'apps', 'create', '--help'], {
+      encoding: 'utf8',
+      env: { ...process.env, ...env },
+    });
     expect(output).toContain('apps create --name NAME');
   });
 });

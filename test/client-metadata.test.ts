@@ -28,7 +28,10 @@ describe.each(ENGINES)('clients known by their metadata document on %s', (engine
     documents = http.createServer((request, response) => {
       fetched.push(request.url!);
       const answer = served.get(request.url!) ?? { status: 404, body: 'not here' };
-      response.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...(answer.cacheControl ? { 'cache-control': answer.cacheControl } : {}) });
+      response.writeHead(answer.status ?? 200, {
+        'content-type': 'application/json',
+        ...(answer.cacheControl ? { 'cache-control': answer.cacheControl } : {}),
+      });
       response.end(answer.body);
     });
     await new Promise<void>((resolve) => documents.listen(0, '127.0.0.1', resolve));
@@ -46,20 +49,39 @@ describe.each(ENGINES)('clients known by their metadata document on %s', (engine
   };
   const send: Send = async (method, url, headers, body) => {
     const res = await t.app.inject({ method, url, headers, payload: body });
-    return { status: res.statusCode, headers: res.headers as Record<string, string | string[] | undefined>, body: res.body };
+    return {
+      status: res.statusCode,
+      headers: res.headers as Record<string, string | string[] | undefined>,
+      body: res.body,
+    };
   };
-  const authorizeUrl = (clientId: string, verifier: string, extra: Record<string, string> = {}) => `/oauth/authorize?${new URLSearchParams({
-    response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, scope: 'profile', state: 's',
-    code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256', resource: `${t.base}/mcp`, ...extra,
-  }).toString()}`;
+  const authorizeUrl = (clientId: string, verifier: string, extra: Record<string, string> = {}) =>
+    `/oauth/authorize?${new URLSearchParams({
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      scope: 'profile',
+      state: 's',
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+      resource: `${t.base}/mcp`,
+      ...extra,
+    }).toString()}`;
 
   it('is advertised in the authorization server metadata', async () => {
-    const metadata = await (await fetch(`${t.base}/.well-known/oauth-authorization-server`)).json() as Record<string, unknown>;
+    const metadata = (await (await fetch(`${t.base}/.well-known/oauth-authorization-server`)).json()) as Record<
+      string,
+      unknown
+    >;
     expect(metadata.client_id_metadata_document_supported).toBe(true);
   });
 
   it('signs a user in to an agent known only by its document: consent names it, the token works at the MCP endpoint', async () => {
-    const clientId = serve('/agents/helper.json', { client_name: 'Helpful Agent', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
+    const clientId = serve('/agents/helper.json', {
+      client_name: 'Helpful Agent',
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: 'none',
+    });
     const verifier = randomBytes(32).toString('base64url');
     const browser = new Browser(send);
     let page = await browser.request('GET', authorizeUrl(clientId, verifier));
@@ -73,15 +95,25 @@ describe.each(ENGINES)('clients known by their metadata document on %s', (engine
     expect(`${callback.origin}${callback.pathname}`).toBe(REDIRECT);
 
     const token = await t.app.inject({
-      method: 'POST', url: '/oauth/token', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      method: 'POST',
+      url: '/oauth/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: new URLSearchParams({
-        grant_type: 'authorization_code', client_id: clientId, code: callback.searchParams.get('code')!, redirect_uri: REDIRECT,
-        code_verifier: verifier, resource: `${t.base}/mcp`,
+        grant_type: 'authorization_code',
+        client_id: clientId,
+        code: callback.searchParams.get('code')!,
+        redirect_uri: REDIRECT,
+        code_verifier: verifier,
+        resource: `${t.base}/mcp`,
       }).toString(),
     });
     expect(token.statusCode, token.body).toBe(200);
     const agent = new Client({ name: 'helpful-agent', version: '1.0.0' });
-    await agent.connect(new StreamableHTTPClientTransport(new URL(`${t.base}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token.json().access_token}` } } }));
+    await agent.connect(
+      new StreamableHTTPClientTransport(new URL(`${t.base}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${token.json().access_token}` } },
+      }),
+    );
     try {
       const me = await agent.callTool({ name: 'get_me', arguments: {} });
       expect(me.structuredContent).toMatchObject({ preferred_username: t.demo.user.handle });
@@ -101,34 +133,63 @@ describe.each(ENGINES)('clients known by their metadata document on %s', (engine
       expect(page.body).toMatch(text);
       expect(page.headers.location).toBeUndefined();
     };
-    served.set('/agents/other.json', { body: JSON.stringify({ client_id: 'https://elsewhere.example/agent.json', redirect_uris: [REDIRECT] }) });
+    served.set('/agents/other.json', {
+      body: JSON.stringify({ client_id: 'https://elsewhere.example/agent.json', redirect_uris: [REDIRECT] }),
+    });
     await refused(`${docBase}/agents/other.json`, /client_id is not the URL/);
-    await refused(serve('/agents/wrong-redirect.json', { redirect_uris: ['https://app.example/cb'] }), /redirect_uri is missing or is not registered/);
-    await refused(serve('/agents/secret.json', { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'client_secret_basic' }), /not supported here/);
-    await refused(serve('/agents/large.json', { redirect_uris: [REDIRECT], client_name: 'x'.repeat(6_000) }), /larger than 5120 bytes/);
+    await refused(
+      serve('/agents/wrong-redirect.json', { redirect_uris: ['https://app.example/cb'] }),
+      /redirect_uri is missing or is not registered/,
+    );
+    await refused(
+      serve('/agents/secret.json', { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'client_secret_basic' }),
+      /not supported here/,
+    );
+    await refused(
+      serve('/agents/large.json', { redirect_uris: [REDIRECT], client_name: 'x'.repeat(6_000) }),
+      /larger than 5120 bytes/,
+    );
     await refused(`${docBase}/agents/missing.json`, /answered 404/);
     // A host that is not allowed is fetched only at a public address: this one is refused before any connection.
     const elsewhere = `https://127.0.0.1:${await freePort()}/agent.json`;
     await refused(elsewhere, /could not be fetched/);
     // Hidden characters in a name (U+0000, a bidirectional override, a zero-width space) or a redirect URI: one rule on both engines.
     for (const [i, name] of ['Demo\u0000app', 'Demo app\u202E', 'Demo\u200Bapp'].entries()) {
-      await refused(serve(`/agents/hidden-${i}.json`, { client_name: name, redirect_uris: [REDIRECT] }), /client_name holds control or formatting characters/);
+      await refused(
+        serve(`/agents/hidden-${i}.json`, { client_name: name, redirect_uris: [REDIRECT] }),
+        /client_name holds control or formatting characters/,
+      );
     }
-    await refused(serve('/agents/hidden-uri.json', { redirect_uris: [`${REDIRECT}\u0000`] }), /needs 1 to 10 redirect_uris/);
+    await refused(
+      serve('/agents/hidden-uri.json', { redirect_uris: [`${REDIRECT}\u0000`] }),
+      /needs 1 to 10 redirect_uris/,
+    );
   });
 
-  it('shows the document\'s host beside its name wherever the name appears: sign-in, consent, Connected apps', async () => {
+  it("shows the document's host beside its name wherever the name appears: sign-in, consent, Connected apps", async () => {
     const clientId = serve('/agents/lookalike.json', { client_name: 'Demo app', redirect_uris: [REDIRECT] });
     const verifier = randomBytes(32).toString('base64url');
     const browser = new Browser(send);
     const signIn = await browser.request('GET', authorizeUrl(clientId, verifier));
     expect(signIn.body).toContain(`Demo app (${new URL(docBase).host})`);
-    const consent = await browser.request('GET', (await browser.signIn(signIn, t.demo.user.email, t.demo.user.password)).headers.location as string);
+    const consent = await browser.request(
+      'GET',
+      (await browser.signIn(signIn, t.demo.user.email, t.demo.user.password)).headers.location as string,
+    );
     expect(consent.body).toContain(`Demo app (${new URL(docBase).host})`);
     const callback = new URL((await browser.decide(consent, 'allow')).headers.location as string);
     const token = await t.app.inject({
-      method: 'POST', url: '/oauth/token', headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ grant_type: 'authorization_code', client_id: clientId, code: callback.searchParams.get('code')!, redirect_uri: REDIRECT, code_verifier: verifier, resource: `${t.base}/mcp` }).toString(),
+      method: 'POST',
+      url: '/oauth/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({
+        grant_type: 'authorization_code',
+        client_id: clientId,
+        code: callback.searchParams.get('code')!,
+        redirect_uri: REDIRECT,
+        code_verifier: verifier,
+        resource: `${t.base}/mcp`,
+      }).toString(),
     });
     expect(token.statusCode, token.body).toBe(200);
     const connected = await browser.request('GET', '/console/connected');
@@ -138,10 +199,17 @@ describe.each(ENGINES)('clients known by their metadata document on %s', (engine
   it('shows the errors of a client nobody has approved on its own page, never redirecting them; redirects them once a user has approved it', async () => {
     // An attacker's document lists any https URL: an open redirector if errors went there before anyone approved the client.
     const landing = 'https://attacker.example/landing';
-    const clientId = serve('/agents/redirector.json', { client_name: 'Redirector', redirect_uris: [landing, REDIRECT] });
+    const clientId = serve('/agents/redirector.json', {
+      client_name: 'Redirector',
+      redirect_uris: [landing, REDIRECT],
+    });
     const verifier = randomBytes(32).toString('base64url');
     const unsigned = new Browser(send);
-    for (const extra of [{ response_type: 'token' }, { code_challenge_method: 'plain' }, { scope: 'nonsense' }] as Array<Record<string, string>>) {
+    for (const extra of [
+      { response_type: 'token' },
+      { code_challenge_method: 'plain' },
+      { scope: 'nonsense' },
+    ] as Array<Record<string, string>>) {
       const page = await unsigned.request('GET', authorizeUrl(clientId, verifier, { redirect_uri: landing, ...extra }));
       expect(page.status, JSON.stringify(extra)).toBe(400);
       expect(page.headers.location).toBeUndefined();
@@ -159,7 +227,10 @@ describe.each(ENGINES)('clients known by their metadata document on %s', (engine
     expect(redirected.status).toBe(302);
     expect(new URL(redirected.headers.location as string).searchParams.get('error')).toBe('unsupported_response_type');
     // A registered client's errors are redirected as before.
-    const registered = await unsigned.request('GET', `/oauth/authorize?${new URLSearchParams({ response_type: 'token', client_id: t.demo.client.clientId, redirect_uri: t.demo.client.redirectUri }).toString()}`);
+    const registered = await unsigned.request(
+      'GET',
+      `/oauth/authorize?${new URLSearchParams({ response_type: 'token', client_id: t.demo.client.clientId, redirect_uri: t.demo.client.redirectUri }).toString()}`,
+    );
     expect(registered.status).toBe(302);
   });
 });
@@ -171,7 +242,13 @@ describe.each(ENGINES)('a metadata client that sends no resource, on %s', (engin
   beforeAll(async () => {
     documents = http.createServer((request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ client_id: `${docBase}${request.url}`, client_name: 'Editor agent', redirect_uris: [REDIRECT] }));
+      response.end(
+        JSON.stringify({
+          client_id: `${docBase}${request.url}`,
+          client_name: 'Editor agent',
+          redirect_uris: [REDIRECT],
+        }),
+      );
     });
     await new Promise<void>((resolve) => documents.listen(0, '127.0.0.1', resolve));
     docBase = `http://127.0.0.1:${(documents.address() as AddressInfo).port}`;
@@ -184,21 +261,40 @@ describe.each(ENGINES)('a metadata client that sends no resource, on %s', (engin
 
   const send: Send = async (method, url, headers, body) => {
     const res = await t.app.inject({ method, url, headers, payload: body });
-    return { status: res.statusCode, headers: res.headers as Record<string, string | string[] | undefined>, body: res.body };
+    return {
+      status: res.statusCode,
+      headers: res.headers as Record<string, string | string[] | undefined>,
+      body: res.body,
+    };
   };
-  const audienceOf = (jwt: string) => (JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()) as { aud: string }).aud;
+  const audienceOf = (jwt: string) =>
+    (JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()) as { aud: string }).aud;
 
   /** The whole flow for `clientId`, with `resource` only where given; the access token's audience. */
   async function audience(clientId: string, resource?: string): Promise<string> {
     const verifier = randomBytes(32).toString('base64url');
     const query = new URLSearchParams({
-      response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, scope: 'profile', state: 's',
-      code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256', ...(resource ? { resource } : {}),
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      scope: 'profile',
+      state: 's',
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+      ...(resource ? { resource } : {}),
     });
     const callback = await new Browser(send).authorize(`/oauth/authorize?${query.toString()}`, t.demo.user);
     const token = await t.app.inject({
-      method: 'POST', url: '/oauth/token', headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ grant_type: 'authorization_code', client_id: clientId, code: callback.searchParams.get('code')!, redirect_uri: REDIRECT, code_verifier: verifier }).toString(),
+      method: 'POST',
+      url: '/oauth/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({
+        grant_type: 'authorization_code',
+        client_id: clientId,
+        code: callback.searchParams.get('code')!,
+        redirect_uri: REDIRECT,
+        code_verifier: verifier,
+      }).toString(),
     });
     expect(token.statusCode, token.body).toBe(200);
     return audienceOf(token.json().access_token);
@@ -223,7 +319,10 @@ describe('new client metadata documents from one address', () => {
     });
     await new Promise<void>((resolve) => documents.listen(0, '127.0.0.1', resolve));
     docBase = `http://127.0.0.1:${(documents.address() as AddressInfo).port}`;
-    t = await startListeningApp('sqlite', { CLIENT_METADATA_ALLOWED_HOSTS: new URL(docBase).host, LOGIN_MAX_FAILURES_PER_ADDRESS: '20' });
+    t = await startListeningApp('sqlite', {
+      CLIENT_METADATA_ALLOWED_HOSTS: new URL(docBase).host,
+      LOGIN_MAX_FAILURES_PER_ADDRESS: '20',
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -233,7 +332,14 @@ describe('new client metadata documents from one address', () => {
   it('are fetched and stored at a bounded rate: the 21st in a window is refused before any fetch', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 25; i++) {
-      const query = new URLSearchParams({ response_type: 'code', client_id: `${docBase}/flood/${i}.json`, redirect_uri: REDIRECT, scope: 'profile', code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' });
+      const query = new URLSearchParams({
+        response_type: 'code',
+        client_id: `${docBase}/flood/${i}.json`,
+        redirect_uri: REDIRECT,
+        scope: 'profile',
+        code_challenge: 'x'.repeat(43),
+        code_challenge_method: 'S256',
+      });
       const res = await fetch(`${t.base}/oauth/authorize?${query.toString()}`, { redirect: 'manual' });
       statuses.push(res.status);
       if (i === 24) expect(await res.text()).toContain('Too many new client metadata documents');
@@ -241,7 +347,11 @@ describe('new client metadata documents from one address', () => {
     expect(statuses.slice(0, 20).every((status) => status === 200)).toBe(true);
     expect(statuses.slice(20)).toEqual([400, 400, 400, 400, 400]);
     expect(fetches).toBe(20);
-    const stored = await t.db.database.db.selectFrom('oauth_clients').select('client_id').where('client_id', 'like', `${docBase}/flood/%`).execute();
+    const stored = await t.db.database.db
+      .selectFrom('oauth_clients')
+      .select('client_id')
+      .where('client_id', 'like', `${docBase}/flood/%`)
+      .execute();
     expect(stored).toHaveLength(20);
   });
 });

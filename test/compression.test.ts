@@ -5,8 +5,12 @@ import { ENGINES } from './helpers/test-database.js';
 
 describe.each(ENGINES)('compression on %s', (engine) => {
   let t: TestContext;
-  beforeAll(async () => { t = await createTestApp(engine); });
-  afterAll(async () => { await t?.close(); });
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('sends the OpenAPI document with brotli or gzip as the client asks, and plain otherwise', async () => {
     const plain = await t.app.inject({ method: 'GET', url: '/openapi.json' });

@@ -18,7 +18,9 @@ function connect(base: string): Promise<{ socket: net.Socket; received: () => st
     let data = '';
     const socket = net.connect(Number(port), '127.0.0.1');
     socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => { data += chunk; });
+    socket.on('data', (chunk: string) => {
+      data += chunk;
+    });
     socket.on('error', () => undefined);
     const closed = new Promise<number>((done) => socket.on('close', () => done(Date.now() - started)));
     socket.once('connect', () => resolve({ socket, received: () => data, closed }));
@@ -26,14 +28,20 @@ function connect(base: string): Promise<{ socket: net.Socket; received: () => st
   });
 }
 
-const within = <T>(promise: Promise<T>, ms: number) => Promise.race([
-  promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`still open after ${ms} ms`)), ms)),
-]);
+const within = <T>(promise: Promise<T>, ms: number) =>
+  Promise.race([
+    promise,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`still open after ${ms} ms`)), ms)),
+  ]);
 
 describe('connection limits (a real listening server)', () => {
   let s: ListeningApp;
-  beforeAll(async () => { s = await startListeningApp('sqlite', LIMITS); });
-  afterAll(async () => { await s?.close(); });
+  beforeAll(async () => {
+    s = await startListeningApp('sqlite', LIMITS);
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
 
   it('closes sockets that send nothing', async () => {
     const silent = await Promise.all(Array.from({ length: 10 }, () => connect(s.base)));
@@ -45,7 +53,9 @@ describe('connection limits (a real listening server)', () => {
     const c = await connect(s.base);
     const head = 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ' + 'a'.repeat(100);
     let i = 0;
-    const drip = setInterval(() => { if (!c.socket.destroyed && i < head.length) c.socket.write(head[i++]!); }, 50);
+    const drip = setInterval(() => {
+      if (!c.socket.destroyed && i < head.length) c.socket.write(head[i++]!);
+    }, 50);
     try {
       await within(c.closed, 5_000);
     } finally {
@@ -53,13 +63,21 @@ describe('connection limits (a real listening server)', () => {
     }
     expect(c.received()).toMatch(/^HTTP\/1\.1 408/);
     const body = JSON.parse(c.received().split('\r\n\r\n')[1]!);
-    expect(body).toMatchObject({ code: 'C0002', message: expect.stringContaining('did not arrive in time'), details: null });
+    expect(body).toMatchObject({
+      code: 'C0002',
+      message: expect.stringContaining('did not arrive in time'),
+      details: null,
+    });
   });
 
   it('ends a request whose body trickles in past the request deadline', async () => {
     const c = await connect(s.base);
-    c.socket.write('POST /oauth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\n');
-    const drip = setInterval(() => { if (!c.socket.destroyed) c.socket.write('a'); }, 100);
+    c.socket.write(
+      'POST /oauth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\n',
+    );
+    const drip = setInterval(() => {
+      if (!c.socket.destroyed) c.socket.write('a');
+    }, 100);
     try {
       const lifetime = await within(c.closed, 5_000);
       expect(lifetime).toBeLessThan(4_000);
@@ -92,41 +110,59 @@ describe('connection limits (a real listening server)', () => {
     c.socket.write(`GET /api/v1/posts HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`);
     await within(c.closed, 3_000);
     expect(c.received()).toMatch(/^HTTP\/1\.1 431/);
-    expect(JSON.parse(c.received().split('\r\n\r\n')[1]!)).toMatchObject({ code: 'C0002', timestamp: expect.any(String) });
+    expect(JSON.parse(c.received().split('\r\n\r\n')[1]!)).toMatchObject({
+      code: 'C0002',
+      timestamp: expect.any(String),
+    });
   });
 
-  it('answers the same on the OAuth endpoints in OAuth\'s error shape', async () => {
+  it("answers the same on the OAuth endpoints in OAuth's error shape", async () => {
     const c = await connect(s.base);
-    c.socket.write(`POST /oauth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`);
+    c.socket.write(
+      `POST /oauth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`,
+    );
     await within(c.closed, 3_000);
     expect(c.received()).toMatch(/^HTTP\/1\.1 431/);
-    expect(JSON.parse(c.received().split('\r\n\r\n')[1]!)).toEqual({ error: 'invalid_request', error_description: expect.stringContaining('16 KiB') });
+    expect(JSON.parse(c.received().split('\r\n\r\n')[1]!)).toEqual({
+      error: 'invalid_request',
+      error_description: expect.stringContaining('16 KiB'),
+    });
   });
 });
 
 describe('header size on a real listening server', () => {
   let s: ListeningApp;
-  beforeAll(async () => { s = await startListeningApp('sqlite'); });
-  afterAll(async () => { await s?.close(); });
+  beforeAll(async () => {
+    s = await startListeningApp('sqlite');
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
   const pause = () => new Promise((resolve) => setTimeout(resolve, 30));
 
   it.each([
     ['/oauth/token', { error: 'invalid_request', error_description: expect.stringContaining('16 KiB') }],
-    ['/api/v1/posts', { code: 'C0002', message: expect.stringContaining('16 KiB'), timestamp: expect.any(String), details: null }],
-  ])('answers headers over 16 KiB sent in many reads to %s in its own error shape, the connection then closed', async (path, body) => {
-    const c = await connect(s.base);
-    // As a client on a slow link sends it: the request line, then the headers a few KiB at a time.
-    c.socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n`);
-    for (let i = 0; i < 6; i++) {
+    [
+      '/api/v1/posts',
+      { code: 'C0002', message: expect.stringContaining('16 KiB'), timestamp: expect.any(String), details: null },
+    ],
+  ])(
+    'answers headers over 16 KiB sent in many reads to %s in its own error shape, the connection then closed',
+    async (path, body) => {
+      const c = await connect(s.base);
+      // As a client on a slow link sends it: the request line, then the headers a few KiB at a time.
+      c.socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n`);
+      for (let i = 0; i < 6; i++) {
+        await pause();
+        c.socket.write(`X-Part-${i}: ${'p'.repeat(4_000)}\r\n`);
+      }
       await pause();
-      c.socket.write(`X-Part-${i}: ${'p'.repeat(4_000)}\r\n`);
-    }
-    await pause();
-    c.socket.write('Content-Length: 0\r\n\r\n');
-    await within(c.closed, 3_000);
-    expect(c.received()).toMatch(/^HTTP\/1\.1 431/);
-    expect(JSON.parse(c.received().split('\r\n\r\n')[1]!)).toEqual(body);
-  });
+      c.socket.write('Content-Length: 0\r\n\r\n');
+      await within(c.closed, 3_000);
+      expect(c.received()).toMatch(/^HTTP\/1\.1 431/);
+      expect(JSON.parse(c.received().split('\r\n\r\n')[1]!)).toEqual(body);
+    },
+  );
 
   it('takes headers just under 16 KiB', async () => {
     const res = await fetch(`${s.base}/healthz`, { headers: { 'x-padding': 'p'.repeat(15_500) } });
@@ -137,6 +173,8 @@ describe('header size on a real listening server', () => {
 describe('connection limits as settings', () => {
   it('refuses a header deadline longer than the request deadline', async () => {
     const { loadConfig } = await import('../src/config.js');
-    expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '1000' })).toThrow(/HTTP_HEADERS_TIMEOUT_MS/);
+    expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '1000' })).toThrow(
+      /HTTP_HEADERS_TIMEOUT_MS/,
+    );
   });
 });

@@ -38,7 +38,10 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
   async function check(page: Page, name: string) {
     const results = await new AxeBuilder(page).analyze();
     const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`), name).toEqual([]);
+    expect(
+      serious.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`),
+      name,
+    ).toEqual([]);
     await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
   }
 
@@ -53,7 +56,8 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
     await page.goto(`${s.base}/console/apps`);
   }
 
-  const api = (key: string) => fetch(`${s.base}/api/v1/jobs?pageSize=1`, { headers: { 'x-svc-api-key': key } }).then((r) => r.status);
+  const api = (key: string) =>
+    fetch(`${s.base}/api/v1/jobs?pageSize=1`, { headers: { 'x-svc-api-key': key } }).then((r) => r.status);
 
   it('takes a stranger from sign-up to a working key rotated with an overlap, and an OAuth client with two redirect URIs used through its consent page', async () => {
     const context = await browser.newContext({ locale: 'en-US', extraHTTPHeaders: { 'accept-language': 'en' } });
@@ -70,7 +74,9 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
     await page.getByRole('button', { name: 'Sign up' }).click();
     await expect.poll(() => page.url(), { timeout: 10_000 }).toBe(`${s.base}/console/apps`);
     // Until the address is confirmed, the page offers no app to create.
-    expect(await page.locator('#apps-unproven').textContent()).toContain('Confirm builder@example.com before you create');
+    expect(await page.locator('#apps-unproven').textContent()).toContain(
+      'Confirm builder@example.com before you create',
+    );
     expect(await page.getByLabel('App name').count()).toBe(0);
     await confirmByMail(page, 'builder@example.com');
     await check(page, 'apps');
@@ -99,7 +105,9 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
     // Reloading the page that showed the key rotates nothing and shows the key no more (Post/Redirect/Get).
     const keyRows = await page.locator('tbody').first().locator('tr').count();
     await page.reload();
-    await expect.poll(() => page.locator('.notice').textContent(), { timeout: 10_000 }).toBe('A new key or secret is shown only once. If you lost it, issue a new one.');
+    await expect
+      .poll(() => page.locator('.notice').textContent(), { timeout: 10_000 })
+      .toBe('A new key or secret is shown only once. If you lost it, issue a new one.');
     expect(await page.locator('#app-key').count()).toBe(0);
     expect(await page.locator('tbody').first().locator('tr').count()).toBe(keyRows);
     expect(await api(secondKey)).toBe(200);
@@ -114,7 +122,10 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
     expect(await page.locator('tbody').first().textContent()).not.toContain('Revoked');
     expect(await api(secondKey)).toBe(200);
     // Ticked, it stops the key at once (on this instance; elsewhere within API_KEY_CACHE_SECONDS).
-    await page.getByRole('row', { name: new RegExp(secondKey.slice(-4)) }).getByRole('checkbox', { name: 'Requests with this key are refused at once' }).check();
+    await page
+      .getByRole('row', { name: new RegExp(secondKey.slice(-4)) })
+      .getByRole('checkbox', { name: 'Requests with this key are refused at once' })
+      .check();
     await page.getByRole('button', { name: `Revoke ${secondKey.slice(-4)}` }).click();
     await expect.poll(() => page.locator('tbody').first().textContent(), { timeout: 10_000 }).toContain('Revoked');
     expect(await api(secondKey)).toBe(401);
@@ -137,11 +148,12 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
     await check(page, 'requests');
     await page.getByRole('link', { name: 'Errors (400 and up)' }).click();
     await expect.poll(() => page.locator('main strong[aria-current="page"]').textContent()).toBe('Errors (400 and up)');
-    for (const status of await page.locator('table.requests tbody tr td:nth-child(3)').allTextContents()) expect(Number(status)).toBeGreaterThanOrEqual(400);
+    for (const status of await page.locator('table.requests tbody tr td:nth-child(3)').allTextContents())
+      expect(Number(status)).toBeGreaterThanOrEqual(400);
     await page.getByRole('link', { name: 'Job board widget' }).click();
     let audit = await page.locator('section[aria-labelledby="audit"]').textContent();
     expect(audit).toContain('key.rotated');
-    expect(audit).toContain('New key issued');   // each action in words of the page's language, its code beside it
+    expect(audit).toContain('New key issued'); // each action in words of the page's language, its code beside it
     expect(audit).toContain('builder@example.com');
     s.clock.offset = 0;
 
@@ -159,14 +171,22 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
 
     const issuer = new URL(s.base);
     const insecure = { [oauth.allowInsecureRequests]: true };
-    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
+    const as = await oauth.processDiscoveryResponse(
+      issuer,
+      await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }),
+    );
     const client: oauth.Client = { client_id: clientId };
     const verifier = oauth.generateRandomCodeVerifier();
     const state = oauth.generateRandomState();
     const authorize = new URL(as.authorization_endpoint!);
     authorize.search = new URLSearchParams({
-      response_type: 'code', client_id: clientId, redirect_uri: `${callbackBase}/cb`, scope: 'profile post:write', state,
-      code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: `${callbackBase}/cb`,
+      scope: 'profile post:write',
+      state,
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
     }).toString();
     let landed = '';
     await page.route(`${callbackBase}/**`, async (route) => {
@@ -180,8 +200,19 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
     await page.waitForURL(`${callbackBase}/cb?**`);
     expect(landed).toContain(`${callbackBase}/cb?`);
     const params = oauth.validateAuthResponse(as, client, new URL(landed), state);
-    const tokens = await oauth.processAuthorizationCodeResponse(as, client, await oauth.authorizationCodeGrantRequest(
-      as, client, oauth.ClientSecretBasic(clientSecret), params, `${callbackBase}/cb`, verifier, insecure));
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      as,
+      client,
+      await oauth.authorizationCodeGrantRequest(
+        as,
+        client,
+        oauth.ClientSecretBasic(clientSecret),
+        params,
+        `${callbackBase}/cb`,
+        verifier,
+        insecure,
+      ),
+    );
     expect(tokens.scope).toBe('profile post:write');
     const me = await fetch(`${s.base}/oauth/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
     expect(me.status).toBe(200);
@@ -190,7 +221,9 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
     await page.goto(`${s.base}/console/connected`);
     await page.getByRole('button', { name: 'Disconnect Job board widget' }).click();
     await expect.poll(() => page.locator('main').textContent(), { timeout: 10_000 }).toContain('No connected apps.');
-    expect((await fetch(`${s.base}/oauth/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(401);
+    expect(
+      (await fetch(`${s.base}/oauth/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status,
+    ).toBe(401);
 
     // Changing the redirect URIs and rotating the secret are in the audit trail.
     await page.goto(`${s.base}/console/apps`);
@@ -206,14 +239,18 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
     expect(audit).toContain('secret.rotated');
 
     // Another user's app is not there for this one.
-    const demoApp = await s.db.database.db.selectFrom('apps').select('id').where('name', '=', 'Demo app').executeTakeFirstOrThrow();
+    const demoApp = await s.db.database.db
+      .selectFrom('apps')
+      .select('id')
+      .where('name', '=', 'Demo app')
+      .executeTakeFirstOrThrow();
     const other = await page.goto(`${s.base}/console/apps/${demoApp.id}`);
     expect(other!.status()).toBe(404);
     await check(page, 'not-found');
     await context.close();
   }, 60_000);
 
-  it('confirms a new account\'s address by mail, and gets a builder back in with a mailed reset link', async () => {
+  it("confirms a new account's address by mail, and gets a builder back in with a mailed reset link", async () => {
     const context = await browser.newContext({ locale: 'en-US', extraHTTPHeaders: { 'accept-language': 'en' } });
     const page = await context.newPage();
     const email = 'forgetful@example.com';
@@ -240,7 +277,9 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
     await check(page, 'forgot-password');
     await page.getByLabel('E-mail').fill(email);
     await page.getByRole('button', { name: 'Send the link' }).click();
-    expect(await page.locator('main').textContent()).toContain('If an account uses this address, a link is on its way.');
+    expect(await page.locator('main').textContent()).toContain(
+      'If an account uses this address, a link is on its way.',
+    );
     await expect.poll(() => inbox.to(email).length, { timeout: 10_000 }).toBe(2);
     const reset = inbox.to(email)[1]!;
     expect(reset.subject).toBe('Reset your password');
@@ -269,14 +308,27 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
     await page.getByRole('button', { name: 'Sign up' }).click();
     await expect.poll(() => page.url(), { timeout: 10_000 }).toBe(`${s.base}/console/apps`);
     await confirmByMail(page, 'reloader@example.com');
-    const owner = await db.selectFrom('users').select('id').where('email', '=', 'reloader@example.com').executeTakeFirstOrThrow();
-    const apps = async () => (await db.selectFrom('apps').select('id').where('owner_user_id', '=', owner.id).where('deleted_at', 'is', null).execute()).length;
+    const owner = await db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'reloader@example.com')
+      .executeTakeFirstOrThrow();
+    const apps = async () =>
+      (
+        await db
+          .selectFrom('apps')
+          .select('id')
+          .where('owner_user_id', '=', owner.id)
+          .where('deleted_at', 'is', null)
+          .execute()
+      ).length;
     /** The result page has arrived and shows the secret once. */
     const shown = async (selector: string) => {
       await expect.poll(() => page.locator(selector).count(), { timeout: 10_000 }).toBe(1);
       await page.waitForLoadState('load');
     };
-    const audit = async (action: string) => (await page.locator('section[aria-labelledby="audit"]').textContent())!.split(action).length - 1;
+    const audit = async (action: string) =>
+      (await page.locator('section[aria-labelledby="audit"]').textContent())!.split(action).length - 1;
 
     await page.getByLabel('App name').fill('Reload test');
     await page.getByRole('button', { name: 'Create an app' }).click();
@@ -314,17 +366,33 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
     // The demo user grants the demo client (the OAuth flow through the sign-in and consent pages).
     const forms = new FormBrowser(fetchSend(s.base));
     const query = new URLSearchParams({
-      response_type: 'code', client_id: s.demo.client.clientId, redirect_uri: s.demo.client.redirectUri, scope: 'profile post:write',
-      state: 'st', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256',
+      response_type: 'code',
+      client_id: s.demo.client.clientId,
+      redirect_uri: s.demo.client.redirectUri,
+      scope: 'profile post:write',
+      state: 'st',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
     });
     const callback = await forms.authorize(`/oauth/authorize?${query}`, s.demo.user);
     const tokenResponse = await fetch(`${s.base}/oauth/token`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${s.demo.client.clientId}:${s.demo.client.clientSecret}`).toString('base64')}` },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: s.demo.client.redirectUri, code_verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk' }),
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${s.demo.client.clientId}:${s.demo.client.clientSecret}`).toString('base64')}`,
+      },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: callback.searchParams.get('code')!,
+        redirect_uri: s.demo.client.redirectUri,
+        code_verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk',
+      }),
     });
-    const tokens = await tokenResponse.json() as { access_token: string };
-    const me = () => fetch(`${s.base}/oauth/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } }).then((r) => r.status);
+    const tokens = (await tokenResponse.json()) as { access_token: string };
+    const me = () =>
+      fetch(`${s.base}/oauth/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } }).then(
+        (r) => r.status,
+      );
     expect(await me()).toBe(200);
 
     const context = await browser.newContext({ extraHTTPHeaders: { 'accept-language': 'ko' } });
@@ -336,7 +404,10 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
     await page.getByRole('link', { name: '연결된 앱' }).click();
     await expect.poll(() => page.locator('tbody').textContent(), { timeout: 10_000 }).toContain('post:write');
     await check(page, 'connected');
-    await page.getByRole('button', { name: /허용 취소/ }).first().click();
+    await page
+      .getByRole('button', { name: /허용 취소/ })
+      .first()
+      .click();
     await expect.poll(() => page.locator('main').textContent(), { timeout: 10_000 }).toContain('연결된 앱이 없습니다.');
     expect(await me()).toBe(401);
 
@@ -349,56 +420,115 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
     const forms = new FormBrowser(fetchSend(s.base));
     const signIn = await forms.request('GET', '/console/sign-in');
     expect(signIn.status).toBe(200);
-    const refused = await forms.request('POST', '/console/sign-in', { email: s.demo.user.email, password: s.demo.user.password, csrf_token: 'forged' });
+    const refused = await forms.request('POST', '/console/sign-in', {
+      email: s.demo.user.email,
+      password: s.demo.user.password,
+      csrf_token: 'forged',
+    });
     expect(refused.status).toBe(403);
     const apps = await forms.request('GET', '/console/apps');
     expect(apps.status).toBe(303);
     expect(apps.headers.location).toBe('/console/sign-in');
     // Signed in, a cross-site post without the form token changes nothing.
     const token = /name="csrf_token" value="([^"]+)"/.exec(signIn.body)![1]!;
-    expect((await forms.request('POST', '/console/sign-in', { email: s.demo.user.email, password: s.demo.user.password, csrf_token: token })).status).toBe(303);
+    expect(
+      (
+        await forms.request('POST', '/console/sign-in', {
+          email: s.demo.user.email,
+          password: s.demo.user.password,
+          csrf_token: token,
+        })
+      ).status,
+    ).toBe(303);
     const before = await s.db.database.db.selectFrom('apps').select('id').execute();
     expect((await forms.request('POST', '/console/apps', { name: 'Forged' })).status).toBe(403);
     expect(await s.db.database.db.selectFrom('apps').select('id').execute()).toHaveLength(before.length);
   });
 
-  it('takes an app\'s web addresses over https, or http on 127.0.0.1, localhost or [::1], and nothing else', async () => {
+  it("takes an app's web addresses over https, or http on 127.0.0.1, localhost or [::1], and nothing else", async () => {
     const forms = new FormBrowser(fetchSend(s.base));
     const signIn = await forms.request('GET', '/console/sign-in');
     let token = hiddenField(signIn.body, 'csrf_token');
-    expect((await forms.request('POST', '/console/sign-in', { email: s.demo.user.email, password: s.demo.user.password, csrf_token: token })).status).toBe(303);
+    expect(
+      (
+        await forms.request('POST', '/console/sign-in', {
+          email: s.demo.user.email,
+          password: s.demo.user.password,
+          csrf_token: token,
+        })
+      ).status,
+    ).toBe(303);
     const list = await forms.request('GET', '/console/apps');
     token = hiddenField(list.body, 'csrf_token');
     const created = await forms.request('POST', '/console/apps', { name: 'Addresses', csrf_token: token });
     expect(created.status).toBe(303);
     const appId = Number(/\/console\/apps\/(\d+)/.exec(created.headers.location as string)![1]);
-    const profile = () => s.db.database.db.selectFrom('apps').select(['homepage_url', 'privacy_url']).where('id', '=', appId).executeTakeFirstOrThrow();
-    for (const address of ['https://widget.example/', 'http://127.0.0.1:8080/', 'http://localhost:3000/', 'http://[::1]:8080/']) {
-      const saved = await forms.request('POST', `/console/apps/${appId}`, { name: 'Addresses', homepage_url: address, csrf_token: token });
+    const profile = () =>
+      s.db.database.db
+        .selectFrom('apps')
+        .select(['homepage_url', 'privacy_url'])
+        .where('id', '=', appId)
+        .executeTakeFirstOrThrow();
+    for (const address of [
+      'https://widget.example/',
+      'http://127.0.0.1:8080/',
+      'http://localhost:3000/',
+      'http://[::1]:8080/',
+    ]) {
+      const saved = await forms.request('POST', `/console/apps/${appId}`, {
+        name: 'Addresses',
+        homepage_url: address,
+        csrf_token: token,
+      });
       expect(saved.status, address).toBe(200);
       expect((await profile()).homepage_url).toBe(address);
     }
     for (const address of ['http://widget.example/', 'ftp://widget.example/', 'javascript:alert(1)', 'not a url']) {
-      const refused = await forms.request('POST', `/console/apps/${appId}`, { name: 'Addresses', privacy_url: address, csrf_token: token });
+      const refused = await forms.request('POST', `/console/apps/${appId}`, {
+        name: 'Addresses',
+        privacy_url: address,
+        csrf_token: token,
+      });
       expect(refused.status, address).toBe(400);
       expect(await profile()).toEqual({ homepage_url: 'http://[::1]:8080/', privacy_url: null });
     }
     // Web origins: https (or http on loopback) origins without a path, one a line; anything else refused, nothing saved.
-    const origins = () => s.db.database.db.selectFrom('apps').select('web_origins').where('id', '=', appId).executeTakeFirstOrThrow().then((r) => JSON.parse(r.web_origins));
-    const saved = await forms.request('POST', `/console/apps/${appId}`, { name: 'Addresses', web_origins: 'https://widget.example\nhttp://localhost:3000/\n\nhttps://widget.example', csrf_token: token });
+    const origins = () =>
+      s.db.database.db
+        .selectFrom('apps')
+        .select('web_origins')
+        .where('id', '=', appId)
+        .executeTakeFirstOrThrow()
+        .then((r) => JSON.parse(r.web_origins));
+    const saved = await forms.request('POST', `/console/apps/${appId}`, {
+      name: 'Addresses',
+      web_origins: 'https://widget.example\nhttp://localhost:3000/\n\nhttps://widget.example',
+      csrf_token: token,
+    });
     expect(saved.status).toBe(200);
     expect(await origins()).toEqual(['https://widget.example', 'http://localhost:3000']);
-    for (const bad of ['https://widget.example/app', 'http://widget.example', 'widget.example', 'https://a.example?x=1']) {
-      const refused = await forms.request('POST', `/console/apps/${appId}`, { name: 'Addresses', web_origins: `https://ok.example\n${bad}`, csrf_token: token });
+    for (const bad of [
+      'https://widget.example/app',
+      'http://widget.example',
+      'widget.example',
+      'https://a.example?x=1',
+    ]) {
+      const refused = await forms.request('POST', `/console/apps/${appId}`, {
+        name: 'Addresses',
+        web_origins: `https://ok.example\n${bad}`,
+        csrf_token: token,
+      });
       expect(refused.status, bad).toBe(400);
       expect(refused.body, bad).toContain(bad.replace(/&/g, '&amp;'));
       expect(await origins()).toEqual(['https://widget.example', 'http://localhost:3000']);
     }
     // A key id that is not a number names no key of the app.
-    expect((await forms.request('POST', `/console/apps/${appId}/keys/x1/revoke`, { csrf_token: token })).status).toBe(404);
+    expect((await forms.request('POST', `/console/apps/${appId}/keys/x1/revoke`, { csrf_token: token })).status).toBe(
+      404,
+    );
   });
 
-  it('keeps what was typed in a refused form and marks the field with its rule: the client\'s URIs, type and scopes, the profile, the sign-up', async () => {
+  it("keeps what was typed in a refused form and marks the field with its rule: the client's URIs, type and scopes, the profile, the sign-up", async () => {
     const context = await browser.newContext({ locale: 'en-US', extraHTTPHeaders: { 'accept-language': 'en' } });
     const page = await context.newPage();
     await page.goto(`${s.base}/console/sign-in`);
@@ -415,14 +545,18 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
     await page.getByLabel(/Redirect URIs/).fill(uris);
     await page.getByRole('checkbox', { name: /post:write/ }).check();
     await page.getByRole('button', { name: 'Create the client' }).click();
-    await expect.poll(() => page.locator('p.field-error').first().textContent()).toContain('http://kept.example/insecure');
+    await expect
+      .poll(() => page.locator('p.field-error').first().textContent())
+      .toContain('http://kept.example/insecure');
     expect(await page.getByLabel(/Redirect URIs/).inputValue()).toBe(uris);
     expect(await page.getByLabel(/Redirect URIs/).getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByRole('radio', { name: /Public/ }).isChecked()).toBe(true);
     expect(await page.getByRole('checkbox', { name: /post:write/ }).isChecked()).toBe(true);
     expect(await page.getByRole('checkbox', { name: /^profile/ }).isChecked()).toBe(true);
     await check(page, 'client-refused');
-    expect(await s.db.database.db.selectFrom('oauth_clients').select('client_id').where('name', '=', 'Kept input').execute()).toEqual([]);
+    expect(
+      await s.db.database.db.selectFrom('oauth_clients').select('client_id').where('name', '=', 'Kept input').execute(),
+    ).toEqual([]);
 
     // The profile: the wrong field is marked with its rule, the others keep what was typed.
     await page.getByLabel('App name').fill('Kept input, renamed');
@@ -457,7 +591,14 @@ describe('developer console with sign-up closed', () => {
       expect(page.status).toBe(404);
       const signIn = await (await fetch(`${s.base}/console/sign-in`)).text();
       expect(signIn).not.toContain('/console/sign-up');
-      expect((await fetch(`${s.base}/console/sign-up`, { method: 'POST', body: new URLSearchParams({ email: 'x@example.com' }) })).status).toBe(404);
+      expect(
+        (
+          await fetch(`${s.base}/console/sign-up`, {
+            method: 'POST',
+            body: new URLSearchParams({ email: 'x@example.com' }),
+          })
+        ).status,
+      ).toBe(404);
     } finally {
       await s.close();
     }

@@ -2,7 +2,12 @@ import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_TEXT } from '../src/modules/console/console-text.js';
 import { ConsoleForms } from './helpers/console-forms.js';
-import { startListeningApp, startSecondInstance, type ListeningApp, type SecondInstance } from './helpers/listening-app.js';
+import {
+  startListeningApp,
+  startSecondInstance,
+  type ListeningApp,
+  type SecondInstance,
+} from './helpers/listening-app.js';
 import { Browser, fetchSend, hiddenField } from './helpers/oauth-browser.js';
 import { ENGINES } from './helpers/test-database.js';
 
@@ -24,7 +29,10 @@ describe.each(ENGINES)('credential lifecycle on %s', (engine) => {
     a = await startListeningApp(engine);
     b = await startSecondInstance(a);
     const issuer = new URL(a.base);
-    as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
+    as = await oauth.processDiscoveryResponse(
+      issuer,
+      await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }),
+    );
     builder = new ConsoleForms(a.base);
     await builder.signIn(a.demo.user);
   });
@@ -38,20 +46,48 @@ describe.each(ENGINES)('credential lifecycle on %s', (engine) => {
     const verifier = oauth.generateRandomCodeVerifier();
     const state = oauth.generateRandomState();
     const query = new URLSearchParams({
-      response_type: 'code', client_id: clientId, redirect_uri: REDIRECT_URI, scope, state,
-      code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: REDIRECT_URI,
+      scope,
+      state,
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
     });
     const callback = await new Browser(fetchSend(a.base)).authorize(`/oauth/authorize?${query}`, a.demo.user);
     return { params: oauth.validateAuthResponse(as, { client_id: clientId }, callback, state), verifier };
   }
 
-  const exchange = async (client: { clientId: string; clientSecret: string }, grant: { params: URLSearchParams; verifier: string }) =>
-    oauth.processAuthorizationCodeResponse(as, { client_id: client.clientId }, await oauth.authorizationCodeGrantRequest(
-      as, { client_id: client.clientId }, oauth.ClientSecretBasic(client.clientSecret), grant.params, REDIRECT_URI, grant.verifier, insecure));
+  const exchange = async (
+    client: { clientId: string; clientSecret: string },
+    grant: { params: URLSearchParams; verifier: string },
+  ) =>
+    oauth.processAuthorizationCodeResponse(
+      as,
+      { client_id: client.clientId },
+      await oauth.authorizationCodeGrantRequest(
+        as,
+        { client_id: client.clientId },
+        oauth.ClientSecretBasic(client.clientSecret),
+        grant.params,
+        REDIRECT_URI,
+        grant.verifier,
+        insecure,
+      ),
+    );
 
   const refresh = async (client: { clientId: string; clientSecret: string }, refreshToken: string) =>
-    oauth.processRefreshTokenResponse(as, { client_id: client.clientId }, await oauth.refreshTokenGrantRequest(
-      as, { client_id: client.clientId }, oauth.ClientSecretBasic(client.clientSecret), refreshToken, insecure));
+    oauth.processRefreshTokenResponse(
+      as,
+      { client_id: client.clientId },
+      await oauth.refreshTokenGrantRequest(
+        as,
+        { client_id: client.clientId },
+        oauth.ClientSecretBasic(client.clientSecret),
+        refreshToken,
+        insecure,
+      ),
+    );
 
   const userinfo = (base: string, accessToken: string) =>
     fetch(`${base}/oauth/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } }).then((r) => r.status);
@@ -98,12 +134,23 @@ describe.each(ENGINES)('credential lifecycle on %s', (engine) => {
     expect(await jobs(a.base, app.apiKey)).toBe(401);
     // The client no longer authenticates (401 invalid_client, a WWW-Authenticate challenge to oauth4webapi):
     // its refresh token and its unexchanged code are refused.
-    await expect(refresh(client, tokens.refresh_token!)).rejects.toMatchObject({ status: 401, name: 'WWWAuthenticateChallengeError' });
-    await expect(exchange(client, pending)).rejects.toMatchObject({ status: 401, name: 'WWWAuthenticateChallengeError' });
+    await expect(refresh(client, tokens.refresh_token!)).rejects.toMatchObject({
+      status: 401,
+      name: 'WWWAuthenticateChallengeError',
+    });
+    await expect(exchange(client, pending)).rejects.toMatchObject({
+      status: 401,
+      name: 'WWWAuthenticateChallengeError',
+    });
     // No new codes: the authorize endpoint shows its error page and does not redirect.
     const query = new URLSearchParams({
-      response_type: 'code', client_id: client.clientId, redirect_uri: REDIRECT_URI, scope: 'profile', state: 's',
-      code_challenge: 'x'.repeat(43), code_challenge_method: 'S256',
+      response_type: 'code',
+      client_id: client.clientId,
+      redirect_uri: REDIRECT_URI,
+      scope: 'profile',
+      state: 's',
+      code_challenge: 'x'.repeat(43),
+      code_challenge_method: 'S256',
     });
     const authorizePage = await new Browser(fetchSend(b.base)).request('GET', `/oauth/authorize?${query}`);
     expect(authorizePage.status).toBe(400);
@@ -115,7 +162,11 @@ describe.each(ENGINES)('credential lifecycle on %s', (engine) => {
         expect(await userinfo(base, tokens.access_token)).toBe(401);
         expect(await jobs(base, app.apiKey)).toBe(401);
         const post = await fetch(`${base}/api/v1/posts`, {
-          method: 'POST', headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'multipart/form-data; boundary=x' },
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${tokens.access_token}`,
+            'content-type': 'multipart/form-data; boundary=x',
+          },
           body: '--x\r\nContent-Disposition: form-data; name="request"\r\nContent-Type: application/json\r\n\r\n{"text":"still here?"}\r\n--x--\r\n',
         });
         expect(post.status).toBe(401);
@@ -124,8 +175,12 @@ describe.each(ENGINES)('credential lifecycle on %s', (engine) => {
       a.clock.offset -= 5_001;
     }
     // The audit trail records what the deletion ended.
-    const audit = await a.db.database.db.selectFrom('app_audit').select(['action', 'detail']).where('app_id', '=', app.appId)
-      .orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const audit = await a.db.database.db
+      .selectFrom('app_audit')
+      .select(['action', 'detail'])
+      .where('app_id', '=', app.appId)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     expect(audit.action).toBe('app.deleted');
     expect(audit.detail).toContain(client.clientId);
     expect(audit.detail).toContain('1 grant');
@@ -135,7 +190,9 @@ describe.each(ENGINES)('credential lifecycle on %s', (engine) => {
     const app = await builder.createApp('Rotated');
     expect(await jobs(a.base, app.apiKey)).toBe(200);
     expect(await jobs(b.base, app.apiKey)).toBe(200);
-    const rotated = await builder.shown(await builder.post(`/console/apps/${app.appId}/keys/rotate`, { overlap: 'none' }));
+    const rotated = await builder.shown(
+      await builder.post(`/console/apps/${app.appId}/keys/rotate`, { overlap: 'none' }),
+    );
     const next = /id="app-key">([^<]+)</.exec(rotated.body)![1]!;
     expect(await jobs(a.base, app.apiKey)).toBe(401);
     expect(await jobs(a.base, next)).toBe(200);
@@ -144,9 +201,15 @@ describe.each(ENGINES)('credential lifecycle on %s', (engine) => {
     try {
       expect(await jobs(b.base, app.apiKey)).toBe(401);
       // Revoked: at once on A, within 5 s on B.
-      const keyId = Number(/action="\/console\/apps\/\d+\/keys\/(\d+)\/revoke"/.exec((await builder.browser.request('GET', `/console/apps/${app.appId}`)).body)![1]);
+      const keyId = Number(
+        /action="\/console\/apps\/\d+\/keys\/(\d+)\/revoke"/.exec(
+          (await builder.browser.request('GET', `/console/apps/${app.appId}`)).body,
+        )![1],
+      );
       expect(await jobs(b.base, next)).toBe(200);
-      expect((await builder.post(`/console/apps/${app.appId}/keys/${keyId}/revoke`, { confirm: 'yes' })).status).toBe(303);
+      expect((await builder.post(`/console/apps/${app.appId}/keys/${keyId}/revoke`, { confirm: 'yes' })).status).toBe(
+        303,
+      );
       expect(await jobs(a.base, next)).toBe(401);
       a.clock.offset += 5_001;
       expect(await jobs(b.base, next)).toBe(401);
@@ -154,17 +217,21 @@ describe.each(ENGINES)('credential lifecycle on %s', (engine) => {
       a.clock.offset = 0;
     }
   });
-  it('issues on refresh at most what the grant and the client\'s current scopes share (row 8)', async () => {
+  it("issues on refresh at most what the grant and the client's current scopes share (row 8)", async () => {
     const app = await builder.createApp('Narrowed');
     const client = await builder.createClient(app.appId, REDIRECT_URI, ['profile', 'post:write']);
     const tokens = await exchange(client, await authorize(client.clientId, 'profile post:write'));
     expect(tokens.scope).toBe('profile post:write');
-    const narrowed = await builder.post(`/console/apps/${app.appId}/client/update`, { redirect_uris: REDIRECT_URI, scopes: ['profile'] });
+    const narrowed = await builder.post(`/console/apps/${app.appId}/client/update`, {
+      redirect_uris: REDIRECT_URI,
+      scopes: ['profile'],
+    });
     expect(narrowed.status).toBe(200);
     const refreshed = await refresh(client, tokens.refresh_token!);
     expect(refreshed.scope).toBe('profile');
     const post = await fetch(`${b.base}/api/v1/posts`, {
-      method: 'POST', headers: { authorization: `Bearer ${refreshed.access_token}`, 'content-type': 'multipart/form-data; boundary=x' },
+      method: 'POST',
+      headers: { authorization: `Bearer ${refreshed.access_token}`, 'content-type': 'multipart/form-data; boundary=x' },
       body: '--x\r\nContent-Disposition: form-data; name="request"\r\nContent-Type: application/json\r\n\r\n{"text":"narrowed"}\r\n--x--\r\n',
     });
     expect(post.status).toBe(403);
@@ -175,10 +242,18 @@ describe.each(ENGINES)('credential lifecycle on %s', (engine) => {
     const visitor = new Browser(fetchSend(a.base));
     const page = await visitor.request('GET', '/console/sign-in');
     for (const email of [`${'a'.repeat(10_000)}@example.com`, 'someone@example.com']) {
-      const res = await visitor.request('POST', '/console/sign-in', { email, password: 'not the password', csrf_token: hiddenField(page.body, 'csrf_token') });
+      const res = await visitor.request('POST', '/console/sign-in', {
+        email,
+        password: 'not the password',
+        csrf_token: hiddenField(page.body, 'csrf_token'),
+      });
       expect(res.status).toBe(401);
     }
-    const keys = await a.db.database.db.selectFrom('rate_limit_counters').select('counter_key').where('counter_key', 'like', 'login|%').execute();
+    const keys = await a.db.database.db
+      .selectFrom('rate_limit_counters')
+      .select('counter_key')
+      .where('counter_key', 'like', 'login|%')
+      .execute();
     expect(keys.length).toBeGreaterThan(0);
     for (const { counter_key: key } of keys) expect(key.length).toBeLessThan(64);
   });
@@ -191,13 +266,25 @@ describe.each(ENGINES)('credential lifecycle on %s', (engine) => {
     const accepts = async (secret: string) => {
       const res = await fetch(`${b.base}/oauth/token`, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${client.clientId}:${secret}`).toString('base64')}` },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${client.clientId}:${secret}`).toString('base64')}`,
+        },
         body: 'grant_type=refresh_token&refresh_token=svcr_bogus',
       });
       return ((await res.json()) as { error: string }).error === 'invalid_grant';
     };
-    const audit = async (action: string) => (await db.selectFrom('app_audit').select('id').where('app_id', '=', app.appId).where('action', '=', action).execute()).length;
-    const keyCount = async () => (await db.selectFrom('app_keys').select('id').where('app_id', '=', app.appId).execute()).length;
+    const audit = async (action: string) =>
+      (
+        await db
+          .selectFrom('app_audit')
+          .select('id')
+          .where('app_id', '=', app.appId)
+          .where('action', '=', action)
+          .execute()
+      ).length;
+    const keyCount = async () =>
+      (await db.selectFrom('app_keys').select('id').where('app_id', '=', app.appId).execute()).length;
 
     // The rotation answers with a redirect; its page shows the new secret once, and a reload shows it no more.
     const rotated = await builder.post(`/console/apps/${app.appId}/client/rotate-secret`, { overlap: '1h' });
@@ -227,7 +314,9 @@ describe.each(ENGINES)('credential lifecycle on %s', (engine) => {
     expect(await accepts(client.clientSecret)).toBe(false);
     expect(await accepts(next)).toBe(true);
     expect((await builder.post(`/console/apps/${app.appId}/client/end-previous-secret`)).status).toBe(400);
-    const third = await builder.shown(await builder.post(`/console/apps/${app.appId}/client/rotate-secret`, { overlap: 'none' }));
+    const third = await builder.shown(
+      await builder.post(`/console/apps/${app.appId}/client/rotate-secret`, { overlap: 'none' }),
+    );
     expect(await accepts(/id="client-secret">([^<]+)</.exec(third.body)![1]!)).toBe(true);
     expect(await accepts(next)).toBe(false);
 

@@ -38,8 +38,18 @@ describe.runIf(POSTGRES)('a PostgreSQL server that stops answering', () => {
     through.port = String(proxy.port);
     // Short bounds, still far above what a statement on this small data set takes under a loaded CI machine.
     proxied = db.reopen({ url: through.toString(), connectTimeoutMs: 1_500, queryTimeoutMs: 2_000 });
-    const stream = new Writable({ write(chunk, _encoding, done) { logged += String(chunk); done(); } });
-    app = await buildApp({ config: testConfig(), database: proxied, clock: () => clock.now, logger: { ...loggerOptions('warn'), stream } });
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        logged += String(chunk);
+        done();
+      },
+    });
+    app = await buildApp({
+      config: testConfig(),
+      database: proxied,
+      clock: () => clock.now,
+      logger: { ...loggerOptions('warn'), stream },
+    });
   });
   afterAll(async () => {
     await app?.close();
@@ -49,8 +59,17 @@ describe.runIf(POSTGRES)('a PostgreSQL server that stops answering', () => {
     await db?.drop();
   });
 
-  const postCount = async () => Number((await db.database.db.selectFrom('posts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  const read = (id: number) => app.inject({ method: 'GET', url: `/api/v1/posts/${id}`, headers: { 'x-svc-api-key': demo.apiKey } });
+  const postCount = async () =>
+    Number(
+      (
+        await db.database.db
+          .selectFrom('posts')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const read = (id: number) =>
+    app.inject({ method: 'GET', url: `/api/v1/posts/${id}`, headers: { 'x-svc-api-key': demo.apiKey } });
 
   it('answers 503 C9998 with Retry-After, reads and writes alike, logs each, and serves again when the database answers', async () => {
     const token = await accessToken({ app, demo } as unknown as TestContext, 'post:write');
@@ -66,7 +85,12 @@ describe.runIf(POSTGRES)('a PostgreSQL server that stops answering', () => {
     expect(detail.json().message).toMatch(/database cannot take requests right now/);
 
     const body = multipart([jsonPart({ text: 'written while the database is away' })]);
-    const write = await app.inject({ method: 'POST', url: '/api/v1/posts', headers: { ...body.headers, ...bearer(token), 'idempotency-key': 'db-away-1' }, payload: body.payload });
+    const write = await app.inject({
+      method: 'POST',
+      url: '/api/v1/posts',
+      headers: { ...body.headers, ...bearer(token), 'idempotency-key': 'db-away-1' },
+      payload: body.payload,
+    });
     expect(write.statusCode, write.body).toBe(503);
     expect(write.json()).toMatchObject({ code: 'C9998' });
 
@@ -81,7 +105,12 @@ describe.runIf(POSTGRES)('a PostgreSQL server that stops answering', () => {
     expect((await app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
     // The refused write changed nothing; sent again with its key, it is made once.
     expect(await postCount()).toBe(before);
-    const again = await app.inject({ method: 'POST', url: '/api/v1/posts', headers: { ...body.headers, ...bearer(token), 'idempotency-key': 'db-away-1' }, payload: body.payload });
+    const again = await app.inject({
+      method: 'POST',
+      url: '/api/v1/posts',
+      headers: { ...body.headers, ...bearer(token), 'idempotency-key': 'db-away-1' },
+      payload: body.payload,
+    });
     expect(again.statusCode, again.body).toBe(201);
     expect(await postCount()).toBe(before + 1);
   }, 60_000);
@@ -103,7 +132,13 @@ describe('a SQLite database locked by another writer', () => {
   it('answers a write 503 C9998 with Retry-After, and takes the write once the lock is gone', async () => {
     const token = await accessToken(t, 'post:write');
     const body = multipart([jsonPart({ text: 'written while another process holds the lock' })]);
-    const send = () => t.app.inject({ method: 'POST', url: '/api/v1/posts', headers: { ...body.headers, ...bearer(token) }, payload: body.payload });
+    const send = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/posts',
+        headers: { ...body.headers, ...bearer(token) },
+        payload: body.payload,
+      });
     other.exec('BEGIN IMMEDIATE');
     try {
       const write = await send();

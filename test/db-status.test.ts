@@ -38,7 +38,21 @@ describe.each(ENGINES)('db status on %s', (engine) => {
   const status = async () => {
     const out: string[] = [];
     const err: string[] = [];
-    expect(await runCli(['db', 'status'], { out: (l) => { out.push(l); }, err: (l) => { err.push(l); } }, env), err.join('\n')).toBe(0);
+    expect(
+      await runCli(
+        ['db', 'status'],
+        {
+          out: (l) => {
+            out.push(l);
+          },
+          err: (l) => {
+            err.push(l);
+          },
+        },
+        env,
+      ),
+      err.join('\n'),
+    ).toBe(0);
     return out;
   };
 
@@ -50,7 +64,9 @@ describe.each(ENGINES)('db status on %s', (engine) => {
 
     expect(await runCli(['migrate'], { out: () => undefined, err: () => undefined }, env)).toBe(0);
     const after = await status();
-    expect(after.filter((line) => /^\s+applied \d{4}-\d{2}-\d{2}T[\d:.]+Z\s+\d{4}-\d{2}-\d{2}-\d{3}-/.test(line))).toHaveLength(MIGRATIONS);
+    expect(
+      after.filter((line) => /^\s+applied \d{4}-\d{2}-\d{2}T[\d:.]+Z\s+\d{4}-\d{2}-\d{2}-\d{3}-/.test(line)),
+    ).toHaveLength(MIGRATIONS);
     expect(after.at(-1)).toBe(`Up to date: ${MIGRATIONS} applied.`);
   });
 });

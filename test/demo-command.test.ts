@@ -8,26 +8,42 @@ import { ConsoleForms } from './helpers/console-forms.js';
 import { freePort } from '../support/free-port.js';
 import { Browser, fetchSend } from './helpers/oauth-browser.js';
 
-
 describe('npm run demo', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-demo-'));
-  afterAll(() => { fs.rmSync(dir, { recursive: true, force: true }); });
+  afterAll(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 
   /** `npm run demo` with `args` on a free port of DATA_DIR `dir`, until it serves; `stop()` ends it. */
-  async function startDemo(args: string[] = []): Promise<{ base: string; output: () => string; stop: () => Promise<void> }> {
+  async function startDemo(
+    args: string[] = [],
+  ): Promise<{ base: string; output: () => string; stop: () => Promise<void> }> {
     const port = await freePort();
     const child = spawn('npm', ['run', 'demo', '--silent', ...(args.length ? ['--', ...args] : [])], {
-      env: { ...process.env, PORT: String(port), DATA_DIR: dir, LOG_LEVEL: 'warn', LOG_FORMAT: undefined }, stdio: ['ignore', 'pipe', 'inherit'], detached: true,
+      env: { ...process.env, PORT: String(port), DATA_DIR: dir, LOG_LEVEL: 'warn', LOG_FORMAT: undefined },
+      stdio: ['ignore', 'pipe', 'inherit'],
+      detached: true,
     });
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
     const stop = async () => {
       const exited = new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
       process.kill(-child.pid!, 'SIGTERM');
       await exited;
     };
     const base = `http://127.0.0.1:${port}`;
-    await expect.poll(() => fetch(`${base}/readyz`).then((r) => r.ok, () => false), { timeout: 60_000, interval: 250 }).toBe(true);
+    await expect
+      .poll(
+        () =>
+          fetch(`${base}/readyz`).then(
+            (r) => r.ok,
+            () => false,
+          ),
+        { timeout: 60_000, interval: 250 },
+      )
+      .toBe(true);
     return { base, output: () => output, stop };
   }
 
@@ -38,14 +54,18 @@ describe('npm run demo', () => {
       const forms = new ConsoleForms(demo.base);
       await forms.signIn({ email: DEMO_USER.email, password: DEMO_USER.password });
       made = await forms.createApp('Made between two runs');
-      expect((await fetch(`${demo.base}/api/v1/posts?pageSize=1`, { headers: { 'x-svc-api-key': made.apiKey } })).status).toBe(200);
+      expect(
+        (await fetch(`${demo.base}/api/v1/posts?pageSize=1`, { headers: { 'x-svc-api-key': made.apiKey } })).status,
+      ).toBe(200);
     } finally {
       await demo.stop();
     }
     demo = await startDemo();
     try {
       expect(demo.output()).toContain('Keeping the demo data of');
-      expect((await fetch(`${demo.base}/api/v1/posts?pageSize=1`, { headers: { 'x-svc-api-key': made.apiKey } })).status).toBe(200);
+      expect(
+        (await fetch(`${demo.base}/api/v1/posts?pageSize=1`, { headers: { 'x-svc-api-key': made.apiKey } })).status,
+      ).toBe(200);
       // The walkthrough's sign-in link works on the new port: the demo client's redirect moved with it.
       const signIn = /(http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?\S+)/.exec(demo.output())![1]!;
       const callback = await new Browser(fetchSend(demo.base)).authorize(signIn.slice(demo.base.length), DEMO_USER);
@@ -57,8 +77,12 @@ describe('npm run demo', () => {
     demo = await startDemo(['--fresh']);
     try {
       expect(demo.output()).toContain('Starting over (--fresh)');
-      expect((await fetch(`${demo.base}/api/v1/posts?pageSize=1`, { headers: { 'x-svc-api-key': made.apiKey } })).status).toBe(401);
-      expect((await fetch(`${demo.base}/api/v1/posts?pageSize=1`, { headers: { 'x-svc-api-key': DEMO_API_KEY } })).status).toBe(200);
+      expect(
+        (await fetch(`${demo.base}/api/v1/posts?pageSize=1`, { headers: { 'x-svc-api-key': made.apiKey } })).status,
+      ).toBe(401);
+      expect(
+        (await fetch(`${demo.base}/api/v1/posts?pageSize=1`, { headers: { 'x-svc-api-key': DEMO_API_KEY } })).status,
+      ).toBe(200);
     } finally {
       await demo.stop();
     }
@@ -69,17 +93,23 @@ describe('npm run demo', () => {
     fs.chmodSync(dir, 0o755);
     const port = await freePort();
     const child = spawn('npm', ['run', 'demo', '--silent'], {
-      env: { ...process.env, PORT: String(port), DATA_DIR: dir, LOG_LEVEL: 'info', LOG_FORMAT: undefined }, stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, PORT: String(port), DATA_DIR: dir, LOG_LEVEL: 'info', LOG_FORMAT: undefined },
+      stdio: ['ignore', 'pipe', 'inherit'],
       detached: true, // its own process group, so npm and the server it starts stop together
     });
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
     try {
       const base = `http://127.0.0.1:${port}`;
       const deadline = Date.now() + 60_000;
       let ready = false;
       while (!ready && Date.now() < deadline) {
-        ready = await fetch(`${base}/readyz`).then((r) => r.ok, () => false);
+        ready = await fetch(`${base}/readyz`).then(
+          (r) => r.ok,
+          () => false,
+        );
         if (!ready) await new Promise((r) => setTimeout(r, 250));
       }
       expect(ready).toBe(true);
@@ -93,7 +123,9 @@ describe('npm run demo', () => {
       const metrics = await fetch(`${base}/metrics`);
       expect(metrics.status).toBe(200);
       expect(await metrics.text()).toContain('http_requests_total{method="GET",route="/api/v1/posts",status="200"} 1');
-      expect(((await (await fetch(`${base}/healthz`)).json()) as { version: string }).version).toMatch(/^\d+\.\d+\.\d+/);
+      expect(((await (await fetch(`${base}/healthz`)).json()) as { version: string }).version).toMatch(
+        /^\d+\.\d+\.\d+/,
+      );
       const credentials = JSON.parse(fs.readFileSync(path.join(dir, 'demo-credentials.json'), 'utf8'));
       expect(credentials.apiKey).toBe(DEMO_API_KEY);
       expect(output).toContain(DEMO_API_KEY);
@@ -107,11 +139,16 @@ describe('npm run demo', () => {
       expect(curls.length).toBeGreaterThanOrEqual(5);
       for (const line of curls) {
         const command = line.slice(line.indexOf('curl'));
-        expect(execFileSync('bash', ['-c', `${command} -s -o /dev/null -w '%{http_code}'`], { encoding: 'utf8' }), command).toBe('200');
+        expect(
+          execFileSync('bash', ['-c', `${command} -s -o /dev/null -w '%{http_code}'`], { encoding: 'utf8' }),
+          command,
+        ).toBe('200');
       }
       // The translation example reads a post that has an English translation.
       const english = curls.find((line) => line.includes('In English'))!;
-      const translated = JSON.parse(execFileSync('bash', ['-c', `${english.slice(english.indexOf('curl'))} -s`], { encoding: 'utf8' }));
+      const translated = JSON.parse(
+        execFileSync('bash', ['-c', `${english.slice(english.indexOf('curl'))} -s`], { encoding: 'utf8' }),
+      );
       expect(translated.language).toBe('en');
 
       // The walkthrough on this port: the printed sign-in link, the consent page, and the callback page's
@@ -119,7 +156,10 @@ describe('npm run demo', () => {
       const signIn = /(http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?\S+)/.exec(output)![1]!;
       expect(new URL(signIn).searchParams.get('redirect_uri')).toBe(`${base}/callback`);
       const browser = new Browser(fetchSend(base));
-      const callback = await browser.authorize(signIn.slice(base.length), { email: credentials.user.email, password: credentials.user.password });
+      const callback = await browser.authorize(signIn.slice(base.length), {
+        email: credentials.user.email,
+        password: credentials.user.password,
+      });
       expect(`${callback.origin}${callback.pathname}`).toBe(`${base}/callback`);
       const page = await fetch(callback);
       const html = await page.text();
@@ -130,17 +170,34 @@ describe('npm run demo', () => {
       expect(html).toContain('/console/static/console.css');
       const inEnglish = await (await fetch(callback, { headers: { 'accept-language': 'en' } })).text();
       expect(inEnglish).toContain('Authorization code received');
-      const command = /<pre id="exchange">([\s\S]*?)<\/pre>/.exec(html)![1]!
-        .replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+      const command = /<pre id="exchange">([\s\S]*?)<\/pre>/
+        .exec(html)![1]!
+        .replace(/&#39;/g, "'")
+        .replace(/&quot;/g, '"')
+        .replace(/&amp;/g, '&')
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>');
       const tokens = JSON.parse(execFileSync('bash', ['-c', `${command} -s`], { encoding: 'utf8' }));
       expect(tokens.scope).toBe('profile email post:write job:write event:write company:manage:read');
-      const permissions = await fetch(`${base}/api/v1/me/company-permissions`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+      const permissions = await fetch(`${base}/api/v1/me/company-permissions`, {
+        headers: { authorization: `Bearer ${tokens.access_token}` },
+      });
       expect(permissions.status).toBe(200);
 
       // Readable logs: one line a request with method, path, status, app and duration; no code or token.
       await new Promise((r) => setTimeout(r, 300));
       const lines = output.split('\n').filter((line) => line.includes('request'));
-      expect(lines.some((line) => /GET/.test(line) && /\/api\/v1\/posts/.test(line) && /status.*200/.test(line) && /app.*app:\d+/.test(line) && /ms/.test(line)), lines.join('\n')).toBe(true);
+      expect(
+        lines.some(
+          (line) =>
+            /GET/.test(line) &&
+            /\/api\/v1\/posts/.test(line) &&
+            /status.*200/.test(line) &&
+            /app.*app:\d+/.test(line) &&
+            /ms/.test(line),
+        ),
+        lines.join('\n'),
+      ).toBe(true);
       expect(output).not.toMatch(/"time":\d{13}/);
       expect(output).not.toContain(callback.searchParams.get('code')!);
       expect(output).not.toContain(tokens.access_token);

@@ -72,10 +72,23 @@ describe.runIf(disk)('a full disk under SQLite and the media store', () => {
 
   const write = (parts: Part[]) => {
     const body = multipart(parts);
-    return app.inject({ method: 'POST', url: '/api/v1/posts', headers: { ...body.headers, ...bearer(token) }, payload: body.payload });
+    return app.inject({
+      method: 'POST',
+      url: '/api/v1/posts',
+      headers: { ...body.headers, ...bearer(token) },
+      payload: body.payload,
+    });
   };
   const get = (url: string) => app.inject({ method: 'GET', url, headers: { 'x-svc-api-key': demo.apiKey } });
-  const postCount = async () => Number((await database.db.selectFrom('posts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const postCount = async () =>
+    Number(
+      (
+        await database.db
+          .selectFrom('posts')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('serves reads, refuses writes with 503 C9998 and uploads with 502 P0013, says so on /readyz, and writes again once there is room', async () => {
     const [post] = await database.db.selectFrom('posts').select('id').orderBy('id').limit(1).execute();

@@ -14,7 +14,8 @@ describe('orders over a generation of 150,000 documents', () => {
   // Deterministic spread of ends and views; every seventh job has no end.
   const endOf = (id: number) => (id % 7 === 0 ? Number.POSITIVE_INFINITY : ((id * 7919) % 100_000) * 1000);
   const viewsOf = (id: number) => (id * 104_729) % 5000;
-  for (let id = 1; id <= COUNT; id++) docs.add({ id, time: id * 1000, document: { texts: ['t'], facets: [] }, extra: [endOf(id), viewsOf(id)] });
+  for (let id = 1; id <= COUNT; id++)
+    docs.add({ id, time: id * 1000, document: { texts: ['t'], facets: [] }, extra: [endOf(id), viewsOf(id)] });
   docs.index.flush();
   const ended = new TimeReached(docs, (doc) => docs.extra(doc, 0));
   const byViews = new DocsByKey(docs, (a, b) => {
@@ -28,7 +29,10 @@ describe('orders over a generation of 150,000 documents', () => {
     for (const now of [50_000_000, 99_999_000, 10_000_000, -1, 50_000_000]) {
       const expected = ids.filter((id) => endOf(id) <= now).length;
       expect(ended.upTo(now).size, String(now)).toBe(expected);
-      const after = ids.map(endOf).filter((t) => t > now).reduce((a, b) => Math.min(a, b), Number.POSITIVE_INFINITY);
+      const after = ids
+        .map(endOf)
+        .filter((t) => t > now)
+        .reduce((a, b) => Math.min(a, b), Number.POSITIVE_INFINITY);
       expect(ended.next()).toBe(after);
     }
   });
@@ -42,8 +46,13 @@ describe('orders over a generation of 150,000 documents', () => {
       });
     };
     expectPage(ids, 40, 20);
-    expectPage(ids.filter((id) => id % 97 === 0), 5, 20);
-    for (let id = COUNT + 1; id <= COUNT + 50; id++) docs.add({ id, time: id * 1000, document: { texts: ['t'], facets: [] }, extra: [endOf(id), viewsOf(id)] });
+    expectPage(
+      ids.filter((id) => id % 97 === 0),
+      5,
+      20,
+    );
+    for (let id = COUNT + 1; id <= COUNT + 50; id++)
+      docs.add({ id, time: id * 1000, document: { texts: ['t'], facets: [] }, extra: [endOf(id), viewsOf(id)] });
     docs.index.flush();
     ids.push(...Array.from({ length: 50 }, (_, i) => COUNT + 1 + i));
     expectPage(ids, 0, 30);

@@ -11,16 +11,41 @@ import { SETTINGS } from '../src/settings.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
-const DOCS = ['README.md', 'CHANGELOG.md', 'sdk/README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const DOCS = [
+  'README.md',
+  'CHANGELOG.md',
+  'sdk/README.md',
+  ...fs
+    .readdirSync(path.join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 const SOURCES = (function walk(dir: string): string[] {
-  return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(`${dir}/${e.name}`) : e.name.endsWith('.ts') ? [`${dir}/${e.name}`] : []));
-})('src').map(read).join('\n');
+  return fs
+    .readdirSync(path.join(ROOT, dir), { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? walk(`${dir}/${e.name}`) : e.name.endsWith('.ts') ? [`${dir}/${e.name}`] : []));
+})('src')
+  .map(read)
+  .join('\n');
 
 /** The source of the service, its tests and its scripts, as one text. */
-const CODE = [SOURCES, ...['test', 'scripts'].flatMap((dir) => fs.readdirSync(path.join(ROOT, dir)).filter((f) => f.endsWith('.ts')).map((f) => read(`${dir}/${f}`)))].join('\n');
+const CODE = [
+  SOURCES,
+  ...['test', 'scripts'].flatMap((dir) =>
+    fs
+      .readdirSync(path.join(ROOT, dir))
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => read(`${dir}/${f}`)),
+  ),
+].join('\n');
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
-const anchor = (heading: string) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-');
+const anchor = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
 
 describe('the docs against the code', () => {
   it('show credentials only with the prefixes the service gives them', () => {
@@ -28,7 +53,8 @@ describe('the docs against the code', () => {
     const issued = new Set([...SOURCES.matchAll(/`(svc[a-z]_)\$\{/g)].map((m) => m[1]).concat(['svcc_']));
     for (const file of DOCS) {
       for (const [, prefix] of read(file).matchAll(/\b(svc[a-z]*_)(?=[A-Za-z0-9]{4,}|…)/g)) {
-        if (['svc_session', 'svc_csrf', 'svc_revocations', 'svc_build'].some((name) => name.startsWith(prefix!))) continue;
+        if (['svc_session', 'svc_csrf', 'svc_revocations', 'svc_build'].some((name) => name.startsWith(prefix!)))
+          continue;
         expect(issued, `${file}: ${prefix}`).toContain(prefix);
       }
     }
@@ -46,7 +72,10 @@ describe('the docs against the code', () => {
       for (const [, words] of text.matchAll(/npm run cli -- ([a-z][a-z -]*[a-z])/g)) {
         // A command, or a group's help (`apps --help`).
         const group = words!.split(' ')[0]!;
-        expect(commands.some((name) => `${words} `.startsWith(`${name} `) || name.startsWith(`${group} `)), `${file}: npm run cli -- ${words}`).toBe(true);
+        expect(
+          commands.some((name) => `${words} `.startsWith(`${name} `) || name.startsWith(`${group} `)),
+          `${file}: npm run cli -- ${words}`,
+        ).toBe(true);
       }
     }
   });
@@ -68,7 +97,8 @@ describe('the docs against the code', () => {
 
   it('install the SDK version the SDK is', () => {
     const { version } = JSON.parse(read('sdk/package.json')) as { version: string };
-    for (const [, shown] of read('sdk/README.md').matchAll(/svc-open-api-sdk-(\d+\.\d+\.\d+)\.tgz/g)) expect(shown).toBe(version);
+    for (const [, shown] of read('sdk/README.md').matchAll(/svc-open-api-sdk-(\d+\.\d+\.\d+)\.tgz/g))
+      expect(shown).toBe(version);
   });
 
   it('count the test files there are', () => {

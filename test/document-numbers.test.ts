@@ -25,13 +25,26 @@ function replay(idPool: number[], operations: number, seed: number): void {
 }
 
 describe('the id → document table of the search index', () => {
-  it('agrees with a Map for dense ids', () => replay(Array.from({ length: 5_000 }, (_, i) => i + 1), 40_000, 1));
+  it('agrees with a Map for dense ids', () =>
+    replay(
+      Array.from({ length: 5_000 }, (_, i) => i + 1),
+      40_000,
+      1,
+    ));
 
   it('agrees with a Map for ids in steps of a power of two (which must not pile into one run of slots)', () =>
-    replay(Array.from({ length: 3_000 }, (_, i) => i * 65_536), 30_000, 2));
+    replay(
+      Array.from({ length: 3_000 }, (_, i) => i * 65_536),
+      30_000,
+      2,
+    ));
 
   it('agrees with a Map for ids beyond 32 bits', () =>
-    replay(Array.from({ length: 2_000 }, (_, i) => 2 ** 40 + i * 4_294_967_296 + (i % 7)), 20_000, 3));
+    replay(
+      Array.from({ length: 2_000 }, (_, i) => 2 ** 40 + i * 4_294_967_296 + (i % 7)),
+      20_000,
+      3,
+    ));
 
   it('says nothing of an id it never held, and forgets a deleted one', () => {
     const ids = [10, 20, 30];

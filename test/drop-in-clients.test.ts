@@ -27,9 +27,12 @@ describe.each(ENGINES)('clients written for the real service, unchanged, on %s',
     t = await createTestApp(engine, { config: { ...GENEROUS_LIMITS, CORS_ORIGINS: CORS_ORIGIN } });
     writer = await accessToken(t, 'post:write job:write');
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
-  const get = (url: string, headers: Record<string, string> = {}) => t.request({ method: 'GET', url, headers: { 'x-svc-api-key': t.demo.apiKey, ...headers } });
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    t.request({ method: 'GET', url, headers: { 'x-svc-api-key': t.demo.apiKey, ...headers } });
   const json = async (url: string, headers: Record<string, string> = {}) => {
     const res = await get(url, headers);
     expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
@@ -59,13 +62,27 @@ describe.each(ENGINES)('clients written for the real service, unchanged, on %s',
 
   it('answers every /v1 read as /api/v1: the same status, body, ETag and language; 304 on its ETag; errors name the path sent', async () => {
     const urls = [
-      '/jobs?keyword=AI', `/jobs/${t.demo.jobs.hiring}`, '/posts?sort=RECENT&pageSize=5', `/posts/${t.demo.posts.translated}`,
-      '/events?pageSize=3', `/events/${t.demo.events.first}`, '/codes/seniorities', '/jobs?workTypes=NOWHERE', `/jobs/${t.demo.jobs.draft}`,
+      '/jobs?keyword=AI',
+      `/jobs/${t.demo.jobs.hiring}`,
+      '/posts?sort=RECENT&pageSize=5',
+      `/posts/${t.demo.posts.translated}`,
+      '/events?pageSize=3',
+      `/events/${t.demo.events.first}`,
+      '/codes/seniorities',
+      '/jobs?workTypes=NOWHERE',
+      `/jobs/${t.demo.jobs.draft}`,
     ];
     for (const url of urls) {
-      const [ours, theirs] = [await get(`/api/v1${url}`, { 'accept-language': 'en' }), await get(`/v1${url}`, { 'accept-language': 'en' })];
+      const [ours, theirs] = [
+        await get(`/api/v1${url}`, { 'accept-language': 'en' }),
+        await get(`/v1${url}`, { 'accept-language': 'en' }),
+      ];
       expect(theirs.statusCode, url).toBe(ours.statusCode);
-      const same = (res: LightMyRequestResponse) => ({ etag: res.headers.etag, language: res.headers['content-language'], body: res.statusCode === 200 ? res.body : res.json().code });
+      const same = (res: LightMyRequestResponse) => ({
+        etag: res.headers.etag,
+        language: res.headers['content-language'],
+        body: res.statusCode === 200 ? res.body : res.json().code,
+      });
       expect(same(theirs), url).toEqual(same(ours));
       if (theirs.headers.etag) {
         const again = await get(`/v1${url}`, { 'accept-language': 'en', 'if-none-match': String(theirs.headers.etag) });
@@ -90,14 +107,26 @@ describe.each(ENGINES)('clients written for the real service, unchanged, on %s',
       expect(res.statusCode, header).toBe(200);
       expect(res.headers['x-svc-ratelimit-remaining'], header).toBeDefined();
       expect(Object.keys(res.headers).filter((name) => /^x-(rp|oba)-/.test(name))).toEqual([]);
-      const wrong = await t.request({ method: 'GET', url: '/v1/jobs?pageSize=1', headers: { [header]: `${t.demo.apiKey}x` } });
+      const wrong = await t.request({
+        method: 'GET',
+        url: '/v1/jobs?pageSize=1',
+        headers: { [header]: `${t.demo.apiKey}x` },
+      });
       expect(wrong.statusCode, header).toBe(401);
       expect(wrong.json().code).toBe('C0001');
       expect(wrong.body).not.toContain(t.demo.apiKey);
     }
-    const same = await t.request({ method: 'GET', url: '/v1/jobs?pageSize=1', headers: { 'x-svc-api-key': t.demo.apiKey, 'x-oba-api-key': t.demo.apiKey } });
+    const same = await t.request({
+      method: 'GET',
+      url: '/v1/jobs?pageSize=1',
+      headers: { 'x-svc-api-key': t.demo.apiKey, 'x-oba-api-key': t.demo.apiKey },
+    });
     expect(same.statusCode).toBe(200);
-    const two = await t.request({ method: 'GET', url: '/v1/jobs?pageSize=1', headers: { 'x-rp-api-key': t.demo.apiKey, 'x-oba-api-key': 'svck_SomeoneElse0000000000000000000000' } });
+    const two = await t.request({
+      method: 'GET',
+      url: '/v1/jobs?pageSize=1',
+      headers: { 'x-rp-api-key': t.demo.apiKey, 'x-oba-api-key': 'svck_SomeoneElse0000000000000000000000' },
+    });
     expect(two.statusCode).toBe(401);
     expect(two.json()).toMatchObject({ code: 'C0001', details: 'X-OBA-API-Key' });
     expect(two.json().message).toMatch(/X-RP-API-Key and X-OBA-API-Key/);
@@ -107,8 +136,13 @@ describe.each(ENGINES)('clients written for the real service, unchanged, on %s',
 
   it('lets a browser app send the aliases across origins (preflight on a /v1 path)', async () => {
     const preflight = await t.app.inject({
-      method: 'OPTIONS', url: '/v1/jobs',
-      headers: { origin: CORS_ORIGIN, 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-oba-api-key,x-rp-api-key' },
+      method: 'OPTIONS',
+      url: '/v1/jobs',
+      headers: {
+        origin: CORS_ORIGIN,
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'x-oba-api-key,x-rp-api-key',
+      },
     });
     expect(preflight.statusCode).toBe(204);
     expect(String(preflight.headers['access-control-allow-headers']).toLowerCase()).toContain('x-oba-api-key');
@@ -134,7 +168,9 @@ describe.each(ENGINES)('clients written for the real service, unchanged, on %s',
     // What a client does with the industries: find a company's industry among the groups' children.
     const company = (await json(`/v1/jobs/${t.demo.jobs.hiring}`)).company;
     const groups = await json('/v1/codes/job-industries');
-    expect(groups.flatMap((g: { children: Array<{ code: string }> }) => g.children.map((c) => c.code))).toContain(company.industry);
+    expect(groups.flatMap((g: { children: Array<{ code: string }> }) => g.children.map((c) => c.code))).toContain(
+      company.industry,
+    );
   });
 
   describe('multipart writes sent as Spring and curl send them', () => {
@@ -142,31 +178,56 @@ describe.each(ENGINES)('clients written for the real service, unchanged, on %s',
       const body = multipart(parts);
       return t.request({ method: 'POST', url, payload: body.payload, headers: { ...body.headers, ...bearer(writer) } });
     };
-    const request = (value: unknown, contentType?: string, filename?: string): Part =>
-      ({ name: 'request', value: typeof value === 'string' ? value : JSON.stringify(value), contentType, filename });
+    const request = (value: unknown, contentType?: string, filename?: string): Part => ({
+      name: 'request',
+      value: typeof value === 'string' ? value : JSON.stringify(value),
+      contentType,
+      filename,
+    });
 
     it.each([
-      ['typed application/json, no filename (Spring\'s MultipartBodyBuilder, curl -F \'request=…;type=application/json\')', 'application/json', undefined],
+      [
+        "typed application/json, no filename (Spring's MultipartBodyBuilder, curl -F 'request=…;type=application/json')",
+        'application/json',
+        undefined,
+      ],
       ['typed application/json with a charset', 'application/json; charset=UTF-8', undefined],
-      ['a file part typed application/json (a browser\'s Blob)', 'application/json', 'blob'],
+      ["a file part typed application/json (a browser's Blob)", 'application/json', 'blob'],
       ['a plain text part', undefined, undefined],
     ])('creates a post from a request part %s', async (_how, contentType, filename) => {
-      const res = await send('/v1/posts', [request({ text: `Spring 클라이언트에서 보낸 글 ${_how}` }, contentType, filename)]);
+      const res = await send('/v1/posts', [
+        request({ text: `Spring 클라이언트에서 보낸 글 ${_how}` }, contentType, filename),
+      ]);
       expect(res.statusCode, res.body).toBe(201);
       expect(res.json().content).toContain('Spring 클라이언트');
     });
 
     it('creates a job posting the Spring way on /v1', async () => {
-      const res = await send(`/v1/jobs/platform?companyId=${t.demo.companyId}`, [request({
-        jobTitle: 'AI 플랫폼 엔지니어', jobCategory: 'dataAi', seniorities: ['SENIOR'], employmentTypes: ['FULL_TIME'], jobBio: 'Java 동기화로 올린 공고',
-        jobResponse: 'API 설계', workType: 'REMOTE', settings: [{ title: '이력서', required: true, uploadType: 'ANY' }],
-      }, 'application/json')]);
+      const res = await send(`/v1/jobs/platform?companyId=${t.demo.companyId}`, [
+        request(
+          {
+            jobTitle: 'AI 플랫폼 엔지니어',
+            jobCategory: 'dataAi',
+            seniorities: ['SENIOR'],
+            employmentTypes: ['FULL_TIME'],
+            jobBio: 'Java 동기화로 올린 공고',
+            jobResponse: 'API 설계',
+            workType: 'REMOTE',
+            settings: [{ title: '이력서', required: true, uploadType: 'ANY' }],
+          },
+          'application/json',
+        ),
+      ]);
       expect(res.statusCode, res.body).toBe(201);
       expect(res.json()).toMatchObject({ status: 'draft', title: 'AI 플랫폼 엔지니어' });
     });
 
     it.each([
-      ['typed application/json but not JSON', request('text=hello', 'application/json'), /typed application\/json but does not hold JSON/],
+      [
+        'typed application/json but not JSON',
+        request('text=hello', 'application/json'),
+        /typed application\/json but does not hold JSON/,
+      ],
       ['text that is not JSON', request('hello there'), /must be JSON, got "hello there"/],
       ['JSON that is not an object', request([1, 2], 'application/json'), /request/],
     ])('refuses a request part %s, saying what arrived, and creates nothing', async (_how, part, message) => {
@@ -180,7 +241,7 @@ describe.each(ENGINES)('clients written for the real service, unchanged, on %s',
     });
   });
 
-  describe('the demo, as schemas written from the real service\'s captured responses see it', () => {
+  describe("the demo, as schemas written from the real service's captured responses see it", () => {
     it('gives every event a banner, on every list page and in every detail', async () => {
       for (let page = 1; ; page++) {
         const body = await json(`/v1/events?pageSize=50&page=${page}`);
@@ -192,22 +253,35 @@ describe.each(ENGINES)('clients written for the real service, unchanged, on %s',
       }
     });
 
-    it('puts list times at whole minutes, as the real service\'s data has them', async () => {
+    it("puts list times at whole minutes, as the real service's data has them", async () => {
       const times = [
         ...(await json('/v1/posts?sort=RECENT&pageSize=50')).items.map((p: { postedAt: string }) => p.postedAt),
-        ...(await json('/v1/jobs?sort=DATE_DESC&pageSize=50')).items.flatMap((j: { endAt: string | null }) => (j.endAt === null ? [] : [j.endAt])),
-        ...(await json('/v1/events?pageSize=50')).items.flatMap((e: { startAt: string; endAt: string }) => [e.startAt, e.endAt]),
+        ...(await json('/v1/jobs?sort=DATE_DESC&pageSize=50')).items.flatMap((j: { endAt: string | null }) =>
+          j.endAt === null ? [] : [j.endAt],
+        ),
+        ...(await json('/v1/events?pageSize=50')).items.flatMap((e: { startAt: string; endAt: string }) => [
+          e.startAt,
+          e.endAt,
+        ]),
       ];
       expect(times.length).toBeGreaterThan(100);
       expect(times.filter((time) => !CAPTURED_LIST_TIME.test(time))).toEqual([]);
     });
 
-    it('finds something for the keyword of the real service\'s first example, and for every keyword our docs show', async () => {
+    it("finds something for the keyword of the real service's first example, and for every keyword our docs show", async () => {
       expect((await json('/v1/jobs?keyword=AI')).totalItems).toBeGreaterThan(0);
-      const docs = ['README.md', ...fs.readdirSync('docs').filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+      const docs = [
+        'README.md',
+        ...fs
+          .readdirSync('docs')
+          .filter((f) => f.endsWith('.md'))
+          .map((f) => `docs/${f}`),
+      ];
       const searches = new Set<string>();
       for (const file of docs) {
-        for (const match of fs.readFileSync(file, 'utf8').matchAll(/\/(posts|jobs|events)\?([^"'\s`)]*keyword=[^"'\s`)]+)/g)) {
+        for (const match of fs
+          .readFileSync(file, 'utf8')
+          .matchAll(/\/(posts|jobs|events)\?([^"'\s`)]*keyword=[^"'\s`)]+)/g)) {
           searches.add(`/v1/${match[1]}?${match[2]!.replace(/&?(postedAfter|postedBefore|page)=[^&]*/g, '')}`);
         }
       }

@@ -7,8 +7,12 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/;
 
 describe.each(ENGINES)('errors and request handling on %s', (engine) => {
   let t: TestContext;
-  beforeAll(async () => { t = await createTestApp(engine); });
-  afterAll(async () => { await t?.close(); });
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('answers an unknown route with 404 C0008 in the ErrorResponse body', async () => {
     const res = await t.get('/api/v1/nothing-here');
@@ -21,7 +25,11 @@ describe.each(ENGINES)('errors and request handling on %s', (engine) => {
   });
 
   it('answers a wrong method on an existing path with 405 C0012 and Allow', async () => {
-    const res = await t.request({ method: 'PUT', url: '/api/v1/codes/seniorities', headers: { 'x-svc-api-key': t.demo.apiKey } });
+    const res = await t.request({
+      method: 'PUT',
+      url: '/api/v1/codes/seniorities',
+      headers: { 'x-svc-api-key': t.demo.apiKey },
+    });
     expect(res.statusCode).toBe(405);
     expect(res.headers.allow).toBe('GET');
     expect(res.json()).toMatchObject({ code: 'C0012' });
@@ -40,7 +48,11 @@ describe.each(ENGINES)('errors and request handling on %s', (engine) => {
 
   it('takes a company handle of 255 characters in a path, as the spec allows', async () => {
     const handle = 'a'.repeat(255);
-    const res = await t.app.inject({ method: 'GET', url: `/api/v1/companies/${handle}/jobs/accessible`, headers: { 'x-svc-api-key': t.demo.apiKey } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/companies/${handle}/jobs/accessible`,
+      headers: { 'x-svc-api-key': t.demo.apiKey },
+    });
     expect(res.body).not.toContain('FST_ERR');
     expect(res.json()).toHaveProperty('code');
     expect(res.statusCode).not.toBe(414);
@@ -60,7 +72,10 @@ describe.each(ENGINES)('errors and request handling on %s', (engine) => {
   });
 
   it('serves /healthz and /readyz', async () => {
-    expect((await t.request({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok', version: JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version });
+    expect((await t.request({ method: 'GET', url: '/healthz' })).json()).toEqual({
+      status: 'ok',
+      version: JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version,
+    });
     expect((await t.request({ method: 'GET', url: '/readyz' })).json()).toEqual({ status: 'ready' });
   });
 });

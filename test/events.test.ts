@@ -6,8 +6,12 @@ type Event = Record<string, any>;
 
 describe.each(ENGINES)('events on %s', (engine) => {
   let t: TestContext;
-  beforeAll(async () => { t = await createTestApp(engine); });
-  afterAll(async () => { await t?.close(); });
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   const list = async (query: string) => {
     const res = await t.get(`/api/v1/events?${query}`);
@@ -32,23 +36,29 @@ describe.each(ENGINES)('events on %s', (engine) => {
     for (const e of (await list('eventCategories=CONFERENCE,NETWORKING&pageSize=50')).items) {
       expect(e.eventCategories.some((c: string) => ['CONFERENCE', 'NETWORKING'].includes(c))).toBe(true);
     }
-    for (const e of (await list('eventSubjects=TECHNOLOGY&pageSize=50')).items) expect(e.eventSubjects).toContain('TECHNOLOGY');
+    for (const e of (await list('eventSubjects=TECHNOLOGY&pageSize=50')).items)
+      expect(e.eventSubjects).toContain('TECHNOLOGY');
     const online = (await list('eventOpenTypes=ONLINE&pageSize=50')).items;
     expect(online.length).toBeGreaterThan(0);
     for (const e of online) expect(e).toMatchObject({ eventOpenType: 'ONLINE', location: null });
   });
 
-  it('takes the reference\'s search parameters: keyword, categories, subjects, openTypes, start dates and status', async () => {
+  it("takes the reference's search parameters: keyword, categories, subjects, openTypes, start dates and status", async () => {
     const all = (await list('pageSize=50')).items;
     const ids = (items: Event[]) => items.map((e) => String(e.eventId)).sort();
-    expect(ids((await list('categories=CONFERENCE,NETWORKING&pageSize=50')).items)).toEqual(ids((await list('eventCategories=CONFERENCE,NETWORKING&pageSize=50')).items));
-    expect(ids((await list('subjects=TECHNOLOGY&pageSize=50')).items)).toEqual(ids((await list('eventSubjects=TECHNOLOGY&pageSize=50')).items));
+    expect(ids((await list('categories=CONFERENCE,NETWORKING&pageSize=50')).items)).toEqual(
+      ids((await list('eventCategories=CONFERENCE,NETWORKING&pageSize=50')).items),
+    );
+    expect(ids((await list('subjects=TECHNOLOGY&pageSize=50')).items)).toEqual(
+      ids((await list('eventSubjects=TECHNOLOGY&pageSize=50')).items),
+    );
     const hybrid = ids((await list('openTypes=ON_OFFLINE&pageSize=50')).items);
     expect(hybrid.length).toBeGreaterThan(0);
     expect(hybrid).toEqual(ids((await list('eventOpenTypes=HYBRID&pageSize=50')).items));
     expect((await list('openTypes=TBD')).totalItems).toBe(0);
 
-    const word = all[0]!.eventName.split(' ').find((w: string) => /[A-Za-z]{3,}/.test(w)) ?? all[0]!.eventName.split(' ')[0];
+    const word =
+      all[0]!.eventName.split(' ').find((w: string) => /[A-Za-z]{3,}/.test(w)) ?? all[0]!.eventName.split(' ')[0];
     const found = (await list(`keyword=${encodeURIComponent(word.toUpperCase())}&pageSize=50`)).items;
     expect(found.map((e) => e.eventId)).toContain(all[0]!.eventId);
     expect((await list('keyword=zzqqxx-no-such-word')).totalItems).toBe(0);
@@ -68,7 +78,8 @@ describe.each(ENGINES)('events on %s', (engine) => {
     const later = (await list(`startDateFrom=${encodeURIComponent(from)}&pageSize=50`)).items;
     expect(later.length).toBe(starts.filter((s) => s >= from).length);
     const day = from.slice(0, 10);
-    for (const e of (await list(`startDateTo=${day}&pageSize=50`)).items) expect(Date.parse(`${e.startAt}Z`)).toBeLessThan(Date.parse(`${day}T15:00:00Z`) + 1);
+    for (const e of (await list(`startDateTo=${day}&pageSize=50`)).items)
+      expect(Date.parse(`${e.startAt}Z`)).toBeLessThan(Date.parse(`${day}T15:00:00Z`) + 1);
     const bad = await t.get('/api/v1/events?startDateFrom=yesterday');
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ code: 'C0005', details: 'startDateFrom' });
@@ -76,7 +87,11 @@ describe.each(ENGINES)('events on %s', (engine) => {
   });
 
   it('rejects unknown catalog codes and enum values with 400 C0005', async () => {
-    for (const [query, param] of [['eventCategories=PARTY', 'eventCategories'], ['eventOpenTypes=MOON', 'eventOpenTypes'], ['sort=RANDOM', 'sort']]) {
+    for (const [query, param] of [
+      ['eventCategories=PARTY', 'eventCategories'],
+      ['eventOpenTypes=MOON', 'eventOpenTypes'],
+      ['sort=RANDOM', 'sort'],
+    ]) {
       const res = await t.get(`/api/v1/events?${query}`);
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ code: 'C0005', details: param });

@@ -10,7 +10,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RoaringBitmap32, type Bitmap } from '../src/search/bitmaps.js';
-import { countByIntersecting, countByReading, countValues, mostFirst, type FacetCount } from '../src/search/facet-counts.js';
+import {
+  countByIntersecting,
+  countByReading,
+  countValues,
+  mostFirst,
+  type FacetCount,
+} from '../src/search/facet-counts.js';
 import { readSnapshot, writeSnapshot } from '../src/search/index-snapshot.js';
 import { PostingIndex, type PostingMeta } from '../src/search/posting-index.js';
 import { FACET_KIND, FACETS } from '../src/search/fields.js';
@@ -19,7 +25,9 @@ import { SeededRandom } from '../src/demo/random.js';
 const DOCUMENTS = 20_000;
 const KEYWORDS = 50;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'facet-counts-'));
-afterAll(() => { fs.rmSync(dir, { recursive: true, force: true }); });
+afterAll(() => {
+  fs.rmSync(dir, { recursive: true, force: true });
+});
 
 /** An index of DOCUMENTS documents among `companies` companies (a tenth without one), a tenth of them removed. */
 function indexOf(companies: number, seed: number) {
@@ -60,7 +68,10 @@ function topOf(counts: FacetCount[], top: number): FacetCount[] {
 
 /** Searches of every size: one keyword each (a few match half the documents, most a few dozen), and everything live. */
 function searches(index: PostingIndex): Bitmap[] {
-  return [...Array.from({ length: KEYWORDS }, (_, k) => index.match({ all: [[`k${k}`]], none: [] })), index.live.clone()];
+  return [
+    ...Array.from({ length: KEYWORDS }, (_, k) => index.match({ all: [[`k${k}`]], none: [] })),
+    index.live.clone(),
+  ];
 }
 
 describe('company facet counts', () => {
@@ -102,9 +113,13 @@ describe('company facet counts', () => {
 
   it('count a kind without a column (job categories) by intersecting', () => {
     const index = new PostingIndex();
-    for (let doc = 0; doc < 100; doc++) index.add(doc, { texts: [], facets: [FACETS.jobCategory(doc % 3 === 0 ? 'A' : 'B')] });
+    for (let doc = 0; doc < 100; doc++)
+      index.add(doc, { texts: [], facets: [FACETS.jobCategory(doc % 3 === 0 ? 'A' : 'B')] });
     index.flush();
     expect(index.facetColumn(FACET_KIND.jobCategory)).toBeUndefined();
-    expect(countValues(index, new RoaringBitmap32([0, 1, 2, 3, 4, 5, 6]), FACET_KIND.jobCategory)).toEqual([{ value: 'B', count: 4 }, { value: 'A', count: 3 }]);
+    expect(countValues(index, new RoaringBitmap32([0, 1, 2, 3, 4, 5, 6]), FACET_KIND.jobCategory)).toEqual([
+      { value: 'B', count: 4 },
+      { value: 'A', count: 3 },
+    ]);
   });
 });

@@ -13,7 +13,8 @@ import { accessToken } from './helpers/tokens.js';
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
-const LEAK = /\bat .+\.(ts|js):\d+|node_modules|\/src\/|\/work\/|SQLITE_|sqlite3?|postgres|pg_catalog|syntax error|SELECT |INSERT INTO|relation "|violates|\bstack\b|Error: /i;
+const LEAK =
+  /\bat .+\.(ts|js):\d+|node_modules|\/src\/|\/work\/|SQLITE_|sqlite3?|postgres|pg_catalog|syntax error|SELECT |INSERT INTO|relation "|violates|\bstack\b|Error: /i;
 const ERROR_KEYS = ['code', 'details', 'message', 'timestamp'];
 
 describe.each(ENGINES)('fuzzing every operation on %s', (engine) => {
@@ -22,16 +23,29 @@ describe.each(ENGINES)('fuzzing every operation on %s', (engine) => {
   const tally = { requests: 0, serverErrors: 0, nonConforming: 0 };
   beforeAll(async () => {
     t = await createTestApp(engine);
-    const event = await t.db.database.db.selectFrom('events').innerJoin('companies', 'companies.id', 'events.company_id')
-      .select('events.id').where('companies.handle', '=', 'acme-labs').where('events.status', '=', 'published').executeTakeFirstOrThrow();
+    const event = await t.db.database.db
+      .selectFrom('events')
+      .innerJoin('companies', 'companies.id', 'events.company_id')
+      .select('events.id')
+      .where('companies.handle', '=', 'acme-labs')
+      .where('events.status', '=', 'published')
+      .executeTakeFirstOrThrow();
     known = {
       apiKey: t.demo.apiKey,
-      bearer: await accessToken(t, 'profile email post:write job:write job:manage:read event:write company:manage:read'),
-      postId: t.demo.posts.company, jobId: t.demo.jobs.hiring, eventId: event.id, company: 'acme-labs',
+      bearer: await accessToken(
+        t,
+        'profile email post:write job:write job:manage:read event:write company:manage:read',
+      ),
+      postId: t.demo.posts.company,
+      jobId: t.demo.jobs.hiring,
+      eventId: event.id,
+      company: 'acme-labs',
     };
   });
   afterAll(async () => {
-    console.warn(`fuzz ${engine}: ${tally.requests} requests, ${tally.serverErrors} 5xx, ${tally.nonConforming} non-conforming bodies (seed ${SEED}, ${RUNS} per operation)`);
+    console.warn(
+      `fuzz ${engine}: ${tally.requests} requests, ${tally.serverErrors} 5xx, ${tally.nonConforming} non-conforming bodies (seed ${SEED}, ${RUNS} per operation)`,
+    );
     await t?.close();
   });
 
@@ -40,25 +54,34 @@ describe.each(ENGINES)('fuzzing every operation on %s', (engine) => {
     const operations = operationsOf(doc);
     expect(operations.length).toBeGreaterThan(40);
     for (const [i, op] of operations.entries()) {
-      await fc.assert(fc.asyncProperty(requestFor(op, known), async (request) => {
-        const response = await t.app.inject(request);
-        tally.requests++;
-        const where = `${request.method} ${request.url.slice(0, 200)} → ${response.statusCode} ${response.body.slice(0, 300)}`;
-        if (response.statusCode >= 500) tally.serverErrors++;
-        expect(response.statusCode, where).toBeLessThan(500);
-        // What a 2xx body holds is data (posts may well say "postgres"); an error body must say nothing inside.
-        if (response.statusCode >= 400) expect(response.body, where).not.toMatch(LEAK);
-        if (request.url.startsWith('/api/v1/') && response.statusCode >= 400) {
-          let body: Record<string, unknown> = {};
-          try {
-            body = response.json();
-          } catch { /* counted below */ }
-          const conforms = Object.keys(body).sort().join() === ERROR_KEYS.join() && typeof body.code === 'string' && typeof body.message === 'string'
-            && typeof body.timestamp === 'string' && (body.details === null || typeof body.details === 'string');
-          if (!conforms) tally.nonConforming++;
-          expect(conforms, where).toBe(true);
-        }
-      }), { seed: SEED + i, numRuns: RUNS, endOnFailure: true });
+      await fc.assert(
+        fc.asyncProperty(requestFor(op, known), async (request) => {
+          const response = await t.app.inject(request);
+          tally.requests++;
+          const where = `${request.method} ${request.url.slice(0, 200)} → ${response.statusCode} ${response.body.slice(0, 300)}`;
+          if (response.statusCode >= 500) tally.serverErrors++;
+          expect(response.statusCode, where).toBeLessThan(500);
+          // What a 2xx body holds is data (posts may well say "postgres"); an error body must say nothing inside.
+          if (response.statusCode >= 400) expect(response.body, where).not.toMatch(LEAK);
+          if (request.url.startsWith('/api/v1/') && response.statusCode >= 400) {
+            let body: Record<string, unknown> = {};
+            try {
+              body = response.json();
+            } catch {
+              /* counted below */
+            }
+            const conforms =
+              Object.keys(body).sort().join() === ERROR_KEYS.join() &&
+              typeof body.code === 'string' &&
+              typeof body.message === 'string' &&
+              typeof body.timestamp === 'string' &&
+              (body.details === null || typeof body.details === 'string');
+            if (!conforms) tally.nonConforming++;
+            expect(conforms, where).toBe(true);
+          }
+        }),
+        { seed: SEED + i, numRuns: RUNS, endOnFailure: true },
+      );
     }
   }, 600_000);
 });

@@ -11,7 +11,10 @@ describe('covering a circle', () => {
   it('holds every point within the radius, and only such points in its inside cells', () => {
     const rnd = new SeededRandom(3);
     const centers = [
-      { latitude: 37.5, longitude: 127 }, { latitude: 0, longitude: 179.95 }, { latitude: 88.5, longitude: 10 }, { latitude: -60, longitude: -179.99 },
+      { latitude: 37.5, longitude: 127 },
+      { latitude: 0, longitude: 179.95 },
+      { latitude: 88.5, longitude: 10 },
+      { latitude: -60, longitude: -179.99 },
       ...Array.from({ length: 20 }, () => ({ latitude: rnd.next() * 170 - 85, longitude: rnd.next() * 360 - 180 })),
     ];
     for (const center of centers) {
@@ -23,12 +26,22 @@ describe('covering a circle', () => {
           // Points around the circle's edge and within it, some beyond.
           const spread = (radiusKm * 1.4) / 111.2;
           const latitude = Math.max(-90, Math.min(90, center.latitude + (rnd.next() * 2 - 1) * spread));
-          const longitude = ((center.longitude + (rnd.next() * 2 - 1) * spread / Math.max(0.05, Math.cos((latitude * Math.PI) / 180)) + 540) % 360) - 180;
+          const longitude =
+            ((center.longitude +
+              ((rnd.next() * 2 - 1) * spread) / Math.max(0.05, Math.cos((latitude * Math.PI) / 180)) +
+              540) %
+              360) -
+            180;
           const point = { latitude, longitude };
           const cells = cellsOf(point);
           const within = distanceKm(center, point) <= radiusKm;
-          if (within) expect(cells.some((c) => all.has(c)), `${JSON.stringify(center)} ${radiusKm} ${JSON.stringify(point)}`).toBe(true);
-          if (cells.some((c) => insideSet.has(c))) expect(within, `${JSON.stringify(center)} ${radiusKm} ${JSON.stringify(point)}`).toBe(true);
+          if (within)
+            expect(
+              cells.some((c) => all.has(c)),
+              `${JSON.stringify(center)} ${radiusKm} ${JSON.stringify(point)}`,
+            ).toBe(true);
+          if (cells.some((c) => insideSet.has(c)))
+            expect(within, `${JSON.stringify(center)} ${radiusKm} ${JSON.stringify(point)}`).toBe(true);
         }
       }
     }

@@ -34,14 +34,27 @@ describe.each(ENGINES)('image decoding under the limits on %s', (engine) => {
   const bomb = zeroPng16(3_500, 3_500);
   const overLimit = zeroPng16(4_200, 4_200);
   beforeAll(async () => {
-    t = await createTestApp(engine, { config: { ...GENEROUS_LIMITS, RATE_LIMIT_POST_CREATE_PER_MINUTE: '1', MEDIA_MAX_DECODED_BYTES: String(128 * 1024 * 1024) } });
+    t = await createTestApp(engine, {
+      config: {
+        ...GENEROUS_LIMITS,
+        RATE_LIMIT_POST_CREATE_PER_MINUTE: '1',
+        MEDIA_MAX_DECODED_BYTES: String(128 * 1024 * 1024),
+      },
+    });
     token = await accessToken(t, 'post:write');
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   const create = (text: string, images: Part[]) => {
     const body = multipart([jsonPart({ text }), ...images]);
-    return t.request({ method: 'POST', url: '/api/v1/posts', headers: { ...body.headers, ...bearer(token) }, payload: body.payload });
+    return t.request({
+      method: 'POST',
+      url: '/api/v1/posts',
+      headers: { ...body.headers, ...bearer(token) },
+      payload: body.payload,
+    });
   };
 
   it('refuses an image whose decoded pixels would exceed MEDIA_MAX_DECODED_BYTES from its header, and it does not count', async () => {
@@ -57,7 +70,9 @@ describe.each(ENGINES)('image decoding under the limits on %s', (engine) => {
   it('answers a spent post.create limit with 429 before decoding: ten bombs cost less CPU than decoding one', async () => {
     // Spent by the test above. Calibrate: what decoding one bomb costs this process.
     let decoded: unknown;
-    const oneDecode = await cpuOf(async () => { decoded = await processImage(bomb, { maxPixels: 40_000_000, maxDecodedBytes: 128 * 1024 * 1024 }); });
+    const oneDecode = await cpuOf(async () => {
+      decoded = await processImage(bomb, { maxPixels: 40_000_000, maxDecodedBytes: 128 * 1024 * 1024 });
+    });
     expect(decoded).toMatchObject({ width: 3_500, height: 3_500 });
 
     const statuses: number[] = [];
@@ -75,8 +90,17 @@ describe('the decode gate', () => {
   /** A decode that runs until `finish` is called, recording when it started. */
   const held = (log: string[], name: string) => {
     let finish!: () => void;
-    const done = new Promise<void>((resolve) => { finish = resolve; });
-    return { finish, decode: async () => { log.push(`start ${name}`); await done; log.push(`end ${name}`); } };
+    const done = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    return {
+      finish,
+      decode: async () => {
+        log.push(`start ${name}`);
+        await done;
+        log.push(`end ${name}`);
+      },
+    };
   };
 
   it('runs one decode at a time per app, lets another app use a free slot meanwhile, first come first served', async () => {

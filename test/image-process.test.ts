@@ -50,10 +50,21 @@ describe.runIf(process.platform === 'linux')('the image process of the real serv
   let token = '';
   let base = '';
   let port = 0;
-  const server = serverProcess(() => base, () => ({
-    ...GENEROUS_LIMITS, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, DATABASE_URL: store.url, LOG_LEVEL: 'silent',
-    PUBLIC_BASE_URL: base, SIGNING_KEY_SECRET: SECRET, INSTANCE_NAME: 'image-library-test', REDIS_URL: '',
-  }));
+  const server = serverProcess(
+    () => base,
+    () => ({
+      ...GENEROUS_LIMITS,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dir,
+      DATABASE_URL: store.url,
+      LOG_LEVEL: 'silent',
+      PUBLIC_BASE_URL: base,
+      SIGNING_KEY_SECRET: SECRET,
+      INSTANCE_NAME: 'image-library-test',
+      REDIS_URL: '',
+    }),
+  );
 
   beforeAll(async () => {
     store = await scratchStorage('sqlite', dir, 'image-library');
@@ -62,7 +73,11 @@ describe.runIf(process.platform === 'linux')('the image process of the real serv
     const database = store.open();
     await migrateToLatest(database);
     demo = await generateDemoData(database, { now: Date.now(), posts: 20, jobs: 5, events: 2 });
-    const app = await buildApp({ config: testConfig({ PUBLIC_BASE_URL: base, SIGNING_KEY_SECRET: SECRET, DATA_DIR: dir }), database, logger: false });
+    const app = await buildApp({
+      config: testConfig({ PUBLIC_BASE_URL: base, SIGNING_KEY_SECRET: SECRET, DATA_DIR: dir }),
+      database,
+      logger: false,
+    });
     token = await accessToken({ app, demo } as TestContext, 'post:write');
     await app.close();
     await database.close();
@@ -77,28 +92,45 @@ describe.runIf(process.platform === 'linux')('the image process of the real serv
 
   const post = (parts: Part[]) => {
     const body = multipart(parts);
-    return fetch(`${base}/api/v1/posts`, { method: 'POST', headers: { ...body.headers, authorization: `Bearer ${token}` }, body: body.payload });
+    return fetch(`${base}/api/v1/posts`, {
+      method: 'POST',
+      headers: { ...body.headers, authorization: `Bearer ${token}` },
+      body: body.payload,
+    });
   };
 
   it('is started at the first image upload, and not before; libvips is mapped there, never in the server', async () => {
     const pid = server.pid!;
-    const read = await fetch(`${base}/api/v1/posts?keyword=${encodeURIComponent('서울')}`, { headers: { 'x-svc-api-key': demo.apiKey } });
+    const read = await fetch(`${base}/api/v1/posts?keyword=${encodeURIComponent('서울')}`, {
+      headers: { 'x-svc-api-key': demo.apiKey },
+    });
     expect(read.status).toBe(200);
     expect((await post([jsonPart({ text: 'a post without an image' })])).status).toBe(201);
     expect(childrenOf(pid)).toEqual([]);
 
     const uploaded = await post([jsonPart({ text: 'a post with an image' }), imagePart(png(40, 30))]);
     expect(uploaded.status).toBe(201);
-    expect((await uploaded.json() as { images: Array<{ width: number; height: number }> }).images).toMatchObject([{ width: 40, height: 30 }]);
+    expect(((await uploaded.json()) as { images: Array<{ width: number; height: number }> }).images).toMatchObject([
+      { width: 40, height: 30 },
+    ]);
     const [images, ...others] = childrenOf(pid);
     expect(others).toEqual([]);
     expect(hasLibvips(images!)).toBe(true);
     expect(hasLibvips(pid)).toBe(false);
     // It gets none of the server's settings: a decoder exploited by a crafted file finds no secret in its environment.
-    const environment = fs.readFileSync(`/proc/${images}/environ`, 'utf8').split('\0').filter(Boolean).map((entry) => entry.slice(0, entry.indexOf('=')));
+    const environment = fs
+      .readFileSync(`/proc/${images}/environ`, 'utf8')
+      .split('\0')
+      .filter(Boolean)
+      .map((entry) => entry.slice(0, entry.indexOf('=')));
     expect(fs.readFileSync(`/proc/${pid}/environ`, 'utf8')).toContain(SECRET);
     // Node.js adds the IPC channel's own (NODE_CHANNEL_FD, NODE_CHANNEL_SERIALIZATION_MODE).
-    expect(environment.filter((name) => !name.startsWith('NODE_CHANNEL_')).every((name) => ['PATH', 'TMPDIR', 'LANG'].includes(name)), environment.join(' ')).toBe(true);
+    expect(
+      environment
+        .filter((name) => !name.startsWith('NODE_CHANNEL_'))
+        .every((name) => ['PATH', 'TMPDIR', 'LANG'].includes(name)),
+      environment.join(' '),
+    ).toBe(true);
     expect(fs.readFileSync(`/proc/${images}/environ`, 'utf8')).not.toContain(SECRET);
   }, 60_000);
 
@@ -108,14 +140,19 @@ describe.runIf(process.platform === 'linux')('the image process of the real serv
     // 36 megapixels: ~1.5 s of a core to decode and encode again, under the default limits.
     const large = await jpeg(6_000, 6_000);
     const before = processCpuMs(images!);
-    const answer = post([jsonPart({ text: 'a post whose image crashes the decoder' }), imagePart(large, 'large.jpg', 'images', 'image/jpeg')]);
+    const answer = post([
+      jsonPart({ text: 'a post whose image crashes the decoder' }),
+      imagePart(large, 'large.jpg', 'images', 'image/jpeg'),
+    ]);
     await until('the decode to be under way', () => processCpuMs(images!) > before + 200);
     process.kill(images!, 'SIGKILL');
     const res = await answer;
     expect(res.status).toBe(502);
     expect(await res.json()).toMatchObject({ code: 'P0013', details: 'images' });
-    const listed = await fetch(`${base}/api/v1/posts?keyword=${encodeURIComponent('crashes the decoder')}`, { headers: { 'x-svc-api-key': demo.apiKey } });
-    expect((await listed.json() as { totalItems: number }).totalItems).toBe(0);
+    const listed = await fetch(`${base}/api/v1/posts?keyword=${encodeURIComponent('crashes the decoder')}`, {
+      headers: { 'x-svc-api-key': demo.apiKey },
+    });
+    expect(((await listed.json()) as { totalItems: number }).totalItems).toBe(0);
 
     expect((await post([jsonPart({ text: 'after the crash' }), imagePart(png(12, 10))])).status).toBe(201);
     const [next] = childrenOf(pid);
@@ -131,7 +168,7 @@ describe.runIf(process.platform === 'linux')('the image process of the real serv
   }, 60_000);
 });
 
-describe.runIf(process.platform === 'linux')('the image process\'s own limits', () => {
+describe.runIf(process.platform === 'linux')("the image process's own limits", () => {
   const limits = { maxPixels: 40_000_000, maxDecodedBytes: 160 * 1024 * 1024 };
   const log = pino({ level: 'silent' });
 
@@ -143,7 +180,11 @@ describe.runIf(process.platform === 'linux')('the image process\'s own limits', 
       await expect(slow).rejects.toThrow(ImageProcessFailed);
       await expect(slow).rejects.toThrow('an image took more than 300 ms');
       expect(isRunning(pid)).toBe(false);
-      expect(await images.process(png(30, 20), limits)).toMatchObject({ width: 30, height: 20, contentType: 'image/png' });
+      expect(await images.process(png(30, 20), limits)).toMatchObject({
+        width: 30,
+        height: 20,
+        contentType: 'image/png',
+      });
       expect(images.pid).not.toBe(pid);
     } finally {
       await images.close();

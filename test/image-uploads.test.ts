@@ -24,14 +24,29 @@ describe.each(ENGINES)('image uploads on %s', (engine) => {
     t = await createTestApp(engine);
     token = await accessToken(t, 'post:write');
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   const create = (text: string, images: Part[]) => {
     const body = multipart([jsonPart({ text }), ...images]);
-    return t.request({ method: 'POST', url: '/api/v1/posts', headers: { ...body.headers, ...bearer(token) }, payload: body.payload });
+    return t.request({
+      method: 'POST',
+      url: '/api/v1/posts',
+      headers: { ...body.headers, ...bearer(token) },
+      payload: body.payload,
+    });
   };
   const served = async (url: string) => (await t.app.inject({ method: 'GET', url: new URL(url).pathname })).rawPayload;
-  const mediaCount = async () => Number((await t.db.database.db.selectFrom('post_images').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const mediaCount = async () =>
+    Number(
+      (
+        await t.db.database.db
+          .selectFrom('post_images')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('refuses a PNG whose header claims 100000 x 100000 pixels with 400 P0011, storing nothing', async () => {
     const before = await mediaCount();
@@ -43,7 +58,11 @@ describe.each(ENGINES)('image uploads on %s', (engine) => {
 
   it('refuses a truncated PNG, and bytes that only start like an image, with 400 P0012', async () => {
     const whole = png(200, 200);
-    for (const bytes of [whole.subarray(0, whole.length - 30), pngClaiming(3_000, 2_000), Buffer.concat([whole.subarray(0, 8), Buffer.from('<html>')])]) {
+    for (const bytes of [
+      whole.subarray(0, whole.length - 30),
+      pngClaiming(3_000, 2_000),
+      Buffer.concat([whole.subarray(0, 8), Buffer.from('<html>')]),
+    ]) {
       const res = await create('broken image', [imagePart(bytes)]);
       expect(res.statusCode, res.body).toBe(400);
       expect(res.json()).toMatchObject({ code: 'P0012' });
@@ -57,7 +76,10 @@ describe.each(ENGINES)('image uploads on %s', (engine) => {
     const script = Buffer.from('*/=1;alert("jpeg");/*');
     const com = Buffer.concat([Buffer.from([0xff, 0xfe, 0, script.length + 2]), script]);
     const polyglot = Buffer.concat([jpegJs.subarray(0, 2), com, jpegJs.subarray(2)]);
-    const res = await create('polyglots', [imagePart(gifHtml, 'a.gif', 'images', 'image/gif'), imagePart(polyglot, 'b.jpg', 'images', 'image/jpeg')]);
+    const res = await create('polyglots', [
+      imagePart(gifHtml, 'a.gif', 'images', 'image/gif'),
+      imagePart(polyglot, 'b.jpg', 'images', 'image/jpeg'),
+    ]);
     expect(res.statusCode, res.body).toBe(201);
     const [first, second] = res.json().images;
     const gifOut = await served(first.url);
@@ -72,7 +94,8 @@ describe.each(ENGINES)('image uploads on %s', (engine) => {
     const photo = await sharp({ create: { width: 40, height: 20, channels: 3, background: { r: 10, g: 20, b: 30 } } })
       .withExif({ IFD0: { Copyright: 'SECRET-OWNER' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '37/1 24/1 0/1' } })
       .withMetadata({ orientation: 6 })
-      .jpeg().toBuffer();
+      .jpeg()
+      .toBuffer();
     expect((await sharp(photo).metadata()).exif).toBeDefined();
     const res = await create('a photo taken sideways', [imagePart(photo, 'photo.jpg', 'images', 'image/jpeg')]);
     expect(res.statusCode, res.body).toBe(201);

@@ -56,7 +56,10 @@ describe('the folder-circle check (npm run lint)', () => {
       'modules/posts/index.ts': "import { id } from '../../shared/ids.js';\n",
     });
     expect(importCircles(dir)).toEqual([]);
-    expect(folderCircles(dir).sort()).toEqual([['db', 'shared'], ['modules/oauth', 'modules/web']]);
+    expect(folderCircles(dir).sort()).toEqual([
+      ['db', 'shared'],
+      ['modules/oauth', 'modules/web'],
+    ]);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });
@@ -69,7 +72,8 @@ describe('the layer check (npm run lint)', () => {
   it('finds a lower module importing an area or the top, and an area importing the top; not the other way down', () => {
     const dir = tree({
       'app.ts': "import { postsArea } from './modules/posts/index.js';\nimport { db } from './db/database.js';\n",
-      'modules/posts/index.ts': "import { db } from '../../db/database.js';\nimport type { App } from '../../app.js';\nimport { x } from '../jobs/x.js';\n",
+      'modules/posts/index.ts':
+        "import { db } from '../../db/database.js';\nimport type { App } from '../../app.js';\nimport { x } from '../jobs/x.js';\n",
       'modules/jobs/x.ts': 'export const x = 1;\n',
       'db/database.ts': "import { rule } from '../modules/codes/rules.js';\nexport const db = 1;\n",
       'modules/codes/rules.ts': 'export const rule = 1;\n',

@@ -31,7 +31,14 @@ describe('an index copy', () => {
     const large = bitmapOf(2_000_000, 1 << 26, 7);
     const small = Array.from({ length: 300 }, (_, i) => bitmapOf(1 + i * 13, 1 << 20, i + 1));
     expect(large.getSerializationSizeInBytes('portable')).toBeGreaterThan(2 << 20);
-    const chunks: Chunk[] = [bytesOf(column), small[0]!, large, bytesOf(lengths), ...small.slice(1), new RoaringBitmap32()];
+    const chunks: Chunk[] = [
+      bytesOf(column),
+      small[0]!,
+      large,
+      bytesOf(lengths),
+      ...small.slice(1),
+      new RoaringBitmap32(),
+    ];
     const file = path.join(dir, 'sizes.idx');
     await writeSnapshot(file, { name: 'sizes', count: chunks.length }, chunks);
 

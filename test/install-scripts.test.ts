@@ -13,15 +13,24 @@ const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
 
 /** The packages whose install scripts run, and why the service cannot do without them. */
 const ALLOWED: Record<string, string> = {
-  'better-sqlite3': 'the embedded engine: downloads a prebuilt binary where GitHub releases are reachable, else compiles SQLite',
+  'better-sqlite3':
+    'the embedded engine: downloads a prebuilt binary where GitHub releases are reachable, else compiles SQLite',
   roaring: 'the search index bitmaps (CRoaring): downloads a prebuilt binary where it can, else compiles CRoaring',
   argon2: 'password hashing: loads the prebuilt binary the package ships (no compile on linux-x64, darwin, win32)',
   esbuild: 'the test runner’s bundler (dev only): checks its platform binary, which comes as an npm package',
 };
 
-const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { version?: string; hasInstallScript?: boolean }> };
+const lock = JSON.parse(read('package-lock.json')) as {
+  packages: Record<string, { version?: string; hasInstallScript?: boolean }>;
+};
 const allowScripts = (JSON.parse(read('package.json')) as { allowScripts: Record<string, boolean> }).allowScripts;
-const withScripts = [...new Set(Object.entries(lock.packages).filter(([, p]) => p.hasInstallScript).map(([at]) => at.slice(at.lastIndexOf('node_modules/') + 'node_modules/'.length)))].sort();
+const withScripts = [
+  ...new Set(
+    Object.entries(lock.packages)
+      .filter(([, p]) => p.hasInstallScript)
+      .map(([at]) => at.slice(at.lastIndexOf('node_modules/') + 'node_modules/'.length)),
+  ),
+].sort();
 
 describe('install scripts', () => {
   it('are each reviewed in allowScripts, allowed or denied', () => {
@@ -29,7 +38,10 @@ describe('install scripts', () => {
   });
 
   it('run only for the packages that must build or fetch a binary', () => {
-    const allowed = Object.entries(allowScripts).filter(([, on]) => on).map(([name]) => name).sort();
+    const allowed = Object.entries(allowScripts)
+      .filter(([, on]) => on)
+      .map(([name]) => name)
+      .sort();
     expect(allowed).toEqual(Object.keys(ALLOWED).sort());
   });
 

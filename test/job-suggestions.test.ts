@@ -9,7 +9,11 @@ import { createTestApp, type TestContext } from './helpers/test-app.js';
 import { ENGINES } from './helpers/test-database.js';
 import { accessToken, bearer } from './helpers/tokens.js';
 
-interface Suggestion { text: string; type: string; count: number }
+interface Suggestion {
+  text: string;
+  type: string;
+  count: number;
+}
 
 describe.each(ENGINES)('job search suggestions on %s', (engine) => {
   let t: TestContext;
@@ -18,7 +22,9 @@ describe.each(ENGINES)('job search suggestions on %s', (engine) => {
     t = await createTestApp(engine);
     token = await accessToken(t, 'job:write job:manage:read');
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   const suggest = async (prefix: string, extra = ''): Promise<Suggestion[]> => {
     const res = await t.get(`/api/v1/jobs/suggestions?prefix=${encodeURIComponent(prefix)}${extra}`);
@@ -35,7 +41,9 @@ describe.each(ENGINES)('job search suggestions on %s', (engine) => {
     expect(texts(await suggest('백ㅇ'))).toContain('KEYWORD 백엔드개발자');
     const byInitials = await suggest('ㅂㅇㄷ');
     expect(texts(byInitials)).toContain('KEYWORD 백엔드개발자');
-    expect(byInitials.find((s) => s.text === '백엔드개발자')).toEqual(bySyllable.find((s) => s.text === '백엔드개발자'));
+    expect(byInitials.find((s) => s.text === '백엔드개발자')).toEqual(
+      bySyllable.find((s) => s.text === '백엔드개발자'),
+    );
     expect(texts(await suggest('ㄴㅂ'))).toContain('COMPANY 노바핀테크');
     expect(texts(await suggest('노바'))).toContain('COMPANY 노바핀테크');
   });
@@ -55,20 +63,35 @@ describe.each(ENGINES)('job search suggestions on %s', (engine) => {
   });
 
   it('counts only the jobs hiring now, and sees a write and the end of hiring at the next call', async () => {
-    const body = multipart([jsonPart({
-      jobTitle: 'Quokka 플랫폼엔지니어', jobCategory: 'dev', seniorities: ['JUNIOR'], employmentTypes: ['FULL_TIME'], jobBio: '플랫폼을 만듭니다.',
-    })]);
-    const created = await t.request({ method: 'POST', url: '/api/v1/jobs/platform?companyId=acme-labs', headers: { ...body.headers, ...bearer(token) }, payload: body.payload });
+    const body = multipart([
+      jsonPart({
+        jobTitle: 'Quokka 플랫폼엔지니어',
+        jobCategory: 'dev',
+        seniorities: ['JUNIOR'],
+        employmentTypes: ['FULL_TIME'],
+        jobBio: '플랫폼을 만듭니다.',
+      }),
+    ]);
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/v1/jobs/platform?companyId=acme-labs',
+      headers: { ...body.headers, ...bearer(token) },
+      payload: body.payload,
+    });
     const id = created.json().jobId;
     // A draft is not hiring.
     expect(await suggest('quok')).toEqual([]);
-    const call = (method: 'PUT' | 'DELETE', payload?: unknown) => t.request({
-      method, url: `/api/v1/jobs/${id}/active`, headers: { ...bearer(token), ...(payload ? { 'content-type': 'application/json' } : {}) },
-      payload: payload ? JSON.stringify(payload) : undefined,
-    });
+    const call = (method: 'PUT' | 'DELETE', payload?: unknown) =>
+      t.request({
+        method,
+        url: `/api/v1/jobs/${id}/active`,
+        headers: { ...bearer(token), ...(payload ? { 'content-type': 'application/json' } : {}) },
+        payload: payload ? JSON.stringify(payload) : undefined,
+      });
     expect((await call('PUT', { startDate: '2026-11-01' })).statusCode).toBe(200);
     expect(await suggest('quok')).toEqual([
-      { text: 'Quokka 플랫폼엔지니어', type: 'TITLE', count: 1 }, { text: 'quokka', type: 'KEYWORD', count: 1 },
+      { text: 'Quokka 플랫폼엔지니어', type: 'TITLE', count: 1 },
+      { text: 'quokka', type: 'KEYWORD', count: 1 },
     ]);
     expect(await suggest('플랫ㅍ')).toEqual([{ text: '플랫폼엔지니어', type: 'KEYWORD', count: 1 }]);
     expect(await suggest('ㅍㄹㅍㅇ')).toEqual([{ text: '플랫폼엔지니어', type: 'KEYWORD', count: 1 }]);
@@ -76,13 +99,20 @@ describe.each(ENGINES)('job search suggestions on %s', (engine) => {
     expect(await suggest('quok')).toEqual([]);
   });
 
-  it('answers at the reference\'s /v1 path too, needs an app key, and refuses a prefix of spaces or too long', async () => {
+  it("answers at the reference's /v1 path too, needs an app key, and refuses a prefix of spaces or too long", async () => {
     const alias = await t.get('/v1/jobs/suggestions?prefix=back');
     expect(alias.statusCode).toBe(200);
     expect(alias.json()).toEqual(await suggest('back'));
     const anonymous = await t.app.inject({ method: 'GET', url: '/api/v1/jobs/suggestions?prefix=back' });
     expect([anonymous.statusCode, anonymous.json().code]).toEqual([401, 'C0001']);
-    for (const query of ['', 'prefix=', 'prefix=%20%20', `prefix=${'a'.repeat(51)}`, 'prefix=a&pageSize=11', 'prefix=a&pageSize=0']) {
+    for (const query of [
+      '',
+      'prefix=',
+      'prefix=%20%20',
+      `prefix=${'a'.repeat(51)}`,
+      'prefix=a&pageSize=11',
+      'prefix=a&pageSize=0',
+    ]) {
       const res = await t.get(`/api/v1/jobs/suggestions?${query}`);
       expect([res.statusCode, res.json().code], query).toEqual([400, 'C0005']);
     }

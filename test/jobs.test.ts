@@ -6,8 +6,12 @@ type Job = Record<string, any>;
 
 describe.each(ENGINES)('jobs on %s', (engine) => {
   let t: TestContext;
-  beforeAll(async () => { t = await createTestApp(engine); });
-  afterAll(async () => { await t?.close(); });
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   const search = async (query: string, headers?: Record<string, string>) => {
     const res = await t.get(`/api/v1/jobs?${query}`, headers);
@@ -22,21 +26,35 @@ describe.each(ENGINES)('jobs on %s', (engine) => {
       if (page >= body.totalPages) return items;
     }
   };
-  const detail = async (id: number, headers?: Record<string, string>) => (await t.get(`/api/v1/jobs/${id}`, headers)).json();
+  const detail = async (id: number, headers?: Record<string, string>) =>
+    (await t.get(`/api/v1/jobs/${id}`, headers)).json();
 
   describe('GET /api/v1/jobs', () => {
     it('lists only actively hiring jobs, with every summary field', async () => {
       const items = await allPages('');
       expect(items.length).toBeGreaterThan(50);
       expect(Object.keys(items[0]!).sort()).toEqual([
-        'company', 'employmentTypes', 'endAt', 'jobCategory', 'jobId', 'location', 'salary', 'seniorities', 'subtitle', 'title', 'webUrl', 'workType',
+        'company',
+        'employmentTypes',
+        'endAt',
+        'jobCategory',
+        'jobId',
+        'location',
+        'salary',
+        'seniorities',
+        'subtitle',
+        'title',
+        'webUrl',
+        'workType',
       ]);
       expect(Object.keys(items[0]!.company).sort()).toEqual(['id', 'industry', 'logoUrl', 'name', 'size']);
       const ids = items.map((j) => j.jobId);
-      for (const state of ['expired', 'notStarted', 'finish', 'draft', 'deleted'] as const) expect(ids).not.toContain(t.demo.jobs[state]);
+      for (const state of ['expired', 'notStarted', 'finish', 'draft', 'deleted'] as const)
+        expect(ids).not.toContain(t.demo.jobs[state]);
       expect(ids).toContain(t.demo.jobs.hiring);
       expect(ids).toContain(t.demo.jobs.alwaysOpen);
-      for (const job of items.slice(0, 15)) expect(await detail(job.jobId)).toMatchObject({ status: 'published', hiring: true });
+      for (const job of items.slice(0, 15))
+        expect(await detail(job.jobId)).toMatchObject({ status: 'published', hiring: true });
     });
 
     it('filters by category, with repeated parameters and comma lists meaning the same (OR)', async () => {
@@ -50,9 +68,11 @@ describe.each(ENGINES)('jobs on %s', (engine) => {
     });
 
     it('filters by seniority, employment type, company size, workplace type and company', async () => {
-      for (const j of await allPages('seniorities=JUNIOR,SENIOR')) expect(j.seniorities.some((s: string) => ['JUNIOR', 'SENIOR'].includes(s))).toBe(true);
+      for (const j of await allPages('seniorities=JUNIOR,SENIOR'))
+        expect(j.seniorities.some((s: string) => ['JUNIOR', 'SENIOR'].includes(s))).toBe(true);
       for (const j of await allPages('employmentTypes=INTERN')) expect(j.employmentTypes).toContain('INTERN');
-      for (const j of await allPages('companySizes=HUGE&companySizes=TINY')) expect(['HUGE', 'TINY']).toContain(j.company.size);
+      for (const j of await allPages('companySizes=HUGE&companySizes=TINY'))
+        expect(['HUGE', 'TINY']).toContain(j.company.size);
       for (const j of await allPages('workTypes=REMOTE')) expect(j.workType).toBe('REMOTE');
       const acme = await allPages('companyId=acme-labs');
       expect(acme.length).toBeGreaterThan(0);
@@ -62,7 +82,10 @@ describe.each(ENGINES)('jobs on %s', (engine) => {
 
     it('combines different filters with AND', async () => {
       const all = await allPages('');
-      const expected = all.filter((j) => j.workType !== 'ONSITE' && j.seniorities.includes('SENIOR')).map((j) => j.jobId).sort();
+      const expected = all
+        .filter((j) => j.workType !== 'ONSITE' && j.seniorities.includes('SENIOR'))
+        .map((j) => j.jobId)
+        .sort();
       const got = (await allPages('workTypes=REMOTE,HYBRID&seniorities=SENIOR')).map((j) => j.jobId).sort();
       expect(got).toEqual(expected);
       expect(got.length).toBeGreaterThan(0);
@@ -82,7 +105,11 @@ describe.each(ENGINES)('jobs on %s', (engine) => {
       const starts = await Promise.all(byDate.map(async (j) => (await detail(j.jobId)).startAt));
       expect([...starts].sort().reverse()).toEqual(starts);
       const popular = (await search('sort=POPULARITY_DESC&pageSize=10')).items.map((j) => j.jobId);
-      const views = await t.db.database.db.selectFrom('jobs').select(['id', 'view_count']).where('id', 'in', popular).execute();
+      const views = await t.db.database.db
+        .selectFrom('jobs')
+        .select(['id', 'view_count'])
+        .where('id', 'in', popular)
+        .execute();
       const viewOf = new Map(views.map((v) => [v.id, v.view_count]));
       const counts = popular.map((id) => viewOf.get(id)!);
       expect([...counts].sort((a, b) => b - a)).toEqual(counts);
@@ -112,12 +139,37 @@ describe.each(ENGINES)('jobs on %s', (engine) => {
     it('returns every field of a hiring job', async () => {
       const job = await detail(t.demo.jobs.hiring);
       expect(Object.keys(job).sort()).toEqual([
-        'allowRemote', 'applyMethod', 'benefit', 'company', 'createdAt', 'description', 'duty', 'employmentTypes', 'endAt',
-        'hireNotes', 'hireProcess', 'hiring', 'jobCategory', 'jobId', 'jobImages', 'language', 'location', 'minimumQualification',
-        'preferredQualification', 'salary', 'seniorities', 'startAt', 'status', 'subtitle', 'title', 'webUrl', 'workType',
+        'allowRemote',
+        'applyMethod',
+        'benefit',
+        'company',
+        'createdAt',
+        'description',
+        'duty',
+        'employmentTypes',
+        'endAt',
+        'hireNotes',
+        'hireProcess',
+        'hiring',
+        'jobCategory',
+        'jobId',
+        'jobImages',
+        'language',
+        'location',
+        'minimumQualification',
+        'preferredQualification',
+        'salary',
+        'seniorities',
+        'startAt',
+        'status',
+        'subtitle',
+        'title',
+        'webUrl',
+        'workType',
       ]);
       expect(job).toMatchObject({ jobId: t.demo.jobs.hiring, status: 'published', hiring: true, language: 'ko' });
-      for (const field of ['createdAt', 'startAt', 'endAt']) expect(job[field]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      for (const field of ['createdAt', 'startAt', 'endAt'])
+        expect(job[field]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
       expect(Date.parse(job.endAt)).toBeGreaterThan(TEST_NOW);
       expect(job.webUrl).toBe(`https://www.test.example/jobs/${job.jobId}`);
       expect(job.applyMethod.url).toMatch(/^https:\/\//);

@@ -15,8 +15,12 @@ const countBy = (responses: Sent[]) => {
 describe.each(ENGINES)('sign-in throttle on %s', (engine) => {
   let t: TestContext;
 
-  beforeAll(async () => { t = await createTestApp(engine); });
-  afterAll(async () => { await t?.close(); });
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   /** A browser on `app` whose requests come from `address`, with a sign-in page open. */
   async function signInForm(app: App, address: string) {
@@ -27,8 +31,13 @@ describe.each(ENGINES)('sign-in throttle on %s', (engine) => {
     const browser = new Browser(send);
     const verifier = randomBytes(32).toString('base64url');
     const query = new URLSearchParams({
-      response_type: 'code', client_id: t.demo.client.clientId, redirect_uri: t.demo.client.redirectUri, scope: 'profile',
-      state: 's', code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256',
+      response_type: 'code',
+      client_id: t.demo.client.clientId,
+      redirect_uri: t.demo.client.redirectUri,
+      scope: 'profile',
+      state: 's',
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
     });
     const page = await browser.request('GET', `/oauth/authorize?${query.toString()}`);
     expect(page.status).toBe(200);
@@ -36,7 +45,10 @@ describe.each(ENGINES)('sign-in throttle on %s', (engine) => {
       // Every attempt from a browser not signed in (a success signs this one in, and binds its later forms to that).
       browser.cookies.delete('svc_session');
       return browser.request('POST', '/oauth/login', {
-        email, password, csrf_token: hiddenField(page.body, 'csrf_token'), authorize_query: hiddenField(page.body, 'authorize_query'),
+        email,
+        password,
+        csrf_token: hiddenField(page.body, 'csrf_token'),
+        authorize_query: hiddenField(page.body, 'authorize_query'),
       });
     };
   }
@@ -50,7 +62,12 @@ describe.each(ENGINES)('sign-in throttle on %s', (engine) => {
     expect(responses[99]!.status).toBe(429);
 
     // A second instance on the same database (or this one restarted) keeps the count.
-    const other = await buildApp({ config: t.config, database: t.db.database, clock: () => t.clock.now, logger: false });
+    const other = await buildApp({
+      config: t.config,
+      database: t.db.database,
+      clock: () => t.clock.now,
+      logger: false,
+    });
     try {
       const again = await signInForm(other, '198.51.100.2');
       expect((await again(email, password)).status).toBe(429);
@@ -61,14 +78,18 @@ describe.each(ENGINES)('sign-in throttle on %s', (engine) => {
 
   it('evaluates exactly 20 of 200 parallel sign-ins across accounts from one address', async () => {
     const attempt = await signInForm(t.app, '198.51.100.3');
-    const responses = await Promise.all(Array.from({ length: 200 }, (_, i) => attempt(`spray-${i}@example.com`, 'password-1')));
+    const responses = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => attempt(`spray-${i}@example.com`, 'password-1')),
+    );
     expect(countBy(responses)).toEqual({ 401: 20, 429: 180 });
   });
 
   it('gives a successful attempt back: signing in does not bring the account closer to its limit', async () => {
     const start = t.clock.now;
     t.clock.now += 900_000; // the next window: the burst above no longer counts
-    onTestFinished(() => { t.clock.now = start; });
+    onTestFinished(() => {
+      t.clock.now = start;
+    });
     const attempt = await signInForm(t.app, '198.51.100.4');
     const { email, password } = t.demo.user;
     for (let i = 0; i < 4; i++) expect((await attempt(email, `wrong-${i}`)).status).toBe(401);

@@ -14,7 +14,9 @@ function curl(args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn('curl', ['-s', '-o', '/dev/null', '-w', '%{http_code}', ...args]);
     let out = '';
-    child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
     child.on('error', reject);
     child.on('close', () => resolve(out));
   });
@@ -41,10 +43,15 @@ describe.each(ENGINES)('loop turns on %s', (engine) => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   /** The turns between the end of a request's body (`from` its arrival for a GET) and its answer, and the answer's status. */
-  const turnsOf = async (args: string[], from: 'body' | 'arrival' = 'body'): Promise<{ turns: number; status: string }> => {
+  const turnsOf = async (
+    args: string[],
+    from: 'body' | 'arrival' = 'body',
+  ): Promise<{ turns: number; status: string }> => {
     let turns = 0;
     let busy = true;
     const turn = () => {
@@ -57,8 +64,13 @@ describe.each(ENGINES)('loop turns on %s', (engine) => {
     let answered = -1;
     const onRequest = (req: NodeJS.ReadableStream, res: NodeJS.WritableStream) => {
       if (from === 'arrival') bodyEnd = turns;
-      else req.on('end', () => { bodyEnd = turns; });
-      res.on('finish', () => { answered = turns; });
+      else
+        req.on('end', () => {
+          bodyEnd = turns;
+        });
+      res.on('finish', () => {
+        answered = turns;
+      });
     };
     t.app.server.on('request', onRequest);
     setImmediate(turn);
@@ -70,8 +82,14 @@ describe.each(ENGINES)('loop turns on %s', (engine) => {
   };
 
   const createPost = async (withImage: boolean): Promise<number> => {
-    const args = ['-H', `authorization: Bearer ${token}`, '-H', `idempotency-key: turns-${Math.random()}`,
-      '-F', `request=${JSON.stringify({ text: `차례 세기 ${Math.random()}` })}`];
+    const args = [
+      '-H',
+      `authorization: Bearer ${token}`,
+      '-H',
+      `idempotency-key: turns-${Math.random()}`,
+      '-F',
+      `request=${JSON.stringify({ text: `차례 세기 ${Math.random()}` })}`,
+    ];
     if (withImage) args.push('-F', `images=@${image};type=image/png`);
     const { turns, status } = await turnsOf([...args, `${base}/api/v1/posts`]);
     expect(status).toBe('201');
@@ -102,16 +120,36 @@ describe.each(ENGINES)('loop turns on %s', (engine) => {
 
   it('answers a job deactivate after one turn of reads and two round trips of its transaction on PostgreSQL, and at once on SQLite', async () => {
     const jobToken = await accessToken(t, 'job:write');
-    const jobRequest = { jobTitle: '차례 세기', jobCategory: 'dev', seniorities: ['JUNIOR'], employmentTypes: ['FULL_TIME'], jobBio: '차례', workType: 'ONSITE' };
+    const jobRequest = {
+      jobTitle: '차례 세기',
+      jobCategory: 'dev',
+      seniorities: ['JUNIOR'],
+      employmentTypes: ['FULL_TIME'],
+      jobBio: '차례',
+      workType: 'ONSITE',
+    };
     const { payload, headers } = multipart([{ name: 'request', value: JSON.stringify(jobRequest) }]);
-    const created = await t.request({ method: 'POST', url: '/api/v1/jobs/platform?companyId=acme-labs', headers: { ...headers, ...bearer(jobToken) }, payload });
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/v1/jobs/platform?companyId=acme-labs',
+      headers: { ...headers, ...bearer(jobToken) },
+      payload,
+    });
     expect(created.statusCode, created.body).toBe(201);
     const url = `/api/v1/jobs/${created.json().jobId}/active`;
     const tries: number[] = [];
     for (let i = 0; i < 6; i++) {
-      const published = await t.request({ method: 'PUT', url, headers: { ...bearer(jobToken), 'content-type': 'application/json' }, payload: '{}' });
+      const published = await t.request({
+        method: 'PUT',
+        url,
+        headers: { ...bearer(jobToken), 'content-type': 'application/json' },
+        payload: '{}',
+      });
       expect(published.statusCode, published.body).toBe(200);
-      const { turns, status } = await turnsOf(['-X', 'DELETE', '-H', `authorization: Bearer ${jobToken}`, `${base}${url}`], 'arrival');
+      const { turns, status } = await turnsOf(
+        ['-X', 'DELETE', '-H', `authorization: Bearer ${jobToken}`, `${base}${url}`],
+        'arrival',
+      );
       expect(status).toBe('200');
       if (i > 0) tries.push(turns); // the first: the operation's rate-limit units; then the fewest of five, as above
     }
@@ -130,7 +168,12 @@ describe.each(ENGINES)('loop turns on %s', (engine) => {
       { name: 'request', value: JSON.stringify({ text: '이미지 읽기' }) },
       { name: 'images', value: png(32, 32), filename: 'b.png', contentType: 'image/png' },
     ]);
-    const created = await t.request({ method: 'POST', url: '/api/v1/posts', headers: { ...headers, ...bearer(token) }, payload });
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/v1/posts',
+      headers: { ...headers, ...bearer(token) },
+      payload,
+    });
     expect(created.statusCode, created.body).toBe(201);
     const media = new URL((created.json() as { images: Array<{ url: string }> }).images[0]!.url).pathname;
     expect(await turnsOf([`${base}${media}`], 'arrival')).toEqual({ turns: 0, status: '200' });

@@ -24,12 +24,28 @@ describe('the official MCP conformance suite', () => {
     t = await startListeningApp('sqlite');
     const target = new URL(t.base);
     proxy = http.createServer((request, response) => {
-      const out = http.request({
-        host: target.hostname, port: target.port, path: request.url, method: request.method,
-        // The proxy stands in for the service's address: its own origin is the service's; any other passes as sent.
-        headers: { ...request.headers, 'x-svc-api-key': t.demo.apiKey, ...(request.headers.origin === self() ? { origin: t.base } : {}) },
-      }, (answer) => { response.writeHead(answer.statusCode!, answer.headers); answer.pipe(response); });
-      out.on('error', () => { response.writeHead(502); response.end(); });
+      const out = http.request(
+        {
+          host: target.hostname,
+          port: target.port,
+          path: request.url,
+          method: request.method,
+          // The proxy stands in for the service's address: its own origin is the service's; any other passes as sent.
+          headers: {
+            ...request.headers,
+            'x-svc-api-key': t.demo.apiKey,
+            ...(request.headers.origin === self() ? { origin: t.base } : {}),
+          },
+        },
+        (answer) => {
+          response.writeHead(answer.statusCode!, answer.headers);
+          answer.pipe(response);
+        },
+      );
+      out.on('error', () => {
+        response.writeHead(502);
+        response.end();
+      });
       request.pipe(out);
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
@@ -39,15 +55,25 @@ describe('the official MCP conformance suite', () => {
     await t?.close();
   });
 
-  it.runIf(NODE_MAJOR >= 22)('passes every scenario that applies to a tools-only server', async () => {
-    const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/mcp`;
-    const cli = path.resolve('node_modules/@modelcontextprotocol/conformance/dist/index.js');
-    const expected = path.resolve('test/fixtures/mcp-conformance-expected.yml');
-    const run = await promisify(execFile)(process.execPath, [cli, 'server', '--url', url, '--expected-failures', expected], { maxBuffer: 16 * 1024 * 1024 })
-      .then(({ stdout }) => ({ code: 0, stdout }), (err: { code: number; stdout: string }) => ({ code: err.code, stdout: err.stdout }));
-    expect(run.stdout).toMatch(/server-initialize: 1 passed, 0 failed/);
-    expect(run.stdout).toMatch(/tools-list: 1 passed, 0 failed/);
-    expect(run.stdout).toMatch(/dns-rebinding-protection: 2 passed, 0 failed/);
-    expect(run.code, run.stdout.slice(-3000)).toBe(0);
-  }, 180_000);
+  it.runIf(NODE_MAJOR >= 22)(
+    'passes every scenario that applies to a tools-only server',
+    async () => {
+      const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/mcp`;
+      const cli = path.resolve('node_modules/@modelcontextprotocol/conformance/dist/index.js');
+      const expected = path.resolve('test/fixtures/mcp-conformance-expected.yml');
+      const run = await promisify(execFile)(
+        process.execPath,
+        [cli, 'server', '--url', url, '--expected-failures', expected],
+        { maxBuffer: 16 * 1024 * 1024 },
+      ).then(
+        ({ stdout }) => ({ code: 0, stdout }),
+        (err: { code: number; stdout: string }) => ({ code: err.code, stdout: err.stdout }),
+      );
+      expect(run.stdout).toMatch(/server-initialize: 1 passed, 0 failed/);
+      expect(run.stdout).toMatch(/tools-list: 1 passed, 0 failed/);
+      expect(run.stdout).toMatch(/dns-rebinding-protection: 2 passed, 0 failed/);
+      expect(run.code, run.stdout.slice(-3000)).toBe(0);
+    },
+    180_000,
+  );
 });

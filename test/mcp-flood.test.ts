@@ -22,9 +22,20 @@ describe('a flood of JSON-RPC batches at /mcp', () => {
   let base = '';
   let port = 0;
   let apiKey = '';
-  const server = serverProcess(() => base, () => ({
-    ...serviceEnv(), PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, DATABASE_URL: file, LOG_LEVEL: 'silent', PUBLIC_BASE_URL: base, REDIS_URL: '',
-  }), serviceNodeFlags());
+  const server = serverProcess(
+    () => base,
+    () => ({
+      ...serviceEnv(),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dir,
+      DATABASE_URL: file,
+      LOG_LEVEL: 'silent',
+      PUBLIC_BASE_URL: base,
+      REDIS_URL: '',
+    }),
+    serviceNodeFlags(),
+  );
 
   beforeAll(async () => {
     port = await freePort();
@@ -40,31 +51,46 @@ describe('a flood of JSON-RPC batches at /mcp', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const send = (body: string) => fetch(`${base}/mcp`, {
-    method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-svc-api-key': apiKey }, body,
-  });
+  const send = (body: string) =>
+    fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'x-svc-api-key': apiKey,
+      },
+      body,
+    });
 
-  it('refuses every batch and keeps serving, under npm start\'s heap limit', async () => {
-    const batch = JSON.stringify(Array.from({ length: 100 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'tools/list' })));
+  it("refuses every batch and keeps serving, under npm start's heap limit", async () => {
+    const batch = JSON.stringify(
+      Array.from({ length: 100 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'tools/list' })),
+    );
     for (let round = 0; round < 5; round++) {
-      const answers = await Promise.all(Array.from({ length: 12 }, async () => {
-        const res = await send(batch);
-        return { status: res.status, body: await res.json() as { error?: { code: number } } };
-      }));
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, async () => {
+          const res = await send(batch);
+          return { status: res.status, body: (await res.json()) as { error?: { code: number } } };
+        }),
+      );
       for (const answer of answers) expect([answer.status, answer.body.error?.code]).toEqual([400, -32600]);
     }
     expect(server.exitCode).toBeNull();
     expect((await fetch(`${base}/api/v1/codes/work-types`, { headers: { 'x-svc-api-key': apiKey } })).status).toBe(200);
   }, 120_000);
 
-  it('answers single tools/list messages and counts them against the app\'s limit', async () => {
+  it("answers single tools/list messages and counts them against the app's limit", async () => {
     const statuses: number[] = [];
     for (let round = 0; round < 6 && !statuses.includes(429); round++) {
-      statuses.push(...await Promise.all(Array.from({ length: 12 }, async (_, i) => {
-        const res = await send(JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/list' }));
-        await res.arrayBuffer();
-        return res.status;
-      })));
+      statuses.push(
+        ...(await Promise.all(
+          Array.from({ length: 12 }, async (_, i) => {
+            const res = await send(JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/list' }));
+            await res.arrayBuffer();
+            return res.status;
+          }),
+        )),
+      );
     }
     expect(statuses).toContain(200);
     expect(statuses).toContain(429);

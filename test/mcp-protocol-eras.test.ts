@@ -12,7 +12,9 @@ import { authorizationCode } from './helpers/tokens.js';
 describe.each(ENGINES)('protocol revisions 2026-07-28 and 2025-11-25 at /mcp on %s', (engine) => {
   let t: ListeningApp;
   const clients: ClientV2[] = [];
-  beforeAll(async () => { t = await startListeningApp(engine); });
+  beforeAll(async () => {
+    t = await startListeningApp(engine);
+  });
   afterAll(async () => {
     for (const c of clients) await c.close();
     await t?.close();
@@ -32,7 +34,11 @@ describe.each(ENGINES)('protocol revisions 2026-07-28 and 2025-11-25 at /mcp on 
     expect(tools.map((tool) => tool.name)).toContain('search_jobs');
     const codes = await client.callTool({ name: 'list_codes', arguments: { catalog: 'work-types' } });
     expect(codes.isError ?? false, JSON.stringify(codes.content)).toBe(false);
-    const api = await (await fetch(`${t.base}/api/v1/codes/work-types`, { headers: { 'X-SVC-API-Key': t.demo.apiKey, 'Accept-Language': 'en' } })).json();
+    const api = await (
+      await fetch(`${t.base}/api/v1/codes/work-types`, {
+        headers: { 'X-SVC-API-Key': t.demo.apiKey, 'Accept-Language': 'en' },
+      })
+    ).json();
     expect(codes.structuredContent).toEqual({ codes: api });
   });
 
@@ -42,14 +48,22 @@ describe.each(ENGINES)('protocol revisions 2026-07-28 and 2025-11-25 at /mcp on 
       const results = new Map<string, Record<string, unknown>>();
       const recording = async (url: string | URL, init?: RequestInit) => {
         const response = await fetch(url, init);
-        const sent = typeof init?.body === 'string' ? JSON.parse(init.body) as { method?: string } : {};
+        const sent = typeof init?.body === 'string' ? (JSON.parse(init.body) as { method?: string }) : {};
         if (sent.method && response.headers.get('content-type')?.includes('application/json')) {
-          results.set(sent.method, ((await response.clone().json()) as { result?: Record<string, unknown> }).result ?? {});
+          results.set(
+            sent.method,
+            ((await response.clone().json()) as { result?: Record<string, unknown> }).result ?? {},
+          );
         }
         return response;
       };
       const client = new ClientV2({ name: 'caching-host-test', version: '1.0.0' }, { versionNegotiation: { mode } });
-      await client.connect(new TransportV2(new URL(`${t.base}/mcp`), { requestInit: { headers: { 'X-SVC-API-Key': t.demo.apiKey } }, fetch: recording }));
+      await client.connect(
+        new TransportV2(new URL(`${t.base}/mcp`), {
+          requestInit: { headers: { 'X-SVC-API-Key': t.demo.apiKey } },
+          fetch: recording,
+        }),
+      );
       clients.push(client);
       await client.listTools();
       return results;
@@ -66,9 +80,19 @@ describe.each(ENGINES)('protocol revisions 2026-07-28 and 2025-11-25 at /mcp on 
     const resource = `${t.base}/mcp`;
     const { callback, verifier } = await authorizationCode(t.app, t.demo.client, 'profile', t.demo.user, resource);
     const issued = await t.app.inject({
-      method: 'POST', url: '/oauth/token',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${t.demo.client.clientId}:${t.demo.client.clientSecret}`).toString('base64')}` },
-      payload: new URLSearchParams({ grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: t.demo.client.redirectUri, code_verifier: verifier, resource }).toString(),
+      method: 'POST',
+      url: '/oauth/token',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${t.demo.client.clientId}:${t.demo.client.clientSecret}`).toString('base64')}`,
+      },
+      payload: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: callback.searchParams.get('code')!,
+        redirect_uri: t.demo.client.redirectUri,
+        code_verifier: verifier,
+        resource,
+      }).toString(),
     });
     expect(issued.statusCode, issued.body).toBe(200);
     const client = await connect({ Authorization: `Bearer ${issued.json().access_token}` }, 'auto');
@@ -79,18 +103,34 @@ describe.each(ENGINES)('protocol revisions 2026-07-28 and 2025-11-25 at /mcp on 
     expect(jobs.isError ?? false, JSON.stringify(jobs.content)).toBe(false);
   });
 
-  it('still serves a 2025-era client on the same endpoint (the v2 client\'s default mode)', async () => {
+  it("still serves a 2025-era client on the same endpoint (the v2 client's default mode)", async () => {
     const legacy = new ClientV2({ name: 'legacy-host-test', version: '1.0.0' });
-    await legacy.connect(new TransportV2(new URL(`${t.base}/mcp`), { requestInit: { headers: { 'X-SVC-API-Key': t.demo.apiKey } } }));
+    await legacy.connect(
+      new TransportV2(new URL(`${t.base}/mcp`), { requestInit: { headers: { 'X-SVC-API-Key': t.demo.apiKey } } }),
+    );
     clients.push(legacy);
     expect(legacy.getNegotiatedProtocolVersion()).toBe('2025-11-25');
     expect((await legacy.listTools()).tools).toHaveLength(11);
     // Answered in one JSON body, as 2025-era requests always were (curl reads it as it is).
     const raw = await fetch(`${t.base}/mcp`, {
-      method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-svc-api-key': t.demo.apiKey },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'list_codes', arguments: { catalog: 'work-types' } } }),
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'x-svc-api-key': t.demo.apiKey,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'list_codes', arguments: { catalog: 'work-types' } },
+      }),
     });
     expect(raw.headers.get('content-type')).toContain('application/json');
-    expect(await raw.json()).toMatchObject({ jsonrpc: '2.0', id: 7, result: { structuredContent: { codes: expect.any(Array) } } });
+    expect(await raw.json()).toMatchObject({
+      jsonrpc: '2.0',
+      id: 7,
+      result: { structuredContent: { codes: expect.any(Array) } },
+    });
   });
 });

@@ -10,13 +10,22 @@ import { accessToken, bearer } from './helpers/tokens.js';
 
 describe.each(ENGINES)('the shared (database) media store on %s', (engine) => {
   let t: TestContext;
-  beforeAll(async () => { t = await createTestApp(engine, { config: { MEDIA_STORE: 'database' } }); });
-  afterAll(async () => { await t?.close(); });
+  beforeAll(async () => {
+    t = await createTestApp(engine, { config: { MEDIA_STORE: 'database' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('stores uploads in the database, serves them, and removes them with their post', async () => {
     const token = await accessToken(t, 'post:write');
     const body = multipart([jsonPart({ text: 'shared media' }), imagePart(png(33, 22))]);
-    const created = await t.request({ method: 'POST', url: '/api/v1/posts', headers: { ...body.headers, ...bearer(token) }, payload: body.payload });
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/v1/posts',
+      headers: { ...body.headers, ...bearer(token) },
+      payload: body.payload,
+    });
     expect(created.statusCode).toBe(201);
     const image = created.json().images[0];
     expect([image.width, image.height]).toEqual([33, 22]);

@@ -24,7 +24,12 @@ describe.each(CASES)('media sweep on %s with the %s store', (engine, storeKind) 
     t = await createTestApp(engine, { config: { MEDIA_STORE: storeKind } });
     const token = await accessToken(t, 'post:write');
     const body = multipart([jsonPart({ text: 'an image in use' }), imagePart(png(12, 8))]);
-    const created = await t.request({ method: 'POST', url: '/api/v1/posts', headers: { ...body.headers, ...bearer(token) }, payload: body.payload });
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/v1/posts',
+      headers: { ...body.headers, ...bearer(token) },
+      payload: body.payload,
+    });
     expect(created.statusCode).toBe(201);
     const inUse = new URL(created.json().images[0].url).pathname;
 
@@ -52,6 +57,7 @@ describe.each(CASES)('media sweep on %s with the %s store', (engine, storeKind) 
     expect(await status('/media/jobs/crashed-too.png')).toBe(404);
     expect(await status('/media/posts/create-in-progress.png')).toBe(200);
     expect(await status('/media/demo/seeded-by-an-operator.png')).toBe(200);
-    if (storeKind === 'disk') expect(fs.existsSync(path.join(mediaDir, 'posts', 'half-written.png.0a1b2c.tmp'))).toBe(false);
+    if (storeKind === 'disk')
+      expect(fs.existsSync(path.join(mediaDir, 'posts', 'half-written.png.0a1b2c.tmp'))).toBe(false);
   });
 });

@@ -15,7 +15,10 @@ function sample(text: string, series: string): number | undefined {
 
 describe.each(ENGINES)('/metrics on %s', (engine) => {
   let t: TestContext | undefined;
-  afterEach(async () => { await t?.close(); t = undefined; });
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
 
   it('is not served unless the settings turn it on', async () => {
     t = await createTestApp(engine, { seed: false });
@@ -40,14 +43,24 @@ describe.each(ENGINES)('/metrics on %s', (engine) => {
     expect(sample(text, 'http_requests_total{method="GET",route="/api/v1/posts/:postId",status="200"}')).toBe(2);
     expect(sample(text, 'http_requests_total{method="GET",route="/api/v1/posts/:postId",status="404"}')).toBe(1);
     expect(sample(text, 'http_requests_total{method="GET",route="/api/v1/posts",status="200"}')).toBe(1);
-    expect(sample(text, 'http_request_duration_seconds_count{method="GET",route="/api/v1/posts/:postId",status_class="2xx"}')).toBe(2);
+    expect(
+      sample(
+        text,
+        'http_request_duration_seconds_count{method="GET",route="/api/v1/posts/:postId",status_class="2xx"}',
+      ),
+    ).toBe(2);
     expect(sample(text, 'rate_limit_refusals_total{scope="global"}')).toBe(2);
     expect(text).not.toMatch(/route="[^"]*999999/);
     expect(sample(text, 'search_index_items{index="posts"}')).toBe(t.demo.posts.total);
     expect(sample(text, 'search_index_bytes{index="jobs"}')).toBeGreaterThan(0);
     expect(text).toMatch(/^db_pool_waiting\{pool="[a-z-]+"\} 0$/m);
     expect(text).toMatch(/^svc_build_info\{version="\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?"\} 1$/m);
-    for (const name of ['process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes']) {
+    for (const name of [
+      'process_cpu_user_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_eventloop_lag_seconds',
+      'nodejs_heap_size_used_bytes',
+    ]) {
       expect(text, name).toMatch(new RegExp(`^${name} `, 'm'));
     }
   });
@@ -56,17 +69,25 @@ describe.each(ENGINES)('/metrics on %s', (engine) => {
     const token = 'metrics-token-0123456789abcdef';
     t = await createTestApp(engine, { seed: false, config: { METRICS: 'on', METRICS_TOKEN: token } });
     for (const authorization of [undefined, 'Bearer wrong', `Bearer ${token}x`, token]) {
-      const refused = await t.app.inject({ method: 'GET', url: '/metrics', headers: authorization ? { authorization } : {} });
+      const refused = await t.app.inject({
+        method: 'GET',
+        url: '/metrics',
+        headers: authorization ? { authorization } : {},
+      });
       expect(refused.statusCode, String(authorization)).toBe(401);
       expect(refused.json()).toMatchObject({ code: 'C0003' });
       expect(refused.body).not.toContain(token);
     }
-    const allowed = await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${token}` } });
+    const allowed = await t.app.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(allowed.statusCode).toBe(200);
     expect(allowed.body).toContain('http_requests_total');
   });
 
-  it('counts webhook attempts by outcome with their latency, and shows the backlog, the endpoints by state and the feed\'s lag', async () => {
+  it("counts webhook attempts by outcome with their latency, and shows the backlog, the endpoints by state and the feed's lag", async () => {
     t = await createTestApp(engine, { config: { METRICS: 'on', WEBHOOKS_ALLOW_LOOPBACK: 'true' } });
     const receiver = await startReceiver();
     try {
@@ -76,10 +97,21 @@ describe.each(ENGINES)('/metrics on %s', (engine) => {
       await forms.createEndpoint(appId, receiver.url('/failing'));
       const off = await forms.createEndpoint(appId, receiver.url('/off'));
       await t.app.webhooks.settle();
-      expect((await forms.post(`/console/apps/${appId}/webhooks/${off.endpointId}/disable`, { confirm: 'yes' })).status).toBe(200);
+      expect(
+        (await forms.post(`/console/apps/${appId}/webhooks/${off.endpointId}/disable`, { confirm: 'yes' })).status,
+      ).toBe(200);
       receiver.answer(() => ({ status: 500 }));
       const body = multipart([jsonPart({ text: '지표에 보이는 배달' })]);
-      expect((await t.request({ method: 'POST', url: '/api/v1/posts', headers: { ...body.headers, ...bearer(await accessToken(t, 'post:write')) }, payload: body.payload })).statusCode).toBe(201);
+      expect(
+        (
+          await t.request({
+            method: 'POST',
+            url: '/api/v1/posts',
+            headers: { ...body.headers, ...bearer(await accessToken(t, 'post:write')) },
+            payload: body.payload,
+          })
+        ).statusCode,
+      ).toBe(201);
       await t.app.webhooks.settle();
 
       const text = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;

@@ -23,17 +23,31 @@ import { ENGINES, type Engine } from './helpers/test-database.js';
 const FOLDER = path.resolve(import.meta.dirname, 'fixtures/release-queries');
 const LATEST = Object.keys(allMigrations(sqliteAdapter)).sort().at(-1)!;
 
-interface Recorded { engine: Engine; sql: string; params: unknown[][] }
-interface Release { release: string; lastMigration: string; statements: Recorded[] }
+interface Recorded {
+  engine: Engine;
+  sql: string;
+  params: unknown[][];
+}
+interface Release {
+  release: string;
+  lastMigration: string;
+  statements: Recorded[];
+}
 
-const releases: Release[] = (fs.existsSync(FOLDER) ? fs.readdirSync(FOLDER) : []).filter((file) => file.endsWith('.jsonl')).map((file) => {
-  const [header, ...lines] = fs.readFileSync(path.join(FOLDER, file), 'utf8').split('\n').filter(Boolean);
-  return { ...(JSON.parse(header!) as { release: string; lastMigration: string }), statements: lines.map((line) => JSON.parse(line) as Recorded) };
-});
+const releases: Release[] = (fs.existsSync(FOLDER) ? fs.readdirSync(FOLDER) : [])
+  .filter((file) => file.endsWith('.jsonl'))
+  .map((file) => {
+    const [header, ...lines] = fs.readFileSync(path.join(FOLDER, file), 'utf8').split('\n').filter(Boolean);
+    return {
+      ...(JSON.parse(header!) as { release: string; lastMigration: string }),
+      statements: lines.map((line) => JSON.parse(line) as Recorded),
+    };
+  });
 
 /** A recorded parameter as the driver takes it. */
 function param(value: unknown, engine: Engine): unknown {
-  if (value && typeof value === 'object' && '$bytes' in value) return Buffer.from((value as { $bytes: string }).$bytes, 'base64');
+  if (value && typeof value === 'object' && '$bytes' in value)
+    return Buffer.from((value as { $bytes: string }).$bytes, 'base64');
   if (value && typeof value === 'object' && '$bigint' in value) {
     const text = (value as { $bigint: string }).$bigint;
     return engine === 'postgres' ? text : BigInt(text);
@@ -49,7 +63,12 @@ async function outcome(db: Kysely<DB>, engine: Engine, statement: string, params
     await db.transaction().execute(async (trx) => {
       // Foreign keys are left unchecked, so that an insert into an empty table runs (SQLite's is off for the connection).
       if (engine === 'postgres') await sql`SET LOCAL session_replication_role = replica`.execute(trx);
-      await trx.executeQuery(CompiledQuery.raw(statement, params.map((value) => param(value, engine))));
+      await trx.executeQuery(
+        CompiledQuery.raw(
+          statement,
+          params.map((value) => param(value, engine)),
+        ),
+      );
       throw ROLLBACK;
     });
   } catch (err) {
@@ -66,7 +85,7 @@ export async function brokenBy(before: Database, after: Database, engine: Engine
   let ran = 0;
   for (const statement of statements.filter((s) => s.engine === engine)) {
     for (const params of statement.params) {
-      if (await outcome(before.db, engine, statement.sql, params) !== null) continue;
+      if ((await outcome(before.db, engine, statement.sql, params)) !== null) continue;
       ran++;
       const error = await outcome(after.db, engine, statement.sql, params);
       if (error !== null) {
@@ -79,39 +98,53 @@ export async function brokenBy(before: Database, after: Database, engine: Engine
 }
 
 // While `npm run release:queries` records a release, the check that replays recordings stands aside.
-describe.skipIf(process.env.RECORD_RELEASE_QUERIES).each(ENGINES)('migrations under the previous release\'s statements, on %s', (engine) => {
-  const opened: { database: Database; cleanup: () => Promise<void> }[] = [];
-  const at = async (migration: string) => {
-    const one = await databaseAt(engine, migration);
-    opened.push(one);
-    return one.database;
-  };
-  afterAll(async () => {
-    for (const { database, cleanup } of opened) {
-      await database.close();
-      await cleanup();
-    }
-  });
+describe.skipIf(process.env.RECORD_RELEASE_QUERIES).each(ENGINES)(
+  "migrations under the previous release's statements, on %s",
+  (engine) => {
+    const opened: { database: Database; cleanup: () => Promise<void> }[] = [];
+    const at = async (migration: string) => {
+      const one = await databaseAt(engine, migration);
+      opened.push(one);
+      return one.database;
+    };
+    afterAll(async () => {
+      for (const { database, cleanup } of opened) {
+        await database.close();
+        await cleanup();
+      }
+    });
 
-  it('has a recorded release to check against, with statements of this engine', () => {
-    expect(releases.length).toBeGreaterThan(0);
-    for (const release of releases) expect(release.statements.filter((s) => s.engine === engine).length, release.release).toBeGreaterThan(100);
-  });
+    it('has a recorded release to check against, with statements of this engine', () => {
+      expect(releases.length).toBeGreaterThan(0);
+      for (const release of releases)
+        expect(release.statements.filter((s) => s.engine === engine).length, release.release).toBeGreaterThan(100);
+    });
 
-  it.each(releases.map((r) => [r.release, r] as const))('every statement of %s that ran on its own schema still runs after every later migration', async (_name, release) => {
-    const { broken, ran } = await brokenBy(await at(release.lastMigration), await at(LATEST), engine, release.statements);
-    expect(broken).toEqual([]);
-    expect(ran).toBeGreaterThan(100);
-  }, 120_000);
+    it.each(releases.map((r) => [r.release, r] as const))(
+      'every statement of %s that ran on its own schema still runs after every later migration',
+      async (_name, release) => {
+        const { broken, ran } = await brokenBy(
+          await at(release.lastMigration),
+          await at(LATEST),
+          engine,
+          release.statements,
+        );
+        expect(broken).toEqual([]);
+        expect(ran).toBeGreaterThan(100);
+      },
+      120_000,
+    );
 
-  it('fails on a migration that renames a column the release reads, or adds a column it does not fill that must be filled', async () => {
-    const release = releases.at(-1)!;
-    const before = await at(LATEST);
-    const after = await at(LATEST);
-    await sql`ALTER TABLE jobs RENAME COLUMN title TO headline`.execute(after.db);
-    if (engine === 'postgres') await sql`ALTER TABLE posts ADD COLUMN must_have text NOT NULL`.execute(after.db);
-    const { broken } = await brokenBy(before, after, engine, release.statements);
-    expect(broken.some((b) => /"title"|\btitle\b/.test(b.sql) && /title/.test(b.error))).toBe(true);
-    if (engine === 'postgres') expect(broken.some((b) => /insert into "posts"/i.test(b.sql) && /must_have/.test(b.error))).toBe(true);
-  }, 120_000);
-});
+    it('fails on a migration that renames a column the release reads, or adds a column it does not fill that must be filled', async () => {
+      const release = releases.at(-1)!;
+      const before = await at(LATEST);
+      const after = await at(LATEST);
+      await sql`ALTER TABLE jobs RENAME COLUMN title TO headline`.execute(after.db);
+      if (engine === 'postgres') await sql`ALTER TABLE posts ADD COLUMN must_have text NOT NULL`.execute(after.db);
+      const { broken } = await brokenBy(before, after, engine, release.statements);
+      expect(broken.some((b) => /"title"|\btitle\b/.test(b.sql) && /title/.test(b.error))).toBe(true);
+      if (engine === 'postgres')
+        expect(broken.some((b) => /insert into "posts"/i.test(b.sql) && /must_have/.test(b.error))).toBe(true);
+    }, 120_000);
+  },
+);

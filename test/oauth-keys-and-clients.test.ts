@@ -10,11 +10,22 @@ import { accessToken } from './helpers/tokens.js';
 
 describe('signing keys', () => {
   let t: TestContext;
-  beforeAll(async () => { t = await createTestApp('sqlite'); });
-  afterAll(async () => { await t?.close(); });
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
-  const keys = () => new SigningKeys(t.db.database.db, keyEncryptionKey(t.config.signingKeySecret, t.config.dataDir), () => t.clock.now, 3600);
-  const jwks = async () => (await t.app.inject({ method: 'GET', url: '/oauth/jwks' })).json().keys as Array<Record<string, string>>;
+  const keys = () =>
+    new SigningKeys(
+      t.db.database.db,
+      keyEncryptionKey(t.config.signingKeySecret, t.config.dataDir),
+      () => t.clock.now,
+      3600,
+    );
+  const jwks = async () =>
+    (await t.app.inject({ method: 'GET', url: '/oauth/jwks' })).json().keys as Array<Record<string, string>>;
 
   it('are created on first start, published without private parts, and stored encrypted', async () => {
     const published = await jwks();
@@ -37,10 +48,10 @@ describe('signing keys', () => {
     // Every instance publishes the new key within 10 s, while the old key still signs.
     t.clock.now = rotatedAt + 11_000;
     expect((await jwks()).map((k) => k.kid).sort()).toEqual([before.kid, newKid].sort());
-    expect((store.signingKey()).kid).toBe(before.kid);
+    expect(store.signingKey().kid).toBe(before.kid);
     // From 30 s on the new key signs; tokens of the old key still verify.
     t.clock.now = rotatedAt + 31_000;
-    expect((store.signingKey()).kid).toBe(newKid);
+    expect(store.signingKey().kid).toBe(newKid);
     // The old key leaves the JWKS once every token it signed has expired.
     t.clock.now = rotatedAt + (60 + 3600 + 61) * 1000;
     expect((await jwks()).map((k) => k.kid)).toEqual([newKid]);
@@ -61,7 +72,12 @@ describe('signing keys', () => {
   }, 10_000);
 
   it('cannot be read with another encryption secret', async () => {
-    const wrong = new SigningKeys(t.db.database.db, keyEncryptionKey('another-secret-that-is-long-enough-000', t.config.dataDir), () => t.clock.now, 3600);
+    const wrong = new SigningKeys(
+      t.db.database.db,
+      keyEncryptionKey('another-secret-that-is-long-enough-000', t.config.dataDir),
+      () => t.clock.now,
+      3600,
+    );
     await expect(wrong.init()).rejects.toThrow();
   });
 });
@@ -70,19 +86,55 @@ describe('client and key CLI', () => {
   let dir: string;
   const out: string[] = [];
   const err: string[] = [];
-  const io = { out: (l: string) => { out.push(l); }, err: (l: string) => { err.push(l); } };
+  const io = {
+    out: (l: string) => {
+      out.push(l);
+    },
+    err: (l: string) => {
+      err.push(l);
+    },
+  };
   const run = (...argv: string[]) => runCli(argv, io, { DATA_DIR: dir, LOG_LEVEL: 'silent' });
 
-  beforeAll(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-oauth-cli-')); });
-  afterAll(() => { fs.rmSync(dir, { recursive: true, force: true }); });
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-oauth-cli-'));
+  });
+  afterAll(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 
   it('creates confidential and public clients, lists them, rotates a secret, and rotates keys', async () => {
-    expect(await run('clients', 'create', '--name', 'Partner', '--redirect-uri', 'https://partner.example/cb', '--redirect-uri', 'http://127.0.0.1:3000/cb', '--scopes', 'profile post:write')).toBe(0);
+    expect(
+      await run(
+        'clients',
+        'create',
+        '--name',
+        'Partner',
+        '--redirect-uri',
+        'https://partner.example/cb',
+        '--redirect-uri',
+        'http://127.0.0.1:3000/cb',
+        '--scopes',
+        'profile post:write',
+      ),
+    ).toBe(0);
     const clientId = /client (svcc_[0-9A-Za-z]{24})/.exec(out.join('\n'))?.[1];
     const secret = /svcs_[0-9A-Za-z]{32}/.exec(out.join('\n'))?.[0];
     expect(clientId).toBeDefined();
     expect(secret).toBeDefined();
-    expect(await run('clients', 'create', '--name', 'SPA', '--redirect-uri', 'http://localhost:5173/cb', '--scopes', 'profile', '--public')).toBe(0);
+    expect(
+      await run(
+        'clients',
+        'create',
+        '--name',
+        'SPA',
+        '--redirect-uri',
+        'http://localhost:5173/cb',
+        '--scopes',
+        'profile',
+        '--public',
+      ),
+    ).toBe(0);
     expect(out.join('\n')).toContain('Created public client');
 
     out.length = 0;
@@ -111,9 +163,18 @@ describe('client and key CLI', () => {
   });
 
   it.each([
-    [['clients', 'create', '--name', 'X', '--redirect-uri', 'http://partner.example/cb', '--scopes', 'profile'], 'must use https'],
-    [['clients', 'create', '--name', 'X', '--redirect-uri', 'https://x.example/cb#frag', '--scopes', 'profile'], 'fragment'],
-    [['clients', 'create', '--name', 'X', '--redirect-uri', 'https://x.example/cb', '--scopes', 'profile root'], 'Unknown scope: root'],
+    [
+      ['clients', 'create', '--name', 'X', '--redirect-uri', 'http://partner.example/cb', '--scopes', 'profile'],
+      'must use https',
+    ],
+    [
+      ['clients', 'create', '--name', 'X', '--redirect-uri', 'https://x.example/cb#frag', '--scopes', 'profile'],
+      'fragment',
+    ],
+    [
+      ['clients', 'create', '--name', 'X', '--redirect-uri', 'https://x.example/cb', '--scopes', 'profile root'],
+      'Unknown scope: root',
+    ],
     [['clients', 'create', '--name', 'X', '--scopes', 'profile'], 'at least one redirect URI'],
     [['clients', 'rotate-secret', '--client-id', 'svcc_nobody'], 'No confidential client'],
   ])('refuses %j', async (argv, message) => {

@@ -16,23 +16,36 @@ describe.each(ENGINES)('OAuth security on %s', (engine) => {
   let t: TestContext;
   let send: Send;
   let client: { clientId: string; clientSecret: string; redirectUri: string };
-  const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+  const basic = (id: string, secret: string) =>
+    `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
 
   beforeAll(async () => {
     t = await createTestApp(engine);
     client = t.demo.client;
     send = async (method, url, headers, body) => {
       const res = await t.app.inject({ method, url, headers, payload: body });
-      return { status: res.statusCode, headers: res.headers as Record<string, string | string[] | undefined>, body: res.body };
+      return {
+        status: res.statusCode,
+        headers: res.headers as Record<string, string | string[] | undefined>,
+        body: res.body,
+      };
     };
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   const authorizePath = (overrides: Record<string, string | undefined> = {}, verifier = verifierOf()) => {
     const params: Record<string, string> = {};
     const all = {
-      response_type: 'code', client_id: client.clientId, redirect_uri: client.redirectUri, scope: 'profile email', state: 'st-1',
-      code_challenge: challengeOf(verifier), code_challenge_method: 'S256', ...overrides,
+      response_type: 'code',
+      client_id: client.clientId,
+      redirect_uri: client.redirectUri,
+      scope: 'profile email',
+      state: 'st-1',
+      code_challenge: challengeOf(verifier),
+      code_challenge_method: 'S256',
+      ...overrides,
     };
     for (const [k, v] of Object.entries(all)) if (v !== undefined) params[k] = v;
     return `/oauth/authorize?${new URLSearchParams(params).toString()}`;
@@ -44,26 +57,41 @@ describe.each(ENGINES)('OAuth security on %s', (engine) => {
     return { code: callback.searchParams.get('code')!, verifier, browser, callback };
   }
 
-  const token = (form: Record<string, string>, authorization: string | null = basic(client.clientId, client.clientSecret)) =>
+  const token = (
+    form: Record<string, string>,
+    authorization: string | null = basic(client.clientId, client.clientSecret),
+  ) =>
     t.app.inject({
-      method: 'POST', url: '/oauth/token',
+      method: 'POST',
+      url: '/oauth/token',
       headers: { 'content-type': 'application/x-www-form-urlencoded', ...(authorization ? { authorization } : {}) },
       payload: new URLSearchParams(form).toString(),
     });
 
   async function tokensFor(scope = 'profile email') {
     const { code, verifier } = await codeFor(scope);
-    const res = await token({ grant_type: 'authorization_code', code, redirect_uri: client.redirectUri, code_verifier: verifier });
+    const res = await token({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: client.redirectUri,
+      code_verifier: verifier,
+    });
     expect(res.statusCode, res.body).toBe(200);
     return res.json() as { access_token: string; refresh_token: string; scope: string };
   }
 
-  const userinfo = (accessToken: string) => t.request({ method: 'GET', url: '/oauth/userinfo', headers: { authorization: `Bearer ${accessToken}` } });
+  const userinfo = (accessToken: string) =>
+    t.request({ method: 'GET', url: '/oauth/userinfo', headers: { authorization: `Bearer ${accessToken}` } });
 
   describe('authorization codes', () => {
     it('are one-time: a replay is invalid_grant and revokes the tokens issued from the code', async () => {
       const { code, verifier } = await codeFor();
-      const form = { grant_type: 'authorization_code', code, redirect_uri: client.redirectUri, code_verifier: verifier };
+      const form = {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: client.redirectUri,
+        code_verifier: verifier,
+      };
       const first = await token(form);
       expect(first.statusCode).toBe(200);
       expect(first.headers['cache-control']).toBe('no-store');
@@ -80,8 +108,16 @@ describe.each(ENGINES)('OAuth security on %s', (engine) => {
       const { code, verifier } = await codeFor();
       t.clock.now = TEST_NOW + 301_000;
       try {
-        const res = await token({ grant_type: 'authorization_code', code, redirect_uri: client.redirectUri, code_verifier: verifier });
-        expect(res.json()).toEqual({ error: 'invalid_grant', error_description: 'The authorization code is expired or already used' });
+        const res = await token({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: client.redirectUri,
+          code_verifier: verifier,
+        });
+        expect(res.json()).toEqual({
+          error: 'invalid_grant',
+          error_description: 'The authorization code is expired or already used',
+        });
       } finally {
         t.clock.now = TEST_NOW;
       }
@@ -89,16 +125,35 @@ describe.each(ENGINES)('OAuth security on %s', (engine) => {
 
     it('need the exact redirect_uri of the authorize step', async () => {
       const { code, verifier } = await codeFor();
-      const res = await token({ grant_type: 'authorization_code', code, redirect_uri: 'http://localhost:8080/callback', code_verifier: verifier });
-      expect(res.json()).toMatchObject({ error: 'invalid_grant', error_description: 'redirect_uri does not match the authorization request' });
+      const res = await token({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: 'http://localhost:8080/callback',
+        code_verifier: verifier,
+      });
+      expect(res.json()).toMatchObject({
+        error: 'invalid_grant',
+        error_description: 'redirect_uri does not match the authorization request',
+      });
     });
 
     it('need the PKCE verifier that matches the challenge', async () => {
       const { code } = await codeFor();
-      const res = await token({ grant_type: 'authorization_code', code, redirect_uri: client.redirectUri, code_verifier: verifierOf() });
-      expect(res.json()).toMatchObject({ error: 'invalid_grant', error_description: 'code_verifier does not match the code_challenge' });
+      const res = await token({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: client.redirectUri,
+        code_verifier: verifierOf(),
+      });
+      expect(res.json()).toMatchObject({
+        error: 'invalid_grant',
+        error_description: 'code_verifier does not match the code_challenge',
+      });
       const missing = await token({ grant_type: 'authorization_code', code, redirect_uri: client.redirectUri });
-      expect(missing.json()).toMatchObject({ error: 'invalid_request', error_description: 'code_verifier is required' });
+      expect(missing.json()).toMatchObject({
+        error: 'invalid_request',
+        error_description: 'code_verifier is required',
+      });
     });
 
     it.each([
@@ -106,15 +161,28 @@ describe.each(ENGINES)('OAuth security on %s', (engine) => {
       ['129 characters', 'a'.repeat(129)],
       ['a character outside the alphabet', `${'a'.repeat(42)}+`],
     ])('refuse a verifier of %s with invalid_request', async (_label, verifier) => {
-      const res = await token({ grant_type: 'authorization_code', code: 'anything', redirect_uri: client.redirectUri, code_verifier: verifier });
+      const res = await token({
+        grant_type: 'authorization_code',
+        code: 'anything',
+        redirect_uri: client.redirectUri,
+        code_verifier: verifier,
+      });
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toMatchObject({ error: 'invalid_request', error_description: expect.stringContaining('43 to 128') });
+      expect(res.json()).toMatchObject({
+        error: 'invalid_request',
+        error_description: expect.stringContaining('43 to 128'),
+      });
     });
 
     it('accept verifiers of exactly 43 and 128 characters', async () => {
       for (const verifier of ['A'.repeat(43), '~._-'.repeat(32)]) {
         const callback = await new Browser(send).authorize(authorizePath({}, verifier), t.demo.user);
-        const res = await token({ grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: client.redirectUri, code_verifier: verifier });
+        const res = await token({
+          grant_type: 'authorization_code',
+          code: callback.searchParams.get('code')!,
+          redirect_uri: client.redirectUri,
+          code_verifier: verifier,
+        });
         expect(res.statusCode, res.body).toBe(200);
       }
     });
@@ -122,7 +190,11 @@ describe.each(ENGINES)('OAuth security on %s', (engine) => {
 
   describe('the authorize endpoint', () => {
     it('shows an error page and never redirects for an unknown client or an unregistered redirect_uri', async () => {
-      for (const overrides of [{ client_id: 'svcc_nobody' }, { redirect_uri: 'https://evil.example/callback' }, { redirect_uri: undefined }]) {
+      for (const overrides of [
+        { client_id: 'svcc_nobody' },
+        { redirect_uri: 'https://evil.example/callback' },
+        { redirect_uri: undefined },
+      ]) {
         const res = await send('GET', authorizePath(overrides), {});
         expect(res.status).toBe(400);
         expect(res.headers.location).toBeUndefined();
@@ -150,16 +222,37 @@ describe.each(ENGINES)('OAuth security on %s', (engine) => {
     });
 
     it('refuses scopes the client may not request', async () => {
-      await registerClient(new OAuthRepository(t.db.database.db), {
-        name: 'Narrow', redirectUris: ['https://narrow.example/cb'], scopes: ['profile'], public: false, clientId: 'svcc_narrow', clientSecret: 'narrow-secret',
-      }, TEST_NOW);
-      const res = await send('GET', authorizePath({ client_id: 'svcc_narrow', redirect_uri: 'https://narrow.example/cb', scope: 'profile post:write' }), {});
+      await registerClient(
+        new OAuthRepository(t.db.database.db),
+        {
+          name: 'Narrow',
+          redirectUris: ['https://narrow.example/cb'],
+          scopes: ['profile'],
+          public: false,
+          clientId: 'svcc_narrow',
+          clientSecret: 'narrow-secret',
+        },
+        TEST_NOW,
+      );
+      const res = await send(
+        'GET',
+        authorizePath({
+          client_id: 'svcc_narrow',
+          redirect_uri: 'https://narrow.example/cb',
+          scope: 'profile post:write',
+        }),
+        {},
+      );
       expect(new URL(res.headers.location as string).searchParams.get('error')).toBe('invalid_scope');
     });
 
     it('redirects with access_denied when the user denies', async () => {
       const browser = new Browser(send);
-      const callback = await browser.authorize(authorizePath({ scope: 'company:manage:read', state: 'deny-me' }), t.demo.user, 'deny');
+      const callback = await browser.authorize(
+        authorizePath({ scope: 'company:manage:read', state: 'deny-me' }),
+        t.demo.user,
+        'deny',
+      );
       expect(callback.searchParams.get('error')).toBe('access_denied');
       expect(callback.searchParams.get('state')).toBe('deny-me');
       expect(callback.searchParams.get('iss')).toBe('https://api.test.example');
@@ -172,17 +265,28 @@ describe.each(ENGINES)('OAuth security on %s', (engine) => {
       page = await browser.signIn(page, t.demo.user.email, t.demo.user.password);
       page = await browser.request('GET', page.headers.location as string);
       expect(page.body).toContain('action="/oauth/authorize"');
-      const forged = await browser.request('POST', '/oauth/authorize', { authorize_query: hiddenField(page.body, 'authorize_query'), decision: 'allow' });
+      const forged = await browser.request('POST', '/oauth/authorize', {
+        authorize_query: hiddenField(page.body, 'authorize_query'),
+        decision: 'allow',
+      });
       expect(forged.status).toBe(403);
       expect(forged.headers.location).toBeUndefined();
-      const wrong = await browser.request('POST', '/oauth/authorize', { csrf_token: 'x'.repeat(43), authorize_query: hiddenField(page.body, 'authorize_query'), decision: 'allow' });
+      const wrong = await browser.request('POST', '/oauth/authorize', {
+        csrf_token: 'x'.repeat(43),
+        authorize_query: hiddenField(page.body, 'authorize_query'),
+        decision: 'allow',
+      });
       expect(wrong.status).toBe(403);
     });
 
     it('refuses a sign-in form without its CSRF token', async () => {
       const browser = new Browser(send);
       const page = await browser.request('GET', authorizePath());
-      const res = await browser.request('POST', '/oauth/login', { email: t.demo.user.email, password: t.demo.user.password, authorize_query: hiddenField(page.body, 'authorize_query') });
+      const res = await browser.request('POST', '/oauth/login', {
+        email: t.demo.user.email,
+        password: t.demo.user.password,
+        authorize_query: hiddenField(page.body, 'authorize_query'),
+      });
       expect(res.status).toBe(403);
       expect(browser.cookies.has('svc_session')).toBe(false);
     });
@@ -216,7 +320,9 @@ describe.each(ENGINES)('OAuth security on %s', (engine) => {
       // In a window of its own (an hour on): the counts it leaves do not throttle the other tests' sign-ins.
       const base = TEST_NOW + 3_600_000;
       t.clock.now = base;
-      onTestFinished(() => { t.clock.now = TEST_NOW; });
+      onTestFinished(() => {
+        t.clock.now = TEST_NOW;
+      });
       const browser = new Browser(send);
       const page = await browser.request('GET', authorizePath());
       const wrong = await browser.signIn(page, 'member-01@example.com', 'wrong-password');
@@ -245,13 +351,24 @@ describe.each(ENGINES)('OAuth security on %s', (engine) => {
     it('throttles guessing per client address across accounts', async () => {
       const base = TEST_NOW + 7_200_000;
       t.clock.now = base;
-      onTestFinished(() => { t.clock.now = TEST_NOW; });
+      onTestFinished(() => {
+        t.clock.now = TEST_NOW;
+      });
       const browser = new Browser(send);
       const page = await browser.request('GET', authorizePath());
       const from = { 'x-forwarded-for': '203.0.113.9' };
-      const attempt = (email: string, password: string) => browser.request('POST', '/oauth/login', {
-        email, password, csrf_token: hiddenField(page.body, 'csrf_token'), authorize_query: hiddenField(page.body, 'authorize_query'),
-      }, from);
+      const attempt = (email: string, password: string) =>
+        browser.request(
+          'POST',
+          '/oauth/login',
+          {
+            email,
+            password,
+            csrf_token: hiddenField(page.body, 'csrf_token'),
+            authorize_query: hiddenField(page.body, 'authorize_query'),
+          },
+          from,
+        );
       // trustProxy is off, so the address is the socket's; every inject comes from 127.0.0.1.
       for (let i = 0; i < 20; i++) expect((await attempt(`spray-${i}@example.com`, 'password-1')).status).not.toBe(303);
       expect((await attempt('member-05@example.com', 'password-1')).status).toBe(429);
@@ -266,7 +383,10 @@ describe.each(ENGINES)('OAuth security on %s', (engine) => {
 
   describe('client authentication', () => {
     it('refuses a wrong secret with 401 invalid_client and a Basic challenge', async () => {
-      const res = await token({ grant_type: 'refresh_token', refresh_token: 'x' }, basic(client.clientId, 'svcs_wrong'));
+      const res = await token(
+        { grant_type: 'refresh_token', refresh_token: 'x' },
+        basic(client.clientId, 'svcs_wrong'),
+      );
       expect(res.statusCode).toBe(401);
       expect(res.json()).toMatchObject({ error: 'invalid_client' });
       expect(res.headers['www-authenticate']).toMatch(/^Basic/);
@@ -278,7 +398,10 @@ describe.each(ENGINES)('OAuth security on %s', (engine) => {
 
     it('accepts client_id and client_secret in the body, but not together with Basic', async () => {
       const { refresh_token } = await tokensFor();
-      const body = await token({ grant_type: 'refresh_token', refresh_token, client_id: client.clientId, client_secret: client.clientSecret }, null);
+      const body = await token(
+        { grant_type: 'refresh_token', refresh_token, client_id: client.clientId, client_secret: client.clientSecret },
+        null,
+      );
       expect(body.statusCode).toBe(200);
       const both = await token({ grant_type: 'refresh_token', refresh_token: 'x', client_secret: client.clientSecret });
       expect(both.json()).toMatchObject({ error: 'invalid_request' });
@@ -287,22 +410,53 @@ describe.each(ENGINES)('OAuth security on %s', (engine) => {
     it('decodes Basic credentials that were form-urlencoded (RFC 6749 2.3.1)', async () => {
       const id = 'partner app:1';
       const secret = 'se cret+%/:';
-      await registerClient(new OAuthRepository(t.db.database.db), {
-        name: 'Odd', redirectUris: ['https://odd.example/cb'], scopes: ['profile'], public: false, clientId: id, clientSecret: secret,
-      }, TEST_NOW);
+      await registerClient(
+        new OAuthRepository(t.db.database.db),
+        {
+          name: 'Odd',
+          redirectUris: ['https://odd.example/cb'],
+          scopes: ['profile'],
+          public: false,
+          clientId: id,
+          clientSecret: secret,
+        },
+        TEST_NOW,
+      );
       const encoded = (s: string) => encodeURIComponent(s).replace(/%20/g, '+');
-      const res = await token({ grant_type: 'refresh_token', refresh_token: 'not-a-token' },
-        `Basic ${Buffer.from(`${encoded(id)}:${encoded(secret)}`).toString('base64')}`);
+      const res = await token(
+        { grant_type: 'refresh_token', refresh_token: 'not-a-token' },
+        `Basic ${Buffer.from(`${encoded(id)}:${encoded(secret)}`).toString('base64')}`,
+      );
       expect(res.json()).toMatchObject({ error: 'invalid_grant' }); // authenticated; the token itself is bad
     });
 
     it('lets a public client use PKCE alone, and never with a secret', async () => {
-      await registerClient(new OAuthRepository(t.db.database.db), {
-        name: 'SPA', redirectUris: ['http://127.0.0.1:5173/cb'], scopes: ['profile'], public: true, clientId: 'svcc_public',
-      }, TEST_NOW);
+      await registerClient(
+        new OAuthRepository(t.db.database.db),
+        {
+          name: 'SPA',
+          redirectUris: ['http://127.0.0.1:5173/cb'],
+          scopes: ['profile'],
+          public: true,
+          clientId: 'svcc_public',
+        },
+        TEST_NOW,
+      );
       const verifier = verifierOf();
-      const callback = await new Browser(send).authorize(authorizePath({ client_id: 'svcc_public', redirect_uri: 'http://127.0.0.1:5173/cb', scope: 'profile' }, verifier), t.demo.user);
-      const form = { grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: 'http://127.0.0.1:5173/cb', code_verifier: verifier, client_id: 'svcc_public' };
+      const callback = await new Browser(send).authorize(
+        authorizePath(
+          { client_id: 'svcc_public', redirect_uri: 'http://127.0.0.1:5173/cb', scope: 'profile' },
+          verifier,
+        ),
+        t.demo.user,
+      );
+      const form = {
+        grant_type: 'authorization_code',
+        code: callback.searchParams.get('code')!,
+        redirect_uri: 'http://127.0.0.1:5173/cb',
+        code_verifier: verifier,
+        client_id: 'svcc_public',
+      };
       const withSecret = await token({ ...form, client_secret: 'guess' }, null);
       expect(withSecret.statusCode).toBe(401);
       const res = await token(form, null);
@@ -310,10 +464,18 @@ describe.each(ENGINES)('OAuth security on %s', (engine) => {
     });
 
     it('answers malformed requests with OAuth errors', async () => {
-      const json = await t.app.inject({ method: 'POST', url: '/oauth/token', headers: { 'content-type': 'application/json', authorization: basic(client.clientId, client.clientSecret) }, payload: '{"grant_type":"refresh_token"}' });
+      const json = await t.app.inject({
+        method: 'POST',
+        url: '/oauth/token',
+        headers: { 'content-type': 'application/json', authorization: basic(client.clientId, client.clientSecret) },
+        payload: '{"grant_type":"refresh_token"}',
+      });
       expect(json.json()).toMatchObject({ error: 'invalid_request' });
       expect((await token({ grant_type: 'password' })).json()).toMatchObject({ error: 'unsupported_grant_type' });
-      expect((await token({})).json()).toMatchObject({ error: 'invalid_request', error_description: 'grant_type is required' });
+      expect((await token({})).json()).toMatchObject({
+        error: 'invalid_request',
+        error_description: 'grant_type is required',
+      });
     });
   });
 
@@ -324,13 +486,17 @@ describe.each(ENGINES)('OAuth security on %s', (engine) => {
       expect(second.statusCode).toBe(200);
       const reuse = await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token });
       expect(reuse.json()).toMatchObject({ error: 'invalid_grant' });
-      expect((await token({ grant_type: 'refresh_token', refresh_token: second.json().refresh_token })).json()).toMatchObject({ error: 'invalid_grant' });
+      expect(
+        (await token({ grant_type: 'refresh_token', refresh_token: second.json().refresh_token })).json(),
+      ).toMatchObject({ error: 'invalid_grant' });
       expect((await userinfo(second.json().access_token)).statusCode).toBe(401);
     });
 
     it('admit exactly one of 20 concurrent refreshes with the same token', async () => {
       const { refresh_token } = await tokensFor();
-      const results = await Promise.all(Array.from({ length: 20 }, () => token({ grant_type: 'refresh_token', refresh_token })));
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => token({ grant_type: 'refresh_token', refresh_token })),
+      );
       const statuses = results.map((r) => r.statusCode);
       expect(statuses.filter((s) => s === 200)).toHaveLength(1);
       expect(statuses.filter((s) => s === 400)).toHaveLength(19);
@@ -351,29 +517,51 @@ describe.each(ENGINES)('OAuth security on %s', (engine) => {
 
     it('are refused once revoked, and revocation of an unknown token is still a success', async () => {
       const issued = await tokensFor();
-      const revoke = (tokenValue: string) => t.app.inject({
-        method: 'POST', url: '/oauth/revoke',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(client.clientId, client.clientSecret) },
-        payload: new URLSearchParams({ token: tokenValue, token_type_hint: 'refresh_token' }).toString(),
-      });
+      const revoke = (tokenValue: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/oauth/revoke',
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            authorization: basic(client.clientId, client.clientSecret),
+          },
+          payload: new URLSearchParams({ token: tokenValue, token_type_hint: 'refresh_token' }).toString(),
+        });
       expect((await revoke(issued.refresh_token)).statusCode).toBe(200);
       expect((await revoke(issued.refresh_token)).statusCode).toBe(200);
       expect((await revoke('svcr_never-issued')).statusCode).toBe(200);
-      expect((await token({ grant_type: 'refresh_token', refresh_token: issued.refresh_token })).json()).toMatchObject({ error: 'invalid_grant' });
+      expect((await token({ grant_type: 'refresh_token', refresh_token: issued.refresh_token })).json()).toMatchObject({
+        error: 'invalid_grant',
+      });
       expect((await userinfo(issued.access_token)).statusCode).toBe(401);
     });
   });
 
   describe('access tokens at the API', () => {
     const sign = async (claims: Record<string, unknown>, header: Record<string, unknown> = {}) => {
-      const keys = new SigningKeys(t.db.database.db, keyEncryptionKey(t.config.signingKeySecret, t.config.dataDir), () => t.clock.now, 3600);
+      const keys = new SigningKeys(
+        t.db.database.db,
+        keyEncryptionKey(t.config.signingKeySecret, t.config.dataDir),
+        () => t.clock.now,
+        3600,
+      );
       await keys.init();
       const { kid, privateKey } = keys.signingKey();
       const now = Math.floor(t.clock.now / 1000);
       return new SignJWT({
-        iss: 'https://api.test.example', sub: String(t.demo.user.id), aud: 'https://api.test.example/api', iat: now, exp: now + 600,
-        jti: 'j1', client_id: client.clientId, scope: 'profile', grant_id: 'grt_x', ...claims,
-      }).setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid, ...header }).sign(privateKey);
+        iss: 'https://api.test.example',
+        sub: String(t.demo.user.id),
+        aud: 'https://api.test.example/api',
+        iat: now,
+        exp: now + 600,
+        jti: 'j1',
+        client_id: client.clientId,
+        scope: 'profile',
+        grant_id: 'grt_x',
+        ...claims,
+      })
+        .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid, ...header })
+        .sign(privateKey);
     };
 
     const expectInvalid = async (accessToken: string, fragment: string) => {
@@ -388,7 +576,12 @@ describe.each(ENGINES)('OAuth security on %s', (engine) => {
       const { access_token } = await tokensFor('profile');
       const res = await userinfo(access_token);
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toMatchObject({ sub: String(t.demo.user.id), preferred_username: 'demo-user', name: '데모 사용자', locale: 'ko' });
+      expect(res.json()).toMatchObject({
+        sub: String(t.demo.user.id),
+        preferred_username: 'demo-user',
+        name: '데모 사용자',
+        locale: 'ko',
+      });
       expect(res.json().email).toBeUndefined();
     });
 
@@ -411,7 +604,11 @@ describe.each(ENGINES)('OAuth security on %s', (engine) => {
       expect(res.statusCode).toBe(401);
       expect(res.json()).toMatchObject({ code: 'C0003' });
       expect(res.headers['www-authenticate']).toBe('Bearer realm="svc"');
-      const malformed = await t.request({ method: 'GET', url: '/oauth/userinfo', headers: { authorization: 'Token abc' } });
+      const malformed = await t.request({
+        method: 'GET',
+        url: '/oauth/userinfo',
+        headers: { authorization: 'Token abc' },
+      });
       expect(malformed.statusCode).toBe(401);
     });
 
@@ -421,15 +618,26 @@ describe.each(ENGINES)('OAuth security on %s', (engine) => {
       const [header] = real.split('.');
       const forged = await new SignJWT({ client_id: client.clientId, scope: 'profile', grant_id: 'grt_x' })
         .setProtectedHeader(JSON.parse(Buffer.from(header!, 'base64url').toString()))
-        .setIssuer('https://api.test.example').setSubject('1').setAudience('https://api.test.example/api')
-        .setIssuedAt().setExpirationTime('10m').setJti('j').sign(privateKey);
+        .setIssuer('https://api.test.example')
+        .setSubject('1')
+        .setAudience('https://api.test.example/api')
+        .setIssuedAt()
+        .setExpirationTime('10m')
+        .setJti('j')
+        .sign(privateKey);
       await expectInvalid(forged, 'signature');
     });
 
     it('refuse alg none', async () => {
       const real = await sign({});
       const [, payload] = real.split('.');
-      const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'at+jwt', kid: JSON.parse(Buffer.from(real.split('.')[0]!, 'base64url').toString()).kid })).toString('base64url');
+      const header = Buffer.from(
+        JSON.stringify({
+          alg: 'none',
+          typ: 'at+jwt',
+          kid: JSON.parse(Buffer.from(real.split('.')[0]!, 'base64url').toString()).kid,
+        }),
+      ).toString('base64url');
       await expectInvalid(`${header}.${payload}.`, 'not an access token');
     });
 
@@ -473,27 +681,42 @@ describe.each(ENGINES)('OAuth security on %s', (engine) => {
       expect(res.json().code).toBe('C0003');
     });
 
-    it('make owned true only for the caller\'s own posts', async () => {
+    it("make owned true only for the caller's own posts", async () => {
       const { access_token } = await tokensFor('profile');
-      const mine = await t.get(`/api/v1/posts/${t.demo.posts.byDemoUser[0]}`, { authorization: `Bearer ${access_token}` });
+      const mine = await t.get(`/api/v1/posts/${t.demo.posts.byDemoUser[0]}`, {
+        authorization: `Bearer ${access_token}`,
+      });
       expect(mine.json().owned).toBe(true);
       const other = await t.get(`/api/v1/posts/${t.demo.posts.company}`, { authorization: `Bearer ${access_token}` });
       expect(other.json().owned).toBe(false);
       const list = await t.get('/api/v1/posts?pageSize=50&sort=RECENT', { authorization: `Bearer ${access_token}` });
-      const owned = list.json().items.filter((p: { owned: boolean }) => p.owned).map((p: { postId: number }) => p.postId);
+      const owned = list
+        .json()
+        .items.filter((p: { owned: boolean }) => p.owned)
+        .map((p: { postId: number }) => p.postId);
       expect(owned.length).toBeGreaterThan(0);
       for (const id of owned) expect(t.demo.posts.byDemoUser).toContain(id);
     });
 
     it('stop working on another instance within 5 seconds of revocation', async () => {
-      const other = await buildApp({ config: t.config, database: t.db.database, clock: () => t.clock.now, logger: false });
+      const other = await buildApp({
+        config: t.config,
+        database: t.db.database,
+        clock: () => t.clock.now,
+        logger: false,
+      });
       try {
         const { access_token, refresh_token } = await tokensFor('profile');
-        const viaOther = () => other.inject({ method: 'GET', url: '/oauth/userinfo', headers: { authorization: `Bearer ${access_token}` } });
+        const viaOther = () =>
+          other.inject({ method: 'GET', url: '/oauth/userinfo', headers: { authorization: `Bearer ${access_token}` } });
         expect((await viaOther()).statusCode).toBe(200);
         const revoked = await t.app.inject({
-          method: 'POST', url: '/oauth/revoke',
-          headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(client.clientId, client.clientSecret) },
+          method: 'POST',
+          url: '/oauth/revoke',
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            authorization: basic(client.clientId, client.clientSecret),
+          },
           payload: `token=${refresh_token}`,
         });
         expect(revoked.statusCode).toBe(200);

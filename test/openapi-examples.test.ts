@@ -17,12 +17,22 @@ describe('the examples of the OpenAPI document', () => {
     t = await createTestApp('sqlite');
     doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
-  const operations = () => Object.entries(doc.paths as Json).flatMap(([path, item]) => Object.entries(item as Json).map(([method, op]) => ({ path, method, op: op as Json })));
+  const operations = () =>
+    Object.entries(doc.paths as Json).flatMap(([path, item]) =>
+      Object.entries(item as Json).map(([method, op]) => ({ path, method, op: op as Json })),
+    );
 
-  it('are the demo\'s answers for every GET an app key may call', () => {
-    const readable = operations().filter(({ path, method, op }) => method === 'get' && path.startsWith('/api/v1/') && (op.security as Json[] | undefined)?.some((s) => 'apiKey' in s));
+  it("are the demo's answers for every GET an app key may call", () => {
+    const readable = operations().filter(
+      ({ path, method, op }) =>
+        method === 'get' &&
+        path.startsWith('/api/v1/') &&
+        (op.security as Json[] | undefined)?.some((s) => 'apiKey' in s),
+    );
     expect(readable.length).toBeGreaterThan(15);
     for (const { op } of readable) {
       expect(RECORDED_EXAMPLES[op.operationId as string], op.operationId).toBeDefined();
@@ -41,7 +51,9 @@ describe('the examples of the OpenAPI document', () => {
       for (const [status, response] of Object.entries((op.responses ?? {}) as Json)) {
         const media = (response as Json).content?.['application/json'];
         if (media?.example === undefined || !media.schema) continue;
-        const pointer = ['paths', path, method, 'responses', status, 'content', 'application/json', 'schema'].map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+        const pointer = ['paths', path, method, 'responses', status, 'content', 'application/json', 'schema']
+          .map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1'))
+          .join('/');
         const validate = ajv.getSchema(`openapi#/${pointer}`)!;
         expect(validate(media.example), `${method} ${path} ${status}: ${ajv.errorsText(validate.errors)}`).toBe(true);
         checked++;

@@ -8,11 +8,19 @@ import { SeededRandom } from '../src/demo/random.js';
 
 /** Every live document's item id whose time is within [from, to], the truth for a window. */
 function truth(docs: OrderedDocuments, from: number, to: number): number[] {
-  return docs.index.live.toArray().filter((doc) => docs.time(doc) >= from && docs.time(doc) <= to).map((doc) => docs.itemId(doc)).sort((a, b) => a - b);
+  return docs.index.live
+    .toArray()
+    .filter((doc) => docs.time(doc) >= from && docs.time(doc) <= to)
+    .map((doc) => docs.itemId(doc))
+    .sort((a, b) => a - b);
 }
 
 const windowIds = (docs: OrderedDocuments, from: number, to: number) =>
-  docs.window(docs.index.live, from, to).toArray().map((doc) => docs.itemId(doc)).sort((a, b) => a - b);
+  docs
+    .window(docs.index.live, from, to)
+    .toArray()
+    .map((doc) => docs.itemId(doc))
+    .sort((a, b) => a - b);
 
 describe('ordered documents', () => {
   it('cut time windows exactly with displaced documents among them, and again once saved and restored', async () => {
@@ -24,11 +32,21 @@ describe('ordered documents', () => {
       const id = random.int(1, 400);
       docs.add({ id, time: id * 10, document: { texts: ['x'], facets: [] } });
     }
-    for (let id = 401; id <= 420; id++) docs.add({ id, time: random.int(0, 4000), document: { texts: ['x'], facets: [] } });
+    for (let id = 401; id <= 420; id++)
+      docs.add({ id, time: random.int(0, 4000), document: { texts: ['x'], facets: [] } });
     docs.index.flush();
     expect(docs.displaced.size).toBeGreaterThan(50);
-    const windows = [[0, 4200], [15, 15], [10, 10], [995, 2005], [3990, 9000], [-5, 5], [2500, 2400]] as const;
-    for (const [from, to] of windows) expect(windowIds(docs, from, to), `${from}..${to}`).toEqual(truth(docs, from, to));
+    const windows = [
+      [0, 4200],
+      [15, 15],
+      [10, 10],
+      [995, 2005],
+      [3990, 9000],
+      [-5, 5],
+      [2500, 2400],
+    ] as const;
+    for (const [from, to] of windows)
+      expect(windowIds(docs, from, to), `${from}..${to}`).toEqual(truth(docs, from, to));
 
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ordered-')), 'copy.idx');
     const { meta, chunks } = docs.save();
@@ -36,7 +54,8 @@ describe('ordered documents', () => {
     const copy = readSnapshot<DocumentsMeta>(file)!;
     const restored = OrderedDocuments.restore(copy.header, copy.chunks);
     copy.chunks.close();
-    for (const [from, to] of windows) expect(windowIds(restored, from, to), `restored ${from}..${to}`).toEqual(truth(docs, from, to));
+    for (const [from, to] of windows)
+      expect(windowIds(restored, from, to), `restored ${from}..${to}`).toEqual(truth(docs, from, to));
     // Added to after the restore: a displaced document's slot follows the one before it.
     restored.add({ id: 500, time: 1234, document: { texts: ['x'], facets: [] } });
     restored.index.flush();

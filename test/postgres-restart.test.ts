@@ -22,17 +22,33 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * database is away, requests are 503 `C9998` and `/readyz` says `database unavailable`; once it is back the same
  * process serves again, never having exited. No timing is asserted: each wait is a bounded loop.
  */
-function drill(label: string, setUp: (dir: string) => Promise<{ url: string; drop(): Promise<void>; restart?: () => void; stop?: () => void; start?: () => void }>) {
+function drill(
+  label: string,
+  setUp: (
+    dir: string,
+  ) => Promise<{ url: string; drop(): Promise<void>; restart?: () => void; stop?: () => void; start?: () => void }>,
+) {
   describe(label, () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-pg-restart-'));
     let storage: Awaited<ReturnType<typeof setUp>>;
     let base = '';
     let port = 0;
     let apiKey = '';
-    const server = serverProcess(() => base, () => ({
-      PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, DATABASE_URL: storage.url, LOG_LEVEL: 'silent', PUBLIC_BASE_URL: base, REDIS_URL: '',
-      INSTANCE_NAME: 'pg-restart', DATABASE_CONNECT_TIMEOUT_MS: '1000', DATABASE_QUERY_TIMEOUT_MS: '3000',
-    }));
+    const server = serverProcess(
+      () => base,
+      () => ({
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dir,
+        DATABASE_URL: storage.url,
+        LOG_LEVEL: 'silent',
+        PUBLIC_BASE_URL: base,
+        REDIS_URL: '',
+        INSTANCE_NAME: 'pg-restart',
+        DATABASE_CONNECT_TIMEOUT_MS: '1000',
+        DATABASE_QUERY_TIMEOUT_MS: '3000',
+      }),
+    );
 
     beforeAll(async () => {
       storage = await setUp(dir);
@@ -51,12 +67,17 @@ function drill(label: string, setUp: (dir: string) => Promise<{ url: string; dro
     }, 60_000);
 
     const read = async () => {
-      const res = await fetch(`${base}/api/v1/posts?pageSize=2`, { headers: { 'x-svc-api-key': apiKey } }).catch(() => null);
-      return res ? { status: res.status, body: await res.json() as { code?: string } } : null;
+      const res = await fetch(`${base}/api/v1/posts?pageSize=2`, { headers: { 'x-svc-api-key': apiKey } }).catch(
+        () => null,
+      );
+      return res ? { status: res.status, body: (await res.json()) as { code?: string } } : null;
     };
     let lastReady: unknown = null;
     const ready = async () => {
-      lastReady = await fetch(`${base}/readyz`).then((res) => res.json() as Promise<{ status: string }>, () => ({ status: 'no answer' }));
+      lastReady = await fetch(`${base}/readyz`).then(
+        (res) => res.json() as Promise<{ status: string }>,
+        () => ({ status: 'no answer' }),
+      );
       return (lastReady as { status: string }).status;
     };
     /** Reads until one is 200, at most 60 times, 250 ms apart: the answers before it. */
@@ -75,9 +96,14 @@ function drill(label: string, setUp: (dir: string) => Promise<{ url: string; dro
       expect((await read())?.status).toBe(200);
       const admin = new pg.Client({ connectionString: storage.url });
       await admin.connect();
-      const { rows } = await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = $1', ['client backend']);
+      const { rows } = await admin.query<{ pid: number }>(
+        'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = $1',
+        ['client backend'],
+      );
       expect(rows.length).toBeGreaterThan(0);
-      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+      await admin.query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+      );
       await admin.end();
       // Idle connections ended: the pools let them go and open new ones; the process never stops.
       await untilServing();
@@ -86,29 +112,33 @@ function drill(label: string, setUp: (dir: string) => Promise<{ url: string; dro
       expect(server.running).toBe(true);
     }, 60_000);
 
-    it.runIf(label.includes('own'))('answers 503 C9998 while PostgreSQL is down, and serves again once it is back, then through a restart', async () => {
-      expect((await read())?.status).toBe(200);
-      storage.stop!();
-      const away = await read();
-      expect(away?.status).toBe(503);
-      expect(away?.body.code).toBe('C9998');
-      expect(await ready()).toBe('database unavailable');
-      expect(server.exitCode).toBeNull();
-      storage.start!();
-      await untilServing();
-      // The listening connection (revocations on every instance) comes back too: /readyz is ready again.
-      let status = '';
-      for (let i = 0; i < 160 && status !== 'ready'; i++) {
-        status = await ready();
-        if (status !== 'ready') await sleep(250);
-      }
-      expect(status, JSON.stringify(lastReady)).toBe('ready');
+    it.runIf(label.includes('own'))(
+      'answers 503 C9998 while PostgreSQL is down, and serves again once it is back, then through a restart',
+      async () => {
+        expect((await read())?.status).toBe(200);
+        storage.stop!();
+        const away = await read();
+        expect(away?.status).toBe(503);
+        expect(away?.body.code).toBe('C9998');
+        expect(await ready()).toBe('database unavailable');
+        expect(server.exitCode).toBeNull();
+        storage.start!();
+        await untilServing();
+        // The listening connection (revocations on every instance) comes back too: /readyz is ready again.
+        let status = '';
+        for (let i = 0; i < 160 && status !== 'ready'; i++) {
+          status = await ready();
+          if (status !== 'ready') await sleep(250);
+        }
+        expect(status, JSON.stringify(lastReady)).toBe('ready');
 
-      storage.restart!();
-      await untilServing();
-      expect(server.exitCode).toBeNull();
-      expect(server.running).toBe(true);
-    }, 120_000);
+        storage.restart!();
+        await untilServing();
+        expect(server.exitCode).toBeNull();
+        expect(server.running).toBe(true);
+      },
+      120_000,
+    );
   });
 }
 
@@ -126,6 +156,7 @@ if (PROGRAMS && POSTGRES) {
   });
 } else {
   describe('the real server on a PostgreSQL of its own', () => {
-    it.skip(`needs TEST_DATABASE_URL and PostgreSQL's programs under /usr/lib/postgresql (found: ${PROGRAMS ?? 'none'})`, () => undefined);
+    it.skip(`needs TEST_DATABASE_URL and PostgreSQL's programs under /usr/lib/postgresql (found: ${PROGRAMS ?? 'none'})`, () =>
+      undefined);
   });
 }

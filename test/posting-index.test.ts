@@ -7,7 +7,8 @@ import { readSnapshot, writeSnapshot } from '../src/search/index-snapshot.js';
 import { PostingLog, Vocabulary } from '../src/search/vocabulary.js';
 import { RoaringBitmap32 } from '../src/search/bitmaps.js';
 
-const matches = (index: PostingIndex, ...tokens: string[]) => index.match({ all: tokens.map((t) => [t]), none: [] }).toArray();
+const matches = (index: PostingIndex, ...tokens: string[]) =>
+  index.match({ all: tokens.map((t) => [t]), none: [] }).toArray();
 
 describe('the posting index build', () => {
   it('gives a token one number whether it comes by its character codes or as text', () => {
@@ -24,7 +25,7 @@ describe('the posting index build', () => {
     expect(vocabulary.size).toBe(5002);
   });
 
-  it('hands out a log of postings grouped by key, each key\'s documents in the order they came', () => {
+  it("hands out a log of postings grouped by key, each key's documents in the order they came", () => {
     const log = new PostingLog();
     const expected = new Map<number, number[]>();
     for (let doc = 0; doc < 5000; doc++) {
@@ -38,7 +39,9 @@ describe('the posting index build', () => {
     expect([...got.keys()]).toEqual([...expected.keys()].sort((a, b) => a - b));
     for (const [key, docs] of expected) expect(got.get(key)).toEqual(docs);
     expect(log.length).toBe(0);
-    log.drain(10, () => { throw new Error('an empty log hands out nothing'); });
+    log.drain(10, () => {
+      throw new Error('an empty log hands out nothing');
+    });
   });
 
   it('finds documents added after a restore under the tokens the copy named (no second number for one token)', async () => {
@@ -85,7 +88,10 @@ describe('the occurrence tiers in their smaller form', () => {
     index.flush();
     return index;
   };
-  const levels = (index: PostingIndex, docs: number) => ['go', 'stop', 'rare', 'none'].map((token) => Array.from({ length: docs }, (_, doc) => index.occurrences(token, doc)));
+  const levels = (index: PostingIndex, docs: number) =>
+    ['go', 'stop', 'rare', 'none'].map((token) =>
+      Array.from({ length: docs }, (_, doc) => index.occurrences(token, doc)),
+    );
   const tiersOf = (index: PostingIndex, token: string, docs: number) => {
     const all = new RoaringBitmap32(Array.from({ length: docs }, (_, doc) => doc));
     return index.tiersWithin(token, all)?.map((tier) => tier.toArray());
@@ -97,7 +103,8 @@ describe('the occurrence tiers in their smaller form', () => {
     compacted.optimize();
     build(2000, 3000, compacted);
     expect(levels(compacted, 3000)).toEqual(levels(plain, 3000));
-    for (const token of ['go', 'stop', 'rare']) expect(tiersOf(compacted, token, 3000)).toEqual(tiersOf(plain, token, 3000));
+    for (const token of ['go', 'stop', 'rare'])
+      expect(tiersOf(compacted, token, 3000)).toEqual(tiersOf(plain, token, 3000));
     expect(compacted.bytes()).toBeLessThan(plain.bytes());
 
     const { meta, chunks } = compacted.save(3000);
@@ -112,6 +119,7 @@ describe('the occurrence tiers in their smaller form', () => {
     build(3000, 3500, restored);
     build(3000, 3500, plain);
     expect(levels(restored, 3500)).toEqual(levels(plain, 3500));
-    for (const token of ['go', 'stop', 'rare']) expect(tiersOf(restored, token, 3500)).toEqual(tiersOf(plain, token, 3500));
+    for (const token of ['go', 'stop', 'rare'])
+      expect(tiersOf(restored, token, 3500)).toEqual(tiersOf(plain, token, 3500));
   });
 });

@@ -6,8 +6,12 @@ type Post = Record<string, any>;
 
 describe.each(ENGINES)('posts on %s', (engine) => {
   let t: TestContext;
-  beforeAll(async () => { t = await createTestApp(engine); });
-  afterAll(async () => { await t?.close(); });
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   const search = async (query: string, headers?: Record<string, string>) => {
     const res = await t.get(`/api/v1/posts?${query}`, headers);
@@ -33,7 +37,17 @@ describe.each(ENGINES)('posts on %s', (engine) => {
       const times = body.items.map((p) => p.postedAt);
       expect([...times].sort().reverse()).toEqual(times);
       const first = body.items[0]!;
-      expect(Object.keys(first).sort()).toEqual(['author', 'content', 'images', 'og', 'owned', 'postId', 'postedAt', 'stats', 'webUrl']);
+      expect(Object.keys(first).sort()).toEqual([
+        'author',
+        'content',
+        'images',
+        'og',
+        'owned',
+        'postId',
+        'postedAt',
+        'stats',
+        'webUrl',
+      ]);
       expect(first.postedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/);
       expect(first.owned).toBe(false);
       expect(first.webUrl).toBe(`https://www.test.example/posts/${first.postId}`);
@@ -41,7 +55,7 @@ describe.each(ENGINES)('posts on %s', (engine) => {
       expect(typeof first.author.certificated).toBe('boolean');
     });
 
-    it('gives list postedAt as UTC wall-clock time without zone (the real service\'s list form), the detail\'s instant to the second', async () => {
+    it("gives list postedAt as UTC wall-clock time without zone (the real service's list form), the detail's instant to the second", async () => {
       const body = await search('pageSize=5');
       for (const item of body.items) {
         const detail = (await t.get(`/api/v1/posts/${item.postId}`)).json();
@@ -91,7 +105,8 @@ describe.each(ENGINES)('posts on %s', (engine) => {
     it('filters by company handle', async () => {
       const { items } = await allPages('companyId=acme-labs');
       expect(items.length).toBeGreaterThan(0);
-      for (const post of items) expect(post.author).toMatchObject({ type: 'COMPANY', id: 'acme-labs', name: 'Acme Labs' });
+      for (const post of items)
+        expect(post.author).toMatchObject({ type: 'COMPANY', id: 'acme-labs', name: 'Acme Labs' });
       expect((await search('companyId=no-such-company')).totalItems).toBe(0);
     });
 
@@ -107,7 +122,7 @@ describe.each(ENGINES)('posts on %s', (engine) => {
       for (const p of (await allPages('hasOg=false')).items) expect(p.og).toBeNull();
     });
 
-    it('filters by posting time (inclusive), with or without a zone: a list\'s postedAt given back is the same instant', async () => {
+    it("filters by posting time (inclusive), with or without a zone: a list's postedAt given back is the same instant", async () => {
       const all = await search('pageSize=50');
       const pivot = all.items[10]!.postedAt as string; // UTC wall-clock time, as lists print it
       const after = await allPages(`postedAfter=${pivot}`);
@@ -158,8 +173,15 @@ describe.each(ENGINES)('posts on %s', (engine) => {
 
   describe('pagination', () => {
     it.each([
-      ['page=0', 1, 20], ['page=-5', 1, 20], ['page=abc', 1, 20], ['page=2.7', 2, 20],
-      ['pageSize=0', 1, 1], ['pageSize=-3', 1, 1], ['pageSize=51', 1, 50], ['pageSize=1000', 1, 50], ['pageSize=x', 1, 20],
+      ['page=0', 1, 20],
+      ['page=-5', 1, 20],
+      ['page=abc', 1, 20],
+      ['page=2.7', 2, 20],
+      ['pageSize=0', 1, 1],
+      ['pageSize=-3', 1, 1],
+      ['pageSize=51', 1, 50],
+      ['pageSize=1000', 1, 50],
+      ['pageSize=x', 1, 20],
     ])('normalizes %s instead of rejecting it', async (query, page, pageSize) => {
       const body = await search(query);
       expect(body.page).toBe(page);
@@ -170,7 +192,13 @@ describe.each(ENGINES)('posts on %s', (engine) => {
 
     it('returns an empty page past the end, with the totals', async () => {
       const body = await search('page=999&pageSize=50');
-      expect(body).toMatchObject({ page: 999, pageSize: 50, totalItems: t.demo.posts.total, totalPages: Math.ceil(t.demo.posts.total / 50), items: [] });
+      expect(body).toMatchObject({
+        page: 999,
+        pageSize: 50,
+        totalItems: t.demo.posts.total,
+        totalPages: Math.ceil(t.demo.posts.total / 50),
+        items: [],
+      });
     });
 
     it('returns disjoint pages that together hold every item once', async () => {
@@ -186,13 +214,27 @@ describe.each(ENGINES)('posts on %s', (engine) => {
       expect(res.statusCode).toBe(200);
       const post = res.json();
       expect(Object.keys(post).sort()).toEqual([
-        'author', 'content', 'images', 'language', 'mentions', 'og', 'owned', 'postId', 'postedAt',
-        'repostedPost', 'repostedPostDeleted', 'stats', 'updatedAt', 'webUrl',
+        'author',
+        'content',
+        'images',
+        'language',
+        'mentions',
+        'og',
+        'owned',
+        'postId',
+        'postedAt',
+        'repostedPost',
+        'repostedPostDeleted',
+        'stats',
+        'updatedAt',
+        'webUrl',
       ]);
       expect(post.postId).toBe(t.demo.posts.withImages);
       expect(post.postedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
       expect(post.updatedAt >= post.postedAt).toBe(true);
-      expect(post.images[0]).toMatchObject({ url: expect.stringMatching(/^https:\/\/api\.test\.example\/media\/demo\/posts\//) });
+      expect(post.images[0]).toMatchObject({
+        url: expect.stringMatching(/^https:\/\/api\.test\.example\/media\/demo\/posts\//),
+      });
       expect(typeof post.images[0].id).toBe('number');
       expect(post.owned).toBe(false);
     });
@@ -216,7 +258,7 @@ describe.each(ENGINES)('posts on %s', (engine) => {
       }
     });
 
-    it('expands a repost one level, with the source\'s own repostedPost null', async () => {
+    it("expands a repost one level, with the source's own repostedPost null", async () => {
       const post = (await t.get(`/api/v1/posts/${t.demo.posts.repost}`)).json();
       expect(post.repostedPostDeleted).toBe(false);
       expect(post.repostedPost).not.toBeNull();

@@ -11,29 +11,56 @@ const ROOT = path.resolve(new URL('..', import.meta.url).pathname);
  * Starts `npm <args>` in `cwd` as a process manager would (npm's own PID, no process group of ours), waits until
  * the service is ready, sends SIGTERM to exactly that PID, and reports what happened.
  */
-async function stopWithSigterm(args: string[], cwd: string, dataDir: string, whileReady: (npmPid: number) => void = () => {}) {
+async function stopWithSigterm(
+  args: string[],
+  cwd: string,
+  dataDir: string,
+  whileReady: (npmPid: number) => void = () => {},
+) {
   const port = await freePort();
   const child = spawn('npm', args, {
-    cwd, env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', LOG_FORMAT: 'json', SIGNING_KEY_SECRET: 'signals-test-secret-0123456789abcdef' },
+    cwd,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      LOG_FORMAT: 'json',
+      SIGNING_KEY_SECRET: 'signals-test-secret-0123456789abcdef',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-  child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
   let ready = false;
   while (!ready && Date.now() < deadline) {
-    ready = await fetch(`${base}/readyz`).then((r) => r.ok, () => false);
+    ready = await fetch(`${base}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (!ready) await new Promise((r) => setTimeout(r, 250));
   }
   expect(ready, output).toBe(true);
   whileReady(child.pid!);
   process.kill(child.pid!, 'SIGTERM');
-  const code = await Promise.race([exited, new Promise<'still running'>((r) => setTimeout(() => r('still running'), 20_000))]);
+  const code = await Promise.race([
+    exited,
+    new Promise<'still running'>((r) => setTimeout(() => r('still running'), 20_000)),
+  ]);
   // Whatever npm did, nothing may be left serving on the port.
-  const afterwards = await fetch(`${base}/readyz`).then((r) => r.status, () => 'refused');
+  const afterwards = await fetch(`${base}/readyz`).then(
+    (r) => r.status,
+    () => 'refused',
+  );
   return { code, afterwards, output };
 }
 
@@ -43,40 +70,68 @@ function serverEnvironment(pid: number): string[] {
   for (const entry of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
       parentOf.set(Number(entry), Number(fs.readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]));
-    } catch { /* ended meanwhile */ }
+    } catch {
+      /* ended meanwhile */
+    }
   }
-  const descends = (child: number): boolean => child === pid || (parentOf.has(child) && child !== 1 && descends(parentOf.get(child)!));
-  const server = [...parentOf.keys()].find((child) => descends(child) && fs.readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('dist/server.js'));
+  const descends = (child: number): boolean =>
+    child === pid || (parentOf.has(child) && child !== 1 && descends(parentOf.get(child)!));
+  const server = [...parentOf.keys()].find(
+    (child) => descends(child) && fs.readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('dist/server.js'),
+  );
   expect(server, 'the server process under npm').toBeDefined();
   return fs.readFileSync(`/proc/${server}/environ`, 'utf8').split('\0');
 }
 
-describe('a supervisor\'s SIGTERM to the documented commands', () => {
+describe("a supervisor's SIGTERM to the documented commands", () => {
   const dirs: string[] = [];
   const tempDir = (name: string) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), name));
     dirs.push(dir);
     return dir;
   };
-  afterAll(() => { for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true }); });
+  afterAll(() => {
+    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  });
 
   it('npm run demo: the server itself gets the signal, drains, and nothing is left serving', async () => {
-    const { code, afterwards, output } = await stopWithSigterm(['run', 'demo', '--silent'], ROOT, tempDir('svc-signal-demo-'));
+    const { code, afterwards, output } = await stopWithSigterm(
+      ['run', 'demo', '--silent'],
+      ROOT,
+      tempDir('svc-signal-demo-'),
+    );
     expect(output).toContain('shutting down: finishing in-flight requests');
     expect(output).toMatch(/finishing in-flight requests[^]*stopped/);
     expect(code).toBe(0);
     expect(afterwards).toBe('refused');
   }, 120_000);
 
-  it('npm start: the same, from a compiled copy (the build prestart runs is made here, away from the project\'s dist/)', async () => {
+  it("npm start: the same, from a compiled copy (the build prestart runs is made here, away from the project's dist/)", async () => {
     // A copy of the project's start: its package.json and the compiled service, with node_modules and views linked.
     const copy = tempDir('svc-signal-start-');
     fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(copy, 'package.json'));
     for (const linked of ['node_modules', 'views']) fs.symlinkSync(path.join(ROOT, linked), path.join(copy, linked));
-    const built = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', path.join(ROOT, 'tsconfig.build.json'), '--outDir', path.join(copy, 'dist')], { encoding: 'utf8' });
+    const built = spawnSync(
+      process.execPath,
+      [
+        path.join(ROOT, 'node_modules/typescript/bin/tsc'),
+        '-p',
+        path.join(ROOT, 'tsconfig.build.json'),
+        '--outDir',
+        path.join(copy, 'dist'),
+      ],
+      { encoding: 'utf8' },
+    );
     expect(built.status, built.stdout + built.stderr).toBe(0);
     let environment: string[] = [];
-    const { code, afterwards, output } = await stopWithSigterm(['start', '--ignore-scripts'], copy, tempDir('svc-signal-data-'), (npm) => { environment = serverEnvironment(npm); });
+    const { code, afterwards, output } = await stopWithSigterm(
+      ['start', '--ignore-scripts'],
+      copy,
+      tempDir('svc-signal-data-'),
+      (npm) => {
+        environment = serverEnvironment(npm);
+      },
+    );
     // Two malloc arenas: set by the start script itself (README), not left to whoever runs it.
     expect(environment).toContain('MALLOC_ARENA_MAX=2');
     expect(output).toContain('shutting down: finishing in-flight requests');
@@ -91,17 +146,36 @@ describe('SHUTDOWN_DRAIN_MS: the drain before the listener closes', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-signal-drain-'));
     const port = await freePort();
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-      cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SHUTDOWN_DRAIN_MS: '3000', LOG_LEVEL: 'info', LOG_FORMAT: 'json', SIGNING_KEY_SECRET: 'signals-test-secret-0123456789abcdef' },
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        SHUTDOWN_DRAIN_MS: '3000',
+        LOG_LEVEL: 'info',
+        LOG_FORMAT: 'json',
+        SIGNING_KEY_SECRET: 'signals-test-secret-0123456789abcdef',
+      },
     });
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
       const base = `http://127.0.0.1:${port}`;
       const deadline = Date.now() + 60_000;
-      while (!(await fetch(`${base}/readyz`).then((r) => r.ok, () => false))) {
+      while (
+        !(await fetch(`${base}/readyz`).then(
+          (r) => r.ok,
+          () => false,
+        ))
+      ) {
         expect(Date.now() < deadline, output).toBe(true);
         await new Promise((r) => setTimeout(r, 200));
       }
@@ -120,7 +194,12 @@ describe('SHUTDOWN_DRAIN_MS: the drain before the listener closes', () => {
       expect(Date.now() - signalled).toBeLessThan(3_000);
       expect(await exited).toBe(0);
       expect(Date.now() - signalled).toBeGreaterThanOrEqual(3_000);
-      expect(await fetch(`${base}/healthz`).then((r) => r.status, () => 'refused')).toBe('refused');
+      expect(
+        await fetch(`${base}/healthz`).then(
+          (r) => r.status,
+          () => 'refused',
+        ),
+      ).toBe('refused');
       expect(output).toContain('shutting down: draining');
     } finally {
       child.kill('SIGKILL');

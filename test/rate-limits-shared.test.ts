@@ -19,7 +19,6 @@ const hasRedisServer = (() => {
 const RUN = Boolean(process.env.TEST_REDIS_URL) && hasRedisServer;
 if (!RUN) console.warn('Shared rate-limit test skipped: it needs TEST_REDIS_URL and a redis-server binary.');
 
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
@@ -39,11 +38,24 @@ describe.skipIf(!RUN)('two server processes sharing one Redis', () => {
   let apiKey = '';
 
   const startRedis = async () => {
-    redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-    const client = new Redis({ port: redisPort, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    redis = spawn(
+      'redis-server',
+      ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
+    const client = new Redis({
+      port: redisPort,
+      host: '127.0.0.1',
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     client.on('error', () => undefined);
     try {
-      await waitFor(async () => { await client.connect().catch(() => undefined); return (await client.ping()) === 'PONG'; }, 10_000);
+      await waitFor(async () => {
+        await client.connect().catch(() => undefined);
+        return (await client.ping()) === 'PONG';
+      }, 10_000);
     } finally {
       client.disconnect();
     }
@@ -53,7 +65,8 @@ describe.skipIf(!RUN)('two server processes sharing one Redis', () => {
     await new Promise((r) => redis?.once('exit', r));
     redis = null;
   };
-  const get = (base: string) => fetch(`${base}/api/v1/codes/work-types`, { headers: { 'x-svc-api-key': apiKey } }).then((r) => r.status);
+  const get = (base: string) =>
+    fetch(`${base}/api/v1/codes/work-types`, { headers: { 'x-svc-api-key': apiKey } }).then((r) => r.status);
 
   beforeAll(async () => {
     redisPort = await freePort();
@@ -67,8 +80,15 @@ describe.skipIf(!RUN)('two server processes sharing one Redis', () => {
       const port = await freePort();
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
         env: {
-          ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, DATABASE_URL: file, LOG_LEVEL: 'silent',
-          REDIS_URL: `redis://127.0.0.1:${redisPort}`, RATE_LIMIT_GLOBAL_PER_MINUTE: '60', RATE_LIMIT_GLOBAL_PER_DAY: '100000',
+          ...process.env,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DATA_DIR: dir,
+          DATABASE_URL: file,
+          LOG_LEVEL: 'silent',
+          REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+          RATE_LIMIT_GLOBAL_PER_MINUTE: '60',
+          RATE_LIMIT_GLOBAL_PER_DAY: '100000',
           SIGNING_KEY_SECRET: 'shared-test-signing-secret-0123456789abc',
         },
         stdio: 'ignore',
@@ -81,7 +101,9 @@ describe.skipIf(!RUN)('two server processes sharing one Redis', () => {
 
   afterAll(async () => {
     for (const s of servers) s.process.kill('SIGTERM');
-    await Promise.all(servers.map((s) => new Promise((r) => (s.process.exitCode !== null ? r(null) : s.process.once('exit', r)))));
+    await Promise.all(
+      servers.map((s) => new Promise((r) => (s.process.exitCode !== null ? r(null) : s.process.once('exit', r)))),
+    );
     if (redis) await stopRedis();
     fs.rmSync(dir, { recursive: true, force: true });
   }, 30_000);
@@ -103,14 +125,20 @@ describe.skipIf(!RUN)('two server processes sharing one Redis', () => {
     for (const s of servers) {
       const ready = await fetch(`${s.base}/readyz`);
       expect(ready.status).toBe(200);
-      expect(await ready.json()).toMatchObject({ status: 'degraded', rateLimits: expect.stringContaining('Redis unreachable') });
+      expect(await ready.json()).toMatchObject({
+        status: 'degraded',
+        rateLimits: expect.stringContaining('Redis unreachable'),
+      });
     }
 
     await startRedis();
     await sleep(2_500);
     // Back on Redis: the counters live there again, and readiness says so.
     expect([200, 429]).toContain(await get(servers[0]!.base));
-    await waitFor(async () => ((await (await fetch(`${servers[0]!.base}/readyz`)).json()) as { status: string }).status === 'ready', 10_000);
+    await waitFor(
+      async () => ((await (await fetch(`${servers[0]!.base}/readyz`)).json()) as { status: string }).status === 'ready',
+      10_000,
+    );
     const client = new Redis({ port: redisPort, host: '127.0.0.1' });
     client.on('error', () => undefined);
     try {
@@ -124,11 +152,16 @@ describe.skipIf(!RUN)('two server processes sharing one Redis', () => {
   }, 60_000);
 
   it('says on /readyz that Redis is gone before any request meets it, and that it is back, by asking Redis itself', async () => {
-    const readiness = async (base: string) => (await (await fetch(`${base}/readyz`)).json()) as { status: string; rateLimits?: string };
+    const readiness = async (base: string) =>
+      (await (await fetch(`${base}/readyz`)).json()) as { status: string; rateLimits?: string };
     for (const s of servers) expect(await readiness(s.base)).toEqual({ status: 'ready' });
     await stopRedis();
     // No API request in between: readiness finds out on its own.
-    for (const s of servers) expect(await readiness(s.base)).toMatchObject({ status: 'degraded', rateLimits: expect.stringContaining('Redis unreachable') });
+    for (const s of servers)
+      expect(await readiness(s.base)).toMatchObject({
+        status: 'degraded',
+        rateLimits: expect.stringContaining('Redis unreachable'),
+      });
     await startRedis();
     for (const s of servers) await waitFor(async () => (await readiness(s.base)).status === 'ready', 10_000);
   }, 30_000);

@@ -11,7 +11,7 @@ import { createTestApp, GENEROUS_LIMITS, TEST_NOW, testConfig, type TestContext 
 import { accessToken, bearer } from './helpers/tokens.js';
 import { createTestDatabase, ENGINES } from './helpers/test-database.js';
 
-const STORES = process.env.TEST_REDIS_URL ? ['memory', 'redis'] as const : ['memory'] as const;
+const STORES = process.env.TEST_REDIS_URL ? (['memory', 'redis'] as const) : (['memory'] as const);
 if (!process.env.TEST_REDIS_URL) console.warn('TEST_REDIS_URL is not set: the Redis rate-limit cases are skipped.');
 
 // The minute starts 10 s after the test clock's start, so "seconds until reset" is predictable.
@@ -26,17 +26,28 @@ describe.each(STORES)('rate limits with the %s store', (store) => {
     RATE_LIMIT_POST_CREATE_PER_MINUTE: '2',
     RATE_LIMIT_POST_CREATE_PER_HOUR: '10',
     RATE_LIMIT_POST_CREATE_PER_DAY: '50',
-    ...(store === 'redis' ? { REDIS_URL: process.env.TEST_REDIS_URL!, RATE_LIMIT_REDIS_PREFIX: `test:${randomBytes(6).toString('hex')}:` } : {}),
+    ...(store === 'redis'
+      ? { REDIS_URL: process.env.TEST_REDIS_URL!, RATE_LIMIT_REDIS_PREFIX: `test:${randomBytes(6).toString('hex')}:` }
+      : {}),
     ...extra,
   });
 
   beforeAll(async () => {
     t = await createTestApp('sqlite', { config: settings() });
   });
-  afterAll(async () => { await t?.close(); });
-  afterEach(() => { t.clock.now = TEST_NOW; });
+  afterAll(async () => {
+    await t?.close();
+  });
+  afterEach(() => {
+    t.clock.now = TEST_NOW;
+  });
 
-  const newKey = async () => (await new AppKeyService(new AccountsRepository(t.db.database.db, () => t.clock.now), 0).createApp(`app-${randomBytes(3).toString('hex')}`)).apiKey;
+  const newKey = async () =>
+    (
+      await new AppKeyService(new AccountsRepository(t.db.database.db, () => t.clock.now), 0).createApp(
+        `app-${randomBytes(3).toString('hex')}`,
+      )
+    ).apiKey;
   const read = (key: string, url = '/api/v1/codes/work-types', headers: Record<string, string> = {}) =>
     t.request({ method: 'GET', url, headers: { 'x-svc-api-key': key, ...headers } });
 
@@ -54,7 +65,10 @@ describe.each(STORES)('rate limits with the %s store', (store) => {
     expect(refused.json().message).toContain('60 requests per minute');
     expect(refused.headers['retry-after']).toBe('50');
     expect(refused.headers['ratelimit-policy']).toBe('"minute";q=60;w=60, "day";q=5000;w=86400');
-    expect(refused.headers.ratelimit).toBe('"minute";r=0;t=50, "day";r=4940;t=' + String(Math.ceil(((Math.floor(t.clock.now / 86_400_000) + 1) * 86_400_000 - t.clock.now) / 1000)));
+    expect(refused.headers.ratelimit).toBe(
+      '"minute";r=0;t=50, "day";r=4940;t=' +
+        String(Math.ceil(((Math.floor(t.clock.now / 86_400_000) + 1) * 86_400_000 - t.clock.now) / 1000)),
+    );
     // Another app is not affected; the next minute starts afresh.
     expect((await read(await newKey())).statusCode).toBe(200);
     t.clock.now = MINUTE_START + 60_000;
@@ -74,12 +88,19 @@ describe.each(STORES)('rate limits with the %s store', (store) => {
     const token = await accessToken(t, 'post:write');
     const create = () => {
       const body = multipart([jsonPart({ text: `limited ${randomBytes(4).toString('hex')}` })]);
-      return t.request({ method: 'POST', url: '/api/v1/posts', headers: { ...body.headers, ...bearer(token) }, payload: body.payload });
+      return t.request({
+        method: 'POST',
+        url: '/api/v1/posts',
+        headers: { ...body.headers, ...bearer(token) },
+        payload: body.payload,
+      });
     };
     const first = await create();
     expect(first.statusCode).toBe(201);
     expect(first.headers['x-svc-ratelimit-scope-remaining']).toBe('1');
-    expect(first.headers['ratelimit-policy']).toContain('"post.create-minute";q=2;w=60, "post.create-hour";q=10;w=3600, "post.create-day";q=50;w=86400');
+    expect(first.headers['ratelimit-policy']).toContain(
+      '"post.create-minute";q=2;w=60, "post.create-hour";q=10;w=3600, "post.create-day";q=50;w=86400',
+    );
     expect((await create()).headers['x-svc-ratelimit-scope-remaining']).toBe('0');
     const refused = await create();
     expect(refused.statusCode).toBe(429);
@@ -94,7 +115,12 @@ describe.each(STORES)('rate limits with the %s store', (store) => {
     const token = await accessToken(t, 'post:write');
     const create = () => {
       const body = multipart([jsonPart({ text: `hourly ${randomBytes(4).toString('hex')}` })]);
-      return t.request({ method: 'POST', url: '/api/v1/posts', headers: { ...body.headers, ...bearer(token) }, payload: body.payload });
+      return t.request({
+        method: 'POST',
+        url: '/api/v1/posts',
+        headers: { ...body.headers, ...bearer(token) },
+        payload: body.payload,
+      });
     };
     for (let minute = 0; minute < 5; minute++) {
       t.clock.now = hourStart + minute * 60_000 + 1_000;
@@ -122,13 +148,17 @@ describe.each(STORES)('rate limits with the %s store', (store) => {
       expect(notModified.statusCode).toBe(304);
       expect(notModified.body).toBe('');
     }
-    expect(Number((await read(key, '/api/v1/codes/seniorities')).headers['x-svc-ratelimit-remaining'])).toBe(remainingBefore - 1);
+    expect(Number((await read(key, '/api/v1/codes/seniorities')).headers['x-svc-ratelimit-remaining'])).toBe(
+      remainingBefore - 1,
+    );
   });
 });
 
 describe('limits across windows and restarts', () => {
   it('enforces the day window, and a 429 consumes nothing', async () => {
-    const t = await createTestApp('sqlite', { config: { ...GENEROUS_LIMITS, RATE_LIMIT_GLOBAL_PER_MINUTE: '3', RATE_LIMIT_GLOBAL_PER_DAY: '5' } });
+    const t = await createTestApp('sqlite', {
+      config: { ...GENEROUS_LIMITS, RATE_LIMIT_GLOBAL_PER_MINUTE: '3', RATE_LIMIT_GLOBAL_PER_DAY: '5' },
+    });
     try {
       t.clock.now = MINUTE_START;
       for (let i = 0; i < 3; i++) expect((await t.get('/api/v1/codes/work-types')).statusCode).toBe(200);
@@ -147,16 +177,24 @@ describe('limits across windows and restarts', () => {
     }
   });
 
-  it('keeps a day\'s counts across a restart of the single-instance server', async () => {
+  it("keeps a day's counts across a restart of the single-instance server", async () => {
     const t = await createTestApp('sqlite', { config: { ...GENEROUS_LIMITS, RATE_LIMIT_GLOBAL_PER_DAY: '5' } });
     try {
       for (let i = 0; i < 3; i++) expect((await t.get('/api/v1/codes/work-types')).statusCode).toBe(200);
       await t.app.close();
       const restarted = await buildApp({
-        config: testConfig({ ...GENEROUS_LIMITS, RATE_LIMIT_GLOBAL_PER_DAY: '5' }), database: t.db.database, clock: () => t.clock.now, logger: false,
+        config: testConfig({ ...GENEROUS_LIMITS, RATE_LIMIT_GLOBAL_PER_DAY: '5' }),
+        database: t.db.database,
+        clock: () => t.clock.now,
+        logger: false,
       });
       try {
-        const get = () => restarted.inject({ method: 'GET', url: '/api/v1/codes/work-types', headers: { 'x-svc-api-key': t.demo.apiKey } });
+        const get = () =>
+          restarted.inject({
+            method: 'GET',
+            url: '/api/v1/codes/work-types',
+            headers: { 'x-svc-api-key': t.demo.apiKey },
+          });
         expect((await get()).statusCode).toBe(200);
         expect((await get()).statusCode).toBe(200);
         expect((await get()).statusCode).toBe(429);
@@ -177,10 +215,16 @@ describe.each(ENGINES)('rate limits across a crash on %s', (engine) => {
     let restarted: Awaited<ReturnType<typeof buildApp>> | null = null;
     try {
       const token = await accessToken(t, 'post:write');
-      const read = (app: typeof t.app) => app.inject({ method: 'GET', url: '/api/v1/codes/work-types', headers: { 'x-svc-api-key': t.demo.apiKey } });
+      const read = (app: typeof t.app) =>
+        app.inject({ method: 'GET', url: '/api/v1/codes/work-types', headers: { 'x-svc-api-key': t.demo.apiKey } });
       const create = (app: typeof t.app, n: number) => {
         const body = multipart([jsonPart({ text: `burst ${n}` })]);
-        return app.inject({ method: 'POST', url: '/api/v1/posts', headers: { ...body.headers, ...bearer(token) }, payload: body.payload });
+        return app.inject({
+          method: 'POST',
+          url: '/api/v1/posts',
+          headers: { ...body.headers, ...bearer(token) },
+          payload: body.payload,
+        });
       };
       const first = await Promise.all(Array.from({ length: 60 }, () => read(t.app)));
       expect(first.map((r) => r.statusCode)).toEqual(Array(60).fill(200));
@@ -189,7 +233,12 @@ describe.each(ENGINES)('rate limits across a crash on %s', (engine) => {
 
       // The first process "crashes": it is never closed, so nothing of it is saved or given back. A new
       // process on the same database must still know every request it admitted.
-      restarted = await buildApp({ config: testConfig(limits), database: t.db.database, clock: () => t.clock.now, logger: false });
+      restarted = await buildApp({
+        config: testConfig(limits),
+        database: t.db.database,
+        clock: () => t.clock.now,
+        logger: false,
+      });
       const second = await Promise.all(Array.from({ length: 60 }, () => read(restarted!)));
       expect(second.filter((r) => r.statusCode === 200)).toHaveLength(0);
       expect(second.every((r) => r.json().code === 'C0010')).toBe(true);
@@ -209,7 +258,12 @@ describe.skipIf(!process.env.TEST_REDIS_URL)('an instance starting with Redis', 
     const prefix = `test:${randomBytes(6).toString('hex')}:`;
     const test = await createTestDatabase('sqlite');
     const redis = new Redis(process.env.TEST_REDIS_URL!);
-    const store = await rateLimitStoreFor(testConfig({ REDIS_URL: process.env.TEST_REDIS_URL!, RATE_LIMIT_REDIS_PREFIX: prefix }), test.database, () => TEST_NOW, pino({ level: 'silent' }));
+    const store = await rateLimitStoreFor(
+      testConfig({ REDIS_URL: process.env.TEST_REDIS_URL!, RATE_LIMIT_REDIS_PREFIX: prefix }),
+      test.database,
+      () => TEST_NOW,
+      pino({ level: 'silent' }),
+    );
     try {
       // The first request, the moment the store is handed to the service: counted in Redis, not in the
       // database apart from the instances that count in Redis (together they would admit twice the limit).

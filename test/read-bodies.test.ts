@@ -18,7 +18,8 @@ const LANGUAGES = ['ko', 'en', 'ja', 'zh-TW', 'fr'];
 
 type Bodies = Record<string, { status: number; body: string }>;
 
-const expected: Bodies = UPDATE || !fs.existsSync(FIXTURE) ? {} : JSON.parse(zlib.gunzipSync(fs.readFileSync(FIXTURE)).toString('utf8'));
+const expected: Bodies =
+  UPDATE || !fs.existsSync(FIXTURE) ? {} : JSON.parse(zlib.gunzipSync(fs.readFileSync(FIXTURE)).toString('utf8'));
 const written: Bodies = {};
 
 afterAll(() => {
@@ -31,7 +32,11 @@ async function readAll(t: TestContext, every: number): Promise<Bodies> {
   const get = async (url: string, language = 'ko') => {
     const key = `${language} ${url}`;
     out[key] = { status: 0, body: '' }; // its place among the keys, in the order asked
-    const res = await t.request({ method: 'GET', url, headers: { 'x-svc-api-key': DEMO_API_KEY, 'accept-language': language } });
+    const res = await t.request({
+      method: 'GET',
+      url,
+      headers: { 'x-svc-api-key': DEMO_API_KEY, 'accept-language': language },
+    });
     out[key] = { status: res.statusCode, body: res.body };
     return res;
   };
@@ -49,8 +54,15 @@ async function readAll(t: TestContext, every: number): Promise<Bodies> {
   const jobIds = (await idsOf('/api/v1/jobs?sort=DATE_DESC', 'jobId')) as number[];
   const eventIds = await idsOf('/api/v1/events', 'eventId');
   for (const language of LANGUAGES) {
-    for (const list of ['/api/v1/posts?pageSize=30', '/api/v1/posts?keyword=%EA%B0%9C%EB%B0%9C&pageSize=50', '/api/v1/posts?hasImages=true&sort=RECENT',
-      '/api/v1/jobs?pageSize=50', '/api/v1/jobs?sort=POPULARITY_DESC&pageSize=50', '/api/v1/events?pageSize=50']) await get(list, language);
+    for (const list of [
+      '/api/v1/posts?pageSize=30',
+      '/api/v1/posts?keyword=%EA%B0%9C%EB%B0%9C&pageSize=50',
+      '/api/v1/posts?hasImages=true&sort=RECENT',
+      '/api/v1/jobs?pageSize=50',
+      '/api/v1/jobs?sort=POPULARITY_DESC&pageSize=50',
+      '/api/v1/events?pageSize=50',
+    ])
+      await get(list, language);
   }
   // Details of posts not in any list too (deleted ones, reposts of deleted posts), by id range. Asked for sixteen
   // at a time, so that the details of one turn of the event loop, in several languages, are read together.
@@ -66,7 +78,8 @@ async function readAll(t: TestContext, every: number): Promise<Bodies> {
   for (const [i, id] of eventIds.entries()) {
     for (const language of i % 3 === 0 ? LANGUAGES : ['ko']) details.push([`/api/v1/events/${id}`, language]);
   }
-  for (let i = 0; i < details.length; i += 16) await Promise.all(details.slice(i, i + 16).map(([url, language]) => get(url, language)));
+  for (let i = 0; i < details.length; i += 16)
+    await Promise.all(details.slice(i, i + 16).map(([url, language]) => get(url, language)));
   await get('/api/v1/events/not-an-event');
   return out;
 }
@@ -75,7 +88,11 @@ const DATA_SETS = [
   { name: 'demo', options: {}, every: 1 },
   {
     name: 'generated',
-    options: { seed: false, prepare: (database: Parameters<typeof generateBenchData>[0]) => generateBenchData(database, { posts: 3_000, jobs: 600, events: 60 }, 7, TEST_NOW) },
+    options: {
+      seed: false,
+      prepare: (database: Parameters<typeof generateBenchData>[0]) =>
+        generateBenchData(database, { posts: 3_000, jobs: 600, events: 60 }, 7, TEST_NOW),
+    },
     every: 7,
   },
 ] as const;
@@ -84,10 +101,14 @@ describe.each(UPDATE ? ['sqlite' as const] : ENGINES)('read bodies on %s', (engi
   for (const set of DATA_SETS) {
     describe(set.name, () => {
       let t: TestContext;
-      beforeAll(async () => { t = await createTestApp(engine, set.options); }, 120_000);
-      afterAll(async () => { await t?.close(); });
+      beforeAll(async () => {
+        t = await createTestApp(engine, set.options);
+      }, 120_000);
+      afterAll(async () => {
+        await t?.close();
+      });
 
-      it('answers every detail and list read with the fixture\'s bytes', async () => {
+      it("answers every detail and list read with the fixture's bytes", async () => {
         const bodies = await readAll(t, set.every);
         const keys = Object.keys(bodies);
         if (UPDATE) {
@@ -100,7 +121,10 @@ describe.each(UPDATE ? ['sqlite' as const] : ENGINES)('read bodies on %s', (engi
           const want = expected[`${set.name} ${key}`]!;
           const got = bodies[key]!;
           // Field by field first, for a readable difference; then the bytes (field order included).
-          expect({ status: got.status, body: JSON.parse(got.body) }, key).toEqual({ status: want.status, body: JSON.parse(want.body) });
+          expect({ status: got.status, body: JSON.parse(got.body) }, key).toEqual({
+            status: want.status,
+            body: JSON.parse(want.body),
+          });
           expect(got.body, key).toBe(want.body);
         }
         expect(keys.length).toBeGreaterThan(set.name === 'demo' ? 300 : 500);

@@ -31,10 +31,20 @@ describe('the shell blocks of docs/getting-started.md, run against npm run demo'
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     demo = spawn('npm', ['run', 'demo', '--silent'], {
-      cwd: ROOT, env: { ...process.env, PORT: String(port), DATA_DIR: dir, LOG_LEVEL: 'warn' }, stdio: 'ignore', detached: true,
+      cwd: ROOT,
+      env: { ...process.env, PORT: String(port), DATA_DIR: dir, LOG_LEVEL: 'warn' },
+      stdio: 'ignore',
+      detached: true,
     });
     const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline && !(await fetch(`${base}/readyz`).then((r) => r.ok, () => false))) await new Promise((r) => setTimeout(r, 250));
+    while (
+      Date.now() < deadline &&
+      !(await fetch(`${base}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      ))
+    )
+      await new Promise((r) => setTimeout(r, 250));
   }, 90_000);
   afterAll(async () => {
     if (demo?.pid) {
@@ -46,7 +56,10 @@ describe('the shell blocks of docs/getting-started.md, run against npm run demo'
   }, 30_000);
 
   /** Runs `script` in bash from the repository's root; `answer` is called with each line it prints and may answer on its input. */
-  function bash(script: string, answer?: (line: string) => Promise<string | null>): Promise<{ code: number | null; output: string }> {
+  function bash(
+    script: string,
+    answer?: (line: string) => Promise<string | null>,
+  ): Promise<{ code: number | null; output: string }> {
     return new Promise((resolve) => {
       const child = spawn('bash', ['-eo', 'pipefail', '-c', script], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
       let output = '';
@@ -56,9 +69,14 @@ describe('the shell blocks of docs/getting-started.md, run against npm run demo'
         pending += chunk.toString();
         const lines = pending.split('\n');
         pending = lines.pop()!;
-        for (const line of lines) void answer?.(line).then((reply) => { if (reply !== null) child.stdin.write(`${reply}\n`); });
+        for (const line of lines)
+          void answer?.(line).then((reply) => {
+            if (reply !== null) child.stdin.write(`${reply}\n`);
+          });
       });
-      child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+      child.stderr.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+      });
       child.once('exit', (code) => resolve({ code, output }));
     });
   }
@@ -79,7 +97,10 @@ describe('the shell blocks of docs/getting-started.md, run against npm run demo'
     const { code, output } = await bash(STRICT_CURL + oauth + writes, async (line) => {
       if (!line.startsWith(`${base}/oauth/authorize?`)) return null;
       // Step 2, done by a browser: sign in as the page says, allow, and read the code off the callback address.
-      const callback = await browser.authorize(line.slice(base.length), { email: DEMO_USER.email, password: DEMO_USER.password });
+      const callback = await browser.authorize(line.slice(base.length), {
+        email: DEMO_USER.email,
+        password: DEMO_USER.password,
+      });
       return callback.searchParams.get('code');
     });
     expect(code, output).toBe(0);

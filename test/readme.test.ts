@@ -25,10 +25,11 @@ describe('README', () => {
 
   it('is a front door: what it is, the two commands, the credentials, and an index of the docs, in at most 150 lines', () => {
     expect(readme.split('\n').length).toBeLessThanOrEqual(150);
-    for (const doc of fs.readdirSync(new URL('../docs', import.meta.url)).filter((f) => f.endsWith('.md'))) expect(readme, doc).toContain(`(docs/${doc})`);
+    for (const doc of fs.readdirSync(new URL('../docs', import.meta.url)).filter((f) => f.endsWith('.md')))
+      expect(readme, doc).toContain(`(docs/${doc})`);
   });
 
-  it('has the walk through the API show a list time and a detail time in the forms the service prints, and the catalogs\' codes (issue 23)', () => {
+  it("has the walk through the API show a list time and a detail time in the forms the service prints, and the catalogs' codes (issue 23)", () => {
     const walk = fs.readFileSync(new URL('../docs/getting-started.md', import.meta.url), 'utf8');
     const end = Date.parse('2026-12-24T14:59:59.999Z');
     expect(walk).toContain(`"endAt": "${toListDateTime(end)}"`);
@@ -38,10 +39,12 @@ describe('README', () => {
     expect(api).toContain(`"${toListDateTime(Date.parse('2026-08-23T15:00:00Z'))}"`);
     expect(api).toContain(`"${toListDateTime(Date.parse('2026-05-30T14:59:30Z'))}"`);
     // docs/api.md lists every code of every catalog, and the whole old → new table of migration 019.
-    for (const catalog of CATALOG_NAMES) for (const [code] of CATALOG_DATA[catalog]) expect(api, `${catalog} ${code}`).toContain(`\`${code}\``);
-    for (const renames of Object.values(CODE_RENAMES)) for (const [from, to] of Object.entries(renames)) {
-      expect(api, from).toContain(`\`${from}\``);
-      expect(api, to).toContain(`\`${to}\``);
-    }
+    for (const catalog of CATALOG_NAMES)
+      for (const [code] of CATALOG_DATA[catalog]) expect(api, `${catalog} ${code}`).toContain(`\`${code}\``);
+    for (const renames of Object.values(CODE_RENAMES))
+      for (const [from, to] of Object.entries(renames)) {
+        expect(api, from).toContain(`\`${from}\``);
+        expect(api, to).toContain(`\`${to}\``);
+      }
   });
 });

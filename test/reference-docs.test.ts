@@ -24,7 +24,9 @@ describe('generated reference pages', () => {
 
   it('give each setting a default the service really takes', () => {
     // A default written as a value in .env.example, given back as the setting, changes nothing.
-    const given = Object.fromEntries([...read('.env.example').matchAll(/^# ([A-Z][A-Z0-9_]+)=(.+)$/gm)].map((m) => [m[1]!, m[2]!]));
+    const given = Object.fromEntries(
+      [...read('.env.example').matchAll(/^# ([A-Z][A-Z0-9_]+)=(.+)$/gm)].map((m) => [m[1]!, m[2]!]),
+    );
     expect(Object.keys(given).length).toBeGreaterThan(50);
     expect(loadConfig(given, '/srv/app')).toEqual(loadConfig({}, '/srv/app'));
   });

@@ -10,13 +10,18 @@ const SEMVER = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/;
 const pkg = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 const changelog = fs.readFileSync(new URL('../CHANGELOG.md', import.meta.url), 'utf8');
 /** The release sections: `## 1.0.0-beta.1 — 2026-12-01` and what is under each. */
-const releases = [...changelog.matchAll(/^## (\S+) — (\d{4}-\d{2}-\d{2})\n([\s\S]*?)(?=^## |(?![\s\S]))/gm)]
-  .map(([, version, date, body]) => ({ version: version!, date: date!, body: body! }));
+const releases = [...changelog.matchAll(/^## (\S+) — (\d{4}-\d{2}-\d{2})\n([\s\S]*?)(?=^## |(?![\s\S]))/gm)].map(
+  ([, version, date, body]) => ({ version: version!, date: date!, body: body! }),
+);
 
 describe('the release', () => {
   let t: TestContext;
-  beforeAll(async () => { t = await createTestApp('sqlite'); });
-  afterAll(async () => { await t?.close(); });
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('is a semantic version, the newest release in the CHANGELOG, dated, after "Unreleased"', () => {
     expect(pkg.version).toMatch(SEMVER);

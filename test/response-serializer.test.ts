@@ -11,8 +11,11 @@ import { createTestApp } from './helpers/test-app.js';
 function nullUnions(schema: unknown, at = '#'): string[] {
   if (Array.isArray(schema)) return schema.flatMap((s, i) => nullUnions(s, `${at}/${i}`));
   if (typeof schema !== 'object' || schema === null) return [];
-  const own = Array.isArray((schema as { anyOf?: unknown[] }).anyOf)
-    && (schema as { anyOf: Array<{ type?: unknown }> }).anyOf.some((b) => b.type === 'null') ? [at] : [];
+  const own =
+    Array.isArray((schema as { anyOf?: unknown[] }).anyOf) &&
+    (schema as { anyOf: Array<{ type?: unknown }> }).anyOf.some((b) => b.type === 'null')
+      ? [at]
+      : [];
   return [...own, ...Object.entries(schema).flatMap(([k, v]) => nullUnions(v, `${at}/${k}`))];
 }
 
@@ -22,10 +25,14 @@ function nullUnions(schema: unknown, at = '#'): string[] {
  * route's first response). The bytes are the same: test/read-bodies.test.ts holds 2,957 bodies to a fixture.
  */
 describe('the schemas responses are serialized with', () => {
-  it('turn each nullable value into the value\'s own schema with nullable: true, nested ones included', () => {
-    const schema = Type.Object({ a: Nullable(Type.String({ description: 'x' })), b: Nullable(Type.Object({ c: Nullable(Type.Integer()) })) });
+  it("turn each nullable value into the value's own schema with nullable: true, nested ones included", () => {
+    const schema = Type.Object({
+      a: Nullable(Type.String({ description: 'x' })),
+      b: Nullable(Type.Object({ c: Nullable(Type.Integer()) })),
+    });
     expect(serializationSchema(schema)).toEqual({
-      type: 'object', required: ['a', 'b'],
+      type: 'object',
+      required: ['a', 'b'],
       properties: {
         a: { type: 'string', description: 'x', nullable: true },
         b: { type: 'object', required: ['c'], properties: { c: { type: 'integer', nullable: true } }, nullable: true },
@@ -39,13 +46,23 @@ describe('the schemas responses are serialized with', () => {
   });
 
   it('leave no null union in the post and job responses, and write the same bytes as the schemas themselves', () => {
-    for (const schema of [PostPage, PostDetail, JobPage, JobDetail]) expect(nullUnions(serializationSchema(schema))).toEqual([]);
+    for (const schema of [PostPage, PostDetail, JobPage, JobDetail])
+      expect(nullUnions(serializationSchema(schema))).toEqual([]);
     const image = { id: 1, url: 'https://media.example/1.png', width: null, height: 20 };
     const post = {
-      postId: 7, author: { type: 'COMPANY', id: null, name: '회사 "따옴표"', imageUrl: null, certificated: true }, content: null,
-      images: [image], og: { link: 'https://a.example', title: null, source: 's', image: null, description: 'd' },
-      stats: { likeCount: null, commentCount: 3 }, owned: false, webUrl: 'https://www.example/posts/7', postedAt: '2026-11-26T01:02:03.000Z',
-      mentions: { companies: [], users: [{ name: 'n', id: 'h' }] }, repostedPostDeleted: false, updatedAt: '2026-11-26T01:02:03.000Z', language: 'ko',
+      postId: 7,
+      author: { type: 'COMPANY', id: null, name: '회사 "따옴표"', imageUrl: null, certificated: true },
+      content: null,
+      images: [image],
+      og: { link: 'https://a.example', title: null, source: 's', image: null, description: 'd' },
+      stats: { likeCount: null, commentCount: 3 },
+      owned: false,
+      webUrl: 'https://www.example/posts/7',
+      postedAt: '2026-11-26T01:02:03.000Z',
+      mentions: { companies: [], users: [{ name: 'n', id: 'h' }] },
+      repostedPostDeleted: false,
+      updatedAt: '2026-11-26T01:02:03.000Z',
+      language: 'ko',
     };
     const detail = { ...post, repostedPost: { ...post, og: null, content: '본문', repostedPost: null } };
     const route = { method: 'GET', url: '/api/v1/posts/:postId', httpStatus: '200', schema: PostDetail };

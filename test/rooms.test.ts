@@ -4,8 +4,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const read = (file: string) => fs.readFileSync(path.resolve(file), 'utf8');
-const filesUnder = (dir: string) => fs.readdirSync(path.resolve(dir), { recursive: true, encoding: 'utf8' })
-  .filter((f) => f.endsWith('.ts')).map((f) => path.join(dir, f));
+const filesUnder = (dir: string) =>
+  fs
+    .readdirSync(path.resolve(dir), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => path.join(dir, f));
 /** Kysely's statement builders and raw SQL: what a file that holds no SQL never calls. */
 const SQL = /\.(selectFrom|updateTable|insertInto|deleteFrom)\(|\bsql[`<.]/;
 
@@ -22,16 +25,25 @@ describe('one room per concern (docs/architecture.md)', () => {
 
   it('the search engine knows documents, fields and orders: it reads no table of posts or jobs and imports no area', () => {
     const engine = filesUnder('src/search');
-    expect(engine.filter((file) => /selectFrom\('(posts|post_\w+|jobs|job_\w+|companies)'/.test(read(file)))).toEqual([]);
+    expect(engine.filter((file) => /selectFrom\('(posts|post_\w+|jobs|job_\w+|companies)'/.test(read(file)))).toEqual(
+      [],
+    );
     expect(engine.filter((file) => /from '\.\.\/modules\//.test(read(file)))).toEqual([]);
     // What posts and jobs put into it lives with them.
-    for (const file of ['src/modules/posts/post-index.ts', 'src/modules/posts/post-document.ts', 'src/modules/jobs/job-index.ts', 'src/modules/jobs/job-document.ts']) {
+    for (const file of [
+      'src/modules/posts/post-index.ts',
+      'src/modules/posts/post-document.ts',
+      'src/modules/jobs/job-index.ts',
+      'src/modules/jobs/job-document.ts',
+    ]) {
       expect(fs.existsSync(file), file).toBe(true);
     }
   });
 
-  it('each hand-written read is written once: no engine\'s own functions, parameters or pairs of texts in a reads file', () => {
-    const reads = [...filesUnder('src/modules'), ...filesUnder('src/cache')].filter((file) => /-reads\.ts$|data-version\.ts$/.test(file));
+  it("each hand-written read is written once: no engine's own functions, parameters or pairs of texts in a reads file", () => {
+    const reads = [...filesUnder('src/modules'), ...filesUnder('src/cache')].filter((file) =>
+      /-reads\.ts$|data-version\.ts$/.test(file),
+    );
     expect(reads.length).toBeGreaterThanOrEqual(4);
     const engineText = /json_group_array|json_agg|json_each|json_build|unnest\(|\$\d|\?\d|\bsqlite:|\bpostgres:/;
     expect(reads.filter((file) => engineText.test(read(file)))).toEqual([]);
@@ -40,14 +52,22 @@ describe('one room per concern (docs/architecture.md)', () => {
   it('a migration is frozen the day it is written: it imports no live code and reads no clock of its own', () => {
     const migrations = fs.readdirSync(path.resolve('src/db/migrations')).filter((f) => /^\d{4}-.*\.ts$/.test(f));
     const ownImports = /from '(\.[^']+)'/g;
-    const frozen = /^(\.\.\/schema\.js|\.\.\/dialects\/dialect-adapter\.js|\.\.\/\.\.\/shared\/catalogs-\d{4}-\d{2}-\d{2}\.js)$/;
-    const live = migrations.flatMap((file) => [...read(`src/db/migrations/${file}`).matchAll(ownImports)]
-      .map((m) => m[1]!).filter((specifier) => !frozen.test(specifier)).map((specifier) => `${file} → ${specifier}`));
+    const frozen =
+      /^(\.\.\/schema\.js|\.\.\/dialects\/dialect-adapter\.js|\.\.\/\.\.\/shared\/catalogs-\d{4}-\d{2}-\d{2}\.js)$/;
+    const live = migrations.flatMap((file) =>
+      [...read(`src/db/migrations/${file}`).matchAll(ownImports)]
+        .map((m) => m[1]!)
+        .filter((specifier) => !frozen.test(specifier))
+        .map((specifier) => `${file} → ${specifier}`),
+    );
     expect(live).toEqual([]);
     expect(migrations.filter((file) => /Date\.now\(/.test(read(`src/db/migrations/${file}`)))).toEqual([]);
     // The dated catalogs a migration writes never change: a change is a new dated file and a new migration.
-    expect(createHash('sha256').update(fs.readFileSync(path.resolve('src/shared/catalogs-2026-11-28.ts'))).digest('hex'))
-      .toBe('4283cebdd25b4dbe53399c6f52af0484a493d46e50df6261a1e1a67e73a3816d');
+    expect(
+      createHash('sha256')
+        .update(fs.readFileSync(path.resolve('src/shared/catalogs-2026-11-28.ts')))
+        .digest('hex'),
+    ).toBe('4283cebdd25b4dbe53399c6f52af0484a493d46e50df6261a1e1a67e73a3816d');
   });
 
   it('the app stays small as the service grows, and the performance reference describes today', () => {
@@ -57,4 +77,3 @@ describe('one room per concern (docs/architecture.md)', () => {
     expect(read('docs/performance.md').split('\n').length).toBeLessThanOrEqual(400);
   });
 });
-

@@ -20,10 +20,15 @@ describe('SDK and OpenAPI document', () => {
   it('passes redocly lint with the recommended rules: 0 errors, 0 warnings', () => {
     const cli = new URL('../node_modules/@redocly/cli/bin/cli.js', import.meta.url).pathname;
     const out = execFileSync(process.execPath, [cli, 'lint', 'sdk/openapi.json', '--format', 'json'], {
-      cwd: new URL('..', import.meta.url).pathname, encoding: 'utf8', env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      cwd: new URL('..', import.meta.url).pathname,
+      encoding: 'utf8',
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const report = JSON.parse(out.slice(out.indexOf('{'))) as { totals: { errors: number; warnings: number; ignored: number }; problems: unknown[] };
+    const report = JSON.parse(out.slice(out.indexOf('{'))) as {
+      totals: { errors: number; warnings: number; ignored: number };
+      problems: unknown[];
+    };
     expect(report.problems).toEqual([]);
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
     expect(report.totals.ignored).toBe(5);

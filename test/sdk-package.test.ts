@@ -26,45 +26,102 @@ function tsc(cwd: string, args: string[]): string {
 describe('the SDK package', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-sdk-package-'));
   let service: ListeningApp;
-  beforeAll(async () => { service = await startListeningApp('sqlite'); });
+  beforeAll(async () => {
+    service = await startListeningApp('sqlite');
+  });
   afterAll(async () => {
     await service?.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('is ready to publish: a semver version its CHANGELOG opens with, public access, and npm publish --dry-run passes', () => {
-    const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'sdk/package.json'), 'utf8')) as { version: string; private?: boolean; publishConfig?: { access?: string } };
+    const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'sdk/package.json'), 'utf8')) as {
+      version: string;
+      private?: boolean;
+      publishConfig?: { access?: string };
+    };
     expect(manifest.version).toMatch(/^\d+\.\d+\.\d+$/);
     expect(manifest.private).toBeUndefined();
     const changelog = fs.readFileSync(path.join(ROOT, 'sdk/CHANGELOG.md'), 'utf8');
     expect(/^## (\S+)/m.exec(changelog)?.[1]).toBe(manifest.version);
 
-    const published = spawnSync('npm', ['publish', '--dry-run', '--json'], { cwd: path.join(ROOT, 'sdk'), encoding: 'utf8' });
+    const published = spawnSync('npm', ['publish', '--dry-run', '--json'], {
+      cwd: path.join(ROOT, 'sdk'),
+      encoding: 'utf8',
+    });
     expect(published.status, published.stderr).toBe(0);
     expect(published.stderr).toContain('public access (dry-run)');
-    const report = JSON.parse(published.stdout.slice(published.stdout.indexOf('{'))) as Record<string, { id: string; files: Array<{ path: string }> }>;
+    const report = JSON.parse(published.stdout.slice(published.stdout.indexOf('{'))) as Record<
+      string,
+      { id: string; files: Array<{ path: string }> }
+    >;
     const sdk = report['@svc-open-api/sdk']!;
     expect(sdk.id).toBe(`@svc-open-api/sdk@${manifest.version}`);
-    expect(sdk.files.map((f) => f.path)).toEqual(expect.arrayContaining(['CHANGELOG.md', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.d.ts', 'dist/models.d.ts']));
+    expect(sdk.files.map((f) => f.path)).toEqual(
+      expect.arrayContaining([
+        'CHANGELOG.md',
+        'README.md',
+        'LICENSE',
+        'dist/index.js',
+        'dist/index.d.ts',
+        'dist/models.d.ts',
+      ]),
+    );
   }, 120_000);
 
   it('packs with its build, README and LICENSE, installs into a fresh project, type-checks strictly and runs', async () => {
-    const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: path.join(ROOT, 'sdk'), encoding: 'utf8' })) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    const packed = JSON.parse(
+      execFileSync('npm', ['pack', '--json', '--pack-destination', dir], {
+        cwd: path.join(ROOT, 'sdk'),
+        encoding: 'utf8',
+      }),
+    ) as Array<{ filename: string; files: Array<{ path: string }> }>;
     const files = packed[0]!.files.map((f) => f.path);
-    expect(files).toEqual(expect.arrayContaining(['README.md', 'CHANGELOG.md', 'LICENSE', 'package.json', 'openapi.json', 'dist/index.js', 'dist/index.d.ts', 'dist/client.js']));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'README.md',
+        'CHANGELOG.md',
+        'LICENSE',
+        'package.json',
+        'openapi.json',
+        'dist/index.js',
+        'dist/index.d.ts',
+        'dist/client.js',
+      ]),
+    );
     expect(files.filter((f) => f.startsWith('src/'))).toEqual([]);
 
     const project = path.join(dir, 'app');
     fs.mkdirSync(project);
-    fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'builder-app', version: '1.0.0', private: true, type: 'module' }));
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--offline', path.join(dir, packed[0]!.filename)], { cwd: project, encoding: 'utf8' });
+    fs.writeFileSync(
+      path.join(project, 'package.json'),
+      JSON.stringify({ name: 'builder-app', version: '1.0.0', private: true, type: 'module' }),
+    );
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--offline', path.join(dir, packed[0]!.filename)], {
+      cwd: project,
+      encoding: 'utf8',
+    });
     expect(fs.existsSync(path.join(project, 'node_modules/@svc-open-api/sdk/dist/index.js'))).toBe(true);
 
-    fs.writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noUncheckedIndexedAccess: true, lib: ['ES2023', 'DOM'], outDir: 'out', skipLibCheck: false },
-      include: ['main.ts'],
-    }));
-    fs.writeFileSync(path.join(project, 'main.ts'), `import { createClient, ErrorCode, SvcApiError, type JobSummary, type PostDetail } from '@svc-open-api/sdk';
+    fs.writeFileSync(
+      path.join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noUncheckedIndexedAccess: true,
+          lib: ['ES2023', 'DOM'],
+          outDir: 'out',
+          skipLibCheck: false,
+        },
+        include: ['main.ts'],
+      }),
+    );
+    fs.writeFileSync(
+      path.join(project, 'main.ts'),
+      `import { createClient, ErrorCode, SvcApiError, type JobSummary, type PostDetail } from '@svc-open-api/sdk';
 
 declare const process: { argv: string[] };   // the project has no @types/node: the SDK needs none
 
@@ -86,16 +143,39 @@ try {
   }
 }
 console.log(JSON.stringify({ jobs: jobs.totalItems, firstEnd, seen, code, named }));
-`);
+`,
+    );
     // A type error must fail the check: an employment type the API does not have, an error code it does not name.
-    fs.writeFileSync(path.join(project, 'wrong.ts'), "import { createClient, ErrorCode } from '@svc-open-api/sdk';\n"
-      + "await createClient({ baseUrl: 'x' }).searchJobs({ query: { employmentTypes: ['CONTRACT'] } });\nexport const code: string = ErrorCode.Teapot;\n");
+    fs.writeFileSync(
+      path.join(project, 'wrong.ts'),
+      "import { createClient, ErrorCode } from '@svc-open-api/sdk';\n" +
+        "await createClient({ baseUrl: 'x' }).searchJobs({ query: { employmentTypes: ['CONTRACT'] } });\nexport const code: string = ErrorCode.Teapot;\n",
+    );
     expect(tsc(project, ['-p', 'tsconfig.json'])).toBe('');
-    expect(tsc(project, ['--noEmit', '--strict', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022', '--lib', 'ES2023,DOM', 'wrong.ts']))
-      .toMatch(/wrong\.ts.*error TS2322: Type '"CONTRACT"'[^]*wrong\.ts\(3,.*error TS2339: Property 'Teapot' does not exist/);
+    expect(
+      tsc(project, [
+        '--noEmit',
+        '--strict',
+        '--module',
+        'NodeNext',
+        '--moduleResolution',
+        'NodeNext',
+        '--target',
+        'ES2022',
+        '--lib',
+        'ES2023,DOM',
+        'wrong.ts',
+      ]),
+    ).toMatch(
+      /wrong\.ts.*error TS2322: Type '"CONTRACT"'[^]*wrong\.ts\(3,.*error TS2339: Property 'Teapot' does not exist/,
+    );
 
     // Run without blocking this process: the service it calls answers from here.
-    const { stdout } = await promisify(execFile)(process.execPath, ['out/main.js', service.base, service.demo.apiKey], { cwd: project, encoding: 'utf8', timeout: 60_000 });
+    const { stdout } = await promisify(execFile)(process.execPath, ['out/main.js', service.base, service.demo.apiKey], {
+      cwd: project,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     const out = JSON.parse(stdout) as Record<string, unknown>;
     expect(out).toMatchObject({ code: 'P0002', named: true, seen: service.demo.posts.total });
     expect(out.jobs).toBeGreaterThan(0);

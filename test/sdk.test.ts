@@ -1,6 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  authorizeUrl, createClient, createPkcePair, createState, ErrorCode, exchangeCode, OAuthError, OAuthSession, refreshTokens, SvcApiError, verifyWebhook, WebhookVerificationError, type TokenResponse,
+  authorizeUrl,
+  createClient,
+  createPkcePair,
+  createState,
+  ErrorCode,
+  exchangeCode,
+  OAuthError,
+  OAuthSession,
+  refreshTokens,
+  SvcApiError,
+  verifyWebhook,
+  WebhookVerificationError,
+  type TokenResponse,
 } from '../sdk/src/index.js';
 import { ERROR_STATUS } from '../src/shared/api-error.js';
 import { png } from './helpers/images.js';
@@ -11,14 +23,27 @@ import { ENGINES } from './helpers/test-database.js';
 /** The SDK (sdk/) against a real listening service: what a builder's code does with it. */
 describe.each(ENGINES)('SDK against the service (%s)', (engine) => {
   let s: ListeningApp;
-  beforeAll(async () => { s = await startListeningApp(engine); });
-  afterAll(async () => { await s?.close(); });
+  beforeAll(async () => {
+    s = await startListeningApp(engine);
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
 
   /** Runs the user's part of the flow (sign-in and consent pages) and returns the callback's code. */
   async function signInAndConsent(scope: string[]) {
     const pkce = await createPkcePair();
     const state = createState();
-    const url = new URL(authorizeUrl({ baseUrl: s.base, clientId: s.demo.client.clientId, redirectUri: s.demo.client.redirectUri, scope, state, codeChallenge: pkce.challenge }));
+    const url = new URL(
+      authorizeUrl({
+        baseUrl: s.base,
+        clientId: s.demo.client.clientId,
+        redirectUri: s.demo.client.redirectUri,
+        scope,
+        state,
+        codeChallenge: pkce.challenge,
+      }),
+    );
     const callback = await new Browser(fetchSend(s.base)).authorize(url.pathname + url.search, s.demo.user);
     expect(callback.searchParams.get('state')).toBe(state);
     return { code: callback.searchParams.get('code')!, verifier: pkce.verifier };
@@ -27,13 +52,26 @@ describe.each(ENGINES)('SDK against the service (%s)', (engine) => {
   it('runs the whole OAuth flow: PKCE, code exchange, a write, and a refresh that hands over the rotated refresh token', async () => {
     const { code, verifier } = await signInAndConsent(['profile', 'post:write']);
     const credentials = { baseUrl: s.base, clientId: s.demo.client.clientId, clientSecret: s.demo.client.clientSecret };
-    const tokens = await exchangeCode({ ...credentials, code, redirectUri: s.demo.client.redirectUri, codeVerifier: verifier });
+    const tokens = await exchangeCode({
+      ...credentials,
+      code,
+      redirectUri: s.demo.client.redirectUri,
+      codeVerifier: verifier,
+    });
     expect(tokens.scope).toBe('profile post:write');
 
     const stored: TokenResponse[] = [];
-    const session = new OAuthSession({ ...credentials, tokens, onTokens: (fresh) => { stored.push(fresh); } });
+    const session = new OAuthSession({
+      ...credentials,
+      tokens,
+      onTokens: (fresh) => {
+        stored.push(fresh);
+      },
+    });
     const api = createClient({ baseUrl: s.base, apiKey: s.demo.apiKey, auth: session });
-    const created = await api.createPost({ body: { request: { text: 'SDK에서 쓴 글' }, images: [new Blob([png(32, 20)], { type: 'image/png' })] } });
+    const created = await api.createPost({
+      body: { request: { text: 'SDK에서 쓴 글' }, images: [new Blob([png(32, 20)], { type: 'image/png' })] },
+    });
     expect(created.content).toBe('SDK에서 쓴 글');
     expect(created.images).toHaveLength(1);
     const read = await api.getPost({ path: { postId: created.postId }, language: 'en' });
@@ -48,14 +86,21 @@ describe.each(ENGINES)('SDK against the service (%s)', (engine) => {
     expect(stored[0]!.refresh_token).not.toBe(tokens.refresh_token);
     expect(session.current.refresh_token).toBe(stored[0]!.refresh_token);
     // The rotated-out refresh token is spent.
-    await expect(refreshTokens({ ...credentials, refreshToken: tokens.refresh_token })).rejects.toSatisfy((err) => err instanceof OAuthError && err.error === 'invalid_grant');
+    await expect(refreshTokens({ ...credentials, refreshToken: tokens.refresh_token })).rejects.toSatisfy(
+      (err) => err instanceof OAuthError && err.error === 'invalid_grant',
+    );
     s.clock.offset = 0;
   });
 
   it('follows the change feed page by page, each change typed by its type', async () => {
     const { code, verifier } = await signInAndConsent(['post:write']);
     const credentials = { baseUrl: s.base, clientId: s.demo.client.clientId, clientSecret: s.demo.client.clientSecret };
-    const tokens = await exchangeCode({ ...credentials, code, redirectUri: s.demo.client.redirectUri, codeVerifier: verifier });
+    const tokens = await exchangeCode({
+      ...credentials,
+      code,
+      redirectUri: s.demo.client.redirectUri,
+      codeVerifier: verifier,
+    });
     const api = createClient({ baseUrl: s.base, apiKey: s.demo.apiKey, auth: tokens.access_token });
     let cursor = '';
     for await (const page of api.changes({ query: { after: 'now' } })) {
@@ -63,7 +108,8 @@ describe.each(ENGINES)('SDK against the service (%s)', (engine) => {
       cursor = page.nextCursor;
     }
     const written: number[] = [];
-    for (let i = 0; i < 5; i++) written.push((await api.createPost({ body: { request: { text: `피드 ${i}` } } })).postId);
+    for (let i = 0; i < 5; i++)
+      written.push((await api.createPost({ body: { request: { text: `피드 ${i}` } } })).postId);
     await api.deletePost({ path: { postId: written[0]! } });
     const seen: Array<[string, number | null]> = [];
     let pages = 0;
@@ -78,7 +124,11 @@ describe.each(ENGINES)('SDK against the service (%s)', (engine) => {
     }
     expect(pages).toBe(3);
     // The deleted post's creation keeps its place in the feed without its content (deleted means gone).
-    expect(seen).toEqual([['post.created', null], ...written.slice(1).map((id) => ['post.created', id] as [string, number]), ['post.deleted', null]]);
+    expect(seen).toEqual([
+      ['post.created', null],
+      ...written.slice(1).map((id) => ['post.created', id] as [string, number]),
+      ['post.deleted', null],
+    ]);
     for await (const page of api.changes({ query: { after: cursor } })) expect(page.changes).toEqual([]);
   });
 
@@ -86,7 +136,8 @@ describe.each(ENGINES)('SDK against the service (%s)', (engine) => {
     const api = createClient({ baseUrl: s.base, apiKey: s.demo.apiKey });
     const first = await api.searchPosts({ query: { sort: 'RECENT', pageSize: 7 } });
     const ids: number[] = [];
-    for await (const post of api.paginate('searchPosts', { query: { sort: 'RECENT', pageSize: 7 } })) ids.push(post.postId);
+    for await (const post of api.paginate('searchPosts', { query: { sort: 'RECENT', pageSize: 7 } }))
+      ids.push(post.postId);
     expect(ids.length).toBe(first.totalItems);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.slice(0, 7)).toEqual(first.items.map((p) => p.postId));
@@ -114,13 +165,22 @@ describe.each(ENGINES)('SDK against the service (%s)', (engine) => {
     expect(apiError.code).toBe(ErrorCode.PostNotFound);
     expect(apiError.status).toBe(404);
     expect(apiError.requestId).toBeTruthy();
-    const badKey = await createClient({ baseUrl: s.base, apiKey: 'svck_wrong' }).searchJobs().catch((err: unknown) => err);
+    const badKey = await createClient({ baseUrl: s.base, apiKey: 'svck_wrong' })
+      .searchJobs()
+      .catch((err: unknown) => err);
     expect(badKey).toMatchObject({ status: 401, code: ErrorCode.InvalidApiKey });
   });
 
   it('sends one Idempotency-Key across a retry after a lost answer, so the create happens once', async () => {
     const { code, verifier } = await signInAndConsent(['post:write']);
-    const tokens = await exchangeCode({ baseUrl: s.base, clientId: s.demo.client.clientId, clientSecret: s.demo.client.clientSecret, code, redirectUri: s.demo.client.redirectUri, codeVerifier: verifier });
+    const tokens = await exchangeCode({
+      baseUrl: s.base,
+      clientId: s.demo.client.clientId,
+      clientSecret: s.demo.client.clientSecret,
+      code,
+      redirectUri: s.demo.client.redirectUri,
+      codeVerifier: verifier,
+    });
     const keys: string[] = [];
     let dropped = false;
     // The first answer is lost on the way back (the service did the work): the client sees a network error.
@@ -133,7 +193,13 @@ describe.each(ENGINES)('SDK against the service (%s)', (engine) => {
       }
       return response;
     };
-    const api = createClient({ baseUrl: s.base, apiKey: s.demo.apiKey, auth: tokens.access_token, fetch: flaky, sleep: async () => {} });
+    const api = createClient({
+      baseUrl: s.base,
+      apiKey: s.demo.apiKey,
+      auth: tokens.access_token,
+      fetch: flaky,
+      sleep: async () => {},
+    });
     const before = (await api.searchPosts({ query: { keyword: '한번만' } })).totalItems;
     const created = await api.createPost({ body: { request: { text: '한번만 만들어지는 글' } } });
     expect(keys).toHaveLength(2);
@@ -146,13 +212,20 @@ describe.each(ENGINES)('SDK against the service (%s)', (engine) => {
 
 describe.each(ENGINES)('SDK retries on 429 (%s)', (engine) => {
   let s: ListeningApp;
-  beforeAll(async () => { s = await startListeningApp(engine, { RATE_LIMIT_GLOBAL_PER_MINUTE: '2' }); });
-  afterAll(async () => { await s?.close(); });
+  beforeAll(async () => {
+    s = await startListeningApp(engine, { RATE_LIMIT_GLOBAL_PER_MINUTE: '2' });
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
 
   it('waits the seconds of Retry-After and retries, and gives up with a typed error past its limit', async () => {
     const waits: number[] = [];
     // Waiting moves the service's clock instead of the test's.
-    const sleep = async (ms: number) => { waits.push(ms); s.clock.offset += ms; };
+    const sleep = async (ms: number) => {
+      waits.push(ms);
+      s.clock.offset += ms;
+    };
     startOfNextWindow(s.clock, 60_000);
     const api = createClient({ baseUrl: s.base, apiKey: s.demo.apiKey, sleep });
     await api.searchJobs();
@@ -183,22 +256,40 @@ describe('SDK error codes', () => {
 describe('SDK webhook verification', () => {
   const secret = `whsec_${Buffer.alloc(24, 3).toString('base64')}`;
   const other = `whsec_${Buffer.alloc(24, 9).toString('base64')}`;
-  const body = JSON.stringify({ id: 'evt_abc', type: 'post.deleted', occurredAt: '2026-11-25T00:00:00.000Z', resource: { type: 'post', id: '7', webUrl: 'https://www.example/posts/7', companyId: null }, data: null });
+  const body = JSON.stringify({
+    id: 'evt_abc',
+    type: 'post.deleted',
+    occurredAt: '2026-11-25T00:00:00.000Z',
+    resource: { type: 'post', id: '7', webUrl: 'https://www.example/posts/7', companyId: null },
+    data: null,
+  });
 
   it('accepts what the standardwebhooks package signs, and refuses a changed body, another secret or an old timestamp', async () => {
     const { Webhook } = await import('standardwebhooks');
     const sentAt = new Date();
     const signature = new Webhook(secret).sign('evt_abc', sentAt, body);
-    const headers = { 'webhook-id': 'evt_abc', 'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)), 'webhook-signature': signature };
+    const headers = {
+      'webhook-id': 'evt_abc',
+      'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+      'webhook-signature': signature,
+    };
     const change = await verifyWebhook(secret, headers, body);
     expect(change.type).toBe('post.deleted');
     expect(change.data).toBeNull();
     // Fetch's Headers and the raw bytes work as well; during a rotation either secret does.
-    await expect(verifyWebhook([other, secret], new Headers(headers), new TextEncoder().encode(body))).resolves.toMatchObject({ id: 'evt_abc' });
-    await expect(verifyWebhook(secret, headers, body.replace('"7"', '"8"'))).rejects.toBeInstanceOf(WebhookVerificationError);
+    await expect(
+      verifyWebhook([other, secret], new Headers(headers), new TextEncoder().encode(body)),
+    ).resolves.toMatchObject({ id: 'evt_abc' });
+    await expect(verifyWebhook(secret, headers, body.replace('"7"', '"8"'))).rejects.toBeInstanceOf(
+      WebhookVerificationError,
+    );
     await expect(verifyWebhook(other, headers, body)).rejects.toBeInstanceOf(WebhookVerificationError);
-    await expect(verifyWebhook(secret, headers, body, { now: () => sentAt.getTime() + 301_000 })).rejects.toThrow(/too far/);
-    await expect(verifyWebhook(secret, { ...headers, 'webhook-signature': undefined }, body)).rejects.toThrow(/Missing/);
+    await expect(verifyWebhook(secret, headers, body, { now: () => sentAt.getTime() + 301_000 })).rejects.toThrow(
+      /too far/,
+    );
+    await expect(verifyWebhook(secret, { ...headers, 'webhook-signature': undefined }, body)).rejects.toThrow(
+      /Missing/,
+    );
     // And the package accepts what the SDK accepts: a signature made the way the service makes it.
     const { signedHeaders } = await import('../src/modules/webhooks/signature.js');
     const ours = signedHeaders([other, secret], 'evt_abc', Math.floor(Date.now() / 1000), body);

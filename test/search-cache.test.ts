@@ -20,7 +20,10 @@ describe.each(ENGINES)('cached search results stay exact on %s', (engine) => {
     await t?.close();
   });
 
-  const searchOn = async (app: App, query: string) => (await app.inject({ method: 'GET', url: `/api/v1/posts?${query}`, headers: { 'x-svc-api-key': t.demo.apiKey } })).json();
+  const searchOn = async (app: App, query: string) =>
+    (
+      await app.inject({ method: 'GET', url: `/api/v1/posts?${query}`, headers: { 'x-svc-api-key': t.demo.apiKey } })
+    ).json();
 
   it('shows a post written through another instance at once, with the exact total', async () => {
     const before = await searchOn(t.app, 'keyword=zeppelin');
@@ -28,7 +31,12 @@ describe.each(ENGINES)('cached search results stay exact on %s', (engine) => {
     await searchOn(t.app, 'sort=RECENT');
     const token = await accessToken(t, 'post:write');
     const body = multipart([jsonPart({ text: 'zeppelin sighting' })]);
-    const created = await other.inject({ method: 'POST', url: '/api/v1/posts', headers: { ...body.headers, ...bearer(token) }, payload: body.payload });
+    const created = await other.inject({
+      method: 'POST',
+      url: '/api/v1/posts',
+      headers: { ...body.headers, ...bearer(token) },
+      payload: body.payload,
+    });
     expect(created.statusCode).toBe(201);
     const after = await searchOn(t.app, 'keyword=zeppelin');
     expect(after.totalItems).toBe(1);
@@ -87,13 +95,22 @@ describe.each(ENGINES)('cached search results stay exact on %s', (engine) => {
 
   describe('cached post and job reads', () => {
     const get = async (app: App, url: string, token?: string) => {
-      const res = await app.inject({ method: 'GET', url, headers: { 'x-svc-api-key': t.demo.apiKey, ...(token ? bearer(token) : {}) } });
+      const res = await app.inject({
+        method: 'GET',
+        url,
+        headers: { 'x-svc-api-key': t.demo.apiKey, ...(token ? bearer(token) : {}) },
+      });
       expect(res.statusCode, res.body).toBe(200);
       return res.json();
     };
     const write = async (app: App, method: 'POST' | 'PUT', url: string, request: unknown, token: string) => {
       const body = multipart([jsonPart(request)]);
-      const res = await app.inject({ method, url, headers: { ...body.headers, ...bearer(token) }, payload: body.payload });
+      const res = await app.inject({
+        method,
+        url,
+        headers: { ...body.headers, ...bearer(token) },
+        payload: body.payload,
+      });
       expect(res.statusCode, res.body).toBeLessThan(300);
       return res.json();
     };
@@ -103,7 +120,13 @@ describe.each(ENGINES)('cached search results stay exact on %s', (engine) => {
       const reader = await createUser(t, 'cache-reader');
       const otherToken = await accessToken(t, 'post:write', reader);
       const source = await write(t.app, 'POST', '/api/v1/posts', { text: 'original text' }, demoToken);
-      const repost = await write(t.app, 'POST', '/api/v1/posts', { text: 'look at this', repostedPostId: source.postId }, otherToken);
+      const repost = await write(
+        t.app,
+        'POST',
+        '/api/v1/posts',
+        { text: 'look at this', repostedPostId: source.postId },
+        otherToken,
+      );
 
       // Cached first as an anonymous caller sees it; each token holder then sees their own posts as owned.
       const anonymous = await get(t.app, `/api/v1/posts/${repost.postId}`);
@@ -115,7 +138,9 @@ describe.each(ENGINES)('cached search results stay exact on %s', (engine) => {
       expect((await get(t.app, `/api/v1/posts/${repost.postId}`)).owned).toBe(false);
       const found = await get(t.app, '/api/v1/posts?keyword=original', demoToken);
       expect(found.items.find((p: { postId: number }) => p.postId === source.postId).owned).toBe(true);
-      expect((await get(t.app, '/api/v1/posts?keyword=original')).items.every((p: { owned: boolean }) => !p.owned)).toBe(true);
+      expect(
+        (await get(t.app, '/api/v1/posts?keyword=original')).items.every((p: { owned: boolean }) => !p.owned),
+      ).toBe(true);
 
       await write(other, 'PUT', `/api/v1/posts/${source.postId}`, { text: 'edited text' }, demoToken);
       expect((await get(t.app, `/api/v1/posts/${source.postId}`)).content).toBe('edited text');
@@ -123,12 +148,21 @@ describe.each(ENGINES)('cached search results stay exact on %s', (engine) => {
       await other.inject({ method: 'DELETE', url: `/api/v1/posts/${source.postId}`, headers: bearer(demoToken) });
       const orphan = await get(t.app, `/api/v1/posts/${repost.postId}`);
       expect([orphan.repostedPostDeleted, orphan.repostedPost]).toEqual([true, null]);
-      expect((await t.app.inject({ method: 'GET', url: `/api/v1/posts/${source.postId}`, headers: { 'x-svc-api-key': t.demo.apiKey } })).statusCode).toBe(404);
+      expect(
+        (
+          await t.app.inject({
+            method: 'GET',
+            url: `/api/v1/posts/${source.postId}`,
+            headers: { 'x-svc-api-key': t.demo.apiKey },
+          })
+        ).statusCode,
+      ).toBe(404);
     });
 
     it('keeps a response per language and serves it again byte for byte with its ETag', async () => {
       const url = `/api/v1/posts/${t.demo.posts.translated}`;
-      const read = (language: string) => t.app.inject({ method: 'GET', url, headers: { 'x-svc-api-key': t.demo.apiKey, 'accept-language': language } });
+      const read = (language: string) =>
+        t.app.inject({ method: 'GET', url, headers: { 'x-svc-api-key': t.demo.apiKey, 'accept-language': language } });
       const [ko, en, koAgain, enAgain] = [await read('ko'), await read('en'), await read('ko'), await read('en')];
       expect(ko.json().content).not.toBe(en.json().content);
       expect([ko.headers['content-language'], en.headers['content-language']]).toEqual(['ko', 'en']);
@@ -136,24 +170,50 @@ describe.each(ENGINES)('cached search results stay exact on %s', (engine) => {
       expect(enAgain.body).toBe(en.body);
       expect(koAgain.headers.etag).toBe(ko.headers.etag);
       expect(enAgain.headers['content-type']).toBe(en.headers['content-type']);
-      const notModified = await t.app.inject({ method: 'GET', url, headers: { 'x-svc-api-key': t.demo.apiKey, 'accept-language': 'en', 'if-none-match': en.headers.etag as string } });
+      const notModified = await t.app.inject({
+        method: 'GET',
+        url,
+        headers: {
+          'x-svc-api-key': t.demo.apiKey,
+          'accept-language': 'en',
+          'if-none-match': en.headers.etag as string,
+        },
+      });
       expect(notModified.statusCode).toBe(304);
       expect(notModified.body).toBe('');
     });
 
     it('works out hiring at each request, and shows a job closed through another instance at once', async () => {
       const token = await accessToken(t, 'job:write job:manage:read');
-      const job = await write(t.app, 'POST', '/api/v1/jobs/platform?companyId=acme-labs', {
-        jobTitle: '캐시 검증 엔지니어', jobCategory: 'dev', seniorities: ['JUNIOR'], employmentTypes: ['FULL_TIME'],
-        jobBio: '설명', email: 'jobs@acme.example',
-      }, token);
+      const job = await write(
+        t.app,
+        'POST',
+        '/api/v1/jobs/platform?companyId=acme-labs',
+        {
+          jobTitle: '캐시 검증 엔지니어',
+          jobCategory: 'dev',
+          seniorities: ['JUNIOR'],
+          employmentTypes: ['FULL_TIME'],
+          jobBio: '설명',
+          email: 'jobs@acme.example',
+        },
+        token,
+      );
       const start = new Date(t.clock.now).toISOString().slice(0, 10);
       const end = new Date(t.clock.now + 2 * 86_400_000).toISOString().slice(0, 10);
-      const published = await t.app.inject({ method: 'PUT', url: `/api/v1/jobs/${job.jobId}/active?companyId=acme-labs`, headers: { ...bearer(token), 'content-type': 'application/json' }, payload: JSON.stringify({ startDate: start, endDate: end }) });
+      const published = await t.app.inject({
+        method: 'PUT',
+        url: `/api/v1/jobs/${job.jobId}/active?companyId=acme-labs`,
+        headers: { ...bearer(token), 'content-type': 'application/json' },
+        payload: JSON.stringify({ startDate: start, endDate: end }),
+      });
       expect(published.statusCode, published.body).toBe(200);
       const saved = t.clock.now;
       // Job search on either instance: the job's index entry came through the change log, hiring from the clock.
-      const found = async (app: App) => (await get(app, `/api/v1/jobs?keyword=${encodeURIComponent('캐시 검증')}`)).items.map((j: { jobId: number }) => j.jobId);
+      const found = async (app: App) =>
+        (await get(app, `/api/v1/jobs?keyword=${encodeURIComponent('캐시 검증')}`)).items.map(
+          (j: { jobId: number }) => j.jobId,
+        );
       try {
         expect((await get(t.app, `/api/v1/jobs/${job.jobId}`)).hiring).toBe(true);
         expect([await found(t.app), await found(other)]).toEqual([[job.jobId], [job.jobId]]);
@@ -163,7 +223,11 @@ describe.each(ENGINES)('cached search results stay exact on %s', (engine) => {
         t.clock.now = saved;
         expect((await get(t.app, `/api/v1/jobs/${job.jobId}`)).hiring).toBe(true);
         expect(await found(t.app)).toEqual([job.jobId]);
-        const closed = await other.inject({ method: 'DELETE', url: `/api/v1/jobs/${job.jobId}/active?companyId=acme-labs`, headers: bearer(token) });
+        const closed = await other.inject({
+          method: 'DELETE',
+          url: `/api/v1/jobs/${job.jobId}/active?companyId=acme-labs`,
+          headers: bearer(token),
+        });
         expect(closed.statusCode, closed.body).toBe(200);
         expect(await get(t.app, `/api/v1/jobs/${job.jobId}`)).toMatchObject({ status: 'finish', hiring: false });
         expect([await found(t.app), await found(other)]).toEqual([[], []]);

@@ -8,9 +8,21 @@ import type { Database } from '../src/db/database.js';
 import { PostIndex, type PostSearchFilter } from '../src/modules/posts/post-index.js';
 import { bumpDataVersion } from '../src/cache/data-version.js';
 import { generateDemoData } from '../src/demo/demo-generator.js';
-import { ChangeFollower, ChangesLostError, LOG_RETENTION_MS, pruneSearchChanges, prunedBelow, recordSearchChanges } from '../src/search/search-changes.js';
+import {
+  ChangeFollower,
+  ChangesLostError,
+  LOG_RETENTION_MS,
+  pruneSearchChanges,
+  prunedBelow,
+  recordSearchChanges,
+} from '../src/search/search-changes.js';
 import { queryTerms } from '../src/search/search-text.js';
-import { startListeningApp, startSecondInstance, type ListeningApp, type SecondInstance } from './helpers/listening-app.js';
+import {
+  startListeningApp,
+  startSecondInstance,
+  type ListeningApp,
+  type SecondInstance,
+} from './helpers/listening-app.js';
 import { jsonPart, multipart } from './helpers/multipart.js';
 import type { TestContext } from './helpers/test-app.js';
 import { createTestDatabase, ENGINES } from './helpers/test-database.js';
@@ -43,9 +55,13 @@ describe.each(ENGINES)('the post index across instances on %s', (engine) => {
   };
   const write = async (base: string, method: 'POST' | 'PUT' | 'DELETE', path: string, text?: string) => {
     const body = text === undefined ? null : multipart([jsonPart({ text })]);
-    const res = await fetch(`${base}${path}`, { method, headers: { ...bearer(token), ...body?.headers }, body: body?.payload });
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { ...bearer(token), ...body?.headers },
+      body: body?.payload,
+    });
     expect(res.status, await res.clone().text()).toBeLessThan(300);
-    return res.status === 204 ? null : res.json() as Promise<{ postId: number }>;
+    return res.status === 204 ? null : (res.json() as Promise<{ postId: number }>);
   };
 
   it('shows a write on one instance to the next search on the other, and on its own', async () => {
@@ -67,7 +83,8 @@ describe.each(ENGINES)('the post index across instances on %s', (engine) => {
   });
 
   it('serves on both instances what an index built afresh from the tables serves', async () => {
-    for (let i = 0; i < 6; i++) await write(i % 2 ? a.base : b.base, 'POST', '/api/v1/posts', `교차 인스턴스 글 ${i} heron`);
+    for (let i = 0; i < 6; i++)
+      await write(i % 2 ? a.base : b.base, 'POST', '/api/v1/posts', `교차 인스턴스 글 ${i} heron`);
     const fresh = new PostIndex(a.db.database);
     await fresh.ready();
     const filters: Array<[string, Partial<PostSearchFilter>]> = [
@@ -81,7 +98,10 @@ describe.each(ENGINES)('the post index across instances on %s', (engine) => {
       for (const base of [a.base, b.base]) {
         const served = await search(base, query);
         expect(served.totalItems, `${base} ${query}`).toBe(expected.total);
-        expect(served.items.map((p) => p.postId), `${base} ${query}`).toEqual(expected.ids);
+        expect(
+          served.items.map((p) => p.postId),
+          `${base} ${query}`,
+        ).toEqual(expected.ids);
       }
     }
   });
@@ -99,9 +119,13 @@ describe.each(ENGINES)('the change log on %s', (engine) => {
         /** Records a change in a transaction left open until `commit()`: it holds its lower id meanwhile. */
         const heldOpen = async (id: number) => {
           let commit!: () => void;
-          const mayCommit = new Promise<void>((resolve) => { commit = resolve; });
+          const mayCommit = new Promise<void>((resolve) => {
+            commit = resolve;
+          });
           let inserted!: () => void;
-          const recorded = new Promise<void>((resolve) => { inserted = resolve; });
+          const recorded = new Promise<void>((resolve) => {
+            inserted = resolve;
+          });
           const done = db.transaction().execute(async (trx) => {
             await recordSearchChanges(trx, 'post', [id]);
             // Its insert is held until the transaction next waits for a statement (sent-later.ts): this one sends it.
@@ -110,7 +134,10 @@ describe.each(ENGINES)('the change log on %s', (engine) => {
             await mayCommit;
           });
           await recorded;
-          return async () => { commit(); await done; };
+          return async () => {
+            commit();
+            await done;
+          };
         };
         // Transaction 1 takes the lower id and commits after transaction 2: the follower must not skip it.
         const commitFirst = await heldOpen(101);
@@ -129,11 +156,14 @@ describe.each(ENGINES)('the change log on %s', (engine) => {
         expect(await late.next()).toEqual([201]);
         expect(await follower.next()).toEqual([201, 202]);
         // A rolled-back change leaves a gap that the next changes pass.
-        await db.transaction().execute(async (trx) => {
-          await recordSearchChanges(trx, 'post', [103]);
-          await sql`SELECT 1`.execute(trx);
-          throw new Error('roll back');
-        }).catch(() => undefined);
+        await db
+          .transaction()
+          .execute(async (trx) => {
+            await recordSearchChanges(trx, 'post', [103]);
+            await sql`SELECT 1`.execute(trx);
+            throw new Error('roll back');
+          })
+          .catch(() => undefined);
       }
       await recordSearchChanges(db, 'post', [104, 105]);
       await recordSearchChanges(db, 'post', [104]);
@@ -147,7 +177,7 @@ describe.each(ENGINES)('the change log on %s', (engine) => {
   });
 });
 
-describe.each(ENGINES)('the post index\'s saved copy on %s', (engine) => {
+describe.each(ENGINES)("the post index's saved copy on %s", (engine) => {
   it('starts from its copy and the writes made while it was down, and equals a fresh build', async () => {
     const a = await startListeningApp(engine);
     let again: App | null = null;
@@ -156,7 +186,12 @@ describe.each(ENGINES)('the post index\'s saved copy on %s', (engine) => {
       const token = await accessToken({ app: a.app, demo: a.demo } as TestContext, 'post:write');
       const post = (text: string, app: App) => {
         const body = multipart([jsonPart({ text })]);
-        return app.inject({ method: 'POST', url: '/api/v1/posts', headers: { ...body.headers, ...bearer(token) }, payload: body.payload });
+        return app.inject({
+          method: 'POST',
+          url: '/api/v1/posts',
+          headers: { ...body.headers, ...bearer(token) },
+          payload: body.payload,
+        });
       };
       expect((await post('before the stop: ocelot', a.app)).statusCode).toBe(201);
       expect(a.app.postIndex.stats().fromCopy).toBe(false);
@@ -175,7 +210,11 @@ describe.each(ENGINES)('the post index\'s saved copy on %s', (engine) => {
       await fresh.ready();
       for (const keyword of ['ocelot', 'margay', '개발']) {
         const expected = await fresh.search({ terms: queryTerms(keyword), order: 'recent', limit: 50, offset: 0 });
-        const served = await again.inject({ method: 'GET', url: `/api/v1/posts?keyword=${encodeURIComponent(keyword)}&sort=RECENT&pageSize=50`, headers: { 'x-svc-api-key': a.demo.apiKey } });
+        const served = await again.inject({
+          method: 'GET',
+          url: `/api/v1/posts?keyword=${encodeURIComponent(keyword)}&sort=RECENT&pageSize=50`,
+          headers: { 'x-svc-api-key': a.demo.apiKey },
+        });
         expect(served.json()).toMatchObject({ totalItems: expected.total });
         expect(served.json<{ items: Array<{ postId: number }> }>().items.map((p) => p.postId)).toEqual(expected.ids);
       }
@@ -212,7 +251,7 @@ describe.each(ENGINES)('the post index\'s saved copy on %s', (engine) => {
   });
 });
 
-describe.each(ENGINES)('the change log\'s retention on %s', (engine) => {
+describe.each(ENGINES)("the change log's retention on %s", (engine) => {
   it('prunes rows older than a week, and an index whose place was pruned away rebuilds instead of missing changes', async () => {
     const test = await createTestDatabase(engine);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-prune-'));
@@ -227,24 +266,48 @@ describe.each(ENGINES)('the change log\'s retention on %s', (engine) => {
       await behind.start();
       // A post written and logged more than a week ago (as an instance that served no search since would see it).
       const old = now - LOG_RETENTION_MS - 60_000;
-      const { id } = await db.insertInto('posts').values({
-        author_type: 'MEMBER', author_user_id: 1, author_company_id: null, content: 'pruned away: quokka', language: 'ko', reposted_post_id: null,
-        image_count: 0, has_og: 0, like_count: 0, comment_count: 0, posted_at: old, updated_at: old,
-      }).returning('id').executeTakeFirstOrThrow();
+      const { id } = await db
+        .insertInto('posts')
+        .values({
+          author_type: 'MEMBER',
+          author_user_id: 1,
+          author_company_id: null,
+          content: 'pruned away: quokka',
+          language: 'ko',
+          reposted_post_id: null,
+          image_count: 0,
+          has_og: 0,
+          like_count: 0,
+          comment_count: 0,
+          posted_at: old,
+          updated_at: old,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       await recordSearchChanges(db, 'post', [id], old);
       await bumpDataVersion(db, 'posts');
       await recordSearchChanges(db, 'post', [id], now);
       expect(await pruneSearchChanges(db, now)).toBeGreaterThan(0);
       expect(await prunedBelow(db)).toBeGreaterThan(0);
-      expect(await db.selectFrom('search_changes').select('id').where('created_at', '<', now - LOG_RETENTION_MS).execute()).toEqual([]);
+      expect(
+        await db
+          .selectFrom('search_changes')
+          .select('id')
+          .where('created_at', '<', now - LOG_RETENTION_MS)
+          .execute(),
+      ).toEqual([]);
       await expect(behind.next()).rejects.toBeInstanceOf(ChangesLostError);
       // The index was behind too: it rebuilds, and finds the post.
-      expect((await index.search({ terms: queryTerms('quokka'), order: 'recent', limit: 5, offset: 0 })).ids).toEqual([id]);
+      expect((await index.search({ terms: queryTerms('quokka'), order: 'recent', limit: 5, offset: 0 })).ids).toEqual([
+        id,
+      ]);
       // A saved copy from before the prune is not loaded: the next start builds from the tables.
       const restarted = new PostIndex(test.database, undefined, copy);
       await restarted.ready();
       expect(restarted.stats().fromCopy).toBe(false);
-      expect((await restarted.search({ terms: queryTerms('quokka'), order: 'recent', limit: 5, offset: 0 })).ids).toEqual([id]);
+      expect(
+        (await restarted.search({ terms: queryTerms('quokka'), order: 'recent', limit: 5, offset: 0 })).ids,
+      ).toEqual([id]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
       await test.database.close();

@@ -5,12 +5,15 @@ import { ClientGoneError, readScope, ReadTimeoutError } from '../src/db/read-sco
 import { ENGINES, createTestDatabase, type Engine, type TestDatabase } from './helpers/test-database.js';
 
 /** A read that keeps the engine busy for about `ms` milliseconds. */
-const slowRead = (engine: Engine, ms: number) => (engine === 'postgres'
-  ? sql<{ n: number }>`SELECT 1 AS n FROM pg_sleep(${ms / 1000})`
-  // A recursive count: SQLite has no sleep, and this one is pure work on the worker's thread: about `ms` on a
-  // fast machine (7,500 rows a millisecond), up to five times that on a slow one (1,500). Reads meant to finish
-  // stay well under the 1 s limit on either; the one meant to be stopped is far over it on either.
-  : sql<{ n: number }>`WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ${ms * 8_000}) SELECT count(*) AS n FROM c`);
+const slowRead = (engine: Engine, ms: number) =>
+  engine === 'postgres'
+    ? sql<{ n: number }>`SELECT 1 AS n FROM pg_sleep(${ms / 1000})`
+    : // A recursive count: SQLite has no sleep, and this one is pure work on the worker's thread: about `ms` on a
+      // fast machine (7,500 rows a millisecond), up to five times that on a slow one (1,500). Reads meant to finish
+      // stay well under the 1 s limit on either; the one meant to be stopped is far over it on either.
+      sql<{
+        n: number;
+      }>`WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ${ms * 8_000}) SELECT count(*) AS n FROM c`;
 
 /** Isolation of long reads (issue 11): bounded time, nothing run for clients that left, searches apart from the rest. */
 describe.each(ENGINES)('search reads on %s', (engine) => {
@@ -21,9 +24,17 @@ describe.each(ENGINES)('search reads on %s', (engine) => {
     test = await createTestDatabase(engine);
     await test.database.close();
     // One search worker (SQLite) or one search connection (PostgreSQL), and a short time limit.
-    const reopened = engine === 'sqlite'
-      ? openDatabase({ kind: 'sqlite', url: test.file!, readWorkers: 1, searchTimeoutMs: 1_000 })
-      : openDatabase({ kind: 'postgres', url: process.env.TEST_DATABASE_URL!, searchPath: (await schemaOf(test)), poolSize: 2, searchPoolSize: 1, searchTimeoutMs: 1_000 });
+    const reopened =
+      engine === 'sqlite'
+        ? openDatabase({ kind: 'sqlite', url: test.file!, readWorkers: 1, searchTimeoutMs: 1_000 })
+        : openDatabase({
+            kind: 'postgres',
+            url: process.env.TEST_DATABASE_URL!,
+            searchPath: await schemaOf(test),
+            poolSize: 2,
+            searchPoolSize: 1,
+            searchTimeoutMs: 1_000,
+          });
     database = reopened;
   });
   afterAll(async () => {
@@ -33,17 +44,23 @@ describe.each(ENGINES)('search reads on %s', (engine) => {
 
   const run = <R>(query: RawBuilder<R>) => database.longReads({ compile: () => query.compile(database.db) });
 
-  it.runIf(engine === 'sqlite')('gives the main connection and each read worker a 4 MB page cache, not the 16 MB better-sqlite3 builds in', async () => {
-    const main = await sql<{ cache_size: number }>`PRAGMA cache_size`.execute(database.db);
-    expect(main.rows).toEqual([{ cache_size: -4000 }]);
-    expect(await run(sql<{ cache_size: number }>`PRAGMA cache_size`)).toEqual([{ cache_size: -4000 }]);
-  });
+  it.runIf(engine === 'sqlite')(
+    'gives the main connection and each read worker a 4 MB page cache, not the 16 MB better-sqlite3 builds in',
+    async () => {
+      const main = await sql<{ cache_size: number }>`PRAGMA cache_size`.execute(database.db);
+      expect(main.rows).toEqual([{ cache_size: -4000 }]);
+      expect(await run(sql<{ cache_size: number }>`PRAGMA cache_size`)).toEqual([{ cache_size: -4000 }]);
+    },
+  );
 
-  it.runIf(engine === 'sqlite')('reads the file through a memory map on the main connection and each read worker', async () => {
-    const main = await sql<{ mmap_size: number }>`PRAGMA mmap_size`.execute(database.db);
-    expect(main.rows).toEqual([{ mmap_size: 0x7fff0000 }]);
-    expect(await run(sql<{ mmap_size: number }>`PRAGMA mmap_size`)).toEqual([{ mmap_size: 0x7fff0000 }]);
-  });
+  it.runIf(engine === 'sqlite')(
+    'reads the file through a memory map on the main connection and each read worker',
+    async () => {
+      const main = await sql<{ mmap_size: number }>`PRAGMA mmap_size`.execute(database.db);
+      expect(main.rows).toEqual([{ mmap_size: 0x7fff0000 }]);
+      expect(await run(sql<{ mmap_size: number }>`PRAGMA mmap_size`)).toEqual([{ mmap_size: 0x7fff0000 }]);
+    },
+  );
 
   it.runIf(engine === 'sqlite')('ends a read worker left idle, and starts one again at the next read', async () => {
     const idling = openDatabase({ kind: 'sqlite', url: test.file!, readWorkers: 2, readWorkerIdleMs: 200 });
@@ -79,12 +96,17 @@ describe.each(ENGINES)('search reads on %s', (engine) => {
   });
 
   it('runs nothing for a client that left, even once the service has closed its database', async () => {
-    const closing = engine === 'sqlite' ? test.reopen() : openDatabase({ kind: 'postgres', url: process.env.TEST_DATABASE_URL!, searchPath: await schemaOf(test) });
+    const closing =
+      engine === 'sqlite'
+        ? test.reopen()
+        : openDatabase({ kind: 'postgres', url: process.env.TEST_DATABASE_URL!, searchPath: await schemaOf(test) });
     await closing.longReads({ compile: () => sql<{ n: number }>`SELECT 4 AS n`.compile(closing.db) });
     await closing.close();
     const controller = new AbortController();
     controller.abort();
-    const late = readScope.run({ signal: controller.signal }, () => closing.longReads({ compile: () => sql<{ n: number }>`SELECT 5 AS n`.compile(closing.db) }));
+    const late = readScope.run({ signal: controller.signal }, () =>
+      closing.longReads({ compile: () => sql<{ n: number }>`SELECT 5 AS n`.compile(closing.db) }),
+    );
     // Answered as a client that left (logged at debug), not as a server fault at every shutdown.
     await expect(late).rejects.toBeInstanceOf(ClientGoneError);
   });
@@ -93,7 +115,11 @@ describe.each(ENGINES)('search reads on %s', (engine) => {
     // Searches that hold every search connection for a while; the other read must be answered before either
     // ends (not by a fixed time, which a loaded machine can miss without anything being wrong).
     let searchesEnded = 0;
-    const searches = [1, 2].map(() => run(slowRead(engine, engine === 'postgres' ? 500 : 100)).finally(() => { searchesEnded++; }));
+    const searches = [1, 2].map(() =>
+      run(slowRead(engine, engine === 'postgres' ? 500 : 100)).finally(() => {
+        searchesEnded++;
+      }),
+    );
     await database.db.selectFrom('posts').select('id').limit(1).execute();
     expect(searchesEnded).toBe(0);
     await Promise.all(searches);

@@ -21,10 +21,15 @@ const DOCUMENT_ONLY = {
 
 describe('security headers (helmet)', () => {
   let t: TestContext;
-  beforeAll(async () => { t = await createTestApp('sqlite'); });
-  afterAll(async () => { await t?.close(); });
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
-  const hsts = () => (t.config.publicBaseUrl.startsWith('https://') ? 'max-age=31536000; includeSubDomains' : undefined);
+  const hsts = () =>
+    t.config.publicBaseUrl.startsWith('https://') ? 'max-age=31536000; includeSubDomains' : undefined;
 
   it.each([
     ['a public read', '/api/v1/codes/job-categories', 200],

@@ -19,13 +19,18 @@ describe('a real listening server', () => {
     const started = new Promise<void>((resolve) => {
       app!.get('/test/slow', async () => {
         resolve();
-        await new Promise<void>((r) => { release = r; });
+        await new Promise<void>((r) => {
+          release = r;
+        });
         return { finished: true };
       });
     });
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
 
-    expect((await (await fetch(`${address}/healthz`)).json())).toEqual({ status: 'ok', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+    expect(await (await fetch(`${address}/healthz`)).json()).toEqual({
+      status: 'ok',
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+    });
     expect((await fetch(`${address}/readyz`)).status).toBe(200);
 
     const inFlight = fetch(`${address}/test/slow`);

@@ -28,7 +28,9 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('the front pages i
     const context = await browser.newContext({ locale: 'ko-KR', viewport: { width: 1200, height: 900 } });
     const page = await context.newPage();
     const failed: string[] = [];
-    page.on('response', (response) => { if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`); });
+    page.on('response', (response) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+    });
     await page.goto(`${t.base}/`);
     expect(await page.locator('h1').innerText()).toBe('Jobs, Events and Posts Open API');
     expect(await page.locator('html').getAttribute('lang')).toBe('ko');
@@ -51,7 +53,9 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('the front pages i
   it('shows a guide with working links to other guides', async () => {
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     const failed: string[] = [];
-    page.on('response', (response) => { if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`); });
+    page.on('response', (response) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+    });
     await page.goto(`${t.base}/guides`);
     await page.getByRole('link', { name: /^MCP/ }).click();
     await page.waitForURL(/\/guides\/mcp$/);

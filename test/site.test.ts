@@ -4,8 +4,12 @@ import { createTestApp, type TestContext } from './helpers/test-app.js';
 
 describe('the front pages', () => {
   let t: TestContext;
-  beforeAll(async () => { t = await createTestApp('sqlite'); });
-  afterAll(async () => { await t?.close(); });
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
   const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
 
   it('answer / with a page that links the reference, the guides, the console and the OpenAPI document', async () => {
@@ -13,14 +17,16 @@ describe('the front pages', () => {
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toContain('text/html');
     expect(page.headers['content-security-policy']).toContain("default-src 'none'");
-    for (const href of ['/docs', '/guides', '/console', '/openapi.json', '/guides/mcp', '/healthz']) expect(page.body).toContain(`href="${href}"`);
+    for (const href of ['/docs', '/guides', '/console', '/openapi.json', '/guides/mcp', '/healthz'])
+      expect(page.body).toContain(`href="${href}"`);
     expect(page.body).toContain('Release 1.0.0-beta.1');
     expect((await get('/', { 'accept-language': 'ko' })).body).toContain('<html lang="ko">');
   });
 
   it('serve each guide of docs/ as a page, its links to other guides turned into pages, and 404 for none', async () => {
     const index = await get('/guides');
-    for (const name of ['oauth', 'mcp', 'webhooks', 'search', 'deployment']) expect(index.body).toContain(`href="/guides/${name}"`);
+    for (const name of ['oauth', 'mcp', 'webhooks', 'search', 'deployment'])
+      expect(index.body).toContain(`href="/guides/${name}"`);
     const mcp = await get('/guides/mcp');
     expect(mcp.statusCode).toBe(200);
     expect(mcp.body).toContain('<h1 id="mcp-the-services-tools-for-ai-agents">');
@@ -37,7 +43,8 @@ describe('the front pages', () => {
       expect([icon.statusCode, icon.headers['content-type']]).toEqual([200, 'image/svg+xml']);
       expect(icon.body).toMatch(/^<svg /);
     }
-    for (const url of ['/', '/console/sign-in']) expect((await get(url)).body).toContain('<link rel="icon" href="/favicon.svg"');
+    for (const url of ['/', '/console/sign-in'])
+      expect((await get(url)).body).toContain('<link rel="icon" href="/favicon.svg"');
   });
 
   it('switch language with a cookie the console and the sign-in page follow, and go back only to a path of the service', async () => {
@@ -51,7 +58,10 @@ describe('the front pages', () => {
     const signIn = await get('/console/sign-in', { 'accept-language': 'ko', cookie });
     expect(signIn.body).toContain('<html lang="en">');
     expect(signIn.body).toContain('href="/language?to=ko&amp;back=%2Fconsole%2Fsign-in"');
-    const authorize = await get(`/oauth/authorize?response_type=code&client_id=${t.demo.client.clientId}&redirect_uri=${encodeURIComponent(t.demo.client.redirectUri)}&scope=profile&code_challenge=${'a'.repeat(43)}&code_challenge_method=S256`, { 'accept-language': 'ko', cookie });
+    const authorize = await get(
+      `/oauth/authorize?response_type=code&client_id=${t.demo.client.clientId}&redirect_uri=${encodeURIComponent(t.demo.client.redirectUri)}&scope=profile&code_challenge=${'a'.repeat(43)}&code_challenge_method=S256`,
+      { 'accept-language': 'ko', cookie },
+    );
     expect(authorize.body).toContain('<html lang="en">');
     for (const back of ['https://evil.example/', '//evil.example/', '/\\evil.example']) {
       expect((await get(`/language?to=ko&back=${encodeURIComponent(back)}`)).headers.location, back).toBe('/');

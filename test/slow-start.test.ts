@@ -41,25 +41,45 @@ describe.runIf(POSTGRES)('a start whose reads are slow on purpose, on PostgreSQL
     await client.query(`SET search_path = ${db.schema!}`);
     await client.query('BEGIN');
     await client.query(`LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`);
-    const released = new Promise<void>((resolve) => setTimeout(() => {
-      void client.query('COMMIT').then(() => client.end()).then(resolve, resolve);
-    }, ms));
+    const released = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        void client
+          .query('COMMIT')
+          .then(() => client.end())
+          .then(resolve, resolve);
+      }, ms),
+    );
     return () => released;
   }
 
-  it('builds its indexes through reads that wait longer than SEARCH_TIMEOUT_MS, and still stops a client\'s search read at it', async () => {
+  it("builds its indexes through reads that wait longer than SEARCH_TIMEOUT_MS, and still stops a client's search read at it", async () => {
     // Every read of the posts waits 4 × the search limit: the build's reads with it.
     const release = await locked('posts', SEARCH_LIMIT_MS * 4);
-    app = await buildApp({ config: testConfig({ SEARCH_TIMEOUT_MS: String(SEARCH_LIMIT_MS) }), database: slow, logger: false });
+    app = await buildApp({
+      config: testConfig({ SEARCH_TIMEOUT_MS: String(SEARCH_LIMIT_MS) }),
+      database: slow,
+      logger: false,
+    });
     await release();
-    const posts = await app.inject({ method: 'GET', url: '/api/v1/posts?pageSize=1', headers: { 'x-svc-api-key': demo.apiKey } });
+    const posts = await app.inject({
+      method: 'GET',
+      url: '/api/v1/posts?pageSize=1',
+      headers: { 'x-svc-api-key': demo.apiKey },
+    });
     expect(posts.statusCode, posts.body).toBe(200);
-    const total = await db.database.db.selectFrom('posts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const total = await db.database.db
+      .selectFrom('posts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(posts.json().totalItems).toBe(Number(total.n));
 
     // A request's read (the event search reads its table) is still held to the limit while its table is locked.
     const releaseEvents = await locked('events', SEARCH_LIMIT_MS * 4);
-    const events = await app.inject({ method: 'GET', url: '/api/v1/events', headers: { 'x-svc-api-key': demo.apiKey } });
+    const events = await app.inject({
+      method: 'GET',
+      url: '/api/v1/events',
+      headers: { 'x-svc-api-key': demo.apiKey },
+    });
     await releaseEvents();
     expect(events.statusCode).toBe(500);
     expect(events.json()).toMatchObject({ code: 'C9999', message: expect.stringContaining('took too long') });
@@ -80,9 +100,12 @@ describe('SQLite read workers and the time limit', () => {
   });
 
   // A read slow on purpose: counting to three million in a recursive query takes far longer than 50 ms.
-  const slowRead = { sql: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000000) SELECT count(*) AS n FROM c', parameters: [] };
+  const slowRead = {
+    sql: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000000) SELECT count(*) AS n FROM c',
+    parameters: [],
+  };
 
-  it('stops a request\'s read at the limit, and lets work no client waits for run to its end', async () => {
+  it("stops a request's read at the limit, and lets work no client waits for run to its end", async () => {
     await expect(pool.execute(slowRead)).rejects.toBeInstanceOf(ReadTimeoutError);
     expect(await withoutQueryTimeLimit(() => pool.execute<{ n: number }>(slowRead))).toEqual([{ n: 3_000_000 }]);
   });

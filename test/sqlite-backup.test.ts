@@ -15,10 +15,18 @@ const ROOT = path.resolve(new URL('..', import.meta.url).pathname);
 /** The CLI as an operator runs it, in its own process: exit code and what it printed. */
 function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
     child.once('close', (code) => resolve({ code, output }));
   });
 }
@@ -30,7 +38,12 @@ function inProcess(args: string[], env: Record<string, string>) {
 }
 
 /** A word the tokenizer keeps whole and no demo text contains: `backupmark` and the number in letters. */
-const mark = (n: number) => `backupmark${n.toString(26).split('').map((d) => String.fromCharCode(97 + parseInt(d, 26))).join('')}`;
+const mark = (n: number) =>
+  `backupmark${n
+    .toString(26)
+    .split('')
+    .map((d) => String.fromCharCode(97 + parseInt(d, 26)))
+    .join('')}`;
 
 describe('SQLite backup and restore (db backup, db verify, db restore)', () => {
   let t: TestContext;
@@ -67,7 +80,12 @@ describe('SQLite backup and restore (db backup, db verify, db restore)', () => {
         const word = mark(n);
         const body = multipart([jsonPart({ text: `백업 중에도 쓰기 ${word}` })]);
         const sentAt = Date.now();
-        const res = await t.app.inject({ method: 'POST', url: '/api/v1/posts', headers: { ...body.headers, ...bearer(token) }, payload: body.payload });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/v1/posts',
+          headers: { ...body.headers, ...bearer(token) },
+          payload: body.payload,
+        });
         expect(res.statusCode, res.body).toBe(201);
         written.push({ id: res.json<{ postId: number }>().postId, word, sentAt, answeredAt: Date.now() });
       }
@@ -87,8 +105,14 @@ describe('SQLite backup and restore (db backup, db verify, db restore)', () => {
 
     // The live database, its log and the copy hold password and key hashes and sealed secrets: their owner's alone.
     const mode = (f: string) => (fs.statSync(f).mode & 0o777).toString(8);
-    expect([file, `${file}-wal`, `${file}-shm`, backup].filter(fs.existsSync).map((f) => [path.basename(f), mode(f)]))
-      .toEqual([[path.basename(file), '600'], [`${path.basename(file)}-wal`, '600'], [`${path.basename(file)}-shm`, '600'], ['backup.sqlite', '600']]);
+    expect(
+      [file, `${file}-wal`, `${file}-shm`, backup].filter(fs.existsSync).map((f) => [path.basename(f), mode(f)]),
+    ).toEqual([
+      [path.basename(file), '600'],
+      [`${path.basename(file)}-wal`, '600'],
+      [`${path.basename(file)}-shm`, '600'],
+      ['backup.sqlite', '600'],
+    ]);
 
     const verified = await cli(['db', 'verify', '--file', backup], env);
     expect(verified.code, verified.output).toBe(0);
@@ -121,10 +145,10 @@ describe('SQLite backup and restore (db backup, db verify, db restore)', () => {
     fs.writeFileSync(notOurs, '');
     const other = await inProcess(['db', 'verify', '--file', notOurs], env);
     expect(other.code).toBe(1);
-    expect(other.output).toContain('not the service\'s database');
+    expect(other.output).toContain("not the service's database");
   });
 
-  it('restores with every instance stopped: the backup\'s writes are all there, later ones are not, search agrees', async () => {
+  it("restores with every instance stopped: the backup's writes are all there, later ones are not, search agrees", async () => {
     await t.app.close();
     await t.db.database.close();
     expect(fs.readdirSync(path.join(t.config.dataDir, 'search-index')).length).toBeGreaterThan(0);
@@ -133,7 +157,9 @@ describe('SQLite backup and restore (db backup, db verify, db restore)', () => {
     expect(run.code, run.output).toBe(0);
     expect(run.output).toContain('is kept as');
     expect(fs.readdirSync(path.dirname(file)).some((name) => name.includes('.before-restore-'))).toBe(true);
-    expect(fs.readdirSync(path.join(t.config.dataDir, 'search-index')).filter((name) => name.endsWith('.idx'))).toEqual([]);
+    expect(fs.readdirSync(path.join(t.config.dataDir, 'search-index')).filter((name) => name.endsWith('.idx'))).toEqual(
+      [],
+    );
     expect((await inProcess(['db', 'verify'], env)).code).toBe(0);
 
     const database = openDatabase({ kind: 'sqlite', url: file });
@@ -147,7 +173,10 @@ describe('SQLite backup and restore (db backup, db verify, db restore)', () => {
     for (const w of before) expect((await read(`/api/v1/posts/${w.id}`)).statusCode, `post ${w.id}`).toBe(200);
     for (const w of after) expect((await read(`/api/v1/posts/${w.id}`)).statusCode, `post ${w.id}`).toBe(404);
     // The search index was built from the restored tables: it finds what the backup holds, and nothing later.
-    const found = async (word: string) => (await read(`/api/v1/posts?keyword=${word}`)).json<{ items: Array<{ postId: number }> }>().items.map((p) => p.postId);
+    const found = async (word: string) =>
+      (await read(`/api/v1/posts?keyword=${word}`))
+        .json<{ items: Array<{ postId: number }> }>()
+        .items.map((p) => p.postId);
     expect(await found(before.at(-1)!.word)).toEqual([before.at(-1)!.id]);
     expect(await found(after[0]!.word)).toEqual([]);
     // The change feed of the restored copy has a new epoch: a cursor handed out before is told to read the state again.

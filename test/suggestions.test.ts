@@ -29,7 +29,13 @@ describe('Korean as it is typed', () => {
   it('reads initial consonants', () => {
     expect(initialLetters('백엔드 개발자')).toBe('ㅂㅇㄷ ㄱㅂㅈ');
     expect(initialLetters('AI엔지니어')).toBe('aiㅇㅈㄴㅇ');
-    expect([onlyConsonants('ㅂㅇㄷ'), onlyConsonants('ㅂ ㅇ'), onlyConsonants('배ㄱ'), onlyConsonants(' '), onlyConsonants('ab')]).toEqual([true, true, false, false, false]);
+    expect([
+      onlyConsonants('ㅂㅇㄷ'),
+      onlyConsonants('ㅂ ㅇ'),
+      onlyConsonants('배ㄱ'),
+      onlyConsonants(' '),
+      onlyConsonants('ab'),
+    ]).toEqual([true, true, false, false, false]);
   });
 });
 
@@ -38,7 +44,10 @@ describe('suggestions', () => {
     const rnd = new SeededRandom(7);
     const index = new PostingIndex();
     const syllables = ['백', '배', '개', '프', '데', '노', 'a', 'b', 'ba', 'go'];
-    const values = Array.from({ length: 600 }, (_, i) => `${rnd.pick(syllables)}${rnd.pick(syllables)}${i % 7 === 0 ? '' : rnd.pick(syllables)}${i}`);
+    const values = Array.from(
+      { length: 600 },
+      (_, i) => `${rnd.pick(syllables)}${rnd.pick(syllables)}${i % 7 === 0 ? '' : rnd.pick(syllables)}${i}`,
+    );
     const docs = 4000;
     for (let doc = 0; doc < docs; doc++) {
       // A few values in many documents, most in few: the shape of titles and words.
@@ -49,11 +58,20 @@ describe('suggestions', () => {
     const within = new RoaringBitmap32(Array.from({ length: docs }, (_, doc) => doc).filter(() => rnd.chance(0.6)));
     const suggestions = new Suggestions([{ kind: 't', type: 'TITLE' }]);
     for (const prefix of ['ㅂ', '배', '배ㄱ', '백', 'b', 'ba', 'a', 'ㄱ', 'ㅂㄱ', 'go', 'x']) {
-      const expected = values.map((text) => ({
-        text, type: 'TITLE', count: (index.posting(facet('t', text)) ?? new RoaringBitmap32()).andCardinality(within),
-      })).filter((s) => s.count > 0 && (typedLetters(s.text).startsWith(typedLetters(prefix))
-        || (onlyConsonants(prefix) && initialLetters(s.text).startsWith(initialLetters(prefix)))))
-        .sort((a, b) => b.count - a.count || (a.text < b.text ? -1 : 1)).slice(0, 10);
+      const expected = values
+        .map((text) => ({
+          text,
+          type: 'TITLE',
+          count: (index.posting(facet('t', text)) ?? new RoaringBitmap32()).andCardinality(within),
+        }))
+        .filter(
+          (s) =>
+            s.count > 0 &&
+            (typedLetters(s.text).startsWith(typedLetters(prefix)) ||
+              (onlyConsonants(prefix) && initialLetters(s.text).startsWith(initialLetters(prefix)))),
+        )
+        .sort((a, b) => b.count - a.count || (a.text < b.text ? -1 : 1))
+        .slice(0, 10);
       expect(suggestions.find(index, within, prefix, 10), prefix).toEqual(expected);
     }
     // The wide prefixes really are wide: more candidates than are counted one by one.

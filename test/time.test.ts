@@ -5,9 +5,18 @@ const formats = new Map<string, Intl.DateTimeFormat>();
 
 /** The wall clock of `ms` in `timeZone` as Intl gives it, instant by instant: what list items must show. */
 function byIntl(ms: number, timeZone: string): string {
-  const format = formats.get(timeZone) ?? new Intl.DateTimeFormat('en-US', {
-    timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
-  });
+  const format =
+    formats.get(timeZone) ??
+    new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
   formats.set(timeZone, format);
   const parts = Object.fromEntries(format.formatToParts(new Date(ms)).map((p) => [p.type, p.value]));
   return `${parts.year!.padStart(4, '0')}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}`;
@@ -15,7 +24,16 @@ function byIntl(ms: number, timeZone: string): string {
 
 // Zones without daylight saving, with it (both hemispheres, a half-hour shift), with odd offsets, and one whose
 // history has an offset in seconds (Seoul's local mean time before 1908).
-const ZONES = ['Asia/Seoul', 'UTC', 'America/New_York', 'Europe/London', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'America/St_Johns', 'Pacific/Chatham'];
+const ZONES = [
+  'Asia/Seoul',
+  'UTC',
+  'America/New_York',
+  'Europe/London',
+  'Australia/Lord_Howe',
+  'Asia/Kathmandu',
+  'America/St_Johns',
+  'Pacific/Chatham',
+];
 
 describe('toLocalDateTime', () => {
   it('agrees with Intl at random instants from 1900 to 2100, in every kind of zone', () => {
@@ -33,10 +51,14 @@ describe('toLocalDateTime', () => {
 
   it('agrees with Intl on every second around daylight-saving changes, asked in any order', () => {
     const changes: Array<[string, number]> = [
-      ['America/New_York', Date.UTC(2026, 2, 8, 7)], ['America/New_York', Date.UTC(2026, 10, 1, 6)],
-      ['Europe/London', Date.UTC(2026, 2, 29, 1)], ['Europe/London', Date.UTC(2026, 9, 25, 1)],
-      ['Australia/Lord_Howe', Date.UTC(2026, 3, 4, 15)], ['Pacific/Chatham', Date.UTC(2026, 3, 4, 14)],
-      ['Asia/Seoul', Date.UTC(1908, 2, 31, 15, 30)], ['Asia/Seoul', Date.UTC(1988, 4, 7, 17)],
+      ['America/New_York', Date.UTC(2026, 2, 8, 7)],
+      ['America/New_York', Date.UTC(2026, 10, 1, 6)],
+      ['Europe/London', Date.UTC(2026, 2, 29, 1)],
+      ['Europe/London', Date.UTC(2026, 9, 25, 1)],
+      ['Australia/Lord_Howe', Date.UTC(2026, 3, 4, 15)],
+      ['Pacific/Chatham', Date.UTC(2026, 3, 4, 14)],
+      ['Asia/Seoul', Date.UTC(1908, 2, 31, 15, 30)],
+      ['Asia/Seoul', Date.UTC(1988, 4, 7, 17)],
     ];
     for (const [zone, at] of changes) {
       const instants = [];
@@ -54,7 +76,7 @@ describe('toLocalDateTime', () => {
   });
 });
 
-describe('toListDateTime (list items\' date-times, as the real service prints them)', () => {
+describe("toListDateTime (list items' date-times, as the real service prints them)", () => {
   it('is UTC wall-clock time without zone, with seconds only when they are not zero, never milliseconds', () => {
     expect(toListDateTime(Date.parse('2026-08-23T15:00:00.000Z'))).toBe('2026-08-23T15:00');
     expect(toListDateTime(Date.parse('2026-05-30T14:59:30.000Z'))).toBe('2026-05-30T14:59:30');

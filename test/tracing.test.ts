@@ -26,7 +26,13 @@ import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
 const SECRET = 'tracing-test-signing-secret-0123456789abcdef';
 
-interface Span { traceId: string; spanId: string; parentSpanId?: string; name: string; attributes: { key: string; value: Record<string, unknown> }[] }
+interface Span {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  attributes: { key: string; value: Record<string, unknown> }[];
+}
 
 /** An OTLP/HTTP receiver (JSON): every span it was sent. */
 async function otlpReceiver() {
@@ -38,7 +44,9 @@ async function otlpReceiver() {
     request.on('end', () => {
       posts++;
       if (request.url === '/v1/traces') {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { resourceSpans: { scopeSpans: { spans: Span[] }[] }[] };
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+          resourceSpans: { scopeSpans: { spans: Span[] }[] }[];
+        };
         for (const resource of body.resourceSpans) for (const scope of resource.scopeSpans) spans.push(...scope.spans);
       }
       response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
@@ -48,8 +56,14 @@ async function otlpReceiver() {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     spans,
-    get posts() { return posts; },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    get posts() {
+      return posts;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -63,12 +77,28 @@ describe.each(ENGINES)('traces from the real server on %s', (engine) => {
   let receiver: Receiver;
   let otlp: Awaited<ReturnType<typeof otlpReceiver>>;
   let tracing = true;
-  const server = serverProcess(() => base, () => ({
-    PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, DATABASE_URL: store.url, LOG_LEVEL: 'silent', PUBLIC_BASE_URL: base,
-    SIGNING_KEY_SECRET: SECRET, INSTANCE_NAME: 'tracing', WEBHOOKS_ALLOW_LOOPBACK: 'true',
-    REDIS_URL: engine === 'postgres' ? process.env.TEST_REDIS_URL ?? '' : '',
-    ...(tracing ? { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_SERVICE_NAME: 'svc-tracing-test', OTEL_BSP_SCHEDULE_DELAY: '100' } : {}),
-  }));
+  const server = serverProcess(
+    () => base,
+    () => ({
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dir,
+      DATABASE_URL: store.url,
+      LOG_LEVEL: 'silent',
+      PUBLIC_BASE_URL: base,
+      SIGNING_KEY_SECRET: SECRET,
+      INSTANCE_NAME: 'tracing',
+      WEBHOOKS_ALLOW_LOOPBACK: 'true',
+      REDIS_URL: engine === 'postgres' ? (process.env.TEST_REDIS_URL ?? '') : '',
+      ...(tracing
+        ? {
+            OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+            OTEL_SERVICE_NAME: 'svc-tracing-test',
+            OTEL_BSP_SCHEDULE_DELAY: '100',
+          }
+        : {}),
+    }),
+  );
 
   beforeAll(async () => {
     receiver = await startReceiver();
@@ -79,7 +109,11 @@ describe.each(ENGINES)('traces from the real server on %s', (engine) => {
     const database = store.open();
     await migrateToLatest(database);
     demo = await generateDemoData(database, { now: Date.now(), posts: 20, jobs: 20, events: 2 });
-    const app = await buildApp({ config: testConfig({ PUBLIC_BASE_URL: base, SIGNING_KEY_SECRET: SECRET, DATA_DIR: dir }), database, logger: false });
+    const app = await buildApp({
+      config: testConfig({ PUBLIC_BASE_URL: base, SIGNING_KEY_SECRET: SECRET, DATA_DIR: dir }),
+      database,
+      logger: false,
+    });
     token = await accessToken({ app, demo } as TestContext, 'post:write');
     await app.close();
     const endpoints = new WebhookEndpoints(database.db, keyEncryptionKey(SECRET, dir), 10);
@@ -101,13 +135,19 @@ describe.each(ENGINES)('traces from the real server on %s', (engine) => {
   const attribute = (span: Span, key: string) => span.attributes.find((a) => a.key === key)?.value;
 
   it('sends a job search as one trace: the request, its route, the search in the index, and the database under it', async () => {
-    const res = await fetch(`${base}/api/v1/jobs?keyword=backend&pageSize=5`, { headers: { 'x-svc-api-key': demo.apiKey } });
+    const res = await fetch(`${base}/api/v1/jobs?keyword=backend&pageSize=5`, {
+      headers: { 'x-svc-api-key': demo.apiKey },
+    });
     expect(res.status).toBe(200);
-    await expect.poll(() => otlp.spans.some((s) => s.name === 'search index'), { timeout: 15_000, interval: 100 }).toBe(true);
+    await expect
+      .poll(() => otlp.spans.some((s) => s.name === 'search index'), { timeout: 15_000, interval: 100 })
+      .toBe(true);
     const search = otlp.spans.find((s) => s.name === 'search index')!;
     expect(attribute(search, 'svc.index')).toEqual({ stringValue: 'jobs' });
     // The search's span ends before the request's, so the request's may come in a later batch.
-    await expect.poll(() => trace(search.traceId).some((s) => !s.parentSpanId), { timeout: 15_000, interval: 100 }).toBe(true);
+    await expect
+      .poll(() => trace(search.traceId).some((s) => !s.parentSpanId), { timeout: 15_000, interval: 100 })
+      .toBe(true);
     const spans = trace(search.traceId);
     const root = spans.find((s) => !s.parentSpanId)!;
     expect(root.name).toMatch(/^GET/);
@@ -115,27 +155,62 @@ describe.each(ENGINES)('traces from the real server on %s', (engine) => {
     // Fastify's route span sits between the request and the handler's work.
     expect(spans.some((s) => /^(?:request|handler)/.test(s.name) || s.name.includes('/api/v1/jobs'))).toBe(true);
     if (engine === 'postgres') {
-      expect(spans.some((s) => attribute(s, 'db.system')?.stringValue === 'postgresql' || attribute(s, 'db.system.name')?.stringValue === 'postgresql')).toBe(true);
-      expect(spans.some((s) => attribute(s, 'db.system')?.stringValue === 'redis' || attribute(s, 'db.system.name')?.stringValue === 'redis')).toBe(true);
+      expect(
+        spans.some(
+          (s) =>
+            attribute(s, 'db.system')?.stringValue === 'postgresql' ||
+            attribute(s, 'db.system.name')?.stringValue === 'postgresql',
+        ),
+      ).toBe(true);
+      expect(
+        spans.some(
+          (s) =>
+            attribute(s, 'db.system')?.stringValue === 'redis' ||
+            attribute(s, 'db.system.name')?.stringValue === 'redis',
+        ),
+      ).toBe(true);
     }
     // Probes are not traced.
     await fetch(`${base}/readyz`);
     await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(otlp.spans.some((s) => attribute(s, 'url.path')?.stringValue === '/readyz' || attribute(s, 'http.target')?.stringValue === '/readyz')).toBe(false);
+    expect(
+      otlp.spans.some(
+        (s) =>
+          attribute(s, 'url.path')?.stringValue === '/readyz' || attribute(s, 'http.target')?.stringValue === '/readyz',
+      ),
+    ).toBe(false);
   }, 60_000);
 
   it('sends a post written and its webhook delivery as one trace, the POST to the receiver under the delivery', async () => {
     const body = multipart([jsonPart({ text: 'traced from the write to the delivery' })]);
-    const res = await fetch(`${base}/api/v1/posts`, { method: 'POST', headers: { ...body.headers, authorization: `Bearer ${token}` }, body: body.payload });
+    const res = await fetch(`${base}/api/v1/posts`, {
+      method: 'POST',
+      headers: { ...body.headers, authorization: `Bearer ${token}` },
+      body: body.payload,
+    });
     expect(res.status).toBe(201);
-    await expect.poll(() => receiver.received.filter((r) => r.path === '/traced').length, { timeout: 20_000, interval: 100 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => receiver.received.filter((r) => r.path === '/traced').length, { timeout: 20_000, interval: 100 })
+      .toBeGreaterThan(0);
     // The write's trace: its HTTP span, then the delivery of its change under the handler, and the POST under that.
-    await expect.poll(() => otlp.spans.some((s) => s.name === 'POST /api/v1/posts' && !s.parentSpanId), { timeout: 15_000, interval: 100 }).toBe(true);
+    await expect
+      .poll(() => otlp.spans.some((s) => s.name === 'POST /api/v1/posts' && !s.parentSpanId), {
+        timeout: 15_000,
+        interval: 100,
+      })
+      .toBe(true);
     const write = otlp.spans.find((s) => s.name === 'POST /api/v1/posts' && !s.parentSpanId)!;
-    await expect.poll(() => trace(write.traceId).some((s) => s.name === 'webhook delivery'), { timeout: 15_000, interval: 100 }).toBe(true);
+    await expect
+      .poll(() => trace(write.traceId).some((s) => s.name === 'webhook delivery'), { timeout: 15_000, interval: 100 })
+      .toBe(true);
     const delivery = trace(write.traceId).find((s) => s.name === 'webhook delivery')!;
     expect(attribute(delivery, 'svc.change_id')?.stringValue).toMatch(/^evt_/);
-    await expect.poll(() => trace(write.traceId).some((s) => s.parentSpanId === delivery.spanId && /^POST/.test(s.name)), { timeout: 10_000, interval: 100 }).toBe(true);
+    await expect
+      .poll(() => trace(write.traceId).some((s) => s.parentSpanId === delivery.spanId && /^POST/.test(s.name)), {
+        timeout: 10_000,
+        interval: 100,
+      })
+      .toBe(true);
     const sent = trace(write.traceId).find((s) => s.parentSpanId === delivery.spanId)!;
     expect(JSON.stringify(sent.attributes)).toContain('/traced');
   }, 60_000);
@@ -145,7 +220,9 @@ describe.each(ENGINES)('traces from the real server on %s', (engine) => {
     tracing = false;
     await server.start();
     const before = otlp.posts;
-    expect((await fetch(`${base}/api/v1/jobs?keyword=backend`, { headers: { 'x-svc-api-key': demo.apiKey } })).status).toBe(200);
+    expect(
+      (await fetch(`${base}/api/v1/jobs?keyword=backend`, { headers: { 'x-svc-api-key': demo.apiKey } })).status,
+    ).toBe(200);
     // Four times the batch delay the traced server used.
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(otlp.posts).toBe(before);

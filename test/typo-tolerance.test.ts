@@ -16,11 +16,14 @@ describe('the edit distance', () => {
   it('is the optimal-string-alignment distance, cut off past the most allowed', () => {
     let seed = 11;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-    const word = () => Array.from({ length: 1 + Math.floor(next() * 9) }, () => 'abcd'[Math.floor(next() * 4)]).join('');
+    const word = () =>
+      Array.from({ length: 1 + Math.floor(next() * 9) }, () => 'abcd'[Math.floor(next() * 4)]).join('');
     for (let i = 0; i < 3000; i++) {
       const [a, b] = [word(), word()];
       const max = Math.floor(next() * 3);
-      expect(editDistance([...a], [...b], max), `${a} ${b} ${max}`).toBe(Math.min(textbookDistance([...a], [...b]), max + 1));
+      expect(editDistance([...a], [...b], max), `${a} ${b} ${max}`).toBe(
+        Math.min(textbookDistance([...a], [...b]), max + 1),
+      );
     }
     expect([editsFor(4), editsFor(5), editsFor(8), editsFor(9)]).toEqual([0, 1, 1, 2]);
   });
@@ -35,19 +38,27 @@ describe.each(ENGINES)('typo tolerance on %s', (engine) => {
     // One exact, four within the edits a 9-letter word allows (first letter kept), two beyond them.
     for (const word of ['koalabear', 'koalaber', 'koalabaer', 'kaolabear', 'koalabxxr', 'xoalabear', 'koalaxxxr']) {
       const body = multipart([jsonPart({ text: `오늘의 동물: ${word}` })]);
-      const res = await t.request({ method: 'POST', url: '/api/v1/posts', headers: { ...body.headers, ...bearer(token) }, payload: body.payload });
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/v1/posts',
+        headers: { ...body.headers, ...bearer(token) },
+        payload: body.payload,
+      });
       expect(res.statusCode, res.body).toBe(201);
       posts[word] = res.json().postId;
     }
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   const get = async (url: string) => {
     const res = await t.get(url);
     expect(res.statusCode, res.body).toBe(200);
     return res;
   };
-  const idsOf = (body: { items: Array<{ postId: number }> }) => body.items.map((p) => Object.keys(posts).find((w) => posts[w] === p.postId));
+  const idsOf = (body: { items: Array<{ postId: number }> }) =>
+    body.items.map((p) => Object.keys(posts).find((w) => posts[w] === p.postId));
 
   it('matches a post word within the edits its length allows, never at the first letter, the exact match first', async () => {
     const body = (await get('/api/v1/posts?keyword=koalabear&typoTolerance=true')).json();
@@ -70,13 +81,21 @@ describe.each(ENGINES)('typo tolerance on %s', (engine) => {
   });
 
   it('corrects job keywords in English and Korean, says the correction when nothing matched exactly, and counts exactly', async () => {
-    for (const [typo, meant] of [['backnd', 'backend'], ['devloper', 'developer'], ['개발쟈', '개발자']]) {
-      const tolerant = (await get(`/api/v1/jobs?keyword=${encodeURIComponent(typo!)}&typoTolerance=true&pageSize=50`)).json();
+    for (const [typo, meant] of [
+      ['backnd', 'backend'],
+      ['devloper', 'developer'],
+      ['개발쟈', '개발자'],
+    ]) {
+      const tolerant = (
+        await get(`/api/v1/jobs?keyword=${encodeURIComponent(typo!)}&typoTolerance=true&pageSize=50`)
+      ).json();
       const exact = (await get(`/api/v1/jobs?keyword=${encodeURIComponent(meant!)}&pageSize=50`)).json();
       expect(exact.totalItems, meant).toBeGreaterThan(0);
       expect(tolerant.totalItems, typo).toBe(exact.totalItems);
       expect(tolerant.didYouMean, typo).toBe(meant);
-      expect(new Set(tolerant.items.map((j: { jobId: number }) => j.jobId)), typo).toEqual(new Set(exact.items.map((j: { jobId: number }) => j.jobId)));
+      expect(new Set(tolerant.items.map((j: { jobId: number }) => j.jobId)), typo).toEqual(
+        new Set(exact.items.map((j: { jobId: number }) => j.jobId)),
+      );
     }
     // A word below 5 letters is never corrected.
     expect((await get('/api/v1/jobs?keyword=bakc&typoTolerance=true')).json()).toMatchObject({ totalItems: 0 });
@@ -84,7 +103,9 @@ describe.each(ENGINES)('typo tolerance on %s', (engine) => {
 
   it('corrects a typo on the second word of a keyword while the first matches exactly, with the other filters', async () => {
     const exact = (await get('/api/v1/jobs?keyword=backend%20developer&workTypes=REMOTE')).json();
-    const tolerant = (await get('/api/v1/jobs?keyword=backend%20devloper&workTypes=REMOTE&typoTolerance=true&facets=workTypes')).json();
+    const tolerant = (
+      await get('/api/v1/jobs?keyword=backend%20devloper&workTypes=REMOTE&typoTolerance=true&facets=workTypes')
+    ).json();
     expect(exact.totalItems).toBeGreaterThan(0);
     expect(tolerant.totalItems).toBe(exact.totalItems);
     expect(tolerant.didYouMean).toBe('backend developer');

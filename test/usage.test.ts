@@ -10,10 +10,18 @@ describe.each(ENGINES)('usage counting on %s', (engine) => {
   let appId: number;
   beforeAll(async () => {
     t = await createTestApp(engine, { config: { RATE_LIMIT_GLOBAL_PER_MINUTE: '4' } });
-    appId = (await t.db.database.db.selectFrom('apps').select('id').where('name', '=', 'Demo app').executeTakeFirstOrThrow()).id;
-    await t.db.database.db.updateTable('oauth_clients').set({ app_id: appId }).where('client_id', '=', t.demo.client.clientId).execute();
+    appId = (
+      await t.db.database.db.selectFrom('apps').select('id').where('name', '=', 'Demo app').executeTakeFirstOrThrow()
+    ).id;
+    await t.db.database.db
+      .updateTable('oauth_clients')
+      .set({ app_id: appId })
+      .where('client_id', '=', t.demo.client.clientId)
+      .execute();
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('counts app-key and Bearer calls by operation and status class, 429s apart, and what is left of the minute', async () => {
     for (let i = 0; i < 3; i++) expect((await t.get('/api/v1/jobs?pageSize=1')).statusCode).toBe(200);
@@ -22,7 +30,11 @@ describe.each(ENGINES)('usage counting on %s', (engine) => {
     expect((await t.get('/api/v1/jobs?pageSize=3')).statusCode).toBe(429);
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/jobs' })).statusCode).toBe(401);
     const token = await accessToken(t, 'company:manage:read');
-    const me = await t.app.inject({ method: 'GET', url: '/api/v1/me/company-permissions', headers: { authorization: `Bearer ${token}` } });
+    const me = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/me/company-permissions',
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(me.statusCode, me.body).toBe(200);
 
     // Nothing is written until the counter flushes (every 5 s, and on close).
@@ -30,10 +42,13 @@ describe.each(ENGINES)('usage counting on %s', (engine) => {
     const report = await usageReport(t.db.database.db, appId, t.clock.now);
     expect(report.minutes.at(-1)!.byClass).toEqual({ '2xx': 4, '3xx': 0, '4xx': 1, '5xx': 0, '429': 2 });
     expect(report.days.at(-1)!.byClass['2xx']).toBe(4);
-    expect(report.operations).toEqual(expect.arrayContaining([
-      { operation: 'searchJobs', calls: 5, refused: 2 }, { operation: 'getJob', calls: 1, refused: 0 },
-      { operation: 'getMyCompanyPermissions', calls: 1, refused: 0 },
-    ]));
+    expect(report.operations).toEqual(
+      expect.arrayContaining([
+        { operation: 'searchJobs', calls: 5, refused: 2 },
+        { operation: 'getJob', calls: 1, refused: 0 },
+        { operation: 'getMyCompanyPermissions', calls: 1, refused: 0 },
+      ]),
+    );
     expect(report.thisMinute).toBe(5);
 
     // The next minute: a new bucket, and a second flush adds to the day's counts.

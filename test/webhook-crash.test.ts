@@ -36,11 +36,24 @@ describe.each(ENGINES)('webhooks across SIGKILLs on %s', (engine) => {
   let endpointSecret = '';
   let receiver: Receiver;
 
-  const server = serverProcess(() => base, () => ({
-    PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, DATABASE_URL: store.url, LOG_LEVEL: 'silent',
-    PUBLIC_BASE_URL: base, SIGNING_KEY_SECRET: SECRET, INSTANCE_NAME: 'webhook-crash', REDIS_URL: '', WEBHOOKS_ALLOW_LOOPBACK: 'true',
-    RATE_LIMIT_POST_CREATE_PER_MINUTE: '100000', RATE_LIMIT_POST_CREATE_PER_HOUR: '100000', RATE_LIMIT_POST_CREATE_PER_DAY: '100000',
-  }));
+  const server = serverProcess(
+    () => base,
+    () => ({
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dir,
+      DATABASE_URL: store.url,
+      LOG_LEVEL: 'silent',
+      PUBLIC_BASE_URL: base,
+      SIGNING_KEY_SECRET: SECRET,
+      INSTANCE_NAME: 'webhook-crash',
+      REDIS_URL: '',
+      WEBHOOKS_ALLOW_LOOPBACK: 'true',
+      RATE_LIMIT_POST_CREATE_PER_MINUTE: '100000',
+      RATE_LIMIT_POST_CREATE_PER_HOUR: '100000',
+      RATE_LIMIT_POST_CREATE_PER_DAY: '100000',
+    }),
+  );
   const start = () => server.start();
   const kill = () => server.kill();
 
@@ -52,7 +65,11 @@ describe.each(ENGINES)('webhooks across SIGKILLs on %s', (engine) => {
     const database = store.open();
     await migrateToLatest(database);
     demo = await generateDemoData(database, { now: Date.now(), posts: 10, jobs: 5, events: 2 });
-    const app = await buildApp({ config: testConfig({ PUBLIC_BASE_URL: base, SIGNING_KEY_SECRET: SECRET, DATA_DIR: dir }), database, logger: false });
+    const app = await buildApp({
+      config: testConfig({ PUBLIC_BASE_URL: base, SIGNING_KEY_SECRET: SECRET, DATA_DIR: dir }),
+      database,
+      logger: false,
+    });
     token = await accessToken({ app, demo } as TestContext, 'post:write');
     await app.close();
     // The endpoint as the console makes it, its secret sealed under the key the server derives from SIGNING_KEY_SECRET.
@@ -81,10 +98,13 @@ describe.each(ENGINES)('webhooks across SIGKILLs on %s', (engine) => {
         if (!stopWriting) waiting.push(`webhook-crash-${sequence++}`);
         for (const key of [...waiting]) {
           const body = multipart([jsonPart({ text: `웹훅 크래시 ${key}` })]);
-          const res = await fetch(`${base}/api/v1/posts`, { method: 'POST', headers: { ...body.headers, authorization: `Bearer ${token}`, 'idempotency-key': key }, body: body.payload })
-            .catch(() => null);
+          const res = await fetch(`${base}/api/v1/posts`, {
+            method: 'POST',
+            headers: { ...body.headers, authorization: `Bearer ${token}`, 'idempotency-key': key },
+            body: body.payload,
+          }).catch(() => null);
           if (res?.status === 201) {
-            acknowledged.set(key, (await res.json() as { postId: number }).postId);
+            acknowledged.set(key, ((await res.json()) as { postId: number }).postId);
             waiting.splice(waiting.indexOf(key), 1);
           }
         }
@@ -103,19 +123,25 @@ describe.each(ENGINES)('webhooks across SIGKILLs on %s', (engine) => {
 
     // Every change of the feed, read from the restarted server, reaches the receiver.
     const feed: Array<{ id: string; type: string; resource: { id: string } }> = [];
-    for (let after = ''; ;) {
-      const res = await fetch(`${base}/api/v1/changes?pageSize=500${after ? `&after=${after}` : ''}`, { headers: { 'x-svc-api-key': demo.apiKey } });
-      const page = await res.json() as { items: typeof feed; nextCursor: string; hasMore: boolean };
+    for (let after = ''; ; ) {
+      const res = await fetch(`${base}/api/v1/changes?pageSize=500${after ? `&after=${after}` : ''}`, {
+        headers: { 'x-svc-api-key': demo.apiKey },
+      });
+      const page = (await res.json()) as { items: typeof feed; nextCursor: string; hasMore: boolean };
       feed.push(...page.items);
       after = page.nextCursor;
       if (!page.hasMore) break;
     }
-    for (const postId of acknowledged.values()) expect(feed.some((c) => c.type === 'post.created' && c.resource.id === String(postId))).toBe(true);
+    for (const postId of acknowledged.values())
+      expect(feed.some((c) => c.type === 'post.created' && c.resource.id === String(postId))).toBe(true);
     const received = () => receiver.received.map((r) => ({ id: r.headers['webhook-id']!, body: r.body }));
-    await expect.poll(() => feed.filter((c) => !received().some((r) => r.id === c.id)).length, { timeout: 30_000, interval: 100 }).toBe(0);
+    await expect
+      .poll(() => feed.filter((c) => !received().some((r) => r.id === c.id)).length, { timeout: 30_000, interval: 100 })
+      .toBe(0);
 
     // Every delivery signed with the endpoint's secret, checked by the standardwebhooks package.
-    for (const r of receiver.received) expect(() => new Webhook(endpointSecret).verify(r.body, r.headers)).not.toThrow();
+    for (const r of receiver.received)
+      expect(() => new Webhook(endpointSecret).verify(r.body, r.headers)).not.toThrow();
 
     // A repeat carries the same webhook-id and the same body; nothing arrives that the feed does not have.
     const bodies = new Map<string, Set<string>>();
@@ -125,8 +151,10 @@ describe.each(ENGINES)('webhooks across SIGKILLs on %s', (engine) => {
       expect(feed.some((c) => c.id === id)).toBe(true);
     }
     const repeats = receiver.received.length - bodies.size;
-    console.warn(`webhook crash ${engine}: ${KILLS} kills, ${acknowledged.size} writes acknowledged, ${feed.length} changes, `
-      + `all ${bodies.size} delivered, ${repeats} delivered twice (same webhook-id and body)`);
+    console.warn(
+      `webhook crash ${engine}: ${KILLS} kills, ${acknowledged.size} writes acknowledged, ${feed.length} changes, ` +
+        `all ${bodies.size} delivered, ${repeats} delivered twice (same webhook-id and body)`,
+    );
     expect(acknowledged.size).toBeGreaterThan(KILLS);
   }, 420_000);
 });

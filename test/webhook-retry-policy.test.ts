@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { afterAttempt, DISABLE_AFTER_MS, endpointAfterRound, RETRY_DELAYS_MS, succeeded } from '../src/modules/webhooks/retry-policy.js';
+import {
+  afterAttempt,
+  DISABLE_AFTER_MS,
+  endpointAfterRound,
+  RETRY_DELAYS_MS,
+  succeeded,
+} from '../src/modules/webhooks/retry-policy.js';
 
 const NOW = Date.parse('2026-11-28T12:00:00Z');
 const HOUR = 3_600_000;
@@ -28,13 +34,29 @@ describe('the webhook retry schedule', () => {
   it('delivers on any 2xx and counts everything else, no answer included, as a failed attempt', () => {
     expect([200, 204, 299].map(succeeded)).toEqual([true, true, true]);
     expect([null, 199, 301, 400, 410, 500].map(succeeded)).toEqual([false, false, false, false, false, false]);
-    expect(afterAttempt({ step: 3 }, { status: 204, final: false }, false, NOW)).toEqual({ state: 'delivered', step: 3, nextAttemptAt: null });
-    expect(afterAttempt({ step: 3 }, { status: null, final: false }, false, NOW)).toEqual({ state: 'pending', step: 4, nextAttemptAt: NOW + RETRY_DELAYS_MS[3]! });
+    expect(afterAttempt({ step: 3 }, { status: 204, final: false }, false, NOW)).toEqual({
+      state: 'delivered',
+      step: 3,
+      nextAttemptAt: null,
+    });
+    expect(afterAttempt({ step: 3 }, { status: null, final: false }, false, NOW)).toEqual({
+      state: 'pending',
+      step: 4,
+      nextAttemptAt: NOW + RETRY_DELAYS_MS[3]!,
+    });
   });
 
   it('gives a delivery up at once when nothing could be sent, or its endpoint was disabled during the attempt', () => {
-    expect(afterAttempt({ step: 0 }, { status: null, final: true }, false, NOW)).toEqual({ state: 'failed', step: 0, nextAttemptAt: null });
-    expect(afterAttempt({ step: 2 }, { status: 503, final: false }, true, NOW)).toEqual({ state: 'failed', step: 2, nextAttemptAt: null });
+    expect(afterAttempt({ step: 0 }, { status: null, final: true }, false, NOW)).toEqual({
+      state: 'failed',
+      step: 0,
+      nextAttemptAt: null,
+    });
+    expect(afterAttempt({ step: 2 }, { status: 503, final: false }, true, NOW)).toEqual({
+      state: 'failed',
+      step: 2,
+      nextAttemptAt: null,
+    });
     // A success during that attempt still counts.
     expect(afterAttempt({ step: 2 }, { status: 200, final: false }, true, NOW).state).toBe('delivered');
   });
@@ -50,7 +72,10 @@ describe('the webhook disable rule', () => {
   it('disables an endpoint whose every attempt has failed for three days', () => {
     expect(DISABLE_AFTER_MS).toBe(72 * HOUR);
     expect(endpointAfterRound(NOW - DISABLE_AFTER_MS + 1, [500], NOW).disable).toBe(false);
-    expect(endpointAfterRound(NOW - DISABLE_AFTER_MS, [500], NOW)).toEqual({ failingSince: NOW - DISABLE_AFTER_MS, disable: true });
+    expect(endpointAfterRound(NOW - DISABLE_AFTER_MS, [500], NOW)).toEqual({
+      failingSince: NOW - DISABLE_AFTER_MS,
+      disable: true,
+    });
     expect(endpointAfterRound(NOW - 4 * 24 * HOUR, [204], NOW)).toEqual({ failingSince: null, disable: false });
   });
 });

@@ -38,7 +38,10 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('webhooks in the d
   async function check(page: Page, name: string) {
     const results = await new AxeBuilder(page).analyze();
     const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`), name).toEqual([]);
+    expect(
+      serious.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`),
+      name,
+    ).toEqual([]);
     await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
   }
 
@@ -55,12 +58,16 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('webhooks in the d
     await expect.poll(() => page.locator('#app-key').count(), { timeout: 10_000 }).toBe(1);
 
     await page.getByRole('link', { name: 'Webhooks' }).click();
-    await expect.poll(() => page.getByRole('heading', { name: 'Add an endpoint' }).count(), { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Add an endpoint' }).count(), { timeout: 10_000 })
+      .toBe(1);
     await check(page, 'webhooks');
     // A private address is refused in the form, with what was typed kept.
     await page.getByLabel(/^URL/).fill('https://10.1.2.3/hooks');
     await page.getByRole('button', { name: 'Add an endpoint' }).click();
-    await expect.poll(() => page.locator('#url-error').textContent(), { timeout: 10_000 }).toContain('not a public address');
+    await expect
+      .poll(() => page.locator('#url-error').textContent(), { timeout: 10_000 })
+      .toContain('not a public address');
     expect(await page.getByLabel(/^URL/).inputValue()).toBe('https://10.1.2.3/hooks');
 
     const target = receiver.url();
@@ -79,17 +86,32 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('webhooks in the d
     // A delivery that fails first: the page shows it being retried, then delivered.
     const token = await accessToken({ app: s.app, demo: s.demo } as TestContext, 'post:write');
     const body = multipart([jsonPart({ text: '웹훅 콘솔 시험' })]);
-    expect((await fetch(`${s.base}/api/v1/posts`, { method: 'POST', headers: { ...body.headers, ...bearer(token) }, body: body.payload })).status).toBe(201);
+    expect(
+      (
+        await fetch(`${s.base}/api/v1/posts`, {
+          method: 'POST',
+          headers: { ...body.headers, ...bearer(token) },
+          body: body.payload,
+        })
+      ).status,
+    ).toBe(201);
     await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(1);
     await page.reload();
-    await expect.poll(() => page.locator('#delivery-list .delivery-state').first().textContent(), { timeout: 10_000 }).toContain('Sending');
+    await expect
+      .poll(() => page.locator('#delivery-list .delivery-state').first().textContent(), { timeout: 10_000 })
+      .toContain('Sending');
     await check(page, 'webhook-endpoint-retrying');
     receiver.answer(() => ({ status: 204 }));
     await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBe(2);
-    await expect.poll(async () => {
-      await page.reload();
-      return page.locator('#delivery-list .delivery-state').first().textContent();
-    }, { timeout: 10_000 }).toBe('Delivered');
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return page.locator('#delivery-list .delivery-state').first().textContent();
+        },
+        { timeout: 10_000 },
+      )
+      .toBe('Delivered');
 
     await page.locator('#delivery-list a').first().click();
     await expect.poll(() => page.locator('#attempt-list tbody tr').count(), { timeout: 10_000 }).toBe(2);
@@ -98,7 +120,9 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('webhooks in the d
     expect(await page.locator('#delivery-body').textContent()).toContain('웹훅 콘솔 시험');
     await check(page, 'webhook-delivery');
     await page.getByRole('button', { name: 'Send again' }).click();
-    await expect.poll(() => page.locator('.notice').textContent(), { timeout: 10_000 }).toBe('Queued to be sent again.');
+    await expect
+      .poll(() => page.locator('.notice').textContent(), { timeout: 10_000 })
+      .toBe('Queued to be sent again.');
     await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(3);
     expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
     for (const r of receiver.received) expect(() => new Webhook(secret).verify(r.body, r.headers)).not.toThrow();
@@ -108,9 +132,14 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('webhooks in the d
     expect(receiver.pings).toHaveLength(1);
     await page.getByLabel('Type', { exact: true }).selectOption('job.published');
     await page.getByRole('button', { name: 'Send a test event' }).click();
-    await expect.poll(() => page.locator('.notice').textContent(), { timeout: 10_000 }).toContain('test event is on its way');
+    await expect
+      .poll(() => page.locator('.notice').textContent(), { timeout: 10_000 })
+      .toContain('test event is on its way');
     await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(4);
-    expect(new Webhook(secret).verify(receiver.received[3]!.body, receiver.received[3]!.headers)).toMatchObject({ type: 'job.published', test: true });
+    expect(new Webhook(secret).verify(receiver.received[3]!.body, receiver.received[3]!.headers)).toMatchObject({
+      type: 'job.published',
+      test: true,
+    });
     await page.reload();
     await new Promise((resolve) => setTimeout(resolve, 300));
     // The form answered with a redirect: the reload sent nothing more.
@@ -120,7 +149,9 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('webhooks in the d
     await check(page, 'webhook-endpoint-test-event');
     await page.getByRole('checkbox', { name: /given up/ }).check();
     await page.getByRole('button', { name: 'Disable' }).click();
-    await expect.poll(() => page.locator('#endpoint-state').textContent(), { timeout: 10_000 }).toContain('disabled in the console');
+    await expect
+      .poll(() => page.locator('#endpoint-state').textContent(), { timeout: 10_000 })
+      .toContain('disabled in the console');
     await check(page, 'webhook-endpoint-disabled');
     await context.close();
   }, 90_000);

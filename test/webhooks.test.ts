@@ -8,14 +8,20 @@ import { WebhookEndpoints } from '../src/modules/webhooks/webhook-endpoints.js';
 import { CONSOLE_TEXT } from '../src/modules/console/console-text.js';
 import { ConsoleForms } from './helpers/console-forms.js';
 import { jsonPart, multipart } from './helpers/multipart.js';
-import { startListeningApp, startSecondInstance, type ListeningApp, type SecondInstance } from './helpers/listening-app.js';
+import {
+  startListeningApp,
+  startSecondInstance,
+  type ListeningApp,
+  type SecondInstance,
+} from './helpers/listening-app.js';
 import { injectSend } from './helpers/oauth-browser.js';
 import { createTestApp, type TestContext } from './helpers/test-app.js';
 import { ENGINES } from './helpers/test-database.js';
 import { accessToken, bearer, createUser } from './helpers/tokens.js';
 import { startReceiver, type Receiver, type Received } from '../support/webhook-receiver.js';
 
-const payloadOf = (r: Received) => JSON.parse(r.body) as { id: string; type: string; resource: { id: string }; data: unknown };
+const payloadOf = (r: Received) =>
+  JSON.parse(r.body) as { id: string; type: string; resource: { id: string }; data: unknown };
 
 describe.each(ENGINES)('webhooks on %s', (engine) => {
   let t: TestContext;
@@ -26,7 +32,9 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
 
   beforeAll(async () => {
     // One connection per endpoint: endpoints on one host must not wait for each other's (the isolation test).
-    t = await createTestApp(engine, { config: { WEBHOOKS_ALLOW_LOOPBACK: 'true', WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_CONCURRENCY: '1' } });
+    t = await createTestApp(engine, {
+      config: { WEBHOOKS_ALLOW_LOOPBACK: 'true', WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_CONCURRENCY: '1' },
+    });
     forms = new ConsoleForms(injectSend(t.app));
     await forms.signIn(t.demo.user);
     ({ appId } = await forms.createApp('웹훅 시험'));
@@ -51,13 +59,23 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
 
   const writePost = async (text: string): Promise<number> => {
     const body = multipart([jsonPart({ text })]);
-    const res = await t.request({ method: 'POST', url: '/api/v1/posts', headers: { ...body.headers, ...bearer(token) }, payload: body.payload });
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/v1/posts',
+      headers: { ...body.headers, ...bearer(token) },
+      payload: body.payload,
+    });
     expect(res.statusCode, res.body).toBe(201);
     return res.json().postId as number;
   };
   const updatePost = async (id: number, text: string) => {
     const body = multipart([jsonPart({ text })]);
-    const res = await t.request({ method: 'PUT', url: `/api/v1/posts/${id}`, headers: { ...body.headers, ...bearer(token) }, payload: body.payload });
+    const res = await t.request({
+      method: 'PUT',
+      url: `/api/v1/posts/${id}`,
+      headers: { ...body.headers, ...bearer(token) },
+      payload: body.payload,
+    });
     expect(res.statusCode, res.body).toBe(200);
   };
   const settle = () => t.app.webhooks.settle();
@@ -65,9 +83,10 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
     t.clock.now += ms;
     await settle();
   };
-  const endpointPage = async (endpointId: string, query = '') => (await forms.browser.request('GET', `/console/apps/${appId}/webhooks/${endpointId}${query}`)).body;
+  const endpointPage = async (endpointId: string, query = '') =>
+    (await forms.browser.request('GET', `/console/apps/${appId}/webhooks/${endpointId}${query}`)).body;
 
-  it('shows the signing secret once and delivers a write signed per Standard Webhooks, the body the feed\'s item', async () => {
+  it("shows the signing secret once and delivers a write signed per Standard Webhooks, the body the feed's item", async () => {
     const cursor = (await t.get('/api/v1/changes?after=now')).json().nextCursor as string;
     const { endpointId, secret } = await forms.createEndpoint(appId, receiver.url());
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
@@ -87,7 +106,9 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
     expect(item).toMatchObject({ type: 'post.created', resource: { type: 'post', id: String(postId) } });
     expect(delivery!.headers['webhook-id']).toBe(item.id);
     expect(delivery!.headers['content-type']).toBe('application/json');
-    expect(() => new Webhook(`whsec_${Buffer.alloc(24, 7).toString('base64')}`).verify(delivery!.body, delivery!.headers)).toThrow();
+    expect(() =>
+      new Webhook(`whsec_${Buffer.alloc(24, 7).toString('base64')}`).verify(delivery!.body, delivery!.headers),
+    ).toThrow();
 
     const page = await endpointPage(endpointId);
     expect(page).toContain('post.created');
@@ -102,7 +123,12 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
     const ping = receiver.pings[0]!;
     const verified = await verifyWebhook(secret, ping.headers, ping.body);
     expect(new Webhook(secret).verify(ping.body, ping.headers)).toEqual(verified);
-    expect(verified).toMatchObject({ type: 'webhook.ping', test: true, resource: { type: 'webhook_endpoint', id: endpointId }, data: { endpointId, url: receiver.url(), types: ['post.updated'] } });
+    expect(verified).toMatchObject({
+      type: 'webhook.ping',
+      test: true,
+      resource: { type: 'webhook_endpoint', id: endpointId },
+      data: { endpointId, url: receiver.url(), types: ['post.updated'] },
+    });
     expect(receiver.received).toHaveLength(0);
 
     // A test event of a type the endpoint does not even want: shaped as that type's changes, the latest one's data.
@@ -110,25 +136,59 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
     await settle();
     const sent = await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/test`, { type: 'post.created' });
     expect(sent.status).toBe(303);
-    expect((await forms.browser.request('GET', sent.headers.location as string)).body).toContain(CONSOLE_TEXT.ko.wh.testSent);
+    expect((await forms.browser.request('GET', sent.headers.location as string)).body).toContain(
+      CONSOLE_TEXT.ko.wh.testSent,
+    );
     const gone = await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/test`, { type: 'event.deleted' });
     expect(gone.status).toBe(303);
-    expect((await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/test`, { type: 'post.exploded' })).status).toBe(400);
+    expect(
+      (await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/test`, { type: 'post.exploded' })).status,
+    ).toBe(400);
     await settle();
-    const tests = receiver.received.map((r) => new Webhook(secret).verify(r.body, r.headers) as { id: string; type: string; test?: boolean; resource: { id: string } | null; data: { postId?: number } | null });
-    expect(tests.map((e) => [e.type, e.test, e.data?.postId ?? null])).toEqual([['post.created', true, postId], ['event.deleted', true, null]]);
+    const tests = receiver.received.map(
+      (r) =>
+        new Webhook(secret).verify(r.body, r.headers) as {
+          id: string;
+          type: string;
+          test?: boolean;
+          resource: { id: string } | null;
+          data: { postId?: number } | null;
+        },
+    );
+    expect(tests.map((e) => [e.type, e.test, e.data?.postId ?? null])).toEqual([
+      ['post.created', true, postId],
+      ['event.deleted', true, null],
+    ]);
     // The feed holds no event.deleted: no resource to name, so no placeholder id either.
     expect(tests.map((e) => e.resource?.id ?? null)).toEqual([String(postId), null]);
     expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual(tests.map((e) => e.id));
     // The feed is untouched: a test event is no change.
-    expect(await t.db.database.db.selectFrom('change_events').select('position').where('event_id', 'in', tests.map((e) => e.id)).execute()).toEqual([]);
+    expect(
+      await t.db.database.db
+        .selectFrom('change_events')
+        .select('position')
+        .where(
+          'event_id',
+          'in',
+          tests.map((e) => e.id),
+        )
+        .execute(),
+    ).toEqual([]);
 
     // Listed with the endpoint's deliveries; a delivery's page shows the body it sends.
     const page = await endpointPage(endpointId);
     for (const type of ['webhook.ping', 'post.created', 'event.deleted']) expect(page).toContain(type);
-    const pingRow = await t.db.database.db.selectFrom('webhook_deliveries').select(['id', 'state']).where('endpoint_id', '=', endpointId).where('event_type', '=', 'webhook.ping').executeTakeFirstOrThrow();
+    const pingRow = await t.db.database.db
+      .selectFrom('webhook_deliveries')
+      .select(['id', 'state'])
+      .where('endpoint_id', '=', endpointId)
+      .where('event_type', '=', 'webhook.ping')
+      .executeTakeFirstOrThrow();
     expect(pingRow.state).toBe('delivered');
-    const detail = await forms.browser.request('GET', `/console/apps/${appId}/webhooks/${endpointId}/deliveries/${pingRow.id}`);
+    const detail = await forms.browser.request(
+      'GET',
+      `/console/apps/${appId}/webhooks/${endpointId}/deliveries/${pingRow.id}`,
+    );
     expect(detail.body).toContain('webhook_endpoint');
   });
 
@@ -165,9 +225,18 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
 
     const list = await endpointPage(endpointId);
     const deliveryId = /deliveries\/(dlv_[0-9A-Za-z]+)"/.exec(list)![1]!;
-    const detail = (await forms.browser.request('GET', `/console/apps/${appId}/webhooks/${endpointId}/deliveries/${deliveryId}`)).body;
-    const rows = [...detail.matchAll(/<tr>\s*<td>(\d+)<\/td>\s*<td>[^<]*<\/td>\s*<td>(\d+)/g)].map((m) => [Number(m[1]), Number(m[2])]);
-    expect(rows).toEqual([[3, 200], [2, 500], [1, 500]]);
+    const detail = (
+      await forms.browser.request('GET', `/console/apps/${appId}/webhooks/${endpointId}/deliveries/${deliveryId}`)
+    ).body;
+    const rows = [...detail.matchAll(/<tr>\s*<td>(\d+)<\/td>\s*<td>[^<]*<\/td>\s*<td>(\d+)/g)].map((m) => [
+      Number(m[1]),
+      Number(m[2]),
+    ]);
+    expect(rows).toEqual([
+      [3, 200],
+      [2, 500],
+      [1, 500],
+    ]);
     expect(detail).toContain(receiver.received[0]!.headers['webhook-id']);
   });
 
@@ -199,7 +268,7 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
     expect(receiver.received).toHaveLength(RETRY_DELAYS_MS.length + 2);
   });
 
-  it('keeps each resource\'s deliveries in order while other resources go ahead', async () => {
+  it("keeps each resource's deliveries in order while other resources go ahead", async () => {
     await forms.createEndpoint(appId, receiver.url());
     const held = new Set<string>();
     receiver.answer((r) => ({ status: held.has(payloadOf(r).resource.id) ? 500 : 204 }));
@@ -213,7 +282,12 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
     expect(seen()).toEqual([`post.created ${first}`, `post.created ${second}`]);
     held.clear();
     await advance(RETRY_DELAYS_MS[0]!);
-    expect(seen()).toEqual([`post.created ${first}`, `post.created ${second}`, `post.created ${first}`, `post.updated ${first}`]);
+    expect(seen()).toEqual([
+      `post.created ${first}`,
+      `post.created ${second}`,
+      `post.created ${first}`,
+      `post.updated ${first}`,
+    ]);
   });
 
   it('does not let a slow endpoint or a failing one hold up a healthy one', async () => {
@@ -222,14 +296,15 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
     const healthy = await forms.createEndpoint(appId, receiver.url('/healthy'));
     const answered: string[] = [];
     // The receiver tells the endpoints apart by the secret that verifies the delivery.
-    const which = (r: Received) => [slow, failing, healthy].find((e) => {
-      try {
-        new Webhook(e.secret).verify(r.body, r.headers);
-        return true;
-      } catch {
-        return false;
-      }
-    });
+    const which = (r: Received) =>
+      [slow, failing, healthy].find((e) => {
+        try {
+          new Webhook(e.secret).verify(r.body, r.headers);
+          return true;
+        } catch {
+          return false;
+        }
+      });
     receiver.answer((r) => {
       const endpoint = which(r);
       if (endpoint === slow) return { status: 204, delayMs: 3_000 };
@@ -256,19 +331,31 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
 
     const list = await endpointPage(endpointId);
     const deliveryId = /deliveries\/(dlv_[0-9A-Za-z]+)"/.exec(list)![1]!;
-    const redelivered = await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/deliveries/${deliveryId}/redeliver`);
+    const redelivered = await forms.post(
+      `/console/apps/${appId}/webhooks/${endpointId}/deliveries/${deliveryId}/redeliver`,
+    );
     expect(redelivered.status).toBe(303);
     await settle();
     expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([firstId, firstId]);
 
     const minute = (ms: number) => new Date(ms).toISOString().slice(0, 16);
-    const replay = await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/replay`, { from: minute(t.clock.now - 60_000), to: minute(t.clock.now) });
+    const replay = await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/replay`, {
+      from: minute(t.clock.now - 60_000),
+      to: minute(t.clock.now),
+    });
     expect(replay.status, replay.body).toBe(200);
     await settle();
     const replayed = receiver.received.slice(2).map((r) => payloadOf(r).resource.id);
     expect(replayed).toContain(String(before));
     expect(replayed).toContain(String(after));
-    expect((await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/replay`, { from: 'yesterday', to: minute(t.clock.now) })).status).toBe(400);
+    expect(
+      (
+        await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/replay`, {
+          from: 'yesterday',
+          to: minute(t.clock.now),
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it('sends nothing of a deleted post again: its pending retry, a redelivery and a replay carry its changes without content', async () => {
@@ -285,28 +372,56 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
 
     // The pending retry of post.created, then post.deleted.
     await advance(RETRY_DELAYS_MS[0]!);
-    expect(receiver.received.slice(1).map((r) => [payloadOf(r).type, payloadOf(r).data])).toEqual([['post.created', null], ['post.deleted', null]]);
+    expect(receiver.received.slice(1).map((r) => [payloadOf(r).type, payloadOf(r).data])).toEqual([
+      ['post.created', null],
+      ['post.deleted', null],
+    ]);
     expect(receiver.received[1]!.headers['webhook-id']).toBe(receiver.received[0]!.headers['webhook-id']);
 
     const list = await endpointPage(endpointId);
     // The page lists the endpoint's ping and the post's two changes; the changes are sent again.
-    const pings = (await t.db.database.db.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', endpointId).where('payload', 'is not', null).execute()).map((d) => d.id);
-    const deliveryIds = [...list.matchAll(/deliveries\/(dlv_[0-9A-Za-z]+)"/g)].map((m) => m[1]!).filter((id) => !pings.includes(id));
+    const pings = (
+      await t.db.database.db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('endpoint_id', '=', endpointId)
+        .where('payload', 'is not', null)
+        .execute()
+    ).map((d) => d.id);
+    const deliveryIds = [...list.matchAll(/deliveries\/(dlv_[0-9A-Za-z]+)"/g)]
+      .map((m) => m[1]!)
+      .filter((id) => !pings.includes(id));
     expect(pings).toHaveLength(1);
     expect(deliveryIds).toHaveLength(2);
     for (const deliveryId of deliveryIds) {
-      expect((await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/deliveries/${deliveryId}/redeliver`)).status).toBe(303);
+      expect(
+        (await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/deliveries/${deliveryId}/redeliver`)).status,
+      ).toBe(303);
     }
     await settle();
     const minute = (ms: number) => new Date(ms).toISOString().slice(0, 16);
-    expect((await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/replay`, { from: minute(t.clock.now - 3_600_000), to: minute(t.clock.now) })).status).toBe(200);
+    expect(
+      (
+        await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/replay`, {
+          from: minute(t.clock.now - 3_600_000),
+          to: minute(t.clock.now),
+        })
+      ).status,
+    ).toBe(200);
     await settle();
     // The replay sends the range's other changes too (earlier tests' posts); this post's: the retry and the deletion,
     // the two redeliveries, the replay's two.
     const later = receiver.received.slice(1);
     const ofPost = later.filter((r) => payloadOf(r).resource.id === String(post));
     // (A redelivery may go out as soon as it is asked for: the order among the sends again is not the point here.)
-    expect(ofPost.map((r) => payloadOf(r).type).sort()).toEqual(['post.created', 'post.created', 'post.created', 'post.deleted', 'post.deleted', 'post.deleted']);
+    expect(ofPost.map((r) => payloadOf(r).type).sort()).toEqual([
+      'post.created',
+      'post.created',
+      'post.created',
+      'post.deleted',
+      'post.deleted',
+      'post.deleted',
+    ]);
     for (const r of ofPost) {
       expect(payloadOf(r).data).toBeNull();
       expect(() => new Webhook(secret).verify(r.body, r.headers)).not.toThrow();
@@ -324,50 +439,71 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
     // (WEBHOOK_CONCURRENCY=1), and the second post is deleted while the receiver answers the first.
     receiver.answer(async (received) => {
       if (JSON.parse(received.body).resource.id === String(first)) {
-        expect((await t.request({ method: 'DELETE', url: `/api/v1/posts/${second}`, headers: bearer(token) })).statusCode).toBe(204);
+        expect(
+          (await t.request({ method: 'DELETE', url: `/api/v1/posts/${second}`, headers: bearer(token) })).statusCode,
+        ).toBe(204);
       }
       return { status: 200 };
     });
     const minute = new Date(t.clock.now).toISOString().slice(0, 16);
-    expect((await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/replay`, { from: minute, to: minute })).status).toBe(200);
+    expect(
+      (await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/replay`, { from: minute, to: minute })).status,
+    ).toBe(200);
     await settle();
     const replayed = receiver.received.slice(sent);
     const ofSecond = replayed.map(payloadOf).filter((p) => p.resource.id === String(second));
-    expect(ofSecond.map((p) => [p.type, p.data])).toEqual([['post.created', null], ['post.deleted', null]]);
+    expect(ofSecond.map((p) => [p.type, p.data])).toEqual([
+      ['post.created', null],
+      ['post.deleted', null],
+    ]);
     for (const r of replayed) expect(r.body).not.toContain('deleted-mid-round-canary');
   });
 
-  it.each(['the app is deleted', 'the endpoint is disabled'])('sends nothing more once %s, a round under way included', async (what) => {
-    t.clock.now += 60_000; // a minute of its own: the replay below holds this test's changes only
-    const own = await forms.createApp(`멈춤 ${what}`);
-    const { endpointId } = await forms.createEndpoint(own.appId, receiver.url());
-    const posts = [await writePost('멈추기 전 1'), await writePost('멈추기 전 2'), await writePost('멈추기 전 3')];
-    await settle();
-    const sent = receiver.received.length;
-    // A replay queues the three creations into one round; they go out one at a time (WEBHOOK_CONCURRENCY=1), and the
-    // owner acts while the receiver answers the first.
-    receiver.answer(async (received) => {
-      if (JSON.parse(received.body).resource.id === String(posts[0])) {
-        const stop = what === 'the app is deleted'
-          ? await forms.post(`/console/apps/${own.appId}/delete`, { confirm: 'yes' })
-          : await forms.post(`/console/apps/${own.appId}/webhooks/${endpointId}/disable`, { confirm: 'yes' });
-        expect(stop.status).toBe(what === 'the app is deleted' ? 303 : 200);
-      }
-      return { status: 500 };
-    });
-    const minute = new Date(t.clock.now).toISOString().slice(0, 16);
-    expect((await forms.post(`/console/apps/${own.appId}/webhooks/${endpointId}/replay`, { from: minute, to: minute })).status).toBe(200);
-    await settle();
-    await advance(RETRY_DELAYS_MS[0]!);
-    expect(receiver.received.slice(sent).map((r) => payloadOf(r).resource.id)).toEqual([String(posts[0])]);
-    const left = await t.db.database.db.selectFrom('webhook_deliveries').select(['state']).where('endpoint_id', '=', endpointId).where('payload', 'is', null).execute();
-    // Disabled: the attempt on the wire is recorded and, failed, given up like the rest, none left to send on enabling.
-    expect(left.map((d) => d.state)).toEqual(what === 'the app is deleted' ? [] : ['failed', 'failed', 'failed']);
-  });
+  it.each(['the app is deleted', 'the endpoint is disabled'])(
+    'sends nothing more once %s, a round under way included',
+    async (what) => {
+      t.clock.now += 60_000; // a minute of its own: the replay below holds this test's changes only
+      const own = await forms.createApp(`멈춤 ${what}`);
+      const { endpointId } = await forms.createEndpoint(own.appId, receiver.url());
+      const posts = [await writePost('멈추기 전 1'), await writePost('멈추기 전 2'), await writePost('멈추기 전 3')];
+      await settle();
+      const sent = receiver.received.length;
+      // A replay queues the three creations into one round; they go out one at a time (WEBHOOK_CONCURRENCY=1), and the
+      // owner acts while the receiver answers the first.
+      receiver.answer(async (received) => {
+        if (JSON.parse(received.body).resource.id === String(posts[0])) {
+          const stop =
+            what === 'the app is deleted'
+              ? await forms.post(`/console/apps/${own.appId}/delete`, { confirm: 'yes' })
+              : await forms.post(`/console/apps/${own.appId}/webhooks/${endpointId}/disable`, { confirm: 'yes' });
+          expect(stop.status).toBe(what === 'the app is deleted' ? 303 : 200);
+        }
+        return { status: 500 };
+      });
+      const minute = new Date(t.clock.now).toISOString().slice(0, 16);
+      expect(
+        (await forms.post(`/console/apps/${own.appId}/webhooks/${endpointId}/replay`, { from: minute, to: minute }))
+          .status,
+      ).toBe(200);
+      await settle();
+      await advance(RETRY_DELAYS_MS[0]!);
+      expect(receiver.received.slice(sent).map((r) => payloadOf(r).resource.id)).toEqual([String(posts[0])]);
+      const left = await t.db.database.db
+        .selectFrom('webhook_deliveries')
+        .select(['state'])
+        .where('endpoint_id', '=', endpointId)
+        .where('payload', 'is', null)
+        .execute();
+      // Disabled: the attempt on the wire is recorded and, failed, given up like the rest, none left to send on enabling.
+      expect(left.map((d) => d.state)).toEqual(what === 'the app is deleted' ? [] : ['failed', 'failed', 'failed']);
+    },
+  );
 
-  it('signs with both secrets while a rotated secret\'s overlap runs, then with the new one only', async () => {
+  it("signs with both secrets while a rotated secret's overlap runs, then with the new one only", async () => {
     const { endpointId, secret: old } = await forms.createEndpoint(appId, receiver.url());
-    const rotated = await forms.shown(await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/rotate-secret`, { overlap: '1h' }));
+    const rotated = await forms.shown(
+      await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/rotate-secret`, { overlap: '1h' }),
+    );
     const fresh = /id="signing-secret">([^<]+)</.exec(rotated.body)![1]!;
     expect(fresh).not.toBe(old);
     await writePost('겹치는 동안');
@@ -391,10 +527,14 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
     // Sent as the write commits; the endpoint's run then lingers for more, holding what it read of the endpoint.
     await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(1);
     expect(() => new Webhook(old).verify(receiver.received[0]!.body, receiver.received[0]!.headers)).not.toThrow();
-    const rotated = await forms.shown(await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/rotate-secret`, { overlap: 'none' }));
+    const rotated = await forms.shown(
+      await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/rotate-secret`, { overlap: 'none' }),
+    );
     const fresh = /id="signing-secret">([^<]+)</.exec(rotated.body)![1]!;
     const deliveryId = /deliveries\/(dlv_[0-9A-Za-z]+)"/.exec(await endpointPage(endpointId))![1]!;
-    expect((await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/deliveries/${deliveryId}/redeliver`)).status).toBe(303);
+    expect(
+      (await forms.post(`/console/apps/${appId}/webhooks/${endpointId}/deliveries/${deliveryId}/redeliver`)).status,
+    ).toBe(303);
     // The next look for work (the poll's) finds the redelivery and wakes the lingering run.
     t.app.webhooks.wake();
     await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(2);
@@ -406,7 +546,14 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
   });
 
   it('refuses targets outside the rules in the form, keeping what was typed', async () => {
-    for (const url of ['https://10.0.0.8/hooks', 'https://169.254.169.254/latest', 'http://example.com/hooks', 'ftp://example.com', 'https://user:pw@example.com/x', 'not a url']) {
+    for (const url of [
+      'https://10.0.0.8/hooks',
+      'https://169.254.169.254/latest',
+      'http://example.com/hooks',
+      'ftp://example.com',
+      'https://user:pw@example.com/x',
+      'not a url',
+    ]) {
       const res = await forms.post(`/console/apps/${appId}/webhooks`, { url });
       expect(res.status, url).toBe(400);
       expect(res.body).toContain('aria-invalid="true"');
@@ -414,13 +561,15 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
     expect(await t.db.database.db.selectFrom('webhook_endpoints').select('id').execute()).toEqual([]);
   });
 
-  it('keeps another user\'s endpoints out of reach (404)', async () => {
+  it("keeps another user's endpoints out of reach (404)", async () => {
     const { endpointId } = await forms.createEndpoint(appId, receiver.url());
     const stranger = new ConsoleForms(injectSend(t.app));
     const { createUser } = await import('./helpers/tokens.js');
     await stranger.signIn(await createUser(t, `stranger-${engine}`));
     expect((await stranger.browser.request('GET', `/console/apps/${appId}/webhooks/${endpointId}`)).status).toBe(404);
-    expect((await stranger.post(`/console/apps/${appId}/webhooks/${endpointId}/delete`, { confirm: 'yes' })).status).toBe(404);
+    expect(
+      (await stranger.post(`/console/apps/${appId}/webhooks/${endpointId}/delete`, { confirm: 'yes' })).status,
+    ).toBe(404);
   });
 });
 
@@ -435,7 +584,7 @@ describe('where deliveries may go', () => {
     expect(targetProblem('https://192.168.1.20/in', true)).not.toBeNull();
   });
 
-  it('checks the address a delivery connects to, whatever the endpoint\'s row says', async () => {
+  it("checks the address a delivery connects to, whatever the endpoint's row says", async () => {
     const t = await createTestApp('sqlite');
     const receiver = await startReceiver();
     try {
@@ -445,15 +594,30 @@ describe('where deliveries may go', () => {
       const token = await accessToken(t, 'post:write');
       // As an older rule or a hand edit might leave them: a literal loopback address, and a name that resolves to one;
       // and a name that resolves to nothing at all (.invalid never does).
-      for (const url of [receiver.url(), receiver.url().replace('127.0.0.1', 'localhost'), 'https://no-such-host.invalid/in']) {
+      for (const url of [
+        receiver.url(),
+        receiver.url().replace('127.0.0.1', 'localhost'),
+        'https://no-such-host.invalid/in',
+      ]) {
         const { endpointId } = await forms.createEndpoint(appId, 'https://hooks.example.com/in');
         await t.db.database.db.updateTable('webhook_endpoints').set({ url }).where('id', '=', endpointId).execute();
       }
       const body = multipart([jsonPart({ text: '보내면 안 되는 곳' })]);
-      expect((await t.request({ method: 'POST', url: '/api/v1/posts', headers: { ...body.headers, ...bearer(token) }, payload: body.payload })).statusCode).toBe(201);
+      expect(
+        (
+          await t.request({
+            method: 'POST',
+            url: '/api/v1/posts',
+            headers: { ...body.headers, ...bearer(token) },
+            payload: body.payload,
+          })
+        ).statusCode,
+      ).toBe(201);
       await t.app.webhooks.settle();
       expect(receiver.received).toEqual([]);
-      const errors = (await t.db.database.db.selectFrom('webhook_attempts').select('error').execute()).map((a) => a.error);
+      const errors = (await t.db.database.db.selectFrom('webhook_attempts').select('error').execute()).map(
+        (a) => a.error,
+      );
       // Each endpoint's ping and the post's change: six attempts, none sent.
       expect(errors).toHaveLength(6);
       expect(errors.join('\n')).toMatch(/127\.0\.0\.1 is not an address webhooks may be sent to/);
@@ -492,14 +656,26 @@ describe.each(ENGINES)('webhooks from two instances on %s', (engine) => {
     for (let i = 0; i < 12; i++) {
       const base = i % 2 === 0 ? first.base : second.base;
       const body = multipart([jsonPart({ text: `두 인스턴스 ${i}` })]);
-      const created = await fetch(`${base}/api/v1/posts`, { method: 'POST', headers: { ...body.headers, ...bearer(token) }, body: body.payload });
+      const created = await fetch(`${base}/api/v1/posts`, {
+        method: 'POST',
+        headers: { ...body.headers, ...bearer(token) },
+        body: body.payload,
+      });
       expect(created.status).toBe(201);
-      const id = (await created.json() as { postId: number }).postId;
+      const id = ((await created.json()) as { postId: number }).postId;
       written.push(id);
       const edit = multipart([jsonPart({ text: `두 인스턴스 ${i} 고침` })]);
       // The edit through the other instance: its change must still follow the creation's.
       const other = base === first.base ? second.base : first.base;
-      expect((await fetch(`${other}/api/v1/posts/${id}`, { method: 'PUT', headers: { ...edit.headers, ...bearer(token) }, body: edit.payload })).status).toBe(200);
+      expect(
+        (
+          await fetch(`${other}/api/v1/posts/${id}`, {
+            method: 'PUT',
+            headers: { ...edit.headers, ...bearer(token) },
+            body: edit.payload,
+          })
+        ).status,
+      ).toBe(200);
     }
     await expect.poll(() => receiver.received.length, { timeout: 15_000, interval: 50 }).toBe(written.length * 2);
     await new Promise((r) => setTimeout(r, 600));
@@ -508,7 +684,12 @@ describe.each(ENGINES)('webhooks from two instances on %s', (engine) => {
     expect(new Set(ids).size).toBe(ids.length);
     for (const r of receiver.received) expect(() => new Webhook(secret).verify(r.body, r.headers)).not.toThrow();
     for (const id of written) {
-      expect(receiver.received.map(payloadOf).filter((p) => p.resource.id === String(id)).map((p) => p.type)).toEqual(['post.created', 'post.updated']);
+      expect(
+        receiver.received
+          .map(payloadOf)
+          .filter((p) => p.resource.id === String(id))
+          .map((p) => p.type),
+      ).toEqual(['post.created', 'post.updated']);
     }
   });
 });
@@ -519,7 +700,18 @@ describe.each(ENGINES)('webhooks on one listening instance on %s', (engine) => {
   /** The service's error-level log lines. */
   const errors: string[] = [];
   beforeAll(async () => {
-    s = await startListeningApp(engine, { WEBHOOKS_ALLOW_LOOPBACK: 'true' }, { level: 'error', stream: { write: (line: string) => { errors.push(line); } } });
+    s = await startListeningApp(
+      engine,
+      { WEBHOOKS_ALLOW_LOOPBACK: 'true' },
+      {
+        level: 'error',
+        stream: {
+          write: (line: string) => {
+            errors.push(line);
+          },
+        },
+      },
+    );
     receiver = await startReceiver();
   });
   afterAll(async () => {
@@ -535,7 +727,15 @@ describe.each(ENGINES)('webhooks on one listening instance on %s', (engine) => {
     const token = await accessToken({ app: s.app, demo: s.demo } as TestContext, 'post:write');
     const write = async (text: string) => {
       const body = multipart([jsonPart({ text })]);
-      expect((await fetch(`${s.base}/api/v1/posts`, { method: 'POST', headers: { ...body.headers, ...bearer(token) }, body: body.payload })).status).toBe(201);
+      expect(
+        (
+          await fetch(`${s.base}/api/v1/posts`, {
+            method: 'POST',
+            headers: { ...body.headers, ...bearer(token) },
+            body: body.payload,
+          })
+        ).status,
+      ).toBe(201);
     };
     await write('지우기 전');
     await expect.poll(() => receiver.received.length, { timeout: 10_000, interval: 20 }).toBe(1);
@@ -547,19 +747,41 @@ describe.each(ENGINES)('webhooks on one listening instance on %s', (engine) => {
     expect(errors).toEqual([]);
   });
 
-  it('lets no builder\'s slow endpoints delay another builder\'s: 210 endpoints answering after 4 s beside one healthy endpoint', async () => {
+  it("lets no builder's slow endpoints delay another builder's: 210 endpoints answering after 4 s beside one healthy endpoint", async () => {
     const { db } = s.db.database;
     const crowd = new WebhookEndpoints(db, keyEncryptionKey(s.config.signingKeySecret, s.config.dataDir), 10);
     // Builder X: 21 apps of 10 endpoints each, every one answering after 4 s (the issue's reproduction: more endpoints
     // than an instance works at once). Builder Y: one app, one endpoint that answers at once.
     for (let i = 0; i < 21; i++) {
-      const { id } = await db.insertInto('apps').values({ name: `느린 앱 ${i}`, description: '', owner_user_id: s.demo.user.id, created_at: Date.now(), homepage_url: null, privacy_url: null, deleted_at: null })
-        .returning('id').executeTakeFirstOrThrow();
+      const { id } = await db
+        .insertInto('apps')
+        .values({
+          name: `느린 앱 ${i}`,
+          description: '',
+          owner_user_id: s.demo.user.id,
+          created_at: Date.now(),
+          homepage_url: null,
+          privacy_url: null,
+          deleted_at: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       for (let j = 0; j < 10; j++) await crowd.create(id, receiver.url(`/slow-${i}-${j}`), [], Date.now());
     }
     const other = await createUser({ db: s.db, clock: { now: Date.now() } } as unknown as TestContext, 'other-builder');
-    const { id: otherApp } = await db.insertInto('apps').values({ name: '다른 빌더', description: '', owner_user_id: other.id, created_at: Date.now(), homepage_url: null, privacy_url: null, deleted_at: null })
-      .returning('id').executeTakeFirstOrThrow();
+    const { id: otherApp } = await db
+      .insertInto('apps')
+      .values({
+        name: '다른 빌더',
+        description: '',
+        owner_user_id: other.id,
+        created_at: Date.now(),
+        homepage_url: null,
+        privacy_url: null,
+        deleted_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await crowd.create(otherApp, receiver.url('/healthy'), [], Date.now());
     let open = 0;
     let mostOpen = 0;
@@ -572,15 +794,25 @@ describe.each(ENGINES)('webhooks on one listening instance on %s', (engine) => {
     });
     const token = await accessToken({ app: s.app, demo: s.demo } as TestContext, 'post:write');
     const body = multipart([jsonPart({ text: '공정한 배달' })]);
-    const written = await fetch(`${s.base}/api/v1/posts`, { method: 'POST', headers: { ...body.headers, ...bearer(token) }, body: body.payload });
+    const written = await fetch(`${s.base}/api/v1/posts`, {
+      method: 'POST',
+      headers: { ...body.headers, ...bearer(token) },
+      body: body.payload,
+    });
     expect(written.status).toBe(201);
     const answered = Date.now();
     // The healthy endpoint's delivery arrives while every slow one still waits for its answer.
-    await expect.poll(() => receiver.received.some((r) => r.path === '/healthy'), { timeout: 3_500, interval: 10 }).toBe(true);
+    await expect
+      .poll(() => receiver.received.some((r) => r.path === '/healthy'), { timeout: 3_500, interval: 10 })
+      .toBe(true);
     const healthy = receiver.received.find((r) => r.path === '/healthy')!;
-    console.warn(`[webhooks, ${engine}] the other builder's delivery arrived ${healthy.at - answered} ms after the write's answer, beside 210 slow endpoints`);
+    console.warn(
+      `[webhooks, ${engine}] the other builder's delivery arrived ${healthy.at - answered} ms after the write's answer, beside 210 slow endpoints`,
+    );
     // Builder X never has more than WEBHOOK_BUILDER_CONCURRENCY (32) deliveries on the wire at once.
-    await expect.poll(() => receiver.received.filter((r) => r.path.startsWith('/slow')).length, { timeout: 5_000, interval: 50 }).toBeGreaterThanOrEqual(32);
+    await expect
+      .poll(() => receiver.received.filter((r) => r.path.startsWith('/slow')).length, { timeout: 5_000, interval: 50 })
+      .toBeGreaterThanOrEqual(32);
     expect(mostOpen).toBe(32);
     await db.deleteFrom('webhook_endpoints').execute();
     receiver.reset();

@@ -9,38 +9,73 @@ const NOW = Date.parse('2026-11-29T09:00:00Z');
 
 describe.each(ENGINES)('a write unit on %s', (engine) => {
   let test: TestDatabase;
-  beforeAll(async () => { test = await createTestDatabase(engine); });
-  afterAll(async () => { await test.database.close(); await test.drop(); });
+  beforeAll(async () => {
+    test = await createTestDatabase(engine);
+  });
+  afterAll(async () => {
+    await test.database.close();
+    await test.drop();
+  });
 
   const db = () => test.database.db;
-  const versions = async () => Object.fromEntries((await db().selectFrom('data_version_slots').select('name')
-    .select((eb) => eb.fn.sum<number | string>('version').as('version')).groupBy('name').execute()).map((r) => [r.name, Number(r.version)]));
-  const searchLog = async () => (await db().selectFrom('search_changes').select(['kind', 'doc_id', 'created_at']).orderBy('id').execute())
-    .map((r) => ({ ...r, doc_id: Number(r.doc_id), created_at: Number(r.created_at) }));
-  const feed = () => db().selectFrom('change_events').select(['type', 'resource_id', 'occurred_at']).orderBy('position').execute();
+  const versions = async () =>
+    Object.fromEntries(
+      (
+        await db()
+          .selectFrom('data_version_slots')
+          .select('name')
+          .select((eb) => eb.fn.sum<number | string>('version').as('version'))
+          .groupBy('name')
+          .execute()
+      ).map((r) => [r.name, Number(r.version)]),
+    );
+  const searchLog = async () =>
+    (await db().selectFrom('search_changes').select(['kind', 'doc_id', 'created_at']).orderBy('id').execute()).map(
+      (r) => ({ ...r, doc_id: Number(r.doc_id), created_at: Number(r.created_at) }),
+    );
+  const feed = () =>
+    db().selectFrom('change_events').select(['type', 'resource_id', 'occurred_at']).orderBy('position').execute();
 
   it('records each effect its resource type has, once per transaction, and hands the feed its changes after the commit', async () => {
     const before = await versions();
     const handed: ChangeRow[][] = [];
     let publishedDuringTransaction = false;
-    await writeTransaction(db(), { publish: async (rows) => { handed.push(rows ?? []); } }, (unit) => unit, async (unit) => {
-      await unit.record(NOW, { resource: 'post', id: 7, change: 'post.created', companyId: null },
-        { resource: 'post', id: 8, change: 'post.updated', companyId: null });
-      await unit.record(NOW, { resource: 'job', id: 3, change: null, companyId: null });
-      await unit.record(NOW, { resource: 'event', id: 'evt-1', change: 'event.deleted', companyId: null });
-      publishedDuringTransaction = handed.length > 0;
-    });
+    await writeTransaction(
+      db(),
+      {
+        publish: async (rows) => {
+          handed.push(rows ?? []);
+        },
+      },
+      (unit) => unit,
+      async (unit) => {
+        await unit.record(
+          NOW,
+          { resource: 'post', id: 7, change: 'post.created', companyId: null },
+          { resource: 'post', id: 8, change: 'post.updated', companyId: null },
+        );
+        await unit.record(NOW, { resource: 'job', id: 3, change: null, companyId: null });
+        await unit.record(NOW, { resource: 'event', id: 'evt-1', change: 'event.deleted', companyId: null });
+        publishedDuringTransaction = handed.length > 0;
+      },
+    );
     await new Promise((resolve) => setImmediate(resolve));
 
     expect(await searchLog()).toEqual([
-      { kind: 'post', doc_id: 7, created_at: NOW }, { kind: 'post', doc_id: 8, created_at: NOW }, { kind: 'job', doc_id: 3, created_at: NOW },
+      { kind: 'post', doc_id: 7, created_at: NOW },
+      { kind: 'post', doc_id: 8, created_at: NOW },
+      { kind: 'job', doc_id: 3, created_at: NOW },
     ]);
     const after = await versions();
     // The version grows by the number of documents written; events have none.
     expect({ posts: after.posts! - before.posts!, jobs: after.jobs! - before.jobs! }).toEqual({ posts: 2, jobs: 1 });
     expect(Object.keys(after).sort()).toEqual(['jobs', 'posts']);
     // A draft job's write is no change of the feed.
-    expect((await feed()).map((r) => [r.type, r.resource_id])).toEqual([['post.created', '7'], ['post.updated', '8'], ['event.deleted', 'evt-1']]);
+    expect((await feed()).map((r) => [r.type, r.resource_id])).toEqual([
+      ['post.created', '7'],
+      ['post.updated', '8'],
+      ['event.deleted', 'evt-1'],
+    ]);
     expect(publishedDuringTransaction).toBe(false);
     expect(handed.flat().map((r) => r.type)).toEqual(['post.created', 'post.updated', 'event.deleted']);
   });
@@ -48,22 +83,36 @@ describe.each(ENGINES)('a write unit on %s', (engine) => {
   it('leaves nothing behind when the transaction rolls back, and hands the feed nothing', async () => {
     const [log, changes, version] = [await searchLog(), await feed(), await versions()];
     const handed: Array<ChangeRow[] | undefined> = [];
-    await expect(writeTransaction(db(), { publish: async (rows) => { handed.push(rows); } }, (unit) => unit, async (unit) => {
-      await unit.record(NOW, { resource: 'post', id: 9, change: 'post.created', companyId: null });
-      throw new Error('the write failed');
-    })).rejects.toThrow('the write failed');
+    await expect(
+      writeTransaction(
+        db(),
+        {
+          publish: async (rows) => {
+            handed.push(rows);
+          },
+        },
+        (unit) => unit,
+        async (unit) => {
+          await unit.record(NOW, { resource: 'post', id: 9, change: 'post.created', companyId: null });
+          throw new Error('the write failed');
+        },
+      ),
+    ).rejects.toThrow('the write failed');
     expect([await searchLog(), await feed(), await versions()]).toEqual([log, changes, version]);
     expect(handed).toEqual([]);
   });
 });
 
 describe('where write effects are recorded', () => {
-  it('no area records an effect by hand: every write goes through its transaction\'s unit', () => {
+  it("no area records an effect by hand: every write goes through its transaction's unit", () => {
     const areas = path.resolve('src/modules');
     const files = fs.readdirSync(areas, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
-    const byHand = files.filter((file) => /\b(recordSearchChanges|bumpDataVersion|recordChanges)\b/.test(fs.readFileSync(path.join(areas, file), 'utf8')));
+    const byHand = files.filter((file) =>
+      /\b(recordSearchChanges|bumpDataVersion|recordChanges)\b/.test(fs.readFileSync(path.join(areas, file), 'utf8')),
+    );
     expect(byHand).toEqual([]);
-    expect(files.filter((file) => fs.readFileSync(path.join(areas, file), 'utf8').includes('writes/write-unit.js')).sort())
-      .toEqual(['events/event-write-repository.ts', 'jobs/job-write-repository.ts', 'posts/post-write-repository.ts']);
+    expect(
+      files.filter((file) => fs.readFileSync(path.join(areas, file), 'utf8').includes('writes/write-unit.js')).sort(),
+    ).toEqual(['events/event-write-repository.ts', 'jobs/job-write-repository.ts', 'posts/post-write-repository.ts']);
   });
 });

@@ -18,20 +18,30 @@ type PathOf<O extends OperationId> = NonNullable<Params<O>['path']>;
 type QueryOf<O extends OperationId> = NonNullable<Params<O>['query']>;
 type BodyOf<O extends OperationId> = operations[O] extends { requestBody: { content: infer C } }
   ? C[keyof C]
-  : operations[O] extends { requestBody?: { content: infer C } } ? C[keyof C] | undefined : never;
+  : operations[O] extends { requestBody?: { content: infer C } }
+    ? C[keyof C] | undefined
+    : never;
 type JsonOf<R> = R extends { content: { 'application/json': infer J } } ? J : undefined;
 type Responses<O extends OperationId> = operations[O]['responses'];
 
 /** What an operation answers with: its 200 or 201 body, or undefined for 204. */
-export type ResultOf<O extends OperationId> = 200 extends keyof Responses<O> ? JsonOf<Responses<O>[200]>
-  : 201 extends keyof Responses<O> ? JsonOf<Responses<O>[201]> : undefined;
+export type ResultOf<O extends OperationId> = 200 extends keyof Responses<O>
+  ? JsonOf<Responses<O>[200]>
+  : 201 extends keyof Responses<O>
+    ? JsonOf<Responses<O>[201]>
+    : undefined;
 
 /** The input of an operation: path parameters, query, body, and per-call options. */
-export type InputOf<O extends OperationId> =
-  & ([PathOf<O>] extends [never] ? { path?: undefined } : { path: PathOf<O> })
-  & ([QueryOf<O>] extends [never] ? { query?: undefined } : { query?: QueryOf<O> })
-  & ([BodyOf<O>] extends [never] ? { body?: undefined } : undefined extends BodyOf<O> ? { body?: BodyOf<O> } : { body: BodyOf<O> })
-  & CallOptions;
+export type InputOf<O extends OperationId> = ([PathOf<O>] extends [never]
+  ? { path?: undefined }
+  : { path: PathOf<O> }) &
+  ([QueryOf<O>] extends [never] ? { query?: undefined } : { query?: QueryOf<O> }) &
+  ([BodyOf<O>] extends [never]
+    ? { body?: undefined }
+    : undefined extends BodyOf<O>
+      ? { body?: BodyOf<O> }
+      : { body: BodyOf<O> }) &
+  CallOptions;
 
 export interface CallOptions {
   /** Accept-Language of this call (the client's `language` otherwise). */
@@ -43,9 +53,12 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-type Args<O extends OperationId> = Record<string, never> extends InputOf<O> ? [input?: InputOf<O>] : [input: InputOf<O>];
+type Args<O extends OperationId> =
+  Record<string, never> extends InputOf<O> ? [input?: InputOf<O>] : [input: InputOf<O>];
 
-export type PagedOperationId = { [O in OperationId]: (typeof OPERATIONS)[O]['paged'] extends true ? O : never }[OperationId];
+export type PagedOperationId = {
+  [O in OperationId]: (typeof OPERATIONS)[O]['paged'] extends true ? O : never;
+}[OperationId];
 export type ItemOf<O extends OperationId> = ResultOf<O> extends { items: Array<infer I> } ? I : never;
 
 type Schemas = components['schemas'];
@@ -59,12 +72,19 @@ type Shown = { post: Schemas['PostDetail']; job: Schemas['JobDetail']; event: Sc
 export type Change = {
   [T in ChangeEvent['type']]: Omit<ChangeEvent, 'type' | 'data'> & {
     type: T;
-    data: T extends `${string}.deleted` ? null : T extends `${infer R extends keyof Shown}.${string}` ? Shown[R] | null : never;
+    data: T extends `${string}.deleted`
+      ? null
+      : T extends `${infer R extends keyof Shown}.${string}`
+        ? Shown[R] | null
+        : never;
   };
 }[ChangeEvent['type']];
 
 /** One page of the change feed: its changes, and the cursor to keep once they are handled. */
-export interface ChangePage { changes: Change[]; nextCursor: string }
+export interface ChangePage {
+  changes: Change[];
+  nextCursor: string;
+}
 
 export type Client = { [O in OperationId]: (...args: Args<O>) => Promise<ResultOf<O>> } & {
   /** Every item of a list, page after page from `query.page` (1 by default) to the last. */
@@ -123,13 +143,19 @@ export function createClient(options: ClientOptions): Client {
   const sleep = options.sleep ?? defaultSleep;
   const retries = options.retry?.retries ?? 3;
   const maxDelayMs = options.retry?.maxDelayMs ?? 60_000;
-  const tokens: TokenSource | undefined = typeof options.auth === 'string' ? { accessToken: async () => options.auth as string } : options.auth;
+  const tokens: TokenSource | undefined =
+    typeof options.auth === 'string' ? { accessToken: async () => options.auth as string } : options.auth;
 
-  async function call(operationId: OperationId, input: Partial<InputOf<OperationId>> & Record<string, unknown> = {}): Promise<unknown> {
+  async function call(
+    operationId: OperationId,
+    input: Partial<InputOf<OperationId>> & Record<string, unknown> = {},
+  ): Promise<unknown> {
     const op = OPERATIONS[operationId];
-    const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String((input.path as Record<string, unknown> | undefined)?.[name])));
+    const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+      encodeURIComponent(String((input.path as Record<string, unknown> | undefined)?.[name])),
+    );
     const url = new URL(path + queryString(input.query as Record<string, unknown> | undefined), options.baseUrl);
-    const idempotencyKey = op.idempotent ? input.idempotencyKey ?? crypto.randomUUID() : undefined;
+    const idempotencyKey = op.idempotent ? (input.idempotencyKey ?? crypto.randomUUID()) : undefined;
     const retryable = op.method === 'GET' || idempotencyKey !== undefined;
     let refreshed = false;
     for (let attempt = 0; ; attempt++) {
@@ -181,7 +207,10 @@ export function createClient(options: ClientOptions): Client {
   async function* paginate(operationId: PagedOperationId, input: Record<string, unknown> = {}) {
     const query = (input.query ?? {}) as Record<string, unknown>;
     for (let page = Number(query.page ?? 1); ; page++) {
-      const result = await call(operationId, { ...input, query: { ...query, page } }) as { items: unknown[]; totalPages: number };
+      const result = (await call(operationId, { ...input, query: { ...query, page } })) as {
+        items: unknown[];
+        totalPages: number;
+      };
       yield* result.items;
       if (page >= result.totalPages || result.items.length === 0) return;
     }
@@ -190,7 +219,11 @@ export function createClient(options: ClientOptions): Client {
   async function* changes(input: Record<string, unknown> = {}) {
     let query = (input.query ?? {}) as Record<string, unknown>;
     for (;;) {
-      const page = await call('listChanges', { ...input, query }) as { items: Change[]; nextCursor: string; hasMore: boolean };
+      const page = (await call('listChanges', { ...input, query })) as {
+        items: Change[];
+        nextCursor: string;
+        hasMore: boolean;
+      };
       yield { changes: page.items, nextCursor: page.nextCursor };
       if (!page.hasMore) return;
       query = { ...query, after: page.nextCursor };

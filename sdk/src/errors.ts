@@ -81,7 +81,11 @@ export class SvcApiError extends Error {
 export class OAuthError extends Error {
   override readonly name = 'OAuthError';
 
-  constructor(readonly status: number, readonly error: string, readonly description: string | null) {
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    readonly description: string | null,
+  ) {
     super(description ? `${error}: ${description}` : error);
   }
 }
@@ -90,7 +94,10 @@ export class OAuthError extends Error {
 export class UnexpectedResponseError extends Error {
   override readonly name = 'UnexpectedResponseError';
 
-  constructor(readonly status: number, readonly body: string) {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+  ) {
     super(`Unexpected ${status} response: ${body.slice(0, 200)}`);
   }
 }
@@ -105,11 +112,22 @@ export async function errorOf(response: Response): Promise<Error> {
   }
   const retryAfter = response.headers.get('retry-after');
   if (body && typeof body.code === 'string' && typeof body.message === 'string') {
-    return new SvcApiError(response.status, body.code as ErrorCode, body.message, (body.details as string | null) ?? null,
-      String(body.timestamp ?? ''), response.headers.get('x-request-id'), retryAfter === null ? null : Number(retryAfter));
+    return new SvcApiError(
+      response.status,
+      body.code as ErrorCode,
+      body.message,
+      (body.details as string | null) ?? null,
+      String(body.timestamp ?? ''),
+      response.headers.get('x-request-id'),
+      retryAfter === null ? null : Number(retryAfter),
+    );
   }
   if (body && typeof body.error === 'string') {
-    return new OAuthError(response.status, body.error, typeof body.error_description === 'string' ? body.error_description : null);
+    return new OAuthError(
+      response.status,
+      body.error,
+      typeof body.error_description === 'string' ? body.error_description : null,
+    );
   }
   return new UnexpectedResponseError(response.status, text);
 }

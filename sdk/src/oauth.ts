@@ -8,7 +8,11 @@ import type { components } from './schema.js';
 
 export type TokenResponse = components['schemas']['TokenResponse'];
 
-const base64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const base64url = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 
 /** A code verifier (43 characters) and its S256 challenge. */
 export async function createPkcePair(): Promise<{ verifier: string; challenge: string }> {
@@ -29,7 +33,14 @@ export interface ClientCredentials {
 }
 
 /** Where to send the user: the service's sign-in and consent pages. */
-export function authorizeUrl(options: { baseUrl: string; clientId: string; redirectUri: string; scope: string | string[]; state: string; codeChallenge: string }): string {
+export function authorizeUrl(options: {
+  baseUrl: string;
+  clientId: string;
+  redirectUri: string;
+  scope: string | string[];
+  state: string;
+  codeChallenge: string;
+}): string {
   const url = new URL('/oauth/authorize', options.baseUrl);
   url.search = new URLSearchParams({
     response_type: 'code',
@@ -44,7 +55,10 @@ export function authorizeUrl(options: { baseUrl: string; clientId: string; redir
 }
 
 async function tokenRequest(client: ClientCredentials, form: Record<string, string>): Promise<TokenResponse> {
-  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+  const headers: Record<string, string> = {
+    'content-type': 'application/x-www-form-urlencoded',
+    accept: 'application/json',
+  };
   const body = new URLSearchParams(form);
   if (client.clientSecret !== undefined) {
     const pair = `${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`;
@@ -52,14 +66,25 @@ async function tokenRequest(client: ClientCredentials, form: Record<string, stri
   } else {
     body.set('client_id', client.clientId);
   }
-  const response = await (client.fetch ?? fetch)(new URL('/oauth/token', client.baseUrl), { method: 'POST', headers, body });
+  const response = await (client.fetch ?? fetch)(new URL('/oauth/token', client.baseUrl), {
+    method: 'POST',
+    headers,
+    body,
+  });
   if (!response.ok) throw await errorOf(response);
   return (await response.json()) as TokenResponse;
 }
 
 /** Trades the `code` of the callback for tokens. */
-export function exchangeCode(client: ClientCredentials & { code: string; redirectUri: string; codeVerifier: string }): Promise<TokenResponse> {
-  return tokenRequest(client, { grant_type: 'authorization_code', code: client.code, redirect_uri: client.redirectUri, code_verifier: client.codeVerifier });
+export function exchangeCode(
+  client: ClientCredentials & { code: string; redirectUri: string; codeVerifier: string },
+): Promise<TokenResponse> {
+  return tokenRequest(client, {
+    grant_type: 'authorization_code',
+    code: client.code,
+    redirect_uri: client.redirectUri,
+    code_verifier: client.codeVerifier,
+  });
 }
 
 /** New tokens for a refresh token; the answer holds a new refresh token, and the one sent stops working. */
@@ -71,9 +96,14 @@ export function refreshTokens(client: ClientCredentials & { refreshToken: string
 export async function revokeToken(client: ClientCredentials & { refreshToken: string }): Promise<void> {
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
   const body = new URLSearchParams({ token: client.refreshToken, token_type_hint: 'refresh_token' });
-  if (client.clientSecret !== undefined) headers.authorization = `Basic ${btoa(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`)}`;
+  if (client.clientSecret !== undefined)
+    headers.authorization = `Basic ${btoa(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`)}`;
   else body.set('client_id', client.clientId);
-  const response = await (client.fetch ?? fetch)(new URL('/oauth/revoke', client.baseUrl), { method: 'POST', headers, body });
+  const response = await (client.fetch ?? fetch)(new URL('/oauth/revoke', client.baseUrl), {
+    method: 'POST',
+    headers,
+    body,
+  });
   if (!response.ok) throw await errorOf(response);
 }
 
@@ -93,7 +123,13 @@ export class OAuthSession implements TokenSource {
   private expiresAt: number;
   private refreshing: Promise<boolean> | null = null;
 
-  constructor(private readonly options: ClientCredentials & { tokens: TokenResponse; onTokens?: (tokens: TokenResponse) => void | Promise<void>; now?: () => number }) {
+  constructor(
+    private readonly options: ClientCredentials & {
+      tokens: TokenResponse;
+      onTokens?: (tokens: TokenResponse) => void | Promise<void>;
+      now?: () => number;
+    },
+  ) {
     this.tokens = options.tokens;
     this.expiresAt = this.now() + options.tokens.expires_in * 1000;
   }

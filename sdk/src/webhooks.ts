@@ -71,15 +71,22 @@ function same(a: Uint8Array, b: Uint8Array): boolean {
  * `WebhookVerificationError` when anything does not match: answer such a request 400 and do nothing with it.
  * Deliveries are at least once: keep the `id` (the `webhook-id` header) of what you handled and skip repeats.
  */
-export async function verifyWebhook(secret: string | string[], headers: WebhookHeaders, body: string | Uint8Array, options: VerifyWebhookOptions = {}): Promise<WebhookDelivery> {
+export async function verifyWebhook(
+  secret: string | string[],
+  headers: WebhookHeaders,
+  body: string | Uint8Array,
+  options: VerifyWebhookOptions = {},
+): Promise<WebhookDelivery> {
   const id = header(headers, 'webhook-id');
   const timestamp = header(headers, 'webhook-timestamp');
   const signatures = header(headers, 'webhook-signature');
-  if (!id || !timestamp || !signatures) throw new WebhookVerificationError('Missing webhook-id, webhook-timestamp or webhook-signature');
+  if (!id || !timestamp || !signatures)
+    throw new WebhookVerificationError('Missing webhook-id, webhook-timestamp or webhook-signature');
   if (!/^\d{1,12}$/.test(timestamp)) throw new WebhookVerificationError('webhook-timestamp is not a number of seconds');
   const now = Math.floor((options.now ?? Date.now)() / 1000);
   const tolerance = options.toleranceSeconds ?? 300;
-  if (Math.abs(now - Number(timestamp)) > tolerance) throw new WebhookVerificationError('webhook-timestamp is too far from the current time');
+  if (Math.abs(now - Number(timestamp)) > tolerance)
+    throw new WebhookVerificationError('webhook-timestamp is too far from the current time');
 
   const text = typeof body === 'string' ? body : new TextDecoder().decode(body);
   const signed = new TextEncoder().encode(`${id}.${timestamp}.${text}`);

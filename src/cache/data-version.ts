@@ -18,8 +18,14 @@ export type VersionedData = 'posts' | 'jobs';
  */
 export async function bumpDataVersion(db: Kysely<DB>, name: VersionedData, by = 1): Promise<void> {
   const slot = Math.floor(Math.random() * DATA_VERSION_SLOTS);
-  await sendLater(db, db.updateTable('data_version_slots').set((eb) => ({ version: eb('version', '+', by) }))
-    .where('name', '=', name).where('slot', '=', slot));
+  await sendLater(
+    db,
+    db
+      .updateTable('data_version_slots')
+      .set((eb) => ({ version: eb('version', '+', by) }))
+      .where('name', '=', name)
+      .where('slot', '=', slot),
+  );
 }
 
 /**
@@ -35,8 +41,14 @@ export class DataVersion {
   private readonly query: PreparedRead<{ version: number | string | null }>;
   private next: Promise<number> | null = null;
 
-  constructor(reads: PreparedReads, readonly name: VersionedData) {
-    this.query = reads.prepare('data_version', (sql) => `SELECT sum(version) AS version FROM data_version_slots WHERE name = ${sql.param(1)}`);
+  constructor(
+    reads: PreparedReads,
+    readonly name: VersionedData,
+  ) {
+    this.query = reads.prepare(
+      'data_version',
+      (sql) => `SELECT sum(version) AS version FROM data_version_slots WHERE name = ${sql.param(1)}`,
+    );
   }
 
   read(): Promise<number> {
@@ -62,7 +74,10 @@ export class VersionedCache<V> {
   private readonly offered = new SeenBefore();
 
   constructor(maxBytes: number) {
-    this.entries = new LRUCache({ maxSize: maxBytes, sizeCalculation: (entry, key) => 64 + key.length * 2 + approximateBytes(entry.value) });
+    this.entries = new LRUCache({
+      maxSize: maxBytes,
+      sizeCalculation: (entry, key) => 64 + key.length * 2 + approximateBytes(entry.value),
+    });
   }
 
   get(version: number, key: string): V | undefined {

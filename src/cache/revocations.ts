@@ -31,7 +31,8 @@ export interface Revocations {
   close(): Promise<void>;
 }
 
-const FALLBACK = 'revocations reach the other instances only as their caches expire (app keys: API_KEY_CACHE_SECONDS; grants: 2 s)';
+const FALLBACK =
+  'revocations reach the other instances only as their caches expire (app keys: API_KEY_CACHE_SECONDS; grants: 2 s)';
 
 /** The message's JSON, checked: anything else on the channel is ignored. */
 function parse(message: string): { from: string; revoked: Revocation } | null {
@@ -40,7 +41,8 @@ function parse(message: string): { from: string; revoked: Revocation } | null {
     if (typeof value.from !== 'string') return null;
     if (Number.isSafeInteger(value.key)) return { from: value.from, revoked: { key: value.key as number } };
     if (Number.isSafeInteger(value.app)) return { from: value.from, revoked: { app: value.app as number } };
-    if (typeof value.grant === 'string' && value.grant.length <= 100) return { from: value.from, revoked: { grant: value.grant } };
+    if (typeof value.grant === 'string' && value.grant.length <= 100)
+      return { from: value.from, revoked: { grant: value.grant } };
     return null;
   } catch {
     return null;
@@ -54,15 +56,22 @@ class Channel implements Revocations {
   private readonly self = randomUUID();
 
   constructor(
-    private readonly transport: { send(message: string): Promise<void>; problem(): Promise<string | null>; close(): Promise<void> } | null,
+    private readonly transport: {
+      send(message: string): Promise<void>;
+      problem(): Promise<string | null>;
+      close(): Promise<void>;
+    } | null,
     private readonly log?: FastifyBaseLogger,
   ) {}
 
   publish(revoked: Revocation): void {
     this.deliver(revoked);
     if (!this.transport) return;
-    this.transport.send(JSON.stringify({ from: this.self, ...revoked }))
-      .catch((err: unknown) => this.log?.error({ err, revoked }, `telling the other instances of a revocation failed: ${FALLBACK}`));
+    this.transport
+      .send(JSON.stringify({ from: this.self, ...revoked }))
+      .catch((err: unknown) =>
+        this.log?.error({ err, revoked }, `telling the other instances of a revocation failed: ${FALLBACK}`),
+      );
   }
 
   subscribe(forget: (revoked: Revocation) => void): void {
@@ -100,16 +109,32 @@ async function redisTransport(url: string, channelName: string, onMessage: (mess
   const subscriber = new Redis(url, options);
   let downSince: number | null = null;
   for (const connection of [publisher, subscriber]) connection.on('error', () => undefined);
-  subscriber.on('close', () => { downSince ??= Date.now(); });
-  subscriber.on('message', (channel: string, message: string) => { if (channel === channelName) onMessage(message); });
-  subscriber.on('ready', () => { downSince = null; });
+  subscriber.on('close', () => {
+    downSince ??= Date.now();
+  });
+  subscriber.on('message', (channel: string, message: string) => {
+    if (channel === channelName) onMessage(message);
+  });
+  subscriber.on('ready', () => {
+    downSince = null;
+  });
   // Subscribed before the instance serves (ioredis subscribes again after every reconnection), or given up after a
   // wait: the instance then serves, reported degraded, and the channel joins when Redis answers.
-  await Promise.race([subscriber.subscribe(channelName).catch(() => { downSince ??= Date.now(); }), new Promise((resolve) => setTimeout(resolve, 2_500).unref())]);
+  await Promise.race([
+    subscriber.subscribe(channelName).catch(() => {
+      downSince ??= Date.now();
+    }),
+    new Promise((resolve) => setTimeout(resolve, 2_500).unref()),
+  ]);
   if (subscriber.status !== 'ready') downSince ??= Date.now();
   return {
-    send: async (message: string) => { await publisher.publish(channelName, message); },
-    problem: async () => (downSince === null && subscriber.status === 'ready' ? null : `Redis unreachable since ${since(downSince ?? Date.now())}: ${FALLBACK}`),
+    send: async (message: string) => {
+      await publisher.publish(channelName, message);
+    },
+    problem: async () =>
+      downSince === null && subscriber.status === 'ready'
+        ? null
+        : `Redis unreachable since ${since(downSince ?? Date.now())}: ${FALLBACK}`,
     close: async () => {
       subscriber.disconnect();
       publisher.disconnect();
@@ -136,12 +161,18 @@ export function localRevocations(): Revocations {
 }
 
 /** The channel for this deployment: Redis when REDIS_URL is set, else PostgreSQL's notices, else this process alone. */
-export async function openRevocations(redisUrl: string | null, notices: Notices | null, log: FastifyBaseLogger): Promise<Revocations> {
+export async function openRevocations(
+  redisUrl: string | null,
+  notices: Notices | null,
+  log: FastifyBaseLogger,
+): Promise<Revocations> {
   let channel: Channel | null = null;
   const onMessage = (message: string) => channel?.received(message);
-  const transport = redisUrl ? await redisTransport(redisUrl, REDIS_CHANNEL, onMessage)
-    : notices ? await postgresTransport(notices, POSTGRES_CHANNEL, onMessage)
-    : null;
+  const transport = redisUrl
+    ? await redisTransport(redisUrl, REDIS_CHANNEL, onMessage)
+    : notices
+      ? await postgresTransport(notices, POSTGRES_CHANNEL, onMessage)
+      : null;
   channel = new Channel(transport, log);
   return channel;
 }
@@ -151,11 +182,20 @@ export async function openRevocations(redisUrl: string | null, notices: Notices 
  * channel they listen to. False when there is none (SQLite without Redis) or it could not be reached: the instances
  * then stop taking the credential as their caches expire.
  */
-export async function announceRevocation(redisUrl: string | null, notices: Notices | null, revoked: Revocation): Promise<boolean> {
+export async function announceRevocation(
+  redisUrl: string | null,
+  notices: Notices | null,
+  revoked: Revocation,
+): Promise<boolean> {
   const message = JSON.stringify({ from: `cli-${randomUUID()}`, ...revoked });
   try {
     if (redisUrl) {
-      const redis = new Redis(redisUrl, { lazyConnect: true, connectTimeout: 1_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      const redis = new Redis(redisUrl, {
+        lazyConnect: true,
+        connectTimeout: 1_000,
+        maxRetriesPerRequest: 0,
+        retryStrategy: () => null,
+      });
       redis.on('error', () => undefined);
       try {
         await redis.connect();

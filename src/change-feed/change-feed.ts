@@ -14,7 +14,11 @@ export type { ChangeRow } from './change-log.js';
 /** The public representation of a resource now, or null when it is no longer public. */
 export type Snapshot = (id: string) => Promise<unknown>;
 
-export interface FeedState { epoch: number; last: number; prunedBelow: number }
+export interface FeedState {
+  epoch: number;
+  last: number;
+  prunedBelow: number;
+}
 
 export interface PageOptions {
   /** The state the caller has read already. */
@@ -112,13 +116,19 @@ export class ChangeFeed {
    * (a change another instance's look completed first is left out: its stored resource may differ from this read).
    */
   private async complete(rows: ChangeRow[]): Promise<ChangeRow[]> {
-    const stored = await Promise.all(rows.map(async (row): Promise<ChangeRow | null> => {
-      if (completeWhenRecorded(row.type)) return row;
-      const data = await this.snapshotOf(row.resource_type, row.resource_id);
-      const result = await this.fillDb.updateTable('change_events').set({ data, ready: 1 })
-        .where('position', '=', row.position).where('ready', '=', 0).executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1 ? { ...row, data } : null;
-    }));
+    const stored = await Promise.all(
+      rows.map(async (row): Promise<ChangeRow | null> => {
+        if (completeWhenRecorded(row.type)) return row;
+        const data = await this.snapshotOf(row.resource_type, row.resource_id);
+        const result = await this.fillDb
+          .updateTable('change_events')
+          .set({ data, ready: 1 })
+          .where('position', '=', row.position)
+          .where('ready', '=', 0)
+          .executeTakeFirst();
+        return Number(result.numUpdatedRows) === 1 ? { ...row, data } : null;
+      }),
+    );
     return stored.filter((row) => row !== null).sort((a, b) => a.position - b.position);
   }
 
@@ -132,12 +142,21 @@ export class ChangeFeed {
 
   private async fillPending(): Promise<void> {
     for (;;) {
-      const pending = await this.fillDb.selectFrom('change_events').select(['position', 'resource_type', 'resource_id'])
-        .where('ready', '=', 0).orderBy('position').limit(FILL_BATCH).execute();
+      const pending = await this.fillDb
+        .selectFrom('change_events')
+        .select(['position', 'resource_type', 'resource_id'])
+        .where('ready', '=', 0)
+        .orderBy('position')
+        .limit(FILL_BATCH)
+        .execute();
       for (const row of pending) {
         const data = await this.snapshotOf(row.resource_type, row.resource_id);
-        await this.fillDb.updateTable('change_events').set({ data, ready: 1 })
-          .where('position', '=', Number(row.position)).where('ready', '=', 0).execute();
+        await this.fillDb
+          .updateTable('change_events')
+          .set({ data, ready: 1 })
+          .where('position', '=', Number(row.position))
+          .where('ready', '=', 0)
+          .execute();
       }
       if (pending.length < FILL_BATCH) return;
     }
@@ -158,25 +177,47 @@ export class ChangeFeed {
    * Up to `limit` changes after `after`, in commit order, of `types` and `company` when given. `through` is the last
    * position looked at (filtered out or not): the next page starts after it.
    */
-  async page(after: number, limit: number, filter: { types: string[] | null; company: string | null }, options: PageOptions = {}): Promise<FeedPage> {
+  async page(
+    after: number,
+    limit: number,
+    filter: { types: string[] | null; company: string | null },
+    options: PageOptions = {},
+  ): Promise<FeedPage> {
     const db = options.db ?? this.db;
     if (options.publish !== false) await this.publish();
     // In this order: every position up to `last` has committed (a state read earlier says less, never wrong); a change
     // still incomplete ends the stretch before it (it completes only once, from 0 to 1); the rows are read within what
     // both said.
     const last = options.known?.last ?? (await this.state(db)).last;
-    const pending = await db.selectFrom('change_events').select('position').where('position', '>', after).where('ready', '=', 0)
-      .orderBy('position').limit(1).executeTakeFirst();
+    const pending = await db
+      .selectFrom('change_events')
+      .select('position')
+      .where('position', '>', after)
+      .where('ready', '=', 0)
+      .orderBy('position')
+      .limit(1)
+      .executeTakeFirst();
     // A bounded stretch of positions per request, so that a filter matching little cannot make one read long.
-    const end = Math.max(after, Math.min(last, after + Math.max(limit * 20, 1_000), pending ? Number(pending.position) - 1 : Infinity));
-    let query = db.selectFrom('change_events')
+    const end = Math.max(
+      after,
+      Math.min(last, after + Math.max(limit * 20, 1_000), pending ? Number(pending.position) - 1 : Infinity),
+    );
+    let query = db
+      .selectFrom('change_events')
       .select(['position', 'event_id', 'type', 'resource_type', 'resource_id', 'company_handle', 'occurred_at', 'data'])
-      .where('position', '>', after).where('position', '<=', end);
+      .where('position', '>', after)
+      .where('position', '<=', end);
     if (filter.types) query = query.where('type', 'in', filter.types);
     if (filter.company) query = query.where('company_handle', '=', filter.company);
-    const rows = (await query.orderBy('position').limit(limit + 1).execute()).map((r) => ({ ...r, position: Number(r.position), occurred_at: Number(r.occurred_at) }));
+    const rows = (
+      await query
+        .orderBy('position')
+        .limit(limit + 1)
+        .execute()
+    ).map((r) => ({ ...r, position: Number(r.position), occurred_at: Number(r.occurred_at) }));
     const incomplete = pending && Number(pending.position) - 1 === end ? Number(pending.position) : null;
-    if (rows.length > limit) return { rows: rows.slice(0, limit), through: rows[limit - 1]!.position, more: true, incomplete: null };
+    if (rows.length > limit)
+      return { rows: rows.slice(0, limit), through: rows[limit - 1]!.position, more: true, incomplete: null };
     return { rows, through: end, more: end < last, incomplete };
   }
 
@@ -188,14 +229,31 @@ export class ChangeFeed {
    * `through`: the last position covered, where the follower's cursor goes.
    */
   async stretch(after: number, limit: number, db: Kysely<DB> = this.db): Promise<FeedPage> {
-    const read = await db.selectFrom('change_events')
-      .select(['position', 'event_id', 'type', 'resource_type', 'resource_id', 'company_handle', 'occurred_at', 'data', 'ready'])
+    const read = await db
+      .selectFrom('change_events')
+      .select([
+        'position',
+        'event_id',
+        'type',
+        'resource_type',
+        'resource_id',
+        'company_handle',
+        'occurred_at',
+        'data',
+        'ready',
+      ])
       .where('position', '>', after)
       .where('position', '<=', lastPosition(db))
-      .orderBy('position').limit(limit + 1).execute();
+      .orderBy('position')
+      .limit(limit + 1)
+      .execute();
     const cut = read.findIndex((r) => Number(r.ready) === 0);
     const usable = (cut === -1 ? read : read.slice(0, cut)).slice(0, limit);
-    const rows = usable.map(({ ready: _ready, ...r }) => ({ ...r, position: Number(r.position), occurred_at: Number(r.occurred_at) }));
+    const rows = usable.map(({ ready: _ready, ...r }) => ({
+      ...r,
+      position: Number(r.position),
+      occurred_at: Number(r.occurred_at),
+    }));
     return {
       rows,
       through: rows.at(-1)?.position ?? after,
@@ -211,21 +269,32 @@ export class ChangeFeed {
    */
   async sweepClosedJobs(): Promise<number> {
     const now = this.clock();
-    const ended = await this.db.selectFrom('jobs').select(['id', 'company_id', 'end_at'])
-      .where('status', '=', 'published').where('deleted_at', 'is', null).where('end_at', 'is not', null).where('end_at', '<=', now)
+    const ended = await this.db
+      .selectFrom('jobs')
+      .select(['id', 'company_id', 'end_at'])
+      .where('status', '=', 'published')
+      .where('deleted_at', 'is', null)
+      .where('end_at', 'is not', null)
+      .where('end_at', '<=', now)
       .where((eb) => eb.or([eb('closed_event_for', 'is', null), eb('closed_event_for', '<>', eb.ref('end_at'))]))
-      .orderBy('end_at').limit(500).execute();
+      .orderBy('end_at')
+      .limit(500)
+      .execute();
     const recorded: ChangeRow[] = [];
     for (const job of ended) {
       const claimed = await this.db.transaction().execute(async (trx) => {
-        const result = await trx.updateTable('jobs').set({ closed_event_for: job.end_at })
-          .where('id', '=', job.id).where('status', '=', 'published').where('end_at', '=', job.end_at)
+        const result = await trx
+          .updateTable('jobs')
+          .set({ closed_event_for: job.end_at })
+          .where('id', '=', job.id)
+          .where('status', '=', 'published')
+          .where('end_at', '=', job.end_at)
           .where((eb) => eb.or([eb('closed_event_for', 'is', null), eb('closed_event_for', '<>', job.end_at)]))
           .executeTakeFirst();
         if (Number(result.numUpdatedRows) !== 1) return null;
         return recordChanges(trx, [{ type: 'job.closed', resourceId: job.id, companyId: job.company_id }], now);
       });
-      if (claimed) recorded.push(...await claimed.answer);
+      if (claimed) recorded.push(...(await claimed.answer));
     }
     if (recorded.length > 0) await this.publish(recorded);
     return recorded.length;
@@ -235,12 +304,20 @@ export class ChangeFeed {
   async prune(): Promise<number> {
     const cutoff = this.clock() - this.retentionMs;
     return this.db.transaction().execute(async (trx) => {
-      const newest = await trx.selectFrom('change_events').select((eb) => eb.fn.max('position').as('position'))
-        .where('occurred_at', '<', cutoff).executeTakeFirst();
+      const newest = await trx
+        .selectFrom('change_events')
+        .select((eb) => eb.fn.max('position').as('position'))
+        .where('occurred_at', '<', cutoff)
+        .executeTakeFirst();
       const below = Number(newest?.position ?? 0) + 1;
       if (below <= 1) return 0;
       const result = await trx.deleteFrom('change_events').where('position', '<', below).executeTakeFirst();
-      await trx.updateTable('change_feed_state').set({ value: below }).where('name', '=', 'pruned_below').where('value', '<', below).execute();
+      await trx
+        .updateTable('change_feed_state')
+        .set({ value: below })
+        .where('name', '=', 'pruned_below')
+        .where('value', '<', below)
+        .execute();
       return Number(result.numDeletedRows);
     });
   }
@@ -250,7 +327,9 @@ export class ChangeFeed {
     const report = (what: string) => (err: unknown) => this.log.error({ err }, `change feed: ${what} failed`);
     const running = new Set<Promise<unknown>>();
     const run = (work: () => Promise<unknown>, what: string) => {
-      const done = work().catch(report(what)).finally(() => running.delete(done));
+      const done = work()
+        .catch(report(what))
+        .finally(() => running.delete(done));
       running.add(done);
     };
     const sweep = setInterval(() => run(() => this.sweepClosedJobs(), 'the hiring sweep'), 60_000);

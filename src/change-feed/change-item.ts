@@ -14,8 +14,12 @@ export interface ChangeItem {
 }
 
 export function changeItem(row: ChangeRow, links: Links): ChangeItem {
-  const webUrl = row.resource_type === 'post' ? links.post(Number(row.resource_id))
-    : row.resource_type === 'job' ? links.job(Number(row.resource_id)) : links.event(row.resource_id);
+  const webUrl =
+    row.resource_type === 'post'
+      ? links.post(Number(row.resource_id))
+      : row.resource_type === 'job'
+        ? links.job(Number(row.resource_id))
+        : links.event(row.resource_id);
   return {
     id: row.event_id,
     type: row.type,

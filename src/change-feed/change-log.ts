@@ -14,9 +14,16 @@ import { mapLater, sendLater, type SentLater } from '../db/sent-later.js';
 import { rememberTraceOf } from '../telemetry/trace-spans.js';
 
 export const CHANGE_TYPES = [
-  'post.created', 'post.updated', 'post.deleted',
-  'job.published', 'job.updated', 'job.closed', 'job.deleted',
-  'event.created', 'event.updated', 'event.deleted',
+  'post.created',
+  'post.updated',
+  'post.deleted',
+  'job.published',
+  'job.updated',
+  'job.closed',
+  'job.deleted',
+  'event.created',
+  'event.updated',
+  'event.deleted',
 ] as const;
 export type ChangeType = (typeof CHANGE_TYPES)[number];
 export type ResourceType = ChangeEventsTable['resource_type'];
@@ -64,8 +71,13 @@ export const completeWhenRecorded = (type: string): boolean => type.endsWith('.d
  */
 export async function recordChanges(db: Kysely<DB>, changes: Change[], now: number): Promise<SentLater<ChangeRow[]>> {
   if (changes.length === 0) return { answer: Promise.resolve([]) };
-  await sendLater(db, db.updateTable('change_feed_state').set((eb) => ({ value: eb('value', '+', changes.length) }))
-    .where('name', '=', 'last_position'));
+  await sendLater(
+    db,
+    db
+      .updateTable('change_feed_state')
+      .set((eb) => ({ value: eb('value', '+', changes.length) }))
+      .where('name', '=', 'last_position'),
+  );
   const recorded = changes.map((change) => ({
     event_id: `evt_${randomBytes(12).toString('base64url')}`,
     type: change.type,
@@ -79,18 +91,37 @@ export async function recordChanges(db: Kysely<DB>, changes: Change[], now: numb
   // Deleted means gone: the earlier changes of a deleted resource keep their type, id and time but lose its content,
   // in the deleting transaction, and none is filled later (ready), so no read, redelivery or replay sends it again.
   for (const change of changes.filter((c) => completeWhenRecorded(c.type))) {
-    await sendLater(db, db.updateTable('change_events').set({ data: null, ready: 1 })
-      .where('resource_type', '=', resourceOf(change.type)).where('resource_id', '=', String(change.resourceId)));
+    await sendLater(
+      db,
+      db
+        .updateTable('change_events')
+        .set({ data: null, ready: 1 })
+        .where('resource_type', '=', resourceOf(change.type))
+        .where('resource_id', '=', String(change.resourceId)),
+    );
   }
-  const inserted = await sendLater(db, db.insertInto('change_events').values(recorded.map((row, i) => ({
-    ...row,
-    // The i-th of n changes takes position last - (n - 1 - i), from the counter as this transaction's update left it.
-    position: db.selectFrom('change_feed_state').select((eb) => eb('value', '-', changes.length - 1 - i).as('position'))
-      .where('name', '=', 'last_position'),
-    // The company's handle is taken in the insert itself: one statement, not a read of the companies before it.
-    company_handle: changes[i]!.companyId === null ? null : db.selectFrom('companies').select('handle').where('id', '=', changes[i]!.companyId),
-    ready: completeWhenRecorded(row.type) ? 1 : 0,
-  }))).returning(['event_id', 'position', 'company_handle']));
+  const inserted = await sendLater(
+    db,
+    db
+      .insertInto('change_events')
+      .values(
+        recorded.map((row, i) => ({
+          ...row,
+          // The i-th of n changes takes position last - (n - 1 - i), from the counter as this transaction's update left it.
+          position: db
+            .selectFrom('change_feed_state')
+            .select((eb) => eb('value', '-', changes.length - 1 - i).as('position'))
+            .where('name', '=', 'last_position'),
+          // The company's handle is taken in the insert itself: one statement, not a read of the companies before it.
+          company_handle:
+            changes[i]!.companyId === null
+              ? null
+              : db.selectFrom('companies').select('handle').where('id', '=', changes[i]!.companyId),
+          ready: completeWhenRecorded(row.type) ? 1 : 0,
+        })),
+      )
+      .returning(['event_id', 'position', 'company_handle']),
+  );
   return mapLater(inserted, (rows) => {
     const byEvent = new Map(rows.map((row) => [row.event_id, row]));
     return recorded.map((row): ChangeRow => {

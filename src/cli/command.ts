@@ -35,7 +35,12 @@ export class UsageError extends Error {}
 
 export function parse(command: Command, args: string[]) {
   try {
-    return parseArgs({ args, options: { ...command.options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false }).values;
+    return parseArgs({
+      args,
+      options: { ...command.options, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: false,
+    }).values;
   } catch (err) {
     throw new UsageError(err instanceof Error ? err.message : String(err));
   }
@@ -75,5 +80,7 @@ export function databaseOpener(config: Config): { get(): Promise<Database>; clos
  */
 export async function tellInstances(ctx: CliContext, revoked: Revocation, done: string): Promise<string> {
   const told = await announceRevocation(ctx.config.redisUrl, (await ctx.database()).notices, revoked);
-  return told ? `${done}: running instances refuse it at once.` : `${done}: running instances refuse it within API_KEY_CACHE_SECONDS (no revocation channel reached).`;
+  return told
+    ? `${done}: running instances refuse it at once.`
+    : `${done}: running instances refuse it within API_KEY_CACHE_SECONDS (no revocation channel reached).`;
 }

@@ -3,11 +3,25 @@ import { ConfigError, loadConfig } from '../config.js';
 import { demoSettings } from '../settings.js';
 import { databaseOpener, parse, UsageError, type Command, type Io } from './command.js';
 import {
-  appsCreateCommand, appsRevokeKeyCommand, companiesCreateCommand, companiesListCommand, rolesGrantCommand, rolesListCommand, rolesRevokeCommand,
-  usersCreateCommand, usersDisableCommand, usersEnableCommand, usersListCommand,
+  appsCreateCommand,
+  appsRevokeKeyCommand,
+  companiesCreateCommand,
+  companiesListCommand,
+  rolesGrantCommand,
+  rolesListCommand,
+  rolesRevokeCommand,
+  usersCreateCommand,
+  usersDisableCommand,
+  usersEnableCommand,
+  usersListCommand,
 } from './commands/accounts.js';
 import {
-  appsAuditCommand, appsDeleteCommand, appsListCommand, appsRotateKeyCommand, clientsEndPreviousSecretCommand, clientsRotateSecretCommand,
+  appsAuditCommand,
+  appsDeleteCommand,
+  appsListCommand,
+  appsRotateKeyCommand,
+  clientsEndPreviousSecretCommand,
+  clientsRotateSecretCommand,
 } from './commands/app-credentials.js';
 import { changesListenCommand } from './commands/changes-listen.js';
 import { changesNewEpochCommand } from './commands/changes.js';
@@ -17,22 +31,57 @@ import { clientsCreateCommand, clientsListCommand, keysRotateCommand } from './c
 import { searchCheckCommand, searchRebuildCommand } from './commands/search.js';
 import { seedDemoCommand } from './commands/seed-demo.js';
 import { dbBackupCommand, dbRestoreCommand, dbVerifyCommand } from './commands/sqlite-backup.js';
-import { webhooksDisableCommand, webhooksEnableCommand, webhooksListCommand, webhooksRedeliverCommand } from './commands/webhooks.js';
+import {
+  webhooksDisableCommand,
+  webhooksEnableCommand,
+  webhooksListCommand,
+  webhooksRedeliverCommand,
+} from './commands/webhooks.js';
 
 export const COMMANDS: Command[] = [
-  migrateCommand, dbStatusCommand, seedDemoCommand, demoCommand,
-  appsCreateCommand, appsListCommand, appsRotateKeyCommand, appsRevokeKeyCommand, appsAuditCommand, appsDeleteCommand,
-  usersCreateCommand, usersListCommand, usersDisableCommand, usersEnableCommand, companiesCreateCommand, companiesListCommand, rolesGrantCommand, rolesRevokeCommand, rolesListCommand,
-  clientsCreateCommand, clientsListCommand, clientsRotateSecretCommand, clientsEndPreviousSecretCommand, keysRotateCommand,
-  searchRebuildCommand, searchCheckCommand,
-  dbBackupCommand, dbVerifyCommand, dbRestoreCommand, changesNewEpochCommand, changesListenCommand,
-  webhooksListCommand, webhooksDisableCommand, webhooksEnableCommand, webhooksRedeliverCommand,
+  migrateCommand,
+  dbStatusCommand,
+  seedDemoCommand,
+  demoCommand,
+  appsCreateCommand,
+  appsListCommand,
+  appsRotateKeyCommand,
+  appsRevokeKeyCommand,
+  appsAuditCommand,
+  appsDeleteCommand,
+  usersCreateCommand,
+  usersListCommand,
+  usersDisableCommand,
+  usersEnableCommand,
+  companiesCreateCommand,
+  companiesListCommand,
+  rolesGrantCommand,
+  rolesRevokeCommand,
+  rolesListCommand,
+  clientsCreateCommand,
+  clientsListCommand,
+  clientsRotateSecretCommand,
+  clientsEndPreviousSecretCommand,
+  keysRotateCommand,
+  searchRebuildCommand,
+  searchCheckCommand,
+  dbBackupCommand,
+  dbVerifyCommand,
+  dbRestoreCommand,
+  changesNewEpochCommand,
+  changesListenCommand,
+  webhooksListCommand,
+  webhooksDisableCommand,
+  webhooksEnableCommand,
+  webhooksRedeliverCommand,
 ];
 
 /** The commands whose name begins with `words` (all of them for none), with a line each. */
 function overview(io: Io, words: string[] = []): void {
   const commands = COMMANDS.filter((c) => words.every((w, i) => c.name.split(' ')[i] === w));
-  io.out(`Usage: npm run cli -- ${words.length ? `${words.join(' ')} ` : ''}<command> [options]   (settings come from the environment: docs/configuration.md)`);
+  io.out(
+    `Usage: npm run cli -- ${words.length ? `${words.join(' ')} ` : ''}<command> [options]   (settings come from the environment: docs/configuration.md)`,
+  );
   io.out('');
   for (const c of commands) io.out(`  ${c.usage.padEnd(60)} ${c.summary}`);
   io.out('');
@@ -43,11 +92,20 @@ function overview(io: Io, words: string[] = []): void {
 function groupOf(argv: string[]): string[] | null {
   const words = argv.slice(argv[0] === 'help' ? 1 : 0).filter((a) => !a.startsWith('-'));
   if (words.length === 0) return null;
-  return COMMANDS.some((c) => c.name.split(' ').length > words.length && words.every((w, i) => c.name.split(' ')[i] === w)) ? words : null;
+  return COMMANDS.some(
+    (c) => c.name.split(' ').length > words.length && words.every((w, i) => c.name.split(' ')[i] === w),
+  )
+    ? words
+    : null;
 }
 
 /** Runs one CLI invocation and returns its exit code (0 ok, 1 failure, 2 usage error). */
-export async function runCli(argv: string[], io: Io, env: Record<string, string | undefined> = process.env, signal?: AbortSignal): Promise<number> {
+export async function runCli(
+  argv: string[],
+  io: Io,
+  env: Record<string, string | undefined> = process.env,
+  signal?: AbortSignal,
+): Promise<number> {
   const command = COMMANDS.find((c) => {
     const words = c.name.split(' ');
     return words.every((w, i) => argv[i] === w);

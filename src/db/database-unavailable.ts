@@ -13,14 +13,28 @@ export function databaseUnavailable(err: unknown): string | null {
   const { code, message } = err as { code?: unknown; message?: unknown };
   if (typeof code === 'string') {
     if (code.startsWith('SQLITE_BUSY')) return 'the database is locked by another writer';
-    if (code === 'SQLITE_FULL' || code === '53100' || code === 'ENOSPC') return 'the database\'s disk is full';
+    if (code === 'SQLITE_FULL' || code === '53100' || code === 'ENOSPC') return "the database's disk is full";
     // Class 08: connection exceptions; 57P01-03: admin shutdown, crash shutdown, cannot connect now; 53300: too many connections.
-    if (code.startsWith('08') || ['57P01', '57P02', '57P03', '53300'].includes(code)) return `the database refused or dropped the connection (${code})`;
-    if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN'].includes(code)) return `the database could not be reached (${code})`;
+    if (code.startsWith('08') || ['57P01', '57P02', '57P03', '53300'].includes(code))
+      return `the database refused or dropped the connection (${code})`;
+    if (
+      [
+        'ECONNREFUSED',
+        'ECONNRESET',
+        'ETIMEDOUT',
+        'EHOSTUNREACH',
+        'ENETUNREACH',
+        'EPIPE',
+        'ENOTFOUND',
+        'EAI_AGAIN',
+      ].includes(code)
+    )
+      return `the database could not be reached (${code})`;
   }
   if (typeof message !== 'string') return null;
   if (message === 'Query read timeout') return 'the database did not answer in time';
-  if (/timeout exceeded when trying to connect|Connection terminated due to connection timeout/.test(message)) return 'no database connection came free in time';
+  if (/timeout exceeded when trying to connect|Connection terminated due to connection timeout/.test(message))
+    return 'no database connection came free in time';
   if (/Connection terminated|not queryable|Client was closed/.test(message)) return 'the database connection broke';
   return null;
 }

@@ -2,8 +2,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import {
-  CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver,
-  type Compilable, type DatabaseConnection, type Driver, type PostgresPool, type SqliteDialectConfig,
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  type Compilable,
+  type DatabaseConnection,
+  type Driver,
+  type PostgresPool,
+  type SqliteDialectConfig,
 } from 'kysely';
 import pg from 'pg';
 import type { DialectAdapter } from './dialects/dialect-adapter.js';
@@ -13,7 +21,14 @@ import type { Config } from '../config.js';
 import { databaseUnavailable, queryTimeLimit } from './database-unavailable.js';
 import { ClientGoneError, readScope } from './read-scope.js';
 import type { DB } from './schema.js';
-import { countStatement, postgresPreparedReads, sqlitePreparedReads, type NamedStatementPool, type PreparedReads, type StatementCounter } from './prepared-reads.js';
+import {
+  countStatement,
+  postgresPreparedReads,
+  sqlitePreparedReads,
+  type NamedStatementPool,
+  type PreparedReads,
+  type StatementCounter,
+} from './prepared-reads.js';
 import { SQLITE_CACHE_SIZE, SQLITE_MMAP_BYTES, SqliteReadPool } from './sqlite-read-pool.js';
 import { withStatementCache } from './statement-cache.js';
 import { holdingStatements } from './postgres-held-statements.js';
@@ -50,9 +65,19 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export interface PoolStats { name: string; size: number; busy: number; waiting: number }
+export interface PoolStats {
+  name: string;
+  size: number;
+  busy: number;
+  waiting: number;
+}
 
-const pgPoolStats = (name: string, pool: pg.Pool): PoolStats => ({ name, size: pool.totalCount, busy: pool.totalCount - pool.idleCount, waiting: pool.waitingCount });
+const pgPoolStats = (name: string, pool: pg.Pool): PoolStats => ({
+  name,
+  size: pool.totalCount,
+  busy: pool.totalCount - pool.idleCount,
+  waiting: pool.waitingCount,
+});
 
 export interface DatabaseOptions {
   kind: 'sqlite' | 'postgres';
@@ -81,9 +106,15 @@ export interface DatabaseOptions {
 /** The database options the settings ask for. */
 export function databaseOptions(config: Config): DatabaseOptions {
   return {
-    kind: config.databaseKind, url: config.databaseUrl, readWorkers: config.sqliteReadWorkers,
-    poolSize: config.databasePoolSize, searchPoolSize: config.searchPoolSize, backgroundPoolSize: config.backgroundPoolSize, searchTimeoutMs: config.searchTimeoutMs,
-    connectTimeoutMs: config.databaseConnectTimeoutMs, queryTimeoutMs: config.databaseQueryTimeoutMs,
+    kind: config.databaseKind,
+    url: config.databaseUrl,
+    readWorkers: config.sqliteReadWorkers,
+    poolSize: config.databasePoolSize,
+    searchPoolSize: config.searchPoolSize,
+    backgroundPoolSize: config.backgroundPoolSize,
+    searchTimeoutMs: config.searchTimeoutMs,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
+    queryTimeoutMs: config.databaseQueryTimeoutMs,
   };
 }
 
@@ -101,14 +132,20 @@ const pgTypes = {
  * or unreachable server enforces nothing itself). A connection whose statement timed out or broke is closed on
  * release, never handed to the next request: its statement may still be running, or its transaction still open.
  */
-function boundedPool(pool: pg.Pool, queryTimeoutMs: number | undefined, counter: StatementCounter): PostgresPool & NamedStatementPool {
+function boundedPool(
+  pool: pg.Pool,
+  queryTimeoutMs: number | undefined,
+  counter: StatementCounter,
+): PostgresPool & NamedStatementPool {
   const connect = async () => {
     const client = await pool.connect();
     let broken: Error | undefined;
     // In pipeline mode a statement that times out closes its connection at once (the statements behind it on the
     // wire would wait for it), and the client reports the closed connection as an error event. The pool listens
     // only while the client is idle: while it is checked out, the error is this connection's, and it is not reused.
-    const onError = (err: Error) => { broken = err; };
+    const onError = (err: Error) => {
+      broken = err;
+    };
     client.on('error', onError);
     const run = (config: pg.QueryConfig) => {
       countStatement(counter);
@@ -143,7 +180,11 @@ function boundedPool(pool: pg.Pool, queryTimeoutMs: number | undefined, counter:
 
 /** A statement with pg's client-side time limit (`query_timeout`, which its typings do not declare per query). */
 function timed(text: string, values: readonly unknown[] | undefined, limitMs: number | undefined): pg.QueryConfig {
-  return { text, values: values as unknown[], ...(limitMs === undefined ? {} : { query_timeout: limitMs }) } as pg.QueryConfig;
+  return {
+    text,
+    values: values as unknown[],
+    ...(limitMs === undefined ? {} : { query_timeout: limitMs }),
+  } as pg.QueryConfig;
 }
 
 /** A readiness check answers within about this long (plus the wait for a connection). */
@@ -165,17 +206,18 @@ export function openDatabase(options: DatabaseOptions): Database {
   const timeoutMs = options.searchTimeoutMs ?? 2_000;
   const statements: StatementCounter = { count: 0 };
   if (options.kind === 'postgres') {
-    const poolOf = (max: number, settings: string) => new pg.Pool({
-      connectionString: options.url,
-      max,
-      ...(options.connectTimeoutMs === undefined ? {} : { connectionTimeoutMillis: options.connectTimeoutMs }),
-      // A server that vanished without closing the connection is noticed by the operating system.
-      keepAlive: true,
-      // Statements given at once are written at once, and answered in order (postgres-held-statements.ts).
-      pipeline: true,
-      types: pgTypes as pg.CustomTypesConfig,
-      options: `${options.searchPath ? `-c search_path=${options.searchPath} ` : ''}${settings}`.trim(),
-    });
+    const poolOf = (max: number, settings: string) =>
+      new pg.Pool({
+        connectionString: options.url,
+        max,
+        ...(options.connectTimeoutMs === undefined ? {} : { connectionTimeoutMillis: options.connectTimeoutMs }),
+        // A server that vanished without closing the connection is noticed by the operating system.
+        keepAlive: true,
+        // Statements given at once are written at once, and answered in order (postgres-held-statements.ts).
+        pipeline: true,
+        types: pgTypes as pg.CustomTypesConfig,
+        options: `${options.searchPath ? `-c search_path=${options.searchPath} ` : ''}${settings}`.trim(),
+      });
     // The hot reads are named statements (prepared-reads.ts) that read a few rows by primary key: their generic
     // plan is the plan. With the default (auto), PostgreSQL plans the first five runs for their parameters, then
     // keeps planning every run whenever the generic plan's estimate looks worse, which for a detail of seven joins
@@ -194,15 +236,25 @@ export function openDatabase(options: DatabaseOptions): Database {
     // pg emits 'error' on the pool when an idle connection breaks; with no listener that is an uncaught exception
     // that ends the process. The pool has already let go of the connection: hearing of it is all that is needed.
     let idleLost: (err: Error, pool: string) => void = () => undefined;
-    for (const [name, each] of [['main', pool], ['search', searchPool], ['background', backgroundPool]] as const) {
+    for (const [name, each] of [
+      ['main', pool],
+      ['search', searchPool],
+      ['background', backgroundPool],
+    ] as const) {
       each.on('error', (err) => idleLost(err, name));
     }
-    const background = new Kysely<DB>({ dialect: new PostgresDialect({ pool: boundedPool(backgroundPool, options.queryTimeoutMs, statements) }) });
+    const background = new Kysely<DB>({
+      dialect: new PostgresDialect({ pool: boundedPool(backgroundPool, options.queryTimeoutMs, statements) }),
+    });
     // Its statements are counted by the main pool, as every other statement of `db`.
     const unboundedReads = onConnection(db);
-    const notices = postgresNotices(options.url, `svc-notices${options.searchPath ? ` ${options.searchPath}` : ''}`.slice(0, 63), async (channel, payload) => {
-      await pool.query(timed('SELECT pg_notify($1, $2)', [channel, payload], options.queryTimeoutMs));
-    });
+    const notices = postgresNotices(
+      options.url,
+      `svc-notices${options.searchPath ? ` ${options.searchPath}` : ''}`.slice(0, 63),
+      async (channel, payload) => {
+        await pool.query(timed('SELECT pg_notify($1, $2)', [channel, payload], options.queryTimeoutMs));
+      },
+    );
     return {
       db,
       background,
@@ -226,9 +278,17 @@ export function openDatabase(options: DatabaseOptions): Database {
           client.release();
         }
       },
-      ping: async () => { await pool.query(timed('SELECT 1', [], PING_TIMEOUT_MS)); },
-      pools: () => [pgPoolStats('main', pool), pgPoolStats('search', searchPool), pgPoolStats('background', backgroundPool)],
-      onIdleConnectionLost: (listener) => { idleLost = listener; },
+      ping: async () => {
+        await pool.query(timed('SELECT 1', [], PING_TIMEOUT_MS));
+      },
+      pools: () => [
+        pgPoolStats('main', pool),
+        pgPoolStats('search', searchPool),
+        pgPoolStats('background', backgroundPool),
+      ],
+      onIdleConnectionLost: (listener) => {
+        idleLost = listener;
+      },
       notices,
       close: async () => {
         await notices.close();
@@ -248,17 +308,26 @@ export function openDatabase(options: DatabaseOptions): Database {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma(`cache_size = ${SQLITE_CACHE_SIZE}`);
   sqlite.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
-  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite, statements) }) });
+  const db = new Kysely<DB>({
+    dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite, statements) }),
+  });
   const workers = options.readWorkers ?? 2;
-  const readers = workers > 0 && !sqlite.memory ? new SqliteReadPool(options.url, workers, timeoutMs, options.readWorkerIdleMs) : null;
+  const readers =
+    workers > 0 && !sqlite.memory
+      ? new SqliteReadPool(options.url, workers, timeoutMs, options.readWorkerIdleMs)
+      : null;
   return {
     db,
     background: db,
     adapter: sqliteAdapter,
     reads: sqlitePreparedReads(sqlite, statements),
     statements,
-    longReads: readers ? counted(<R>(query: Compilable<R>) => readers.execute<R>(query.compile()), statements) : onConnection(db),
-    ping: async () => { sqlite.prepare('SELECT 1').get(); },
+    longReads: readers
+      ? counted(<R>(query: Compilable<R>) => readers.execute<R>(query.compile()), statements)
+      : onConnection(db),
+    ping: async () => {
+      sqlite.prepare('SELECT 1').get();
+    },
     pools: () => (readers ? [readers.stats()] : []),
     onIdleConnectionLost: () => undefined,
     notices: null,

@@ -13,12 +13,20 @@ const WAIT_FOR_FIRST_MS = 15_000;
 const LEASE_MS = 10_000;
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
-export interface Created { status: number; body: unknown; location?: string }
+export interface Created {
+  status: number;
+  body: unknown;
+  location?: string;
+}
 
 /** A fingerprint of a create request: its route, JSON and files, so a retry can be told from a new request. */
 export function fingerprint(route: string, json: unknown, files: UploadedFile[] = []): string {
-  const hash = createHash('sha256').update(route).update('\0').update(JSON.stringify(json ?? null));
-  for (const file of files) hash.update('\0').update(file.filename).update(createHash('sha256').update(file.bytes).digest());
+  const hash = createHash('sha256')
+    .update(route)
+    .update('\0')
+    .update(JSON.stringify(json ?? null));
+  for (const file of files)
+    hash.update('\0').update(file.filename).update(createHash('sha256').update(file.bytes).digest());
   return hash.digest('hex');
 }
 
@@ -46,15 +54,25 @@ export async function recordCreated(db: Kysely<DB>, resourceId: string | number,
   const claim = activeClaim.getStore();
   if (!claim) return;
   const answer = result === undefined ? undefined : claim.answer(result);
-  await sendLater(db, db.updateTable('idempotency_keys').set({
-    resource_id: String(resourceId),
-    ...(answer && { ...storedAnswer(answer), owner: null, lease_expires_at: null }),
-  }).where('scope', '=', claim.scope).where('idempotency_key', '=', claim.key).where('owner', '=', claim.owner));
+  await sendLater(
+    db,
+    db
+      .updateTable('idempotency_keys')
+      .set({
+        resource_id: String(resourceId),
+        ...(answer && { ...storedAnswer(answer), owner: null, lease_expires_at: null }),
+      })
+      .where('scope', '=', claim.scope)
+      .where('idempotency_key', '=', claim.key)
+      .where('owner', '=', claim.owner),
+  );
   claim.recorded = answer;
 }
 
 const storedAnswer = (answer: Created) => ({
-  response_status: answer.status, response_body: JSON.stringify(answer.body), response_location: answer.location ?? null,
+  response_status: answer.status,
+  response_body: JSON.stringify(answer.body),
+  response_location: answer.location ?? null,
 });
 
 /**
@@ -84,7 +102,11 @@ export class Idempotency {
   /** This process: `instance/boot`, so a restart of the same instance knows its predecessor's claims. */
   private readonly owner: string;
 
-  constructor(private readonly db: Kysely<DB>, private readonly clock: () => number, private readonly instance: string) {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly clock: () => number,
+    private readonly instance: string,
+  ) {
     this.owner = `${instance}/${randomUUID()}`;
   }
 
@@ -94,55 +116,109 @@ export class Idempotency {
    */
   async releaseAbandoned(): Promise<number> {
     const prefix = `${this.instance}/`;
-    const released = await this.db.updateTable('idempotency_keys').set({ lease_expires_at: 0 })
+    const released = await this.db
+      .updateTable('idempotency_keys')
+      .set({ lease_expires_at: 0 })
       .where('response_status', 'is', null)
-      .where((eb) => eb.or([
-        eb('owner', 'is', null),
-        eb.and([eb(sql<string>`substr(owner, 1, ${prefix.length})`, '=', prefix), eb('owner', '!=', this.owner)]),
-      ]))
+      .where((eb) =>
+        eb.or([
+          eb('owner', 'is', null),
+          eb.and([eb(sql<string>`substr(owner, 1, ${prefix.length})`, '=', prefix), eb('owner', '!=', this.owner)]),
+        ]),
+      )
       .executeTakeFirst();
     return Number(released.numUpdatedRows);
   }
 
-  async respond<Result>(request: FastifyRequest, reply: FastifyReply, requestHash: string, operation: CreateOperation<Result>): Promise<FastifyReply> {
+  async respond<Result>(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    requestHash: string,
+    operation: CreateOperation<Result>,
+  ): Promise<FastifyReply> {
     const header = request.headers['idempotency-key'];
     const key = Array.isArray(header) ? header[0] : header;
     if (key === undefined) return this.send(reply, operation.answer(await operation.create()), false);
-    if (!KEY.test(key)) throw new ApiError('C0002', 'Header "Idempotency-Key" must be 1 to 255 visible ASCII characters', 'Idempotency-Key');
-    const scope = request.token ? `${request.token.clientId}:${request.token.userId}` : `app:${request.apiApp?.appId ?? 'anonymous'}`;
+    if (!KEY.test(key))
+      throw new ApiError(
+        'C0002',
+        'Header "Idempotency-Key" must be 1 to 255 visible ASCII characters',
+        'Idempotency-Key',
+      );
+    const scope = request.token
+      ? `${request.token.clientId}:${request.token.userId}`
+      : `app:${request.apiApp?.appId ?? 'anonymous'}`;
     await this.sweep();
 
     const deadline = Date.now() + WAIT_FOR_FIRST_MS;
     for (;;) {
       const now = this.clock();
-      const inserted = await this.db.insertInto('idempotency_keys').values({
-        scope, idempotency_key: key, request_hash: requestHash, response_status: null, response_body: null, response_location: null,
-        created_at: now, expires_at: now + LIFETIME_MS, owner: this.owner, lease_expires_at: now + LEASE_MS, resource_id: null,
-      }).onConflict((oc) => oc.columns(['scope', 'idempotency_key']).doNothing()).executeTakeFirst();
+      const inserted = await this.db
+        .insertInto('idempotency_keys')
+        .values({
+          scope,
+          idempotency_key: key,
+          request_hash: requestHash,
+          response_status: null,
+          response_body: null,
+          response_location: null,
+          created_at: now,
+          expires_at: now + LIFETIME_MS,
+          owner: this.owner,
+          lease_expires_at: now + LEASE_MS,
+          resource_id: null,
+        })
+        .onConflict((oc) => oc.columns(['scope', 'idempotency_key']).doNothing())
+        .executeTakeFirst();
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) return this.runFirst(reply, scope, key, operation);
 
-      const existing = await this.db.selectFrom('idempotency_keys').selectAll().where('scope', '=', scope).where('idempotency_key', '=', key).executeTakeFirst();
+      const existing = await this.db
+        .selectFrom('idempotency_keys')
+        .selectAll()
+        .where('scope', '=', scope)
+        .where('idempotency_key', '=', key)
+        .executeTakeFirst();
       if (!existing) continue; // the first request failed and released the key: try again
       if (existing.expires_at <= now) {
-        await this.db.deleteFrom('idempotency_keys').where('scope', '=', scope).where('idempotency_key', '=', key).where('expires_at', '<=', now).execute();
+        await this.db
+          .deleteFrom('idempotency_keys')
+          .where('scope', '=', scope)
+          .where('idempotency_key', '=', key)
+          .where('expires_at', '<=', now)
+          .execute();
         continue;
       }
       if (existing.request_hash !== requestHash) {
-        throw new ApiError('C0009', 'This Idempotency-Key was already used with a different request', 'Idempotency-Key');
+        throw new ApiError(
+          'C0009',
+          'This Idempotency-Key was already used with a different request',
+          'Idempotency-Key',
+        );
       }
       if (existing.response_status !== null) {
-        return this.send(reply, {
-          status: existing.response_status, body: JSON.parse(existing.response_body ?? 'null'), location: existing.response_location ?? undefined,
-        }, true);
+        return this.send(
+          reply,
+          {
+            status: existing.response_status,
+            body: JSON.parse(existing.response_body ?? 'null'),
+            location: existing.response_location ?? undefined,
+          },
+          true,
+        );
       }
-      if ((existing.lease_expires_at ?? 0) <= now && await this.takeOver(scope, key, now)) {
+      if ((existing.lease_expires_at ?? 0) <= now && (await this.takeOver(scope, key, now))) {
         // The process that claimed the key died. If its create had committed, answer with what it created.
-        if (existing.resource_id !== null) return this.finish(reply, scope, key, operation.answer(await operation.replay(existing.resource_id)), true);
+        if (existing.resource_id !== null)
+          return this.finish(reply, scope, key, operation.answer(await operation.replay(existing.resource_id)), true);
         return this.runFirst(reply, scope, key, operation);
       }
       if (Date.now() > deadline) {
         reply.header('Retry-After', String(Math.max(1, Math.ceil(((existing.lease_expires_at ?? now) - now) / 1000))));
-        throw new ApiError('C0009', 'A request with this Idempotency-Key is still in progress; retry after the time in Retry-After', 'Idempotency-Key');
+        throw new ApiError(
+          'C0009',
+          'A request with this Idempotency-Key is still in progress; retry after the time in Retry-After',
+          'Idempotency-Key',
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
@@ -150,29 +226,50 @@ export class Idempotency {
 
   /** Takes an abandoned claim (its lease ran out) for this process; false when another retry took it first. */
   private async takeOver(scope: string, key: string, now: number): Promise<boolean> {
-    const taken = await this.db.updateTable('idempotency_keys').set({ owner: this.owner, lease_expires_at: now + LEASE_MS })
-      .where('scope', '=', scope).where('idempotency_key', '=', key)
+    const taken = await this.db
+      .updateTable('idempotency_keys')
+      .set({ owner: this.owner, lease_expires_at: now + LEASE_MS })
+      .where('scope', '=', scope)
+      .where('idempotency_key', '=', key)
       .where('response_status', 'is', null)
       .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)]))
       .executeTakeFirst();
     return Number(taken.numUpdatedRows) > 0;
   }
 
-  private async runFirst<Result>(reply: FastifyReply, scope: string, key: string, operation: CreateOperation<Result>): Promise<FastifyReply> {
+  private async runFirst<Result>(
+    reply: FastifyReply,
+    scope: string,
+    key: string,
+    operation: CreateOperation<Result>,
+  ): Promise<FastifyReply> {
     // Renewed while the work runs, so only a claim whose process has stopped ever runs out.
     const renewal = setInterval(() => {
-      this.mine(scope, key).set({ lease_expires_at: this.clock() + LEASE_MS }).execute().catch(() => undefined);
+      this.mine(scope, key)
+        .set({ lease_expires_at: this.clock() + LEASE_MS })
+        .execute()
+        .catch(() => undefined);
     }, LEASE_MS / 3);
     renewal.unref();
-    const claim: ActiveClaim = { scope, key, owner: this.owner, answer: (result) => operation.answer(result as Result) };
+    const claim: ActiveClaim = {
+      scope,
+      key,
+      owner: this.owner,
+      answer: (result) => operation.answer(result as Result),
+    };
     let result: Result;
     try {
       result = await activeClaim.run(claim, () => operation.create());
     } catch (err) {
       // Nothing created: the key is free again. Created but not answered (a read after the commit failed): the
       // claim is given up, and the next retry answers with what was created.
-      await this.db.deleteFrom('idempotency_keys').where('scope', '=', scope).where('idempotency_key', '=', key).where('owner', '=', this.owner)
-        .where('resource_id', 'is', null).execute();
+      await this.db
+        .deleteFrom('idempotency_keys')
+        .where('scope', '=', scope)
+        .where('idempotency_key', '=', key)
+        .where('owner', '=', this.owner)
+        .where('resource_id', 'is', null)
+        .execute();
       await this.mine(scope, key).set({ lease_expires_at: 0 }).execute();
       throw err;
     } finally {
@@ -184,13 +281,25 @@ export class Idempotency {
   }
 
   /** Stores the answer on this process's claim and sends it. */
-  private async finish(reply: FastifyReply, scope: string, key: string, created: Created, replayed: boolean): Promise<FastifyReply> {
-    await this.mine(scope, key).set({ ...storedAnswer(created), owner: null, lease_expires_at: null }).execute();
+  private async finish(
+    reply: FastifyReply,
+    scope: string,
+    key: string,
+    created: Created,
+    replayed: boolean,
+  ): Promise<FastifyReply> {
+    await this.mine(scope, key)
+      .set({ ...storedAnswer(created), owner: null, lease_expires_at: null })
+      .execute();
     return this.send(reply, created, replayed);
   }
 
   private mine(scope: string, key: string) {
-    return this.db.updateTable('idempotency_keys').where('scope', '=', scope).where('idempotency_key', '=', key).where('owner', '=', this.owner);
+    return this.db
+      .updateTable('idempotency_keys')
+      .where('scope', '=', scope)
+      .where('idempotency_key', '=', key)
+      .where('owner', '=', this.owner);
   }
 
   private send(reply: FastifyReply, created: Created, replayed: boolean): FastifyReply {
@@ -207,4 +316,3 @@ export class Idempotency {
     await this.db.deleteFrom('idempotency_keys').where('expires_at', '<=', now).execute();
   }
 }
-

@@ -16,9 +16,10 @@ async function migratorOf(database: Database): Promise<{ migrator: Migrator; sch
   // Without a schema Kysely finds migration tables in any schema of the database (another deployment's, a
   // benchmark's) and then fails to use them; name the schema this connection works in, however it was set
   // (search_path in the URL, the role's default, or our own option).
-  const schema = database.adapter.name === 'postgres'
-    ? (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(database.db)).rows[0]?.schema
-    : undefined;
+  const schema =
+    database.adapter.name === 'postgres'
+      ? (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(database.db)).rows[0]?.schema
+      : undefined;
   const migrator = new Migrator({
     db: database.db,
     provider: { getMigrations: async () => allMigrations(database.adapter) },
@@ -49,11 +50,18 @@ async function migrate(database: Database): Promise<string[]> {
  * in the middle makes that read fail): nothing of ours ran, and the next look succeeds. Several deployments (or test
  * runs) sharing one PostgreSQL database meet this; our own schema missing is a real error and is not retried.
  */
-export async function untilOthersSettle(schema: string | undefined, step: () => Promise<MigrationResultSet>): Promise<MigrationResultSet> {
+export async function untilOthersSettle(
+  schema: string | undefined,
+  step: () => Promise<MigrationResultSet>,
+): Promise<MigrationResultSet> {
   for (let attempt = 1; ; attempt++) {
     const result = await step();
-    const gone = result.error instanceof Error ? /(?:schema|relation) "([^".]+)(?:\.[^"]*)?" does not exist/.exec(result.error.message) : null;
-    if (!gone || gone[1] === schema || attempt >= 5 || (result.results ?? []).some((r) => r.status !== 'NotExecuted')) return result;
+    const gone =
+      result.error instanceof Error
+        ? /(?:schema|relation) "([^".]+)(?:\.[^"]*)?" does not exist/.exec(result.error.message)
+        : null;
+    if (!gone || gone[1] === schema || attempt >= 5 || (result.results ?? []).some((r) => r.status !== 'NotExecuted'))
+      return result;
     await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
   }
 }

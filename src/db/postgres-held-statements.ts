@@ -45,7 +45,8 @@ export function holdingStatements(run: RunStatement): RunStatement {
     if (ends) inTransaction = false;
     if (text === 'rollback' && waiting.length > 0) {
       const nothingSent = BEGIN.test(waiting[0]!.text);
-      for (const statement of waiting) statement.settle?.reject(new Error('The transaction rolled back before this statement was sent'));
+      for (const statement of waiting)
+        statement.settle?.reject(new Error('The transaction rolled back before this statement was sent'));
       waiting = [];
       if (nothingSent) return held();
     }
@@ -53,7 +54,10 @@ export function holdingStatements(run: RunStatement): RunStatement {
 
     const batch = waiting;
     waiting = [];
-    const results = await Promise.allSettled([...batch.map((statement) => run(statement.text, statement.values)), run(text, values)]);
+    const results = await Promise.allSettled([
+      ...batch.map((statement) => run(statement.text, statement.values)),
+      run(text, values),
+    ]);
     batch.forEach((statement, i) => {
       const result = results[i]!;
       if (result.status === 'fulfilled') statement.settle?.resolve(result.value.rows);

@@ -20,7 +20,11 @@ const CHECK_TIMEOUT_MS = 1_000;
 const RETRY_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
 
 /** `name`: the listening connection's application_name, so that an operator finds it in pg_stat_activity. */
-export function postgresNotices(url: string, name: string, send: (channel: string, payload: string) => Promise<void>): Notices {
+export function postgresNotices(
+  url: string,
+  name: string,
+  send: (channel: string, payload: string) => Promise<void>,
+): Notices {
   const channels = new Map<string, (payload: string) => void>();
   let client: pg.Client | null = null;
   let downSince: number | null = null;
@@ -35,16 +39,24 @@ export function postgresNotices(url: string, name: string, send: (channel: strin
     broken.removeAllListeners('notification');
     void broken.end().catch(() => undefined);
     if (closed || retry) return;
-    retry = setTimeout(() => {
-      retry = null;
-      void connect();
-    }, RETRY_MS[Math.min(failures++, RETRY_MS.length - 1)]);
+    retry = setTimeout(
+      () => {
+        retry = null;
+        void connect();
+      },
+      RETRY_MS[Math.min(failures++, RETRY_MS.length - 1)],
+    );
     retry.unref();
   };
 
   const connect = async (): Promise<void> => {
     if (closed || client) return;
-    const next = new pg.Client({ connectionString: url, keepAlive: true, connectionTimeoutMillis: 5_000, application_name: name });
+    const next = new pg.Client({
+      connectionString: url,
+      keepAlive: true,
+      connectionTimeoutMillis: 5_000,
+      application_name: name,
+    });
     client = next;
     next.on('error', () => lost(next));
     next.on('end', () => lost(next));
@@ -78,7 +90,9 @@ export function postgresNotices(url: string, name: string, send: (channel: strin
       const current = client;
       if (current && downSince === null) {
         let timer: NodeJS.Timeout | undefined;
-        const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('no answer')), CHECK_TIMEOUT_MS); });
+        const timeout = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('no answer')), CHECK_TIMEOUT_MS);
+        });
         try {
           await Promise.race([current.query('SELECT 1'), timeout]);
         } catch {

@@ -7,7 +7,6 @@ import { postgresAdapter } from './dialects/postgres-adapter.js';
 import { sqliteAdapter } from './dialects/sqlite-adapter.js';
 import { rowsAsObjects } from './sqlite-rows.js';
 
-
 /** A statement prepared once and run with parameters: no query building, no compiling, one round trip. */
 export interface PreparedRead<Row> {
   /**
@@ -77,7 +76,8 @@ export function sqlitePreparedReads(sqlite: BetterSqlite3.Database, counter: Sta
       const read = reads.prepare<InLanguage<Row>>(name, sql);
       const all = async (wanted: readonly Wanted[]) => {
         const rows: Array<InLanguage<Row>> = [];
-        for (const [language, group] of groupBy(wanted, (w) => w.language)) rows.push(...await read.all([group.map(({ id }) => id), language]));
+        for (const [language, group] of groupBy(wanted, (w) => w.language))
+          rows.push(...(await read.all([group.map(({ id }) => id), language])));
         return rows;
       };
       return { all, inTurn: (ids, language) => read.all([ids, language]) };
@@ -103,7 +103,9 @@ export function sqlitePreparedReads(sqlite: BetterSqlite3.Database, counter: Sta
 /** Parameters bound to `?1`, `?2`, … (better-sqlite3 binds numbered parameters by key), arrays as JSON text. */
 function numbered(parameters: readonly unknown[]): Record<number, unknown> {
   const bound: Record<number, unknown> = {};
-  parameters.forEach((value, i) => { bound[i + 1] = Array.isArray(value) ? JSON.stringify(value) : value; });
+  parameters.forEach((value, i) => {
+    bound[i + 1] = Array.isArray(value) ? JSON.stringify(value) : value;
+  });
   return bound;
 }
 
@@ -132,14 +134,17 @@ export function postgresPreparedReads(pool: NamedStatementPool): PreparedReads {
       );
       return {
         all,
-        inTurn: async (ids, language) => (await turn.loadAll(ids.map((id) => ({ id, language })))).filter((row) => row !== undefined),
+        inTurn: async (ids, language) =>
+          (await turn.loadAll(ids.map((id) => ({ id, language })))).filter((row) => row !== undefined),
       };
     },
   };
 }
 
 /** Finds, among rows a read by language returned, the row of an id asked for in a language. */
-export function rowFinder<Row extends { id: number }>(rows: ReadonlyArray<InLanguage<Row>>): (id: number, language: string | null) => InLanguage<Row> | undefined {
+export function rowFinder<Row extends { id: number }>(
+  rows: ReadonlyArray<InLanguage<Row>>,
+): (id: number, language: string | null) => InLanguage<Row> | undefined {
   const byKey = new Map(rows.map((row) => [wantedKey(row.id, row.wanted_language), row]));
   return (id, language) => byKey.get(wantedKey(id, language));
 }

@@ -5,7 +5,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * routes run their handler inside a scope (plugins/long-reads.ts); the read pools look at it before a
  * queued read starts, so nobody's capacity goes to an answer nobody will receive.
  */
-export interface ReadScope { signal: AbortSignal }
+export interface ReadScope {
+  signal: AbortSignal;
+}
 
 export const readScope = new AsyncLocalStorage<ReadScope>();
 

@@ -218,8 +218,19 @@ export interface JobsTable {
   salary_period: Generated<string | null>;
 }
 
-export interface JobImagesTable { job_id: number; position: number; media_key: string }
-export interface JobSettingsTable { job_id: number; position: number; setting_type: Generated<string>; title: string; required: Bool; upload_type: string }
+export interface JobImagesTable {
+  job_id: number;
+  position: number;
+  media_key: string;
+}
+export interface JobSettingsTable {
+  job_id: number;
+  position: number;
+  setting_type: Generated<string>;
+  title: string;
+  required: Bool;
+  upload_type: string;
+}
 
 export interface JobTranslationsTable {
   job_id: number;
@@ -269,10 +280,26 @@ export interface EventsTable {
   deleted_at: number | null;
 }
 
-export interface EventCategoriesTable { event_id: string; category: string }
-export interface EventAttachmentsTable { event_id: string; position: number; media_key: string; file_name: string | null }
-export interface EventSubjectsTable { event_id: string; subject: string }
-export interface EventTranslationsTable { event_id: string; language: string; event_name: string; description: string }
+export interface EventCategoriesTable {
+  event_id: string;
+  category: string;
+}
+export interface EventAttachmentsTable {
+  event_id: string;
+  position: number;
+  media_key: string;
+  file_name: string | null;
+}
+export interface EventSubjectsTable {
+  event_id: string;
+  subject: string;
+}
+export interface EventTranslationsTable {
+  event_id: string;
+  language: string;
+  event_name: string;
+  description: string;
+}
 
 export interface EventTicketsTable {
   id: Generated<number>;
@@ -329,8 +356,19 @@ export interface EventHostsTable {
 }
 
 /** `parent`: a job industry's group (migration 025); null for the groups and every other catalog's codes. */
-export interface CodeEntriesTable { catalog: string; code: string; position: number; parent: ColumnType<string | null, string | null | undefined, string | null> }
-export interface CodeLabelsTable { catalog: string; code: string; locale: string; display_name: string; description: ColumnType<string, string | undefined, string> }
+export interface CodeEntriesTable {
+  catalog: string;
+  code: string;
+  position: number;
+  parent: ColumnType<string | null, string | null | undefined, string | null>;
+}
+export interface CodeLabelsTable {
+  catalog: string;
+  code: string;
+  locale: string;
+  display_name: string;
+  description: ColumnType<string, string | undefined, string>;
+}
 
 export interface OAuthClientsTable {
   client_id: string;
@@ -361,9 +399,26 @@ export interface OAuthSigningKeysTable {
 }
 
 /** A new key or secret waiting to be shown once (console-reveals.ts). */
-export interface ConsoleRevealsTable { id_hash: string; user_id: number; app_id: number; kind: string; sealed: string; expires_at: number }
-export interface LoginSessionsTable { id_hash: string; user_id: number; created_at: number; expires_at: number }
-export interface OAuthConsentsTable { user_id: number; client_id: string; scopes: string; updated_at: number }
+export interface ConsoleRevealsTable {
+  id_hash: string;
+  user_id: number;
+  app_id: number;
+  kind: string;
+  sealed: string;
+  expires_at: number;
+}
+export interface LoginSessionsTable {
+  id_hash: string;
+  user_id: number;
+  created_at: number;
+  expires_at: number;
+}
+export interface OAuthConsentsTable {
+  user_id: number;
+  client_id: string;
+  scopes: string;
+  updated_at: number;
+}
 
 export interface OAuthGrantsTable {
   id: string;
@@ -399,7 +454,12 @@ export interface OAuthRefreshTokensTable {
   consumed_at: number | null;
 }
 
-export interface MediaObjectsTable { media_key: string; content_type: string; bytes: Buffer; created_at: number }
+export interface MediaObjectsTable {
+  media_key: string;
+  content_type: string;
+  bytes: Buffer;
+  created_at: number;
+}
 
 export interface IdempotencyKeysTable {
   scope: string;
@@ -417,10 +477,18 @@ export interface IdempotencyKeysTable {
   resource_id: string | null;
 }
 
-export interface RateLimitCountersTable { counter_key: string; count: number; expires_at: number }
+export interface RateLimitCountersTable {
+  counter_key: string;
+  count: number;
+  expires_at: number;
+}
 
 /** One slot of a data version; the version is the sum of its slots (migration 008). */
-export interface DataVersionSlotsTable { name: string; slot: number; version: number }
+export interface DataVersionSlotsTable {
+  name: string;
+  slot: number;
+  version: number;
+}
 
 /** One public change, in commit order (src/change-feed/, docs/changes.md). */
 export interface ChangeEventsTable {

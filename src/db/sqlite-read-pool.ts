@@ -62,9 +62,20 @@ parentPort.on('message', ({ sql, parameters }) => {
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 128 };
 
 /** `limitMs`: when the read is stopped (undefined: never, for work no client waits for, such as an index build). */
-interface Job { query: ReadQuery; signal?: AbortSignal; limitMs: number | undefined; resolve(rows: unknown[]): void; reject(err: Error): void }
+interface Job {
+  query: ReadQuery;
+  signal?: AbortSignal;
+  limitMs: number | undefined;
+  resolve(rows: unknown[]): void;
+  reject(err: Error): void;
+}
 
-interface Reader { worker: Worker; running: Job | null; timer: NodeJS.Timeout | null; idle: NodeJS.Timeout | null }
+interface Reader {
+  worker: Worker;
+  running: Job | null;
+  timer: NodeJS.Timeout | null;
+  idle: NodeJS.Timeout | null;
+}
 
 /**
  * A worker with nothing to read for this long ends (the next read starts one again, quickly): a V8 isolate and a
@@ -90,7 +101,12 @@ export class SqliteReadPool {
   private closed = false;
 
   /** Workers start at the first read, so commands that never search start none. */
-  constructor(private readonly file: string, private readonly size: number, private readonly timeoutMs: number, private readonly idleMs = READ_WORKER_IDLE_MS) {}
+  constructor(
+    private readonly file: string,
+    private readonly size: number,
+    private readonly timeoutMs: number,
+    private readonly idleMs = READ_WORKER_IDLE_MS,
+  ) {}
 
   execute<R>(query: ReadQuery): Promise<R[]> {
     const signal = readScope.getStore()?.signal;
@@ -98,20 +114,32 @@ export class SqliteReadPool {
     if (signal?.aborted) return Promise.reject(new ClientGoneError());
     if (this.closed) return Promise.reject(new Error('The database is closed'));
     return new Promise<R[]>((resolve, reject) => {
-      this.queue.push({ query, signal, limitMs: queryTimeLimit(this.timeoutMs), resolve: resolve as (rows: unknown[]) => void, reject });
+      this.queue.push({
+        query,
+        signal,
+        limitMs: queryTimeLimit(this.timeoutMs),
+        resolve: resolve as (rows: unknown[]) => void,
+        reject,
+      });
       this.dispatch();
     });
   }
 
   /** The workers started, those running a read, and the reads waiting for one. */
   stats(): { name: string; size: number; busy: number; waiting: number } {
-    return { name: 'sqlite-read-workers', size: this.readers.length, busy: this.readers.filter((r) => r.running).length, waiting: this.queue.length };
+    return {
+      name: 'sqlite-read-workers',
+      size: this.readers.length,
+      busy: this.readers.filter((r) => r.running).length,
+      waiting: this.queue.length,
+    };
   }
 
   async close(): Promise<void> {
     this.closed = true;
     for (const reader of this.readers) if (reader.idle) clearTimeout(reader.idle);
-    for (const job of this.queue.splice(0)) job.reject(job.signal?.aborted ? new ClientGoneError() : new Error('The database is closed'));
+    for (const job of this.queue.splice(0))
+      job.reject(job.signal?.aborted ? new ClientGoneError() : new Error('The database is closed'));
     await Promise.all(this.readers.map((reader) => reader.worker.terminate()));
   }
 
@@ -130,7 +158,8 @@ export class SqliteReadPool {
       reader.running = job;
       reader.worker.ref();
       const { limitMs } = job;
-      reader.timer = limitMs === undefined ? null : setTimeout(() => this.stop(reader, new ReadTimeoutError(limitMs)), limitMs);
+      reader.timer =
+        limitMs === undefined ? null : setTimeout(() => this.stop(reader, new ReadTimeoutError(limitMs)), limitMs);
       reader.worker.postMessage({ sql: job.query.sql, parameters: job.query.parameters });
     }
   }
@@ -165,7 +194,11 @@ export class SqliteReadPool {
   }
 
   private start(): Reader {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file: this.file, driver: this.driver, cacheSize: SQLITE_CACHE_SIZE, mmapBytes: SQLITE_MMAP_BYTES }, resourceLimits: WORKER_LIMITS });
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { file: this.file, driver: this.driver, cacheSize: SQLITE_CACHE_SIZE, mmapBytes: SQLITE_MMAP_BYTES },
+      resourceLimits: WORKER_LIMITS,
+    });
     const reader: Reader = { worker, running: null, timer: null, idle: null };
     worker.on('message', (message: { rows?: unknown[]; error?: string }) => {
       const job = this.finish(reader);
@@ -173,7 +206,9 @@ export class SqliteReadPool {
       else job?.resolve(message.rows ?? []);
       this.dispatch();
     });
-    worker.on('error', (err) => { if (this.readers.includes(reader)) this.stop(reader, err); });
+    worker.on('error', (err) => {
+      if (this.readers.includes(reader)) this.stop(reader, err);
+    });
     worker.on('exit', () => {
       // A worker that died is replaced at the next read.
       if (this.readers.includes(reader)) this.stop(reader, new Error('An SQLite read worker stopped'));

@@ -13,7 +13,10 @@ export function rowsAsObjects<Row>(statement: BetterSqlite3.Statement): (paramet
   const names = statement.columns().map(({ name }) => name);
   // In an object literal that key would set the prototype, not a property.
   if (names.includes('__proto__')) throw new Error('A column named __proto__ cannot be a row property');
-  const construct = new Function('values', `return { ${names.map((name, i) => `${JSON.stringify(name)}: values[${i}]`).join(', ')} };`) as (values: unknown[]) => Row;
+  const construct = new Function(
+    'values',
+    `return { ${names.map((name, i) => `${JSON.stringify(name)}: values[${i}]`).join(', ')} };`,
+  ) as (values: unknown[]) => Row;
   statement.raw(true);
   return (parameters) => {
     const rows = statement.all(parameters) as unknown[][];

@@ -9,10 +9,17 @@ import { countStatement, type StatementCounter } from './prepared-reads.js';
  * make up most requests, so each distinct statement is prepared once and reused. Statements differ
  * only by SQL text (parameters are bound at each run), so the cache holds one per query shape.
  */
-export function withStatementCache(sqlite: BetterSqlite3.Database, counter: StatementCounter, max = 2_000): SqliteDatabase {
+export function withStatementCache(
+  sqlite: BetterSqlite3.Database,
+  counter: StatementCounter,
+  max = 2_000,
+): SqliteDatabase {
   const statements = new LRUCache<string, BetterSqlite3.Statement>({ max });
   return {
-    close: () => { statements.clear(); sqlite.close(); },
+    close: () => {
+      statements.clear();
+      sqlite.close();
+    },
     prepare(sql: string): SqliteStatement {
       // Kysely prepares each statement it runs, once per run: this counts the runs.
       countStatement(counter);

@@ -4,7 +4,10 @@ import { Eta } from 'eta';
 const eta = new Eta({ views: new URL('../../views/demo/', import.meta.url).pathname, cache: true, autoEscape: true });
 
 /** The sign-in link `npm run demo` prints: its state, and the PKCE verifier of its challenge. */
-export interface DemoWalkthrough { state: string; verifier: string }
+export interface DemoWalkthrough {
+  state: string;
+  verifier: string;
+}
 
 export interface DemoCallbackOptions {
   publicBaseUrl: string;
@@ -16,12 +19,22 @@ export interface DemoCallbackOptions {
 /** The page's words in the console's two languages (English for an English reader, Korean otherwise). */
 const TEXT = {
   ko: {
-    title: '데모 콜백', brand: '데모 OAuth 클라이언트', received: '인가 코드를 받았습니다', errorTitle: '인가 오류', code: '코드:',
-    exchangeKnown: '5분 안에 교환하세요:', exchangeVerifier: '5분 안에, VERIFIER를 설정한 터미널에서 교환하세요:',
+    title: '데모 콜백',
+    brand: '데모 OAuth 클라이언트',
+    received: '인가 코드를 받았습니다',
+    errorTitle: '인가 오류',
+    code: '코드:',
+    exchangeKnown: '5분 안에 교환하세요:',
+    exchangeVerifier: '5분 안에, VERIFIER를 설정한 터미널에서 교환하세요:',
   },
   en: {
-    title: 'Demo callback', brand: 'Demo OAuth client', received: 'Authorization code received', errorTitle: 'Authorization error', code: 'Code:',
-    exchangeKnown: 'Exchange it within 5 minutes:', exchangeVerifier: 'Exchange it within 5 minutes, in the terminal where you set VERIFIER:',
+    title: 'Demo callback',
+    brand: 'Demo OAuth client',
+    received: 'Authorization code received',
+    errorTitle: 'Authorization error',
+    code: 'Code:',
+    exchangeKnown: 'Exchange it within 5 minutes:',
+    exchangeVerifier: 'Exchange it within 5 minutes, in the terminal where you set VERIFIER:',
   },
 } as const;
 
@@ -49,11 +62,25 @@ export const demoCallbackRoutes: FastifyPluginAsync<DemoCallbackOptions> = async
       `  --data-urlencode code_verifier=${verifier} \\`,
       `  ${shellQuote(`${opts.publicBaseUrl}/oauth/token`)}`,
     ].join('\n');
-    return reply.type('text/html; charset=utf-8')
-      .headers({ 'Content-Security-Policy': "default-src 'none'; style-src 'self'; frame-ancestors 'none'", 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' })
-      .send(eta.render('./callback', {
-        lang, t: TEXT[lang], error: query.error, errorDescription: query.error_description ?? '', state: query.state ?? '', iss: query.iss ?? '',
-        code: query.code ?? '', known, command,
-      }));
+    return reply
+      .type('text/html; charset=utf-8')
+      .headers({
+        'Content-Security-Policy': "default-src 'none'; style-src 'self'; frame-ancestors 'none'",
+        'Cache-Control': 'no-store',
+        'Referrer-Policy': 'no-referrer',
+      })
+      .send(
+        eta.render('./callback', {
+          lang,
+          t: TEXT[lang],
+          error: query.error,
+          errorDescription: query.error_description ?? '',
+          state: query.state ?? '',
+          iss: query.iss ?? '',
+          code: query.code ?? '',
+          known,
+          command,
+        }),
+      );
   });
 };

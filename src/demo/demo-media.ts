@@ -10,7 +10,9 @@ import { solidPng } from '../media/png.js';
 export async function writeDemoMedia(database: Database, store: MediaStore): Promise<number> {
   const { db } = database;
   const wanted = new Map<string, [number, number]>();
-  const add = (key: string | null, size: [number, number]) => { if (key?.startsWith('demo/')) wanted.set(key, size); };
+  const add = (key: string | null, size: [number, number]) => {
+    if (key?.startsWith('demo/')) wanted.set(key, size);
+  };
   for (const row of await db.selectFrom('post_images').select(['media_key', 'width', 'height']).execute()) {
     add(row.media_key, [row.width ?? 640, row.height ?? 480]);
   }

@@ -12,7 +12,11 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
 
-export interface Mail { to: string; subject: string; text: string }
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
 
 export interface MailSettings {
   /** smtp:// or smtps:// with the server's user and password; null: the outbox. */
@@ -27,7 +31,10 @@ export class Mailer {
   private readonly underWay = new Set<Promise<void>>();
   private sequence = 0;
 
-  constructor(private readonly settings: MailSettings, private readonly log: FastifyBaseLogger) {
+  constructor(
+    private readonly settings: MailSettings,
+    private readonly log: FastifyBaseLogger,
+  ) {
     this.outbox = settings.smtpUrl ? null : path.join(settings.dataDir, 'outbox');
     this.transport = settings.smtpUrl
       ? nodemailer.createTransport(settings.smtpUrl)
@@ -37,8 +44,15 @@ export class Mailer {
   /** Sends in the background; a failure is logged (the recipient asks again). */
   send(mail: Mail): void {
     const sending = this.deliver(mail)
-      .catch((err: unknown) => { this.log.error({ to: mail.to, subject: mail.subject, reason: err instanceof Error ? err.message : String(err) }, 'mail not sent'); })
-      .finally(() => { this.underWay.delete(sending); });
+      .catch((err: unknown) => {
+        this.log.error(
+          { to: mail.to, subject: mail.subject, reason: err instanceof Error ? err.message : String(err) },
+          'mail not sent',
+        );
+      })
+      .finally(() => {
+        this.underWay.delete(sending);
+      });
     this.underWay.add(sending);
   }
 
@@ -49,7 +63,12 @@ export class Mailer {
   }
 
   private async deliver(mail: Mail): Promise<void> {
-    const info = await this.transport.sendMail({ from: this.settings.from, to: mail.to, subject: mail.subject, text: mail.text }) as { message?: Buffer; messageId?: string };
+    const info = (await this.transport.sendMail({
+      from: this.settings.from,
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+    })) as { message?: Buffer; messageId?: string };
     if (!this.outbox) {
       this.log.info({ to: mail.to, subject: mail.subject, messageId: info.messageId }, 'mail sent');
       return;
@@ -61,6 +80,9 @@ export class Mailer {
     // whole, ready to copy.
     const readable = `From: ${this.settings.from}\nTo: ${mail.to}\nSubject: ${mail.subject}\n\n${mail.text}\n`;
     fs.writeFileSync(file.replace(/\.eml$/, '.txt'), readable, { mode: 0o600 });
-    this.log.info({ to: mail.to, subject: mail.subject, file }, 'mail written to the outbox (no SMTP_URL; the .txt beside it is readable)');
+    this.log.info(
+      { to: mail.to, subject: mail.subject, file },
+      'mail written to the outbox (no SMTP_URL; the .txt beside it is readable)',
+    );
   }
 }

@@ -6,14 +6,24 @@ const PAGE = 500;
 
 /** Media in the database, so that several instances serve the same files (MEDIA_STORE=database). */
 export class DatabaseMediaStore implements MediaStore {
-  constructor(private readonly db: Kysely<DB>, private readonly clock: () => number) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly clock: () => number,
+  ) {}
 
   async put(key: string, bytes: Buffer, contentType: string): Promise<void> {
-    await this.db.insertInto('media_objects').values({ media_key: key, content_type: contentType, bytes, created_at: this.clock() }).execute();
+    await this.db
+      .insertInto('media_objects')
+      .values({ media_key: key, content_type: contentType, bytes, created_at: this.clock() })
+      .execute();
   }
 
   async get(key: string) {
-    const row = await this.db.selectFrom('media_objects').select(['bytes', 'content_type']).where('media_key', '=', key).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('media_objects')
+      .select(['bytes', 'content_type'])
+      .where('media_key', '=', key)
+      .executeTakeFirst();
     return row ? { bytes: Buffer.from(row.bytes), contentType: row.content_type } : null;
   }
 
@@ -22,10 +32,17 @@ export class DatabaseMediaStore implements MediaStore {
   }
 
   async *keysStoredBefore(before: number): AsyncIterable<string[]> {
-    for (let after = ''; ;) {
-      const keys = (await this.db.selectFrom('media_objects').select('media_key')
-        .where('created_at', '<', before).where('media_key', '>', after)
-        .orderBy('media_key').limit(PAGE).execute()).map((r) => r.media_key);
+    for (let after = ''; ; ) {
+      const keys = (
+        await this.db
+          .selectFrom('media_objects')
+          .select('media_key')
+          .where('created_at', '<', before)
+          .where('media_key', '>', after)
+          .orderBy('media_key')
+          .limit(PAGE)
+          .execute()
+      ).map((r) => r.media_key);
       if (keys.length === 0) return;
       yield keys;
       after = keys[keys.length - 1]!;

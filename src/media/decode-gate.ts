@@ -1,6 +1,10 @@
 import { ApiError } from '../shared/api-error.js';
 
-interface Waiter { app: string; start(): void; timer: NodeJS.Timeout }
+interface Waiter {
+  app: string;
+  start(): void;
+  timer: NodeJS.Timeout;
+}
 
 /**
  * Who may decode an image now. Decoding an upload is the most expensive thing a request can make the service
@@ -15,7 +19,10 @@ export class DecodeGate {
   private readonly decoding = new Set<string>();
   private readonly waiting: Waiter[] = [];
 
-  constructor(private readonly slots: number, private readonly maxWaitMs = 10_000) {}
+  constructor(
+    private readonly slots: number,
+    private readonly maxWaitMs = 10_000,
+  ) {}
 
   async run<T>(app: string, decode: () => Promise<T>): Promise<T> {
     await this.admit(app);
@@ -39,7 +46,14 @@ export class DecodeGate {
         start,
         timer: setTimeout(() => {
           this.waiting.splice(this.waiting.indexOf(waiter), 1);
-          refuse(new ApiError('C9998', `This app's images waited more than ${this.maxWaitMs / 1000} s to be processed (each app's are processed one at a time); retry after the time in Retry-After, or send fewer at once`, null, { 'Retry-After': '1' }));
+          refuse(
+            new ApiError(
+              'C9998',
+              `This app's images waited more than ${this.maxWaitMs / 1000} s to be processed (each app's are processed one at a time); retry after the time in Retry-After, or send fewer at once`,
+              null,
+              { 'Retry-After': '1' },
+            ),
+          );
         }, this.maxWaitMs),
       };
       this.waiting.push(waiter);

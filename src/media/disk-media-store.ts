@@ -1,5 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, type Dirent } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  type Dirent,
+} from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { MEDIA_KEY, type MediaStore } from './media-store.js';

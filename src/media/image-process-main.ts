@@ -14,7 +14,10 @@ export interface ImageJob {
 }
 
 /** What this process answers: the outcome of processImage, or why it failed; and once, that it is ready. */
-export type ImageJobAnswer = { id: number; result: Awaited<ReturnType<typeof processImage>> } | { id: number; failed: string } | { ready: true };
+export type ImageJobAnswer =
+  | { id: number; result: Awaited<ReturnType<typeof processImage>> }
+  | { id: number; failed: string }
+  | { ready: true };
 
 function answer(message: ImageJobAnswer): void {
   process.send?.(message);
@@ -28,4 +31,6 @@ process.on('message', ({ id, bytes, limits }: ImageJob) => {
 });
 process.on('disconnect', () => process.exit(0));
 // Ready either way: if the library did not load, each image's answer says why.
-loadSharp().finally(() => answer({ ready: true })).catch(() => {});
+loadSharp()
+  .finally(() => answer({ ready: true }))
+  .catch(() => {});

@@ -6,7 +6,9 @@ import type { ImageJob, ImageJobAnswer } from './image-process-main.js';
 import type { ImageLimits, ImageRefusal, ProcessedImage } from './image-processing.js';
 
 /** The program beside this file: compiled JavaScript in dist/, TypeScript under tsx and Vitest (run with tsx's loader). */
-const PROGRAM = fileURLToPath(new URL(`./image-process-main${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url));
+const PROGRAM = fileURLToPath(
+  new URL(`./image-process-main${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url),
+);
 const PROGRAM_ARGS = PROGRAM.endsWith('.ts') ? ['--import', 'tsx'] : [];
 
 /**
@@ -58,7 +60,10 @@ export class ImageProcess {
   private lastId = 0;
   private idle: NodeJS.Timeout | null = null;
 
-  constructor(private readonly log: FastifyBaseLogger, private readonly options: ImageProcessOptions = { timeoutMs: 30_000, idleMs: 60_000 }) {}
+  constructor(
+    private readonly log: FastifyBaseLogger,
+    private readonly options: ImageProcessOptions = { timeoutMs: 30_000, idleMs: 60_000 },
+  ) {}
 
   /** The process id while it runs (tests and the benchmark read its memory). */
   get pid(): number | undefined {
@@ -76,7 +81,9 @@ export class ImageProcess {
       running.pending.set(id, pending);
       if (running.ready) this.time(running, pending);
       const job: ImageJob = { id, bytes, limits };
-      running.child.send(job, (err) => { if (err) void this.stop(running, `the image could not be sent: ${err.message}`); });
+      running.child.send(job, (err) => {
+        if (err) void this.stop(running, `the image could not be sent: ${err.message}`);
+      });
     });
   }
 
@@ -88,16 +95,26 @@ export class ImageProcess {
   }
 
   private time(running: Running, pending: Pending): void {
-    pending.timer = setTimeout(() => void this.stop(running, `an image took more than ${this.options.timeoutMs} ms`), this.options.timeoutMs);
+    pending.timer = setTimeout(
+      () => void this.stop(running, `an image took more than ${this.options.timeoutMs} ms`),
+      this.options.timeoutMs,
+    );
   }
 
   private start(): Running {
-    const child = fork(PROGRAM, [], { execArgv: PROGRAM_ARGS, env: imageProcessEnv(), serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const child = fork(PROGRAM, [], {
+      execArgv: PROGRAM_ARGS,
+      env: imageProcessEnv(),
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
     const pending = new Map<number, Pending>();
     // 'error' without 'exit' when it could not be started at all (no pid).
     const exited = new Promise<void>((resolve) => {
       child.once('exit', () => resolve());
-      child.on('error', () => { if (child.pid === undefined) resolve(); });
+      child.on('error', () => {
+        if (child.pid === undefined) resolve();
+      });
     });
     const running: Running = { child, pending, ready: false, exited };
     this.running = running;
@@ -113,15 +130,23 @@ export class ImageProcess {
       pending.delete(answer.id);
       clearTimeout(job.timer);
       if ('failed' in answer) job.reject(new ImageProcessFailed(answer.failed));
-      else job.resolve(typeof answer.result === 'string' ? answer.result : { ...answer.result, bytes: asBuffer(answer.result.bytes) });
-      if (pending.size === 0 && this.running === running) this.idle = setTimeout(() => void this.stop(running, 'idle'), this.options.idleMs).unref();
+      else
+        job.resolve(
+          typeof answer.result === 'string'
+            ? answer.result
+            : { ...answer.result, bytes: asBuffer(answer.result.bytes) },
+        );
+      if (pending.size === 0 && this.running === running)
+        this.idle = setTimeout(() => void this.stop(running, 'idle'), this.options.idleMs).unref();
     });
     // Every 'error' is handled (an unhandled one would end the server): one without a pid means it never started.
     child.on('error', (err) => {
       if (child.pid === undefined) this.ended(running, `it could not be started: ${err.message}`);
       else this.log.warn({ err }, 'the image process reported an error');
     });
-    child.once('exit', (code, signal) => this.ended(running, signal ? `it was ended by ${signal}` : `it exited with code ${code}`));
+    child.once('exit', (code, signal) =>
+      this.ended(running, signal ? `it was ended by ${signal}` : `it exited with code ${code}`),
+    );
     return running;
   }
 
@@ -134,7 +159,8 @@ export class ImageProcess {
   private ended(running: Running, how: string): void {
     if (this.running === running) this.running = null;
     const reason = running.stopping ?? how;
-    if (running.pending.size > 0) this.log.error({ images: running.pending.size, reason }, 'the image process ended with images unanswered');
+    if (running.pending.size > 0)
+      this.log.error({ images: running.pending.size, reason }, 'the image process ended with images unanswered');
     else if (!running.stopping) this.log.warn({ reason }, 'the image process ended');
     for (const job of running.pending.values()) {
       clearTimeout(job.timer);

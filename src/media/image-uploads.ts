@@ -16,7 +16,9 @@ export interface StoredImage {
 }
 
 /** An upload that decoded: the file as sent (for Idempotency-Key fingerprints) and the image as re-encoded. */
-export interface CheckedImage extends UploadedFile { image: ProcessedImage }
+export interface CheckedImage extends UploadedFile {
+  image: ProcessedImage;
+}
 
 /**
  * Checks uploads, then stores them. `check` decodes and re-encodes every file in the image process
@@ -42,11 +44,17 @@ export class ImageUploads {
     for (const [i, file] of files.entries()) {
       const which = `Part "${field}" #${i + 1} (${JSON.stringify(file.filename)})`;
       const image = await this.gate.run(app, () => this.process(file.bytes, which, field));
-      if (image === 'too-many-pixels') throw new ApiError('P0011', `${which} has more than ${this.limits.maxPixels} pixels`, field);
+      if (image === 'too-many-pixels')
+        throw new ApiError('P0011', `${which} has more than ${this.limits.maxPixels} pixels`, field);
       if (image === 'too-many-bytes') {
-        throw new ApiError('P0011', `${which} would take more than ${this.limits.maxDecodedBytes} bytes once decoded (width × height × channels × bytes per sample)`, field);
+        throw new ApiError(
+          'P0011',
+          `${which} would take more than ${this.limits.maxDecodedBytes} bytes once decoded (width × height × channels × bytes per sample)`,
+          field,
+        );
       }
-      if (typeof image === 'string') throw new ApiError('P0012', `${which} is not a JPEG, PNG, WebP or GIF image that decodes`, field);
+      if (typeof image === 'string')
+        throw new ApiError('P0012', `${which} is not a JPEG, PNG, WebP or GIF image that decodes`, field);
       checked.push({ ...file, image });
     }
     return checked;
@@ -69,7 +77,13 @@ export class ImageUploads {
       for (const { image } of images) {
         const mediaKey = `${folder}/${randomBytes(16).toString('base64url')}.${image.extension}`;
         await this.store.put(mediaKey, image.bytes, image.contentType);
-        stored.push({ mediaKey, contentType: image.contentType, byteSize: image.bytes.length, width: image.width, height: image.height });
+        stored.push({
+          mediaKey,
+          contentType: image.contentType,
+          byteSize: image.bytes.length,
+          width: image.width,
+          height: image.height,
+        });
       }
       return stored;
     } catch (err) {

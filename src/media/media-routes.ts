@@ -8,12 +8,15 @@ export const mediaRoutes: FastifyPluginAsync<{ store: MediaStore }> = async (app
     const key = (request.params as { '*': string })['*'];
     const object = await store.get(key);
     if (!object) throw new ApiError('C0008', `No media at /media/${key}`, 'path');
-    return reply.type(object.contentType).headers({
-      'Cache-Control': 'public, max-age=31536000, immutable',
-      'X-Content-Type-Options': 'nosniff',
-      'Content-Security-Policy': "default-src 'none'",
-      // Images are meant to be shown on builders' own sites: any origin may embed them.
-      'Cross-Origin-Resource-Policy': 'cross-origin',
-    }).send(object.bytes);
+    return reply
+      .type(object.contentType)
+      .headers({
+        'Cache-Control': 'public, max-age=31536000, immutable',
+        'X-Content-Type-Options': 'nosniff',
+        'Content-Security-Policy': "default-src 'none'",
+        // Images are meant to be shown on builders' own sites: any origin may embed them.
+        'Cross-Origin-Resource-Policy': 'cross-origin',
+      })
+      .send(object.bytes);
   });
 };

@@ -9,7 +9,10 @@ export const MEDIA_SWEEP_GRACE_MS = 3_600_000;
 /** The folders uploads are stored in (ImageUploads.storeAll); media seeded by operators (demo/) is left alone. */
 const UPLOAD_FOLDERS = ['posts/', 'jobs/', 'events/'];
 
-export interface SweepResult { orphans: number; unfinished: number }
+export interface SweepResult {
+  orphans: number;
+  unfinished: number;
+}
 
 /**
  * Removes uploaded media that no row refers to: what a crash (or a failed cleanup) left between storing an upload and
@@ -31,7 +34,9 @@ export class MediaSweep {
 
   start(intervalMs: number): void {
     this.firstRun = this.runLogged();
-    this.timer = setInterval(() => { void this.runLogged(); }, intervalMs);
+    this.timer = setInterval(() => {
+      void this.runLogged();
+    }, intervalMs);
     this.timer.unref();
   }
 
@@ -74,6 +79,8 @@ export class MediaSweep {
       this.db.selectFrom('events').select('banner_key as key').where('banner_key', 'in', keys).execute(),
       this.db.selectFrom('event_attachments').select('media_key as key').where('media_key', 'in', keys).execute(),
     ]);
-    return new Set([...posts, ...jobs, ...events, ...attachments].map((r) => r.key).filter((k): k is string => k !== null));
+    return new Set(
+      [...posts, ...jobs, ...events, ...attachments].map((r) => r.key).filter((k): k is string => k !== null),
+    );
   }
 }

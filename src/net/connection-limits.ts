@@ -17,7 +17,10 @@ const TOO_LARGE = `The request headers are larger than the server accepts (${MAX
 /** What Node's HTTP parser refuses before any route runs, as the spec's ErrorResponse (status and message). */
 function refusal(err: NodeJS.ErrnoException, limits: Config['http']): [number, string] {
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    return [408, `The request did not arrive in time: headers within ${limits.headersTimeoutMs} ms, the whole request within ${limits.requestTimeoutMs} ms`];
+    return [
+      408,
+      `The request did not arrive in time: headers within ${limits.headersTimeoutMs} ms, the whole request within ${limits.requestTimeoutMs} ms`,
+    ];
   }
   if (err.code === 'HPE_HEADER_OVERFLOW') return [431, TOO_LARGE];
   return [400, 'The request is not valid HTTP'];
@@ -31,9 +34,11 @@ function isOAuthRequest(err: NodeJS.ErrnoException & { rawPacket?: Buffer }): bo
 
 /** A refusal's body: OAuth's shape on its endpoints (RFC 6749 5.2), the spec's ErrorResponse elsewhere. */
 function refusalBody(oauth: boolean, message: string, now: number): string {
-  return JSON.stringify(oauth
-    ? { error: 'invalid_request', error_description: message }
-    : { code: 'C0002', message, timestamp: errorTimestamp(now), details: null });
+  return JSON.stringify(
+    oauth
+      ? { error: 'invalid_request', error_description: message }
+      : { code: 'C0002', message, timestamp: errorTimestamp(now), details: null },
+  );
 }
 
 /**
@@ -48,7 +53,10 @@ export function headerSizeCheck(clock: () => number) {
     const headers = raw.rawHeaders;
     for (let i = 0; i < headers.length; i++) bytes += headers[i]!.length + 2;
     if (bytes <= MAX_HEADER_BYTES) return true;
-    void reply.code(431).header('connection', 'close').type('application/json; charset=utf-8')
+    void reply
+      .code(431)
+      .header('connection', 'close')
+      .type('application/json; charset=utf-8')
       .send(refusalBody(raw.url!.startsWith('/oauth/'), TOO_LARGE, clock()));
     return false;
   };
@@ -75,8 +83,10 @@ export function connectionLimits(limits: Config['http'], clock: () => number): F
       // The OAuth endpoints answer every error in OAuth's own shape (RFC 6749 5.2), the parser's refusals too.
       const body = refusalBody(isOAuthRequest(err), message, clock());
       if (socket.writable) {
-        socket.write(`HTTP/1.1 ${status} ${status === 408 ? 'Request Timeout' : status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n`
-          + `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+        socket.write(
+          `HTTP/1.1 ${status} ${status === 408 ? 'Request Timeout' : status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+            `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        );
       }
       socket.destroy();
     },

@@ -25,7 +25,10 @@ export function presentedAppKey(headers: IncomingHttpHeaders): { key?: string; c
     const header = headers[LOWER_CASE[i]!];
     const value = Array.isArray(header) ? header[0] : header;
     if (!value) continue;
-    if (key === undefined) { key = value; first = i; } else if (value !== key) return { conflict: [APP_KEY_HEADERS[first]!, APP_KEY_HEADERS[i]!] };
+    if (key === undefined) {
+      key = value;
+      first = i;
+    } else if (value !== key) return { conflict: [APP_KEY_HEADERS[first]!, APP_KEY_HEADERS[i]!] };
   }
   return key === undefined ? {} : { key, header: APP_KEY_HEADERS[first]! };
 }

@@ -12,7 +12,13 @@ export interface SafeFetchOptions {
   maxRedirects?: number;
 }
 
-export interface SafeResponse { url: string; status: number; contentType: string; cacheControl?: string; body: Buffer }
+export interface SafeResponse {
+  url: string;
+  status: number;
+  contentType: string;
+  cacheControl?: string;
+  body: Buffer;
+}
 
 export class BlockedFetchError extends Error {}
 
@@ -54,7 +60,8 @@ export function guardedLookup(accept: (address: string) => boolean): LookupFunct
     dns.lookup(hostname, { all: true, family: options.family as number | undefined }, (err, addresses) => {
       if (err) return callback(err, '', 0);
       const usable = addresses.filter((a) => accept(a.address));
-      if (usable.length === 0) return callback(new BlockedFetchError(`${hostname} resolves to a non-public address`), '', 0);
+      if (usable.length === 0)
+        return callback(new BlockedFetchError(`${hostname} resolves to a non-public address`), '', 0);
       if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, usable);
       return callback(null, usable[0]!.address, usable[0]!.family);
     });
@@ -70,7 +77,11 @@ export function refusedLiteral(url: URL, accept: (address: string) => boolean): 
   return ipaddr.isValid(literal) && !accept(literal) ? literal : null;
 }
 
-function once(url: URL, options: SafeFetchOptions, deadline: number): Promise<{ status: number; location?: string; contentType: string; cacheControl?: string; body: Buffer }> {
+function once(
+  url: URL,
+  options: SafeFetchOptions,
+  deadline: number,
+): Promise<{ status: number; location?: string; contentType: string; cacheControl?: string; body: Buffer }> {
   const accept = isAllowed(url, options.allowedHosts) ? () => true : isPublicAddress;
   if (refusedLiteral(url, accept) !== null) {
     return Promise.reject(new BlockedFetchError(`${url.hostname} is not a public address`));
@@ -79,32 +90,36 @@ function once(url: URL, options: SafeFetchOptions, deadline: number): Promise<{ 
     const client = url.protocol === 'https:' ? https : http;
     const remaining = deadline - Date.now();
     if (remaining <= 0) return reject(new Error('timed out'));
-    const request = client.get(url, {
-      lookup: guardedLookup(accept),
-      timeout: remaining,
-      headers: { 'user-agent': 'SvcOpenGraphFetcher/1.0', accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1' },
-    }, (response) => {
-      const status = response.statusCode ?? 0;
-      const contentType = String(response.headers['content-type'] ?? '');
-      const cacheControl = response.headers['cache-control'];
-      if (status >= 300 && status < 400 && response.headers.location) {
-        response.resume();
-        return resolve({ status, location: response.headers.location, contentType, body: Buffer.alloc(0) });
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      response.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        chunks.push(chunk);
-        // Open Graph tags live in <head>: what arrived before the cap is enough.
-        if (size >= options.maxBytes) {
-          response.destroy();
-          resolve({ status, contentType, cacheControl, body: Buffer.concat(chunks).subarray(0, options.maxBytes) });
+    const request = client.get(
+      url,
+      {
+        lookup: guardedLookup(accept),
+        timeout: remaining,
+        headers: { 'user-agent': 'SvcOpenGraphFetcher/1.0', accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1' },
+      },
+      (response) => {
+        const status = response.statusCode ?? 0;
+        const contentType = String(response.headers['content-type'] ?? '');
+        const cacheControl = response.headers['cache-control'];
+        if (status >= 300 && status < 400 && response.headers.location) {
+          response.resume();
+          return resolve({ status, location: response.headers.location, contentType, body: Buffer.alloc(0) });
         }
-      });
-      response.on('end', () => resolve({ status, contentType, cacheControl, body: Buffer.concat(chunks) }));
-      response.on('error', reject);
-    });
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          chunks.push(chunk);
+          // Open Graph tags live in <head>: what arrived before the cap is enough.
+          if (size >= options.maxBytes) {
+            response.destroy();
+            resolve({ status, contentType, cacheControl, body: Buffer.concat(chunks).subarray(0, options.maxBytes) });
+          }
+        });
+        response.on('end', () => resolve({ status, contentType, cacheControl, body: Buffer.concat(chunks) }));
+        response.on('error', reject);
+      },
+    );
     const timer = setTimeout(() => request.destroy(new Error('timed out')), remaining);
     request.on('close', () => clearTimeout(timer));
     request.on('timeout', () => request.destroy(new Error('timed out')));
@@ -121,10 +136,17 @@ export async function safeFetch(target: string, options: SafeFetchOptions): Prom
   const deadline = Date.now() + options.timeoutMs;
   let url = new URL(target);
   for (let hop = 0; ; hop++) {
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new BlockedFetchError(`Only http and https are fetched, not ${url.protocol}`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new BlockedFetchError(`Only http and https are fetched, not ${url.protocol}`);
     const response = await once(url, options, deadline);
     if (response.location === undefined) {
-      return { url: url.toString(), status: response.status, contentType: response.contentType, cacheControl: response.cacheControl, body: response.body };
+      return {
+        url: url.toString(),
+        status: response.status,
+        contentType: response.contentType,
+        cacheControl: response.cacheControl,
+        body: response.body,
+      };
     }
     if (hop >= (options.maxRedirects ?? 3)) throw new BlockedFetchError('Too many redirects');
     url = new URL(response.location, url);

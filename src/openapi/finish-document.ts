@@ -27,31 +27,61 @@ const RATE_LIMIT_HEADERS = {
 
 /** The response headers, once, referred to from every response that sends them. */
 export const RESPONSE_HEADERS: Json = {
-  'X-Request-Id': { description: 'The id of this request, as the service logs it: quote it when reporting a problem', schema: { type: 'string' } },
-  RateLimit: {
-    description: 'What is left of each rate-limit window and the seconds until it resets (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=59;t=42, "day";r=9999;t=3600`',
+  'X-Request-Id': {
+    description: 'The id of this request, as the service logs it: quote it when reporting a problem',
     schema: { type: 'string' },
   },
-  'RateLimit-Policy': { description: 'The rate-limit windows that apply: quota `q` per `w` seconds, e.g. `"minute";q=60;w=60, "day";q=10000;w=86400`', schema: { type: 'string' } },
-  'X-SVC-RateLimit-Remaining': { description: 'Requests this app may still make before its global limit (the smallest of its windows)', schema: { type: 'integer', minimum: 0 } },
-  'X-SVC-RateLimit-Scope-Remaining': { description: 'Requests this app and user may still make to this operation in the current minute', schema: { type: 'integer', minimum: 0 } },
-  'X-SVC-RateLimit-Scope': { description: 'The operation whose limit was reached (absent when it was the app\'s global limit)', schema: { type: 'string' } },
+  RateLimit: {
+    description:
+      'What is left of each rate-limit window and the seconds until it resets (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=59;t=42, "day";r=9999;t=3600`',
+    schema: { type: 'string' },
+  },
+  'RateLimit-Policy': {
+    description:
+      'The rate-limit windows that apply: quota `q` per `w` seconds, e.g. `"minute";q=60;w=60, "day";q=10000;w=86400`',
+    schema: { type: 'string' },
+  },
+  'X-SVC-RateLimit-Remaining': {
+    description: 'Requests this app may still make before its global limit (the smallest of its windows)',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'X-SVC-RateLimit-Scope-Remaining': {
+    description: 'Requests this app and user may still make to this operation in the current minute',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'X-SVC-RateLimit-Scope': {
+    description: "The operation whose limit was reached (absent when it was the app's global limit)",
+    schema: { type: 'string' },
+  },
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
-  ETag: { description: 'The version of this representation: send it back in `If-None-Match` to get 304 while it is unchanged', schema: { type: 'string' } },
-  'Content-Language': { description: 'The language the texts are in, chosen from `Accept-Language`', schema: { type: 'string' } },
+  ETag: {
+    description: 'The version of this representation: send it back in `If-None-Match` to get 304 while it is unchanged',
+    schema: { type: 'string' },
+  },
+  'Content-Language': {
+    description: 'The language the texts are in, chosen from `Accept-Language`',
+    schema: { type: 'string' },
+  },
   Location: { description: 'The address of the created resource', schema: { type: 'string', format: 'uri' } },
-  'Idempotency-Replayed': { description: '`true` when this is the stored response of an earlier request with the same `Idempotency-Key`', schema: { type: 'string', enum: ['true'] } },
+  'Idempotency-Replayed': {
+    description: '`true` when this is the stored response of an earlier request with the same `Idempotency-Key`',
+    schema: { type: 'string', enum: ['true'] },
+  },
 };
 
 /** Request headers as parameters, once, referred to from every operation that reads them. */
 export const HEADER_PARAMETERS: Json = {
   AcceptLanguage: {
-    name: 'Accept-Language', in: 'header', required: false,
+    name: 'Accept-Language',
+    in: 'header',
+    required: false,
     description: 'Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available',
     schema: { type: 'string', examples: ['en'] },
   },
   IfNoneMatch: {
-    name: 'If-None-Match', in: 'header', required: false,
+    name: 'If-None-Match',
+    in: 'header',
+    required: false,
     description: 'The `ETag` of a representation you hold: 304 without a body while it is unchanged',
     schema: { type: 'string' },
   },
@@ -67,13 +97,15 @@ function liftTitled(node: unknown, schemas: Json): unknown {
   if (Array.isArray(node)) return node.map((item) => liftTitled(item, schemas));
   if (!isObject(node)) return node;
   const out: Json = {};
-  for (const [key, value] of Object.entries(node)) out[key] = DATA_KEYWORDS.has(key) ? value : liftTitled(value, schemas);
+  for (const [key, value] of Object.entries(node))
+    out[key] = DATA_KEYWORDS.has(key) ? value : liftTitled(value, schemas);
   if (typeof out.title !== 'string' || !/^[A-Za-z][A-Za-z0-9]*$/.test(out.title) || '$ref' in out) return out;
   const { description, ...shape } = out;
   const existing = schemas[out.title] as Json | undefined;
   if (existing) {
     const { description: _kept, ...existingShape } = existing;
-    if (JSON.stringify(existingShape) !== JSON.stringify(shape)) throw new Error(`OpenAPI: two different schemas are titled ${out.title}`);
+    if (JSON.stringify(existingShape) !== JSON.stringify(shape))
+      throw new Error(`OpenAPI: two different schemas are titled ${out.title}`);
   } else {
     schemas[out.title] = out;
   }
@@ -86,7 +118,8 @@ function liftTitled(node: unknown, schemas: Json): unknown {
 function nameBodies(operationId: string, operation: Json): void {
   const name = (media: Json | undefined, suffix: string) => {
     const schema = media?.schema as Json | undefined;
-    if (schema && schema.type === 'object' && schema.title === undefined && !('$ref' in schema)) schema.title = `${pascal(operationId)}${suffix}`;
+    if (schema && schema.type === 'object' && schema.title === undefined && !('$ref' in schema))
+      schema.title = `${pascal(operationId)}${suffix}`;
   };
   for (const media of Object.values((operation.requestBody?.content ?? {}) as Json)) name(media, 'Request');
   for (const [status, response] of Object.entries((operation.responses ?? {}) as Json)) {
@@ -106,15 +139,20 @@ function documentHeaders(path: string, method: string, operation: Json): void {
   for (const [status, response] of Object.entries((operation.responses ?? {}) as Json)) {
     // Every response says its language; a request counted against the rate limits (all of /api/v1 once the
     // credential is known, whatever the outcome) carries the limits' fields.
-    const headers: Json = { 'X-Request-Id': REQUEST_ID, 'Content-Language': { $ref: '#/components/headers/Content-Language' } };
+    const headers: Json = {
+      'X-Request-Id': REQUEST_ID,
+      'Content-Language': { $ref: '#/components/headers/Content-Language' },
+    };
     if (api) Object.assign(headers, RATE_LIMIT_HEADERS);
-    if (api && !read) headers['X-SVC-RateLimit-Scope-Remaining'] = { $ref: '#/components/headers/X-SVC-RateLimit-Scope-Remaining' };
+    if (api && !read)
+      headers['X-SVC-RateLimit-Scope-Remaining'] = { $ref: '#/components/headers/X-SVC-RateLimit-Scope-Remaining' };
     if (api && (status === '200' || status === '304') && read) headers.ETag = { $ref: '#/components/headers/ETag' };
     if (status === '201') {
       headers.Location = { $ref: '#/components/headers/Location' };
       headers['Idempotency-Replayed'] = { $ref: '#/components/headers/Idempotency-Replayed' };
     }
-    if (status === '429' || status === '409' || status === '503') headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
+    if (status === '429' || status === '409' || status === '503')
+      headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
     if (status === '429') headers['X-SVC-RateLimit-Scope'] = { $ref: '#/components/headers/X-SVC-RateLimit-Scope' };
     response.headers = { ...headers, ...response.headers };
   }
@@ -136,22 +174,85 @@ function parameterFlags(operation: Json): void {
 const AT = '2026-12-01T09:00:00.000';
 /** An error body of each status as the service words it (for the reference: the schema alone would say "string"). */
 const ERROR_EXAMPLES: Record<string, (path: string) => Json> = {
-  400: (path) => (path.includes('/changes') ? { code: 'C0005', message: 'Query parameter "after" is not a cursor of this feed: "zzz"; pass a nextCursor as it was given', timestamp: AT, details: 'after' }
-    : /\{(?:postId|jobId)\}$/.test(path) ? { code: 'C0002', message: `Path parameter "${/\{(\w+)\}$/.exec(path)![1]}" must be a whole number of at most 16 digits, got "abc"`, timestamp: AT, details: /\{(\w+)\}$/.exec(path)![1] }
-      : path.includes('/events') ? { code: 'C0005', message: 'Query parameter "startDateFrom" must be a date such as 2026-12-01 or an ISO date-time, got "tomorrow"', timestamp: AT, details: 'startDateFrom' }
-        : path.includes('/jobs') ? { code: 'C0005', message: 'Query parameter "workTypes" must hold codes of the work-types catalog (ONSITE, HYBRID, REMOTE; GET /api/v1/codes/work-types), got "OFFICE"', timestamp: AT, details: 'workTypes' }
-          : { code: 'C0005', message: 'Query parameter "postedAfter" must be an ISO 8601 date-time such as 2026-11-01T09:00:00Z, got "yesterday"', timestamp: AT, details: 'postedAfter' }),
-  401: () => ({ code: 'C0001', message: 'The X-SVC-API-Key header is required for this operation', timestamp: AT, details: 'X-SVC-API-Key' }),
-  403: () => ({ code: 'C0011', message: 'The access token lacks the scope "post:write"', timestamp: AT, details: 'scope' }),
-  404: (path) => (path.includes('/jobs') ? { code: 'R0001', message: 'Job 99999 does not exist', timestamp: AT, details: 'jobId' }
-    : path.includes('/events') ? { code: 'EV001', message: 'Event evt_missing does not exist', timestamp: AT, details: 'eventId' }
-      : { code: 'P0002', message: 'Post 99999 does not exist', timestamp: AT, details: 'postId' }),
-  429: () => ({ code: 'C0010', message: 'Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s', timestamp: AT, details: 'minute' }),
-  500: () => ({ code: 'C9999', message: 'The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.', timestamp: AT, details: null }),
-  503: () => ({ code: 'C9998', message: 'The service\'s database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.', timestamp: AT, details: null }),
+  400: (path) =>
+    path.includes('/changes')
+      ? {
+          code: 'C0005',
+          message: 'Query parameter "after" is not a cursor of this feed: "zzz"; pass a nextCursor as it was given',
+          timestamp: AT,
+          details: 'after',
+        }
+      : /\{(?:postId|jobId)\}$/.test(path)
+        ? {
+            code: 'C0002',
+            message: `Path parameter "${/\{(\w+)\}$/.exec(path)![1]}" must be a whole number of at most 16 digits, got "abc"`,
+            timestamp: AT,
+            details: /\{(\w+)\}$/.exec(path)![1],
+          }
+        : path.includes('/events')
+          ? {
+              code: 'C0005',
+              message:
+                'Query parameter "startDateFrom" must be a date such as 2026-12-01 or an ISO date-time, got "tomorrow"',
+              timestamp: AT,
+              details: 'startDateFrom',
+            }
+          : path.includes('/jobs')
+            ? {
+                code: 'C0005',
+                message:
+                  'Query parameter "workTypes" must hold codes of the work-types catalog (ONSITE, HYBRID, REMOTE; GET /api/v1/codes/work-types), got "OFFICE"',
+                timestamp: AT,
+                details: 'workTypes',
+              }
+            : {
+                code: 'C0005',
+                message:
+                  'Query parameter "postedAfter" must be an ISO 8601 date-time such as 2026-11-01T09:00:00Z, got "yesterday"',
+                timestamp: AT,
+                details: 'postedAfter',
+              },
+  401: () => ({
+    code: 'C0001',
+    message: 'The X-SVC-API-Key header is required for this operation',
+    timestamp: AT,
+    details: 'X-SVC-API-Key',
+  }),
+  403: () => ({
+    code: 'C0011',
+    message: 'The access token lacks the scope "post:write"',
+    timestamp: AT,
+    details: 'scope',
+  }),
+  404: (path) =>
+    path.includes('/jobs')
+      ? { code: 'R0001', message: 'Job 99999 does not exist', timestamp: AT, details: 'jobId' }
+      : path.includes('/events')
+        ? { code: 'EV001', message: 'Event evt_missing does not exist', timestamp: AT, details: 'eventId' }
+        : { code: 'P0002', message: 'Post 99999 does not exist', timestamp: AT, details: 'postId' },
+  429: () => ({
+    code: 'C0010',
+    message: 'Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s',
+    timestamp: AT,
+    details: 'minute',
+  }),
+  500: () => ({
+    code: 'C9999',
+    message: 'The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.',
+    timestamp: AT,
+    details: null,
+  }),
+  503: () => ({
+    code: 'C9998',
+    message:
+      "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+    timestamp: AT,
+    details: null,
+  }),
 };
 
-const isErrorResponse = (schema: Json | undefined) => schema?.$ref === 'ErrorResponse#' || schema?.$ref === '#/components/schemas/ErrorResponse';
+const isErrorResponse = (schema: Json | undefined) =>
+  schema?.$ref === 'ErrorResponse#' || schema?.$ref === '#/components/schemas/ErrorResponse';
 
 function addExamples(path: string, operation: Json, schemas: Json): void {
   for (const [status, response] of Object.entries((operation.responses ?? {}) as Json)) {
@@ -162,7 +263,10 @@ function addExamples(path: string, operation: Json, schemas: Json): void {
       continue;
     }
     // What the demo answered, where it was recorded; else a value the schema accepts.
-    const recorded = status === '200' && typeof operation.operationId === 'string' ? RECORDED_EXAMPLES[operation.operationId] : undefined;
+    const recorded =
+      status === '200' && typeof operation.operationId === 'string'
+        ? RECORDED_EXAMPLES[operation.operationId]
+        : undefined;
     media.example = recorded ?? exampleOf(resolve(media.schema, schemas)!, schemas);
   }
 }

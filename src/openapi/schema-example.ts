@@ -36,12 +36,14 @@ export function exampleOf(schema: Json, schemas: Json, depth = 0): unknown {
     const first = variants.find((v) => v.type !== 'null') ?? variants[0]!;
     return exampleOf(first, schemas, depth + 1);
   }
-  if (Array.isArray(schema.allOf)) return Object.assign({}, ...schema.allOf.map((s: Json) => exampleOf(s, schemas, depth + 1)));
+  if (Array.isArray(schema.allOf))
+    return Object.assign({}, ...schema.allOf.map((s: Json) => exampleOf(s, schemas, depth + 1)));
   const type = Array.isArray(schema.type) ? schema.type.find((t: string) => t !== 'null') : schema.type;
   switch (type) {
     case 'object': {
       const out: Json = {};
-      for (const [name, property] of Object.entries((schema.properties ?? {}) as Json)) out[name] = exampleOf(property, schemas, depth + 1);
+      for (const [name, property] of Object.entries((schema.properties ?? {}) as Json))
+        out[name] = exampleOf(property, schemas, depth + 1);
       return out;
     }
     case 'array':

@@ -11,21 +11,25 @@ import fp from 'fastify-plugin';
  * A compressed body is another byte sequence than the plain one, so its ETag becomes weak (RFC 9110 8.8.1):
  * If-None-Match still matches it (conditional-get.ts compares weakly), and no cache serves one for the other.
  */
-export const compressionPlugin = fp(async (app) => {
-  await app.register(compress, {
-    global: true,
-    threshold: 1024,
-    encodings: ['br', 'gzip'],
-    brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } },
-    zlibOptions: { level: 6 },
-  });
-  // @fastify/compress compresses in a route-level onSend hook; this one is added to each route after it.
-  const weakenEtag: onSendHookHandler = async (_request, reply, payload) => {
-    const etag = reply.getHeader('etag');
-    if (reply.getHeader('content-encoding') && typeof etag === 'string' && !etag.startsWith('W/')) reply.header('ETag', `W/${etag}`);
-    return payload;
-  };
-  app.addHook('onRoute', (route) => {
-    route.onSend = [...[route.onSend ?? []].flat(), weakenEtag];
-  });
-}, { name: 'compression' });
+export const compressionPlugin = fp(
+  async (app) => {
+    await app.register(compress, {
+      global: true,
+      threshold: 1024,
+      encodings: ['br', 'gzip'],
+      brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } },
+      zlibOptions: { level: 6 },
+    });
+    // @fastify/compress compresses in a route-level onSend hook; this one is added to each route after it.
+    const weakenEtag: onSendHookHandler = async (_request, reply, payload) => {
+      const etag = reply.getHeader('etag');
+      if (reply.getHeader('content-encoding') && typeof etag === 'string' && !etag.startsWith('W/'))
+        reply.header('ETag', `W/${etag}`);
+      return payload;
+    };
+    app.addHook('onRoute', (route) => {
+      route.onSend = [...[route.onSend ?? []].flat(), weakenEtag];
+    });
+  },
+  { name: 'compression' },
+);

@@ -36,42 +36,79 @@ function keptOrigins(load: () => Promise<string[]>, ttlMs: number, clock: () => 
   };
 }
 
-export const corsPlugin = fp(async (app, opts: {
-  origins: string[];
-  /** The redirect URIs of the registered public clients (the OAuth area's). */
-  publicClientRedirectUris: () => Promise<string[]>;
-  /** The web origins apps set in the console (the accounts area's): their keys may be used from them. */
-  appWebOrigins: () => Promise<string[]>;
-  clock: () => number;
-}) => {
-  const configured = new Set(opts.origins);
-  // The apps' origins, re-read at most every 10 s (a preflight's answer is cached by browsers for 10 minutes anyway).
-  const apps = keptOrigins(opts.appWebOrigins, 10_000, opts.clock);
-  const publicClients = keptOrigins(async () => (await opts.publicClientRedirectUris()).map((u) => new URL(u).origin), 60_000, opts.clock);
-  // Synchronous for every request without an Origin or from a configured one; a promise only to re-read the apps' origins.
-  const configuredOrApps: OriginFunction = (origin, callback) => {
-    if (origin === undefined || configured.has(origin)) return callback(null, origin ?? false);
-    const kept = apps.fresh();
-    if (kept) return callback(null, kept.has(origin) ? origin : false);
-    apps.get().then((set) => callback(null, set.has(origin) ? origin : false), (err: Error) => callback(err, false));
-  };
-  const withPublicClients: AsyncOriginFunction = async (origin) =>
-    origin !== undefined && (configured.has(origin) || (await publicClients.get()).has(origin) || (await apps.get()).has(origin)) ? origin : false;
+export const corsPlugin = fp(
+  async (
+    app,
+    opts: {
+      origins: string[];
+      /** The redirect URIs of the registered public clients (the OAuth area's). */
+      publicClientRedirectUris: () => Promise<string[]>;
+      /** The web origins apps set in the console (the accounts area's): their keys may be used from them. */
+      appWebOrigins: () => Promise<string[]>;
+      clock: () => number;
+    },
+  ) => {
+    const configured = new Set(opts.origins);
+    // The apps' origins, re-read at most every 10 s (a preflight's answer is cached by browsers for 10 minutes anyway).
+    const apps = keptOrigins(opts.appWebOrigins, 10_000, opts.clock);
+    const publicClients = keptOrigins(
+      async () => (await opts.publicClientRedirectUris()).map((u) => new URL(u).origin),
+      60_000,
+      opts.clock,
+    );
+    // Synchronous for every request without an Origin or from a configured one; a promise only to re-read the apps' origins.
+    const configuredOrApps: OriginFunction = (origin, callback) => {
+      if (origin === undefined || configured.has(origin)) return callback(null, origin ?? false);
+      const kept = apps.fresh();
+      if (kept) return callback(null, kept.has(origin) ? origin : false);
+      apps.get().then(
+        (set) => callback(null, set.has(origin) ? origin : false),
+        (err: Error) => callback(err, false),
+      );
+    };
+    const withPublicClients: AsyncOriginFunction = async (origin) =>
+      origin !== undefined &&
+      (configured.has(origin) || (await publicClients.get()).has(origin) || (await apps.get()).has(origin))
+        ? origin
+        : false;
 
-  app.addHook('onRoute', (route) => {
-    if (PUBLIC_CLIENT_ENDPOINTS.has(route.url)) route.config = { ...(route.config ?? {}), cors: { origin: withPublicClients } };
-  });
-  await app.register(cors, {
-    origin: configuredOrApps,
-    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    allowedHeaders: ['Authorization', 'Content-Type', ...APP_KEY_HEADERS, 'Accept-Language', 'Idempotency-Key', 'If-None-Match'],
-    exposedHeaders: ['X-SVC-RateLimit-Remaining', 'X-SVC-RateLimit-Scope', 'X-SVC-RateLimit-Scope-Remaining', 'RateLimit', 'RateLimit-Policy',
-      'Retry-After', 'ETag', 'Location', 'X-Request-Id', 'Idempotency-Replayed', 'WWW-Authenticate'],
-    maxAge: 600,
-  });
-  // Preflights of the two endpoints match these routes (not the plugin's catch-all), so they get the same check;
-  // the hook answers an allowed one, and a refused one ends here as the catch-all would end it.
-  for (const url of PUBLIC_CLIENT_ENDPOINTS) {
-    app.options(url, { schema: { hide: true } }, (_request, reply) => { reply.callNotFound(); });
-  }
-}, { name: 'cors' });
+    app.addHook('onRoute', (route) => {
+      if (PUBLIC_CLIENT_ENDPOINTS.has(route.url))
+        route.config = { ...(route.config ?? {}), cors: { origin: withPublicClients } };
+    });
+    await app.register(cors, {
+      origin: configuredOrApps,
+      methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      allowedHeaders: [
+        'Authorization',
+        'Content-Type',
+        ...APP_KEY_HEADERS,
+        'Accept-Language',
+        'Idempotency-Key',
+        'If-None-Match',
+      ],
+      exposedHeaders: [
+        'X-SVC-RateLimit-Remaining',
+        'X-SVC-RateLimit-Scope',
+        'X-SVC-RateLimit-Scope-Remaining',
+        'RateLimit',
+        'RateLimit-Policy',
+        'Retry-After',
+        'ETag',
+        'Location',
+        'X-Request-Id',
+        'Idempotency-Replayed',
+        'WWW-Authenticate',
+      ],
+      maxAge: 600,
+    });
+    // Preflights of the two endpoints match these routes (not the plugin's catch-all), so they get the same check;
+    // the hook answers an allowed one, and a refused one ends here as the catch-all would end it.
+    for (const url of PUBLIC_CLIENT_ENDPOINTS) {
+      app.options(url, { schema: { hide: true } }, (_request, reply) => {
+        reply.callNotFound();
+      });
+    }
+  },
+  { name: 'cors' },
+);

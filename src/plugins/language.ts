@@ -10,25 +10,28 @@ declare module 'fastify' {
 }
 
 /** Negotiates the response language from Accept-Language and says so in Content-Language and Vary. */
-export const languagePlugin = fp(async (app) => {
-  app.decorateRequest('locale', 'ko');
-  // Clients send the same few Accept-Language values over and over: parse each once.
-  const negotiated = new LRUCache<string, Locale>({ max: 1_000 });
-  const localeFor = (header: string | undefined): Locale => {
-    if (header === undefined) return negotiateLocale(header);
-    let locale = negotiated.get(header);
-    if (locale === undefined) {
-      locale = negotiateLocale(header);
-      negotiated.set(header, locale);
-    }
-    return locale;
-  };
-  app.addHook('onRequest', (request, reply, done) => {
-    request.locale = localeFor(request.headers['accept-language']);
-    reply.header('Content-Language', request.locale);
-    // Added to what is there: CORS's `Origin` (set before this hook) must stay, or a cache would serve one origin's
-    // Access-Control-Allow-Origin to another.
-    reply.header('Vary', vary.append(String(reply.getHeader('Vary') ?? ''), 'Accept-Language'));
-    done();
-  });
-}, { name: 'language' });
+export const languagePlugin = fp(
+  async (app) => {
+    app.decorateRequest('locale', 'ko');
+    // Clients send the same few Accept-Language values over and over: parse each once.
+    const negotiated = new LRUCache<string, Locale>({ max: 1_000 });
+    const localeFor = (header: string | undefined): Locale => {
+      if (header === undefined) return negotiateLocale(header);
+      let locale = negotiated.get(header);
+      if (locale === undefined) {
+        locale = negotiateLocale(header);
+        negotiated.set(header, locale);
+      }
+      return locale;
+    };
+    app.addHook('onRequest', (request, reply, done) => {
+      request.locale = localeFor(request.headers['accept-language']);
+      reply.header('Content-Language', request.locale);
+      // Added to what is there: CORS's `Origin` (set before this hook) must stay, or a cache would serve one origin's
+      // Access-Control-Allow-Origin to another.
+      reply.header('Vary', vary.append(String(reply.getHeader('Vary') ?? ''), 'Accept-Language'));
+      done();
+    });
+  },
+  { name: 'language' },
+);

@@ -13,13 +13,26 @@ declare module 'fastify' {
  * Runs the handlers of routes marked `config.longReads` inside a read scope (db/read-scope.ts) whose signal
  * fires when the client closes the connection before the response is written.
  */
-export const longReadsPlugin = fp(async (app) => {
-  app.addHook('onRoute', (route) => {
-    if (!route.config?.longReads) return;
-    addRouteHook(route, 'onRequest', (request: { raw: unknown }, reply: { raw: NodeJS.EventEmitter & { writableFinished: boolean } }, done: () => void) => {
-      const controller = new AbortController();
-      reply.raw.once('close', () => { if (!reply.raw.writableFinished) controller.abort(); });
-      readScope.run({ signal: controller.signal }, done);
+export const longReadsPlugin = fp(
+  async (app) => {
+    app.addHook('onRoute', (route) => {
+      if (!route.config?.longReads) return;
+      addRouteHook(
+        route,
+        'onRequest',
+        (
+          request: { raw: unknown },
+          reply: { raw: NodeJS.EventEmitter & { writableFinished: boolean } },
+          done: () => void,
+        ) => {
+          const controller = new AbortController();
+          reply.raw.once('close', () => {
+            if (!reply.raw.writableFinished) controller.abort();
+          });
+          readScope.run({ signal: controller.signal }, done);
+        },
+      );
     });
-  });
-}, { name: 'read-scope' });
+  },
+  { name: 'read-scope' },
+);

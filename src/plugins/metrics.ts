@@ -23,7 +23,10 @@ export interface MetricSources {
   /** The database's pools of connections or read workers. */
   pools(): PoolStats[];
   /** Webhooks: each attempt as it is made, and the backlog, endpoints and feed at a scrape. */
-  webhooks: { onAttempt(listener: (outcome: string, durationMs: number) => void): void; stats(): Promise<WebhookStats> };
+  webhooks: {
+    onAttempt(listener: (outcome: string, durationMs: number) => void): void;
+    stats(): Promise<WebhookStats>;
+  };
 }
 
 /** Seconds: a receiver on the same network (a few ms) to one that hits the 10 s deadline. */
@@ -39,80 +42,156 @@ const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 
  * `Authorization: Bearer <token>` (401 otherwise), so it can be left reachable by a scraper without being public.
  * The route label is the route's pattern (`/api/v1/posts/:postId`), never the URL, so ids add no series.
  */
-export const metricsPlugin = fp(async (app, opts: { token: string | null; version: string; sources: MetricSources }) => {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-  const registers = [registry];
-  new Gauge({ name: 'svc_build_info', help: 'The running release', labelNames: ['version'], registers }).set({ version: opts.version }, 1);
-  const requests = new Counter({ name: 'http_requests_total', help: 'Requests answered, by method, route pattern and status', labelNames: ['method', 'route', 'status'], registers });
-  const duration = new Histogram({
-    name: 'http_request_duration_seconds', help: 'Time from the request\'s arrival to its response, by method, route pattern and status class',
-    labelNames: ['method', 'route', 'status_class'], buckets: DURATION_BUCKETS, registers,
-  });
-  const refusals = new Counter({ name: 'rate_limit_refusals_total', help: 'Requests refused by a rate limit (429), by the limit that refused them', labelNames: ['scope'], registers });
-  const pool = (name: string, help: string, pick: (p: PoolStats) => number) => new Gauge({
-    name, help, labelNames: ['pool'], registers,
-    collect() { for (const p of opts.sources.pools()) this.set({ pool: p.name }, pick(p)); },
-  });
-  pool('db_pool_size', 'Connections (PostgreSQL) or read workers (SQLite) open', (p) => p.size);
-  pool('db_pool_busy', 'Connections or read workers in use', (p) => p.busy);
-  pool('db_pool_waiting', 'Reads waiting for a connection or a read worker', (p) => p.waiting);
-  const index = (name: string, help: string, pick: (i: { items: number; bytes: number }) => number) => new Gauge({
-    name, help, labelNames: ['index'], registers,
-    collect() { for (const i of opts.sources.searchIndexes()) this.set({ index: i.index }, pick(i)); },
-  });
-  index('search_index_items', 'Items in the search index of this instance', (i) => i.items);
-  index('search_index_bytes', 'Bytes of the search index\'s bitmaps', (i) => i.bytes);
+export const metricsPlugin = fp(
+  async (app, opts: { token: string | null; version: string; sources: MetricSources }) => {
+    const registry = new Registry();
+    collectDefaultMetrics({ register: registry });
+    const registers = [registry];
+    new Gauge({ name: 'svc_build_info', help: 'The running release', labelNames: ['version'], registers }).set(
+      { version: opts.version },
+      1,
+    );
+    const requests = new Counter({
+      name: 'http_requests_total',
+      help: 'Requests answered, by method, route pattern and status',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    });
+    const duration = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: "Time from the request's arrival to its response, by method, route pattern and status class",
+      labelNames: ['method', 'route', 'status_class'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    });
+    const refusals = new Counter({
+      name: 'rate_limit_refusals_total',
+      help: 'Requests refused by a rate limit (429), by the limit that refused them',
+      labelNames: ['scope'],
+      registers,
+    });
+    const pool = (name: string, help: string, pick: (p: PoolStats) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['pool'],
+        registers,
+        collect() {
+          for (const p of opts.sources.pools()) this.set({ pool: p.name }, pick(p));
+        },
+      });
+    pool('db_pool_size', 'Connections (PostgreSQL) or read workers (SQLite) open', (p) => p.size);
+    pool('db_pool_busy', 'Connections or read workers in use', (p) => p.busy);
+    pool('db_pool_waiting', 'Reads waiting for a connection or a read worker', (p) => p.waiting);
+    const index = (name: string, help: string, pick: (i: { items: number; bytes: number }) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['index'],
+        registers,
+        collect() {
+          for (const i of opts.sources.searchIndexes()) this.set({ index: i.index }, pick(i));
+        },
+      });
+    index('search_index_items', 'Items in the search index of this instance', (i) => i.items);
+    index('search_index_bytes', "Bytes of the search index's bitmaps", (i) => i.bytes);
 
-  const attempts = new Counter({ name: 'webhook_attempts_total', help: 'Delivery attempts made by this instance, by outcome: delivered (2xx), refused (another status), no_answer', labelNames: ['outcome'], registers });
-  const attemptSeconds = new Histogram({ name: 'webhook_attempt_duration_seconds', help: 'Time from an attempt\'s request to its answer (or its failure), by outcome', labelNames: ['outcome'], buckets: ATTEMPT_BUCKETS, registers });
-  opts.sources.webhooks.onAttempt((outcome, ms) => {
-    attempts.inc({ outcome });
-    attemptSeconds.observe({ outcome }, ms / 1000);
-  });
-  // One read of the database for the gauges below, whichever of them is collected first in a scrape.
-  let stats: Promise<WebhookStats> | null = null;
-  const current = () => {
-    stats ??= opts.sources.webhooks.stats().finally(() => setTimeout(() => { stats = null; }, 100).unref());
-    return stats;
-  };
-  new Gauge({
-    name: 'webhook_backlog', help: 'Deliveries not yet delivered or given up, on every instance: due now, or waiting for a retry', labelNames: ['state'], registers,
-    async collect() {
-      const s = await current();
-      this.set({ state: 'due' }, s.due);
-      this.set({ state: 'retrying' }, s.retrying);
-    },
-  });
-  new Gauge({ name: 'webhook_backlog_oldest_due_seconds', help: 'How long the oldest due delivery has waited', registers, async collect() { this.set((await current()).oldestDueSeconds); } });
-  new Gauge({
-    name: 'webhook_endpoints', help: 'Webhook endpoints by state: active, failing (every attempt failing since a time), disabled', labelNames: ['state'], registers,
-    async collect() {
-      const { endpoints } = await current();
-      for (const state of ['active', 'failing', 'disabled'] as const) this.set({ state }, endpoints[state]);
-    },
-  });
-  new Gauge({ name: 'change_feed_completion_lag_seconds', help: 'How long the oldest change still being completed has waited since its write (0: none)', registers, async collect() { this.set((await current()).feedLagSeconds); } });
+    const attempts = new Counter({
+      name: 'webhook_attempts_total',
+      help: 'Delivery attempts made by this instance, by outcome: delivered (2xx), refused (another status), no_answer',
+      labelNames: ['outcome'],
+      registers,
+    });
+    const attemptSeconds = new Histogram({
+      name: 'webhook_attempt_duration_seconds',
+      help: "Time from an attempt's request to its answer (or its failure), by outcome",
+      labelNames: ['outcome'],
+      buckets: ATTEMPT_BUCKETS,
+      registers,
+    });
+    opts.sources.webhooks.onAttempt((outcome, ms) => {
+      attempts.inc({ outcome });
+      attemptSeconds.observe({ outcome }, ms / 1000);
+    });
+    // One read of the database for the gauges below, whichever of them is collected first in a scrape.
+    let stats: Promise<WebhookStats> | null = null;
+    const current = () => {
+      stats ??= opts.sources.webhooks.stats().finally(() =>
+        setTimeout(() => {
+          stats = null;
+        }, 100).unref(),
+      );
+      return stats;
+    };
+    new Gauge({
+      name: 'webhook_backlog',
+      help: 'Deliveries not yet delivered or given up, on every instance: due now, or waiting for a retry',
+      labelNames: ['state'],
+      registers,
+      async collect() {
+        const s = await current();
+        this.set({ state: 'due' }, s.due);
+        this.set({ state: 'retrying' }, s.retrying);
+      },
+    });
+    new Gauge({
+      name: 'webhook_backlog_oldest_due_seconds',
+      help: 'How long the oldest due delivery has waited',
+      registers,
+      async collect() {
+        this.set((await current()).oldestDueSeconds);
+      },
+    });
+    new Gauge({
+      name: 'webhook_endpoints',
+      help: 'Webhook endpoints by state: active, failing (every attempt failing since a time), disabled',
+      labelNames: ['state'],
+      registers,
+      async collect() {
+        const { endpoints } = await current();
+        for (const state of ['active', 'failing', 'disabled'] as const) this.set({ state }, endpoints[state]);
+      },
+    });
+    new Gauge({
+      name: 'change_feed_completion_lag_seconds',
+      help: 'How long the oldest change still being completed has waited since its write (0: none)',
+      registers,
+      async collect() {
+        this.set((await current()).feedLagSeconds);
+      },
+    });
 
-  // onResponse runs after the response is sent: counting costs the client nothing.
-  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    const status = reply.statusCode;
-    requests.inc({ method: request.method, route, status });
-    duration.observe({ method: request.method, route, status_class: `${Math.floor(status / 100)}xx` }, reply.elapsedTime / 1000);
-    if (status === 429) refusals.inc({ scope: String(reply.getHeader('x-svc-ratelimit-scope') ?? 'global') });
-    done();
-  });
+    // onResponse runs after the response is sent: counting costs the client nothing.
+    app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+      const route = request.routeOptions.url ?? 'unmatched';
+      const status = reply.statusCode;
+      requests.inc({ method: request.method, route, status });
+      duration.observe(
+        { method: request.method, route, status_class: `${Math.floor(status / 100)}xx` },
+        reply.elapsedTime / 1000,
+      );
+      if (status === 429) refusals.inc({ scope: String(reply.getHeader('x-svc-ratelimit-scope') ?? 'global') });
+      done();
+    });
 
-  const expected = opts.token === null ? null : Buffer.from(`Bearer ${opts.token}`);
-  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
-    if (expected !== null) {
-      const given = Buffer.from(request.headers.authorization ?? '');
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-        reply.header('WWW-Authenticate', 'Bearer realm="metrics"');
-        throw new ApiError('C0003', 'The metrics answer only Authorization: Bearer with the METRICS_TOKEN of the settings', 'authorization');
+    const expected = opts.token === null ? null : Buffer.from(`Bearer ${opts.token}`);
+    app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+      if (expected !== null) {
+        const given = Buffer.from(request.headers.authorization ?? '');
+        if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+          reply.header('WWW-Authenticate', 'Bearer realm="metrics"');
+          throw new ApiError(
+            'C0003',
+            'The metrics answer only Authorization: Bearer with the METRICS_TOKEN of the settings',
+            'authorization',
+          );
+        }
       }
-    }
-    return reply.type(registry.contentType).header('Cache-Control', 'no-store').send(await registry.metrics());
-  });
-}, { name: 'metrics' });
+      return reply
+        .type(registry.contentType)
+        .header('Cache-Control', 'no-store')
+        .send(await registry.metrics());
+    });
+  },
+  { name: 'metrics' },
+);

@@ -16,26 +16,37 @@ function normalizeInt(raw: unknown, fallback: number, min: number, max: number):
  * Before validation: page/pageSize are brought into range (docs/api.md Pagination: normalized, never an
  * error), and array parameters given as comma lists are split, so `a,b` and `x=a&x=b` mean the same.
  */
-export const queryNormalizationPlugin = fp(async (app) => {
-  app.addHook('onRoute', (route) => {
-    const properties = (route.schema?.querystring as TSchema | undefined)?.properties as Record<string, TSchema> | undefined;
-    if (!properties) return;
-    const arrays = Object.entries(properties).filter(([, s]) => s.type === 'array').map(([name]) => name);
-    const paginated = 'page' in properties && 'pageSize' in properties;
-    if (!paginated && arrays.length === 0) return;
-    addRouteHook(route, 'preValidation', (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
-      const query = request.query as Record<string, unknown>;
-      if (paginated) {
-        query.page = normalizeInt(query.page, 1, 1, INT32_MAX);
-        query.pageSize = normalizeInt(query.pageSize, 20, 1, 50);
-      }
-      for (const name of arrays) {
-        const raw = query[name];
-        if (raw === undefined) continue;
-        const values = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => String(v).split(','));
-        query[name] = values.map((v) => v.trim()).filter((v) => v !== '');
-      }
-      done();
+export const queryNormalizationPlugin = fp(
+  async (app) => {
+    app.addHook('onRoute', (route) => {
+      const properties = (route.schema?.querystring as TSchema | undefined)?.properties as
+        | Record<string, TSchema>
+        | undefined;
+      if (!properties) return;
+      const arrays = Object.entries(properties)
+        .filter(([, s]) => s.type === 'array')
+        .map(([name]) => name);
+      const paginated = 'page' in properties && 'pageSize' in properties;
+      if (!paginated && arrays.length === 0) return;
+      addRouteHook(
+        route,
+        'preValidation',
+        (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+          const query = request.query as Record<string, unknown>;
+          if (paginated) {
+            query.page = normalizeInt(query.page, 1, 1, INT32_MAX);
+            query.pageSize = normalizeInt(query.pageSize, 20, 1, 50);
+          }
+          for (const name of arrays) {
+            const raw = query[name];
+            if (raw === undefined) continue;
+            const values = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => String(v).split(','));
+            query[name] = values.map((v) => v.trim()).filter((v) => v !== '');
+          }
+          done();
+        },
+      );
     });
-  });
-}, { name: 'query-normalization' });
+  },
+  { name: 'query-normalization' },
+);

@@ -46,50 +46,71 @@ const MAX_BYTES = 16 * 1024 * 1024;
  * its key is built (seen-before.ts): most URLs of realistic traffic come once. Responses that depend on the
  * caller (a Bearer token makes `owned` personal) are never kept.
  */
-export const representationCachePlugin = fp(async (app, opts: { versions: Record<RepresentedData, { read(): Promise<number> }>; clock: () => number }) => {
-  const kept = new LRUCache<string, Representation>({ maxSize: MAX_BYTES, sizeCalculation: (r) => r.body.length + 200 });
-  const keyOf = (request: FastifyRequest) => `${request.locale}|${request.url}`;
-  const offered = new SeenBefore();
-
-  app.decorateRequest('representationValidUntil', Number.POSITIVE_INFINITY);
-  app.decorateRequest('representationVersion', null);
-
-  // After authentication, limits and validation: a served copy counts like any other response.
-  const serveKept = (data: { read(): Promise<number> }) => (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    if (request.headers.authorization !== undefined) return done();
-    data.read().then((version) => {
-      const hit = kept.get(keyOf(request));
-      const now = opts.clock();
-      if (hit && hit.version === version && hit.validFrom <= now && now < hit.validUntil) {
-        reply.header('ETag', hit.etag).type(hit.contentType).send(hit.body);
-        return;
-      }
-      request.representationVersion = version;
-      done();
-    }).catch(done);
-  };
-
-  const keep = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
-    const version = request.representationVersion;
-    if (version === null || reply.statusCode !== 200 || typeof payload !== 'string') return done(null, payload);
-    const key = keyOf(request);
-    if (!offered.admits(key, kept.has(key))) return done(null, payload);
-    // Its own allocation: a small `Buffer.from` is a slice of an 8 KB pool slab, and a kept slice would keep its
-    // whole slab (and the garbage around it) alive for as long as the response stays cached.
-    const body = Buffer.allocUnsafeSlow(Buffer.byteLength(payload));
-    body.write(payload);
-    const etag = etagOf(body);
-    kept.set(key, {
-      version, validFrom: opts.clock(), validUntil: request.representationValidUntil, contentType: String(reply.getHeader('content-type')), etag, body,
+export const representationCachePlugin = fp(
+  async (app, opts: { versions: Record<RepresentedData, { read(): Promise<number> }>; clock: () => number }) => {
+    const kept = new LRUCache<string, Representation>({
+      maxSize: MAX_BYTES,
+      sizeCalculation: (r) => r.body.length + 200,
     });
-    reply.header('ETag', etag);
-    done(null, body);
-  };
+    const keyOf = (request: FastifyRequest) => `${request.locale}|${request.url}`;
+    const offered = new SeenBefore();
 
-  app.addHook('onRoute', (route) => {
-    const data = route.config?.representation;
-    if (data === undefined || route.method !== 'GET') return;
-    addRouteHook(route, 'preHandler', serveKept(opts.versions[data]));
-    addRouteHook(route, 'onSend', keep);
-  });
-}, { name: 'representation-cache', dependencies: ['language'] });
+    app.decorateRequest('representationValidUntil', Number.POSITIVE_INFINITY);
+    app.decorateRequest('representationVersion', null);
+
+    // After authentication, limits and validation: a served copy counts like any other response.
+    const serveKept =
+      (data: { read(): Promise<number> }) =>
+      (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+        if (request.headers.authorization !== undefined) return done();
+        data
+          .read()
+          .then((version) => {
+            const hit = kept.get(keyOf(request));
+            const now = opts.clock();
+            if (hit && hit.version === version && hit.validFrom <= now && now < hit.validUntil) {
+              reply.header('ETag', hit.etag).type(hit.contentType).send(hit.body);
+              return;
+            }
+            request.representationVersion = version;
+            done();
+          })
+          .catch(done);
+      };
+
+    const keep = (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      payload: unknown,
+      done: (err: null, payload: unknown) => void,
+    ) => {
+      const version = request.representationVersion;
+      if (version === null || reply.statusCode !== 200 || typeof payload !== 'string') return done(null, payload);
+      const key = keyOf(request);
+      if (!offered.admits(key, kept.has(key))) return done(null, payload);
+      // Its own allocation: a small `Buffer.from` is a slice of an 8 KB pool slab, and a kept slice would keep its
+      // whole slab (and the garbage around it) alive for as long as the response stays cached.
+      const body = Buffer.allocUnsafeSlow(Buffer.byteLength(payload));
+      body.write(payload);
+      const etag = etagOf(body);
+      kept.set(key, {
+        version,
+        validFrom: opts.clock(),
+        validUntil: request.representationValidUntil,
+        contentType: String(reply.getHeader('content-type')),
+        etag,
+        body,
+      });
+      reply.header('ETag', etag);
+      done(null, body);
+    };
+
+    app.addHook('onRoute', (route) => {
+      const data = route.config?.representation;
+      if (data === undefined || route.method !== 'GET') return;
+      addRouteHook(route, 'preHandler', serveKept(opts.versions[data]));
+      addRouteHook(route, 'onSend', keep);
+    });
+  },
+  { name: 'representation-cache', dependencies: ['language'] },
+);

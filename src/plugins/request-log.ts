@@ -14,20 +14,26 @@ declare module 'fastify' {
  * status, the app (app key or OAuth client), the error code and the duration. Headers, bodies and cookies are
  * never logged (log-options.ts also redacts credential headers should any line include them).
  */
-export const requestLogPlugin = fp(async (app) => {
-  app.decorateRequest('errorCode', null);
-  // Nothing is built when the level is above info (the hot path); the level is fixed at start.
-  if (!['trace', 'debug', 'info'].includes(app.log.level)) return;
-  app.addHook('onResponse', (request, reply, done) => {
-    const appId = callerOf(request) ?? undefined;
-    request.log.info({
-      method: request.method,
-      path: loggableUrl(request.originalUrl),
-      status: reply.statusCode,
-      app: appId,
-      code: request.errorCode ?? undefined,
-      ms: Math.round(reply.elapsedTime * 10) / 10,
-    }, 'request');
-    done();
-  });
-}, { name: 'request-log' });
+export const requestLogPlugin = fp(
+  async (app) => {
+    app.decorateRequest('errorCode', null);
+    // Nothing is built when the level is above info (the hot path); the level is fixed at start.
+    if (!['trace', 'debug', 'info'].includes(app.log.level)) return;
+    app.addHook('onResponse', (request, reply, done) => {
+      const appId = callerOf(request) ?? undefined;
+      request.log.info(
+        {
+          method: request.method,
+          path: loggableUrl(request.originalUrl),
+          status: reply.statusCode,
+          app: appId,
+          code: request.errorCode ?? undefined,
+          ms: Math.round(reply.elapsedTime * 10) / 10,
+        },
+        'request',
+      );
+      done();
+    });
+  },
+  { name: 'request-log' },
+);

@@ -9,8 +9,12 @@ import helmet, { type HelmetOptions } from 'helmet';
 function helmetHeaders(options: HelmetOptions): Record<string, string> {
   const headers: Record<string, string> = {};
   const recorder = {
-    setHeader(name: string, value: string | number) { headers[name] = String(value); },
-    removeHeader(name: string) { delete headers[name]; },
+    setHeader(name: string, value: string | number) {
+      headers[name] = String(value);
+    },
+    removeHeader(name: string) {
+      delete headers[name];
+    },
   };
   let finished = false;
   helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, (err?: unknown) => {
@@ -27,8 +31,12 @@ function helmetHeaders(options: HelmetOptions): Record<string, string> {
  * clusters and the opener of a top-level page. A JSON response of the API is none of these.
  */
 const DOCUMENT_ONLY = {
-  xDnsPrefetchControl: false, xDownloadOptions: false, xPermittedCrossDomainPolicies: false, xXssProtection: false,
-  originAgentCluster: false, crossOriginOpenerPolicy: false,
+  xDnsPrefetchControl: false,
+  xDownloadOptions: false,
+  xPermittedCrossDomainPolicies: false,
+  xXssProtection: false,
+  originAgentCluster: false,
+  crossOriginOpenerPolicy: false,
 } as const;
 
 /**
@@ -39,11 +47,14 @@ const DOCUMENT_ONLY = {
  * Cross-Origin-Resource-Policy and, over https, Strict-Transport-Security. The pages set their own
  * Content-Security-Policy, so there is no global one.
  */
-export const securityHeadersPlugin = fp(async (app, opts: { hsts: boolean }) => {
-  const documents = helmetHeaders({ contentSecurityPolicy: false, hsts: opts.hsts });
-  const api = helmetHeaders({ contentSecurityPolicy: false, hsts: opts.hsts, ...DOCUMENT_ONLY });
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(request.url.startsWith('/api/') ? api : documents);
-    done();
-  });
-}, { name: 'security-headers' });
+export const securityHeadersPlugin = fp(
+  async (app, opts: { hsts: boolean }) => {
+    const documents = helmetHeaders({ contentSecurityPolicy: false, hsts: opts.hsts });
+    const api = helmetHeaders({ contentSecurityPolicy: false, hsts: opts.hsts, ...DOCUMENT_ONLY });
+    app.addHook('onRequest', (request, reply, done) => {
+      reply.headers(request.url.startsWith('/api/') ? api : documents);
+      done();
+    });
+  },
+  { name: 'security-headers' },
+);

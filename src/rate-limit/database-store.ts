@@ -2,7 +2,15 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { databaseUnavailable } from '../db/database-unavailable.js';
 import type { DB } from '../db/schema.js';
-import { counterKey, stateOf, windowStart, type ConsumeResult, type RateLimitStore, type Window, type WindowState } from './rate-limit-store.js';
+import {
+  counterKey,
+  stateOf,
+  windowStart,
+  type ConsumeResult,
+  type RateLimitStore,
+  type Window,
+  type WindowState,
+} from './rate-limit-store.js';
 
 /** A window's counter as this process holds it: units reserved in the database, and how many it admitted. */
 interface Grant {
@@ -44,11 +52,17 @@ export class DatabaseRateLimitStore implements RateLimitStore {
   /** While refused, the database is asked again from this moment on (performance.now()), not on every request. */
   private retryAt = 0;
 
-  constructor(private readonly db: Kysely<DB>, private readonly clock: () => number, private readonly log?: FastifyBaseLogger) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly clock: () => number,
+    private readonly log?: FastifyBaseLogger,
+  ) {}
 
   /** Starts dropping expired counters, here and in the database, once a minute. */
   start(): void {
-    this.timer = setInterval(() => { void this.sweep(); }, SWEEP_MS);
+    this.timer = setInterval(() => {
+      void this.sweep();
+    }, SWEEP_MS);
     this.timer.unref();
   }
 
@@ -67,7 +81,9 @@ export class DatabaseRateLimitStore implements RateLimitStore {
         this.retryAt = performance.now() + RETRY_AFTER_REFUSAL_MS;
       }
     }
-    return this.refused === null ? null : `counting in this process: the database refused the counters' write (${this.refused})`;
+    return this.refused === null
+      ? null
+      : `counting in this process: the database refused the counters' write (${this.refused})`;
   }
 
   consume(key: string, windows: Window[], now: number): ConsumeResult | Promise<ConsumeResult> {
@@ -78,8 +94,9 @@ export class DatabaseRateLimitStore implements RateLimitStore {
     }
     const grants = windows.map((window) => this.grantOf(counterKey(key, window, now), window, now));
     if (grants.every((g) => g.used < g.granted)) return this.admit(grants, windows, now);
-    const reservation = this.reserveThenAdmit(key, windows, grants, now)
-      .finally(() => { if (this.reserving.get(key) === reservation) this.reserving.delete(key); });
+    const reservation = this.reserveThenAdmit(key, windows, grants, now).finally(() => {
+      if (this.reserving.get(key) === reservation) this.reserving.delete(key);
+    });
     this.reserving.set(key, reservation);
     return reservation;
   }
@@ -99,9 +116,11 @@ export class DatabaseRateLimitStore implements RateLimitStore {
     this.grants.clear();
     try {
       for (const [id, grant] of unused) {
-        await this.db.updateTable('rate_limit_counters')
+        await this.db
+          .updateTable('rate_limit_counters')
           .set({ count: sql<number>`count - ${grant.granted - grant.used}` })
-          .where('counter_key', '=', id).execute();
+          .where('counter_key', '=', id)
+          .execute();
       }
     } catch (err) {
       this.log?.warn({ err }, 'could not return unused rate-limit reservations');
@@ -132,8 +151,10 @@ export class DatabaseRateLimitStore implements RateLimitStore {
       const grant = grants[i]!;
       if (grant.used < grant.granted) continue;
       const window = windows[i]!;
-      if (!await this.reserve(counterKey(key, window, now), window, grant)) {
-        const states: WindowState[] = grants.map((g, j) => stateOf(windows[j]!, j === i ? window.limit : this.countOf(g), now));
+      if (!(await this.reserve(counterKey(key, window, now), window, grant))) {
+        const states: WindowState[] = grants.map((g, j) =>
+          stateOf(windows[j]!, j === i ? window.limit : this.countOf(g), now),
+        );
         return { allowed: false, windows: states, blocking: states[i] };
       }
     }
@@ -148,17 +169,25 @@ export class DatabaseRateLimitStore implements RateLimitStore {
     for (const units of block > 1 ? [block, 1] : [1]) {
       let row: { count: number } | undefined;
       try {
-        row = await this.db.insertInto('rate_limit_counters')
+        row = await this.db
+          .insertInto('rate_limit_counters')
           .values({ counter_key: id, count: units, expires_at: grant.expiresAt })
-          .onConflict((oc) => oc.column('counter_key')
-            .doUpdateSet({ count: sql<number>`rate_limit_counters.count + ${units}` })
-            .where(sql<number>`rate_limit_counters.count + ${units}`, '<=', window.limit))
+          .onConflict((oc) =>
+            oc
+              .column('counter_key')
+              .doUpdateSet({ count: sql<number>`rate_limit_counters.count + ${units}` })
+              .where(sql<number>`rate_limit_counters.count + ${units}`, '<=', window.limit),
+          )
           .returning('count')
           .executeTakeFirst();
       } catch (err) {
         const reason = databaseUnavailable(err);
         if (reason === null) throw err;
-        if (this.refused === null) this.log?.error({ err, reason }, 'rate-limit counters: the database refused a reservation; counting in this process');
+        if (this.refused === null)
+          this.log?.error(
+            { err, reason },
+            'rate-limit counters: the database refused a reservation; counting in this process',
+          );
         this.refused = reason;
         this.retryAt = performance.now() + RETRY_AFTER_REFUSAL_MS;
         return this.reserveHere(window, grant);

@@ -1,7 +1,15 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config, OperationId } from '../config.js';
-import { DAY, HOUR, MINUTE, type ConsumeResult, type RateLimitStore, type Window, type WindowState } from './rate-limit-store.js';
+import {
+  DAY,
+  HOUR,
+  MINUTE,
+  type ConsumeResult,
+  type RateLimitStore,
+  type Window,
+  type WindowState,
+} from './rate-limit-store.js';
 import { ApiError } from '../shared/api-error.js';
 import { addRouteHook } from '../shared/route-hooks.js';
 import { callerOf } from '../shared/caller.js';
@@ -26,7 +34,11 @@ declare module 'fastify' {
   }
 }
 
-interface Charge { key: string; windows: Window[]; at: number }
+interface Charge {
+  key: string;
+  windows: Window[];
+  at: number;
+}
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
@@ -34,7 +46,8 @@ const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 const policyOf = (windows: Window[]) => windows.map((w) => `"${w.name}";q=${w.limit};w=${w.ms / 1000}`).join(', ');
 
 /** IETF RateLimit: what is left of each window and when it resets. */
-const currentOf = (states: WindowState[], now: number) => states.map((s) => `"${s.window.name}";r=${s.remaining};t=${seconds(s.resetAt - now)}`).join(', ');
+const currentOf = (states: WindowState[], now: number) =>
+  states.map((s) => `"${s.window.name}";r=${s.remaining};t=${seconds(s.resetAt - now)}`).join(', ');
 
 /** Adds to the standard fields: a request under an operation limit carries the global windows and the operation's. */
 function appendStandardHeaders(reply: FastifyReply, policy: string, current: string): void {
@@ -52,14 +65,20 @@ function tooMany(result: ConsumeResult, now: number, scope?: OperationId): ApiEr
   const blocking = result.blocking!;
   const retryAfter = seconds(blocking.resetAt - now);
   const what = scope ? `operation ${scope}` : 'this app';
-  return new ApiError('C0010',
+  return new ApiError(
+    'C0010',
     `Rate limit exceeded: ${what} may make ${blocking.window.limit} requests per ${blocking.window.name.split('-').pop()}; retry in ${retryAfter} s`,
     blocking.window.name,
-    { 'Retry-After': String(retryAfter), ...(scope ? { 'X-SVC-RateLimit-Scope': scope } : {}) });
+    { 'Retry-After': String(retryAfter), ...(scope ? { 'X-SVC-RateLimit-Scope': scope } : {}) },
+  );
 }
 
 /** Runs `then` with the store's answer: at once when the store answers at once. */
-function whenCounted(counted: ConsumeResult | Promise<ConsumeResult>, then: (result: ConsumeResult) => void, fail: (err: Error) => void): void {
+function whenCounted(
+  counted: ConsumeResult | Promise<ConsumeResult>,
+  then: (result: ConsumeResult) => void,
+  fail: (err: Error) => void,
+): void {
   if (counted instanceof Promise) counted.then(then, fail);
   else then(counted);
 }
@@ -74,92 +93,110 @@ function whenCounted(counted: ConsumeResult | Promise<ConsumeResult>, then: (res
  * images (the costliest work a request can ask for): a spent limit refuses before any of it is done. A body
  * that then turns out invalid gives the operation's count back, so only requests that pass validation count.
  */
-export const rateLimitPlugin = fp(async (app, opts: { store: RateLimitStore; limits: Config['rateLimits']; clock: () => number }) => {
-  const { store, limits, clock } = opts;
-  const globalWindows: Window[] = [
-    { name: 'minute', limit: limits.globalPerMinute, ms: MINUTE },
-    { name: 'day', limit: limits.globalPerDay, ms: DAY },
-  ];
-  const globalPolicy = policyOf(globalWindows);
-  const operationWindows = (op: OperationId): Window[] => [
-    { name: `${op}-minute`, limit: limits.operations[op].perMinute, ms: MINUTE },
-    { name: `${op}-hour`, limit: limits.operations[op].perHour, ms: HOUR },
-    { name: `${op}-day`, limit: limits.operations[op].perDay, ms: DAY },
-  ];
+export const rateLimitPlugin = fp(
+  async (app, opts: { store: RateLimitStore; limits: Config['rateLimits']; clock: () => number }) => {
+    const { store, limits, clock } = opts;
+    const globalWindows: Window[] = [
+      { name: 'minute', limit: limits.globalPerMinute, ms: MINUTE },
+      { name: 'day', limit: limits.globalPerDay, ms: DAY },
+    ];
+    const globalPolicy = policyOf(globalWindows);
+    const operationWindows = (op: OperationId): Window[] => [
+      { name: `${op}-minute`, limit: limits.operations[op].perMinute, ms: MINUTE },
+      { name: `${op}-hour`, limit: limits.operations[op].perHour, ms: HOUR },
+      { name: `${op}-day`, limit: limits.operations[op].perDay, ms: DAY },
+    ];
 
-  app.decorateRequest('rateLimitCharge', null);
-  app.decorateRequest('operationCharge', null);
-  app.addHook('onClose', async () => { await store.close(); });
+    app.decorateRequest('rateLimitCharge', null);
+    app.decorateRequest('operationCharge', null);
+    app.addHook('onClose', async () => {
+      await store.close();
+    });
 
-  /** Counts a request of `subject` against the global windows: the headers set, then `done` with the 429 or nothing. */
-  const consumeGlobal = (subject: string, reply: FastifyReply, done: (err?: Error) => void) => {
-    const now = clock();
-    const key = `global:${subject}`;
-    whenCounted(store.consume(key, globalWindows, now), (result) => {
-      appendStandardHeaders(reply, globalPolicy, currentOf(result.windows, now));
-      if (!result.allowed) return done(tooMany(result, now));
-      reply.request.rateLimitCharge = { key, windows: globalWindows, at: now };
-      let remaining = Number.POSITIVE_INFINITY;
-      for (const w of result.windows) remaining = Math.min(remaining, w.remaining);
-      reply.header('X-SVC-RateLimit-Remaining', String(remaining));
-      done();
-    }, done);
-  };
-
-  const countGlobal = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    const subject = callerOf(request);
-    if (!subject) return done();
-    consumeGlobal(subject, reply, done);
-  };
-
-  app.decorate('chargeGlobal', (subject: string, reply: FastifyReply) => new Promise<void>((resolve, reject) => {
-    consumeGlobal(subject, reply, (err) => (err ? reject(err) : resolve()));
-  }));
-
-  const countOperation = (op: OperationId) => {
-    const windows = operationWindows(op);
-    const policy = policyOf(windows);
-    return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-      if (!request.token) return done();
+    /** Counts a request of `subject` against the global windows: the headers set, then `done` with the 429 or nothing. */
+    const consumeGlobal = (subject: string, reply: FastifyReply, done: (err?: Error) => void) => {
       const now = clock();
-      const key = `op:${op}:${request.token.clientId}:${request.token.userId}`;
-      whenCounted(store.consume(key, windows, now), (result) => {
-        appendStandardHeaders(reply, policy, currentOf(result.windows, now));
-        if (result.allowed) {
-          request.operationCharge = { key, windows, at: now };
-          reply.header('X-SVC-RateLimit-Scope-Remaining', String(result.windows[0]!.remaining));
-          return done();
+      const key = `global:${subject}`;
+      whenCounted(
+        store.consume(key, globalWindows, now),
+        (result) => {
+          appendStandardHeaders(reply, globalPolicy, currentOf(result.windows, now));
+          if (!result.allowed) return done(tooMany(result, now));
+          reply.request.rateLimitCharge = { key, windows: globalWindows, at: now };
+          let remaining = Number.POSITIVE_INFINITY;
+          for (const w of result.windows) remaining = Math.min(remaining, w.remaining);
+          reply.header('X-SVC-RateLimit-Remaining', String(remaining));
+          done();
+        },
+        done,
+      );
+    };
+
+    const countGlobal = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+      const subject = callerOf(request);
+      if (!subject) return done();
+      consumeGlobal(subject, reply, done);
+    };
+
+    app.decorate(
+      'chargeGlobal',
+      (subject: string, reply: FastifyReply) =>
+        new Promise<void>((resolve, reject) => {
+          consumeGlobal(subject, reply, (err) => (err ? reject(err) : resolve()));
+        }),
+    );
+
+    const countOperation = (op: OperationId) => {
+      const windows = operationWindows(op);
+      const policy = policyOf(windows);
+      return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+        if (!request.token) return done();
+        const now = clock();
+        const key = `op:${op}:${request.token.clientId}:${request.token.userId}`;
+        whenCounted(
+          store.consume(key, windows, now),
+          (result) => {
+            appendStandardHeaders(reply, policy, currentOf(result.windows, now));
+            if (result.allowed) {
+              request.operationCharge = { key, windows, at: now };
+              reply.header('X-SVC-RateLimit-Scope-Remaining', String(result.windows[0]!.remaining));
+              return done();
+            }
+            const charge = request.rateLimitCharge;
+            request.rateLimitCharge = null;
+            const refused = tooMany(result, now, op);
+            if (!charge) return done(refused);
+            store.refund(charge.key, charge.windows, charge.at).then(() => done(refused), done);
+          },
+          done,
+        );
+      };
+    };
+
+    /** A route's own preHandler (the body stage), run after the operation was counted: if it fails, the count goes back. */
+    const givingBackOnFailure = (hook: OwnPreHandler, url: string): OwnPreHandler => {
+      // Callback-style hooks would need their own wrapping; the body stages are async, and a new kind fails loudly here.
+      if (hook.length > 2)
+        throw new Error(`${url}: an operation route's own preHandler must be async (request, reply)`);
+      return async function (this: unknown, request, reply) {
+        try {
+          await hook.call(this, request, reply);
+        } catch (err) {
+          const charge = request.operationCharge;
+          request.operationCharge = null;
+          if (charge) await store.refund(charge.key, charge.windows, charge.at);
+          throw err;
         }
-        const charge = request.rateLimitCharge;
-        request.rateLimitCharge = null;
-        const refused = tooMany(result, now, op);
-        if (!charge) return done(refused);
-        store.refund(charge.key, charge.windows, charge.at).then(() => done(refused), done);
-      }, done);
+      };
     };
-  };
 
-  /** A route's own preHandler (the body stage), run after the operation was counted: if it fails, the count goes back. */
-  const givingBackOnFailure = (hook: OwnPreHandler, url: string): OwnPreHandler => {
-    // Callback-style hooks would need their own wrapping; the body stages are async, and a new kind fails loudly here.
-    if (hook.length > 2) throw new Error(`${url}: an operation route's own preHandler must be async (request, reply)`);
-    return async function (this: unknown, request, reply) {
-      try {
-        await hook.call(this, request, reply);
-      } catch (err) {
-        const charge = request.operationCharge;
-        request.operationCharge = null;
-        if (charge) await store.refund(charge.key, charge.windows, charge.at);
-        throw err;
-      }
-    };
-  };
-
-  app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/api/v1/')) addRouteHook(route, 'onRequest', countGlobal);
-    const op = route.config?.rateLimitOperation;
-    if (!op) return;
-    const own = [route.preHandler ?? []].flat() as OwnPreHandler[];
-    route.preHandler = [countOperation(op), ...own.map((hook) => givingBackOnFailure(hook, route.url))];
-  });
-}, { name: 'rate-limit' });
+    app.addHook('onRoute', (route) => {
+      if (route.url.startsWith('/api/v1/')) addRouteHook(route, 'onRequest', countGlobal);
+      const op = route.config?.rateLimitOperation;
+      if (!op) return;
+      const own = [route.preHandler ?? []].flat() as OwnPreHandler[];
+      route.preHandler = [countOperation(op), ...own.map((hook) => givingBackOnFailure(hook, route.url))];
+    });
+  },
+  { name: 'rate-limit' },
+);

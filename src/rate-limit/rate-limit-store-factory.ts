@@ -9,7 +9,12 @@ import { RedisRateLimitStore } from './redis-store.js';
  * Redis when REDIS_URL is set (with the database's counters while it is unreachable), connected before it is
  * returned, so an instance never serves while counting apart from the others; else the database's.
  */
-export async function rateLimitStoreFor(config: Config, database: Database, clock: () => number, log: FastifyBaseLogger): Promise<RateLimitStore> {
+export async function rateLimitStoreFor(
+  config: Config,
+  database: Database,
+  clock: () => number,
+  log: FastifyBaseLogger,
+): Promise<RateLimitStore> {
   const counters = new DatabaseRateLimitStore(database.db, clock, log);
   counters.start();
   if (!config.redisUrl) return counters;

@@ -47,7 +47,12 @@ export class RedisRateLimitStore implements RateLimitStore {
   private downSince: number | null = null;
   private retryAt = 0;
 
-  constructor(url: string, private readonly prefix: string, private readonly fallback: DatabaseRateLimitStore, private readonly log?: FastifyBaseLogger) {
+  constructor(
+    url: string,
+    private readonly prefix: string,
+    private readonly fallback: DatabaseRateLimitStore,
+    private readonly log?: FastifyBaseLogger,
+  ) {
     this.redis = new Redis(url, {
       lazyConnect: false,
       enableOfflineQueue: false,
@@ -84,8 +89,9 @@ export class RedisRateLimitStore implements RateLimitStore {
     try {
       const keys = windows.map((w) => `${this.prefix}${counterKey(key, w, now)}`);
       const args = [...windows.map((w) => w.limit), ...windows.map((w) => w.ms + 1_000)];
-      const result = await (this.redis as unknown as { svcConsume(n: number, ...a: Array<string | number>): Promise<number[]> })
-        .svcConsume(keys.length, ...keys, ...args);
+      const result = await (
+        this.redis as unknown as { svcConsume(n: number, ...a: Array<string | number>): Promise<number[]> }
+      ).svcConsume(keys.length, ...keys, ...args);
       this.recovered();
       const states = windows.map((w, i) => stateOf(w, Number(result[i + 1]), now));
       if (result[0] === 1) return { allowed: true, windows: states };
@@ -100,7 +106,10 @@ export class RedisRateLimitStore implements RateLimitStore {
     if (Date.now() < this.retryAt) return this.fallback.refund(key, windows, now);
     try {
       const keys = windows.map((w) => `${this.prefix}${counterKey(key, w, now)}`);
-      await (this.redis as unknown as { svcRefund(n: number, ...k: string[]): Promise<number> }).svcRefund(keys.length, ...keys);
+      await (this.redis as unknown as { svcRefund(n: number, ...k: string[]): Promise<number> }).svcRefund(
+        keys.length,
+        ...keys,
+      );
     } catch (err) {
       this.failed(err);
     }

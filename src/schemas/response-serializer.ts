@@ -2,10 +2,12 @@ import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 
 type Schema = Record<string, unknown>;
 
-const isSchema = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isSchema = (value: unknown): value is Schema =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** `{ type: 'null' }`, as `Type.Null()` makes it (TypeBox's own keys are symbols, not copied here). */
-const isNull = (schema: unknown): boolean => isSchema(schema) && schema.type === 'null' && Object.keys(schema).length === 1;
+const isNull = (schema: unknown): boolean =>
+  isSchema(schema) && schema.type === 'null' && Object.keys(schema).length === 1;
 
 /**
  * The schema a response is serialized with: the response schema, with each nullable value (`Nullable(S)`, an
@@ -33,7 +35,10 @@ export function serializationSchema(schema: unknown): unknown {
  * Fastify's own serializer compiler (fast-json-stringify, with the same options and shared schemas), given the
  * serialization schema of each response (`compilersFactory.buildSerializer` of the server's schema controller).
  */
-export function buildResponseSerializer(externalSchemas?: unknown, options?: Parameters<ReturnType<typeof SerializerSelector>>[1]) {
+export function buildResponseSerializer(
+  externalSchemas?: unknown,
+  options?: Parameters<ReturnType<typeof SerializerSelector>>[1],
+) {
   const compile = SerializerSelector()(externalSchemas, options);
   return (route: Parameters<typeof compile>[0]) => compile({ ...route, schema: serializationSchema(route.schema) });
 }

@@ -49,7 +49,9 @@ function scoped(Native: typeof WasmBitmap32): typeof WasmBitmap32 {
     construct: (target, args, newTarget) => keep(Reflect.construct(target, args, newTarget)) as object,
     get: (target, key, receiver) => {
       const value: unknown = Reflect.get(target, key, receiver);
-      return typeof value === 'function' && key !== 'prototype' ? (...args: unknown[]) => keep(Reflect.apply(value, target, args)) : value;
+      return typeof value === 'function' && key !== 'prototype'
+        ? (...args: unknown[]) => keep(Reflect.apply(value, target, args))
+        : value;
     },
   });
 }

@@ -8,7 +8,8 @@ import type { OrderedDocuments } from './ordered-documents.js';
 import { RoaringBitmap32, type Bitmap } from './bitmaps.js';
 
 /** Documents `from` to `to` of an order, sorted by number: what a bitmap takes in fastest (twice as fast as in time order). */
-const sortedDocs = (order: number[], from: number, to: number): Uint32Array => Uint32Array.from(order.slice(from, to)).sort();
+const sortedDocs = (order: number[], from: number, to: number): Uint32Array =>
+  Uint32Array.from(order.slice(from, to)).sort();
 
 /** With more new documents than this, they are appended and the whole order sorted again. */
 const RESORT_ABOVE = 1_000;
@@ -72,7 +73,9 @@ export class DocsByKey {
     if (limit <= 0 || offset >= size) return [];
     const walk = ((offset + limit) * this.order.length) / size;
     if (walk > size * Math.log2(size + 1)) {
-      return Array.from(result.toUint32Array()).sort((a, b) => (this.before(a, b) ? -1 : this.before(b, a) ? 1 : 0)).slice(offset, offset + limit);
+      return Array.from(result.toUint32Array())
+        .sort((a, b) => (this.before(a, b) ? -1 : this.before(b, a) ? 1 : 0))
+        .slice(offset, offset + limit);
     }
     const out: number[] = [];
     let skipped = 0;
@@ -96,8 +99,15 @@ export class TimeReached extends DocsByKey {
   /** The documents whose time is at most `at`. */
   readonly reached = new RoaringBitmap32();
 
-  constructor(docs: OrderedDocuments, private readonly timeOf: (doc: number) => number) {
-    super(docs, (a, b) => timeOf(a) < timeOf(b), (doc) => Number.isFinite(timeOf(doc)));
+  constructor(
+    docs: OrderedDocuments,
+    private readonly timeOf: (doc: number) => number,
+  ) {
+    super(
+      docs,
+      (a, b) => timeOf(a) < timeOf(b),
+      (doc) => Number.isFinite(timeOf(doc)),
+    );
   }
 
   /** The documents whose time is at most `now` (live or not). Call outside a search's arena: it keeps bitmaps. */

@@ -14,7 +14,10 @@ export class DocumentNumbers {
   private shift: number;
   private count = 0;
 
-  constructor(private readonly idOf: (doc: number) => number, expected = 0) {
+  constructor(
+    private readonly idOf: (doc: number) => number,
+    expected = 0,
+  ) {
     let capacity = 1024;
     while (expected > capacity * MAX_LOAD) capacity *= 2;
     this.slots = new Int32Array(capacity).fill(EMPTY);
@@ -36,7 +39,7 @@ export class DocumentNumbers {
 
   /** Sets the document of `id` (which `idOf(doc)` must already return). */
   set(id: number, doc: number): void {
-    if ((this.count + 1) > this.slots.length * MAX_LOAD) this.grow();
+    if (this.count + 1 > this.slots.length * MAX_LOAD) this.grow();
     for (let slot = this.home(id); ; slot = (slot + 1) & this.mask) {
       const held = this.slots[slot]!;
       if (held === EMPTY) {

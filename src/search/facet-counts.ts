@@ -6,7 +6,10 @@
 import type { Bitmap } from './bitmaps.js';
 import type { FacetColumn, PostingIndex } from './posting-index.js';
 
-export interface FacetCount { value: string; count: number }
+export interface FacetCount {
+  value: string;
+  count: number;
+}
 
 /** The counts of each facet asked for, by the name of its search parameter. */
 export type FacetCounts = Record<string, FacetCount[]>;
@@ -31,18 +34,28 @@ export function mostFirst(counts: FacetCount[], top = Number.POSITIVE_INFINITY):
  * `top`, the values beyond it are dropped, except those counting as many as the last kept: the order among
  * equal counts is by the value the client sees (a company's handle, not the id held here), decided later.
  */
-export function countValues(index: PostingIndex, matches: Bitmap, kind: string, top = Number.POSITIVE_INFINITY): FacetCount[] {
+export function countValues(
+  index: PostingIndex,
+  matches: Bitmap,
+  kind: string,
+  top = Number.POSITIVE_INFINITY,
+): FacetCount[] {
   if (matches.isEmpty) return [];
   const column = index.facetColumn(kind);
-  return mostFirst(column !== undefined && readsMatches(matches.size, column.values.length, index.live.size)
-    ? countByReading(matches, column, top)
-    : atTop(countByIntersecting(matches, index.facetValues(kind)), top));
+  return mostFirst(
+    column !== undefined && readsMatches(matches.size, column.values.length, index.live.size)
+      ? countByReading(matches, column, top)
+      : atTop(countByIntersecting(matches, index.facetValues(kind)), top),
+  );
 }
 
 /** The counts at least as large as the top-th largest (all of them when there are no more than `top`). */
 function atTop(counts: FacetCount[], top: number): FacetCount[] {
   if (counts.length <= top) return counts;
-  const least = countAtRank(Float64Array.from(counts, (c) => c.count), top);
+  const least = countAtRank(
+    Float64Array.from(counts, (c) => c.count),
+    top,
+  );
   return counts.filter((c) => c.count >= least);
 }
 
@@ -59,7 +72,8 @@ const countAtRank = (counts: Float64Array, top: number): number => counts.sort()
  * wins below about 128 matches per value, plus one per 1,000 documents: among 12 companies of 1,000,000 documents,
  * below ~13,500 matches; among 10,000 companies, always.
  */
-const readsMatches = (matches: number, values: number, documents: number): boolean => matches < values * (128 + documents / 1000);
+const readsMatches = (matches: number, values: number, documents: number): boolean =>
+  matches < values * (128 + documents / 1000);
 
 /** Each value's count, from the size of its posting's intersection with the matches. */
 export function countByIntersecting(matches: Bitmap, postings: ReadonlyMap<string, Bitmap>): FacetCount[] {
@@ -84,7 +98,13 @@ export function countByReading(matches: Bitmap, column: FacetColumn, top = Numbe
     const n = column.ofDoc[docs[i]!] ?? -1;
     if (n >= 0 && tally[n]!++ === 0) met.push(n);
   }
-  const least = met.length > top ? countAtRank(Float64Array.from(met, (n) => tally[n]!), top) : 1;
+  const least =
+    met.length > top
+      ? countAtRank(
+          Float64Array.from(met, (n) => tally[n]!),
+          top,
+        )
+      : 1;
   const counts: FacetCount[] = [];
   for (const n of met) {
     if (tally[n]! >= least) counts.push({ value: column.values[n]!, count: tally[n]! });
@@ -100,7 +120,12 @@ let tally = new Uint32Array(1024);
 export function countFlag(index: PostingIndex, matches: Bitmap, kind: string): FacetCount[] {
   const posting = index.facetValues(kind).get('');
   const yes = posting ? matches.andCardinality(posting) : 0;
-  return mostFirst([{ value: 'true', count: yes }, { value: 'false', count: matches.size - yes }].filter((c) => c.count > 0));
+  return mostFirst(
+    [
+      { value: 'true', count: yes },
+      { value: 'false', count: matches.size - yes },
+    ].filter((c) => c.count > 0),
+  );
 }
 
 /**
@@ -108,16 +133,20 @@ export function countFlag(index: PostingIndex, matches: Bitmap, kind: string): F
  * takes; a company gone since is left out.
  */
 export async function withCompanyHandles(
-  facets: FacetCounts | undefined, handles: (ids: number[]) => Promise<Map<number, string>>,
+  facets: FacetCounts | undefined,
+  handles: (ids: number[]) => Promise<Map<number, string>>,
 ): Promise<FacetCounts | undefined> {
   const companies = facets?.companyId;
   if (!facets || !companies) return facets;
   const named = await handles(companies.map((c) => Number(c.value)));
   return {
     ...facets,
-    companyId: mostFirst(companies.flatMap((c) => {
-      const handle = named.get(Number(c.value));
-      return handle === undefined ? [] : [{ value: handle, count: c.count }];
-    }), FACET_TOP),
+    companyId: mostFirst(
+      companies.flatMap((c) => {
+        const handle = named.get(Number(c.value));
+        return handle === undefined ? [] : [{ value: handle, count: c.count }];
+      }),
+      FACET_TOP,
+    ),
   };
 }

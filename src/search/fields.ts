@@ -7,9 +7,25 @@ import { facet } from './search-text.js';
 
 /** The facet kinds (search-text.ts `facet`): one letter each, the start of every token of that facet. */
 export const FACET_KIND = {
-  postImages: 'i', postOg: 'o', company: 'c', jobCategory: 'k', seniority: 's', employmentType: 'e', companySize: 'z', workType: 'w',
-  country: 'n', region: 'r', cell: 'g', payCurrency: 'y', payUnstated: 'u', payLow: 'l', payHigh: 'h', payRange: 'p',
-  title: 't', companyName: 'm', titleWord: 'q',
+  postImages: 'i',
+  postOg: 'o',
+  company: 'c',
+  jobCategory: 'k',
+  seniority: 's',
+  employmentType: 'e',
+  companySize: 'z',
+  workType: 'w',
+  country: 'n',
+  region: 'r',
+  cell: 'g',
+  payCurrency: 'y',
+  payUnstated: 'u',
+  payLow: 'l',
+  payHigh: 'h',
+  payRange: 'p',
+  title: 't',
+  companyName: 'm',
+  titleWord: 'q',
 } as const;
 
 /**
@@ -41,7 +57,8 @@ export const FACETS = {
   payLow: (currency: string, bucket: number) => facet(FACET_KIND.payLow, `${currency}:${bucket}`),
   payHigh: (currency: string, bucket: number) => facet(FACET_KIND.payHigh, `${currency}:${bucket}`),
   /** The 1-2-5 range its yearly most falls in, for the salary facet: `KRW:50000000-100000000`. */
-  payRange: (currency: string, [low, high]: [number, number]) => facet(FACET_KIND.payRange, `${currency}:${low}-${high}`),
+  payRange: (currency: string, [low, high]: [number, number]) =>
+    facet(FACET_KIND.payRange, `${currency}:${low}-${high}`),
   /** What suggestions offer (suggestions.ts): a title as written, a company's name, a word of a title lower-cased. */
   title: (text: string) => facet(FACET_KIND.title, text),
   companyName: (name: string) => facet(FACET_KIND.companyName, name),

@@ -21,14 +21,20 @@ const MAX_COVERING = 300;
 const EARTH_RADIUS_KM = 6371.0088;
 const KM_PER_DEGREE = (Math.PI / 180) * EARTH_RADIUS_KM;
 
-export interface Point { latitude: number; longitude: number }
+export interface Point {
+  latitude: number;
+  longitude: number;
+}
 
 /** The cell of a point at a size: its row (from the south pole) and column (from the antimeridian). */
 function cellOf(level: number, point: Point): [number, number] {
   const size = LEVELS[level]!;
   const rows = Math.round(180 / size);
   const columns = Math.round(360 / size);
-  return [Math.min(rows - 1, Math.floor((point.latitude + 90) / size)), Math.floor((point.longitude + 180) / size) % columns];
+  return [
+    Math.min(rows - 1, Math.floor((point.latitude + 90) / size)),
+    Math.floor((point.longitude + 180) / size) % columns,
+  ];
 }
 
 const cellName = (level: number, row: number, column: number): string => `${level}:${row}:${column}`;
@@ -39,7 +45,10 @@ export function cellsOf(point: Point): string[] {
 }
 
 /** Which points of a circle a set of cells holds: those of `inside` lie within it, those of `edge` may or may not. */
-export interface Covering { inside: string[]; edge: string[] }
+export interface Covering {
+  inside: string[];
+  edge: string[];
+}
 
 /**
  * The cells whose union holds every point within `radiusKm` of `center`: at the finest size that needs no more than
@@ -52,7 +61,7 @@ export function coverCircle(center: Point, radiusKm: number): Covering {
   let covering = coverings.get(key);
   if (!covering) {
     if (coverings.size >= KEPT_COVERINGS) coverings.delete(coverings.keys().next().value!);
-    coverings.set(key, covering = computeCovering(center, radiusKm));
+    coverings.set(key, (covering = computeCovering(center, radiusKm)));
   }
   return covering;
 }
@@ -64,8 +73,11 @@ const KEPT_COVERINGS = 1000;
 function computeCovering(center: Point, radiusKm: number): Covering {
   // Edge cells no finer than a twentieth of the radius (a few dozen around the circle), and coarser where even those
   // would be too many (near a pole, where cells narrow).
-  let finest = Math.max(0, LEVELS.findIndex((size) => size * KM_PER_DEGREE >= radiusKm / EDGE_CELLS_PER_RADIUS));
-  for (;; finest++) {
+  let finest = Math.max(
+    0,
+    LEVELS.findIndex((size) => size * KM_PER_DEGREE >= radiusKm / EDGE_CELLS_PER_RADIUS),
+  );
+  for (; ; finest++) {
     const covering = coverDownTo(center, radiusKm, finest);
     if (covering.inside.length + covering.edge.length <= MAX_COVERING || finest >= LEVELS.length - 1) return covering;
   }
@@ -78,14 +90,20 @@ function coverDownTo(center: Point, radiusKm: number, finest: number): Covering 
     const south = row * size - 90;
     const west = column * size - 180;
     if (nearestKm(center, south, south + size, west, west + size) > radiusKm) return;
-    const corners = [[south, west], [south, west + size], [south + size, west], [south + size, west + size]] as const;
+    const corners = [
+      [south, west],
+      [south, west + size],
+      [south + size, west],
+      [south + size, west + size],
+    ] as const;
     if (corners.every(([latitude, longitude]) => distanceKm(center, { latitude, longitude }) <= radiusKm)) {
       covering.inside.push(cellName(level, row, column));
     } else if (level <= finest) {
       covering.edge.push(cellName(level, row, column));
     } else {
       const ratio = Math.round(size / LEVELS[level - 1]!);
-      for (let r = 0; r < ratio; r++) for (let c = 0; c < ratio; c++) visit(level - 1, row * ratio + r, column * ratio + c);
+      for (let r = 0; r < ratio; r++)
+        for (let c = 0; c < ratio; c++) visit(level - 1, row * ratio + r, column * ratio + c);
     }
   };
   const [level, rows, columns] = startingCells(center, radiusKm);
@@ -108,10 +126,17 @@ function startingCells(center: Point, radiusKm: number): [number, number[], numb
     const [firstRow] = cellOf(level, { latitude: south, longitude: 0 });
     const [lastRow] = cellOf(level, { latitude: north, longitude: 0 });
     const first = Math.floor((center.longitude - longitudeSpan + 180) / size);
-    const across = longitudeSpan >= 180 ? columns : Math.min(columns, Math.floor((center.longitude + longitudeSpan + 180) / size) - first + 1);
+    const across =
+      longitudeSpan >= 180
+        ? columns
+        : Math.min(columns, Math.floor((center.longitude + longitudeSpan + 180) / size) - first + 1);
     if ((lastRow - firstRow + 1) * across > MAX_CELLS && level < LEVELS.length - 1) continue;
     const rows = Array.from({ length: lastRow - firstRow + 1 }, (_, i) => firstRow + i);
-    return [level, rows, [...new Set(Array.from({ length: across }, (_, i) => (((first + i) % columns) + columns) % columns))]];
+    return [
+      level,
+      rows,
+      [...new Set(Array.from({ length: across }, (_, i) => (((first + i) % columns) + columns) % columns))],
+    ];
   }
 }
 
@@ -122,7 +147,7 @@ function startingCells(center: Point, radiusKm: number): [number, number[], numb
 function nearestKm(center: Point, south: number, north: number, west: number, east: number): number {
   const toRadians = Math.PI / 180;
   const gapTo = (meridian: number) => Math.abs(((center.longitude - meridian + 540) % 360) - 180);
-  const within = ((center.longitude - west + 360) % 360) <= east - west;
+  const within = (center.longitude - west + 360) % 360 <= east - west;
   const gap = within ? 0 : Math.min(gapTo(west), gapTo(east)) * toRadians;
   const latitude = center.latitude * toRadians;
   // sin φ1 sin φ2 + cos φ1 cos φ2 cos g is greatest at this φ2, and falls away from it on either side.
@@ -141,8 +166,9 @@ export function withinRadius(center: Point, radiusKm: number): (latitude: number
   const cosCenter = Math.cos(center.latitude * toRadians);
   const most = Math.sin(Math.min(Math.PI, radiusKm / EARTH_RADIUS_KM) / 2) ** 2;
   return (latitude, longitude) => {
-    const h = Math.sin(((latitude - center.latitude) * toRadians) / 2) ** 2
-      + cosCenter * Math.cos(latitude * toRadians) * Math.sin(((longitude - center.longitude) * toRadians) / 2) ** 2;
+    const h =
+      Math.sin(((latitude - center.latitude) * toRadians) / 2) ** 2 +
+      cosCenter * Math.cos(latitude * toRadians) * Math.sin(((longitude - center.longitude) * toRadians) / 2) ** 2;
     return Math.min(1, h) <= most;
   };
 }
@@ -152,6 +178,8 @@ export function distanceKm(a: Point, b: Point): number {
   const toRadians = Math.PI / 180;
   const dLat = (b.latitude - a.latitude) * toRadians;
   const dLng = (b.longitude - a.longitude) * toRadians;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.latitude * toRadians) * Math.cos(b.latitude * toRadians) * Math.sin(dLng / 2) ** 2;
+  const h =
+    Math.sin(dLat / 2) ** 2 +
+    Math.cos(a.latitude * toRadians) * Math.cos(b.latitude * toRadians) * Math.sin(dLng / 2) ** 2;
   return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(h)));
 }

@@ -10,11 +10,20 @@ export const FRAGMENTS_PER_FIELD = 3;
 /** How much of the text before a match a fragment shows, when it can. */
 const LEAD_CHARS = 30;
 
-export interface Fragment { text: string; matches: Array<[number, number]> }
-export interface FieldHighlight { field: string; fragments: Fragment[] }
+export interface Fragment {
+  text: string;
+  matches: Array<[number, number]>;
+}
+export interface FieldHighlight {
+  field: string;
+  fragments: Fragment[];
+}
 
 /** The highlights of an item's fields (name and shown text, in the order given); a field without a match is left out. */
-export function highlightsOf(fields: ReadonlyArray<readonly [string, string | null | undefined]>, terms: ReadonlySet<string>): FieldHighlight[] {
+export function highlightsOf(
+  fields: ReadonlyArray<readonly [string, string | null | undefined]>,
+  terms: ReadonlySet<string>,
+): FieldHighlight[] {
   if (terms.size === 0) return [];
   return fields.flatMap(([field, text]) => {
     const spans = text ? termSpans(text, terms) : [];

@@ -13,7 +13,10 @@ import type { Bitmap } from './bitmaps.js';
 export const SNAPSHOT_FORMAT = 7;
 const MAGIC = Buffer.from('SVCIDX\n');
 
-export interface Snapshot<H> { header: H; chunks: ChunkReader }
+export interface Snapshot<H> {
+  header: H;
+  chunks: ChunkReader;
+}
 
 /** What a copy holds, in order: byte arrays (typed arrays' bytes), and bitmaps, in roaring's portable format. */
 export type Chunk = Uint8Array | Bitmap;
@@ -52,7 +55,12 @@ function writeChunks(fd: number, header: unknown, chunks: readonly Chunk[]): voi
   const table = Buffer.alloc(4 * (chunks.length + 2));
   table.writeUInt32LE(chunks.length, 0);
   table.writeUInt32LE(head.length, 4);
-  chunks.forEach((chunk, i) => table.writeUInt32LE(chunk instanceof Uint8Array ? chunk.byteLength : chunk.getSerializationSizeInBytes('portable'), 4 * (i + 2)));
+  chunks.forEach((chunk, i) =>
+    table.writeUInt32LE(
+      chunk instanceof Uint8Array ? chunk.byteLength : chunk.getSerializationSizeInBytes('portable'),
+      4 * (i + 2),
+    ),
+  );
   const out = new FileWriter(fd);
   for (const bytes of [MAGIC, table, head]) out.write(bytes);
   for (const chunk of chunks) {
@@ -95,7 +103,7 @@ class FileWriter {
 }
 
 function writeAll(fd: number, bytes: Uint8Array): void {
-  for (let done = 0; done < bytes.byteLength;) done += fs.writeSync(fd, bytes, done, bytes.byteLength - done);
+  for (let done = 0; done < bytes.byteLength; ) done += fs.writeSync(fd, bytes, done, bytes.byteLength - done);
 }
 
 /**
@@ -131,7 +139,7 @@ export function readSnapshot<H>(file: string): Snapshot<H> | null {
 /** Fills `into` with the file's bytes from `at`. */
 function readAt(fd: number, size: number, into: Buffer, at: number): Buffer {
   if (at + into.length > size) throw new Error('The index copy ends early');
-  for (let done = 0; done < into.length;) done += fs.readSync(fd, into, done, into.length - done, at + done);
+  for (let done = 0; done < into.length; ) done += fs.readSync(fd, into, done, into.length - done, at + done);
   return into;
 }
 

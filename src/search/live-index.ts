@@ -8,7 +8,13 @@ import { setImmediate } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { withoutQueryTimeLimit } from '../db/database-unavailable.js';
 import type { DB } from '../db/schema.js';
-import { ChangeFollower, ChangesLostError, prunedBelow, type ChangeKind, type FollowerState } from './search-changes.js';
+import {
+  ChangeFollower,
+  ChangesLostError,
+  prunedBelow,
+  type ChangeKind,
+  type FollowerState,
+} from './search-changes.js';
 import { readSnapshot, SNAPSHOT_FORMAT, writeSnapshot } from './index-snapshot.js';
 import { OrderedDocuments, type DocumentsMeta, type IndexedItem } from './ordered-documents.js';
 
@@ -20,7 +26,13 @@ const DISPLACED_LIMIT = 20_000;
 /** A running instance saves its copy this often when something changed since the last one (and when it stops). */
 const SAVE_EVERY_MS = 10 * 60_000;
 
-interface CopyHeader { format: number; kind: ChangeKind; epoch: string; follower: FollowerState; documents: DocumentsMeta }
+interface CopyHeader {
+  format: number;
+  kind: ChangeKind;
+  epoch: string;
+  follower: FollowerState;
+  documents: DocumentsMeta;
+}
 
 /** Where an index reads its items: all of them in time order, page by page, and some of them by id. */
 export interface ItemSource {
@@ -36,9 +48,13 @@ export interface ItemSource {
 }
 
 export interface IndexStats {
-  items: number; tokens: number; bytes: number; displaced: number;
+  items: number;
+  tokens: number;
+  bytes: number;
+  displaced: number;
   /** How long the last build or load took, and which it was (a saved copy plus the changes since, or the tables). */
-  readyInMs: number; fromCopy: boolean;
+  readyInMs: number;
+  fromCopy: boolean;
 }
 
 export class LiveIndex {
@@ -72,7 +88,9 @@ export class LiveIndex {
         await this.save();
       }
       if (this.copyFile) {
-        this.saver = setInterval(() => { if (this.changedSinceSave) this.save().catch(() => undefined); }, SAVE_EVERY_MS);
+        this.saver = setInterval(() => {
+          if (this.changedSinceSave) this.save().catch(() => undefined);
+        }, SAVE_EVERY_MS);
         this.saver.unref();
       }
     })();
@@ -88,7 +106,12 @@ export class LiveIndex {
   }
 
   private epoch(): Promise<string> {
-    this.epochValue ??= this.db.selectFrom('search_log_state').select('value').where('name', '=', 'epoch').executeTakeFirstOrThrow().then((r) => r.value);
+    this.epochValue ??= this.db
+      .selectFrom('search_log_state')
+      .select('value')
+      .where('name', '=', 'epoch')
+      .executeTakeFirstOrThrow()
+      .then((r) => r.value);
     return this.epochValue;
   }
 
@@ -102,12 +125,21 @@ export class LiveIndex {
     const copy = readSnapshot<CopyHeader>(this.copyFile);
     if (!copy) return false;
     const { header } = copy;
-    const latest = await this.db.selectFrom('search_changes').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+    const latest = await this.db
+      .selectFrom('search_changes')
+      .select((eb) => eb.fn.max('id').as('id'))
+      .executeTakeFirst();
     const pruned = await prunedBelow(this.db);
     // How far this database's log has come (its rows may all have been pruned).
     const reached = Math.max(Number(latest?.id ?? 0), pruned - 1);
-    if (header?.format !== SNAPSHOT_FORMAT || header.kind !== this.source.kind || header.epoch !== await this.epoch()
-      || typeof header.follower?.horizon !== 'number' || reached < header.follower.horizon || header.follower.horizon + 1 < pruned) {
+    if (
+      header?.format !== SNAPSHOT_FORMAT ||
+      header.kind !== this.source.kind ||
+      header.epoch !== (await this.epoch()) ||
+      typeof header.follower?.horizon !== 'number' ||
+      reached < header.follower.horizon ||
+      header.follower.horizon + 1 < pruned
+    ) {
       copy.chunks.close();
       return false;
     }
@@ -136,7 +168,9 @@ export class LiveIndex {
    * What the next start would serve (the saved copy and the change log since) against a build from the tables
    * now: the items that differ. Null when there is no copy to check.
    */
-  async check(progress?: (done: number, total: number) => void): Promise<{ items: number; differing: number[] } | null> {
+  async check(
+    progress?: (done: number, total: number) => void,
+  ): Promise<{ items: number; differing: number[] } | null> {
     if (!(await this.load())) return null;
     const loaded = this.docs!.fingerprints();
     await this.rebuild(progress);
@@ -154,7 +188,13 @@ export class LiveIndex {
     // No sync halfway: the log's place and the documents must be of the same moment.
     while (this.syncing) await this.syncing.catch(() => undefined);
     const { meta, chunks } = this.docs.save();
-    const header: CopyHeader = { format: SNAPSHOT_FORMAT, kind: this.source.kind, epoch, follower: this.follower.state(), documents: meta };
+    const header: CopyHeader = {
+      format: SNAPSHOT_FORMAT,
+      kind: this.source.kind,
+      epoch,
+      follower: this.follower.state(),
+      documents: meta,
+    };
     this.changedSinceSave = false;
     // Written to the file before this turn ends (the bitmaps are the live ones), then flushed to disk.
     await writeSnapshot(this.copyFile, header, chunks);
@@ -197,7 +237,13 @@ export class LiveIndex {
   }
 
   /** Catches a new generation up with the log (read after `version`) and serves it from now on. */
-  private async install(docs: OrderedDocuments, follower: ChangeFollower, version: number, started: number, fromCopy: boolean): Promise<void> {
+  private async install(
+    docs: OrderedDocuments,
+    follower: ChangeFollower,
+    version: number,
+    started: number,
+    fromCopy: boolean,
+  ): Promise<void> {
     await this.apply(docs, await follower.next());
     this.docs = docs;
     this.follower = follower;
@@ -212,11 +258,16 @@ export class LiveIndex {
    */
   async current(known: number | null = null): Promise<OrderedDocuments> {
     await this.ready();
-    const version = known ?? await this.version.read();
+    const version = known ?? (await this.version.read());
     if (version > this.syncedVersion || this.follower.waiting) {
-      await (this.syncing ??= this.sync().finally(() => { this.syncing = null; }));
+      await (this.syncing ??= this.sync().finally(() => {
+        this.syncing = null;
+      }));
       // A sync that started before this version was read may have missed it: one more.
-      if (version > this.syncedVersion) await (this.syncing ??= this.sync().finally(() => { this.syncing = null; }));
+      if (version > this.syncedVersion)
+        await (this.syncing ??= this.sync().finally(() => {
+          this.syncing = null;
+        }));
     }
     return this.docs!;
   }
@@ -239,14 +290,18 @@ export class LiveIndex {
       this.rebuilding = true;
       // In the background: searches keep the current generation until the new one is ready. A failed
       // rebuild leaves it serving, and a later sync tries again.
-      this.rebuild().catch(() => undefined).finally(() => { this.rebuilding = false; });
+      this.rebuild()
+        .catch(() => undefined)
+        .finally(() => {
+          this.rebuilding = false;
+        });
     }
   }
 
   /** Reads the changed items again and puts them in (or takes them out of) the index, all at once. */
   private async apply(docs: OrderedDocuments, ids: number[]): Promise<void> {
     const found: IndexedItem[] = [];
-    for (let i = 0; i < ids.length; i += BATCH) found.push(...await this.source.byIds(ids.slice(i, i + BATCH)));
+    for (let i = 0; i < ids.length; i += BATCH) found.push(...(await this.source.byIds(ids.slice(i, i + BATCH))));
     // Synchronous from here: a search sees all of these changes or none.
     if (ids.length) this.changedSinceSave = true;
     const present = new Set(found.map((item) => item.id));
@@ -258,8 +313,12 @@ export class LiveIndex {
   stats(): IndexStats {
     const docs = this.docs;
     return {
-      items: docs?.size ?? 0, tokens: docs?.index.tokenCount ?? 0, bytes: docs?.index.bytes() ?? 0, displaced: docs?.displaced.size ?? 0,
-      readyInMs: this.readyInMs, fromCopy: this.fromCopy,
+      items: docs?.size ?? 0,
+      tokens: docs?.index.tokenCount ?? 0,
+      bytes: docs?.index.bytes() ?? 0,
+      displaced: docs?.displaced.size ?? 0,
+      readyInMs: this.readyInMs,
+      fromCopy: this.fromCopy,
     };
   }
 }

@@ -60,7 +60,10 @@ export function compactTiers(posting: Bitmap, tiers: Tier[]): void {
 /** For each tier, the documents of `holding` (documents that hold the token) that reach it: temporary bitmaps. */
 export function tiersWithin(holding: Bitmap, tiers: readonly Tier[]): Bitmap[] {
   let reached = holding;
-  return tiers.map((tier) => (reached = tier.missing ? RoaringBitmap32.andNot(reached, tier.docs) : RoaringBitmap32.and(reached, tier.docs)));
+  return tiers.map(
+    (tier) =>
+      (reached = tier.missing ? RoaringBitmap32.andNot(reached, tier.docs) : RoaringBitmap32.and(reached, tier.docs)),
+  );
 }
 
 /** How many tiers document `doc` (which holds the token) reaches. */

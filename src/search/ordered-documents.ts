@@ -40,9 +40,19 @@ export class Column {
 }
 
 /** What an index is given of an item: its id, its time (the order), its texts and facets, and extra numbers. */
-export interface IndexedItem { id: number; time: number; document: SearchDocument; extra?: number[] }
+export interface IndexedItem {
+  id: number;
+  time: number;
+  document: SearchDocument;
+  extra?: number[];
+}
 
-export interface DocumentsMeta { documents: number; extraColumns: number; last: { time: number; id: number }; postings: PostingMeta }
+export interface DocumentsMeta {
+  documents: number;
+  extraColumns: number;
+  last: { time: number; id: number };
+  postings: PostingMeta;
+}
 
 export class OrderedDocuments {
   index = new PostingIndex();
@@ -69,7 +79,10 @@ export class OrderedDocuments {
     const postings = this.index.save(documents);
     const columns = [this.ids, this.times, ...this.extras].map((column) => bytesOf(column.values_()));
     const slots = bytesOf(Float64Array.from([...this.displacedSlots].flat()));
-    return { meta: { documents, extraColumns: this.extras.length, last: { ...this.last }, postings: postings.meta }, chunks: [...columns, slots, this.displaced, ...postings.chunks] };
+    return {
+      meta: { documents, extraColumns: this.extras.length, last: { ...this.last }, postings: postings.meta },
+      chunks: [...columns, slots, this.displaced, ...postings.chunks],
+    };
   }
 
   static restore(meta: DocumentsMeta, reader: ChunkReader): OrderedDocuments {
@@ -233,8 +246,9 @@ export class OrderedDocuments {
     const inOrder = highest(result, 0, offset + limit + out.size).filter((doc) => !out.has(doc));
     const displaced = out.toArray().sort((a, b) => (this.newer(a, b) ? -1 : 1));
     const merged: number[] = [];
-    for (let i = 0, j = 0; merged.length < offset + limit && (i < inOrder.length || j < displaced.length);) {
-      if (j >= displaced.length || (i < inOrder.length && this.newer(inOrder[i]!, displaced[j]!))) merged.push(inOrder[i++]!);
+    for (let i = 0, j = 0; merged.length < offset + limit && (i < inOrder.length || j < displaced.length); ) {
+      if (j >= displaced.length || (i < inOrder.length && this.newer(inOrder[i]!, displaced[j]!)))
+        merged.push(inOrder[i++]!);
       else merged.push(displaced[j++]!);
     }
     return merged.slice(offset);

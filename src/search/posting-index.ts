@@ -14,7 +14,16 @@ import { COLUMN_KINDS } from './fields.js';
 import { analyzeInto, facetParts, type TokenSink } from './search-text.js';
 import { PostingLog, Vocabulary } from './vocabulary.js';
 import { grown, roomFor } from './growing-arrays.js';
-import { compactTiers, levelIn, levelOf, plainTiers, TIERS, tiersTaking, tiersWithin, type Tier } from './occurrence-tiers.js';
+import {
+  compactTiers,
+  levelIn,
+  levelOf,
+  plainTiers,
+  TIERS,
+  tiersTaking,
+  tiersWithin,
+  type Tier,
+} from './occurrence-tiers.js';
 
 /**
  * Postings gathered before they are added to the bitmaps in bulk (a build adds hundreds of millions): 12 MB of typed
@@ -36,7 +45,11 @@ export interface IndexQuery {
 }
 
 /** `missing`: for each token of `tiered`, which of its tiers are kept as missing documents (bit i for tier i). */
-export interface PostingMeta { tokens: string[]; tiered: string[]; missing: number[] }
+export interface PostingMeta {
+  tokens: string[];
+  tiered: string[];
+  missing: number[];
+}
 
 /** A facet kind's value of each document: the value's number (its index in `values`), -1 for none. */
 export interface FacetColumn {
@@ -104,10 +117,18 @@ class DocumentCounts implements TokenSink {
     this.numbers[this.length++] = n;
   }
 
-  word(word: string): void { this.count(this.vocabulary.intern(word)); }
-  pair(first: number, second: number): void { this.count(this.vocabulary.internPair(first, second)); }
-  char(code: number): void { this.count(this.vocabulary.internChar(code)); }
-  other(token: string): void { this.count(this.vocabulary.intern(token)); }
+  word(word: string): void {
+    this.count(this.vocabulary.intern(word));
+  }
+  pair(first: number, second: number): void {
+    this.count(this.vocabulary.internPair(first, second));
+  }
+  char(code: number): void {
+    this.count(this.vocabulary.internChar(code));
+  }
+  other(token: string): void {
+    this.count(this.vocabulary.intern(token));
+  }
 }
 
 export class PostingIndex {
@@ -117,7 +138,9 @@ export class PostingIndex {
   private readonly tiers: Array<Tier[] | undefined> = [];
   /** The postings of each facet kind's values (`c` → company id → posting), for facet counts. */
   private readonly facetPostings = new Map<string, Map<string, Bitmap>>();
-  private readonly facetColumns = new Map<string, GrowingFacetColumn>(COLUMN_KINDS.map((kind) => [kind, new GrowingFacetColumn()]));
+  private readonly facetColumns = new Map<string, GrowingFacetColumn>(
+    COLUMN_KINDS.map((kind) => [kind, new GrowingFacetColumn()]),
+  );
   /** Documents that are in the index now (a removed document leaves its postings until the next rebuild). */
   readonly live = new RoaringBitmap32();
   private lengths: Uint32Array<ArrayBuffer> = new Uint32Array(1024);
@@ -145,7 +168,9 @@ export class PostingIndex {
     for (let i = 0; i < counts.length; i++) {
       const n = counts.numbers[i]!;
       this.pending.push(n, doc);
-      tiersTaking(this.tiers[n], levelOf(counts.counts[n]!), (tier) => this.pendingTiers.push(n * TIERS.length + tier, doc));
+      tiersTaking(this.tiers[n], levelOf(counts.counts[n]!), (tier) =>
+        this.pendingTiers.push(n * TIERS.length + tier, doc),
+      );
     }
     if (doc >= this.lengths.length) this.lengths = grown(this.lengths, doc + 1);
     this.lengths[doc] = length;
@@ -163,12 +188,12 @@ export class PostingIndex {
   flush(): void {
     this.pending.drain(this.vocabulary.size, (n, docs) => {
       let posting = this.postings[n];
-      if (!posting) this.setPosting(n, posting = new RoaringBitmap32());
+      if (!posting) this.setPosting(n, (posting = new RoaringBitmap32()));
       posting.addMany(docs);
     });
     this.pendingTiers.drain(this.vocabulary.size * TIERS.length, (key, docs) => {
       const n = Math.floor(key / TIERS.length);
-      const tiers = this.tiers[n] ??= plainTiers();
+      const tiers = (this.tiers[n] ??= plainTiers());
       tiers[key % TIERS.length]!.docs.addMany(docs);
     });
   }
@@ -178,7 +203,7 @@ export class PostingIndex {
     const parts = facetParts(this.vocabulary.names[n]!);
     if (!parts) return;
     let values = this.facetPostings.get(parts.kind);
-    if (!values) this.facetPostings.set(parts.kind, values = new Map());
+    if (!values) this.facetPostings.set(parts.kind, (values = new Map()));
     values.set(parts.value, posting);
   }
 
@@ -280,7 +305,9 @@ export class PostingIndex {
     this.flush();
     const tokens = this.vocabulary.names.slice(0, this.postings.length);
     const tiered = tokens.filter((_, n) => this.tiers[n]);
-    const missing = this.tiers.flatMap((tiers) => (tiers ? [tiers.reduce((bits, tier, i) => bits | (tier.missing ? 1 << i : 0), 0)] : []));
+    const missing = this.tiers.flatMap((tiers) =>
+      tiers ? [tiers.reduce((bits, tier, i) => bits | (tier.missing ? 1 << i : 0), 0)] : [],
+    );
     const chunks: Chunk[] = [bytesOf(this.lengths.subarray(0, documents)), this.live, ...this.postings];
     for (const tiers of this.tiers) if (tiers) chunks.push(...tiers.map((tier) => tier.docs));
     return { meta: { tokens, tiered, missing }, chunks };
@@ -297,7 +324,10 @@ export class PostingIndex {
     live.dispose();
     for (const token of meta.tokens) index.setPosting(index.vocabulary.intern(token), bitmap());
     meta.tiered.forEach((token, i) => {
-      index.tiers[index.vocabulary.intern(token)] = TIERS.map((_, tier) => ({ docs: bitmap(), missing: (meta.missing[i]! & (1 << tier)) !== 0 }));
+      index.tiers[index.vocabulary.intern(token)] = TIERS.map((_, tier) => ({
+        docs: bitmap(),
+        missing: (meta.missing[i]! & (1 << tier)) !== 0,
+      }));
     });
     // The columns are not in the copy: each value's posting says which documents hold it.
     for (const kind of COLUMN_KINDS) {
@@ -313,7 +343,8 @@ export class PostingIndex {
     this.flush();
     let total = this.lengths.byteLength + this.live.getSerializationSizeInBytes('portable');
     for (const posting of this.postings) total += posting.getSerializationSizeInBytes('portable');
-    for (const tiers of this.tiers) if (tiers) for (const tier of tiers) total += tier.docs.getSerializationSizeInBytes('portable');
+    for (const tiers of this.tiers)
+      if (tiers) for (const tier of tiers) total += tier.docs.getSerializationSizeInBytes('portable');
     return total;
   }
 

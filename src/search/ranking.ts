@@ -18,10 +18,18 @@ const TERM_WEIGHT = [1, ...TIERS].map((occurrences) => Math.log1p(occurrences));
  * ranked by their relevance to `terms` (newest first among equals), then the older ones newest first. Every
  * document of `result` holds every term (the terms are required).
  */
-export function relevancePage(docs: OrderedDocuments, result: Bitmap, terms: string[], offset: number, limit: number): number[] {
+export function relevancePage(
+  docs: OrderedDocuments,
+  result: Bitmap,
+  terms: string[],
+  offset: number,
+  limit: number,
+): number[] {
   if (offset >= RELEVANCE_CANDIDATES) return docs.newest(result, offset, limit);
   const { docs: candidates, set } = docs.newestSet(result, RELEVANCE_CANDIDATES);
-  const page = best(relevance(docs.index, candidates, set, terms), offset + limit).slice(offset).map((i) => candidates[i]!);
+  const page = best(relevance(docs.index, candidates, set, terms), offset + limit)
+    .slice(offset)
+    .map((i) => candidates[i]!);
   if (page.length < limit && candidates.length === RELEVANCE_CANDIDATES) {
     page.push(...docs.newest(result, RELEVANCE_CANDIDATES, limit - page.length));
   }
@@ -33,7 +41,11 @@ export function relevancePage(docs: OrderedDocuments, result: Bitmap, terms: str
  * correction matched, ranked by the corrections' terms and the keyword's (docs/search.md "Typos").
  */
 export function tolerantRelevancePage(
-  docs: OrderedDocuments, matches: { result: Bitmap; exact: Bitmap; corrections: string[] }, terms: string[], offset: number, limit: number,
+  docs: OrderedDocuments,
+  matches: { result: Bitmap; exact: Bitmap; corrections: string[] },
+  terms: string[],
+  offset: number,
+  limit: number,
 ): number[] {
   const { result, exact, corrections } = matches;
   if (result === exact) return relevancePage(docs, exact, terms, offset, limit);

@@ -4,8 +4,20 @@ import { SeenBefore } from '../cache/seen-before.js';
 import { ClientGoneError } from '../db/read-scope.js';
 import type { FacetCounts } from './facet-counts.js';
 
-interface Found { total: number; ids: number[]; validFrom?: number; validUntil?: number; facets?: FacetCounts; didYouMean?: string; corrections?: string[] }
-interface Entry extends Omit<Found, 'validFrom' | 'validUntil'> { version: number; validFrom: number; validUntil: number }
+interface Found {
+  total: number;
+  ids: number[];
+  validFrom?: number;
+  validUntil?: number;
+  facets?: FacetCounts;
+  didYouMean?: string;
+  corrections?: string[];
+}
+interface Entry extends Omit<Found, 'validFrom' | 'validUntil'> {
+  version: number;
+  validFrom: number;
+  validUntil: number;
+}
 
 /**
  * Search results (the exact total, one page of ids, facet counts when asked for) cached under the data
@@ -29,8 +41,13 @@ export class SearchCache {
    * `known`: the version this request already read (the representation cache reads it first), not read again.
    * `compute` gets the version, so that the index it searches is read as of that version, without reading it again.
    */
-  async get(key: string, now: number, compute: (version: number) => Promise<Found>, known: number | null = null): Promise<Entry> {
-    const version = known ?? await this.versions.read();
+  async get(
+    key: string,
+    now: number,
+    compute: (version: number) => Promise<Found>,
+    known: number | null = null,
+  ): Promise<Entry> {
+    const version = known ?? (await this.versions.read());
     const cached = this.entries.get(key);
     if (cached && cached.version === version && holdsAt(cached, now)) return cached;
     const flightKey = `${version}|${key}`;
@@ -44,17 +61,24 @@ export class SearchCache {
       // A computation started at an earlier moment may have run out for this one: then compute anew, once.
       if (entry && holdsAt(entry, now)) return entry;
     }
-    const flight: Promise<Entry> = compute(version).then((fresh) => {
-      const entry = {
-        version, validFrom: fresh.validFrom ?? Number.NEGATIVE_INFINITY, validUntil: fresh.validUntil ?? Number.POSITIVE_INFINITY, total: fresh.total, ids: fresh.ids, facets: fresh.facets,
-        ...(fresh.didYouMean !== undefined && { didYouMean: fresh.didYouMean }),
-        ...(fresh.corrections !== undefined && { corrections: fresh.corrections }),
-      };
-      if (this.offered.admits(key, this.entries.has(key))) this.entries.set(key, entry);
-      return entry;
-    }).finally(() => {
-      if (this.inFlight.get(flightKey) === flight) this.inFlight.delete(flightKey);
-    });
+    const flight: Promise<Entry> = compute(version)
+      .then((fresh) => {
+        const entry = {
+          version,
+          validFrom: fresh.validFrom ?? Number.NEGATIVE_INFINITY,
+          validUntil: fresh.validUntil ?? Number.POSITIVE_INFINITY,
+          total: fresh.total,
+          ids: fresh.ids,
+          facets: fresh.facets,
+          ...(fresh.didYouMean !== undefined && { didYouMean: fresh.didYouMean }),
+          ...(fresh.corrections !== undefined && { corrections: fresh.corrections }),
+        };
+        if (this.offered.admits(key, this.entries.has(key))) this.entries.set(key, entry);
+        return entry;
+      })
+      .finally(() => {
+        if (this.inFlight.get(flightKey) === flight) this.inFlight.delete(flightKey);
+      });
     this.inFlight.set(flightKey, flight);
     return flight;
   }

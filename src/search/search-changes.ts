@@ -30,27 +30,40 @@ export const LOG_RETENTION_MS = 7 * 86_400_000;
  */
 export async function pruneSearchChanges(db: Kysely<DB>, now: number = Date.now()): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    const cutoff = await trx.selectFrom('search_changes').select((eb) => eb.fn.max('id').as('id'))
-      .where('created_at', '<', now - LOG_RETENTION_MS).executeTakeFirst();
+    const cutoff = await trx
+      .selectFrom('search_changes')
+      .select((eb) => eb.fn.max('id').as('id'))
+      .where('created_at', '<', now - LOG_RETENTION_MS)
+      .executeTakeFirst();
     const below = Number(cutoff?.id ?? 0) + 1;
     if (below <= 1) return 0;
     const result = await trx.deleteFrom('search_changes').where('id', '<', below).executeTakeFirst();
-    await trx.updateTable('search_log_state').set({ value: String(below) })
-      .where('name', '=', 'pruned_below').where((eb) => eb(eb.cast('value', 'bigint'), '<', below)).execute();
+    await trx
+      .updateTable('search_log_state')
+      .set({ value: String(below) })
+      .where('name', '=', 'pruned_below')
+      .where((eb) => eb(eb.cast('value', 'bigint'), '<', below))
+      .execute();
     return Number(result.numDeletedRows);
   });
 }
 
 /** Prunes the log now and then (every hour) for as long as the instance runs; returns the stop. */
 export function startPruning(db: Kysely<DB>, clock: () => number, onError: (err: unknown) => void): () => void {
-  const timer = setInterval(() => { pruneSearchChanges(db, clock()).catch(onError); }, 3_600_000);
+  const timer = setInterval(() => {
+    pruneSearchChanges(db, clock()).catch(onError);
+  }, 3_600_000);
   timer.unref();
   return () => clearInterval(timer);
 }
 
 /** The log's oldest kept id: every row below it was deleted (0 when none was). */
 export async function prunedBelow(db: Kysely<DB>): Promise<number> {
-  const row = await db.selectFrom('search_log_state').select('value').where('name', '=', 'pruned_below').executeTakeFirst();
+  const row = await db
+    .selectFrom('search_log_state')
+    .select('value')
+    .where('name', '=', 'pruned_below')
+    .executeTakeFirst();
   return Number(row?.value ?? 0);
 }
 
@@ -58,12 +71,21 @@ export async function prunedBelow(db: Kysely<DB>): Promise<number> {
 export class ChangesLostError extends Error {}
 
 /** Records, inside the writing transaction, that these documents changed. */
-export async function recordSearchChanges(db: Kysely<DB>, kind: ChangeKind, ids: number[], now: number = Date.now()): Promise<void> {
+export async function recordSearchChanges(
+  db: Kysely<DB>,
+  kind: ChangeKind,
+  ids: number[],
+  now: number = Date.now(),
+): Promise<void> {
   if (ids.length === 0) return;
   await sendLater(db, db.insertInto('search_changes').values(ids.map((id) => ({ kind, doc_id: id, created_at: now }))));
 }
 
-export interface FollowerState { horizon: number; applied: number[]; gaps: Array<[number, number]> }
+export interface FollowerState {
+  horizon: number;
+  applied: number[];
+  gaps: Array<[number, number]>;
+}
 
 export class ChangeFollower {
   /** Every change with an id up to this is applied. */
@@ -73,7 +95,11 @@ export class ChangeFollower {
   /** Ids above the horizon not seen yet, with when they were first missed. */
   private readonly gaps = new Map<number, number>();
 
-  constructor(private readonly db: Kysely<DB>, private readonly kind: ChangeKind, private readonly clock: () => number = Date.now) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly kind: ChangeKind,
+    private readonly clock: () => number = Date.now,
+  ) {}
 
   /**
    * Starts following from the log's end: call before reading the tables the index is built from. What is in
@@ -81,10 +107,13 @@ export class ChangeFollower {
    * commit after the build read them, so the ids of the last GAP_MS that are not there yet are waited for.
    */
   async start(): Promise<void> {
-    const settled = await this.db.selectFrom('search_changes').select((eb) => eb.fn.max('id').as('id'))
-      .where('created_at', '<', this.clock() - GAP_MS).executeTakeFirst();
+    const settled = await this.db
+      .selectFrom('search_changes')
+      .select((eb) => eb.fn.max('id').as('id'))
+      .where('created_at', '<', this.clock() - GAP_MS)
+      .executeTakeFirst();
     // Rows below the pruned mark are gone, and what they said is in the tables the build reads after this.
-    this.horizon = Math.max(Number(settled?.id ?? 0), await prunedBelow(this.db) - 1);
+    this.horizon = Math.max(Number(settled?.id ?? 0), (await prunedBelow(this.db)) - 1);
     this.applied.clear();
     this.gaps.clear();
     const recent = await this.db.selectFrom('search_changes').select('id').where('id', '>', this.horizon).execute();
@@ -112,11 +141,17 @@ export class ChangeFollower {
 
   /** The ids of the documents of this kind changed since the last call; ChangesLostError when the log no longer reaches back to its place. */
   async next(): Promise<number[]> {
-    if (this.horizon + 1 < await prunedBelow(this.db)) throw new ChangesLostError('The change log was pruned past this index; it must be rebuilt');
+    if (this.horizon + 1 < (await prunedBelow(this.db)))
+      throw new ChangesLostError('The change log was pruned past this index; it must be rebuilt');
     const changed = new Set<number>();
-    for (let after = this.horizon; ;) {
-      const rows = await this.db.selectFrom('search_changes').select(['id', 'kind', 'doc_id'])
-        .where('id', '>', after).orderBy('id').limit(BATCH).execute();
+    for (let after = this.horizon; ; ) {
+      const rows = await this.db
+        .selectFrom('search_changes')
+        .select(['id', 'kind', 'doc_id'])
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(BATCH)
+        .execute();
       for (const row of rows) {
         const id = Number(row.id);
         if (this.applied.has(id)) continue;

@@ -21,11 +21,13 @@ const SPACED = 1;
 const UNSPACED = 2;
 const classOf = (ch: string): number => (!WORD.test(ch) ? OTHER : CJK.test(ch) ? UNSPACED : SPACED);
 /** The class of every character of the Basic Multilingual Plane, read once (a table lookup per character after). */
-const BMP_CLASS = Uint8Array.from({ length: 0x10000 }, (_, code) => (code >= 0xd800 && code < 0xe000 ? OTHER : classOf(String.fromCharCode(code))));
+const BMP_CLASS = Uint8Array.from({ length: 0x10000 }, (_, code) =>
+  code >= 0xd800 && code < 0xe000 ? OTHER : classOf(String.fromCharCode(code)),
+);
 const astralClasses = new Map<number, number>();
 function astralClass(codePoint: number): number {
   let found = astralClasses.get(codePoint);
-  if (found === undefined) astralClasses.set(codePoint, found = classOf(String.fromCodePoint(codePoint)));
+  if (found === undefined) astralClasses.set(codePoint, (found = classOf(String.fromCodePoint(codePoint))));
   return found;
 }
 
@@ -106,7 +108,7 @@ function scan(text: string, sink: RunSink, longestWord = MAX_WORD_CHARS): void {
   let kind = OTHER;
   let start = 0;
   let length = 0;
-  for (let i = 0; i <= text.length;) {
+  for (let i = 0; i <= text.length; ) {
     let code = i < text.length ? text.charCodeAt(i) : -1;
     let width = 1;
     if (code >= 0xd800 && code < 0xdc00 && i + 1 < text.length) {
@@ -139,8 +141,12 @@ function scan(text: string, sink: RunSink, longestWord = MAX_WORD_CHARS): void {
 /** A document's runs to its tokens: words as they are, CJK runs through `cjkTokens`. */
 class DocumentRuns implements RunSink {
   sink: TokenSink | null = null;
-  word(word: string): void { this.sink!.word(word); }
-  cjk(codes: Int32Array, length: number): void { cjkTokens(codes, length, this.sink!); }
+  word(word: string): void {
+    this.sink!.word(word);
+  }
+  cjk(codes: Int32Array, length: number): void {
+    cjkTokens(codes, length, this.sink!);
+  }
 }
 /** One for the process: a document is read whole, synchronously, before the next. */
 const documentRuns = new DocumentRuns();
@@ -162,10 +168,18 @@ export function analyzeInto(texts: ReadonlyArray<string | null | undefined>, sin
 /** A sink that keeps each token as a string. */
 class TokenList implements TokenSink {
   readonly tokens: string[] = [];
-  word(word: string): void { this.tokens.push(word); }
-  pair(first: number, second: number): void { this.tokens.push(String.fromCharCode(first, second)); }
-  char(code: number): void { this.tokens.push(String.fromCharCode(code)); }
-  other(token: string): void { this.tokens.push(token); }
+  word(word: string): void {
+    this.tokens.push(word);
+  }
+  pair(first: number, second: number): void {
+    this.tokens.push(String.fromCharCode(first, second));
+  }
+  char(code: number): void {
+    this.tokens.push(String.fromCharCode(code));
+  }
+  other(token: string): void {
+    this.tokens.push(token);
+  }
 }
 
 /** The text tokens of a document: bigrams and single characters of CJK runs, words of other scripts. */
@@ -186,31 +200,46 @@ export function documentTokens(...texts: Array<string | null | undefined>): stri
  */
 export function queryTerms(keyword: string): string[] {
   const terms = new Set<string>();
-  scan(normalized(keyword), {
-    word: (word) => terms.add(word),
-    cjk: (codes, length) => {
-      if (length === 1) terms.add(String.fromCodePoint(codes[0]!));
-      for (let i = 0; i + 1 < length; i++) terms.add(String.fromCodePoint(codes[i]!, codes[i + 1]!));
+  scan(
+    normalized(keyword),
+    {
+      word: (word) => terms.add(word),
+      cjk: (codes, length) => {
+        if (length === 1) terms.add(String.fromCodePoint(codes[0]!));
+        for (let i = 0; i + 1 < length; i++) terms.add(String.fromCodePoint(codes[i]!, codes[i + 1]!));
+      },
+      // A keyword's longer word is kept: it matches nothing, as no document holds it.
     },
-  // A keyword's longer word is kept: it matches nothing, as no document holds it.
-  }, Infinity);
+    Infinity,
+  );
   return [...terms];
 }
 
 /** A word of a keyword: its text as normalized, whether it is a CJK run, and the terms it must match (queryTerms). */
-export interface QueryWord { text: string; cjk: boolean; terms: string[] }
+export interface QueryWord {
+  text: string;
+  cjk: boolean;
+  terms: string[];
+}
 
 /** The words of a keyword in order, each with its terms (their union is queryTerms' list). */
 export function queryWords(keyword: string): QueryWord[] {
   const words: QueryWord[] = [];
-  scan(normalized(keyword), {
-    word: (word) => words.push({ text: word, cjk: false, terms: [word] }),
-    cjk: (codes, length) => {
-      const text = String.fromCodePoint(...codes.subarray(0, length));
-      const terms = length === 1 ? [text] : Array.from({ length: length - 1 }, (_, i) => String.fromCodePoint(codes[i]!, codes[i + 1]!));
-      words.push({ text, cjk: true, terms });
+  scan(
+    normalized(keyword),
+    {
+      word: (word) => words.push({ text: word, cjk: false, terms: [word] }),
+      cjk: (codes, length) => {
+        const text = String.fromCodePoint(...codes.subarray(0, length));
+        const terms =
+          length === 1
+            ? [text]
+            : Array.from({ length: length - 1 }, (_, i) => String.fromCodePoint(codes[i]!, codes[i + 1]!));
+        words.push({ text, cjk: true, terms });
+      },
     },
-  }, Infinity);
+    Infinity,
+  );
   return words;
 }
 
@@ -223,7 +252,7 @@ export function termSpans(text: string, terms: ReadonlySet<string>): Array<[numb
   // The normalized text, and for each of its code units the offset of the original character.
   let normal = '';
   const from: number[] = [];
-  for (let i = 0; i < text.length;) {
+  for (let i = 0; i < text.length; ) {
     const code = text.codePointAt(i)!;
     const width = code > 0xffff ? 2 : 1;
     const piece = normalized(text.slice(i, i + width));
@@ -238,7 +267,7 @@ export function termSpans(text: string, terms: ReadonlySet<string>): Array<[numb
   let kind = OTHER;
   let start = 0;
   const points: number[] = [];
-  for (let i = 0; i <= normal.length;) {
+  for (let i = 0; i <= normal.length; ) {
     const code = i < normal.length ? normal.codePointAt(i)! : -1;
     const width = code > 0xffff ? 2 : 1;
     const next = code < 0 ? OTHER : code < 0x10000 ? BMP_CLASS[code]! : astralClass(code);
@@ -263,10 +292,18 @@ export function termSpans(text: string, terms: ReadonlySet<string>): Array<[numb
 }
 
 /** The spans of a CJK run (its characters start at `points`, the run ends at `end`): its bigrams and characters among `terms`. */
-function cjkSpans(normal: string, points: number[], end: number, terms: ReadonlySet<string>, spans: Array<[number, number]>, original: (a: number, b: number) => [number, number]): void {
+function cjkSpans(
+  normal: string,
+  points: number[],
+  end: number,
+  terms: ReadonlySet<string>,
+  spans: Array<[number, number]>,
+  original: (a: number, b: number) => [number, number],
+): void {
   const at = (k: number) => (k + 1 < points.length ? points[k + 1]! : end);
   for (let k = 0; k < points.length; k++) {
-    if (k + 1 < points.length && terms.has(normal.slice(points[k]!, at(k + 1)))) spans.push(original(points[k]!, at(k + 1)));
+    if (k + 1 < points.length && terms.has(normal.slice(points[k]!, at(k + 1))))
+      spans.push(original(points[k]!, at(k + 1)));
     if (terms.has(normal.slice(points[k]!, at(k)))) spans.push(original(points[k]!, at(k)));
   }
 }

@@ -11,13 +11,27 @@ import { initialLetters, onlyConsonants, typedLetters } from './hangul.js';
 import type { PostingIndex } from './posting-index.js';
 import { facet } from './search-text.js';
 
-export interface Suggestion { text: string; type: string; count: number }
+export interface Suggestion {
+  text: string;
+  type: string;
+  count: number;
+}
 
 /** A facet kind whose values are suggested, and the type the suggestions of its values carry. */
-export interface SuggestedKind { kind: string; type: string }
+export interface SuggestedKind {
+  kind: string;
+  type: string;
+}
 
-interface Entry { value: string; type: string; token: string }
-interface Keys { keys: string[]; entries: Entry[] }
+interface Entry {
+  value: string;
+  type: string;
+  token: string;
+}
+interface Keys {
+  keys: string[];
+  entries: Entry[];
+}
 
 /** Below this many candidates every one is counted; above it, by their bounds. */
 const COUNT_ALL = 64;
@@ -31,13 +45,22 @@ export class Suggestions {
   find(index: PostingIndex, within: Bitmap, prefix: string, limit: number): Suggestion[] {
     const { typed, initials } = this.keysOf(index);
     const candidates = new Set(rangeOf(typed, typedLetters(prefix)));
-    if (onlyConsonants(prefix)) for (const entry of rangeOf(initials, initialLetters(prefix).replace(/\s+/g, ''))) candidates.add(entry);
+    if (onlyConsonants(prefix))
+      for (const entry of rangeOf(initials, initialLetters(prefix).replace(/\s+/g, ''))) candidates.add(entry);
     const postings = [...candidates].flatMap((entry) => {
       const posting = index.posting(entry.token);
       return posting ? [{ entry, posting }] : [];
     });
-    const counted = (entry: Entry, posting: Bitmap): Suggestion => ({ text: entry.value, type: entry.type, count: posting.andCardinality(within) });
-    if (postings.length <= COUNT_ALL) return best(postings.map(({ entry, posting }) => counted(entry, posting)), limit);
+    const counted = (entry: Entry, posting: Bitmap): Suggestion => ({
+      text: entry.value,
+      type: entry.type,
+      count: posting.andCardinality(within),
+    });
+    if (postings.length <= COUNT_ALL)
+      return best(
+        postings.map(({ entry, posting }) => counted(entry, posting)),
+        limit,
+      );
     // A posting holds every document that ever had the value (removed ones too): its size bounds the count.
     const bounded = postings.map((p) => ({ ...p, bound: p.posting.size })).sort((a, b) => b.bound - a.bound);
     let top: Suggestion[] = [];
@@ -53,12 +76,20 @@ export class Suggestions {
     const values = this.kinds.reduce((n, { kind }) => n + index.facetValues(kind).size, 0);
     const known = this.built.get(index);
     if (known?.values === values) return known;
-    const entries = this.kinds.flatMap(({ kind, type }) => [...index.facetValues(kind).keys()].map((value) => ({ value, type, token: facet(kind, value) })));
+    const entries = this.kinds.flatMap(({ kind, type }) =>
+      [...index.facetValues(kind).keys()].map((value) => ({ value, type, token: facet(kind, value) })),
+    );
     const keyed = (form: (text: string) => string): Keys => {
-      const pairs = entries.map((entry) => ({ key: form(entry.value), entry })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      const pairs = entries
+        .map((entry) => ({ key: form(entry.value), entry }))
+        .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
       return { keys: pairs.map((p) => p.key), entries: pairs.map((p) => p.entry) };
     };
-    const made = { values, typed: keyed(typedLetters), initials: keyed((text) => initialLetters(text).replace(/\s+/g, '')) };
+    const made = {
+      values,
+      typed: keyed(typedLetters),
+      initials: keyed((text) => initialLetters(text).replace(/\s+/g, '')),
+    };
     this.built.set(index, made);
     return made;
   }
@@ -86,5 +117,12 @@ function lowerBound(keys: string[], key: string): number {
 
 /** Most first, then by text and type (code-unit order), at most `limit`; none counted 0. */
 function best(counted: Suggestion[], limit: number): Suggestion[] {
-  return counted.filter((s) => s.count > 0).sort((a, b) => b.count - a.count || (a.text < b.text ? -1 : a.text > b.text ? 1 : a.type < b.type ? -1 : a.type > b.type ? 1 : 0)).slice(0, limit);
+  return counted
+    .filter((s) => s.count > 0)
+    .sort(
+      (a, b) =>
+        b.count - a.count ||
+        (a.text < b.text ? -1 : a.text > b.text ? 1 : a.type < b.type ? -1 : a.type > b.type ? 1 : 0),
+    )
+    .slice(0, limit);
 }

@@ -6,7 +6,14 @@
  * (hangul.ts), as long as every bigram of the corrected word is in the index. Every other word matches only itself.
  */
 import { RoaringBitmap32, type Bitmap } from './bitmaps.js';
-import { FINAL_LETTERS as FINALS, INITIALS, isSyllable, SYLLABLES, typedLetters, VOWEL_LETTERS as VOWELS } from './hangul.js';
+import {
+  FINAL_LETTERS as FINALS,
+  INITIALS,
+  isSyllable,
+  SYLLABLES,
+  typedLetters,
+  VOWEL_LETTERS as VOWELS,
+} from './hangul.js';
 import type { PostingIndex } from './posting-index.js';
 import { queryTerms, type QueryWord } from './search-text.js';
 
@@ -69,19 +76,26 @@ export class SpacedWords {
       const name = names[this.seen]!;
       const letters = [...name];
       // Spaced-script words only: no facet token (a private-use mark), no CJK bigram or character.
-      if (letters.length < 4 || !/^[\p{L}\p{N}\p{M}]+$/u.test(name) || /[\p{Script=Han}\p{Script=Hangul}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(name)) continue;
+      if (
+        letters.length < 4 ||
+        !/^[\p{L}\p{N}\p{M}]+$/u.test(name) ||
+        /[\p{Script=Han}\p{Script=Hangul}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(name)
+      )
+        continue;
       let lengths = this.byStart.get(letters[0]!);
-      if (!lengths) this.byStart.set(letters[0]!, lengths = new Map());
+      if (!lengths) this.byStart.set(letters[0]!, (lengths = new Map()));
       let list = lengths.get(letters.length);
-      if (!list) lengths.set(letters.length, list = []);
+      if (!list) lengths.set(letters.length, (list = []));
       list.push(name);
     }
   }
 }
 
 /** For each vowel and final (hangul.ts order), the others one typed letter away from it: ㅏ and ㅘ (ㅗㅏ), ㄱ and ㄳ (ㄱㅅ)… */
-const oneLetterApart = (letters: readonly string[]): number[][] => letters.map((a, i) => letters.flatMap((b, j) => (
-  j !== i && editDistance([...typedLetters(a)], [...typedLetters(b)], 1) <= 1 ? [j] : [])));
+const oneLetterApart = (letters: readonly string[]): number[][] =>
+  letters.map((a, i) =>
+    letters.flatMap((b, j) => (j !== i && editDistance([...typedLetters(a)], [...typedLetters(b)], 1) <= 1 ? [j] : [])),
+  );
 const NEAR_VOWELS = oneLetterApart([...VOWELS]);
 const NEAR_FINALS = oneLetterApart(FINALS);
 
@@ -123,7 +137,7 @@ const bigrams = (word: string): string[] => {
  */
 export function alternativesOf(index: PostingIndex, words: readonly QueryWord[]): string[][][] {
   let spaced = spacedWords.get(index);
-  if (!spaced) spacedWords.set(index, spaced = new SpacedWords());
+  if (!spaced) spacedWords.set(index, (spaced = new SpacedWords()));
   return words.map((word) => {
     const own = [word.terms];
     if (!word.cjk) {
@@ -132,7 +146,9 @@ export function alternativesOf(index: PostingIndex, words: readonly QueryWord[])
     }
     const chars = [...word.text];
     if (chars.length < KOREAN_SYLLABLES || !chars.every((c) => isSyllable(c.charCodeAt(0)))) return own;
-    const corrections = koreanNeighbours(word.text).map(bigrams).filter((terms) => terms.every((t) => index.posting(t) !== undefined));
+    const corrections = koreanNeighbours(word.text)
+      .map(bigrams)
+      .filter((terms) => terms.every((t) => index.posting(t) !== undefined));
     return [...own, ...corrections];
   });
 }
@@ -149,7 +165,11 @@ export function matchAlternatives(index: PostingIndex, alternatives: readonly st
 }
 
 /** The keyword with each word no document holds replaced by its most frequent correction; null when there is none. */
-export function correctedKeyword(index: PostingIndex, words: readonly QueryWord[], alternatives: readonly string[][][]): string | null {
+export function correctedKeyword(
+  index: PostingIndex,
+  words: readonly QueryWord[],
+  alternatives: readonly string[][][],
+): string | null {
   let changed = false;
   const corrected = words.map((word, i) => {
     const [own, ...corrections] = alternatives[i]!;
@@ -157,7 +177,13 @@ export function correctedKeyword(index: PostingIndex, words: readonly QueryWord[
     const frequency = (terms: string[]) => Math.min(...terms.map((t) => index.posting(t)!.size));
     const best = corrections.reduce((a, b) => (frequency(b) > frequency(a) ? b : a));
     changed = true;
-    return word.cjk ? best[0]! + best.slice(1).map((t) => [...t].at(-1)).join('') : best[0]!;
+    return word.cjk
+      ? best[0]! +
+          best
+            .slice(1)
+            .map((t) => [...t].at(-1))
+            .join('')
+      : best[0]!;
   });
   return changed ? corrected.join(' ') : null;
 }
@@ -166,25 +192,45 @@ export function correctedKeyword(index: PostingIndex, words: readonly QueryWord[
  * A keyword's matches: `exact` holds every term, `result` adds those matched by a correction (`corrections`: their
  * terms); `alternatives`: what each word may match (alternativesOf), null when typos were not tolerated.
  */
-export interface KeywordMatches { result: Bitmap; exact: Bitmap; corrections: string[]; alternatives: string[][][] | null }
+export interface KeywordMatches {
+  result: Bitmap;
+  exact: Bitmap;
+  corrections: string[];
+  alternatives: string[][][] | null;
+}
 
 /**
  * The matches of a search whose keyword matched `exact`; with `alternatives` (typo tolerance asked for: the keyword's
  * words' alternativesOf, worked out once per search, whatever its facets ask again), also the documents that
  * `withoutKeyword()` (the search's other filters) gives and that match each word or one of its corrections.
  */
-export function keywordMatches(index: PostingIndex, alternatives: string[][][] | null, exact: Bitmap, withoutKeyword: () => Bitmap): KeywordMatches {
+export function keywordMatches(
+  index: PostingIndex,
+  alternatives: string[][][] | null,
+  exact: Bitmap,
+  withoutKeyword: () => Bitmap,
+): KeywordMatches {
   if (!alternatives) return { result: exact, exact, corrections: [], alternatives: null };
   if (alternatives.every((word) => word.length === 1)) return { result: exact, exact, corrections: [], alternatives };
   const result = matchAlternatives(index, alternatives, withoutKeyword());
-  return { result, exact, corrections: [...new Set(alternatives.flatMap((word) => word.slice(1).flat()))], alternatives };
+  return {
+    result,
+    exact,
+    corrections: [...new Set(alternatives.flatMap((word) => word.slice(1).flat()))],
+    alternatives,
+  };
 }
 
 /**
  * For a search that matched nothing exactly: the keyword corrected (correctedKeyword, from the alternatives the
  * search worked out), when the search with it would match (`matches` tells, given its terms); null otherwise.
  */
-export function didYouMean(index: PostingIndex, words: readonly QueryWord[], alternatives: readonly string[][][], matches: (terms: string[]) => boolean): string | null {
+export function didYouMean(
+  index: PostingIndex,
+  words: readonly QueryWord[],
+  alternatives: readonly string[][][],
+  matches: (terms: string[]) => boolean,
+): string | null {
   const corrected = correctedKeyword(index, words, alternatives);
   return corrected !== null && matches(queryTerms(corrected)) ? corrected : null;
 }

@@ -53,7 +53,9 @@ export class Vocabulary {
       if (held === key) return this.values[slot]!;
       if (held !== 0) continue;
       // Not seen by its codes: it may have come as text (a copy's tokens, a token beside a rarer character).
-      const n = this.intern(key < 0x10000 ? String.fromCharCode(key) : String.fromCharCode(Math.floor(key / 0x10000), key % 0x10000));
+      const n = this.intern(
+        key < 0x10000 ? String.fromCharCode(key) : String.fromCharCode(Math.floor(key / 0x10000), key % 0x10000),
+      );
       this.keys[slot] = key;
       this.values[slot] = n;
       if (++this.used > this.keys.length * MAX_LOAD) this.growTable();

@@ -6,7 +6,11 @@ const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
  * A prefixed, time-ordered id (`evt_` + 10 time characters + 16 random ones, Crockford base32),
  * so that ids sort by creation and never reveal a count. `random` lets the demo generator be deterministic.
  */
-export function timeOrderedId(prefix: string, nowMs: number, random: () => number = () => randomBytes(1)[0]! / 256): string {
+export function timeOrderedId(
+  prefix: string,
+  nowMs: number,
+  random: () => number = () => randomBytes(1)[0]! / 256,
+): string {
   let time = '';
   let t = nowMs;
   for (let i = 0; i < 10; i++) {

@@ -7,10 +7,14 @@ import { EMPLOYMENT_TYPES, inCodeOrder, SENIORITIES } from './catalog-data.js';
 const stored = (codes: readonly string[], order: readonly string[]): string => inCodeOrder(codes, order).join(',');
 
 /** The codes of a stored column, in catalog order; a code the catalog no longer has is left out. */
-const codesOf = <T extends string>(column: string, order: readonly T[]): T[] => (column === '' ? [] : inCodeOrder(column.split(','), order));
+const codesOf = <T extends string>(column: string, order: readonly T[]): T[] =>
+  column === '' ? [] : inCodeOrder(column.split(','), order);
 
 /** The columns of a job's codes, from the codes a request gives (only those it gives). */
-export function jobCodeColumns(input: { seniorities?: readonly string[]; employmentTypes?: readonly string[] }): { seniorities?: string; employment_types?: string } {
+export function jobCodeColumns(input: { seniorities?: readonly string[]; employmentTypes?: readonly string[] }): {
+  seniorities?: string;
+  employment_types?: string;
+} {
   return {
     ...(input.seniorities && { seniorities: stored(input.seniorities, SENIORITIES) }),
     ...(input.employmentTypes && { employment_types: stored(input.employmentTypes, EMPLOYMENT_TYPES) }),
@@ -22,5 +26,8 @@ export function jobCodesOf(row: { seniorities: string; employment_types: string 
   seniorities: Array<(typeof SENIORITIES)[number]>;
   employmentTypes: Array<(typeof EMPLOYMENT_TYPES)[number]>;
 } {
-  return { seniorities: codesOf(row.seniorities, SENIORITIES), employmentTypes: codesOf(row.employment_types, EMPLOYMENT_TYPES) };
+  return {
+    seniorities: codesOf(row.seniorities, SENIORITIES),
+    employmentTypes: codesOf(row.employment_types, EMPLOYMENT_TYPES),
+  };
 }

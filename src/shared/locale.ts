@@ -7,8 +7,14 @@ export const DEFAULT_LOCALE: Locale = 'ko';
 export const TRANSLATED_LANGUAGES: ReadonlySet<string> = new Set(['en', 'ja', 'zh-CN', 'zh-TW']);
 
 const ALIASES: Record<string, Locale> = {
-  'zh-hant': 'zh-TW', 'zh-tw': 'zh-TW', 'zh-hk': 'zh-TW', 'zh-mo': 'zh-TW',
-  zh: 'zh-CN', 'zh-hans': 'zh-CN', 'zh-cn': 'zh-CN', 'zh-sg': 'zh-CN',
+  'zh-hant': 'zh-TW',
+  'zh-tw': 'zh-TW',
+  'zh-hk': 'zh-TW',
+  'zh-mo': 'zh-TW',
+  zh: 'zh-CN',
+  'zh-hans': 'zh-CN',
+  'zh-cn': 'zh-CN',
+  'zh-sg': 'zh-CN',
 };
 const BY_LOWER = new Map<string, Locale>(LOCALES.map((l) => [l.toLowerCase(), l]));
 

@@ -5,8 +5,13 @@ const isoTime = () => `,"time":"${new Date().toISOString()}"`;
 
 /** Never log a credential, even if a future log line includes headers. */
 export const LOG_REDACTIONS = [
-  'req.headers.authorization', 'req.headers["x-svc-api-key"]', 'req.headers["x-rp-api-key"]', 'req.headers["x-oba-api-key"]',
-  'req.headers.cookie', 'res.headers["set-cookie"]', 'req.headers["x-svc-internal-call"]',
+  'req.headers.authorization',
+  'req.headers["x-svc-api-key"]',
+  'req.headers["x-rp-api-key"]',
+  'req.headers["x-oba-api-key"]',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  'req.headers["x-svc-internal-call"]',
 ];
 
 /** Query parameters that carry a credential somewhere in OAuth (a code on its way back, a token, a secret). */
@@ -27,12 +32,21 @@ export function loggerOptions(level: string, format: 'json' | 'pretty' = 'json')
   return {
     level,
     ...(format === 'pretty'
-      ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,reqId', singleLine: true } } }
+      ? {
+          transport: {
+            target: 'pino-pretty',
+            options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,reqId', singleLine: true },
+          },
+        }
       : { formatters: { level: (label: string) => ({ level: label }) }, timestamp: isoTime }),
     redact: LOG_REDACTIONS,
     serializers: {
       req: (request: FastifyRequest) => ({
-        method: request.method, url: loggableUrl(request.originalUrl), host: request.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort,
+        method: request.method,
+        url: loggableUrl(request.originalUrl),
+        host: request.host,
+        remoteAddress: request.ip,
+        remotePort: request.socket?.remotePort,
       }),
     },
   };

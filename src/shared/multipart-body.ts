@@ -5,7 +5,10 @@ import { ApiError } from './api-error.js';
 import { MAX_JSON_DEPTH, parseJsonInput } from './text-input.js';
 import { describeIssue, type ValidationIssue } from './validation-message.js';
 
-export interface UploadedFile { filename: string; bytes: Buffer }
+export interface UploadedFile {
+  filename: string;
+  bytes: Buffer;
+}
 
 export interface MultipartSpec {
   /** Name of the JSON part (`request`). */
@@ -22,21 +25,32 @@ export interface MultipartSpec {
  * enforcing counts and sizes as it streams: too many images 400 P0010, an image too large 400 P0011, the request
  * too large 413 C0006, not multipart 415 C0007, a malformed body or JSON that does not parse 400 C0002.
  */
-export async function readMultipart(request: FastifyRequest, spec: MultipartSpec): Promise<{ json: unknown; files: Record<string, UploadedFile[]> }> {
+export async function readMultipart(
+  request: FastifyRequest,
+  spec: MultipartSpec,
+): Promise<{ json: unknown; files: Record<string, UploadedFile[]> }> {
   if (!request.isMultipart()) {
-    throw new ApiError('C0007', `The body must be multipart/form-data with a "${spec.jsonPart}" part, got ${JSON.stringify(request.headers['content-type'] ?? 'none')}`, 'Content-Type');
+    throw new ApiError(
+      'C0007',
+      `The body must be multipart/form-data with a "${spec.jsonPart}" part, got ${JSON.stringify(request.headers['content-type'] ?? 'none')}`,
+      'Content-Type',
+    );
   }
   const files: Record<string, UploadedFile[]> = Object.fromEntries(Object.keys(spec.fileParts).map((k) => [k, []]));
   let jsonText: string | undefined;
   let total = 0;
   const count = (bytes: number) => {
     total += bytes;
-    if (total > spec.maxRequestBytes) throw new ApiError('C0006', `The request is larger than ${spec.maxRequestBytes} bytes`, null);
+    if (total > spec.maxRequestBytes)
+      throw new ApiError('C0006', `The request is larger than ${spec.maxRequestBytes} bytes`, null);
   };
   try {
     for await (const part of request.parts()) {
       if (part.fieldname === spec.jsonPart) {
-        const text = part.type === 'file' ? (await part.toBuffer()).toString('utf8') : fieldText(part.value, part.mimetype, spec.jsonPart);
+        const text =
+          part.type === 'file'
+            ? (await part.toBuffer()).toString('utf8')
+            : fieldText(part.value, part.mimetype, spec.jsonPart);
         count(Buffer.byteLength(text));
         jsonText = text;
         continue;
@@ -45,10 +59,19 @@ export async function readMultipart(request: FastifyRequest, spec: MultipartSpec
       const list = files[part.fieldname];
       if (!list) {
         await part.toBuffer();
-        throw new ApiError('C0002', `Unknown file part "${part.fieldname}"; expected ${Object.keys(spec.fileParts).join(' or ')}`, part.fieldname);
+        throw new ApiError(
+          'C0002',
+          `Unknown file part "${part.fieldname}"; expected ${Object.keys(spec.fileParts).join(' or ')}`,
+          part.fieldname,
+        );
       }
       const max = spec.fileParts[part.fieldname]!;
-      if (list.length >= max) throw new ApiError('P0010', `At most ${max} "${part.fieldname}" image${max === 1 ? '' : 's'} may be sent`, part.fieldname);
+      if (list.length >= max)
+        throw new ApiError(
+          'P0010',
+          `At most ${max} "${part.fieldname}" image${max === 1 ? '' : 's'} may be sent`,
+          part.fieldname,
+        );
       const bytes = await part.toBuffer();
       count(bytes.length);
       list.push({ filename: part.filename, bytes });
@@ -56,10 +79,20 @@ export async function readMultipart(request: FastifyRequest, spec: MultipartSpec
   } catch (err) {
     if (err instanceof ApiError) throw err;
     const code = (err as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError('P0011', `Each image may be at most ${spec.maxFileBytes} bytes`, Object.keys(spec.fileParts)[0] ?? null);
-    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') throw new ApiError('C0002', 'Too many parts in the request', null);
+    if (code === 'FST_REQ_FILE_TOO_LARGE')
+      throw new ApiError(
+        'P0011',
+        `Each image may be at most ${spec.maxFileBytes} bytes`,
+        Object.keys(spec.fileParts)[0] ?? null,
+      );
+    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT')
+      throw new ApiError('C0002', 'Too many parts in the request', null);
     if (code === 'FST_INVALID_JSON_FIELD_ERROR') {
-      throw new ApiError('C0002', `Part "${spec.jsonPart}" is typed application/json but does not hold JSON (or is longer than a part may be)`, spec.jsonPart);
+      throw new ApiError(
+        'C0002',
+        `Part "${spec.jsonPart}" is typed application/json but does not hold JSON (or is longer than a part may be)`,
+        spec.jsonPart,
+      );
     }
     // Anything else raised while the parts are read is the body's own fault: no boundary, a part header that
     // does not parse, a body that ends before its closing boundary.
@@ -92,7 +125,9 @@ function fieldText(value: unknown, mimetype: string, partName: string): string {
 export function bodyStage<T>(read: (request: FastifyRequest) => Promise<T>) {
   const bodies = new WeakMap<FastifyRequest, T>();
   return {
-    preHandler: async (request: FastifyRequest): Promise<void> => { bodies.set(request, await read(request)); },
+    preHandler: async (request: FastifyRequest): Promise<void> => {
+      bodies.set(request, await read(request));
+    },
     of: (request: FastifyRequest): T => bodies.get(request)!,
   };
 }

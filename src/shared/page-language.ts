@@ -21,8 +21,19 @@ export function pageLanguage(request: FastifyRequest, fallback: PageLanguage): P
 }
 
 /** The switch's two links for a page at `here` (its path and query), the current one marked. */
-export function languageLinks(here: string, current: PageLanguage): { lang: PageLanguage; label: string; href: string; current: boolean }[] {
-  return ([['ko', '한국어'], ['en', 'English']] as const).map(([lang, label]) => ({
-    lang, label, href: `/language?to=${lang}&back=${encodeURIComponent(here)}`, current: lang === current,
+export function languageLinks(
+  here: string,
+  current: PageLanguage,
+): { lang: PageLanguage; label: string; href: string; current: boolean }[] {
+  return (
+    [
+      ['ko', '한국어'],
+      ['en', 'English'],
+    ] as const
+  ).map(([lang, label]) => ({
+    lang,
+    label,
+    href: `/language?to=${lang}&back=${encodeURIComponent(here)}`,
+    current: lang === current,
   }));
 }

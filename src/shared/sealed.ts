@@ -17,7 +17,8 @@ export function seal(kek: Buffer, plain: string): string {
 /** Throws when the text was not sealed under `kek` or was altered. */
 export function unseal(kek: Buffer, sealed: string): string {
   const [iv, tag, body] = sealed.split('.').map((p) => Buffer.from(p, 'base64'));
-  if (tag?.length !== TAG_BYTES) throw new Error(`A sealed secret carries a tag of ${tag?.length ?? 0} bytes, not ${TAG_BYTES}`);
+  if (tag?.length !== TAG_BYTES)
+    throw new Error(`A sealed secret carries a tag of ${tag?.length ?? 0} bytes, not ${TAG_BYTES}`);
   const decipher = createDecipheriv('aes-256-gcm', kek, iv!, { authTagLength: TAG_BYTES });
   decipher.setAuthTag(tag!);
   return Buffer.concat([decipher.update(body!), decipher.final()]).toString('utf8');

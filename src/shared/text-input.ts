@@ -13,7 +13,8 @@ export function jsonDepthExceeds(text: string, limit = MAX_JSON_DEPTH): boolean 
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // a backslash escapes the next character
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) {
       inString = true;
@@ -45,18 +46,27 @@ export function nulPath(value: unknown, path: string[] = []): string | null {
 export function refuseNul(value: unknown, prefix: string[] = []): void {
   const found = nulPath(value, prefix);
   if (found !== null) {
-    throw new ApiError('C0002', `Field "${found || prefix.join('.') || 'body'}" must not contain the character U+0000`, found || null);
+    throw new ApiError(
+      'C0002',
+      `Field "${found || prefix.join('.') || 'body'}" must not contain the character U+0000`,
+      found || null,
+    );
   }
 }
 
 /** Parses a JSON request text: nesting bounded, no U+0000 in any string; 400 C0002 otherwise. */
 export function parseJsonInput(text: string, what: string, prefix: string[] = []): unknown {
-  if (jsonDepthExceeds(text)) throw new ApiError('C0002', `${what} nests deeper than ${MAX_JSON_DEPTH} levels`, prefix.join('.') || null);
+  if (jsonDepthExceeds(text))
+    throw new ApiError('C0002', `${what} nests deeper than ${MAX_JSON_DEPTH} levels`, prefix.join('.') || null);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    throw new ApiError('C0002', `${what} must be JSON, got ${JSON.stringify(text.slice(0, 60))}`, prefix.join('.') || null);
+    throw new ApiError(
+      'C0002',
+      `${what} must be JSON, got ${JSON.stringify(text.slice(0, 60))}`,
+      prefix.join('.') || null,
+    );
   }
   if (text.includes('\\u0000')) refuseNul(value, prefix);
   return value;

@@ -50,12 +50,15 @@ export class TickBatch<K, V> {
       }
     }
     const names = [...distinct.keys()];
-    this.loadMany([...distinct.values()]).then((values) => {
-      const found = new Map(names.map((name, i) => [name, values[i]]));
-      for (const { keys, resolve } of asked) resolve(keys.map((key) => found.get(this.keyOf(key))));
-    }, (err: unknown) => {
-      for (const { reject } of asked) reject(err);
-    });
+    this.loadMany([...distinct.values()]).then(
+      (values) => {
+        const found = new Map(names.map((name, i) => [name, values[i]]));
+        for (const { keys, resolve } of asked) resolve(keys.map((key) => found.get(this.keyOf(key))));
+      },
+      (err: unknown) => {
+        for (const { reject } of asked) reject(err);
+      },
+    );
   }
 }
 

@@ -8,8 +8,12 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
     formatter = new Intl.DateTimeFormat('en-US', {
       timeZone,
       hourCycle: 'h23',
-      year: 'numeric', month: '2-digit', day: '2-digit',
-      hour: '2-digit', minute: '2-digit', second: '2-digit',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
     });
     localFormatters.set(timeZone, formatter);
   }
@@ -66,13 +70,22 @@ export function localToEpoch(
   fields: { year: number; month: number; day: number; hour?: number; minute?: number; second?: number; ms?: number },
   timeZone: string,
 ): number {
-  const guess = Date.UTC(fields.year, fields.month - 1, fields.day, fields.hour ?? 0, fields.minute ?? 0, fields.second ?? 0, fields.ms ?? 0);
+  const guess = Date.UTC(
+    fields.year,
+    fields.month - 1,
+    fields.day,
+    fields.hour ?? 0,
+    fields.minute ?? 0,
+    fields.second ?? 0,
+    fields.ms ?? 0,
+  );
   const first = guess - zoneOffset(guess, timeZone);
   const second = guess - zoneOffset(first, timeZone);
   return second;
 }
 
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
 /**
  * Parses an ISO 8601 date or date-time. A value with `Z` or an offset is absolute; one without is a
@@ -84,15 +97,35 @@ export function parseDateTime(value: string, timeZone: string): number | null {
   if (!m) return null;
   const [, y, mo, d, h, mi, s, frac, zone] = m;
   const fields = {
-    year: Number(y), month: Number(mo), day: Number(d),
-    hour: Number(h ?? 0), minute: Number(mi ?? 0), second: Number(s ?? 0),
+    year: Number(y),
+    month: Number(mo),
+    day: Number(d),
+    hour: Number(h ?? 0),
+    minute: Number(mi ?? 0),
+    second: Number(s ?? 0),
     ms: frac ? Math.floor(Number(`0.${frac}`) * 1000) : 0,
   };
-  if (fields.month < 1 || fields.month > 12 || fields.day < 1 || fields.hour > 23 || fields.minute > 59 || fields.second > 59) return null;
+  if (
+    fields.month < 1 ||
+    fields.month > 12 ||
+    fields.day < 1 ||
+    fields.hour > 23 ||
+    fields.minute > 59 ||
+    fields.second > 59
+  )
+    return null;
   const probe = new Date(Date.UTC(fields.year, fields.month - 1, fields.day));
   if (probe.getUTCMonth() !== fields.month - 1) return null;
   if (zone) {
-    const base = Date.UTC(fields.year, fields.month - 1, fields.day, fields.hour, fields.minute, fields.second, fields.ms);
+    const base = Date.UTC(
+      fields.year,
+      fields.month - 1,
+      fields.day,
+      fields.hour,
+      fields.minute,
+      fields.second,
+      fields.ms,
+    );
     if (zone.toUpperCase() === 'Z') return base;
     const sign = zone.startsWith('-') ? -1 : 1;
     const digits = zone.slice(1).replace(':', '');

@@ -10,21 +10,36 @@ export interface ValidationIssue {
 export function ruleText(issue: ValidationIssue): string {
   const p = issue.params;
   switch (issue.keyword) {
-    case 'enum': return `must be one of ${(p.allowedValues as unknown[]).join(', ')}`;
-    case 'maxLength': return `must be at most ${String(p.limit)} characters long`;
-    case 'minLength': return `must be at least ${String(p.limit)} characters long`;
-    case 'pattern': return `must match the pattern ${String(p.pattern)}`;
-    case 'type': return `must be of type ${String(p.type)}`;
-    case 'format': return `must be a valid ${String(p.format)}`;
-    case 'minimum': return `must be at least ${String(p.limit)}`;
-    case 'maximum': return `must be at most ${String(p.limit)}`;
-    case 'maxItems': return `must have at most ${String(p.limit)} items`;
-    case 'minItems': return `must have at least ${String(p.limit)} items`;
-    case 'uniqueItems': return 'must not repeat a value';
-    case 'minProperties': return 'must have at least one field';
-    case 'required': return 'is required';
-    case 'additionalProperties': return `does not allow the property "${String(p.additionalProperty)}"`;
-    default: return issue.message ?? 'is invalid';
+    case 'enum':
+      return `must be one of ${(p.allowedValues as unknown[]).join(', ')}`;
+    case 'maxLength':
+      return `must be at most ${String(p.limit)} characters long`;
+    case 'minLength':
+      return `must be at least ${String(p.limit)} characters long`;
+    case 'pattern':
+      return `must match the pattern ${String(p.pattern)}`;
+    case 'type':
+      return `must be of type ${String(p.type)}`;
+    case 'format':
+      return `must be a valid ${String(p.format)}`;
+    case 'minimum':
+      return `must be at least ${String(p.limit)}`;
+    case 'maximum':
+      return `must be at most ${String(p.limit)}`;
+    case 'maxItems':
+      return `must have at most ${String(p.limit)} items`;
+    case 'minItems':
+      return `must have at least ${String(p.limit)} items`;
+    case 'uniqueItems':
+      return 'must not repeat a value';
+    case 'minProperties':
+      return 'must have at least one field';
+    case 'required':
+      return 'is required';
+    case 'additionalProperties':
+      return `does not allow the property "${String(p.additionalProperty)}"`;
+    default:
+      return issue.message ?? 'is invalid';
   }
 }
 
@@ -44,12 +59,20 @@ export function valueAt(source: unknown, pointer: string): unknown {
 }
 
 /** `label "field" rule, got value` and the field path, for an issue found in `source`. */
-export function describeIssue(label: string, prefix: string[], issue: ValidationIssue, source: unknown): { message: string; field: string } {
+export function describeIssue(
+  label: string,
+  prefix: string[],
+  issue: ValidationIssue,
+  source: unknown,
+): { message: string; field: string } {
   const segments = [...prefix, ...issue.instancePath.split('/').filter(Boolean)];
   if (issue.keyword === 'required') {
     const field = [...segments, String(issue.params.missingProperty)].join('.');
     return { message: `${label} "${field}" is required`, field };
   }
   const field = segments.join('.') || prefix.join('.');
-  return { message: `${label} "${field}" ${ruleText(issue)}, got ${shown(valueAt(source, issue.instancePath))}`, field };
+  return {
+    message: `${label} "${field}" ${ruleText(issue)}, got ${shown(valueAt(source, issue.instancePath))}`,
+    field,
+  };
 }

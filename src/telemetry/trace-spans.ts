@@ -8,7 +8,11 @@ import { context, ROOT_CONTEXT, SpanStatusCode, trace, type SpanContext } from '
 const tracer = trace.getTracer('svc-open-api');
 
 /** `work` inside a span `name` with `attributes`, ended when it settles (an error recorded on it). */
-export async function inSpan<T>(name: string, attributes: Record<string, string | number | boolean>, work: () => Promise<T>): Promise<T> {
+export async function inSpan<T>(
+  name: string,
+  attributes: Record<string, string | number | boolean>,
+  work: () => Promise<T>,
+): Promise<T> {
   if (!trace.getSpan(context.active())) return work();
   return tracer.startActiveSpan(name, { attributes }, async (span) => {
     try {
@@ -39,14 +43,24 @@ export function rememberTraceOf(changeId: string): void {
  * `work` (a delivery of change `changeId`) inside a span of the trace its change was written in, when this instance
  * wrote it; else in a trace of its own. Its HTTP request is then a child of that span.
  */
-export async function inTraceOf<T>(changeId: string, attributes: Record<string, string | number>, work: () => Promise<T>): Promise<T> {
+export async function inTraceOf<T>(
+  changeId: string,
+  attributes: Record<string, string | number>,
+  work: () => Promise<T>,
+): Promise<T> {
   const parent = writtenIn.get(changeId);
   const base = parent ? trace.setSpanContext(ROOT_CONTEXT, parent) : ROOT_CONTEXT;
-  return context.with(base, () => tracer.startActiveSpan('webhook delivery', { attributes: { ...attributes, 'svc.change_id': changeId } }, async (span) => {
-    try {
-      return await work();
-    } finally {
-      span.end();
-    }
-  }));
+  return context.with(base, () =>
+    tracer.startActiveSpan(
+      'webhook delivery',
+      { attributes: { ...attributes, 'svc.change_id': changeId } },
+      async (span) => {
+        try {
+          return await work();
+        } finally {
+          span.end();
+        }
+      },
+    ),
+  );
 }

@@ -11,14 +11,23 @@ import { register } from 'node:module';
 import { isMainThread } from 'node:worker_threads';
 
 const env = process.env;
-const configured = Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) && !/^true$/i.test(env.OTEL_SDK_DISABLED ?? '');
+const configured =
+  Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) &&
+  !/^true$/i.test(env.OTEL_SDK_DISABLED ?? '');
 
 if (configured && isMainThread) {
   const { createAddHookMessageChannel } = await import('import-in-the-middle');
   const { registerOptions, waitForAllMessagesAcknowledged } = createAddHookMessageChannel();
   register('import-in-the-middle/hook.mjs', import.meta.url, registerOptions);
 
-  const [{ NodeSDK }, { OTLPTraceExporter }, { HttpInstrumentation }, { PgInstrumentation }, { IORedisInstrumentation }, { FastifyOtelInstrumentation }] = await Promise.all([
+  const [
+    { NodeSDK },
+    { OTLPTraceExporter },
+    { HttpInstrumentation },
+    { PgInstrumentation },
+    { IORedisInstrumentation },
+    { FastifyOtelInstrumentation },
+  ] = await Promise.all([
     import('@opentelemetry/sdk-node'),
     import('@opentelemetry/exporter-trace-otlp-http'),
     import('@opentelemetry/instrumentation-http'),
@@ -32,7 +41,9 @@ if (configured && isMainThread) {
     serviceName: env.OTEL_SERVICE_NAME ?? 'svc-open-api',
     traceExporter: new OTLPTraceExporter(),
     instrumentations: [
-      new HttpInstrumentation({ ignoreIncomingRequestHook: (request) => quiet.has((request.url ?? '').split('?')[0]!) }),
+      new HttpInstrumentation({
+        ignoreIncomingRequestHook: (request) => quiet.has((request.url ?? '').split('?')[0]!),
+      }),
       new FastifyOtelInstrumentation({ registerOnInitialization: true }),
       new PgInstrumentation({ requireParentSpan: true }),
       new IORedisInstrumentation({ requireParentSpan: true }),
@@ -40,7 +51,11 @@ if (configured && isMainThread) {
   });
   sdk.start();
   // What is still batched goes out when the process ends (a SIGTERM's graceful stop ends in exit).
-  process.once('beforeExit', () => { void sdk.shutdown(); });
-  process.once('exit', () => { void sdk.shutdown(); });
+  process.once('beforeExit', () => {
+    void sdk.shutdown();
+  });
+  process.once('exit', () => {
+    void sdk.shutdown();
+  });
   await waitForAllMessagesAcknowledged();
 }

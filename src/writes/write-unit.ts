@@ -43,13 +43,17 @@ export class WriteUnit {
    * number of writes. None is waited for (sent-later.ts).
    */
   async record(now: number, ...writes: Write[]): Promise<void> {
-    for (const [resource, effects] of Object.entries(EFFECTS) as Array<[ResourceType, (typeof EFFECTS)[ResourceType]]>) {
+    for (const [resource, effects] of Object.entries(EFFECTS) as Array<
+      [ResourceType, (typeof EFFECTS)[ResourceType]]
+    >) {
       const ids = writes.filter((w) => w.resource === resource).map((w) => w.id);
       if (ids.length === 0) continue;
       if (effects.search) await recordSearchChanges(this.db, effects.search, ids.map(Number), now);
       if (effects.dataVersion) await bumpDataVersion(this.db, effects.dataVersion, ids.length);
     }
-    const changes = writes.flatMap((w) => (w.change ? [{ type: w.change, resourceId: w.id, companyId: w.companyId }] : []));
+    const changes = writes.flatMap((w) =>
+      w.change ? [{ type: w.change, resourceId: w.id, companyId: w.companyId }] : [],
+    );
     if (changes.length > 0) this.changes.push((await recordChanges(this.db, changes, now)).answer);
   }
 
@@ -61,7 +65,7 @@ export class WriteUnit {
 
 /** The unit of a repository's transaction; a write outside `transaction()` is a mistake of ours. */
 export function inTransaction(unit: WriteUnit | undefined): WriteUnit {
-  if (!unit) throw new Error('a write ran outside its repository\'s transaction()');
+  if (!unit) throw new Error("a write ran outside its repository's transaction()");
   return unit;
 }
 
@@ -78,7 +82,7 @@ export async function writeTransaction<R, T>(
   work: (repository: R) => Promise<T>,
 ): Promise<T> {
   let unit: WriteUnit | undefined;
-  const result = await db.transaction().execute((trx) => work(open(unit = new WriteUnit(trx))));
+  const result = await db.transaction().execute((trx) => work(open((unit = new WriteUnit(trx)))));
   // Completing the changes is the feed's work after the answer, not the request's (its statements are not counted).
   void backgroundWork.run(true, async () => feed?.publish(await unit!.recorded()));
   return result;

@@ -9,7 +9,15 @@ export const hasChromium = fs.existsSync(CHROMIUM);
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }
 
@@ -19,7 +27,10 @@ export function launchChromium(): Promise<Browser> {
  * browser was sent back to (the first request for which `back` is true: a host's loopback port, a callback server).
  */
 export async function allowInChromium(
-  browser: Browser, authorization: URL, user: { email: string; password: string }, back: (url: string) => boolean,
+  browser: Browser,
+  authorization: URL,
+  user: { email: string; password: string },
+  back: (url: string) => boolean,
   onConsent: (page: Page) => Promise<void> = async () => undefined,
 ): Promise<{ consent: string; callback: URL }> {
   const page = await browser.newPage();
@@ -31,7 +42,10 @@ export async function allowInChromium(
     await page.locator('button[value="allow"]').waitFor();
     const consent = await page.locator('main').innerText();
     await onConsent(page);
-    const [callback] = await Promise.all([page.waitForRequest((request) => back(request.url())), page.locator('button[value="allow"]').click()]);
+    const [callback] = await Promise.all([
+      page.waitForRequest((request) => back(request.url())),
+      page.locator('button[value="allow"]').click(),
+    ]);
     return { consent, callback: new URL(callback.url()) };
   } finally {
     await page.close();

@@ -49,17 +49,30 @@ export class ConsoleForms {
   /** Creates an app; returns its id and the key shown once. */
   async createApp(name: string): Promise<{ appId: number; apiKey: string }> {
     const page = await this.shown(await this.post('/console/apps', { name }));
-    return { appId: Number(/action="\/console\/apps\/(\d+)\/delete"/.exec(page.body)![1]), apiKey: text(page.body, 'app-key') };
+    return {
+      appId: Number(/action="\/console\/apps\/(\d+)\/delete"/.exec(page.body)![1]),
+      apiKey: text(page.body, 'app-key'),
+    };
   }
 
   /** Gives an app a confidential OAuth client; returns its id and the secret shown once. */
-  async createClient(appId: number, redirectUri: string, scopes: string[]): Promise<{ clientId: string; clientSecret: string }> {
-    const page = await this.shown(await this.post(`/console/apps/${appId}/client`, { redirect_uris: redirectUri, scopes, type: 'confidential' }));
+  async createClient(
+    appId: number,
+    redirectUri: string,
+    scopes: string[],
+  ): Promise<{ clientId: string; clientSecret: string }> {
+    const page = await this.shown(
+      await this.post(`/console/apps/${appId}/client`, { redirect_uris: redirectUri, scopes, type: 'confidential' }),
+    );
     return { clientId: text(page.body, 'client-id'), clientSecret: text(page.body, 'client-secret') };
   }
 
   /** Adds a webhook endpoint to an app; returns its id and the signing secret shown once. */
-  async createEndpoint(appId: number, url: string, types: string[] = []): Promise<{ endpointId: string; secret: string }> {
+  async createEndpoint(
+    appId: number,
+    url: string,
+    types: string[] = [],
+  ): Promise<{ endpointId: string; secret: string }> {
     const page = await this.shown(await this.post(`/console/apps/${appId}/webhooks`, { url, types }));
     return { endpointId: text(page.body, 'endpoint-id'), secret: text(page.body, 'signing-secret') };
   }

@@ -15,7 +15,10 @@ import type { Engine } from './test-database.js';
  * `migration`, as a database made by an older release was, for tests that migrate it the rest of the way.
  * `cleanup` removes it after `database` is closed.
  */
-export async function databaseAt(engine: Engine, migration: string): Promise<{ database: Database; cleanup: () => Promise<void> }> {
+export async function databaseAt(
+  engine: Engine,
+  migration: string,
+): Promise<{ database: Database; cleanup: () => Promise<void> }> {
   let database: Database;
   let cleanup: () => Promise<void>;
   let schema: string | undefined;
@@ -38,7 +41,9 @@ export async function databaseAt(engine: Engine, migration: string): Promise<{ d
     };
   }
   const migrator = new Migrator({
-    db: database.db, provider: { getMigrations: async () => allMigrations(database.adapter) }, ...(schema ? { migrationTableSchema: schema } : {}),
+    db: database.db,
+    provider: { getMigrations: async () => allMigrations(database.adapter) },
+    ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const { error } = await untilOthersSettle(schema, () => migrator.migrateTo(migration));
   if (error) throw error;

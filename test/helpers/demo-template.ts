@@ -7,7 +7,10 @@ import { MIN_PASSWORD_COST } from '../../src/shared/passwords.js';
 import { createTestDatabase } from './test-database.js';
 import { TEST_NOW } from './test-app.js';
 
-export interface DemoTemplate { file: string; demo: DemoManifest }
+export interface DemoTemplate {
+  file: string;
+  demo: DemoManifest;
+}
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -10,7 +10,9 @@ export function failingMediaStore(failOnWrite: number): { store: MediaStore; use
     return disk;
   };
   return {
-    useFolder: (dir) => { disk = new DiskMediaStore(dir); },
+    useFolder: (dir) => {
+      disk = new DiskMediaStore(dir);
+    },
     store: {
       put: async (key, bytes, type) => {
         if (++writes === failOnWrite) throw new Error('disk full');

@@ -5,7 +5,8 @@ import { solidPng } from '../../src/media/png.js';
 /** A real, decodable solid-colour PNG. */
 export const png = (width: number, height: number): Buffer => solidPng(width, height, [0x5a, 0x5a, 0x5a]);
 
-const solid = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: { r: 200, g: 80, b: 40 } } });
+const solid = (width: number, height: number) =>
+  sharp({ create: { width, height, channels: 3, background: { r: 200, g: 80, b: 40 } } });
 
 /** A real GIF of that size. */
 export const gif = (width: number, height: number): Promise<Buffer> => solid(width, height).gif().toBuffer();
@@ -34,5 +35,10 @@ export function zeroPng16(width: number, height: number): Buffer {
   header.writeUInt32BE(height, 4);
   header.set([16, 6, 0, 0, 0], 8);
   const pixels = deflateSync(Buffer.alloc(height * (1 + width * 8)));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', pixels),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }

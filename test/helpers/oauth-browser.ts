@@ -1,25 +1,57 @@
 import { expect } from 'vitest';
 
-export interface Sent { status: number; headers: Record<string, string | string[] | undefined>; body: string }
-export type Send = (method: 'GET' | 'POST', url: string, headers: Record<string, string>, body?: string) => Promise<Sent>;
+export interface Sent {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+export type Send = (
+  method: 'GET' | 'POST',
+  url: string,
+  headers: Record<string, string>,
+  body?: string,
+) => Promise<Sent>;
 
 /** Sends through a real listening server with fetch, never following redirects. */
-export const fetchSend = (base: string): Send => async (method, url, headers, body) => {
-  const res = await fetch(new URL(url, base), { method, headers, body, redirect: 'manual' });
-  return { status: res.status, headers: { location: res.headers.get('location') ?? undefined, 'set-cookie': res.headers.getSetCookie() }, body: await res.text() };
-};
+export const fetchSend =
+  (base: string): Send =>
+  async (method, url, headers, body) => {
+    const res = await fetch(new URL(url, base), { method, headers, body, redirect: 'manual' });
+    return {
+      status: res.status,
+      headers: { location: res.headers.get('location') ?? undefined, 'set-cookie': res.headers.getSetCookie() },
+      body: await res.text(),
+    };
+  };
 
 /** Sends through `app.inject`, never following redirects. */
-export const injectSend = (app: { inject: (options: { method: 'GET' | 'POST'; url: string; headers: Record<string, string>; payload?: string }) => PromiseLike<{ statusCode: number; headers: unknown; body: string }> }): Send =>
+export const injectSend =
+  (app: {
+    inject: (options: {
+      method: 'GET' | 'POST';
+      url: string;
+      headers: Record<string, string>;
+      payload?: string;
+    }) => PromiseLike<{ statusCode: number; headers: unknown; body: string }>;
+  }): Send =>
   async (method, url, headers, body) => {
     const res = await app.inject({ method, url, headers, payload: body });
-    return { status: res.statusCode, headers: res.headers as Record<string, string | string[] | undefined>, body: res.body };
+    return {
+      status: res.statusCode,
+      headers: res.headers as Record<string, string | string[] | undefined>,
+      body: res.body,
+    };
   };
 
 export function hiddenField(html: string, name: string): string {
   const match = new RegExp(`name="${name}" value="([^"]*)"`).exec(html);
   expect(match, `hidden field ${name}`).not.toBeNull();
-  return match![1]!.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+  return match![1]!
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 }
 
 /** A user agent with a cookie jar that fills in the sign-in and consent forms. */
@@ -28,13 +60,23 @@ export class Browser {
 
   constructor(private readonly send: Send) {}
 
-  async request(method: 'GET' | 'POST', url: string, form?: Record<string, string> | [string, string][], headers: Record<string, string> = {}): Promise<Sent> {
+  async request(
+    method: 'GET' | 'POST',
+    url: string,
+    form?: Record<string, string> | [string, string][],
+    headers: Record<string, string> = {},
+  ): Promise<Sent> {
     const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    const res = await this.send(method, url, {
-      ...(cookie ? { cookie } : {}),
-      ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      ...headers,
-    }, form ? new URLSearchParams(form).toString() : undefined);
+    const res = await this.send(
+      method,
+      url,
+      {
+        ...(cookie ? { cookie } : {}),
+        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        ...headers,
+      },
+      form ? new URLSearchParams(form).toString() : undefined,
+    );
     for (const line of [res.headers['set-cookie'] ?? []].flat()) {
       const [pair] = line.split(';');
       const eq = pair!.indexOf('=');
@@ -45,13 +87,18 @@ export class Browser {
 
   async signIn(page: Sent, email: string, password: string): Promise<Sent> {
     return this.request('POST', '/oauth/login', {
-      email, password, csrf_token: hiddenField(page.body, 'csrf_token'), authorize_query: hiddenField(page.body, 'authorize_query'),
+      email,
+      password,
+      csrf_token: hiddenField(page.body, 'csrf_token'),
+      authorize_query: hiddenField(page.body, 'authorize_query'),
     });
   }
 
   async decide(page: Sent, decision: 'allow' | 'deny'): Promise<Sent> {
     return this.request('POST', '/oauth/authorize', {
-      csrf_token: hiddenField(page.body, 'csrf_token'), authorize_query: hiddenField(page.body, 'authorize_query'), decision,
+      csrf_token: hiddenField(page.body, 'csrf_token'),
+      authorize_query: hiddenField(page.body, 'authorize_query'),
+      decision,
     });
   }
 
@@ -59,7 +106,11 @@ export class Browser {
    * Runs the whole browser part of the flow: authorize, sign in if asked, consent if asked; returns the
    * final redirect to the client.
    */
-  async authorize(authorizeUrl: string, user: { email: string; password: string }, decision: 'allow' | 'deny' = 'allow'): Promise<URL> {
+  async authorize(
+    authorizeUrl: string,
+    user: { email: string; password: string },
+    decision: 'allow' | 'deny' = 'allow',
+  ): Promise<URL> {
     let res = await this.request('GET', authorizeUrl);
     if (res.status === 200 && res.body.includes('action="/oauth/login"')) {
       res = await this.signIn(res, user.email, user.password);

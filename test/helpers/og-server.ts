@@ -19,7 +19,9 @@ export async function startOgServer(): Promise<{ port: number; hits: string[]; c
         return;
       case '/plain':
         res.writeHead(200, { 'content-type': 'text/html' });
-        res.end('<html><head><title>Only a title</title><meta name="description" content="Plain description"></head></html>');
+        res.end(
+          '<html><head><title>Only a title</title><meta name="description" content="Plain description"></head></html>',
+        );
         return;
       case '/redirect':
         res.writeHead(302, { location: url.searchParams.get('to') ?? '/page' });
@@ -54,7 +56,12 @@ export async function startOgServer(): Promise<{ port: number; hits: string[]; c
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    port, hits,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    port,
+    hits,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -26,15 +26,28 @@ export async function ownPostgres(bin: string) {
   const port = await freePort();
   const run = (program: string, args: string[]) => {
     const command = path.join(bin, program);
-    execFileSync(asRoot ? 'runuser' : command, asRoot ? ['-u', 'postgres', '--', command, ...args] : args, { stdio: 'pipe', timeout: 60_000 });
+    execFileSync(asRoot ? 'runuser' : command, asRoot ? ['-u', 'postgres', '--', command, ...args] : args, {
+      stdio: 'pipe',
+      timeout: 60_000,
+    });
   };
   fs.chmodSync(dir, 0o755);
   if (asRoot) execFileSync('chown', ['postgres', dir]);
   run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
-  const ctl = (action: 'start' | 'stop' | 'restart') => run('pg_ctl', [
-    '-D', data, '-w', '-t', '60', '-m', 'fast', '-l', path.join(dir, 'server.log'),
-    ...(action === 'stop' ? [] : ['-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`]), action,
-  ]);
+  const ctl = (action: 'start' | 'stop' | 'restart') =>
+    run('pg_ctl', [
+      '-D',
+      data,
+      '-w',
+      '-t',
+      '60',
+      '-m',
+      'fast',
+      '-l',
+      path.join(dir, 'server.log'),
+      ...(action === 'stop' ? [] : ['-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`]),
+      action,
+    ]);
   ctl('start');
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
@@ -42,7 +55,11 @@ export async function ownPostgres(bin: string) {
     stop: () => ctl('stop'),
     start: () => ctl('start'),
     async close() {
-      try { ctl('stop'); } catch { /* already stopped */ }
+      try {
+        ctl('stop');
+      } catch {
+        /* already stopped */
+      }
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -1,13 +1,20 @@
 import net from 'node:net';
 
-interface Pair { client: net.Socket; upstream: net.Socket; held: Array<[net.Socket, Buffer]> }
+interface Pair {
+  client: net.Socket;
+  upstream: net.Socket;
+  held: Array<[net.Socket, Buffer]>;
+}
 
 /**
  * A TCP proxy in front of a real server that can stop passing bytes, as a paused or partitioned database
  * does: connections are still accepted (the kernel does that), nothing is answered. Bytes that arrive while
  * paused are held and passed on at `resume()`, unless their connection closed meanwhile.
  */
-export async function pausableProxy(target: { host: string; port: number }): Promise<{ port: number; pause(): void; resume(): void; close(): Promise<void> }> {
+export async function pausableProxy(target: {
+  host: string;
+  port: number;
+}): Promise<{ port: number; pause(): void; resume(): void; close(): Promise<void> }> {
   let paused = false;
   const pairs = new Set<Pair>();
   const server = net.createServer((client) => {
@@ -33,7 +40,9 @@ export async function pausableProxy(target: { host: string; port: number }): Pro
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as net.AddressInfo).port,
-    pause: () => { paused = true; },
+    pause: () => {
+      paused = true;
+    },
     resume: () => {
       paused = false;
       for (const pair of pairs) for (const [to, chunk] of pair.held.splice(0)) to.write(chunk);

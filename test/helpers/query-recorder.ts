@@ -11,11 +11,13 @@ const folder = process.env.RECORD_RELEASE_QUERIES;
 
 /** Statements a release issues against its own tables; DDL, transactions and catalog reads are not what a migration breaks. */
 const DATA_STATEMENT = /^\s*(?:select|insert|update|delete|with)\b/i;
-const CATALOG = /\b(?:sqlite_master|sqlite_schema|pg_catalog|information_schema|kysely_migration|pg_stat|pg_namespace|pg_class|pg_notify|pg_terminate_backend|pg_sleep)\b/i;
+const CATALOG =
+  /\b(?:sqlite_master|sqlite_schema|pg_catalog|information_schema|kysely_migration|pg_stat|pg_namespace|pg_class|pg_notify|pg_terminate_backend|pg_sleep)\b/i;
 
 /** A parameter as JSON: bytes and big integers tagged, long text cut. */
 function param(value: unknown): unknown {
-  if (Buffer.isBuffer(value) || value instanceof Uint8Array) return { $bytes: Buffer.from(value).subarray(0, 64).toString('base64') };
+  if (Buffer.isBuffer(value) || value instanceof Uint8Array)
+    return { $bytes: Buffer.from(value).subarray(0, 64).toString('base64') };
   if (typeof value === 'bigint') return { $bigint: value.toString() };
   if (typeof value === 'string' && value.length > 2_000) return value.slice(0, 2_000);
   if (value instanceof Date) return value.toISOString();
@@ -45,7 +47,17 @@ if (folder) {
     const original = statement[method]!;
     statement[method] = function (this: { source: string }, ...args: unknown[]) {
       // Named parameters come as one object; positional ones as the arguments.
-      record('sqlite', this.source, args.length === 1 && typeof args[0] === 'object' && args[0] !== null && !Buffer.isBuffer(args[0]) && !Array.isArray(args[0]) ? [] : args.flat());
+      record(
+        'sqlite',
+        this.source,
+        args.length === 1 &&
+          typeof args[0] === 'object' &&
+          args[0] !== null &&
+          !Buffer.isBuffer(args[0]) &&
+          !Array.isArray(args[0])
+          ? []
+          : args.flat(),
+      );
       return original.apply(this, args);
     };
   }
@@ -54,7 +66,8 @@ if (folder) {
   pg.Client.prototype.query = function (this: unknown, ...args: unknown[]) {
     const [first, second] = args;
     if (typeof first === 'string') record('postgres', first, Array.isArray(second) ? second : []);
-    else if (first && typeof first === 'object' && 'text' in first) record('postgres', (first as { text: unknown }).text, (first as { values?: unknown }).values);
+    else if (first && typeof first === 'object' && 'text' in first)
+      record('postgres', (first as { text: unknown }).text, (first as { values?: unknown }).values);
     return query.apply(this, args);
   } as typeof pg.Client.prototype.query;
 }

@@ -19,9 +19,18 @@ export function serverProcess(base: () => string, env: () => Record<string, stri
     },
     /** Starts it and waits until `/readyz` answers (30 s at most). */
     async start(): Promise<void> {
-      child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', 'src/server.ts'], { env: { ...process.env, ...env() }, stdio: 'ignore' });
+      child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', 'src/server.ts'], {
+        env: { ...process.env, ...env() },
+        stdio: 'ignore',
+      });
       for (let i = 0; i < 300; i++) {
-        if (await fetch(`${base()}/readyz`).then((r) => r.ok, () => false)) return;
+        if (
+          await fetch(`${base()}/readyz`).then(
+            (r) => r.ok,
+            () => false,
+          )
+        )
+          return;
         await sleep(100);
       }
       throw new Error('the server did not start');

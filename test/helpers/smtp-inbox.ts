@@ -2,7 +2,13 @@ import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
 
-export interface ReceivedMail { from: string; to: string[]; subject: string; text: string; raw: string }
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  subject: string;
+  text: string;
+  raw: string;
+}
 
 /**
  * A real SMTP server on 127.0.0.1 that keeps every message it is given, parsed (mailparser), as a mail server
@@ -11,7 +17,9 @@ export interface ReceivedMail { from: string; to: string[]; subject: string; tex
 export async function startSmtpInbox() {
   const mails: ReceivedMail[] = [];
   const server = new SMTPServer({
-    disabledCommands: ['STARTTLS', 'AUTH'], authOptional: true, logger: false,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    authOptional: true,
+    logger: false,
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -48,35 +48,60 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 }
 
 /** A fresh app on a fresh, demo-seeded database of `engine`, with a controllable clock. */
-export async function createTestApp(engine: Engine, options: {
-  seed?: boolean;
-  /** More demo posts, jobs or events than the demo's own. */
-  demoCounts?: { posts?: number; jobs?: number; events?: number };
-  /** Changes to the data before the app starts (and builds its search indexes from it). */
-  prepare?: (database: Database) => Promise<void>;
-  config?: Record<string, string>;
-  mediaStore?: MediaStore;
-} = {}): Promise<TestContext> {
+export async function createTestApp(
+  engine: Engine,
+  options: {
+    seed?: boolean;
+    /** More demo posts, jobs or events than the demo's own. */
+    demoCounts?: { posts?: number; jobs?: number; events?: number };
+    /** Changes to the data before the app starts (and builds its search indexes from it). */
+    prepare?: (database: Database) => Promise<void>;
+    config?: Record<string, string>;
+    mediaStore?: MediaStore;
+  } = {},
+): Promise<TestContext> {
   // The plain demo on SQLite is a copy of the run's template (test/helpers/demo-template.ts), not seeded again.
-  const template: DemoTemplate | undefined = engine === 'sqlite' && options.seed !== false && !options.demoCounts ? inject('sqliteDemoTemplate') : undefined;
+  const template: DemoTemplate | undefined =
+    engine === 'sqlite' && options.seed !== false && !options.demoCounts ? inject('sqliteDemoTemplate') : undefined;
   const db = template ? copyOfSqliteFile(template.file) : await createTestDatabase(engine);
   const clock = { now: TEST_NOW };
-  const demo = options.seed === false
-    ? (undefined as unknown as DemoManifest)
-    : template ? structuredClone(template.demo) : await generateDemoData(db.database, { now: TEST_NOW, passwordCost: MIN_PASSWORD_COST, ...options.demoCounts });
+  const demo =
+    options.seed === false
+      ? (undefined as unknown as DemoManifest)
+      : template
+        ? structuredClone(template.demo)
+        : await generateDemoData(db.database, {
+            now: TEST_NOW,
+            passwordCost: MIN_PASSWORD_COST,
+            ...options.demoCounts,
+          });
   await options.prepare?.(db.database);
   const config = testConfig(options.config);
-  const app = await buildApp({ config, database: db.database, clock: () => clock.now, logger: false, mediaStore: options.mediaStore });
+  const app = await buildApp({
+    config,
+    database: db.database,
+    clock: () => clock.now,
+    logger: false,
+    mediaStore: options.mediaStore,
+  });
   const conformance = await OpenApiConformance.of(app);
 
   const request = async (opts: InjectOptions & { url: string }) => {
     const response = await app.inject(opts);
-    expect(conformance.check(opts.method ?? 'GET', opts.url, response), `${opts.method ?? 'GET'} ${opts.url}`).toEqual([]);
+    expect(conformance.check(opts.method ?? 'GET', opts.url, response), `${opts.method ?? 'GET'} ${opts.url}`).toEqual(
+      [],
+    );
     return response;
   };
   return {
-    app, config, db, demo, clock, request,
-    get: (url, headers = {}) => request({ method: 'GET', url, headers: { 'x-svc-api-key': demo?.apiKey ?? '', ...headers } }),
+    app,
+    config,
+    db,
+    demo,
+    clock,
+    request,
+    get: (url, headers = {}) =>
+      request({ method: 'GET', url, headers: { 'x-svc-api-key': demo?.apiKey ?? '', ...headers } }),
     close: async () => {
       await app.close();
       await db.database.close();

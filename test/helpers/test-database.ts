@@ -23,7 +23,9 @@ export interface TestDatabase {
   /** The PostgreSQL schema of its own (postgres only). */
   schema?: string;
   /** Reopens the same data with a new connection (a "restart"); PostgreSQL: through another URL or with other bounds. */
-  reopen(options?: Partial<Pick<DatabaseOptions, 'url' | 'connectTimeoutMs' | 'queryTimeoutMs' | 'searchTimeoutMs'>>): Database;
+  reopen(
+    options?: Partial<Pick<DatabaseOptions, 'url' | 'connectTimeoutMs' | 'queryTimeoutMs' | 'searchTimeoutMs'>>,
+  ): Database;
   drop(): Promise<void>;
 }
 
@@ -34,8 +36,13 @@ export function copyOfSqliteFile(template: string): TestDatabase {
   fs.copyFileSync(template, file);
   const open = () => openDatabase({ kind: 'sqlite', url: file });
   return {
-    database: open(), engine: 'sqlite', file, reopen: open,
-    drop: async () => { fs.rmSync(dir, { recursive: true, force: true }); },
+    database: open(),
+    engine: 'sqlite',
+    file,
+    reopen: open,
+    drop: async () => {
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
   };
 }
 
@@ -48,8 +55,13 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
     const database = open();
     await migrateToLatest(database);
     return {
-      database, engine, file, reopen: open,
-      drop: async () => { fs.rmSync(dir, { recursive: true, force: true }); },
+      database,
+      engine,
+      file,
+      reopen: open,
+      drop: async () => {
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
     };
   }
   const url = process.env.TEST_DATABASE_URL!;
@@ -58,11 +70,16 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
   await admin.connect();
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.end();
-  const open = (options: Partial<Pick<DatabaseOptions, 'url' | 'connectTimeoutMs' | 'queryTimeoutMs' | 'searchTimeoutMs'>> = {}) => openDatabase({ kind: 'postgres', searchPath: schema, poolSize: 4, ...options, url: options.url ?? url });
+  const open = (
+    options: Partial<Pick<DatabaseOptions, 'url' | 'connectTimeoutMs' | 'queryTimeoutMs' | 'searchTimeoutMs'>> = {},
+  ) => openDatabase({ kind: 'postgres', searchPath: schema, poolSize: 4, ...options, url: options.url ?? url });
   const database = open();
   await migrateToLatest(database);
   return {
-    database, engine, schema, reopen: open,
+    database,
+    engine,
+    schema,
+    reopen: open,
     drop: async () => {
       const client = new pg.Client({ connectionString: url });
       await client.connect();

@@ -12,16 +12,29 @@ import type { TestContext } from './test-app.js';
  * and consent as forms): where it ended (the code) and the verifier. For `resource` (RFC 8707) when given.
  */
 export async function authorizationCode(
-  app: App, client: DemoManifest['client'], scope: string, user: { email: string; password: string }, resource?: string,
+  app: App,
+  client: DemoManifest['client'],
+  scope: string,
+  user: { email: string; password: string },
+  resource?: string,
 ): Promise<{ callback: URL; verifier: string }> {
   const send: Send = async (method, url, headers, body) => {
     const res = await app.inject({ method, url, headers, payload: body });
-    return { status: res.statusCode, headers: res.headers as Record<string, string | string[] | undefined>, body: res.body };
+    return {
+      status: res.statusCode,
+      headers: res.headers as Record<string, string | string[] | undefined>,
+      body: res.body,
+    };
   };
   const verifier = randomBytes(32).toString('base64url');
   const query = new URLSearchParams({
-    response_type: 'code', client_id: client.clientId, redirect_uri: client.redirectUri, scope, state: 's',
-    code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256',
+    response_type: 'code',
+    client_id: client.clientId,
+    redirect_uri: client.redirectUri,
+    scope,
+    state: 's',
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
     ...(resource ? { resource } : {}),
   });
   return { callback: await new Browser(send).authorize(`/oauth/authorize?${query.toString()}`, user), verifier };
@@ -31,24 +44,44 @@ export async function authorizationCode(
  * An access token for `user` with `scope`, obtained through the real authorize and token endpoints; for `resource`
  * (RFC 8707) when given, else for the API.
  */
-export async function accessToken(t: TestContext, scope: string, user: { email: string; password: string } = t.demo.user, resource?: string): Promise<string> {
+export async function accessToken(
+  t: TestContext,
+  scope: string,
+  user: { email: string; password: string } = t.demo.user,
+  resource?: string,
+): Promise<string> {
   const { client } = t.demo;
   const { callback, verifier } = await authorizationCode(t.app, client, scope, user, resource);
   const res = await t.app.inject({
-    method: 'POST', url: '/oauth/token',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}` },
-    payload: new URLSearchParams({ grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: client.redirectUri, code_verifier: verifier }).toString(),
+    method: 'POST',
+    url: '/oauth/token',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`,
+    },
+    payload: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code: callback.searchParams.get('code')!,
+      redirect_uri: client.redirectUri,
+      code_verifier: verifier,
+    }).toString(),
   });
   expect(res.statusCode, res.body).toBe(200);
   return res.json().access_token as string;
 }
 
 /** A user with a password and no roles anywhere. */
-export async function createUser(t: TestContext, handle: string): Promise<{ id: number; email: string; password: string }> {
+export async function createUser(
+  t: TestContext,
+  handle: string,
+): Promise<{ id: number; email: string; password: string }> {
   const password = `pw-${handle}-123456`;
   const email = `${handle}@example.com`;
   const id = await new AccountsRepository(t.db.database.db, () => t.clock.now).createUser({
-    email, name: handle, handle, passwordHash: await hashPassword(password, MIN_PASSWORD_COST),
+    email,
+    name: handle,
+    handle,
+    passwordHash: await hashPassword(password, MIN_PASSWORD_COST),
   });
   return { id, email, password };
 }

@@ -51,19 +51,36 @@ export const usersCreateCommand: Command = {
   name: 'users create',
   summary: 'Create a user account (prints a generated password when none is given)',
   usage: 'users create --email E --name N --handle H [--password P]',
-  options: { email: { type: 'string' }, name: { type: 'string' }, handle: { type: 'string' }, password: { type: 'string' } },
+  options: {
+    email: { type: 'string' },
+    name: { type: 'string' },
+    handle: { type: 'string' },
+    password: { type: 'string' },
+  },
   async run(values, ctx) {
     const email = required(values, 'email');
     if (!EMAIL.test(email)) throw new UsageError(`--email must be an e-mail address; got "${email}"`);
     const given = typeof values.password === 'string' ? values.password : undefined;
-    const weak = given === undefined ? null : await passwordProblem(given, [String(values.email ?? ''), String(values.name ?? ''), String(values.handle ?? '')]);
+    const weak =
+      given === undefined
+        ? null
+        : await passwordProblem(given, [
+            String(values.email ?? ''),
+            String(values.name ?? ''),
+            String(values.handle ?? ''),
+          ]);
     if (weak === 'length') throw new UsageError(`--password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`);
-    if (weak === 'guessable') throw new UsageError('--password is easy to guess (a common password, a repeat, a keyboard run, or the account\'s own e-mail, name or handle)');
+    if (weak === 'guessable')
+      throw new UsageError(
+        "--password is easy to guess (a common password, a repeat, a keyboard run, or the account's own e-mail, name or handle)",
+      );
     const password = given ?? randomBytes(12).toString('base64url');
     const accounts = await repository(ctx);
     if (await accounts.findUserByEmail(email)) throw new Error(`A user with e-mail ${email} already exists.`);
     const id = await accounts.createUser({
-      email, name: required(values, 'name'), handle: handle('handle', required(values, 'handle')),
+      email,
+      name: required(values, 'name'),
+      handle: handle('handle', required(values, 'handle')),
       passwordHash: await hashPassword(password, ctx.config.passwordCost),
     });
     ctx.io.out(`Created user ${id} <${email}>.`);
@@ -75,11 +92,18 @@ export const companiesCreateCommand: Command = {
   name: 'companies create',
   summary: 'Create a company',
   usage: 'companies create --handle H --name N --industry CODE --size TINY|SMALL|MEDIUM|LARGE|HUGE [--logo-url URL]',
-  options: { handle: { type: 'string' }, name: { type: 'string' }, industry: { type: 'string' }, size: { type: 'string' }, 'logo-url': { type: 'string' } },
+  options: {
+    handle: { type: 'string' },
+    name: { type: 'string' },
+    industry: { type: 'string' },
+    size: { type: 'string' },
+    'logo-url': { type: 'string' },
+  },
   async run(values, ctx) {
     const companyHandle = handle('handle', required(values, 'handle'));
     const accounts = await repository(ctx);
-    if (await accounts.findCompanyByHandle(companyHandle)) throw new Error(`A company with handle ${companyHandle} already exists.`);
+    if (await accounts.findCompanyByHandle(companyHandle))
+      throw new Error(`A company with handle ${companyHandle} already exists.`);
     const id = await accounts.createCompany({
       handle: companyHandle,
       name: required(values, 'name'),
@@ -106,14 +130,19 @@ async function roleArguments(values: Record<string, unknown>, accounts: Accounts
     return { email, user, companyHandle, company, role, resource: null };
   }
   const type = oneOf('resource-type', String(resourceType), ['JOB', 'EVENT']);
-  const roles = Object.entries(RESOURCE_ROLES).filter(([, r]) => r.resourceType === type).map(([name]) => name);
+  const roles = Object.entries(RESOURCE_ROLES)
+    .filter(([, r]) => r.resourceType === type)
+    .map(([name]) => name);
   oneOf('role', role, roles);
   return { email, user, companyHandle, company, role, resource: { type, id: required(values, 'resource-id') } };
 }
 
 const ROLE_OPTIONS = {
-  user: { type: 'string' }, company: { type: 'string' }, role: { type: 'string' },
-  'resource-type': { type: 'string' }, 'resource-id': { type: 'string' },
+  user: { type: 'string' },
+  company: { type: 'string' },
+  role: { type: 'string' },
+  'resource-type': { type: 'string' },
+  'resource-id': { type: 'string' },
 } as const;
 
 export const rolesRevokeCommand: Command = {
@@ -124,10 +153,20 @@ export const rolesRevokeCommand: Command = {
   async run(values, ctx) {
     const accounts = await repository(ctx);
     const a = await roleArguments(values, accounts);
-    const revoked = a.resource === null
-      ? await accounts.revokeCompanyRole(a.company.id, a.user.id, a.role)
-      : await accounts.revokeResourceRole({ userId: a.user.id, companyId: a.company.id, resourceType: a.resource.type, resourceId: a.resource.id, role: a.role });
-    const what = a.resource === null ? `${a.role} at ${a.companyHandle}` : `${a.role} on ${a.resource.type} ${a.resource.id} at ${a.companyHandle}`;
+    const revoked =
+      a.resource === null
+        ? await accounts.revokeCompanyRole(a.company.id, a.user.id, a.role)
+        : await accounts.revokeResourceRole({
+            userId: a.user.id,
+            companyId: a.company.id,
+            resourceType: a.resource.type,
+            resourceId: a.resource.id,
+            role: a.role,
+          });
+    const what =
+      a.resource === null
+        ? `${a.role} at ${a.companyHandle}`
+        : `${a.role} on ${a.resource.type} ${a.resource.id} at ${a.companyHandle}`;
     if (!revoked) throw new Error(`${a.email} does not hold ${what}.`);
     ctx.io.out(`Revoked ${what} from ${a.email}. Their tokens lose it at once: permissions are read per request.`);
   },
@@ -149,7 +188,8 @@ export const rolesListCommand: Command = {
     const roles = await accounts.listRoles(companyId);
     if (roles.company.length + roles.resource.length === 0) ctx.io.out('No roles.');
     for (const r of roles.company) ctx.io.out(`${r.handle}  ${r.email}  ${r.role}`);
-    for (const r of roles.resource) ctx.io.out(`${r.handle}  ${r.email}  ${r.role} on ${r.resource_type} ${r.resource_id}`);
+    for (const r of roles.resource)
+      ctx.io.out(`${r.handle}  ${r.email}  ${r.role} on ${r.resource_type} ${r.resource_id}`);
   },
 };
 
@@ -161,7 +201,8 @@ export const usersListCommand: Command = {
   async run(_values, ctx) {
     const users = await (await repository(ctx)).listUsers();
     if (users.length === 0) ctx.io.out('No users.');
-    for (const u of users) ctx.io.out(`${u.id}  ${u.email}  @${u.handle}  ${u.name}${u.disabled_at === null ? '' : '  (disabled)'}`);
+    for (const u of users)
+      ctx.io.out(`${u.id}  ${u.email}  @${u.handle}  ${u.name}${u.disabled_at === null ? '' : '  (disabled)'}`);
   },
 };
 
@@ -189,8 +230,10 @@ export const usersDisableCommand: Command = {
     });
     const { notices } = await ctx.database();
     let told = true;
-    for (const grant of grantIds) told = await announceRevocation(ctx.config.redisUrl, notices, { grant }) && told;
-    ctx.io.out(`${user.email} disabled: its sessions ended and ${grantIds.length} grant(s) were revoked${grantIds.length === 0 || told ? '' : ' (running instances refuse their access tokens within 2 s: no revocation channel reached)'}.`);
+    for (const grant of grantIds) told = (await announceRevocation(ctx.config.redisUrl, notices, { grant })) && told;
+    ctx.io.out(
+      `${user.email} disabled: its sessions ended and ${grantIds.length} grant(s) were revoked${grantIds.length === 0 || told ? '' : ' (running instances refuse their access tokens within 2 s: no revocation channel reached)'}.`,
+    );
   },
 };
 
@@ -232,7 +275,13 @@ export const rolesGrantCommand: Command = {
       ctx.io.out(`Granted ${a.role} at ${a.companyHandle} to ${a.email}.`);
       return;
     }
-    await accounts.grantResourceRole({ userId: a.user.id, companyId: a.company.id, resourceType: a.resource.type, resourceId: a.resource.id, role: a.role });
+    await accounts.grantResourceRole({
+      userId: a.user.id,
+      companyId: a.company.id,
+      resourceType: a.resource.type,
+      resourceId: a.resource.id,
+      role: a.role,
+    });
     ctx.io.out(`Granted ${a.role} on ${a.resource.type} ${a.resource.id} at ${a.companyHandle} to ${a.email}.`);
   },
 };

@@ -1,5 +1,11 @@
 import { announceRevocation } from '../../cache/revocations.js';
-import { AppCredentials, CredentialError, isOverlap, OVERLAPS, type Overlap } from '../../modules/apps/app-credentials.js';
+import {
+  AppCredentials,
+  CredentialError,
+  isOverlap,
+  OVERLAPS,
+  type Overlap,
+} from '../../modules/apps/app-credentials.js';
 import { AppRepository } from '../../modules/apps/app-repository.js';
 import { required, tellInstances, UsageError, type CliContext, type Command } from '../command.js';
 
@@ -7,7 +13,8 @@ const OVERLAP_USAGE = `--overlap ${Object.keys(OVERLAPS).join('|')}`;
 
 function overlapOf(values: Record<string, unknown>, fallback: Overlap): Overlap {
   const value = values.overlap === undefined ? fallback : String(values.overlap);
-  if (!isOverlap(value)) throw new UsageError(`--overlap must be one of ${Object.keys(OVERLAPS).join(', ')}; got "${value}"`);
+  if (!isOverlap(value))
+    throw new UsageError(`--overlap must be one of ${Object.keys(OVERLAPS).join(', ')}; got "${value}"`);
   return value;
 }
 
@@ -44,8 +51,12 @@ export const appsListCommand: Command = {
     for (const app of apps) {
       ctx.io.out(`${app.id}  ${app.name}  (owner: ${app.owner_email ?? 'operator'})`);
       for (const key of await repository.keysOf(app.id)) {
-        const state = key.revoked_at !== null ? `revoked ${time(Number(key.revoked_at))}`
-          : key.expires_at !== null ? `${Number(key.expires_at) > now ? 'works until' : 'stopped'} ${time(Number(key.expires_at))}` : 'working';
+        const state =
+          key.revoked_at !== null
+            ? `revoked ${time(Number(key.revoked_at))}`
+            : key.expires_at !== null
+              ? `${Number(key.expires_at) > now ? 'works until' : 'stopped'} ${time(Number(key.expires_at))}`
+              : 'working';
         ctx.io.out(`    key ${key.id}  ${key.key_hint}  created ${time(Number(key.created_at))}  ${state}`);
       }
     }
@@ -60,15 +71,22 @@ export const appsRotateKeyCommand: Command = {
   async run(values, ctx) {
     const overlap = overlapOf(values, '24h');
     const appId = appIdOf(values);
-    const { apiKey, oldKeysEnd } = await run(async () => (await credentials(ctx)).rotateKey(appId, overlap, null, Date.now()));
+    const { apiKey, oldKeysEnd } = await run(async () =>
+      (await credentials(ctx)).rotateKey(appId, overlap, null, Date.now()),
+    );
     ctx.io.out(`New app key (shown once, store it now): ${apiKey}`);
-    ctx.io.out(overlap === 'none' ? await tellInstances(ctx, { app: appId }, 'The earlier keys stopped working') : `The earlier keys work until ${time(oldKeysEnd)}.`);
+    ctx.io.out(
+      overlap === 'none'
+        ? await tellInstances(ctx, { app: appId }, 'The earlier keys stopped working')
+        : `The earlier keys work until ${time(oldKeysEnd)}.`,
+    );
   },
 };
 
 export const appsDeleteCommand: Command = {
   name: 'apps delete',
-  summary: 'Delete an app: its keys stop, its OAuth client stops, every grant users gave it is revoked, its webhook endpoints go',
+  summary:
+    'Delete an app: its keys stop, its OAuth client stops, every grant users gave it is revoked, its webhook endpoints go',
   usage: 'apps delete --app ID --yes',
   options: { app: { type: 'string' }, yes: { type: 'boolean' } },
   async run(values, ctx) {
@@ -79,20 +97,25 @@ export const appsDeleteCommand: Command = {
     // Every key of the app in one message; each grant in its own.
     const { notices } = await ctx.database();
     let told = await announceRevocation(ctx.config.redisUrl, notices, { app: appId });
-    for (const grant of grantIds) told = await announceRevocation(ctx.config.redisUrl, notices, { grant }) && told;
-    ctx.io.out(told ? 'Running instances refuse its keys and tokens at once.' : 'Running instances refuse its keys and tokens within their caches\' lifetime (no revocation channel reached).');
+    for (const grant of grantIds) told = (await announceRevocation(ctx.config.redisUrl, notices, { grant })) && told;
+    ctx.io.out(
+      told
+        ? 'Running instances refuse its keys and tokens at once.'
+        : "Running instances refuse its keys and tokens within their caches' lifetime (no revocation channel reached).",
+    );
   },
 };
 
 export const appsAuditCommand: Command = {
   name: 'apps audit',
-  summary: 'Show an app\'s audit trail: keys and secrets created, rotated, revoked; redirect URIs and scopes changed',
+  summary: "Show an app's audit trail: keys and secrets created, rotated, revoked; redirect URIs and scopes changed",
   usage: 'apps audit --app ID',
   options: { app: { type: 'string' } },
   async run(values, ctx) {
     const entries = await new AppRepository((await ctx.database()).db).auditOf(appIdOf(values));
     if (entries.length === 0) ctx.io.out('No changes recorded.');
-    for (const e of entries) ctx.io.out(`${time(e.createdAt)}  ${e.action.padEnd(22)} ${e.actorEmail ?? 'operator'}  ${e.detail}`);
+    for (const e of entries)
+      ctx.io.out(`${time(e.createdAt)}  ${e.action.padEnd(22)} ${e.actorEmail ?? 'operator'}  ${e.detail}`);
   },
 };
 
@@ -103,19 +126,25 @@ export const clientsRotateSecretCommand: Command = {
   options: { 'client-id': { type: 'string' }, overlap: { type: 'string' } },
   async run(values, ctx) {
     const overlap = overlapOf(values, 'none');
-    const secret = await run(async () => (await credentials(ctx)).rotateClientSecret(required(values, 'client-id'), overlap, null, Date.now()));
+    const secret = await run(async () =>
+      (await credentials(ctx)).rotateClientSecret(required(values, 'client-id'), overlap, null, Date.now()),
+    );
     ctx.io.out(`New client secret (shown once, store it now): ${secret}`);
-    ctx.io.out(overlap === 'none' ? 'The previous secret stopped working.' : `The previous secret works for ${overlap} more.`);
+    ctx.io.out(
+      overlap === 'none' ? 'The previous secret stopped working.' : `The previous secret works for ${overlap} more.`,
+    );
   },
 };
 
 export const clientsEndPreviousSecretCommand: Command = {
   name: 'clients end-previous-secret',
-  summary: 'Stop a client\'s previous secret now, before its overlap ends (a rotation waits for the overlap otherwise)',
+  summary: "Stop a client's previous secret now, before its overlap ends (a rotation waits for the overlap otherwise)",
   usage: 'clients end-previous-secret --client-id ID',
   options: { 'client-id': { type: 'string' } },
   async run(values, ctx) {
-    const ended = await run(async () => (await credentials(ctx)).endPreviousSecret(required(values, 'client-id'), null, Date.now()));
+    const ended = await run(async () =>
+      (await credentials(ctx)).endPreviousSecret(required(values, 'client-id'), null, Date.now()),
+    );
     if (!ended) throw new UsageError('The client has no previous secret that still works');
     ctx.io.out('The previous secret stopped working.');
   },

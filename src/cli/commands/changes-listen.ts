@@ -11,9 +11,17 @@ import { newSigningSecret, signedHeaders } from '../../modules/webhooks/signatur
 import type { Config } from '../../config.js';
 import { required, UsageError, type Command, type Io } from '../command.js';
 
-interface Change { id: string; type: string; resource: { type: string; id: string } | null }
+interface Change {
+  id: string;
+  type: string;
+  resource: { type: string; id: string } | null;
+}
 /** A page as read: its changes, and for each item that is not a change, why. */
-interface Page { items: Array<Change | { malformed: string }>; nextCursor: string; hasMore: boolean }
+interface Page {
+  items: Array<Change | { malformed: string }>;
+  nextCursor: string;
+  hasMore: boolean;
+}
 
 const FORWARD_TIMEOUT_MS = 10_000;
 const LONGEST_WAIT_MS = 30_000;
@@ -65,13 +73,30 @@ function jsonOf(text: string): unknown {
 /** A feed page's shape checked: each item is a change or says why it is not; null when the page itself is not one. */
 function pageOf(body: unknown): Page | null {
   const page = body as { items?: unknown; nextCursor?: unknown; hasMore?: unknown } | null;
-  if (typeof page !== 'object' || page === null || !Array.isArray(page.items) || typeof page.nextCursor !== 'string' || typeof page.hasMore !== 'boolean') return null;
+  if (
+    typeof page !== 'object' ||
+    page === null ||
+    !Array.isArray(page.items) ||
+    typeof page.nextCursor !== 'string' ||
+    typeof page.hasMore !== 'boolean'
+  )
+    return null;
   const items = page.items.map((item: unknown): Change | { malformed: string } => {
     const change = item as { id?: unknown; type?: unknown; resource?: { type?: unknown; id?: unknown } | null } | null;
-    if (typeof change !== 'object' || change === null || typeof change.id !== 'string' || typeof change.type !== 'string') {
+    if (
+      typeof change !== 'object' ||
+      change === null ||
+      typeof change.id !== 'string' ||
+      typeof change.type !== 'string'
+    ) {
       return { malformed: 'it has no string id and type' };
     }
-    if (change.resource !== null && (typeof change.resource !== 'object' || typeof change.resource.type !== 'string' || typeof change.resource.id !== 'string')) {
+    if (
+      change.resource !== null &&
+      (typeof change.resource !== 'object' ||
+        typeof change.resource.type !== 'string' ||
+        typeof change.resource.id !== 'string')
+    ) {
       return { malformed: `${printable(change.id, 60)} names no resource type and id` };
     }
     return item as Change;
@@ -87,23 +112,33 @@ function httpUrl(name: string, value: string): URL {
   } catch {
     throw new UsageError(`--${name} must be an http or https URL; got "${value}"`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--${name} must be an http or https URL; got "${value}"`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`--${name} must be an http or https URL; got "${value}"`);
   return url;
 }
 
 function signingSecret(value: unknown): string {
   if (value === undefined) return newSigningSecret();
   const secret = String(value);
-  const bytes = /^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret) ? Buffer.from(secret.slice('whsec_'.length), 'base64').length : 0;
-  if (bytes < 24 || bytes > 64) throw new UsageError('--secret must be whsec_ followed by the base64 of 24 to 64 bytes (as the console shows an endpoint\'s)');
+  const bytes = /^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret)
+    ? Buffer.from(secret.slice('whsec_'.length), 'base64').length
+    : 0;
+  if (bytes < 24 || bytes > 64)
+    throw new UsageError(
+      "--secret must be whsec_ followed by the base64 of 24 to 64 bytes (as the console shows an endpoint's)",
+    );
   return secret;
 }
 
 function changeTypes(value: unknown): string[] {
   if (value === undefined) return [];
-  const types = String(value).split(',').map((t) => t.trim()).filter(Boolean);
+  const types = String(value)
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
   const unknown = types.filter((t) => !(CHANGE_TYPES as readonly string[]).includes(t));
-  if (types.length === 0 || unknown.length > 0) throw new UsageError(`--types takes a comma list of ${CHANGE_TYPES.join(', ')}; got "${String(value)}"`);
+  if (types.length === 0 || unknown.length > 0)
+    throw new UsageError(`--types takes a comma list of ${CHANGE_TYPES.join(', ')}; got "${String(value)}"`);
   return types;
 }
 
@@ -113,7 +148,13 @@ function untilInterrupted(): { signal: AbortSignal; done(): void } {
   const stop = () => controller.abort();
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  return { signal: controller.signal, done: () => { process.off('SIGINT', stop); process.off('SIGTERM', stop); } };
+  return {
+    signal: controller.signal,
+    done: () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    },
+  };
 }
 
 /** Waits `ms`, or less when `signal` aborts first. */
@@ -129,7 +170,9 @@ async function pause(ms: number, signal: AbortSignal): Promise<void> {
 function defaultApiUrl(config: Config, env: Record<string, string | undefined>): string {
   if (['PUBLIC_BASE_URL', 'PORT', 'HOST'].some((name) => env[name])) return config.publicBaseUrl;
   try {
-    const demo = JSON.parse(fs.readFileSync(path.join(config.dataDir, 'demo-credentials.json'), 'utf8')) as { apiUrl?: unknown };
+    const demo = JSON.parse(fs.readFileSync(path.join(config.dataDir, 'demo-credentials.json'), 'utf8')) as {
+      apiUrl?: unknown;
+    };
     if (typeof demo.apiUrl === 'string') return demo.apiUrl;
   } catch {
     // No demo has run here, or its file is unreadable: the settings' address.
@@ -145,7 +188,13 @@ class FeedReader {
   /** Whether the service has answered once: before that, nothing answering is a mistake in the address, not an outage. */
   private answered = false;
 
-  constructor(private readonly api: URL, private readonly key: string, private readonly types: string[], private readonly io: Io, private readonly signal: AbortSignal) {}
+  constructor(
+    private readonly api: URL,
+    private readonly key: string,
+    private readonly types: string[],
+    private readonly io: Io,
+    private readonly signal: AbortSignal,
+  ) {}
 
   /**
    * The page after `cursor`; waits and asks again while the service is away or says to slow down. Null once stopped.
@@ -167,8 +216,11 @@ class FeedReader {
         if (this.signal.aborted) return null;
         if (err instanceof RedirectRefused) throw err;
         if (!this.answered) {
-          throw new Error(`Nothing answers at ${this.api.origin} (${printable(reason(err))}). Is the service running there? `
-            + '`npm run demo` prints the address it serves on; give it with --api-url.', { cause: err });
+          throw new Error(
+            `Nothing answers at ${this.api.origin} (${printable(reason(err))}). Is the service running there? ` +
+              '`npm run demo` prints the address it serves on; give it with --api-url.',
+            { cause: err },
+          );
         }
         await this.wait(`${this.api.origin} did not answer (${printable(reason(err))})`);
         continue;
@@ -184,15 +236,22 @@ class FeedReader {
         continue;
       }
       const error = jsonOf(text) as { code?: unknown; message?: unknown } | null;
-      const said = typeof error?.code === 'string' ? `${response.status} ${printable(error.code, 20)}: ${printable(error.message ?? '')}` : `${response.status}`;
+      const said =
+        typeof error?.code === 'string'
+          ? `${response.status} ${printable(error.code, 20)}: ${printable(error.message ?? '')}`
+          : `${response.status}`;
       if (response.status === 429) {
         const seconds = Number(response.headers.get('retry-after'));
-        this.io.out(`${time(Date.now())}  the app's rate limit is reached (${said}); asking again in ${Number.isFinite(seconds) && seconds > 0 ? seconds : 1} s`);
+        this.io.out(
+          `${time(Date.now())}  the app's rate limit is reached (${said}); asking again in ${Number.isFinite(seconds) && seconds > 0 ? seconds : 1} s`,
+        );
         await pause(Math.min(Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 1000, 3_600_000), this.signal);
       } else if (response.status >= 500) {
         await this.wait(`${this.api.origin} answered ${said}`);
       } else if (response.status === 410) {
-        throw new Error(`The change feed refused the cursor (${said}). Read the current state again and start with --after now.`);
+        throw new Error(
+          `The change feed refused the cursor (${said}). Read the current state again and start with --after now.`,
+        );
       } else {
         throw new Error(`The change feed refused the request (${said}).`);
       }
@@ -207,15 +266,22 @@ class FeedReader {
   private async fetchFeed(first: URL): Promise<Response> {
     let url = first;
     for (let hops = 0; ; hops++) {
-      const response = await fetch(url, { headers: { 'x-svc-api-key': this.key, accept: 'application/json' }, signal: this.signal, redirect: 'manual' });
+      const response = await fetch(url, {
+        headers: { 'x-svc-api-key': this.key, accept: 'application/json' },
+        signal: this.signal,
+        redirect: 'manual',
+      });
       const location = response.headers.get('location');
       if (response.status < 300 || response.status >= 400 || location === null) return response;
       await response.body?.cancel().catch(() => undefined);
       const next = new URL(location, url);
       if (next.origin !== this.api.origin) {
-        throw new RedirectRefused(`${this.api.origin} redirected to ${printable(next.origin, 200)}: not followed, so that the app key goes only to ${this.api.origin}`);
+        throw new RedirectRefused(
+          `${this.api.origin} redirected to ${printable(next.origin, 200)}: not followed, so that the app key goes only to ${this.api.origin}`,
+        );
       }
-      if (hops >= MAX_REDIRECTS) throw new RedirectRefused(`${this.api.origin} redirected more than ${MAX_REDIRECTS} times`);
+      if (hops >= MAX_REDIRECTS)
+        throw new RedirectRefused(`${this.api.origin} redirected more than ${MAX_REDIRECTS} times`);
       url = next;
     }
   }
@@ -238,7 +304,11 @@ async function forward(target: URL, secret: string, change: Change): Promise<str
       method: 'POST',
       redirect: 'manual',
       signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
-      headers: { ...signedHeaders([secret], change.id, Math.floor(Date.now() / 1000), body), 'content-type': 'application/json', 'user-agent': 'SvcWebhooks/1.0 (changes listen)' },
+      headers: {
+        ...signedHeaders([secret], change.id, Math.floor(Date.now() / 1000), body),
+        'content-type': 'application/json',
+        'user-agent': 'SvcWebhooks/1.0 (changes listen)',
+      },
       body,
     });
     // Only the status matters: the receiver's body is not read (a local server may answer anything).
@@ -252,28 +322,39 @@ async function forward(target: URL, secret: string, change: Change): Promise<str
 /** What went wrong with a fetch, as a person reads it (`ECONNREFUSED 127.0.0.1:3000`, `timed out`). */
 function reason(err: unknown): string {
   if (err instanceof Error && err.name === 'TimeoutError') return `no answer within ${FORWARD_TIMEOUT_MS / 1000} s`;
-  const cause = err instanceof Error ? err.cause as { code?: string; message?: string } | undefined : undefined;
+  const cause = err instanceof Error ? (err.cause as { code?: string; message?: string } | undefined) : undefined;
   return cause?.message ?? (err instanceof Error ? err.message : String(err));
 }
 
 export const changesListenCommand: Command = {
   name: 'changes listen',
-  summary: 'Development: follow the change feed with an app key and forward each change to a local URL as a signed webhook delivery, '
-    + 'one line per delivery (Ctrl+C stops)',
-  usage: 'changes listen --api-key svck_… --forward-to http://localhost:3000/hooks [--types job.published,job.closed] [--secret whsec_…] '
-    + '[--after now|CURSOR] [--api-url URL] [--interval SECONDS]',
+  summary:
+    'Development: follow the change feed with an app key and forward each change to a local URL as a signed webhook delivery, ' +
+    'one line per delivery (Ctrl+C stops)',
+  usage:
+    'changes listen --api-key svck_… --forward-to http://localhost:3000/hooks [--types job.published,job.closed] [--secret whsec_…] ' +
+    '[--after now|CURSOR] [--api-url URL] [--interval SECONDS]',
   options: {
-    'api-key': { type: 'string' }, 'forward-to': { type: 'string' }, types: { type: 'string' }, secret: { type: 'string' },
-    after: { type: 'string' }, 'api-url': { type: 'string' }, interval: { type: 'string' },
+    'api-key': { type: 'string' },
+    'forward-to': { type: 'string' },
+    types: { type: 'string' },
+    secret: { type: 'string' },
+    after: { type: 'string' },
+    'api-url': { type: 'string' },
+    interval: { type: 'string' },
   },
   async run(values, ctx) {
     const key = required(values, 'api-key');
     const target = httpUrl('forward-to', required(values, 'forward-to'));
-    const api = httpUrl('api-url', typeof values['api-url'] === 'string' ? values['api-url'] : defaultApiUrl(ctx.config, ctx.env));
+    const api = httpUrl(
+      'api-url',
+      typeof values['api-url'] === 'string' ? values['api-url'] : defaultApiUrl(ctx.config, ctx.env),
+    );
     const types = changeTypes(values.types);
     const secret = signingSecret(values.secret);
     const interval = values.interval === undefined ? 2 : Number(values.interval);
-    if (!Number.isInteger(interval) || interval < 1 || interval > 300) throw new UsageError(`--interval must be 1 to 300 seconds; got "${String(values.interval)}"`);
+    if (!Number.isInteger(interval) || interval < 1 || interval > 300)
+      throw new UsageError(`--interval must be 1 to 300 seconds; got "${String(values.interval)}"`);
 
     const stop = ctx.signal ? { signal: ctx.signal, done: () => undefined } : untilInterrupted();
     const { io } = ctx;
@@ -282,10 +363,14 @@ export const changesListenCommand: Command = {
       const start = typeof values.after === 'string' ? values.after : 'now';
       let cursor = start === 'now' ? (await feed.page('now'))?.nextCursor : start;
       if (cursor === undefined) return;
-      io.out(`Forwarding the changes of ${api.origin}${start === 'now' ? ' from now on' : ` after ${start}`} (${types.length ? types.join(', ') : 'every type'}) to ${target.href}`);
-      io.out(values.secret === undefined
-        ? `Signing secret for this session: ${secret}  (verify deliveries with it; give --secret to keep one across sessions)`
-        : 'Signing with the secret given by --secret.');
+      io.out(
+        `Forwarding the changes of ${api.origin}${start === 'now' ? ' from now on' : ` after ${start}`} (${types.length ? types.join(', ') : 'every type'}) to ${target.href}`,
+      );
+      io.out(
+        values.secret === undefined
+          ? `Signing secret for this session: ${secret}  (verify deliveries with it; give --secret to keep one across sessions)`
+          : 'Signing with the secret given by --secret.',
+      );
       io.out('Ctrl+C stops; a change is forwarded once, whatever the answer.');
       while (!stop.signal.aborted) {
         const page = await feed.page(cursor);
@@ -301,14 +386,19 @@ export const changesListenCommand: Command = {
             io.out(`${time(Date.now())}  skipped an item of the feed that is not a change: ${item.malformed}`);
             continue;
           }
-          const resource = item.resource ? `${printable(item.resource.type, 20)} ${printable(item.resource.id, 80)}` : 'no resource';
-          io.out(`${time(Date.now())}  ${printable(item.type, 40).padEnd(13)}  ${printable(item.id, 80)}  ${resource}  → ${await forward(target, secret, item)}`);
+          const resource = item.resource
+            ? `${printable(item.resource.type, 20)} ${printable(item.resource.id, 80)}`
+            : 'no resource';
+          io.out(
+            `${time(Date.now())}  ${printable(item.type, 40).padEnd(13)}  ${printable(item.id, 80)}  ${resource}  → ${await forward(target, secret, item)}`,
+          );
         }
         if (!whole) break;
         const moved = page.nextCursor !== cursor;
         cursor = page.nextCursor;
         // A page that says more waits but gives nothing and moves nowhere would be asked for again at once, forever.
-        if (page.hasMore && page.items.length === 0 && !moved) await feed.wait(`${api.origin} said more changes wait but gave none`);
+        if (page.hasMore && page.items.length === 0 && !moved)
+          await feed.wait(`${api.origin} said more changes wait but gave none`);
         else if (!page.hasMore) await pause(interval * 1000, stop.signal);
       }
       io.out(`Stopped. To go on from here: --after ${printable(cursor, 200)}`);

@@ -3,7 +3,8 @@ import type { Command } from '../command.js';
 
 export const changesNewEpochCommand: Command = {
   name: 'changes new-epoch',
-  summary: 'After restoring PostgreSQL from a backup: give the change feed a new epoch, so every earlier cursor gets 410 and its client reads the state again',
+  summary:
+    'After restoring PostgreSQL from a backup: give the change feed a new epoch, so every earlier cursor gets 410 and its client reads the state again',
   usage: 'changes new-epoch',
   options: {},
   async run(_values, ctx) {

@@ -19,7 +19,9 @@ export const demoCommand: Command = {
   options: { fresh: { type: 'boolean' } },
   async run(values, { io, config }) {
     if (config.databaseKind !== 'sqlite') {
-      throw new Error('npm run demo uses the embedded SQLite database; unset DATABASE_URL (or point it at a SQLite file).');
+      throw new Error(
+        'npm run demo uses the embedded SQLite database; unset DATABASE_URL (or point it at a SQLite file).',
+      );
     }
     const file = path.join(config.dataDir, 'demo-credentials.json');
     const kept = values.fresh === true ? null : await keptDemo(config, file);
@@ -28,7 +30,9 @@ export const demoCommand: Command = {
     let demo: DemoCredentials;
     if (kept) {
       ({ database, demo } = kept);
-      io.out(`Keeping the demo data of ${config.databaseUrl} as the last run left it (apps, keys and webhooks made in the console stay); \`npm run demo -- --fresh\` starts over.`);
+      io.out(
+        `Keeping the demo data of ${config.databaseUrl} as the last run left it (apps, keys and webhooks made in the console stay); \`npm run demo -- --fresh\` starts over.`,
+      );
     } else {
       for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${config.databaseUrl}${suffix}`, { force: true });
       database = openDatabase({ kind: 'sqlite', url: config.databaseUrl });
@@ -36,14 +40,24 @@ export const demoCommand: Command = {
       demo = (await seedDemo(database, config, Date.now())).credentials;
     }
     // A sign-in link ready to open: the callback page then prints a complete token request.
-    const walkthrough = { state: randomBytes(9).toString('base64url'), verifier: randomBytes(48).toString('base64url') };
+    const walkthrough = {
+      state: randomBytes(9).toString('base64url'),
+      verifier: randomBytes(48).toString('base64url'),
+    };
     const challenge = createHash('sha256').update(walkthrough.verifier).digest('base64url');
-    await runServer(config, database, { demoCallback: { clientId: demo.client.clientId, clientSecret: demo.client.clientSecret, walkthrough } });
+    await runServer(config, database, {
+      demoCallback: { clientId: demo.client.clientId, clientSecret: demo.client.clientSecret, walkthrough },
+    });
     printDemo(io, config, demo, file);
     const authorize = new URL('/oauth/authorize', config.publicBaseUrl);
     authorize.search = new URLSearchParams({
-      response_type: 'code', client_id: demo.client.clientId, redirect_uri: demo.client.redirectUri, scope: WALKTHROUGH_SCOPES,
-      state: walkthrough.state, code_challenge: challenge, code_challenge_method: 'S256',
+      response_type: 'code',
+      client_id: demo.client.clientId,
+      redirect_uri: demo.client.redirectUri,
+      scope: WALKTHROUGH_SCOPES,
+      state: walkthrough.state,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
     }).toString();
     io.out(`  Act for the demo user: open this, sign in as ${demo.user.email} / ${demo.user.password}, allow,`);
     io.out('  and run the curl command the callback page shows (its verifier is filled in):');
@@ -70,8 +84,11 @@ async function keptDemo(config: Config, file: string): Promise<{ database: Datab
     await migrateToLatest(database);
     if (!(await database.db.selectFrom('users').select('id').limit(1).executeTakeFirst())) throw new Error('no data');
     if (demo.apiUrl !== config.publicBaseUrl) {
-      await database.db.updateTable('oauth_clients').set({ redirect_uris: JSON.stringify(demoRedirectUris(config.publicBaseUrl)) })
-        .where('client_id', '=', demo.client.clientId).execute();
+      await database.db
+        .updateTable('oauth_clients')
+        .set({ redirect_uris: JSON.stringify(demoRedirectUris(config.publicBaseUrl)) })
+        .where('client_id', '=', demo.client.clientId)
+        .execute();
       demo.apiUrl = config.publicBaseUrl;
       demo.client = { ...demo.client, redirectUri: `${config.publicBaseUrl}/callback` };
       fs.writeFileSync(file, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });

@@ -30,10 +30,19 @@ export const dbStatusCommand: Command = {
     const database = openDatabase({ kind: config.databaseKind, url: config.databaseUrl });
     try {
       const migrations = await migrationStatus(database);
-      io.out(`Database: ${redactUrl(config.databaseUrl)} (${config.databaseKind === 'postgres' ? 'PostgreSQL' : 'SQLite'})`);
-      for (const m of migrations) io.out(`  ${m.appliedAt ? `applied ${m.appliedAt.toISOString()}` : 'pending                            '}  ${m.name}`);
+      io.out(
+        `Database: ${redactUrl(config.databaseUrl)} (${config.databaseKind === 'postgres' ? 'PostgreSQL' : 'SQLite'})`,
+      );
+      for (const m of migrations)
+        io.out(
+          `  ${m.appliedAt ? `applied ${m.appliedAt.toISOString()}` : 'pending                            '}  ${m.name}`,
+        );
       const pending = migrations.filter((m) => !m.appliedAt).length;
-      io.out(pending === 0 ? `Up to date: ${migrations.length} applied.` : `${pending} of ${migrations.length} pending: \`npm run cli -- migrate\` applies them.`);
+      io.out(
+        pending === 0
+          ? `Up to date: ${migrations.length} applied.`
+          : `${pending} of ${migrations.length} pending: \`npm run cli -- migrate\` applies them.`,
+      );
     } finally {
       await database.close();
     }

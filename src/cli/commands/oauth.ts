@@ -15,13 +15,25 @@ export const clientsCreateCommand: Command = {
   name: 'clients create',
   summary: 'Register an OAuth client and print its secret once',
   usage: 'clients create --name N --redirect-uri URI [--redirect-uri URI …] --scopes "profile post:write …" [--public]',
-  options: { name: { type: 'string' }, 'redirect-uri': { type: 'string', multiple: true }, scopes: { type: 'string' }, public: { type: 'boolean' } },
+  options: {
+    name: { type: 'string' },
+    'redirect-uri': { type: 'string', multiple: true },
+    scopes: { type: 'string' },
+    public: { type: 'boolean' },
+  },
   async run(values, ctx) {
     const redirectUris = (values['redirect-uri'] as unknown as string[] | undefined) ?? [];
     try {
-      const { clientId, clientSecret } = await registerClient(await repository(ctx), {
-        name: required(values, 'name'), redirectUris, scopes: parseScopes(required(values, 'scopes')), public: values.public === true,
-      }, Date.now());
+      const { clientId, clientSecret } = await registerClient(
+        await repository(ctx),
+        {
+          name: required(values, 'name'),
+          redirectUris,
+          scopes: parseScopes(required(values, 'scopes')),
+          public: values.public === true,
+        },
+        Date.now(),
+      );
       ctx.io.out(`Created ${values.public ? 'public' : 'confidential'} client ${clientId}.`);
       if (clientSecret) ctx.io.out(`Client secret (shown once, store it now): ${clientSecret}`);
     } catch (err) {
@@ -53,10 +65,17 @@ export const keysRotateCommand: Command = {
   options: {},
   async run(_values, ctx) {
     const { config } = ctx;
-    const keys = new SigningKeys((await ctx.database()).db, keyEncryptionKey(config.signingKeySecret, config.dataDir), Date.now, config.lifetimes.accessTokenSeconds);
+    const keys = new SigningKeys(
+      (await ctx.database()).db,
+      keyEncryptionKey(config.signingKeySecret, config.dataDir),
+      Date.now,
+      config.lifetimes.accessTokenSeconds,
+    );
     await keys.init();
     const kid = await keys.rotate();
-    ctx.io.out(`New signing key ${kid} is published now and signs from 30 s on; the previous key signs for another 60 s and stays in the JWKS ${config.lifetimes.accessTokenSeconds + 60} s after that.`);
+    ctx.io.out(
+      `New signing key ${kid} is published now and signs from 30 s on; the previous key signs for another 60 s and stays in the JWKS ${config.lifetimes.accessTokenSeconds + 60} s after that.`,
+    );
     ctx.io.out(`Tokens are issued by ${config.publicBaseUrl} for ${apiAudience(config)}.`);
   },
 };

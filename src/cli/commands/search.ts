@@ -5,8 +5,18 @@ import type { CliContext, Command } from '../command.js';
 
 /** The search indexes, each with where instances keep its saved copy and what its items are called. */
 const INDEXES = [
-  { plural: 'posts', singular: 'post', copy: postIndexCopy, open: (database: Database, file: string) => new PostIndex(database, undefined, file) },
-  { plural: 'jobs', singular: 'job', copy: jobIndexCopy, open: (database: Database, file: string) => new JobIndex(database, undefined, file) },
+  {
+    plural: 'posts',
+    singular: 'post',
+    copy: postIndexCopy,
+    open: (database: Database, file: string) => new PostIndex(database, undefined, file),
+  },
+  {
+    plural: 'jobs',
+    singular: 'job',
+    copy: jobIndexCopy,
+    open: (database: Database, file: string) => new JobIndex(database, undefined, file),
+  },
 ] as const;
 
 /** A progress bar, one line every tenth of the way (readable in a terminal and in a log). */
@@ -18,7 +28,9 @@ function progressBar(ctx: CliContext, label: string): (done: number, total: numb
     if (tenth === shown) return;
     shown = tenth;
     const filled = Math.round((Math.min(done, total) / Math.max(total, 1)) * 30);
-    ctx.io.out(`${label} [${'#'.repeat(filled)}${'.'.repeat(30 - filled)}] ${done}/${total}  ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    ctx.io.out(
+      `${label} [${'#'.repeat(filled)}${'.'.repeat(30 - filled)}] ${done}/${total}  ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    );
   };
 }
 
@@ -34,7 +46,9 @@ export const searchRebuildCommand: Command = {
       const index = kind.open(database, file);
       await index.rebuild(progressBar(ctx, kind.plural));
       const stats = index.stats();
-      ctx.io.out(`Built: ${stats.items} ${kind.plural}, ${stats.tokens} tokens, ${(stats.bytes / 1e6).toFixed(1)} MB of bitmaps, in ${(stats.readyInMs / 1000).toFixed(1)} s.`);
+      ctx.io.out(
+        `Built: ${stats.items} ${kind.plural}, ${stats.tokens} tokens, ${(stats.bytes / 1e6).toFixed(1)} MB of bitmaps, in ${(stats.readyInMs / 1000).toFixed(1)} s.`,
+      );
       ctx.io.out(`Saved to ${file}; instances started from now on load it and the changes since.`);
     }
   },
@@ -42,7 +56,8 @@ export const searchRebuildCommand: Command = {
 
 export const searchCheckCommand: Command = {
   name: 'search check',
-  summary: 'Compare what the search indexes would serve (their saved copies and the changes since) with a build from the tables',
+  summary:
+    'Compare what the search indexes would serve (their saved copies and the changes since) with a build from the tables',
   usage: 'search check',
   options: {},
   async run(_values, ctx) {
@@ -52,11 +67,17 @@ export const searchCheckCommand: Command = {
       const file = kind.copy(ctx.config.dataDir);
       const result = await kind.open(database, file).check(progressBar(ctx, kind.plural));
       if (!result) {
-        ctx.io.out(`No saved copy at ${file} to check (instances build from the tables; \`search rebuild\` saves one).`);
+        ctx.io.out(
+          `No saved copy at ${file} to check (instances build from the tables; \`search rebuild\` saves one).`,
+        );
       } else if (result.differing.length === 0) {
-        ctx.io.out(`OK: the saved copy and the changes since equal a build from the tables (${result.items} ${kind.plural}).`);
+        ctx.io.out(
+          `OK: the saved copy and the changes since equal a build from the tables (${result.items} ${kind.plural}).`,
+        );
       } else {
-        ctx.io.err(`DIVERGED: ${result.differing.length} of ${result.items} ${kind.plural} differ, e.g. ${kind.singular} ${result.differing.slice(0, 10).join(', ')}.`);
+        ctx.io.err(
+          `DIVERGED: ${result.differing.length} of ${result.items} ${kind.plural} differ, e.g. ${kind.singular} ${result.differing.slice(0, 10).join(', ')}.`,
+        );
         diverged.push(kind.plural);
       }
     }

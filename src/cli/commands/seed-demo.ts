@@ -19,10 +19,21 @@ export interface DemoCredentials {
 }
 
 /** Seeds demo data into an empty database and writes DATA_DIR/demo-credentials.json. */
-export async function seedDemo(database: Database, config: Config, now: number): Promise<{ manifest: DemoManifest; credentials: DemoCredentials; file: string }> {
+export async function seedDemo(
+  database: Database,
+  config: Config,
+  now: number,
+): Promise<{ manifest: DemoManifest; credentials: DemoCredentials; file: string }> {
   const existing = await database.db.selectFrom('users').select('id').limit(1).execute();
-  if (existing.length > 0) throw new Error('The database already holds data; seed-demo needs an empty database (npm run demo starts from a fresh one).');
-  const manifest = await generateDemoData(database, { now, publicBaseUrl: config.publicBaseUrl, passwordCost: config.passwordCost });
+  if (existing.length > 0)
+    throw new Error(
+      'The database already holds data; seed-demo needs an empty database (npm run demo starts from a fresh one).',
+    );
+  const manifest = await generateDemoData(database, {
+    now,
+    publicBaseUrl: config.publicBaseUrl,
+    passwordCost: config.passwordCost,
+  });
   await writeDemoMedia(database, mediaStoreFor(config, database));
   const credentials: DemoCredentials = {
     apiKey: manifest.apiKey,
@@ -30,7 +41,12 @@ export async function seedDemo(database: Database, config: Config, now: number):
     client: manifest.client,
     companyId: manifest.companyId,
     apiUrl: config.publicBaseUrl,
-    examples: { postWithImages: manifest.posts.withImages, translatedPost: manifest.posts.translated, hiringJob: manifest.jobs.hiring, event: manifest.events.first },
+    examples: {
+      postWithImages: manifest.posts.withImages,
+      translatedPost: manifest.posts.translated,
+      hiringJob: manifest.jobs.hiring,
+      event: manifest.events.first,
+    },
   };
   fs.mkdirSync(config.dataDir, { recursive: true });
   const file = path.join(config.dataDir, 'demo-credentials.json');
@@ -52,7 +68,9 @@ export function printDemo(io: Io, config: Config, demo: DemoCredentials, file: s
   io.out(`  API reference:  ${base}/docs   (Authorize: ${demo.client.clientId}, with PKCE)`);
   io.out(`  OpenAPI:        ${base}/openapi.json`);
   io.out(`  Health:         ${base}/readyz`);
-  io.out(`  Console mail:   ${config.mail.smtpUrl ? 'sent over SMTP_URL' : `written to ${config.dataDir}/outbox/ as .eml and readable .txt (password resets, address confirmations; SMTP_URL sends it)`}`);
+  io.out(
+    `  Console mail:   ${config.mail.smtpUrl ? 'sent over SMTP_URL' : `written to ${config.dataDir}/outbox/ as .eml and readable .txt (password resets, address confirmations; SMTP_URL sends it)`}`,
+  );
   const curl = (path: string, language?: string) =>
     `curl -H 'X-SVC-API-Key: ${demo.apiKey}'${language ? ` -H 'Accept-Language: ${language}'` : ''} '${base}${path}'`;
   io.out(`  Search jobs:    ${curl('/api/v1/jobs?keyword=backend')}`);

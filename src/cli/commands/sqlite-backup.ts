@@ -12,14 +12,19 @@ import { required, type Command, type Io } from '../command.js';
 /** The SQLite file the settings name; PostgreSQL has its own tools. */
 function sqliteFile(config: Config): string {
   if (config.databaseKind !== 'sqlite') {
-    throw new Error('DATABASE_URL names PostgreSQL: back it up with pg_dump and restore with pg_restore (docs/deployment.md, "Backups").');
+    throw new Error(
+      'DATABASE_URL names PostgreSQL: back it up with pg_dump and restore with pg_restore (docs/deployment.md, "Backups").',
+    );
   }
   return config.databaseUrl;
 }
 
 const COUNTED = ['users', 'apps', 'posts', 'jobs', 'events'] as const;
 
-interface Verdict { problems: string[]; lines: string[] }
+interface Verdict {
+  problems: string[];
+  lines: string[];
+}
 
 /**
  * What `db verify` checks of a SQLite file: SQLite's own integrity and foreign-key checks, and that its migrations
@@ -34,23 +39,41 @@ export function verifySqliteFile(file: string): Verdict {
   try {
     db = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
   } catch (err) {
-    return { problems: [`${file} cannot be opened as SQLite: ${err instanceof Error ? err.message : String(err)}`], lines };
+    return {
+      problems: [`${file} cannot be opened as SQLite: ${err instanceof Error ? err.message : String(err)}`],
+      lines,
+    };
   }
   try {
     const integrity = db.pragma('integrity_check') as Array<{ integrity_check: string }>;
-    if (integrity.length !== 1 || integrity[0]!.integrity_check !== 'ok') problems.push(`integrity_check: ${integrity.slice(0, 5).map((r) => r.integrity_check).join('; ')}`);
+    if (integrity.length !== 1 || integrity[0]!.integrity_check !== 'ok')
+      problems.push(
+        `integrity_check: ${integrity
+          .slice(0, 5)
+          .map((r) => r.integrity_check)
+          .join('; ')}`,
+      );
     const foreign = db.pragma('foreign_key_check') as unknown[];
     if (foreign.length > 0) problems.push(`foreign_key_check: ${foreign.length} rows point at nothing`);
     const known = Object.keys(allMigrations(sqliteAdapter));
     const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'kysely_migration'").get();
-    const applied = hasTable ? (db.prepare('SELECT name FROM kysely_migration ORDER BY name').all() as Array<{ name: string }>).map((r) => r.name) : [];
-    if (applied.length === 0) problems.push('no migration was ever applied: this is not the service\'s database');
+    const applied = hasTable
+      ? (db.prepare('SELECT name FROM kysely_migration ORDER BY name').all() as Array<{ name: string }>).map(
+          (r) => r.name,
+        )
+      : [];
+    if (applied.length === 0) problems.push("no migration was ever applied: this is not the service's database");
     const unknown = applied.filter((name) => !known.includes(name));
-    if (unknown.length > 0) problems.push(`migrations this code does not know (the file is from a newer release): ${unknown.join(', ')}`);
+    if (unknown.length > 0)
+      problems.push(`migrations this code does not know (the file is from a newer release): ${unknown.join(', ')}`);
     const pending = known.filter((name) => !applied.includes(name));
-    lines.push(`Migrations: ${applied.length} applied${pending.length ? `, ${pending.length} to apply at start (${pending.join(', ')})` : ', up to date'}`);
+    lines.push(
+      `Migrations: ${applied.length} applied${pending.length ? `, ${pending.length} to apply at start (${pending.join(', ')})` : ', up to date'}`,
+    );
     if (applied.length > 0) {
-      lines.push(`Rows: ${COUNTED.map((table) => `${table} ${(db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n}`).join(', ')}`);
+      lines.push(
+        `Rows: ${COUNTED.map((table) => `${table} ${(db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n}`).join(', ')}`,
+      );
     }
   } finally {
     db.close();
@@ -131,7 +154,9 @@ export const dbBackupCommand: Command = {
     }
     flushToDisk(partial);
     fs.renameSync(partial, target);
-    io.out(`Backed up ${source} to ${target} (${(fs.statSync(target).size / 1e6).toFixed(1)} MB) in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+    io.out(
+      `Backed up ${source} to ${target} (${(fs.statSync(target).size / 1e6).toFixed(1)} MB) in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+    );
     const verdict = verifySqliteFile(target);
     report(io, target, verdict);
     if (verdict.problems.length > 0) throw new Error('the backup did not verify');
@@ -153,7 +178,8 @@ export const dbVerifyCommand: Command = {
 
 export const dbRestoreCommand: Command = {
   name: 'db restore',
-  summary: 'Replace the SQLite database with a verified backup (every instance stopped); the old file is kept beside it',
+  summary:
+    'Replace the SQLite database with a verified backup (every instance stopped); the old file is kept beside it',
   usage: 'db restore --from FILE',
   options: { from: { type: 'string' } },
   async run(values, { io, config }) {
@@ -163,7 +189,9 @@ export const dbRestoreCommand: Command = {
     report(io, backup, verdict);
     if (verdict.problems.length > 0) throw new Error('the backup did not verify; nothing was changed');
     if (fs.existsSync(target) && inUse(target)) {
-      throw new Error(`${target} is in use (a running instance or command has it open): stop every instance, then restore; nothing was changed`);
+      throw new Error(
+        `${target} is in use (a running instance or command has it open): stop every instance, then restore; nothing was changed`,
+      );
     }
     const incoming = `${target}.restoring`;
     fs.copyFileSync(backup, incoming);
@@ -178,6 +206,8 @@ export const dbRestoreCommand: Command = {
     fs.renameSync(incoming, target);
     // The saved search indexes describe the replaced database: instances build new ones from the restored tables.
     for (const copy of [postIndexCopy(config.dataDir), jobIndexCopy(config.dataDir)]) fs.rmSync(copy, { force: true });
-    io.out(`Restored ${backup} as ${target}. Start the service: it applies any pending migration and builds the search indexes from the tables.`);
+    io.out(
+      `Restored ${backup} as ${target}. Start the service: it applies any pending migration and builds the search indexes from the tables.`,
+    );
   },
 };

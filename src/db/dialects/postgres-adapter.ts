@@ -8,11 +8,15 @@ export const postgresAdapter: DialectAdapter = {
   sql: POSTGRES_SQL,
 
   autoId(table) {
-    return table.addColumn('id', 'bigint', (col) => col.primaryKey().generatedByDefaultAsIdentity()) as CreateTableBuilder<never, 'id'>;
+    return table.addColumn('id', 'bigint', (col) =>
+      col.primaryKey().generatedByDefaultAsIdentity(),
+    ) as CreateTableBuilder<never, 'id'>;
   },
 
   async syncIdSequence(db, table) {
-    await sql`SELECT setval(pg_get_serial_sequence(${table}, 'id'), GREATEST((SELECT max(id) FROM ${sql.table(table)}), 1))`.execute(db);
+    await sql`SELECT setval(pg_get_serial_sequence(${table}, 'id'), GREATEST((SELECT max(id) FROM ${sql.table(table)}), 1))`.execute(
+      db,
+    );
   },
 
   async explain(db: Kysely<DB>, sqlText: string, parameters: readonly unknown[]) {

@@ -47,7 +47,10 @@ export interface ReadSql {
 /** A read written once: its text from the engine's pieces. */
 export type ReadText = (sql: ReadSql) => string;
 
-function readSql(json: JsonFunctions, pieces: Pick<ReadSql, 'param' | 'inArray' | 'wanted' | 'wantedAndLinked'>): ReadSql {
+function readSql(
+  json: JsonFunctions,
+  pieces: Pick<ReadSql, 'param' | 'inArray' | 'wanted' | 'wantedAndLinked'>,
+): ReadSql {
   return {
     json,
     ...pieces,
@@ -61,31 +64,47 @@ function readSql(json: JsonFunctions, pieces: Pick<ReadSql, 'param' | 'inArray' 
  * SQLite: parameters `?N`; an array parameter is JSON text read with `json_each`; the rows wanted by language are
  * read one language at a time (`?2` is that language).
  */
-export const SQLITE_SQL: ReadSql = readSql({ agg: 'json_group_array', array: 'json_array', object: 'json_object' }, {
-  param: (n) => `?${n}`,
-  inArray: (column, n) => `${column} IN (SELECT value FROM json_each(?${n}))`,
-  wanted: (table, alias) => ({ with: '', from: `${table} ${alias}`, language: '?2', where: ` WHERE ${alias}.id IN (SELECT value FROM json_each(?1))` }),
-  wantedAndLinked: (table, alias, via) => ({
-    with: '', from: `${table} ${alias}`, language: '?2',
-    where: ` WHERE ${alias}.id IN (SELECT value FROM json_each(?1) UNION SELECT r.${via} FROM ${table} r WHERE r.id IN (SELECT value FROM json_each(?1)))`,
-  }),
-});
+export const SQLITE_SQL: ReadSql = readSql(
+  { agg: 'json_group_array', array: 'json_array', object: 'json_object' },
+  {
+    param: (n) => `?${n}`,
+    inArray: (column, n) => `${column} IN (SELECT value FROM json_each(?${n}))`,
+    wanted: (table, alias) => ({
+      with: '',
+      from: `${table} ${alias}`,
+      language: '?2',
+      where: ` WHERE ${alias}.id IN (SELECT value FROM json_each(?1))`,
+    }),
+    wantedAndLinked: (table, alias, via) => ({
+      with: '',
+      from: `${table} ${alias}`,
+      language: '?2',
+      where: ` WHERE ${alias}.id IN (SELECT value FROM json_each(?1) UNION SELECT r.${via} FROM ${table} r WHERE r.id IN (SELECT value FROM json_each(?1)))`,
+    }),
+  },
+);
 
 /**
  * PostgreSQL: parameters `$N`; an array parameter is an array; the rows wanted by language come as pairs of ids and
  * languages (`unnest` of two arrays), every language in one statement.
  */
-export const POSTGRES_SQL: ReadSql = readSql({ agg: 'json_agg', array: 'json_build_array', object: 'json_build_object' }, {
-  param: (n) => `$${n}`,
-  inArray: (column, n, type) => `${column} = ANY($${n}::${type}[])`,
-  wanted: (table, alias) => ({
-    with: '', from: `unnest($1::int8[], $2::text[]) AS w(id, language) JOIN ${table} ${alias} ON ${alias}.id = w.id`, language: 'w.language', where: '',
-  }),
-  // The pairs and the linked rows' as the rows to start from: with an OR of the two in WHERE, PostgreSQL reads every row.
-  wantedAndLinked: (table, alias, via) => ({
-    with: 'WITH w AS (SELECT * FROM unnest($1::int8[], $2::text[]) AS w(id, language))\n',
-    from: `(SELECT id, language FROM w UNION SELECT r.${via}, w.language FROM w JOIN ${table} r ON r.id = w.id) wanted JOIN ${table} ${alias} ON ${alias}.id = wanted.id`,
-    language: 'wanted.language',
-    where: '',
-  }),
-});
+export const POSTGRES_SQL: ReadSql = readSql(
+  { agg: 'json_agg', array: 'json_build_array', object: 'json_build_object' },
+  {
+    param: (n) => `$${n}`,
+    inArray: (column, n, type) => `${column} = ANY($${n}::${type}[])`,
+    wanted: (table, alias) => ({
+      with: '',
+      from: `unnest($1::int8[], $2::text[]) AS w(id, language) JOIN ${table} ${alias} ON ${alias}.id = w.id`,
+      language: 'w.language',
+      where: '',
+    }),
+    // The pairs and the linked rows' as the rows to start from: with an OR of the two in WHERE, PostgreSQL reads every row.
+    wantedAndLinked: (table, alias, via) => ({
+      with: 'WITH w AS (SELECT * FROM unnest($1::int8[], $2::text[]) AS w(id, language))\n',
+      from: `(SELECT id, language FROM w UNION SELECT r.${via}, w.language FROM w JOIN ${table} r ON r.id = w.id) wanted JOIN ${table} ${alias} ON ${alias}.id = wanted.id`,
+      language: 'wanted.language',
+      where: '',
+    }),
+  },
+);

@@ -8,7 +8,10 @@ export const sqliteAdapter: DialectAdapter = {
   sql: SQLITE_SQL,
 
   autoId(table) {
-    return table.addColumn('id', 'integer', (col) => col.primaryKey().autoIncrement()) as CreateTableBuilder<never, 'id'>;
+    return table.addColumn('id', 'integer', (col) => col.primaryKey().autoIncrement()) as CreateTableBuilder<
+      never,
+      'id'
+    >;
   },
 
   async syncIdSequence() {

@@ -10,7 +10,8 @@ export function initialSchema(adapter: DialectAdapter): Migration {
     async up(db: Kysely<unknown>) {
       const s = db.schema;
 
-      await adapter.autoId(s.createTable('users'))
+      await adapter
+        .autoId(s.createTable('users'))
         .addColumn('email', 'text', (c) => c.notNull().unique())
         .addColumn('email_verified', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('password_hash', 'text')
@@ -23,7 +24,8 @@ export function initialSchema(adapter: DialectAdapter): Migration {
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
         .execute();
 
-      await adapter.autoId(s.createTable('companies'))
+      await adapter
+        .autoId(s.createTable('companies'))
         .addColumn('handle', 'text', (c) => c.notNull().unique())
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('logo_url', 'text')
@@ -34,7 +36,8 @@ export function initialSchema(adapter: DialectAdapter): Migration {
         .execute();
       await s.createIndex('companies_size').on('companies').columns(['size', 'id']).execute();
 
-      await s.createTable('company_roles')
+      await s
+        .createTable('company_roles')
         .addColumn('company_id', 'bigint', (c) => c.notNull().references('companies.id').onDelete('cascade'))
         .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
         .addColumn('role', 'text', (c) => c.notNull())
@@ -43,7 +46,8 @@ export function initialSchema(adapter: DialectAdapter): Migration {
         .execute();
       await s.createIndex('company_roles_user').on('company_roles').columns(['user_id', 'company_id']).execute();
 
-      await s.createTable('resource_roles')
+      await s
+        .createTable('resource_roles')
         .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
         .addColumn('company_id', 'bigint', (c) => c.notNull().references('companies.id').onDelete('cascade'))
         .addColumn('resource_type', 'text', (c) => c.notNull())
@@ -52,15 +56,21 @@ export function initialSchema(adapter: DialectAdapter): Migration {
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addPrimaryKeyConstraint('resource_roles_pk', ['user_id', 'resource_type', 'resource_id', 'role'])
         .execute();
-      await s.createIndex('resource_roles_company').on('resource_roles').columns(['company_id', 'user_id', 'resource_type']).execute();
+      await s
+        .createIndex('resource_roles_company')
+        .on('resource_roles')
+        .columns(['company_id', 'user_id', 'resource_type'])
+        .execute();
 
-      await adapter.autoId(s.createTable('apps'))
+      await adapter
+        .autoId(s.createTable('apps'))
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('owner_user_id', 'bigint', (c) => c.references('users.id').onDelete('set null'))
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .execute();
 
-      await adapter.autoId(s.createTable('app_keys'))
+      await adapter
+        .autoId(s.createTable('app_keys'))
         .addColumn('app_id', 'bigint', (c) => c.notNull().references('apps.id').onDelete('cascade'))
         .addColumn('key_hash', 'text', (c) => c.notNull().unique())
         .addColumn('key_hint', 'text', (c) => c.notNull())
@@ -70,7 +80,8 @@ export function initialSchema(adapter: DialectAdapter): Migration {
 
       // Posts. A repost keeps the source's id even after the source is deleted (no foreign key), so
       // `repostedPostDeleted` can be told.
-      await adapter.autoId(s.createTable('posts'))
+      await adapter
+        .autoId(s.createTable('posts'))
         .addColumn('author_type', 'text', (c) => c.notNull())
         .addColumn('author_user_id', 'bigint', (c) => c.references('users.id').onDelete('cascade'))
         .addColumn('author_company_id', 'bigint', (c) => c.references('companies.id').onDelete('cascade'))
@@ -85,12 +96,17 @@ export function initialSchema(adapter: DialectAdapter): Migration {
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
         .execute();
       await s.createIndex('posts_posted').on('posts').columns(['posted_at', 'id']).execute();
-      await s.createIndex('posts_company_posted').on('posts').columns(['author_company_id', 'posted_at', 'id']).execute();
+      await s
+        .createIndex('posts_company_posted')
+        .on('posts')
+        .columns(['author_company_id', 'posted_at', 'id'])
+        .execute();
       await s.createIndex('posts_user_posted').on('posts').columns(['author_user_id', 'posted_at', 'id']).execute();
       await s.createIndex('posts_og_posted').on('posts').columns(['has_og', 'posted_at', 'id']).execute();
       await s.createIndex('posts_images_posted').on('posts').columns(['image_count', 'posted_at', 'id']).execute();
 
-      await adapter.autoId(s.createTable('post_images'))
+      await adapter
+        .autoId(s.createTable('post_images'))
         .addColumn('post_id', 'bigint', (c) => c.notNull().references('posts.id').onDelete('cascade'))
         .addColumn('position', 'integer', (c) => c.notNull())
         .addColumn('media_key', 'text', (c) => c.notNull())
@@ -101,7 +117,8 @@ export function initialSchema(adapter: DialectAdapter): Migration {
         .execute();
       await s.createIndex('post_images_post').on('post_images').columns(['post_id', 'position']).execute();
 
-      await s.createTable('post_og_cards')
+      await s
+        .createTable('post_og_cards')
         .addColumn('post_id', 'bigint', (c) => c.primaryKey().references('posts.id').onDelete('cascade'))
         .addColumn('link', 'text', (c) => c.notNull())
         .addColumn('title', 'text')
@@ -111,7 +128,8 @@ export function initialSchema(adapter: DialectAdapter): Migration {
         .addColumn('fetched_at', 'bigint')
         .execute();
 
-      await s.createTable('post_mentions')
+      await s
+        .createTable('post_mentions')
         .addColumn('post_id', 'bigint', (c) => c.notNull().references('posts.id').onDelete('cascade'))
         .addColumn('position', 'integer', (c) => c.notNull())
         .addColumn('mention_type', 'text', (c) => c.notNull())
@@ -120,7 +138,8 @@ export function initialSchema(adapter: DialectAdapter): Migration {
         .addPrimaryKeyConstraint('post_mentions_pk', ['post_id', 'position'])
         .execute();
 
-      await s.createTable('post_translations')
+      await s
+        .createTable('post_translations')
         .addColumn('post_id', 'bigint', (c) => c.notNull().references('posts.id').onDelete('cascade'))
         .addColumn('language', 'text', (c) => c.notNull())
         .addColumn('content', 'text', (c) => c.notNull())
@@ -128,7 +147,8 @@ export function initialSchema(adapter: DialectAdapter): Migration {
         .execute();
 
       // Jobs. `hiring` is derived from status and the recruiting window, never stored.
-      await adapter.autoId(s.createTable('jobs'))
+      await adapter
+        .autoId(s.createTable('jobs'))
         .addColumn('company_id', 'bigint', (c) => c.notNull().references('companies.id').onDelete('cascade'))
         .addColumn('author_user_id', 'bigint', (c) => c.references('users.id').onDelete('set null'))
         .addColumn('job_type', 'text', (c) => c.notNull())
@@ -165,28 +185,36 @@ export function initialSchema(adapter: DialectAdapter): Migration {
       await s.createIndex('jobs_category_status').on('jobs').columns(['job_category', 'status', 'start_at']).execute();
       await s.createIndex('jobs_work_type_status').on('jobs').columns(['work_type', 'status', 'start_at']).execute();
 
-      await s.createTable('job_seniorities')
+      await s
+        .createTable('job_seniorities')
         .addColumn('job_id', 'bigint', (c) => c.notNull().references('jobs.id').onDelete('cascade'))
         .addColumn('seniority', 'text', (c) => c.notNull())
         .addPrimaryKeyConstraint('job_seniorities_pk', ['job_id', 'seniority'])
         .execute();
       await s.createIndex('job_seniorities_value').on('job_seniorities').columns(['seniority', 'job_id']).execute();
 
-      await s.createTable('job_employment_types')
+      await s
+        .createTable('job_employment_types')
         .addColumn('job_id', 'bigint', (c) => c.notNull().references('jobs.id').onDelete('cascade'))
         .addColumn('employment_type', 'text', (c) => c.notNull())
         .addPrimaryKeyConstraint('job_employment_types_pk', ['job_id', 'employment_type'])
         .execute();
-      await s.createIndex('job_employment_types_value').on('job_employment_types').columns(['employment_type', 'job_id']).execute();
+      await s
+        .createIndex('job_employment_types_value')
+        .on('job_employment_types')
+        .columns(['employment_type', 'job_id'])
+        .execute();
 
-      await s.createTable('job_images')
+      await s
+        .createTable('job_images')
         .addColumn('job_id', 'bigint', (c) => c.notNull().references('jobs.id').onDelete('cascade'))
         .addColumn('position', 'integer', (c) => c.notNull())
         .addColumn('media_key', 'text', (c) => c.notNull())
         .addPrimaryKeyConstraint('job_images_pk', ['job_id', 'position'])
         .execute();
 
-      await s.createTable('job_settings')
+      await s
+        .createTable('job_settings')
         .addColumn('job_id', 'bigint', (c) => c.notNull().references('jobs.id').onDelete('cascade'))
         .addColumn('position', 'integer', (c) => c.notNull())
         .addColumn('title', 'text', (c) => c.notNull())
@@ -195,7 +223,8 @@ export function initialSchema(adapter: DialectAdapter): Migration {
         .addPrimaryKeyConstraint('job_settings_pk', ['job_id', 'position'])
         .execute();
 
-      await s.createTable('job_translations')
+      await s
+        .createTable('job_translations')
         .addColumn('job_id', 'bigint', (c) => c.notNull().references('jobs.id').onDelete('cascade'))
         .addColumn('language', 'text', (c) => c.notNull())
         .addColumn('title', 'text', (c) => c.notNull())
@@ -211,7 +240,8 @@ export function initialSchema(adapter: DialectAdapter): Migration {
         .execute();
 
       // Events: string ids (`evt_…`), time-ordered.
-      await s.createTable('events')
+      await s
+        .createTable('events')
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('company_id', 'bigint', (c) => c.notNull().references('companies.id').onDelete('cascade'))
         .addColumn('author_user_id', 'bigint', (c) => c.references('users.id').onDelete('set null'))
@@ -242,8 +272,12 @@ export function initialSchema(adapter: DialectAdapter): Migration {
       await s.createIndex('events_status_start').on('events').columns(['status', 'start_at', 'id']).execute();
       await s.createIndex('events_company_status').on('events').columns(['company_id', 'status', 'start_at']).execute();
 
-      for (const [table, column] of [['event_categories', 'category'], ['event_subjects', 'subject']] as const) {
-        await s.createTable(table)
+      for (const [table, column] of [
+        ['event_categories', 'category'],
+        ['event_subjects', 'subject'],
+      ] as const) {
+        await s
+          .createTable(table)
           .addColumn('event_id', 'text', (c) => c.notNull().references('events.id').onDelete('cascade'))
           .addColumn(column, 'text', (c) => c.notNull())
           .addPrimaryKeyConstraint(`${table}_pk`, ['event_id', column])
@@ -251,7 +285,8 @@ export function initialSchema(adapter: DialectAdapter): Migration {
         await s.createIndex(`${table}_value`).on(table).columns([column, 'event_id']).execute();
       }
 
-      await s.createTable('event_translations')
+      await s
+        .createTable('event_translations')
         .addColumn('event_id', 'text', (c) => c.notNull().references('events.id').onDelete('cascade'))
         .addColumn('language', 'text', (c) => c.notNull())
         .addColumn('event_name', 'text', (c) => c.notNull())
@@ -259,7 +294,8 @@ export function initialSchema(adapter: DialectAdapter): Migration {
         .addPrimaryKeyConstraint('event_translations_pk', ['event_id', 'language'])
         .execute();
 
-      await adapter.autoId(s.createTable('event_tickets'))
+      await adapter
+        .autoId(s.createTable('event_tickets'))
         .addColumn('event_id', 'text', (c) => c.notNull().references('events.id').onDelete('cascade'))
         .addColumn('ticket_type', 'text', (c) => c.notNull())
         .addColumn('ticket_name', 'text', (c) => c.notNull())
@@ -275,7 +311,8 @@ export function initialSchema(adapter: DialectAdapter): Migration {
         .execute();
       await s.createIndex('event_tickets_event').on('event_tickets').columns(['event_id', 'id']).execute();
 
-      await adapter.autoId(s.createTable('event_sessions'))
+      await adapter
+        .autoId(s.createTable('event_sessions'))
         .addColumn('event_id', 'text', (c) => c.notNull().references('events.id').onDelete('cascade'))
         .addColumn('position', 'integer', (c) => c.notNull())
         .addColumn('title', 'text', (c) => c.notNull())
@@ -285,7 +322,8 @@ export function initialSchema(adapter: DialectAdapter): Migration {
         .execute();
       await s.createIndex('event_sessions_event').on('event_sessions').columns(['event_id', 'position']).execute();
 
-      await adapter.autoId(s.createTable('event_faqs'))
+      await adapter
+        .autoId(s.createTable('event_faqs'))
         .addColumn('event_id', 'text', (c) => c.notNull().references('events.id').onDelete('cascade'))
         .addColumn('position', 'integer', (c) => c.notNull())
         .addColumn('question', 'text', (c) => c.notNull())
@@ -293,7 +331,8 @@ export function initialSchema(adapter: DialectAdapter): Migration {
         .execute();
       await s.createIndex('event_faqs_event').on('event_faqs').columns(['event_id', 'position']).execute();
 
-      await adapter.autoId(s.createTable('event_hosts'))
+      await adapter
+        .autoId(s.createTable('event_hosts'))
         .addColumn('event_id', 'text', (c) => c.notNull().references('events.id').onDelete('cascade'))
         .addColumn('position', 'integer', (c) => c.notNull())
         .addColumn('host_type', 'text', (c) => c.notNull())
@@ -303,22 +342,25 @@ export function initialSchema(adapter: DialectAdapter): Migration {
         .execute();
       await s.createIndex('event_hosts_event').on('event_hosts').columns(['event_id', 'position']).execute();
 
-      await s.createTable('code_entries')
+      await s
+        .createTable('code_entries')
         .addColumn('catalog', 'text', (c) => c.notNull())
         .addColumn('code', 'text', (c) => c.notNull())
         .addColumn('position', 'integer', (c) => c.notNull())
         .addPrimaryKeyConstraint('code_entries_pk', ['catalog', 'code'])
         .execute();
 
-      await s.createTable('code_labels')
+      await s
+        .createTable('code_labels')
         .addColumn('catalog', 'text', (c) => c.notNull())
         .addColumn('code', 'text', (c) => c.notNull())
         .addColumn('locale', 'text', (c) => c.notNull())
         .addColumn('display_name', 'text', (c) => c.notNull())
         .addPrimaryKeyConstraint('code_labels_pk', ['catalog', 'code', 'locale'])
-        .addForeignKeyConstraint('code_labels_entry', ['catalog', 'code'], 'code_entries', ['catalog', 'code'], (fk) => fk.onDelete('cascade'))
+        .addForeignKeyConstraint('code_labels_entry', ['catalog', 'code'], 'code_entries', ['catalog', 'code'], (fk) =>
+          fk.onDelete('cascade'),
+        )
         .execute();
-
     },
   };
 }

@@ -12,12 +12,14 @@ export function seedCodeCatalogs(): Migration {
       const db = anyDb as unknown as Kysely<DB>;
       for (const catalog of CATALOG_NAMES) {
         const entries = CATALOG_DATA[catalog];
-        await db.insertInto('code_entries')
+        await db
+          .insertInto('code_entries')
           .values(entries.map(([code], position) => ({ catalog, code, position })))
           .execute();
         const labels = entries.flatMap(([code, line]) => {
           const names = line.split('|');
-          if (names.length !== LOCALES.length) throw new Error(`Catalog ${catalog} code ${code} has ${names.length} labels`);
+          if (names.length !== LOCALES.length)
+            throw new Error(`Catalog ${catalog} code ${code} has ${names.length} labels`);
           return LOCALES.map((locale, i) => ({ catalog, code, locale, display_name: names[i]! }));
         });
         await db.insertInto('code_labels').values(labels).execute();

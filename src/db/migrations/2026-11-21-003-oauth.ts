@@ -9,7 +9,8 @@ export function oauthSchema(): Migration {
     async up(db: Kysely<unknown>) {
       const s = db.schema;
 
-      await s.createTable('oauth_clients')
+      await s
+        .createTable('oauth_clients')
         .addColumn('client_id', 'text', (c) => c.primaryKey())
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('secret_hash', 'text')
@@ -19,7 +20,8 @@ export function oauthSchema(): Migration {
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
         .execute();
 
-      await s.createTable('oauth_signing_keys')
+      await s
+        .createTable('oauth_signing_keys')
         .addColumn('kid', 'text', (c) => c.primaryKey())
         .addColumn('algorithm', 'text', (c) => c.notNull())
         .addColumn('public_jwk', 'text', (c) => c.notNull())
@@ -28,14 +30,16 @@ export function oauthSchema(): Migration {
         .addColumn('retired_at', 'bigint')
         .execute();
 
-      await s.createTable('login_sessions')
+      await s
+        .createTable('login_sessions')
         .addColumn('id_hash', 'text', (c) => c.primaryKey())
         .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('expires_at', 'bigint', (c) => c.notNull())
         .execute();
 
-      await s.createTable('oauth_consents')
+      await s
+        .createTable('oauth_consents')
         .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
         .addColumn('client_id', 'text', (c) => c.notNull().references('oauth_clients.client_id').onDelete('cascade'))
         .addColumn('scopes', 'text', (c) => c.notNull())
@@ -43,7 +47,8 @@ export function oauthSchema(): Migration {
         .addPrimaryKeyConstraint('oauth_consents_pk', ['user_id', 'client_id'])
         .execute();
 
-      await s.createTable('oauth_grants')
+      await s
+        .createTable('oauth_grants')
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
         .addColumn('client_id', 'text', (c) => c.notNull().references('oauth_clients.client_id').onDelete('cascade'))
@@ -53,7 +58,8 @@ export function oauthSchema(): Migration {
         .addColumn('revoked_reason', 'text')
         .execute();
 
-      await s.createTable('oauth_authorization_codes')
+      await s
+        .createTable('oauth_authorization_codes')
         .addColumn('code_hash', 'text', (c) => c.primaryKey())
         .addColumn('client_id', 'text', (c) => c.notNull().references('oauth_clients.client_id').onDelete('cascade'))
         .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
@@ -66,7 +72,8 @@ export function oauthSchema(): Migration {
         .addColumn('grant_id', 'text')
         .execute();
 
-      await s.createTable('oauth_refresh_tokens')
+      await s
+        .createTable('oauth_refresh_tokens')
         .addColumn('token_hash', 'text', (c) => c.primaryKey())
         .addColumn('grant_id', 'text', (c) => c.notNull().references('oauth_grants.id').onDelete('cascade'))
         .addColumn('created_at', 'bigint', (c) => c.notNull())

@@ -5,14 +5,16 @@ import type { DialectAdapter } from '../dialects/dialect-adapter.js';
 export function writesSchema(adapter: DialectAdapter): Migration {
   return {
     async up(db: Kysely<unknown>) {
-      await db.schema.createTable('media_objects')
+      await db.schema
+        .createTable('media_objects')
         .addColumn('media_key', 'text', (c) => c.primaryKey())
         .addColumn('content_type', 'text', (c) => c.notNull())
         .addColumn('bytes', adapter.name === 'postgres' ? 'bytea' : 'blob', (c) => c.notNull())
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .execute();
 
-      await db.schema.createTable('idempotency_keys')
+      await db.schema
+        .createTable('idempotency_keys')
         .addColumn('scope', 'text', (c) => c.notNull())
         .addColumn('idempotency_key', 'text', (c) => c.notNull())
         .addColumn('request_hash', 'text', (c) => c.notNull())

@@ -8,7 +8,8 @@ import { sql, type Kysely, type Migration } from 'kysely';
 export function searchCacheVersions(): Migration {
   return {
     async up(db: Kysely<unknown>) {
-      await db.schema.createTable('data_versions')
+      await db.schema
+        .createTable('data_versions')
         .addColumn('name', 'text', (c) => c.primaryKey())
         .addColumn('version', 'bigint', (c) => c.notNull())
         .execute();

@@ -8,8 +8,11 @@ import type { Kysely, Migration } from 'kysely';
 export function jobFilterIndex(): Migration {
   return {
     async up(db: Kysely<unknown>) {
-      await db.schema.createIndex('jobs_hiring_filters').on('jobs')
-        .columns(['status', 'job_category', 'work_type', 'start_at', 'end_at', 'company_id']).execute();
+      await db.schema
+        .createIndex('jobs_hiring_filters')
+        .on('jobs')
+        .columns(['status', 'job_category', 'work_type', 'start_at', 'end_at', 'company_id'])
+        .execute();
     },
   };
 }

@@ -12,7 +12,8 @@ export const DATA_VERSION_SLOTS = 16;
 export function dataVersionSlots(): Migration {
   return {
     async up(db: Kysely<unknown>) {
-      await db.schema.createTable('data_version_slots')
+      await db.schema
+        .createTable('data_version_slots')
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('slot', 'integer', (c) => c.notNull())
         .addColumn('version', 'bigint', (c) => c.notNull())
@@ -22,7 +23,9 @@ export function dataVersionSlots(): Migration {
         for (let slot = 0; slot < DATA_VERSION_SLOTS; slot++) {
           // Slot 0 carries the old single version on, so a version never goes back.
           await sql`INSERT INTO data_version_slots (name, slot, version)
-            SELECT ${name}, ${slot}, ${slot === 0 ? sql`version` : sql`0`} FROM data_versions WHERE name = ${name}`.execute(db);
+            SELECT ${name}, ${slot}, ${slot === 0 ? sql`version` : sql`0`} FROM data_versions WHERE name = ${name}`.execute(
+            db,
+          );
         }
       }
       await db.schema.dropTable('data_versions').execute();

@@ -13,7 +13,8 @@ export function boundedSearchIndex(): Migration {
       await db.schema.createIndex('posts_search_key').unique().on('posts').column('search_key').execute();
       await db.schema.alterTable('jobs').addColumn('search_key', 'bigint').execute();
       await db.schema.createIndex('jobs_search_key').unique().on('jobs').column('search_key').execute();
-      await db.schema.createTable('search_sweeps')
+      await db.schema
+        .createTable('search_sweeps')
         .addColumn('name', 'text', (c) => c.primaryKey())
         .addColumn('swept_at', 'bigint', (c) => c.notNull())
         .execute();

@@ -4,7 +4,10 @@ import type { Kysely, Migration } from 'kysely';
 export function jobSettingTypes(): Migration {
   return {
     async up(db: Kysely<unknown>) {
-      await db.schema.alterTable('job_settings').addColumn('setting_type', 'text', (c) => c.notNull().defaultTo('CUSTOM')).execute();
+      await db.schema
+        .alterTable('job_settings')
+        .addColumn('setting_type', 'text', (c) => c.notNull().defaultTo('CUSTOM'))
+        .execute();
     },
   };
 }

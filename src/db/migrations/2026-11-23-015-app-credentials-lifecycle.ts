@@ -11,7 +11,10 @@ export function appCredentialsLifecycle(adapter: DialectAdapter): Migration {
   return {
     async up(db: Kysely<unknown>) {
       await db.schema.alterTable('app_keys').addColumn('expires_at', 'bigint').execute();
-      await db.schema.alterTable('apps').addColumn('description', 'text', (c) => c.notNull().defaultTo('')).execute();
+      await db.schema
+        .alterTable('apps')
+        .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
+        .execute();
       await db.schema.alterTable('apps').addColumn('homepage_url', 'text').execute();
       await db.schema.alterTable('apps').addColumn('privacy_url', 'text').execute();
       await db.schema.alterTable('apps').addColumn('deleted_at', 'bigint').execute();
@@ -19,7 +22,8 @@ export function appCredentialsLifecycle(adapter: DialectAdapter): Migration {
       await db.schema.alterTable('oauth_clients').addColumn('previous_secret_hash', 'text').execute();
       await db.schema.alterTable('oauth_clients').addColumn('previous_secret_expires_at', 'bigint').execute();
       await db.schema.createIndex('oauth_clients_app').on('oauth_clients').column('app_id').execute();
-      await adapter.autoId(db.schema.createTable('app_audit') as never)
+      await adapter
+        .autoId(db.schema.createTable('app_audit') as never)
         .addColumn('app_id', 'bigint', (c) => c.notNull())
         // null: the operator CLI
         .addColumn('actor_user_id', 'bigint')
@@ -29,7 +33,8 @@ export function appCredentialsLifecycle(adapter: DialectAdapter): Migration {
         .execute();
       await db.schema.createIndex('app_audit_app').on('app_audit').columns(['app_id', 'created_at']).execute();
       // Calls per app and minute, by operation and status class (the console's usage page); 429s apart.
-      await db.schema.createTable('app_usage')
+      await db.schema
+        .createTable('app_usage')
         .addColumn('app_id', 'bigint', (c) => c.notNull())
         .addColumn('minute', 'bigint', (c) => c.notNull())
         .addColumn('operation', 'text', (c) => c.notNull())

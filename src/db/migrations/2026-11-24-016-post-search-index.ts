@@ -11,20 +11,26 @@ import type { DialectAdapter } from '../dialects/dialect-adapter.js';
 export function postSearchIndex(adapter: DialectAdapter): Migration {
   return {
     async up(db: Kysely<unknown>) {
-      await adapter.autoId(db.schema.createTable('search_changes') as never)
+      await adapter
+        .autoId(db.schema.createTable('search_changes') as never)
         .addColumn('kind', 'text', (c) => c.notNull())
         .addColumn('doc_id', 'bigint', (c) => c.notNull())
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .execute();
       // The log's state: `epoch` names this database to the index copies instances save (a copy made from
       // another database is never loaded); below `pruned_below` the log's rows have been deleted.
-      await db.schema.createTable('search_log_state')
+      await db.schema
+        .createTable('search_log_state')
         .addColumn('name', 'text', (c) => c.primaryKey())
         .addColumn('value', 'text', (c) => c.notNull())
         .execute();
-      await db.insertInto('search_log_state' as never).values([
-        { name: 'epoch', value: randomBytes(16).toString('hex') }, { name: 'pruned_below', value: '0' },
-      ] as never).execute();
+      await db
+        .insertInto('search_log_state' as never)
+        .values([
+          { name: 'epoch', value: randomBytes(16).toString('hex') },
+          { name: 'pruned_below', value: '0' },
+        ] as never)
+        .execute();
       await sql`DROP TABLE IF EXISTS post_search`.execute(db);
     },
   };

@@ -12,7 +12,8 @@ export function jobSearchIndex(): Migration {
       for (const table of ['post_search', 'job_search', 'job_search_popular', 'search_sweeps']) {
         await sql`DROP TABLE IF EXISTS ${sql.table(table)}`.execute(db);
       }
-      for (const index of ['jobs_search_key', 'jobs_popularity_key', 'posts_search_key']) await db.schema.dropIndex(index).ifExists().execute();
+      for (const index of ['jobs_search_key', 'jobs_popularity_key', 'posts_search_key'])
+        await db.schema.dropIndex(index).ifExists().execute();
       await db.schema.alterTable('jobs').dropColumn('search_key').execute();
       await db.schema.alterTable('jobs').dropColumn('popularity_key').execute();
       await db.schema.alterTable('posts').dropColumn('search_key').execute();

@@ -8,7 +8,8 @@ import type { Kysely, Migration } from 'kysely';
 export function consoleReveals(): Migration {
   return {
     async up(db: Kysely<unknown>) {
-      await db.schema.createTable('console_reveals')
+      await db.schema
+        .createTable('console_reveals')
         .addColumn('id_hash', 'text', (c) => c.primaryKey())
         .addColumn('user_id', 'bigint', (c) => c.notNull())
         .addColumn('app_id', 'bigint', (c) => c.notNull())

@@ -10,19 +10,38 @@ import type { DB } from '../schema.js';
  */
 export const CODE_RENAMES = {
   'job-categories': {
-    SOFTWARE_ENGINEERING: 'dev', DATA_AI: 'dataAi', PRODUCT_MANAGEMENT: 'product', DESIGN: 'designUX', MARKETING: 'marketingPr',
-    SALES: 'sales', FINANCE: 'finance', HUMAN_RESOURCES: 'hr', OPERATIONS: 'manage', CUSTOMER_SUCCESS: 'customerService',
-    LEGAL: 'legal', MEDIA_CONTENT: 'media',
+    SOFTWARE_ENGINEERING: 'dev',
+    DATA_AI: 'dataAi',
+    PRODUCT_MANAGEMENT: 'product',
+    DESIGN: 'designUX',
+    MARKETING: 'marketingPr',
+    SALES: 'sales',
+    FINANCE: 'finance',
+    HUMAN_RESOURCES: 'hr',
+    OPERATIONS: 'manage',
+    CUSTOMER_SUCCESS: 'customerService',
+    LEGAL: 'legal',
+    MEDIA_CONTENT: 'media',
   },
   'employment-types': { CONTRACT: 'FIXED_TERM', PART_TIME: 'FIXED_TERM', FREELANCE: 'FREELANCER' },
   'job-industries': {
-    FINANCE_FINTECH: 'FIN_FINTECH', COMMERCE_RETAIL: 'DIST_SALES', MANUFACTURING: 'MFG_ETC', HEALTHCARE: 'MEDICAL_BIO',
-    EDUCATION: 'SERVICE_EDUCATION', MOBILITY_LOGISTICS: 'DIST_LOGISTICS',
+    FINANCE_FINTECH: 'FIN_FINTECH',
+    COMMERCE_RETAIL: 'DIST_SALES',
+    MANUFACTURING: 'MFG_ETC',
+    HEALTHCARE: 'MEDICAL_BIO',
+    EDUCATION: 'SERVICE_EDUCATION',
+    MOBILITY_LOGISTICS: 'DIST_LOGISTICS',
   },
   'event-categories': { MEETUP: 'NETWORKING', WORKSHOP: 'CONFERENCE', WEBINAR: 'CONFERENCE', HIRING_EVENT: 'FAIR' },
   'event-subjects': {
-    DEVELOPMENT: 'TECHNOLOGY', DATA: 'TECHNOLOGY', AI: 'TECHNOLOGY', DESIGN: 'PRODUCT', MARKETING: 'BUSINESS', CAREER: 'BUSINESS',
-    STARTUP: 'BUSINESS', LEADERSHIP: 'BUSINESS',
+    DEVELOPMENT: 'TECHNOLOGY',
+    DATA: 'TECHNOLOGY',
+    AI: 'TECHNOLOGY',
+    DESIGN: 'PRODUCT',
+    MARKETING: 'BUSINESS',
+    CAREER: 'BUSINESS',
+    STARTUP: 'BUSINESS',
+    LEADERSHIP: 'BUSINESS',
   },
 } as const satisfies Partial<Record<(typeof CATALOG_NAMES)[number], Record<string, string>>>;
 
@@ -44,12 +63,21 @@ export async function replaceCatalogs(db: Kysely<DB>): Promise<void> {
   await db.deleteFrom('code_entries').execute();
   for (const catalog of CATALOG_NAMES) {
     const entries = CATALOG_DATA[catalog];
-    await db.insertInto('code_entries').values(entries.map(([code], position) => ({ catalog, code, position }))).execute();
-    await db.insertInto('code_labels').values(entries.flatMap(([code, line]) => {
-      const names = line.split('|');
-      if (names.length !== LOCALES.length) throw new Error(`Catalog ${catalog} code ${code} has ${names.length} labels`);
-      return LOCALES.map((locale, i) => ({ catalog, code, locale, display_name: names[i]! }));
-    })).execute();
+    await db
+      .insertInto('code_entries')
+      .values(entries.map(([code], position) => ({ catalog, code, position })))
+      .execute();
+    await db
+      .insertInto('code_labels')
+      .values(
+        entries.flatMap(([code, line]) => {
+          const names = line.split('|');
+          if (names.length !== LOCALES.length)
+            throw new Error(`Catalog ${catalog} code ${code} has ${names.length} labels`);
+          return LOCALES.map((locale, i) => ({ catalog, code, locale, display_name: names[i]! }));
+        }),
+      )
+      .execute();
   }
 }
 
@@ -67,15 +95,21 @@ export function realServiceCodes(): Migration {
       for (const { catalog, table, column, key } of STORED) {
         for (const [from, to] of Object.entries(CODE_RENAMES[catalog])) {
           if (key === null) {
-            await sql`UPDATE ${sql.table(table)} SET ${sql.ref(column)} = ${to} WHERE ${sql.ref(column)} = ${from}`.execute(db);
+            await sql`UPDATE ${sql.table(table)} SET ${sql.ref(column)} = ${to} WHERE ${sql.ref(column)} = ${from}`.execute(
+              db,
+            );
             continue;
           }
           await sql`INSERT INTO ${sql.table(table)} (${sql.ref(key)}, ${sql.ref(column)})
-            SELECT ${sql.ref(key)}, ${to} FROM ${sql.table(table)} WHERE ${sql.ref(column)} = ${from} ON CONFLICT DO NOTHING`.execute(db);
+            SELECT ${sql.ref(key)}, ${to} FROM ${sql.table(table)} WHERE ${sql.ref(column)} = ${from} ON CONFLICT DO NOTHING`.execute(
+            db,
+          );
           await sql`DELETE FROM ${sql.table(table)} WHERE ${sql.ref(column)} = ${from}`.execute(db);
         }
       }
-      await sql`UPDATE search_log_state SET value = ${randomBytes(16).toString('hex')} WHERE name = 'epoch'`.execute(db);
+      await sql`UPDATE search_log_state SET value = ${randomBytes(16).toString('hex')} WHERE name = 'epoch'`.execute(
+        db,
+      );
       await sql`UPDATE data_version_slots SET version = version + 1`.execute(db);
     },
   };

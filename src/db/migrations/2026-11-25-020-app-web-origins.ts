@@ -8,7 +8,10 @@ import type { Kysely, Migration } from 'kysely';
 export function appWebOrigins(): Migration {
   return {
     async up(db: Kysely<unknown>) {
-      await db.schema.alterTable('apps').addColumn('web_origins', 'text', (c) => c.notNull().defaultTo('[]')).execute();
+      await db.schema
+        .alterTable('apps')
+        .addColumn('web_origins', 'text', (c) => c.notNull().defaultTo('[]'))
+        .execute();
     },
   };
 }

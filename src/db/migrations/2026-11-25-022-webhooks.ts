@@ -13,7 +13,8 @@ import { sql, type Kysely, type Migration } from 'kysely';
 export function webhooks(): Migration {
   return {
     async up(db: Kysely<unknown>) {
-      await db.schema.createTable('webhook_endpoints')
+      await db.schema
+        .createTable('webhook_endpoints')
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('app_id', 'bigint', (c) => c.notNull())
         .addColumn('url', 'text', (c) => c.notNull())
@@ -31,7 +32,8 @@ export function webhooks(): Migration {
         .addColumn('lease_until', 'bigint', (c) => c.notNull().defaultTo(0))
         .execute();
       await db.schema.createIndex('webhook_endpoints_app').on('webhook_endpoints').column('app_id').execute();
-      await db.schema.createTable('webhook_deliveries')
+      await db.schema
+        .createTable('webhook_deliveries')
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('endpoint_id', 'text', (c) => c.notNull().references('webhook_endpoints.id').onDelete('cascade'))
         .addColumn('position', 'bigint', (c) => c.notNull())
@@ -52,10 +54,15 @@ export function webhooks(): Migration {
       // The pending deliveries of an endpoint by resource, in order: a delivery waits for the earlier ones of its resource.
       // The only partial index on pending deliveries: the due ones are read through it, each checked against the first
       // of its resource (src/modules/webhooks/dispatcher.ts, firstOfResource).
-      await db.schema.createIndex('webhook_deliveries_pending').on('webhook_deliveries').columns(['endpoint_id', 'resource_key', 'position'])
-        .where(sql.ref('state'), '=', 'pending').execute();
+      await db.schema
+        .createIndex('webhook_deliveries_pending')
+        .on('webhook_deliveries')
+        .columns(['endpoint_id', 'resource_key', 'position'])
+        .where(sql.ref('state'), '=', 'pending')
+        .execute();
       await db.schema.createIndex('webhook_deliveries_by_time').on('webhook_deliveries').column('created_at').execute();
-      await db.schema.createTable('webhook_attempts')
+      await db.schema
+        .createTable('webhook_attempts')
         .addColumn('delivery_id', 'text', (c) => c.notNull().references('webhook_deliveries.id').onDelete('cascade'))
         .addColumn('number', 'integer', (c) => c.notNull())
         .addColumn('attempted_at', 'bigint', (c) => c.notNull())

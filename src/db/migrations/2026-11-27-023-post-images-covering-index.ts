@@ -12,9 +12,15 @@ export function postImagesCoveringIndex(adapter: DialectAdapter): Migration {
   return {
     async up(db: Kysely<unknown>) {
       if (adapter.name === 'postgres') {
-        await sql`CREATE INDEX post_images_post_items ON post_images (post_id, position) INCLUDE (id, media_key, width, height)`.execute(db);
+        await sql`CREATE INDEX post_images_post_items ON post_images (post_id, position) INCLUDE (id, media_key, width, height)`.execute(
+          db,
+        );
       } else {
-        await db.schema.createIndex('post_images_post_items').on('post_images').columns(['post_id', 'position', 'media_key', 'width', 'height']).execute();
+        await db.schema
+          .createIndex('post_images_post_items')
+          .on('post_images')
+          .columns(['post_id', 'position', 'media_key', 'width', 'height'])
+          .execute();
       }
       await db.schema.dropIndex('post_images_post').execute();
     },

@@ -11,8 +11,14 @@ import type { DialectAdapter } from '../dialects/dialect-adapter.js';
 export function jobCodesInRow(adapter: DialectAdapter): Migration {
   return {
     async up(db: Kysely<unknown>) {
-      await db.schema.alterTable('jobs').addColumn('seniorities', 'text', (c) => c.notNull().defaultTo('')).execute();
-      await db.schema.alterTable('jobs').addColumn('employment_types', 'text', (c) => c.notNull().defaultTo('')).execute();
+      await db.schema
+        .alterTable('jobs')
+        .addColumn('seniorities', 'text', (c) => c.notNull().defaultTo(''))
+        .execute();
+      await db.schema
+        .alterTable('jobs')
+        .addColumn('employment_types', 'text', (c) => c.notNull().defaultTo(''))
+        .execute();
       // Both engines order an aggregate's values inside it (SQLite since 3.44); catalog order is code_entries'.
       const codes = (table: string, column: string, catalog: string) => sql`COALESCE((
         SELECT ${adapter.name === 'postgres' ? sql`string_agg` : sql`group_concat`}(x.${sql.ref(column)}, ',' ORDER BY ce.position, x.${sql.ref(column)})

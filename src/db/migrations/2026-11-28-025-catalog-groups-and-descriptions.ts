@@ -1,5 +1,12 @@
 import type { Kysely, Migration } from 'kysely';
-import { CATALOG_DATA, CATALOG_NAMES, CODE_DESCRIPTIONS, INDUSTRY_GROUPS, LOCALES, industryGroupOf } from '../../shared/catalogs-2026-11-28.js';
+import {
+  CATALOG_DATA,
+  CATALOG_NAMES,
+  CODE_DESCRIPTIONS,
+  INDUSTRY_GROUPS,
+  LOCALES,
+  industryGroupOf,
+} from '../../shared/catalogs-2026-11-28.js';
 import type { DB } from '../schema.js';
 
 const EMPTY = LOCALES.map(() => '').join('|');
@@ -21,14 +28,36 @@ export async function writeCatalogs(db: Kysely<DB>): Promise<void> {
     const groups = catalog === 'job-industries' ? INDUSTRY_GROUPS : [];
     const entries = [
       ...groups.map(([code, labels], position) => ({ code, labels, position, parent: null })),
-      ...CATALOG_DATA[catalog].map(([code, labels], position) => ({ code, labels, position, parent: groups.length > 0 ? industryGroupOf(code) : null })),
+      ...CATALOG_DATA[catalog].map(([code, labels], position) => ({
+        code,
+        labels,
+        position,
+        parent: groups.length > 0 ? industryGroupOf(code) : null,
+      })),
     ];
-    await db.insertInto('code_entries').values(entries.map(({ code, position, parent }) => ({ catalog, code, position, parent }))).execute();
-    await db.insertInto('code_labels').values(entries.flatMap(({ code, labels }) => {
-      const names = split(labels, `Catalog ${catalog} code ${code}`);
-      const descriptions = split(CODE_DESCRIPTIONS[catalog]?.[code] ?? EMPTY, `The description of ${catalog} code ${code}`);
-      return LOCALES.map((locale, i) => ({ catalog, code, locale, display_name: names[i]!, description: descriptions[i]! }));
-    })).execute();
+    await db
+      .insertInto('code_entries')
+      .values(entries.map(({ code, position, parent }) => ({ catalog, code, position, parent })))
+      .execute();
+    await db
+      .insertInto('code_labels')
+      .values(
+        entries.flatMap(({ code, labels }) => {
+          const names = split(labels, `Catalog ${catalog} code ${code}`);
+          const descriptions = split(
+            CODE_DESCRIPTIONS[catalog]?.[code] ?? EMPTY,
+            `The description of ${catalog} code ${code}`,
+          );
+          return LOCALES.map((locale, i) => ({
+            catalog,
+            code,
+            locale,
+            display_name: names[i]!,
+            description: descriptions[i]!,
+          }));
+        }),
+      )
+      .execute();
   }
 }
 
@@ -41,7 +70,10 @@ export function catalogGroupsAndDescriptions(): Migration {
     async up(anyDb: Kysely<unknown>) {
       const db = anyDb as unknown as Kysely<DB>;
       await db.schema.alterTable('code_entries').addColumn('parent', 'text').execute();
-      await db.schema.alterTable('code_labels').addColumn('description', 'text', (c) => c.notNull().defaultTo('')).execute();
+      await db.schema
+        .alterTable('code_labels')
+        .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
+        .execute();
       await writeCatalogs(db);
     },
   };

@@ -7,7 +7,11 @@ import type { Kysely, Migration } from 'kysely';
 export function changeEventsByResource(): Migration {
   return {
     async up(db: Kysely<unknown>) {
-      await db.schema.createIndex('change_events_by_resource').on('change_events').columns(['resource_type', 'resource_id']).execute();
+      await db.schema
+        .createIndex('change_events_by_resource')
+        .on('change_events')
+        .columns(['resource_type', 'resource_id'])
+        .execute();
     },
   };
 }

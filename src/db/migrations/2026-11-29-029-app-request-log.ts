@@ -9,7 +9,8 @@ import type { DialectAdapter } from '../dialects/dialect-adapter.js';
 export function appRequestLog(adapter: DialectAdapter): Migration {
   return {
     async up(db: Kysely<unknown>) {
-      await adapter.autoId(db.schema.createTable('app_requests') as never)
+      await adapter
+        .autoId(db.schema.createTable('app_requests') as never)
         .addColumn('app_id', 'bigint', (c) => c.notNull())
         .addColumn('at', 'bigint', (c) => c.notNull())
         .addColumn('operation', 'text', (c) => c.notNull())

@@ -8,7 +8,8 @@ import type { Kysely, Migration } from 'kysely';
 export function accountLinks(): Migration {
   return {
     async up(db: Kysely<unknown>) {
-      await db.schema.createTable('account_links')
+      await db.schema
+        .createTable('account_links')
         .addColumn('token_hash', 'text', (c) => c.primaryKey())
         .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
         .addColumn('purpose', 'text', (c) => c.notNull())

@@ -8,9 +8,16 @@ export function jobLocationAndSalary(): Migration {
   return {
     async up(db: Kysely<unknown>) {
       const columns: Array<[string, 'text' | 'double precision']> = [
-        ['location_country', 'text'], ['location_region', 'text'], ['location_locality', 'text'], ['location_address', 'text'],
-        ['location_latitude', 'double precision'], ['location_longitude', 'double precision'],
-        ['salary_min', 'double precision'], ['salary_max', 'double precision'], ['salary_currency', 'text'], ['salary_period', 'text'],
+        ['location_country', 'text'],
+        ['location_region', 'text'],
+        ['location_locality', 'text'],
+        ['location_address', 'text'],
+        ['location_latitude', 'double precision'],
+        ['location_longitude', 'double precision'],
+        ['salary_min', 'double precision'],
+        ['salary_max', 'double precision'],
+        ['salary_currency', 'text'],
+        ['salary_period', 'text'],
       ];
       for (const [name, type] of columns) await db.schema.alterTable('jobs').addColumn(name, type).execute();
     },

@@ -15,18 +15,35 @@ const LINK_LIFETIME_MS: Record<LinkPurpose, number> = { reset: 30 * 60_000, veri
 /** A link's secret as it travels in a URL: 32 random bytes, base64url. */
 const SECRET = /^[A-Za-z0-9_-]{43}$/;
 
-export interface LinkHolder { userId: number; email: string }
+export interface LinkHolder {
+  userId: number;
+  email: string;
+}
 
 /** Marks a link that still works used, and says whose it was; null for one unknown, used or expired. */
-async function used(trx: Transaction<DB>, secret: string, purpose: LinkPurpose, now: number): Promise<LinkHolder | null> {
-  const link = await trx.updateTable('account_links').set({ used_at: now })
-    .where('token_hash', '=', hashSecret(secret)).where('purpose', '=', purpose).where('used_at', 'is', null).where('expires_at', '>', now)
-    .returning(['user_id', 'email']).executeTakeFirst();
+async function used(
+  trx: Transaction<DB>,
+  secret: string,
+  purpose: LinkPurpose,
+  now: number,
+): Promise<LinkHolder | null> {
+  const link = await trx
+    .updateTable('account_links')
+    .set({ used_at: now })
+    .where('token_hash', '=', hashSecret(secret))
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning(['user_id', 'email'])
+    .executeTakeFirst();
   return link ? { userId: Number(link.user_id), email: link.email } : null;
 }
 
 export class AccountLinks {
-  constructor(private readonly db: Kysely<DB>, private readonly clock: () => number) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly clock: () => number,
+  ) {}
 
   /** A new link of `purpose` for the account at `email`; returns its secret (for the mail, never stored). */
   async issue(userId: number, email: string, purpose: LinkPurpose): Promise<string> {
@@ -34,9 +51,18 @@ export class AccountLinks {
     const now = this.clock();
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('account_links').where('user_id', '=', userId).where('purpose', '=', purpose).execute();
-      await trx.insertInto('account_links').values({
-        token_hash: hashSecret(secret), user_id: userId, purpose, email, created_at: now, expires_at: now + LINK_LIFETIME_MS[purpose], used_at: null,
-      }).execute();
+      await trx
+        .insertInto('account_links')
+        .values({
+          token_hash: hashSecret(secret),
+          user_id: userId,
+          purpose,
+          email,
+          created_at: now,
+          expires_at: now + LINK_LIFETIME_MS[purpose],
+          used_at: null,
+        })
+        .execute();
     });
     return secret;
   }
@@ -44,9 +70,14 @@ export class AccountLinks {
   /** Whom a link that still works belongs to, without using it (the page that asks for the new password). */
   async holder(secret: string | undefined, purpose: LinkPurpose): Promise<LinkHolder | null> {
     if (!secret || !SECRET.test(secret)) return null;
-    const row = await this.db.selectFrom('account_links').select(['user_id', 'email'])
-      .where('token_hash', '=', hashSecret(secret)).where('purpose', '=', purpose)
-      .where('used_at', 'is', null).where('expires_at', '>', this.clock()).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('account_links')
+      .select(['user_id', 'email'])
+      .where('token_hash', '=', hashSecret(secret))
+      .where('purpose', '=', purpose)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', this.clock())
+      .executeTakeFirst();
     return row ? { userId: Number(row.user_id), email: row.email } : null;
   }
 
@@ -59,16 +90,29 @@ export class AccountLinks {
    * confirmed, whoever made it may not have owned the address: `neverConfirmed` runs in the same transaction, before
    * the account is marked confirmed, to end every credential made before (the console's `endCredentialsOfAccount`).
    */
-  async resetPassword<T>(secret: string | undefined, passwordHash: string, neverConfirmed: (trx: Transaction<DB>, userId: number, now: number) => Promise<T>): Promise<(LinkHolder & { ended: T | null }) | null> {
+  async resetPassword<T>(
+    secret: string | undefined,
+    passwordHash: string,
+    neverConfirmed: (trx: Transaction<DB>, userId: number, now: number) => Promise<T>,
+  ): Promise<(LinkHolder & { ended: T | null }) | null> {
     if (!secret || !SECRET.test(secret)) return null;
     const now = this.clock();
     return this.db.transaction().execute(async (trx) => {
       const link = await used(trx, secret, 'reset', now);
       if (!link) return null;
       const { userId } = link;
-      const user = await trx.selectFrom('users').select(['email', 'email_verified']).where('id', '=', userId).where('disabled_at', 'is', null).executeTakeFirst();
+      const user = await trx
+        .selectFrom('users')
+        .select(['email', 'email_verified'])
+        .where('id', '=', userId)
+        .where('disabled_at', 'is', null)
+        .executeTakeFirst();
       if (!user) return null;
-      await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', userId).execute();
+      await trx
+        .updateTable('users')
+        .set({ password_hash: passwordHash, updated_at: now })
+        .where('id', '=', userId)
+        .execute();
       await trx.deleteFrom('login_sessions').where('user_id', '=', userId).execute();
       const ended = user.email_verified ? null : await neverConfirmed(trx, userId, now);
       // The mail reached the account's address only while the address is still the one the link was sent to.
@@ -87,8 +131,12 @@ export class AccountLinks {
     return this.db.transaction().execute(async (trx) => {
       const link = await used(trx, secret, 'verify', now);
       if (!link) return null;
-      const confirmed = await trx.updateTable('users').set({ email_verified: 1, updated_at: now })
-        .where('id', '=', link.userId).where('email', '=', link.email).executeTakeFirst();
+      const confirmed = await trx
+        .updateTable('users')
+        .set({ email_verified: 1, updated_at: now })
+        .where('id', '=', link.userId)
+        .where('email', '=', link.email)
+        .executeTakeFirst();
       return Number(confirmed.numUpdatedRows) === 1 ? link : null;
     });
   }

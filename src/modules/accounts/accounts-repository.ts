@@ -24,22 +24,29 @@ export interface NewCompany {
 
 /** Users, companies, roles, apps and app keys: all the SQL of the accounts area. */
 export class AccountsRepository {
-  constructor(private readonly db: Kysely<DB>, private readonly clock: () => number) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly clock: () => number,
+  ) {}
 
   async createUser(user: NewUser): Promise<number> {
     const now = this.clock();
-    const row = await this.db.insertInto('users').values({
-      email: user.email.toLowerCase(),
-      email_verified: user.emailVerified === false ? 0 : 1,
-      password_hash: user.passwordHash,
-      name: user.name,
-      handle: user.handle,
-      image_url: user.imageUrl ?? null,
-      certificated: user.certificated ? 1 : 0,
-      locale: user.locale ?? 'ko',
-      created_at: now,
-      updated_at: now,
-    }).returning('id').executeTakeFirstOrThrow();
+    const row = await this.db
+      .insertInto('users')
+      .values({
+        email: user.email.toLowerCase(),
+        email_verified: user.emailVerified === false ? 0 : 1,
+        password_hash: user.passwordHash,
+        name: user.name,
+        handle: user.handle,
+        image_url: user.imageUrl ?? null,
+        certificated: user.certificated ? 1 : 0,
+        locale: user.locale ?? 'ko',
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return row.id;
   }
 
@@ -52,15 +59,19 @@ export class AccountsRepository {
   }
 
   async createCompany(company: NewCompany): Promise<number> {
-    const row = await this.db.insertInto('companies').values({
-      handle: company.handle,
-      name: company.name,
-      industry: company.industry,
-      size: company.size,
-      logo_url: company.logoUrl ?? null,
-      certificated: company.certificated ? 1 : 0,
-      created_at: this.clock(),
-    }).returning('id').executeTakeFirstOrThrow();
+    const row = await this.db
+      .insertInto('companies')
+      .values({
+        handle: company.handle,
+        name: company.name,
+        industry: company.industry,
+        size: company.size,
+        logo_url: company.logoUrl ?? null,
+        certificated: company.certificated ? 1 : 0,
+        created_at: this.clock(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return row.id;
   }
 
@@ -86,46 +97,67 @@ export class AccountsRepository {
   }
 
   async grantCompanyRole(companyId: number, userId: number, role: string): Promise<void> {
-    await this.db.insertInto('company_roles')
+    await this.db
+      .insertInto('company_roles')
       .values({ company_id: companyId, user_id: userId, role, created_at: this.clock() })
       .onConflict((oc) => oc.doNothing())
       .execute();
   }
 
-  async grantResourceRole(grant: { userId: number; companyId: number; resourceType: string; resourceId: string; role: string }): Promise<void> {
-    await this.db.insertInto('resource_roles').values({
-      user_id: grant.userId,
-      company_id: grant.companyId,
-      resource_type: grant.resourceType,
-      resource_id: grant.resourceId,
-      role: grant.role,
-      created_at: this.clock(),
-    }).onConflict((oc) => oc.doNothing()).execute();
+  async grantResourceRole(grant: {
+    userId: number;
+    companyId: number;
+    resourceType: string;
+    resourceId: string;
+    role: string;
+  }): Promise<void> {
+    await this.db
+      .insertInto('resource_roles')
+      .values({
+        user_id: grant.userId,
+        company_id: grant.companyId,
+        resource_type: grant.resourceType,
+        resource_id: grant.resourceId,
+        role: grant.role,
+        created_at: this.clock(),
+      })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
   }
 
   async createApp(name: string, ownerUserId: number | null = null): Promise<number> {
-    const row = await this.db.insertInto('apps')
+    const row = await this.db
+      .insertInto('apps')
       .values({ name, owner_user_id: ownerUserId, created_at: this.clock() })
-      .returning('id').executeTakeFirstOrThrow();
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return row.id;
   }
 
   async addAppKey(appId: number, keyHash: string, keyHint: string): Promise<number> {
-    const row = await this.db.insertInto('app_keys')
+    const row = await this.db
+      .insertInto('app_keys')
       .values({ app_id: appId, key_hash: keyHash, key_hint: keyHint, created_at: this.clock(), revoked_at: null })
-      .returning('id').executeTakeFirstOrThrow();
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return row.id;
   }
 
   /** The key of `keyHash` if it is neither revoked nor past the end of a rotation's overlap at `now`. */
   /** Every web origin some app's key may be used from (CORS admits them; the key check holds each key to its own app's). */
   async appWebOrigins(): Promise<string[]> {
-    const rows = await this.db.selectFrom('apps').select('web_origins').where('deleted_at', 'is', null).where('web_origins', '<>', '[]').execute();
+    const rows = await this.db
+      .selectFrom('apps')
+      .select('web_origins')
+      .where('deleted_at', 'is', null)
+      .where('web_origins', '<>', '[]')
+      .execute();
     return [...new Set(rows.flatMap((r) => JSON.parse(r.web_origins) as string[]))];
   }
 
   async findActiveKey(keyHash: string, now: number) {
-    return this.db.selectFrom('app_keys')
+    return this.db
+      .selectFrom('app_keys')
       .innerJoin('apps', 'apps.id', 'app_keys.app_id')
       .select(['app_keys.id', 'app_keys.app_id', 'app_keys.expires_at', 'apps.web_origins'])
       .where('key_hash', '=', keyHash)
@@ -136,7 +168,8 @@ export class AccountsRepository {
 
   /** Revokes the key with this hash; its id, or null when no key still open has it. */
   async revokeKey(keyHash: string): Promise<number | null> {
-    const row = await this.db.updateTable('app_keys')
+    const row = await this.db
+      .updateTable('app_keys')
       .set({ revoked_at: this.clock() })
       .where('key_hash', '=', keyHash)
       .where('revoked_at', 'is', null)
@@ -146,13 +179,21 @@ export class AccountsRepository {
   }
 
   async setPassword(userId: number, passwordHash: string): Promise<void> {
-    await this.db.updateTable('users').set({ password_hash: passwordHash, updated_at: this.clock() }).where('id', '=', userId).execute();
+    await this.db
+      .updateTable('users')
+      .set({ password_hash: passwordHash, updated_at: this.clock() })
+      .where('id', '=', userId)
+      .execute();
   }
 
   // Listings and revocation for the operator CLI
 
   async listUsers() {
-    return this.db.selectFrom('users').select(['id', 'email', 'handle', 'name', 'created_at', 'disabled_at']).orderBy('id').execute();
+    return this.db
+      .selectFrom('users')
+      .select(['id', 'email', 'handle', 'name', 'created_at', 'disabled_at'])
+      .orderBy('id')
+      .execute();
   }
 
   async listCompanies() {
@@ -161,12 +202,22 @@ export class AccountsRepository {
 
   /** Company-wide and resource roles, of one company or all. */
   async listRoles(companyId?: number) {
-    let companyRoles = this.db.selectFrom('company_roles')
-      .innerJoin('users', 'users.id', 'company_roles.user_id').innerJoin('companies', 'companies.id', 'company_roles.company_id')
+    let companyRoles = this.db
+      .selectFrom('company_roles')
+      .innerJoin('users', 'users.id', 'company_roles.user_id')
+      .innerJoin('companies', 'companies.id', 'company_roles.company_id')
       .select(['users.email', 'companies.handle', 'company_roles.role']);
-    let resourceRoles = this.db.selectFrom('resource_roles')
-      .innerJoin('users', 'users.id', 'resource_roles.user_id').innerJoin('companies', 'companies.id', 'resource_roles.company_id')
-      .select(['users.email', 'companies.handle', 'resource_roles.role', 'resource_roles.resource_type', 'resource_roles.resource_id']);
+    let resourceRoles = this.db
+      .selectFrom('resource_roles')
+      .innerJoin('users', 'users.id', 'resource_roles.user_id')
+      .innerJoin('companies', 'companies.id', 'resource_roles.company_id')
+      .select([
+        'users.email',
+        'companies.handle',
+        'resource_roles.role',
+        'resource_roles.resource_type',
+        'resource_roles.resource_id',
+      ]);
     if (companyId !== undefined) {
       companyRoles = companyRoles.where('company_roles.company_id', '=', companyId);
       resourceRoles = resourceRoles.where('resource_roles.company_id', '=', companyId);
@@ -178,15 +229,30 @@ export class AccountsRepository {
   }
 
   async revokeCompanyRole(companyId: number, userId: number, role: string): Promise<boolean> {
-    const result = await this.db.deleteFrom('company_roles')
-      .where('company_id', '=', companyId).where('user_id', '=', userId).where('role', '=', role).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('company_roles')
+      .where('company_id', '=', companyId)
+      .where('user_id', '=', userId)
+      .where('role', '=', role)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 
-  async revokeResourceRole(grant: { userId: number; companyId: number; resourceType: string; resourceId: string; role: string }): Promise<boolean> {
-    const result = await this.db.deleteFrom('resource_roles')
-      .where('user_id', '=', grant.userId).where('company_id', '=', grant.companyId).where('resource_type', '=', grant.resourceType)
-      .where('resource_id', '=', grant.resourceId).where('role', '=', grant.role).executeTakeFirst();
+  async revokeResourceRole(grant: {
+    userId: number;
+    companyId: number;
+    resourceType: string;
+    resourceId: string;
+    role: string;
+  }): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('resource_roles')
+      .where('user_id', '=', grant.userId)
+      .where('company_id', '=', grant.companyId)
+      .where('resource_type', '=', grant.resourceType)
+      .where('resource_id', '=', grant.resourceId)
+      .where('role', '=', grant.role)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 }

@@ -31,59 +31,80 @@ const CALLER = /^(?:app:(\d{1,15})|client:([^\s]{1,255}))$/;
  * Authenticates app keys, first thing on the routes that declare `config.auth: 'apiKey'`. A key the
  * service has seen recently is answered from memory without waiting for anything.
  */
-export const appKeyAuthPlugin = fp(async (app, opts: {
-  appKeys: AppKeyService;
-  /** Browser origins every key may be used from: CORS_ORIGINS and the service's own. */
-  origins: string[];
-  /** The header and the secret that mark the MCP endpoint's calls inside the process (modules/oauth/bearer-auth.ts). */
-  internal: { header: string; secret: string };
-}) => {
-  const everyKey = new Set(opts.origins);
-  const secret = Buffer.from(opts.internal.secret);
-  app.decorateRequest('apiApp', null);
-  app.decorateRequest('agentClient', null);
+export const appKeyAuthPlugin = fp(
+  async (
+    app,
+    opts: {
+      appKeys: AppKeyService;
+      /** Browser origins every key may be used from: CORS_ORIGINS and the service's own. */
+      origins: string[];
+      /** The header and the secret that mark the MCP endpoint's calls inside the process (modules/oauth/bearer-auth.ts). */
+      internal: { header: string; secret: string };
+    },
+  ) => {
+    const everyKey = new Set(opts.origins);
+    const secret = Buffer.from(opts.internal.secret);
+    app.decorateRequest('apiApp', null);
+    app.decorateRequest('agentClient', null);
 
-  /** The caller an in-process MCP call names, when it carries the process's secret; else null. */
-  const internalCaller = (request: FastifyRequest): RegExpExecArray | null => {
-    const given = request.headers[opts.internal.header];
-    const caller = request.headers[INTERNAL_CALLER_HEADER];
-    if (typeof given !== 'string' || typeof caller !== 'string' || given.length !== opts.internal.secret.length) return null;
-    return timingSafeEqual(Buffer.from(given), secret) ? CALLER.exec(caller) : null;
-  };
-
-  const authenticate = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    const { key, conflict, header } = presentedAppKey(request.headers);
-    if (conflict) {
-      done(new ApiError('C0001', `Two different app keys were sent, in ${conflict.join(' and ')}: send one key, in X-SVC-API-Key`, conflict[1]!));
-      return;
-    }
-    if (!key) {
-      // An agent that sent only OAuth: its token's client's app, or its client, as the MCP endpoint checked it.
-      const caller = internalCaller(request);
-      if (caller?.[1] !== undefined) request.apiApp = { appId: Number(caller[1]), keyId: 0, expiresAt: null, webOrigins: [] };
-      else if (caller?.[2] !== undefined) request.agentClient = caller[2];
-      if (caller) return done();
-      done(new ApiError('C0001', 'The X-SVC-API-Key header is required for this operation', 'X-SVC-API-Key'));
-      return;
-    }
-    const accept = (authenticated: AuthenticatedApp | null) => {
-      // Never echo the key: it may be a real key of someone else's pasted in the wrong place.
-      if (!authenticated) return done(new ApiError('C0001', `The app key in ${header!} is not valid or has been revoked`, header!));
-      // From a browser (an Origin header) the key works only on its app's web origins, or the service-wide ones: a
-      // key copied out of one site's code is refused on another's. Servers send no Origin and are not affected.
-      const origin = request.headers.origin;
-      if (origin !== undefined && !everyKey.has(origin) && !authenticated.webOrigins.includes(origin)) {
-        return done(new ApiError('C0004', `This app's key may not be used from the web origin ${origin.slice(0, 200)}: add the origin to the app's web origins in the developer console`, 'Origin'));
-      }
-      request.apiApp = authenticated;
-      done();
+    /** The caller an in-process MCP call names, when it carries the process's secret; else null. */
+    const internalCaller = (request: FastifyRequest): RegExpExecArray | null => {
+      const given = request.headers[opts.internal.header];
+      const caller = request.headers[INTERNAL_CALLER_HEADER];
+      if (typeof given !== 'string' || typeof caller !== 'string' || given.length !== opts.internal.secret.length)
+        return null;
+      return timingSafeEqual(Buffer.from(given), secret) ? CALLER.exec(caller) : null;
     };
-    const known = opts.appKeys.known(key);
-    if (known !== undefined) accept(known);
-    else opts.appKeys.authenticate(key).then(accept, done);
-  };
 
-  app.addHook('onRoute', (route) => {
-    if (route.config?.auth === 'apiKey') addRouteHook(route, 'onRequest', authenticate);
-  });
-}, { name: 'app-key-auth' });
+    const authenticate = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+      const { key, conflict, header } = presentedAppKey(request.headers);
+      if (conflict) {
+        done(
+          new ApiError(
+            'C0001',
+            `Two different app keys were sent, in ${conflict.join(' and ')}: send one key, in X-SVC-API-Key`,
+            conflict[1]!,
+          ),
+        );
+        return;
+      }
+      if (!key) {
+        // An agent that sent only OAuth: its token's client's app, or its client, as the MCP endpoint checked it.
+        const caller = internalCaller(request);
+        if (caller?.[1] !== undefined)
+          request.apiApp = { appId: Number(caller[1]), keyId: 0, expiresAt: null, webOrigins: [] };
+        else if (caller?.[2] !== undefined) request.agentClient = caller[2];
+        if (caller) return done();
+        done(new ApiError('C0001', 'The X-SVC-API-Key header is required for this operation', 'X-SVC-API-Key'));
+        return;
+      }
+      const accept = (authenticated: AuthenticatedApp | null) => {
+        // Never echo the key: it may be a real key of someone else's pasted in the wrong place.
+        if (!authenticated)
+          return done(new ApiError('C0001', `The app key in ${header!} is not valid or has been revoked`, header!));
+        // From a browser (an Origin header) the key works only on its app's web origins, or the service-wide ones: a
+        // key copied out of one site's code is refused on another's. Servers send no Origin and are not affected.
+        const origin = request.headers.origin;
+        if (origin !== undefined && !everyKey.has(origin) && !authenticated.webOrigins.includes(origin)) {
+          return done(
+            new ApiError(
+              'C0004',
+              `This app's key may not be used from the web origin ${origin.slice(0, 200)}: add the origin to the app's web origins in the developer console`,
+              'Origin',
+            ),
+          );
+        }
+        request.apiApp = authenticated;
+        done();
+      };
+      const known = opts.appKeys.known(key);
+      if (known !== undefined) accept(known);
+      else opts.appKeys.authenticate(key).then(accept, done);
+    };
+
+    app.addHook('onRoute', (route) => {
+      if (route.config?.auth === 'apiKey') addRouteHook(route, 'onRequest', authenticate);
+    });
+  },
+  { name: 'app-key-auth' },
+);

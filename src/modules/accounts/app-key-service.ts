@@ -25,7 +25,9 @@ export class AppKeyService {
   private generation = 0;
 
   constructor(
-    private readonly accounts: AccountsRepository, cacheSeconds: number, private readonly clock: () => number = Date.now,
+    private readonly accounts: AccountsRepository,
+    cacheSeconds: number,
+    private readonly clock: () => number = Date.now,
     private readonly revocations: Revocations = localRevocations(),
   ) {
     // The cache's time is the service's clock, so "within API_KEY_CACHE_SECONDS" holds on that clock too.
@@ -46,7 +48,12 @@ export class AppKeyService {
     const generation = this.generation;
     const row = await this.accounts.findActiveKey(hash, this.clock());
     const result = row
-      ? { appId: row.app_id, keyId: row.id, expiresAt: row.expires_at === null ? null : Number(row.expires_at), webOrigins: JSON.parse(row.web_origins) as string[] }
+      ? {
+          appId: row.app_id,
+          keyId: row.id,
+          expiresAt: row.expires_at === null ? null : Number(row.expires_at),
+          webOrigins: JSON.parse(row.web_origins) as string[],
+        }
       : false;
     // Unknown keys are remembered briefly too, so a client retrying a bad key cannot load the database.
     if (generation === this.generation) this.cache.set(hash, result, result ? {} : { ttl: 5_000 });
@@ -73,7 +80,10 @@ export class AppKeyService {
   private drop(revoked: Revocation): void {
     if ('grant' in revoked) return;
     this.generation++;
-    const ended = 'key' in revoked ? (value: AuthenticatedApp) => value.keyId === revoked.key : (value: AuthenticatedApp) => value.appId === revoked.app;
+    const ended =
+      'key' in revoked
+        ? (value: AuthenticatedApp) => value.keyId === revoked.key
+        : (value: AuthenticatedApp) => value.appId === revoked.app;
     for (const [hash, value] of this.cache.entries()) if (value && ended(value)) this.cache.delete(hash);
   }
 

@@ -15,7 +15,8 @@ let estimator: Promise<ZxcvbnFactory> | null = null;
 
 function loadEstimator(): Promise<ZxcvbnFactory> {
   estimator ??= Promise.all([import('@zxcvbn-ts/core'), import('@zxcvbn-ts/language-common')]).then(
-    ([{ ZxcvbnFactory: Factory }, common]) => new Factory({ dictionary: { ...common.dictionary }, graphs: common.adjacencyGraphs }),
+    ([{ ZxcvbnFactory: Factory }, common]) =>
+      new Factory({ dictionary: { ...common.dictionary }, graphs: common.adjacencyGraphs }),
     (err: unknown) => {
       estimator = null;
       throw err;

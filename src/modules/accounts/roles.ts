@@ -1,8 +1,19 @@
 /** Company-wide roles and the capabilities they grant (docs/decisions.md Permissions). */
 export const JOB_CAPABILITIES = [
-  'ENT_JOB_LIST', 'ENT_JOB_VIEW', 'ENT_JOB_CREATE', 'ENT_JOB_UPDATE', 'ENT_JOB_PUBLISH', 'ENT_JOB_DISABLE', 'ENT_JOB_DELETE',
+  'ENT_JOB_LIST',
+  'ENT_JOB_VIEW',
+  'ENT_JOB_CREATE',
+  'ENT_JOB_UPDATE',
+  'ENT_JOB_PUBLISH',
+  'ENT_JOB_DISABLE',
+  'ENT_JOB_DELETE',
 ] as const;
-export const EVENT_CAPABILITIES = ['ENT_EVENT_CREATE', 'ENT_EVENT_UPDATE', 'ENT_EVENT_DELETE', 'ENT_EVENT_SUB_MANAGE'] as const;
+export const EVENT_CAPABILITIES = [
+  'ENT_EVENT_CREATE',
+  'ENT_EVENT_UPDATE',
+  'ENT_EVENT_DELETE',
+  'ENT_EVENT_SUB_MANAGE',
+] as const;
 export const ALL_CAPABILITIES = [...JOB_CAPABILITIES, ...EVENT_CAPABILITIES] as const;
 export type Capability = (typeof ALL_CAPABILITIES)[number];
 
@@ -15,9 +26,15 @@ export const COMPANY_ROLES: Record<string, readonly Capability[]> = {
 
 /** Roles on one job or event, and what they allow on it. */
 export const RESOURCE_ROLES: Record<string, { resourceType: 'JOB' | 'EVENT'; capabilities: readonly Capability[] }> = {
-  JOB_MANAGER: { resourceType: 'JOB', capabilities: ['ENT_JOB_VIEW', 'ENT_JOB_UPDATE', 'ENT_JOB_PUBLISH', 'ENT_JOB_DISABLE', 'ENT_JOB_DELETE'] },
+  JOB_MANAGER: {
+    resourceType: 'JOB',
+    capabilities: ['ENT_JOB_VIEW', 'ENT_JOB_UPDATE', 'ENT_JOB_PUBLISH', 'ENT_JOB_DISABLE', 'ENT_JOB_DELETE'],
+  },
   JOB_VIEWER: { resourceType: 'JOB', capabilities: ['ENT_JOB_VIEW'] },
-  EVENT_MANAGER: { resourceType: 'EVENT', capabilities: ['ENT_EVENT_UPDATE', 'ENT_EVENT_DELETE', 'ENT_EVENT_SUB_MANAGE'] },
+  EVENT_MANAGER: {
+    resourceType: 'EVENT',
+    capabilities: ['ENT_EVENT_UPDATE', 'ENT_EVENT_DELETE', 'ENT_EVENT_SUB_MANAGE'],
+  },
 };
 
 export const RESOURCE_TYPES = ['EVENT', 'JOB'] as const;

@@ -32,7 +32,10 @@ export class OverlapRunningError extends CredentialError {
 export type Actor = number | null;
 
 /** What ending an account's credentials stopped: the key and grant ids every instance must forget (cache/revocations.ts). */
-export interface EndedCredentials { keyIds: number[]; grantIds: string[] }
+export interface EndedCredentials {
+  keyIds: number[];
+  grantIds: string[];
+}
 
 /**
  * Ends every credential an account holds, inside the caller's transaction (`db` is that transaction): the grants the
@@ -40,7 +43,12 @@ export interface EndedCredentials { keyIds: number[]; grantIds: string[] }
  * the owner rotates to get a new one), the grants other users gave its client, and its webhook endpoints (disabled).
  * The apps themselves stay, each with an audit entry saying why; the account's owner finds them in the console.
  */
-export async function endCredentialsOfAccount(db: Kysely<DB>, userId: number, reason: string, now: number): Promise<EndedCredentials> {
+export async function endCredentialsOfAccount(
+  db: Kysely<DB>,
+  userId: number,
+  reason: string,
+  now: number,
+): Promise<EndedCredentials> {
   const apps = new AppRepository(db);
   const oauth = new OAuthRepository(db);
   const grantIds = await oauth.revokeGrantsOfUser(userId, reason, now);
@@ -52,11 +60,22 @@ export async function endCredentialsOfAccount(db: Kysely<DB>, userId: number, re
     const clientGrants = client ? await oauth.revokeGrantsOfClient(client.clientId, reason, now) : [];
     grantIds.push(...clientGrants);
     if (client?.secretHash) await oauth.replaceClientSecret(client.clientId, hashSecret(newClientSecret()), null, now);
-    await apps.record(app.id, userId, 'credentials.ended', [
-      reason, `${stopped.length} key${stopped.length === 1 ? '' : 's'} revoked`,
-      ...(client ? [`client ${client.clientId}: ${client.secretHash ? 'secret ended, ' : ''}${clientGrants.length} grant${clientGrants.length === 1 ? '' : 's'} revoked`] : []),
-      'webhook endpoints disabled',
-    ].join('; '), now);
+    await apps.record(
+      app.id,
+      userId,
+      'credentials.ended',
+      [
+        reason,
+        `${stopped.length} key${stopped.length === 1 ? '' : 's'} revoked`,
+        ...(client
+          ? [
+              `client ${client.clientId}: ${client.secretHash ? 'secret ended, ' : ''}${clientGrants.length} grant${clientGrants.length === 1 ? '' : 's'} revoked`,
+            ]
+          : []),
+        'webhook endpoints disabled',
+      ].join('; '),
+      now,
+    );
   }
   return { keyIds, grantIds };
 }
@@ -70,15 +89,25 @@ export class AppCredentials {
   }
 
   /** Issues a new key; every key working now keeps working until the overlap ends. Returns the key, once. */
-  async rotateKey(appId: number, overlap: Overlap, actor: Actor, now: number): Promise<{ apiKey: string; keyId: number; oldKeysEnd: number }> {
+  async rotateKey(
+    appId: number,
+    overlap: Overlap,
+    actor: Actor,
+    now: number,
+  ): Promise<{ apiKey: string; keyId: number; oldKeysEnd: number }> {
     const apiKey = newAppKey();
     return this.transaction(async (apps) => {
       if (!(await apps.findApp(appId))) throw new CredentialError(`No app ${appId}`);
       const oldKeysEnd = now + OVERLAPS[overlap];
       const ended = await apps.endKeys(appId, oldKeysEnd, now);
       const keyId = await apps.addKey(appId, hashSecret(apiKey), secretHint(apiKey), now);
-      await apps.record(appId, actor, 'key.rotated',
-        `new key ${secretHint(apiKey)}; ${ended} earlier key${ended === 1 ? '' : 's'} ${overlap === 'none' ? 'stopped' : `work${ended === 1 ? 's' : ''} for ${overlap} more`}`, now);
+      await apps.record(
+        appId,
+        actor,
+        'key.rotated',
+        `new key ${secretHint(apiKey)}; ${ended} earlier key${ended === 1 ? '' : 's'} ${overlap === 'none' ? 'stopped' : `work${ended === 1 ? 's' : ''} for ${overlap} more`}`,
+        now,
+      );
       return { apiKey, keyId, oldKeysEnd };
     });
   }
@@ -96,7 +125,8 @@ export class AppCredentials {
   /** Stops one key at once. */
   async revokeKey(appId: number, keyId: number, actor: Actor, now: number): Promise<void> {
     await this.transaction(async (apps) => {
-      if (!(await apps.revokeKey(appId, keyId, now))) throw new CredentialError(`App ${appId} has no working key ${keyId}`);
+      if (!(await apps.revokeKey(appId, keyId, now)))
+        throw new CredentialError(`App ${appId} has no working key ${keyId}`);
       await apps.record(appId, actor, 'key.revoked', `key ${keyId}`, now);
     });
   }
@@ -115,29 +145,52 @@ export class AppCredentials {
       const client = await oauth.clientOfApp(appId);
       const grantIds = client ? await oauth.revokeGrantsOfClient(client.clientId, 'the app was deleted', now) : [];
       const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-      await apps.record(appId, actor, 'app.deleted', [
-        app.name, `${plural(stopped, 'key')} stopped`,
-        ...(client ? [`client ${client.clientId} stopped, ${plural(grantIds.length, 'grant')} revoked`] : []),
-      ].join('; '), now);
+      await apps.record(
+        appId,
+        actor,
+        'app.deleted',
+        [
+          app.name,
+          `${plural(stopped, 'key')} stopped`,
+          ...(client ? [`client ${client.clientId} stopped, ${plural(grantIds.length, 'grant')} revoked`] : []),
+        ].join('; '),
+        now,
+      );
       return { keyIds, grantIds };
     });
   }
 
   /** Gives an app its OAuth client. Returns the client id and, for a confidential client, its secret, once. */
-  async createClient(appId: number, settings: { redirectUris: string[]; scopes: string[]; public: boolean }, actor: Actor, now: number) {
+  async createClient(
+    appId: number,
+    settings: { redirectUris: string[]; scopes: string[]; public: boolean },
+    actor: Actor,
+    now: number,
+  ) {
     return this.transaction(async (apps, oauth) => {
       const app = await apps.findApp(appId);
       if (!app) throw new CredentialError(`No app ${appId}`);
       if (await oauth.clientOfApp(appId)) throw new CredentialError(`App ${appId} has a client already`);
       const created = await registerClient(oauth, { name: app.name, ...settings, appId }, now);
-      await apps.record(appId, actor, 'client.created',
-        `${created.clientId} (${settings.public ? 'public' : 'confidential'}); redirect URIs ${settings.redirectUris.join(' ')}; scopes ${settings.scopes.join(' ')}`, now);
+      await apps.record(
+        appId,
+        actor,
+        'client.created',
+        `${created.clientId} (${settings.public ? 'public' : 'confidential'}); redirect URIs ${settings.redirectUris.join(' ')}; scopes ${settings.scopes.join(' ')}`,
+        now,
+      );
       return created;
     });
   }
 
   /** Changes the redirect URIs and scopes of an app's client, recording what changed. */
-  async updateClient(appId: number, redirectUris: string[], scopes: string[], actor: Actor, now: number): Promise<void> {
+  async updateClient(
+    appId: number,
+    redirectUris: string[],
+    scopes: string[],
+    actor: Actor,
+    now: number,
+  ): Promise<void> {
     checkClientSettings(redirectUris, scopes);
     await this.transaction(async (apps, oauth) => {
       const client = await oauth.clientOfApp(appId);
@@ -145,10 +198,22 @@ export class AppCredentials {
       await oauth.updateClient(client.clientId, redirectUris, scopes, now);
       const changed = (before: string[], after: string[]) => before.join(' ') !== after.join(' ');
       if (changed(client.redirectUris, redirectUris)) {
-        await apps.record(appId, actor, 'client.redirect_uris_changed', `${client.redirectUris.join(' ')} → ${redirectUris.join(' ')}`, now);
+        await apps.record(
+          appId,
+          actor,
+          'client.redirect_uris_changed',
+          `${client.redirectUris.join(' ')} → ${redirectUris.join(' ')}`,
+          now,
+        );
       }
       if (changed(client.allowedScopes, scopes)) {
-        await apps.record(appId, actor, 'client.scopes_changed', `${client.allowedScopes.join(' ')} → ${scopes.join(' ')}`, now);
+        await apps.record(
+          appId,
+          actor,
+          'client.scopes_changed',
+          `${client.allowedScopes.join(' ')} → ${scopes.join(' ')}`,
+          now,
+        );
       }
     });
   }
@@ -164,10 +229,20 @@ export class AppCredentials {
       if (!client || client.secretHash === null) throw new CredentialError(`No confidential client ${clientId}`);
       const previousUntil = previousSecretUntil(client, now);
       if (previousUntil !== null) throw new OverlapRunningError(previousUntil);
-      await oauth.replaceClientSecret(clientId, hashSecret(secret), overlap === 'none' ? null : now + OVERLAPS[overlap], now);
+      await oauth.replaceClientSecret(
+        clientId,
+        hashSecret(secret),
+        overlap === 'none' ? null : now + OVERLAPS[overlap],
+        now,
+      );
       if (client.appId !== null && client.appId !== undefined) {
-        await apps.record(client.appId, actor, 'secret.rotated',
-          `client ${clientId}; the previous secret ${overlap === 'none' ? 'stopped at once' : `works for ${overlap} more`}`, now);
+        await apps.record(
+          client.appId,
+          actor,
+          'secret.rotated',
+          `client ${clientId}; the previous secret ${overlap === 'none' ? 'stopped at once' : `works for ${overlap} more`}`,
+          now,
+        );
       }
     });
     return secret;
@@ -180,7 +255,13 @@ export class AppCredentials {
       if (!client || previousSecretUntil(client, now) === null) return false;
       await oauth.endPreviousSecret(clientId, now);
       if (client.appId !== null && client.appId !== undefined) {
-        await apps.record(client.appId, actor, 'secret.previous-ended', `client ${clientId}; the previous secret stopped`, now);
+        await apps.record(
+          client.appId,
+          actor,
+          'secret.previous-ended',
+          `client ${clientId}; the previous secret stopped`,
+          now,
+        );
       }
       return true;
     });

@@ -11,8 +11,13 @@ export class PeriodicWrite {
   private readonly timer: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly write: () => Promise<void>, intervalMs: number) {
-    this.timer = setInterval(() => { void backgroundWork.run(true, () => this.flush()); }, intervalMs);
+  constructor(
+    private readonly write: () => Promise<void>,
+    intervalMs: number,
+  ) {
+    this.timer = setInterval(() => {
+      void backgroundWork.run(true, () => this.flush());
+    }, intervalMs);
     this.timer.unref();
   }
 
@@ -32,7 +37,12 @@ export class PeriodicWrite {
 export async function appsOfClients(db: Kysely<DB>, clientIds: string[]): Promise<Map<string, number>> {
   const apps = new Map<string, number>();
   if (clientIds.length === 0) return apps;
-  const rows = await db.selectFrom('oauth_clients').select(['client_id', 'app_id']).where('client_id', 'in', clientIds).where('app_id', 'is not', null).execute();
+  const rows = await db
+    .selectFrom('oauth_clients')
+    .select(['client_id', 'app_id'])
+    .where('client_id', 'in', clientIds)
+    .where('app_id', 'is not', null)
+    .execute();
   for (const row of rows) apps.set(row.client_id, Number(row.app_id));
   return apps;
 }

@@ -25,28 +25,48 @@ declare module 'fastify' {
  * (its status is final then) and only adds to an in-memory count; an onResponse hook, tried first, cost a
  * third of the pipeline's throughput (npm run bench:pipeline; bench/results/performance-history.md).
  */
-export const usageCountPlugin = fp(async (app, opts: { usage: UsageCounter; requestLog: RequestLog; clock: () => number }) => {
-  app.decorate('usage', opts.usage);
-  app.decorate('requestLog', opts.requestLog);
-  app.decorateRequest('arrivedAt', 0);
-  app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith('/api/v1/')) return;
-    const operation = (route.schema as { operationId?: string } | undefined)?.operationId ?? `${route.method} ${route.url}`;
-    // Fastify's reply.elapsedTime is measured only with an onResponse hook or a logger, whose cost the note above says.
-    addRouteHook(route, 'onRequest', (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
-      request.arrivedAt = performance.now();
-      done();
+export const usageCountPlugin = fp(
+  async (app, opts: { usage: UsageCounter; requestLog: RequestLog; clock: () => number }) => {
+    app.decorate('usage', opts.usage);
+    app.decorate('requestLog', opts.requestLog);
+    app.decorateRequest('arrivedAt', 0);
+    app.addHook('onRoute', (route) => {
+      if (!route.url.startsWith('/api/v1/')) return;
+      const operation =
+        (route.schema as { operationId?: string } | undefined)?.operationId ?? `${route.method} ${route.url}`;
+      // Fastify's reply.elapsedTime is measured only with an onResponse hook or a logger, whose cost the note above says.
+      addRouteHook(route, 'onRequest', (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+        request.arrivedAt = performance.now();
+        done();
+      });
+      addRouteHook(
+        route,
+        'onSend',
+        (
+          request: FastifyRequest,
+          reply: FastifyReply,
+          payload: unknown,
+          done: (err: null, payload: unknown) => void,
+        ) => {
+          const subject = callerOf(request);
+          if (subject) {
+            opts.usage.count(subject, operation, reply.statusCode);
+            opts.requestLog.record(subject, {
+              at: opts.clock(),
+              operation,
+              status: reply.statusCode,
+              code: request.errorCode,
+              durationMs: Math.round((performance.now() - request.arrivedAt) * 10) / 10,
+              requestId: request.id,
+            });
+          }
+          done(null, payload);
+        },
+      );
     });
-    addRouteHook(route, 'onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
-      const subject = callerOf(request);
-      if (subject) {
-        opts.usage.count(subject, operation, reply.statusCode);
-        opts.requestLog.record(subject, {
-          at: opts.clock(), operation, status: reply.statusCode, code: request.errorCode, durationMs: Math.round((performance.now() - request.arrivedAt) * 10) / 10, requestId: request.id,
-        });
-      }
-      done(null, payload);
+    app.addHook('onClose', async () => {
+      await Promise.all([opts.usage.close(), opts.requestLog.close()]);
     });
-  });
-  app.addHook('onClose', async () => { await Promise.all([opts.usage.close(), opts.requestLog.close()]); });
-}, { name: 'usage-count' });
+  },
+  { name: 'usage-count' },
+);

@@ -22,14 +22,24 @@ export type StatusClass = '2xx' | '3xx' | '4xx' | '5xx' | '429';
 export const statusClass = (status: number): StatusClass =>
   status === 429 ? '429' : status >= 500 ? '5xx' : status >= 400 ? '4xx' : status >= 300 ? '3xx' : '2xx';
 
-interface Pending { subject: string; minute: number; operation: string; statusClass: StatusClass; calls: number }
+interface Pending {
+  subject: string;
+  minute: number;
+  operation: string;
+  statusClass: StatusClass;
+  calls: number;
+}
 
 export class UsageCounter {
   private pending = new Map<string, Pending>();
   private readonly writer: PeriodicWrite;
   private lastPrune = 0;
 
-  constructor(private readonly db: Kysely<DB>, private readonly clock: () => number, intervalMs = 5_000) {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly clock: () => number,
+    intervalMs = 5_000,
+  ) {
     this.writer = new PeriodicWrite(() => this.write(), intervalMs);
   }
 
@@ -57,22 +67,37 @@ export class UsageCounter {
     const batch = [...this.pending.values()];
     this.pending = new Map();
     try {
-      const appOfClient = await appsOfClients(this.db, [...new Set(batch.filter((e) => e.subject.startsWith('client:')).map((e) => e.subject.slice('client:'.length)))]);
+      const appOfClient = await appsOfClients(this.db, [
+        ...new Set(batch.filter((e) => e.subject.startsWith('client:')).map((e) => e.subject.slice('client:'.length))),
+      ]);
       const rows = batch.flatMap((e) => {
-        const appId = e.subject.startsWith('app:') ? Number(e.subject.slice(4)) : appOfClient.get(e.subject.slice('client:'.length));
-        return appId === undefined ? [] : [{ app_id: appId, minute: e.minute, operation: e.operation, status_class: e.statusClass, calls: e.calls }];
+        const appId = e.subject.startsWith('app:')
+          ? Number(e.subject.slice(4))
+          : appOfClient.get(e.subject.slice('client:'.length));
+        return appId === undefined
+          ? []
+          : [{ app_id: appId, minute: e.minute, operation: e.operation, status_class: e.statusClass, calls: e.calls }];
       });
       await this.db.transaction().execute(async (trx) => {
         for (let i = 0; i < rows.length; i += 200) {
-          await trx.insertInto('app_usage').values(rows.slice(i, i + 200))
-            .onConflict((oc) => oc.columns(['app_id', 'minute', 'operation', 'status_class']).doUpdateSet({ calls: sql`app_usage.calls + excluded.calls` }))
+          await trx
+            .insertInto('app_usage')
+            .values(rows.slice(i, i + 200))
+            .onConflict((oc) =>
+              oc
+                .columns(['app_id', 'minute', 'operation', 'status_class'])
+                .doUpdateSet({ calls: sql`app_usage.calls + excluded.calls` }),
+            )
             .execute();
         }
       });
       const now = this.clock();
       if (now - this.lastPrune > DAY) {
         this.lastPrune = now;
-        await this.db.deleteFrom('app_usage').where('minute', '<', now - KEEP_MS).execute();
+        await this.db
+          .deleteFrom('app_usage')
+          .where('minute', '<', now - KEEP_MS)
+          .execute();
       }
     } catch (err) {
       // Put the counts back so the next interval writes them.
@@ -104,9 +129,16 @@ const emptyClasses = (): Record<StatusClass, number> => ({ '2xx': 0, '3xx': 0, '
 export async function usageReport(db: Kysely<DB>, appId: number, now: number): Promise<UsageReport> {
   const thisMinute = Math.floor(now / MINUTE) * MINUTE;
   const today = Math.floor(now / DAY) * DAY;
-  const rows = await db.selectFrom('app_usage').select(['minute', 'operation', 'status_class', 'calls'])
-    .where('app_id', '=', appId).where('minute', '>=', today - 29 * DAY).execute();
-  const minutes = Array.from({ length: 60 }, (_, i) => ({ at: thisMinute - (59 - i) * MINUTE, byClass: emptyClasses() }));
+  const rows = await db
+    .selectFrom('app_usage')
+    .select(['minute', 'operation', 'status_class', 'calls'])
+    .where('app_id', '=', appId)
+    .where('minute', '>=', today - 29 * DAY)
+    .execute();
+  const minutes = Array.from({ length: 60 }, (_, i) => ({
+    at: thisMinute - (59 - i) * MINUTE,
+    byClass: emptyClasses(),
+  }));
   const days = Array.from({ length: 30 }, (_, i) => ({ at: today - (29 - i) * DAY, byClass: emptyClasses() }));
   const operations = new Map<string, { calls: number; refused: number }>();
   let minuteCalls = 0;
@@ -127,7 +159,10 @@ export async function usageReport(db: Kysely<DB>, appId: number, now: number): P
     if (cls !== '429' && minute >= today) dayCalls += calls;
   }
   return {
-    minutes, days, thisMinute: minuteCalls, today: dayCalls,
+    minutes,
+    days,
+    thisMinute: minuteCalls,
+    today: dayCalls,
     operations: [...operations].map(([operation, v]) => ({ operation, ...v })).sort((a, b) => b.calls - a.calls),
   };
 }

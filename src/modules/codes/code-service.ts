@@ -3,10 +3,22 @@ import { DEFAULT_LOCALE, type Locale } from '../../shared/locale.js';
 import type { CatalogName } from '../../shared/catalog-data.js';
 import type { CodeRepository } from './code-repository.js';
 
-export interface CodeEntry { code: string; displayName: string; description: string }
-export interface IndustryGroup { code: string; displayName: string; children: Array<{ code: string; displayName: string }> }
+export interface CodeEntry {
+  code: string;
+  displayName: string;
+  description: string;
+}
+export interface IndustryGroup {
+  code: string;
+  displayName: string;
+  children: Array<{ code: string; displayName: string }>;
+}
 
-interface Entry { code: string; parent: string | null; labels: Map<string, { displayName: string; description: string }> }
+interface Entry {
+  code: string;
+  parent: string | null;
+  labels: Map<string, { displayName: string; description: string }>;
+}
 
 /**
  * Code catalogs, loaded once at start: they change only through migrations, so every request is served
@@ -31,9 +43,15 @@ export class CodeService {
       entry.labels.set(row.locale, { displayName: row.display_name, description: row.description });
     }
     // A job industry's group is the entry its leaves name as parent; the groups themselves have none.
-    this.catalogs = new Map([...all].map(([catalog, entries]) => [catalog, [...entries.values()].filter((e) => catalog !== 'job-industries' || e.parent !== null)]));
+    this.catalogs = new Map(
+      [...all].map(([catalog, entries]) => [
+        catalog,
+        [...entries.values()].filter((e) => catalog !== 'job-industries' || e.parent !== null),
+      ]),
+    );
     const leaves = this.catalogs.get('job-industries') ?? [];
-    this.groups = [...(all.get('job-industries')?.values() ?? [])].filter((e) => e.parent === null)
+    this.groups = [...(all.get('job-industries')?.values() ?? [])]
+      .filter((e) => e.parent === null)
       .map((group) => ({ group, children: leaves.filter((e) => e.parent === group.code) }));
   }
 
@@ -61,8 +79,13 @@ export class CodeService {
   requireCodes(where: 'query' | 'body', name: string, catalog: CatalogName, values: string[] | undefined): void {
     for (const value of values ?? []) {
       if (!this.has(catalog, value)) {
-        const [code, input] = where === 'query' ? ['C0005', 'Query parameter'] as const : ['C0002', 'Field'] as const;
-        throw new ApiError(code, `${input} "${name}" must hold codes of the ${catalog} catalog (${this.codesOf(catalog).join(', ')}; GET /api/v1/codes/${catalog}), got ${JSON.stringify(value)}`, name);
+        const [code, input] =
+          where === 'query' ? (['C0005', 'Query parameter'] as const) : (['C0002', 'Field'] as const);
+        throw new ApiError(
+          code,
+          `${input} "${name}" must hold codes of the ${catalog} catalog (${this.codesOf(catalog).join(', ')}; GET /api/v1/codes/${catalog}), got ${JSON.stringify(value)}`,
+          name,
+        );
       }
     }
   }

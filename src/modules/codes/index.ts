@@ -7,5 +7,10 @@ import { CodeService } from './code-service.js';
 export async function codesArea(infra: Infrastructure): Promise<Area & { codes: CodeService }> {
   const codes = new CodeService(new CodeRepository(infra.database.db));
   await codes.load();
-  return { codes, routes: async (app) => { await app.register(codeRoutes, { codes }); } };
+  return {
+    codes,
+    routes: async (app) => {
+      await app.register(codeRoutes, { codes });
+    },
+  };
 }

@@ -17,14 +17,26 @@ export type RevealKind = 'key' | 'secret' | 'signing-secret';
 const REVEAL_MS = 10 * 60_000;
 
 export class ConsoleReveals {
-  constructor(private readonly db: Kysely<DB>, private readonly kek: Buffer, private readonly clock: () => number) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly kek: Buffer,
+    private readonly clock: () => number,
+  ) {}
 
   /** Keeps `value` for one showing to `userId` on the page of `appId`; returns the token the page's address carries. */
   async keep(userId: number, appId: number, kind: RevealKind, value: string): Promise<string> {
     const token = randomBase62(32);
-    await this.db.insertInto('console_reveals').values({
-      id_hash: hashSecret(token), user_id: userId, app_id: appId, kind, sealed: seal(this.kek, value), expires_at: this.clock() + REVEAL_MS,
-    }).execute();
+    await this.db
+      .insertInto('console_reveals')
+      .values({
+        id_hash: hashSecret(token),
+        user_id: userId,
+        app_id: appId,
+        kind,
+        sealed: seal(this.kek, value),
+        expires_at: this.clock() + REVEAL_MS,
+      })
+      .execute();
     return token;
   }
 
@@ -32,9 +44,13 @@ export class ConsoleReveals {
   async take(token: string, userId: number, appId: number): Promise<{ kind: RevealKind; value: string } | null> {
     const now = this.clock();
     await this.db.deleteFrom('console_reveals').where('expires_at', '<=', now).execute();
-    const row = await this.db.deleteFrom('console_reveals')
-      .where('id_hash', '=', hashSecret(token)).where('user_id', '=', userId).where('app_id', '=', appId)
-      .returning(['kind', 'sealed']).executeTakeFirst();
+    const row = await this.db
+      .deleteFrom('console_reveals')
+      .where('id_hash', '=', hashSecret(token))
+      .where('user_id', '=', userId)
+      .where('app_id', '=', appId)
+      .returning(['kind', 'sealed'])
+      .executeTakeFirst();
     if (!row) return null;
     try {
       return { kind: row.kind as RevealKind, value: unseal(this.kek, row.sealed) };

@@ -16,7 +16,13 @@ import type { AccountLinks } from '../accounts/account-links.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
 import type { AppKeyService } from '../accounts/app-key-service.js';
 import { passwordProblem } from '../accounts/password-policy.js';
-import { AppCredentials, CredentialError, endCredentialsOfAccount, isOverlap, OverlapRunningError } from '../apps/app-credentials.js';
+import {
+  AppCredentials,
+  CredentialError,
+  endCredentialsOfAccount,
+  isOverlap,
+  OverlapRunningError,
+} from '../apps/app-credentials.js';
 import { AppRepository } from '../apps/app-repository.js';
 import { latestRequests, REQUEST_FILTERS, type RequestFilter } from '../apps/request-log.js';
 import { usageReport } from '../apps/usage.js';
@@ -39,16 +45,22 @@ import { languageLinks, pageLanguage } from '../../shared/page-language.js';
 
 const VIEWS = new URL('../../../views/console/', import.meta.url);
 const CSS = fs.readFileSync(new URL('console.css', VIEWS), 'utf8');
-const CSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+const CSP =
+  "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 const HANDLE = /^[A-Za-z0-9_-]{1,64}$/;
 const EMAIL = /^[^\s@]{1,200}@[^\s@]{1,100}\.[^\s@]{1,60}$/;
 
 type Form = Record<string, string | undefined>;
 
 /** The values of a field that may repeat (checkboxes), as the form parser gives them. */
-const many = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)]);
+const many = (value: unknown): string[] =>
+  Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)];
 /** Redirect URIs, one a line. */
-const lines = (value: unknown): string[] => String(value ?? '').split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+const lines = (value: unknown): string[] =>
+  String(value ?? '')
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
 /** The scopes a client may be given (profile:read is an alias of profile and is not offered). */
 const CLIENT_SCOPES = Object.keys(SCOPES).filter((scope) => scope !== 'profile:read');
 type User = NonNullable<Awaited<ReturnType<WebSessions['user']>>>;
@@ -83,7 +95,10 @@ const MAX_WEB_ORIGINS = 10;
 
 /** The web origins of a form's lines (`https://app.example`, or http on loopback), or the first line that is not one. */
 function webOrigins(value: string | undefined): { origins: string[] } | { bad: string } {
-  const lines = (value ?? '').split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const lines = (value ?? '')
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
   const origins: string[] = [];
   for (const line of lines) {
     let url: URL;
@@ -92,7 +107,8 @@ function webOrigins(value: string | undefined): { origins: string[] } | { bad: s
     } catch {
       return { bad: line };
     }
-    if (!isHttpsOrLoopback(url) || url.origin !== line.replace(/\/$/, '') || origins.length >= MAX_WEB_ORIGINS) return { bad: line };
+    if (!isHttpsOrLoopback(url) || url.origin !== line.replace(/\/$/, '') || origins.length >= MAX_WEB_ORIGINS)
+      return { bad: line };
     if (!origins.includes(url.origin)) origins.push(url.origin);
   }
   return { origins };
@@ -122,12 +138,34 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
   const time = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
   const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-  function render(request: FastifyRequest, reply: FastifyReply, view: string, data: Record<string, unknown>, status = 200) {
+  function render(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    view: string,
+    data: Record<string, unknown>,
+    status = 200,
+  ) {
     const lang = language(request);
-    const html = eta.render(`./${view}`, { lang, t: CONSOLE_TEXT[lang], csrf: sessions.csrfToken(request, reply), time, date, languages: languageLinks(request.url, lang), ...data });
-    return reply.status(status).type('text/html; charset=utf-8').headers({
-      'Content-Security-Policy': CSP, 'Cache-Control': 'no-store', 'X-Frame-Options': 'DENY', 'Referrer-Policy': 'same-origin', Vary: vary.append(String(reply.getHeader('Vary') ?? ''), 'Accept-Language, Cookie'),
-    }).send(html);
+    const html = eta.render(`./${view}`, {
+      lang,
+      t: CONSOLE_TEXT[lang],
+      csrf: sessions.csrfToken(request, reply),
+      time,
+      date,
+      languages: languageLinks(request.url, lang),
+      ...data,
+    });
+    return reply
+      .status(status)
+      .type('text/html; charset=utf-8')
+      .headers({
+        'Content-Security-Policy': CSP,
+        'Cache-Control': 'no-store',
+        'X-Frame-Options': 'DENY',
+        'Referrer-Policy': 'same-origin',
+        Vary: vary.append(String(reply.getHeader('Vary') ?? ''), 'Accept-Language, Cookie'),
+      })
+      .send(html);
   }
 
   /** A page for a signed-in user; otherwise the sign-in page. */
@@ -159,7 +197,18 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     const user = await posted(request, reply);
     if (!user || user.email_verified) return user;
     const t = CONSOLE_TEXT[language(request)];
-    await render(request, reply, 'message', { pageTitle: t.mail.confirmTitle, user, section: 'apps', error: fill(t.mail.unprovenRefused, { email: user.email }) }, 403);
+    await render(
+      request,
+      reply,
+      'message',
+      {
+        pageTitle: t.mail.confirmTitle,
+        user,
+        section: 'apps',
+        error: fill(t.mail.unprovenRefused, { email: user.email }),
+      },
+      403,
+    );
     return null;
   }
 
@@ -177,30 +226,67 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
   /** A destructive form's confirmation box was ticked (the browser asks for it; a form sent without it changes nothing). */
   const confirmed = (request: FastifyRequest) => ((request.body ?? {}) as Form).confirm === 'yes';
 
-  async function appPage(request: FastifyRequest, reply: FastifyReply, user: User, appId: number, extra: Record<string, unknown> = {}, status = 200) {
+  async function appPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: User,
+    appId: number,
+    extra: Record<string, unknown> = {},
+    status = 200,
+  ) {
     const t = CONSOLE_TEXT[language(request)];
     const row = (await apps.ownedApp(appId, user.id))!;
     const now = clock();
     const keys = (await apps.keysOf(appId)).map((k) => {
       const expiresAt = k.expires_at === null ? null : Number(k.expires_at);
       const working = k.revoked_at === null && (expiresAt === null || expiresAt > now);
-      const state = k.revoked_at !== null ? t.revoked : expiresAt === null ? t.working : working ? `${t.worksUntil}${time(expiresAt)}` : t.stopped;
+      const state =
+        k.revoked_at !== null
+          ? t.revoked
+          : expiresAt === null
+            ? t.working
+            : working
+              ? `${t.worksUntil}${time(expiresAt)}`
+              : t.stopped;
       return { id: k.id, hint: k.key_hint, createdAt: Number(k.created_at), working, state };
     });
     const client = await oauth.clientOfApp(appId);
     const lang = language(request);
-    return render(request, reply, 'app', {
-      pageTitle: row.name, user, section: 'apps', keys, audit: await apps.auditOf(appId),
-      client: client && {
-        clientId: client.clientId, public: client.secretHash === null, redirectUris: client.redirectUris, scopes: client.allowedScopes,
-        // The previous secret while its overlap runs: the page offers to end it, and not to rotate again.
-        previousUntil: previousSecretUntil(client, now),
+    return render(
+      request,
+      reply,
+      'app',
+      {
+        pageTitle: row.name,
+        user,
+        section: 'apps',
+        keys,
+        audit: await apps.auditOf(appId),
+        client: client && {
+          clientId: client.clientId,
+          public: client.secretHash === null,
+          redirectUris: client.redirectUris,
+          scopes: client.allowedScopes,
+          // The previous secret while its overlap runs: the page offers to end it, and not to rotate again.
+          previousUntil: previousSecretUntil(client, now),
+        },
+        scopeChoices: CLIENT_SCOPES.map((scope) => ({ scope, label: SCOPES[scope]![lang] })),
+        mcp: {
+          url: `${opts.publicBaseUrl}/mcp`,
+          tools: TOOLS.map((tool) => ({ name: tool.name, title: tool.title, scope: tool.scope ?? null })),
+        },
+        app: {
+          id: row.id,
+          name: row.name,
+          description: row.description,
+          homepageUrl: row.homepage_url,
+          privacyUrl: row.privacy_url,
+          webOrigins: JSON.parse(row.web_origins) as string[],
+        },
+        ...extra,
       },
-      scopeChoices: CLIENT_SCOPES.map((scope) => ({ scope, label: SCOPES[scope]![lang] })),
-      mcp: { url: `${opts.publicBaseUrl}/mcp`, tools: TOOLS.map((tool) => ({ name: tool.name, title: tool.title, scope: tool.scope ?? null })) },
-      app: { id: row.id, name: row.name, description: row.description, homepageUrl: row.homepage_url, privacyUrl: row.privacy_url, webOrigins: JSON.parse(row.web_origins) as string[] },
-      ...extra,
-    }, status);
+      status,
+    );
   }
 
   /** Post/Redirect/Get: the new key or secret is kept for the app's page, which shows it once. */
@@ -210,24 +296,41 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
   }
 
   app.get('/console/static/console.css', { schema: { hide: true } }, async (_request, reply) =>
-    reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(CSS));
+    reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(CSS),
+  );
 
   app.get('/console', { schema: { hide: true } }, async (request, reply) =>
-    reply.redirect((await sessions.user(request)) ? '/console/apps' : '/console/sign-in', 303));
+    reply.redirect((await sessions.user(request)) ? '/console/apps' : '/console/sign-in', 303),
+  );
 
   // Accounts
 
-  app.get<{ Querystring: { reset?: string } }>('/console/sign-in', { schema: { hide: true } }, async (request, reply) => {
-    if (await sessions.user(request)) return reply.redirect('/console/apps', 303);
-    const t = CONSOLE_TEXT[language(request)];
-    return render(request, reply, 'sign-in', { pageTitle: t.signIn, user: null, signUpOpen: opts.signUpOpen, ...(request.query.reset === 'done' ? { notice: t.mail.resetDone } : {}) });
-  });
+  app.get<{ Querystring: { reset?: string } }>(
+    '/console/sign-in',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      if (await sessions.user(request)) return reply.redirect('/console/apps', 303);
+      const t = CONSOLE_TEXT[language(request)];
+      return render(request, reply, 'sign-in', {
+        pageTitle: t.signIn,
+        user: null,
+        signUpOpen: opts.signUpOpen,
+        ...(request.query.reset === 'done' ? { notice: t.mail.resetDone } : {}),
+      });
+    },
+  );
 
   app.post('/console/sign-in', { schema: { hide: true } }, async (request, reply) => {
     const t = CONSOLE_TEXT[language(request)];
     const form = (request.body ?? {}) as Form;
     const again = (status: number, error: string) =>
-      render(request, reply, 'sign-in', { pageTitle: t.signIn, user: null, signUpOpen: opts.signUpOpen, email: form.email, error }, status);
+      render(
+        request,
+        reply,
+        'sign-in',
+        { pageTitle: t.signIn, user: null, signUpOpen: opts.signUpOpen, email: form.email, error },
+        status,
+      );
     if (!sessions.csrfValid(request, form.csrf_token)) return again(403, t.expired);
     const result = await sessions.signIn(request, reply, form.email, form.password);
     if (result.kind === 'throttled') return again(429, t.tooMany);
@@ -243,25 +346,30 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
 
   app.get('/console/sign-up', { schema: { hide: true } }, async (request, reply) => {
     const t = CONSOLE_TEXT[language(request)];
-    if (!opts.signUpOpen) return render(request, reply, 'message', { pageTitle: t.signUp, user: null, error: t.signUpClosed }, 404);
+    if (!opts.signUpOpen)
+      return render(request, reply, 'message', { pageTitle: t.signUp, user: null, error: t.signUpClosed }, 404);
     return render(request, reply, 'sign-up', { pageTitle: t.signUp, user: null, form: {} });
   });
 
   app.post('/console/sign-up', { schema: { hide: true } }, async (request, reply) => {
     const t = CONSOLE_TEXT[language(request)];
-    if (!opts.signUpOpen) return render(request, reply, 'message', { pageTitle: t.signUp, user: null, error: t.signUpClosed }, 404);
+    if (!opts.signUpOpen)
+      return render(request, reply, 'message', { pageTitle: t.signUp, user: null, error: t.signUpClosed }, 404);
     const form = (request.body ?? {}) as Form;
-    const again = (status: number, error: string) => render(request, reply, 'sign-up', { pageTitle: t.signUp, user: null, form, error }, status);
+    const again = (status: number, error: string) =>
+      render(request, reply, 'sign-up', { pageTitle: t.signUp, user: null, form, error }, status);
     if (!sessions.csrfValid(request, form.csrf_token)) return again(403, t.expired);
     const email = (form.email ?? '').trim().toLowerCase();
     const name = (form.name ?? '').trim();
     const handle = (form.handle ?? '').trim();
     const password = form.password ?? '';
-    if (!EMAIL.test(email) || !name || name.length > 100 || hasHiddenCharacters(name) || !HANDLE.test(handle)) return again(400, t.invalid);
+    if (!EMAIL.test(email) || !name || name.length > 100 || hasHiddenCharacters(name) || !HANDLE.test(handle))
+      return again(400, t.invalid);
     const weak = await passwordProblem(password, [email, name, handle]);
     if (weak !== null) return again(400, weak === 'length' ? t.passwordLength : t.guessable);
-    if (!await sessions.signUpAllowed(request)) return again(429, t.tooMany);
-    if (await accounts.findUserByEmail(email) || await accounts.userIdByHandle(handle) !== undefined) return again(409, t.emailTaken);
+    if (!(await sessions.signUpAllowed(request))) return again(429, t.tooMany);
+    if ((await accounts.findUserByEmail(email)) || (await accounts.userIdByHandle(handle)) !== undefined)
+      return again(409, t.emailTaken);
     const passwordHash = await sessions.hashPassword(password);
     const userId = await accounts.createUser({ email, name, handle, passwordHash, emailVerified: false });
     await mailConfirmation(request, userId, email);
@@ -277,53 +385,120 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
   async function mailConfirmation(request: FastifyRequest, userId: number, email: string): Promise<void> {
     const t = CONSOLE_TEXT[language(request)];
     const secret = await opts.accountLinks.issue(userId, email, 'verify');
-    opts.mailer.send({ to: email, subject: t.mail.confirmSubject, text: fill(t.mail.confirmBody, { email, link: linkTo('/console/confirm-email', secret) }) });
+    opts.mailer.send({
+      to: email,
+      subject: t.mail.confirmSubject,
+      text: fill(t.mail.confirmBody, { email, link: linkTo('/console/confirm-email', secret) }),
+    });
   }
 
-  app.get<{ Querystring: { sent?: string } }>('/console/forgot-password', { schema: { hide: true } }, async (request, reply) =>
-    render(request, reply, 'forgot-password', { pageTitle: CONSOLE_TEXT[language(request)].mail.forgotTitle, user: await sessions.user(request), sent: request.query.sent === '1' }));
+  app.get<{ Querystring: { sent?: string } }>(
+    '/console/forgot-password',
+    { schema: { hide: true } },
+    async (request, reply) =>
+      render(request, reply, 'forgot-password', {
+        pageTitle: CONSOLE_TEXT[language(request)].mail.forgotTitle,
+        user: await sessions.user(request),
+        sent: request.query.sent === '1',
+      }),
+  );
 
   app.post('/console/forgot-password', { schema: { hide: true } }, async (request, reply) => {
     const t = CONSOLE_TEXT[language(request)];
     const form = (request.body ?? {}) as Form;
     const email = (form.email ?? '').trim().toLowerCase();
     const page = (status: number, extra: Record<string, unknown>) =>
-      render(request, reply, 'forgot-password', { pageTitle: t.mail.forgotTitle, user: null, email: form.email, ...extra }, status);
+      render(
+        request,
+        reply,
+        'forgot-password',
+        { pageTitle: t.mail.forgotTitle, user: null, email: form.email, ...extra },
+        status,
+      );
     if (!sessions.csrfValid(request, form.csrf_token)) return page(403, { error: t.expired });
     if (!EMAIL.test(email)) return page(400, { error: t.invalid });
     // Counted whether or not an account has the address: the answer is the same either way.
-    if (!await sessions.mailAllowed(request, 'reset', email)) return page(429, { error: t.tooMany });
+    if (!(await sessions.mailAllowed(request, 'reset', email))) return page(429, { error: t.tooMany });
     const user = await accounts.findUserByEmail(email);
     if (user && user.disabled_at === null && user.password_hash) {
       const secret = await opts.accountLinks.issue(user.id, user.email, 'reset');
-      opts.mailer.send({ to: user.email, subject: t.mail.resetSubject, text: fill(t.mail.resetBody, { email: user.email, link: linkTo('/console/reset-password', secret) }) });
+      opts.mailer.send({
+        to: user.email,
+        subject: t.mail.resetSubject,
+        text: fill(t.mail.resetBody, { email: user.email, link: linkTo('/console/reset-password', secret) }),
+      });
     }
     // The same answer whether an account has the address or not; a reload sends nothing more.
     return reply.redirect('/console/forgot-password?sent=1', 303);
   });
 
-  app.get<{ Querystring: { token?: string } }>('/console/reset-password', { schema: { hide: true } }, async (request, reply) => {
-    const t = CONSOLE_TEXT[language(request)];
-    const holder = await opts.accountLinks.holder(request.query.token, 'reset');
-    if (!holder) return render(request, reply, 'reset-password', { pageTitle: t.mail.resetTitle, user: null, error: t.mail.linkDead }, 410);
-    return render(request, reply, 'reset-password', { pageTitle: t.mail.resetTitle, user: null, token: request.query.token, email: holder.email });
-  });
+  app.get<{ Querystring: { token?: string } }>(
+    '/console/reset-password',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const t = CONSOLE_TEXT[language(request)];
+      const holder = await opts.accountLinks.holder(request.query.token, 'reset');
+      if (!holder)
+        return render(
+          request,
+          reply,
+          'reset-password',
+          { pageTitle: t.mail.resetTitle, user: null, error: t.mail.linkDead },
+          410,
+        );
+      return render(request, reply, 'reset-password', {
+        pageTitle: t.mail.resetTitle,
+        user: null,
+        token: request.query.token,
+        email: holder.email,
+      });
+    },
+  );
 
   app.post('/console/reset-password', { schema: { hide: true } }, async (request, reply) => {
     const t = CONSOLE_TEXT[language(request)];
     const form = (request.body ?? {}) as Form;
     const holder = await opts.accountLinks.holder(form.token, 'reset');
-    if (!holder) return render(request, reply, 'reset-password', { pageTitle: t.mail.resetTitle, user: null, error: t.mail.linkDead }, 410);
+    if (!holder)
+      return render(
+        request,
+        reply,
+        'reset-password',
+        { pageTitle: t.mail.resetTitle, user: null, error: t.mail.linkDead },
+        410,
+      );
     const again = (status: number, error: string) =>
-      render(request, reply, 'reset-password', { pageTitle: t.mail.resetTitle, user: null, token: form.token, email: holder.email, error }, status);
+      render(
+        request,
+        reply,
+        'reset-password',
+        { pageTitle: t.mail.resetTitle, user: null, token: form.token, email: holder.email, error },
+        status,
+      );
     if (!sessions.csrfValid(request, form.csrf_token)) return again(403, t.expired);
     const user = await accounts.findUserById(holder.userId);
     const next = form.password ?? '';
     const weak = await passwordProblem(next, [holder.email, user?.name ?? '', user?.handle ?? '']);
     if (weak !== null) return again(400, weak === 'length' ? t.passwordLength : t.guessable);
-    const reset = await opts.accountLinks.resetPassword(form.token, await sessions.hashPassword(next),
-      (trx, userId, now) => endCredentialsOfAccount(trx, userId, 'the address was proven by a password reset; the account had never confirmed it', now));
-    if (!reset) return render(request, reply, 'reset-password', { pageTitle: t.mail.resetTitle, user: null, error: t.mail.linkDead }, 410);
+    const reset = await opts.accountLinks.resetPassword(
+      form.token,
+      await sessions.hashPassword(next),
+      (trx, userId, now) =>
+        endCredentialsOfAccount(
+          trx,
+          userId,
+          'the address was proven by a password reset; the account had never confirmed it',
+          now,
+        ),
+    );
+    if (!reset)
+      return render(
+        request,
+        reply,
+        'reset-password',
+        { pageTitle: t.mail.resetTitle, user: null, error: t.mail.linkDead },
+        410,
+      );
     if (reset.ended) {
       // Whoever made the account without its address keeps nothing: every instance refuses the ended keys and grants now.
       for (const keyId of reset.ended.keyIds) opts.appKeys.forgetKey(keyId);
@@ -334,20 +509,35 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     return reply.redirect('/console/sign-in?reset=done', 303);
   });
 
-  app.get<{ Querystring: { token?: string } }>('/console/confirm-email', { schema: { hide: true } }, async (request, reply) => {
-    const t = CONSOLE_TEXT[language(request)];
-    const confirmed = await opts.accountLinks.verify(request.query.token);
-    if (!confirmed) return render(request, reply, 'message', { pageTitle: t.mail.confirmTitle, user: await sessions.user(request), error: t.mail.linkDead }, 410);
-    // The account read after the confirmation: a signed-in page no longer asks for it.
-    return render(request, reply, 'message', { pageTitle: t.mail.confirmTitle, user: await sessions.user(request), notice: fill(t.mail.confirmed, { email: confirmed.email }) });
-  });
+  app.get<{ Querystring: { token?: string } }>(
+    '/console/confirm-email',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const t = CONSOLE_TEXT[language(request)];
+      const confirmed = await opts.accountLinks.verify(request.query.token);
+      if (!confirmed)
+        return render(
+          request,
+          reply,
+          'message',
+          { pageTitle: t.mail.confirmTitle, user: await sessions.user(request), error: t.mail.linkDead },
+          410,
+        );
+      // The account read after the confirmation: a signed-in page no longer asks for it.
+      return render(request, reply, 'message', {
+        pageTitle: t.mail.confirmTitle,
+        user: await sessions.user(request),
+        notice: fill(t.mail.confirmed, { email: confirmed.email }),
+      });
+    },
+  );
 
   app.post('/console/confirm-email/send', { schema: { hide: true } }, async (request, reply) => {
     const user = await posted(request, reply);
     if (!user) return reply;
     const t = CONSOLE_TEXT[language(request)];
     if (user.email_verified) return reply.redirect('/console/apps', 303);
-    if (!await sessions.mailAllowed(request, 'verify', user.email)) {
+    if (!(await sessions.mailAllowed(request, 'verify', user.email))) {
       return render(request, reply, 'message', { pageTitle: t.mail.confirmTitle, user, error: t.tooMany }, 429);
     }
     await mailConfirmation(request, user.id, user.email);
@@ -357,7 +547,11 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
   app.get('/console/password', { schema: { hide: true } }, async (request, reply) => {
     const user = await signedIn(request, reply);
     if (!user) return reply;
-    return render(request, reply, 'password', { pageTitle: CONSOLE_TEXT[language(request)].changePassword, user, section: 'password' });
+    return render(request, reply, 'password', {
+      pageTitle: CONSOLE_TEXT[language(request)].changePassword,
+      user,
+      section: 'password',
+    });
   });
 
   app.post('/console/password', { schema: { hide: true } }, async (request, reply) => {
@@ -365,27 +559,50 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     if (!user) return reply;
     const t = CONSOLE_TEXT[language(request)];
     const form = (request.body ?? {}) as Form;
-    const again = (status: number, error: string) => render(request, reply, 'password', { pageTitle: t.changePassword, user, section: 'password', error }, status);
+    const again = (status: number, error: string) =>
+      render(request, reply, 'password', { pageTitle: t.changePassword, user, section: 'password', error }, status);
     const next = form.password ?? '';
     const weak = await passwordProblem(next, [user.email, user.name, user.handle]);
     if (weak !== null) return again(400, weak === 'length' ? t.passwordLength : t.guessable);
     const changed = await sessions.changePassword(request, reply, user, form.current ?? '', next);
     if (changed === 'throttled') return again(429, t.tooMany);
     if (changed === 'refused') return again(401, t.badCredentials);
-    return render(request, reply, 'password', { pageTitle: t.changePassword, user, section: 'password', notice: t.passwordChanged });
+    return render(request, reply, 'password', {
+      pageTitle: t.changePassword,
+      user,
+      section: 'password',
+      notice: t.passwordChanged,
+    });
   });
 
   // Apps
 
   /** The user's apps, with how many more they may make. */
-  async function appsPage(request: FastifyRequest, reply: FastifyReply, user: User, extra: Record<string, unknown> = {}, status = 200) {
+  async function appsPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: User,
+    extra: Record<string, unknown> = {},
+    status = 200,
+  ) {
     const t = CONSOLE_TEXT[language(request)];
     const list = (await apps.appsOf(user.id)).map((a) => ({ id: a.id, name: a.name, createdAt: Number(a.created_at) }));
     const max = opts.appsPerBuilder;
-    return render(request, reply, 'apps', {
-      pageTitle: t.apps, user, section: 'apps', apps: list,
-      quota: fill(t.appsQuota, { used: list.length, max }), full: list.length >= max ? fill(t.appsFull, { max }) : null, ...extra,
-    }, status);
+    return render(
+      request,
+      reply,
+      'apps',
+      {
+        pageTitle: t.apps,
+        user,
+        section: 'apps',
+        apps: list,
+        quota: fill(t.appsQuota, { used: list.length, max }),
+        full: list.length >= max ? fill(t.appsFull, { max }) : null,
+        ...extra,
+      },
+      status,
+    );
   }
 
   app.get('/console/apps', { schema: { hide: true } }, async (request, reply) => {
@@ -401,11 +618,13 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     const form = (request.body ?? {}) as Form;
     const name = (form.name ?? '').trim();
     const description = (form.description ?? '').trim();
-    if (!name || name.length > 100 || hasHiddenCharacters(name)) return appsPage(request, reply, user, { error: t.nameRule }, 400);
+    if (!name || name.length > 100 || hasHiddenCharacters(name))
+      return appsPage(request, reply, user, { error: t.nameRule }, 400);
     if (description.length > 500) return appsPage(request, reply, user, { error: t.descriptionRule }, 400);
     const now = clock();
     const appId = await apps.createApp(name, description, user.id, now, opts.appsPerBuilder);
-    if (appId === null) return appsPage(request, reply, user, { error: fill(t.appsFull, { max: opts.appsPerBuilder }) }, 409);
+    if (appId === null)
+      return appsPage(request, reply, user, { error: fill(t.appsFull, { max: opts.appsPerBuilder }) }, 409);
     await apps.record(appId, user.id, 'app.created', name, now);
     const apiKey = await credentials.createKey(appId, user.id, now);
     return showOnce(reply, user, appId, 'key', apiKey);
@@ -419,8 +638,15 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     const token = (request.query as { shown?: unknown }).shown;
     if (typeof token !== 'string') return appPage(request, reply, user, owned.id);
     const made = await reveals.take(token, user.id, owned.id);
-    if (!made || made.kind === 'signing-secret') return appPage(request, reply, user, owned.id, { notice: CONSOLE_TEXT[language(request)].shownOnce });
-    return appPage(request, reply, user, owned.id, made.kind === 'key' ? { newKey: made.value } : { newSecret: made.value });
+    if (!made || made.kind === 'signing-secret')
+      return appPage(request, reply, user, owned.id, { notice: CONSOLE_TEXT[language(request)].shownOnce });
+    return appPage(
+      request,
+      reply,
+      user,
+      owned.id,
+      made.kind === 'key' ? { newKey: made.value } : { newSecret: made.value },
+    );
   });
 
   app.post('/console/apps/:appId', { schema: { hide: true } }, async (request, reply) => {
@@ -441,13 +667,30 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     if (description.length > 500) fieldErrors.description = t.descriptionRule;
     if (homepageUrl === undefined) fieldErrors.homepage_url = t.webAddressRule;
     if (privacyUrl === undefined) fieldErrors.privacy_url = t.webAddressRule;
-    if (Object.keys(fieldErrors).length > 0 || homepageUrl === undefined || privacyUrl === undefined || 'bad' in origins) {
+    if (
+      Object.keys(fieldErrors).length > 0 ||
+      homepageUrl === undefined ||
+      privacyUrl === undefined ||
+      'bad' in origins
+    ) {
       // The page again with what was typed, each field that is wrong marked with its rule.
-      const profileDraft = { name: form.name ?? '', description: form.description ?? '', homepageUrl: form.homepage_url ?? '', privacyUrl: form.privacy_url ?? '', webOrigins: form.web_origins ?? '' };
+      const profileDraft = {
+        name: form.name ?? '',
+        description: form.description ?? '',
+        homepageUrl: form.homepage_url ?? '',
+        privacyUrl: form.privacy_url ?? '',
+        webOrigins: form.web_origins ?? '',
+      };
       return appPage(request, reply, user, owned.id, { error: t.fixBelow, fieldErrors, profileDraft }, 400);
     }
     await apps.updateProfile(owned.id, { name, description, homepageUrl, privacyUrl, webOrigins: origins.origins });
-    await apps.record(owned.id, user.id, 'app.updated', [name, homepageUrl ?? '', privacyUrl ?? '', ...origins.origins].filter(Boolean).join(' · '), clock());
+    await apps.record(
+      owned.id,
+      user.id,
+      'app.updated',
+      [name, homepageUrl ?? '', privacyUrl ?? '', ...origins.origins].filter(Boolean).join(' · '),
+      clock(),
+    );
     // Every instance reads the app's keys again, with their new origins (cache/revocations.ts).
     opts.appKeys.forgetApp(owned.id);
     return appPage(request, reply, user, owned.id, { notice: t.saved });
@@ -458,7 +701,8 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     if (!user) return reply;
     const owned = await ownedApp(request, user);
     if (!owned) return notFound(request, reply, user);
-    if (!confirmed(request)) return appPage(request, reply, user, owned.id, { error: CONSOLE_TEXT[language(request)].confirmFirst }, 400);
+    if (!confirmed(request))
+      return appPage(request, reply, user, owned.id, { error: CONSOLE_TEXT[language(request)].confirmFirst }, 400);
     const { keyIds, grantIds } = await credentials.deleteApp(owned.id, user.id, clock());
     for (const keyId of keyIds) opts.appKeys.forgetKey(keyId);
     for (const grantId of grantIds) opts.tokens.forgetGrant(grantId);
@@ -471,7 +715,8 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     const owned = await ownedApp(request, user);
     if (!owned) return notFound(request, reply, user);
     const overlap = String(((request.body ?? {}) as Form).overlap ?? '');
-    if (!isOverlap(overlap)) return appPage(request, reply, user, owned.id, { error: CONSOLE_TEXT[language(request)].invalid }, 400);
+    if (!isOverlap(overlap))
+      return appPage(request, reply, user, owned.id, { error: CONSOLE_TEXT[language(request)].invalid }, 400);
     const { apiKey } = await credentials.rotateKey(owned.id, overlap, user.id, clock());
     // The old keys' new end (now, with no overlap) holds at once on every instance.
     opts.appKeys.forgetApp(owned.id);
@@ -485,7 +730,8 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     if (!owned) return notFound(request, reply, user);
     const keyId = (request.params as { keyId: string }).keyId;
     if (!/^\d{1,15}$/.test(keyId)) return notFound(request, reply, user);
-    if (!confirmed(request)) return appPage(request, reply, user, owned.id, { error: CONSOLE_TEXT[language(request)].confirmFirst }, 400);
+    if (!confirmed(request))
+      return appPage(request, reply, user, owned.id, { error: CONSOLE_TEXT[language(request)].confirmFirst }, 400);
     try {
       await credentials.revokeKey(owned.id, Number(keyId), user.id, clock());
       opts.appKeys.forgetKey(Number(keyId));
@@ -498,21 +744,35 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
 
   // Request log
 
-  app.get<{ Params: { appId: string }; Querystring: { status?: string } }>('/console/apps/:appId/requests', { schema: { hide: true } }, async (request, reply) => {
-    const user = await signedIn(request, reply);
-    if (!user) return reply;
-    const owned = await ownedApp(request, user);
-    if (!owned) return notFound(request, reply, user);
-    const t = CONSOLE_TEXT[language(request)];
-    const asked = request.query.status ?? 'all';
-    const filter: RequestFilter = (REQUEST_FILTERS as readonly string[]).includes(asked) ? asked as RequestFilter : 'all';
-    const requests = (await latestRequests(opts.database.db, owned.id, filter))
-      .map((r) => ({ ...r, when: new Date(r.at).toISOString().replace('T', ' ').slice(0, 19) }));
-    return render(request, reply, 'requests', {
-      pageTitle: `${t.rq.requests}: ${owned.name}`, user, section: 'apps', app: { id: owned.id, name: owned.name },
-      requests, filter, filters: REQUEST_FILTERS, note: t.rq.note.replace('{n}', opts.requestLogPerApp.toLocaleString('en')),
-    });
-  });
+  app.get<{ Params: { appId: string }; Querystring: { status?: string } }>(
+    '/console/apps/:appId/requests',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const user = await signedIn(request, reply);
+      if (!user) return reply;
+      const owned = await ownedApp(request, user);
+      if (!owned) return notFound(request, reply, user);
+      const t = CONSOLE_TEXT[language(request)];
+      const asked = request.query.status ?? 'all';
+      const filter: RequestFilter = (REQUEST_FILTERS as readonly string[]).includes(asked)
+        ? (asked as RequestFilter)
+        : 'all';
+      const requests = (await latestRequests(opts.database.db, owned.id, filter)).map((r) => ({
+        ...r,
+        when: new Date(r.at).toISOString().replace('T', ' ').slice(0, 19),
+      }));
+      return render(request, reply, 'requests', {
+        pageTitle: `${t.rq.requests}: ${owned.name}`,
+        user,
+        section: 'apps',
+        app: { id: owned.id, name: owned.name },
+        requests,
+        filter,
+        filters: REQUEST_FILTERS,
+        note: t.rq.note.replace('{n}', opts.requestLogPerApp.toLocaleString('en')),
+      });
+    },
+  );
 
   // Usage
 
@@ -525,10 +785,20 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     const report = await usageReport(opts.database.db, owned.id, clock());
     const { perMinute, perDay } = opts.globalLimits;
     return render(request, reply, 'usage', {
-      pageTitle: `${t.usage}: ${owned.name}`, user, section: 'apps', app: { id: owned.id, name: owned.name }, report, classes: CLASSES,
+      pageTitle: `${t.usage}: ${owned.name}`,
+      user,
+      section: 'apps',
+      app: { id: owned.id, name: owned.name },
+      report,
+      classes: CLASSES,
       minuteChart: stackedBars(report.minutes, (at) => new Date(at).toISOString().slice(11, 16), 10),
       dayChart: stackedBars(report.days, (at) => new Date(at).toISOString().slice(5, 10), 5),
-      budget: { perMinute, perDay, minuteLeft: Math.max(0, perMinute - report.thisMinute), dayLeft: Math.max(0, perDay - report.today) },
+      budget: {
+        perMinute,
+        perDay,
+        minuteLeft: Math.max(0, perMinute - report.thisMinute),
+        dayLeft: Math.max(0, perDay - report.today),
+      },
     });
   });
 
@@ -538,7 +808,11 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
    * Runs a change to the app's client: a new secret goes to the page that shows it once, a notice is shown; a
    * refused setting (a bad redirect URI, no scope, a rotation during an overlap) shows the page again with why.
    */
-  async function clientChange(request: FastifyRequest, reply: FastifyReply, change: (appId: number, user: User) => Promise<{ newSecret?: string; notice?: string }>) {
+  async function clientChange(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    change: (appId: number, user: User) => Promise<{ newSecret?: string; notice?: string }>,
+  ) {
     const user = await provenPosted(request, reply);
     if (!user) return reply;
     const owned = await ownedApp(request, user);
@@ -549,50 +823,87 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
       return await appPage(request, reply, user, owned.id, { notice });
     } catch (err) {
       const t = CONSOLE_TEXT[language(request)];
-      if (err instanceof OverlapRunningError) return appPage(request, reply, user, owned.id, { error: `${t.overlapRunning}${time(err.until)}` }, 409);
+      if (err instanceof OverlapRunningError)
+        return appPage(request, reply, user, owned.id, { error: `${t.overlapRunning}${time(err.until)}` }, 409);
       if (err instanceof ClientRegistrationError) {
         // The client form again with what was typed (every URI, the type, the scopes), the URIs marked with the reason.
         const form = (request.body ?? {}) as Record<string, unknown>;
-        const clientDraft = { redirectUris: typeof form.redirect_uris === 'string' ? form.redirect_uris : '', scopes: many(form.scopes), public: form.type === 'public' };
-        return appPage(request, reply, user, owned.id, { error: t.fixBelow, fieldErrors: { redirect_uris: err.message }, clientDraft }, 400);
+        const clientDraft = {
+          redirectUris: typeof form.redirect_uris === 'string' ? form.redirect_uris : '',
+          scopes: many(form.scopes),
+          public: form.type === 'public',
+        };
+        return appPage(
+          request,
+          reply,
+          user,
+          owned.id,
+          { error: t.fixBelow, fieldErrors: { redirect_uris: err.message }, clientDraft },
+          400,
+        );
       }
       if (err instanceof CredentialError) return appPage(request, reply, user, owned.id, { error: err.message }, 400);
       throw err;
     }
   }
 
-  app.post('/console/apps/:appId/client', { schema: { hide: true } }, async (request, reply) => clientChange(request, reply, async (appId, user) => {
-    const form = (request.body ?? {}) as Record<string, unknown>;
-    const created = await credentials.createClient(appId, { redirectUris: lines(form.redirect_uris), scopes: many(form.scopes), public: form.type === 'public' }, user.id, clock());
-    return { newSecret: created.clientSecret ?? undefined };
-  }));
+  app.post('/console/apps/:appId/client', { schema: { hide: true } }, async (request, reply) =>
+    clientChange(request, reply, async (appId, user) => {
+      const form = (request.body ?? {}) as Record<string, unknown>;
+      const created = await credentials.createClient(
+        appId,
+        { redirectUris: lines(form.redirect_uris), scopes: many(form.scopes), public: form.type === 'public' },
+        user.id,
+        clock(),
+      );
+      return { newSecret: created.clientSecret ?? undefined };
+    }),
+  );
 
-  app.post('/console/apps/:appId/client/update', { schema: { hide: true } }, async (request, reply) => clientChange(request, reply, async (appId, user) => {
-    const form = (request.body ?? {}) as Record<string, unknown>;
-    await credentials.updateClient(appId, lines(form.redirect_uris), many(form.scopes), user.id, clock());
-    return { notice: CONSOLE_TEXT[language(request)].saved };
-  }));
+  app.post('/console/apps/:appId/client/update', { schema: { hide: true } }, async (request, reply) =>
+    clientChange(request, reply, async (appId, user) => {
+      const form = (request.body ?? {}) as Record<string, unknown>;
+      await credentials.updateClient(appId, lines(form.redirect_uris), many(form.scopes), user.id, clock());
+      return { notice: CONSOLE_TEXT[language(request)].saved };
+    }),
+  );
 
-  app.post('/console/apps/:appId/client/rotate-secret', { schema: { hide: true } }, async (request, reply) => clientChange(request, reply, async (appId, user) => {
-    const overlap = String(((request.body ?? {}) as Form).overlap ?? '');
-    if (!isOverlap(overlap)) throw new CredentialError(CONSOLE_TEXT[language(request)].invalid);
-    const client = await oauth.clientOfApp(appId);
-    if (!client) throw new CredentialError(CONSOLE_TEXT[language(request)].invalid);
-    return { newSecret: await credentials.rotateClientSecret(client.clientId, overlap, user.id, clock()) };
-  }));
+  app.post('/console/apps/:appId/client/rotate-secret', { schema: { hide: true } }, async (request, reply) =>
+    clientChange(request, reply, async (appId, user) => {
+      const overlap = String(((request.body ?? {}) as Form).overlap ?? '');
+      if (!isOverlap(overlap)) throw new CredentialError(CONSOLE_TEXT[language(request)].invalid);
+      const client = await oauth.clientOfApp(appId);
+      if (!client) throw new CredentialError(CONSOLE_TEXT[language(request)].invalid);
+      return { newSecret: await credentials.rotateClientSecret(client.clientId, overlap, user.id, clock()) };
+    }),
+  );
 
-  app.post('/console/apps/:appId/client/end-previous-secret', { schema: { hide: true } }, async (request, reply) => clientChange(request, reply, async (appId, user) => {
-    const t = CONSOLE_TEXT[language(request)];
-    const client = await oauth.clientOfApp(appId);
-    if (!client || !(await credentials.endPreviousSecret(client.clientId, user.id, clock()))) throw new CredentialError(t.noPreviousSecret);
-    return { notice: t.previousEnded };
-  }));
+  app.post('/console/apps/:appId/client/end-previous-secret', { schema: { hide: true } }, async (request, reply) =>
+    clientChange(request, reply, async (appId, user) => {
+      const t = CONSOLE_TEXT[language(request)];
+      const client = await oauth.clientOfApp(appId);
+      if (!client || !(await credentials.endPreviousSecret(client.clientId, user.id, clock())))
+        throw new CredentialError(t.noPreviousSecret);
+      return { notice: t.previousEnded };
+    }),
+  );
 
   // Webhooks (console-webhooks.ts)
 
-  registerWebhookPages(app, {
-    render, signedIn, provenPosted, ownedApp, notFound, confirmed, reveals, text: (request) => CONSOLE_TEXT[language(request)],
-  }, { ...opts.webhooks, database: opts.database.db, clock });
+  registerWebhookPages(
+    app,
+    {
+      render,
+      signedIn,
+      provenPosted,
+      ownedApp,
+      notFound,
+      confirmed,
+      reveals,
+      text: (request) => CONSOLE_TEXT[language(request)],
+    },
+    { ...opts.webhooks, database: opts.database.db, clock },
+  );
 
   // Connected apps
 
@@ -600,7 +911,10 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, opt
     const user = await signedIn(request, reply);
     if (!user) return reply;
     return render(request, reply, 'connected', {
-      pageTitle: CONSOLE_TEXT[language(request)].connected, user, section: 'connected', grants: await oauth.userGrants(user.id),
+      pageTitle: CONSOLE_TEXT[language(request)].connected,
+      user,
+      section: 'connected',
+      grants: await oauth.userGrants(user.id),
     });
   });
 

@@ -19,12 +19,23 @@ import type { ConsoleReveals } from './console-reveals.js';
 import { fill, type ConsoleText } from './console-text.js';
 
 type Form = Record<string, unknown>;
-interface User { id: number }
-interface OwnedApp { id: number; name: string }
+interface User {
+  id: number;
+}
+interface OwnedApp {
+  id: number;
+  name: string;
+}
 
 /** What the console's pages give this module (console-routes.ts). */
 export interface ConsolePages {
-  render(request: FastifyRequest, reply: FastifyReply, view: string, data: Record<string, unknown>, status?: number): FastifyReply | Promise<FastifyReply>;
+  render(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    view: string,
+    data: Record<string, unknown>,
+    status?: number,
+  ): FastifyReply | Promise<FastifyReply>;
   signedIn(request: FastifyRequest, reply: FastifyReply): Promise<User | null>;
   /** A form post of an account whose address is confirmed (every webhook form makes or steers what an app sends). */
   provenPosted(request: FastifyRequest, reply: FastifyReply): Promise<User | null>;
@@ -35,7 +46,8 @@ export interface ConsolePages {
   reveals: ConsoleReveals;
 }
 
-const many = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)]);
+const many = (value: unknown): string[] =>
+  Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)];
 const STATES: DeliveryState[] = ['pending', 'delivered', 'failed'];
 /** `YYYY-MM-DDTHH:mm` (a datetime-local field), read as UTC. */
 const utcField = (value: unknown): number | null => {
@@ -45,7 +57,17 @@ const utcField = (value: unknown): number | null => {
   return Number.isNaN(at) ? null : at;
 };
 
-export function registerWebhookPages(app: FastifyInstance, pages: ConsolePages, deps: { endpoints: WebhookEndpoints; database: Kysely<DB>; links: Links; allowLoopback: boolean; clock: () => number }) {
+export function registerWebhookPages(
+  app: FastifyInstance,
+  pages: ConsolePages,
+  deps: {
+    endpoints: WebhookEndpoints;
+    database: Kysely<DB>;
+    links: Links;
+    allowLoopback: boolean;
+    clock: () => number;
+  },
+) {
   const { endpoints, clock } = deps;
   /** Retries come seconds apart: the webhook pages show times to the second. */
   const seconds = (ms: number) => `${new Date(ms).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
@@ -55,10 +77,19 @@ export function registerWebhookPages(app: FastifyInstance, pages: ConsolePages, 
     const types = JSON.parse(endpoint.event_types) as string[];
     const failingSince = endpoint.failing_since === null ? null : Number(endpoint.failing_since);
     return {
-      id: endpoint.id, url: endpoint.url, types, typesText: types.length === 0 ? t.wh.allTypes : types.join(', '),
-      disabled: endpoint.disabled_at !== null, disabledReason: endpoint.disabled_reason, disabledAt: endpoint.disabled_at === null ? null : Number(endpoint.disabled_at),
-      failingSince, disablesAt: failingSince === null ? null : failingSince + DISABLE_AFTER_MS,
-      previousUntil: endpoint.previous_secret_sealed !== null && Number(endpoint.previous_secret_until ?? 0) > clock() ? Number(endpoint.previous_secret_until) : null,
+      id: endpoint.id,
+      url: endpoint.url,
+      types,
+      typesText: types.length === 0 ? t.wh.allTypes : types.join(', '),
+      disabled: endpoint.disabled_at !== null,
+      disabledReason: endpoint.disabled_reason,
+      disabledAt: endpoint.disabled_at === null ? null : Number(endpoint.disabled_at),
+      failingSince,
+      disablesAt: failingSince === null ? null : failingSince + DISABLE_AFTER_MS,
+      previousUntil:
+        endpoint.previous_secret_sealed !== null && Number(endpoint.previous_secret_until ?? 0) > clock()
+          ? Number(endpoint.previous_secret_until)
+          : null,
     };
   };
 
@@ -72,11 +103,15 @@ export function registerWebhookPages(app: FastifyInstance, pages: ConsolePages, 
    * The signed-in user (for a form: with a valid form token), the app and the endpoint the path names, when the user
    * owns them; otherwise null, the sign-in page or a 404 sent.
    */
-  async function reached(request: FastifyRequest, reply: FastifyReply, form: boolean): Promise<{ user: User; owned: OwnedApp; endpoint: EndpointRow } | null> {
+  async function reached(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    form: boolean,
+  ): Promise<{ user: User; owned: OwnedApp; endpoint: EndpointRow } | null> {
     const user = form ? await pages.provenPosted(request, reply) : await pages.signedIn(request, reply);
     if (!user) return null;
     const owned = await pages.ownedApp(request, user);
-    const endpoint = owned && await ownedEndpoint(request, owned.id);
+    const endpoint = owned && (await ownedEndpoint(request, owned.id));
     if (!owned || !endpoint) {
       await pages.notFound(request, reply, user);
       return null;
@@ -85,7 +120,10 @@ export function registerWebhookPages(app: FastifyInstance, pages: ConsolePages, 
   }
 
   /** The form's URL and types, or the problems to show beside the fields. */
-  function readForm(form: Form, t: ConsoleText): { url: string; types: string[] } | { fieldErrors: Record<string, string> } {
+  function readForm(
+    form: Form,
+    t: ConsoleText,
+  ): { url: string; types: string[] } | { fieldErrors: Record<string, string> } {
     const url = String(form.url ?? '').trim();
     const types = many(form.types);
     const problem = targetProblem(url, deps.allowLoopback);
@@ -95,46 +133,127 @@ export function registerWebhookPages(app: FastifyInstance, pages: ConsolePages, 
     return Object.keys(fieldErrors).length > 0 ? { fieldErrors } : { url, types: [...new Set(types)] };
   }
 
-  async function listPage(request: FastifyRequest, reply: FastifyReply, user: User, owned: OwnedApp, extra: Record<string, unknown> = {}, status = 200) {
+  async function listPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: User,
+    owned: OwnedApp,
+    extra: Record<string, unknown> = {},
+    status = 200,
+  ) {
     const t = pages.text(request);
     const list = (await endpoints.list(owned.id)).map((e) => describe(e, t));
     const max = endpoints.endpointsPerApp;
-    return pages.render(request, reply, 'webhooks', {
-      pageTitle: `${t.wh.webhooks}: ${owned.name}`, user, section: 'apps', app: owned, endpoints: list, typeChoices: CHANGE_TYPES,
-      quota: fill(t.wh.quota, { used: list.length, max }), full: list.length >= max ? fill(t.wh.tooMany, { max }) : null,
-      urlLabel: deps.allowLoopback ? t.wh.urlLoopback : t.wh.url, ...extra,
-    }, status);
+    return pages.render(
+      request,
+      reply,
+      'webhooks',
+      {
+        pageTitle: `${t.wh.webhooks}: ${owned.name}`,
+        user,
+        section: 'apps',
+        app: owned,
+        endpoints: list,
+        typeChoices: CHANGE_TYPES,
+        quota: fill(t.wh.quota, { used: list.length, max }),
+        full: list.length >= max ? fill(t.wh.tooMany, { max }) : null,
+        urlLabel: deps.allowLoopback ? t.wh.urlLoopback : t.wh.url,
+        ...extra,
+      },
+      status,
+    );
   }
 
-  async function endpointPage(request: FastifyRequest, reply: FastifyReply, user: User, owned: OwnedApp, endpoint: EndpointRow, extra: Record<string, unknown> = {}, status = 200) {
+  async function endpointPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: User,
+    owned: OwnedApp,
+    endpoint: EndpointRow,
+    extra: Record<string, unknown> = {},
+    status = 200,
+  ) {
     const t = pages.text(request);
     const filter = String((request.query as { state?: unknown }).state ?? '');
-    const state = STATES.includes(filter as DeliveryState) ? filter as DeliveryState : undefined;
+    const state = STATES.includes(filter as DeliveryState) ? (filter as DeliveryState) : undefined;
     const deliveries = (await endpoints.deliveries(endpoint.id, { state, limit: 100 })).map((d) => ({
-      id: d.id, eventId: d.event_id, type: d.event_type, resource: d.resource_key, state: d.state, attempts: Number(d.attempts),
-      createdAt: Number(d.created_at), lastStatus: d.last_status, lastDuration: d.last_duration_ms, lastError: d.last_error,
+      id: d.id,
+      eventId: d.event_id,
+      type: d.event_type,
+      resource: d.resource_key,
+      state: d.state,
+      attempts: Number(d.attempts),
+      createdAt: Number(d.created_at),
+      lastStatus: d.last_status,
+      lastDuration: d.last_duration_ms,
+      lastError: d.last_error,
       nextAttempt: d.next_attempt_at === null ? null : Number(d.next_attempt_at),
     }));
-    return pages.render(request, reply, 'webhook-endpoint', {
-      pageTitle: `${t.wh.webhooks}: ${endpoint.url}`, user, section: 'apps', app: owned, seconds, endpoint: describe(endpoint, t), deliveries, state: state ?? '',
-      states: STATES, typeChoices: CHANGE_TYPES, urlLabel: deps.allowLoopback ? t.wh.urlLoopback : t.wh.url, ...extra,
-    }, status);
+    return pages.render(
+      request,
+      reply,
+      'webhook-endpoint',
+      {
+        pageTitle: `${t.wh.webhooks}: ${endpoint.url}`,
+        user,
+        section: 'apps',
+        app: owned,
+        seconds,
+        endpoint: describe(endpoint, t),
+        deliveries,
+        state: state ?? '',
+        states: STATES,
+        typeChoices: CHANGE_TYPES,
+        urlLabel: deps.allowLoopback ? t.wh.urlLoopback : t.wh.url,
+        ...extra,
+      },
+      status,
+    );
   }
 
   /** Runs a change to an endpoint of the user's app, then shows the endpoint's page with a notice or the error. */
-  async function endpointChange(request: FastifyRequest, reply: FastifyReply,
-    change: (owned: OwnedApp, endpoint: EndpointRow, t: ConsoleText) => Promise<{ notice?: string; redirect?: string } | { error: string; status: number; extra?: Record<string, unknown> }>) {
+  async function endpointChange(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    change: (
+      owned: OwnedApp,
+      endpoint: EndpointRow,
+      t: ConsoleText,
+    ) => Promise<
+      { notice?: string; redirect?: string } | { error: string; status: number; extra?: Record<string, unknown> }
+    >,
+  ) {
     const target = await reached(request, reply, true);
     if (!target) return reply;
     const { user, owned, endpoint } = target;
     const t = pages.text(request);
     try {
       const result = await change(owned, endpoint, t);
-      if ('error' in result) return await endpointPage(request, reply, user, owned, endpoint, { error: result.error, ...result.extra }, result.status);
+      if ('error' in result)
+        return await endpointPage(
+          request,
+          reply,
+          user,
+          owned,
+          endpoint,
+          { error: result.error, ...result.extra },
+          result.status,
+        );
       if (result.redirect) return await reply.redirect(result.redirect, 303);
-      return await endpointPage(request, reply, user, owned, (await endpoints.find(owned.id, endpoint.id))!, { notice: result.notice });
+      return await endpointPage(request, reply, user, owned, (await endpoints.find(owned.id, endpoint.id))!, {
+        notice: result.notice,
+      });
     } catch (err) {
-      if (err instanceof WebhookError) return endpointPage(request, reply, user, owned, endpoint, { error: err.message === 'enable the endpoint first' ? t.wh.enableFirst : err.message }, 409);
+      if (err instanceof WebhookError)
+        return endpointPage(
+          request,
+          reply,
+          user,
+          owned,
+          endpoint,
+          { error: err.message === 'enable the endpoint first' ? t.wh.enableFirst : err.message },
+          409,
+        );
       throw err;
     }
   }
@@ -156,14 +275,36 @@ export function registerWebhookPages(app: FastifyInstance, pages: ConsolePages, 
     const form = (request.body ?? {}) as Form;
     const read = readForm(form, t);
     if ('fieldErrors' in read) {
-      return listPage(request, reply, user, owned, { error: t.fixBelow, fieldErrors: read.fieldErrors, draft: { url: String(form.url ?? ''), types: many(form.types) } }, 400);
+      return listPage(
+        request,
+        reply,
+        user,
+        owned,
+        {
+          error: t.fixBelow,
+          fieldErrors: read.fieldErrors,
+          draft: { url: String(form.url ?? ''), types: many(form.types) },
+        },
+        400,
+      );
     }
     try {
       const { id, secret } = await endpoints.create(owned.id, read.url, read.types, clock());
       const token = await pages.reveals.keep(user.id, owned.id, 'signing-secret', `${id} ${secret}`);
       return await reply.redirect(`${base(owned.id)}/${id}?shown=${token}`, 303);
     } catch (err) {
-      if (err instanceof WebhookError) return listPage(request, reply, user, owned, { error: fill(t.wh.tooMany, { max: endpoints.endpointsPerApp }), draft: { url: read.url, types: read.types } }, 409);
+      if (err instanceof WebhookError)
+        return listPage(
+          request,
+          reply,
+          user,
+          owned,
+          {
+            error: fill(t.wh.tooMany, { max: endpoints.endpointsPerApp }),
+            draft: { url: read.url, types: read.types },
+          },
+          409,
+        );
       throw err;
     }
   });
@@ -173,99 +314,163 @@ export function registerWebhookPages(app: FastifyInstance, pages: ConsolePages, 
     if (!target) return reply;
     const { user, owned, endpoint } = target;
     const { shown: token, sent } = request.query as { shown?: unknown; sent?: unknown };
-    if (typeof token !== 'string') return endpointPage(request, reply, user, owned, endpoint, sent === 'test' ? { notice: pages.text(request).wh.testSent } : {});
+    if (typeof token !== 'string')
+      return endpointPage(
+        request,
+        reply,
+        user,
+        owned,
+        endpoint,
+        sent === 'test' ? { notice: pages.text(request).wh.testSent } : {},
+      );
     const made = await pages.reveals.take(token, user.id, owned.id);
     const [madeFor, secret] = made?.kind === 'signing-secret' ? made.value.split(' ') : [];
-    if (madeFor !== endpoint.id || !secret) return endpointPage(request, reply, user, owned, endpoint, { notice: pages.text(request).shownOnce });
+    if (madeFor !== endpoint.id || !secret)
+      return endpointPage(request, reply, user, owned, endpoint, { notice: pages.text(request).shownOnce });
     return endpointPage(request, reply, user, owned, endpoint, { newSecret: secret });
   });
 
-  app.post('/console/apps/:appId/webhooks/:endpointId', { schema: { hide: true } }, async (request, reply) => endpointChange(request, reply, async (owned, endpoint, t) => {
-    const form = (request.body ?? {}) as Form;
-    const read = readForm(form, t);
-    if ('fieldErrors' in read) return { error: t.fixBelow, status: 400, extra: { fieldErrors: read.fieldErrors, draft: { url: String(form.url ?? ''), types: many(form.types) } } };
-    await endpoints.update(owned.id, endpoint.id, read.url, read.types);
-    return { notice: t.saved };
-  }));
+  app.post('/console/apps/:appId/webhooks/:endpointId', { schema: { hide: true } }, async (request, reply) =>
+    endpointChange(request, reply, async (owned, endpoint, t) => {
+      const form = (request.body ?? {}) as Form;
+      const read = readForm(form, t);
+      if ('fieldErrors' in read)
+        return {
+          error: t.fixBelow,
+          status: 400,
+          extra: { fieldErrors: read.fieldErrors, draft: { url: String(form.url ?? ''), types: many(form.types) } },
+        };
+      await endpoints.update(owned.id, endpoint.id, read.url, read.types);
+      return { notice: t.saved };
+    }),
+  );
 
-  app.post('/console/apps/:appId/webhooks/:endpointId/rotate-secret', { schema: { hide: true } }, async (request, reply) => {
-    const target = await reached(request, reply, true);
-    if (!target) return reply;
-    const { user, owned, endpoint } = target;
-    const overlap = String(((request.body ?? {}) as Form).overlap ?? '');
-    if (!isOverlap(overlap)) return endpointPage(request, reply, user, owned, endpoint, { error: pages.text(request).invalid }, 400);
-    const secret = await endpoints.rotateSecret(owned.id, endpoint.id, OVERLAPS[overlap], clock());
-    const token = await pages.reveals.keep(user.id, owned.id, 'signing-secret', `${endpoint.id} ${secret}`);
-    return reply.redirect(`${base(owned.id)}/${endpoint.id}?shown=${token}`, 303);
-  });
+  app.post(
+    '/console/apps/:appId/webhooks/:endpointId/rotate-secret',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const target = await reached(request, reply, true);
+      if (!target) return reply;
+      const { user, owned, endpoint } = target;
+      const overlap = String(((request.body ?? {}) as Form).overlap ?? '');
+      if (!isOverlap(overlap))
+        return endpointPage(request, reply, user, owned, endpoint, { error: pages.text(request).invalid }, 400);
+      const secret = await endpoints.rotateSecret(owned.id, endpoint.id, OVERLAPS[overlap], clock());
+      const token = await pages.reveals.keep(user.id, owned.id, 'signing-secret', `${endpoint.id} ${secret}`);
+      return reply.redirect(`${base(owned.id)}/${endpoint.id}?shown=${token}`, 303);
+    },
+  );
 
-  app.post('/console/apps/:appId/webhooks/:endpointId/disable', { schema: { hide: true } }, async (request, reply) => endpointChange(request, reply, async (owned, endpoint, t) => {
-    if (!pages.confirmed(request)) return { error: t.confirmFirst, status: 400 };
-    await endpoints.setEnabled(owned.id, endpoint.id, false, clock());
-    return { notice: t.saved };
-  }));
+  app.post('/console/apps/:appId/webhooks/:endpointId/disable', { schema: { hide: true } }, async (request, reply) =>
+    endpointChange(request, reply, async (owned, endpoint, t) => {
+      if (!pages.confirmed(request)) return { error: t.confirmFirst, status: 400 };
+      await endpoints.setEnabled(owned.id, endpoint.id, false, clock());
+      return { notice: t.saved };
+    }),
+  );
 
-  app.post('/console/apps/:appId/webhooks/:endpointId/enable', { schema: { hide: true } }, async (request, reply) => endpointChange(request, reply, async (owned, endpoint, t) => {
-    await endpoints.setEnabled(owned.id, endpoint.id, true, clock());
-    return { notice: t.saved };
-  }));
+  app.post('/console/apps/:appId/webhooks/:endpointId/enable', { schema: { hide: true } }, async (request, reply) =>
+    endpointChange(request, reply, async (owned, endpoint, t) => {
+      await endpoints.setEnabled(owned.id, endpoint.id, true, clock());
+      return { notice: t.saved };
+    }),
+  );
 
-  app.post('/console/apps/:appId/webhooks/:endpointId/delete', { schema: { hide: true } }, async (request, reply) => endpointChange(request, reply, async (owned, endpoint, t) => {
-    if (!pages.confirmed(request)) return { error: t.confirmFirst, status: 400 };
-    await endpoints.delete(owned.id, endpoint.id);
-    return { redirect: base(owned.id) };
-  }));
+  app.post('/console/apps/:appId/webhooks/:endpointId/delete', { schema: { hide: true } }, async (request, reply) =>
+    endpointChange(request, reply, async (owned, endpoint, t) => {
+      if (!pages.confirmed(request)) return { error: t.confirmFirst, status: 400 };
+      await endpoints.delete(owned.id, endpoint.id);
+      return { redirect: base(owned.id) };
+    }),
+  );
 
-  app.post('/console/apps/:appId/webhooks/:endpointId/replay', { schema: { hide: true } }, async (request, reply) => endpointChange(request, reply, async (_owned, endpoint, t) => {
-    const form = (request.body ?? {}) as Form;
-    const from = utcField(form.from);
-    const to = utcField(form.to);
-    if (from === null || to === null || from > to) return { error: t.wh.replayRule, status: 400 };
-    // The end's whole minute (or second) is in the range.
-    const queued = await endpoints.replay(endpoint, from, to + (String(form.to).length > 16 ? 999 : 59_999), clock());
-    return { notice: `${queued.toLocaleString('en')}${t.wh.replayed}` };
-  }));
+  app.post('/console/apps/:appId/webhooks/:endpointId/replay', { schema: { hide: true } }, async (request, reply) =>
+    endpointChange(request, reply, async (_owned, endpoint, t) => {
+      const form = (request.body ?? {}) as Form;
+      const from = utcField(form.from);
+      const to = utcField(form.to);
+      if (from === null || to === null || from > to) return { error: t.wh.replayRule, status: 400 };
+      // The end's whole minute (or second) is in the range.
+      const queued = await endpoints.replay(endpoint, from, to + (String(form.to).length > 16 ? 999 : 59_999), clock());
+      return { notice: `${queued.toLocaleString('en')}${t.wh.replayed}` };
+    }),
+  );
 
-  app.post('/console/apps/:appId/webhooks/:endpointId/test', { schema: { hide: true } }, async (request, reply) => endpointChange(request, reply, async (owned, endpoint, t) => {
-    const type = String(((request.body ?? {}) as Form).type ?? '');
-    if (!isChangeType(type)) return { error: t.invalid, status: 400 };
-    await endpoints.sendTest(endpoint, await testEventDelivery(deps.database, deps.links, type, clock()), clock());
-    // To the endpoint's page: a reload there does not send another.
-    return { redirect: `${base(owned.id)}/${endpoint.id}?sent=test` };
-  }));
+  app.post('/console/apps/:appId/webhooks/:endpointId/test', { schema: { hide: true } }, async (request, reply) =>
+    endpointChange(request, reply, async (owned, endpoint, t) => {
+      const type = String(((request.body ?? {}) as Form).type ?? '');
+      if (!isChangeType(type)) return { error: t.invalid, status: 400 };
+      await endpoints.sendTest(endpoint, await testEventDelivery(deps.database, deps.links, type, clock()), clock());
+      // To the endpoint's page: a reload there does not send another.
+      return { redirect: `${base(owned.id)}/${endpoint.id}?sent=test` };
+    }),
+  );
 
-  app.get('/console/apps/:appId/webhooks/:endpointId/deliveries/:deliveryId', { schema: { hide: true } }, async (request, reply) => {
-    const target = await reached(request, reply, false);
-    if (!target) return reply;
-    const { user, owned, endpoint } = target;
-    const found = await endpoints.delivery(endpoint.id, (request.params as { deliveryId: string }).deliveryId);
-    if (!found) return pages.notFound(request, reply, user);
-    const t = pages.text(request);
-    const { delivery, attempts, change } = found;
-    const queued = (request.query as { queued?: unknown }).queued === '1';
-    return pages.render(request, reply, 'webhook-delivery', {
-      pageTitle: `${t.wh.delivery}: ${delivery.event_type} ${delivery.event_id}`, user, section: 'apps', app: owned, seconds, endpoint: describe(endpoint, t),
-      delivery: {
-        id: delivery.id, eventId: delivery.event_id, type: delivery.event_type, resource: delivery.resource_key, state: delivery.state,
-        attempts: Number(delivery.attempts), nextAttempt: delivery.next_attempt_at === null ? null : Number(delivery.next_attempt_at),
-      },
-      payload: delivery.payload !== null ? JSON.stringify(JSON.parse(delivery.payload), null, 2)
-        : change ? JSON.stringify(changeItem(change, deps.links), null, 2) : null,
-      attempts: attempts.map((a) => ({
-        number: Number(a.number), at: Number(a.attempted_at), timestamp: Number(a.webhook_timestamp), duration: Number(a.duration_ms),
-        status: a.status, error: a.error, response: a.response_body,
-      })),
-      notice: queued ? t.wh.redelivered : undefined,
-      // What the next attempt sends, as headers; the signature is made at each attempt with the secrets in use then.
-      requestHead: [`POST ${endpoint.url}`, 'content-type: application/json', `webhook-id: ${delivery.event_id}`,
-        `webhook-timestamp: ${attempts[0] ? Number(attempts[0].webhook_timestamp) : '…'}`, 'webhook-signature: v1,…'].join('\n'),
-    });
-  });
+  app.get(
+    '/console/apps/:appId/webhooks/:endpointId/deliveries/:deliveryId',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const target = await reached(request, reply, false);
+      if (!target) return reply;
+      const { user, owned, endpoint } = target;
+      const found = await endpoints.delivery(endpoint.id, (request.params as { deliveryId: string }).deliveryId);
+      if (!found) return pages.notFound(request, reply, user);
+      const t = pages.text(request);
+      const { delivery, attempts, change } = found;
+      const queued = (request.query as { queued?: unknown }).queued === '1';
+      return pages.render(request, reply, 'webhook-delivery', {
+        pageTitle: `${t.wh.delivery}: ${delivery.event_type} ${delivery.event_id}`,
+        user,
+        section: 'apps',
+        app: owned,
+        seconds,
+        endpoint: describe(endpoint, t),
+        delivery: {
+          id: delivery.id,
+          eventId: delivery.event_id,
+          type: delivery.event_type,
+          resource: delivery.resource_key,
+          state: delivery.state,
+          attempts: Number(delivery.attempts),
+          nextAttempt: delivery.next_attempt_at === null ? null : Number(delivery.next_attempt_at),
+        },
+        payload:
+          delivery.payload !== null
+            ? JSON.stringify(JSON.parse(delivery.payload), null, 2)
+            : change
+              ? JSON.stringify(changeItem(change, deps.links), null, 2)
+              : null,
+        attempts: attempts.map((a) => ({
+          number: Number(a.number),
+          at: Number(a.attempted_at),
+          timestamp: Number(a.webhook_timestamp),
+          duration: Number(a.duration_ms),
+          status: a.status,
+          error: a.error,
+          response: a.response_body,
+        })),
+        notice: queued ? t.wh.redelivered : undefined,
+        // What the next attempt sends, as headers; the signature is made at each attempt with the secrets in use then.
+        requestHead: [
+          `POST ${endpoint.url}`,
+          'content-type: application/json',
+          `webhook-id: ${delivery.event_id}`,
+          `webhook-timestamp: ${attempts[0] ? Number(attempts[0].webhook_timestamp) : '…'}`,
+          'webhook-signature: v1,…',
+        ].join('\n'),
+      });
+    },
+  );
 
-  app.post('/console/apps/:appId/webhooks/:endpointId/deliveries/:deliveryId/redeliver', { schema: { hide: true } }, async (request, reply) =>
-    endpointChange(request, reply, async (owned, endpoint) => {
-      const deliveryId = (request.params as { deliveryId: string }).deliveryId;
-      if (!await endpoints.redeliver(endpoint, deliveryId, clock())) return { error: pages.text(request).notFound, status: 404 };
-      return { redirect: `${base(owned.id)}/${endpoint.id}/deliveries/${deliveryId}?queued=1` };
-    }));
+  app.post(
+    '/console/apps/:appId/webhooks/:endpointId/deliveries/:deliveryId/redeliver',
+    { schema: { hide: true } },
+    async (request, reply) =>
+      endpointChange(request, reply, async (owned, endpoint) => {
+        const deliveryId = (request.params as { deliveryId: string }).deliveryId;
+        if (!(await endpoints.redeliver(endpoint, deliveryId, clock())))
+          return { error: pages.text(request).notFound, status: 404 };
+        return { redirect: `${base(owned.id)}/${endpoint.id}/deliveries/${deliveryId}?queued=1` };
+      }),
+  );
 }

@@ -12,7 +12,10 @@ type SessionRow = Selectable<DB['event_sessions']>;
 type FaqRow = Selectable<DB['event_faqs']>;
 
 /** What a ticket's answer needs of its event: when it ends, and how many guests it has. */
-export interface EventFacts { endAt: number; guestCount: number }
+export interface EventFacts {
+  endAt: number;
+  guestCount: number;
+}
 
 const optionalIso = (ms: number | null) => (ms === null ? null : toUtcIso(ms));
 
@@ -58,7 +61,11 @@ export function sessionOf(s: SessionRow): SessionDto {
  * Sessions by time slot, as the reference lists them: the day and the start and end times in the service time
  * zone, in order. A session without times of its own takes the event's.
  */
-export function sessionSlots(rows: SessionRow[], event: { startAt: number; endAt: number }, timeZone: string): Array<Static<typeof SessionTimeSlot>> {
+export function sessionSlots(
+  rows: SessionRow[],
+  event: { startAt: number; endAt: number },
+  timeZone: string,
+): Array<Static<typeof SessionTimeSlot>> {
   const slots = new Map<string, Static<typeof SessionTimeSlot> & { at: number }>();
   for (const row of rows) {
     const start = row.start_at ?? event.startAt;
@@ -67,14 +74,31 @@ export function sessionSlots(rows: SessionRow[], event: { startAt: number; endAt
     const to = toLocalDateTime(end, timeZone);
     const key = `${from}|${to}`;
     let slot = slots.get(key);
-    if (!slot) slots.set(key, (slot = { day: from.slice(0, 10), startTime: from.slice(11, 16), endTime: to.slice(11, 16), sessions: [], at: start }));
+    if (!slot)
+      slots.set(
+        key,
+        (slot = {
+          day: from.slice(0, 10),
+          startTime: from.slice(11, 16),
+          endTime: to.slice(11, 16),
+          sessions: [],
+          at: start,
+        }),
+      );
     slot.sessions.push(sessionOf(row));
   }
   return [...slots.values()].sort((a, b) => a.at - b.at).map(({ at: _at, ...slot }) => slot);
 }
 
 export function faqOf(f: FaqRow): FaqDto {
-  return { faqId: f.id, title: f.question, content: f.answer, sortNo: f.sort_no, question: f.question, answer: f.answer };
+  return {
+    faqId: f.id,
+    title: f.question,
+    content: f.answer,
+    sortNo: f.sort_no,
+    question: f.question,
+    answer: f.answer,
+  };
 }
 
 /** FAQs by category, categories in the order of their first FAQ. */
@@ -88,11 +112,14 @@ export function faqCategories(rows: FaqRow[]): Array<Static<typeof FaqCategory>>
   return [...categories].map(([categoryName, faqs]) => ({ categoryName, faqs }));
 }
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\'': '&#39;' };
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** The description as HTML: its text escaped, blank lines between paragraphs, single line breaks kept; null when empty. */
 export function descriptionHtml(text: string): string | null {
   if (!text.trim()) return null;
   const escaped = text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
-  return escaped.split(/\r?\n\s*\r?\n/).map((p) => `<p>${p.trim().replace(/\r?\n/g, '<br>')}</p>`).join('');
+  return escaped
+    .split(/\r?\n\s*\r?\n/)
+    .map((p) => `<p>${p.trim().replace(/\r?\n/g, '<br>')}</p>`)
+    .join('');
 }

@@ -9,13 +9,16 @@ import type { JsonColumn } from '../posts/post-reads.js';
  * its hosts (`[host_type, roles, user handle, name, image, company handle, name, logo]`, in order), and its
  * name and description translated into the asked language where a translation exists.
  */
-export type EventItemRow = Selectable<DB['events']> & CompanyColumns & {
-  categories: JsonColumn<string[]>;
-  subjects: JsonColumn<string[]>;
-  hosts: JsonColumn<Array<[string, string, string | null, string | null, string | null, string | null, string | null, string | null]>>;
-  t_event_name: string | null;
-  t_description: string | null;
-};
+export type EventItemRow = Selectable<DB['events']> &
+  CompanyColumns & {
+    categories: JsonColumn<string[]>;
+    subjects: JsonColumn<string[]>;
+    hosts: JsonColumn<
+      Array<[string, string, string | null, string | null, string | null, string | null, string | null, string | null]>
+    >;
+    t_event_name: string | null;
+    t_description: string | null;
+  };
 
 /** An event as its detail shows it: also its tickets, sessions, FAQs and attachments, as their rows. */
 export type EventDetailRow = EventItemRow & {
@@ -25,9 +28,36 @@ export type EventDetailRow = EventItemRow & {
   attachments: JsonColumn<Array<Selectable<DB['event_attachments']>>>;
 };
 
-const TICKET = ['id', 'event_id', 'ticket_type', 'ticket_name', 'description', 'approval_required', 'waiting_required', 'max_count',
-  'sales_start_at', 'sales_end_at', 'form_fields', 'price', 'currency', 'created_at', 'updated_at'];
-const SESSION = ['id', 'event_id', 'position', 'title', 'description', 'start_at', 'end_at', 'video_url', 'thumbnail_path', 'speakers', 'sort_no'];
+const TICKET = [
+  'id',
+  'event_id',
+  'ticket_type',
+  'ticket_name',
+  'description',
+  'approval_required',
+  'waiting_required',
+  'max_count',
+  'sales_start_at',
+  'sales_end_at',
+  'form_fields',
+  'price',
+  'currency',
+  'created_at',
+  'updated_at',
+];
+const SESSION = [
+  'id',
+  'event_id',
+  'position',
+  'title',
+  'description',
+  'start_at',
+  'end_at',
+  'video_url',
+  'thumbnail_path',
+  'speakers',
+  'sort_no',
+];
 const FAQ = ['id', 'event_id', 'position', 'question', 'answer', 'category_name', 'sort_no'];
 const ATTACHMENT = ['event_id', 'position', 'media_key', 'file_name'];
 
@@ -43,11 +73,15 @@ function columns(sql: ReadSql, withDetail: boolean): string {
   (SELECT ${sql.jsonAgg('x.subject')} FROM event_subjects x WHERE x.event_id = e.id) AS subjects,
   (SELECT ${sql.jsonAgg(sql.jsonArray('h.host_type', 'h.roles', 'u.handle', 'u.name', 'u.image_url', 'hc.handle', 'hc.name', 'hc.logo_url'), 'h.position')}
     FROM event_hosts h LEFT JOIN users u ON u.id = h.user_id LEFT JOIN companies hc ON hc.id = h.company_id WHERE h.event_id = e.id) AS hosts,
-  t.event_name AS t_event_name, t.description AS t_description${withDetail ? `,
+  t.event_name AS t_event_name, t.description AS t_description${
+    withDetail
+      ? `,
   ${children(sql, 'event_tickets', TICKET, 'x.id')} AS tickets,
   ${children(sql, 'event_sessions', SESSION, 'x.sort_no, x.position')} AS sessions,
   ${children(sql, 'event_faqs', FAQ, 'x.sort_no, x.position')} AS faqs,
-  ${children(sql, 'event_attachments', ATTACHMENT, 'x.position')} AS attachments` : ''}`;
+  ${children(sql, 'event_attachments', ATTACHMENT, 'x.position')} AS attachments`
+      : ''
+  }`;
 }
 
 /** Parameters: 1, the ids; 2, the language of translations to join (null: none). */

@@ -31,7 +31,11 @@ export class EventRepository {
   private readonly detailReads: PreparedRead<EventDetailRow>;
 
   /** `longReads` runs the search count and page. */
-  constructor(private readonly db: Kysely<DB>, reads: PreparedReads, private readonly longReads: LongReads) {
+  constructor(
+    private readonly db: Kysely<DB>,
+    reads: PreparedReads,
+    private readonly longReads: LongReads,
+  ) {
     this.itemReads = reads.prepare('event_items', EVENT_ITEMS);
     this.detailReads = reads.prepare('event_details', EVENT_DETAILS);
   }
@@ -53,10 +57,12 @@ export class EventRepository {
     for (const word of filter.words ?? []) {
       // ASCII letters only: SQLite's lower() folds no others, so both engines match the same events.
       const pattern = `%${word.replace(/[A-Z]/g, (c) => c.toLowerCase()).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      query = query.where((eb) => eb.or([
-        eb(sql<string>`lower(events.event_name)`, 'like', sql<string>`${pattern} escape '\\'`),
-        eb(sql<string>`lower(events.description)`, 'like', sql<string>`${pattern} escape '\\'`),
-      ]));
+      query = query.where((eb) =>
+        eb.or([
+          eb(sql<string>`lower(events.event_name)`, 'like', sql<string>`${pattern} escape '\\'`),
+          eb(sql<string>`lower(events.description)`, 'like', sql<string>`${pattern} escape '\\'`),
+        ]),
+      );
     }
     if (filter.startFrom !== undefined) query = query.where('events.start_at', '>=', filter.startFrom);
     if (filter.startTo !== undefined) query = query.where('events.start_at', '<=', filter.startTo);
@@ -68,24 +74,45 @@ export class EventRepository {
     }
     if (filter.categories?.length) {
       const values = filter.categories;
-      query = query.where((eb) => eb.exists(eb.selectFrom('event_categories').select('event_categories.event_id')
-        .whereRef('event_categories.event_id', '=', 'events.id').where('event_categories.category', 'in', values)));
+      query = query.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('event_categories')
+            .select('event_categories.event_id')
+            .whereRef('event_categories.event_id', '=', 'events.id')
+            .where('event_categories.category', 'in', values),
+        ),
+      );
     }
     if (filter.subjects?.length) {
       const values = filter.subjects;
-      query = query.where((eb) => eb.exists(eb.selectFrom('event_subjects').select('event_subjects.event_id')
-        .whereRef('event_subjects.event_id', '=', 'events.id').where('event_subjects.subject', 'in', values)));
+      query = query.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('event_subjects')
+            .select('event_subjects.event_id')
+            .whereRef('event_subjects.event_id', '=', 'events.id')
+            .where('event_subjects.subject', 'in', values),
+        ),
+      );
     }
     return query;
   }
 
   async search(filter: EventSearchFilter): Promise<{ total: number; ids: string[] }> {
-    const [{ total } = { total: 0 }] = await this.longReads(this.filtered(filter).select((eb) => eb.fn.countAll<number>().as('total')));
+    const [{ total } = { total: 0 }] = await this.longReads(
+      this.filtered(filter).select((eb) => eb.fn.countAll<number>().as('total')),
+    );
     if (Number(total) === 0 || filter.offset >= Number(total)) return { total: Number(total), ids: [] };
     const direction = filter.ascending ? 'asc' : 'desc';
-    const rows = await this.longReads(this.filtered(filter).select('events.id')
-      .orderBy('events.start_at', direction).orderBy('events.id', direction)
-      .limit(filter.limit).offset(filter.offset));
+    const rows = await this.longReads(
+      this.filtered(filter)
+        .select('events.id')
+        .orderBy('events.start_at', direction)
+        .orderBy('events.id', direction)
+        .limit(filter.limit)
+        .offset(filter.offset),
+    );
     return { total: Number(total), ids: rows.map((r) => r.id) };
   }
 
@@ -96,22 +123,39 @@ export class EventRepository {
   async facetCounts(filter: EventSearchFilter, facet: EventFacet): Promise<FacetCount[]> {
     const matches = this.filtered({ ...filter, [facet]: undefined });
     const count = sql<number>`count(*)`.as('count');
-    const query = facet === 'categories'
-      ? this.db.selectFrom('event_categories').select(['category as value', count])
-        .where('event_id', 'in', matches.select('events.id')).groupBy('category')
-      : facet === 'subjects'
-        ? this.db.selectFrom('event_subjects').select(['subject as value', count])
-          .where('event_id', 'in', matches.select('events.id')).groupBy('subject')
-        : facet === 'openTypes'
-          ? matches.select(['events.event_open_type as value', count]).groupBy('events.event_open_type')
-          : matches.innerJoin('companies', 'companies.id', 'events.company_id').select(['companies.handle as value', count]).groupBy('companies.handle');
+    const query =
+      facet === 'categories'
+        ? this.db
+            .selectFrom('event_categories')
+            .select(['category as value', count])
+            .where('event_id', 'in', matches.select('events.id'))
+            .groupBy('category')
+        : facet === 'subjects'
+          ? this.db
+              .selectFrom('event_subjects')
+              .select(['subject as value', count])
+              .where('event_id', 'in', matches.select('events.id'))
+              .groupBy('subject')
+          : facet === 'openTypes'
+            ? matches.select(['events.event_open_type as value', count]).groupBy('events.event_open_type')
+            : matches
+                .innerJoin('companies', 'companies.id', 'events.company_id')
+                .select(['companies.handle as value', count])
+                .groupBy('companies.handle');
     const rows = await this.longReads(query);
-    return mostFirst(rows.map((row) => ({ value: row.value, count: Number(row.count) })), facet === 'companyId' ? FACET_TOP : undefined);
+    return mostFirst(
+      rows.map((row) => ({ value: row.value, count: Number(row.count) })),
+      facet === 'companyId' ? FACET_TOP : undefined,
+    );
   }
 
   /** What the sub-resource lists need of an event: whether it is published, and its times and guests. */
   async factsOf(eventId: string) {
-    return this.db.selectFrom('events').select(['status', 'start_at', 'end_at', 'guest_count']).where('id', '=', eventId).executeTakeFirst();
+    return this.db
+      .selectFrom('events')
+      .select(['status', 'start_at', 'end_at', 'guest_count'])
+      .where('id', '=', eventId)
+      .executeTakeFirst();
   }
 
   async ticketsOf(eventId: string) {
@@ -119,15 +163,31 @@ export class EventRepository {
   }
 
   async sessionsOf(eventId: string) {
-    return this.db.selectFrom('event_sessions').selectAll().where('event_id', '=', eventId).orderBy('sort_no').orderBy('position').execute();
+    return this.db
+      .selectFrom('event_sessions')
+      .selectAll()
+      .where('event_id', '=', eventId)
+      .orderBy('sort_no')
+      .orderBy('position')
+      .execute();
   }
 
   async attachmentsOf(eventId: string) {
-    return this.db.selectFrom('event_attachments').select(['media_key', 'file_name']).where('event_id', '=', eventId).orderBy('position').execute();
+    return this.db
+      .selectFrom('event_attachments')
+      .select(['media_key', 'file_name'])
+      .where('event_id', '=', eventId)
+      .orderBy('position')
+      .execute();
   }
 
   async faqsOf(eventId: string) {
-    return this.db.selectFrom('event_faqs').selectAll().where('event_id', '=', eventId).orderBy('sort_no').orderBy('position').execute();
+    return this.db
+      .selectFrom('event_faqs')
+      .selectAll()
+      .where('event_id', '=', eventId)
+      .orderBy('sort_no')
+      .orderBy('position')
+      .execute();
   }
-
 }

@@ -29,11 +29,16 @@ export class EventService {
 
   async search(query: EventSearchQueryInput, locale: Locale): Promise<PageResult<EventSummaryDto>> {
     const { page, pageSize } = query;
-    const union = <T>(a: T[] | undefined, b: T[] | undefined) => (a || b ? [...new Set([...(a ?? []), ...(b ?? [])])] : undefined);
+    const union = <T>(a: T[] | undefined, b: T[] | undefined) =>
+      a || b ? [...new Set([...(a ?? []), ...(b ?? [])])] : undefined;
     const categories = union(query.categories, query.eventCategories);
     const subjects = union(query.subjects, query.eventSubjects);
-    const openTypes = union<string>(query.openTypes, query.eventOpenTypes)?.map((t) => (t === 'HYBRID' ? 'ON_OFFLINE' : t));
-    const companyId = query.companyId ? await this.accounts.companyIdByHandle(query.companyId) ?? NO_COMPANY : undefined;
+    const openTypes = union<string>(query.openTypes, query.eventOpenTypes)?.map((t) =>
+      t === 'HYBRID' ? 'ON_OFFLINE' : t,
+    );
+    const companyId = query.companyId
+      ? ((await this.accounts.companyIdByHandle(query.companyId)) ?? NO_COMPANY)
+      : undefined;
     const filter: EventSearchFilter = {
       words: query.keyword?.split(/\s+/).filter(Boolean),
       startFrom: this.day('startDateFrom', query.startDateFrom, 'start'),
@@ -49,7 +54,8 @@ export class EventService {
     };
     const facetNames = [...new Set(query.facets ?? [])];
     const [{ total, ids }, ...counts] = await Promise.all([
-      this.events.search(filter), ...facetNames.map((name) => this.events.facetCounts(filter, name)),
+      this.events.search(filter),
+      ...facetNames.map((name) => this.events.facetCounts(filter, name)),
     ]);
     const items = (await this.hydrate(ids, locale)).map(({ summary }) => summary);
     const facets = facetNames.length ? Object.fromEntries(facetNames.map((name, i) => [name, counts[i]!])) : undefined;
@@ -62,7 +68,10 @@ export class EventService {
     if (!row || row.status !== 'published') throw notFound.event(eventId);
     const { summary, description } = this.hydrated(row, locale);
     return {
-      attachments: jsonColumn(row.attachments).map((a) => ({ url: this.links.image(a.media_key)!, fileName: a.file_name })),
+      attachments: jsonColumn(row.attachments).map((a) => ({
+        url: this.links.image(a.media_key)!,
+        fileName: a.file_name,
+      })),
       ...summary,
       startAt: toUtcIso(row.start_at),
       endAt: toUtcIso(row.end_at),
@@ -83,13 +92,19 @@ export class EventService {
   /** GET …/tickets: the tickets of a published event. */
   async tickets(eventId: string) {
     const row = await this.published(eventId);
-    return (await this.events.ticketsOf(eventId)).map((t) => ticketOf(t, { endAt: row.end_at, guestCount: row.guest_count }));
+    return (await this.events.ticketsOf(eventId)).map((t) =>
+      ticketOf(t, { endAt: row.end_at, guestCount: row.guest_count }),
+    );
   }
 
   /** GET …/sessions: the sessions of a published event, by time slot. */
   async sessions(eventId: string) {
     const row = await this.published(eventId);
-    return sessionSlots(await this.events.sessionsOf(eventId), { startAt: row.start_at, endAt: row.end_at }, this.timeZone);
+    return sessionSlots(
+      await this.events.sessionsOf(eventId),
+      { startAt: row.start_at, endAt: row.end_at },
+      this.timeZone,
+    );
   }
 
   /** GET …/faqs: the FAQs of a published event, by category. */
@@ -107,7 +122,9 @@ export class EventService {
 
   /** The events of `ids` that exist, in that order, in one statement. */
   private async hydrate(ids: string[], locale: Locale) {
-    return inIdOrder(ids, await this.events.items(ids, translationLanguage(locale))).map((row) => this.hydrated(row, locale));
+    return inIdOrder(ids, await this.events.items(ids, translationLanguage(locale))).map((row) =>
+      this.hydrated(row, locale),
+    );
   }
 
   private hydrated(row: EventItemRow, locale: Locale): { summary: EventSummaryDto; description: string } {
@@ -122,40 +139,58 @@ export class EventService {
       eventOpenType: row.event_open_type as OpenType,
       startAt: toListDateTime(row.start_at),
       endAt: toListDateTime(row.end_at),
-      location: hasLocation && !locationHidden
-        ? {
-          country: row.country, region: row.region, locality: row.locality, placeName: row.location_title,
-          address: row.location_address, addressDetail: row.location_detail, directions: row.location_description,
-          latitude: row.latitude, longitude: row.longitude,
-          title: row.location_title, detail: row.location_detail, description: row.location_description,
-        }
-        : null,
+      location:
+        hasLocation && !locationHidden
+          ? {
+              country: row.country,
+              region: row.region,
+              locality: row.locality,
+              placeName: row.location_title,
+              address: row.location_address,
+              addressDetail: row.location_detail,
+              directions: row.location_description,
+              latitude: row.latitude,
+              longitude: row.longitude,
+              title: row.location_title,
+              detail: row.location_detail,
+              description: row.location_description,
+            }
+          : null,
       bannerUrl: this.links.image(row.banner_key),
-      hosts: jsonColumn(row.hosts).map(([hostType, roles, userHandle, userName, userImage, companyHandle, companyName, companyLogo]) => {
-        const isCompany = hostType === 'COMPANY';
-        const image = this.links.image((isCompany ? companyLogo : userImage) ?? null);
-        return {
-          hostType: isCompany ? 'COMPANY' as const : 'MEMBER' as const,
-          id: (isCompany ? companyHandle : userHandle) ?? '',
-          name: (isCompany ? companyName : userName) ?? '',
-          profileImageUrl: image,
-          imageUrl: image,
-          roles: JSON.parse(roles) as string[],
-        };
-      }),
+      hosts: jsonColumn(row.hosts).map(
+        ([hostType, roles, userHandle, userName, userImage, companyHandle, companyName, companyLogo]) => {
+          const isCompany = hostType === 'COMPANY';
+          const image = this.links.image((isCompany ? companyLogo : userImage) ?? null);
+          return {
+            hostType: isCompany ? ('COMPANY' as const) : ('MEMBER' as const),
+            id: (isCompany ? companyHandle : userHandle) ?? '',
+            name: (isCompany ? companyName : userName) ?? '',
+            profileImageUrl: image,
+            imageUrl: image,
+            roles: JSON.parse(roles) as string[],
+          };
+        },
+      ),
       stats: { viewCount: row.view_count, guestCount: nullIfHidden(row.guest_hidden === 1, row.guest_count) },
       company: companyBriefOf(row, this.links),
       webUrl: this.links.event(row.id),
       language: translated ? locale : row.language,
     };
-    return { summary, description: translated ? row.t_description ?? '' : row.description };
+    return { summary, description: translated ? (row.t_description ?? '') : row.description };
   }
 
   /** A date (the start or end of that day in the service time zone) or a date-time (parseSearchTime); 400 C0005 otherwise. */
   private day(name: string, value: string | undefined, edge: 'start' | 'end'): number | undefined {
     if (value === undefined || value === '') return undefined;
-    const ms = /^\d{4}-\d{2}-\d{2}$/.test(value) ? dateBoundary(value, edge, this.timeZone) : parseSearchTime(value, this.timeZone);
-    if (ms === null) throw new ApiError('C0005', `Query parameter "${name}" must be a date such as 2026-12-01 or an ISO date-time, got ${JSON.stringify(value)}`, name);
+    const ms = /^\d{4}-\d{2}-\d{2}$/.test(value)
+      ? dateBoundary(value, edge, this.timeZone)
+      : parseSearchTime(value, this.timeZone);
+    if (ms === null)
+      throw new ApiError(
+        'C0005',
+        `Query parameter "${name}" must be a date such as 2026-12-01 or an ISO date-time, got ${JSON.stringify(value)}`,
+        name,
+      );
     return ms;
   }
 }

@@ -17,16 +17,23 @@ export class EventWriteRepository {
   private readonly touched = new Map<string, ChangeType>();
 
   constructor(
-    private readonly db: Kysely<DB>, private readonly feed?: Pick<ChangeFeed, 'publish'>, private readonly clock: () => number = Date.now,
+    private readonly db: Kysely<DB>,
+    private readonly feed?: Pick<ChangeFeed, 'publish'>,
+    private readonly clock: () => number = Date.now,
     private readonly unit?: WriteUnit,
   ) {}
 
   transaction<T>(work: (repository: EventWriteRepository) => Promise<T>): Promise<T> {
-    return writeTransaction(this.db, this.feed, (unit) => new EventWriteRepository(unit.db, undefined, this.clock, unit), async (repository) => {
-      const done = await work(repository);
-      await repository.recordTouched();
-      return done;
-    });
+    return writeTransaction(
+      this.db,
+      this.feed,
+      (unit) => new EventWriteRepository(unit.db, undefined, this.clock, unit),
+      async (repository) => {
+        const done = await work(repository);
+        await repository.recordTouched();
+        return done;
+      },
+    );
   }
 
   private touch(eventId: string, type: ChangeType = 'event.updated'): void {
@@ -37,41 +44,85 @@ export class EventWriteRepository {
 
   private async recordTouched(): Promise<void> {
     if (this.touched.size === 0) return;
-    const events = await this.db.selectFrom('events').select(['id', 'company_id', 'status']).where('id', 'in', [...this.touched.keys()]).execute();
+    const events = await this.db
+      .selectFrom('events')
+      .select(['id', 'company_id', 'status'])
+      .where('id', 'in', [...this.touched.keys()])
+      .execute();
     const byId = new Map(events.map((e) => [e.id, e]));
     // Only what the public API shows: a draft's changes are not reported (a deletion is, of a public event or not).
-    const changes = [...this.touched].filter(([id, type]) => type === 'event.deleted' || byId.get(id)?.status === 'published');
-    await inTransaction(this.unit).record(this.clock(), ...changes.map(([id, change]) => ({
-      resource: 'event' as const, id, change, companyId: byId.get(id)?.company_id ?? null,
-    })));
+    const changes = [...this.touched].filter(
+      ([id, type]) => type === 'event.deleted' || byId.get(id)?.status === 'published',
+    );
+    await inTransaction(this.unit).record(
+      this.clock(),
+      ...changes.map(([id, change]) => ({
+        resource: 'event' as const,
+        id,
+        change,
+        companyId: byId.get(id)?.company_id ?? null,
+      })),
+    );
   }
 
   async find(id: string) {
-    return await this.db.selectFrom('events').innerJoin('companies', 'companies.id', 'events.company_id')
-      .select(['events.id', 'events.company_id', 'events.status', 'events.banner_key', 'events.start_at', 'events.end_at', 'companies.handle as company_handle'])
-      .where('events.id', '=', id).executeTakeFirst() ?? null;
+    return (
+      (await this.db
+        .selectFrom('events')
+        .innerJoin('companies', 'companies.id', 'events.company_id')
+        .select([
+          'events.id',
+          'events.company_id',
+          'events.status',
+          'events.banner_key',
+          'events.start_at',
+          'events.end_at',
+          'companies.handle as company_handle',
+        ])
+        .where('events.id', '=', id)
+        .executeTakeFirst()) ?? null
+    );
   }
 
   /** What keeps an event from being deleted: its tickets, and the guests who registered. */
   async attendance(id: string): Promise<{ tickets: number; guests: number }> {
-    const tickets = await this.db.selectFrom('event_tickets').select((eb) => eb.fn.countAll<number>().as('n')).where('event_id', '=', id).executeTakeFirstOrThrow();
+    const tickets = await this.db
+      .selectFrom('event_tickets')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('event_id', '=', id)
+      .executeTakeFirstOrThrow();
     const event = await this.db.selectFrom('events').select('guest_count').where('id', '=', id).executeTakeFirst();
     return { tickets: Number(tickets.n), guests: Number(event?.guest_count ?? 0) };
   }
 
   /** A new event; `answer`, what its create answers, is kept with the request's Idempotency-Key in the same commit. */
   async insert(
-    values: Insertable<EventsTable>, categories: string[], subjects: string[],
-    hosts: Array<Omit<Insertable<DB['event_hosts']>, 'event_id' | 'position'>>, attachments: Array<{ mediaKey: string; fileName: string | null }>,
+    values: Insertable<EventsTable>,
+    categories: string[],
+    subjects: string[],
+    hosts: Array<Omit<Insertable<DB['event_hosts']>, 'event_id' | 'position'>>,
+    attachments: Array<{ mediaKey: string; fileName: string | null }>,
     answer: unknown,
   ): Promise<void> {
     await sendLater(this.db, this.db.insertInto('events').values(values));
     await this.insertCodes(values.id, categories, subjects);
-    if (hosts.length) await sendLater(this.db, this.db.insertInto('event_hosts').values(hosts.map((h, position) => ({ ...h, event_id: values.id, position }))));
+    if (hosts.length)
+      await sendLater(
+        this.db,
+        this.db.insertInto('event_hosts').values(hosts.map((h, position) => ({ ...h, event_id: values.id, position }))),
+      );
     if (attachments.length) {
-      await sendLater(this.db, this.db.insertInto('event_attachments').values(attachments.map((a, position) => ({
-        event_id: values.id, position, media_key: a.mediaKey, file_name: a.fileName,
-      }))));
+      await sendLater(
+        this.db,
+        this.db.insertInto('event_attachments').values(
+          attachments.map((a, position) => ({
+            event_id: values.id,
+            position,
+            media_key: a.mediaKey,
+            file_name: a.fileName,
+          })),
+        ),
+      );
     }
     await recordCreated(this.db, values.id, answer);
     this.touch(values.id, 'event.created');
@@ -90,50 +141,106 @@ export class EventWriteRepository {
   }
 
   private async insertCodes(id: string, categories: string[], subjects: string[]): Promise<void> {
-    if (categories.length) await sendLater(this.db, this.db.insertInto('event_categories').values(categories.map((category) => ({ event_id: id, category }))));
-    if (subjects.length) await sendLater(this.db, this.db.insertInto('event_subjects').values(subjects.map((subject) => ({ event_id: id, subject }))));
+    if (categories.length)
+      await sendLater(
+        this.db,
+        this.db.insertInto('event_categories').values(categories.map((category) => ({ event_id: id, category }))),
+      );
+    if (subjects.length)
+      await sendLater(
+        this.db,
+        this.db.insertInto('event_subjects').values(subjects.map((subject) => ({ event_id: id, subject }))),
+      );
   }
 
   async insertTicket(values: Insertable<DB['event_tickets']>): Promise<number> {
     this.touch(values.event_id);
-    return this.created((await this.db.insertInto('event_tickets').values(values).returning('id').executeTakeFirstOrThrow()).id);
+    return this.created(
+      (await this.db.insertInto('event_tickets').values(values).returning('id').executeTakeFirstOrThrow()).id,
+    );
   }
 
   async updateTicket(eventId: string, id: number, values: Updateable<DB['event_tickets']>): Promise<boolean> {
-    const result = await this.db.updateTable('event_tickets').set(values).where('event_id', '=', eventId).where('id', '=', id).executeTakeFirst();
+    const result = await this.db
+      .updateTable('event_tickets')
+      .set(values)
+      .where('event_id', '=', eventId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return this.touchedIf(eventId, Number(result.numUpdatedRows) > 0);
   }
 
   async findTicket(eventId: string, id: number) {
-    return await this.db.selectFrom('event_tickets').selectAll().where('event_id', '=', eventId).where('id', '=', id).executeTakeFirst() ?? null;
+    return (
+      (await this.db
+        .selectFrom('event_tickets')
+        .selectAll()
+        .where('event_id', '=', eventId)
+        .where('id', '=', id)
+        .executeTakeFirst()) ?? null
+    );
   }
 
   async insertSession(values: Omit<Insertable<DB['event_sessions']>, 'position'>): Promise<number> {
     this.touch(values.event_id);
     const position = await this.nextPosition('event_sessions', values.event_id);
-    return this.created((await this.db.insertInto('event_sessions').values({ ...values, position }).returning('id').executeTakeFirstOrThrow()).id);
+    return this.created(
+      (
+        await this.db
+          .insertInto('event_sessions')
+          .values({ ...values, position })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
   }
 
   async updateSession(eventId: string, id: number, values: Updateable<DB['event_sessions']>): Promise<boolean> {
-    const result = await this.db.updateTable('event_sessions').set(values).where('event_id', '=', eventId).where('id', '=', id).executeTakeFirst();
+    const result = await this.db
+      .updateTable('event_sessions')
+      .set(values)
+      .where('event_id', '=', eventId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return this.touchedIf(eventId, Number(result.numUpdatedRows) > 0);
   }
 
   async insertFaq(values: Omit<Insertable<DB['event_faqs']>, 'position'>): Promise<number> {
     this.touch(values.event_id);
     const position = await this.nextPosition('event_faqs', values.event_id);
-    return this.created((await this.db.insertInto('event_faqs').values({ ...values, position }).returning('id').executeTakeFirstOrThrow()).id);
+    return this.created(
+      (
+        await this.db
+          .insertInto('event_faqs')
+          .values({ ...values, position })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
   }
 
   async updateFaq(eventId: string, id: number, values: Updateable<DB['event_faqs']>): Promise<boolean> {
-    const result = await this.db.updateTable('event_faqs').set(values).where('event_id', '=', eventId).where('id', '=', id).executeTakeFirst();
+    const result = await this.db
+      .updateTable('event_faqs')
+      .set(values)
+      .where('event_id', '=', eventId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return this.touchedIf(eventId, Number(result.numUpdatedRows) > 0);
   }
 
   async insertHost(values: Omit<Insertable<DB['event_hosts']>, 'position'>): Promise<number> {
     this.touch(values.event_id);
     const position = await this.nextPosition('event_hosts', values.event_id);
-    return this.created((await this.db.insertInto('event_hosts').values({ ...values, position }).returning('id').executeTakeFirstOrThrow()).id);
+    return this.created(
+      (
+        await this.db
+          .insertInto('event_hosts')
+          .values({ ...values, position })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
   }
 
   /**
@@ -146,13 +253,22 @@ export class EventWriteRepository {
   }
 
   async updateHost(eventId: string, id: number, roles: string[]): Promise<boolean> {
-    const result = await this.db.updateTable('event_hosts').set({ roles: JSON.stringify(roles) }).where('event_id', '=', eventId).where('id', '=', id).executeTakeFirst();
+    const result = await this.db
+      .updateTable('event_hosts')
+      .set({ roles: JSON.stringify(roles) })
+      .where('event_id', '=', eventId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return this.touchedIf(eventId, Number(result.numUpdatedRows) > 0);
   }
 
   /** Deletes one ticket, session, FAQ or host of the event; false when there is none with that id. */
   async deleteSub(table: SubTable, eventId: string, id: number): Promise<boolean> {
-    const result = await this.db.deleteFrom(table).where('event_id', '=', eventId).where('id', '=', id).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom(table)
+      .where('event_id', '=', eventId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return this.touchedIf(eventId, Number(result.numDeletedRows) > 0);
   }
 
@@ -162,7 +278,11 @@ export class EventWriteRepository {
   }
 
   private async nextPosition(table: 'event_sessions' | 'event_faqs' | 'event_hosts', eventId: string): Promise<number> {
-    const row = await this.db.selectFrom(table).select((eb) => eb.fn.max('position').as('last')).where('event_id', '=', eventId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom(table)
+      .select((eb) => eb.fn.max('position').as('last'))
+      .where('event_id', '=', eventId)
+      .executeTakeFirst();
     return row?.last === null || row?.last === undefined ? 0 : Number(row.last) + 1;
   }
 }

@@ -18,9 +18,21 @@ import { EventWriteService } from './event-write-service.js';
 export function eventsArea(infra: Infrastructure, deps: { accounts: AccountsArea }): Area {
   const { config, database, clock, links, uploads, idempotency, uploadLimits } = infra;
   const { accounts, permissions } = deps.accounts;
-  const events = new EventService(new EventRepository(database.db, database.reads, database.longReads), accounts, links, clock, config.serviceTimeZone);
+  const events = new EventService(
+    new EventRepository(database.db, database.reads, database.longReads),
+    accounts,
+    links,
+    clock,
+    config.serviceTimeZone,
+  );
   const writeDeps = {
-    writes: new EventWriteRepository(database.db, infra.changes, clock), accounts, permissions, uploads, links, clock, timeZone: config.serviceTimeZone,
+    writes: new EventWriteRepository(database.db, infra.changes, clock),
+    accounts,
+    permissions,
+    uploads,
+    links,
+    clock,
+    timeZone: config.serviceTimeZone,
   };
   infra.changes.provide('event', (id) => publicOrNull(events.detail(id, FEED_LOCALE)));
   const rules = new EventWriteRules(writeDeps);
@@ -31,6 +43,8 @@ export function eventsArea(infra: Infrastructure, deps: { accounts: AccountsArea
       await scope.register(eventRoutes, { events });
       await scope.register(eventSubRoutes, { events: parts, idempotency });
     },
-    uploadRoutes: async (scope) => { await scope.register(eventWriteRoutes, { events: writes, idempotency, limits: uploadLimits, uploads }); },
+    uploadRoutes: async (scope) => {
+      await scope.register(eventWriteRoutes, { events: writes, idempotency, limits: uploadLimits, uploads });
+    },
   };
 }

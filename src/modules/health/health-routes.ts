@@ -1,18 +1,31 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 
-const Status = Type.Object({
-  status: Type.String(),
-  version: Type.String({ description: 'The running release (package.json\'s version)', examples: ['1.0.0-beta.1'] }),
-}, { title: 'Liveness' });
-const Readiness = Type.Object({
-  status: Type.String({ description: '`ready`, `degraded` (serving, with a fallback in use), `shutting down` or `database unavailable`' }),
-  rateLimits: Type.Optional(Type.String({ description: 'When degraded: what the rate limits do instead' })),
-  revocations: Type.Optional(Type.String({ description: 'When degraded: how revocations reach the other instances instead' })),
-}, { title: 'Readiness' });
+const Status = Type.Object(
+  {
+    status: Type.String(),
+    version: Type.String({ description: "The running release (package.json's version)", examples: ['1.0.0-beta.1'] }),
+  },
+  { title: 'Liveness' },
+);
+const Readiness = Type.Object(
+  {
+    status: Type.String({
+      description: '`ready`, `degraded` (serving, with a fallback in use), `shutting down` or `database unavailable`',
+    }),
+    rateLimits: Type.Optional(Type.String({ description: 'When degraded: what the rate limits do instead' })),
+    revocations: Type.Optional(
+      Type.String({ description: 'When degraded: how revocations reach the other instances instead' }),
+    ),
+  },
+  { title: 'Readiness' },
+);
 
 /** What runs on a fallback now (null: nothing of that part). */
-export interface Fallbacks { rateLimits: string | null; revocations: string | null }
+export interface Fallbacks {
+  rateLimits: string | null;
+  revocations: string | null;
+}
 
 /**
  * Liveness (the process answers) and readiness (the database answers and we are not shutting down). A
@@ -20,23 +33,45 @@ export interface Fallbacks { rateLimits: string | null; revocations: string | nu
  * lifetimes) keeps the instance ready but says so, as `degraded`: taking every instance out of service because a
  * shared store is away would turn a degradation into an outage.
  */
-export const healthRoutes: FastifyPluginAsyncTypebox<{ ping: () => Promise<void>; isClosing: () => boolean; fallbacks: () => Promise<Fallbacks>; version: string }> = async (app, opts) => {
-  app.get('/healthz', {
-    schema: { tags: ['Service'], operationId: 'getLiveness', summary: 'Liveness', response: { 200: Status } },
-  }, async () => ({ status: 'ok', version: opts.version }));
+export const healthRoutes: FastifyPluginAsyncTypebox<{
+  ping: () => Promise<void>;
+  isClosing: () => boolean;
+  fallbacks: () => Promise<Fallbacks>;
+  version: string;
+}> = async (app, opts) => {
+  app.get(
+    '/healthz',
+    {
+      schema: { tags: ['Service'], operationId: 'getLiveness', summary: 'Liveness', response: { 200: Status } },
+    },
+    async () => ({ status: 'ok', version: opts.version }),
+  );
 
-  app.get('/readyz', {
-    schema: { tags: ['Service'], operationId: 'getReadiness', summary: 'Readiness', response: { 200: Readiness, 503: Readiness } },
-  }, async (request, reply) => {
-    if (opts.isClosing()) return reply.status(503).send({ status: 'shutting down' });
-    try {
-      await opts.ping();
-    } catch (err) {
-      request.log.warn({ err }, 'readiness check failed');
-      return reply.status(503).send({ status: 'database unavailable' });
-    }
-    const { rateLimits, revocations } = await opts.fallbacks();
-    if (rateLimits === null && revocations === null) return { status: 'ready' };
-    return { status: 'degraded', ...(rateLimits === null ? {} : { rateLimits }), ...(revocations === null ? {} : { revocations }) };
-  });
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        tags: ['Service'],
+        operationId: 'getReadiness',
+        summary: 'Readiness',
+        response: { 200: Readiness, 503: Readiness },
+      },
+    },
+    async (request, reply) => {
+      if (opts.isClosing()) return reply.status(503).send({ status: 'shutting down' });
+      try {
+        await opts.ping();
+      } catch (err) {
+        request.log.warn({ err }, 'readiness check failed');
+        return reply.status(503).send({ status: 'database unavailable' });
+      }
+      const { rateLimits, revocations } = await opts.fallbacks();
+      if (rateLimits === null && revocations === null) return { status: 'ready' };
+      return {
+        status: 'degraded',
+        ...(rateLimits === null ? {} : { rateLimits }),
+        ...(revocations === null ? {} : { revocations }),
+      };
+    },
+  );
 };

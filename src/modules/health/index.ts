@@ -7,5 +7,9 @@ export function healthArea(infra: Infrastructure, isClosing: () => boolean): Are
     const [rateLimits, revocations] = await Promise.all([infra.rateLimits.check(), infra.revocations.problem()]);
     return { rateLimits, revocations };
   };
-  return { routes: async (app) => { await app.register(healthRoutes, { ping: infra.database.ping, isClosing, fallbacks, version: infra.version }); } };
+  return {
+    routes: async (app) => {
+      await app.register(healthRoutes, { ping: infra.database.ping, isClosing, fallbacks, version: infra.version });
+    },
+  };
 }

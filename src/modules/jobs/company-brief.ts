@@ -3,7 +3,8 @@ import type { Links } from '../../shared/links.js';
 import type { CompanyBrief } from './job-schemas.js';
 
 /** The columns of the company a job or an event reads select, joined as `c`. */
-export const COMPANY_COLUMNS = 'c.handle AS company_handle, c.name AS company_name, c.logo_url AS company_logo_url, c.industry AS company_industry, c.size AS company_size';
+export const COMPANY_COLUMNS =
+  'c.handle AS company_handle, c.name AS company_name, c.logo_url AS company_logo_url, c.industry AS company_industry, c.size AS company_size';
 
 export interface CompanyColumns {
   company_handle: string;

@@ -22,21 +22,39 @@ declare module 'fastify' {
  * Job postings: search and read the hiring ones with an app key (the search index of this instance), and manage
  * a company's postings with a user's token and the capabilities of its roles (docs/decisions.md, job lifecycle).
  */
-export async function jobsArea(app: FastifyInstance, infra: Infrastructure, deps: { accounts: AccountsArea; codes: CodeService }): Promise<Area> {
+export async function jobsArea(
+  app: FastifyInstance,
+  infra: Infrastructure,
+  deps: { accounts: AccountsArea; codes: CodeService },
+): Promise<Area> {
   const { config, database, clock, links, uploads, idempotency, uploadLimits } = infra;
   const { accounts, permissions } = deps.accounts;
   const index = new JobIndex(database, infra.versions.jobs, jobIndexCopy(config.dataDir), clock);
   await index.ready();
   app.decorate('jobIndex', index);
-  app.addHook('onClose', async () => { await index.close(); });
+  app.addHook('onClose', async () => {
+    await index.close();
+  });
   const reads = new JobRepository(database.db, database.reads, index);
   const jobs = new JobService(reads, accounts, deps.codes, links, clock, infra.versions.jobs);
   const writes = new JobWriteService({
-    writes: new JobWriteRepository(database.db, infra.changes), reads, accounts, permissions, codes: deps.codes, uploads, links, clock, timeZone: config.serviceTimeZone,
+    writes: new JobWriteRepository(database.db, infra.changes),
+    reads,
+    accounts,
+    permissions,
+    codes: deps.codes,
+    uploads,
+    links,
+    clock,
+    timeZone: config.serviceTimeZone,
   });
   infra.changes.provide('job', async (id) => (await publicOrNull(jobs.detail(Number(id), FEED_LOCALE)))?.job ?? null);
   return {
-    routes: async (scope) => { await scope.register(jobRoutes, { jobs }); },
-    uploadRoutes: async (scope) => { await scope.register(jobWriteRoutes, { jobs: writes, idempotency, limits: uploadLimits, uploads }); },
+    routes: async (scope) => {
+      await scope.register(jobRoutes, { jobs });
+    },
+    uploadRoutes: async (scope) => {
+      await scope.register(jobWriteRoutes, { jobs: writes, idempotency, limits: uploadLimits, uploads });
+    },
   };
 }

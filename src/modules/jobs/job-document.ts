@@ -11,15 +11,28 @@ import { bucketOf, rangeOf } from '../../search/number-buckets.js';
 import { yearlyRange, type PlaceAndPayColumns } from './job-place-and-pay.js';
 
 export interface JobFacts extends PlaceAndPayColumns {
-  title: string; subtitle: string; description: string; status: string; job_category: string; work_type: string;
-  company_id: number; company_size: string; company_name: string; start_at: number | null; end_at: number | null;
+  title: string;
+  subtitle: string;
+  description: string;
+  status: string;
+  job_category: string;
+  work_type: string;
+  company_id: number;
+  company_size: string;
+  company_name: string;
+  start_at: number | null;
+  end_at: number | null;
   /** The job's codes as its row keeps them (shared/job-codes.ts). */
-  seniorities: string; employment_types: string;
+  seniorities: string;
+  employment_types: string;
 }
 
 /** docs/decisions.md: a job is hiring when published, started, and not ended. */
 export const isHiring = (job: Pick<JobFacts, 'status' | 'start_at' | 'end_at'>, now: number): boolean =>
-  job.status === 'published' && job.start_at !== null && job.start_at <= now && (job.end_at === null || job.end_at > now);
+  job.status === 'published' &&
+  job.start_at !== null &&
+  job.start_at <= now &&
+  (job.end_at === null || job.end_at > now);
 
 /** What a job document holds besides the job's row: its translated texts. */
 export interface JobDocumentParts {
@@ -27,19 +40,36 @@ export interface JobDocumentParts {
 }
 
 export async function jobDocumentParts(db: Kysely<DB>, ids: number[]): Promise<JobDocumentParts> {
-  const translations = await db.selectFrom('job_translations').select(['job_id', 'title', 'subtitle', 'description']).where('job_id', 'in', ids).execute();
+  const translations = await db
+    .selectFrom('job_translations')
+    .select(['job_id', 'title', 'subtitle', 'description'])
+    .where('job_id', 'in', ids)
+    .execute();
   return { translations: groupBy(translations, (r) => r.job_id) };
 }
 
 /** The texts of a job that search matches: title, subtitle, description, and those of its translations. */
-export function jobTexts(job: Pick<JobFacts, 'title' | 'subtitle' | 'description'> & { id: number }, parts: JobDocumentParts): string[] {
+export function jobTexts(
+  job: Pick<JobFacts, 'title' | 'subtitle' | 'description'> & { id: number },
+  parts: JobDocumentParts,
+): string[] {
   const translations = parts.translations.get(job.id) ?? [];
-  return [job.title, job.subtitle, job.description, ...translations.flatMap((t) => [t.title, t.subtitle, t.description])];
+  return [
+    job.title,
+    job.subtitle,
+    job.description,
+    ...translations.flatMap((t) => [t.title, t.subtitle, t.description]),
+  ];
 }
 
 /** A job as the index takes it: its texts, and a facet token for each property a search filters on. */
 export function jobDocument(job: JobFacts & { id: number }, parts: JobDocumentParts): SearchDocument {
-  const facets = [FACETS.jobCategory(job.job_category), FACETS.workType(job.work_type), FACETS.company(job.company_id), FACETS.companySize(job.company_size)];
+  const facets = [
+    FACETS.jobCategory(job.job_category),
+    FACETS.workType(job.work_type),
+    FACETS.company(job.company_id),
+    FACETS.companySize(job.company_size),
+  ];
   const codes = jobCodesOf(job);
   for (const s of codes.seniorities) facets.push(FACETS.seniority(s));
   for (const e of codes.employmentTypes) facets.push(FACETS.employmentType(e));
@@ -51,10 +81,19 @@ export function jobDocument(job: JobFacts & { id: number }, parts: JobDocumentPa
  * What the suggestions of a half-typed search (job-suggestions.ts) offer from a job: its titles (its own and its
  * translations'), its company's name, and the words of its titles (two letters or more, lower-cased).
  */
-function suggestedTokens(job: Pick<JobFacts, 'title' | 'company_name'> & { id: number }, parts: JobDocumentParts): string[] {
-  const titles = [job.title, ...(parts.translations.get(job.id) ?? []).map((t) => t.title)].map((t) => t.trim().replace(/\s+/g, ' ')).filter(Boolean);
-  const words = titles.flatMap((title) => title.toLowerCase().split(/[^\p{L}\p{N}]+/u)).filter((word) => [...word].length >= 2);
-  return [...new Set([...titles.map(FACETS.title), FACETS.companyName(job.company_name), ...words.map(FACETS.titleWord)])];
+function suggestedTokens(
+  job: Pick<JobFacts, 'title' | 'company_name'> & { id: number },
+  parts: JobDocumentParts,
+): string[] {
+  const titles = [job.title, ...(parts.translations.get(job.id) ?? []).map((t) => t.title)]
+    .map((t) => t.trim().replace(/\s+/g, ' '))
+    .filter(Boolean);
+  const words = titles
+    .flatMap((title) => title.toLowerCase().split(/[^\p{L}\p{N}]+/u))
+    .filter((word) => [...word].length >= 2);
+  return [
+    ...new Set([...titles.map(FACETS.title), FACETS.companyName(job.company_name), ...words.map(FACETS.titleWord)]),
+  ];
 }
 
 /**
@@ -70,13 +109,22 @@ function placeAndPayTokens(job: PlaceAndPayColumns): string[] {
   const yearly = yearlyRange(job);
   if (yearly === null) return [...tokens, FACETS.payUnstated];
   const currency = job.salary_currency!;
-  tokens.push(FACETS.payCurrency(currency), FACETS.payLow(currency, bucketOf(yearly[0])), FACETS.payHigh(currency, bucketOf(yearly[1])), FACETS.payRange(currency, rangeOf(yearly[1])));
+  tokens.push(
+    FACETS.payCurrency(currency),
+    FACETS.payLow(currency, bucketOf(yearly[0])),
+    FACETS.payHigh(currency, bucketOf(yearly[1])),
+    FACETS.payRange(currency, rangeOf(yearly[1])),
+  );
   return tokens;
 }
 
 /** A job's coordinates; null when its place has none. */
-export function coordinatesOf(job: Pick<PlaceAndPayColumns, 'location_latitude' | 'location_longitude'>): { latitude: number; longitude: number } | null {
-  return job.location_latitude === null || job.location_longitude === null ? null : { latitude: Number(job.location_latitude), longitude: Number(job.location_longitude) };
+export function coordinatesOf(
+  job: Pick<PlaceAndPayColumns, 'location_latitude' | 'location_longitude'>,
+): { latitude: number; longitude: number } | null {
+  return job.location_latitude === null || job.location_longitude === null
+    ? null
+    : { latitude: Number(job.location_latitude), longitude: Number(job.location_longitude) };
 }
 
 /** The tokens the index holds for a job (its texts' tokens, then its facets), as strings. */

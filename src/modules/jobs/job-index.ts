@@ -31,7 +31,17 @@ import { Suggestions, type Suggestion } from '../../search/suggestions.js';
 import { inSpan } from '../../telemetry/trace-spans.js';
 
 /** The job search parameters that facet counts can be asked for (the `facets` parameter). */
-export const JOB_FACETS = ['companyId', 'jobCategories', 'seniorities', 'employmentTypes', 'companySizes', 'workTypes', 'countries', 'regions', 'salary'] as const;
+export const JOB_FACETS = [
+  'companyId',
+  'jobCategories',
+  'seniorities',
+  'employmentTypes',
+  'companySizes',
+  'workTypes',
+  'countries',
+  'regions',
+  'salary',
+] as const;
 export type JobFacet = (typeof JOB_FACETS)[number];
 
 /** The facet kind of each (search/fields.ts), and how many values it gives. */
@@ -48,10 +58,20 @@ const FACET_OF: Record<JobFacet, { kind: string; top?: number }> = {
 };
 
 /** Jobs within a radius of a point, and whether REMOTE jobs match wherever they are. */
-export interface NearFilter { latitude: number; longitude: number; radiusKm: number; includeRemote: boolean }
+export interface NearFilter {
+  latitude: number;
+  longitude: number;
+  radiusKm: number;
+  includeRemote: boolean;
+}
 
 /** Jobs paying in a currency, with yearly amounts reaching `min` and starting at no more than `max`. */
-export interface SalaryFilter { currency: string; min?: number; max?: number; includeUnstated: boolean }
+export interface SalaryFilter {
+  currency: string;
+  min?: number;
+  max?: number;
+  includeUnstated: boolean;
+}
 
 export interface JobSearchFilter {
   /** Keyword terms (search-text.ts queryTerms), all required; null without a keyword. */
@@ -78,18 +98,33 @@ export interface JobSearchFilter {
 }
 
 /** `corrections`: the terms of the corrections a typo-tolerant search matched by (for highlights). */
-export interface JobSearchResult { total: number; ids: number[]; validFrom: number; validUntil: number; facets?: FacetCounts; didYouMean?: string; corrections?: string[] }
+export interface JobSearchResult {
+  total: number;
+  ids: number[];
+  validFrom: number;
+  validUntil: number;
+  facets?: FacetCounts;
+  didYouMean?: string;
+  corrections?: string[];
+}
 
 /** The filter as bitmap algebra: keyword terms required, and one facet group per filter (its values ORed). */
 export function jobIndexQuery(filter: JobSearchFilter): IndexQuery {
   const all = (filter.terms ?? []).map((t) => [t]);
   if (filter.companyId !== undefined) all.push([FACETS.company(filter.companyId)]);
   const groups: Array<[string[] | undefined, (code: string) => string]> = [
-    [filter.jobCategories, FACETS.jobCategory], [filter.seniorities, FACETS.seniority], [filter.employmentTypes, FACETS.employmentType],
-    [filter.companySizes, FACETS.companySize], [filter.workTypes, FACETS.workType],
+    [filter.jobCategories, FACETS.jobCategory],
+    [filter.seniorities, FACETS.seniority],
+    [filter.employmentTypes, FACETS.employmentType],
+    [filter.companySizes, FACETS.companySize],
+    [filter.workTypes, FACETS.workType],
   ];
   for (const [values, token] of groups) if (values?.length) all.push(values.map(token));
-  for (const [values, token] of [[filter.countries, FACETS.country], [filter.regions, FACETS.region]] as const) if (values?.length) all.push(values.map(token));
+  for (const [values, token] of [
+    [filter.countries, FACETS.country],
+    [filter.regions, FACETS.region],
+  ] as const)
+    if (values?.length) all.push(values.map(token));
   const none: string[] = [];
   const { near, salary } = filter;
   if (near) {
@@ -107,7 +142,7 @@ export function jobIndexQuery(filter: JobSearchFilter): IndexQuery {
 const payBuckets = new WeakMap<PostingIndex, Map<string, { values: number; byCurrency: Map<string, number[]> }>>();
 function bucketsHeld(index: PostingIndex, kind: string, currency: string): number[] {
   let kinds = payBuckets.get(index);
-  if (!kinds) payBuckets.set(index, kinds = new Map());
+  if (!kinds) payBuckets.set(index, (kinds = new Map()));
   const values = index.facetValues(kind);
   let held = kinds.get(kind);
   if (held?.values !== values.size) {
@@ -115,11 +150,11 @@ function bucketsHeld(index: PostingIndex, kind: string, currency: string): numbe
     for (const value of values.keys()) {
       const [code, bucket] = value.split(':') as [string, string];
       let list = byCurrency.get(code);
-      if (!list) byCurrency.set(code, list = []);
+      if (!list) byCurrency.set(code, (list = []));
       list.push(Number(bucket));
     }
     for (const list of byCurrency.values()) list.sort((a, b) => a - b);
-    kinds.set(kind, held = { values: values.size, byCurrency });
+    kinds.set(kind, (held = { values: values.size, byCurrency }));
   }
   return held.byCurrency.get(currency) ?? [];
 }
@@ -140,16 +175,26 @@ function refine(docs: OrderedDocuments, result: Bitmap, filter: JobSearchFilter)
       if (remote) measured.andNotInPlace(remote);
       const within = withinRadius(near, near.radiusKm);
       const outside: number[] = [];
-      for (const doc of measured.toUint32Array()) if (!within(docs.extra(doc, LATITUDE), docs.extra(doc, LONGITUDE))) outside.push(doc);
+      for (const doc of measured.toUint32Array())
+        if (!within(docs.extra(doc, LATITUDE), docs.extra(doc, LONGITUDE))) outside.push(doc);
       if (outside.length > 0) result.removeMany(outside);
     }
   }
   if (salary && !result.isEmpty) {
     // The currency's jobs (and the unstated ones, when let in) are all that is left: drop those of the buckets beyond
     // the bound, then check the amounts of those in the bound's own bucket.
-    const bound = (kind: string, token: (bucket: number) => string, edgeBucket: number, beyond: (bucket: number) => boolean, fails: (doc: number) => boolean) => {
-      const dropped = bucketsHeld(docs.index, kind, salary.currency).filter(beyond).flatMap((b) => docs.index.posting(token(b)) ?? []);
-      if (dropped.length > 0) result.andNotInPlace(dropped.length === 1 ? dropped[0]! : RoaringBitmap32.orMany(dropped));
+    const bound = (
+      kind: string,
+      token: (bucket: number) => string,
+      edgeBucket: number,
+      beyond: (bucket: number) => boolean,
+      fails: (doc: number) => boolean,
+    ) => {
+      const dropped = bucketsHeld(docs.index, kind, salary.currency)
+        .filter(beyond)
+        .flatMap((b) => docs.index.posting(token(b)) ?? []);
+      if (dropped.length > 0)
+        result.andNotInPlace(dropped.length === 1 ? dropped[0]! : RoaringBitmap32.orMany(dropped));
       const edge = docs.index.posting(token(edgeBucket));
       if (!edge || result.isEmpty) return;
       const out = Array.from(RoaringBitmap32.and(result, edge).toUint32Array()).filter(fails);
@@ -158,11 +203,23 @@ function refine(docs: OrderedDocuments, result: Bitmap, filter: JobSearchFilter)
     const { min, max, currency } = salary;
     if (min !== undefined) {
       const at = bucketOf(min);
-      bound(FACET_KIND.payHigh, (b) => FACETS.payHigh(currency, b), at, (b) => b < at, (doc) => docs.extra(doc, PAY_HIGH) < min);
+      bound(
+        FACET_KIND.payHigh,
+        (b) => FACETS.payHigh(currency, b),
+        at,
+        (b) => b < at,
+        (doc) => docs.extra(doc, PAY_HIGH) < min,
+      );
     }
     if (max !== undefined) {
       const at = bucketOf(max);
-      bound(FACET_KIND.payLow, (b) => FACETS.payLow(currency, b), at, (b) => b > at, (doc) => docs.extra(doc, PAY_LOW) > max);
+      bound(
+        FACET_KIND.payLow,
+        (b) => FACETS.payLow(currency, b),
+        at,
+        (b) => b > at,
+        (doc) => docs.extra(doc, PAY_LOW) > max,
+      );
     }
   }
   return result;
@@ -181,19 +238,40 @@ const PAY_LOW = 4;
 const PAY_HIGH = 5;
 
 const JOB_COLUMNS = [
-  'jobs.id', 'jobs.title', 'jobs.subtitle', 'jobs.description', 'jobs.status', 'jobs.job_category', 'jobs.work_type',
-  'jobs.company_id', 'companies.size as company_size', 'companies.name as company_name', 'jobs.start_at', 'jobs.end_at', 'jobs.view_count', 'jobs.seniorities', 'jobs.employment_types',
+  'jobs.id',
+  'jobs.title',
+  'jobs.subtitle',
+  'jobs.description',
+  'jobs.status',
+  'jobs.job_category',
+  'jobs.work_type',
+  'jobs.company_id',
+  'companies.size as company_size',
+  'companies.name as company_name',
+  'jobs.start_at',
+  'jobs.end_at',
+  'jobs.view_count',
+  'jobs.seniorities',
+  'jobs.employment_types',
   ...PLACE_AND_PAY_COLUMNS.map((column) => `jobs.${column}` as const),
 ] as const;
 
 /** The jobs as the index takes them: the published ones with a recruiting start, in (start, id) order. */
 function jobSource(db: Kysely<DB>): ItemSource {
-  const candidates = () => db.selectFrom('jobs').innerJoin('companies', 'companies.id', 'jobs.company_id').select(JOB_COLUMNS)
-    .where('jobs.status', '=', 'published').where('jobs.start_at', 'is not', null);
+  const candidates = () =>
+    db
+      .selectFrom('jobs')
+      .innerJoin('companies', 'companies.id', 'jobs.company_id')
+      .select(JOB_COLUMNS)
+      .where('jobs.status', '=', 'published')
+      .where('jobs.start_at', 'is not', null);
   type Row = Awaited<ReturnType<ReturnType<typeof candidates>['execute']>>[number];
   const items = async (rows: Row[]): Promise<IndexedItem[]> => {
     if (rows.length === 0) return [];
-    const parts = await jobDocumentParts(db, rows.map((r) => r.id));
+    const parts = await jobDocumentParts(
+      db,
+      rows.map((r) => r.id),
+    );
     return rows.map((job) => {
       const point = coordinatesOf(job);
       const pay = yearlyRange(job);
@@ -202,8 +280,12 @@ function jobSource(db: Kysely<DB>): ItemSource {
         time: Number(job.start_at),
         document: jobDocument(job, parts),
         extra: [
-          job.end_at === null ? Number.POSITIVE_INFINITY : Number(job.end_at), job.view_count,
-          point?.latitude ?? Number.NaN, point?.longitude ?? Number.NaN, pay?.[0] ?? Number.NaN, pay?.[1] ?? Number.NaN,
+          job.end_at === null ? Number.POSITIVE_INFINITY : Number(job.end_at),
+          job.view_count,
+          point?.latitude ?? Number.NaN,
+          point?.longitude ?? Number.NaN,
+          pay?.[0] ?? Number.NaN,
+          pay?.[1] ?? Number.NaN,
         ],
       };
     });
@@ -211,12 +293,29 @@ function jobSource(db: Kysely<DB>): ItemSource {
   return {
     kind: 'job',
     extraColumns: 6,
-    inOrder: async (after, limit) => items(await candidates()
-      .$if(after !== null, (q) => q.where((eb) => eb(eb.refTuple('jobs.start_at', 'jobs.id'), '>', eb.tuple(after![0], after![1]))))
-      .orderBy('jobs.start_at').orderBy('jobs.id').limit(limit).execute()),
+    inOrder: async (after, limit) =>
+      items(
+        await candidates()
+          .$if(after !== null, (q) =>
+            q.where((eb) => eb(eb.refTuple('jobs.start_at', 'jobs.id'), '>', eb.tuple(after![0], after![1]))),
+          )
+          .orderBy('jobs.start_at')
+          .orderBy('jobs.id')
+          .limit(limit)
+          .execute(),
+      ),
     byIds: async (ids) => items(await candidates().where('jobs.id', 'in', ids).execute()),
-    count: async () => Number((await db.selectFrom('jobs').select((eb) => eb.fn.countAll().as('n'))
-      .where('status', '=', 'published').where('start_at', 'is not', null).executeTakeFirstOrThrow()).n),
+    count: async () =>
+      Number(
+        (
+          await db
+            .selectFrom('jobs')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('status', '=', 'published')
+            .where('start_at', 'is not', null)
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
   };
 }
 
@@ -224,14 +323,26 @@ function jobSource(db: Kysely<DB>): ItemSource {
  * The orders one generation needs besides its own: started and ended by a moment, and by views; and the jobs
  * hiring in the span between two starts or ends, kept for the index's state it was computed at.
  */
-interface Orders { started: TimeReached; ended: TimeReached; byViews: DocsByKey; hiring?: { at: string; docs: Bitmap } }
+interface Orders {
+  started: TimeReached;
+  ended: TimeReached;
+  byViews: DocsByKey;
+  hiring?: { at: string; docs: Bitmap };
+}
 
 /**
  * The live jobs started and not ended, for any moment between `from` and `until` (no start or end falls
  * between them): one bitmap computed when the span or the index changes, instead of two more operations
  * over every job on each search. Made outside any search's arena, and freed when replaced.
  */
-function hiringBetween(orders: Orders, docs: OrderedDocuments, from: number, until: number, startedNow: Bitmap, endedNow: Bitmap): Bitmap {
+function hiringBetween(
+  orders: Orders,
+  docs: OrderedDocuments,
+  from: number,
+  until: number,
+  startedNow: Bitmap,
+  endedNow: Bitmap,
+): Bitmap {
   const at = `${docs.index.version}|${from}|${until}`;
   if (orders.hiring?.at === at) return orders.hiring.docs;
   orders.hiring?.docs.dispose();
@@ -245,7 +356,11 @@ function hiringBetween(orders: Orders, docs: OrderedDocuments, from: number, unt
  * The live jobs hiring at `now`, and the moments around it between which no job starts or stops hiring. Moves
  * the cursors, which keep their bitmaps: call outside a search's arena.
  */
-function hiringAt(orders: Orders, docs: OrderedDocuments, now: number): { hiringNow: Bitmap; validFrom: number; validUntil: number } {
+function hiringAt(
+  orders: Orders,
+  docs: OrderedDocuments,
+  now: number,
+): { hiringNow: Bitmap; validFrom: number; validUntil: number } {
   const { started, ended } = orders;
   const startedNow = started.upTo(now);
   const endedNow = ended.upTo(now);
@@ -256,7 +371,9 @@ function hiringAt(orders: Orders, docs: OrderedDocuments, now: number): { hiring
 
 /** What a half-typed search is offered (job-document.ts suggestedTokens), and the type each says it is. */
 const SUGGESTED = new Suggestions([
-  { kind: FACET_KIND.title, type: 'TITLE' }, { kind: FACET_KIND.companyName, type: 'COMPANY' }, { kind: FACET_KIND.titleWord, type: 'KEYWORD' },
+  { kind: FACET_KIND.title, type: 'TITLE' },
+  { kind: FACET_KIND.companyName, type: 'COMPANY' },
+  { kind: FACET_KIND.titleWord, type: 'KEYWORD' },
 ]);
 
 export class JobIndex extends ServedIndex {
@@ -264,8 +381,10 @@ export class JobIndex extends ServedIndex {
 
   /** `clock`: the service's, for the moment whose hiring jobs are worked out at start (a search says its own). */
   constructor(
-    database: Pick<Database, 'db' | 'reads'>, version: { read(): Promise<number> } = new DataVersion(database.reads, 'jobs'),
-    copyFile: string | null = null, private readonly clock: () => number = Date.now,
+    database: Pick<Database, 'db' | 'reads'>,
+    version: { read(): Promise<number> } = new DataVersion(database.reads, 'jobs'),
+    copyFile: string | null = null,
+    private readonly clock: () => number = Date.now,
   ) {
     super(database.db, jobSource(database.db), version, copyFile);
   }
@@ -311,7 +430,12 @@ export class JobIndex extends ServedIndex {
    * Up to `limit` titles, company names and title words of the jobs hiring at `now` that begin with `prefix` as it
    * is typed (suggestions.ts), most jobs first; and the span in which that holds without a write.
    */
-  suggest(prefix: string, limit: number, now: number, version: number | null = null): Promise<{ items: Suggestion[]; validFrom: number; validUntil: number }> {
+  suggest(
+    prefix: string,
+    limit: number,
+    now: number,
+    version: number | null = null,
+  ): Promise<{ items: Suggestion[]; validFrom: number; validUntil: number }> {
     return inSpan('search index', { 'svc.index': 'jobs' }, async () => {
       const docs = await this.live.current(version);
       const { hiringNow, validFrom, validUntil } = hiringAt(this.ordersOf(docs), docs, now);
@@ -326,25 +450,45 @@ export class JobIndex extends ServedIndex {
     // The cursors keep their bitmaps: moved before the search's arena, which frees what it makes.
     const { hiringNow, validFrom, validUntil } = hiringAt(orders, docs, filter.now);
     return withTemporaryBitmaps(() => {
-      const hiring = (query: JobSearchFilter): Bitmap => refine(docs, docs.index.match(jobIndexQuery(query), hiringNow), query);
+      const hiring = (query: JobSearchFilter): Bitmap =>
+        refine(docs, docs.index.match(jobIndexQuery(query), hiringNow), query);
       const alternatives = filter.typoWords ? alternativesOf(docs.index, filter.typoWords) : null;
-      const matching = (query: JobSearchFilter): KeywordMatches => keywordMatches(docs.index, alternatives, hiring(query), () => hiring({ ...query, terms: null }));
+      const matching = (query: JobSearchFilter): KeywordMatches =>
+        keywordMatches(docs.index, alternatives, hiring(query), () => hiring({ ...query, terms: null }));
       const matches = matching(filter);
       const { result } = matches;
-      const page = filter.order === 'popularity' ? byViews.page(result, filter.offset, filter.limit)
-        : filter.terms && filter.order === 'rank' ? tolerantRelevancePage(docs, matches, filter.terms, filter.offset, filter.limit)
-          : docs.newest(result, filter.offset, filter.limit);
-      const found: JobSearchResult = { total: result.size, ids: page.map((doc) => docs.itemId(doc)), validFrom, validUntil };
+      const page =
+        filter.order === 'popularity'
+          ? byViews.page(result, filter.offset, filter.limit)
+          : filter.terms && filter.order === 'rank'
+            ? tolerantRelevancePage(docs, matches, filter.terms, filter.offset, filter.limit)
+            : docs.newest(result, filter.offset, filter.limit);
+      const found: JobSearchResult = {
+        total: result.size,
+        ids: page.map((doc) => docs.itemId(doc)),
+        validFrom,
+        validUntil,
+      };
       if (matches.corrections.length) found.corrections = matches.corrections;
       if (filter.typoWords && matches.alternatives && matches.exact.isEmpty) {
-        const corrected = didYouMean(docs.index, filter.typoWords, matches.alternatives, (terms) => !hiring({ ...filter, terms }).isEmpty);
+        const corrected = didYouMean(
+          docs.index,
+          filter.typoWords,
+          matches.alternatives,
+          (terms) => !hiring({ ...filter, terms }).isEmpty,
+        );
         if (corrected !== null) found.didYouMean = corrected;
       }
       if (!filter.facets?.length) return found;
       const facets: FacetCounts = {};
       for (const name of filter.facets) {
         // A menu counts every value of its facet: the search without the facet's own filter.
-        const own = name === 'companyId' ? filter.companyId !== undefined : name === 'salary' ? filter.salary !== undefined : Boolean(filter[name]?.length);
+        const own =
+          name === 'companyId'
+            ? filter.companyId !== undefined
+            : name === 'salary'
+              ? filter.salary !== undefined
+              : Boolean(filter[name]?.length);
         const counted = own ? matching({ ...filter, [name]: undefined }).result : result;
         facets[name] = countValues(docs.index, counted, FACET_OF[name].kind, FACET_OF[name].top);
       }

@@ -8,25 +8,59 @@ import { ApiError } from '../../shared/api-error.js';
 type Period = 'YEAR' | 'MONTH' | 'HOUR';
 
 /** A job's place and pay as responses show them (job-schemas.ts JobLocation, JobSalary). */
-interface Location { country: string; region: string | null; locality: string | null; address: string | null; latitude: number | null; longitude: number | null }
-interface Salary { min: number | null; max: number | null; currency: string; period: Period }
+interface Location {
+  country: string;
+  region: string | null;
+  locality: string | null;
+  address: string | null;
+  latitude: number | null;
+  longitude: number | null;
+}
+interface Salary {
+  min: number | null;
+  max: number | null;
+  currency: string;
+  period: Period;
+}
 
 /** A write's place and pay as its schema has let them through (job-write-schemas.ts): null clears, left out keeps. */
 interface PlaceAndPayInput {
-  location?: { country: string; region?: string | null; locality?: string | null; address?: string | null; latitude?: number | null; longitude?: number | null } | null;
+  location?: {
+    country: string;
+    region?: string | null;
+    locality?: string | null;
+    address?: string | null;
+    latitude?: number | null;
+    longitude?: number | null;
+  } | null;
   salary?: { min?: number | null; max?: number | null; currency: string; period?: Period } | null;
 }
 
 /** The columns of a job's place and pay, as its row holds them. */
 export interface PlaceAndPayColumns {
-  location_country: string | null; location_region: string | null; location_locality: string | null; location_address: string | null;
-  location_latitude: number | null; location_longitude: number | null;
-  salary_min: number | null; salary_max: number | null; salary_currency: string | null; salary_period: string | null;
+  location_country: string | null;
+  location_region: string | null;
+  location_locality: string | null;
+  location_address: string | null;
+  location_latitude: number | null;
+  location_longitude: number | null;
+  salary_min: number | null;
+  salary_max: number | null;
+  salary_currency: string | null;
+  salary_period: string | null;
 }
 
 export const PLACE_AND_PAY_COLUMNS = [
-  'location_country', 'location_region', 'location_locality', 'location_address', 'location_latitude', 'location_longitude',
-  'salary_min', 'salary_max', 'salary_currency', 'salary_period',
+  'location_country',
+  'location_region',
+  'location_locality',
+  'location_address',
+  'location_latitude',
+  'location_longitude',
+  'salary_min',
+  'salary_max',
+  'salary_currency',
+  'salary_period',
 ] as const satisfies ReadonlyArray<keyof PlaceAndPayColumns>;
 
 /** How many of a period make a year: 12 months, 2,080 working hours (52 weeks of 40). */
@@ -37,26 +71,38 @@ const NOT_COUNTRIES = new Set(['ZZ', 'EU', 'EZ', 'UN', 'QO']);
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
-export const isCountry = (code: string): boolean => /^[A-Z]{2}$/.test(code) && !NOT_COUNTRIES.has(code) && regionNames.of(code) !== undefined;
+export const isCountry = (code: string): boolean =>
+  /^[A-Z]{2}$/.test(code) && !NOT_COUNTRIES.has(code) && regionNames.of(code) !== undefined;
 export const isCurrency = (code: string): boolean => CURRENCIES.has(code);
 
-const invalid = (field: string, message: string) => new ApiError('C0002', `Field "request.${field}" ${message}`, `request.${field}`);
+const invalid = (field: string, message: string) =>
+  new ApiError('C0002', `Field "request.${field}" ${message}`, `request.${field}`);
 
 /** Refuses a place or pay that its schema lets through but the rules do not (400 C0002, naming the field). */
 export function checkPlaceAndPay(input: PlaceAndPayInput): void {
   const { location, salary } = input;
   if (location) {
-    if (!isCountry(location.country)) throw invalid('location.country', `must be an ISO 3166-1 alpha-2 country code, got ${JSON.stringify(location.country)}`);
-    if ((location.latitude ?? null) === null !== ((location.longitude ?? null) === null)) {
-      throw invalid((location.latitude ?? null) === null ? 'location.latitude' : 'location.longitude', 'is required with the other coordinate: give both or neither');
+    if (!isCountry(location.country))
+      throw invalid(
+        'location.country',
+        `must be an ISO 3166-1 alpha-2 country code, got ${JSON.stringify(location.country)}`,
+      );
+    if (((location.latitude ?? null) === null) !== ((location.longitude ?? null) === null)) {
+      throw invalid(
+        (location.latitude ?? null) === null ? 'location.latitude' : 'location.longitude',
+        'is required with the other coordinate: give both or neither',
+      );
     }
   }
   if (salary) {
-    if (!isCurrency(salary.currency)) throw invalid('salary.currency', `must be an ISO 4217 currency code, got ${JSON.stringify(salary.currency)}`);
+    if (!isCurrency(salary.currency))
+      throw invalid('salary.currency', `must be an ISO 4217 currency code, got ${JSON.stringify(salary.currency)}`);
     const min = salary.min ?? null;
     const max = salary.max ?? null;
-    if (min === null && max === null) throw invalid('salary.min', 'or "request.salary.max" is required: a salary states at least one amount');
-    if (min !== null && max !== null && min > max) throw invalid('salary.min', `must not be above max (${min} > ${max})`);
+    if (min === null && max === null)
+      throw invalid('salary.min', 'or "request.salary.max" is required: a salary states at least one amount');
+    if (min !== null && max !== null && min > max)
+      throw invalid('salary.min', `must not be above max (${min} > ${max})`);
   }
 }
 
@@ -65,12 +111,18 @@ export function placeAndPayColumns(input: PlaceAndPayInput): Partial<PlaceAndPay
   const { location, salary } = input;
   return {
     ...(location !== undefined && {
-      location_country: location?.country ?? null, location_region: location?.region ?? null, location_locality: location?.locality ?? null,
-      location_address: location?.address ?? null, location_latitude: location?.latitude ?? null, location_longitude: location?.longitude ?? null,
+      location_country: location?.country ?? null,
+      location_region: location?.region ?? null,
+      location_locality: location?.locality ?? null,
+      location_address: location?.address ?? null,
+      location_latitude: location?.latitude ?? null,
+      location_longitude: location?.longitude ?? null,
     }),
     ...(salary !== undefined && {
-      salary_min: salary?.min ?? null, salary_max: salary?.max ?? null, salary_currency: salary?.currency ?? null,
-      salary_period: salary ? salary.period ?? 'YEAR' : null,
+      salary_min: salary?.min ?? null,
+      salary_max: salary?.max ?? null,
+      salary_currency: salary?.currency ?? null,
+      salary_period: salary ? (salary.period ?? 'YEAR') : null,
     }),
   };
 }
@@ -79,7 +131,10 @@ export function placeAndPayColumns(input: PlaceAndPayInput): Partial<PlaceAndPay
 export function locationOf(row: PlaceAndPayColumns): Location | null {
   if (row.location_country === null) return null;
   return {
-    country: row.location_country, region: row.location_region, locality: row.location_locality, address: row.location_address,
+    country: row.location_country,
+    region: row.location_region,
+    locality: row.location_locality,
+    address: row.location_address,
     latitude: row.location_latitude === null ? null : Number(row.location_latitude),
     longitude: row.location_longitude === null ? null : Number(row.location_longitude),
   };
@@ -89,8 +144,10 @@ export function locationOf(row: PlaceAndPayColumns): Location | null {
 export function salaryOf(row: PlaceAndPayColumns): Salary | null {
   if (row.salary_currency === null) return null;
   return {
-    min: row.salary_min === null ? null : Number(row.salary_min), max: row.salary_max === null ? null : Number(row.salary_max),
-    currency: row.salary_currency, period: row.salary_period as Period,
+    min: row.salary_min === null ? null : Number(row.salary_min),
+    max: row.salary_max === null ? null : Number(row.salary_max),
+    currency: row.salary_currency,
+    period: row.salary_period as Period,
   };
 }
 
@@ -98,7 +155,9 @@ export function salaryOf(row: PlaceAndPayColumns): Salary | null {
  * A row's pay as yearly amounts, [least, most]: a range stated by one end alone is that amount at both ends (so
  * "pays at least X" and "starts at no more than Y" each read the one amount there is). Null when it states none.
  */
-export function yearlyRange(row: Pick<PlaceAndPayColumns, 'salary_min' | 'salary_max' | 'salary_currency' | 'salary_period'>): [number, number] | null {
+export function yearlyRange(
+  row: Pick<PlaceAndPayColumns, 'salary_min' | 'salary_max' | 'salary_currency' | 'salary_period'>,
+): [number, number] | null {
   if (row.salary_currency === null) return null;
   const per = PER_YEAR[row.salary_period as Period] ?? 1;
   const min = row.salary_min === null ? null : Number(row.salary_min) * per;

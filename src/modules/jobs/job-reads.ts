@@ -27,27 +27,38 @@ export interface JobItemRow extends CompanyColumns, PlaceAndPayColumns {
 
 /** The long texts of a job, as stored and as translated. */
 export const JOB_TEXTS = [
-  'description', 'duty', 'minimum_qualification', 'preferred_qualification', 'benefit', 'hire_process', 'hire_notes',
+  'description',
+  'duty',
+  'minimum_qualification',
+  'preferred_qualification',
+  'benefit',
+  'hire_process',
+  'hire_notes',
 ] as const;
 type JobText = (typeof JOB_TEXTS)[number];
 
 /** A job as its detail shows it: also its long texts (translated where the translation exists), how to apply, its images. */
-export type JobDetailRow = JobItemRow & Record<JobText | `t_${JobText}`, string | null> & {
-  allow_remote: number;
-  apply_type: string;
-  apply_url: string | null;
-  created_at: number;
-  images: JsonColumn<string[]>;
-};
+export type JobDetailRow = JobItemRow &
+  Record<JobText | `t_${JobText}`, string | null> & {
+    allow_remote: number;
+    apply_type: string;
+    apply_url: string | null;
+    created_at: number;
+    images: JsonColumn<string[]>;
+  };
 
 function columns(sql: ReadSql, withDetail: boolean): string {
   const texts = withDetail ? JOB_TEXTS : [];
   return `j.id, j.status, j.title, j.subtitle, j.job_category, j.work_type, j.language, j.start_at, j.end_at, j.seniorities, j.employment_types,
   ${PLACE_AND_PAY_COLUMNS.map((c) => `j.${c}`).join(', ')},
   ${COMPANY_COLUMNS},
-  t.title AS t_title, t.subtitle AS t_subtitle${texts.map((text) => `, j.${text}, t.${text} AS t_${text}`).join('')}${withDetail ? `,
+  t.title AS t_title, t.subtitle AS t_subtitle${texts.map((text) => `, j.${text}, t.${text} AS t_${text}`).join('')}${
+    withDetail
+      ? `,
   j.allow_remote, j.apply_type, j.apply_url, j.created_at,
-  (SELECT ${sql.jsonAgg('im.media_key', 'im.position')} FROM job_images im WHERE im.job_id = j.id) AS images` : ''}`;
+  (SELECT ${sql.jsonAgg('im.media_key', 'im.position')} FROM job_images im WHERE im.job_id = j.id) AS images`
+      : ''
+  }`;
 }
 
 const from = (language: string) => `JOIN companies c ON c.id = j.company_id

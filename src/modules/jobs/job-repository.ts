@@ -14,7 +14,11 @@ export class JobRepository {
   private readonly itemReads: ByLanguageRead<JobItemRow>;
   private readonly detailReads: ByLanguageRead<JobDetailRow>;
 
-  constructor(private readonly db: Kysely<DB>, reads: PreparedReads, readonly index: JobIndex) {
+  constructor(
+    private readonly db: Kysely<DB>,
+    reads: PreparedReads,
+    readonly index: JobIndex,
+  ) {
     this.itemReads = reads.prepareByLanguage('job_items', JOB_ITEMS);
     this.detailReads = reads.prepareByLanguage('job_details', JOB_DETAILS);
   }
@@ -43,8 +47,20 @@ export class JobRepository {
   /** The rows a company's managed list shows. */
   async findByIds(ids: number[]) {
     if (ids.length === 0) return [];
-    return this.db.selectFrom('jobs')
-      .select(['id', 'status', 'title', 'subtitle', 'job_category', 'work_type', 'start_at', 'end_at', 'seniorities', 'employment_types'])
+    return this.db
+      .selectFrom('jobs')
+      .select([
+        'id',
+        'status',
+        'title',
+        'subtitle',
+        'job_category',
+        'work_type',
+        'start_at',
+        'end_at',
+        'seniorities',
+        'employment_types',
+      ])
       .where('id', 'in', ids)
       .execute();
   }

@@ -21,8 +21,13 @@ import type { NearFilter, SalaryFilter } from './job-index.js';
 import { jobCodesOf } from '../../shared/job-codes.js';
 import type { JOB_TEXTS, JobDetailRow, JobItemRow } from './job-reads.js';
 import type { JobRepository, JobSearchFilter } from './job-repository.js';
-import { RADIUS_KM, type JobDetailDto, type JobSearchQueryInput, type JobSuggestionDto, type JobSummaryDto } from './job-schemas.js';
-
+import {
+  RADIUS_KM,
+  type JobDetailDto,
+  type JobSearchQueryInput,
+  type JobSuggestionDto,
+  type JobSummaryDto,
+} from './job-schemas.js';
 
 type WorkType = JobSummaryDto['workType'];
 
@@ -54,38 +59,75 @@ export class JobService {
   }
 
   /** The page, and the moment it stops being current (the next time a job starts or stops hiring). */
-  async search(query: JobSearchQueryInput, locale: Locale, knownVersion: number | null = null): Promise<{ page: PageResult<JobSummaryDto>; validUntil: number }> {
+  async search(
+    query: JobSearchQueryInput,
+    locale: Locale,
+    knownVersion: number | null = null,
+  ): Promise<{ page: PageResult<JobSummaryDto>; validUntil: number }> {
     const { page, pageSize } = query;
     this.codes.requireCodes('query', 'jobCategories', 'job-categories', query.jobCategories);
 
     const filter = await jobSearchFilter(query, this.clock(), (handle) => this.accounts.companyIdByHandle(handle));
     if (filter === null) {
-      return { page: pageOf<JobSummaryDto>([], 0, page, pageSize, noMatchFacets(query.facets)), validUntil: Number.POSITIVE_INFINITY };
+      return {
+        page: pageOf<JobSummaryDto>([], 0, page, pageSize, noMatchFacets(query.facets)),
+        validUntil: Number.POSITIVE_INFINITY,
+      };
     }
     const { now, ...withoutNow } = filter;
     // Results change when a job opens or closes: a cached page holds between the last such moment and the next.
-    const { total, ids, validUntil, facets, didYouMean, corrections } = await this.cache.get(JSON.stringify(withoutNow), now, (version) => this.jobs.search(filter, version), knownVersion);
+    const { total, ids, validUntil, facets, didYouMean, corrections } = await this.cache.get(
+      JSON.stringify(withoutNow),
+      now,
+      (version) => this.jobs.search(filter, version),
+      knownVersion,
+    );
     const [summaries, named] = await Promise.all([
-      this.hydrate(ids, locale), withCompanyHandles(facets, (companyIds) => this.accounts.companyHandles(companyIds)),
+      this.hydrate(ids, locale),
+      withCompanyHandles(facets, (companyIds) => this.accounts.companyHandles(companyIds)),
     ]);
-    const hydrated = query.highlight ? await this.highlighted(summaries, new Set([...filter.terms ?? [], ...corrections ?? []]), locale, knownVersion) : summaries;
+    const hydrated = query.highlight
+      ? await this.highlighted(
+          summaries,
+          new Set([...(filter.terms ?? []), ...(corrections ?? [])]),
+          locale,
+          knownVersion,
+        )
+      : summaries;
     return { page: withCorrection(pageOf(hydrated, total, page, pageSize, named), didYouMean), validUntil };
   }
 
   /** The items with why they matched: their title, subtitle and description (read from the details, as shown there). */
-  private async highlighted(items: JobSummaryDto[], terms: ReadonlySet<string>, locale: Locale, knownVersion: number | null): Promise<JobSummaryDto[]> {
+  private async highlighted(
+    items: JobSummaryDto[],
+    terms: ReadonlySet<string>,
+    locale: Locale,
+    knownVersion: number | null,
+  ): Promise<JobSummaryDto[]> {
     if (terms.size === 0) return items.map((item) => ({ ...item, highlights: [] }));
     const details = await Promise.all(items.map((item) => this.detail(item.jobId, locale, knownVersion)));
     return items.map((item, i) => ({
       ...item,
-      highlights: highlightsOf([['title', item.title], ['subtitle', item.subtitle], ['description', details[i]!.job.description]], terms),
+      highlights: highlightsOf(
+        [
+          ['title', item.title],
+          ['subtitle', item.subtitle],
+          ['description', details[i]!.job.description],
+        ],
+        terms,
+      ),
     }));
   }
 
   /** Completions of a half-typed search among the jobs hiring now, and the moment they stop being current. */
-  async suggestions(prefix: string, limit: number, knownVersion: number | null = null): Promise<{ items: JobSuggestionDto[]; validUntil: number }> {
+  async suggestions(
+    prefix: string,
+    limit: number,
+    knownVersion: number | null = null,
+  ): Promise<{ items: JobSuggestionDto[]; validUntil: number }> {
     const typed = prefix.trim();
-    if (typed === '') throw new ApiError('C0005', 'Query parameter "prefix" must hold a letter or a digit, not only spaces', 'prefix');
+    if (typed === '')
+      throw new ApiError('C0005', 'Query parameter "prefix" must hold a letter or a digit, not only spaces', 'prefix');
     const { items, validUntil } = await this.jobs.index.suggest(typed, limit, this.clock(), knownVersion);
     return { items: items as JobSuggestionDto[], validUntil };
   }
@@ -95,8 +137,12 @@ export class JobService {
    * ones (published, finished and expired are all returned). `knownVersion`: the jobs data version this
    * request has read already (null: read it here).
    */
-  async detail(jobId: number, locale: Locale, knownVersion: number | null = null): Promise<{ job: JobDetailDto; validUntil: number }> {
-    const version = knownVersion ?? await this.versions.read();
+  async detail(
+    jobId: number,
+    locale: Locale,
+    knownVersion: number | null = null,
+  ): Promise<{ job: JobDetailDto; validUntil: number }> {
+    const version = knownVersion ?? (await this.versions.read());
     const key = inLocaleKey({ id: jobId, locale });
     let job = this.details.get(version, key);
     if (job === undefined) {
@@ -110,7 +156,9 @@ export class JobService {
 
   /** Details asked for in one turn of the event loop, whatever their locales, loaded together. */
   private readonly detailBatch = new TickBatch(inLocaleKey, async (wanted: InLocale[]) => {
-    const find = rowFinder(await this.jobs.details(wanted.map(({ id, locale }) => ({ id, language: translationLanguage(locale) }))));
+    const find = rowFinder(
+      await this.jobs.details(wanted.map(({ id, locale }) => ({ id, language: translationLanguage(locale) }))),
+    );
     return wanted.map(({ id, locale }) => {
       const row = find(id, translationLanguage(locale));
       return row && this.detailOf(row, locale);
@@ -132,9 +180,10 @@ export class JobService {
         jobImages: jsonColumn<string>(row.images).map((key) => this.links.image(key)!),
         allowRemote: row.allow_remote === 1,
         company: summary.company,
-        applyMethod: row.apply_type === 'OUTLINK' && row.apply_url
-          ? { type: 'OUTLINK', url: row.apply_url }
-          : { type: 'PLATFORM', url: `${this.links.job(row.id)}/apply` },
+        applyMethod:
+          row.apply_type === 'OUTLINK' && row.apply_url
+            ? { type: 'OUTLINK', url: row.apply_url }
+            : { type: 'PLATFORM', url: `${this.links.job(row.id)}/apply` },
         webUrl: summary.webUrl,
         createdAt: toUtcIso(row.created_at),
         subtitle: summary.subtitle,
@@ -186,7 +235,8 @@ function nextHiringTurn(job: { status: string; start_at: number | null; end_at: 
   return job.end_at !== null && job.end_at > now ? job.end_at : Number.POSITIVE_INFINITY;
 }
 
-const needs = (name: string, other: string) => new ApiError('C0005', `Query parameter "${name}" is only taken with "${other}"`, name);
+const needs = (name: string, other: string) =>
+  new ApiError('C0005', `Query parameter "${name}" is only taken with "${other}"`, name);
 
 /** The radius filter of a search's `near`, `radiusKm` and `includeRemote`; undefined without `near`. */
 function nearFilter(query: JobSearchQueryInput): NearFilter | undefined {
@@ -196,23 +246,47 @@ function nearFilter(query: JobSearchQueryInput): NearFilter | undefined {
   }
   const [latitude, longitude] = query.near.split(',').map(Number) as [number, number];
   if (!(Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180)) {
-    throw new ApiError('C0005', `Query parameter "near" must be <latitude>,<longitude> within ±90 and ±180 degrees, got ${JSON.stringify(query.near)}`, 'near');
+    throw new ApiError(
+      'C0005',
+      `Query parameter "near" must be <latitude>,<longitude> within ±90 and ±180 degrees, got ${JSON.stringify(query.near)}`,
+      'near',
+    );
   }
-  return { latitude, longitude, radiusKm: query.radiusKm ?? RADIUS_KM.default, includeRemote: query.includeRemote ?? false };
+  return {
+    latitude,
+    longitude,
+    radiusKm: query.radiusKm ?? RADIUS_KM.default,
+    includeRemote: query.includeRemote ?? false,
+  };
 }
 
 /** The salary filter of a search; undefined without `salaryCurrency`, which `salaryMin` and `salaryMax` need. */
 function salaryFilter(query: JobSearchQueryInput): SalaryFilter | undefined {
   const currency = query.salaryCurrency;
   if (currency === undefined) {
-    for (const name of ['salaryMin', 'salaryMax', 'includeUnstatedSalary'] as const) if (query[name] !== undefined) throw needs(name, 'salaryCurrency');
+    for (const name of ['salaryMin', 'salaryMax', 'includeUnstatedSalary'] as const)
+      if (query[name] !== undefined) throw needs(name, 'salaryCurrency');
     return undefined;
   }
-  if (!isCurrency(currency)) throw new ApiError('C0005', `Query parameter "salaryCurrency" must be an ISO 4217 currency code, got ${JSON.stringify(currency)}`, 'salaryCurrency');
+  if (!isCurrency(currency))
+    throw new ApiError(
+      'C0005',
+      `Query parameter "salaryCurrency" must be an ISO 4217 currency code, got ${JSON.stringify(currency)}`,
+      'salaryCurrency',
+    );
   if (query.salaryMin !== undefined && query.salaryMax !== undefined && query.salaryMin > query.salaryMax) {
-    throw new ApiError('C0005', `Query parameter "salaryMin" must not be above "salaryMax" (${query.salaryMin} > ${query.salaryMax})`, 'salaryMin');
+    throw new ApiError(
+      'C0005',
+      `Query parameter "salaryMin" must not be above "salaryMax" (${query.salaryMin} > ${query.salaryMax})`,
+      'salaryMin',
+    );
   }
-  return { currency, min: query.salaryMin, max: query.salaryMax, includeUnstated: query.includeUnstatedSalary ?? false };
+  return {
+    currency,
+    min: query.salaryMin,
+    max: query.salaryMax,
+    includeUnstated: query.includeUnstatedSalary ?? false,
+  };
 }
 
 /**
@@ -221,7 +295,9 @@ function salaryFilter(query: JobSearchQueryInput): SalaryFilter | undefined {
  * filters the service builds.
  */
 export async function jobSearchFilter(
-  query: JobSearchQueryInput, now: number, companyIdByHandle: (handle: string) => Promise<number | undefined>,
+  query: JobSearchQueryInput,
+  now: number,
+  companyIdByHandle: (handle: string) => Promise<number | undefined>,
 ): Promise<JobSearchFilter | null> {
   const keyword = query.keyword?.trim() ?? '';
   const terms = keyword === '' ? null : queryTerms(keyword);
@@ -247,6 +323,6 @@ export async function jobSearchFilter(
   if (near) filter.near = near;
   const salary = salaryFilter(query);
   if (salary) filter.salary = salary;
-  if (query.companyId) filter.companyId = await companyIdByHandle(query.companyId) ?? NO_COMPANY;
+  if (query.companyId) filter.companyId = (await companyIdByHandle(query.companyId)) ?? NO_COMPANY;
   return filter;
 }

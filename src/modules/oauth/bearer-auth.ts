@@ -44,57 +44,71 @@ function bearerToken(header: string | undefined): string | null {
  * 401 C0003 for a missing or invalid token, 403 C0011 for a token without the route's scope, each with
  * the matching WWW-Authenticate challenge.
  */
-export const bearerAuthPlugin = fp(async (app, opts: {
-  tokens: TokenService;
-  /**
-   * The MCP endpoint's calls inside the process (src/modules/mcp/): they carry `secret` in INTERNAL_HEADER and a token
-   * for `audience`, which the request is held to instead of the API's. No request from outside can know the secret.
-   */
-  internal: { secret: string; audience: string };
-}) => {
-  app.decorateRequest('token', null);
-  const secret = Buffer.from(opts.internal.secret);
+export const bearerAuthPlugin = fp(
+  async (
+    app,
+    opts: {
+      tokens: TokenService;
+      /**
+       * The MCP endpoint's calls inside the process (src/modules/mcp/): they carry `secret` in INTERNAL_HEADER and a token
+       * for `audience`, which the request is held to instead of the API's. No request from outside can know the secret.
+       */
+      internal: { secret: string; audience: string };
+    },
+  ) => {
+    app.decorateRequest('token', null);
+    const secret = Buffer.from(opts.internal.secret);
 
-  /** The audience the request's token must have: the MCP endpoint's for its own calls, else the API's. */
-  const audienceFor = (request: FastifyRequest): string | undefined => {
-    const given = request.headers[INTERNAL_HEADER];
-    if (typeof given !== 'string' || given.length !== opts.internal.secret.length) return undefined;
-    return timingSafeEqual(Buffer.from(given), secret) ? opts.internal.audience : undefined;
-  };
+    /** The audience the request's token must have: the MCP endpoint's for its own calls, else the API's. */
+    const audienceFor = (request: FastifyRequest): string | undefined => {
+      const given = request.headers[INTERNAL_HEADER];
+      if (typeof given !== 'string' || given.length !== opts.internal.secret.length) return undefined;
+      return timingSafeEqual(Buffer.from(given), secret) ? opts.internal.audience : undefined;
+    };
 
-  const verify = async (request: FastifyRequest, token: string, bearerScope: string | undefined) => {
-    try {
-      request.token = await opts.tokens.verify(token, audienceFor(request));
-    } catch (err) {
-      if (!(err instanceof InvalidTokenError)) throw err;
-      throw new ApiError('C0003', err.message, 'Authorization', {
-        'WWW-Authenticate': `Bearer ${REALM}, error="invalid_token", error_description="${err.message.replace(/"/g, "'")}"`,
-      });
-    }
-    if (bearerScope && !hasScope(request.token.scopes, bearerScope)) {
-      throw new ApiError('C0011', `The access token lacks the scope "${bearerScope}"`, 'scope', {
-        'WWW-Authenticate': `Bearer ${REALM}, error="insufficient_scope", scope="${bearerScope}"`,
-      });
-    }
-  };
-
-  app.addHook('onRoute', (route) => {
-    const { bearerScope, optionalBearer } = route.config ?? {};
-    if (!bearerScope && !optionalBearer) return;
-    addRouteHook(route, 'onRequest', (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
-      let token: string | null;
+    const verify = async (request: FastifyRequest, token: string, bearerScope: string | undefined) => {
       try {
-        token = bearerToken(request.headers.authorization);
+        request.token = await opts.tokens.verify(token, audienceFor(request));
       } catch (err) {
-        return done(err as ApiError);
+        if (!(err instanceof InvalidTokenError)) throw err;
+        throw new ApiError('C0003', err.message, 'Authorization', {
+          'WWW-Authenticate': `Bearer ${REALM}, error="invalid_token", error_description="${err.message.replace(/"/g, "'")}"`,
+        });
       }
-      if (token === null) {
-        // Without a token an optional-Bearer route goes on at once (a public read).
-        return done(bearerScope
-          ? new ApiError('C0003', 'A Bearer access token is required for this operation', 'Authorization', { 'WWW-Authenticate': `Bearer ${REALM}` })
-          : undefined);
+      if (bearerScope && !hasScope(request.token.scopes, bearerScope)) {
+        throw new ApiError('C0011', `The access token lacks the scope "${bearerScope}"`, 'scope', {
+          'WWW-Authenticate': `Bearer ${REALM}, error="insufficient_scope", scope="${bearerScope}"`,
+        });
       }
-      verify(request, token, bearerScope).then(() => done(), done);
+    };
+
+    app.addHook('onRoute', (route) => {
+      const { bearerScope, optionalBearer } = route.config ?? {};
+      if (!bearerScope && !optionalBearer) return;
+      addRouteHook(
+        route,
+        'onRequest',
+        (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+          let token: string | null;
+          try {
+            token = bearerToken(request.headers.authorization);
+          } catch (err) {
+            return done(err as ApiError);
+          }
+          if (token === null) {
+            // Without a token an optional-Bearer route goes on at once (a public read).
+            return done(
+              bearerScope
+                ? new ApiError('C0003', 'A Bearer access token is required for this operation', 'Authorization', {
+                    'WWW-Authenticate': `Bearer ${REALM}`,
+                  })
+                : undefined,
+            );
+          }
+          verify(request, token, bearerScope).then(() => done(), done);
+        },
+      );
     });
-  });
-}, { name: 'bearer-auth' });
+  },
+  { name: 'bearer-auth' },
+);

@@ -26,7 +26,9 @@ export function checkRedirectUri(uri: string): void {
   }
   if (url.hash) throw new ClientRegistrationError(`Redirect URI "${uri}" must not have a fragment`);
   if (!isHttpsOrLoopback(url)) {
-    throw new ClientRegistrationError(`Redirect URI "${uri}" must use https (http only for 127.0.0.1, localhost or [::1])`);
+    throw new ClientRegistrationError(
+      `Redirect URI "${uri}" must use https (http only for 127.0.0.1, localhost or [::1])`,
+    );
   }
 }
 
@@ -53,14 +55,25 @@ export function checkClientSettings(redirectUris: string[], scopes: string[]): v
 }
 
 /** Registers a client; returns its id and, for a confidential client, the secret (shown once, stored hashed). */
-export async function registerClient(oauth: OAuthRepository, client: NewClient, now: number): Promise<{ clientId: string; clientSecret: string | null }> {
+export async function registerClient(
+  oauth: OAuthRepository,
+  client: NewClient,
+  now: number,
+): Promise<{ clientId: string; clientSecret: string | null }> {
   if (!client.name.trim()) throw new ClientRegistrationError('A client needs a name');
   checkClientSettings(client.redirectUris, client.scopes);
   const clientId = client.clientId ?? `svcc_${randomBase62(24)}`;
-  const clientSecret = client.public ? null : client.clientSecret ?? newClientSecret();
-  await oauth.createClient({
-    clientId, name: client.name.trim(), secretHash: clientSecret ? hashSecret(clientSecret) : null,
-    redirectUris: client.redirectUris, allowedScopes: client.scopes, appId: client.appId ?? null,
-  }, now);
+  const clientSecret = client.public ? null : (client.clientSecret ?? newClientSecret());
+  await oauth.createClient(
+    {
+      clientId,
+      name: client.name.trim(),
+      secretHash: clientSecret ? hashSecret(clientSecret) : null,
+      redirectUris: client.redirectUris,
+      allowedScopes: client.scopes,
+      appId: client.appId ?? null,
+    },
+    now,
+  );
   return { clientId, clientSecret };
 }

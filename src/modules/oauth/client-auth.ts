@@ -13,7 +13,10 @@ function formDecode(text: string): string {
 // eslint-disable-next-line no-control-regex -- the control characters are what it refuses
 const CREDENTIAL = /^[^\u0000-\u001f\u007f]{1,255}$/;
 
-function credentialsOf(request: FastifyRequest, body: Record<string, string | undefined>): { clientId: string; secret: string | null } {
+function credentialsOf(
+  request: FastifyRequest,
+  body: Record<string, string | undefined>,
+): { clientId: string; secret: string | null } {
   const credentials = basicOrBody(request, body);
   if (!CREDENTIAL.test(credentials.clientId) || (credentials.secret ? !CREDENTIAL.test(credentials.secret) : false)) {
     throw OAuthError.invalidClient('Client authentication failed');
@@ -21,16 +24,23 @@ function credentialsOf(request: FastifyRequest, body: Record<string, string | un
   return credentials;
 }
 
-function basicOrBody(request: FastifyRequest, body: Record<string, string | undefined>): { clientId: string; secret: string | null } {
+function basicOrBody(
+  request: FastifyRequest,
+  body: Record<string, string | undefined>,
+): { clientId: string; secret: string | null } {
   const header = request.headers.authorization;
   if (header !== undefined) {
     const match = /^Basic ([A-Za-z0-9+/=]+)$/i.exec(header.trim());
-    if (!match) throw OAuthError.invalidClient('The Authorization header must be Basic base64(client_id:client_secret)');
+    if (!match)
+      throw OAuthError.invalidClient('The Authorization header must be Basic base64(client_id:client_secret)');
     const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon < 0) throw OAuthError.invalidClient('Basic credentials must be client_id:client_secret');
     if (body.client_secret !== undefined) {
-      throw new OAuthError('invalid_request', 'Use one client authentication method: Basic or client_secret in the body, not both');
+      throw new OAuthError(
+        'invalid_request',
+        'Use one client authentication method: Basic or client_secret in the body, not both',
+      );
     }
     let clientId: string;
     let secret: string;
@@ -45,7 +55,8 @@ function basicOrBody(request: FastifyRequest, body: Record<string, string | unde
     }
     return { clientId, secret };
   }
-  if (!body.client_id) throw OAuthError.invalidClient('Client authentication is required (Basic, or client_id and client_secret)');
+  if (!body.client_id)
+    throw OAuthError.invalidClient('Client authentication is required (Basic, or client_id and client_secret)');
   return { clientId: body.client_id, secret: body.client_secret ?? null };
 }
 
@@ -59,7 +70,12 @@ function sameHash(a: string, b: string): boolean {
  * Authenticates the calling client: a confidential client by its secret, a public client by its id alone
  * (it must then prove possession of the PKCE verifier). Any failure is `401 invalid_client`.
  */
-export async function authenticateClient(request: FastifyRequest, body: Record<string, string | undefined>, oauth: OAuthRepository, now: number): Promise<OAuthClient> {
+export async function authenticateClient(
+  request: FastifyRequest,
+  body: Record<string, string | undefined>,
+  oauth: OAuthRepository,
+  now: number,
+): Promise<OAuthClient> {
   const { clientId, secret } = credentialsOf(request, body);
   const client = await oauth.findClient(clientId);
   const failure = OAuthError.invalidClient('Client authentication failed');

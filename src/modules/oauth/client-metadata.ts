@@ -38,8 +38,14 @@ export function isMetadataClientId(text: string, allowedHosts: string[] = []): b
     return false;
   }
   const allowed = allowedHosts.includes(url.host.toLowerCase()) || allowedHosts.includes(url.hostname.toLowerCase());
-  return (url.protocol === 'https:' || (url.protocol === 'http:' && allowed))
-    && url.pathname !== '/' && url.hash === '' && url.username === '' && url.password === '' && url.href === text;
+  return (
+    (url.protocol === 'https:' || (url.protocol === 'http:' && allowed)) &&
+    url.pathname !== '/' &&
+    url.hash === '' &&
+    url.username === '' &&
+    url.password === '' &&
+    url.href === text
+  );
 }
 
 function redirectUriAllowed(uri: unknown): uri is string {
@@ -54,24 +60,37 @@ function redirectUriAllowed(uri: unknown): uri is string {
 
 /** The client a document describes, or why it describes none. */
 function clientOf(clientId: string, document: unknown): Omit<OAuthClient, 'appId'> {
-  if (typeof document !== 'object' || document === null || Array.isArray(document)) throw new ClientMetadataError('The client metadata document is not a JSON object');
+  if (typeof document !== 'object' || document === null || Array.isArray(document))
+    throw new ClientMetadataError('The client metadata document is not a JSON object');
   const doc = document as Record<string, unknown>;
-  if (doc.client_id !== clientId) throw new ClientMetadataError('The client metadata document\'s client_id is not the URL it was fetched from');
+  if (doc.client_id !== clientId)
+    throw new ClientMetadataError("The client metadata document's client_id is not the URL it was fetched from");
   const uris = doc.redirect_uris;
   if (!Array.isArray(uris) || uris.length === 0 || uris.length > 10 || !uris.every(redirectUriAllowed)) {
-    throw new ClientMetadataError('The client metadata document needs 1 to 10 redirect_uris, each https (or http on loopback)');
+    throw new ClientMetadataError(
+      'The client metadata document needs 1 to 10 redirect_uris, each https (or http on loopback)',
+    );
   }
   const method = doc.token_endpoint_auth_method ?? 'none';
-  if (method !== 'none') throw new ClientMetadataError(`token_endpoint_auth_method ${JSON.stringify(method).slice(0, 50)} is not supported here: such clients are public (PKCE, no secret)`);
+  if (method !== 'none')
+    throw new ClientMetadataError(
+      `token_endpoint_auth_method ${JSON.stringify(method).slice(0, 50)} is not supported here: such clients are public (PKCE, no secret)`,
+    );
   // Refused in every text a document gives, on both engines alike (PostgreSQL cannot store U+0000 at all).
   if (typeof doc.client_name === 'string' && hasHiddenCharacters(doc.client_name)) {
-    throw new ClientMetadataError('The client metadata document\'s client_name holds control or formatting characters');
+    throw new ClientMetadataError("The client metadata document's client_name holds control or formatting characters");
   }
   // The name is the document's word alone: wherever it is shown (sign-in, consent, Connected apps) the host that
   // serves the document stands beside it, so a document cannot pass itself off as another app by its name.
   const host = new URL(clientId).host;
-  const name = typeof doc.client_name === 'string' && doc.client_name.trim() ? `${doc.client_name.trim().slice(0, 100)} (${host})` : host;
-  const asked = typeof doc.scope === 'string' ? doc.scope.split(' ').filter((scope) => SUPPORTED_SCOPES.includes(scope)) : SUPPORTED_SCOPES;
+  const name =
+    typeof doc.client_name === 'string' && doc.client_name.trim()
+      ? `${doc.client_name.trim().slice(0, 100)} (${host})`
+      : host;
+  const asked =
+    typeof doc.scope === 'string'
+      ? doc.scope.split(' ').filter((scope) => SUPPORTED_SCOPES.includes(scope))
+      : SUPPORTED_SCOPES;
   return { clientId, name, secretHash: null, redirectUris: uris, allowedScopes: asked };
 }
 
@@ -84,7 +103,11 @@ export class ClientMetadataDocuments {
   /** Documents fetched, until they are to be fetched again (a failure is kept a minute, so a bad URL is not a loop). */
   private readonly kept: LRUCache<string, { client: OAuthClient } | { error: string }>;
 
-  constructor(private readonly oauth: OAuthRepository, private readonly settings: ClientMetadataSettings, private readonly clock: () => number) {
+  constructor(
+    private readonly oauth: OAuthRepository,
+    private readonly settings: ClientMetadataSettings,
+    private readonly clock: () => number,
+  ) {
     this.kept = new LRUCache({ max: 1_000, ttlResolution: 0, perf: { now: clock } });
   }
 
@@ -101,24 +124,36 @@ export class ClientMetadataDocuments {
     const kept = this.kept.get(clientId);
     if (kept && 'error' in kept) throw new ClientMetadataError(kept.error);
     if (kept) return kept.client;
-    if (!await mayFetch()) throw new ClientMetadataError('Too many new client metadata documents from this address: wait a while and try again');
+    if (!(await mayFetch()))
+      throw new ClientMetadataError(
+        'Too many new client metadata documents from this address: wait a while and try again',
+      );
     try {
       const { client, keepMs } = await this.fetch(clientId);
       await this.oauth.saveMetadataClient(client, this.clock());
       this.kept.set(clientId, { client }, { ttl: keepMs });
       return client;
     } catch (err) {
-      if (!(err instanceof ClientMetadataError)) log?.warn({ err, clientId }, 'a client metadata document could not be fetched or its client stored');
-      const error = err instanceof ClientMetadataError ? err.message : 'The client metadata document could not be fetched';
+      if (!(err instanceof ClientMetadataError))
+        log?.warn({ err, clientId }, 'a client metadata document could not be fetched or its client stored');
+      const error =
+        err instanceof ClientMetadataError ? err.message : 'The client metadata document could not be fetched';
       this.kept.set(clientId, { error }, { ttl: MIN_KEEP_MS });
       throw new ClientMetadataError(error);
     }
   }
 
   private async fetch(clientId: string): Promise<{ client: OAuthClient; keepMs: number }> {
-    const response = await safeFetch(clientId, { allowedHosts: this.settings.allowedHosts, timeoutMs: TIMEOUT_MS, maxBytes: MAX_BYTES, maxRedirects: 0 });
-    if (response.status !== 200) throw new ClientMetadataError(`The client metadata document answered ${response.status}`);
-    if (response.body.length >= MAX_BYTES) throw new ClientMetadataError(`The client metadata document is larger than ${MAX_BYTES} bytes`);
+    const response = await safeFetch(clientId, {
+      allowedHosts: this.settings.allowedHosts,
+      timeoutMs: TIMEOUT_MS,
+      maxBytes: MAX_BYTES,
+      maxRedirects: 0,
+    });
+    if (response.status !== 200)
+      throw new ClientMetadataError(`The client metadata document answered ${response.status}`);
+    if (response.body.length >= MAX_BYTES)
+      throw new ClientMetadataError(`The client metadata document is larger than ${MAX_BYTES} bytes`);
     let document: unknown;
     try {
       document = JSON.parse(response.body.toString('utf8'));

@@ -5,7 +5,10 @@ import { SIGNING_ALGORITHM } from './signing-keys.js';
 import { SUPPORTED_SCOPES } from './scopes.js';
 
 /** RFC 8414 metadata and the JWKS of the access-token signing keys. */
-export const discoveryRoutes: FastifyPluginAsyncTypebox<{ issuer: string; keys: SigningKeys }> = async (app, { issuer, keys }) => {
+export const discoveryRoutes: FastifyPluginAsyncTypebox<{ issuer: string; keys: SigningKeys }> = async (
+  app,
+  { issuer, keys },
+) => {
   const metadata = {
     issuer,
     authorization_endpoint: `${issuer}/oauth/authorize`,
@@ -26,20 +29,30 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<{ issuer: string; keys: 
     service_documentation: `${issuer}/docs`,
   };
 
-  app.get('/.well-known/oauth-authorization-server', {
-    schema: {
-      tags: ['OAuth Authorization'],
-      operationId: 'getAuthorizationServerMetadata', summary: 'Authorization server metadata (RFC 8414)',
-      response: { 200: Type.Object({ issuer: Type.String() }, { additionalProperties: true }) },
+  app.get(
+    '/.well-known/oauth-authorization-server',
+    {
+      schema: {
+        tags: ['OAuth Authorization'],
+        operationId: 'getAuthorizationServerMetadata',
+        summary: 'Authorization server metadata (RFC 8414)',
+        response: { 200: Type.Object({ issuer: Type.String() }, { additionalProperties: true }) },
+      },
     },
-  }, async (_request, reply) => reply.header('Cache-Control', 'public, max-age=3600').send(metadata));
+    async (_request, reply) => reply.header('Cache-Control', 'public, max-age=3600').send(metadata),
+  );
 
-  app.get('/oauth/jwks', {
-    schema: {
-      tags: ['OAuth Authorization'],
-      operationId: 'getJwks', summary: 'Public keys that sign access tokens (JWKS)',
-      description: `Keys are ${SIGNING_ALGORITHM}. A retired key stays here until every token it signed has expired.`,
-      response: { 200: Type.Object({ keys: Type.Array(Type.Object({}, { additionalProperties: true })) }) },
+  app.get(
+    '/oauth/jwks',
+    {
+      schema: {
+        tags: ['OAuth Authorization'],
+        operationId: 'getJwks',
+        summary: 'Public keys that sign access tokens (JWKS)',
+        description: `Keys are ${SIGNING_ALGORITHM}. A retired key stays here until every token it signed has expired.`,
+        response: { 200: Type.Object({ keys: Type.Array(Type.Object({}, { additionalProperties: true })) }) },
+      },
     },
-  }, async (_request, reply) => reply.header('Cache-Control', 'public, max-age=60').send(await keys.jwks()));
+    async (_request, reply) => reply.header('Cache-Control', 'public, max-age=60').send(await keys.jwks()),
+  );
 };

@@ -38,25 +38,46 @@ export async function oauthArea(infra: Infrastructure, deps: { accounts: Account
   const kek = keyEncryptionKey(config.signingKeySecret, config.dataDir);
   const signingKeys = new SigningKeys(database.db, kek, clock, config.lifetimes.accessTokenSeconds);
   await signingKeys.init();
-  const tokens = new TokenService(oauth, signingKeys, {
-    issuer,
-    audience: apiAudience(config),
-    otherResources: [mcpResource(config)],
-    accessTokenSeconds: config.lifetimes.accessTokenSeconds,
-    refreshTokenSeconds: config.lifetimes.refreshTokenSeconds,
-  }, clock, infra.revocations);
-  const sessions = new WebSessions(oauth, accounts, new LoginThrottle(database.db, config.loginThrottle, clock), clock, issuer.startsWith('https://'), config.passwordCost,
-    createHmac('sha256', kek).update('form tokens').digest());
+  const tokens = new TokenService(
+    oauth,
+    signingKeys,
+    {
+      issuer,
+      audience: apiAudience(config),
+      otherResources: [mcpResource(config)],
+      accessTokenSeconds: config.lifetimes.accessTokenSeconds,
+      refreshTokenSeconds: config.lifetimes.refreshTokenSeconds,
+    },
+    clock,
+    infra.revocations,
+  );
+  const sessions = new WebSessions(
+    oauth,
+    accounts,
+    new LoginThrottle(database.db, config.loginThrottle, clock),
+    clock,
+    issuer.startsWith('https://'),
+    config.passwordCost,
+    createHmac('sha256', kek).update('form tokens').digest(),
+  );
   const area: Area = {
     routes: async (app) => {
       await app.register(discoveryRoutes, { issuer, keys: signingKeys });
       await app.register(authorizeRoutes, {
-        oauth, sessions, issuer, codeSeconds: config.lifetimes.authorizationCodeSeconds, clock,
+        oauth,
+        sessions,
+        issuer,
+        codeSeconds: config.lifetimes.authorizationCodeSeconds,
+        clock,
         metadata: new ClientMetadataDocuments(oauth, { allowedHosts: config.clientMetadataAllowedHosts }, clock),
         resources: { api: apiAudience(config), mcp: mcpResource(config), others: [mcpResource(config)] },
       });
       await app.register(tokenRoutes, { oauth, tokens, clock });
-      await app.register(registrationRoutes, { oauth, clock, allowed: (request) => sessions.registrationAllowed(request) });
+      await app.register(registrationRoutes, {
+        oauth,
+        clock,
+        allowed: (request) => sessions.registrationAllowed(request),
+      });
       await app.register(userinfoRoutes, { accounts, links, webBaseUrl: config.webBaseUrl });
     },
   };
@@ -71,7 +92,8 @@ export async function oauthArea(infra: Infrastructure, deps: { accounts: Account
     /** The scopes and what each allows, in English (the OpenAPI document's security scheme). */
     scopes: Object.fromEntries(Object.entries(SCOPES).map(([scope, text]) => [scope, text.en])),
     /** The redirect URIs of public clients, whose origins may call the token endpoints from a browser (CORS). */
-    publicClientRedirectUris: async () => (await oauth.listClients()).filter((c) => c.secretHash === null).flatMap((c) => c.redirectUris),
+    publicClientRedirectUris: async () =>
+      (await oauth.listClients()).filter((c) => c.secretHash === null).flatMap((c) => c.redirectUris),
   };
 }
 

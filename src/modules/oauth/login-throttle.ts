@@ -2,10 +2,16 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { hashSecret } from '../../shared/keys.js';
 
-export interface ThrottleSettings { maxFailuresPerAccount: number; maxFailuresPerAddress: number; windowSeconds: number }
+export interface ThrottleSettings {
+  maxFailuresPerAccount: number;
+  maxFailuresPerAddress: number;
+  windowSeconds: number;
+}
 
 /** The attempts one sign-in holds until its password check is done. */
-export interface LoginReservation { keys: string[] }
+export interface LoginReservation {
+  keys: string[];
+}
 
 /**
  * Sign-in attempts per account and per client address, in fixed windows aligned to the clock.
@@ -17,16 +23,20 @@ export interface LoginReservation { keys: string[] }
  * sharing it sees the same counts and a restart resets nothing.
  */
 export class LoginThrottle {
-  constructor(private readonly db: Kysely<DB>, private readonly settings: ThrottleSettings, private readonly clock: () => number) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly settings: ThrottleSettings,
+    private readonly clock: () => number,
+  ) {}
 
   /** Reserves an attempt for this account and address, or null when either is at its limit (nothing counted). */
   async reserve(account: string, address: string): Promise<LoginReservation | null> {
     const { start, end } = this.window();
     // Hashed: a key's length does not depend on what a client sends (an index row has a size limit).
     const accountKey = `login|a:${hashSecret(account).slice(0, 32)}|${start}`;
-    if (!await this.take(accountKey, this.settings.maxFailuresPerAccount, end)) return null;
+    if (!(await this.take(accountKey, this.settings.maxFailuresPerAccount, end))) return null;
     const addressKey = `login|i:${hashSecret(address).slice(0, 32)}|${start}`;
-    if (!await this.take(addressKey, this.settings.maxFailuresPerAddress, end)) {
+    if (!(await this.take(addressKey, this.settings.maxFailuresPerAddress, end))) {
       await this.release({ keys: [accountKey] });
       return null;
     }
@@ -50,8 +60,12 @@ export class LoginThrottle {
    */
   async mailAllowed(kind: 'reset' | 'verify', email: string, address: string, perAccount: number): Promise<boolean> {
     const { start, end } = this.window();
-    if (!await this.take(`${kind}|a:${hashSecret(email).slice(0, 32)}|${start}`, perAccount, end)) return false;
-    return this.take(`${kind}|i:${hashSecret(address).slice(0, 32)}|${start}`, this.settings.maxFailuresPerAddress, end);
+    if (!(await this.take(`${kind}|a:${hashSecret(email).slice(0, 32)}|${start}`, perAccount, end))) return false;
+    return this.take(
+      `${kind}|i:${hashSecret(address).slice(0, 32)}|${start}`,
+      this.settings.maxFailuresPerAddress,
+      end,
+    );
   }
 
   /**
@@ -70,7 +84,14 @@ export class LoginThrottle {
   /** `maxFailuresPerAddress` new clients of `kind` per client address and window, and ten times that for all addresses. */
   private async newClientAllowed(kind: 'metadata' | 'register', address: string): Promise<boolean> {
     const { start, end } = this.window();
-    if (!await this.take(`${kind}|i:${hashSecret(address).slice(0, 32)}|${start}`, this.settings.maxFailuresPerAddress, end)) return false;
+    if (
+      !(await this.take(
+        `${kind}|i:${hashSecret(address).slice(0, 32)}|${start}`,
+        this.settings.maxFailuresPerAddress,
+        end,
+      ))
+    )
+      return false;
     return this.take(`${kind}|all|${start}`, this.settings.maxFailuresPerAddress * 10, end);
   }
 
@@ -83,7 +104,8 @@ export class LoginThrottle {
 
   /** Gives back a reservation whose attempt succeeded. */
   async release(reservation: LoginReservation): Promise<void> {
-    await this.db.updateTable('rate_limit_counters')
+    await this.db
+      .updateTable('rate_limit_counters')
       .set({ count: sql<number>`count - 1` })
       .where('counter_key', 'in', reservation.keys)
       .where('count', '>', 0)
@@ -92,11 +114,15 @@ export class LoginThrottle {
 
   /** Counts one attempt when the counter is under `limit`; the check and the count are one statement. */
   private async take(key: string, limit: number, expiresAt: number): Promise<boolean> {
-    const row = await this.db.insertInto('rate_limit_counters')
+    const row = await this.db
+      .insertInto('rate_limit_counters')
       .values({ counter_key: key, count: 1, expires_at: expiresAt })
-      .onConflict((oc) => oc.column('counter_key')
-        .doUpdateSet({ count: sql<number>`rate_limit_counters.count + 1` })
-        .where('rate_limit_counters.count', '<', limit))
+      .onConflict((oc) =>
+        oc
+          .column('counter_key')
+          .doUpdateSet({ count: sql<number>`rate_limit_counters.count + 1` })
+          .where('rate_limit_counters.count', '<', limit),
+      )
       .returning('count')
       .executeTakeFirst();
     return row !== undefined;

@@ -11,6 +11,8 @@ export class OAuthError extends Error {
   }
 
   static invalidClient(description: string): OAuthError {
-    return new OAuthError('invalid_client', description, 401, { 'WWW-Authenticate': 'Basic realm="oauth", charset="UTF-8"' });
+    return new OAuthError('invalid_client', description, 401, {
+      'WWW-Authenticate': 'Basic realm="oauth", charset="UTF-8"',
+    });
   }
 }

@@ -27,7 +27,10 @@ function loopbackWithoutPort(uri: string): string | null {
 const anyLoopbackPort = (client: Pick<OAuthClient, 'secretHash' | 'applicationType'>) =>
   client.applicationType === 'native' || (client.applicationType !== 'web' && client.secretHash === null);
 
-export function redirectUriAllowed(client: Pick<OAuthClient, 'redirectUris' | 'secretHash' | 'applicationType'>, uri: string): boolean {
+export function redirectUriAllowed(
+  client: Pick<OAuthClient, 'redirectUris' | 'secretHash' | 'applicationType'>,
+  uri: string,
+): boolean {
   if (client.redirectUris.includes(uri)) return true;
   if (!anyLoopbackPort(client)) return false;
   const requested = loopbackWithoutPort(uri);

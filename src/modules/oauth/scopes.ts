@@ -1,12 +1,21 @@
 /** The scopes of docs/api.md (Authentication), with their meaning in words for the consent page. */
 export const SCOPES: Record<string, { ko: string; en: string }> = {
   profile: { ko: '이름, 프로필 사진 등 기본 프로필 보기', en: 'See your basic profile: name, picture and handle' },
-  'profile:read': { ko: '이름, 프로필 사진 등 기본 프로필 보기', en: 'See your basic profile: name, picture and handle' },
+  'profile:read': {
+    ko: '이름, 프로필 사진 등 기본 프로필 보기',
+    en: 'See your basic profile: name, picture and handle',
+  },
   email: { ko: '이메일 주소 보기', en: 'See your e-mail address' },
   'post:write': { ko: '내 이름으로 게시물 작성, 수정, 삭제', en: 'Write, edit and delete posts as you' },
-  'job:write': { ko: '회사 채용공고 작성, 수정, 게시, 마감, 삭제', en: 'Create, edit, publish, close and delete job postings of your companies' },
-  'job:manage:read': { ko: '관리 권한이 있는 회사 채용공고 보기', en: 'See the job postings you manage at your companies' },
-  'event:write': { ko: '회사 이벤트와 티켓 관리', en: 'Manage your companies\' events and tickets' },
+  'job:write': {
+    ko: '회사 채용공고 작성, 수정, 게시, 마감, 삭제',
+    en: 'Create, edit, publish, close and delete job postings of your companies',
+  },
+  'job:manage:read': {
+    ko: '관리 권한이 있는 회사 채용공고 보기',
+    en: 'See the job postings you manage at your companies',
+  },
+  'event:write': { ko: '회사 이벤트와 티켓 관리', en: "Manage your companies' events and tickets" },
   'company:manage:read': { ko: '회사에서 내가 할 수 있는 일 보기', en: 'See what you may do at your companies' },
 };
 
@@ -17,7 +26,14 @@ const canonical = (scope: string) => (scope === 'profile:read' ? 'profile' : sco
 
 /** Space-separated scope text → distinct scopes in the order given. */
 export function parseScopes(text: string | undefined): string[] {
-  return [...new Set((text ?? '').split(' ').map((s) => s.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      (text ?? '')
+        .split(' ')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /**

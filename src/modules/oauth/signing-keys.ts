@@ -72,8 +72,12 @@ export class SigningKeys {
   async rotate(): Promise<string> {
     const now = this.clock();
     const kid = await this.create();
-    await this.db.updateTable('oauth_signing_keys').set({ retired_at: now + ROTATION_OVERLAP_MS })
-      .where('kid', '!=', kid).where('retired_at', 'is', null).execute();
+    await this.db
+      .updateTable('oauth_signing_keys')
+      .set({ retired_at: now + ROTATION_OVERLAP_MS })
+      .where('kid', '!=', kid)
+      .where('retired_at', 'is', null)
+      .execute();
     await this.load();
     return kid;
   }
@@ -104,7 +108,11 @@ export class SigningKeys {
   }
 
   private reloadInBackground(): void {
-    this.reloading ??= this.load().catch(() => undefined).finally(() => { this.reloading = null; });
+    this.reloading ??= this.load()
+      .catch(() => undefined)
+      .finally(() => {
+        this.reloading = null;
+      });
   }
 
   async jwks(): Promise<{ keys: JWK[] }> {
@@ -121,14 +129,17 @@ export class SigningKeys {
     const { publicKey, privateKey } = await generateKeyPair(SIGNING_ALGORITHM, { extractable: true });
     const kid = randomBase62(16);
     const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: SIGNING_ALGORITHM, use: 'sig' };
-    await this.db.insertInto('oauth_signing_keys').values({
-      kid,
-      algorithm: SIGNING_ALGORITHM,
-      public_jwk: JSON.stringify(publicJwk),
-      private_key_encrypted: seal(this.kek, await exportPKCS8(privateKey)),
-      created_at: this.clock(),
-      retired_at: null,
-    }).execute();
+    await this.db
+      .insertInto('oauth_signing_keys')
+      .values({
+        kid,
+        algorithm: SIGNING_ALGORITHM,
+        public_jwk: JSON.stringify(publicJwk),
+        private_key_encrypted: seal(this.kek, await exportPKCS8(privateKey)),
+        created_at: this.clock(),
+        retired_at: null,
+      })
+      .execute();
     return kid;
   }
 
@@ -140,10 +151,11 @@ export class SigningKeys {
       keys.push({
         kid: row.kid,
         publicJwk,
-        publicKey: await importJWK(publicJwk, row.algorithm) as CryptoKey,
-        privateKey: row.retired_at === null || row.retired_at > this.clock()
-          ? await importPKCS8(unseal(this.kek, row.private_key_encrypted), row.algorithm)
-          : null,
+        publicKey: (await importJWK(publicJwk, row.algorithm)) as CryptoKey,
+        privateKey:
+          row.retired_at === null || row.retired_at > this.clock()
+            ? await importPKCS8(unseal(this.kek, row.private_key_encrypted), row.algorithm)
+            : null,
         createdAt: row.created_at,
         retiredAt: row.retired_at,
       });

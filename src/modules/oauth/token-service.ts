@@ -43,7 +43,12 @@ const CLOCK_TOLERANCE_SECONDS = 30;
 const REVOCATION_CACHE_MS = 2_000;
 
 /** A token whose signature and claims were verified: what it says, and the key that signed it. */
-interface VerifiedToken { claims: AccessTokenClaims; kid: string; expiresAt: number; audience: string }
+interface VerifiedToken {
+  claims: AccessTokenClaims;
+  kid: string;
+  expiresAt: number;
+  audience: string;
+}
 
 export class TokenService {
   private readonly revoked: LRUCache<string, boolean>;
@@ -81,7 +86,11 @@ export class TokenService {
 
   /** Opens a grant for a user and client and issues its first tokens. */
   async openGrant(
-    repository: OAuthRepository, userId: number, clientId: string, scopes: string[], resource: string | null = null,
+    repository: OAuthRepository,
+    userId: number,
+    clientId: string,
+    scopes: string[],
+    resource: string | null = null,
   ): Promise<{ grantId: string; tokens: TokenResponse }> {
     const grantId = timeOrderedId('grt', this.clock());
     await repository.createGrant({ id: grantId, userId, clientId, scopes, now: this.clock(), resource });
@@ -100,7 +109,8 @@ export class TokenService {
 
   /** A new access token (RFC 9068 JWT) and a new one-time refresh token for an existing grant. */
   async issue(
-    repository: OAuthRepository, grant: { grantId: string; userId: number; clientId: string; scopes: string[]; resource?: string | null },
+    repository: OAuthRepository,
+    grant: { grantId: string; userId: number; clientId: string; scopes: string[]; resource?: string | null },
   ): Promise<TokenResponse> {
     const now = this.clock();
     const nowSeconds = Math.floor(now / 1000);
@@ -116,8 +126,19 @@ export class TokenService {
       .setJti(randomUUID())
       .sign(privateKey);
     const refreshToken = `svcr_${randomBytes(32).toString('base64url')}`;
-    await repository.addRefreshToken(hashSecret(refreshToken), grant.grantId, now, now + this.settings.refreshTokenSeconds * 1000);
-    return { access_token: accessToken, token_type: 'Bearer', expires_in: this.settings.accessTokenSeconds, refresh_token: refreshToken, scope };
+    await repository.addRefreshToken(
+      hashSecret(refreshToken),
+      grant.grantId,
+      now,
+      now + this.settings.refreshTokenSeconds * 1000,
+    );
+    return {
+      access_token: accessToken,
+      token_type: 'Bearer',
+      expires_in: this.settings.accessTokenSeconds,
+      refresh_token: refreshToken,
+      scope,
+    };
   }
 
   /**
@@ -128,11 +149,15 @@ export class TokenService {
     let verified = this.verified.get(token);
     // A token signed by a key retired since is verified again (and refused).
     if (verified && !(await this.keys.publicKey(verified.kid))) verified = undefined;
-    if (verified && verified.audience !== audience) throw new InvalidTokenError('The access token\'s "aud" claim is not valid here');
+    if (verified && verified.audience !== audience)
+      throw new InvalidTokenError('The access token\'s "aud" claim is not valid here');
     const known = verified !== undefined;
     verified ??= await this.verifySignature(token, audience);
     if (await this.isRevoked(verified.claims.grantId)) throw new InvalidTokenError('The access token was revoked');
-    if (!known) this.verified.set(token, verified, { ttl: Math.max(1, verified.expiresAt + CLOCK_TOLERANCE_SECONDS * 1000 - this.clock()) });
+    if (!known)
+      this.verified.set(token, verified, {
+        ttl: Math.max(1, verified.expiresAt + CLOCK_TOLERANCE_SECONDS * 1000 - this.clock()),
+      });
     return verified.claims;
   }
 
@@ -161,7 +186,8 @@ export class TokenService {
       }));
     } catch (err) {
       if (err instanceof joseErrors.JWTExpired) throw new InvalidTokenError('The access token expired');
-      if (err instanceof joseErrors.JWTClaimValidationFailed) throw new InvalidTokenError(`The access token's "${err.claim}" claim is not valid here`);
+      if (err instanceof joseErrors.JWTClaimValidationFailed)
+        throw new InvalidTokenError(`The access token's "${err.claim}" claim is not valid here`);
       throw new InvalidTokenError('The access token signature is not valid');
     }
     return {

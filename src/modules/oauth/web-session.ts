@@ -61,7 +61,12 @@ export class WebSessions {
    * Checks e-mail and password. The attempt is counted before the slow password check, so parallel guesses
    * cannot outrun the limit; unknown accounts are checked against a dummy hash, so timing tells nothing.
    */
-  async signIn(request: FastifyRequest, reply: FastifyReply, emailInput: string | undefined, password: string | undefined): Promise<SignInResult> {
+  async signIn(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    emailInput: string | undefined,
+    password: string | undefined,
+  ): Promise<SignInResult> {
     const email = (emailInput ?? '').trim().toLowerCase();
     // No account has a longer address or password: refused before anything is counted or stored.
     if (email.length > MAX_EMAIL || (password ?? '').length > MAX_PASSWORD) return { kind: 'refused' };
@@ -69,7 +74,7 @@ export class WebSessions {
     if (!reservation) return { kind: 'throttled' };
     const user = email ? await this.accounts.findUserByEmail(email) : undefined;
     this.dummyHash ??= this.hashPassword(randomBytes(16).toString('hex'));
-    const hash = user?.password_hash ?? await this.dummyHash;
+    const hash = user?.password_hash ?? (await this.dummyHash);
     const passwordOk = await verifyPassword(hash, password ?? '');
     // A disabled account is refused as a wrong password is: the form tells nobody which accounts exist or are disabled.
     if (!user || !user.password_hash || !passwordOk || user.disabled_at !== null) return { kind: 'refused' };
@@ -84,12 +89,16 @@ export class WebSessions {
    * one for this browser: whoever held another session (a stolen cookie) is signed out.
    */
   async changePassword(
-    request: FastifyRequest, reply: FastifyReply, user: { id: number; email: string; password_hash: string | null }, current: string, next: string,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: { id: number; email: string; password_hash: string | null },
+    current: string,
+    next: string,
   ): Promise<'ok' | 'refused' | 'throttled'> {
     if (current.length > MAX_PASSWORD) return 'refused';
     const reservation = await this.throttle.reserve(user.email, request.ip);
     if (!reservation) return 'throttled';
-    if (!user.password_hash || !await verifyPassword(user.password_hash, current)) return 'refused';
+    if (!user.password_hash || !(await verifyPassword(user.password_hash, current))) return 'refused';
     await this.throttle.release(reservation);
     await this.accounts.setPassword(user.id, await this.hashPassword(next));
     await this.oauth.deleteSessionsOf(user.id);
@@ -122,7 +131,13 @@ export class WebSessions {
     const session = randomBytes(32).toString('base64url');
     const now = this.clock();
     await this.oauth.createSession(hashSecret(session), userId, now, now + SESSION_MS);
-    reply.setCookie(SESSION_COOKIE, session, { path: '/', httpOnly: true, sameSite: 'lax', secure: this.secure, maxAge: SESSION_MS / 1000 });
+    reply.setCookie(SESSION_COOKIE, session, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: this.secure,
+      maxAge: SESSION_MS / 1000,
+    });
   }
 
   async signOut(request: FastifyRequest, reply: FastifyReply): Promise<void> {

@@ -22,19 +22,39 @@ declare module 'fastify' {
  * Posts: search and read with an app key (the search index of this instance, ready before the app serves),
  * write with a user's token (images, Open Graph cards fetched from the link in the text).
  */
-export async function postsArea(app: FastifyInstance, infra: Infrastructure, deps: { accounts: AccountsArea }): Promise<Area> {
+export async function postsArea(
+  app: FastifyInstance,
+  infra: Infrastructure,
+  deps: { accounts: AccountsArea },
+): Promise<Area> {
   const { config, database, clock, links, uploads, idempotency, uploadLimits } = infra;
   const index = new PostIndex(database, infra.versions.posts, postIndexCopy(config.dataDir));
   await index.ready();
   app.decorate('postIndex', index);
-  app.addHook('onClose', async () => { await index.close(); });
-  const posts = new PostService(new PostRepository(database.reads, index), deps.accounts.accounts, links, config.serviceTimeZone, infra.versions.posts);
+  app.addHook('onClose', async () => {
+    await index.close();
+  });
+  const posts = new PostService(
+    new PostRepository(database.reads, index),
+    deps.accounts.accounts,
+    links,
+    config.serviceTimeZone,
+    infra.versions.posts,
+  );
   const writes = new PostWriteService({
-    writes: new PostWriteRepository(database.db, infra.changes), reads: posts, uploads, og: new OgFetcher(config.ogFetch, infra.log), clock,
+    writes: new PostWriteRepository(database.db, infra.changes),
+    reads: posts,
+    uploads,
+    og: new OgFetcher(config.ogFetch, infra.log),
+    clock,
   });
   infra.changes.provide('post', (id) => publicOrNull(posts.detail(Number(id), null, FEED_LOCALE)));
   return {
-    routes: async (scope) => { await scope.register(postRoutes, { posts }); },
-    uploadRoutes: async (scope) => { await scope.register(postWriteRoutes, { posts: writes, idempotency, limits: uploadLimits, uploads }); },
+    routes: async (scope) => {
+      await scope.register(postRoutes, { posts });
+    },
+    uploadRoutes: async (scope) => {
+      await scope.register(postWriteRoutes, { posts: writes, idempotency, limits: uploadLimits, uploads });
+    },
   };
 }

@@ -30,16 +30,23 @@ export function parseOpenGraph(html: string, pageUrl: string, link: string): OgC
   const meta: Record<string, string> = {};
   let title = '';
   let inTitle = false;
-  const parser = new Parser({
-    onopentag(name, attributes) {
-      if (name === 'title') inTitle = true;
-      if (name !== 'meta') return;
-      const key = (attributes.property ?? attributes.name ?? '').toLowerCase();
-      if (key && attributes.content !== undefined && meta[key] === undefined) meta[key] = attributes.content;
+  const parser = new Parser(
+    {
+      onopentag(name, attributes) {
+        if (name === 'title') inTitle = true;
+        if (name !== 'meta') return;
+        const key = (attributes.property ?? attributes.name ?? '').toLowerCase();
+        if (key && attributes.content !== undefined && meta[key] === undefined) meta[key] = attributes.content;
+      },
+      ontext(text) {
+        if (inTitle) title += text;
+      },
+      onclosetag(name) {
+        if (name === 'title') inTitle = false;
+      },
     },
-    ontext(text) { if (inTitle) title += text; },
-    onclosetag(name) { if (name === 'title') inTitle = false; },
-  }, { decodeEntities: true });
+    { decodeEntities: true },
+  );
   parser.write(html);
   parser.end();
   return {
@@ -56,7 +63,10 @@ export function parseOpenGraph(html: string, pageUrl: string, link: string): OgC
  * gives a card with the link and null fields: the post is saved either way.
  */
 export class OgFetcher {
-  constructor(private readonly options: SafeFetchOptions, private readonly log: FastifyBaseLogger) {}
+  constructor(
+    private readonly options: SafeFetchOptions,
+    private readonly log: FastifyBaseLogger,
+  ) {}
 
   async card(link: string): Promise<OgCard> {
     const empty = { link, title: null, source: null, image: null, description: null };

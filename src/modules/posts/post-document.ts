@@ -3,7 +3,12 @@ import { FACETS } from '../../search/fields.js';
 import type { SearchDocument } from '../../search/posting-index.js';
 import { textTokens } from '../../search/search-text.js';
 
-export interface PostFacts { content: string | null; image_count: number; has_og: number; author_company_id: number | null }
+export interface PostFacts {
+  content: string | null;
+  image_count: number;
+  has_og: number;
+  author_company_id: number | null;
+}
 
 /** A post as the index takes it: its text and translations, and a facet token for each property a search filters on. */
 export function postDocument(post: PostFacts, translations: Array<string | null>): SearchDocument {

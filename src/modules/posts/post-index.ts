@@ -53,8 +53,14 @@ export interface PostSearchFilter {
 }
 
 /** Each facet: the filter that is its own (left out when counting it: a menu counts the other values too), and its counts. */
-const FACET_RULES: Record<PostFacet, { own: 'authorCompanyId' | 'hasImages' | 'hasOg'; count: (index: PostingIndex, matches: Bitmap) => FacetCount[] }> = {
-  companyId: { own: 'authorCompanyId', count: (index, matches) => countValues(index, matches, FACET_KIND.company, FACET_TOP) },
+const FACET_RULES: Record<
+  PostFacet,
+  { own: 'authorCompanyId' | 'hasImages' | 'hasOg'; count: (index: PostingIndex, matches: Bitmap) => FacetCount[] }
+> = {
+  companyId: {
+    own: 'authorCompanyId',
+    count: (index, matches) => countValues(index, matches, FACET_KIND.company, FACET_TOP),
+  },
   hasImages: { own: 'hasImages', count: (index, matches) => countFlag(index, matches, FACET_KIND.postImages) },
   hasOg: { own: 'hasOg', count: (index, matches) => countFlag(index, matches, FACET_KIND.postOg) },
 };
@@ -64,7 +70,10 @@ export function postIndexQuery(filter: PostSearchFilter): IndexQuery {
   const all = (filter.terms ?? []).map((t) => [t]);
   const none: string[] = [];
   if (filter.authorCompanyId !== undefined) all.push([FACETS.company(filter.authorCompanyId)]);
-  for (const [wanted, token] of [[filter.hasImages, FACETS.postImages], [filter.hasOg, FACETS.postOg]] as const) {
+  for (const [wanted, token] of [
+    [filter.hasImages, FACETS.postImages],
+    [filter.hasOg, FACETS.postOg],
+  ] as const) {
     if (wanted === true) all.push([token]);
     if (wanted === false) none.push(token);
   }
@@ -76,7 +85,9 @@ export const postIndexCopy = (dataDir: string): string => path.join(dataDir, 'se
 
 /** What the index reads of a post (its translations besides). */
 const POST_COLUMNS = ['id', 'content', 'image_count', 'has_og', 'author_company_id', 'posted_at'] as const;
-type PostRow = Pick<DB['posts'], 'content' | 'image_count' | 'has_og' | 'author_company_id' | 'posted_at'> & { id: number };
+type PostRow = Pick<DB['posts'], 'content' | 'image_count' | 'has_og' | 'author_company_id' | 'posted_at'> & {
+  id: number;
+};
 
 /**
  * The posts as the index takes them: in posting order, with their texts and facets. A build reads them through
@@ -88,7 +99,16 @@ function postSource({ db, longReads }: Pick<Database, 'db' | 'longReads'>): Item
   const withTranslations = async (rows: PostRow[], read: LongReads): Promise<IndexedItem[]> => {
     if (rows.length === 0) return [];
     const translations = groupBy(
-      await read(db.selectFrom('post_translations').select(['post_id', 'content']).where('post_id', 'in', rows.map((r) => r.id))),
+      await read(
+        db
+          .selectFrom('post_translations')
+          .select(['post_id', 'content'])
+          .where(
+            'post_id',
+            'in',
+            rows.map((r) => r.id),
+          ),
+      ),
       (t) => t.post_id,
     );
     return rows.map((row) => {
@@ -99,17 +119,42 @@ function postSource({ db, longReads }: Pick<Database, 'db' | 'longReads'>): Item
   return {
     kind: 'post',
     extraColumns: 0,
-    inOrder: async (after, limit) => withTranslations(await longReads(db.selectFrom('posts').select(POST_COLUMNS)
-      .$if(after !== null, (q) => q.where((eb) => eb(eb.refTuple('posted_at', 'id'), '>', eb.tuple(after![0], after![1]))))
-      .orderBy('posted_at').orderBy('id').limit(limit)), longReads),
-    byIds: async (ids) => withTranslations(await db.selectFrom('posts').select(POST_COLUMNS).where('id', 'in', ids).execute(), onMain),
-    count: async () => Number((await db.selectFrom('posts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n),
+    inOrder: async (after, limit) =>
+      withTranslations(
+        await longReads(
+          db
+            .selectFrom('posts')
+            .select(POST_COLUMNS)
+            .$if(after !== null, (q) =>
+              q.where((eb) => eb(eb.refTuple('posted_at', 'id'), '>', eb.tuple(after![0], after![1]))),
+            )
+            .orderBy('posted_at')
+            .orderBy('id')
+            .limit(limit),
+        ),
+        longReads,
+      ),
+    byIds: async (ids) =>
+      withTranslations(await db.selectFrom('posts').select(POST_COLUMNS).where('id', 'in', ids).execute(), onMain),
+    count: async () =>
+      Number(
+        (
+          await db
+            .selectFrom('posts')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
   };
 }
 
 export class PostIndex extends ServedIndex {
   /** `copyFile`: where the instance keeps its saved copy (search/index-snapshot.ts); none: built from the tables. */
-  constructor(database: Pick<Database, 'db' | 'reads' | 'longReads'>, version: { read(): Promise<number> } = new DataVersion(database.reads, 'posts'), copyFile: string | null = null) {
+  constructor(
+    database: Pick<Database, 'db' | 'reads' | 'longReads'>,
+    version: { read(): Promise<number> } = new DataVersion(database.reads, 'posts'),
+    copyFile: string | null = null,
+  ) {
     super(database.db, postSource(database), version, copyFile);
   }
 
@@ -125,20 +170,31 @@ export class PostIndex extends ServedIndex {
       const alternatives = filter.typoWords ? alternativesOf(docs.index, filter.typoWords) : null;
       const matches = keywordMatching(docs, filter, alternatives);
       const { result } = matches;
-      const page = filter.terms && filter.order === 'rank'
-        ? tolerantRelevancePage(docs, matches, filter.terms, filter.offset, filter.limit)
-        : docs.newest(result, filter.offset, filter.limit);
+      const page =
+        filter.terms && filter.order === 'rank'
+          ? tolerantRelevancePage(docs, matches, filter.terms, filter.offset, filter.limit)
+          : docs.newest(result, filter.offset, filter.limit);
       const found: PostSearchResult = { total: result.size, ids: page.map((doc) => docs.itemId(doc)) };
       if (matches.corrections.length) found.corrections = matches.corrections;
       if (filter.typoWords && matches.alternatives && matches.exact.isEmpty) {
-        const corrected = didYouMean(docs.index, filter.typoWords, matches.alternatives, (terms) => !matching(docs, { ...filter, terms }).isEmpty);
+        const corrected = didYouMean(
+          docs.index,
+          filter.typoWords,
+          matches.alternatives,
+          (terms) => !matching(docs, { ...filter, terms }).isEmpty,
+        );
         if (corrected !== null) found.didYouMean = corrected;
       }
       if (!filter.facets?.length) return found;
       const facets: FacetCounts = {};
       for (const name of filter.facets) {
         const { own, count } = FACET_RULES[name];
-        facets[name] = count(docs.index, filter[own] === undefined ? result : keywordMatching(docs, { ...filter, [own]: undefined }, alternatives).result);
+        facets[name] = count(
+          docs.index,
+          filter[own] === undefined
+            ? result
+            : keywordMatching(docs, { ...filter, [own]: undefined }, alternatives).result,
+        );
       }
       return { ...found, facets };
     });
@@ -146,7 +202,13 @@ export class PostIndex extends ServedIndex {
 }
 
 /** `corrections`: the terms of the corrections a typo-tolerant search matched by (for highlights). */
-export interface PostSearchResult { total: number; ids: number[]; facets?: FacetCounts; didYouMean?: string; corrections?: string[] }
+export interface PostSearchResult {
+  total: number;
+  ids: number[];
+  facets?: FacetCounts;
+  didYouMean?: string;
+  corrections?: string[];
+}
 
 /** The documents matching a filter: its terms and facets, then its time window. */
 function matching(docs: OrderedDocuments, filter: PostSearchFilter): Bitmap {
@@ -156,5 +218,9 @@ function matching(docs: OrderedDocuments, filter: PostSearchFilter): Bitmap {
 }
 
 /** The matches of a filter, with those of its keyword's corrections when typos are tolerated. */
-const keywordMatching = (docs: OrderedDocuments, filter: PostSearchFilter, alternatives: string[][][] | null): KeywordMatches =>
+const keywordMatching = (
+  docs: OrderedDocuments,
+  filter: PostSearchFilter,
+  alternatives: string[][][] | null,
+): KeywordMatches =>
   keywordMatches(docs.index, alternatives, matching(docs, filter), () => matching(docs, { ...filter, terms: null }));

@@ -45,7 +45,7 @@ export function jsonColumn<T>(value: JsonColumn<T[]>): T[] {
 }
 
 export function jsonValue<T>(value: JsonColumn<T>): T | null {
-  return typeof value === 'string' ? JSON.parse(value) as T : value;
+  return typeof value === 'string' ? (JSON.parse(value) as T) : value;
 }
 
 /**
@@ -63,9 +63,13 @@ function columns(sql: ReadSql, language: string, withDetail: boolean): string {
   CASE WHEN p.language <> ${language} THEN (SELECT t.content FROM post_translations t WHERE t.post_id = p.id AND t.language = ${language}) END AS translation,
   CASE WHEN p.has_og <> 0 THEN (SELECT ${sql.jsonArray('o.link', 'o.title', 'o.source', 'o.image', 'o.description')} FROM post_og_cards o WHERE o.post_id = p.id) END AS og,
   CASE WHEN p.image_count > 0 THEN (SELECT ${sql.jsonAgg(sql.jsonArray('i.id', 'i.media_key', 'i.width', 'i.height'), 'i.position')}
-    FROM post_images i WHERE i.post_id = p.id) END AS images${withDetail ? `,
+    FROM post_images i WHERE i.post_id = p.id) END AS images${
+      withDetail
+        ? `,
   (SELECT ${sql.jsonAgg(sql.jsonArray('m.mention_type', 'm.handle', 'm.name'), 'm.position')} FROM post_mentions m WHERE m.post_id = p.id) AS mentions,
-  EXISTS (SELECT 1 FROM posts s WHERE s.id = p.reposted_post_id) AS source_exists` : ''}`;
+  EXISTS (SELECT 1 FROM posts s WHERE s.id = p.reposted_post_id) AS source_exists`
+        : ''
+    }`;
 }
 
 const AUTHORS = `LEFT JOIN users u ON u.id = p.author_user_id

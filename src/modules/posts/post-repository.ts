@@ -10,7 +10,10 @@ export class PostRepository {
   private readonly itemReads: ByLanguageRead<PostRow>;
   private readonly detailReads: ByLanguageRead<PostDetailRow>;
 
-  constructor(reads: PreparedReads, readonly index: PostIndex) {
+  constructor(
+    reads: PreparedReads,
+    readonly index: PostIndex,
+  ) {
     this.itemReads = reads.prepareByLanguage('post_items', POST_ITEMS);
     this.detailReads = reads.prepareByLanguage('post_details', POST_DETAILS);
   }

@@ -34,7 +34,9 @@ export interface WrittenPost {
 }
 
 function storedImages(row: PostRow): WrittenPost['images'] {
-  return jsonColumn<[number, string, number | null, number | null]>(row.images).map(([id, mediaKey, width, height]) => ({ id, mediaKey, width, height }));
+  return jsonColumn<[number, string, number | null, number | null]>(row.images).map(
+    ([id, mediaKey, width, height]) => ({ id, mediaKey, width, height }),
+  );
 }
 
 function ogOf(row: PostRow): OgCard | null {
@@ -77,23 +79,41 @@ export class PostService {
   }
 
   /** `knownVersion`: the posts data version this request has read already (null: read it here). */
-  async search(query: PostSearchQueryInput, viewer: Viewer | null, locale: Locale, knownVersion: number | null = null): Promise<PageResult<PostSummaryDto>> {
+  async search(
+    query: PostSearchQueryInput,
+    viewer: Viewer | null,
+    locale: Locale,
+    knownVersion: number | null = null,
+  ): Promise<PageResult<PostSummaryDto>> {
     const page = query.page;
     const pageSize = query.pageSize;
     const filter = await postSearchFilter(query, this.timeZone, (handle) => this.accounts.companyIdByHandle(handle));
     if (filter === null) return pageOf<PostSummaryDto>([], 0, page, pageSize, noMatchFacets(query.facets));
 
-    const { total, ids, facets, didYouMean, corrections } = await this.cache.get(JSON.stringify(filter), 0, (version) => this.posts.search(filter, version), knownVersion);
+    const { total, ids, facets, didYouMean, corrections } = await this.cache.get(
+      JSON.stringify(filter),
+      0,
+      (version) => this.posts.search(filter, version),
+      knownVersion,
+    );
     const [hydrated, named] = await Promise.all([
-      this.hydrate(ids, viewer, locale), withCompanyHandles(facets, (companyIds) => this.accounts.companyHandles(companyIds)),
+      this.hydrate(ids, viewer, locale),
+      withCompanyHandles(facets, (companyIds) => this.accounts.companyHandles(companyIds)),
     ]);
-    const terms = new Set([...filter.terms ?? [], ...corrections ?? []]);
-    const items = query.highlight ? hydrated.map((item) => ({ ...item, highlights: highlightsOf([['content', item.content]], terms) })) : hydrated;
+    const terms = new Set([...(filter.terms ?? []), ...(corrections ?? [])]);
+    const items = query.highlight
+      ? hydrated.map((item) => ({ ...item, highlights: highlightsOf([['content', item.content]], terms) }))
+      : hydrated;
     return withCorrection(pageOf(items, total, page, pageSize, named), didYouMean);
   }
 
-  async detail(postId: number, viewer: Viewer | null, locale: Locale, knownVersion: number | null = null): Promise<PostDetailDto> {
-    const version = knownVersion ?? await this.versions.read();
+  async detail(
+    postId: number,
+    viewer: Viewer | null,
+    locale: Locale,
+    knownVersion: number | null = null,
+  ): Promise<PostDetailDto> {
+    const version = knownVersion ?? (await this.versions.read());
     const key = inLocaleKey({ id: postId, locale });
     let cached = this.details.get(version, key);
     if (cached === undefined) {
@@ -110,20 +130,26 @@ export class PostService {
   }
 
   /** Details asked for in one turn of the event loop, whatever their locales, loaded together. */
-  private readonly detailBatch = new TickBatch(inLocaleKey, (wanted: InLocale[]) => this.loadDetailsWithSources(wanted));
+  private readonly detailBatch = new TickBatch(inLocaleKey, (wanted: InLocale[]) =>
+    this.loadDetailsWithSources(wanted),
+  );
 
   /**
    * Details as a caller without a token sees them (`owned` false), each with its reposted source one level
    * deep, in the order of `wanted`: one statement reads the posts and their sources together.
    */
   private async loadDetailsWithSources(wanted: InLocale[]): Promise<Array<CachedDetail | undefined>> {
-    const find = rowFinder(await this.posts.details(wanted.map(({ id, locale }) => ({ id, language: translationLanguage(locale) }))));
+    const find = rowFinder(
+      await this.posts.details(wanted.map(({ id, locale }) => ({ id, language: translationLanguage(locale) }))),
+    );
     return wanted.map(({ id, locale }) => {
       const language = translationLanguage(locale);
       const row = find(id, language);
       if (!row) return undefined;
       const source = row.reposted_post_id === null ? undefined : find(row.reposted_post_id, language);
-      const repostedPost: RepostedPostDto | null = source ? { ...this.detailOf(source, locale), repostedPost: null } : null;
+      const repostedPost: RepostedPostDto | null = source
+        ? { ...this.detailOf(source, locale), repostedPost: null }
+        : null;
       return {
         dto: { ...this.detailOf(row, locale), repostedPost },
         authorUserId: row.author_user_id,
@@ -136,7 +162,8 @@ export class PostService {
   private detailOf(row: PostDetailRow, locale: Locale): Omit<PostDetailDto, 'repostedPost'> {
     const { summary, language } = this.hydrated(row, locale);
     const mentions = jsonColumn<[string, string, string]>(row.mentions);
-    const pick = (type: string) => mentions.filter(([mentionType]) => mentionType === type).map(([, handle, name]) => ({ name, id: handle }));
+    const pick = (type: string) =>
+      mentions.filter(([mentionType]) => mentionType === type).map(([, handle, name]) => ({ name, id: handle }));
     return {
       ...summary,
       postedAt: toUtcIso(row.posted_at),
@@ -152,7 +179,11 @@ export class PostService {
     const row = await this.posts.asWritten(postId);
     if (!row) throw notFound.post(postId);
     return this.writtenBody({
-      id: row.id, content: row.content, postedAt: row.posted_at, updatedAt: row.updated_at, og: ogOf(row),
+      id: row.id,
+      content: row.content,
+      postedAt: row.posted_at,
+      updatedAt: row.updated_at,
+      og: ogOf(row),
       images: storedImages(row),
     });
   }
@@ -187,7 +218,7 @@ export class PostService {
   }
 
   private hydrated(row: PostRow, locale: Locale): Hydrated {
-    const translated = row.language !== locale ? row.translation ?? undefined : undefined;
+    const translated = row.language !== locale ? (row.translation ?? undefined) : undefined;
     const isCompany = row.author_type === 'COMPANY';
     return {
       language: translated !== undefined ? locale : row.language,
@@ -217,7 +248,9 @@ export class PostService {
  * through it too, so they measure the filters the service builds.
  */
 export async function postSearchFilter(
-  query: PostSearchQueryInput, timeZone: string, companyIdByHandle: (handle: string) => Promise<number | undefined>,
+  query: PostSearchQueryInput,
+  timeZone: string,
+  companyIdByHandle: (handle: string) => Promise<number | undefined>,
 ): Promise<PostSearchFilter | null> {
   const keyword = query.keyword?.trim() ?? '';
   const terms = keyword === '' ? null : queryTerms(keyword);
@@ -235,7 +268,7 @@ export async function postSearchFilter(
     facets: query.facets && [...new Set(query.facets)],
   };
   if (query.typoTolerance && terms !== null) filter.typoWords = queryWords(keyword);
-  if (query.companyId) filter.authorCompanyId = await companyIdByHandle(query.companyId) ?? NO_COMPANY;
+  if (query.companyId) filter.authorCompanyId = (await companyIdByHandle(query.companyId)) ?? NO_COMPANY;
   return filter;
 }
 
@@ -243,7 +276,11 @@ function parseTime(name: string, value: string | undefined, timeZone: string): n
   if (value === undefined || value === '') return undefined;
   const ms = parseSearchTime(value, timeZone);
   if (ms === null) {
-    throw new ApiError('C0005', `Query parameter "${name}" must be an ISO 8601 date-time such as 2026-11-01T09:00:00Z, got ${JSON.stringify(value)}`, name);
+    throw new ApiError(
+      'C0005',
+      `Query parameter "${name}" must be an ISO 8601 date-time such as 2026-11-01T09:00:00Z, got ${JSON.stringify(value)}`,
+      name,
+    );
   }
   return ms;
 }

@@ -34,14 +34,29 @@ export class PostWriteService {
     try {
       return await this.d.writes.transaction(async (repo) => {
         const written = await repo.insert({
-          userId, content: text, language: detectLanguage(text ?? ''), repostOf: input.repostedPostId ?? null,
-          images: stored, og, mentions, now,
+          userId,
+          content: text,
+          language: detectLanguage(text ?? ''),
+          repostOf: input.repostedPostId ?? null,
+          images: stored,
+          og,
+          mentions,
+          now,
         });
         // The answer is what was written, not read back: a read would be one more statement (on PostgreSQL one
         // more turn of the event loop). `created` reads it back for a retry whose first request crashed.
         const answer = this.d.reads.writtenBody({
-          id: written.id, content: text, postedAt: now, updatedAt: now, og,
-          images: stored.map(({ mediaKey, width, height }, position) => ({ id: written.imageIds[position]!, mediaKey, width, height })),
+          id: written.id,
+          content: text,
+          postedAt: now,
+          updatedAt: now,
+          og,
+          images: stored.map(({ mediaKey, width, height }, position) => ({
+            id: written.imageIds[position]!,
+            mediaKey,
+            width,
+            height,
+          })),
         });
         await repo.recordCreated(written.id, answer);
         return answer;
@@ -57,22 +72,37 @@ export class PostWriteService {
     return this.d.reads.written(postId);
   }
 
-  async update(userId: number, postId: number, input: PostWriteInput, images: CheckedImage[]): Promise<PostWriteResponseDto> {
-    if (images.length > 0) throw new ApiError('C0002', 'An update changes the body and Open Graph data only; images cannot be changed', 'images');
-    if (input.repostedPostId !== undefined) throw new ApiError('C0002', 'repostedPostId can only be set when a post is created', 'request.repostedPostId');
-    if (input.text === undefined && input.og === undefined) throw new ApiError('C0002', 'Send text, og or both to update a post', 'request');
+  async update(
+    userId: number,
+    postId: number,
+    input: PostWriteInput,
+    images: CheckedImage[],
+  ): Promise<PostWriteResponseDto> {
+    if (images.length > 0)
+      throw new ApiError(
+        'C0002',
+        'An update changes the body and Open Graph data only; images cannot be changed',
+        'images',
+      );
+    if (input.repostedPostId !== undefined)
+      throw new ApiError('C0002', 'repostedPostId can only be set when a post is created', 'request.repostedPostId');
+    if (input.text === undefined && input.og === undefined)
+      throw new ApiError('C0002', 'Send text, og or both to update a post', 'request');
     const link = input.og ? this.link(input.og.link) : null;
     await this.owned(userId, postId);
     const text = input.text === undefined ? undefined : input.text.trim() ? input.text : null;
-    const mentions = text === undefined ? undefined : text ? await this.d.writes.resolveMentions(mentionedHandles(text)) : [];
+    const mentions =
+      text === undefined ? undefined : text ? await this.d.writes.resolveMentions(mentionedHandles(text)) : [];
     let og: OgCard | null | undefined;
     if (input.og === null) og = null;
     else if (link) og = await this.d.og.card(link);
-    await this.d.writes.transaction((repo) => repo.update(postId, {
-      ...(text !== undefined && { content: text, language: detectLanguage(text ?? ''), mentions }),
-      ...(og !== undefined && { og }),
-      now: this.d.clock(),
-    }));
+    await this.d.writes.transaction((repo) =>
+      repo.update(postId, {
+        ...(text !== undefined && { content: text, language: detectLanguage(text ?? ''), mentions }),
+        ...(og !== undefined && { og }),
+        now: this.d.clock(),
+      }),
+    );
     return this.d.reads.written(postId);
   }
 
@@ -85,7 +115,8 @@ export class PostWriteService {
   private async owned(userId: number, postId: number): Promise<void> {
     const post = await this.d.writes.find(postId);
     if (!post) throw notFound.post(postId);
-    if (post.author_user_id !== userId) throw new ApiError('P0003', `Post ${postId} belongs to someone else; only its author may change it`, 'postId');
+    if (post.author_user_id !== userId)
+      throw new ApiError('P0003', `Post ${postId} belongs to someone else; only its author may change it`, 'postId');
   }
 
   private link(value: string): string {
@@ -95,6 +126,10 @@ export class PostWriteService {
     } catch {
       // fall through
     }
-    throw new ApiError('C0002', `Field "request.og.link" must be an http or https URL, got ${JSON.stringify(value)}`, 'request.og.link');
+    throw new ApiError(
+      'C0002',
+      `Field "request.og.link" must be an http or https URL, got ${JSON.stringify(value)}`,
+      'request.og.link',
+    );
   }
 }

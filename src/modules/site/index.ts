@@ -5,7 +5,10 @@ import { siteRoutes } from './site-routes.js';
 export function siteArea(infra: Infrastructure): Area {
   return {
     routes: async (app) => {
-      await app.register(siteRoutes, { version: infra.version, secureCookies: infra.config.publicBaseUrl.startsWith('https:') });
+      await app.register(siteRoutes, {
+        version: infra.version,
+        secureCookies: infra.config.publicBaseUrl.startsWith('https:'),
+      });
     },
   };
 }

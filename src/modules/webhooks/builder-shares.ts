@@ -21,7 +21,8 @@ export class BuilderShares {
 
   private forget(builder: number): void {
     const share = this.shares.get(builder);
-    if (share && share.endpoints === 0 && share.sending === 0 && share.waiting.length === 0) this.shares.delete(builder);
+    if (share && share.endpoints === 0 && share.sending === 0 && share.waiting.length === 0)
+      this.shares.delete(builder);
   }
 
   /** Whether the builder may have one more endpoint worked now, beside `pending` about to be. */

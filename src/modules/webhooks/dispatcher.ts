@@ -66,7 +66,6 @@ export interface DispatcherOptions {
 /** The endpoint is no longer this instance's to work: its lease was taken over, or it was deleted. */
 class LeaseLost extends Error {}
 
-
 /** `work` over `items`, at most `limit` at a time, results in order. */
 async function inPool<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
@@ -95,10 +94,12 @@ export class WebhookDispatcher {
   /** Told of every attempt made (the metrics). */
   private readonly attemptListeners: Array<(outcome: AttemptOutcome, durationMs: number) => void> = [];
   /** Looking for work and claiming it, one look at a time (a wake during a look asks for another). */
-  private readonly claims = new Rerun(() => backgroundWork.run(true, async () => {
-    // Its statements, and those of the endpoints' work it starts, are not a request's (db/prepared-reads.ts).
-    this.started += await this.claimWork();
-  }));
+  private readonly claims = new Rerun(() =>
+    backgroundWork.run(true, async () => {
+      // Its statements, and those of the endpoints' work it starts, are not a request's (db/prepared-reads.ts).
+      this.started += await this.claimWork();
+    }),
+  );
   /** Endpoints' runs started so far (settle() tells from it whether a look found work). */
   private started = 0;
   private stopped = false;
@@ -147,7 +148,7 @@ export class WebhookDispatcher {
     // others through a claim.
     this.feed.onPublished((completed) => {
       for (const id of completed.length > 0 ? this.working.keys() : []) {
-        const held = [...this.inbox.get(id) ?? [], ...completed];
+        const held = [...(this.inbox.get(id) ?? []), ...completed];
         // An endpoint far behind reads the feed anyway: its inbox is let go rather than grown.
         if (held.length > FAN_OUT) this.inbox.delete(id);
         else this.inbox.set(id, held);
@@ -170,7 +171,9 @@ export class WebhookDispatcher {
   }
 
   wake(): void {
-    this.claims.run().catch((err: unknown) => this.log.error({ err }, 'webhooks: looking for work failed; the next poll retries'));
+    this.claims
+      .run()
+      .catch((err: unknown) => this.log.error({ err }, 'webhooks: looking for work failed; the next poll retries'));
   }
 
   /** Runs until nothing is due now (tests, with their own clock; the service's poll does the same over time). */
@@ -221,7 +224,11 @@ export class WebhookDispatcher {
     if (this.stopped) return 0;
     const { builderConcurrency } = this.options;
     const now = this.clock();
-    const candidates = await this.deliveries.endpointsWithWork(now, builderConcurrency, MAX_ENDPOINTS + builderConcurrency);
+    const candidates = await this.deliveries.endpointsWithWork(
+      now,
+      builderConcurrency,
+      MAX_ENDPOINTS + builderConcurrency,
+    );
     // An endpoint this instance is working already: if it is lingering, it has work now.
     for (const { id } of candidates) this.lingering.get(id)?.(true);
     const chosen: Array<{ id: string; builder: number }> = [];
@@ -239,10 +246,12 @@ export class WebhookDispatcher {
       chosen.push({ id: candidate.id, builder: builderId });
     }
     this.crowded = leftOut;
-    const claims = await Promise.all(chosen.map(async ({ id, builder: builderId }) => {
-      const endpoint = await this.deliveries.claim(id, now, now + LEASE_MS);
-      return endpoint && { endpoint, builder: builderId };
-    }));
+    const claims = await Promise.all(
+      chosen.map(async ({ id, builder: builderId }) => {
+        const endpoint = await this.deliveries.claim(id, now, now + LEASE_MS);
+        return endpoint && { endpoint, builder: builderId };
+      }),
+    );
     let started = 0;
     for (const claim of claims) {
       if (!claim || this.stopped || this.working.has(claim.endpoint.id)) continue;
@@ -251,7 +260,11 @@ export class WebhookDispatcher {
       const { id } = endpoint;
       const run = this.work(endpoint, builderId)
         .catch((err: unknown) => {
-          if (!(err instanceof LeaseLost)) this.log.error({ err, endpoint: id }, 'webhooks: working an endpoint failed; its lease runs out and it is tried again');
+          if (!(err instanceof LeaseLost))
+            this.log.error(
+              { err, endpoint: id },
+              'webhooks: working an endpoint failed; its lease runs out and it is tried again',
+            );
         })
         .finally(() => {
           done();
@@ -272,7 +285,7 @@ export class WebhookDispatcher {
    * lingering: a change that wakes the endpoint goes straight to its fan-out.
    */
   private async work(claimed: Endpoint, builder: number): Promise<void> {
-    for (let endpoint: Endpoint | undefined = claimed; ;) {
+    for (let endpoint: Endpoint | undefined = claimed; ; ) {
       if (this.stopped) return this.release(claimed.id);
       if (!endpoint) return; // deleted, or taken over after the lease ran out
       if (endpoint.disabled_at !== null) return this.release(claimed.id);
@@ -307,7 +320,7 @@ export class WebhookDispatcher {
   private async fanOut(endpoint: Endpoint, then: () => Promise<Due[]>): Promise<{ more: boolean; due: Due[] }> {
     const cursor = Number(endpoint.cursor);
     const types = JSON.parse(endpoint.event_types) as string[];
-    let page = this.fromInbox(endpoint.id, cursor) ?? await this.feed.stretch(cursor, FAN_OUT, this.db);
+    let page = this.fromInbox(endpoint.id, cursor) ?? (await this.feed.stretch(cursor, FAN_OUT, this.db));
     if (page.incomplete !== null) {
       await this.awaitCompletion(page.incomplete);
       // Completed here meanwhile (the look above ran while this instance's writer completed it): taken at once.
@@ -354,7 +367,10 @@ export class WebhookDispatcher {
     }
   }
 
-  private secretsOf(endpoint: Pick<Endpoint, 'secret_sealed' | 'previous_secret_sealed' | 'previous_secret_until'>, now: number): string[] {
+  private secretsOf(
+    endpoint: Pick<Endpoint, 'secret_sealed' | 'previous_secret_sealed' | 'previous_secret_until'>,
+    now: number,
+  ): string[] {
     const secrets = [unseal(this.options.kek, endpoint.secret_sealed)];
     if (endpoint.previous_secret_sealed !== null && Number(endpoint.previous_secret_until ?? 0) > now) {
       secrets.push(unseal(this.options.kek, endpoint.previous_secret_sealed));
@@ -365,42 +381,77 @@ export class WebhookDispatcher {
   private async sendRound(endpoint: Endpoint, builder: number, due: Due[]): Promise<void> {
     // A round can outlast the lease (64 slow answers, each waiting for its builder's turn): it is kept meanwhile.
     const keeper = setInterval(() => {
-      this.renewLease(endpoint.id).catch((err: unknown) => this.log.warn({ err, endpoint: endpoint.id }, 'webhooks: renewing a lease during a round failed'));
+      this.renewLease(endpoint.id).catch((err: unknown) =>
+        this.log.warn({ err, endpoint: endpoint.id }, 'webhooks: renewing a lease during a round failed'),
+      );
     }, LEASE_MS / 3);
-    const outcomes = await inPool(due, this.options.concurrency, ({ change, payload, eventId, position }) => this.shares.send(builder, async (): Promise<Outcome | null> => {
-      if (!change && payload === null) return { status: null, error: 'the change is no longer kept (older than the retention)', responseBody: null, durationMs: 0, timestamp: 0, final: true };
-      // The endpoint and the change as they are at the moment of sending, not as the round read them: nothing goes to
-      // an endpoint deleted (its app with it) or disabled since, the secret and URL are today's, and a resource
-      // deleted since goes out empty.
-      const now = await this.deliveries.sendable(endpoint.id, position);
-      if (!now) return null;
-      const body = change ? JSON.stringify(changeItem({ ...change, data: now.data }, this.links)) : payload!;
-      // The receiver compares the timestamp with its own clock: the real time of this attempt.
-      const timestamp = Math.floor(Date.now() / 1000);
-      const headers = signedHeaders(this.secretsOf(now, this.clock()), eventId, timestamp, body);
-      const sent = await inTraceOf(change?.event_id ?? eventId, { 'svc.endpoint_id': endpoint.id }, () => this.sender.send(endpoint.id, now.url, headers, body));
-      return { ...sent, timestamp, final: false };
-    })).finally(() => clearInterval(keeper));
+    const outcomes = await inPool(due, this.options.concurrency, ({ change, payload, eventId, position }) =>
+      this.shares.send(builder, async (): Promise<Outcome | null> => {
+        if (!change && payload === null)
+          return {
+            status: null,
+            error: 'the change is no longer kept (older than the retention)',
+            responseBody: null,
+            durationMs: 0,
+            timestamp: 0,
+            final: true,
+          };
+        // The endpoint and the change as they are at the moment of sending, not as the round read them: nothing goes to
+        // an endpoint deleted (its app with it) or disabled since, the secret and URL are today's, and a resource
+        // deleted since goes out empty.
+        const now = await this.deliveries.sendable(endpoint.id, position);
+        if (!now) return null;
+        const body = change ? JSON.stringify(changeItem({ ...change, data: now.data }, this.links)) : payload!;
+        // The receiver compares the timestamp with its own clock: the real time of this attempt.
+        const timestamp = Math.floor(Date.now() / 1000);
+        const headers = signedHeaders(this.secretsOf(now, this.clock()), eventId, timestamp, body);
+        const sent = await inTraceOf(change?.event_id ?? eventId, { 'svc.endpoint_id': endpoint.id }, () =>
+          this.sender.send(endpoint.id, now.url, headers, body),
+        );
+        return { ...sent, timestamp, final: false };
+      }),
+    ).finally(() => clearInterval(keeper));
     // Deliveries not sent (the endpoint went mid-round) keep their state: recorded are only the attempts made.
-    const made = due.flatMap((delivery, i) => outcomes[i] ? [{ delivery, outcome: outcomes[i] }] : []);
+    const made = due.flatMap((delivery, i) => (outcomes[i] ? [{ delivery, outcome: outcomes[i] }] : []));
     for (const { outcome } of made) {
-      const how: AttemptOutcome = succeeded(outcome.status) ? 'delivered' : outcome.status === null ? 'no_answer' : 'refused';
+      const how: AttemptOutcome = succeeded(outcome.status)
+        ? 'delivered'
+        : outcome.status === null
+          ? 'no_answer'
+          : 'refused';
       for (const listener of this.attemptListeners) listener(how, outcome.durationMs);
     }
-    if (made.length > 0) await this.record(endpoint, made.map((m) => m.delivery), made.map((m) => m.outcome));
+    if (made.length > 0)
+      await this.record(
+        endpoint,
+        made.map((m) => m.delivery),
+        made.map((m) => m.outcome),
+      );
   }
 
   private async record(endpoint: Endpoint, due: Due[], outcomes: Outcome[]): Promise<void> {
     const now = this.clock();
-    const after = endpointAfterRound(endpoint.failing_since === null ? null : Number(endpoint.failing_since), outcomes.map((o) => o.status), now);
+    const after = endpointAfterRound(
+      endpoint.failing_since === null ? null : Number(endpoint.failing_since),
+      outcomes.map((o) => o.status),
+      now,
+    );
     const attempts = due.map((delivery, i) => ({ delivery, ...outcomes[i]! }));
-    const held = await this.deliveries.recordRound(endpoint.id, now, after, attempts, (disabledMeanwhile) => attempts.map(({ delivery, ...outcome }) => ({
-      id: delivery.id, ...afterAttempt(delivery, outcome, disabledMeanwhile, now),
-      status: outcome.status, durationMs: outcome.durationMs,
-      error: outcome.error ?? (succeeded(outcome.status) ? null : `answered ${outcome.status}`),
-    })));
+    const held = await this.deliveries.recordRound(endpoint.id, now, after, attempts, (disabledMeanwhile) =>
+      attempts.map(({ delivery, ...outcome }) => ({
+        id: delivery.id,
+        ...afterAttempt(delivery, outcome, disabledMeanwhile, now),
+        status: outcome.status,
+        durationMs: outcome.durationMs,
+        error: outcome.error ?? (succeeded(outcome.status) ? null : `answered ${outcome.status}`),
+      })),
+    );
     if (!held) throw new LeaseLost();
-    if (after.disable) this.log.warn({ endpoint: endpoint.id, app: endpoint.app_id }, 'webhooks: endpoint disabled after 3 days of failed attempts');
+    if (after.disable)
+      this.log.warn(
+        { endpoint: endpoint.id, app: endpoint.app_id },
+        'webhooks: endpoint disabled after 3 days of failed attempts',
+      );
   }
 
   /** Gives the lease up, leaving the earliest sendable retry in `due_at` for whichever instance polls next. */

@@ -19,18 +19,23 @@ declare module 'fastify' {
 export function startWebhooks(app: FastifyInstance, infra: Infrastructure, keyEncryptionKey: Buffer): WebhookEndpoints {
   const { config, database, clock, changes, links } = infra;
   const dispatcher = new WebhookDispatcher(database.background, changes, links, clock, app.log, {
-    owner: `${config.instanceName}/${randomBase62(8)}`, kek: keyEncryptionKey, ...config.webhooks,
+    owner: `${config.instanceName}/${randomBase62(8)}`,
+    kek: keyEncryptionKey,
+    ...config.webhooks,
   });
   const endpoints = new WebhookEndpoints(database.db, keyEncryptionKey, config.webhooks.endpointsPerApp);
   app.decorate('webhooks', dispatcher);
   const prune = setInterval(() => {
-    endpoints.prune(clock() - changes.retentionMs).catch((err: unknown) => app.log.error({ err }, 'webhooks: pruning deliveries failed'));
+    endpoints
+      .prune(clock() - changes.retentionMs)
+      .catch((err: unknown) => app.log.error({ err }, 'webhooks: pruning deliveries failed'));
   }, 3_600_000);
   prune.unref();
   let stop: (() => Promise<void>) | null = null;
   app.addHook('onReady', async () => {
     const released = await dispatcher.releaseEarlierRuns(config.instanceName);
-    if (released > 0) app.log.warn({ released }, 'webhooks: freed the endpoint leases an earlier run of this instance left');
+    if (released > 0)
+      app.log.warn({ released }, 'webhooks: freed the endpoint leases an earlier run of this instance left');
     stop = dispatcher.start();
   });
   app.addHook('onClose', async () => {

@@ -32,7 +32,11 @@ export class WebhookSender {
   private readonly sweep: NodeJS.Timeout;
 
   /** `accept`: the addresses a delivery may connect to, checked on the address itself (a name's answers, or a literal). */
-  constructor(private readonly accept: (address: string) => boolean, private readonly timeoutMs: number, private readonly socketsPerEndpoint: number) {
+  constructor(
+    private readonly accept: (address: string) => boolean,
+    private readonly timeoutMs: number,
+    private readonly socketsPerEndpoint: number,
+  ) {
     this.lookup = guardedLookup(accept);
     this.sweep = setInterval(() => {
       const now = Date.now();
@@ -62,7 +66,12 @@ export class WebhookSender {
     const url = new URL(target);
     const literal = refusedLiteral(url, this.accept);
     if (literal !== null) {
-      return Promise.resolve({ status: null, error: `${literal} is not an address webhooks may be sent to`, responseBody: null, durationMs: 0 });
+      return Promise.resolve({
+        status: null,
+        error: `${literal} is not an address webhooks may be sent to`,
+        responseBody: null,
+        durationMs: 0,
+      });
     }
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
@@ -76,37 +85,45 @@ export class WebhookSender {
       };
       const secure = url.protocol === 'https:';
       const payload = Buffer.from(body, 'utf8');
-      const request = (secure ? https : http).request(url, {
-        method: 'POST',
-        agent: this.agentFor(endpointId, secure),
-        lookup: this.lookup,
-        headers: {
-          ...headers,
-          'content-type': 'application/json',
-          'content-length': String(payload.length),
-          'user-agent': 'SvcWebhooks/1.0',
+      const request = (secure ? https : http).request(
+        url,
+        {
+          method: 'POST',
+          agent: this.agentFor(endpointId, secure),
+          lookup: this.lookup,
+          headers: {
+            ...headers,
+            'content-type': 'application/json',
+            'content-length': String(payload.length),
+            'user-agent': 'SvcWebhooks/1.0',
+          },
         },
-      }, (response) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        response.on('data', (chunk: Buffer) => {
-          if (size < KEPT_BYTES) chunks.push(chunk);
-          size += chunk.length;
-          if (size > DRAINED_BYTES) response.destroy();
-        });
-        const done = () => finish({
-          status: response.statusCode ?? null, error: null,
-          responseBody: Buffer.concat(chunks).subarray(0, KEPT_BYTES).toString('utf8'),
-        });
-        response.on('end', done);
-        response.on('close', done);
-        response.on('error', done);
-      });
+        (response) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          response.on('data', (chunk: Buffer) => {
+            if (size < KEPT_BYTES) chunks.push(chunk);
+            size += chunk.length;
+            if (size > DRAINED_BYTES) response.destroy();
+          });
+          const done = () =>
+            finish({
+              status: response.statusCode ?? null,
+              error: null,
+              responseBody: Buffer.concat(chunks).subarray(0, KEPT_BYTES).toString('utf8'),
+            });
+          response.on('end', done);
+          response.on('close', done);
+          response.on('error', done);
+        },
+      );
       const timer: NodeJS.Timeout = setTimeout(() => {
         request.destroy();
         finish({ status: null, error: `no answer within ${this.timeoutMs} ms`, responseBody: null });
       }, this.timeoutMs);
-      request.on('error', (err: NodeJS.ErrnoException) => finish({ status: null, error: errorText(err, url.hostname), responseBody: null }));
+      request.on('error', (err: NodeJS.ErrnoException) =>
+        finish({ status: null, error: errorText(err, url.hostname), responseBody: null }),
+      );
       request.end(payload);
     });
   }
@@ -126,6 +143,7 @@ const UNRESOLVED = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NODATA', 'EAI_NONAME'
  * webhooks may not reach get one message: telling them apart would let a builder map the service's internal names.
  */
 function errorText(err: NodeJS.ErrnoException, hostname: string): string {
-  if (err instanceof BlockedFetchError || (err.code !== undefined && UNRESOLVED.has(err.code))) return `${hostname} does not resolve to a public address`;
+  if (err instanceof BlockedFetchError || (err.code !== undefined && UNRESOLVED.has(err.code)))
+    return `${hostname} does not resolve to a public address`;
   return err.code ? `${err.code}: ${err.message}` : err.message;
 }

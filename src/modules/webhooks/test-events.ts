@@ -12,7 +12,12 @@ import type { DB } from '../../db/schema.js';
 import type { Links } from '../../shared/links.js';
 
 /** What a delivery of its own body needs: its id (also `webhook-id`), type, resource key and body. */
-export interface TestDelivery { eventId: string; type: string; resourceKey: string; payload: string }
+export interface TestDelivery {
+  eventId: string;
+  type: string;
+  resourceKey: string;
+  payload: string;
+}
 
 const newEventId = () => `evt_${randomBytes(12).toString('base64url')}`;
 
@@ -20,7 +25,10 @@ const newEventId = () => `evt_${randomBytes(12).toString('base64url')}`;
 export function pingDelivery(endpointId: string, url: string, types: string[], now: number): TestDelivery {
   const eventId = newEventId();
   const body = {
-    id: eventId, type: 'webhook.ping', occurredAt: new Date(now).toISOString(), test: true,
+    id: eventId,
+    type: 'webhook.ping',
+    occurredAt: new Date(now).toISOString(),
+    test: true,
     resource: { type: 'webhook_endpoint', id: endpointId, webUrl: null, companyId: null },
     data: { endpointId, url, types },
   };
@@ -28,11 +36,21 @@ export function pingDelivery(endpointId: string, url: string, types: string[], n
 }
 
 /** A test event of `type` (a change type), as its changes look. */
-export async function testEventDelivery(db: Kysely<DB>, links: Links, type: string, now: number): Promise<TestDelivery> {
-  const latest = await db.selectFrom('change_events')
+export async function testEventDelivery(
+  db: Kysely<DB>,
+  links: Links,
+  type: string,
+  now: number,
+): Promise<TestDelivery> {
+  const latest = await db
+    .selectFrom('change_events')
     .select(['position', 'event_id', 'type', 'resource_type', 'resource_id', 'company_handle', 'occurred_at', 'data'])
-    .where('type', '=', type).where('ready', '=', 1).where('data', 'is not', null)
-    .orderBy('position', 'desc').limit(1).executeTakeFirst();
+    .where('type', '=', type)
+    .where('ready', '=', 1)
+    .where('data', 'is not', null)
+    .orderBy('position', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   const eventId = newEventId();
   // With no such change in the feed there is no real resource to name: `resource` and `data` are null, never a
   // placeholder id a receiver might look up.
