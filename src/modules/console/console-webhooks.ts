@@ -1,53 +1,37 @@
 /**
  * The console's webhook pages (docs/webhooks.md): an app's endpoints, each with its signing secret (shown once,
  * rotated with an overlap), its deliveries and their attempts, a redelivery, and a replay of a time range. Forms
- * follow the console's rules (console-routes.ts): form token, Post/Redirect/Get for secrets, a confirmation for
- * what cannot be undone, another user's app or endpoint is 404.
+ * follow the console's rules (console-guard.ts): form token, Post/Redirect/Get for secrets, a confirmation for
+ * what cannot be undone, another user's app or endpoint is 404; every form here needs a confirmed address, since each
+ * makes or steers what an app sends.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CHANGE_TYPES } from '../../change-feed/change-log.js';
 import { changeItem } from '../../change-feed/change-item.js';
-import type { Kysely } from 'kysely';
-import type { DB, DeliveryState } from '../../db/schema.js';
+import type { DeliveryState } from '../../db/schema.js';
 import { OVERLAPS, isOverlap } from '../apps/app-credentials.js';
-import type { Links } from '../../shared/links.js';
 import { DISABLE_AFTER_MS } from '../webhooks/retry-policy.js';
 import { targetProblem } from '../webhooks/target-address.js';
 import { testEventDelivery } from '../webhooks/test-events.js';
-import { isChangeType, WebhookError, type EndpointRow, type WebhookEndpoints } from '../webhooks/webhook-endpoints.js';
-import type { ConsoleReveals } from './console-reveals.js';
+import { isChangeType, WebhookError, type EndpointRow } from '../webhooks/webhook-endpoints.js';
+import {
+  ConfirmForm,
+  OverlapForm,
+  ReplayForm,
+  TestEventForm,
+  TokenOnlyForm,
+  WebhookForm,
+  type FormOf,
+} from './console-forms.js';
+import type { ConsoleApp, ConsoleUser } from './console-guard.js';
+import type { ConsoleKit } from './console-kit.js';
+import type { ConsoleOptions } from './console-options.js';
 import { fill, type ConsoleText } from './console-text.js';
 
-type Form = Record<string, unknown>;
-interface User {
-  id: number;
-}
-interface OwnedApp {
-  id: number;
-  name: string;
-}
+type User = ConsoleUser;
+type OwnedApp = ConsoleApp;
 
-/** What the console's pages give this module (console-routes.ts). */
-export interface ConsolePages {
-  render(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    view: string,
-    data: Record<string, unknown>,
-    status?: number,
-  ): FastifyReply | Promise<FastifyReply>;
-  signedIn(request: FastifyRequest, reply: FastifyReply): Promise<User | null>;
-  /** A form post of an account whose address is confirmed (every webhook form makes or steers what an app sends). */
-  provenPosted(request: FastifyRequest, reply: FastifyReply): Promise<User | null>;
-  ownedApp(request: FastifyRequest, user: User): Promise<OwnedApp | undefined>;
-  notFound(request: FastifyRequest, reply: FastifyReply, user: User): unknown;
-  confirmed(request: FastifyRequest): boolean;
-  text(request: FastifyRequest): ConsoleText;
-  reveals: ConsoleReveals;
-}
-
-const many = (value: unknown): string[] =>
-  Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)];
 const STATES: DeliveryState[] = ['pending', 'delivered', 'failed'];
 /** `YYYY-MM-DDTHH:mm` (a datetime-local field), read as UTC. */
 const utcField = (value: unknown): number | null => {
@@ -57,17 +41,16 @@ const utcField = (value: unknown): number | null => {
   return Number.isNaN(at) ? null : at;
 };
 
-export function registerWebhookPages(
-  app: FastifyInstance,
-  pages: ConsolePages,
-  deps: {
-    endpoints: WebhookEndpoints;
-    database: Kysely<DB>;
-    links: Links;
-    allowLoopback: boolean;
-    clock: () => number;
-  },
-) {
+export const webhookPages: FastifyPluginAsyncTypebox<{ kit: ConsoleKit; opts: ConsoleOptions }> = async (
+  app,
+  { kit, opts },
+) => {
+  const pages = kit;
+  const deps = { ...opts.webhooks, database: opts.database.db, clock: opts.clock };
+  app.addHook('onRoute', (route) => {
+    if (route.method === 'POST') route.config = { ...route.config, proven: true };
+  });
+  const confirmed = (request: FastifyRequest) => (request.body as FormOf<typeof ConfirmForm>).confirm === 'yes';
   const { endpoints, clock } = deps;
   /** Retries come seconds apart: the webhook pages show times to the second. */
   const seconds = (ms: number) => `${new Date(ms).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
@@ -99,21 +82,16 @@ export function registerWebhookPages(
     return /^ep_[0-9A-Za-z]{1,40}$/.test(id) ? endpoints.find(appId, id) : undefined;
   }
 
-  /**
-   * The signed-in user (for a form: with a valid form token), the app and the endpoint the path names, when the user
-   * owns them; otherwise null, the sign-in page or a 404 sent.
-   */
+  /** The user, the app and the endpoint the path names, when the app has it; otherwise null, a 404 sent. */
   async function reached(
     request: FastifyRequest,
     reply: FastifyReply,
-    form: boolean,
   ): Promise<{ user: User; owned: OwnedApp; endpoint: EndpointRow } | null> {
-    const user = form ? await pages.provenPosted(request, reply) : await pages.signedIn(request, reply);
-    if (!user) return null;
-    const owned = await pages.ownedApp(request, user);
-    const endpoint = owned && (await ownedEndpoint(request, owned.id));
-    if (!owned || !endpoint) {
-      await pages.notFound(request, reply, user);
+    const user = request.consoleUser!;
+    const owned = request.consoleApp!;
+    const endpoint = await ownedEndpoint(request, owned.id);
+    if (!endpoint) {
+      await pages.notFound(request, reply);
       return null;
     }
     return { user, owned, endpoint };
@@ -121,11 +99,11 @@ export function registerWebhookPages(
 
   /** The form's URL and types, or the problems to show beside the fields. */
   function readForm(
-    form: Form,
+    form: FormOf<typeof WebhookForm>,
     t: ConsoleText,
   ): { url: string; types: string[] } | { fieldErrors: Record<string, string> } {
-    const url = String(form.url ?? '').trim();
-    const types = many(form.types);
+    const url = (form.url ?? '').trim();
+    const types = form.types ?? [];
     const problem = targetProblem(url, deps.allowLoopback);
     const fieldErrors: Record<string, string> = {};
     if (problem) fieldErrors.url = t.wh.urlRule + problem;
@@ -223,7 +201,7 @@ export function registerWebhookPages(
       { notice?: string; redirect?: string } | { error: string; status: number; extra?: Record<string, unknown> }
     >,
   ) {
-    const target = await reached(request, reply, true);
+    const target = await reached(request, reply);
     if (!target) return reply;
     const { user, owned, endpoint } = target;
     const t = pages.text(request);
@@ -259,20 +237,14 @@ export function registerWebhookPages(
   }
 
   app.get('/console/apps/:appId/webhooks', { schema: { hide: true } }, async (request, reply) => {
-    const user = await pages.signedIn(request, reply);
-    if (!user) return reply;
-    const owned = await pages.ownedApp(request, user);
-    if (!owned) return pages.notFound(request, reply, user);
-    return listPage(request, reply, user, owned);
+    return listPage(request, reply, request.consoleUser!, request.consoleApp!);
   });
 
-  app.post('/console/apps/:appId/webhooks', { schema: { hide: true } }, async (request, reply) => {
-    const user = await pages.provenPosted(request, reply);
-    if (!user) return reply;
-    const owned = await pages.ownedApp(request, user);
-    if (!owned) return pages.notFound(request, reply, user);
+  app.post('/console/apps/:appId/webhooks', { schema: { hide: true, body: WebhookForm } }, async (request, reply) => {
+    const user = request.consoleUser!;
+    const owned = request.consoleApp!;
     const t = pages.text(request);
-    const form = (request.body ?? {}) as Form;
+    const form = request.body;
     const read = readForm(form, t);
     if ('fieldErrors' in read) {
       return listPage(
@@ -283,7 +255,7 @@ export function registerWebhookPages(
         {
           error: t.fixBelow,
           fieldErrors: read.fieldErrors,
-          draft: { url: String(form.url ?? ''), types: many(form.types) },
+          draft: { url: form.url ?? '', types: form.types ?? [] },
         },
         400,
       );
@@ -310,7 +282,7 @@ export function registerWebhookPages(
   });
 
   app.get('/console/apps/:appId/webhooks/:endpointId', { schema: { hide: true } }, async (request, reply) => {
-    const target = await reached(request, reply, false);
+    const target = await reached(request, reply);
     if (!target) return reply;
     const { user, owned, endpoint } = target;
     const { shown: token, sent } = request.query as { shown?: unknown; sent?: unknown };
@@ -330,29 +302,32 @@ export function registerWebhookPages(
     return endpointPage(request, reply, user, owned, endpoint, { newSecret: secret });
   });
 
-  app.post('/console/apps/:appId/webhooks/:endpointId', { schema: { hide: true } }, async (request, reply) =>
-    endpointChange(request, reply, async (owned, endpoint, t) => {
-      const form = (request.body ?? {}) as Form;
-      const read = readForm(form, t);
-      if ('fieldErrors' in read)
-        return {
-          error: t.fixBelow,
-          status: 400,
-          extra: { fieldErrors: read.fieldErrors, draft: { url: String(form.url ?? ''), types: many(form.types) } },
-        };
-      await endpoints.update(owned.id, endpoint.id, read.url, read.types);
-      return { notice: t.saved };
-    }),
+  app.post(
+    '/console/apps/:appId/webhooks/:endpointId',
+    { schema: { hide: true, body: WebhookForm } },
+    async (request, reply) =>
+      endpointChange(request, reply, async (owned, endpoint, t) => {
+        const form = request.body;
+        const read = readForm(form, t);
+        if ('fieldErrors' in read)
+          return {
+            error: t.fixBelow,
+            status: 400,
+            extra: { fieldErrors: read.fieldErrors, draft: { url: form.url ?? '', types: form.types ?? [] } },
+          };
+        await endpoints.update(owned.id, endpoint.id, read.url, read.types);
+        return { notice: t.saved };
+      }),
   );
 
   app.post(
     '/console/apps/:appId/webhooks/:endpointId/rotate-secret',
-    { schema: { hide: true } },
+    { schema: { hide: true, body: OverlapForm } },
     async (request, reply) => {
-      const target = await reached(request, reply, true);
+      const target = await reached(request, reply);
       if (!target) return reply;
       const { user, owned, endpoint } = target;
-      const overlap = String(((request.body ?? {}) as Form).overlap ?? '');
+      const overlap = request.body.overlap ?? '';
       if (!isOverlap(overlap))
         return endpointPage(request, reply, user, owned, endpoint, { error: pages.text(request).invalid }, 400);
       const secret = await endpoints.rotateSecret(owned.id, endpoint.id, OVERLAPS[overlap], clock());
@@ -361,60 +336,80 @@ export function registerWebhookPages(
     },
   );
 
-  app.post('/console/apps/:appId/webhooks/:endpointId/disable', { schema: { hide: true } }, async (request, reply) =>
-    endpointChange(request, reply, async (owned, endpoint, t) => {
-      if (!pages.confirmed(request)) return { error: t.confirmFirst, status: 400 };
-      await endpoints.setEnabled(owned.id, endpoint.id, false, clock());
-      return { notice: t.saved };
-    }),
+  app.post(
+    '/console/apps/:appId/webhooks/:endpointId/disable',
+    { schema: { hide: true, body: ConfirmForm } },
+    async (request, reply) =>
+      endpointChange(request, reply, async (owned, endpoint, t) => {
+        if (!confirmed(request)) return { error: t.confirmFirst, status: 400 };
+        await endpoints.setEnabled(owned.id, endpoint.id, false, clock());
+        return { notice: t.saved };
+      }),
   );
 
-  app.post('/console/apps/:appId/webhooks/:endpointId/enable', { schema: { hide: true } }, async (request, reply) =>
-    endpointChange(request, reply, async (owned, endpoint, t) => {
-      await endpoints.setEnabled(owned.id, endpoint.id, true, clock());
-      return { notice: t.saved };
-    }),
+  app.post(
+    '/console/apps/:appId/webhooks/:endpointId/enable',
+    { schema: { hide: true, body: TokenOnlyForm } },
+    async (request, reply) =>
+      endpointChange(request, reply, async (owned, endpoint, t) => {
+        await endpoints.setEnabled(owned.id, endpoint.id, true, clock());
+        return { notice: t.saved };
+      }),
   );
 
-  app.post('/console/apps/:appId/webhooks/:endpointId/delete', { schema: { hide: true } }, async (request, reply) =>
-    endpointChange(request, reply, async (owned, endpoint, t) => {
-      if (!pages.confirmed(request)) return { error: t.confirmFirst, status: 400 };
-      await endpoints.delete(owned.id, endpoint.id);
-      return { redirect: base(owned.id) };
-    }),
+  app.post(
+    '/console/apps/:appId/webhooks/:endpointId/delete',
+    { schema: { hide: true, body: ConfirmForm } },
+    async (request, reply) =>
+      endpointChange(request, reply, async (owned, endpoint, t) => {
+        if (!confirmed(request)) return { error: t.confirmFirst, status: 400 };
+        await endpoints.delete(owned.id, endpoint.id);
+        return { redirect: base(owned.id) };
+      }),
   );
 
-  app.post('/console/apps/:appId/webhooks/:endpointId/replay', { schema: { hide: true } }, async (request, reply) =>
-    endpointChange(request, reply, async (_owned, endpoint, t) => {
-      const form = (request.body ?? {}) as Form;
-      const from = utcField(form.from);
-      const to = utcField(form.to);
-      if (from === null || to === null || from > to) return { error: t.wh.replayRule, status: 400 };
-      // The end's whole minute (or second) is in the range.
-      const queued = await endpoints.replay(endpoint, from, to + (String(form.to).length > 16 ? 999 : 59_999), clock());
-      return { notice: `${queued.toLocaleString('en')}${t.wh.replayed}` };
-    }),
+  app.post(
+    '/console/apps/:appId/webhooks/:endpointId/replay',
+    { schema: { hide: true, body: ReplayForm } },
+    async (request, reply) =>
+      endpointChange(request, reply, async (_owned, endpoint, t) => {
+        const form = request.body;
+        const from = utcField(form.from);
+        const to = utcField(form.to);
+        if (from === null || to === null || from > to) return { error: t.wh.replayRule, status: 400 };
+        // The end's whole minute (or second) is in the range.
+        const queued = await endpoints.replay(
+          endpoint,
+          from,
+          to + (String(form.to).length > 16 ? 999 : 59_999),
+          clock(),
+        );
+        return { notice: `${queued.toLocaleString('en')}${t.wh.replayed}` };
+      }),
   );
 
-  app.post('/console/apps/:appId/webhooks/:endpointId/test', { schema: { hide: true } }, async (request, reply) =>
-    endpointChange(request, reply, async (owned, endpoint, t) => {
-      const type = String(((request.body ?? {}) as Form).type ?? '');
-      if (!isChangeType(type)) return { error: t.invalid, status: 400 };
-      await endpoints.sendTest(endpoint, await testEventDelivery(deps.database, deps.links, type, clock()), clock());
-      // To the endpoint's page: a reload there does not send another.
-      return { redirect: `${base(owned.id)}/${endpoint.id}?sent=test` };
-    }),
+  app.post(
+    '/console/apps/:appId/webhooks/:endpointId/test',
+    { schema: { hide: true, body: TestEventForm } },
+    async (request, reply) =>
+      endpointChange(request, reply, async (owned, endpoint, t) => {
+        const type = request.body.type ?? '';
+        if (!isChangeType(type)) return { error: t.invalid, status: 400 };
+        await endpoints.sendTest(endpoint, await testEventDelivery(deps.database, deps.links, type, clock()), clock());
+        // To the endpoint's page: a reload there does not send another.
+        return { redirect: `${base(owned.id)}/${endpoint.id}?sent=test` };
+      }),
   );
 
   app.get(
     '/console/apps/:appId/webhooks/:endpointId/deliveries/:deliveryId',
     { schema: { hide: true } },
     async (request, reply) => {
-      const target = await reached(request, reply, false);
+      const target = await reached(request, reply);
       if (!target) return reply;
       const { user, owned, endpoint } = target;
       const found = await endpoints.delivery(endpoint.id, (request.params as { deliveryId: string }).deliveryId);
-      if (!found) return pages.notFound(request, reply, user);
+      if (!found) return pages.notFound(request, reply);
       const t = pages.text(request);
       const { delivery, attempts, change } = found;
       const queued = (request.query as { queued?: unknown }).queued === '1';
@@ -464,7 +459,7 @@ export function registerWebhookPages(
 
   app.post(
     '/console/apps/:appId/webhooks/:endpointId/deliveries/:deliveryId/redeliver',
-    { schema: { hide: true } },
+    { schema: { hide: true, body: TokenOnlyForm } },
     async (request, reply) =>
       endpointChange(request, reply, async (owned, endpoint) => {
         const deliveryId = (request.params as { deliveryId: string }).deliveryId;
@@ -473,4 +468,4 @@ export function registerWebhookPages(
         return { redirect: `${base(owned.id)}/${endpoint.id}/deliveries/${deliveryId}?queued=1` };
       }),
   );
-}
+};
