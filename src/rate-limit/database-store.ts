@@ -49,7 +49,7 @@ export class DatabaseRateLimitStore implements RateLimitStore {
   private timer: NodeJS.Timeout | null = null;
   /** Why reservations are counted in this process instead, since the last one the database refused. */
   private refused: string | null = null;
-  /** While refused, the database is asked again from this moment on (performance.now()), not on every request. */
+  /** While refused, the database is asked again from this moment on (the service clock), not on every request. */
   private retryAt = 0;
 
   constructor(
@@ -72,13 +72,13 @@ export class DatabaseRateLimitStore implements RateLimitStore {
    * reaches does not report a refusal the database has long recovered from.
    */
   async check(): Promise<string | null> {
-    if (this.refused !== null && performance.now() >= this.retryAt) {
+    if (this.refused !== null && this.clock() >= this.retryAt) {
       try {
         await this.db.deleteFrom('rate_limit_counters').where('expires_at', '<=', this.clock()).execute();
         this.log?.info('rate-limit counters: the database takes writes again');
         this.refused = null;
       } catch {
-        this.retryAt = performance.now() + RETRY_AFTER_REFUSAL_MS;
+        this.retryAt = this.clock() + RETRY_AFTER_REFUSAL_MS;
       }
     }
     return this.refused === null
@@ -165,7 +165,7 @@ export class DatabaseRateLimitStore implements RateLimitStore {
   private async reserve(id: string, window: Window, grant: Grant): Promise<boolean> {
     const block = Math.max(1, Math.ceil(window.limit / BLOCKS_PER_WINDOW));
     // A database that just refused (a held lock makes each attempt wait busy_timeout) is not asked again at once.
-    if (this.refused !== null && performance.now() < this.retryAt) return this.reserveHere(window, grant);
+    if (this.refused !== null && this.clock() < this.retryAt) return this.reserveHere(window, grant);
     for (const units of block > 1 ? [block, 1] : [1]) {
       let row: { count: number } | undefined;
       try {
@@ -189,7 +189,7 @@ export class DatabaseRateLimitStore implements RateLimitStore {
             'rate-limit counters: the database refused a reservation; counting in this process',
           );
         this.refused = reason;
-        this.retryAt = performance.now() + RETRY_AFTER_REFUSAL_MS;
+        this.retryAt = this.clock() + RETRY_AFTER_REFUSAL_MS;
         return this.reserveHere(window, grant);
       }
       if (this.refused !== null) {
