@@ -119,9 +119,9 @@ const postIndex = new PostIndex(database, versions.posts, benchIndexCopy(values.
 const jobIndex = new JobIndex(database, versions.jobs, benchIndexCopy(values.db!, 'jobs.idx'));
 await Promise.all([postIndex.ready(), jobIndex.ready()]);
 const postRepository = new PostRepository(database.reads, postIndex);
-const posts = new PostService(postRepository, accounts, links, config.serviceTimeZone, versions.posts);
+const posts = new PostService(postRepository, accounts, links, config.serviceTimeZone);
 const jobRepository = new JobRepository(database.db, database.reads, jobIndex);
-const jobs = new JobService(jobRepository, accounts, codes, links, clock, versions.jobs);
+const jobs = new JobService(jobRepository, accounts, codes, links, clock);
 
 const count = async (table: 'posts' | 'jobs') =>
   Number(
@@ -167,10 +167,10 @@ async function searchPages(table: 'posts' | 'jobs', count: number): Promise<numb
     let ids: number[] = [];
     if (table === 'posts') {
       const filter = await postFilterOf(workload.postSearch(), config.serviceTimeZone, accounts, 50);
-      if (filter) ({ ids } = await postRepository.search(filter));
+      if (filter) ({ ids } = await postIndex.search(filter));
     } else {
       const filter = await jobFilterOf(workload.jobSearch(), clock(), accounts, 50);
-      if (filter) ({ ids } = await jobRepository.search(filter));
+      if (filter) ({ ids } = await jobIndex.search(filter));
     }
     if (ids.length === 50) pages.push(ids);
   }
@@ -195,7 +195,7 @@ const VARIANTS: Variant[] = [
     name: "post: the service's detail read (PostService.detail)",
     table: 'posts',
     perCall: 1,
-    run: ([id], language) => posts.detail(id!, null, language).catch(ignoreNotFound),
+    run: async ([id], language) => posts.detail(id!, null, language, await versions.posts.read()).catch(ignoreNotFound),
   },
   {
     name: "post: a page of 50 items (the service's hydration)",
@@ -234,7 +234,7 @@ const VARIANTS: Variant[] = [
     name: "job: the service's detail read (JobService.detail)",
     table: 'jobs',
     perCall: 1,
-    run: ([id], language) => jobs.detail(id!, language).catch(ignoreNotFound),
+    run: async ([id], language) => jobs.detail(id!, language, await versions.jobs.read()).catch(ignoreNotFound),
   },
   // A version never used before: the job item cache misses every id.
   {

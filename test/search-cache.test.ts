@@ -47,24 +47,26 @@ describe.each(ENGINES)('cached search results stay exact on %s', (engine) => {
   });
 
   it('computes a search once for many concurrent misses, keeps it from its second time, and computes again after a write', async () => {
-    const cache = new SearchCache(new DataVersion(t.db.database.reads, 'posts'));
+    const cache = new SearchCache();
+    const versions = new DataVersion(t.db.database.reads, 'posts');
+    const version = await versions.read();
     let computed = 0;
     const compute = async () => {
       computed++;
       await new Promise((r) => setTimeout(r, 50));
       return { total: 7, ids: [1, 2, 3] };
     };
-    const results = await Promise.all(Array.from({ length: 20 }, () => cache.get('same search', 0, compute)));
+    const results = await Promise.all(Array.from({ length: 20 }, () => cache.get('same search', 0, compute, version)));
     expect(computed).toBe(1);
     for (const r of results) expect(r).toMatchObject({ total: 7, ids: [1, 2, 3] });
     // A search asked for once is not kept (most distinct searches never come again); the second time it is.
-    await cache.get('same search', 0, compute);
+    await cache.get('same search', 0, compute, await versions.read());
     expect(computed).toBe(2);
-    await cache.get('same search', 0, compute);
-    await cache.get('same search', 0, compute);
+    await cache.get('same search', 0, compute, await versions.read());
+    await cache.get('same search', 0, compute, await versions.read());
     expect(computed).toBe(2);
     await bumpDataVersion(t.db.database.db, 'posts');
-    await cache.get('same search', 0, compute);
+    await cache.get('same search', 0, compute, await versions.read());
     expect(computed).toBe(3);
   });
 
@@ -83,14 +85,14 @@ describe.each(ENGINES)('cached search results stay exact on %s', (engine) => {
   });
 
   it('ends a cached result at its time limit', async () => {
-    const cache = new SearchCache(new DataVersion(t.db.database.reads, 'jobs'));
+    const cache = new SearchCache();
     let computed = 0;
     const compute = async () => ({ total: ++computed, ids: [], validUntil: 1_000 });
     // Kept from the second time it is asked for.
-    expect((await cache.get('jobs', 500, compute)).total).toBe(1);
-    expect((await cache.get('jobs', 500, compute)).total).toBe(2);
-    expect((await cache.get('jobs', 999, compute)).total).toBe(2);
-    expect((await cache.get('jobs', 1_000, compute)).total).toBe(3);
+    expect((await cache.get('jobs', 500, compute, 1)).total).toBe(1);
+    expect((await cache.get('jobs', 500, compute, 1)).total).toBe(2);
+    expect((await cache.get('jobs', 999, compute, 1)).total).toBe(2);
+    expect((await cache.get('jobs', 1_000, compute, 1)).total).toBe(3);
   });
 
   describe('cached post and job reads', () => {

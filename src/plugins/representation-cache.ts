@@ -18,11 +18,21 @@ declare module 'fastify' {
     /** Set by the handler when the response stops being current at a known time (a job opens or closes). */
     representationValidUntil: number;
     /**
-     * The data version read before the handler ran, under which its response may be kept. The handler reads
-     * its data under it too (read after it, that data is at least as new), instead of reading the version again.
+     * The data version read before the handler ran (dataVersionOf), under which its response may be kept. The handler
+     * reads its data under it too (read after it, that data is at least as new), instead of reading the version again.
      */
     representationVersion: number | null;
   }
+}
+
+/** The data version a route marked `representation` reads its answer under: read once, before its handler. */
+export function dataVersionOf(request: FastifyRequest): number {
+  const version = request.representationVersion;
+  if (version === null)
+    throw new Error(
+      `${request.routeOptions.url} reads versioned data without the representation config that reads its version`,
+    );
+  return version;
 }
 
 interface Representation {
@@ -62,17 +72,19 @@ export const representationCachePlugin = fp(
     const serveKept =
       (data: { read(): Promise<number> }) =>
       (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-        if (request.headers.authorization !== undefined) return done();
         data
           .read()
           .then((version) => {
-            const hit = kept.get(keyOf(request));
-            const now = opts.clock();
-            if (hit && hit.version === version && hit.validFrom <= now && now < hit.validUntil) {
-              reply.header('ETag', hit.etag).type(hit.contentType).send(hit.body);
-              return;
-            }
             request.representationVersion = version;
+            // A Bearer token makes the answer personal: it is read under the version, never served from or kept here.
+            if (request.headers.authorization === undefined) {
+              const hit = kept.get(keyOf(request));
+              const now = opts.clock();
+              if (hit && hit.version === version && hit.validFrom <= now && now < hit.validUntil) {
+                reply.header('ETag', hit.etag).type(hit.contentType).send(hit.body);
+                return;
+              }
+            }
             done();
           })
           .catch(done);
@@ -85,7 +97,8 @@ export const representationCachePlugin = fp(
       done: (err: null, payload: unknown) => void,
     ) => {
       const version = request.representationVersion;
-      if (version === null || reply.statusCode !== 200 || typeof payload !== 'string') return done(null, payload);
+      if (version === null || request.headers.authorization !== undefined) return done(null, payload);
+      if (reply.statusCode !== 200 || typeof payload !== 'string') return done(null, payload);
       const key = keyOf(request);
       if (!offered.admits(key, kept.has(key))) return done(null, payload);
       // Its own allocation: a small `Buffer.from` is a slice of an 8 KB pool slab, and a kept slice would keep its

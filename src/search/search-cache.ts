@@ -1,5 +1,4 @@
 import { LRUCache } from 'lru-cache';
-import type { DataVersion } from '../cache/data-version.js';
 import { SeenBefore } from '../cache/seen-before.js';
 import { ClientGoneError } from '../db/read-scope.js';
 import type { FacetCounts } from './facet-counts.js';
@@ -33,21 +32,11 @@ export class SearchCache {
   /** Computations under way, so that concurrent misses of one search run it once. */
   private readonly inFlight = new Map<string, Promise<Entry>>();
 
-  constructor(private readonly versions: DataVersion) {}
-
   /**
-   * The cached result for `key`, or `compute()`'s, stored under the version read before computing. The
-   * version comes back too, so that the items of the page can be read from caches of the same version.
-   * `known`: the version this request already read (the representation cache reads it first), not read again.
-   * `compute` gets the version, so that the index it searches is read as of that version, without reading it again.
+   * The cached result for `key` under the data `version` the request read before (representation-cache.ts), or
+   * `compute()`'s, stored under it. `compute` gets the version, so that the index it searches is read as of it.
    */
-  async get(
-    key: string,
-    now: number,
-    compute: (version: number) => Promise<Found>,
-    known: number | null = null,
-  ): Promise<Entry> {
-    const version = known ?? (await this.versions.read());
+  async get(key: string, now: number, compute: (version: number) => Promise<Found>, version: number): Promise<Entry> {
     const cached = this.entries.get(key);
     if (cached && cached.version === version && holdsAt(cached, now)) return cached;
     const flightKey = `${version}|${key}`;

@@ -36,7 +36,7 @@ export async function jobsArea(
     await index.close();
   });
   const reads = new JobRepository(database.db, database.reads, index);
-  const jobs = new JobService(reads, accounts, deps.codes, links, clock, infra.versions.jobs);
+  const jobs = new JobService(reads, accounts, deps.codes, links, clock);
   const writes = new JobWriteService({
     writes: new JobWriteRepository(database.db, infra.changes),
     reads,
@@ -48,7 +48,11 @@ export async function jobsArea(
     clock,
     timeZone: config.serviceTimeZone,
   });
-  infra.changes.provide('job', async (id) => (await publicOrNull(jobs.detail(Number(id), FEED_LOCALE)))?.job ?? null);
+  infra.changes.provide(
+    'job',
+    async (id) =>
+      (await publicOrNull(jobs.detail(Number(id), FEED_LOCALE, await infra.versions.jobs.read())))?.job ?? null,
+  );
   return {
     routes: async (scope) => {
       await scope.register(jobRoutes, { jobs });

@@ -1,13 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { ByLanguageRead, InLanguage, PreparedReads, Wanted } from '../../db/prepared-reads.js';
 import type { DB } from '../../db/schema.js';
-import type { JobIndex, JobSearchFilter } from './job-index.js';
+import type { JobIndex } from './job-index.js';
 import { JOB_DETAILS, JOB_ITEMS, type JobDetailRow, type JobItemRow } from './job-reads.js';
 
 export type { JobSearchFilter } from './job-index.js';
 
 /**
- * All reads of jobs: searches go to the job index (job-index.ts); details and the items of search pages
+ * All reads of jobs from the tables (searches are the job index's: job-index.ts): details and the items of search pages
  * are prepared statements (job-reads.ts); a company's managed list is built with Kysely.
  */
 export class JobRepository {
@@ -34,14 +34,6 @@ export class JobRepository {
   /** The jobs `wanted` that exist, as details (long texts, how to apply, images), each in the language it was wanted in. */
   async details(wanted: Wanted[]): Promise<Array<InLanguage<JobDetailRow>>> {
     return wanted.length === 0 ? [] : this.detailReads.all(wanted);
-  }
-
-  /**
-   * The exact total and one page of ids of the jobs hiring at `filter.now`, and the span of time around it in
-   * which that holds without a write (between the last and the next time a job starts or stops hiring).
-   */
-  search(filter: JobSearchFilter, version: number | null = null): ReturnType<JobIndex['search']> {
-    return this.index.search(filter, version);
   }
 
   /** The rows a company's managed list shows. */

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { dataVersionOf } from '../../plugins/representation-cache.js';
 import { errorResponses, NOT_MODIFIED, PUBLIC_READ_ERRORS } from '../../schemas/common.js';
 import {
   JobDetail,
@@ -26,7 +27,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService }> = async 
       },
     },
     async (request) => {
-      const { page, validUntil } = await jobs.search(request.query, request.locale, request.representationVersion);
+      const { page, validUntil } = await jobs.search(request.query, request.locale, dataVersionOf(request));
       request.representationValidUntil = validUntil;
       return page;
     },
@@ -51,7 +52,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService }> = async 
       const { items, validUntil } = await jobs.suggestions(
         request.query.prefix,
         request.query.pageSize ?? 10,
-        request.representationVersion,
+        dataVersionOf(request),
       );
       request.representationValidUntil = validUntil;
       return items;
@@ -74,11 +75,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ jobs: JobService }> = async 
       },
     },
     async (request) => {
-      const { job, validUntil } = await jobs.detail(
-        request.params.jobId,
-        request.locale,
-        request.representationVersion,
-      );
+      const { job, validUntil } = await jobs.detail(request.params.jobId, request.locale, dataVersionOf(request));
       request.representationValidUntil = validUntil;
       return job;
     },

@@ -6,7 +6,7 @@ import type { Links } from '../../shared/links.js';
 import { translationLanguage, type Locale } from '../../shared/locale.js';
 import { toListDateTime, toUtcIso } from '../../shared/time.js';
 import { pageOf, withCorrection, type PageResult } from '../../schemas/common.js';
-import { VersionedCache, type DataVersion } from '../../cache/data-version.js';
+import { VersionedCache } from '../../cache/data-version.js';
 import { NO_COMPANY, noMatchFacets, withCompanyHandles } from '../../search/facet-counts.js';
 import { SearchCache } from '../../search/search-cache.js';
 import { isHiring } from './job-document.js';
@@ -44,7 +44,7 @@ interface CachedDetail {
 const CACHED_DETAILS_BYTES = 4 * 1024 * 1024;
 
 export class JobService {
-  private readonly cache: SearchCache;
+  private readonly cache = new SearchCache();
   private readonly details = new VersionedCache<CachedDetail | null>(CACHED_DETAILS_BYTES);
 
   constructor(
@@ -53,16 +53,16 @@ export class JobService {
     private readonly codes: CodeService,
     private readonly links: Links,
     private readonly clock: () => number,
-    private readonly versions: DataVersion,
-  ) {
-    this.cache = new SearchCache(versions);
-  }
+  ) {}
 
-  /** The page, and the moment it stops being current (the next time a job starts or stops hiring). */
+  /**
+   * The page, and the moment it stops being current (the next time a job starts or stops hiring). `version`: the jobs
+   * data version this request read at its start (representation-cache.ts dataVersionOf), as for every read here.
+   */
   async search(
     query: JobSearchQueryInput,
     locale: Locale,
-    knownVersion: number | null = null,
+    version: number,
   ): Promise<{ page: PageResult<JobSummaryDto>; validUntil: number }> {
     const { page, pageSize } = query;
     this.codes.requireCodes('query', 'jobCategories', 'job-categories', query.jobCategories);
@@ -79,20 +79,15 @@ export class JobService {
     const { total, ids, validUntil, facets, didYouMean, corrections } = await this.cache.get(
       JSON.stringify(withoutNow),
       now,
-      (version) => this.jobs.search(filter, version),
-      knownVersion,
+      (at) => this.jobs.index.search(filter, at),
+      version,
     );
     const [summaries, named] = await Promise.all([
       this.hydrate(ids, locale),
       withCompanyHandles(facets, (companyIds) => this.accounts.companyHandles(companyIds)),
     ]);
     const hydrated = query.highlight
-      ? await this.highlighted(
-          summaries,
-          new Set([...(filter.terms ?? []), ...(corrections ?? [])]),
-          locale,
-          knownVersion,
-        )
+      ? await this.highlighted(summaries, new Set([...(filter.terms ?? []), ...(corrections ?? [])]), locale, version)
       : summaries;
     return { page: withCorrection(pageOf(hydrated, total, page, pageSize, named), didYouMean), validUntil };
   }
@@ -102,10 +97,10 @@ export class JobService {
     items: JobSummaryDto[],
     terms: ReadonlySet<string>,
     locale: Locale,
-    knownVersion: number | null,
+    version: number,
   ): Promise<JobSummaryDto[]> {
     if (terms.size === 0) return items.map((item) => ({ ...item, highlights: [] }));
-    const details = await Promise.all(items.map((item) => this.detail(item.jobId, locale, knownVersion)));
+    const details = await Promise.all(items.map((item) => this.detail(item.jobId, locale, version)));
     return items.map((item, i) => ({
       ...item,
       highlights: highlightsOf(
@@ -123,26 +118,20 @@ export class JobService {
   async suggestions(
     prefix: string,
     limit: number,
-    knownVersion: number | null = null,
+    version: number,
   ): Promise<{ items: JobSuggestionDto[]; validUntil: number }> {
     const typed = prefix.trim();
     if (typed === '')
       throw new ApiError('C0005', 'Query parameter "prefix" must hold a letter or a digit, not only spaces', 'prefix');
-    const { items, validUntil } = await this.jobs.index.suggest(typed, limit, this.clock(), knownVersion);
+    const { items, validUntil } = await this.jobs.index.suggest(typed, limit, this.clock(), version);
     return { items: items as JobSuggestionDto[], validUntil };
   }
 
   /**
    * The job, and the moment it stops being current (when `hiring` turns). Every job except drafts and deleted
-   * ones (published, finished and expired are all returned). `knownVersion`: the jobs data version this
-   * request has read already (null: read it here).
+   * ones (published, finished and expired are all returned).
    */
-  async detail(
-    jobId: number,
-    locale: Locale,
-    knownVersion: number | null = null,
-  ): Promise<{ job: JobDetailDto; validUntil: number }> {
-    const version = knownVersion ?? (await this.versions.read());
+  async detail(jobId: number, locale: Locale, version: number): Promise<{ job: JobDetailDto; validUntil: number }> {
     const key = inLocaleKey({ id: jobId, locale });
     let job = this.details.get(version, key);
     if (job === undefined) {

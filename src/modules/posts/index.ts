@@ -39,7 +39,6 @@ export async function postsArea(
     deps.accounts.accounts,
     links,
     config.serviceTimeZone,
-    infra.versions.posts,
   );
   const writes = new PostWriteService({
     writes: new PostWriteRepository(database.db, infra.changes),
@@ -48,7 +47,9 @@ export async function postsArea(
     og: new OgFetcher(config.ogFetch, infra.log),
     clock,
   });
-  infra.changes.provide('post', (id) => publicOrNull(posts.detail(Number(id), null, FEED_LOCALE)));
+  infra.changes.provide('post', async (id) =>
+    publicOrNull(posts.detail(Number(id), null, FEED_LOCALE, await infra.versions.posts.read())),
+  );
   return {
     routes: async (scope) => {
       await scope.register(postRoutes, { posts });

@@ -1,11 +1,11 @@
 import type { ByLanguageRead, InLanguage, PreparedReads, Wanted } from '../../db/prepared-reads.js';
-import type { PostIndex, PostSearchFilter } from './post-index.js';
+import type { PostIndex } from './post-index.js';
 import { POST_DETAILS, POST_ITEMS, type PostDetailRow, type PostRow } from './post-reads.js';
 
 export type { PostSearchFilter } from './post-index.js';
 export type { PostDetailRow, PostRow } from './post-reads.js';
 
-/** All reads of posts: searches go to the post index (post-index.ts), the rest are prepared statements (post-reads.ts). */
+/** All reads of posts from the tables (searches are the post index's: post-index.ts), as prepared statements (post-reads.ts). */
 export class PostRepository {
   private readonly itemReads: ByLanguageRead<PostRow>;
   private readonly detailReads: ByLanguageRead<PostDetailRow>;
@@ -16,11 +16,6 @@ export class PostRepository {
   ) {
     this.itemReads = reads.prepareByLanguage('post_items', POST_ITEMS);
     this.detailReads = reads.prepareByLanguage('post_details', POST_DETAILS);
-  }
-
-  /** The exact total and one page of post ids, as of the posts data `version` (null: the latest). */
-  search(filter: PostSearchFilter, version: number | null = null): Promise<{ total: number; ids: number[] }> {
-    return this.index.search(filter, version);
   }
 
   /**

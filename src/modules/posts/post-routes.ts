@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { dataVersionOf } from '../../plugins/representation-cache.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, NOT_MODIFIED, PUBLIC_READ_ERRORS } from '../../schemas/common.js';
 import type { PostService } from './post-service.js';
@@ -22,7 +23,7 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ posts: PostService }> = asy
           "Keyword search over post bodies and their translations, with filters. Korean, Japanese and Chinese keywords match inside words. A Bearer token (optional) makes `owned` true for the caller's posts.",
       },
     },
-    async (request) => posts.search(request.query, viewerOf(request), request.locale, request.representationVersion),
+    async (request) => posts.search(request.query, viewerOf(request), request.locale, dataVersionOf(request)),
   );
 
   app.get(
@@ -39,7 +40,6 @@ export const postRoutes: FastifyPluginAsyncTypebox<{ posts: PostService }> = asy
         response: { 200: PostDetail, ...NOT_MODIFIED, ...errorResponses(400, 404, ...PUBLIC_READ_ERRORS) },
       },
     },
-    async (request) =>
-      posts.detail(request.params.postId, viewerOf(request), request.locale, request.representationVersion),
+    async (request) => posts.detail(request.params.postId, viewerOf(request), request.locale, dataVersionOf(request)),
   );
 };

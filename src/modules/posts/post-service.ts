@@ -6,7 +6,7 @@ import type { Links } from '../../shared/links.js';
 import { translationLanguage, type Locale } from '../../shared/locale.js';
 import { parseSearchTime, toListDateTime, toUtcIso } from '../../shared/time.js';
 import { pageOf, withCorrection, type PageResult } from '../../schemas/common.js';
-import { VersionedCache, type DataVersion } from '../../cache/data-version.js';
+import { VersionedCache } from '../../cache/data-version.js';
 import { NO_COMPANY, noMatchFacets, withCompanyHandles } from '../../search/facet-counts.js';
 import { SearchCache } from '../../search/search-cache.js';
 import { queryTerms, queryWords } from '../../search/search-text.js';
@@ -65,7 +65,7 @@ interface CachedDetail {
 const CACHED_DETAILS_BYTES = 4 * 1024 * 1024;
 
 export class PostService {
-  private readonly cache: SearchCache;
+  private readonly cache = new SearchCache();
   private readonly details = new VersionedCache<CachedDetail | null>(CACHED_DETAILS_BYTES);
 
   constructor(
@@ -73,17 +73,14 @@ export class PostService {
     private readonly accounts: AccountsRepository,
     private readonly links: Links,
     private readonly timeZone: string,
-    private readonly versions: DataVersion,
-  ) {
-    this.cache = new SearchCache(versions);
-  }
+  ) {}
 
-  /** `knownVersion`: the posts data version this request has read already (null: read it here). */
+  /** `version`: the posts data version this request read at its start (representation-cache.ts dataVersionOf). */
   async search(
     query: PostSearchQueryInput,
     viewer: Viewer | null,
     locale: Locale,
-    knownVersion: number | null = null,
+    version: number,
   ): Promise<PageResult<PostSummaryDto>> {
     const page = query.page;
     const pageSize = query.pageSize;
@@ -93,8 +90,8 @@ export class PostService {
     const { total, ids, facets, didYouMean, corrections } = await this.cache.get(
       JSON.stringify(filter),
       0,
-      (version) => this.posts.search(filter, version),
-      knownVersion,
+      (at) => this.posts.index.search(filter, at),
+      version,
     );
     const [hydrated, named] = await Promise.all([
       this.hydrate(ids, viewer, locale),
@@ -107,13 +104,7 @@ export class PostService {
     return withCorrection(pageOf(items, total, page, pageSize, named), didYouMean);
   }
 
-  async detail(
-    postId: number,
-    viewer: Viewer | null,
-    locale: Locale,
-    knownVersion: number | null = null,
-  ): Promise<PostDetailDto> {
-    const version = knownVersion ?? (await this.versions.read());
+  async detail(postId: number, viewer: Viewer | null, locale: Locale, version: number): Promise<PostDetailDto> {
     const key = inLocaleKey({ id: postId, locale });
     let cached = this.details.get(version, key);
     if (cached === undefined) {
