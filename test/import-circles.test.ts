@@ -1,25 +1,52 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { folderCircles, importCircles, upwardImports } from '../scripts/check-imports.js';
+import { cruise, type ICruiseResult, type IForbiddenRuleType } from 'dependency-cruiser';
+import { afterAll, describe, expect, it } from 'vitest';
 
-/** A throwaway source tree: file name → text. */
+/** The rules `npm run lint:imports` checks src/ against (.dependency-cruiser.cjs). */
+const { forbidden } = createRequire(import.meta.url)('../.dependency-cruiser.cjs') as {
+  forbidden: IForbiddenRuleType[];
+};
+
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A throwaway project whose src/ holds these files (name → text). */
 function tree(files: Record<string, string>): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-imports-'));
+  made.push(dir);
   for (const [name, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
-    fs.writeFileSync(path.join(dir, name), text);
+    fs.mkdirSync(path.dirname(path.join(dir, 'src', name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'src', name), text);
   }
   return dir;
 }
 
-describe('the import-circle check (npm run lint)', () => {
-  it('finds none in the service', () => {
-    expect(importCircles('src')).toEqual([]);
+/** What the rules find in `dir`'s src/ (the repository's own when none is given): `rule: from → to`, sorted. */
+async function violations(dir = process.cwd()): Promise<string[]> {
+  const result = await cruise(['src'], {
+    baseDir: dir,
+    validate: true,
+    ruleSet: { forbidden },
+    tsPreCompilationDeps: true,
+    includeOnly: '^src/',
+  });
+  const { summary } = result.output as ICruiseResult;
+  return summary.violations
+    .map((v) => `${v.rule.name}: ${v.from.replace(/^src\//, '')} → ${v.to.replace(/^src\//, '')}`)
+    .sort();
+}
+
+describe('the import rules (npm run lint:imports)', () => {
+  it('find nothing in the service', async () => {
+    expect(await violations()).toEqual([]);
   });
 
-  it('finds a circle made of type imports, a longer one through an index, and a module importing itself', () => {
+  it('find a circle made of type imports, a longer one through an index, and a module importing itself', async () => {
     const dir = tree({
       'events/rules.ts': "import type { Deps } from './service.js';\nexport const rule = 1;\n",
       'events/service.ts': "import { rule } from './rules.js';\nexport interface Deps { n: number }\n",
@@ -30,21 +57,15 @@ describe('the import-circle check (npm run lint)', () => {
       'clean/x.ts': "import { y } from './y.js';\nimport fs from 'node:fs';\n",
       'clean/y.ts': 'export const y = 1;\n',
     });
-    expect(importCircles(dir).sort()).toEqual([
-      ['a.ts', 'b/index.ts', 'c.ts'],
-      ['events/rules.ts', 'events/service.ts'],
-      ['self.ts'],
+    // One line a circle, at the edge where the cruise closed it; the clean folder has none.
+    expect(await violations(dir)).toEqual([
+      'no-circle: a.ts → b/index.ts',
+      'no-circle: events/rules.ts → events/service.ts',
+      'no-circle: self.ts → self.ts',
     ]);
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-});
-
-describe('the folder-circle check (npm run lint)', () => {
-  it('finds none in the service', () => {
-    expect(folderCircles('src')).toEqual([]);
   });
 
-  it('finds folders that import each other through files that form no circle, areas of modules/ counted apart', () => {
+  it('find folders that import each other through files that form no circle, areas of modules/ counted apart', async () => {
     const dir = tree({
       'shared/ids.ts': "import type { DB } from '../db/schema.js';\nexport const id = 1;\n",
       'db/schema.ts': 'export interface DB { n: number }\n',
@@ -55,21 +76,15 @@ describe('the folder-circle check (npm run lint)', () => {
       'modules/oauth/token.ts': 'export const token = 1;\n',
       'modules/posts/index.ts': "import { id } from '../../shared/ids.js';\n",
     });
-    expect(importCircles(dir)).toEqual([]);
-    expect(folderCircles(dir).sort()).toEqual([
-      ['db', 'shared'],
-      ['modules/oauth', 'modules/web'],
+    expect(await violations(dir)).toEqual([
+      'no-folder-circle: db → shared',
+      'no-folder-circle: modules/oauth → modules/web',
+      'no-folder-circle: modules/web → modules/oauth',
+      'no-folder-circle: shared → db',
     ]);
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-});
-
-describe('the layer check (npm run lint)', () => {
-  it('finds no import that climbs a layer in the service', () => {
-    expect(upwardImports('src')).toEqual([]);
   });
 
-  it('finds a lower module importing an area or the top, and an area importing the top; not the other way down', () => {
+  it('find a lower module importing an area or the top, and an area importing the top; not the other way down', async () => {
     const dir = tree({
       'app.ts': "import { postsArea } from './modules/posts/index.js';\nimport { db } from './db/database.js';\n",
       'modules/posts/index.ts':
@@ -80,11 +95,12 @@ describe('the layer check (npm run lint)', () => {
       'console/index.ts': "import { run } from '../cli/main.js';\n",
       'cli/main.ts': "import { db } from '../db/database.js';\nexport const run = 1;\n",
     });
-    expect(upwardImports(dir).sort()).toEqual([
-      'console/index.ts → cli/main.ts',
-      'db/database.ts → modules/codes/rules.ts',
-      'modules/posts/index.ts → app.ts',
+    expect(
+      (await violations(dir)).filter((v) => !v.startsWith('no-circle') && !v.startsWith('no-folder-circle')),
+    ).toEqual([
+      'no-area-imports-the-top: modules/posts/index.ts → app.ts',
+      'no-base-imports-an-area-or-the-top: console/index.ts → cli/main.ts',
+      'no-base-imports-an-area-or-the-top: db/database.ts → modules/codes/rules.ts',
     ]);
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 });
