@@ -5,7 +5,7 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { passwordProblem } from '../accounts/password-policy.js';
 import { endCredentialsOfAccount } from '../apps/app-credentials.js';
 import { hasHiddenCharacters } from '../../shared/text-input.js';
@@ -17,6 +17,8 @@ import { fill } from './console-text.js';
 const HANDLE = /^[A-Za-z0-9_-]{1,64}$/;
 export const EMAIL = /^[^\s@]{1,200}@[^\s@]{1,100}\.[^\s@]{1,60}$/;
 const hide = true;
+/** A page reached through a mailed link: its secret. */
+const LinkQuery = Type.Object({ token: Type.Optional(Type.String()) });
 
 /** Sends the mail that confirms a user's address (also from the signed-in pages, which send it again). */
 export function addressConfirmation(kit: ConsoleKit, opts: ConsoleOptions) {
@@ -35,6 +37,15 @@ export const accountPages: FastifyPluginAsyncTypebox<{ kit: ConsoleKit; opts: Co
   const { accounts, sessions } = opts;
   const { render } = kit;
   const mailConfirmation = addressConfirmation(kit, opts);
+  /** The reset page of a link that is used, replaced or past its time. */
+  const deadLink = (request: FastifyRequest, reply: FastifyReply) =>
+    render(
+      request,
+      reply,
+      'reset-password',
+      { pageTitle: kit.text(request).mail.resetTitle, user: null, error: kit.text(request).mail.linkDead },
+      410,
+    );
 
   app.get(
     '/console/sign-in',
@@ -155,41 +166,23 @@ export const accountPages: FastifyPluginAsyncTypebox<{ kit: ConsoleKit; opts: Co
     return reply.redirect('/console/forgot-password?sent=1', 303);
   });
 
-  app.get(
-    '/console/reset-password',
-    { schema: { hide, querystring: Type.Object({ token: Type.Optional(Type.String()) }) } },
-    async (request, reply) => {
-      const t = kit.text(request);
-      const holder = await opts.accountLinks.holder(request.query.token, 'reset');
-      if (!holder)
-        return render(
-          request,
-          reply,
-          'reset-password',
-          { pageTitle: t.mail.resetTitle, user: null, error: t.mail.linkDead },
-          410,
-        );
-      return render(request, reply, 'reset-password', {
-        pageTitle: t.mail.resetTitle,
-        user: null,
-        token: request.query.token,
-        email: holder.email,
-      });
-    },
-  );
+  app.get('/console/reset-password', { schema: { hide, querystring: LinkQuery } }, async (request, reply) => {
+    const t = kit.text(request);
+    const holder = await opts.accountLinks.holder(request.query.token, 'reset');
+    if (!holder) return deadLink(request, reply);
+    return render(request, reply, 'reset-password', {
+      pageTitle: t.mail.resetTitle,
+      user: null,
+      token: request.query.token,
+      email: holder.email,
+    });
+  });
 
   app.post('/console/reset-password', { schema: { hide, body: ResetPasswordForm } }, async (request, reply) => {
     const t = kit.text(request);
     const form = request.validationError ? {} : (request.body ?? {});
     const holder = await opts.accountLinks.holder(form.token, 'reset');
-    if (!holder)
-      return render(
-        request,
-        reply,
-        'reset-password',
-        { pageTitle: t.mail.resetTitle, user: null, error: t.mail.linkDead },
-        410,
-      );
+    if (!holder) return deadLink(request, reply);
     const again = (status: number, error: string) =>
       render(
         request,
@@ -214,14 +207,7 @@ export const accountPages: FastifyPluginAsyncTypebox<{ kit: ConsoleKit; opts: Co
           now,
         ),
     );
-    if (!reset)
-      return render(
-        request,
-        reply,
-        'reset-password',
-        { pageTitle: t.mail.resetTitle, user: null, error: t.mail.linkDead },
-        410,
-      );
+    if (!reset) return deadLink(request, reply);
     if (reset.ended) {
       // Whoever made the account without its address keeps nothing: every instance refuses the ended keys and grants now.
       for (const keyId of reset.ended.keyIds) opts.appKeys.forgetKey(keyId);
@@ -232,26 +218,22 @@ export const accountPages: FastifyPluginAsyncTypebox<{ kit: ConsoleKit; opts: Co
     return reply.redirect('/console/sign-in?reset=done', 303);
   });
 
-  app.get(
-    '/console/confirm-email',
-    { schema: { hide, querystring: Type.Object({ token: Type.Optional(Type.String()) }) } },
-    async (request, reply) => {
-      const t = kit.text(request);
-      const confirmed = await opts.accountLinks.verify(request.query.token);
-      if (!confirmed)
-        return render(
-          request,
-          reply,
-          'message',
-          { pageTitle: t.mail.confirmTitle, user: await sessions.user(request), error: t.mail.linkDead },
-          410,
-        );
-      // The account read after the confirmation: a signed-in page no longer asks for it.
-      return render(request, reply, 'message', {
-        pageTitle: t.mail.confirmTitle,
-        user: await sessions.user(request),
-        notice: fill(t.mail.confirmed, { email: confirmed.email }),
-      });
-    },
-  );
+  app.get('/console/confirm-email', { schema: { hide, querystring: LinkQuery } }, async (request, reply) => {
+    const t = kit.text(request);
+    const confirmed = await opts.accountLinks.verify(request.query.token);
+    if (!confirmed)
+      return render(
+        request,
+        reply,
+        'message',
+        { pageTitle: t.mail.confirmTitle, user: await sessions.user(request), error: t.mail.linkDead },
+        410,
+      );
+    // The account read after the confirmation: a signed-in page no longer asks for it.
+    return render(request, reply, 'message', {
+      pageTitle: t.mail.confirmTitle,
+      user: await sessions.user(request),
+      notice: fill(t.mail.confirmed, { email: confirmed.email }),
+    });
+  });
 };
