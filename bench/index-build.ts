@@ -8,7 +8,7 @@
 import { parseArgs } from 'node:util';
 import { PostIndex } from '../src/modules/posts/post-index.js';
 import { benchDataInPageCache, benchDataName, openBenchData } from './bench-data.js';
-import { anonymousRssMb } from '../support/proc.js';
+import { anonymousRssMb, peakRssMb } from '../support/proc.js';
 
 const { values } = parseArgs({
   options: { posts: { type: 'string', default: '1000000' }, db: { type: 'string', default: 'sqlite' } },
@@ -27,6 +27,6 @@ const stats = index.stats();
 console.log(
   `${values.db}: ${stats.items.toLocaleString('en')} posts built from the tables in ${(stats.readyInMs / 1000).toFixed(1)} s ` +
     `(CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s); ${stats.tokens.toLocaleString('en')} tokens, ${(stats.bytes / 1e6).toFixed(0)} MB of bitmaps; ` +
-    `anonymous resident +${(anonymousRssMb(process.pid) - rssBefore).toFixed(0)} MB, peak RSS ${(Number(/VmHWM:\s+(\d+)/.exec(await import('node:fs').then((fs) => fs.readFileSync('/proc/self/status', 'utf8')))?.[1] ?? 0) / 1024).toFixed(0)} MB`,
+    `anonymous resident +${(anonymousRssMb(process.pid) - rssBefore).toFixed(0)} MB, peak RSS ${peakRssMb(process.pid).toFixed(0)} MB`,
 );
 await database.close();

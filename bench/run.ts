@@ -30,7 +30,7 @@ import { generateBenchData } from './generate-data.js';
 import { REALISTIC, realisticWorkload, type Prepared } from './realistic.js';
 import { referenceServer } from './reference-servers.js';
 import { serviceEnv, serviceNodeFlags } from './service-flags.js';
-import { anonymousRssMb, childrenOf, processCpuMs, statFields } from '../support/proc.js';
+import { anonymousRssMb, childrenOf, peakRssMb, processCpuMs, statFields } from '../support/proc.js';
 import { WRITE_KINDS, type WriteKind, type WriteStats } from './write-stats.js';
 
 export interface BenchOptions {
@@ -242,15 +242,6 @@ export function cpuMs(pid: number | undefined): number {
     return (own[11]! + own[12]! + own[13]! + own[14]!) * 10 + live;
   } catch {
     return Number.NaN;
-  }
-}
-
-function peakRssMb(pid: number | undefined): number {
-  try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
-  } catch {
-    return 0;
   }
 }
 
@@ -565,7 +556,7 @@ export async function runBenchmark(options: BenchOptions): Promise<ScenarioResul
           p99: run.latency.p99,
           bareRequestsPerSecond: Math.round(bareRate),
           ratio: rate(run) / bareRate,
-          peakRssMb: Math.round(peakRssMb(service.child.pid)),
+          peakRssMb: Math.round(peakRssMb(service.child.pid!)),
           peakAnonMb: Math.round(Math.max(peakAnon, anonymousRssMb(service.child.pid!))),
           imagesPeakRssMb: Math.round(imagesPeakRssMb(service.child.pid)),
           errors: run.non2xx + run.errors,
@@ -596,7 +587,7 @@ export async function runBenchmark(options: BenchOptions): Promise<ScenarioResul
         p99: 0,
         bareRequestsPerSecond: 0,
         ratio: 0,
-        peakRssMb: Math.round(peakRssMb(service.child.pid)),
+        peakRssMb: Math.round(peakRssMb(service.child.pid!)),
         errors: 0,
         timeouts: 0,
       });

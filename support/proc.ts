@@ -29,15 +29,22 @@ export function childrenOf(pid: number): number[] {
   }
 }
 
-/**
- * The process's anonymous resident memory in MB (RssAnon: its heaps and its own allocations): what it holds, where
- * RSS also counts the pages of mapped files it has touched (the binary, and the SQLite file read through its memory
- * map), which are the system's file cache. 0 when the process has ended.
- */
-export function anonymousRssMb(pid: number): number {
+/** A memory figure of /proc/<pid>/status (`VmHWM`, `RssAnon`, …) in MB; 0 when the process has ended. */
+function statusMb(pid: number, field: string): number {
   try {
-    return Number(/RssAnon:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) / 1024;
   } catch {
     return 0;
   }
 }
+
+/** The most resident memory the process has held (VmHWM), in MB. */
+export const peakRssMb = (pid: number): number => statusMb(pid, 'VmHWM');
+
+/**
+ * The process's anonymous resident memory in MB (RssAnon: its heaps and its own allocations): what it holds, where
+ * RSS also counts the pages of mapped files it has touched (the binary, and the SQLite file read through its memory
+ * map), which are the system's file cache.
+ */
+export const anonymousRssMb = (pid: number): number => statusMb(pid, 'RssAnon');
