@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../src/app.js';
 import { approximateBytes } from '../src/cache/approximate-bytes.js';
-import { bumpDataVersion, DataVersion, VersionedCache } from '../src/cache/data-version.js';
+import { bumpDataVersion, DataVersion } from '../src/cache/data-version.js';
+import { VersionedCache } from '../src/cache/versioned-cache.js';
 import { SearchCache } from '../src/search/search-cache.js';
 import { jsonPart, multipart } from './helpers/multipart.js';
 import { createTestApp, type TestContext } from './helpers/test-app.js';

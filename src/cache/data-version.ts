@@ -1,7 +1,4 @@
 import type { Kysely } from 'kysely';
-import { LRUCache } from 'lru-cache';
-import { approximateBytes } from './approximate-bytes.js';
-import { SeenBefore } from './seen-before.js';
 import { DATA_VERSION_SLOTS } from '../db/migrations/2026-11-21-008-data-version-slots.js';
 import type { PreparedRead, PreparedReads } from '../db/prepared-reads.js';
 import type { DB } from '../db/schema.js';
@@ -59,35 +56,5 @@ export class DataVersion {
       });
     });
     return this.next;
-  }
-}
-
-/**
- * Values computed from versioned data (a post as the API shows it, in one language), each kept with the
- * version it was read at and used only while that version is current. Nothing is invalidated one by one:
- * a write bumps the version and every older entry stops matching. The cache holds at most `maxBytes` of
- * values by their approximate size (approximate-bytes.ts), the least recently used going first, and keeps a
- * value only the second time its key is set (seen-before.ts): most ids of random reads are read once.
- */
-export class VersionedCache<V> {
-  private readonly entries: LRUCache<string, { version: number; value: V }>;
-  private readonly offered = new SeenBefore();
-
-  constructor(maxBytes: number) {
-    this.entries = new LRUCache({
-      maxSize: maxBytes,
-      sizeCalculation: (entry, key) => 64 + key.length * 2 + approximateBytes(entry.value),
-    });
-  }
-
-  get(version: number, key: string): V | undefined {
-    const entry = this.entries.get(key);
-    return entry && entry.version === version ? entry.value : undefined;
-  }
-
-  /** Kept when `key` is kept already (under an older version) or has been offered before. */
-  set(version: number, key: string, value: V): void {
-    if (!this.offered.admits(key, this.entries.has(key))) return;
-    this.entries.set(key, { version, value });
   }
 }

@@ -1,8 +1,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
-import { LRUCache } from 'lru-cache';
 import type { VersionedData } from '../cache/data-version.js';
-import { SeenBefore } from '../cache/seen-before.js';
+import { VersionedCache } from '../cache/versioned-cache.js';
 import { etagOf } from './conditional-get.js';
 import { addRouteHook } from '../shared/route-hooks.js';
 
@@ -35,11 +34,8 @@ export function dataVersionOf(request: FastifyRequest): number {
   return version;
 }
 
+/** A response as it was sent: served again byte for byte. */
 interface Representation {
-  version: number;
-  /** The response holds for times in [validFrom, validUntil): from when it was built until the data turns. */
-  validFrom: number;
-  validUntil: number;
   contentType: string;
   etag: string;
   body: Buffer;
@@ -58,12 +54,8 @@ const MAX_BYTES = 16 * 1024 * 1024;
  */
 export const representationCachePlugin = fp(
   async (app, opts: { versions: Record<RepresentedData, { read(): Promise<number> }>; clock: () => number }) => {
-    const kept = new LRUCache<string, Representation>({
-      maxSize: MAX_BYTES,
-      sizeCalculation: (r) => r.body.length + 200,
-    });
+    const kept = new VersionedCache<Representation>(MAX_BYTES, (r) => r.body.length + 100);
     const keyOf = (request: FastifyRequest) => `${request.locale}|${request.url}`;
-    const offered = new SeenBefore();
 
     app.decorateRequest('representationValidUntil', Number.POSITIVE_INFINITY);
     app.decorateRequest('representationVersion', null);
@@ -78,9 +70,8 @@ export const representationCachePlugin = fp(
             request.representationVersion = version;
             // A Bearer token makes the answer personal: it is read under the version, never served from or kept here.
             if (request.headers.authorization === undefined) {
-              const hit = kept.get(keyOf(request));
-              const now = opts.clock();
-              if (hit && hit.version === version && hit.validFrom <= now && now < hit.validUntil) {
+              const hit = kept.get(version, keyOf(request), opts.clock());
+              if (hit) {
                 reply.header('ETag', hit.etag).type(hit.contentType).send(hit.body);
                 return;
               }
@@ -99,23 +90,21 @@ export const representationCachePlugin = fp(
       const version = request.representationVersion;
       if (version === null || request.headers.authorization !== undefined) return done(null, payload);
       if (reply.statusCode !== 200 || typeof payload !== 'string') return done(null, payload);
-      const key = keyOf(request);
-      if (!offered.admits(key, kept.has(key))) return done(null, payload);
-      // Its own allocation: a small `Buffer.from` is a slice of an 8 KB pool slab, and a kept slice would keep its
-      // whole slab (and the garbage around it) alive for as long as the response stays cached.
-      const body = Buffer.allocUnsafeSlow(Buffer.byteLength(payload));
-      body.write(payload);
-      const etag = etagOf(body);
-      kept.set(key, {
+      const copy = kept.offer(
         version,
-        validFrom: opts.clock(),
-        validUntil: request.representationValidUntil,
-        contentType: String(reply.getHeader('content-type')),
-        etag,
-        body,
-      });
-      reply.header('ETag', etag);
-      done(null, body);
+        keyOf(request),
+        () => {
+          // Its own allocation: a small `Buffer.from` is a slice of an 8 KB pool slab, and a kept slice would keep its
+          // whole slab (and the garbage around it) alive for as long as the response stays cached.
+          const body = Buffer.allocUnsafeSlow(Buffer.byteLength(payload));
+          body.write(payload);
+          return { contentType: String(reply.getHeader('content-type')), etag: etagOf(body), body };
+        },
+        { validFrom: opts.clock(), validUntil: request.representationValidUntil },
+      );
+      if (copy === undefined) return done(null, payload);
+      reply.header('ETag', copy.etag);
+      done(null, copy.body);
     };
 
     app.addHook('onRoute', (route) => {

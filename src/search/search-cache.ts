@@ -1,5 +1,4 @@
-import { LRUCache } from 'lru-cache';
-import { SeenBefore } from '../cache/seen-before.js';
+import { VersionedCache } from '../cache/versioned-cache.js';
 import { ClientGoneError } from '../db/read-scope.js';
 import type { FacetCounts } from './facet-counts.js';
 
@@ -13,32 +12,31 @@ interface Found {
   corrections?: string[];
 }
 interface Entry extends Omit<Found, 'validFrom' | 'validUntil'> {
-  version: number;
   validFrom: number;
   validUntil: number;
 }
 
+/** The memory kept results may take: a page of ids with its counts is a few hundred bytes, its facets a few kilobytes. */
+const MAX_BYTES = 8 * 1024 * 1024;
+
 /**
- * Search results (the exact total, one page of ids, facet counts when asked for) cached under the data
- * version they were read at, from the second time a search is asked for.
- * A hit needs the version to be unchanged, so a write by any instance makes every cached page of that data
- * stale at once. When results depend on time (jobs open and close), an entry holds only for the moments in
- * [`validFrom`, `validUntil`): the clock may move back as well as forward.
+ * Search results (the exact total, one page of ids, facet counts when asked for) kept in the versioned cache
+ * (versioned-cache.ts) under the data version they were read at: a write by any instance makes every kept page of
+ * that data stale at once. When results depend on time (jobs open and close), an entry holds only for the moments
+ * in [`validFrom`, `validUntil`). What it adds to that cache: concurrent misses of one search run it once.
  */
 export class SearchCache {
-  private readonly entries = new LRUCache<string, Entry>({ max: 5_000 });
-  /** A result is kept when its search comes a second time (seen-before.ts): most distinct searches come once. */
-  private readonly offered = new SeenBefore();
-  /** Computations under way, so that concurrent misses of one search run it once. */
+  private readonly kept = new VersionedCache<Entry>(MAX_BYTES);
+  /** Computations under way, keyed by version and search. */
   private readonly inFlight = new Map<string, Promise<Entry>>();
 
   /**
-   * The cached result for `key` under the data `version` the request read before (representation-cache.ts), or
-   * `compute()`'s, stored under it. `compute` gets the version, so that the index it searches is read as of it.
+   * The kept result for `key` under the data `version` the request read before (representation-cache.ts), or
+   * `compute()`'s, kept under it. `compute` gets the version, so that the index it searches is read as of it.
    */
   async get(key: string, now: number, compute: (version: number) => Promise<Found>, version: number): Promise<Entry> {
-    const cached = this.entries.get(key);
-    if (cached && cached.version === version && holdsAt(cached, now)) return cached;
+    const cached = this.kept.get(version, key, now);
+    if (cached) return cached;
     const flightKey = `${version}|${key}`;
     const joined = this.inFlight.get(flightKey);
     if (joined) {
@@ -48,12 +46,11 @@ export class SearchCache {
         throw err;
       });
       // A computation started at an earlier moment may have run out for this one: then compute anew, once.
-      if (entry && holdsAt(entry, now)) return entry;
+      if (entry && entry.validFrom <= now && now < entry.validUntil) return entry;
     }
     const flight: Promise<Entry> = compute(version)
       .then((fresh) => {
-        const entry = {
-          version,
+        const entry: Entry = {
           validFrom: fresh.validFrom ?? Number.NEGATIVE_INFINITY,
           validUntil: fresh.validUntil ?? Number.POSITIVE_INFINITY,
           total: fresh.total,
@@ -62,7 +59,7 @@ export class SearchCache {
           ...(fresh.didYouMean !== undefined && { didYouMean: fresh.didYouMean }),
           ...(fresh.corrections !== undefined && { corrections: fresh.corrections }),
         };
-        if (this.offered.admits(key, this.entries.has(key))) this.entries.set(key, entry);
+        this.kept.set(version, key, entry, entry);
         return entry;
       })
       .finally(() => {
@@ -72,5 +69,3 @@ export class SearchCache {
     return flight;
   }
 }
-
-const holdsAt = (entry: Entry, now: number): boolean => entry.validFrom <= now && now < entry.validUntil;

@@ -6,7 +6,7 @@ import type { Links } from '../../shared/links.js';
 import { translationLanguage, type Locale } from '../../shared/locale.js';
 import { parseSearchTime, toListDateTime, toUtcIso } from '../../shared/time.js';
 import { pageOf, withCorrection, type PageResult } from '../../schemas/common.js';
-import { VersionedCache } from '../../cache/data-version.js';
+import { VersionedCache } from '../../cache/versioned-cache.js';
 import { NO_COMPANY, noMatchFacets, withCompanyHandles } from '../../search/facet-counts.js';
 import { SearchCache } from '../../search/search-cache.js';
 import { queryTerms, queryWords } from '../../search/search-text.js';
