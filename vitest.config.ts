@@ -43,8 +43,9 @@ const workers = Number(process.env.TEST_WORKERS) || os.availableParallelism() + 
 export default defineConfig({
   test: {
     pool: 'forks',
-    // One migrated, demo-seeded SQLite file per run, copied by each test app that wants the plain demo.
-    globalSetup: ['test/helpers/demo-template.ts'],
+    // Templates made once per run, which every test database is copied from: SQLite files and (with
+    // TEST_DATABASE_URL) PostgreSQL databases, migrated, and migrated with the demo data.
+    globalSetup: ['test/helpers/demo-template.ts', 'test/helpers/postgres-templates.ts'],
     // Does nothing unless RECORD_RELEASE_QUERIES is set (npm run release:queries).
     setupFiles: ['test/helpers/query-recorder.ts'],
     maxWorkers: workers,

@@ -136,7 +136,7 @@ describe.each(ENGINES)('console account security on %s', (engine) => {
       DATABASE_URL:
         engine === 'sqlite'
           ? a.db.file!
-          : `${process.env.TEST_DATABASE_URL}${process.env.TEST_DATABASE_URL!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${a.db.schema}`)}`,
+          : `${a.db.url}${a.db.url!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${a.db.schema}`)}`,
     };
     const user = { email: 'disabled-later@example.com', password: 'a-long-password-for-later' };
     expect(

@@ -248,7 +248,7 @@ describe.each(CHANNELS)('revocation on every instance through $name', ({ name, e
     const database =
       engine === 'sqlite'
         ? a.db.file!
-        : `${process.env.TEST_DATABASE_URL}${process.env.TEST_DATABASE_URL!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${a.db.schema}`)}`;
+        : `${a.db.url}${a.db.url!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${a.db.schema}`)}`;
     const env = { DATA_DIR: a.config.dataDir, LOG_LEVEL: 'silent', DATABASE_URL: database, ...settings };
     await refusedOnB(
       'key revoked with the CLI',

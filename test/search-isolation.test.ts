@@ -29,7 +29,7 @@ describe.each(ENGINES)('search reads on %s', (engine) => {
         ? openDatabase({ kind: 'sqlite', url: test.file!, readWorkers: 1, searchTimeoutMs: 1_000 })
         : openDatabase({
             kind: 'postgres',
-            url: process.env.TEST_DATABASE_URL!,
+            url: test.url!,
             searchPath: await schemaOf(test),
             poolSize: 2,
             searchPoolSize: 1,
@@ -99,7 +99,7 @@ describe.each(ENGINES)('search reads on %s', (engine) => {
     const closing =
       engine === 'sqlite'
         ? test.reopen()
-        : openDatabase({ kind: 'postgres', url: process.env.TEST_DATABASE_URL!, searchPath: await schemaOf(test) });
+        : openDatabase({ kind: 'postgres', url: test.url!, searchPath: await schemaOf(test) });
     await closing.longReads({ compile: () => sql<{ n: number }>`SELECT 4 AS n`.compile(closing.db) });
     await closing.close();
     const controller = new AbortController();

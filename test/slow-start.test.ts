@@ -36,7 +36,7 @@ describe.runIf(POSTGRES)('a start whose reads are slow on purpose, on PostgreSQL
 
   /** Holds `table` locked against every read for `ms`, from another connection: every read of it waits that long. */
   async function locked(table: string, ms: number): Promise<() => Promise<void>> {
-    const client = new pg.Client({ connectionString: POSTGRES });
+    const client = new pg.Client({ connectionString: db.url });
     await client.connect();
     await client.query(`SET search_path = ${db.schema!}`);
     await client.query('BEGIN');

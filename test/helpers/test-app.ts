@@ -11,8 +11,13 @@ import type { Database } from '../../src/db/database.js';
 import type { MediaStore } from '../../src/media/media-store.js';
 import { generateDemoData, type DemoManifest } from '../../src/demo/demo-generator.js';
 import { OpenApiConformance } from './openapi-conformance.js';
-import type { DemoTemplate } from './demo-template.js';
-import { copyOfSqliteFile, createTestDatabase, type Engine, type TestDatabase } from './test-database.js';
+import {
+  copyOfPostgresTemplate,
+  copyOfSqliteFile,
+  createTestDatabase,
+  type Engine,
+  type TestDatabase,
+} from './test-database.js';
 
 export const TEST_NOW = Date.parse('2026-11-21T03:00:00Z');
 
@@ -60,16 +65,24 @@ export async function createTestApp(
     mediaStore?: MediaStore;
   } = {},
 ): Promise<TestContext> {
-  // The plain demo on SQLite is a copy of the run's template (test/helpers/demo-template.ts), not seeded again.
-  const template: DemoTemplate | undefined =
-    engine === 'sqlite' && options.seed !== false && !options.demoCounts ? inject('sqliteDemoTemplate') : undefined;
-  const db = template ? copyOfSqliteFile(template.file) : await createTestDatabase(engine);
+  // The plain demo is a copy of the run's template (demo-template.ts, postgres-templates.ts), not seeded again.
+  const plainDemo = options.seed !== false && !options.demoCounts;
+  const db = !plainDemo
+    ? await createTestDatabase(engine)
+    : engine === 'sqlite'
+      ? await copyOfSqliteFile(inject('sqliteDemoTemplate').file)
+      : await copyOfPostgresTemplate(inject('postgresTemplates').demo);
+  const templateDemo = !plainDemo
+    ? undefined
+    : engine === 'sqlite'
+      ? inject('sqliteDemoTemplate').demo
+      : inject('postgresTemplates').demoManifest;
   const clock = { now: TEST_NOW };
   const demo =
     options.seed === false
       ? (undefined as unknown as DemoManifest)
-      : template
-        ? structuredClone(template.demo)
+      : templateDemo
+        ? structuredClone(templateDemo)
         : await generateDemoData(db.database, {
             now: TEST_NOW,
             passwordCost: MIN_PASSWORD_COST,
