@@ -53,7 +53,11 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: DRILLS } },
-      { extends: true, test: { name: 'drills', include: DRILLS } },
+      {
+        extends: true,
+        // The servers the drills start and kill run the compiled service, built once for the run.
+        test: { name: 'drills', include: DRILLS, globalSetup: ['test/helpers/compiled-service.ts'] },
+      },
     ],
   },
 });

@@ -17,6 +17,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { staleBuild } from '../src/build-stamp.js';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { DEMO_API_KEY, DEMO_CLIENT } from '../src/demo/demo-generator.js';
@@ -174,6 +175,8 @@ export async function dataset(options: Pick<BenchOptions, 'db' | 'dataDir'>, pos
 
 /** Builds the service as `npm run build` does (compiled and stamped), so the benchmark runs what production runs. */
 export function buildService(checkout = process.cwd()): void {
+  // A build of exactly these sources (its stamp says so) is used as it is.
+  if (staleBuild(path.join(checkout, 'dist')) === null) return;
   const built = spawnSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit', cwd: checkout });
   if (built.status !== 0) throw new Error('npm run build failed; the benchmark needs the compiled service');
 }

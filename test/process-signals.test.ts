@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -106,23 +106,13 @@ describe("a supervisor's SIGTERM to the documented commands", () => {
     expect(afterwards).toBe('refused');
   }, 120_000);
 
-  it("npm start: the same, from a compiled copy (the build prestart runs is made here, away from the project's dist/)", async () => {
-    // A copy of the project's start: its package.json and the compiled service, with node_modules and views linked.
+  it('npm start: the same, from a copy of the start with the compiled service', async () => {
+    // A copy of the project's start: its package.json, with the compiled service (the drills' build), node_modules
+    // and views linked.
     const copy = tempDir('svc-signal-start-');
     fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(copy, 'package.json'));
-    for (const linked of ['node_modules', 'views']) fs.symlinkSync(path.join(ROOT, linked), path.join(copy, linked));
-    const built = spawnSync(
-      process.execPath,
-      [
-        path.join(ROOT, 'node_modules/typescript/bin/tsc'),
-        '-p',
-        path.join(ROOT, 'tsconfig.build.json'),
-        '--outDir',
-        path.join(copy, 'dist'),
-      ],
-      { encoding: 'utf8' },
-    );
-    expect(built.status, built.stdout + built.stderr).toBe(0);
+    for (const linked of ['dist', 'node_modules', 'views'])
+      fs.symlinkSync(path.join(ROOT, linked), path.join(copy, linked));
     let environment: string[] = [];
     const { code, afterwards, output } = await stopWithSigterm(
       ['start', '--ignore-scripts'],
@@ -145,7 +135,7 @@ describe('SHUTDOWN_DRAIN_MS: the drain before the listener closes', () => {
   it('keeps serving for the drain, with /readyz 503 and no connection kept alive, then stops accepting and exits 0', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-signal-drain-'));
     const port = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    const child = spawn(process.execPath, ['dist/server.js'], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {

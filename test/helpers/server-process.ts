@@ -3,9 +3,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * The real server (`src/server.ts`) as its own process at `base()`, started with `env` on top of this one's, and
- * killed with SIGKILL: what a crash test does to it, again and again, on the same data. `nodeFlags` go to node
- * (`serviceNodeFlags()`: npm start's heap limits).
+ * The real server as its own process at `base()`, compiled as `npm start` runs it (`dist/server.js`, built once for the
+ * drills by compiled-service.ts), started with `env` on top of this one's, and killed with SIGKILL: what a crash test
+ * does to it, again and again, on the same data. `nodeFlags` go to node (`serviceNodeFlags()`: npm start's heap limits).
  */
 export function serverProcess(base: () => string, env: () => Record<string, string>, nodeFlags: string[] = []) {
   let child: ChildProcess | null = null;
@@ -19,7 +19,7 @@ export function serverProcess(base: () => string, env: () => Record<string, stri
     },
     /** Starts it and waits until `/readyz` answers (30 s at most). */
     async start(): Promise<void> {
-      child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', 'src/server.ts'], {
+      child = spawn(process.execPath, [...nodeFlags, 'dist/server.js'], {
         env: { ...process.env, ...env() },
         stdio: 'ignore',
       });
