@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { generateDemoData, type DemoManifest } from '../src/demo/demo-generator.js';
@@ -42,7 +42,7 @@ interface Write {
   acknowledged: unknown | null;
 }
 
-describe.each(ENGINES)('crashes of the real server on %s', (engine) => {
+describe.concurrent.each(ENGINES)('crashes of the real server on %s', (engine) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-crash-'));
   let store: ScratchStorage;
   let demo: DemoManifest;
@@ -132,7 +132,9 @@ describe.each(ENGINES)('crashes of the real server on %s', (engine) => {
     fs.rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 
-  it('keeps every acknowledged write and answers every retry, with no key stranded and no limit exceeded', async () => {
+  it('keeps every acknowledged write and answers every retry, with no key stranded and no limit exceeded', async ({
+    expect,
+  }) => {
     const writes: Write[] = [];
     /** Jobs whose publish was acknowledged: they must be published at the end. */
     const published = new Set<number>();

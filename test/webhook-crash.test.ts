@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { generateDemoData, type DemoManifest } from '../src/demo/demo-generator.js';
@@ -26,7 +26,7 @@ const KILLS = 10;
 const SECRET = 'webhook-crash-signing-secret-0123456789abcdef';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe.each(ENGINES)('webhooks across SIGKILLs on %s', (engine) => {
+describe.concurrent.each(ENGINES)('webhooks across SIGKILLs on %s', (engine) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-webhook-crash-'));
   let store: ScratchStorage;
   let demo: DemoManifest;
@@ -87,7 +87,9 @@ describe.each(ENGINES)('webhooks across SIGKILLs on %s', (engine) => {
     fs.rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 
-  it('delivers every change after ten kills at three writes a second: none lost, a repeat only with its webhook-id', async () => {
+  it('delivers every change after ten kills at three writes a second: none lost, a repeat only with its webhook-id', async ({
+    expect,
+  }) => {
     const acknowledged = new Map<string, number>();
     let stopWriting = false;
     let sequence = 0;
