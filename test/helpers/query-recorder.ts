@@ -24,7 +24,11 @@ function param(value: unknown): unknown {
   return value;
 }
 
-if (folder) {
+/** Set once the drivers are wrapped: a worker that runs several files (isolate: false) runs this file before each. */
+const WRAPPED = Symbol.for('svc.query-recorder');
+
+if (folder && !(globalThis as Record<symbol, unknown>)[WRAPPED]) {
+  (globalThis as Record<symbol, unknown>)[WRAPPED] = true;
   // Loaded only when recording: every test file runs this setup.
   const [{ default: BetterSqlite3 }, { default: pg }] = await Promise.all([import('better-sqlite3'), import('pg')]);
   fs.mkdirSync(folder, { recursive: true });
