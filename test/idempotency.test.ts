@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { png } from './helpers/images.js';
 import { imagePart, jsonPart, multipart, type Part } from './helpers/multipart.js';
-import { createTestApp, TEST_NOW, type TestContext } from './helpers/test-app.js';
+import { anotherInstance, createTestApp, TEST_NOW, type TestContext } from './helpers/test-app.js';
 import { ENGINES } from './helpers/test-database.js';
 import { accessToken, bearer, createUser } from './helpers/tokens.js';
-import { buildApp } from '../src/app.js';
 import { fingerprint } from '../src/db/idempotency.js';
 
 /** What a keyed event create and a keyed ticket create send, the key's claim included. */
@@ -151,12 +150,7 @@ describe.each(ENGINES)('Idempotency-Key on %s', (engine) => {
       TEST_NOW + 3_600_000,
     );
     await abandonClaim('key-crashed-old', 'claimed before claims had owners', null, null);
-    const restarted = await buildApp({
-      config: t.config,
-      database: t.db.database,
-      clock: () => t.clock.now,
-      logger: false,
-    });
+    const restarted = await anotherInstance(t);
     try {
       const retry = await restarted.inject(
         postCreate('key-crashed-here', [jsonPart({ text: 'crashed before answering' })]),

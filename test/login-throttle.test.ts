@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { buildApp, type App } from '../src/app.js';
+import type { App } from '../src/app.js';
 import { Browser, hiddenField, type Send, type Sent } from './helpers/oauth-browser.js';
-import { createTestApp, type TestContext } from './helpers/test-app.js';
+import { anotherInstance, createTestApp, type TestContext } from './helpers/test-app.js';
 import { ENGINES } from './helpers/test-database.js';
 
 const countBy = (responses: Sent[]) => {
@@ -62,12 +62,7 @@ describe.each(ENGINES)('sign-in throttle on %s', (engine) => {
     expect(responses[99]!.status).toBe(429);
 
     // A second instance on the same database (or this one restarted) keeps the count.
-    const other = await buildApp({
-      config: t.config,
-      database: t.db.database,
-      clock: () => t.clock.now,
-      logger: false,
-    });
+    const other = await anotherInstance(t);
     try {
       const again = await signInForm(other, '198.51.100.2');
       expect((await again(email, password)).status).toBe(429);

@@ -1,12 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { buildApp } from '../src/app.js';
 import { registerClient } from '../src/modules/oauth/client-admin.js';
 import { OAuthRepository } from '../src/modules/oauth/oauth-repository.js';
 import { keyEncryptionKey, SigningKeys } from '../src/modules/oauth/signing-keys.js';
 import { Browser, hiddenField, type Send } from './helpers/oauth-browser.js';
-import { createTestApp, TEST_NOW, type TestContext } from './helpers/test-app.js';
+import { anotherInstance, createTestApp, TEST_NOW, type TestContext } from './helpers/test-app.js';
 import { ENGINES } from './helpers/test-database.js';
 
 const verifierOf = () => randomBytes(32).toString('base64url');
@@ -699,12 +698,7 @@ describe.each(ENGINES)('OAuth security on %s', (engine) => {
     });
 
     it('stop working on another instance within 5 seconds of revocation', async () => {
-      const other = await buildApp({
-        config: t.config,
-        database: t.db.database,
-        clock: () => t.clock.now,
-        logger: false,
-      });
+      const other = await anotherInstance(t);
       try {
         const { access_token, refresh_token } = await tokensFor('profile');
         const viaOther = () =>

@@ -2,12 +2,19 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
-import { buildApp } from '../src/app.js';
+import type { buildApp } from '../src/app.js';
 import { rateLimitStoreFor } from '../src/rate-limit/rate-limit-store-factory.js';
 import { AppKeyService } from '../src/modules/accounts/app-key-service.js';
 import { AccountsRepository } from '../src/modules/accounts/accounts-repository.js';
 import { jsonPart, multipart } from './helpers/multipart.js';
-import { createTestApp, GENEROUS_LIMITS, TEST_NOW, testConfig, type TestContext } from './helpers/test-app.js';
+import {
+  anotherInstance,
+  createTestApp,
+  GENEROUS_LIMITS,
+  TEST_NOW,
+  testConfig,
+  type TestContext,
+} from './helpers/test-app.js';
 import { accessToken, bearer } from './helpers/tokens.js';
 import { createTestDatabase, ENGINES } from './helpers/test-database.js';
 
@@ -182,12 +189,7 @@ describe('limits across windows and restarts', () => {
     try {
       for (let i = 0; i < 3; i++) expect((await t.get('/api/v1/codes/work-types')).statusCode).toBe(200);
       await t.app.close();
-      const restarted = await buildApp({
-        config: testConfig({ ...GENEROUS_LIMITS, RATE_LIMIT_GLOBAL_PER_DAY: '5' }),
-        database: t.db.database,
-        clock: () => t.clock.now,
-        logger: false,
-      });
+      const restarted = await anotherInstance(t, testConfig({ ...GENEROUS_LIMITS, RATE_LIMIT_GLOBAL_PER_DAY: '5' }));
       try {
         const get = () =>
           restarted.inject({
@@ -233,12 +235,7 @@ describe.each(ENGINES)('rate limits across a crash on %s', (engine) => {
 
       // The first process "crashes": it is never closed, so nothing of it is saved or given back. A new
       // process on the same database must still know every request it admitted.
-      restarted = await buildApp({
-        config: testConfig(limits),
-        database: t.db.database,
-        clock: () => t.clock.now,
-        logger: false,
-      });
+      restarted = await anotherInstance(t, testConfig(limits));
       const second = await Promise.all(Array.from({ length: 60 }, () => read(restarted!)));
       expect(second.filter((r) => r.statusCode === 200)).toHaveLength(0);
       expect(second.every((r) => r.json().code === 'C0010')).toBe(true);

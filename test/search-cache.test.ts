@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../src/app.js';
+import type { App } from '../src/app.js';
 import { approximateBytes } from '../src/cache/approximate-bytes.js';
 import { bumpDataVersion, DataVersion } from '../src/cache/data-version.js';
 import { VersionedCache } from '../src/cache/versioned-cache.js';
 import { SearchCache } from '../src/search/search-cache.js';
 import { jsonPart, multipart } from './helpers/multipart.js';
-import { createTestApp, type TestContext } from './helpers/test-app.js';
+import { anotherInstance, createTestApp, type TestContext } from './helpers/test-app.js';
 import { ENGINES } from './helpers/test-database.js';
 import { accessToken, bearer, createUser } from './helpers/tokens.js';
 
@@ -14,7 +14,7 @@ describe.each(ENGINES)('cached search results stay exact on %s', (engine) => {
   let other: App;
   beforeAll(async () => {
     t = await createTestApp(engine);
-    other = await buildApp({ config: t.config, database: t.db.database, clock: () => t.clock.now, logger: false });
+    other = await anotherInstance(t);
   });
   afterAll(async () => {
     await other?.close();

@@ -123,3 +123,11 @@ export async function createTestApp(
     },
   };
 }
+
+/**
+ * Another instance of the service in this process on `t`'s database and clock: a second process behind the same load
+ * balancer, or this one after a restart (close `t.app` first). `config` replaces `t.config` (other limits, say).
+ */
+export function anotherInstance(t: Pick<TestContext, 'config' | 'db' | 'clock'>, config = t.config): Promise<App> {
+  return buildApp({ config, database: t.db.database, clock: () => t.clock.now, logger: false });
+}
