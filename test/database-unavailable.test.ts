@@ -33,7 +33,7 @@ describe.runIf(POSTGRES)('a PostgreSQL server that stops answering', () => {
     demo = await generateDemoData(db.database, { now: TEST_NOW });
     const target = new URL(POSTGRES!);
     proxy = await pausableProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    const through = new URL(POSTGRES!);
+    const through = new URL(db.url!);
     through.hostname = '127.0.0.1';
     through.port = String(proxy.port);
     // Short bounds, still far above what a statement on this small data set takes under a loaded CI machine.
