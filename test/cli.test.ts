@@ -379,4 +379,19 @@ describe('operator CLI', () => {
     });
     expect(output).toContain('apps create --name NAME');
   });
+
+  it('runs as a program when reached through a symlink, as a deployed release often is', () => {
+    const releases = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-cli-link-'));
+    try {
+      fs.symlinkSync(path.resolve('src'), path.join(releases, 'current'));
+      const output = execFileSync(
+        process.execPath,
+        ['--import', 'tsx', path.join(releases, 'current/cli/main.ts'), 'apps', 'create', '--help'],
+        { encoding: 'utf8', env: { ...process.env, ...env } },
+      );
+      expect(output).toContain('apps create --name NAME');
+    } finally {
+      fs.rmSync(releases, { recursive: true, force: true });
+    }
+  });
 });

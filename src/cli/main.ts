@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, loadConfig } from '../config.js';
 import { demoSettings } from '../settings.js';
@@ -155,7 +156,18 @@ export async function runCli(
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+/** Whether node was asked to run this file, under whatever path: a release is often reached through a symlink. */
+function runAsProgram(): boolean {
+  const given = process.argv[1];
+  if (!given) return false;
+  try {
+    return import.meta.url === pathToFileURL(fs.realpathSync(given)).href;
+  } catch {
+    return false;
+  }
+}
+
+if (runAsProgram()) {
   const io: Io = { out: (line) => console.log(line), err: (line) => console.error(line) };
   const code = await runCli(process.argv.slice(2), io);
   if (code !== 0) process.exit(code);
