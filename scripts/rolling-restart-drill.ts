@@ -18,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { staleBuild } from '../src/build-stamp.js';
 import { allLimitSettings } from '../src/rate-limit/limit-settings.js';
 import { freePort } from '../support/free-port.js';
 
@@ -67,10 +68,17 @@ async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }>
   };
 }
 
-/** The service compiled into `dir`/dist, with the project's package.json, node_modules and views beside it. */
+/**
+ * The service compiled into `dir`/dist, with the project's package.json, node_modules and views beside it. The
+ * project's own dist/ is linked instead when it is the build of the sources beside it (`npm run build`'s stamp).
+ */
 function compile(dir: string): void {
   fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(dir, 'package.json'));
   for (const linked of ['node_modules', 'views']) fs.symlinkSync(path.join(ROOT, linked), path.join(dir, linked));
+  if (staleBuild(path.join(ROOT, 'dist')) === null) {
+    fs.symlinkSync(path.join(ROOT, 'dist'), path.join(dir, 'dist'));
+    return;
+  }
   execFileSync(
     process.execPath,
     [
@@ -363,7 +371,7 @@ async function main(): Promise<number> {
   let instanceScript: string | null = null;
   let nginx: string | null = null;
   try {
-    log(`compiling the service into ${dir}/dist`);
+    log(`the compiled service in ${dir}/dist`);
     compile(dir);
     const raise = Object.fromEntries(
       Object.entries(allLimitSettings(1_000_000)).filter(([name]) => !name.startsWith('RATE_LIMIT_GLOBAL_')),
