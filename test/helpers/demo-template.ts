@@ -7,6 +7,8 @@ import { MIN_PASSWORD_COST } from '../../src/shared/passwords.js';
 import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { TEST_NOW } from './test-app.js';
+// The templates' statements are the run's too: recorded when RECORD_RELEASE_QUERIES asks (npm run release:queries).
+import './query-recorder.js';
 
 export interface DemoTemplate {
   file: string;

@@ -6,6 +6,8 @@ import { generateDemoData } from '../../src/demo/demo-generator.js';
 import { MIN_PASSWORD_COST } from '../../src/shared/passwords.js';
 import { TEST_NOW } from './test-app.js';
 import { databaseUrl, onServer, TEMPLATE_SCHEMA } from './test-database.js';
+// The templates' statements are the run's too: recorded when RECORD_RELEASE_QUERIES asks (npm run release:queries).
+import './query-recorder.js';
 
 /**
  * Vitest's global setup, when TEST_DATABASE_URL is set: two template databases for the run, one migrated and one
