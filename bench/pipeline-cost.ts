@@ -11,7 +11,7 @@
  * their range over the rounds) show what a given cost per request leaves of the latency targets at these connections.
  * Usage: npm run bench:pipeline [-- --seconds 5 --rounds 2 --work 50,100]
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,6 +22,7 @@ import { allLimitSettings } from '../src/rate-limit/limit-settings.js';
 import { referenceServer } from './reference-servers.js';
 import { cpuMs } from './run.js';
 import { serviceEnv, serviceNodeFlags } from './service-flags.js';
+import { ensureBuilt } from '../support/build.js';
 
 const { values } = parseArgs({
   options: {
@@ -37,8 +38,7 @@ const connections = Number(values.connections);
 const works = values.work.split(',').filter(Boolean).map(Number);
 const headers = { 'x-svc-api-key': DEMO_API_KEY, 'accept-language': 'en' };
 
-const built = spawnSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit' });
-if (built.status !== 0) throw new Error('npm run build failed');
+ensureBuilt(process.cwd());
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-pipeline-'));
 const port = 20_000 + Math.floor(Math.random() * 10_000);

@@ -9,7 +9,7 @@
  * on this machine, and every result is reported as a ratio to it. Prints a table and saves it as JSON under
  * bench/results/.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -17,7 +17,6 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { staleBuild } from '../src/build-stamp.js';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { DEMO_API_KEY, DEMO_CLIENT } from '../src/demo/demo-generator.js';
@@ -31,6 +30,7 @@ import { generateBenchData } from './generate-data.js';
 import { REALISTIC, realisticWorkload, type Prepared } from './realistic.js';
 import { referenceServer } from './reference-servers.js';
 import { serviceEnv, serviceNodeFlags } from './service-flags.js';
+import { ensureBuilt } from '../support/build.js';
 import { anonymousRssMb, childrenOf, peakRssMb, processCpuMs, statFields } from '../support/proc.js';
 import { WRITE_KINDS, type WriteKind, type WriteStats } from './write-stats.js';
 
@@ -171,14 +171,6 @@ export async function dataset(options: Pick<BenchOptions, 'db' | 'dataDir'>, pos
     name: `${name}-postgres`,
     open,
   };
-}
-
-/** Builds the service as `npm run build` does (compiled and stamped), so the benchmark runs what production runs. */
-export function buildService(checkout = process.cwd()): void {
-  // A build of exactly these sources (its stamp says so) is used as it is.
-  if (staleBuild(path.join(checkout, 'dist')) === null) return;
-  const built = spawnSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit', cwd: checkout });
-  if (built.status !== 0) throw new Error('npm run build failed; the benchmark needs the compiled service');
 }
 
 /** The service as `npm start` runs it (`node <its flags> dist/server.js`), on `target`, with every limit raised. */
@@ -430,7 +422,7 @@ export async function runBenchmark(options: BenchOptions): Promise<ScenarioResul
   const seconds = options.seconds ?? (options.quick ? 2 : 10);
   const results: ScenarioResult[] = [];
   const sizes = options.sizes ?? [options.posts];
-  buildService();
+  ensureBuilt(process.cwd());
   for (const size of sizes) {
     const target = await dataset(options, size);
     const reader = target.open();

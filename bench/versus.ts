@@ -28,8 +28,9 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { openDatabase } from '../src/db/database.js';
 import { benchDataName } from './bench-data.js';
-import { buildService, cpuMs, dataset, startService, type Target } from './run.js';
+import { cpuMs, dataset, startService, type Target } from './run.js';
 import { realisticWorkload } from './realistic.js';
+import { ensureBuilt } from '../support/build.js';
 
 const { values } = parseArgs({
   options: {
@@ -109,7 +110,7 @@ const drawn = Array.from({ length: rounds * perRound + perRound }, () => ({ path
 
 const services: Record<'before' | 'after', Awaited<ReturnType<typeof startService>>> = {} as never;
 for (const side of ['before', 'after'] as const) {
-  buildService(checkouts[side]);
+  ensureBuilt(checkouts[side]);
   const target = side === 'after' ? afterTarget : ownData(checkouts.before);
   const runs = path.join(checkouts[side], 'bench/data');
   const dataDir = fs.mkdtempSync(path.join(runs, 'run-'));

@@ -31,7 +31,8 @@ import { keyEncryptionKey } from '../src/modules/oauth/signing-keys.js';
 import { WebhookEndpoints } from '../src/modules/webhooks/webhook-endpoints.js';
 import type { Received } from '../support/webhook-receiver.js';
 import { drawn, readMix, realisticWorkload, writes } from './realistic.js';
-import { buildService, dataset, issueTokens, percentile, SECRET, startService } from './run.js';
+import { dataset, issueTokens, percentile, SECRET, startService } from './run.js';
+import { ensureBuilt } from '../support/build.js';
 
 const { values } = parseArgs({
   options: {
@@ -117,7 +118,7 @@ async function commitTimes(postIds: number[]): Promise<Map<string, number>> {
   return new Map(rows.flatMap((r) => (r.committed === null ? [] : [[String(r.id), Number(r.committed)]])));
 }
 
-buildService();
+ensureBuilt(process.cwd());
 const target = await dataset({ db }, posts);
 const database = target.open();
 const runsDir = path.resolve('bench/data');

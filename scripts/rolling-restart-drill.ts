@@ -18,8 +18,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { staleBuild } from '../src/build-stamp.js';
 import { allLimitSettings } from '../src/rate-limit/limit-settings.js';
+import { ensureBuilt } from '../support/build.js';
 import { freePort } from '../support/free-port.js';
 
 const ROOT = path.resolve(new URL('..', import.meta.url).pathname);
@@ -69,27 +69,14 @@ async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }>
 }
 
 /**
- * The service compiled into `dir`/dist, with the project's package.json, node_modules and views beside it. The
- * project's own dist/ is linked instead when it is the build of the sources beside it (`npm run build`'s stamp).
+ * The release the drill deploys in `dir`: the project's compiled dist/ (built first when it is not the build of the
+ * sources beside it), package.json, node_modules and views.
  */
-function compile(dir: string): void {
+function release(dir: string): void {
   fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(dir, 'package.json'));
   for (const linked of ['node_modules', 'views']) fs.symlinkSync(path.join(ROOT, linked), path.join(dir, linked));
-  if (staleBuild(path.join(ROOT, 'dist')) === null) {
-    fs.symlinkSync(path.join(ROOT, 'dist'), path.join(dir, 'dist'));
-    return;
-  }
-  execFileSync(
-    process.execPath,
-    [
-      path.join(ROOT, 'node_modules/typescript/bin/tsc'),
-      '-p',
-      path.join(ROOT, 'tsconfig.build.json'),
-      '--outDir',
-      path.join(dir, 'dist'),
-    ],
-    { stdio: 'inherit' },
-  );
+  ensureBuilt(ROOT);
+  fs.symlinkSync(path.join(ROOT, 'dist'), path.join(dir, 'dist'));
 }
 
 /**
@@ -371,8 +358,8 @@ async function main(): Promise<number> {
   let instanceScript: string | null = null;
   let nginx: string | null = null;
   try {
-    log(`the compiled service in ${dir}/dist`);
-    compile(dir);
+    log(`the release in ${dir}`);
+    release(dir);
     const raise = Object.fromEntries(
       Object.entries(allLimitSettings(1_000_000)).filter(([name]) => !name.startsWith('RATE_LIMIT_GLOBAL_')),
     );

@@ -8,6 +8,11 @@ export interface Validity {
   validUntil: number;
 }
 
+/** Whether `validity` holds at `now`. */
+export function holdsAt(validity: Validity, now: number): boolean {
+  return validity.validFrom <= now && now < validity.validUntil;
+}
+
 interface Kept<V> extends Validity {
   version: number;
   value: V;
@@ -41,7 +46,7 @@ export class VersionedCache<V> {
   get(version: number, key: string, now = 0): V | undefined {
     const entry = this.entries.get(key);
     if (entry === undefined || entry.version !== version) return undefined;
-    return entry.validFrom <= now && now < entry.validUntil ? entry.value : undefined;
+    return holdsAt(entry, now) ? entry.value : undefined;
   }
 
   /** Keeps `value` when `key` is kept already (under an older version) or has been offered before. */

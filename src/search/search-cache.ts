@@ -1,4 +1,4 @@
-import { VersionedCache } from '../cache/versioned-cache.js';
+import { holdsAt, VersionedCache } from '../cache/versioned-cache.js';
 import { ClientGoneError } from '../db/read-scope.js';
 import type { FacetCounts } from './facet-counts.js';
 
@@ -46,7 +46,7 @@ export class SearchCache {
         throw err;
       });
       // A computation started at an earlier moment may have run out for this one: then compute anew, once.
-      if (entry && entry.validFrom <= now && now < entry.validUntil) return entry;
+      if (entry && holdsAt(entry, now)) return entry;
     }
     const flight: Promise<Entry> = compute(version)
       .then((fresh) => {

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import pg from 'pg';
 import { openDatabase, type Database } from '../../src/db/database.js';
-import type { Engine } from './test-database.js';
+import { databaseUrl, type Engine, onServer } from './test-database.js';
 
 export interface ScratchStorage {
   /** What DATABASE_URL is set to for a server process on it. */
@@ -20,22 +19,12 @@ export async function scratchStorage(engine: Engine, dir: string, prefix: string
     const url = path.join(dir, 'service.sqlite');
     return { url, open: () => openDatabase({ kind: 'sqlite', url }), drop: async () => undefined };
   }
-  const admin = process.env.TEST_DATABASE_URL!;
   const name = `${prefix}_${randomBytes(5).toString('hex')}`;
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  await client.query(`CREATE DATABASE ${name}`);
-  await client.end();
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
+  await onServer(`CREATE DATABASE ${name}`);
+  const url = databaseUrl(name);
   return {
-    url: url.toString(),
-    open: () => openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 4 }),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: admin });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
+    url,
+    open: () => openDatabase({ kind: 'postgres', url, poolSize: 4 }),
+    drop: () => onServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
   };
 }

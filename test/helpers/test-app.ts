@@ -52,6 +52,31 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
   });
 }
 
+/** A copy of the run's demo-seeded template database of `engine`, with the demo's manifest. */
+async function copyOfDemoTemplate(engine: Engine): Promise<{ db: TestDatabase; demo: DemoManifest }> {
+  if (engine === 'sqlite') {
+    const { file, demo } = inject('sqliteDemoTemplate');
+    return { db: await copyOfSqliteFile(file), demo: structuredClone(demo) };
+  }
+  const { demo, demoManifest } = inject('postgresTemplates');
+  return { db: await copyOfPostgresTemplate(demo), demo: structuredClone(demoManifest) };
+}
+
+/** A new migrated database of `engine`, seeded with the demo data (`demoCounts` of it) unless `seed` is false. */
+async function freshDatabase(
+  engine: Engine,
+  options: { seed?: boolean; demoCounts?: { posts?: number; jobs?: number; events?: number } },
+): Promise<{ db: TestDatabase; demo: DemoManifest }> {
+  const db = await createTestDatabase(engine);
+  if (options.seed === false) return { db, demo: undefined as unknown as DemoManifest };
+  const demo = await generateDemoData(db.database, {
+    now: TEST_NOW,
+    passwordCost: MIN_PASSWORD_COST,
+    ...options.demoCounts,
+  });
+  return { db, demo };
+}
+
 /** A fresh app on a fresh, demo-seeded database of `engine`, with a controllable clock. */
 export async function createTestApp(
   engine: Engine,
@@ -67,27 +92,8 @@ export async function createTestApp(
 ): Promise<TestContext> {
   // The plain demo is a copy of the run's template (demo-template.ts, postgres-templates.ts), not seeded again.
   const plainDemo = options.seed !== false && !options.demoCounts;
-  const db = !plainDemo
-    ? await createTestDatabase(engine)
-    : engine === 'sqlite'
-      ? await copyOfSqliteFile(inject('sqliteDemoTemplate').file)
-      : await copyOfPostgresTemplate(inject('postgresTemplates').demo);
-  const templateDemo = !plainDemo
-    ? undefined
-    : engine === 'sqlite'
-      ? inject('sqliteDemoTemplate').demo
-      : inject('postgresTemplates').demoManifest;
+  const { db, demo } = plainDemo ? await copyOfDemoTemplate(engine) : await freshDatabase(engine, options);
   const clock = { now: TEST_NOW };
-  const demo =
-    options.seed === false
-      ? (undefined as unknown as DemoManifest)
-      : templateDemo
-        ? structuredClone(templateDemo)
-        : await generateDemoData(db.database, {
-            now: TEST_NOW,
-            passwordCost: MIN_PASSWORD_COST,
-            ...options.demoCounts,
-          });
   await options.prepare?.(db.database);
   const config = testConfig(options.config);
   const app = await buildApp({
