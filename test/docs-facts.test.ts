@@ -103,7 +103,9 @@ describe('the docs against the code', () => {
 
   it('count the test files there are', () => {
     const files = fs.readdirSync(path.join(ROOT, 'test')).filter((f) => f.endsWith('.test.ts')).length;
-    for (const [, said] of read('docs/development.md').matchAll(/(\d+) test files/g)) expect(Number(said)).toBe(files);
+    const said = [...read('docs/development.md').matchAll(/(\d+)\s+test files/g)].map((match) => Number(match[1]));
+    expect(said.length).toBeGreaterThan(0);
+    for (const number of said) expect(number).toBe(files);
   });
 
   it('link only to files that exist, and to headings they have', () => {
