@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { facetParts } from '../src/search/search-text.js';
-import type { PeerAnswer, PeerDocument, PeerQuery } from './peer-engines.js';
+import type { PeerAnswer, PeerQuery } from './peer-engines.js';
 
 const JARS = '/usr/share/java';
 
@@ -47,23 +47,13 @@ export class LucenePeer {
     private readonly classPath: string,
   ) {}
 
-  /** Starts the JVM on the documents and queries; resolves once it has built its index and answered every query. */
-  async start(documents: PeerDocument[], queries: PeerQuery[]): Promise<void> {
-    const corpus = path.join(this.dir, 'corpus.tsv');
+  /**
+   * Starts the JVM on the documents (a file of `id TAB time TAB tokens` lines: peer-engines.ts writeCorpusFile) and
+   * the queries; resolves once it has built its index and answered every query.
+   */
+  async start(corpus: string, queries: PeerQuery[]): Promise<void> {
     const questions = path.join(this.dir, 'queries.tsv');
     const answers = path.join(this.dir, 'answers.tsv');
-    // Written a few thousand documents at a time: at a million posts the whole text exceeds a string's length limit.
-    const fd = fs.openSync(corpus, 'w');
-    for (let i = 0; i < documents.length; i += 5_000) {
-      fs.writeSync(
-        fd,
-        documents
-          .slice(i, i + 5_000)
-          .map((d) => `${d.id}\t${d.time}\t${d.tokens.join(' ')}\n`)
-          .join(''),
-      );
-    }
-    fs.closeSync(fd);
     fs.writeFileSync(
       questions,
       queries

@@ -7,6 +7,7 @@
  * pages by each engine's own ranking, so only totals and RECENT pages are compared.
  */
 import { create, insertMultiple, search as oramaSearch, type AnyOrama } from '@orama/orama';
+import fs from 'node:fs';
 import MiniSearch from 'minisearch';
 import type { Kysely } from 'kysely';
 import type { DB } from '../src/db/schema.js';
@@ -49,6 +50,32 @@ export interface PeerEngine {
 /** Every post of the tables as the post index reads it (post-index.ts's source), in posting order. */
 export async function readCorpus(db: Kysely<DB>, limit = Number.MAX_SAFE_INTEGER): Promise<PeerDocument[]> {
   const documents: PeerDocument[] = [];
+  for await (const batch of corpusBatches(db, limit)) documents.push(...batch);
+  return documents;
+}
+
+/**
+ * The corpus as lines of `id TAB time TAB tokens` in `file` (what Lucene reads), written a batch at a time, so that
+ * the process that times the project's index never holds the whole corpus (at a million posts, gigabytes that its
+ * collector would go on marking during the timed passes). Returns how many documents it wrote.
+ */
+export async function writeCorpusFile(db: Kysely<DB>, file: string): Promise<number> {
+  const fd = fs.openSync(file, 'w');
+  let written = 0;
+  try {
+    for await (const batch of corpusBatches(db)) {
+      fs.writeSync(fd, batch.map((d) => `${d.id}\t${d.time}\t${d.tokens.join(' ')}\n`).join(''));
+      written += batch.length;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  return written;
+}
+
+/** The posts in batches of a few thousand, in posting order, as `readCorpus` gives them. */
+async function* corpusBatches(db: Kysely<DB>, limit = Number.MAX_SAFE_INTEGER): AsyncGenerator<PeerDocument[]> {
+  let read = 0;
   let after: [number, number] | null = null;
   for (;;) {
     const rows: Array<{
@@ -66,7 +93,7 @@ export async function readCorpus(db: Kysely<DB>, limit = Number.MAX_SAFE_INTEGER
       )
       .orderBy('posted_at')
       .orderBy('id')
-      .limit(Math.min(5_000, limit - documents.length))
+      .limit(Math.min(5_000, limit - read))
       .execute();
     if (rows.length === 0) break;
     const translations = groupBy(
@@ -81,8 +108,9 @@ export async function readCorpus(db: Kysely<DB>, limit = Number.MAX_SAFE_INTEGER
         .execute(),
       (t) => t.post_id,
     );
+    const batch: PeerDocument[] = [];
     for (const row of rows) {
-      documents.push({
+      batch.push({
         id: row.id,
         time: Number(row.posted_at),
         tokens: postTokens(
@@ -91,11 +119,12 @@ export async function readCorpus(db: Kysely<DB>, limit = Number.MAX_SAFE_INTEGER
         ),
       });
     }
+    yield batch;
+    read += batch.length;
     const last = rows.at(-1)!;
     after = [Number(last.posted_at), last.id];
-    if (documents.length >= limit) break;
+    if (read >= limit) break;
   }
-  return documents;
 }
 
 /** A post search as the peers take it. Only the index's single-token groups occur for posts. */

@@ -7,24 +7,42 @@
  * (bench/realistic.ts: keywords, company, images, cards, time windows, RECENT and RELEVANCE, pages 1-50). Each peer
  * gets the same tokens and the same bitmap algebra (bench/peer-engines.ts) and must give the index's exact total for
  * every query (and its page, for RECENT), else the run stops. Timed passes alternate between the engines, each
- * query's CPU measured on its own; the build is timed once, with the resident memory it added and the index's own
- * bytes. The workload's broadest keyword (`다` in the generated texts), RELEVANCE, page 1, is also timed on its own
+ * query timed on its own on the thread that runs it (`timed`); the build is timed once, with the resident memory it
+ * added once the read workers have left and the index's own bytes. Then the ratios to Lucene (sorted) of every
+ * column, and the project's tail: the slowest searches with their shapes, whether they are slow in every round, and
+ * the collector's pauses inside them. The workload's broadest keyword (`다` in the generated texts), RELEVANCE, page 1, is also timed on its own
  * (--repeat times over, after the passes): the page that scores the most matches. No HTTP, no caches.
+ * The process runs with the young generation `npm start` gives the service (`--max-semi-space-size`), and an old
+ * generation large enough for the in-process peers (MiniSearch, Orama hold gigabytes at a million posts).
  * Lucene 8 runs in a JVM of its own (bench/lucene-peer.ts), its index sorted newest first (`lucene`) or not
  * (`lucene-default`), when Java 17 and Debian's liblucene8-java are here; else a line says it was skipped.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { AccountsRepository } from '../src/modules/accounts/accounts-repository.js';
 import { PostIndex, type PostSearchFilter } from '../src/modules/posts/post-index.js';
 import { loadConfig } from '../src/config.js';
+import { openDatabase } from '../src/db/database.js';
 import { LucenePeer, luceneClassPath } from './lucene-peer.js';
-import { MiniSearchPeer, OramaPeer, peerQueryOf, readCorpus, type PeerEngine, type PeerQuery } from './peer-engines.js';
+import {
+  MiniSearchPeer,
+  OramaPeer,
+  peerQueryOf,
+  readCorpus,
+  writeCorpusFile,
+  type PeerEngine,
+  type PeerQuery,
+} from './peer-engines.js';
 import { dataset } from './run.js';
 import { realisticWorkload } from './realistic.js';
 import { postFilterOf } from './workload-filters.js';
 import { queryTerms } from '../src/search/search-text.js';
 import { SeededRandom } from '../src/demo/random.js';
 import { anonymousRssMb } from '../support/proc.js';
+import { groupBy } from '../src/shared/group.js';
 
 const { values } = parseArgs({
   options: {
@@ -38,7 +56,10 @@ const { values } = parseArgs({
 });
 const wanted = values.engines!.split(',');
 const target = await dataset({ db: 'sqlite' }, Number(values.posts));
-const database = target.open();
+// The build reads the tables through the database's read workers (SQLite: worker threads, each with a heap of its
+// own); they leave a moment after it, so the memory measured after a build is what the index holds.
+const READ_WORKERS_LEAVE_MS = 250;
+const database = openDatabase({ kind: 'sqlite', url: target.databaseUrl, readWorkerIdleMs: READ_WORKERS_LEAVE_MS });
 const accounts = new AccountsRepository(database.db, Date.now);
 const { serviceTimeZone } = loadConfig();
 
@@ -108,8 +129,13 @@ interface Contender {
   memoryNote?: string;
   /** The index's own bytes, where the engine tells them. */
   indexBytes?: number;
+  /** Each timed search's time on its thread, µs (`onThread`); for Lucene, its query thread's CPU time. */
   cpu: number[];
+  /** The process's CPU over each timed search, µs: V8's background threads (the collector's marking) count in it too. */
+  processCpu?: number[];
   broadest?: number[];
+  /** Each query's exact total (the reference's, which every other engine matched). */
+  totals?: number[];
 }
 const rss = () => anonymousRssMb(process.pid) * 1024 * 1024;
 const contenders: Contender[] = [];
@@ -123,6 +149,7 @@ async function measureBuild(
   const started = performance.now();
   const { search, indexBytes } = await build();
   const buildMs = performance.now() - started;
+  await new Promise((resolve) => setTimeout(resolve, READ_WORKERS_LEAVE_MS * 4));
   global.gc?.();
   contenders.push({ name, search, buildMs, rssMb: (rss() - before) / 1e6, indexBytes, cpu: [] });
   console.log(
@@ -137,9 +164,15 @@ if (wanted.includes('ours')) {
     return { search: (i) => index.search(filters[i]!), indexBytes: index.stats().bytes };
   });
 }
-let corpus = wanted.some((name) => name !== 'ours') ? await readCorpus(database.db) : [];
-const corpusSize = corpus.length;
-if (corpus.length > 0) console.log(`${corpus.length.toLocaleString('en')} posts read as the project's tokens`);
+// Lucene reads the corpus from a file written a batch at a time; only the engines that run in this process (MiniSearch,
+// Orama) need it in memory here.
+const inProcess = wanted.some((name) => name === 'minisearch' || name === 'orama');
+let corpus = inProcess ? await readCorpus(database.db) : [];
+const corpusFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'peers-corpus-')), 'corpus.tsv');
+const corpusSize = wanted.some((name) => name.startsWith('lucene'))
+  ? await writeCorpusFile(database.db, corpusFile)
+  : corpus.length;
+if (corpusSize > 0) console.log(`${corpusSize.toLocaleString('en')} posts read as the project's tokens`);
 const lucenes: LucenePeer[] = [];
 for (const [name, variant] of [
   ['lucene', 'sorted'],
@@ -156,7 +189,7 @@ for (const [name, variant] of [
     variant,
     java.classPath,
   );
-  await lucene.start(corpus, queries);
+  await lucene.start(corpusFile, queries);
   lucenes.push(lucene);
   contenders.push({
     name: lucene.name,
@@ -192,8 +225,10 @@ global.gc?.();
 
 // Every answer checked against the project's index before anything is timed.
 const reference = contenders[0]!;
+reference.totals = [];
 for (let i = 0; i < queries.length; i++) {
   const expected = await reference.search(i);
+  reference.totals.push(expected.total);
   for (const other of contenders.slice(1)) {
     const answer = await other.search(i);
     const samePage = !queries[i]!.recent || JSON.stringify(answer.ids) === JSON.stringify(expected.ids);
@@ -208,6 +243,45 @@ console.log(
   `${queries.length} distinct post searches: every total${contenders.length > 1 ? ' and RECENT page' : ''} equal across ${contenders.map((c) => c.name).join(', ')}`,
 );
 
+/**
+ * The time a search holds this thread, µs: its CPU time where Node.js tells it (process.threadCpuUsage, Node.js
+ * 23.9 and later), else the wall clock around it (the search runs to its end without yielding to I/O, and the
+ * machine is otherwise idle: the JVM waits while the project's passes run). Lucene's figures are its query
+ * thread's CPU time alike, so neither side counts the other threads of its process (collectors, compilers).
+ */
+const threadCpu = (process as { threadCpuUsage?: () => { user: number; system: number } }).threadCpuUsage;
+const threadClock = threadCpu ? "this thread's CPU time" : 'the wall clock of each search (Node.js before 23.9)';
+const nowOnThread = (): number => {
+  if (!threadCpu) return performance.now() * 1000;
+  const { user, system } = threadCpu.call(process);
+  return user + system;
+};
+async function timed(work: () => unknown): Promise<{ thread: number; process: number }> {
+  const cpu = process.cpuUsage();
+  const started = nowOnThread();
+  await work();
+  const thread = nowOnThread() - started;
+  const used = process.cpuUsage(cpu);
+  return { thread, process: used.user + used.system };
+}
+
+// The collector's pauses during the passes, to tell a query slow by its shape from one the collector stopped.
+const pauses: Array<{ start: number; end: number; kind: string }> = [];
+const GC_KINDS: Record<number, string> = {
+  [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+  [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+  [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
+};
+const collector = new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    const kind = GC_KINDS[(entry as unknown as { detail?: { kind?: number } }).detail?.kind ?? 0] ?? 'other';
+    pauses.push({ start: entry.startTime, end: entry.startTime + entry.duration, kind });
+  }
+});
+collector.observe({ entryTypes: ['gc'] });
+/** When each of the reference's timed searches ran (performance.now()), by sample. */
+const moments: Array<[number, number]> = [];
 for (let round = 0; round < Number(values.rounds); round++) {
   for (const contender of contenders) {
     if (contender.round) {
@@ -215,13 +289,17 @@ for (let round = 0; round < Number(values.rounds); round++) {
       continue;
     }
     for (let i = 0; i < queries.length; i++) {
-      const before = process.cpuUsage();
-      await contender.search(i);
-      const used = process.cpuUsage(before);
-      contender.cpu.push(used.user + used.system);
+      const started = performance.now();
+      const { thread, process: cpu } = await timed(() => contender.search(i));
+      contender.cpu.push(thread);
+      (contender.processCpu ??= []).push(cpu);
+      if (contender === contenders[0]) moments.push([started, performance.now()]);
     }
   }
 }
+// Pauses are reported after they end: give the last ones a turn to arrive.
+await new Promise((resolve) => setImmediate(resolve));
+collector.disconnect();
 
 // The broadest keyword's first RELEVANCE page, alone, for the engines that rank by relevance cheaply enough to
 // repeat it (the project's index and Lucene).
@@ -230,10 +308,7 @@ for (const contender of contenders) {
   else if (contender === reference) {
     contender.broadest = [];
     for (let i = 0; i < Number(values.repeat); i++) {
-      const before = process.cpuUsage();
-      await contender.search(broadest);
-      const used = process.cpuUsage(before);
-      contender.broadest.push(used.user + used.system);
+      contender.broadest.push((await timed(() => contender.search(broadest))).thread);
     }
   }
 }
@@ -244,8 +319,9 @@ const stats = (xs: number[]) => {
   return { median: at(0.5), mean: xs.reduce((a, b) => a + b, 0) / xs.length, p99: at(0.99) };
 };
 console.log(
-  `\n${(corpusSize || Number(values.posts)).toLocaleString('en')} posts, ${queries.length} queries × ${values.rounds} rounds (CPU µs per query; build; ` +
-    `resident memory added; the index's bytes; the broadest keyword "${w.broadest}", RELEVANCE, page 1: median CPU µs of ${values.repeat})\n`,
+  `\n${(corpusSize || Number(values.posts)).toLocaleString('en')} posts, ${queries.length} queries × ${values.rounds} rounds (µs per query on its thread: ` +
+    `the project's by ${threadClock}, Lucene's by its query thread's CPU time; build; resident memory added; the index's bytes; ` +
+    `the broadest keyword "${w.broadest}", RELEVANCE, page 1: median µs of ${values.repeat})\n`,
 );
 console.log('| engine | median | mean | p99 | build | memory | index | broadest, RELEVANCE, page 1 |');
 console.log('|---|---|---|---|---|---|---|---|');
@@ -259,9 +335,73 @@ for (const c of contenders) {
     `| ${c.name} | ${s.median.toFixed(0)} | ${s.mean.toFixed(0)} | ${s.p99.toFixed(0)} | ${(c.buildMs / 1000).toFixed(1)} s | +${c.rssMb.toFixed(0)} MB${c.memoryNote ? ` ${c.memoryNote}` : ''} | ${index} | ${broad} |`,
   );
 }
+const lucene = contenders.find((c) => c.name === 'Lucene 8, sorted newest first');
+if (lucene && lucene !== reference) {
+  const ours = stats(part(reference, false));
+  const theirs = stats(part(lucene, false));
+  const ratio = (a: number | undefined, b: number | undefined) =>
+    a === undefined || b === undefined || b === 0 ? '—' : `${(a / b).toFixed(2)}×`;
+  const broadMedian = (c: Contender) => (c.broadest ? stats(c.broadest).median : undefined);
+  console.log(
+    `| ratio, ours ÷ Lucene sorted (below 1: ours is less) | ${ratio(ours.median, theirs.median)} | ${ratio(ours.mean, theirs.mean)} | ${ratio(ours.p99, theirs.p99)} | ${ratio(reference.buildMs, lucene.buildMs)} | ${ratio(reference.rssMb, lucene.rssMb)} | ${ratio(reference.indexBytes, lucene.indexBytes)} | ${ratio(broadMedian(reference), broadMedian(lucene))} |`,
+  );
+}
+
+// The project's tail: its p99 against its own median, the slowest samples with their queries' shapes, whether the
+// same queries are slow in every round (their shape) or once (the collector, the allocator, the machine).
+{
+  const own = part(reference, false);
+  const s = stats(own);
+  const processCpu = stats((reference.processCpu ?? []).filter((_, i) => i % queries.length < firstTypo));
+  console.log(
+    `\nThe project's tail: p99 ${s.p99.toFixed(0)} µs = ${(s.p99 / s.median).toFixed(1)}× its median ` +
+      `(the process's CPU over the same searches, V8's background threads counted: median ${processCpu.median.toFixed(0)}, ` +
+      `mean ${processCpu.mean.toFixed(0)}, p99 ${processCpu.p99.toFixed(0)} µs)`,
+  );
+  const perQuery = (i: number) =>
+    Array.from({ length: Number(values.rounds) }, (_, round) => reference.cpu[round * queries.length + i]!);
+  const tail = own
+    .map((cpu, sample) => ({ cpu, sample }))
+    .filter(({ cpu }) => cpu >= s.p99)
+    .map(({ cpu, sample }) => {
+      // `own` keeps the order of the samples that are not typo searches: find the sample's query and round.
+      const round = Math.floor(sample / firstTypo);
+      const i = sample % firstTypo;
+      const [start, end] = moments[round * queries.length + i]!;
+      const collected = pauses.filter((p) => p.start < end && p.end > start);
+      return { cpu, i, round, collected };
+    });
+  const everyRound = tail.filter(({ i }) => perQuery(i).every((cpu) => cpu >= s.p99 * 0.5)).length;
+  const withPause = tail.filter(({ collected }) => collected.length > 0).length;
+  const pausedMs = pauses.reduce((sum, p) => sum + (p.end - p.start), 0);
+  console.log(
+    `${tail.length} samples at or above p99: ${everyRound} from queries at least half as slow in every round (their shape), ` +
+      `${withPause} with a collector pause inside them (${pauses.length} pauses in the passes, ${pausedMs.toFixed(0)} ms in all: ` +
+      `${[...groupBy(pauses, (p) => p.kind)]
+        .map(([kind, of]) => `${of.length} ${kind}, ${of.reduce((sum, p) => sum + p.end - p.start, 0).toFixed(0)} ms`)
+        .join('; ')})`,
+  );
+  const shape = (i: number) => {
+    const q = queries[i]!;
+    const window = q.from !== -Infinity || q.to !== Infinity ? ' window' : '';
+    return `${q.recent ? 'RECENT' : 'RELEVANCE'} offset ${q.offset}${window}, required [${q.required.join(' ')}]${q.excluded.length ? `, excluded [${q.excluded.join(' ')}]` : ''}, total ${reference.totals?.[i] ?? '?'}`;
+  };
+  console.log('\n| µs | rounds (µs) | collector | query |');
+  console.log('|---|---|---|---|');
+  for (const { cpu, i, collected } of tail.sort((a, b) => b.cpu - a.cpu).slice(0, 12)) {
+    console.log(
+      `| ${cpu.toFixed(0)} | ${perQuery(i)
+        .map((x) => x.toFixed(0))
+        .join(
+          ', ',
+        )} | ${collected.length ? collected.map((p) => `${(p.end - p.start).toFixed(1)} ms`).join(', ') : '—'} | ${shape(i)} |`,
+    );
+  }
+}
+
 if (queries.length > firstTypo) {
   console.log(
-    `\n${queries.length - firstTypo} typo-tolerant searches × ${values.rounds} rounds, CPU µs per query (totals checked equal)\n`,
+    `\n${queries.length - firstTypo} typo-tolerant searches × ${values.rounds} rounds, µs per query on its thread (totals checked equal)\n`,
   );
   console.log('| engine | median | mean | p99 |');
   console.log('|---|---|---|---|');
@@ -271,4 +411,5 @@ if (queries.length > firstTypo) {
   }
 }
 for (const lucene of lucenes) await lucene.stop();
+fs.rmSync(path.dirname(corpusFile), { recursive: true, force: true });
 await database.close();

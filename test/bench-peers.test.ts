@@ -4,6 +4,9 @@
  * and queries, agree with the service's own post index on every total and every RECENT page.
  * No timing is asserted: the figures are the benchmark's (docs/performance.md, "Peers").
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LucenePeer, luceneClassPath } from '../bench/lucene-peer.js';
 import {
@@ -11,6 +14,7 @@ import {
   OramaPeer,
   peerQueryOf,
   readCorpus,
+  writeCorpusFile,
   type PeerDocument,
   type PeerEngine,
 } from '../bench/peer-engines.js';
@@ -103,7 +107,10 @@ describe('the peer engines of bench:peers', () => {
     async () => {
       const searches = filters();
       const engine = new LucenePeer('Lucene', 'sorted', (lucene as { classPath: string }).classPath);
-      await engine.start(corpus, searches.map(peerQueryOf));
+      const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'peers-test-')), 'corpus.tsv');
+      expect(await writeCorpusFile(test.database.db, file)).toBe(corpus.length);
+      await engine.start(file, searches.map(peerQueryOf));
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
       try {
         for (const [i, filter] of searches.entries()) {
           const expected = await ours.search(filter);
