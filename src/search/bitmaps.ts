@@ -45,13 +45,18 @@ function scoped(Native: typeof WasmBitmap32): typeof WasmBitmap32 {
     if (temporaries && made instanceof Native) temporaries.push(made);
     return made;
   };
+  // One wrapper per static method, made at its first use: a search calls them dozens of times.
+  const wrappers = new Map<PropertyKey, (...args: unknown[]) => unknown>();
   return new Proxy(Native, {
     construct: (target, args, newTarget) => keep(Reflect.construct(target, args, newTarget)) as object,
     get: (target, key, receiver) => {
+      const known = wrappers.get(key);
+      if (known) return known;
       const value: unknown = Reflect.get(target, key, receiver);
-      return typeof value === 'function' && key !== 'prototype'
-        ? (...args: unknown[]) => keep(Reflect.apply(value, target, args))
-        : value;
+      if (typeof value !== 'function' || key === 'prototype') return value;
+      const wrapper = (...args: unknown[]) => keep(Reflect.apply(value, target, args));
+      wrappers.set(key, wrapper);
+      return wrapper;
     },
   });
 }
@@ -84,7 +89,10 @@ export function highestSet(bitmap: Bitmap, skip: number, count: number): Bitmap 
 
 /** The values of a bitmap, highest first. */
 export function descending(bitmap: Bitmap): number[] {
-  return Array.from(bitmap.toUint32Array()).reverse();
+  const values = bitmap.toUint32Array();
+  const out = new Array<number>(values.length);
+  for (let i = 0, j = values.length - 1; j >= 0; i++, j--) out[i] = values[j]!;
+  return out;
 }
 
 /** The `count` highest values of a bitmap after skipping its `skip` highest, highest first (a page newest first). */

@@ -115,7 +115,8 @@ function relevance(index: PostingIndex, candidates: number[], within: Bitmap, te
 
 /** The positions of the candidates in ascending document order (newest first is descending, but for displaced documents). */
 function positionsByDocument(candidates: number[]): Int32Array {
-  const positions = Int32Array.from(candidates, (_, i) => candidates.length - 1 - i);
+  const positions = new Int32Array(candidates.length);
+  for (let i = 0; i < candidates.length; i++) positions[i] = candidates.length - 1 - i;
   for (let i = 1; i < candidates.length; i++) {
     if (candidates[i]! >= candidates[i - 1]!) return positions.sort((a, b) => candidates[a]! - candidates[b]!);
   }
