@@ -84,6 +84,10 @@ export class LucenePeer {
       this.variant,
     ]);
     this.child.stderr.on('data', (chunk: Buffer) => process.stderr.write(chunk));
+    // Stopped between its turns, it would not see its input close if this process ended early: end it then.
+    process.once('exit', () => {
+      if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+    });
     this.lines = readline.createInterface({ input: this.child.stdout })[Symbol.asyncIterator]();
     const built = await this.next();
     const [, ms, heap, index] = built.split(' ');
