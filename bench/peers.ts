@@ -329,10 +329,10 @@ console.log(
 );
 console.log('| engine | median | mean | p99 | build | memory | index | broadest, RELEVANCE, page 1 |');
 console.log('|---|---|---|---|---|---|---|---|');
-/** The CPU of the typo-tolerant queries (every round's), or of the others. */
-const part = (c: Contender, typos: boolean) => c.cpu.filter((_, i) => i % queries.length >= firstTypo === typos);
+/** The samples (per search, every round) of the typo-tolerant searches, or of the others. */
+const part = (samples: number[], typos: boolean) => samples.filter((_, i) => i % queries.length >= firstTypo === typos);
 for (const c of contenders) {
-  const s = stats(part(c, false));
+  const s = stats(part(c.cpu, false));
   const index = c.indexBytes === undefined ? '—' : `${(c.indexBytes / 1e6).toFixed(0)} MB`;
   const broad = c.broadest ? stats(c.broadest).median.toFixed(0) : '—';
   console.log(
@@ -341,8 +341,8 @@ for (const c of contenders) {
 }
 const lucene = contenders.find((c) => c.name === 'Lucene 8, sorted newest first');
 if (lucene && lucene !== reference) {
-  const ours = stats(part(reference, false));
-  const theirs = stats(part(lucene, false));
+  const ours = stats(part(reference.cpu, false));
+  const theirs = stats(part(lucene.cpu, false));
   const ratio = (a: number | undefined, b: number | undefined) =>
     a === undefined || b === undefined || b === 0 ? '—' : `${(a / b).toFixed(2)}×`;
   const broadMedian = (c: Contender) => (c.broadest ? stats(c.broadest).median : undefined);
@@ -354,9 +354,9 @@ if (lucene && lucene !== reference) {
 // The project's tail: its p99 against its own median, the slowest samples with their queries' shapes, whether the
 // same queries are slow in every round (their shape) or once (the collector, the allocator, the machine).
 {
-  const own = part(reference, false);
+  const own = part(reference.cpu, false);
   const s = stats(own);
-  const processCpu = stats((reference.processCpu ?? []).filter((_, i) => i % queries.length < firstTypo));
+  const processCpu = stats(part(reference.processCpu ?? [], false));
   console.log(
     `\nThe project's tail: p99 ${s.p99.toFixed(0)} µs = ${(s.p99 / s.median).toFixed(1)}× its median ` +
       `(the process's CPU over the same searches, V8's background threads counted: median ${processCpu.median.toFixed(0)}, ` +
@@ -410,7 +410,7 @@ if (queries.length > firstTypo) {
   console.log('| engine | median | mean | p99 |');
   console.log('|---|---|---|---|');
   for (const c of contenders) {
-    const s = stats(part(c, true));
+    const s = stats(part(c.cpu, true));
     console.log(`| ${c.name} | ${s.median.toFixed(0)} | ${s.mean.toFixed(0)} | ${s.p99.toFixed(0)} |`);
   }
 }
