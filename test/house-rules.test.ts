@@ -1,6 +1,7 @@
 /**
- * Two habits of the tree that no behaviour test would miss if they were lost: values computed from versioned data are
- * kept by the one versioned cache, and the suite waits on events or a controlled clock rather than on real time.
+ * Habits of the tree that no behaviour test would miss if they were lost: values computed from versioned data are
+ * kept by the one versioned cache, the suite waits on events or a controlled clock rather than on real time, and
+ * what the benchmarks and scripts share with the tests lives in support/, not in test/.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -35,6 +36,13 @@ describe('house rules', () => {
     expect(caching, 'use VersionedCache (src/cache/versioned-cache.ts) for a cache keyed by the data version').toEqual(
       [],
     );
+  });
+
+  it('keeps the benchmarks and scripts off the test helpers (what both need lives in support/)', () => {
+    const reaching = ['bench', 'scripts', 'support'].flatMap((dir) =>
+      filesUnder(dir).filter((file) => /from '(\.\.\/)+test\//.test(read(file))),
+    );
+    expect(reaching).toEqual([]);
   });
 
   it('does not add real waits to the suite', () => {
