@@ -21,7 +21,7 @@ import { DEMO_API_KEY } from '../src/demo/demo-generator.js';
 import { allLimitSettings } from '../src/rate-limit/limit-settings.js';
 import { referenceServer } from './reference-servers.js';
 import { cpuMs } from './run.js';
-import { serviceEnv, serviceNodeFlags } from './service-flags.js';
+import { serviceEnv, serviceNodeFlags } from '../support/service-flags.js';
 import { ensureBuilt } from '../support/build.js';
 
 const { values } = parseArgs({

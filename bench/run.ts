@@ -29,7 +29,7 @@ import { benchDataCounts, benchDataName, fileInPageCache, schemaInPageCache } fr
 import { generateBenchData } from './generate-data.js';
 import { REALISTIC, realisticWorkload, type Prepared } from './realistic.js';
 import { referenceServer } from './reference-servers.js';
-import { serviceEnv, serviceNodeFlags } from './service-flags.js';
+import { serviceEnv, serviceNodeFlags } from '../support/service-flags.js';
 import { ensureBuilt } from '../support/build.js';
 import { anonymousRssMb, childrenOf, peakRssMb, processCpuMs, statFields } from '../support/proc.js';
 import { WRITE_KINDS, type WriteKind, type WriteStats } from './write-stats.js';
@@ -185,10 +185,10 @@ export async function startService(
   // The same heap limits as `npm start` (package.json): V8 then collects before the heap balloons. A profile is
   // written when the process exits (SIGTERM below); it covers the whole process, start-up included.
   const profiling = profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profile)}`] : [];
-  const child = spawn(process.execPath, [...serviceNodeFlags(), ...profiling, 'dist/server.js'], {
+  const child = spawn(process.execPath, [...serviceNodeFlags(checkout), ...profiling, 'dist/server.js'], {
     env: {
       ...process.env,
-      ...serviceEnv(),
+      ...serviceEnv(checkout),
       ...RAISED,
       PORT: String(port),
       HOST: '127.0.0.1',

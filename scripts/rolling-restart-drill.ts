@@ -21,6 +21,7 @@ import pg from 'pg';
 import { allLimitSettings } from '../src/rate-limit/limit-settings.js';
 import { ensureBuilt } from '../support/build.js';
 import { freePort } from '../support/free-port.js';
+import { serviceEnv, serviceNodeFlags } from '../support/service-flags.js';
 
 const ROOT = path.resolve(new URL('..', import.meta.url).pathname);
 const NGINX_BINARY =
@@ -85,6 +86,10 @@ function release(dir: string): void {
  */
 function writeInstanceScript(dir: string, env: Record<string, string>): string {
   const script = path.join(dir, 'instance.sh');
+  // The environment and node flags `npm start` gives the service.
+  const asStarted = Object.entries(serviceEnv())
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
   const exports = Object.entries(env)
     .map(([k, v]) => `export ${k}='${v}'`)
     .join('\n');
@@ -95,7 +100,7 @@ set -euo pipefail
 ${exports}
 cd '${dir}'
 start() {
-  PORT=$1 DATA_DIR='${dir}'/data-$1 INSTANCE_NAME=drill-$1 MALLOC_ARENA_MAX=2 nohup '${process.execPath}' --max-old-space-size=256 --max-semi-space-size=8 dist/server.js >> instance-$1.log 2>&1 < /dev/null &
+  PORT=$1 DATA_DIR='${dir}'/data-$1 INSTANCE_NAME=drill-$1 ${asStarted} nohup '${process.execPath}' ${serviceNodeFlags().join(' ')} dist/server.js >> instance-$1.log 2>&1 < /dev/null &
   echo $! > instance-$1.pid
 }
 stop() {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serviceEnv, serviceNodeFlags } from '../bench/service-flags.js';
+import { serviceEnv, serviceNodeFlags } from '../support/service-flags.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { openDatabase } from '../src/db/database.js';
 import { generateDemoData } from '../src/demo/demo-generator.js';
