@@ -12,11 +12,13 @@
  * column, and the project's tail: the slowest searches with their shapes, whether they are slow in every round, and
  * the collector's pauses inside them. The workload's broadest keyword (`다` in the generated texts), RELEVANCE, page 1, is also timed on its own
  * (--repeat times over, after the passes): the page that scores the most matches. No HTTP, no caches.
- * The process runs with the young generation `npm start` gives the service (`--max-semi-space-size`), and an old
+ * The process runs with the young generation and the malloc settings `npm start` gives the service
+ * (`--max-semi-space-size`, its `env`), and an old
  * generation large enough for the in-process peers (MiniSearch, Orama hold gigabytes at a million posts).
  * Lucene 8 runs in a JVM of its own (bench/lucene-peer.ts), stopped between its own turns, its index sorted newest first (`lucene`) or not
  * (`lucene-default`), when Java 17 and Debian's liblucene8-java are here; else a line says it was skipped.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -42,7 +44,20 @@ import { postFilterOf } from './workload-filters.js';
 import { queryTerms } from '../src/search/search-text.js';
 import { SeededRandom } from '../src/demo/random.js';
 import { anonymousRssMb } from '../support/proc.js';
+import { serviceEnv } from '../support/service-flags.js';
 import { groupBy } from '../src/shared/group.js';
+
+// The process runs with the malloc settings `npm start` gives the service (its `env …`): they decide how much of what a
+// build frees goes back to the system, which the memory column reads. Set after a start they do nothing, so the
+// benchmark starts itself again with them when they are not already set.
+const mallocSettings = Object.entries(serviceEnv());
+if (mallocSettings.some(([name, value]) => process.env[name] !== value)) {
+  const again = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+    stdio: 'inherit',
+    env: { ...process.env, ...Object.fromEntries(mallocSettings) },
+  });
+  process.exit(again.status ?? 1);
+}
 
 const { values } = parseArgs({
   options: {

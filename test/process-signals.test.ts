@@ -122,8 +122,9 @@ describe("a supervisor's SIGTERM to the documented commands", () => {
         environment = serverEnvironment(npm);
       },
     );
-    // Two malloc arenas: set by the start script itself (README), not left to whoever runs it.
+    // Two malloc arenas and a fixed mmap threshold: set by the start script itself (README), not left to whoever runs it.
     expect(environment).toContain('MALLOC_ARENA_MAX=2');
+    expect(environment).toContain('MALLOC_MMAP_THRESHOLD_=131072');
     expect(output).toContain('shutting down: finishing in-flight requests');
     expect(output).toMatch(/finishing in-flight requests[^]*stopped/);
     expect(code).toBe(0);
