@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { readSnapshot, writeSnapshot } from '../src/search/index-snapshot.js';
 import { OrderedDocuments, type DocumentsMeta } from '../src/search/ordered-documents.js';
 import { SeededRandom } from '../src/demo/random.js';
+import { FACETS } from '../src/search/fields.js';
 
 /** Every live document's item id whose time is within [from, to], the truth for a window. */
 function truth(docs: OrderedDocuments, from: number, to: number): number[] {
@@ -23,6 +24,27 @@ const windowIds = (docs: OrderedDocuments, from: number, to: number) =>
     .sort((a, b) => a - b);
 
 describe('ordered documents', () => {
+  it('count in their bytes the columns and the table of ids, not the bitmaps alone', () => {
+    const docs = new OrderedDocuments(1);
+    const items = 5000;
+    for (let id = 1; id <= items; id++)
+      docs.add({
+        id,
+        time: id * 10,
+        document: { texts: [`word${id % 7}`], facets: [FACETS.company(id % 3)] },
+        extra: [id],
+      });
+    docs.index.flush();
+    // Bitmaps alone, as serialized: the postings, their tiers and the live documents.
+    const bitmaps = docs.index
+      .tokenNames()
+      .reduce((sum, token) => sum + docs.index.posting(token)!.getSerializationSizeInBytes('portable'), 0);
+    // Lengths (4 bytes a document) and the company column (4), ids, times and the extra column (8 each), and the
+    // table from ids to documents (4 a slot, more slots than items).
+    expect(docs.index.bytes()).toBeGreaterThanOrEqual(bitmaps + items * 8);
+    expect(docs.bytes()).toBeGreaterThanOrEqual(docs.index.bytes() + items * (3 * 8 + 4));
+  });
+
   it('cut time windows exactly with displaced documents among them, and again once saved and restored', async () => {
     const random = new SeededRandom(11);
     const docs = new OrderedDocuments();

@@ -94,7 +94,7 @@ export const metricsPlugin = fp(
         },
       });
     index('search_index_items', 'Items in the search index of this instance', (i) => i.items);
-    index('search_index_bytes', "Bytes of the search index's bitmaps", (i) => i.bytes);
+    index('search_index_bytes', 'Bytes the search index holds: its bitmaps, columns and token names', (i) => i.bytes);
 
     const attempts = new Counter({
       name: 'webhook_attempts_total',

@@ -29,6 +29,11 @@ export class DocumentNumbers {
     return this.count;
   }
 
+  /** The bytes the table holds. */
+  get bytes(): number {
+    return this.slots.byteLength;
+  }
+
   get(id: number): number | undefined {
     for (let slot = this.home(id); ; slot = (slot + 1) & this.mask) {
       const doc = this.slots[slot]!;

@@ -315,7 +315,7 @@ export class LiveIndex {
     return {
       items: docs?.size ?? 0,
       tokens: docs?.index.tokenCount ?? 0,
-      bytes: docs?.index.bytes() ?? 0,
+      bytes: docs?.bytes() ?? 0,
       displaced: docs?.displaced.size ?? 0,
       readyInMs: this.readyInMs,
       fromCopy: this.fromCopy,

@@ -25,6 +25,11 @@ export class Column {
     return this.values[doc]!;
   }
 
+  /** The bytes the column holds, room to grow included. */
+  get bytes(): number {
+    return this.values.byteLength;
+  }
+
   /** The values as they are now (for a saved copy). */
   values_(): Float64Array {
     return this.values.subarray(0, this.length);
@@ -97,6 +102,16 @@ export class OrderedDocuments {
     docs.last = { ...meta.last };
     for (const doc of docs.index.live) docs.docOf.set(docs.ids.at(doc), doc);
     return docs;
+  }
+
+  /**
+   * Approximate bytes this generation holds: the posting index's (PostingIndex.bytes), the columns by document (ids,
+   * times, extra numbers) and the table from ids to documents as allocated, and the displaced documents.
+   */
+  bytes(): number {
+    let total = this.index.bytes() + this.docOf.bytes + this.displaced.getSerializationSizeInBytes('portable');
+    for (const column of [this.ids, this.times, ...this.extras]) total += column.bytes;
+    return total + this.displacedSlots.size * 16;
   }
 
   /** Items in the index. */

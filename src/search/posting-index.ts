@@ -338,13 +338,18 @@ export class PostingIndex {
     return index;
   }
 
-  /** Approximate bytes held by the bitmaps (for the operator and the benchmark). */
+  /**
+   * Approximate bytes the index holds (for the operator and the benchmark): the bitmaps (postings, tiers, live) as
+   * serialized, the columns (lengths, facet values) as allocated, and the token names.
+   */
   bytes(): number {
     this.flush();
     let total = this.lengths.byteLength + this.live.getSerializationSizeInBytes('portable');
     for (const posting of this.postings) total += posting.getSerializationSizeInBytes('portable');
     for (const tiers of this.tiers)
       if (tiers) for (const tier of tiers) total += tier.docs.getSerializationSizeInBytes('portable');
+    for (const column of this.facetColumns.values()) total += column.ofDoc.byteLength;
+    for (const name of this.vocabulary.names) total += Buffer.byteLength(name);
     return total;
   }
 
