@@ -13,6 +13,11 @@ export const RELEVANCE_CANDIDATES = 200;
 /** ln(1 + occurrences) for a term found once, then at each tier (occurrences 1, 2, 4, 8). */
 const TERM_WEIGHT = [1, ...TIERS].map((occurrences) => Math.log1p(occurrences));
 
+/** What relevance divides by for a text of `characters`: ln(e + characters / 500). */
+const lengthNorm = (characters: number): number => Math.log(Math.E + characters / 500);
+/** lengthNorm of the lengths most texts have, worked out once: the same numbers, read instead of computed per candidate. */
+const LENGTH_NORMS = Float64Array.from({ length: 8192 }, (_, characters) => lengthNorm(characters));
+
 /**
  * `limit` documents of `result` in relevance order after skipping `offset`: the newest RELEVANCE_CANDIDATES
  * ranked by their relevance to `terms` (newest first among equals), then the older ones newest first. Every
@@ -108,7 +113,8 @@ function relevance(index: PostingIndex, candidates: number[], within: Bitmap, te
   for (let i = 0; i < candidates.length; i++) {
     let sum = 0;
     for (let t = 0; t < terms.length; t++) sum += TERM_WEIGHT[occurrences[i * terms.length + t]!]!;
-    score[i] = sum / Math.log(Math.E + index.lengthOf(candidates[i]!) / 500);
+    const characters = index.lengthOf(candidates[i]!);
+    score[i] = sum / (characters < LENGTH_NORMS.length ? LENGTH_NORMS[characters]! : lengthNorm(characters));
   }
   return score;
 }
