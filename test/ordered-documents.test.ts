@@ -24,6 +24,39 @@ const windowIds = (docs: OrderedDocuments, from: number, to: number) =>
     .sort((a, b) => a - b);
 
 describe('ordered documents', () => {
+  it('find the newest matches of a broad query from its newest documents alone, displaced and removed ones among them', () => {
+    const random = new SeededRandom(7);
+    const docs = new OrderedDocuments();
+    const document = (id: number) => ({
+      texts: [[id % 10 !== 0 ? 'broad' : '', id % 3 === 0 ? 'third' : '', id % 50 === 0 ? 'rare' : ''].join(' ')],
+      facets: [],
+    });
+    for (let id = 1; id <= 6000; id++) docs.add({ id, time: id * 10, document: document(id) });
+    // Updated (a new, higher document number: the newest documents hold many displaced ones), removed, and written
+    // by a clock behind, before and after the updates.
+    for (let i = 0; i < 400; i++) {
+      const id = i % 2 ? random.int(1, 6000) : random.int(5800, 6000);
+      docs.add({ id, time: id * 10, document: document(id) });
+    }
+    for (let i = 0; i < 300; i++) docs.remove(random.int(1, 6000));
+    for (let id = 6001; id <= 6100; id++) docs.add({ id, time: random.int(0, 60_000), document: document(id) });
+    // Then newer posts in order: the displaced documents are no longer the highest numbers, yet among the newest.
+    for (let id = 6101; id <= 6200; id++) docs.add({ id, time: id * 10, document: document(id) });
+    docs.index.flush();
+    const queries = [[], [['broad']], [['third']], [['rare']], [['broad'], ['third']], [['broad', 'rare']]];
+    for (const all of queries) {
+      for (const none of [[], ['third']]) {
+        const query = { all, none };
+        const whole = docs.index.match(query);
+        expect(docs.index.count(query)).toBe(whole.size);
+        for (const count of [1, 20, 220, 1000, 10_000]) {
+          const newest = docs.newestMatches(query, count);
+          expect(docs.newest(newest, 0, count)).toEqual(docs.newest(whole, 0, count));
+        }
+      }
+    }
+  });
+
   it('count in their bytes the columns and the table of ids, not the bitmaps alone', () => {
     const docs = new OrderedDocuments(1);
     const items = 5000;

@@ -9,7 +9,7 @@ import { grown, roomFor } from './growing-arrays.js';
 import { bytesOf, type Chunk, type ChunkReader } from './index-snapshot.js';
 import { DocumentNumbers } from './document-numbers.js';
 import { descending, highest, highestSet, RoaringBitmap32, type Bitmap } from './bitmaps.js';
-import { PostingIndex, type PostingMeta, type SearchDocument } from './posting-index.js';
+import { PostingIndex, type IndexQuery, type PostingMeta, type SearchDocument } from './posting-index.js';
 
 /** A column of numbers by document number that grows as documents are added. */
 export class Column {
@@ -237,6 +237,24 @@ export class OrderedDocuments {
     }
     const docs = this.merged(result, out, 0, count);
     return { docs, set: new RoaringBitmap32(docs) };
+  }
+
+  /**
+   * A part of `index.match(query)` that holds its `count` newest matches: its matches among the highest document
+   * numbers, widened until `count` of them came in order (or the first document is reached). A displaced document
+   * is older than every document that came in order after it, so none below the part is newer than those. Its
+   * newest first, to `count`, are those of the whole match, at a cost that follows `count` rather than the number
+   * of matches (the broadest keyword matches most of the index).
+   */
+  newestMatches(query: IndexQuery, count: number): Bitmap {
+    const live = this.index.live;
+    const anchor = this.index.narrowest(query) ?? live;
+    for (let take = count; ; take *= 4) {
+      const from = take >= anchor.size ? 0 : anchor.select(anchor.size - take)!;
+      const part = this.index.match(query, RoaringBitmap32.and(live, RoaringBitmap32.fromRange(from, this.documents)));
+      const inOrder = this.displaced.isEmpty ? part.size : part.andNotCardinality(this.displaced);
+      if (inOrder >= count || from === 0) return part;
+    }
   }
 
   /** `limit` documents of `result` newest first after skipping `offset`. */

@@ -255,15 +255,8 @@ export class PostingIndex {
 
   /** The documents of `within` (the live ones, or a part of them) that hold a token of every group of `all` and none of `none`. */
   match(query: IndexQuery, within: Bitmap = this.live): Bitmap {
-    // Never flushed here: a query may run in an arena (withTemporaryBitmaps), which would free the new postings.
-    if (this.pending.length > 0) throw new Error('The index was queried with postings not yet flushed');
-    const groups: Bitmap[] = [];
-    for (const group of query.all) {
-      const lists = group.flatMap((token) => this.posting(token) ?? []);
-      if (lists.length === 0) return new RoaringBitmap32();
-      groups.push(lists.length === 1 ? lists[0]! : RoaringBitmap32.orMany(lists));
-    }
-    groups.sort((a, b) => a.size - b.size);
+    const groups = this.groupsOf(query);
+    if (!groups) return new RoaringBitmap32();
     const result = groups.length === 0 ? copyOf(within) : RoaringBitmap32.and(groups[0]!, within);
     for (const group of groups.slice(1)) {
       if (result.isEmpty) break;
@@ -274,6 +267,47 @@ export class PostingIndex {
       if (posting && !result.isEmpty) result.andNotInPlace(posting);
     }
     return result;
+  }
+
+  /** How many documents `match` gives, without making the last intersection (a count reads both sides, writes nothing). */
+  count(query: IndexQuery, within: Bitmap = this.live): number {
+    if (query.none.length > 0) return this.match(query, within).size;
+    const groups = this.groupsOf(query);
+    if (!groups) return 0;
+    if (groups.length === 0) return within.size;
+    if (groups.length === 1) return groups[0]!.andCardinality(within);
+    const result = RoaringBitmap32.and(groups[0]!, within);
+    for (const group of groups.slice(1, -1)) {
+      if (result.isEmpty) return 0;
+      result.andInPlace(group);
+    }
+    return result.andCardinality(groups.at(-1)!);
+  }
+
+  /**
+   * The smallest of the query's single-token groups' postings: every match is among its documents (undefined when no
+   * group is a single token).
+   */
+  narrowest(query: IndexQuery): Bitmap | undefined {
+    let narrowest: Bitmap | undefined;
+    for (const group of query.all) {
+      const posting = group.length === 1 ? this.posting(group[0]!) : undefined;
+      if (posting && (!narrowest || posting.size < narrowest.size)) narrowest = posting;
+    }
+    return narrowest;
+  }
+
+  /** Each group of `all` as the documents holding one of its tokens, smallest first; null when a group matches nothing. */
+  private groupsOf(query: IndexQuery): Bitmap[] | null {
+    // Never flushed here: a query may run in an arena (withTemporaryBitmaps), which would free the new postings.
+    if (this.pending.length > 0) throw new Error('The index was queried with postings not yet flushed');
+    const groups: Bitmap[] = [];
+    for (const group of query.all) {
+      const lists = group.flatMap((token) => this.posting(token) ?? []);
+      if (lists.length === 0) return null;
+      groups.push(lists.length === 1 ? lists[0]! : RoaringBitmap32.orMany(lists));
+    }
+    return groups.sort((a, b) => a.size - b.size);
   }
 
   /** How often `token` occurs in `doc`, rounded down to a tier (1 when it occurs once; 0 when not at all). */

@@ -17,7 +17,7 @@ import { groupBy } from '../../shared/group.js';
 import { ServedIndex, type ItemSource } from '../../search/live-index.js';
 import { countFlag, countValues, FACET_TOP, type FacetCount, type FacetCounts } from '../../search/facet-counts.js';
 import type { IndexedItem, OrderedDocuments } from '../../search/ordered-documents.js';
-import { tolerantRelevancePage } from '../../search/ranking.js';
+import { RELEVANCE_CANDIDATES, relevancePage, tolerantRelevancePage } from '../../search/ranking.js';
 import { alternativesOf, didYouMean, keywordMatches, type KeywordMatches } from '../../search/typo-tolerance.js';
 import type { QueryWord } from '../../search/search-text.js';
 import { withTemporaryBitmaps, type Bitmap } from '../../search/bitmaps.js';
@@ -167,6 +167,8 @@ export class PostIndex extends ServedIndex {
     const docs = await this.live.current(version);
     // Synchronous from here, so no write lands halfway; the bitmaps made on the way are freed at the end.
     return withTemporaryBitmaps(() => {
+      const broad = broadPage(docs, filter);
+      if (broad) return broad;
       const alternatives = filter.typoWords ? alternativesOf(docs.index, filter.typoWords) : null;
       const matches = keywordMatching(docs, filter, alternatives);
       const { result } = matches;
@@ -208,6 +210,33 @@ export interface PostSearchResult {
   facets?: FacetCounts;
   didYouMean?: string;
   corrections?: string[];
+}
+
+/** How many times the documents a page needs its one posting (or the index) must hold for broadPage to read it. */
+const BROAD = 16;
+
+/**
+ * The page and total of a search that needs no more of its matches than their newest (no facet counts, no time
+ * window, no typos) and whose one required token is held by many documents, or that has none: read from the newest
+ * matches alone (OrderedDocuments.newestMatches) and a count, not from all of them. The same page and total as the
+ * general path gives; null when the search is not of that kind.
+ */
+function broadPage(docs: OrderedDocuments, filter: PostSearchFilter): PostSearchResult | null {
+  const windowed = filter.postedAfter !== undefined || filter.postedBefore !== undefined;
+  if (filter.typoWords || filter.facets?.length || windowed) return null;
+  const query = postIndexQuery(filter);
+  if (query.none.length > 0 || query.all.length > 1) return null;
+  const ranked = Boolean(filter.terms) && filter.order === 'rank';
+  // Relevance ranks the newest candidates and may fill its page with the next ones newest first (ranking.ts).
+  const needed =
+    ranked && filter.offset < RELEVANCE_CANDIDATES ? RELEVANCE_CANDIDATES + filter.limit : filter.offset + filter.limit;
+  const holding = query.all.length === 0 ? docs.index.live : docs.index.posting(query.all[0]![0]!);
+  if (!holding || holding.size < BROAD * needed) return null;
+  const newest = docs.newestMatches(query, needed);
+  const page = ranked
+    ? relevancePage(docs, newest, filter.terms!, filter.offset, filter.limit)
+    : docs.newest(newest, filter.offset, filter.limit);
+  return { total: docs.index.count(query), ids: page.map((doc) => docs.itemId(doc)) };
 }
 
 /** The documents matching a filter: its terms and facets, then its time window. */
