@@ -12,9 +12,9 @@
  * column, and the project's tail: the slowest searches with their shapes, whether they are slow in every round, and
  * the collector's pauses inside them. The workload's broadest keyword (`다` in the generated texts), RELEVANCE, page 1, is also timed on its own
  * (--repeat times over, after the passes): the page that scores the most matches. No HTTP, no caches.
- * The process runs with the young generation and the malloc settings `npm start` gives the service
- * (`--max-semi-space-size`, its `env`), and an old
- * generation large enough for the in-process peers (MiniSearch, Orama hold gigabytes at a million posts).
+ * The process runs with the node flags and malloc settings `npm start` gives the service (its heap limits, its `env`),
+ * but for an old generation large enough for the in-process peers when they run (MiniSearch, Orama hold gigabytes
+ * at a million posts).
  * Lucene 8 runs in a JVM of its own (bench/lucene-peer.ts), stopped between its own turns, its index sorted newest first (`lucene`) or not
  * (`lucene-default`), when Java 17 and Debian's liblucene8-java are here; else a line says it was skipped.
  */
@@ -44,20 +44,8 @@ import { postFilterOf } from './workload-filters.js';
 import { queryTerms } from '../src/search/search-text.js';
 import { SeededRandom } from '../src/demo/random.js';
 import { anonymousRssMb } from '../support/proc.js';
-import { serviceEnv } from '../support/service-flags.js';
+import { serviceEnv, serviceNodeFlags } from '../support/service-flags.js';
 import { groupBy } from '../src/shared/group.js';
-
-// The process runs with the malloc settings `npm start` gives the service (its `env …`): they decide how much of what a
-// build frees goes back to the system, which the memory column reads. Set after a start they do nothing, so the
-// benchmark starts itself again with them when they are not already set.
-const mallocSettings = Object.entries(serviceEnv());
-if (mallocSettings.some(([name, value]) => process.env[name] !== value)) {
-  const again = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
-    stdio: 'inherit',
-    env: { ...process.env, ...Object.fromEntries(mallocSettings) },
-  });
-  process.exit(again.status ?? 1);
-}
 
 const { values } = parseArgs({
   options: {
@@ -70,6 +58,28 @@ const { values } = parseArgs({
   },
 });
 const wanted = values.engines!.split(',');
+// MiniSearch and Orama run in this process, and hold gigabytes at a million posts.
+const inProcess = wanted.some((name) => name === 'minisearch' || name === 'orama');
+
+// The process runs as `npm start` runs the service: its node flags (the heap limits, which decide how far the old
+// generation grows during a build) and its malloc settings (how much of what a build frees goes back), which the
+// memory column reads; with the in-process peers, a larger old generation for them. Both must be set when a process
+// starts, so the benchmark starts itself again with them when they are not.
+const nodeFlags = serviceNodeFlags().map((flag) =>
+  inProcess && flag.startsWith('--max-old-space-size=') ? '--max-old-space-size=16384' : flag,
+);
+const mallocSettings = Object.entries(serviceEnv());
+if (
+  nodeFlags.some((flag) => !process.execArgv.includes(flag)) ||
+  mallocSettings.some(([name, value]) => process.env[name] !== value)
+) {
+  const otherFlags = process.execArgv.filter((flag) => !/^--max-(old|semi)-space-size=/.test(flag));
+  const again = spawnSync(process.execPath, [...otherFlags, ...nodeFlags, ...process.argv.slice(1)], {
+    stdio: 'inherit',
+    env: { ...process.env, ...Object.fromEntries(mallocSettings) },
+  });
+  process.exit(again.status ?? 1);
+}
 const target = await dataset({ db: 'sqlite' }, Number(values.posts));
 // The build reads the tables through the database's read workers (SQLite: worker threads, each with a heap of its
 // own); they leave a moment after it, so the memory measured after a build is what the index holds.
@@ -152,24 +162,29 @@ interface Contender {
   /** Each query's exact total (the reference's, which every other engine matched). */
   totals?: number[];
 }
-const rss = () => anonymousRssMb(process.pid) * 1024 * 1024;
+/**
+ * Anonymous resident memory after a full collection, once the pages it freed have gone back: V8 unmaps them on a
+ * thread of its own after the collection, and a reading taken at once still counted some of them.
+ */
+async function settledRss(): Promise<number> {
+  global.gc?.();
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  return anonymousRssMb(process.pid) * 1024 * 1024;
+}
 const contenders: Contender[] = [];
 
 async function measureBuild(
   name: string,
   build: () => Promise<{ search: Contender['search']; indexBytes?: number }>,
 ): Promise<void> {
-  global.gc?.();
-  const before = rss();
+  const before = await settledRss();
   const started = performance.now();
   const { search, indexBytes } = await build();
   const buildMs = performance.now() - started;
   await new Promise((resolve) => setTimeout(resolve, READ_WORKERS_LEAVE_MS * 4));
-  global.gc?.();
-  contenders.push({ name, search, buildMs, rssMb: (rss() - before) / 1e6, indexBytes, cpu: [] });
-  console.log(
-    `${name}: built in ${(buildMs / 1000).toFixed(1)} s, resident +${((rss() - before) / 1e6).toFixed(0)} MB`,
-  );
+  const rssMb = ((await settledRss()) - before) / 1e6;
+  contenders.push({ name, search, buildMs, rssMb, indexBytes, cpu: [] });
+  console.log(`${name}: built in ${(buildMs / 1000).toFixed(1)} s, resident +${rssMb.toFixed(0)} MB`);
 }
 
 if (wanted.includes('ours')) {
@@ -181,7 +196,6 @@ if (wanted.includes('ours')) {
 }
 // Lucene reads the corpus from a file written a batch at a time; only the engines that run in this process (MiniSearch,
 // Orama) need it in memory here.
-const inProcess = wanted.some((name) => name === 'minisearch' || name === 'orama');
 let corpus = inProcess ? await readCorpus(database.db) : [];
 const corpusFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'peers-corpus-')), 'corpus.tsv');
 const corpusSize = wanted.some((name) => name.startsWith('lucene'))
