@@ -19,6 +19,13 @@ const lengthNorm = (characters: number): number => Math.log(Math.E + characters 
 const LENGTH_NORMS = Float64Array.from({ length: 8192 }, (_, characters) => lengthNorm(characters));
 
 /**
+ * How many of a result's newest documents relevancePage reads for a page: the candidates and the page after them, or
+ * past the candidates the page itself. It reads no older ones, so a part of the result holding these gives the same page.
+ */
+export const relevanceReach = (offset: number, limit: number): number =>
+  offset >= RELEVANCE_CANDIDATES ? offset + limit : RELEVANCE_CANDIDATES + limit;
+
+/**
  * `limit` documents of `result` in relevance order after skipping `offset`: the newest RELEVANCE_CANDIDATES
  * ranked by their relevance to `terms` (newest first among equals), then the older ones newest first. Every
  * document of `result` holds every term (the terms are required).

@@ -17,7 +17,7 @@ import { groupBy } from '../../shared/group.js';
 import { ServedIndex, type ItemSource } from '../../search/live-index.js';
 import { countFlag, countValues, FACET_TOP, type FacetCount, type FacetCounts } from '../../search/facet-counts.js';
 import type { IndexedItem, OrderedDocuments } from '../../search/ordered-documents.js';
-import { RELEVANCE_CANDIDATES, relevancePage, tolerantRelevancePage } from '../../search/ranking.js';
+import { relevancePage, relevanceReach, tolerantRelevancePage } from '../../search/ranking.js';
 import { alternativesOf, didYouMean, keywordMatches, type KeywordMatches } from '../../search/typo-tolerance.js';
 import type { QueryWord } from '../../search/search-text.js';
 import { withTemporaryBitmaps, type Bitmap } from '../../search/bitmaps.js';
@@ -227,9 +227,7 @@ function broadPage(docs: OrderedDocuments, filter: PostSearchFilter): PostSearch
   const query = postIndexQuery(filter);
   if (query.none.length > 0 || query.all.length > 1) return null;
   const ranked = Boolean(filter.terms) && filter.order === 'rank';
-  // Relevance ranks the newest candidates and may fill its page with the next ones newest first (ranking.ts).
-  const needed =
-    ranked && filter.offset < RELEVANCE_CANDIDATES ? RELEVANCE_CANDIDATES + filter.limit : filter.offset + filter.limit;
+  const needed = ranked ? relevanceReach(filter.offset, filter.limit) : filter.offset + filter.limit;
   const holding = query.all.length === 0 ? docs.index.live : docs.index.posting(query.all[0]![0]!);
   if (!holding || holding.size < BROAD * needed) return null;
   const newest = docs.newestMatches(query, needed);
