@@ -5,24 +5,21 @@
  * heap a `Map<number, number>` took, and it costs the collector nothing to scan.
  */
 const EMPTY = -1;
-/** Grow when more than this share of the slots is taken (probes stay short). */
-const MAX_LOAD = 0.6;
+/** Grow (doubling) when more than this share of the slots is taken (probes stay short). */
+const MAX_LOAD = 0.75;
+/** The share of slots taken once the table is compacted: room for a sixth more items before it grows again. */
+const COMPACT_LOAD = 0.65;
+const TWO_32 = 4_294_967_296;
 
 export class DocumentNumbers {
   private slots: Int32Array;
-  private mask: number;
-  private shift: number;
   private count = 0;
 
   constructor(
     private readonly idOf: (doc: number) => number,
     expected = 0,
   ) {
-    let capacity = 1024;
-    while (expected > capacity * MAX_LOAD) capacity *= 2;
-    this.slots = new Int32Array(capacity).fill(EMPTY);
-    this.mask = capacity - 1;
-    this.shift = 32 - Math.log2(capacity);
+    this.slots = new Int32Array(Math.max(1024, Math.ceil(expected / COMPACT_LOAD))).fill(EMPTY);
   }
 
   get size(): number {
@@ -35,7 +32,7 @@ export class DocumentNumbers {
   }
 
   get(id: number): number | undefined {
-    for (let slot = this.home(id); ; slot = (slot + 1) & this.mask) {
+    for (let slot = this.home(id); ; slot = this.next(slot)) {
       const doc = this.slots[slot]!;
       if (doc === EMPTY) return undefined;
       if (this.idOf(doc) === id) return doc;
@@ -44,8 +41,8 @@ export class DocumentNumbers {
 
   /** Sets the document of `id` (which `idOf(doc)` must already return). */
   set(id: number, doc: number): void {
-    if (this.count + 1 > this.slots.length * MAX_LOAD) this.grow();
-    for (let slot = this.home(id); ; slot = (slot + 1) & this.mask) {
+    if (this.count + 1 > this.slots.length * MAX_LOAD) this.rehash(this.slots.length * 2);
+    for (let slot = this.home(id); ; slot = this.next(slot)) {
       const held = this.slots[slot]!;
       if (held === EMPTY) {
         this.slots[slot] = doc;
@@ -61,14 +58,14 @@ export class DocumentNumbers {
 
   delete(id: number): void {
     let slot = this.home(id);
-    for (; ; slot = (slot + 1) & this.mask) {
+    for (; ; slot = this.next(slot)) {
       const doc = this.slots[slot]!;
       if (doc === EMPTY) return;
       if (this.idOf(doc) === id) break;
     }
     // Backward-shift deletion: move later entries of the same run into the gap, so no tombstones build up.
     let gap = slot;
-    for (let next = (gap + 1) & this.mask; ; next = (next + 1) & this.mask) {
+    for (let next = this.next(gap); ; next = this.next(next)) {
       const doc = this.slots[next]!;
       if (doc === EMPTY) break;
       const home = this.home(this.idOf(doc));
@@ -83,18 +80,29 @@ export class DocumentNumbers {
     this.count--;
   }
 
-  private home(id: number): number {
-    // Ids are integers below 2^53: mix both 32-bit halves, then take the high bits of a multiplicative hash
-    // (its low bits would follow the id's low bits, and ids in steps of a power of two would collide).
-    const mixed = (id >>> 0) ^ Math.floor(id / 4_294_967_296);
-    return Math.imul(mixed, 0x9e3779b1) >>> this.shift;
+  /** Lets go of the room grown by doubling (after a build): the table is kept at COMPACT_LOAD. */
+  compact(): void {
+    const slots = Math.max(1024, Math.ceil(this.count / COMPACT_LOAD));
+    if (slots < this.slots.length) this.rehash(slots);
   }
 
-  private grow(): void {
+  private next(slot: number): number {
+    return slot + 1 === this.slots.length ? 0 : slot + 1;
+  }
+
+  private home(id: number): number {
+    // Ids are integers below 2^53: mix both 32-bit halves, then a multiplicative hash, whose high bits (its low bits
+    // would follow the id's low bits, and ids in steps of a power of two would collide) scale to the table's size.
+    const mixed = (id >>> 0) ^ Math.floor(id / TWO_32);
+    const hash = Math.imul(mixed, 0x9e3779b1) >>> 0;
+    // floor(hash × slots / 2^32), in two halves so that no product passes 2^53.
+    const slots = this.slots.length;
+    return Math.floor(((hash >>> 16) * slots + Math.floor(((hash & 0xffff) * slots) / 65_536)) / 65_536);
+  }
+
+  private rehash(length: number): void {
     const old = this.slots;
-    this.slots = new Int32Array(old.length * 2).fill(EMPTY);
-    this.mask = this.slots.length - 1;
-    this.shift--;
+    this.slots = new Int32Array(length).fill(EMPTY);
     this.count = 0;
     for (const doc of old) if (doc !== EMPTY) this.set(this.idOf(doc), doc);
   }

@@ -232,7 +232,7 @@ export class LiveIndex {
       progress?.(done, total);
     }
     await this.install(docs, follower, version, started, false);
-    docs.index.optimize();
+    docs.optimize();
     this.changedSinceSave = true;
   }
 

@@ -5,44 +5,11 @@
  * behind) is "displaced": kept in a small bitmap and merged by its own time. Each document can carry a few
  * numbers more (`extra`: a job's end and views) for the index that owns it.
  */
-import { grown, roomFor } from './growing-arrays.js';
+import { NumberColumn } from './number-column.js';
 import { bytesOf, type Chunk, type ChunkReader } from './index-snapshot.js';
 import { DocumentNumbers } from './document-numbers.js';
 import { descending, highest, highestSet, RoaringBitmap32, type Bitmap } from './bitmaps.js';
 import { PostingIndex, type IndexQuery, type PostingMeta, type SearchDocument } from './posting-index.js';
-
-/** A column of numbers by document number that grows as documents are added. */
-export class Column {
-  private values: Float64Array<ArrayBuffer> = new Float64Array(1024);
-  length = 0;
-
-  push(value: number): void {
-    if (this.length === this.values.length) this.values = grown(this.values, this.length + 1);
-    this.values[this.length++] = value;
-  }
-
-  at(doc: number): number {
-    return this.values[doc]!;
-  }
-
-  /** The bytes the column holds, room to grow included. */
-  get bytes(): number {
-    return this.values.byteLength;
-  }
-
-  /** The values as they are now (for a saved copy). */
-  values_(): Float64Array {
-    return this.values.subarray(0, this.length);
-  }
-
-  static of(values: Float64Array): Column {
-    const column = new Column();
-    column.values = new Float64Array(roomFor(values.length));
-    column.values.set(values);
-    column.length = values.length;
-    return column;
-  }
-}
 
 /** What an index is given of an item: its id, its time (the order), its texts and facets, and extra numbers. */
 export interface IndexedItem {
@@ -61,28 +28,28 @@ export interface DocumentsMeta {
 
 export class OrderedDocuments {
   index = new PostingIndex();
-  private ids = new Column();
-  private times = new Column();
+  private ids = new NumberColumn();
+  private times = new NumberColumn();
   /**
    * Where a displaced document stands in time order for windows: the slot time of the document before it. Every
    * other document's slot time is its own time, so slot times never decrease along document numbers (one column
    * fewer: 8 MB at a million posts).
    */
   private displacedSlots = new Map<number, number>();
-  private extras: Column[];
+  private extras: NumberColumn[];
   private readonly docOf = new DocumentNumbers((doc) => this.ids.at(doc));
   displaced = new RoaringBitmap32();
   private last = { time: -Infinity, id: -Infinity };
 
   constructor(extraColumns = 0) {
-    this.extras = Array.from({ length: extraColumns }, () => new Column());
+    this.extras = Array.from({ length: extraColumns }, () => new NumberColumn());
   }
 
   /** This generation as chunks for a saved copy (index-snapshot.ts). Synchronous: no write lands halfway. */
   save(): { meta: DocumentsMeta; chunks: Chunk[] } {
     const documents = this.ids.length;
     const postings = this.index.save(documents);
-    const columns = [this.ids, this.times, ...this.extras].map((column) => bytesOf(column.values_()));
+    const columns = [this.ids, this.times, ...this.extras].map((column) => bytesOf(column.toFloat64()));
     const slots = bytesOf(Float64Array.from([...this.displacedSlots].flat()));
     return {
       meta: { documents, extraColumns: this.extras.length, last: { ...this.last }, postings: postings.meta },
@@ -92,15 +59,16 @@ export class OrderedDocuments {
 
   static restore(meta: DocumentsMeta, reader: ChunkReader): OrderedDocuments {
     const docs = new OrderedDocuments(0);
-    docs.ids = Column.of(reader.float64());
-    docs.times = Column.of(reader.float64());
-    docs.extras = Array.from({ length: meta.extraColumns }, () => Column.of(reader.float64()));
+    docs.ids = NumberColumn.of(reader.float64());
+    docs.times = NumberColumn.of(reader.float64());
+    docs.extras = Array.from({ length: meta.extraColumns }, () => NumberColumn.of(reader.float64()));
     const slots = reader.float64();
     for (let i = 0; i + 1 < slots.length; i += 2) docs.displacedSlots.set(slots[i]!, slots[i + 1]!);
     docs.displaced = RoaringBitmap32.deserialize(reader.take(), 'portable');
     docs.index = PostingIndex.restore(meta.postings, reader);
     docs.last = { ...meta.last };
     for (const doc of docs.index.live) docs.docOf.set(docs.ids.at(doc), doc);
+    docs.docOf.compact();
     return docs;
   }
 
@@ -112,6 +80,13 @@ export class OrderedDocuments {
     let total = this.index.bytes() + this.docOf.bytes + this.displaced.getSerializationSizeInBytes('portable');
     for (const column of [this.ids, this.times, ...this.extras]) total += column.bytes;
     return total + this.displacedSlots.size * 16;
+  }
+
+  /** Lets go of the room the columns and the id table grew by doubling, and compacts the bitmaps (after a build). */
+  optimize(): void {
+    for (const column of [this.ids, this.times, ...this.extras]) column.compact();
+    this.docOf.compact();
+    this.index.optimize();
   }
 
   /** Items in the index. */

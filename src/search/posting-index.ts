@@ -14,6 +14,7 @@ import { COLUMN_KINDS } from './fields.js';
 import { analyzeInto, facetParts, type TokenSink } from './search-text.js';
 import { PostingLog, Vocabulary } from './vocabulary.js';
 import { grown, roomFor } from './growing-arrays.js';
+import { NumberColumn } from './number-column.js';
 import {
   compactTiers,
   levelIn,
@@ -61,7 +62,8 @@ export interface FacetColumn {
 class GrowingFacetColumn implements FacetColumn {
   readonly values: string[] = [];
   private readonly numberOf = new Map<string, number>();
-  ofDoc: Int32Array<ArrayBuffer> = new Int32Array(1024).fill(-1);
+  /** Empty until a document has a value: an index whose documents have none of this kind holds no column. */
+  ofDoc: Int32Array<ArrayBuffer> = new Int32Array(0);
 
   set(doc: number, value: string): void {
     this.setAll([doc], value);
@@ -74,6 +76,12 @@ class GrowingFacetColumn implements FacetColumn {
       this.numberOf.set(value, n);
     }
     for (let i = 0; i < docs.length; i++) this.place(docs[i]!, n);
+  }
+
+  /** Lets go of the room grown by doubling beyond `documents` and a little more (after a build). */
+  compact(documents: number): void {
+    const room = roomFor(documents);
+    if (this.ofDoc.length > room) this.ofDoc = this.ofDoc.slice(0, room);
   }
 
   private place(doc: number, n: number): void {
@@ -143,7 +151,7 @@ export class PostingIndex {
   );
   /** Documents that are in the index now (a removed document leaves its postings until the next rebuild). */
   readonly live = new RoaringBitmap32();
-  private lengths: Uint32Array<ArrayBuffer> = new Uint32Array(1024);
+  private lengths = new NumberColumn();
   private readonly counts = new DocumentCounts(this.vocabulary);
   /** Postings added since the last flush: (token number, document), and (token number × tiers + tier, document) for the tiers they change. */
   private readonly pending = new PostingLog();
@@ -172,8 +180,7 @@ export class PostingIndex {
         this.pendingTiers.push(n * TIERS.length + tier, doc),
       );
     }
-    if (doc >= this.lengths.length) this.lengths = grown(this.lengths, doc + 1);
-    this.lengths[doc] = length;
+    this.lengths.set(doc, length);
     this.live.add(doc);
     this.changes++;
     if (this.pending.length >= PENDING_LIMIT) this.flush();
@@ -251,6 +258,8 @@ export class PostingIndex {
       compactTiers(posting, tiers);
     });
     compact(this.live);
+    this.lengths.compact();
+    for (const column of this.facetColumns.values()) column.compact(this.lengths.length);
   }
 
   /** The documents of `within` (the live ones, or a part of them) that hold a token of every group of `all` and none of `none`. */
@@ -331,7 +340,7 @@ export class PostingIndex {
 
   /** The characters of `doc`'s texts, which relevance divides by (ranking.ts). */
   lengthOf(doc: number): number {
-    return this.lengths[doc] ?? 0;
+    return doc < this.lengths.length ? this.lengths.at(doc) : 0;
   }
 
   /** The index as chunks for a saved copy (index-snapshot.ts), with what is needed to read them back. */
@@ -342,16 +351,14 @@ export class PostingIndex {
     const missing = this.tiers.flatMap((tiers) =>
       tiers ? [tiers.reduce((bits, tier, i) => bits | (tier.missing ? 1 << i : 0), 0)] : [],
     );
-    const chunks: Chunk[] = [bytesOf(this.lengths.subarray(0, documents)), this.live, ...this.postings];
+    const chunks: Chunk[] = [bytesOf(Uint32Array.from(this.lengths.toFloat64(documents))), this.live, ...this.postings];
     for (const tiers of this.tiers) if (tiers) chunks.push(...tiers.map((tier) => tier.docs));
     return { meta: { tokens, tiered, missing }, chunks };
   }
 
   static restore(meta: PostingMeta, reader: ChunkReader): PostingIndex {
     const index = new PostingIndex();
-    const lengths = reader.uint32();
-    index.lengths = new Uint32Array(roomFor(lengths.length));
-    index.lengths.set(lengths);
+    index.lengths = NumberColumn.of(reader.uint32());
     const bitmap = () => RoaringBitmap32.deserialize(reader.take(), 'portable');
     const live = bitmap();
     index.live.orInPlace(live);
@@ -368,6 +375,7 @@ export class PostingIndex {
       for (const [value, posting] of index.facetValues(kind)) {
         index.facetColumns.get(kind)!.setAll(posting.toUint32Array(), value);
       }
+      index.facetColumns.get(kind)!.compact(index.lengths.length);
     }
     return index;
   }
@@ -378,7 +386,7 @@ export class PostingIndex {
    */
   bytes(): number {
     this.flush();
-    let total = this.lengths.byteLength + this.live.getSerializationSizeInBytes('portable');
+    let total = this.lengths.bytes + this.live.getSerializationSizeInBytes('portable');
     for (const posting of this.postings) total += posting.getSerializationSizeInBytes('portable');
     for (const tiers of this.tiers)
       if (tiers) for (const tier of tiers) total += tier.docs.getSerializationSizeInBytes('portable');
