@@ -106,17 +106,27 @@ export function highest(bitmap: Bitmap, skip: number, count: number): number[] {
  * constructor and static methods; `copyOf` for a copy). `work` must create no bitmap that outlives it.
  */
 export function withTemporaryBitmaps<T>(work: () => T): T {
-  if (wasm) return new wasm.RoaringArenaAllocator().with(work);
-  const outer = temporaries;
-  const made: Bitmap[] = [];
-  temporaries = made;
+  const outerScope = scope;
+  scope = {};
   try {
-    return work();
+    if (wasm) return new wasm.RoaringArenaAllocator().with(work);
+    const outer = temporaries;
+    const made: Bitmap[] = [];
+    temporaries = made;
+    try {
+      return work();
+    } finally {
+      temporaries = outer;
+      for (const bitmap of made) bitmap.dispose();
+    }
   } finally {
-    temporaries = outer;
-    for (const bitmap of made) bitmap.dispose();
+    scope = outerScope;
   }
 }
+
+/** The withTemporaryBitmaps running now, as an object of its own (null: none): what its temporaries live as long as. */
+let scope: object | null = null;
+export const temporaryScope = (): object | null => scope;
 
 /** A copy of a bitmap, freed with the other temporaries of the withTemporaryBitmaps it is made in. */
 export function copyOf(bitmap: Bitmap): Bitmap {

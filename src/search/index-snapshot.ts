@@ -7,7 +7,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Bitmap } from './bitmaps.js';
 
 /** Bumped whenever what an index holds, or how it is written, changes (the tokenizer included). */
 export const SNAPSHOT_FORMAT = 7;
@@ -18,8 +17,14 @@ export interface Snapshot<H> {
   chunks: ChunkReader;
 }
 
+/** What writes itself in roaring's portable format: a bitmap, or a posting kept otherwise (coded-posting.ts). */
+export interface PortableChunk {
+  getSerializationSizeInBytes(format: 'portable'): number;
+  serialize(format: 'portable', into: Uint8Array): unknown;
+}
+
 /** What a copy holds, in order: byte arrays (typed arrays' bytes), and bitmaps, in roaring's portable format. */
-export type Chunk = Uint8Array | Bitmap;
+export type Chunk = Uint8Array | PortableChunk;
 
 /** The bytes of a typed array (a column), as a copy holds them. */
 export function bytesOf(values: Float64Array | Uint32Array): Uint8Array {
@@ -87,7 +92,7 @@ class FileWriter {
     this.used += bytes.byteLength;
   }
 
-  serialize(bitmap: Bitmap): void {
+  serialize(bitmap: PortableChunk): void {
     const size = bitmap.getSerializationSizeInBytes('portable');
     if (this.used + size > this.buffer.length) this.flush();
     // A bitmap larger than the buffer (a token in most of several million documents) gets a buffer of its size.

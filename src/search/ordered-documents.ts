@@ -130,13 +130,13 @@ export class OrderedDocuments {
    */
   fingerprints(): Map<number, string> {
     const tokens = new Map<number, number>();
-    for (const [token, docs] of this.index.tokens()) {
+    for (const [token, docs, occurrences] of this.index.tokens()) {
       let hash = 2166136261;
       for (let i = 0; i < token.length; i++) hash = Math.imul(hash ^ token.charCodeAt(i), 16777619) >>> 0;
-      for (const doc of docs.toUint32Array()) {
-        const weighted = (hash + Math.imul(this.index.occurrences(token, doc), 2654435761)) >>> 0;
+      docs.forEach((doc, i) => {
+        const weighted = (hash + Math.imul(occurrences[i]!, 2654435761)) >>> 0;
         tokens.set(doc, ((tokens.get(doc) ?? 0) + weighted) >>> 0);
-      }
+      });
     }
     const out = new Map<number, string>();
     for (const doc of this.index.live) {

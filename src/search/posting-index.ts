@@ -6,15 +6,18 @@
  * What relevance needs is held too, so that ranking reads no text: each document's length, and for each
  * token the documents in which it repeats, in tiers (at least 2, 4 and 8 occurrences: occurrence-tiers.ts).
  *
- * The bitmaps are CRoaring's (bitmaps.ts: the native binding where it loads, WebAssembly elsewhere).
+ * The bitmaps are CRoaring's (bitmaps.ts: the native binding where it loads, WebAssembly elsewhere). Once built, a
+ * sparse posting is kept coded in about half CRoaring's bytes (coded-posting.ts) and read back into a bitmap when
+ * a search uses it; facet postings stay bitmaps, for facet counts read them all.
  */
-import { compact, copyOf, RoaringBitmap32, type Bitmap } from './bitmaps.js';
+import { compact, copyOf, RoaringBitmap32, temporaryScope, withTemporaryBitmaps, type Bitmap } from './bitmaps.js';
 import { bytesOf, type Chunk, type ChunkReader } from './index-snapshot.js';
 import { COLUMN_KINDS } from './fields.js';
 import { analyzeInto, facetParts, type TokenSink } from './search-text.js';
 import { PostingLog, Vocabulary } from './vocabulary.js';
 import { grown, roomFor } from './growing-arrays.js';
 import { NumberColumn } from './number-column.js';
+import { CodedPosting } from './coded-posting.js';
 import {
   compactTiers,
   levelIn,
@@ -139,10 +142,19 @@ class DocumentCounts implements TokenSink {
   }
 }
 
+/** Sets `marks[i]` to `mark` for each document `docs[i]` (ascending) that `some` (a part of them) holds. */
+function markAll(docs: Uint32Array, some: Bitmap, marks: Uint8Array, mark: number): void {
+  let i = 0;
+  for (const doc of some.toUint32Array()) {
+    while (docs[i]! < doc) i++;
+    marks[i] = mark;
+  }
+}
+
 export class PostingIndex {
   /** Every token the index has seen, numbered: postings and tiers are held by token number. */
   private readonly vocabulary = new Vocabulary();
-  private readonly postings: Bitmap[] = [];
+  private readonly postings: Array<Bitmap | CodedPosting> = [];
   private readonly tiers: Array<Tier[] | undefined> = [];
   /** The postings of each facet kind's values (`c` → company id → posting), for facet counts. */
   private readonly facetPostings = new Map<string, Map<string, Bitmap>>();
@@ -157,6 +169,8 @@ export class PostingIndex {
   private readonly pending = new PostingLog();
   private readonly pendingTiers = new PostingLog();
   private changes = 0;
+  /** The coded postings read back in the withTemporaryBitmaps running now (bitmapOf). */
+  private readBack: { scope: object | null; bitmaps: Map<number, Bitmap> } = { scope: null, bitmaps: new Map() };
 
   /** Grows with every document added or removed: what was computed from `live` at one count holds while it stays. */
   get version(): number {
@@ -194,15 +208,34 @@ export class PostingIndex {
   /** Adds what `add` gathered to the bitmaps; whoever adds flushes before the next query (live-index.ts does). */
   flush(): void {
     this.pending.drain(this.vocabulary.size, (n, docs) => {
-      let posting = this.postings[n];
-      if (!posting) this.setPosting(n, (posting = new RoaringBitmap32()));
-      posting.addMany(docs);
+      const posting = this.postings[n];
+      if (posting instanceof CodedPosting) {
+        if (posting.append(docs)) return;
+        // Documents numbered below its last (never, as OrderedDocuments numbers them): a bitmap again.
+        this.postings[n] = posting.decode();
+      } else if (!posting) this.setPosting(n, new RoaringBitmap32());
+      (this.postings[n] as Bitmap).addMany(docs);
     });
     this.pendingTiers.drain(this.vocabulary.size * TIERS.length, (key, docs) => {
       const n = Math.floor(key / TIERS.length);
       const tiers = (this.tiers[n] ??= plainTiers());
       tiers[key % TIERS.length]!.docs.addMany(docs);
     });
+  }
+
+  /**
+   * Token n's posting as a bitmap (undefined when no document held it): a coded one read back, as a temporary, once
+   * in a withTemporaryBitmaps (a relevance search reads its tokens' postings to match and again to rank).
+   */
+  private bitmapOf(n: number): Bitmap | undefined {
+    const posting = this.postings[n];
+    if (!(posting instanceof CodedPosting)) return posting;
+    const scope = temporaryScope();
+    if (!scope) return posting.decode();
+    if (this.readBack.scope !== scope) this.readBack = { scope, bitmaps: new Map() };
+    let bitmap = this.readBack.bitmaps.get(n);
+    if (!bitmap) this.readBack.bitmaps.set(n, (bitmap = posting.decode()));
+    return bitmap;
   }
 
   private setPosting(n: number, posting: Bitmap): void {
@@ -219,10 +252,19 @@ export class PostingIndex {
     return this.vocabulary.names;
   }
 
-  /** The posting of a token (every document that held it, live or not); undefined when no document has. */
+  /**
+   * The posting of a token (every document that held it, live or not); undefined when no document has. A coded
+   * posting is read back into a new bitmap, made through RoaringBitmap32 (so freed with a withTemporaryBitmaps').
+   */
   posting(token: string): Bitmap | undefined {
     const n = this.vocabulary.numberOf(token);
-    return n === undefined ? undefined : this.postings[n];
+    return n === undefined ? undefined : this.bitmapOf(n);
+  }
+
+  /** How many documents a token's posting holds (live or not), without reading it back; 0 when none held it. */
+  postingSize(token: string): number {
+    const n = this.vocabulary.numberOf(token);
+    return n === undefined ? 0 : (this.postings[n]?.size ?? 0);
   }
 
   /**
@@ -232,7 +274,7 @@ export class PostingIndex {
   tiersWithin(token: string, within: Bitmap): Bitmap[] | undefined {
     const n = this.vocabulary.numberOf(token);
     const tiers = n === undefined ? undefined : this.tiers[n];
-    return tiers && tiersWithin(RoaringBitmap32.and(this.postings[n!]!, within), tiers);
+    return tiers && tiersWithin(RoaringBitmap32.and(this.bitmapOf(n!)!, within), tiers);
   }
 
   /** Each document's value of a facet kind (documents removed since included), for the kinds that keep a column. */
@@ -245,21 +287,37 @@ export class PostingIndex {
     return this.facetPostings.get(kind) ?? new Map();
   }
 
-  /** Compresses runs in every bitmap and lets go of spare capacity (after a build): less memory, faster intersections. */
+  /**
+   * Compresses runs in every bitmap and lets go of spare capacity, then codes the sparse postings (after a build):
+   * less memory, faster intersections.
+   */
   optimize(): void {
     this.flush();
     this.pending.release();
     this.pendingTiers.release();
     this.postings.forEach((posting, n) => {
+      if (posting instanceof CodedPosting) return;
       compact(posting);
       const tiers = this.tiers[n];
-      if (!tiers?.every((tier) => !tier.missing)) return;
-      for (const tier of tiers) compact(tier.docs);
-      compactTiers(posting, tiers);
+      if (tiers?.every((tier) => !tier.missing)) {
+        for (const tier of tiers) compact(tier.docs);
+        compactTiers(posting, tiers);
+      }
+      this.code(n);
     });
     compact(this.live);
     this.lengths.compact();
     for (const column of this.facetColumns.values()) column.compact(this.lengths.length);
+  }
+
+  /** Keeps token n's posting coded when that saves bytes; never a facet's, which facet counts read whole. */
+  private code(n: number): void {
+    const posting = this.postings[n];
+    if (!posting || posting instanceof CodedPosting || facetParts(this.vocabulary.names[n]!)) return;
+    const coded = CodedPosting.of(posting);
+    if (!coded) return;
+    posting.dispose();
+    this.postings[n] = coded;
   }
 
   /** The documents of `within` (the live ones, or a part of them) that hold a token of every group of `all` and none of `none`. */
@@ -298,12 +356,12 @@ export class PostingIndex {
    * group is a single token).
    */
   narrowest(query: IndexQuery): Bitmap | undefined {
-    let narrowest: Bitmap | undefined;
+    let narrowest: string | undefined;
     for (const group of query.all) {
-      const posting = group.length === 1 ? this.posting(group[0]!) : undefined;
-      if (posting && (!narrowest || posting.size < narrowest.size)) narrowest = posting;
+      const size = group.length === 1 ? this.postingSize(group[0]!) : 0;
+      if (size > 0 && (!narrowest || size < this.postingSize(narrowest))) narrowest = group[0]!;
     }
-    return narrowest;
+    return narrowest === undefined ? undefined : this.posting(narrowest);
   }
 
   /** Each group of `all` as the documents holding one of its tokens, smallest first; null when a group matches nothing. */
@@ -328,13 +386,22 @@ export class PostingIndex {
     return level === 0 ? 1 : TIERS[level - 1]!;
   }
 
-  /** Every token with the live documents holding it (for the operator's check; not a search path). */
-  *tokens(): Generator<[string, Bitmap]> {
+  /**
+   * Every token with the live documents holding it, ascending, and how often each holds it (`occurrences`), for the
+   * operator's check; not a search path.
+   */
+  *tokens(): Generator<[string, Uint32Array, Uint8Array]> {
     this.flush();
     for (let n = 0; n < this.postings.length; n++) {
-      const live = RoaringBitmap32.and(this.postings[n]!, this.live);
-      yield [this.vocabulary.names[n]!, live];
-      live.dispose();
+      const [docs, times] = withTemporaryBitmaps(() => {
+        const live = RoaringBitmap32.and(this.bitmapOf(n)!, this.live);
+        const docs = live.toUint32Array();
+        const times = new Uint8Array(docs.length).fill(1);
+        const tiers = this.tiers[n];
+        if (tiers) tiersWithin(live, tiers).forEach((reached, i) => markAll(docs, reached, times, TIERS[i]!));
+        return [docs, times] as const;
+      });
+      yield [this.vocabulary.names[n]!, docs, times];
     }
   }
 
@@ -377,6 +444,7 @@ export class PostingIndex {
       }
       index.facetColumns.get(kind)!.compact(index.lengths.length);
     }
+    for (let n = 0; n < index.postings.length; n++) index.code(n);
     return index;
   }
 
@@ -387,7 +455,8 @@ export class PostingIndex {
   bytes(): number {
     this.flush();
     let total = this.lengths.bytes + this.live.getSerializationSizeInBytes('portable');
-    for (const posting of this.postings) total += posting.getSerializationSizeInBytes('portable');
+    for (const posting of this.postings)
+      total += posting instanceof CodedPosting ? posting.bytes : posting.getSerializationSizeInBytes('portable');
     for (const tiers of this.tiers)
       if (tiers) for (const tier of tiers) total += tier.docs.getSerializationSizeInBytes('portable');
     for (const column of this.facetColumns.values()) total += column.ofDoc.byteLength;

@@ -148,7 +148,7 @@ export function alternativesOf(index: PostingIndex, words: readonly QueryWord[])
     if (chars.length < KOREAN_SYLLABLES || !chars.every((c) => isSyllable(c.charCodeAt(0)))) return own;
     const corrections = koreanNeighbours(word.text)
       .map(bigrams)
-      .filter((terms) => terms.every((t) => index.posting(t) !== undefined));
+      .filter((terms) => terms.every((t) => index.postingSize(t) > 0));
     return [...own, ...corrections];
   });
 }
@@ -173,8 +173,8 @@ export function correctedKeyword(
   let changed = false;
   const corrected = words.map((word, i) => {
     const [own, ...corrections] = alternatives[i]!;
-    if (own!.every((t) => index.posting(t) !== undefined) || corrections.length === 0) return word.text;
-    const frequency = (terms: string[]) => Math.min(...terms.map((t) => index.posting(t)!.size));
+    if (own!.every((t) => index.postingSize(t) > 0) || corrections.length === 0) return word.text;
+    const frequency = (terms: string[]) => Math.min(...terms.map((t) => index.postingSize(t)));
     const best = corrections.reduce((a, b) => (frequency(b) > frequency(a) ? b : a));
     changed = true;
     return word.cjk

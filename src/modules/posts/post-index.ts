@@ -228,8 +228,8 @@ function broadPage(docs: OrderedDocuments, filter: PostSearchFilter): PostSearch
   if (query.none.length > 0 || query.all.length > 1) return null;
   const ranked = Boolean(filter.terms) && filter.order === 'rank';
   const needed = ranked ? relevanceReach(filter.offset, filter.limit) : filter.offset + filter.limit;
-  const holding = query.all.length === 0 ? docs.index.live : docs.index.posting(query.all[0]![0]!);
-  if (!holding || holding.size < BROAD * needed) return null;
+  const holding = query.all.length === 0 ? docs.index.live.size : docs.index.postingSize(query.all[0]![0]!);
+  if (holding < BROAD * needed) return null;
   const newest = docs.newestMatches(query, needed);
   const page = ranked
     ? relevancePage(docs, newest, filter.terms!, filter.offset, filter.limit)

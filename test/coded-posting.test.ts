@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { CodedPosting } from '../src/search/coded-posting.js';
+import { RoaringBitmap32 } from '../src/search/bitmaps.js';
+import { SeededRandom } from '../src/demo/random.js';
+
+/** Ascending document numbers over `containers` containers, each document present with probability `density`. */
+function sparse(seed: number, containers: number, density: number): number[] {
+  const random = new SeededRandom(seed);
+  const docs: number[] = [];
+  for (let doc = 0; doc < containers * 65_536; doc++) if (random.next() < density) docs.push(doc);
+  return docs;
+}
+
+describe('a coded posting', () => {
+  it('reads back as the bitmap it was coded from, gaps of one byte and of three alike', () => {
+    // 3% is one byte a gap nearly always; at 1% one gap in twelve is past 254 (an escape and two bytes).
+    for (const [seed, density] of [
+      [1, 0.03],
+      [2, 0.01],
+    ] as const) {
+      const bitmap = new RoaringBitmap32(sparse(seed, 3, density));
+      const coded = CodedPosting.of(bitmap)!;
+      expect(coded.size).toBe(bitmap.size);
+      expect(coded.decode().isEqual(bitmap)).toBe(true);
+      // A copy holds it in roaring's portable format, which either library reads.
+      const bytes = new Uint8Array(coded.getSerializationSizeInBytes('portable'));
+      coded.serialize('portable', bytes);
+      expect(RoaringBitmap32.deserialize(bytes, 'portable').isEqual(bitmap)).toBe(true);
+      expect(coded.bytes).toBeLessThan(0.75 * bitmap.getSerializationSizeInBytes('portable'));
+    }
+  });
+
+  it('stays a bitmap where coding saves too little: bitsets (over 4,096 documents a container), a few documents', () => {
+    expect(CodedPosting.of(new RoaringBitmap32(sparse(4, 2, 0.3)))).toBeNull();
+    expect(CodedPosting.of(new RoaringBitmap32(sparse(3, 3, 0.0001)))).toBeNull();
+    expect(CodedPosting.of(RoaringBitmap32.fromRange(0, 200_000))).toBeNull();
+  });
+
+  it('grows at its end, into new containers and past 4,096 documents in one, and says which documents it holds', () => {
+    const docs = sparse(5, 4, 0.02);
+    const coded = CodedPosting.of(new RoaringBitmap32(docs.filter((doc) => doc < 100_000)))!;
+    // The rest in batches, as a flush adds them; then a dense run that makes its container a bitset when read back.
+    const rest = docs.filter((doc) => doc >= 100_000);
+    for (let i = 0; i < rest.length; i += 977) expect(coded.append(rest.slice(i, i + 977))).toBe(true);
+    const dense = Array.from({ length: 6_000 }, (_, i) => 4 * 65_536 + 10 * i);
+    expect(coded.append(dense)).toBe(true);
+    const all = [...docs, ...dense];
+    expect(coded.decode().toArray()).toEqual(all);
+    expect(coded.size).toBe(all.length);
+    for (const doc of [all[0]!, all[500]!, all.at(-1)!, 4 * 65_536 + 20]) expect(coded.has(doc)).toBe(true);
+    for (const doc of [all[500]! + 1, 4 * 65_536 + 21, 9 * 65_536, 0]) expect(coded.has(doc)).toBe(all.includes(doc));
+    // A document not after its last is refused, and nothing of the batch is added.
+    expect(coded.append([all.at(-1)! + 5, all.at(-1)!])).toBe(true);
+    expect(coded.append([100])).toBe(false);
+    expect(coded.size).toBe(all.length + 2);
+  });
+});
