@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CodedPosting } from '../src/search/coded-posting.js';
+import { CodedPosting, GapSlabs } from '../src/search/coded-posting.js';
 import { RoaringBitmap32 } from '../src/search/bitmaps.js';
 import { SeededRandom } from '../src/demo/random.js';
 
@@ -19,26 +19,27 @@ describe('a coded posting', () => {
       [2, 0.01],
     ] as const) {
       const bitmap = new RoaringBitmap32(sparse(seed, 3, density));
-      const coded = CodedPosting.of(bitmap)!;
+      const coded = CodedPosting.of(bitmap, new GapSlabs())!;
       expect(coded.size).toBe(bitmap.size);
       expect(coded.decode().isEqual(bitmap)).toBe(true);
       // A copy holds it in roaring's portable format, which either library reads.
       const bytes = new Uint8Array(coded.getSerializationSizeInBytes('portable'));
       coded.serialize('portable', bytes);
       expect(RoaringBitmap32.deserialize(bytes, 'portable').isEqual(bitmap)).toBe(true);
-      expect(coded.bytes).toBeLessThan(0.75 * bitmap.getSerializationSizeInBytes('portable'));
+      expect(coded.codedBytes).toBeLessThan(0.75 * bitmap.getSerializationSizeInBytes('portable'));
     }
   });
 
   it('stays a bitmap where coding saves too little: bitsets (over 4,096 documents a container), a few documents', () => {
-    expect(CodedPosting.of(new RoaringBitmap32(sparse(4, 2, 0.3)))).toBeNull();
-    expect(CodedPosting.of(new RoaringBitmap32(sparse(3, 3, 0.0001)))).toBeNull();
-    expect(CodedPosting.of(RoaringBitmap32.fromRange(0, 200_000))).toBeNull();
+    expect(CodedPosting.of(new RoaringBitmap32(sparse(4, 2, 0.3)), new GapSlabs())).toBeNull();
+    expect(CodedPosting.of(new RoaringBitmap32(sparse(3, 3, 0.0001)), new GapSlabs())).toBeNull();
+    expect(CodedPosting.of(RoaringBitmap32.fromRange(0, 200_000), new GapSlabs())).toBeNull();
   });
 
   it('grows at its end, into new containers and past 4,096 documents in one, and says which documents it holds', () => {
     const docs = sparse(5, 4, 0.02);
-    const coded = CodedPosting.of(new RoaringBitmap32(docs.filter((doc) => doc < 100_000)))!;
+    const slabs = new GapSlabs();
+    const coded = CodedPosting.of(new RoaringBitmap32(docs.filter((doc) => doc < 100_000)), slabs)!;
     // The rest in batches, as a flush adds them; then a dense run that makes its container a bitset when read back.
     const rest = docs.filter((doc) => doc >= 100_000);
     for (let i = 0; i < rest.length; i += 977) expect(coded.append(rest.slice(i, i + 977))).toBe(true);
@@ -53,5 +54,12 @@ describe('a coded posting', () => {
     expect(coded.append([all.at(-1)! + 5, all.at(-1)!])).toBe(true);
     expect(coded.append([100])).toBe(false);
     expect(coded.size).toBe(all.length + 2);
+    // Moved into new slabs (as after a build), it takes a piece of just its size and reads back the same.
+    const moved = new GapSlabs();
+    const before = coded.decode().toArray();
+    coded.moveTo(moved);
+    expect(coded.decode().toArray()).toEqual(before);
+    expect(moved.bytes).toBe(1 << 20);
+    expect(moved.take(1).byteOffset).toBe(coded.gapBytes);
   });
 });

@@ -18,6 +18,8 @@ import type { PortableChunk } from './index-snapshot.js';
 const NO_RUN_COOKIE = 12_346;
 const ARRAY_MOST = 4096;
 const ESCAPE = 255;
+/** What a container costs beside its gaps: its key, count and start, in JavaScript arrays. */
+const PER_CONTAINER = 24;
 
 if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1)
   throw new Error('Coded postings are written in the portable format through little-endian typed arrays');
@@ -25,31 +27,98 @@ if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1)
 /** Where portable bytes are written on their way to CRoaring (grown to the largest posting read). */
 let scratch = new ArrayBuffer(1 << 16);
 
+/** The bytes one slab holds, and the most a posting's gaps take from a shared slab rather than a buffer of their own. */
+const SLAB_BYTES = 1 << 20;
+const SHARED_MOST = SLAB_BYTES >>> 2;
+
+/**
+ * Where an index's coded postings keep their gaps: slabs of a megabyte, which the system's allocator maps apart
+ * from its heap (`npm start` holds glibc's threshold for that at 128 KB), handed out in pieces. A posting that
+ * outgrows its piece takes a larger one and leaves the old one unused until the index moves every posting into
+ * new slabs (`CodedPosting.moveTo`, after a build); then the old slabs are unmapped whole. Thousands of small
+ * buffers grown and freed during a build instead left holes in the heap that stayed resident.
+ */
+export class GapSlabs {
+  private slabs: Uint8Array<ArrayBuffer>[] = [];
+  private slab = new Uint8Array(0);
+  private free = 0;
+
+  /** Slabs whose first holds `first` bytes (the postings an index moves in after a build, to the byte). */
+  constructor(first = 0) {
+    if (first > 0) this.slab = this.kept(new Uint8Array(first));
+  }
+
+  /** A piece of `size` zeroed bytes. */
+  take(size: number): Uint8Array<ArrayBuffer> {
+    if (size > SHARED_MOST) return this.kept(new Uint8Array(size));
+    if (this.slab.length - this.free < size) {
+      this.slab = this.kept(new Uint8Array(SLAB_BYTES));
+      this.free = 0;
+    }
+    this.free += size;
+    return this.slab.subarray(this.free - size, this.free);
+  }
+
+  /** The bytes the slabs hold, the pieces no posting uses any more and the room not yet handed out included. */
+  get bytes(): number {
+    let total = 0;
+    for (const slab of this.slabs) total += slab.byteLength;
+    return total;
+  }
+
+  private kept(slab: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+    this.slabs.push(slab);
+    return slab;
+  }
+}
+
+/** The bytes `docs` (ascending, all after `last`) take as gaps. */
+function bytesFor(docs: ArrayLike<number>, last: number): number {
+  let bytes = 0;
+  let previous = last;
+  for (let i = 0; i < docs.length; i++) {
+    const doc = docs[i]!;
+    const from = doc >>> 16 === previous >>> 16 && previous >= 0 ? previous & 0xffff : -1;
+    bytes += (doc & 0xffff) - from - 1 < ESCAPE ? 1 : 3;
+    previous = doc;
+  }
+  return bytes;
+}
+
 export class CodedPosting implements PortableChunk {
   /** Each container's key (the high 16 bits of its documents) and how many documents it holds. */
   private readonly keys: number[] = [];
   private readonly counts: number[] = [];
   /** Where each container's gaps begin. */
   private readonly starts: number[] = [];
-  private gaps: Uint8Array<ArrayBuffer> = new Uint8Array(64);
+  private gaps: Uint8Array<ArrayBuffer> = new Uint8Array(0);
   private used = 0;
   private last = -1;
   size = 0;
 
-  /** The posting's documents coded, or null when coding would not save a quarter of the bitmap's bytes. */
-  static of(bitmap: Bitmap): CodedPosting | null {
-    const coded = new CodedPosting();
-    coded.append(bitmap.toUint32Array());
-    coded.gaps = coded.gaps.slice(0, coded.used);
-    return coded.bytes > 0.75 * bitmap.getSerializationSizeInBytes('portable') ? null : coded;
+  constructor(private slabs: GapSlabs) {}
+
+  /**
+   * A bitmap's documents coded, their gaps taken from `slabs`; null (nothing taken) when coding would not save a
+   * quarter of the bitmap's bytes.
+   */
+  static of(bitmap: Bitmap, slabs: GapSlabs): CodedPosting | null {
+    const docs = bitmap.toUint32Array();
+    let containers = 0;
+    for (let i = 0; i < docs.length; i++) if (i === 0 || docs[i]! >>> 16 !== docs[i - 1]! >>> 16) containers++;
+    if (bytesFor(docs, -1) + PER_CONTAINER * containers > 0.75 * bitmap.getSerializationSizeInBytes('portable'))
+      return null;
+    const coded = new CodedPosting(slabs);
+    coded.append(docs);
+    return coded;
   }
 
   /** Adds documents after the last one it holds, in ascending order; false (nothing added) when one is not after it. */
   append(docs: ArrayLike<number>): boolean {
     if (docs.length === 0) return true;
     if (docs[0]! <= this.last) return false;
-    if (this.gaps.length - this.used < 3 * docs.length)
-      this.gaps = grownTo(this.gaps, Math.max(this.used + 3 * docs.length, 2 * this.gaps.length));
+    const needed = this.used + bytesFor(docs, this.last);
+    if (needed > this.gaps.length) this.moveInto(this.slabs.take(Math.max(needed, Math.floor(1.5 * this.gaps.length))));
     const gaps = this.gaps;
     let used = this.used;
     let key = this.last < 0 ? -1 : this.last >>> 16;
@@ -79,6 +148,27 @@ export class CodedPosting implements PortableChunk {
     return true;
   }
 
+  /** Moves its gaps into a piece of `slabs` of just their size (after a build, into new slabs). */
+  moveTo(slabs: GapSlabs): void {
+    this.slabs = slabs;
+    this.moveInto(slabs.take(this.used));
+  }
+
+  /** The bytes it holds, as the index counts them beside its slabs: each container's key, count and start. */
+  get bytes(): number {
+    return PER_CONTAINER * this.keys.length;
+  }
+
+  /** The bytes of its gaps (a piece of just its size holds them). */
+  get gapBytes(): number {
+    return this.used;
+  }
+
+  /** The bytes it would hold in a piece of just its size: its gaps and its containers. */
+  get codedBytes(): number {
+    return this.used + this.bytes;
+  }
+
   /** Whether it holds `doc` (read from the start of the document's container: for checks, not searches). */
   has(doc: number): boolean {
     const c = this.keys.indexOf(doc >>> 16);
@@ -102,17 +192,17 @@ export class CodedPosting implements PortableChunk {
     return RoaringBitmap32.deserialize(this.portable(), 'portable');
   }
 
-  /** The bytes it holds: the gaps (room to grow included) and each container's key, count and start. */
-  get bytes(): number {
-    return this.gaps.byteLength + 24 * this.keys.length;
-  }
-
   getSerializationSizeInBytes(_format: 'portable'): number {
     return this.portableSize();
   }
 
   serialize(_format: 'portable', into: Uint8Array): void {
     into.set(this.portable());
+  }
+
+  private moveInto(piece: Uint8Array<ArrayBuffer>): void {
+    piece.set(this.gaps.subarray(0, this.used));
+    this.gaps = piece;
   }
 
   private portableSize(): number {
@@ -168,10 +258,4 @@ export class CodedPosting implements PortableChunk {
     }
     return new Uint8Array(scratch, 0, size);
   }
-}
-
-function grownTo(bytes: Uint8Array, length: number): Uint8Array<ArrayBuffer> {
-  const bigger = new Uint8Array(length);
-  bigger.set(bytes);
-  return bigger;
 }

@@ -17,7 +17,7 @@ import { analyzeInto, facetParts, type TokenSink } from './search-text.js';
 import { PostingLog, Vocabulary } from './vocabulary.js';
 import { grown, roomFor } from './growing-arrays.js';
 import { NumberColumn } from './number-column.js';
-import { CodedPosting } from './coded-posting.js';
+import { CodedPosting, GapSlabs } from './coded-posting.js';
 import {
   compactTiers,
   levelIn,
@@ -155,6 +155,8 @@ export class PostingIndex {
   /** Every token the index has seen, numbered: postings and tiers are held by token number. */
   private readonly vocabulary = new Vocabulary();
   private readonly postings: Array<Bitmap | CodedPosting> = [];
+  /** Where the coded postings keep their gaps. */
+  private slabs = new GapSlabs();
   private readonly tiers: Array<Tier[] | undefined> = [];
   /** The postings of each facet kind's values (`c` → company id → posting), for facet counts. */
   private readonly facetPostings = new Map<string, Map<string, Bitmap>>();
@@ -208,13 +210,18 @@ export class PostingIndex {
   /** Adds what `add` gathered to the bitmaps; whoever adds flushes before the next query (live-index.ts does). */
   flush(): void {
     this.pending.drain(this.vocabulary.size, (n, docs) => {
-      const posting = this.postings[n];
+      let posting = this.postings[n];
+      if (!posting) {
+        // A facet's posting is a bitmap from the first; a text token's is coded, as a build's mostly stay (optimize).
+        if (facetParts(this.vocabulary.names[n]!)) this.setPosting(n, (posting = new RoaringBitmap32()));
+        else this.postings[n] = posting = new CodedPosting(this.slabs);
+      }
       if (posting instanceof CodedPosting) {
         if (posting.append(docs)) return;
         // Documents numbered below its last (never, as OrderedDocuments numbers them): a bitmap again.
-        this.postings[n] = posting.decode();
-      } else if (!posting) this.setPosting(n, new RoaringBitmap32());
-      (this.postings[n] as Bitmap).addMany(docs);
+        this.postings[n] = posting = posting.decode();
+      }
+      posting.addMany(docs);
     });
     this.pendingTiers.drain(this.vocabulary.size * TIERS.length, (key, docs) => {
       const n = Math.floor(key / TIERS.length);
@@ -295,26 +302,43 @@ export class PostingIndex {
     this.flush();
     this.pending.release();
     this.pendingTiers.release();
+    // The coded postings that stay coded move into one new slab of just their size; the old slabs, with the pieces
+    // postings outgrew during the build, are let go of.
+    const staying: CodedPosting[] = [];
+    const uncoded: number[] = [];
     this.postings.forEach((posting, n) => {
-      if (posting instanceof CodedPosting) return;
-      compact(posting);
       const tiers = this.tiers[n];
-      if (tiers?.every((tier) => !tier.missing)) {
-        for (const tier of tiers) compact(tier.docs);
-        compactTiers(posting, tiers);
+      const plain = tiers?.every((tier) => !tier.missing) ?? false;
+      // One posting read back at a time: its bitmap is freed (or kept, instead of the coded one) before the next.
+      const bitmap = posting instanceof CodedPosting ? posting.decode() : posting;
+      compact(bitmap);
+      if (plain) {
+        for (const tier of tiers!) compact(tier.docs);
+        compactTiers(bitmap, tiers!);
       }
-      this.code(n);
+      if (!(posting instanceof CodedPosting)) uncoded.push(n);
+      else if (posting.codedBytes > 0.75 * bitmap.getSerializationSizeInBytes('portable')) this.postings[n] = bitmap;
+      else {
+        bitmap.dispose();
+        staying.push(posting);
+      }
     });
+    this.slabs = new GapSlabs(staying.reduce((sum, posting) => sum + posting.gapBytes, 0));
+    for (const posting of staying) posting.moveTo(this.slabs);
+    for (const n of uncoded) this.code(n);
     compact(this.live);
     this.lengths.compact();
     for (const column of this.facetColumns.values()) column.compact(this.lengths.length);
   }
 
-  /** Keeps token n's posting coded when that saves bytes; never a facet's, which facet counts read whole. */
+  /**
+   * Keeps token n's posting coded when that saves a quarter of its bytes as a compacted bitmap (run containers
+   * included); never a facet's, which facet counts read whole.
+   */
   private code(n: number): void {
     const posting = this.postings[n];
     if (!posting || posting instanceof CodedPosting || facetParts(this.vocabulary.names[n]!)) return;
-    const coded = CodedPosting.of(posting);
+    const coded = CodedPosting.of(posting, this.slabs);
     if (!coded) return;
     posting.dispose();
     this.postings[n] = coded;
@@ -430,7 +454,11 @@ export class PostingIndex {
     const live = bitmap();
     index.live.orInPlace(live);
     live.dispose();
-    for (const token of meta.tokens) index.setPosting(index.vocabulary.intern(token), bitmap());
+    for (const token of meta.tokens) {
+      const n = index.vocabulary.intern(token);
+      index.setPosting(n, bitmap());
+      index.code(n);
+    }
     meta.tiered.forEach((token, i) => {
       index.tiers[index.vocabulary.intern(token)] = TIERS.map((_, tier) => ({
         docs: bitmap(),
@@ -444,7 +472,6 @@ export class PostingIndex {
       }
       index.facetColumns.get(kind)!.compact(index.lengths.length);
     }
-    for (let n = 0; n < index.postings.length; n++) index.code(n);
     return index;
   }
 
@@ -455,6 +482,7 @@ export class PostingIndex {
   bytes(): number {
     this.flush();
     let total = this.lengths.bytes + this.live.getSerializationSizeInBytes('portable');
+    total += this.slabs.bytes;
     for (const posting of this.postings)
       total += posting instanceof CodedPosting ? posting.bytes : posting.getSerializationSizeInBytes('portable');
     for (const tiers of this.tiers)
