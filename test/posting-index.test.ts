@@ -6,6 +6,7 @@ import { PostingIndex } from '../src/search/posting-index.js';
 import { readSnapshot, writeSnapshot } from '../src/search/index-snapshot.js';
 import { PostingLog, Vocabulary } from '../src/search/vocabulary.js';
 import { RoaringBitmap32 } from '../src/search/bitmaps.js';
+import { roomFor } from '../src/search/growing-arrays.js';
 
 const matches = (index: PostingIndex, ...tokens: string[]) =>
   index.match({ all: tokens.map((t) => [t]), none: [] }).toArray();
@@ -121,5 +122,48 @@ describe('the occurrence tiers in their smaller form', () => {
     expect(levels(restored, 3500)).toEqual(levels(plain, 3500));
     for (const token of ['go', 'stop', 'rare'])
       expect(tiersOf(restored, token, 3500)).toEqual(tiersOf(plain, token, 3500));
+  });
+});
+
+describe('the posting index, its sparse postings coded', () => {
+  /** Tokens by how many documents hold them: `s0`..`s49` each about 2% (sparse), `all` every one, `half` every other. */
+  const tokensOf = (doc: number) => [`s${(doc * 7919) % 50}`, 'all', doc % 2 === 0 ? 'half' : 'odd'];
+  const build = (from: number, to: number, index = new PostingIndex()) => {
+    for (let doc = from; doc < to; doc++) index.add(doc, { texts: [tokensOf(doc).join(' ')], facets: [] });
+    index.flush();
+    return index;
+  };
+  const expected = (token: string, docs: number) =>
+    Array.from({ length: docs }, (_, doc) => doc).filter((doc) => tokensOf(doc).includes(token));
+  const TOKENS = ['s0', 's17', 's49', 'all', 'half', 'odd'];
+
+  it('keeps them in fewer bytes once built, and answers alike after documents added and a saved copy', async () => {
+    const index = build(0, 150_000);
+    index.optimize();
+    // As bitmaps (run containers included), the postings take more than a third more than the index holds them in
+    // (beside them, the index holds each document's length: 2 bytes a document, with room for a sixteenth more).
+    const postings = (index: PostingIndex, docs: number) => index.bytes() - 2 * roomFor(docs);
+    const asBitmaps = index.tokenNames().reduce((sum, token) => {
+      const posting = index.posting(token)!;
+      posting.runOptimize();
+      return sum + posting.getSerializationSizeInBytes('portable');
+    }, 0);
+    expect(postings(index, 150_000)).toBeLessThan(0.75 * asBitmaps);
+    for (const token of TOKENS) expect(index.posting(token)!.toArray()).toEqual(expected(token, 150_000));
+    expect(index.postingSize('s17')).toBe(expected('s17', 150_000).length);
+
+    // Documents added after the build land at the end of coded postings, into a new container too.
+    build(150_000, 200_000, index);
+    for (const token of TOKENS) expect(matches(index, token)).toEqual(expected(token, 200_000));
+    expect(matches(index, 's17', 'half')).toEqual(expected('s17', 200_000).filter((doc) => doc % 2 === 0));
+
+    const { meta, chunks } = index.save(200_000);
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'posting-coded-')), 'copy.idx');
+    await writeSnapshot(file, meta, chunks);
+    const copy = readSnapshot<typeof meta>(file)!;
+    const restored = PostingIndex.restore(copy.header, copy.chunks);
+    copy.chunks.close();
+    expect(postings(restored, 200_000)).toBeLessThan(0.75 * asBitmaps * (200_000 / 150_000));
+    for (const token of TOKENS) expect(matches(restored, token)).toEqual(expected(token, 200_000));
   });
 });

@@ -27,13 +27,17 @@ if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1)
 /** Where portable bytes are written on their way to CRoaring (grown to the largest posting read). */
 let scratch = new ArrayBuffer(1 << 16);
 
-/** The bytes one slab holds, and the most a posting's gaps take from a shared slab rather than a buffer of their own. */
-const SLAB_BYTES = 1 << 20;
-const SHARED_MOST = SLAB_BYTES >>> 2;
+/**
+ * The most bytes a slab holds, the least, and the most a posting's gaps take from a shared slab rather than a
+ * buffer of their own. A new slab holds a sixteenth of what the slabs hold already, within those bounds.
+ */
+const SLAB_MOST = 1 << 20;
+const SLAB_LEAST = 1 << 16;
+const SHARED_MOST = SLAB_MOST >>> 2;
 
 /**
- * Where an index's coded postings keep their gaps: slabs of a megabyte, which the system's allocator maps apart
- * from its heap (`npm start` holds glibc's threshold for that at 128 KB), handed out in pieces. A posting that
+ * Where an index's coded postings keep their gaps: slabs of up to a megabyte, which the system's allocator maps
+ * apart from its heap from 128 KB up (`npm start` holds glibc's threshold there), handed out in pieces. A posting that
  * outgrows its piece takes a larger one and leaves the old one unused until the index moves every posting into
  * new slabs (`CodedPosting.moveTo`, after a build); then the old slabs are unmapped whole. Thousands of small
  * buffers grown and freed during a build instead left holes in the heap that stayed resident.
@@ -52,7 +56,8 @@ export class GapSlabs {
   take(size: number): Uint8Array<ArrayBuffer> {
     if (size > SHARED_MOST) return this.kept(new Uint8Array(size));
     if (this.slab.length - this.free < size) {
-      this.slab = this.kept(new Uint8Array(SLAB_BYTES));
+      const slab = Math.max(size, Math.min(SLAB_MOST, Math.max(SLAB_LEAST, this.bytes >>> 4)));
+      this.slab = this.kept(new Uint8Array(slab));
       this.free = 0;
     }
     this.free += size;
@@ -60,14 +65,11 @@ export class GapSlabs {
   }
 
   /** The bytes the slabs hold, the pieces no posting uses any more and the room not yet handed out included. */
-  get bytes(): number {
-    let total = 0;
-    for (const slab of this.slabs) total += slab.byteLength;
-    return total;
-  }
+  bytes = 0;
 
   private kept(slab: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
     this.slabs.push(slab);
+    this.bytes += slab.byteLength;
     return slab;
   }
 }

@@ -95,7 +95,7 @@ export function countByReading(matches: Bitmap, column: FacetColumn, top = Numbe
   const met: number[] = [];
   const docs = matches.toUint32Array();
   for (let i = 0; i < docs.length; i++) {
-    const n = column.ofDoc[docs[i]!] ?? -1;
+    const n = column.valueOf(docs[i]!);
     if (n >= 0 && tally[n]!++ === 0) met.push(n);
   }
   const least =

@@ -15,7 +15,7 @@ import { bytesOf, type Chunk, type ChunkReader } from './index-snapshot.js';
 import { COLUMN_KINDS } from './fields.js';
 import { analyzeInto, facetParts, type TokenSink } from './search-text.js';
 import { PostingLog, Vocabulary } from './vocabulary.js';
-import { grown, roomFor } from './growing-arrays.js';
+import { grown } from './growing-arrays.js';
 import { NumberColumn } from './number-column.js';
 import { CodedPosting, GapSlabs } from './coded-posting.js';
 import {
@@ -58,15 +58,24 @@ export interface PostingMeta {
 /** A facet kind's value of each document: the value's number (its index in `values`), -1 for none. */
 export interface FacetColumn {
   readonly values: readonly string[];
-  readonly ofDoc: Int32Array;
+  valueOf(doc: number): number;
 }
 
 /** A facet column as the index fills it: the numbers of values it has seen, and the column growing with the documents. */
 class GrowingFacetColumn implements FacetColumn {
   readonly values: string[] = [];
   private readonly numberOf = new Map<string, number>();
-  /** Empty until a document has a value: an index whose documents have none of this kind holds no column. */
-  ofDoc: Int32Array<ArrayBuffer> = new Int32Array(0);
+  /** Each document's value's number plus one (0: none), 2 bytes a document while there are fewer than 65,535 values. */
+  private readonly column = new NumberColumn();
+
+  valueOf(doc: number): number {
+    return doc < this.column.length ? this.column.at(doc) - 1 : -1;
+  }
+
+  /** The bytes the column holds. */
+  get bytes(): number {
+    return this.column.bytes;
+  }
 
   set(doc: number, value: string): void {
     this.setAll([doc], value);
@@ -78,18 +87,12 @@ class GrowingFacetColumn implements FacetColumn {
       n = this.values.push(value) - 1;
       this.numberOf.set(value, n);
     }
-    for (let i = 0; i < docs.length; i++) this.place(docs[i]!, n);
+    for (let i = 0; i < docs.length; i++) this.column.set(docs[i]!, n + 1);
   }
 
-  /** Lets go of the room grown by doubling beyond `documents` and a little more (after a build). */
-  compact(documents: number): void {
-    const room = roomFor(documents);
-    if (this.ofDoc.length > room) this.ofDoc = this.ofDoc.slice(0, room);
-  }
-
-  private place(doc: number, n: number): void {
-    if (doc >= this.ofDoc.length) this.ofDoc = grown(this.ofDoc, doc + 1, -1);
-    this.ofDoc[doc] = n;
+  /** Lets go of the room grown by doubling (after a build). */
+  compact(): void {
+    this.column.compact();
   }
 }
 
@@ -323,12 +326,17 @@ export class PostingIndex {
         staying.push(posting);
       }
     });
-    this.slabs = new GapSlabs(staying.reduce((sum, posting) => sum + posting.gapBytes, 0));
-    for (const posting of staying) posting.moveTo(this.slabs);
+    this.pack(staying);
     for (const n of uncoded) this.code(n);
     compact(this.live);
     this.lengths.compact();
-    for (const column of this.facetColumns.values()) column.compact(this.lengths.length);
+    for (const column of this.facetColumns.values()) column.compact();
+  }
+
+  /** Moves `coded` (every coded posting) into one new slab of just their size, letting go of the slabs they were in. */
+  private pack(coded: CodedPosting[]): void {
+    this.slabs = new GapSlabs(coded.reduce((sum, posting) => sum + posting.gapBytes, 0));
+    for (const posting of coded) posting.moveTo(this.slabs);
   }
 
   /**
@@ -465,12 +473,13 @@ export class PostingIndex {
         missing: (meta.missing[i]! & (1 << tier)) !== 0,
       }));
     });
+    index.pack(index.postings.filter((posting) => posting instanceof CodedPosting));
     // The columns are not in the copy: each value's posting says which documents hold it.
     for (const kind of COLUMN_KINDS) {
       for (const [value, posting] of index.facetValues(kind)) {
         index.facetColumns.get(kind)!.setAll(posting.toUint32Array(), value);
       }
-      index.facetColumns.get(kind)!.compact(index.lengths.length);
+      index.facetColumns.get(kind)!.compact();
     }
     return index;
   }
@@ -487,7 +496,7 @@ export class PostingIndex {
       total += posting instanceof CodedPosting ? posting.bytes : posting.getSerializationSizeInBytes('portable');
     for (const tiers of this.tiers)
       if (tiers) for (const tier of tiers) total += tier.docs.getSerializationSizeInBytes('portable');
-    for (const column of this.facetColumns.values()) total += column.ofDoc.byteLength;
+    for (const column of this.facetColumns.values()) total += column.bytes;
     for (const name of this.vocabulary.names) total += Buffer.byteLength(name);
     return total;
   }
