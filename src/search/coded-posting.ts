@@ -1,15 +1,18 @@
 /**
- * A sparse posting kept in half the bytes CRoaring takes for it. CRoaring holds a container (65,536 document numbers)
- * of at most 4,096 documents as a sorted array of 2 bytes a document; here each document is the gap from the one
- * before it in its container, in one byte when under 255 (an escape byte and 2 bytes otherwise). Such postings, a
- * CJK character's or bigram's in a few percent of the documents, are most of an index's bytes.
+ * A posting kept in fewer bytes than CRoaring takes for it. CRoaring holds a container (65,536 document numbers) of
+ * up to 4,096 documents as a sorted array of 2 bytes a document, and a fuller one as a bitset of 8 KB. Here each
+ * container is coded the way that takes fewest bytes for it: as gaps (each document's distance from the one before
+ * it) of a byte each, or of half a byte each, with an escape for the larger gaps, or as CRoaring's bitset. Gaps of a
+ * byte suit a token in 1-6% of the documents (a CJK character or bigram), half-bytes one in 6-25% (a common word);
+ * such postings are most of an index's bytes.
  *
  * A search reads a coded posting back as a CRoaring bitmap: the gaps are summed straight into the bytes of roaring's
  * portable format, which the library copies in (`deserialize`), so the bitmap algebra is CRoaring's either way. The
  * reading costs about 2 ns a document, where an intersection costs a fraction of that; which postings are worth
  * coding is the index's choice (posting-index.ts).
  *
- * A coded posting grows at its end only: documents are numbered in the order they are added.
+ * A coded posting grows at its end only (documents are numbered in the order they are added), in gaps of a byte:
+ * how each container is coded best is decided when the index moves its postings into new slabs (`moveTo`).
  */
 import { RoaringBitmap32, type Bitmap } from './bitmaps.js';
 import type { PortableChunk } from './index-snapshot.js';
@@ -17,15 +20,27 @@ import type { PortableChunk } from './index-snapshot.js';
 /** Roaring's portable format: the cookie of a bitmap without run containers, and the most an array container holds. */
 const NO_RUN_COOKIE = 12_346;
 const ARRAY_MOST = 4096;
+const BITSET_BYTES = 8192;
+
+/** How a container is coded. */
+const BYTES = 0;
+const NIBBLES = 1;
+const BITSET = 2;
+/** A byte gap at least this large is this value and 2 bytes; a half-byte one is this nibble and a byte, or more. */
 const ESCAPE = 255;
-/** What a container costs beside its gaps: its key, count and start, in JavaScript arrays. */
-const PER_CONTAINER = 24;
+const NIBBLE_ESCAPE = 15;
+const NIBBLE_BYTE_MOST = NIBBLE_ESCAPE + 254;
+
+/** What a container costs beside its coding: its key, count, start and coding, in JavaScript arrays. */
+const PER_CONTAINER = 32;
 
 if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1)
   throw new Error('Coded postings are written in the portable format through little-endian typed arrays');
 
 /** Where portable bytes are written on their way to CRoaring (grown to the largest posting read). */
 let scratch = new ArrayBuffer(1 << 16);
+/** One container's documents (their low 16 bits), read back. */
+const containerValues = new Uint16Array(65_536);
 
 /**
  * The most bytes a slab holds, the least, and the most a posting's gaps take from a shared slab rather than a
@@ -37,45 +52,54 @@ const SHARED_MOST = SLAB_MOST >>> 2;
 
 /**
  * Where an index's coded postings keep their gaps: slabs of up to a megabyte, which the system's allocator maps
- * apart from its heap from 128 KB up (`npm start` holds glibc's threshold there), handed out in pieces. A posting that
- * outgrows its piece takes a larger one and leaves the old one unused until the index moves every posting into
- * new slabs (`CodedPosting.moveTo`, after a build); then the old slabs are unmapped whole. Thousands of small
+ * apart from its heap from 128 KB up (`npm start` holds glibc's threshold there), handed out in pieces. A posting
+ * that outgrows its piece takes a larger one and leaves the old one unused until the index moves every posting
+ * into new slabs (`CodedPosting.moveTo`, after a build); then the old slabs are unmapped whole. Thousands of small
  * buffers grown and freed during a build instead left holes in the heap that stayed resident.
  */
 export class GapSlabs {
-  private slabs: Uint8Array<ArrayBuffer>[] = [];
   private slab = new Uint8Array(0);
   private free = 0;
+  /** The bytes the slabs hold, the pieces no posting uses any more and the room not yet handed out included. */
+  bytes = 0;
 
   /** Slabs whose first holds `first` bytes (the postings an index moves in after a build, to the byte). */
   constructor(first = 0) {
-    if (first > 0) this.slab = this.kept(new Uint8Array(first));
+    if (first > 0) this.slab = this.made(first);
   }
 
   /** A piece of `size` zeroed bytes. */
   take(size: number): Uint8Array<ArrayBuffer> {
-    if (size > SHARED_MOST) return this.kept(new Uint8Array(size));
+    if (size > SHARED_MOST) return this.made(size);
     if (this.slab.length - this.free < size) {
-      const slab = Math.max(size, Math.min(SLAB_MOST, Math.max(SLAB_LEAST, this.bytes >>> 4)));
-      this.slab = this.kept(new Uint8Array(slab));
+      this.slab = this.made(Math.max(size, Math.min(SLAB_MOST, Math.max(SLAB_LEAST, this.bytes >>> 4))));
       this.free = 0;
     }
     this.free += size;
     return this.slab.subarray(this.free - size, this.free);
   }
 
-  /** The bytes the slabs hold, the pieces no posting uses any more and the room not yet handed out included. */
-  bytes = 0;
-
-  private kept(slab: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
-    this.slabs.push(slab);
-    this.bytes += slab.byteLength;
-    return slab;
+  private made(size: number): Uint8Array<ArrayBuffer> {
+    this.bytes += size;
+    return new Uint8Array(size);
   }
 }
 
-/** The bytes `docs` (ascending, all after `last`) take as gaps. */
-function bytesFor(docs: ArrayLike<number>, last: number): number {
+/** Bytes the gaps of `values[0..count)` (one container's, ascending) take as bytes, and as half-bytes. */
+function gapBytes(values: Uint16Array, count: number): { bytes: number; nibbles: number } {
+  let bytes = 0;
+  let nibbles = 0;
+  for (let i = 0, previous = -1; i < count; i++) {
+    const gap = values[i]! - previous - 1;
+    previous = values[i]!;
+    bytes += gap < ESCAPE ? 1 : 3;
+    nibbles += gap < NIBBLE_ESCAPE ? 1 : gap <= NIBBLE_BYTE_MOST ? 3 : 7;
+  }
+  return { bytes, nibbles: Math.ceil(nibbles / 2) };
+}
+
+/** The bytes `docs` (ascending, all after `last`) take as byte gaps. */
+function byteGapsFor(docs: ArrayLike<number>, last: number): number {
   let bytes = 0;
   let previous = last;
   for (let i = 0; i < docs.length; i++) {
@@ -88,38 +112,38 @@ function bytesFor(docs: ArrayLike<number>, last: number): number {
 }
 
 export class CodedPosting implements PortableChunk {
-  /** Each container's key (the high 16 bits of its documents) and how many documents it holds. */
-  private readonly keys: number[] = [];
-  private readonly counts: number[] = [];
-  /** Where each container's gaps begin. */
-  private readonly starts: number[] = [];
+  /** Each container's key (the high 16 bits of its documents), how many documents it holds, where its coding begins, and which coding it is. */
+  private keys: number[] = [];
+  private counts: number[] = [];
+  private starts: number[] = [];
+  private codings: number[] = [];
   private gaps: Uint8Array<ArrayBuffer> = new Uint8Array(0);
   private used = 0;
   private last = -1;
+  /** What `plan` found, until the posting changes. */
+  private planned: { codings: number[]; bytes: number } | null = null;
   size = 0;
 
   constructor(private slabs: GapSlabs) {}
 
   /**
-   * A bitmap's documents coded, their gaps taken from `slabs`; null (nothing taken) when coding would not save a
-   * quarter of the bitmap's bytes.
+   * A bitmap's documents coded, their gaps taken from `slabs`; null when coding would not save a quarter of the
+   * bitmap's bytes (what it took of `slabs` is then unused until they are let go of).
    */
   static of(bitmap: Bitmap, slabs: GapSlabs): CodedPosting | null {
-    const docs = bitmap.toUint32Array();
-    let containers = 0;
-    for (let i = 0; i < docs.length; i++) if (i === 0 || docs[i]! >>> 16 !== docs[i - 1]! >>> 16) containers++;
-    if (bytesFor(docs, -1) + PER_CONTAINER * containers > 0.75 * bitmap.getSerializationSizeInBytes('portable'))
-      return null;
     const coded = new CodedPosting(slabs);
-    coded.append(docs);
-    return coded;
+    coded.append(bitmap.toUint32Array());
+    return coded.codedBytes > 0.75 * bitmap.getSerializationSizeInBytes('portable') ? null : coded;
   }
 
   /** Adds documents after the last one it holds, in ascending order; false (nothing added) when one is not after it. */
   append(docs: ArrayLike<number>): boolean {
     if (docs.length === 0) return true;
     if (docs[0]! <= this.last) return false;
-    const needed = this.used + bytesFor(docs, this.last);
+    this.planned = null;
+    const c = this.keys.length - 1;
+    if (c >= 0 && this.codings[c] !== BYTES && docs[0]! >>> 16 === this.keys[c]) this.reopenLast();
+    const needed = this.used + byteGapsFor(docs, this.last);
     if (needed > this.gaps.length) this.moveInto(this.slabs.take(Math.max(needed, Math.floor(1.5 * this.gaps.length))));
     const gaps = this.gaps;
     let used = this.used;
@@ -132,6 +156,7 @@ export class CodedPosting implements PortableChunk {
         this.keys.push(key);
         this.counts.push(0);
         this.starts.push(used);
+        this.codings.push(BYTES);
         previous = -1;
       }
       const gap = (doc & 0xffff) - previous - 1;
@@ -150,43 +175,57 @@ export class CodedPosting implements PortableChunk {
     return true;
   }
 
-  /** Moves its gaps into a piece of `slabs` of just their size (after a build, into new slabs). */
+  /**
+   * Moves it into a piece of `slabs` of just the size it takes with each container coded the way that takes fewest
+   * bytes (after a build, into new slabs).
+   */
   moveTo(slabs: GapSlabs): void {
+    const plan = this.plan();
+    const piece = slabs.take(plan.bytes);
+    let at = 0;
+    for (let c = 0; c < this.keys.length; c++) {
+      const count = this.valuesOf(c);
+      const start = at;
+      if (plan.codings[c] === BITSET) at = writeBitset(containerValues, count, piece, at);
+      else if (plan.codings[c] === NIBBLES) at = writeNibbles(containerValues, count, piece, at);
+      else at = writeBytes(containerValues, count, piece, at);
+      this.starts[c] = start;
+    }
+    this.codings = [...plan.codings];
     this.slabs = slabs;
-    this.moveInto(slabs.take(this.used));
+    this.gaps = piece;
+    this.used = at;
   }
 
-  /** The bytes it holds, as the index counts them beside its slabs: each container's key, count and start. */
+  /** The bytes it holds, as the index counts them beside its slabs: each container's key, count, start and coding. */
   get bytes(): number {
     return PER_CONTAINER * this.keys.length;
   }
 
-  /** The bytes of its gaps (a piece of just its size holds them). */
+  /** The bytes its codings take with each container coded the way that takes fewest (what `moveTo` takes). */
   get gapBytes(): number {
-    return this.used;
+    return this.plan().bytes;
   }
 
-  /** The bytes it would hold in a piece of just its size: its gaps and its containers. */
+  /** The bytes it would hold once moved: its codings and its containers. */
   get codedBytes(): number {
-    return this.used + this.bytes;
+    return this.gapBytes + this.bytes;
   }
 
-  /** Whether it holds `doc` (read from the start of the document's container: for checks, not searches). */
+  /** Whether it holds `doc` (its container read back whole: for checks, not searches). */
   has(doc: number): boolean {
     const c = this.keys.indexOf(doc >>> 16);
     if (c < 0) return false;
-    const gaps = this.gaps;
-    let read = this.starts[c]!;
-    for (let i = 0, value = -1; i < this.counts[c]!; i++) {
-      let gap = gaps[read++]!;
-      if (gap === ESCAPE) {
-        gap = gaps[read]! | (gaps[read + 1]! << 8);
-        read += 2;
-      }
-      value += gap + 1;
-      if (value >= (doc & 0xffff)) return value === (doc & 0xffff);
+    const count = this.valuesOf(c);
+    const value = doc & 0xffff;
+    let lo = 0;
+    let hi = count;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (containerValues[mid]! < value) lo = mid + 1;
+      else hi = mid;
     }
-    return false;
+    return lo < count && containerValues[lo] === value;
   }
 
   /** The posting as a CRoaring bitmap (made through RoaringBitmap32: a temporary inside withTemporaryBitmaps). */
@@ -202,14 +241,66 @@ export class CodedPosting implements PortableChunk {
     into.set(this.portable());
   }
 
+  /** Each container's cheapest coding, and what they take together. */
+  private plan(): { codings: number[]; bytes: number } {
+    if (this.planned) return this.planned;
+    const codings: number[] = [];
+    let bytes = 0;
+    for (let c = 0; c < this.keys.length; c++) {
+      const count = this.valuesOf(c);
+      const sizes = gapBytes(containerValues, count);
+      const coding =
+        count > ARRAY_MOST && BITSET_BYTES <= Math.min(sizes.bytes, sizes.nibbles)
+          ? BITSET
+          : sizes.nibbles < sizes.bytes
+            ? NIBBLES
+            : BYTES;
+      codings.push(coding);
+      bytes += coding === BITSET ? BITSET_BYTES : coding === NIBBLES ? sizes.nibbles : sizes.bytes;
+    }
+    return (this.planned = { codings, bytes });
+  }
+
+  /** Recodes the last container in byte gaps, so that documents can be added to it. */
+  private reopenLast(): void {
+    const c = this.keys.length - 1;
+    const key = this.keys[c]!;
+    const count = this.valuesOf(c);
+    const docs = Uint32Array.from(containerValues.subarray(0, count), (value) => key * 65_536 + value);
+    this.used = this.starts[c]!;
+    for (const column of [this.keys, this.counts, this.starts, this.codings]) column.pop();
+    this.size -= count;
+    // Any number below the container's first document and in another container.
+    this.last = key * 65_536 - 1;
+    this.append(docs);
+  }
+
   private moveInto(piece: Uint8Array<ArrayBuffer>): void {
     piece.set(this.gaps.subarray(0, this.used));
     this.gaps = piece;
   }
 
+  /** Reads container c's documents (their low 16 bits) into `containerValues`; returns how many. */
+  private valuesOf(c: number): number {
+    const count = this.counts[c]!;
+    const gaps = this.gaps;
+    const start = this.starts[c]!;
+    if (this.codings[c] === BITSET) {
+      let n = 0;
+      for (let byte = 0; byte < BITSET_BYTES; byte++) {
+        const bits = gaps[start + byte]!;
+        for (let bit = 0; bit < 8; bit++) if (bits & (1 << bit)) containerValues[n++] = byte * 8 + bit;
+      }
+      return n;
+    }
+    if (this.codings[c] === NIBBLES) readNibbles(gaps, start, count, containerValues, 0);
+    else readBytes(gaps, start, count, containerValues, 0);
+    return count;
+  }
+
   private portableSize(): number {
     let size = 8 + 8 * this.keys.length;
-    for (const count of this.counts) size += count > ARRAY_MOST ? 8192 : 2 * count;
+    for (const count of this.counts) size += count > ARRAY_MOST ? BITSET_BYTES : 2 * count;
     return size;
   }
 
@@ -227,37 +318,112 @@ export class CodedPosting implements PortableChunk {
       words[4 + 2 * c] = this.keys[c]!;
       words[5 + 2 * c] = this.counts[c]! - 1;
       header[2 + containers + c] = at;
-      at += this.counts[c]! > ARRAY_MOST ? 8192 : 2 * this.counts[c]!;
+      at += this.counts[c]! > ARRAY_MOST ? BITSET_BYTES : 2 * this.counts[c]!;
     }
     const gaps = this.gaps;
-    let read = 0;
     let word = (8 + 8 * containers) >>> 1;
     for (let c = 0; c < containers; c++) {
       const count = this.counts[c]!;
-      if (count > ARRAY_MOST) {
-        words.fill(0, word, word + 4096);
-        for (let i = 0, value = -1; i < count; i++) {
-          let gap = gaps[read++]!;
-          if (gap === ESCAPE) {
-            gap = gaps[read]! | (gaps[read + 1]! << 8);
-            read += 2;
-          }
-          value += gap + 1;
-          words[word + (value >>> 4)]! |= 1 << (value & 15);
-        }
-        word += 4096;
+      const start = this.starts[c]!;
+      const coding = this.codings[c];
+      if (count <= ARRAY_MOST) {
+        if (coding === NIBBLES) readNibbles(gaps, start, count, words, word);
+        else readBytes(gaps, start, count, words, word);
+        word += count;
         continue;
       }
-      for (let end = word + count, value = -1; word < end; word++) {
-        let gap = gaps[read++]!;
-        if (gap === ESCAPE) {
-          gap = gaps[read]! | (gaps[read + 1]! << 8);
-          read += 2;
+      if (coding === BITSET)
+        new Uint8Array(scratch, 2 * word, BITSET_BYTES).set(gaps.subarray(start, start + BITSET_BYTES));
+      else {
+        if (coding === NIBBLES) readNibbles(gaps, start, count, containerValues, 0);
+        else readBytes(gaps, start, count, containerValues, 0);
+        words.fill(0, word, word + BITSET_BYTES / 2);
+        for (let i = 0; i < count; i++) {
+          const value = containerValues[i]!;
+          words[word + (value >>> 4)]! |= 1 << (value & 15);
         }
-        value += gap + 1;
-        words[word] = value;
       }
+      word += BITSET_BYTES / 2;
     }
     return new Uint8Array(scratch, 0, size);
   }
+}
+
+/** Reads `count` byte gaps from `gaps[start..]` as values into `out[at..]`. */
+function readBytes(gaps: Uint8Array, start: number, count: number, out: Uint16Array, at: number): void {
+  let read = start;
+  for (let end = at + count, value = -1; at < end; at++) {
+    let gap = gaps[read++]!;
+    if (gap === ESCAPE) {
+      gap = gaps[read]! | (gaps[read + 1]! << 8);
+      read += 2;
+    }
+    value += gap + 1;
+    out[at] = value;
+  }
+}
+
+/** Reads `count` half-byte gaps from `gaps[start..]` (low half first) as values into `out[at..]`. */
+function readNibbles(gaps: Uint8Array, start: number, count: number, out: Uint16Array, at: number): void {
+  let nibble = 2 * start;
+  const next = () => {
+    const half = (gaps[nibble >>> 1]! >>> ((nibble & 1) << 2)) & 15;
+    nibble++;
+    return half;
+  };
+  for (let end = at + count, value = -1; at < end; at++) {
+    let gap = next();
+    if (gap === NIBBLE_ESCAPE) {
+      const byte = next() | (next() << 4);
+      gap = byte < ESCAPE ? NIBBLE_ESCAPE + byte : next() | (next() << 4) | (next() << 8) | (next() << 12);
+    }
+    value += gap + 1;
+    out[at] = value;
+  }
+}
+
+/** Writes `values[0..count)` as byte gaps at `into[at..]`; returns where they end. */
+function writeBytes(values: Uint16Array, count: number, into: Uint8Array, at: number): number {
+  for (let i = 0, previous = -1; i < count; i++) {
+    const gap = values[i]! - previous - 1;
+    previous = values[i]!;
+    if (gap < ESCAPE) into[at++] = gap;
+    else {
+      into[at++] = ESCAPE;
+      into[at++] = gap & 0xff;
+      into[at++] = gap >>> 8;
+    }
+  }
+  return at;
+}
+
+/** Writes `values[0..count)` as half-byte gaps at `into[at..]` (low half first); returns the byte after them. */
+function writeNibbles(values: Uint16Array, count: number, into: Uint8Array, at: number): number {
+  let nibble = 2 * at;
+  const put = (half: number) => {
+    into[nibble >>> 1]! |= half << ((nibble & 1) << 2);
+    nibble++;
+  };
+  for (let i = 0, previous = -1; i < count; i++) {
+    const gap = values[i]! - previous - 1;
+    previous = values[i]!;
+    if (gap < NIBBLE_ESCAPE) put(gap);
+    else if (gap <= NIBBLE_BYTE_MOST) {
+      put(NIBBLE_ESCAPE);
+      put((gap - NIBBLE_ESCAPE) & 15);
+      put((gap - NIBBLE_ESCAPE) >>> 4);
+    } else {
+      put(NIBBLE_ESCAPE);
+      put(15);
+      put(15);
+      for (let shift = 0; shift < 16; shift += 4) put((gap >>> shift) & 15);
+    }
+  }
+  return (nibble + 1) >>> 1;
+}
+
+/** Writes `values[0..count)` as a bitset of 8 KB at `into[at..]`; returns where it ends. */
+function writeBitset(values: Uint16Array, count: number, into: Uint8Array, at: number): number {
+  for (let i = 0; i < count; i++) into[at + (values[i]! >>> 3)]! |= 1 << (values[i]! & 7);
+  return at + BITSET_BYTES;
 }
