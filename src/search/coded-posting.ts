@@ -3,12 +3,12 @@
  * up to 4,096 documents as a sorted array of 2 bytes a document, and a fuller one as a bitset of 8 KB. Here each
  * container is coded the way that takes fewest bytes for it: as gaps (each document's distance from the one before
  * it) of a byte each, or of half a byte each, with an escape for the larger gaps, or as CRoaring's bitset. Gaps of a
- * byte suit a token in 1-6% of the documents (a CJK character or bigram), half-bytes one in 6-25% (a common word);
- * such postings are most of an index's bytes.
+ * byte suit a token in a few documents in a hundred (a CJK character or bigram), half-bytes a commoner one; such
+ * postings are most of an index's bytes.
  *
  * A search reads a coded posting back as a CRoaring bitmap: the gaps are summed straight into the bytes of roaring's
  * portable format, which the library copies in (`deserialize`), so the bitmap algebra is CRoaring's either way. The
- * reading costs about 2 ns a document, where an intersection costs a fraction of that; which postings are worth
+ * reading costs more than an intersection of the bitmap would (docs/performance.md); which postings are worth
  * coding is the index's choice (posting-index.ts).
  *
  * A coded posting grows at its end only (documents are numbered in the order they are added), in gaps of a byte:
@@ -39,8 +39,10 @@ if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1)
 
 /** Where portable bytes are written on their way to CRoaring (grown to the largest posting read). */
 let scratch = new ArrayBuffer(1 << 16);
-/** One container's documents (their low 16 bits), read back. */
+/** One container's documents (their low 16 bits), read back; and one container as a bitset, read back. */
 const containerValues = new Uint16Array(65_536);
+const containerBits = new Uint32Array(BITSET_BYTES / 4);
+const containerBitBytes = new Uint8Array(containerBits.buffer);
 
 /**
  * The most bytes a slab holds, the least, and the most a posting's gaps take from a shared slab rather than a
@@ -293,8 +295,8 @@ export class CodedPosting implements PortableChunk {
       }
       return n;
     }
-    if (this.codings[c] === NIBBLES) readNibbles(gaps, start, count, containerValues, 0);
-    else readBytes(gaps, start, count, containerValues, 0);
+    if (this.codings[c] === NIBBLES) readNibbles(gaps, start, count, containerValues, null);
+    else readBytes(gaps, start, count, containerValues, null);
     return count;
   }
 
@@ -327,21 +329,18 @@ export class CodedPosting implements PortableChunk {
       const start = this.starts[c]!;
       const coding = this.codings[c];
       if (count <= ARRAY_MOST) {
-        if (coding === NIBBLES) readNibbles(gaps, start, count, words, word);
-        else readBytes(gaps, start, count, words, word);
+        if (coding === NIBBLES) readNibbles(gaps, start, count, words.subarray(word), null);
+        else readBytes(gaps, start, count, words.subarray(word), null);
         word += count;
         continue;
       }
       if (coding === BITSET)
         new Uint8Array(scratch, 2 * word, BITSET_BYTES).set(gaps.subarray(start, start + BITSET_BYTES));
       else {
-        if (coding === NIBBLES) readNibbles(gaps, start, count, containerValues, 0);
-        else readBytes(gaps, start, count, containerValues, 0);
-        words.fill(0, word, word + BITSET_BYTES / 2);
-        for (let i = 0; i < count; i++) {
-          const value = containerValues[i]!;
-          words[word + (value >>> 4)]! |= 1 << (value & 15);
-        }
+        containerBits.fill(0);
+        if (coding === NIBBLES) readNibbles(gaps, start, count, null, containerBits);
+        else readBytes(gaps, start, count, null, containerBits);
+        new Uint8Array(scratch, 2 * word, BITSET_BYTES).set(containerBitBytes);
       }
       word += BITSET_BYTES / 2;
     }
@@ -349,36 +348,67 @@ export class CodedPosting implements PortableChunk {
   }
 }
 
-/** Reads `count` byte gaps from `gaps[start..]` as values into `out[at..]`. */
-function readBytes(gaps: Uint8Array, start: number, count: number, out: Uint16Array, at: number): void {
+/**
+ * Reads `count` byte gaps from `gaps[start..]`: as values into `values`, or as bits set in `bits` (a container's
+ * bitset). One loop for both, branching on which, rather than two copies of the decoding.
+ */
+function readBytes(
+  gaps: Uint8Array,
+  start: number,
+  count: number,
+  values: Uint16Array | null,
+  bits: Uint32Array | null,
+): void {
   let read = start;
-  for (let end = at + count, value = -1; at < end; at++) {
+  for (let i = 0, value = -1; i < count; i++) {
     let gap = gaps[read++]!;
     if (gap === ESCAPE) {
       gap = gaps[read]! | (gaps[read + 1]! << 8);
       read += 2;
     }
     value += gap + 1;
-    out[at] = value;
+    if (bits) bits[value >>> 5]! |= 1 << (value & 31);
+    else values![i] = value;
   }
 }
 
-/** Reads `count` half-byte gaps from `gaps[start..]` (low half first) as values into `out[at..]`. */
-function readNibbles(gaps: Uint8Array, start: number, count: number, out: Uint16Array, at: number): void {
+/**
+ * Reads `count` half-byte gaps (low half first) from `gaps[start..]`, as readBytes does. A byte whose halves are
+ * both plain gaps, as most are, is read at once.
+ */
+function readNibbles(
+  gaps: Uint8Array,
+  start: number,
+  count: number,
+  values: Uint16Array | null,
+  bits: Uint32Array | null,
+): void {
   let nibble = 2 * start;
-  const next = () => {
-    const half = (gaps[nibble >>> 1]! >>> ((nibble & 1) << 2)) & 15;
-    nibble++;
-    return half;
-  };
-  for (let end = at + count, value = -1; at < end; at++) {
-    let gap = next();
+  let value = -1;
+  const half = () => (gaps[nibble >>> 1]! >>> ((nibble++ & 1) << 2)) & 15;
+  for (let i = 0; i < count; ) {
+    const byte = gaps[nibble >>> 1]!;
+    if ((nibble & 1) === 0 && i + 1 < count && (byte & 15) !== NIBBLE_ESCAPE && byte >>> 4 !== NIBBLE_ESCAPE) {
+      value += (byte & 15) + 1;
+      if (bits) bits[value >>> 5]! |= 1 << (value & 31);
+      else values![i] = value;
+      value += (byte >>> 4) + 1;
+      if (bits) bits[value >>> 5]! |= 1 << (value & 31);
+      else values![i + 1] = value;
+      nibble += 2;
+      i += 2;
+      continue;
+    }
+    let gap = half();
     if (gap === NIBBLE_ESCAPE) {
-      const byte = next() | (next() << 4);
-      gap = byte < ESCAPE ? NIBBLE_ESCAPE + byte : next() | (next() << 4) | (next() << 8) | (next() << 12);
+      // A byte past the escape; 255 there, then 16 bits.
+      gap = half() | (half() << 4);
+      gap = gap < ESCAPE ? gap + NIBBLE_ESCAPE : half() | (half() << 4) | (half() << 8) | (half() << 12);
     }
     value += gap + 1;
-    out[at] = value;
+    if (bits) bits[value >>> 5]! |= 1 << (value & 31);
+    else values![i] = value;
+    i++;
   }
 }
 
