@@ -82,6 +82,14 @@ function exercise(Bitmaps: typeof WasmBitmap32): Record<string, unknown> {
       highest(other, 0, other.size + 5),
     ],
     minimum: [dense.minimum(), sparse.maximum()],
+    rangeCardinality: [
+      run.rangeCardinality(0, 65_536),
+      run.rangeCardinality(10_000, 10_001),
+      dense.rangeCardinality(65_536, 131_072),
+      sparse.rangeCardinality(131_072, 200_000),
+    ],
+    select: [dense.select(0), dense.select(1_000), run.select(5)],
+    deserialized: all(Bitmaps.deserialize(edited.serialize('portable'), 'portable')),
     serialized: Array.from(edited.serialize('portable')),
     serializedSize: edited.getSerializationSizeInBytes('portable'),
   };
@@ -139,6 +147,9 @@ describe("the search indexes' bitmaps", () => {
     ]);
     expect((wasm.highest as number[][])[1]).toHaveLength(30);
     expect((wasm.highest as number[][])[2]).toHaveLength(10);
+    // A range's cardinality counts from its start up to, not including, its end.
+    expect((wasm.rangeCardinality as number[]).slice(0, 2)).toEqual([65_536 - 10_000, 1]);
+    expect(wasm.deserialized).toEqual(wasm.edited);
     if (!Native) return; // Node.js without the binding (26): the service runs on WebAssembly alone
     expect(exercise(Native)).toEqual(wasm);
   });

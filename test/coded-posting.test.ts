@@ -94,4 +94,25 @@ describe('a coded posting', () => {
     // CRoaring: about 2,600 bytes, 8 KB and 8 KB; coded: about 1,300, 5,500 and 8 KB.
     expect(coded.codedBytes).toBeLessThan(0.8 * bitmap.getSerializationSizeInBytes('portable'));
   });
+
+  it('reads back only the containers from a document on, finds a rank, and counts the live documents', () => {
+    const docs = sparse(9, 5, 0.03);
+    const coded = CodedPosting.of(new RoaringBitmap32(docs), new GapSlabs())!;
+    coded.moveTo(new GapSlabs());
+    for (const from of [0, 65_535, 65_536, 3 * 65_536 + 7, 5 * 65_536]) {
+      const part = coded.decodeFrom(from).toArray();
+      expect(part.filter((doc) => doc >= from)).toEqual(docs.filter((doc) => doc >= from));
+      // From the start of `from`'s container: no container before it is read back.
+      expect(part.every((doc) => doc >>> 16 >= from >>> 16)).toBe(true);
+    }
+    for (const rank of [0, 1, 1_999, docs.length - 1]) expect(coded.select(rank)).toBe(docs[rank]);
+    expect(coded.select(docs.length)).toBeUndefined();
+    // Documents removed in the third container only: the others count whole.
+    const documents = 5 * 65_536;
+    const live = RoaringBitmap32.fromRange(0, documents);
+    for (const doc of docs.filter((doc) => doc >>> 16 === 2).slice(0, 40)) live.remove(doc);
+    live.remove(2 * 65_536 + 1);
+    expect(coded.liveCount(live, documents)).toBe(docs.filter((doc) => live.has(doc)).length);
+    expect(coded.liveCount(live, documents)).toBe(docs.length - 40);
+  });
 });

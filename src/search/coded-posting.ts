@@ -232,15 +232,52 @@ export class CodedPosting implements PortableChunk {
 
   /** The posting as a CRoaring bitmap (made through RoaringBitmap32: a temporary inside withTemporaryBitmaps). */
   decode(): Bitmap {
-    return RoaringBitmap32.deserialize(this.portable(), 'portable');
+    return RoaringBitmap32.deserialize(this.portable(0, this.keys.length), 'portable');
+  }
+
+  /**
+   * Its documents from `from` on, and maybe some before (those of the container `from` is in), as a CRoaring bitmap:
+   * only the containers that can hold them are read back.
+   */
+  decodeFrom(from: number): Bitmap {
+    let first = this.keys.length;
+    while (first > 0 && this.keys[first - 1]! >= from >>> 16) first--;
+    if (first === this.keys.length) return new RoaringBitmap32();
+    return RoaringBitmap32.deserialize(this.portable(first, this.keys.length), 'portable');
+  }
+
+  /** The document at `rank` (0: the first), or undefined past the last. */
+  select(rank: number): number | undefined {
+    for (let c = 0, before = 0; c < this.keys.length; before += this.counts[c]!, c++) {
+      if (rank < before + this.counts[c]!) {
+        this.valuesOf(c);
+        return this.keys[c]! * 65_536 + containerValues[rank - before]!;
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * How many of its documents `live` holds, where every document number below `documents` not in `live` is a
+   * document removed: a container with none removed in its range counts whole, without being read back.
+   */
+  liveCount(live: Bitmap, documents: number): number {
+    let total = 0;
+    for (let c = 0; c < this.keys.length; c++) {
+      const low = this.keys[c]! * 65_536;
+      const high = Math.min(documents, low + 65_536);
+      if (live.rangeCardinality(low, high) === high - low) total += this.counts[c]!;
+      else total += RoaringBitmap32.deserialize(this.portable(c, c + 1), 'portable').andCardinality(live);
+    }
+    return total;
   }
 
   getSerializationSizeInBytes(_format: 'portable'): number {
-    return this.portableSize();
+    return this.portableSize(0, this.keys.length);
   }
 
   serialize(_format: 'portable', into: Uint8Array): void {
-    into.set(this.portable());
+    into.set(this.portable(0, this.keys.length));
   }
 
   /** Each container's cheapest coding, and what they take together. */
@@ -300,31 +337,33 @@ export class CodedPosting implements PortableChunk {
     return count;
   }
 
-  private portableSize(): number {
-    let size = 8 + 8 * this.keys.length;
-    for (const count of this.counts) size += count > ARRAY_MOST ? BITSET_BYTES : 2 * count;
+  /** The bytes containers [first, end) take in roaring's portable format. */
+  private portableSize(first: number, end: number): number {
+    let size = 8 + 8 * (end - first);
+    for (let c = first; c < end; c++) size += this.counts[c]! > ARRAY_MOST ? BITSET_BYTES : 2 * this.counts[c]!;
     return size;
   }
 
-  /** The posting in roaring's portable format, in the scratch buffer (valid until the next call). */
-  private portable(): Uint8Array {
-    const size = this.portableSize();
+  /** Containers [first, end) in roaring's portable format, in the scratch buffer (valid until the next call). */
+  private portable(first: number, end: number): Uint8Array {
+    const size = this.portableSize(first, end);
     if (scratch.byteLength < size) scratch = new ArrayBuffer(Math.max(size, 2 * scratch.byteLength));
+    const containers = end - first;
     const words = new Uint16Array(scratch, 0, size >>> 1);
-    const header = new Uint32Array(scratch, 0, 2 + 2 * this.keys.length);
-    const containers = this.keys.length;
+    const header = new Uint32Array(scratch, 0, 2 + 2 * containers);
     header[0] = NO_RUN_COOKIE;
     header[1] = containers;
     let at = 8 + 8 * containers;
-    for (let c = 0; c < containers; c++) {
-      words[4 + 2 * c] = this.keys[c]!;
-      words[5 + 2 * c] = this.counts[c]! - 1;
-      header[2 + containers + c] = at;
-      at += this.counts[c]! > ARRAY_MOST ? BITSET_BYTES : 2 * this.counts[c]!;
+    for (let i = 0; i < containers; i++) {
+      const count = this.counts[first + i]!;
+      words[4 + 2 * i] = this.keys[first + i]!;
+      words[5 + 2 * i] = count - 1;
+      header[2 + containers + i] = at;
+      at += count > ARRAY_MOST ? BITSET_BYTES : 2 * count;
     }
     const gaps = this.gaps;
     let word = (8 + 8 * containers) >>> 1;
-    for (let c = 0; c < containers; c++) {
+    for (let c = first; c < end; c++) {
       const count = this.counts[c]!;
       const start = this.starts[c]!;
       const coding = this.codings[c];

@@ -226,7 +226,8 @@ export class OrderedDocuments {
     const anchor = this.index.narrowest(query) ?? live;
     for (let take = count; ; take *= 4) {
       const from = take >= anchor.size ? 0 : anchor.select(anchor.size - take)!;
-      const part = this.index.match(query, RoaringBitmap32.and(live, RoaringBitmap32.fromRange(from, this.documents)));
+      const within = RoaringBitmap32.and(live, RoaringBitmap32.fromRange(from, this.documents));
+      const part = this.index.match(query, within, from);
       const inOrder = this.displaced.isEmpty ? part.size : part.andNotCardinality(this.displaced);
       if (inOrder >= count || from === 0) return part;
     }

@@ -154,6 +154,12 @@ function markAll(docs: Uint32Array, some: Bitmap, marks: Uint8Array, mark: numbe
   }
 }
 
+/** A posting as far as its size and ranks go (a bitmap, or a coded posting not read back). */
+export interface Ranked {
+  readonly size: number;
+  select(rank: number): number | undefined;
+}
+
 export class PostingIndex {
   /** Every token the index has seen, numbered: postings and tiers are held by token number. */
   private readonly vocabulary = new Vocabulary();
@@ -175,7 +181,10 @@ export class PostingIndex {
   private readonly pendingTiers = new PostingLog();
   private changes = 0;
   /** The coded postings read back in the withTemporaryBitmaps running now (bitmapOf). */
-  private readBack: { scope: object | null; bitmaps: Map<number, Bitmap> } = { scope: null, bitmaps: new Map() };
+  private readBack: { scope: object | null; bitmaps: Map<number, { bitmap: Bitmap; from: number }> } = {
+    scope: null,
+    bitmaps: new Map(),
+  };
 
   /** Grows with every document added or removed: what was computed from `live` at one count holds while it stays. */
   get version(): number {
@@ -234,17 +243,21 @@ export class PostingIndex {
   }
 
   /**
-   * Token n's posting as a bitmap (undefined when no document held it): a coded one read back, as a temporary, once
-   * in a withTemporaryBitmaps (a relevance search reads its tokens' postings to match and again to rank).
+   * Token n's posting as a bitmap (undefined when no document held it), or with `from`, at least its documents from
+   * `from` on (for a caller that intersects it with documents from there on). A coded one is read back, from the
+   * container `from` is in, as a temporary, once in a withTemporaryBitmaps (a relevance search reads its tokens'
+   * postings to match and again to rank).
    */
-  private bitmapOf(n: number): Bitmap | undefined {
+  private bitmapOf(n: number, from = 0): Bitmap | undefined {
     const posting = this.postings[n];
     if (!(posting instanceof CodedPosting)) return posting;
     const scope = temporaryScope();
-    if (!scope) return posting.decode();
+    if (!scope) return posting.decodeFrom(from);
     if (this.readBack.scope !== scope) this.readBack = { scope, bitmaps: new Map() };
-    let bitmap = this.readBack.bitmaps.get(n);
-    if (!bitmap) this.readBack.bitmaps.set(n, (bitmap = posting.decode()));
+    const known = this.readBack.bitmaps.get(n);
+    if (known && known.from <= from) return known.bitmap;
+    const bitmap = posting.decodeFrom(from);
+    this.readBack.bitmaps.set(n, { bitmap, from });
     return bitmap;
   }
 
@@ -284,7 +297,8 @@ export class PostingIndex {
   tiersWithin(token: string, within: Bitmap): Bitmap[] | undefined {
     const n = this.vocabulary.numberOf(token);
     const tiers = n === undefined ? undefined : this.tiers[n];
-    return tiers && tiersWithin(RoaringBitmap32.and(this.bitmapOf(n!)!, within), tiers);
+    const from = within.isEmpty ? 0 : within.minimum();
+    return tiers && tiersWithin(RoaringBitmap32.and(this.bitmapOf(n!, from)!, within), tiers);
   }
 
   /** Each document's value of a facet kind (documents removed since included), for the kinds that keep a column. */
@@ -353,8 +367,8 @@ export class PostingIndex {
   }
 
   /** The documents of `within` (the live ones, or a part of them) that hold a token of every group of `all` and none of `none`. */
-  match(query: IndexQuery, within: Bitmap = this.live): Bitmap {
-    const groups = this.groupsOf(query);
+  match(query: IndexQuery, within: Bitmap = this.live, from = 0): Bitmap {
+    const groups = this.groupsOf(query, from);
     if (!groups) return new RoaringBitmap32();
     const result = groups.length === 0 ? copyOf(within) : RoaringBitmap32.and(groups[0]!, within);
     for (const group of groups.slice(1)) {
@@ -368,9 +382,16 @@ export class PostingIndex {
     return result;
   }
 
-  /** How many documents `match` gives, without making the last intersection (a count reads both sides, writes nothing). */
+  /**
+   * How many documents `match` gives, without making the last intersection (a count reads both sides, writes nothing);
+   * of one coded posting among the live documents, without reading back its containers that lost none.
+   */
   count(query: IndexQuery, within: Bitmap = this.live): number {
     if (query.none.length > 0) return this.match(query, within).size;
+    const only =
+      query.all.length === 1 && query.all[0]!.length === 1 ? this.vocabulary.numberOf(query.all[0]![0]!) : undefined;
+    const coded = only === undefined ? undefined : this.postings[only];
+    if (coded instanceof CodedPosting && within === this.live) return coded.liveCount(this.live, this.lengths.length);
     const groups = this.groupsOf(query);
     if (!groups) return 0;
     if (groups.length === 0) return within.size;
@@ -387,22 +408,29 @@ export class PostingIndex {
    * The smallest of the query's single-token groups' postings: every match is among its documents (undefined when no
    * group is a single token).
    */
-  narrowest(query: IndexQuery): Bitmap | undefined {
-    let narrowest: string | undefined;
+  narrowest(query: IndexQuery): Ranked | undefined {
+    let narrowest: Ranked | undefined;
     for (const group of query.all) {
-      const size = group.length === 1 ? this.postingSize(group[0]!) : 0;
-      if (size > 0 && (!narrowest || size < this.postingSize(narrowest))) narrowest = group[0]!;
+      const n = group.length === 1 ? this.vocabulary.numberOf(group[0]!) : undefined;
+      const posting = n === undefined ? undefined : this.postings[n];
+      if (posting && (!narrowest || posting.size < narrowest.size)) narrowest = posting;
     }
-    return narrowest === undefined ? undefined : this.posting(narrowest);
+    return narrowest;
   }
 
-  /** Each group of `all` as the documents holding one of its tokens, smallest first; null when a group matches nothing. */
-  private groupsOf(query: IndexQuery): Bitmap[] | null {
+  /**
+   * Each group of `all` as the documents holding one of its tokens (with `from`, at least those from `from` on),
+   * smallest first; null when a group matches nothing.
+   */
+  private groupsOf(query: IndexQuery, from = 0): Bitmap[] | null {
     // Never flushed here: a query may run in an arena (withTemporaryBitmaps), which would free the new postings.
     if (this.pending.length > 0) throw new Error('The index was queried with postings not yet flushed');
     const groups: Bitmap[] = [];
     for (const group of query.all) {
-      const lists = group.flatMap((token) => this.posting(token) ?? []);
+      const lists = group.flatMap((token) => {
+        const n = this.vocabulary.numberOf(token);
+        return (n === undefined ? undefined : this.bitmapOf(n, from)) ?? [];
+      });
       if (lists.length === 0) return null;
       groups.push(lists.length === 1 ? lists[0]! : RoaringBitmap32.orMany(lists));
     }
