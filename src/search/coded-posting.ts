@@ -31,6 +31,13 @@ const ESCAPE = 255;
 const NIBBLE_ESCAPE = 15;
 const NIBBLE_BYTE_MOST = NIBBLE_ESCAPE + 254;
 
+/**
+ * A container of more than 4,096 documents stays CRoaring's bitset unless gaps take less than this share of its
+ * bytes: the fuller a container, the less its gaps save and the longer they take to read back, and a posting made
+ * of bitsets stays a bitmap (posting-index.ts), read at no cost.
+ */
+const BITSET_KEPT_ABOVE = 0.6;
+
 /** What a container costs beside its coding: its key, count, start and coding, in JavaScript arrays. */
 const PER_CONTAINER = 32;
 
@@ -289,7 +296,7 @@ export class CodedPosting implements PortableChunk {
       const count = this.valuesOf(c);
       const sizes = gapBytes(containerValues, count);
       const coding =
-        count > ARRAY_MOST && BITSET_BYTES <= Math.min(sizes.bytes, sizes.nibbles)
+        count > ARRAY_MOST && Math.min(sizes.bytes, sizes.nibbles) > BITSET_KEPT_ABOVE * BITSET_BYTES
           ? BITSET
           : sizes.nibbles < sizes.bytes
             ? NIBBLES
