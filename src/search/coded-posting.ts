@@ -37,6 +37,11 @@ const NIBBLE_BYTE_MOST = NIBBLE_ESCAPE + 254;
  * of bitsets stays a bitmap (posting-index.ts), read at no cost.
  */
 const BITSET_KEPT_ABOVE = 0.6;
+/**
+ * Half-byte gaps are chosen over byte gaps only below this share of their bytes: where many gaps need an escape (a
+ * sparser container), half-bytes save little and take much longer to read back.
+ */
+const NIBBLES_KEPT_BELOW = 0.75;
 
 /** What a container costs beside its coding: its key, count, start and coding, in JavaScript arrays. */
 const PER_CONTAINER = 32;
@@ -295,14 +300,11 @@ export class CodedPosting implements PortableChunk {
     for (let c = 0; c < this.keys.length; c++) {
       const count = this.valuesOf(c);
       const sizes = gapBytes(containerValues, count);
-      const coding =
-        count > ARRAY_MOST && Math.min(sizes.bytes, sizes.nibbles) > BITSET_KEPT_ABOVE * BITSET_BYTES
-          ? BITSET
-          : sizes.nibbles < sizes.bytes
-            ? NIBBLES
-            : BYTES;
+      const nibbles = sizes.nibbles <= NIBBLES_KEPT_BELOW * sizes.bytes;
+      const gaps = nibbles ? sizes.nibbles : sizes.bytes;
+      const coding = count > ARRAY_MOST && gaps > BITSET_KEPT_ABOVE * BITSET_BYTES ? BITSET : nibbles ? NIBBLES : BYTES;
       codings.push(coding);
-      bytes += coding === BITSET ? BITSET_BYTES : coding === NIBBLES ? sizes.nibbles : sizes.bytes;
+      bytes += coding === BITSET ? BITSET_BYTES : gaps;
     }
     return (this.planned = { codings, bytes });
   }
@@ -431,7 +433,6 @@ function readNibbles(
 ): void {
   let nibble = 2 * start;
   let value = -1;
-  const half = () => (gaps[nibble >>> 1]! >>> ((nibble++ & 1) << 2)) & 15;
   for (let i = 0; i < count; ) {
     const byte = gaps[nibble >>> 1]!;
     if ((nibble & 1) === 0 && i + 1 < count && (byte & 15) !== NIBBLE_ESCAPE && byte >>> 4 !== NIBBLE_ESCAPE) {
@@ -445,17 +446,28 @@ function readNibbles(
       i += 2;
       continue;
     }
-    let gap = half();
-    if (gap === NIBBLE_ESCAPE) {
-      // A byte past the escape; 255 there, then 16 bits.
-      gap = half() | (half() << 4);
-      gap = gap < ESCAPE ? gap + NIBBLE_ESCAPE : half() | (half() << 4) | (half() << 8) | (half() << 12);
-    }
+    let gap = halfAt(gaps, nibble++);
+    if (gap === NIBBLE_ESCAPE) gap = escapedGap(gaps, nibble);
+    if (gap >= NIBBLE_ESCAPE) nibble += gap <= NIBBLE_BYTE_MOST ? 2 : 6;
     value += gap + 1;
     if (bits) bits[value >>> 5]! |= 1 << (value & 31);
     else values![i] = value;
     i++;
   }
+}
+
+/** The gap an escape stands for, its half-bytes from `nibble` on: a byte (255 there: 16 bits after it). */
+function escapedGap(gaps: Uint8Array, nibble: number): number {
+  const byte = halfAt(gaps, nibble) | (halfAt(gaps, nibble + 1) << 4);
+  if (byte < ESCAPE) return byte + NIBBLE_ESCAPE;
+  let gap = 0;
+  for (let i = 0; i < 4; i++) gap |= halfAt(gaps, nibble + 2 + i) << (4 * i);
+  return gap;
+}
+
+/** The half-byte at `nibble` (low half first). */
+function halfAt(gaps: Uint8Array, nibble: number): number {
+  return (gaps[nibble >>> 1]! >>> ((nibble & 1) << 2)) & 15;
 }
 
 /** Writes `values[0..count)` as byte gaps at `into[at..]`; returns where they end. */
@@ -476,26 +488,26 @@ function writeBytes(values: Uint16Array, count: number, into: Uint8Array, at: nu
 /** Writes `values[0..count)` as half-byte gaps at `into[at..]` (low half first); returns the byte after them. */
 function writeNibbles(values: Uint16Array, count: number, into: Uint8Array, at: number): number {
   let nibble = 2 * at;
-  const put = (half: number) => {
-    into[nibble >>> 1]! |= half << ((nibble & 1) << 2);
-    nibble++;
-  };
   for (let i = 0, previous = -1; i < count; i++) {
     const gap = values[i]! - previous - 1;
     previous = values[i]!;
-    if (gap < NIBBLE_ESCAPE) put(gap);
+    if (gap < NIBBLE_ESCAPE) nibble = putHalf(into, nibble, gap);
     else if (gap <= NIBBLE_BYTE_MOST) {
-      put(NIBBLE_ESCAPE);
-      put((gap - NIBBLE_ESCAPE) & 15);
-      put((gap - NIBBLE_ESCAPE) >>> 4);
+      nibble = putHalf(into, nibble, NIBBLE_ESCAPE);
+      nibble = putHalf(into, nibble, (gap - NIBBLE_ESCAPE) & 15);
+      nibble = putHalf(into, nibble, (gap - NIBBLE_ESCAPE) >>> 4);
     } else {
-      put(NIBBLE_ESCAPE);
-      put(15);
-      put(15);
-      for (let shift = 0; shift < 16; shift += 4) put((gap >>> shift) & 15);
+      for (const half of [NIBBLE_ESCAPE, 15, 15]) nibble = putHalf(into, nibble, half);
+      for (let shift = 0; shift < 16; shift += 4) nibble = putHalf(into, nibble, (gap >>> shift) & 15);
     }
   }
   return (nibble + 1) >>> 1;
+}
+
+/** Sets the half-byte at `nibble` (low half first; the bytes start zeroed); returns the next. */
+function putHalf(into: Uint8Array, nibble: number, half: number): number {
+  into[nibble >>> 1]! |= half << ((nibble & 1) << 2);
+  return nibble + 1;
 }
 
 /** Writes `values[0..count)` as a bitset of 8 KB at `into[at..]`; returns where it ends. */
