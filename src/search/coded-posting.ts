@@ -1,18 +1,18 @@
 /**
  * A posting kept in fewer bytes than CRoaring takes for it. CRoaring holds a container (65,536 document numbers) of
- * up to 4,096 documents as a sorted array of 2 bytes a document, and a fuller one as a bitset of 8 KB. Here each
- * container is coded the way that takes fewest bytes for it: as gaps (each document's distance from the one before
- * it) of a byte each, or of half a byte each, with an escape for the larger gaps, or as CRoaring's bitset. Gaps of a
- * byte suit a token in a few documents in a hundred (a CJK character or bigram), half-bytes a commoner one; such
- * postings are most of an index's bytes.
+ * up to 4,096 documents as a sorted array of 2 bytes a document, and a fuller one as a bitset of 8 KB. Here a
+ * container is kept as gaps (each document's distance from the one before it) of a byte each, with an escape for
+ * the few larger ones, unless it is full enough that CRoaring's bitset is nearly as small: then as that bitset. Gaps
+ * suit a token in a few documents in a hundred (a CJK character or bigram); such postings are most of an index's
+ * bytes.
  *
  * A search reads a coded posting back as a CRoaring bitmap: the gaps are summed straight into the bytes of roaring's
  * portable format, which the library copies in (`deserialize`), so the bitmap algebra is CRoaring's either way. The
  * reading costs more than an intersection of the bitmap would (docs/performance.md); which postings are worth
  * coding is the index's choice (posting-index.ts).
  *
- * A coded posting grows at its end only (documents are numbered in the order they are added), in gaps of a byte:
- * how each container is coded best is decided when the index moves its postings into new slabs (`moveTo`).
+ * A coded posting grows at its end only (documents are numbered in the order they are added), in gaps: which of its
+ * containers are better kept as bitsets is decided when the index moves its postings into new slabs (`moveTo`).
  */
 import { RoaringBitmap32, type Bitmap } from './bitmaps.js';
 import type { PortableChunk } from './index-snapshot.js';
@@ -23,25 +23,17 @@ const ARRAY_MOST = 4096;
 const BITSET_BYTES = 8192;
 
 /** How a container is coded. */
-const BYTES = 0;
-const NIBBLES = 1;
-const BITSET = 2;
-/** A byte gap at least this large is this value and 2 bytes; a half-byte one is this nibble and a byte, or more. */
+const GAPS = 0;
+const BITSET = 1;
+/** A gap at least this large is this value and 2 bytes. */
 const ESCAPE = 255;
-const NIBBLE_ESCAPE = 15;
-const NIBBLE_BYTE_MOST = NIBBLE_ESCAPE + 254;
 
 /**
- * A container of more than 4,096 documents stays CRoaring's bitset unless gaps take less than this share of its
+ * A container of more than 4,096 documents stays CRoaring's bitset unless its gaps take less than this share of its
  * bytes: the fuller a container, the less its gaps save and the longer they take to read back, and a posting made
  * of bitsets stays a bitmap (posting-index.ts), read at no cost.
  */
 const BITSET_KEPT_ABOVE = 0.6;
-/**
- * Half-byte gaps are chosen over byte gaps only below this share of their bytes: where many gaps need an escape (a
- * sparser container), half-bytes save little and take much longer to read back.
- */
-const NIBBLES_KEPT_BELOW = 0.75;
 
 /** What a container costs beside its coding: its key, count, start and coding, in JavaScript arrays. */
 const PER_CONTAINER = 32;
@@ -99,21 +91,18 @@ export class GapSlabs {
   }
 }
 
-/** Bytes the gaps of `values[0..count)` (one container's, ascending) take as bytes, and as half-bytes. */
-function gapBytes(values: Uint16Array, count: number): { bytes: number; nibbles: number } {
+/** Bytes the gaps of `values[0..count)` (one container's, ascending) take. */
+function gapBytes(values: Uint16Array, count: number): number {
   let bytes = 0;
-  let nibbles = 0;
   for (let i = 0, previous = -1; i < count; i++) {
-    const gap = values[i]! - previous - 1;
+    bytes += values[i]! - previous - 1 < ESCAPE ? 1 : 3;
     previous = values[i]!;
-    bytes += gap < ESCAPE ? 1 : 3;
-    nibbles += gap < NIBBLE_ESCAPE ? 1 : gap <= NIBBLE_BYTE_MOST ? 3 : 7;
   }
-  return { bytes, nibbles: Math.ceil(nibbles / 2) };
+  return bytes;
 }
 
-/** The bytes `docs` (ascending, all after `last`) take as byte gaps. */
-function byteGapsFor(docs: ArrayLike<number>, last: number): number {
+/** The bytes `docs` (ascending, all after `last`) take as gaps. */
+function gapsFor(docs: ArrayLike<number>, last: number): number {
   let bytes = 0;
   let previous = last;
   for (let i = 0; i < docs.length; i++) {
@@ -156,8 +145,8 @@ export class CodedPosting implements PortableChunk {
     if (docs[0]! <= this.last) return false;
     this.planned = null;
     const c = this.keys.length - 1;
-    if (c >= 0 && this.codings[c] !== BYTES && docs[0]! >>> 16 === this.keys[c]) this.reopenLast();
-    const needed = this.used + byteGapsFor(docs, this.last);
+    if (c >= 0 && this.codings[c] === BITSET && docs[0]! >>> 16 === this.keys[c]) this.reopenLast();
+    const needed = this.used + gapsFor(docs, this.last);
     if (needed > this.gaps.length) this.moveInto(this.slabs.take(Math.max(needed, Math.floor(1.5 * this.gaps.length))));
     const gaps = this.gaps;
     let used = this.used;
@@ -170,7 +159,7 @@ export class CodedPosting implements PortableChunk {
         this.keys.push(key);
         this.counts.push(0);
         this.starts.push(used);
-        this.codings.push(BYTES);
+        this.codings.push(GAPS);
         previous = -1;
       }
       const gap = (doc & 0xffff) - previous - 1;
@@ -201,8 +190,7 @@ export class CodedPosting implements PortableChunk {
       const count = this.valuesOf(c);
       const start = at;
       if (plan.codings[c] === BITSET) at = writeBitset(containerValues, count, piece, at);
-      else if (plan.codings[c] === NIBBLES) at = writeNibbles(containerValues, count, piece, at);
-      else at = writeBytes(containerValues, count, piece, at);
+      else at = writeGaps(containerValues, count, piece, at);
       this.starts[c] = start;
     }
     this.codings = [...plan.codings];
@@ -292,24 +280,22 @@ export class CodedPosting implements PortableChunk {
     into.set(this.portable(0, this.keys.length));
   }
 
-  /** Each container's cheapest coding, and what they take together. */
+  /** Each container's coding (gaps, or a bitset where gaps save too little), and what they take together. */
   private plan(): { codings: number[]; bytes: number } {
     if (this.planned) return this.planned;
     const codings: number[] = [];
     let bytes = 0;
     for (let c = 0; c < this.keys.length; c++) {
       const count = this.valuesOf(c);
-      const sizes = gapBytes(containerValues, count);
-      const nibbles = sizes.nibbles <= NIBBLES_KEPT_BELOW * sizes.bytes;
-      const gaps = nibbles ? sizes.nibbles : sizes.bytes;
-      const coding = count > ARRAY_MOST && gaps > BITSET_KEPT_ABOVE * BITSET_BYTES ? BITSET : nibbles ? NIBBLES : BYTES;
-      codings.push(coding);
-      bytes += coding === BITSET ? BITSET_BYTES : gaps;
+      const gaps = gapBytes(containerValues, count);
+      const bitset = count > ARRAY_MOST && gaps > BITSET_KEPT_ABOVE * BITSET_BYTES;
+      codings.push(bitset ? BITSET : GAPS);
+      bytes += bitset ? BITSET_BYTES : gaps;
     }
     return (this.planned = { codings, bytes });
   }
 
-  /** Recodes the last container in byte gaps, so that documents can be added to it. */
+  /** Recodes the last container (a bitset) in gaps, so that documents can be added to it. */
   private reopenLast(): void {
     const c = this.keys.length - 1;
     const key = this.keys[c]!;
@@ -341,8 +327,7 @@ export class CodedPosting implements PortableChunk {
       }
       return n;
     }
-    if (this.codings[c] === NIBBLES) readNibbles(gaps, start, count, containerValues, null);
-    else readBytes(gaps, start, count, containerValues, null);
+    readGaps(gaps, start, count, containerValues, null);
     return count;
   }
 
@@ -377,8 +362,7 @@ export class CodedPosting implements PortableChunk {
       const start = this.starts[c]!;
       const coding = this.codings[c];
       if (count <= ARRAY_MOST) {
-        if (coding === NIBBLES) readNibbles(gaps, start, count, words.subarray(word), null);
-        else readBytes(gaps, start, count, words.subarray(word), null);
+        readGaps(gaps, start, count, words.subarray(word), null);
         word += count;
         continue;
       }
@@ -386,8 +370,7 @@ export class CodedPosting implements PortableChunk {
         new Uint8Array(scratch, 2 * word, BITSET_BYTES).set(gaps.subarray(start, start + BITSET_BYTES));
       else {
         containerBits.fill(0);
-        if (coding === NIBBLES) readNibbles(gaps, start, count, null, containerBits);
-        else readBytes(gaps, start, count, null, containerBits);
+        readGaps(gaps, start, count, null, containerBits);
         new Uint8Array(scratch, 2 * word, BITSET_BYTES).set(containerBitBytes);
       }
       word += BITSET_BYTES / 2;
@@ -397,10 +380,10 @@ export class CodedPosting implements PortableChunk {
 }
 
 /**
- * Reads `count` byte gaps from `gaps[start..]`: as values into `values`, or as bits set in `bits` (a container's
+ * Reads `count` gaps from `gaps[start..]`: as values into `values`, or as bits set in `bits` (a container's
  * bitset). One loop for both, branching on which, rather than two copies of the decoding.
  */
-function readBytes(
+function readGaps(
   gaps: Uint8Array,
   start: number,
   count: number,
@@ -420,58 +403,8 @@ function readBytes(
   }
 }
 
-/**
- * Reads `count` half-byte gaps (low half first) from `gaps[start..]`, as readBytes does. A byte whose halves are
- * both plain gaps, as most are, is read at once.
- */
-function readNibbles(
-  gaps: Uint8Array,
-  start: number,
-  count: number,
-  values: Uint16Array | null,
-  bits: Uint32Array | null,
-): void {
-  let nibble = 2 * start;
-  let value = -1;
-  for (let i = 0; i < count; ) {
-    const byte = gaps[nibble >>> 1]!;
-    if ((nibble & 1) === 0 && i + 1 < count && (byte & 15) !== NIBBLE_ESCAPE && byte >>> 4 !== NIBBLE_ESCAPE) {
-      value += (byte & 15) + 1;
-      if (bits) bits[value >>> 5]! |= 1 << (value & 31);
-      else values![i] = value;
-      value += (byte >>> 4) + 1;
-      if (bits) bits[value >>> 5]! |= 1 << (value & 31);
-      else values![i + 1] = value;
-      nibble += 2;
-      i += 2;
-      continue;
-    }
-    let gap = halfAt(gaps, nibble++);
-    if (gap === NIBBLE_ESCAPE) gap = escapedGap(gaps, nibble);
-    if (gap >= NIBBLE_ESCAPE) nibble += gap <= NIBBLE_BYTE_MOST ? 2 : 6;
-    value += gap + 1;
-    if (bits) bits[value >>> 5]! |= 1 << (value & 31);
-    else values![i] = value;
-    i++;
-  }
-}
-
-/** The gap an escape stands for, its half-bytes from `nibble` on: a byte (255 there: 16 bits after it). */
-function escapedGap(gaps: Uint8Array, nibble: number): number {
-  const byte = halfAt(gaps, nibble) | (halfAt(gaps, nibble + 1) << 4);
-  if (byte < ESCAPE) return byte + NIBBLE_ESCAPE;
-  let gap = 0;
-  for (let i = 0; i < 4; i++) gap |= halfAt(gaps, nibble + 2 + i) << (4 * i);
-  return gap;
-}
-
-/** The half-byte at `nibble` (low half first). */
-function halfAt(gaps: Uint8Array, nibble: number): number {
-  return (gaps[nibble >>> 1]! >>> ((nibble & 1) << 2)) & 15;
-}
-
-/** Writes `values[0..count)` as byte gaps at `into[at..]`; returns where they end. */
-function writeBytes(values: Uint16Array, count: number, into: Uint8Array, at: number): number {
+/** Writes `values[0..count)` as gaps at `into[at..]`; returns where they end. */
+function writeGaps(values: Uint16Array, count: number, into: Uint8Array, at: number): number {
   for (let i = 0, previous = -1; i < count; i++) {
     const gap = values[i]! - previous - 1;
     previous = values[i]!;
@@ -483,31 +416,6 @@ function writeBytes(values: Uint16Array, count: number, into: Uint8Array, at: nu
     }
   }
   return at;
-}
-
-/** Writes `values[0..count)` as half-byte gaps at `into[at..]` (low half first); returns the byte after them. */
-function writeNibbles(values: Uint16Array, count: number, into: Uint8Array, at: number): number {
-  let nibble = 2 * at;
-  for (let i = 0, previous = -1; i < count; i++) {
-    const gap = values[i]! - previous - 1;
-    previous = values[i]!;
-    if (gap < NIBBLE_ESCAPE) nibble = putHalf(into, nibble, gap);
-    else if (gap <= NIBBLE_BYTE_MOST) {
-      nibble = putHalf(into, nibble, NIBBLE_ESCAPE);
-      nibble = putHalf(into, nibble, (gap - NIBBLE_ESCAPE) & 15);
-      nibble = putHalf(into, nibble, (gap - NIBBLE_ESCAPE) >>> 4);
-    } else {
-      for (const half of [NIBBLE_ESCAPE, 15, 15]) nibble = putHalf(into, nibble, half);
-      for (let shift = 0; shift < 16; shift += 4) nibble = putHalf(into, nibble, (gap >>> shift) & 15);
-    }
-  }
-  return (nibble + 1) >>> 1;
-}
-
-/** Sets the half-byte at `nibble` (low half first; the bytes start zeroed); returns the next. */
-function putHalf(into: Uint8Array, nibble: number, half: number): number {
-  into[nibble >>> 1]! |= half << ((nibble & 1) << 2);
-  return nibble + 1;
 }
 
 /** Writes `values[0..count)` as a bitset of 8 KB at `into[at..]`; returns where it ends. */
