@@ -136,7 +136,12 @@ export class CodedPosting implements PortableChunk {
   static of(bitmap: Bitmap, slabs: GapSlabs): CodedPosting | null {
     const coded = new CodedPosting(slabs);
     coded.append(bitmap.toUint32Array());
-    return coded.codedBytes > 0.75 * bitmap.getSerializationSizeInBytes('portable') ? null : coded;
+    return coded.savesOn(bitmap) ? coded : null;
+  }
+
+  /** Whether, once moved, it takes at most three quarters of the bytes of `bitmap` (its documents, compacted). */
+  savesOn(bitmap: Bitmap): boolean {
+    return this.codedBytes <= 0.75 * bitmap.getSerializationSizeInBytes('portable');
   }
 
   /** Adds documents after the last one it holds, in ascending order; false (nothing added) when one is not after it. */

@@ -334,11 +334,10 @@ export class PostingIndex {
         compactTiers(bitmap, tiers!);
       }
       if (!(posting instanceof CodedPosting)) uncoded.push(n);
-      else if (posting.codedBytes > 0.75 * bitmap.getSerializationSizeInBytes('portable')) this.postings[n] = bitmap;
-      else {
+      else if (posting.savesOn(bitmap)) {
         bitmap.dispose();
         staying.push(posting);
-      }
+      } else this.postings[n] = bitmap;
     });
     this.pack(staying);
     for (const n of uncoded) this.code(n);
