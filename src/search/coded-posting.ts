@@ -184,8 +184,8 @@ export class CodedPosting implements PortableChunk {
   }
 
   /**
-   * Moves it into a piece of `slabs` of just the size it takes with each container coded the way that takes fewest
-   * bytes (after a build, into new slabs).
+   * Moves it into a piece of `slabs` of just its size, each container as gaps or as a bitset (`plan`), after a build,
+   * into new slabs.
    */
   moveTo(slabs: GapSlabs): void {
     const plan = this.plan();
@@ -209,7 +209,7 @@ export class CodedPosting implements PortableChunk {
     return PER_CONTAINER * this.keys.length;
   }
 
-  /** The bytes its codings take with each container coded the way that takes fewest (what `moveTo` takes). */
+  /** The bytes its containers take as `plan` codes them (what `moveTo` takes). */
   get gapBytes(): number {
     return this.plan().bytes;
   }
@@ -300,7 +300,10 @@ export class CodedPosting implements PortableChunk {
     return (this.planned = { codings, bytes });
   }
 
-  /** Recodes the last container (a bitset) in gaps, so that documents can be added to it. */
+  /**
+   * Recodes the last container (a bitset) in gaps, so that documents can be added to it; it stays gaps, larger, until
+   * the index is next built.
+   */
   private reopenLast(): void {
     const c = this.keys.length - 1;
     const key = this.keys[c]!;
