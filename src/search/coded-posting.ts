@@ -91,17 +91,10 @@ export class GapSlabs {
   }
 }
 
-/** Bytes the gaps of `values[0..count)` (one container's, ascending) take. */
-function gapBytes(values: Uint16Array, count: number): number {
-  let bytes = 0;
-  for (let i = 0, previous = -1; i < count; i++) {
-    bytes += values[i]! - previous - 1 < ESCAPE ? 1 : 3;
-    previous = values[i]!;
-  }
-  return bytes;
-}
-
-/** The bytes `docs` (ascending, all after `last`) take as gaps. */
+/**
+ * The bytes `docs` (ascending, all after `last`; -1: none) take as gaps, each from the document before it in its
+ * container. A container's documents alone (their low 16 bits) count as the container's gaps.
+ */
 function gapsFor(docs: ArrayLike<number>, last: number): number {
   let bytes = 0;
   let previous = last;
@@ -167,13 +160,7 @@ export class CodedPosting implements PortableChunk {
         this.codings.push(GAPS);
         previous = -1;
       }
-      const gap = (doc & 0xffff) - previous - 1;
-      if (gap < ESCAPE) gaps[used++] = gap;
-      else {
-        gaps[used++] = ESCAPE;
-        gaps[used++] = gap & 0xff;
-        gaps[used++] = gap >>> 8;
-      }
+      used = writeGap(gaps, used, previous, doc & 0xffff);
       previous = doc & 0xffff;
       this.counts[this.counts.length - 1]!++;
     }
@@ -292,7 +279,7 @@ export class CodedPosting implements PortableChunk {
     let bytes = 0;
     for (let c = 0; c < this.keys.length; c++) {
       const count = this.valuesOf(c);
-      const gaps = gapBytes(containerValues, count);
+      const gaps = gapsFor(containerValues.subarray(0, count), -1);
       const bitset = count > ARRAY_MOST && gaps > BITSET_KEPT_ABOVE * BITSET_BYTES;
       codings.push(bitset ? BITSET : GAPS);
       bytes += bitset ? BITSET_BYTES : gaps;
@@ -413,17 +400,24 @@ function readGaps(
 
 /** Writes `values[0..count)` as gaps at `into[at..]`; returns where they end. */
 function writeGaps(values: Uint16Array, count: number, into: Uint8Array, at: number): number {
-  for (let i = 0, previous = -1; i < count; i++) {
-    const gap = values[i]! - previous - 1;
-    previous = values[i]!;
-    if (gap < ESCAPE) into[at++] = gap;
-    else {
-      into[at++] = ESCAPE;
-      into[at++] = gap & 0xff;
-      into[at++] = gap >>> 8;
-    }
-  }
+  for (let i = 0, previous = -1; i < count; previous = values[i++]!) at = writeGap(into, at, previous, values[i]!);
   return at;
+}
+
+/**
+ * Writes the gap from `previous` (-1: a container's first document) to `value`, both a container's (below 65,536), at
+ * `into[at..]`: a byte, or an escape and 2 bytes; returns where it ends.
+ */
+function writeGap(into: Uint8Array, at: number, previous: number, value: number): number {
+  const gap = value - previous - 1;
+  if (gap < ESCAPE) {
+    into[at] = gap;
+    return at + 1;
+  }
+  into[at] = ESCAPE;
+  into[at + 1] = gap & 0xff;
+  into[at + 2] = gap >>> 8;
+  return at + 3;
 }
 
 /** Writes `values[0..count)` as a bitset of 8 KB at `into[at..]`; returns where it ends. */
