@@ -125,6 +125,49 @@ describe('the occurrence tiers in their smaller form', () => {
   });
 });
 
+describe('the occurrence tiers coded', () => {
+  /** "w" in every fifth document, twice in every fiftieth (its first tier: 2% of the documents, sparse). */
+  const text = (doc: number, repeats: boolean) =>
+    doc % 50 === 0 ? (repeats ? 'w w' : 'w') : doc % 5 === 0 ? 'w' : 'other';
+  const build = (from: number, to: number, repeats: boolean, index = new PostingIndex()) => {
+    for (let doc = from; doc < to; doc++) index.add(doc, { texts: [text(doc, repeats)], facets: [] });
+    index.flush();
+    return index;
+  };
+  const twice = (docs: number) => Array.from({ length: docs }, (_, doc) => doc).filter((doc) => doc % 50 === 0);
+  const firstTier = (index: PostingIndex, docs: number) =>
+    index.tiersWithin('w', new RoaringBitmap32(Array.from({ length: docs }, (_, doc) => doc)))![0]!;
+
+  it('keeps a sparse tier in fewer bytes once built, and answers alike after documents added and a saved copy', async () => {
+    const once = build(0, 150_000, false);
+    const repeated = build(0, 150_000, true);
+    once.optimize();
+    repeated.optimize();
+    const tier = firstTier(repeated, 150_000);
+    tier.runOptimize();
+    expect(tier.toArray()).toEqual(twice(150_000));
+    // The same index but for the tier: what the tier adds is at most three quarters of it as a bitmap.
+    expect(repeated.bytes() - once.bytes()).toBeLessThan(0.75 * tier.getSerializationSizeInBytes('portable'));
+    expect(twice(150_000).every((doc) => repeated.occurrences('w', doc) === 2)).toBe(true);
+    expect(repeated.occurrences('w', 5)).toBe(1);
+
+    // Documents added after the build land at the end of the coded tier, into a new container too.
+    build(150_000, 200_000, true, repeated);
+    expect(firstTier(repeated, 200_000).toArray()).toEqual(twice(200_000));
+    expect(repeated.occurrences('w', 199_950)).toBe(2);
+
+    const { meta, chunks } = repeated.save(200_000);
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'posting-tiers-coded-')), 'copy.idx');
+    await writeSnapshot(file, meta, chunks);
+    const copy = readSnapshot<typeof meta>(file)!;
+    const restored = PostingIndex.restore(copy.header, copy.chunks);
+    copy.chunks.close();
+    expect(firstTier(restored, 200_000).toArray()).toEqual(twice(200_000));
+    const within = new RoaringBitmap32([199_900, 199_901, 199_950]);
+    expect(restored.tiersWithin('w', within)![0]!.toArray()).toEqual([199_900, 199_950]);
+  });
+});
+
 describe('the posting index, its sparse postings coded', () => {
   /** Tokens by how many documents hold them: `s0`..`s49` each about 2% (sparse), `all` every one, `half` every other. */
   const tokensOf = (doc: number) => [`s${(doc * 7919) % 50}`, 'all', doc % 2 === 0 ? 'half' : 'odd'];

@@ -35,6 +35,13 @@ const ESCAPE = 255;
  */
 const BITSET_KEPT_ABOVE = 0.6;
 
+/**
+ * A posting is kept coded when that takes at most this share of its bytes as a compacted bitmap. A posting most of
+ * whose containers are bitsets (kept as bitsets inside it) is read back by copying those, so the share can be high;
+ * a posting that codes to nearly its bitmap's size is better read at no cost.
+ */
+const KEPT_CODED_AT_MOST = 0.8;
+
 /** What a container costs beside its coding: its key, count, start and coding, in JavaScript arrays. */
 const PER_CONTAINER = 32;
 
@@ -123,7 +130,7 @@ export class CodedPosting implements PortableChunk {
   constructor(private slabs: GapSlabs) {}
 
   /**
-   * A bitmap's documents coded, their gaps taken from `slabs`; null when coding would not save a quarter of the
+   * A bitmap's documents coded, their gaps taken from `slabs`; null when coding would not save a fifth of the
    * bitmap's bytes (what it took of `slabs` is then unused until they are let go of).
    */
   static of(bitmap: Bitmap, slabs: GapSlabs): CodedPosting | null {
@@ -132,9 +139,9 @@ export class CodedPosting implements PortableChunk {
     return coded.savesOn(bitmap) ? coded : null;
   }
 
-  /** Whether, once moved, it takes at most three quarters of the bytes of `bitmap` (its documents, compacted). */
+  /** Whether, once moved, it takes at most KEPT_CODED_AT_MOST of the bytes of `bitmap` (its documents, compacted). */
   savesOn(bitmap: Bitmap): boolean {
-    return this.codedBytes <= 0.75 * bitmap.getSerializationSizeInBytes('portable');
+    return this.codedBytes <= KEPT_CODED_AT_MOST * bitmap.getSerializationSizeInBytes('portable');
   }
 
   /** Adds documents after the last one it holds, in ascending order; false (nothing added) when one is not after it. */

@@ -7,8 +7,8 @@
  * token the documents in which it repeats, in tiers (at least 2, 4 and 8 occurrences: occurrence-tiers.ts).
  *
  * The bitmaps are CRoaring's (bitmaps.ts: the native binding where it loads, WebAssembly elsewhere). Once built, a
- * sparse posting is kept coded in about half CRoaring's bytes (coded-posting.ts) and read back into a bitmap when
- * a search uses it; facet postings stay bitmaps, for facet counts read them all.
+ * sparse posting or tier is kept coded in about half CRoaring's bytes (coded-posting.ts) and read back into a bitmap
+ * when a search uses it; facet postings stay bitmaps, for facet counts read them all.
  */
 import { compact, copyOf, RoaringBitmap32, temporaryScope, withTemporaryBitmaps, type Bitmap } from './bitmaps.js';
 import { bytesOf, type Chunk, type ChunkReader } from './index-snapshot.js';
@@ -154,6 +154,32 @@ function markAll(docs: Uint32Array, some: Bitmap, marks: Uint8Array, mark: numbe
   }
 }
 
+/**
+ * `posting` with `docs` (ascending, after those it holds) added: itself, or a coded posting read back into a bitmap
+ * when a document is numbered below its last (never, as OrderedDocuments numbers them).
+ */
+function withAdded(posting: Bitmap | CodedPosting, docs: Uint32Array): Bitmap | CodedPosting {
+  if (posting instanceof CodedPosting) {
+    if (posting.append(docs)) return posting;
+    posting = posting.decode();
+  }
+  posting.addMany(docs);
+  return posting;
+}
+
+/** Tiers with their coded documents read back (as temporaries) from the container `from` is in on. */
+function readTiers(tiers: readonly Tier[], from: number): Tier<Bitmap>[] {
+  return tiers.map((tier) =>
+    tier.docs instanceof CodedPosting
+      ? { docs: tier.docs.decodeFrom(from), missing: tier.missing }
+      : (tier as Tier<Bitmap>),
+  );
+}
+
+/** The bytes a posting or tier holds: a bitmap's serialized, a coded one's beside its slabs (counted apart). */
+const heldBytes = (posting: Bitmap | CodedPosting): number =>
+  posting instanceof CodedPosting ? posting.bytes : posting.getSerializationSizeInBytes('portable');
+
 /** A posting as far as its size and ranks go (a bitmap, or a coded posting not read back). */
 export interface Ranked {
   readonly size: number;
@@ -228,17 +254,12 @@ export class PostingIndex {
         if (facetParts(this.vocabulary.names[n]!)) this.setPosting(n, (posting = new RoaringBitmap32()));
         else this.postings[n] = posting = new CodedPosting(this.slabs);
       }
-      if (posting instanceof CodedPosting) {
-        if (posting.append(docs)) return;
-        // Documents numbered below its last (never, as OrderedDocuments numbers them): a bitmap again.
-        this.postings[n] = posting = posting.decode();
-      }
-      posting.addMany(docs);
+      this.postings[n] = withAdded(posting, docs);
     });
     this.pendingTiers.drain(this.vocabulary.size * TIERS.length, (key, docs) => {
       const n = Math.floor(key / TIERS.length);
-      const tiers = (this.tiers[n] ??= plainTiers());
-      tiers[key % TIERS.length]!.docs.addMany(docs);
+      const tier = (this.tiers[n] ??= plainTiers())[key % TIERS.length]!;
+      tier.docs = withAdded(tier.docs, docs);
     });
   }
 
@@ -298,7 +319,7 @@ export class PostingIndex {
     const n = this.vocabulary.numberOf(token);
     const tiers = n === undefined ? undefined : this.tiers[n];
     const from = within.isEmpty ? 0 : within.minimum();
-    return tiers && tiersWithin(RoaringBitmap32.and(this.bitmapOf(n!, from)!, within), tiers);
+    return tiers && tiersWithin(RoaringBitmap32.and(this.bitmapOf(n!, from)!, within), readTiers(tiers, from));
   }
 
   /** Each document's value of a facet kind (documents removed since included), for the kinds that keep a column. */
@@ -324,15 +345,17 @@ export class PostingIndex {
     const staying: CodedPosting[] = [];
     const uncoded: number[] = [];
     this.postings.forEach((posting, n) => {
-      const tiers = this.tiers[n];
-      const plain = tiers?.every((tier) => !tier.missing) ?? false;
+      let tiers = this.tiers[n];
       // One posting read back at a time: its bitmap is freed (or kept, instead of the coded one) before the next.
       const bitmap = posting instanceof CodedPosting ? posting.decode() : posting;
       compact(bitmap);
-      if (plain) {
-        for (const tier of tiers!) compact(tier.docs);
-        compactTiers(bitmap, tiers!);
+      if (tiers?.every((tier) => !tier.missing)) {
+        const plain = readTiers(tiers, 0);
+        for (const tier of plain) compact(tier.docs);
+        compactTiers(bitmap, plain);
+        this.tiers[n] = tiers = plain;
       }
+      if (tiers) staying.push(...this.codeTiers(tiers));
       if (!(posting instanceof CodedPosting)) uncoded.push(n);
       else if (posting.savesOn(bitmap)) {
         bitmap.dispose();
@@ -346,6 +369,21 @@ export class PostingIndex {
     for (const column of this.facetColumns.values()) column.compact();
   }
 
+  /**
+   * Keeps each of `tiers` coded where that saves a fifth of its bytes (as `code` does a posting), in the slabs in use;
+   * returns every tier of them that is coded.
+   */
+  private codeTiers(tiers: Tier[]): CodedPosting[] {
+    return tiers.flatMap((tier) => {
+      if (tier.docs instanceof CodedPosting) return [tier.docs];
+      const coded = CodedPosting.of(tier.docs, this.slabs);
+      if (!coded) return [];
+      tier.docs.dispose();
+      tier.docs = coded;
+      return [coded];
+    });
+  }
+
   /** Moves `coded` (every coded posting) into one new slab of just their size, letting go of the slabs they were in. */
   private pack(coded: CodedPosting[]): void {
     this.slabs = new GapSlabs(coded.reduce((sum, posting) => sum + posting.gapBytes, 0));
@@ -353,7 +391,7 @@ export class PostingIndex {
   }
 
   /**
-   * Keeps token n's posting coded when that saves a quarter of its bytes as a compacted bitmap (run containers
+   * Keeps token n's posting coded when that saves a fifth of its bytes as a compacted bitmap (run containers
    * included); never a facet's, which facet counts read whole.
    */
   private code(n: number): void {
@@ -457,7 +495,8 @@ export class PostingIndex {
         const docs = live.toUint32Array();
         const times = new Uint8Array(docs.length).fill(1);
         const tiers = this.tiers[n];
-        if (tiers) tiersWithin(live, tiers).forEach((reached, i) => markAll(docs, reached, times, TIERS[i]!));
+        if (tiers)
+          tiersWithin(live, readTiers(tiers, 0)).forEach((reached, i) => markAll(docs, reached, times, TIERS[i]!));
         return [docs, times] as const;
       });
       yield [this.vocabulary.names[n]!, docs, times];
@@ -500,7 +539,8 @@ export class PostingIndex {
         missing: (meta.missing[i]! & (1 << tier)) !== 0,
       }));
     });
-    index.pack(index.postings.filter((posting) => posting instanceof CodedPosting));
+    const codedTiers = index.tiers.flatMap((tiers) => (tiers ? index.codeTiers(tiers) : []));
+    index.pack([...index.postings.filter((posting) => posting instanceof CodedPosting), ...codedTiers]);
     // The columns are not in the copy: each value's posting says which documents hold it.
     for (const kind of COLUMN_KINDS) {
       for (const [value, posting] of index.facetValues(kind)) {
@@ -519,10 +559,8 @@ export class PostingIndex {
     this.flush();
     let total = this.lengths.bytes + this.live.getSerializationSizeInBytes('portable');
     total += this.slabs.bytes;
-    for (const posting of this.postings)
-      total += posting instanceof CodedPosting ? posting.bytes : posting.getSerializationSizeInBytes('portable');
-    for (const tiers of this.tiers)
-      if (tiers) for (const tier of tiers) total += tier.docs.getSerializationSizeInBytes('portable');
+    for (const posting of this.postings) total += heldBytes(posting);
+    for (const tiers of this.tiers) if (tiers) for (const tier of tiers) total += heldBytes(tier.docs);
     for (const column of this.facetColumns.values()) total += column.bytes;
     for (const name of this.vocabulary.names) total += Buffer.byteLength(name);
     return total;
