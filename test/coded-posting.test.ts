@@ -30,23 +30,6 @@ describe('a coded posting', () => {
     }
   });
 
-  it('stays coded where its sparse containers save a fifth, its full ones kept as bitsets inside it', () => {
-    // A first container of every 12th document (its gaps would take two thirds of a bitset: kept a bitset), a second
-    // of every 20th (an array of 2 bytes a document for CRoaring; gaps of a byte here).
-    const docs = [
-      ...Array.from({ length: 5462 }, (_, i) => i * 12),
-      ...Array.from({ length: 3277 }, (_, i) => 65_536 + i * 20),
-    ];
-    const bitmap = new RoaringBitmap32(docs);
-    const coded = CodedPosting.of(bitmap, new GapSlabs())!;
-    expect(coded).not.toBeNull();
-    expect(coded.codedBytes).toBeLessThan(0.8 * bitmap.getSerializationSizeInBytes('portable'));
-    expect(coded.codedBytes).toBeGreaterThan(0.75 * bitmap.getSerializationSizeInBytes('portable'));
-    expect(coded.decode().toArray()).toEqual(docs);
-    expect(coded.decodeFrom(70_000).toArray()).toEqual(docs.slice(5462));
-    expect(coded.select(5462)).toBe(65_536);
-  });
-
   it('stays a bitmap where coding saves too little: bitsets (over 4,096 documents a container), a few documents', () => {
     expect(CodedPosting.of(new RoaringBitmap32(sparse(4, 2, 0.3)), new GapSlabs())).toBeNull();
     expect(CodedPosting.of(new RoaringBitmap32(sparse(3, 3, 0.0001)), new GapSlabs())).toBeNull();

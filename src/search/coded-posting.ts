@@ -36,11 +36,11 @@ const ESCAPE = 255;
 const BITSET_KEPT_ABOVE = 0.6;
 
 /**
- * A posting is kept coded when that takes at most this share of its bytes as a compacted bitmap. A posting most of
- * whose containers are bitsets (kept as bitsets inside it) is read back by copying those, so the share can be high;
- * a posting that codes to nearly its bitmap's size is better read at no cost.
+ * A posting is kept coded when that takes at most this share of its bytes as a compacted bitmap: reading it back costs
+ * each search that uses it more than an intersection of the bitmap would, so it must save enough to be worth that (a
+ * token in a tenth of the documents, a bitset and a sparse last container, codes to about four fifths: kept a bitmap).
  */
-const KEPT_CODED_AT_MOST = 0.8;
+const KEPT_CODED_AT_MOST = 0.75;
 
 /** What a container costs beside its coding: its key, count, start and coding, in JavaScript arrays. */
 const PER_CONTAINER = 32;
@@ -130,7 +130,7 @@ export class CodedPosting implements PortableChunk {
   constructor(private slabs: GapSlabs) {}
 
   /**
-   * A bitmap's documents coded, their gaps taken from `slabs`; null when coding would not save a fifth of the
+   * A bitmap's documents coded, their gaps taken from `slabs`; null when coding would not save a quarter of the
    * bitmap's bytes (what it took of `slabs` is then unused until they are let go of).
    */
   static of(bitmap: Bitmap, slabs: GapSlabs): CodedPosting | null {

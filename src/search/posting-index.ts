@@ -355,9 +355,10 @@ export class PostingIndex {
         compactTiers(bitmap, plain);
         this.tiers[n] = tiers = plain;
       }
-      if (tiers) staying.push(...this.codeTiers(tiers));
+      const keptCoded = posting instanceof CodedPosting && posting.savesOn(bitmap);
+      if (tiers) staying.push(...this.codeTiers(tiers, keptCoded));
       if (!(posting instanceof CodedPosting)) uncoded.push(n);
-      else if (posting.savesOn(bitmap)) {
+      else if (keptCoded) {
         bitmap.dispose();
         staying.push(posting);
       } else this.postings[n] = bitmap;
@@ -370,13 +371,15 @@ export class PostingIndex {
   }
 
   /**
-   * Keeps each of `tiers` coded where that saves a fifth of its bytes (as `code` does a posting), in the slabs in use;
-   * returns every tier of them that is coded.
+   * Codes each of `tiers` where that saves a quarter of its bytes (as `code` does a posting), in the slabs in use, when
+   * `worth` it: the tiers of a token whose posting is coded. A posting kept as a bitmap is a token in many documents,
+   * which relevance pages rank often, and its tiers' newest documents would be read back for each. Returns every tier
+   * of them that is coded.
    */
-  private codeTiers(tiers: Tier[]): CodedPosting[] {
+  private codeTiers(tiers: Tier[], worth: boolean): CodedPosting[] {
     return tiers.flatMap((tier) => {
       if (tier.docs instanceof CodedPosting) return [tier.docs];
-      const coded = CodedPosting.of(tier.docs, this.slabs);
+      const coded = worth ? CodedPosting.of(tier.docs, this.slabs) : null;
       if (!coded) return [];
       tier.docs.dispose();
       tier.docs = coded;
@@ -391,7 +394,7 @@ export class PostingIndex {
   }
 
   /**
-   * Keeps token n's posting coded when that saves a fifth of its bytes as a compacted bitmap (run containers
+   * Keeps token n's posting coded when that saves a quarter of its bytes as a compacted bitmap (run containers
    * included); never a facet's, which facet counts read whole.
    */
   private code(n: number): void {
@@ -539,7 +542,9 @@ export class PostingIndex {
         missing: (meta.missing[i]! & (1 << tier)) !== 0,
       }));
     });
-    const codedTiers = index.tiers.flatMap((tiers) => (tiers ? index.codeTiers(tiers) : []));
+    const codedTiers = index.tiers.flatMap((tiers, n) =>
+      tiers ? index.codeTiers(tiers, index.postings[n] instanceof CodedPosting) : [],
+    );
     index.pack([...index.postings.filter((posting) => posting instanceof CodedPosting), ...codedTiers]);
     // The columns are not in the copy: each value's posting says which documents hold it.
     for (const kind of COLUMN_KINDS) {
