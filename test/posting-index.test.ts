@@ -8,6 +8,19 @@ import { PostingLog, Vocabulary } from '../src/search/vocabulary.js';
 import { RoaringBitmap32, type Bitmap } from '../src/search/bitmaps.js';
 import { roomFor } from '../src/search/growing-arrays.js';
 
+/** The index as a saved copy of its first `documents` documents would bring it back: written to a file and read. */
+async function restoredCopy(index: PostingIndex, documents: number): Promise<PostingIndex> {
+  const { meta, chunks } = index.save(documents);
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'posting-index-')), 'copy.idx');
+  await writeSnapshot(file, meta, chunks);
+  const copy = readSnapshot<typeof meta>(file)!;
+  try {
+    return PostingIndex.restore(copy.header, copy.chunks);
+  } finally {
+    copy.chunks.close();
+  }
+}
+
 const matches = (index: PostingIndex, ...tokens: string[]) =>
   index.match({ all: tokens.map((t) => [t]), none: [] }).toArray();
 
@@ -49,12 +62,7 @@ describe('the posting index build', () => {
     const index = new PostingIndex();
     index.add(0, { texts: ['가나다 hello'], facets: [] });
     index.add(1, { texts: ['𠀋가나'], facets: [] });
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'posting-index-')), 'copy.idx');
-    const { meta, chunks } = index.save(2);
-    await writeSnapshot(file, meta, chunks);
-    const copy = readSnapshot<typeof meta>(file)!;
-    const restored = PostingIndex.restore(copy.header, copy.chunks);
-    copy.chunks.close();
+    const restored = await restoredCopy(index, 2);
     restored.add(2, { texts: ['가나 hello 𠀋'], facets: [] });
     restored.flush();
     expect(matches(restored, '가나')).toEqual([0, 1, 2]);
@@ -108,15 +116,11 @@ describe('the occurrence tiers in their smaller form', () => {
       expect(tiersOf(compacted, token, 3000)).toEqual(tiersOf(plain, token, 3000));
     expect(compacted.bytes()).toBeLessThan(plain.bytes());
 
-    const { meta, chunks } = compacted.save(3000);
+    const { meta } = compacted.save(3000);
     // "go" keeps its first tier as missing documents; "stop" keeps its own.
     expect(meta.missing[meta.tiered.indexOf('go')]! & 1).toBe(1);
     expect(meta.missing[meta.tiered.indexOf('stop')]! & 1).toBe(0);
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'posting-tiers-')), 'copy.idx');
-    await writeSnapshot(file, meta, chunks);
-    const copy = readSnapshot<typeof meta>(file)!;
-    const restored = PostingIndex.restore(copy.header, copy.chunks);
-    copy.chunks.close();
+    const restored = await restoredCopy(compacted, 3000);
     build(3000, 3500, restored);
     build(3000, 3500, plain);
     expect(levels(restored, 3500)).toEqual(levels(plain, 3500));
@@ -170,12 +174,7 @@ describe('the occurrence tiers coded', () => {
     expect(firstTier(repeated, 'w', 200_000).toArray()).toEqual(twice(200_000));
     expect(repeated.occurrences('w', 199_900)).toBe(2);
 
-    const { meta, chunks } = repeated.save(200_000);
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'posting-tiers-coded-')), 'copy.idx');
-    await writeSnapshot(file, meta, chunks);
-    const copy = readSnapshot<typeof meta>(file)!;
-    const restored = PostingIndex.restore(copy.header, copy.chunks);
-    copy.chunks.close();
+    const restored = await restoredCopy(repeated, 200_000);
     expect(firstTier(restored, 'w', 200_000).toArray()).toEqual(twice(200_000));
     const within = new RoaringBitmap32([199_850, 199_900, 199_950]);
     expect(restored.tiersWithin('w', within)![0]!.toArray()).toEqual([199_900]);
@@ -214,12 +213,7 @@ describe('the posting index, its sparse postings coded', () => {
     for (const token of TOKENS) expect(matches(index, token)).toEqual(expected(token, 200_000));
     expect(matches(index, 's17', 'half')).toEqual(expected('s17', 200_000).filter((doc) => doc % 2 === 0));
 
-    const { meta, chunks } = index.save(200_000);
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'posting-coded-')), 'copy.idx');
-    await writeSnapshot(file, meta, chunks);
-    const copy = readSnapshot<typeof meta>(file)!;
-    const restored = PostingIndex.restore(copy.header, copy.chunks);
-    copy.chunks.close();
+    const restored = await restoredCopy(index, 200_000);
     expect(postings(restored, 200_000)).toBeLessThan(0.75 * asBitmaps * (200_000 / 150_000));
     for (const token of TOKENS) expect(matches(restored, token)).toEqual(expected(token, 200_000));
   });
