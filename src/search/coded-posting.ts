@@ -48,8 +48,14 @@ const PER_CONTAINER = 32;
 if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1)
   throw new Error('Coded postings are written in the portable format through little-endian typed arrays');
 
-/** Where portable bytes are written on their way to CRoaring (grown to the largest posting read). */
+/**
+ * Where portable bytes are written on their way to CRoaring (grown to the largest posting read), with its views made
+ * once: a search reads many postings back, and views made per container were garbage for the young generation.
+ */
 let scratch = new ArrayBuffer(1 << 16);
+let scratchBytes = new Uint8Array(scratch);
+let scratchWords = new Uint16Array(scratch);
+let scratchHeader = new Uint32Array(scratch);
 /** One container's documents (their low 16 bits), read back; and one container as a bitset, read back. */
 const containerValues = new Uint16Array(65_536);
 const containerBits = new Uint32Array(BITSET_BYTES / 4);
@@ -329,7 +335,7 @@ export class CodedPosting implements PortableChunk {
       }
       return n;
     }
-    readGaps(gaps, start, count, containerValues, null);
+    readGaps(gaps, start, count, containerValues, 0, null);
     return count;
   }
 
@@ -343,10 +349,15 @@ export class CodedPosting implements PortableChunk {
   /** Containers [first, end) in roaring's portable format, in the scratch buffer (valid until the next call). */
   private portable(first: number, end: number): Uint8Array {
     const size = this.portableSize(first, end);
-    if (scratch.byteLength < size) scratch = new ArrayBuffer(Math.max(size, 2 * scratch.byteLength));
+    if (scratch.byteLength < size) {
+      scratch = new ArrayBuffer(Math.max(size, 2 * scratch.byteLength));
+      scratchBytes = new Uint8Array(scratch);
+      scratchWords = new Uint16Array(scratch);
+      scratchHeader = new Uint32Array(scratch);
+    }
     const containers = end - first;
-    const words = new Uint16Array(scratch, 0, size >>> 1);
-    const header = new Uint32Array(scratch, 0, 2 + 2 * containers);
+    const words = scratchWords;
+    const header = scratchHeader;
     header[0] = NO_RUN_COOKIE;
     header[1] = containers;
     let at = 8 + 8 * containers;
@@ -364,32 +375,32 @@ export class CodedPosting implements PortableChunk {
       const start = this.starts[c]!;
       const coding = this.codings[c];
       if (count <= ARRAY_MOST) {
-        readGaps(gaps, start, count, words.subarray(word), null);
+        readGaps(gaps, start, count, words, word, null);
         word += count;
         continue;
       }
-      if (coding === BITSET)
-        new Uint8Array(scratch, 2 * word, BITSET_BYTES).set(gaps.subarray(start, start + BITSET_BYTES));
+      if (coding === BITSET) scratchBytes.set(gaps.subarray(start, start + BITSET_BYTES), 2 * word);
       else {
         containerBits.fill(0);
-        readGaps(gaps, start, count, null, containerBits);
-        new Uint8Array(scratch, 2 * word, BITSET_BYTES).set(containerBitBytes);
+        readGaps(gaps, start, count, null, 0, containerBits);
+        scratchBytes.set(containerBitBytes, 2 * word);
       }
       word += BITSET_BYTES / 2;
     }
-    return new Uint8Array(scratch, 0, size);
+    return scratchBytes.subarray(0, size);
   }
 }
 
 /**
- * Reads `count` gaps from `gaps[start..]`: as values into `values`, or as bits set in `bits` (a container's
- * bitset). One loop for both, branching on which, rather than two copies of the decoding.
+ * Reads `count` gaps from `gaps[start..]`: as values into `values` from `values[at]` on, or as bits set in `bits` (a
+ * container's bitset). One loop for both, branching on which, rather than two copies of the decoding.
  */
 function readGaps(
   gaps: Uint8Array,
   start: number,
   count: number,
   values: Uint16Array | null,
+  at: number,
   bits: Uint32Array | null,
 ): void {
   let read = start;
@@ -401,7 +412,7 @@ function readGaps(
     }
     value += gap + 1;
     if (bits) bits[value >>> 5]! |= 1 << (value & 31);
-    else values![i] = value;
+    else values![at + i] = value;
   }
 }
 

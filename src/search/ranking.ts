@@ -69,27 +69,38 @@ export function tolerantRelevancePage(
   return page;
 }
 
+/** The positions `best` keeps, grown to the largest count asked for: one array for every page, not one a page. */
+let keptScratch = new Int32Array(RELEVANCE_CANDIDATES + 100);
+
 /**
  * The positions of the `count` highest scores, highest first; equal scores in the order of their positions (the
  * candidates come newest first). Each position is placed by binary search among those kept, so a first page of
- * 20 out of 200 costs 200 comparisons or so, not a sort's 1,500 calls of a comparator.
+ * 20 out of 200 costs 200 comparisons or so, not a sort's 1,500 calls of a comparator; the kept ones move up in
+ * place (`copyWithin`), making no garbage for the collector.
  */
 function best(score: Float64Array, count: number): number[] {
-  const kept: number[] = [];
+  if (count <= 0) return [];
+  if (keptScratch.length < count) keptScratch = new Int32Array(count);
+  const kept = keptScratch;
+  let length = 0;
   for (let i = 0; i < score.length; i++) {
-    if (kept.length === count && score[i]! <= score[kept[count - 1]!]!) continue;
+    if (length === count && score[i]! <= score[kept[count - 1]!]!) continue;
     // After every kept position of a score at least this one's: earlier positions win ties.
     let lo = 0;
-    let hi = kept.length;
+    let hi = length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (score[kept[mid]!]! >= score[i]!) lo = mid + 1;
       else hi = mid;
     }
-    kept.splice(lo, 0, i);
-    if (kept.length > count) kept.pop();
+    // The last kept position falls off when all `count` are taken.
+    kept.copyWithin(lo + 1, lo, length === count ? count - 1 : length);
+    kept[lo] = i;
+    if (length < count) length++;
   }
-  return kept;
+  const positions: number[] = [];
+  for (let j = 0; j < length; j++) positions.push(kept[j]!);
+  return positions;
 }
 
 /**
