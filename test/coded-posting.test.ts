@@ -11,6 +11,11 @@ function sparse(seed: number, containers: number, density: number): number[] {
   return docs;
 }
 
+/** One container after another, the i-th holding documents with probability `densities[i]` (seeded from `seed`). */
+function containersOf(seed: number, ...densities: number[]): number[] {
+  return densities.flatMap((density, i) => sparse(seed + i, 1, density).map((doc) => doc + i * 65_536));
+}
+
 describe('a coded posting', () => {
   it('reads back as the bitmap it was coded from, gaps of one byte and of three alike', () => {
     // 3% is one byte a gap nearly always; at 1% one gap in twelve is past 254 (an escape and two bytes).
@@ -70,15 +75,9 @@ describe('a coded posting', () => {
     expect(coded.decode().toArray()).toEqual([...before, ...later]);
   });
 
-  it('keeps a container as gaps, or as a bitset where gaps would save too little', () => {
-    // 2% and 6.5% (gaps; past 4,096 documents, a bitset in CRoaring) and 40% (a bitset) of a container's documents.
-    const docs = [
-      ...sparse(6, 1, 0.02),
-      ...sparse(7, 1, 0.065).map((doc) => doc + 65_536),
-      ...sparse(8, 1, 0.4).map((doc) => doc + 2 * 65_536),
-      3 * 65_536 + 1_000,
-      3 * 65_536 + 40_000,
-    ];
+  it('keeps a container as gaps or Elias-Fano, whichever is smaller, or as a bitset where neither saves enough', () => {
+    // 2% and 6.5% (past 4,096 documents: a bitset in CRoaring) and 40% (a bitset) of a container's documents.
+    const docs = [...containersOf(6, 0.02, 0.065, 0.4), 3 * 65_536 + 1_000, 3 * 65_536 + 40_000];
     const bitmap = new RoaringBitmap32(docs);
     bitmap.runOptimize();
     const coded = new CodedPosting(new GapSlabs());
@@ -92,8 +91,33 @@ describe('a coded posting', () => {
     expect([65_535, 3 * 65_536 + 1_001].map((doc) => coded.has(doc))).toEqual(
       [65_535, 3 * 65_536 + 1_001].map((doc) => docs.includes(doc)),
     );
-    // CRoaring: about 2,600 bytes, 8 KB and 8 KB; coded: about 1,300, 4,300 and 8 KB.
-    expect(coded.codedBytes).toBeLessThan(0.8 * bitmap.getSerializationSizeInBytes('portable'));
+    // CRoaring: about 2,600 bytes, 8 KB and 8 KB; coded: about 1,250 and 3,100 (Elias-Fano; gaps 1,300 and 4,300)
+    // and 8 KB.
+    expect(coded.codedBytes).toBeLessThan(0.7 * bitmap.getSerializationSizeInBytes('portable'));
+  });
+
+  it('keeps a container a tenth full in Elias-Fano coding, in about half a bitset, and takes more documents after it', () => {
+    // A tenth of each of two containers: gaps would take four fifths of a bitset, Elias-Fano (3 low bits a document)
+    // about half.
+    const docs = sparse(10, 2, 0.1);
+    const bitmap = new RoaringBitmap32(docs);
+    const coded = CodedPosting.of(bitmap, new GapSlabs())!;
+    coded.moveTo(new GapSlabs());
+    expect(coded.gapBytes).toBeLessThan(0.56 * 2 * 8192);
+    expect(coded.decode().toArray()).toEqual(docs);
+    const copy = new Uint8Array(coded.getSerializationSizeInBytes('portable'));
+    coded.serialize('portable', copy);
+    expect(RoaringBitmap32.deserialize(copy, 'portable').isEqual(bitmap)).toBe(true);
+    for (const rank of [0, 77, docs.length - 1]) expect(coded.select(rank)).toBe(docs[rank]);
+    for (const doc of [docs[0]!, docs[4_000]!, docs.at(-1)!]) expect(coded.has(doc)).toBe(true);
+    for (const doc of [docs[4_000]! + 1, docs.at(-1)! + 1]) expect(coded.has(doc)).toBe(docs.includes(doc));
+    expect(coded.decodeFrom(65_536).toArray()).toEqual(docs.filter((doc) => doc >= 65_536));
+    // Its last container takes more documents (as gaps until the next move), and moved again, reads back the same.
+    const later = [docs.at(-1)! + 1, 2 * 65_536 - 1, 2 * 65_536 + 5];
+    expect(coded.append(later)).toBe(true);
+    expect(coded.decode().toArray()).toEqual([...docs, ...later]);
+    coded.moveTo(new GapSlabs());
+    expect(coded.decode().toArray()).toEqual([...docs, ...later]);
   });
 
   it('reads back only the containers from a document on, finds a rank, and counts the live documents', () => {

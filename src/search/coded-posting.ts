@@ -1,65 +1,58 @@
 /**
  * A posting kept in fewer bytes than CRoaring takes for it. CRoaring holds a container (65,536 document numbers) of
- * up to 4,096 documents as a sorted array of 2 bytes a document, and a fuller one as a bitset of 8 KB. Here a
- * container is kept as gaps (each document's distance from the one before it) of a byte each, with an escape for
- * the few larger ones, unless it is full enough that CRoaring's bitset is nearly as small: then as that bitset. Gaps
- * suit a token in a few documents in a hundred (a CJK character or bigram); such postings are most of an index's
- * bytes.
+ * up to 4,096 documents as a sorted array of 2 bytes a document, and a fuller one as a bitset of 8 KB. Here each
+ * container is kept in whichever of the codings of container-codings.ts takes the fewest bytes: one-byte gaps (a
+ * container a few documents in a hundred full), Elias-Fano (fuller ones), or CRoaring's bitset where neither saves
+ * enough to be worth reading back. Postings of CJK characters and bigrams are most of an index's bytes.
  *
- * A search reads a coded posting back as a CRoaring bitmap: the gaps are summed straight into the bytes of roaring's
- * portable format, which the library copies in (`deserialize`), so the bitmap algebra is CRoaring's either way. The
- * reading costs more than an intersection of the bitmap would (docs/performance.md); which postings are worth
- * coding is the index's choice (posting-index.ts).
+ * A search reads a coded posting back as a CRoaring bitmap: its containers are read straight into roaring's portable
+ * format, which the library copies in (`deserialize`), so the bitmap algebra is CRoaring's either way. The reading
+ * costs more than an intersection of the bitmap would (docs/performance.md); which postings are worth coding is the
+ * index's choice (posting-index.ts).
  *
- * A coded posting grows at its end only (documents are numbered in the order they are added), in gaps: which of its
- * containers are better kept as bitsets is decided when the index moves its postings into new slabs (`moveTo`).
+ * A coded posting grows at its end only (documents are numbered in the order they are added), in gaps: how each of its
+ * containers is best kept is decided when the index moves its postings into new slabs (`moveTo`).
  */
 import { RoaringBitmap32, type Bitmap } from './bitmaps.js';
 import type { PortableChunk } from './index-snapshot.js';
+import {
+  BITSET,
+  BITSET_BYTES,
+  type Coding,
+  decoded,
+  eliasFanoBytes,
+  ELIAS_FANO,
+  GAPS,
+  loadCoded,
+  readBits,
+  readValues,
+  valuesAt,
+  writeEliasFano,
+} from './container-codings.js';
 
 /** Roaring's portable format: the cookie of a bitmap without run containers, and the most an array container holds. */
 const NO_RUN_COOKIE = 12_346;
 const ARRAY_MOST = 4096;
-const BITSET_BYTES = 8192;
 
-/** How a container is coded. */
-const GAPS = 0;
-const BITSET = 1;
 /** A gap at least this large is this value and 2 bytes. */
 const ESCAPE = 255;
 
 /**
- * A container of more than 4,096 documents stays CRoaring's bitset unless its gaps take less than this share of its
- * bytes: the fuller a container, the less its gaps save and the longer they take to read back, and a posting made
+ * A container of more than 4,096 documents stays CRoaring's bitset unless its coding takes less than this share of
+ * its bytes: the fuller a container, the less a coding saves and the longer it takes to read back, and a posting made
  * of bitsets stays a bitmap (posting-index.ts), read at no cost.
  */
-const BITSET_KEPT_ABOVE = 0.6;
+const BITSET_KEPT_ABOVE = 0.85;
 
 /**
  * A posting is kept coded when that takes at most this share of its bytes as a compacted bitmap: reading it back costs
  * each search that uses it more than an intersection of the bitmap would, so it must save enough to be worth that (a
- * token in a tenth of the documents, a bitset and a sparse last container, codes to about four fifths: kept a bitmap).
+ * token in a tenth of the documents codes to about half; one in a fifth to about seven eighths: kept a bitmap).
  */
-const KEPT_CODED_AT_MOST = 0.75;
+const KEPT_CODED_AT_MOST = 0.85;
 
 /** What a container costs beside its coding: its key, count, start and coding, in JavaScript arrays. */
 const PER_CONTAINER = 32;
-
-if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1)
-  throw new Error('Coded postings are written in the portable format through little-endian typed arrays');
-
-/**
- * Where portable bytes are written on their way to CRoaring (grown to the largest posting read), with its views made
- * once: a search reads many postings back, and views made per container were garbage for the young generation.
- */
-let scratch = new ArrayBuffer(1 << 16);
-let scratchBytes = new Uint8Array(scratch);
-let scratchWords = new Uint16Array(scratch);
-let scratchHeader = new Uint32Array(scratch);
-/** One container's documents (their low 16 bits), read back; and one container as a bitset, read back. */
-const containerValues = new Uint16Array(65_536);
-const containerBits = new Uint32Array(BITSET_BYTES / 4);
-const containerBitBytes = new Uint8Array(containerBits.buffer);
 
 /**
  * The most bytes a slab holds, the least, and the most a posting's gaps take from a shared slab rather than a
@@ -125,19 +118,19 @@ export class CodedPosting implements PortableChunk {
   private keys: number[] = [];
   private counts: number[] = [];
   private starts: number[] = [];
-  private codings: number[] = [];
+  private codings: Coding[] = [];
   private gaps: Uint8Array<ArrayBuffer> = new Uint8Array(0);
   private used = 0;
   private last = -1;
   /** What `plan` found, until the posting changes. */
-  private planned: { codings: number[]; bytes: number } | null = null;
+  private planned: { codings: Coding[]; bytes: number } | null = null;
   size = 0;
 
   constructor(private slabs: GapSlabs) {}
 
   /**
-   * A bitmap's documents coded, their gaps taken from `slabs`; null when coding would not save a quarter of the
-   * bitmap's bytes (what it took of `slabs` is then unused until they are let go of).
+   * A bitmap's documents coded, their gaps taken from `slabs`; null when, once moved, it would not save enough of the
+   * bitmap's bytes (`savesOn`; what it took of `slabs` is then unused until they are let go of).
    */
   static of(bitmap: Bitmap, slabs: GapSlabs): CodedPosting | null {
     const coded = new CodedPosting(slabs);
@@ -156,7 +149,7 @@ export class CodedPosting implements PortableChunk {
     if (docs[0]! <= this.last) return false;
     this.planned = null;
     const c = this.keys.length - 1;
-    if (c >= 0 && this.codings[c] === BITSET && docs[0]! >>> 16 === this.keys[c]) this.reopenLast();
+    if (c >= 0 && this.codings[c] !== GAPS && docs[0]! >>> 16 === this.keys[c]) this.reopenLast();
     const needed = this.used + gapsFor(docs, this.last);
     if (needed > this.gaps.length) this.moveInto(this.slabs.take(Math.max(needed, Math.floor(1.5 * this.gaps.length))));
     const gaps = this.gaps;
@@ -184,18 +177,19 @@ export class CodedPosting implements PortableChunk {
   }
 
   /**
-   * Moves it into a piece of `slabs` of just its size, each container as gaps or as a bitset (`plan`), after a build,
-   * into new slabs.
+   * Moves it into a piece of `slabs` of just its size, each container in the coding `plan` chose, after a build, into
+   * new slabs.
    */
   moveTo(slabs: GapSlabs): void {
     const plan = this.plan();
     const piece = slabs.take(plan.bytes);
     let at = 0;
     for (let c = 0; c < this.keys.length; c++) {
-      const count = this.valuesOf(c);
+      const values = this.valuesOf(c);
       const start = at;
-      if (plan.codings[c] === BITSET) at = writeBitset(containerValues, count, piece, at);
-      else at = writeGaps(containerValues, count, piece, at);
+      if (plan.codings[c] === BITSET) at = writeBitset(values, piece, at);
+      else if (plan.codings[c] === ELIAS_FANO) at = writeEliasFano(values, values.length, piece, at);
+      else at = writeGaps(values, piece, at);
       this.starts[c] = start;
     }
     this.codings = [...plan.codings];
@@ -223,16 +217,16 @@ export class CodedPosting implements PortableChunk {
   has(doc: number): boolean {
     const c = this.keys.indexOf(doc >>> 16);
     if (c < 0) return false;
-    const count = this.valuesOf(c);
+    const values = this.valuesOf(c);
     const value = doc & 0xffff;
     let lo = 0;
-    let hi = count;
+    let hi = values.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (containerValues[mid]! < value) lo = mid + 1;
+      if (values[mid]! < value) lo = mid + 1;
       else hi = mid;
     }
-    return lo < count && containerValues[lo] === value;
+    return lo < values.length && values[lo] === value;
   }
 
   /** The posting as a CRoaring bitmap (made through RoaringBitmap32: a temporary inside withTemporaryBitmaps). */
@@ -254,10 +248,7 @@ export class CodedPosting implements PortableChunk {
   /** The document at `rank` (0: the first), or undefined past the last. */
   select(rank: number): number | undefined {
     for (let c = 0, before = 0; c < this.keys.length; before += this.counts[c]!, c++) {
-      if (rank < before + this.counts[c]!) {
-        this.valuesOf(c);
-        return this.keys[c]! * 65_536 + containerValues[rank - before]!;
-      }
+      if (rank < before + this.counts[c]!) return this.keys[c]! * 65_536 + this.valuesOf(c)[rank - before]!;
     }
     return undefined;
   }
@@ -285,30 +276,36 @@ export class CodedPosting implements PortableChunk {
     into.set(this.portable(0, this.keys.length));
   }
 
-  /** Each container's coding (gaps, or a bitset where gaps save too little), and what they take together. */
-  private plan(): { codings: number[]; bytes: number } {
+  /**
+   * Each container's coding (gaps or Elias-Fano, whichever is smaller, or a bitset where neither saves enough), and
+   * what they take together.
+   */
+  private plan(): { codings: Coding[]; bytes: number } {
     if (this.planned) return this.planned;
-    const codings: number[] = [];
+    const codings: Coding[] = [];
     let bytes = 0;
     for (let c = 0; c < this.keys.length; c++) {
-      const count = this.valuesOf(c);
-      const gaps = gapsFor(containerValues.subarray(0, count), -1);
-      const bitset = count > ARRAY_MOST && gaps > BITSET_KEPT_ABOVE * BITSET_BYTES;
-      codings.push(bitset ? BITSET : GAPS);
-      bytes += bitset ? BITSET_BYTES : gaps;
+      const count = this.counts[c]!;
+      const gaps = gapsFor(this.valuesOf(c), -1);
+      const eliasFano = eliasFanoBytes(count);
+      let coding: Coding = eliasFano < gaps ? ELIAS_FANO : GAPS;
+      let size = Math.min(gaps, eliasFano);
+      if (count > ARRAY_MOST && size > BITSET_KEPT_ABOVE * BITSET_BYTES) [coding, size] = [BITSET, BITSET_BYTES];
+      codings.push(coding);
+      bytes += size;
     }
     return (this.planned = { codings, bytes });
   }
 
   /**
-   * Recodes the last container (a bitset) in gaps, so that documents can be added to it; it stays gaps, larger, until
-   * the index is next built.
+   * Recodes the last container (a bitset or Elias-Fano) in gaps, so that documents can be added to it; it stays gaps,
+   * maybe larger, until the index is next built.
    */
   private reopenLast(): void {
     const c = this.keys.length - 1;
     const key = this.keys[c]!;
-    const count = this.valuesOf(c);
-    const docs = Uint32Array.from(containerValues.subarray(0, count), (value) => key * 65_536 + value);
+    const docs = Uint32Array.from(this.valuesOf(c), (value) => key * 65_536 + value);
+    const count = docs.length;
     this.used = this.starts[c]!;
     for (const column of [this.keys, this.counts, this.starts, this.codings]) column.pop();
     this.size -= count;
@@ -322,21 +319,17 @@ export class CodedPosting implements PortableChunk {
     this.gaps = piece;
   }
 
-  /** Reads container c's documents (their low 16 bits) into `containerValues`; returns how many. */
-  private valuesOf(c: number): number {
+  /** Container c's documents (their low 16 bits), read back into the decoder's memory: valid until its next read. */
+  private valuesOf(c: number): Uint16Array {
     const count = this.counts[c]!;
-    const gaps = this.gaps;
-    const start = this.starts[c]!;
-    if (this.codings[c] === BITSET) {
-      let n = 0;
-      for (let byte = 0; byte < BITSET_BYTES; byte++) {
-        const bits = gaps[start + byte]!;
-        for (let bit = 0; bit < 8; bit++) if (bits & (1 << bit)) containerValues[n++] = byte * 8 + bit;
-      }
-      return n;
-    }
-    readGaps(gaps, start, count, containerValues, 0, null);
-    return count;
+    loadCoded(this.gaps.subarray(this.starts[c], this.endOf(c)), 0);
+    readValues(this.codings[c]!, 0, count);
+    return decoded.words.subarray(valuesAt, valuesAt + count);
+  }
+
+  /** Where container c's coding ends. */
+  private endOf(c: number): number {
+    return c + 1 < this.keys.length ? this.starts[c + 1]! : this.used;
   }
 
   /** The bytes containers [first, end) take in roaring's portable format. */
@@ -346,79 +339,34 @@ export class CodedPosting implements PortableChunk {
     return size;
   }
 
-  /** Containers [first, end) in roaring's portable format, in the scratch buffer (valid until the next call). */
+  /** Containers [first, end) in roaring's portable format, in the decoder's memory (valid until its next read). */
   private portable(first: number, end: number): Uint8Array {
     const size = this.portableSize(first, end);
-    if (scratch.byteLength < size) {
-      scratch = new ArrayBuffer(Math.max(size, 2 * scratch.byteLength));
-      scratchBytes = new Uint8Array(scratch);
-      scratchWords = new Uint16Array(scratch);
-      scratchHeader = new Uint32Array(scratch);
-    }
+    const codedFrom = this.starts[first] ?? 0;
+    const out = loadCoded(this.gaps.subarray(codedFrom, end > first ? this.endOf(end - 1) : codedFrom), size);
     const containers = end - first;
-    const words = scratchWords;
-    const header = scratchHeader;
-    header[0] = NO_RUN_COOKIE;
-    header[1] = containers;
+    const { words, longs } = decoded;
+    longs[out >>> 2] = NO_RUN_COOKIE;
+    longs[(out >>> 2) + 1] = containers;
     let at = 8 + 8 * containers;
     for (let i = 0; i < containers; i++) {
-      const count = this.counts[first + i]!;
-      words[4 + 2 * i] = this.keys[first + i]!;
-      words[5 + 2 * i] = count - 1;
-      header[2 + containers + i] = at;
+      const c = first + i;
+      const count = this.counts[c]!;
+      words[(out >>> 1) + 4 + 2 * i] = this.keys[c]!;
+      words[(out >>> 1) + 5 + 2 * i] = count - 1;
+      longs[(out >>> 2) + 2 + containers + i] = at;
+      if (count <= ARRAY_MOST) readValues(this.codings[c]!, this.starts[c]! - codedFrom, count, out + at);
+      else readBits(this.codings[c]!, this.starts[c]! - codedFrom, count, out + at);
       at += count > ARRAY_MOST ? BITSET_BYTES : 2 * count;
     }
-    const gaps = this.gaps;
-    let word = (8 + 8 * containers) >>> 1;
-    for (let c = first; c < end; c++) {
-      const count = this.counts[c]!;
-      const start = this.starts[c]!;
-      const coding = this.codings[c];
-      if (count <= ARRAY_MOST) {
-        readGaps(gaps, start, count, words, word, null);
-        word += count;
-        continue;
-      }
-      if (coding === BITSET) scratchBytes.set(gaps.subarray(start, start + BITSET_BYTES), 2 * word);
-      else {
-        containerBits.fill(0);
-        readGaps(gaps, start, count, null, 0, containerBits);
-        scratchBytes.set(containerBitBytes, 2 * word);
-      }
-      word += BITSET_BYTES / 2;
-    }
-    return scratchBytes.subarray(0, size);
+    return decoded.bytes.subarray(out, out + size);
   }
 }
 
-/**
- * Reads `count` gaps from `gaps[start..]`: as values into `values` from `values[at]` on, or as bits set in `bits` (a
- * container's bitset). One loop for both, branching on which, rather than two copies of the decoding.
- */
-function readGaps(
-  gaps: Uint8Array,
-  start: number,
-  count: number,
-  values: Uint16Array | null,
-  at: number,
-  bits: Uint32Array | null,
-): void {
-  let read = start;
-  for (let i = 0, value = -1; i < count; i++) {
-    let gap = gaps[read++]!;
-    if (gap === ESCAPE) {
-      gap = gaps[read]! | (gaps[read + 1]! << 8);
-      read += 2;
-    }
-    value += gap + 1;
-    if (bits) bits[value >>> 5]! |= 1 << (value & 31);
-    else values![at + i] = value;
-  }
-}
-
-/** Writes `values[0..count)` as gaps at `into[at..]`; returns where they end. */
-function writeGaps(values: Uint16Array, count: number, into: Uint8Array, at: number): number {
-  for (let i = 0, previous = -1; i < count; previous = values[i++]!) at = writeGap(into, at, previous, values[i]!);
+/** Writes `values` as gaps at `into[at..]`; returns where they end. */
+function writeGaps(values: Uint16Array, into: Uint8Array, at: number): number {
+  for (let i = 0, previous = -1; i < values.length; previous = values[i++]!)
+    at = writeGap(into, at, previous, values[i]!);
   return at;
 }
 
@@ -438,8 +386,8 @@ function writeGap(into: Uint8Array, at: number, previous: number, value: number)
   return at + 3;
 }
 
-/** Writes `values[0..count)` as a bitset of 8 KB at `into[at..]`; returns where it ends. */
-function writeBitset(values: Uint16Array, count: number, into: Uint8Array, at: number): number {
-  for (let i = 0; i < count; i++) into[at + (values[i]! >>> 3)]! |= 1 << (values[i]! & 7);
+/** Writes `values` as a bitset of 8 KB at `into[at..]`; returns where it ends. */
+function writeBitset(values: Uint16Array, into: Uint8Array, at: number): number {
+  for (const value of values) into[at + (value >>> 3)]! |= 1 << (value & 7);
   return at + BITSET_BYTES;
 }

@@ -7,8 +7,8 @@
  * token the documents in which it repeats, in tiers (at least 2, 4 and 8 occurrences: occurrence-tiers.ts).
  *
  * The bitmaps are CRoaring's (bitmaps.ts: the native binding where it loads, WebAssembly elsewhere). Once built, a
- * sparse posting or tier is kept coded in about half CRoaring's bytes (coded-posting.ts) and read back into a bitmap
- * when a search uses it; facet postings stay bitmaps, for facet counts read them all.
+ * posting or tier that is not among the densest is kept coded in fewer bytes (coded-posting.ts) and read back into a
+ * bitmap when a search uses it; facet postings stay bitmaps, for facet counts read them all.
  */
 import { compact, copyOf, RoaringBitmap32, temporaryScope, withTemporaryBitmaps, type Bitmap } from './bitmaps.js';
 import { bytesOf, type Chunk, type ChunkReader } from './index-snapshot.js';
@@ -371,7 +371,7 @@ export class PostingIndex {
   }
 
   /**
-   * Codes each of `tiers` where that saves a quarter of its bytes (as `code` does a posting), in the slabs in use, when
+   * Codes each of `tiers` where that saves enough of its bytes (as `code` does a posting), in the slabs in use, when
    * `worth` it: the tiers of a token whose posting is coded. A posting kept as a bitmap is a token in many documents,
    * which relevance pages rank often, and its tiers' newest documents would be read back for each. Returns every tier
    * of them that is coded.
@@ -394,8 +394,8 @@ export class PostingIndex {
   }
 
   /**
-   * Keeps token n's posting coded when that saves a quarter of its bytes as a compacted bitmap (run containers
-   * included); never a facet's, which facet counts read whole.
+   * Keeps token n's posting coded when that saves enough of its bytes as a compacted bitmap (run containers included:
+   * `CodedPosting.savesOn`); never a facet's, which facet counts read whole.
    */
   private code(n: number): void {
     const posting = this.postings[n];
