@@ -35,7 +35,7 @@ export class DocumentNumbers {
 
   /** The document in `slot`; EMPTY for none. */
   private docIn(slot: number): number {
-    return this.highs[slot]! * 65_536 + this.lows[slot]! - 1;
+    return docAt(this.lows, this.highs, slot);
   }
 
   private put(slot: number, doc: number): void {
@@ -129,8 +129,13 @@ export class DocumentNumbers {
     this.highs = wide ? new Uint16Array(length) : new Uint8Array(length);
     this.count = 0;
     for (let slot = 0; slot < lows.length; slot++) {
-      const doc = highs[slot]! * 65_536 + lows[slot]! - 1;
+      const doc = docAt(lows, highs, slot);
       if (doc !== EMPTY) this.set(this.idOf(doc), doc);
     }
   }
+}
+
+/** The document a table's slot holds (its number plus one, in a low and a high part); EMPTY for none. */
+function docAt(lows: Uint16Array, highs: Uint8Array | Uint16Array, slot: number): number {
+  return highs[slot]! * 65_536 + lows[slot]! - 1;
 }
