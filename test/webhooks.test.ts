@@ -635,9 +635,13 @@ describe.each(ENGINES)('webhooks from two instances on %s', (engine) => {
   let first: ListeningApp;
   let second: SecondInstance;
   let receiver: Receiver;
+  // The test's fetches keep their connections to both instances alive between requests. fetch lets an idle one go
+  // about a second before the server's keep-alive timeout, by a timer of about a second's grain: on a loaded machine
+  // the server can close one just as fetch sends on it (ECONNRESET). Here no connection idles long enough to be let go.
+  const settings = { WEBHOOKS_ALLOW_LOOPBACK: 'true', HTTP_KEEP_ALIVE_TIMEOUT_MS: '25000' };
   beforeAll(async () => {
-    first = await startListeningApp(engine, { WEBHOOKS_ALLOW_LOOPBACK: 'true' });
-    second = await startSecondInstance(first, { WEBHOOKS_ALLOW_LOOPBACK: 'true' });
+    first = await startListeningApp(engine, settings);
+    second = await startSecondInstance(first, settings);
     receiver = await startReceiver();
   });
   afterAll(async () => {
