@@ -71,6 +71,23 @@ describe('container codings', () => {
     expect(eliasFanoBytes(6_554)).toBe(Math.ceil((6_554 * 3) / 8) + Math.ceil((6_554 + 8_192) / 8));
   });
 
+  it('grows its memory for a run of containers larger than it holds, and reads them back from the new views', () => {
+    const values = someValues(11, 6_000, true);
+    const container = new Uint8Array(eliasFanoBytes(values.length));
+    writeEliasFano(values, values.length, container, 0);
+    // Two megabytes of other containers before this one, and room for a bitmap of 200 containers after.
+    const run = new Uint8Array(2_000_000 + container.length);
+    run.set(container, 2_000_000);
+    const before = decoded.bytes.length;
+    const out = loadCoded(run, 200 * 8192);
+    expect(decoded.bytes.length).toBeGreaterThan(before);
+    readValues(ELIAS_FANO, 2_000_000, values.length);
+    expect([...decoded.words.subarray(valuesAt, valuesAt + values.length)]).toEqual([...values]);
+    readBits(ELIAS_FANO, 2_000_000, values.length, out + 199 * 8192);
+    const bits = decoded.bytes.subarray(out + 199 * 8192, out + 200 * 8192);
+    expect([...values].every((value) => bits[value >>> 3]! & (1 << (value & 7)))).toBe(true);
+  });
+
   it('reads gaps back, escapes (a gap past 254) included', () => {
     const values = Uint16Array.from([0, 1, 255, 600, 60_000, 65_535]);
     const coded = Uint8Array.from([0, 0, 253, 255, 88, 1, 255, 7, 232, 255, 158, 21]);

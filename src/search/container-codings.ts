@@ -47,12 +47,15 @@ const SLACK = 8;
 if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1)
   throw new Error('Containers are read through little-endian typed arrays, as WebAssembly writes them');
 
+/** Views of all of a memory's bytes: as bytes, 16-bit and 32-bit words. */
+const viewsOf = (buffer: ArrayBuffer) => ({
+  bytes: new Uint8Array(buffer),
+  words: new Uint16Array(buffer),
+  longs: new Uint32Array(buffer),
+});
+
 /** Views of the decoder's memory, made again when it grows. */
-export const decoded = {
-  bytes: new Uint8Array(decoding.memory.buffer),
-  words: new Uint16Array(decoding.memory.buffer),
-  longs: new Uint32Array(decoding.memory.buffer),
-};
+export const decoded = viewsOf(decoding.memory.buffer);
 
 /**
  * Copies `coded` (a run of coded containers) into the decoder's memory, and makes `room` bytes free after it; returns
@@ -63,9 +66,7 @@ export function loadCoded(coded: Uint8Array, room: number): number {
   const missing = out + room - decoded.bytes.length;
   if (missing > 0) {
     decoding.memory.grow(Math.ceil(missing / 65_536));
-    decoded.bytes = new Uint8Array(decoding.memory.buffer);
-    decoded.words = new Uint16Array(decoding.memory.buffer);
-    decoded.longs = new Uint32Array(decoding.memory.buffer);
+    Object.assign(decoded, viewsOf(decoding.memory.buffer));
   }
   decoded.bytes.set(coded, CODED);
   decoded.bytes.fill(0, CODED + coded.length, CODED + coded.length + SLACK);
