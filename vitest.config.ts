@@ -32,6 +32,7 @@ export const DRILLS = [
   'test/start-build.test.ts',
   'test/site-browser.test.ts',
   'test/tracing.test.ts',
+  'test/blocked-index-reads.test.ts',
 ];
 
 /**

@@ -91,7 +91,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
       }),
   };
   for (const area of [
-    healthArea(infra, isClosing),
+    healthArea(infra, isClosing, () => [
+      { index: 'posts', ...app.postIndex.stats() },
+      { index: 'jobs', ...app.jobIndex.stats() },
+    ]),
     posts,
     jobs,
     meArea(infra, { accounts }),

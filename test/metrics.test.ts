@@ -53,6 +53,8 @@ describe.each(ENGINES)('/metrics on %s', (engine) => {
     expect(text).not.toMatch(/route="[^"]*999999/);
     expect(sample(text, 'search_index_items{index="posts"}')).toBe(t.demo.posts.total);
     expect(sample(text, 'search_index_bytes{index="jobs"}')).toBeGreaterThan(0);
+    expect(sample(text, 'search_index_failing_reads{index="posts"}')).toBe(0);
+    expect(sample(text, 'search_index_items_mended{index="jobs"}')).toBe(0);
     expect(text).toMatch(/^db_pool_waiting\{pool="[a-z-]+"\} 0$/m);
     expect(text).toMatch(/^svc_build_info\{version="\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?"\} 1$/m);
     for (const name of [

@@ -2270,6 +2270,8 @@ export interface components {
             rateLimits?: string;
             /** @description When degraded: how revocations reach the other instances instead */
             revocations?: string;
+            /** @description When degraded: the search indexes whose reads of changed items are failing (a search waits for them; the changes are read again, never skipped) */
+            searchIndexes?: string;
         };
         /** RepostedPost */
         RepostedPost: {
@@ -2607,7 +2609,8 @@ export interface operations {
                      * @example {
                      *       "status": "string",
                      *       "rateLimits": "string",
-                     *       "revocations": "string"
+                     *       "revocations": "string",
+                     *       "searchIndexes": "string"
                      *     }
                      */
                     "application/json": components["schemas"]["Readiness"];

@@ -6,6 +6,9 @@ import type { PoolStats } from '../db/database.js';
 import { ApiError } from '../shared/api-error.js';
 
 /** What the webhooks' gauges show (the webhooks area reads it from the database: modules/webhooks/webhook-stats.ts). */
+/** What the metrics show of one search index (live-index.ts, IndexStats). */
+type IndexFigures = { items: number; bytes: number; failingReads: number; mended: number };
+
 export interface WebhookStats {
   due: number;
   retrying: number;
@@ -18,8 +21,8 @@ export interface WebhookStats {
 
 /** What the metrics read when they are scraped, from the parts that know it. */
 export interface MetricSources {
-  /** Each search index of this instance: its name, the items in it and the bytes of its bitmaps. */
-  searchIndexes(): Array<{ index: string; items: number; bytes: number }>;
+  /** Each search index of this instance: its name, the items in it, the bytes of its bitmaps, and how it keeps up. */
+  searchIndexes(): Array<IndexFigures & { index: string }>;
   /** The database's pools of connections or read workers. */
   pools(): PoolStats[];
   /** Webhooks: each attempt as it is made, and the backlog, endpoints and feed at a scrape. */
@@ -83,7 +86,7 @@ export const metricsPlugin = fp(
     pool('db_pool_size', 'Connections (PostgreSQL) or read workers (SQLite) open', (p) => p.size);
     pool('db_pool_busy', 'Connections or read workers in use', (p) => p.busy);
     pool('db_pool_waiting', 'Reads waiting for a connection or a read worker', (p) => p.waiting);
-    const index = (name: string, help: string, pick: (i: { items: number; bytes: number }) => number) =>
+    const index = (name: string, help: string, pick: (i: IndexFigures) => number) =>
       new Gauge({
         name,
         help,
@@ -95,6 +98,16 @@ export const metricsPlugin = fp(
       });
     index('search_index_items', 'Items in the search index of this instance', (i) => i.items);
     index('search_index_bytes', 'Bytes the search index holds: its bitmaps, columns and token names', (i) => i.bytes);
+    index(
+      'search_index_failing_reads',
+      'Reads of changed items that failed in a row and are tried again (0: the index has caught up)',
+      (i) => i.failingReads,
+    );
+    index(
+      'search_index_items_mended',
+      'Items the check against the tables found held otherwise than the tables say, and read again, since the start',
+      (i) => i.mended,
+    );
 
     const attempts = new Counter({
       name: 'webhook_attempts_total',

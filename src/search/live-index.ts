@@ -14,6 +14,7 @@ import {
   prunedBelow,
   type ChangeKind,
   type FollowerState,
+  type PendingChanges,
 } from './search-changes.js';
 import { readSnapshot, SNAPSHOT_FORMAT, writeSnapshot } from './index-snapshot.js';
 import { OrderedDocuments, type DocumentsMeta, type IndexedItem } from './ordered-documents.js';
@@ -25,6 +26,19 @@ const YIELD_EVERY = 250;
 const DISPLACED_LIMIT = 20_000;
 /** A running instance saves its copy this often when something changed since the last one (and when it stops). */
 const SAVE_EVERY_MS = 10 * 60_000;
+/** A running instance checks which items its index holds against the tables this often (`audit`). */
+const AUDIT_EVERY_MS = 10 * 60_000;
+/** Ids a check reads from the tables at a time. */
+const AUDIT_BATCH = 10_000;
+/** After a failed read of changed items, the next try waits 1 s, doubling up to this. */
+const RETRY_MAX_MS = 60_000;
+
+/** Where an index says what went wrong and how it mended (pino's shape; the app's logger). */
+export interface IndexLog {
+  warn(fields: object, message: string): void;
+  info(fields: object, message: string): void;
+}
+const SILENT: IndexLog = { warn: () => undefined, info: () => undefined };
 
 interface CopyHeader {
   format: number;
@@ -45,6 +59,8 @@ export interface ItemSource {
   byIds(ids: number[]): Promise<IndexedItem[]>;
   /** How many items a build reads (for its progress). */
   count(): Promise<number>;
+  /** The ids of up to `limit` items the index should hold, above `after`, ascending (for `audit`). */
+  idsAfter(after: number, limit: number): Promise<number[]>;
 }
 
 export interface IndexStats {
@@ -55,6 +71,10 @@ export interface IndexStats {
   /** How long the last build or load took, and which it was (a saved copy plus the changes since, or the tables). */
   readyInMs: number;
   fromCopy: boolean;
+  /** Reads of changed items that failed in a row and are being tried again (0: caught up). */
+  failingReads: number;
+  /** Items a check found differing from the tables and read again, since the instance started. */
+  mended: number;
 }
 
 export class LiveIndex {
@@ -68,6 +88,12 @@ export class LiveIndex {
   private fromCopy = false;
   private changedSinceSave = false;
   private saver: NodeJS.Timeout | null = null;
+  private auditor: NodeJS.Timeout | null = null;
+  private retry: NodeJS.Timeout | null = null;
+  private failingReads = 0;
+  private mended = 0;
+  /** Items a check found differing, read again by the next sync (after the log's changes, so a write wins). */
+  private suspects = new Set<number>();
   private epochValue: Promise<string> | null = null;
 
   constructor(
@@ -76,12 +102,16 @@ export class LiveIndex {
     private readonly version: { read(): Promise<number> },
     /** Where this instance keeps its saved copy (none: always built from the tables). */
     private readonly copyFile: string | null = null,
+    private readonly log: IndexLog = SILENT,
   ) {
     this.follower = new ChangeFollower(db, source.kind);
   }
 
-  /** Loads the saved copy, or builds from the tables (and saves a copy), once; later calls wait for that. */
-  ready(): Promise<void> {
+  /**
+   * Loads the saved copy, or builds from the tables (and saves a copy), once; later calls wait for that. `serving`:
+   * an instance's index, which also checks itself against the tables every ten minutes (a command's does not).
+   */
+  ready(serving = false): Promise<void> {
     this.building ??= (async () => {
       if (!(await this.load())) {
         await this.rebuild();
@@ -93,14 +123,22 @@ export class LiveIndex {
         }, SAVE_EVERY_MS);
         this.saver.unref();
       }
+      if (serving) {
+        this.auditor = setInterval(() => {
+          this.audit().catch((err: unknown) =>
+            this.log.warn({ err, index: this.source.kind }, 'checking the search index against the tables failed'),
+          );
+        }, AUDIT_EVERY_MS);
+        this.auditor.unref();
+      }
     })();
     return this.building;
   }
 
-  /** Stops saving on a timer and saves once more, so the next start loads a recent copy. */
+  /** Stops saving and checking on a timer and saves once more, so the next start loads a recent copy. */
   async close(): Promise<void> {
-    if (this.saver) clearInterval(this.saver);
-    this.saver = null;
+    for (const timer of [this.saver, this.auditor, this.retry]) if (timer) clearTimeout(timer);
+    this.saver = this.auditor = this.retry = null;
     if (this.building) await this.building.catch(() => undefined);
     if (this.docs && this.changedSinceSave) await this.save();
   }
@@ -244,7 +282,9 @@ export class LiveIndex {
     started: number,
     fromCopy: boolean,
   ): Promise<void> {
-    await this.apply(docs, await follower.next());
+    const pending = await follower.pending();
+    await this.apply(docs, pending.documents);
+    follower.accept(pending);
     this.docs = docs;
     this.follower = follower;
     this.syncedVersion = Math.max(this.syncedVersion, version);
@@ -259,7 +299,7 @@ export class LiveIndex {
   async current(known: number | null = null): Promise<OrderedDocuments> {
     await this.ready();
     const version = known ?? (await this.version.read());
-    if (version > this.syncedVersion || this.follower.waiting) {
+    if (version > this.syncedVersion || this.follower.waiting || this.suspects.size > 0) {
       await (this.syncing ??= this.sync().finally(() => {
         this.syncing = null;
       }));
@@ -273,19 +313,71 @@ export class LiveIndex {
   }
 
   private async sync(): Promise<void> {
+    try {
+      await this.catchUp();
+    } catch (err) {
+      this.failed(err);
+      throw err;
+    }
+    if (this.failingReads > 0) {
+      this.log.info(
+        { index: this.source.kind, failedReads: this.failingReads },
+        'search index caught up with the tables again',
+      );
+      this.failingReads = 0;
+    }
+  }
+
+  /**
+   * A read of changed items failed (a lock held past the time limit, the database away): the changes stay in the
+   * log to be read again by the next search, or by a try of its own after a second, doubling up to a minute.
+   */
+  private failed(err: unknown): void {
+    this.failingReads++;
+    const delay = Math.min(1_000 * 2 ** (this.failingReads - 1), RETRY_MAX_MS);
+    this.log.warn(
+      { err, index: this.source.kind, failedReads: this.failingReads, retryInMs: delay },
+      'search index could not read the changed items; they are read again',
+    );
+    if (this.retry || !this.building) return;
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      this.current().catch(() => undefined);
+    }, delay);
+    this.retry.unref();
+  }
+
+  private async catchUp(): Promise<void> {
     // The version first: every write it counts is in the log read after it.
     const version = await this.version.read();
     const docs = this.docs!;
-    let changed: number[];
+    let pending: PendingChanges;
     try {
-      changed = await this.follower.next();
+      pending = await this.follower.pending();
     } catch (err) {
       // This instance fell behind the log's retention (it served no search for a week): build afresh.
       if (err instanceof ChangesLostError) return this.rebuild();
       throw err;
     }
-    await this.apply(docs, changed);
+    const suspects = [...this.suspects];
+    const held = suspects.map((id) => docs.holds(id));
+    await this.apply(docs, [...new Set([...pending.documents, ...suspects])]);
+    // Only now, with the documents in: a read that failed above leaves the follower where it was.
+    this.follower.accept(pending);
     this.syncedVersion = Math.max(this.syncedVersion, version);
+    if (suspects.length) {
+      for (const id of suspects) this.suspects.delete(id);
+      const changed = pending.documents.length ? new Set(pending.documents) : null;
+      // A suspect the log also changed was a write racing the check, not a divergence.
+      const differed = suspects.filter((id, i) => !changed?.has(id) && docs.holds(id) !== held[i]);
+      if (differed.length) {
+        this.mended += differed.length;
+        this.log.warn(
+          { index: this.source.kind, items: differed.slice(0, 20), count: differed.length },
+          'search index held items otherwise than the tables; read them again',
+        );
+      }
+    }
     if (docs.displaced.size > DISPLACED_LIMIT && !this.rebuilding) {
       this.rebuilding = true;
       // In the background: searches keep the current generation until the new one is ready. A failed
@@ -296,6 +388,37 @@ export class LiveIndex {
           this.rebuilding = false;
         });
     }
+  }
+
+  /**
+   * Compares which items the index holds with the items the tables say it should, and has the next sync read
+   * the differing ones again (a divergence mends itself, however it arose). Reads ids only, a batch at a time;
+   * returns how many differed. What an item holds is compared by the operator's `search check`.
+   */
+  async audit(): Promise<number> {
+    const held = (await this.current()).itemIds();
+    const suspects: number[] = [];
+    let at = 0;
+    for (let after = 0; ; ) {
+      const ids = await this.source.idsAfter(after, AUDIT_BATCH);
+      const last = ids.length < AUDIT_BATCH ? Number.POSITIVE_INFINITY : ids[ids.length - 1]!;
+      for (const id of ids) {
+        while (at < held.length && held[at]! < id) suspects.push(held[at++]!);
+        if (held[at] === id) at++;
+        else suspects.push(id);
+      }
+      while (at < held.length && held[at]! <= last) suspects.push(held[at++]!);
+      if (ids.length < AUDIT_BATCH) break;
+      after = last;
+    }
+    if (suspects.length === 0) return 0;
+    for (const id of suspects) this.suspects.add(id);
+    const before = this.mended;
+    // Writes that raced the reads above are in the log: this sync applies them first, then reads the suspects.
+    await (this.syncing ??= this.sync().finally(() => {
+      this.syncing = null;
+    }));
+    return this.mended - before;
   }
 
   /** Reads the changed items again and puts them in (or takes them out of) the index, all at once. */
@@ -319,6 +442,8 @@ export class LiveIndex {
       displaced: docs?.displaced.size ?? 0,
       readyInMs: this.readyInMs,
       fromCopy: this.fromCopy,
+      failingReads: this.failingReads,
+      mended: this.mended,
     };
   }
 }
@@ -331,13 +456,27 @@ export class LiveIndex {
 export abstract class ServedIndex {
   protected readonly live: LiveIndex;
 
-  constructor(db: Kysely<DB>, source: ItemSource, version: { read(): Promise<number> }, copyFile: string | null) {
-    this.live = new LiveIndex(db, source, version, copyFile);
+  constructor(
+    db: Kysely<DB>,
+    source: ItemSource,
+    version: { read(): Promise<number> },
+    copyFile: string | null,
+    log?: IndexLog,
+  ) {
+    this.live = new LiveIndex(db, source, version, copyFile, log);
   }
 
-  /** Loads the saved copy and the changes since, or builds from the tables (an instance does it before it reports ready). */
-  ready(): Promise<void> {
-    return this.live.ready();
+  /**
+   * Loads the saved copy and the changes since, or builds from the tables (an instance does it before it reports
+   * ready). `serving`: the instance's own index, which checks itself against the tables every ten minutes.
+   */
+  ready(serving = false): Promise<void> {
+    return this.live.ready(serving);
+  }
+
+  /** Checks which items the index holds against the tables now and mends what differs (it does so every ten minutes). */
+  audit(): Promise<number> {
+    return this.live.audit();
   }
 
   /** Builds afresh from the tables and saves a copy (the operator's `search rebuild`). */

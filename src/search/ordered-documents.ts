@@ -94,6 +94,19 @@ export class OrderedDocuments {
     return this.docOf.size;
   }
 
+  /** Whether the index holds the item `id`. */
+  holds(id: number): boolean {
+    return this.docOf.get(id) !== undefined;
+  }
+
+  /** The ids of the items held, ascending (for the check against the tables' ids: 8 bytes an item, for a moment). */
+  itemIds(): Float64Array {
+    const out = new Float64Array(this.size);
+    let i = 0;
+    for (const doc of this.index.live) out[i++] = this.ids.at(doc);
+    return out.sort();
+  }
+
   /** Document numbers given so far (live or not). */
   get documents(): number {
     return this.ids.length;

@@ -81,6 +81,14 @@ export async function recordSearchChanges(
   await sendLater(db, db.insertInto('search_changes').values(ids.map((id) => ({ kind, doc_id: id, created_at: now }))));
 }
 
+/** What a follower read from the log and has not moved past yet (ChangeFollower.pending). */
+export interface PendingChanges {
+  /** The documents of the follower's kind to read again. */
+  documents: number[];
+  /** The log rows read, of every kind. */
+  rows: number[];
+}
+
 export interface FollowerState {
   horizon: number;
   applied: number[];
@@ -139,11 +147,16 @@ export class ChangeFollower {
     return this.gaps.size > 0;
   }
 
-  /** The ids of the documents of this kind changed since the last call; ChangesLostError when the log no longer reaches back to its place. */
-  async next(): Promise<number[]> {
+  /**
+   * The changes not applied yet: the ids of the documents of this kind they name, and the log rows that said so.
+   * Nothing moves until `accept` is called with them, once the documents are in the index: a read of the tables that
+   * fails leaves them to be read again, never skipped. ChangesLostError when the log no longer reaches back to its place.
+   */
+  async pending(): Promise<PendingChanges> {
     if (this.horizon + 1 < (await prunedBelow(this.db)))
       throw new ChangesLostError('The change log was pruned past this index; it must be rebuilt');
     const changed = new Set<number>();
+    const rowIds: number[] = [];
     for (let after = this.horizon; ; ) {
       const rows = await this.db
         .selectFrom('search_changes')
@@ -155,15 +168,22 @@ export class ChangeFollower {
       for (const row of rows) {
         const id = Number(row.id);
         if (this.applied.has(id)) continue;
-        this.applied.add(id);
-        this.gaps.delete(id);
+        rowIds.push(id);
         if (row.kind === this.kind) changed.add(Number(row.doc_id));
       }
       if (rows.length < BATCH) break;
       after = Number(rows[rows.length - 1]!.id);
     }
+    return { documents: [...changed], rows: rowIds };
+  }
+
+  /** Moves past the changes of `pending`, whose documents the index now holds as the tables have them. */
+  accept(pending: PendingChanges): void {
+    for (const id of pending.rows) {
+      this.applied.add(id);
+      this.gaps.delete(id);
+    }
     this.advance();
-    return [...changed];
   }
 
   private advance(): void {

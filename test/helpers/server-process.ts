@@ -39,6 +39,15 @@ export function serverProcess(base: () => string, env: () => Record<string, stri
     get exitCode(): number | null {
       return child?.exitCode ?? null;
     },
+    /** SIGTERM (a graceful stop: it saves its search indexes), and waits until it is gone. */
+    async stop(): Promise<void> {
+      const c = child;
+      child = null;
+      if (!c || c.exitCode !== null) return;
+      const exited = new Promise((r) => c.once('exit', r));
+      c.kill('SIGTERM');
+      await exited;
+    },
     /** SIGKILL, and waits until it is gone. */
     async kill(): Promise<void> {
       const c = child;

@@ -17,6 +17,13 @@ const Readiness = Type.Object(
     revocations: Type.Optional(
       Type.String({ description: 'When degraded: how revocations reach the other instances instead' }),
     ),
+    searchIndexes: Type.Optional(
+      Type.String({
+        description:
+          'When degraded: the search indexes whose reads of changed items are failing (a search waits for them; ' +
+          'the changes are read again, never skipped)',
+      }),
+    ),
   },
   { title: 'Readiness' },
 );
@@ -25,12 +32,13 @@ const Readiness = Type.Object(
 export interface Fallbacks {
   rateLimits: string | null;
   revocations: string | null;
+  searchIndexes: string | null;
 }
 
 /**
  * Liveness (the process answers) and readiness (the database answers and we are not shutting down). A
  * fallback in use (Redis unreachable: rate limits counted in the database; the revocation channel down: caches' own
- * lifetimes) keeps the instance ready but says so, as `degraded`: taking every instance out of service because a
+ * lifetimes; a search index retrying its reads of changed items) keeps the instance ready but says so, as `degraded`: taking every instance out of service because a
  * shared store is away would turn a degradation into an outage.
  */
 export const healthRoutes: FastifyPluginAsyncTypebox<{
@@ -65,12 +73,13 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{
         request.log.warn({ err }, 'readiness check failed');
         return reply.status(503).send({ status: 'database unavailable' });
       }
-      const { rateLimits, revocations } = await opts.fallbacks();
-      if (rateLimits === null && revocations === null) return { status: 'ready' };
+      const { rateLimits, revocations, searchIndexes } = await opts.fallbacks();
+      if (rateLimits === null && revocations === null && searchIndexes === null) return { status: 'ready' };
       return {
         status: 'degraded',
         ...(rateLimits === null ? {} : { rateLimits }),
         ...(revocations === null ? {} : { revocations }),
+        ...(searchIndexes === null ? {} : { searchIndexes }),
       };
     },
   );

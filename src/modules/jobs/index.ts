@@ -29,8 +29,8 @@ export async function jobsArea(
 ): Promise<Area> {
   const { config, database, clock, links, uploads, idempotency, uploadLimits } = infra;
   const { accounts, permissions } = deps.accounts;
-  const index = new JobIndex(database, infra.versions.jobs, jobIndexCopy(config.dataDir), clock);
-  await index.ready();
+  const index = new JobIndex(database, infra.versions.jobs, jobIndexCopy(config.dataDir), clock, infra.log);
+  await index.ready(true);
   app.decorate('jobIndex', index);
   app.addHook('onClose', async () => {
     await index.close();

@@ -14,7 +14,7 @@ import { DataVersion } from '../../cache/data-version.js';
 import type { Database } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
 import { DocsByKey, TimeReached } from '../../search/docs-by-key.js';
-import { ServedIndex, type ItemSource } from '../../search/live-index.js';
+import { ServedIndex, type IndexLog, type ItemSource } from '../../search/live-index.js';
 import { countValues, FACET_TOP, type FacetCounts } from '../../search/facet-counts.js';
 import type { IndexedItem, OrderedDocuments } from '../../search/ordered-documents.js';
 import { tolerantRelevancePage } from '../../search/ranking.js';
@@ -305,6 +305,19 @@ function jobSource(db: Kysely<DB>): ItemSource {
           .execute(),
       ),
     byIds: async (ids) => items(await candidates().where('jobs.id', 'in', ids).execute()),
+    idsAfter: async (after, limit) =>
+      (
+        await db
+          .selectFrom('jobs')
+          .innerJoin('companies', 'companies.id', 'jobs.company_id')
+          .select('jobs.id')
+          .where('jobs.status', '=', 'published')
+          .where('jobs.start_at', 'is not', null)
+          .where('jobs.id', '>', after)
+          .orderBy('jobs.id')
+          .limit(limit)
+          .execute()
+      ).map((row) => Number(row.id)),
     count: async () =>
       Number(
         (
@@ -385,16 +398,17 @@ export class JobIndex extends ServedIndex {
     version: { read(): Promise<number> } = new DataVersion(database.reads, 'jobs'),
     copyFile: string | null = null,
     private readonly clock: () => number = Date.now,
+    log?: IndexLog,
   ) {
-    super(database.db, jobSource(database.db), version, copyFile);
+    super(database.db, jobSource(database.db), version, copyFile, log);
   }
 
   /**
    * Loads or builds the index, then sorts its extra orders and works out the jobs hiring now, so the first search
    * does not pay for them (moving the cursors past every job's start and end, a pass over every job).
    */
-  override async ready(): Promise<void> {
-    await super.ready();
+  override async ready(serving = false): Promise<void> {
+    await super.ready(serving);
     const docs = await this.live.current();
     const orders = this.ordersOf(docs);
     for (const order of [orders.started, orders.ended, orders.byViews]) order.catchUp();

@@ -28,8 +28,8 @@ export async function postsArea(
   deps: { accounts: AccountsArea },
 ): Promise<Area> {
   const { config, database, clock, links, uploads, idempotency, uploadLimits } = infra;
-  const index = new PostIndex(database, infra.versions.posts, postIndexCopy(config.dataDir));
-  await index.ready();
+  const index = new PostIndex(database, infra.versions.posts, postIndexCopy(config.dataDir), infra.log);
+  await index.ready(true);
   app.decorate('postIndex', index);
   app.addHook('onClose', async () => {
     await index.close();

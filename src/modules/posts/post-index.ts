@@ -14,7 +14,7 @@ import { DataVersion } from '../../cache/data-version.js';
 import type { Database, LongReads } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
 import { groupBy } from '../../shared/group.js';
-import { ServedIndex, type ItemSource } from '../../search/live-index.js';
+import { ServedIndex, type IndexLog, type ItemSource } from '../../search/live-index.js';
 import { countFlag, countValues, FACET_TOP, type FacetCount, type FacetCounts } from '../../search/facet-counts.js';
 import type { IndexedItem, OrderedDocuments } from '../../search/ordered-documents.js';
 import { relevancePage, relevanceReach, tolerantRelevancePage } from '../../search/ranking.js';
@@ -136,6 +136,10 @@ function postSource({ db, longReads }: Pick<Database, 'db' | 'longReads'>): Item
       ),
     byIds: async (ids) =>
       withTranslations(await db.selectFrom('posts').select(POST_COLUMNS).where('id', 'in', ids).execute(), onMain),
+    idsAfter: async (after, limit) =>
+      (await db.selectFrom('posts').select('id').where('id', '>', after).orderBy('id').limit(limit).execute()).map(
+        (row) => Number(row.id),
+      ),
     count: async () =>
       Number(
         (
@@ -154,8 +158,9 @@ export class PostIndex extends ServedIndex {
     database: Pick<Database, 'db' | 'reads' | 'longReads'>,
     version: { read(): Promise<number> } = new DataVersion(database.reads, 'posts'),
     copyFile: string | null = null,
+    log?: IndexLog,
   ) {
-    super(database.db, postSource(database), version, copyFile);
+    super(database.db, postSource(database), version, copyFile, log);
   }
 
   /** The exact total and one page of post ids, and the facet counts asked for. */
