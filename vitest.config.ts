@@ -33,6 +33,7 @@ export const DRILLS = [
   'test/site-browser.test.ts',
   'test/tracing.test.ts',
   'test/blocked-index-reads.test.ts',
+  'test/previous-release.test.ts',
 ];
 
 /**

@@ -1,9 +1,12 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
 import { authorizeUrl, createPkcePair, exchangeCode } from '../sdk/src/index.js';
 import { buildApp } from '../src/app.js';
 import { recordChanges } from '../src/change-feed/change-log.js';
+import { FIELDS_ADDED_SINCE_FIRST_RELEASE } from '../src/change-feed/stored-data.js';
+import { PREVIOUS_RELEASE } from '../support/releases.js';
 import { generateDemoData } from '../src/demo/demo-generator.js';
 import { jsonPart, multipart, type Part } from './helpers/multipart.js';
 import { Browser, fetchSend } from './helpers/oauth-browser.js';
@@ -16,6 +19,26 @@ import {
   type SecondInstance,
 } from './helpers/listening-app.js';
 import { accessToken, bearer } from './helpers/tokens.js';
+
+interface OpenApi {
+  components: { schemas: Record<string, { properties: Record<string, unknown>; required: string[] }> };
+}
+
+/** The OpenAPI document the previous release shipped (from git; null where this is no git checkout). */
+function releaseDocument(): OpenApi | null {
+  try {
+    return JSON.parse(
+      execFileSync('git', ['show', `${PREVIOUS_RELEASE.commit}:sdk/openapi.json`], {
+        cwd: import.meta.dirname,
+        encoding: 'utf8',
+        maxBuffer: 1 << 28,
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }),
+    ) as OpenApi;
+  } catch {
+    return null;
+  }
+}
 
 const NEW_JOB = {
   jobTitle: '변경 피드 백엔드',
@@ -240,6 +263,24 @@ describe.each(ENGINES)('the change feed on %s', (engine) => {
       release();
       t.app.changeFeed.provide('post', shown);
     }
+  });
+
+  it('serves a job change an earlier release recorded without the fields added since, with their defaults', async () => {
+    const start = (await feed('?after=now')).nextCursor;
+    const job = (await parts('POST', '/api/v1/jobs/platform?companyId=acme-labs', [jsonPart(NEW_JOB)])).json()
+      .jobId as number;
+    expect((await json('PUT', `/api/v1/jobs/${job}/active`, { startDate: '2026-11-01' })).statusCode).toBe(200);
+    const change = (await follow(start)).items.find((c) => c.type === 'job.published')!;
+    expect(change.data).toHaveProperty('location');
+    // As 1.0.0-beta.1 stored it (test/previous-release.test.ts has that release's own code write one).
+    const { location: _, salary: __, ...asStored } = change.data as Record<string, unknown>;
+    await t.db.database.db
+      .updateTable('change_events')
+      .set({ data: JSON.stringify(asStored) })
+      .where('event_id', '=', change.id)
+      .execute();
+    const served = (await follow(start, 7)).items.find((c) => c.id === change.id)!;
+    expect(served.data).toEqual({ ...asStored, location: null, salary: null });
   });
 
   it('records job.closed once when a recruiting window ends (the hiring sweep), again after a new window', async () => {
@@ -519,6 +560,32 @@ describe.each(ENGINES)('the change feed across two instances on %s', (engine) =>
     expect(page.items[0]!.data).toEqual(
       await (await fetch(`${a.base}/api/v1/posts/${postId}`, { headers: key })).json(),
     );
+  });
+});
+
+/**
+ * Every field a resource's public read requires today that the previous release's OpenAPI document did not have gets
+ * a value for the changes that release recorded (src/change-feed/stored-data.ts): a new required field without one
+ * fails here, before a rolling upgrade serves a 500.
+ */
+describe.runIf(releaseDocument())('changes recorded by the previous release', () => {
+  it('get a default for every field of post, job and event detail added since', async () => {
+    const before = releaseDocument()!;
+    const t = await createTestApp('sqlite');
+    try {
+      const now = (await t.get('/openapi.json')).json<OpenApi>();
+      for (const [name, type] of [
+        ['PostDetail', 'post'],
+        ['JobDetail', 'job'],
+        ['EventDetail', 'event'],
+      ] as const) {
+        const had = Object.keys(before.components.schemas[name]!.properties);
+        const added = now.components.schemas[name]!.required.filter((field) => !had.includes(field));
+        expect(Object.keys(FIELDS_ADDED_SINCE_FIRST_RELEASE[type]).sort(), name).toEqual(added.sort());
+      }
+    } finally {
+      await t.close();
+    }
   });
 });
 

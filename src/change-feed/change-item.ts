@@ -4,6 +4,7 @@
  */
 import type { Links } from '../shared/links.js';
 import type { ChangeRow } from './change-feed.js';
+import { storedData } from './stored-data.js';
 
 export interface ChangeItem {
   id: string;
@@ -25,6 +26,6 @@ export function changeItem(row: ChangeRow, links: Links): ChangeItem {
     type: row.type,
     occurredAt: new Date(row.occurred_at).toISOString(),
     resource: { type: row.resource_type, id: row.resource_id, webUrl, companyId: row.company_handle },
-    data: row.data === null ? null : JSON.parse(row.data),
+    data: storedData(row.resource_type, row.data),
   };
 }
