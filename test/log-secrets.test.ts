@@ -91,6 +91,12 @@ describe('logs', () => {
       url: '/api/v1/posts?keyword=x&code=code-secret-value&refresh_token=refresh-in-url-value',
       headers: { 'x-svc-api-key': t.demo.apiKey },
     });
+    // A reset link, an OAuth state and a key in the query, as a page or a careless client sends them.
+    await app.inject({ method: 'GET', url: '/console/reset-password?token=reset-link-secret-value' });
+    await app.inject({
+      method: 'GET',
+      url: '/oauth/authorize?client_id=x&state=state-secret-value&api_key=key-in-query-value&other%5Ftoken=encoded-name-value',
+    });
     // An agent's calls: a public tool with the key, a user's tool with a token for the MCP endpoint (run inside with a secret header).
     const agentToken = await accessToken(
       { ...t, app } as TestContext,
@@ -116,6 +122,8 @@ describe('logs', () => {
     });
     expect(logged).not.toContain('x-svc-internal-call');
     expect(logged).toContain('code=[redacted]');
+    // What is no secret stays readable: a search's keyword.
+    expect(logged).toContain('keyword=x');
     expect(logged.length).toBeGreaterThan(1_000);
     for (const secret of [
       agentToken,
@@ -130,6 +138,10 @@ describe('logs', () => {
       'cookie-secret-value',
       'code-secret-value',
       'refresh-in-url-value',
+      'reset-link-secret-value',
+      'state-secret-value',
+      'key-in-query-value',
+      'encoded-name-value',
     ]) {
       expect(logged.includes(secret), `logged: ${secret.slice(0, 12)}…`).toBe(false);
     }

@@ -23,6 +23,8 @@ import { testConfig, type TestContext } from './helpers/test-app.js';
 import { ENGINES } from './helpers/test-database.js';
 import { accessToken } from './helpers/tokens.js';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
+import { Browser, fetchSend, hiddenField } from './helpers/oauth-browser.js';
+import { linkIn, startSmtpInbox, type SmtpInbox } from './helpers/smtp-inbox.js';
 
 const SECRET = 'tracing-test-signing-secret-0123456789abcdef';
 
@@ -76,6 +78,7 @@ describe.each(ENGINES)('traces from the real server on %s', (engine) => {
   let port = 0;
   let receiver: Receiver;
   let otlp: Awaited<ReturnType<typeof otlpReceiver>>;
+  let inbox: SmtpInbox;
   let tracing = true;
   const server = serverProcess(
     () => base,
@@ -89,6 +92,8 @@ describe.each(ENGINES)('traces from the real server on %s', (engine) => {
       SIGNING_KEY_SECRET: SECRET,
       INSTANCE_NAME: 'tracing',
       WEBHOOKS_ALLOW_LOOPBACK: 'true',
+      SMTP_URL: inbox.url,
+      MAIL_FROM: 'console@svc.example',
       REDIS_URL: engine === 'postgres' ? (process.env.TEST_REDIS_URL ?? '') : '',
       ...(tracing
         ? {
@@ -103,6 +108,7 @@ describe.each(ENGINES)('traces from the real server on %s', (engine) => {
   beforeAll(async () => {
     receiver = await startReceiver();
     otlp = await otlpReceiver();
+    inbox = await startSmtpInbox();
     store = await scratchStorage(engine, dir, 'tracing');
     port = await freePort();
     base = `http://127.0.0.1:${port}`;
@@ -127,6 +133,7 @@ describe.each(ENGINES)('traces from the real server on %s', (engine) => {
     if (server.running) await server.kill();
     await receiver?.close();
     await otlp?.close();
+    await inbox?.close();
     await store?.drop();
     fs.rmSync(dir, { recursive: true, force: true });
   }, 60_000);
@@ -213,6 +220,48 @@ describe.each(ENGINES)('traces from the real server on %s', (engine) => {
       .toBe(true);
     const sent = trace(write.traceId).find((s) => s.parentSpanId === delivery.spanId)!;
     expect(JSON.stringify(sent.attributes)).toContain('/traced');
+  }, 60_000);
+
+  it('sends no secret of a query string: a reset link followed and used, an OAuth state, a key', async () => {
+    const browser = new Browser(fetchSend(base));
+    const forgot = await browser.request('GET', '/console/forgot-password');
+    await browser.request('POST', '/console/forgot-password', {
+      csrf_token: hiddenField(forgot.body, 'csrf_token'),
+      email: demo.user.email,
+    });
+    await expect.poll(() => inbox.to(demo.user.email).length, { timeout: 15_000, interval: 50 }).toBe(1);
+    const link = linkIn(inbox.to(demo.user.email)[0]!, `${base}/console/reset-password?token=`);
+    const resetToken = new URL(link).searchParams.get('token')!;
+    const form = await browser.request('GET', link.slice(base.length));
+    expect(form.status).toBe(200);
+    const done = await browser.request('POST', '/console/reset-password', {
+      csrf_token: hiddenField(form.body, 'csrf_token'),
+      token: hiddenField(form.body, 'token'),
+      password: 'a traced but secret passphrase 7',
+    });
+    expect(done.status).toBe(303);
+    const state = 'state-secret-in-a-span';
+    await fetch(`${base}/oauth/authorize?client_id=${demo.client.clientId}&state=${state}&api_key=key-in-a-span`, {
+      redirect: 'manual',
+    });
+    await fetch(`${base}/api/v1/jobs?keyword=otter`, { headers: { 'x-svc-api-key': demo.apiKey } });
+    // Every request above is in the receiver once the search's keyword is: the spans of one batch, or of earlier ones.
+    await expect
+      .poll(() => otlp.spans.some((s) => JSON.stringify(s).includes('keyword=otter')), {
+        timeout: 15_000,
+        interval: 100,
+      })
+      .toBe(true);
+    await expect
+      .poll(() => otlp.spans.some((s) => JSON.stringify(s).includes('state=[redacted]')), {
+        timeout: 15_000,
+        interval: 100,
+      })
+      .toBe(true);
+    const sent = JSON.stringify(otlp.spans);
+    expect(sent).toContain('/console/reset-password?token=[redacted]');
+    for (const secret of [resetToken, state, 'key-in-a-span', 'a traced but secret passphrase 7'])
+      expect(sent.includes(secret), secret).toBe(false);
   }, 60_000);
 
   it('sends nothing when no OTLP endpoint is configured', async () => {

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { loggableUrl } from '../shared/log-options.js';
+import { redactedUrl } from '../shared/redacted-url.js';
 import { callerOf } from '../shared/caller.js';
 
 declare module 'fastify' {
@@ -24,7 +24,7 @@ export const requestLogPlugin = fp(
       request.log.info(
         {
           method: request.method,
-          path: loggableUrl(request.originalUrl),
+          path: redactedUrl(request.originalUrl),
           status: reply.statusCode,
           app: appId,
           code: request.errorCode ?? undefined,

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { redactedUrl } from './redacted-url.js';
 
 /** pino's `timestamp` option: the time as an ISO 8601 UTC field (what pino's own `stdTimeFunctions.isoTime` writes). */
 const isoTime = () => `,"time":"${new Date().toISOString()}"`;
@@ -13,14 +14,6 @@ export const LOG_REDACTIONS = [
   'res.headers["set-cookie"]',
   'req.headers["x-svc-internal-call"]',
 ];
-
-/** Query parameters that carry a credential somewhere in OAuth (a code on its way back, a token, a secret). */
-const SECRET_PARAMS = /([?&](?:code|code_verifier|refresh_token|access_token|token|client_secret|password)=)[^&#]*/gi;
-
-/** A URL as logs may show it: the values of credential-carrying query parameters replaced. */
-export function loggableUrl(url: string): string {
-  return url.replace(SECRET_PARAMS, '$1[redacted]');
-}
 
 /**
  * The logger of the service: credential headers redacted, and request URLs logged without secret query values.
@@ -43,7 +36,7 @@ export function loggerOptions(level: string, format: 'json' | 'pretty' = 'json')
     serializers: {
       req: (request: FastifyRequest) => ({
         method: request.method,
-        url: loggableUrl(request.originalUrl),
+        url: redactedUrl(request.originalUrl),
         host: request.host,
         remoteAddress: request.ip,
         remotePort: request.socket?.remotePort,

@@ -5,7 +5,8 @@
  * modules (server.ts, and the demo's `--import`): it registers the module hook that lets the instrumentations wrap
  * what is imported after it, then starts the SDK with the instrumentations of what the service talks through: HTTP in
  * and out (the API, webhook sends), Fastify's routes and hooks, PostgreSQL (pg) and Redis (ioredis). Spans of the
- * service's own (a search in its index, a webhook delivery) come from trace-spans.ts. Nothing is loaded when off.
+ * service's own (a search in its index, a webhook delivery) come from trace-spans.ts. Every span is exported through
+ * the redaction the logs use (redacting-exporter.ts). Nothing is loaded when off.
  */
 import { register } from 'node:module';
 import { isMainThread } from 'node:worker_threads';
@@ -27,6 +28,7 @@ if (configured && isMainThread) {
     { PgInstrumentation },
     { IORedisInstrumentation },
     { FastifyOtelInstrumentation },
+    { redactingExporter },
   ] = await Promise.all([
     import('@opentelemetry/sdk-node'),
     import('@opentelemetry/exporter-trace-otlp-http'),
@@ -34,12 +36,14 @@ if (configured && isMainThread) {
     import('@opentelemetry/instrumentation-pg'),
     import('@opentelemetry/instrumentation-ioredis'),
     import('@fastify/otel'),
+    import('./redacting-exporter.js'),
   ]);
   // Probes and scrapes would be most of the traces, and say nothing.
   const quiet = new Set(['/healthz', '/readyz', '/metrics']);
   const sdk = new NodeSDK({
     serviceName: env.OTEL_SERVICE_NAME ?? 'svc-open-api',
-    traceExporter: new OTLPTraceExporter(),
+    // Secrets in query strings (reset links, authorization codes, keys) are replaced before a span leaves.
+    traceExporter: redactingExporter(new OTLPTraceExporter()),
     instrumentations: [
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (request) => quiet.has((request.url ?? '').split('?')[0]!),
