@@ -129,3 +129,51 @@ describe.runIf(disk)('a full disk under SQLite and the media store', () => {
     expect((await app.inject({ method: 'GET', url: '/readyz' })).json()).toEqual({ status: 'ready' });
   });
 });
+
+const copies = smallDisk('8m');
+
+/**
+ * Issue 85 row 6: `DATA_DIR`, where the saved search index copies go, is full (the database elsewhere). An instance
+ * with no copy builds its indexes, starts and serves; the copies it cannot write are logged and leave no `.tmp`
+ * file; it stops without an error, and starts again the same way.
+ */
+describe.runIf(copies)('a full disk under the saved search index copies', () => {
+  const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-full-db-'));
+  let database: Database;
+  afterAll(async () => {
+    await database?.close();
+    fs.rmSync(elsewhere, { recursive: true, force: true });
+    if (copies) {
+      execFileSync('umount', [copies], { stdio: 'ignore' });
+      fs.rmSync(copies, { recursive: true, force: true });
+    }
+  });
+
+  it('starts, serves and stops without a copy, saying so, and leaves no partial file', async () => {
+    database = openDatabase({ kind: 'sqlite', url: path.join(elsewhere, 'service.sqlite') });
+    await migrateToLatest(database);
+    const demo = await generateDemoData(database, { now: TEST_NOW });
+    fs.mkdirSync(path.join(copies!, 'search-index'), { recursive: true });
+    fill(path.join(copies!, 'filler'));
+    for (let round = 0; round < 2; round++) {
+      let logged = '';
+      const app = await buildApp({
+        config: testConfig({ DATA_DIR: copies! }),
+        database,
+        clock: () => TEST_NOW,
+        logger: { level: 'warn', stream: { write: (line: string) => (logged += line) } },
+      });
+      expect(app.postIndex.stats().fromCopy).toBe(false);
+      const found = await app.inject({
+        method: 'GET',
+        url: `/api/v1/posts?keyword=${encodeURIComponent('개발')}`,
+        headers: { 'x-svc-api-key': demo.apiKey },
+      });
+      expect(found.statusCode, found.body).toBe(200);
+      await app.close();
+      expect(logged).toContain('the search index copy could not be saved; serving without it');
+      expect(logged).toContain('ENOSPC');
+      expect(fs.readdirSync(path.join(copies!, 'search-index'))).toEqual([]);
+    }
+  }, 60_000);
+});

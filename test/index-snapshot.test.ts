@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bytesOf, readSnapshot, writeSnapshot, type Chunk } from '../src/search/index-snapshot.js';
+import { bytesOf, DamagedCopyError, readSnapshot, writeSnapshot, type Chunk } from '../src/search/index-snapshot.js';
 import { RoaringBitmap32 } from '../src/search/bitmaps.js';
 
 /**
@@ -75,18 +75,31 @@ describe('an index copy', () => {
     }
   });
 
-  it('is no copy when the file is cut short, or is something else', async () => {
+  it('refuses a copy cut short, with any byte changed, or keyed for another database; is no copy when something else', async () => {
     const file = path.join(dir, 'cut.idx');
-    await writeSnapshot(file, { cut: true }, [bytesOf(Float64Array.from([1, 2, 3])), bitmapOf(50_000, 1 << 20, 5)]);
+    const chunks = [bytesOf(Float64Array.from([1, 2, 3])), bitmapOf(50_000, 1 << 20, 5)];
+    await writeSnapshot(file, { cut: true }, chunks, 'epoch-a');
     const whole = fs.readFileSync(file);
-    fs.writeFileSync(file, whole.subarray(0, whole.length - 100));
-    const copy = readSnapshot(file)!;
-    try {
-      expect(Array.from(copy.chunks.float64())).toEqual([1, 2, 3]);
-      expect(() => copy.chunks.take()).toThrow(/ends early/);
-    } finally {
-      copy.chunks.close();
+    const copy = readSnapshot(file, 'epoch-a')!;
+    expect(Array.from(copy.chunks.float64())).toEqual([1, 2, 3]);
+    copy.chunks.close();
+    expect(() => readSnapshot(file, 'epoch-b')).toThrow(DamagedCopyError);
+    for (const cut of [whole.length - 100, whole.length - 1, 20, 12]) {
+      fs.writeFileSync(file, whole.subarray(0, cut));
+      expect(() => readSnapshot(file, 'epoch-a'), `cut at ${cut}`).toThrow(DamagedCopyError);
     }
+    // Past the magic and the format, a byte changed anywhere: the table, the header, a chunk, the checksum itself.
+    for (const at of [11, 15, 30, Math.floor(whole.length / 2), whole.length - 40, whole.length - 1]) {
+      const changed = Buffer.from(whole);
+      changed[at] = changed[at]! ^ 0x5a;
+      fs.writeFileSync(file, changed);
+      expect(() => readSnapshot(file, 'epoch-a'), `byte ${at}`).toThrow(DamagedCopyError);
+    }
+    // Another format (an older release's copy) is no copy to this code, as is a file that is not one at all.
+    const older = Buffer.from(whole);
+    older.writeUInt32LE(7, 7);
+    fs.writeFileSync(file, older);
+    expect(readSnapshot(file, 'epoch-a')).toBeNull();
     fs.writeFileSync(file, 'not an index copy at all');
     expect(readSnapshot(file)).toBeNull();
     expect(readSnapshot(path.join(dir, 'missing.idx'))).toBeNull();

@@ -17,6 +17,7 @@ import {
   recordSearchChanges,
 } from '../src/search/search-changes.js';
 import { queryTerms } from '../src/search/search-text.js';
+import { readSnapshot, writeSnapshot } from '../src/search/index-snapshot.js';
 import {
   startListeningApp,
   startSecondInstance,
@@ -106,6 +107,16 @@ describe.each(ENGINES)('the post index across instances on %s', (engine) => {
     }
   });
 });
+
+/** The database's epoch, which a saved copy's checksum is keyed with. */
+async function epochOf(database: Database): Promise<string> {
+  const row = await database.db
+    .selectFrom('search_log_state')
+    .select('value')
+    .where('name', '=', 'epoch')
+    .executeTakeFirstOrThrow();
+  return row.value;
+}
 
 /** What a sync does with the log: the documents it names, then the follower moved past them. */
 async function take(follower: ChangeFollower): Promise<number[]> {
@@ -256,6 +267,75 @@ describe.each(ENGINES)("the post index's saved copy on %s", (engine) => {
       }
     }
   });
+});
+
+describe.each(ENGINES)('a damaged or crafted saved copy on %s', (engine) => {
+  it('is set aside and the index built from the tables, whatever bytes changed, answering as a fresh build', async () => {
+    const a = await startListeningApp(engine);
+    try {
+      await a.app.close();
+      const file = path.join(a.config.dataDir, 'search-index', 'posts.idx');
+      const whole = fs.readFileSync(file);
+      const fresh = new PostIndex(a.db.database);
+      await fresh.ready();
+      const expected = (await fresh.search({ terms: queryTerms('개발'), order: 'recent', limit: 5, offset: 0 })).total;
+      expect(expected).toBeGreaterThan(1);
+      const damaged: Array<[string, Buffer]> = [
+        ['cut in half', whole.subarray(0, whole.length >> 1)],
+        ...[12, whole.length >> 1, whole.length - 1].map(
+          (at): [string, Buffer] => {
+            const changed = Buffer.from(whole);
+            changed[at] = changed[at]! ^ 0xff;
+            return [`byte ${at} changed`, changed];
+          },
+        ),
+      ];
+      // Crafted: the same header, every bitmap emptied, and a checksum made with a key that is not this database's.
+      const copy = readSnapshot<{ documents: unknown }>(file, await epochOf(a.db.database))!;
+      const chunks: Uint8Array[] = [];
+      for (;;) {
+        try {
+          chunks.push(Buffer.from(copy.chunks.take()));
+        } catch {
+          break;
+        }
+      }
+      copy.chunks.close();
+      const crafted = path.join(a.config.dataDir, 'crafted.idx');
+      await writeSnapshot(crafted, copy.header, chunks.map((c) => new Uint8Array(c.length)), 'a guessed key');
+      damaged.push(['crafted', fs.readFileSync(crafted)]);
+
+      for (const [what, bytes] of damaged) {
+        fs.writeFileSync(file, bytes);
+        const warnings: string[] = [];
+        const app = await buildApp({
+          config: a.config,
+          database: a.db.database,
+          logger: { level: 'warn', stream: { write: (line: string) => warnings.push(line) } },
+        });
+        try {
+          expect(app.postIndex.stats().fromCopy, what).toBe(false);
+          const served = await app.inject({
+            method: 'GET',
+            url: `/api/v1/posts?keyword=${encodeURIComponent('개발')}`,
+            headers: { 'x-svc-api-key': a.demo.apiKey },
+          });
+          expect(served.json<{ totalItems: number }>().totalItems, what).toBe(expected);
+          expect(fs.readFileSync(`${file}.damaged`).equals(bytes), what).toBe(true);
+          expect(warnings.join(''), what).toContain('the saved search index copy cannot be used');
+        } finally {
+          await app.close();
+        }
+      }
+      // The instance saved a good copy on its way down: the next start loads it.
+      const again = await buildApp({ config: a.config, database: a.db.database, logger: false });
+      expect(again.postIndex.stats().fromCopy).toBe(true);
+      await again.close();
+    } finally {
+      await a.db.database.close();
+      await a.db.drop();
+    }
+  }, 120_000);
 });
 
 describe.each(ENGINES)("the change log's retention on %s", (engine) => {

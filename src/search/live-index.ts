@@ -4,6 +4,7 @@
  * `current()`: the data version is read (one query per turn of the event loop), and when it moved the changed
  * items are read again from the tables and applied all at once.
  */
+import fs from 'node:fs';
 import { setImmediate } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { withoutQueryTimeLimit } from '../db/database-unavailable.js';
@@ -16,7 +17,7 @@ import {
   type FollowerState,
   type PendingChanges,
 } from './search-changes.js';
-import { readSnapshot, SNAPSHOT_FORMAT, writeSnapshot } from './index-snapshot.js';
+import { DamagedCopyError, readSnapshot, writeSnapshot } from './index-snapshot.js';
 import { OrderedDocuments, type DocumentsMeta, type IndexedItem } from './ordered-documents.js';
 
 const BATCH = 2_000;
@@ -41,9 +42,7 @@ export interface IndexLog {
 const SILENT: IndexLog = { warn: () => undefined, info: () => undefined };
 
 interface CopyHeader {
-  format: number;
   kind: ChangeKind;
-  epoch: string;
   follower: FollowerState;
   documents: DocumentsMeta;
 }
@@ -115,11 +114,11 @@ export class LiveIndex {
     this.building ??= (async () => {
       if (!(await this.load())) {
         await this.rebuild();
-        await this.save();
+        await this.saveOrSay();
       }
       if (this.copyFile) {
         this.saver = setInterval(() => {
-          if (this.changedSinceSave) this.save().catch(() => undefined);
+          if (this.changedSinceSave) void this.saveOrSay();
         }, SAVE_EVERY_MS);
         this.saver.unref();
       }
@@ -140,7 +139,23 @@ export class LiveIndex {
     for (const timer of [this.saver, this.auditor, this.retry]) if (timer) clearTimeout(timer);
     this.saver = this.auditor = this.retry = null;
     if (this.building) await this.building.catch(() => undefined);
-    if (this.docs && this.changedSinceSave) await this.save();
+    if (this.docs && this.changedSinceSave) await this.saveOrSay();
+  }
+
+  /**
+   * Saves a copy; one that cannot be written (a full disk) is logged, and the instance serves on without it (the
+   * next start builds from the tables, or loads the last whole copy, which a failed write leaves as it was).
+   */
+  private async saveOrSay(): Promise<void> {
+    try {
+      await this.save();
+    } catch (err) {
+      this.changedSinceSave = true;
+      this.log.warn(
+        { err, index: this.source.kind, file: this.copyFile },
+        'the search index copy could not be saved; serving without it',
+      );
+    }
   }
 
   private epoch(): Promise<string> {
@@ -155,12 +170,21 @@ export class LiveIndex {
 
   /**
    * Starts from the saved copy and the change log since it: false (build instead) when there is none, or it
-   * was made by other code, from another database, or ahead of this database's log (a restored backup).
+   * was made by other code, or ahead of this database's log (a restored backup). A copy that is damaged, cut short,
+   * crafted or from another database (its checksum, keyed by this database's epoch, does not match), or whose
+   * bitmaps do not restore, is logged and set aside (`<file>.damaged`, the last one kept) before the build.
    */
   private async load(): Promise<boolean> {
     if (!this.copyFile) return false;
     const started = performance.now();
-    const copy = readSnapshot<CopyHeader>(this.copyFile);
+    let copy: ReturnType<typeof readSnapshot<CopyHeader>>;
+    try {
+      copy = readSnapshot<CopyHeader>(this.copyFile, await this.epoch());
+    } catch (err) {
+      if (!(err instanceof DamagedCopyError)) throw err;
+      this.setAside(err.message);
+      return false;
+    }
     if (!copy) return false;
     const { header } = copy;
     const latest = await this.db
@@ -171,9 +195,7 @@ export class LiveIndex {
     // How far this database's log has come (its rows may all have been pruned).
     const reached = Math.max(Number(latest?.id ?? 0), pruned - 1);
     if (
-      header?.format !== SNAPSHOT_FORMAT ||
-      header.kind !== this.source.kind ||
-      header.epoch !== (await this.epoch()) ||
+      header?.kind !== this.source.kind ||
       typeof header.follower?.horizon !== 'number' ||
       reached < header.follower.horizon ||
       header.follower.horizon + 1 < pruned
@@ -184,7 +206,8 @@ export class LiveIndex {
     let docs: OrderedDocuments;
     try {
       docs = OrderedDocuments.restore(header.documents, copy.chunks);
-    } catch {
+    } catch (err) {
+      this.setAside(`its bitmaps do not restore: ${String(err)}`);
       return false;
     } finally {
       copy.chunks.close();
@@ -200,6 +223,21 @@ export class LiveIndex {
       throw err;
     }
     return true;
+  }
+
+  /** Moves a copy that cannot be used out of the way (kept for a look), and says so. */
+  private setAside(reason: string): void {
+    const file = this.copyFile!;
+    const aside = `${file}.damaged`;
+    try {
+      fs.renameSync(file, aside);
+    } catch {
+      fs.rmSync(file, { force: true });
+    }
+    this.log.warn(
+      { index: this.source.kind, file, setAsideAs: aside, reason },
+      'the saved search index copy cannot be used: set aside, building from the tables',
+    );
   }
 
   /**
@@ -226,16 +264,10 @@ export class LiveIndex {
     // No sync halfway: the log's place and the documents must be of the same moment.
     while (this.syncing) await this.syncing.catch(() => undefined);
     const { meta, chunks } = this.docs.save();
-    const header: CopyHeader = {
-      format: SNAPSHOT_FORMAT,
-      kind: this.source.kind,
-      epoch,
-      follower: this.follower.state(),
-      documents: meta,
-    };
+    const header: CopyHeader = { kind: this.source.kind, follower: this.follower.state(), documents: meta };
     this.changedSinceSave = false;
     // Written to the file before this turn ends (the bitmaps are the live ones), then flushed to disk.
-    await writeSnapshot(this.copyFile, header, chunks);
+    await writeSnapshot(this.copyFile, header, chunks, epoch);
   }
 
   /**
