@@ -282,13 +282,11 @@ describe.each(ENGINES)('a damaged or crafted saved copy on %s', (engine) => {
       expect(expected).toBeGreaterThan(1);
       const damaged: Array<[string, Buffer]> = [
         ['cut in half', whole.subarray(0, whole.length >> 1)],
-        ...[12, whole.length >> 1, whole.length - 1].map(
-          (at): [string, Buffer] => {
-            const changed = Buffer.from(whole);
-            changed[at] = changed[at]! ^ 0xff;
-            return [`byte ${at} changed`, changed];
-          },
-        ),
+        ...[12, whole.length >> 1, whole.length - 1].map((at): [string, Buffer] => {
+          const changed = Buffer.from(whole);
+          changed[at] = changed[at]! ^ 0xff;
+          return [`byte ${at} changed`, changed];
+        }),
       ];
       // Crafted: the same header, every bitmap emptied, and a checksum made with a key that is not this database's.
       const copy = readSnapshot<{ documents: unknown }>(file, await epochOf(a.db.database))!;
@@ -302,7 +300,12 @@ describe.each(ENGINES)('a damaged or crafted saved copy on %s', (engine) => {
       }
       copy.chunks.close();
       const crafted = path.join(a.config.dataDir, 'crafted.idx');
-      await writeSnapshot(crafted, copy.header, chunks.map((c) => new Uint8Array(c.length)), 'a guessed key');
+      await writeSnapshot(
+        crafted,
+        copy.header,
+        chunks.map((c) => new Uint8Array(c.length)),
+        'a guessed key',
+      );
       damaged.push(['crafted', fs.readFileSync(crafted)]);
 
       for (const [what, bytes] of damaged) {

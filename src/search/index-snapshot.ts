@@ -50,12 +50,7 @@ const WRITE_BUFFER_BYTES = 1 << 20;
  * large as the index (hundreds of megabytes at a million posts): serialized whole first, as it once was, it passed through the
  * process's malloc heap, which kept those pages resident after they were freed (bench/results/performance-history.md).
  */
-export async function writeSnapshot(
-  file: string,
-  header: unknown,
-  chunks: readonly Chunk[],
-  key = '',
-): Promise<void> {
+export async function writeSnapshot(file: string, header: unknown, chunks: readonly Chunk[], key = ''): Promise<void> {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const temporary = `${file}.tmp`;
   const fd = fs.openSync(temporary, 'w');
