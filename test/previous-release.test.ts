@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,11 +12,11 @@ import { PREVIOUS_RELEASE, unpackRelease } from '../support/releases.js';
 import { jsonPart, multipart } from './helpers/multipart.js';
 import { Browser, fetchSend } from './helpers/oauth-browser.js';
 import { scratchStorage, type ScratchStorage } from './helpers/scratch-storage.js';
+import { serverProcess } from './helpers/server-process.js';
 import { testConfig } from './helpers/test-app.js';
 
 const POSTGRES = process.env.TEST_DATABASE_URL;
 const SECRET = 'previous-release-signing-secret-0123456789ab';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Credentials {
   apiKey: string;
@@ -36,12 +36,19 @@ describe.runIf(POSTGRES)(`changes written by ${PREVIOUS_RELEASE.version} during 
   const releaseDir = path.join(dir, 'release');
   const dataDir = path.join(dir, 'data');
   let storage: ScratchStorage;
-  let old: ChildProcess | null = null;
   let base = '';
   let env: Record<string, string> = {};
   let credentials: Credentials;
   let database: Database;
   let current: App;
+
+  /** An instance of the previous release, from its own sources. */
+  const old = serverProcess(
+    () => base,
+    () => env,
+    ['--import', 'tsx'],
+    { cwd: releaseDir, script: 'src/server.ts' },
+  );
 
   /** One of the previous release's own commands (its CLI), as an operator runs it. */
   const oldCli = (...args: string[]) => {
@@ -72,22 +79,7 @@ describe.runIf(POSTGRES)(`changes written by ${PREVIOUS_RELEASE.version} during 
     oldCli('migrate');
     oldCli('seed-demo');
     credentials = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo-credentials.json'), 'utf8')) as Credentials;
-    old = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-      cwd: releaseDir,
-      env: { ...process.env, ...env },
-      stdio: 'ignore',
-    });
-    for (let i = 0; ; i++) {
-      if (
-        await fetch(`${base}/readyz`).then(
-          (r) => r.ok,
-          () => false,
-        )
-      )
-        break;
-      if (i > 600) throw new Error(`${PREVIOUS_RELEASE.version} did not start`);
-      await sleep(100);
-    }
+    await old.start();
     // This release migrates the database while the previous one serves on it.
     database = storage.open();
     await migrateToLatest(database);
@@ -98,11 +90,7 @@ describe.runIf(POSTGRES)(`changes written by ${PREVIOUS_RELEASE.version} during 
     });
   }, 240_000);
   afterAll(async () => {
-    if (old && old.exitCode === null) {
-      const exited = new Promise((r) => old!.once('exit', r));
-      old.kill('SIGKILL');
-      await exited;
-    }
+    await old.kill();
     await current?.close();
     await database?.close();
     await storage?.drop();

@@ -5,9 +5,15 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /**
  * The real server as its own process at `base()`, compiled as `npm start` runs it (`dist/server.js`, built once for the
  * drills by compiled-service.ts), started with `env` on top of this one's, and killed with SIGKILL: what a crash test
- * does to it, again and again, on the same data. `nodeFlags` go to node (`serviceNodeFlags()`: npm start's heap limits).
+ * does to it, again and again, on the same data. `nodeFlags` go to node (`serviceNodeFlags()`: npm start's heap limits);
+ * `from` runs another checkout's entry instead (the previous release's `src/server.ts` through tsx, say).
  */
-export function serverProcess(base: () => string, env: () => Record<string, string>, nodeFlags: string[] = []) {
+export function serverProcess(
+  base: () => string,
+  env: () => Record<string, string>,
+  nodeFlags: string[] = [],
+  from: { cwd: string; script: string } = { cwd: process.cwd(), script: 'dist/server.js' },
+) {
   let child: ChildProcess | null = null;
   return {
     get running(): boolean {
@@ -19,7 +25,8 @@ export function serverProcess(base: () => string, env: () => Record<string, stri
     },
     /** Starts it and waits until `/readyz` answers (30 s at most). */
     async start(): Promise<void> {
-      child = spawn(process.execPath, [...nodeFlags, 'dist/server.js'], {
+      child = spawn(process.execPath, [...nodeFlags, from.script], {
+        cwd: from.cwd,
         env: { ...process.env, ...env() },
         stdio: 'ignore',
       });
