@@ -19,8 +19,16 @@ export async function runServer(
   fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   fs.chmodSync(config.dataDir, 0o700);
   const database = existing ?? openDatabase(databaseOptions(config));
-  await migrateToLatest(database);
+  let newer: string[] = [];
+  await migrateToLatest(database, (names) => {
+    newer = names;
+  });
   const app = await buildApp({ config, database, ...extra });
+  if (newer.length)
+    app.log.warn(
+      { migrations: newer },
+      'the database holds migrations of a newer release, unknown to this one: serving on them (each is expand-only)',
+    );
   closeWithGrace({ delay: config.shutdownDrainMs + 15_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'stopping after an uncaught error');
     else if (config.shutdownDrainMs > 0) {

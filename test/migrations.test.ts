@@ -3,6 +3,12 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest, untilOthersSettle } from '../src/db/migrate.js';
+import { sql } from 'kysely';
+import { buildApp } from '../src/app.js';
+import { AccountsRepository } from '../src/modules/accounts/accounts-repository.js';
+import { AppKeyService } from '../src/modules/accounts/app-key-service.js';
+import { testConfig } from './helpers/test-app.js';
+import { createTestDatabase, ENGINES } from './helpers/test-database.js';
 
 const url = process.env.TEST_DATABASE_URL;
 
@@ -95,5 +101,44 @@ describe('a migration run beside another schema being dropped', () => {
       ).error,
     ).toBeDefined();
     expect(calls).toBe(5);
+  });
+});
+
+/**
+ * Issue 85 row 4: a newer release migrated the database further, then this one starts on it (a rollback, or one of
+ * this release's instances restarting in the middle of a rolling upgrade). Every migration is expand-only, so it
+ * serves, naming the migrations it does not know; one it does not know that sorts before its own is refused.
+ */
+describe.each(ENGINES)('a database a newer release migrated further, on %s', (engine) => {
+  it('is served as it is, the newer migrations named; an unknown older one is refused', async () => {
+    const test = await createTestDatabase(engine);
+    const table = sql.table(test.schema ? `${test.schema}.kysely_migration` : 'kysely_migration');
+    const applied = (name: string) =>
+      sql`INSERT INTO ${table} (name, timestamp) VALUES (${name}, ${new Date().toISOString()})`.execute(
+        test.database.db,
+      );
+    try {
+      // What a newer release's migration does: a nullable column, and its row in the migrations table.
+      await sql`ALTER TABLE posts ADD COLUMN newer_release_note text`.execute(test.database.db);
+      await applied('2099-01-01-999-from-a-newer-release');
+      const newer: string[][] = [];
+      expect(await migrateToLatest(test.database, (names) => newer.push(names))).toEqual([]);
+      expect(newer).toEqual([['2099-01-01-999-from-a-newer-release']]);
+      const app = await buildApp({ config: testConfig(), database: test.database, logger: false });
+      try {
+        const { apiKey } = await new AppKeyService(new AccountsRepository(test.database.db, Date.now), 0).createApp(
+          'after-rollback',
+        );
+        const res = await app.inject({ method: 'GET', url: '/api/v1/posts', headers: { 'x-svc-api-key': apiKey } });
+        expect(res.statusCode, res.body).toBe(200);
+      } finally {
+        await app.close();
+      }
+      await applied('2026-11-20-000-another-lineage');
+      await expect(migrateToLatest(test.database)).rejects.toThrow(/corrupted migrations/);
+    } finally {
+      await test.database.close();
+      await test.drop();
+    }
   });
 });

@@ -6,9 +6,14 @@ import { allMigrations } from './migrations/index.js';
 /**
  * Applies every pending migration under Kysely's migration lock; throws on the first failure. Its statements
  * have no time limit (DATABASE_QUERY_TIMEOUT_MS): a migration may rewrite a table of millions of rows.
+ *
+ * A database a newer release already migrated further (a rollback, or this release's instance restarting in the
+ * middle of a rolling upgrade) is served as it is: every migration is expand-only, so what a later one added does not
+ * stop this release. Those migrations are given to `onNewer` (the server logs them). Migrations this release does not
+ * know that sort before its own latest are another lineage, and refused as before.
  */
-export function migrateToLatest(database: Database): Promise<string[]> {
-  return withoutQueryTimeLimit(() => migrate(database));
+export function migrateToLatest(database: Database, onNewer?: (names: string[]) => void): Promise<string[]> {
+  return withoutQueryTimeLimit(() => migrate(database, onNewer));
 }
 
 /** The migrator of this database, with the schema it works in (PostgreSQL). */
@@ -34,14 +39,36 @@ export async function migrationStatus(database: Database): Promise<{ name: strin
   return (await migrator.getMigrations()).map((m) => ({ name: m.name, appliedAt: m.executedAt ?? null }));
 }
 
-async function migrate(database: Database): Promise<string[]> {
+async function migrate(database: Database, onNewer?: (names: string[]) => void): Promise<string[]> {
   const { migrator, schema } = await migratorOf(database);
+  const known = Object.keys(allMigrations(database.adapter)).sort();
+  const executed = await executedMigrations(database, schema);
+  const newer = executed.filter((name) => !known.includes(name) && name > known.at(-1)!);
+  if (newer.length && newer.length === executed.filter((name) => !known.includes(name)).length) {
+    const missing = known.filter((name) => !executed.includes(name));
+    if (missing.length)
+      throw new Error(
+        `The database holds migrations of a newer release (${newer.join(', ')}) but not this release's ${missing.join(', ')}`,
+      );
+    onNewer?.(newer);
+    return [];
+  }
   const { error, results } = await untilOthersSettle(schema, () => migrator.migrateToLatest());
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`Migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** The names of the migrations applied to this database, whichever release applied them (none on a new one). */
+async function executedMigrations(database: Database, schema: string | undefined): Promise<string[]> {
+  const table = sql.table(schema ? `${schema}.kysely_migration` : 'kysely_migration');
+  try {
+    return (await sql<{ name: string }>`SELECT name FROM ${table}`.execute(database.db)).rows.map((r) => r.name);
+  } catch {
+    return [];
+  }
 }
 
 /**

@@ -11,8 +11,12 @@ export const migrateCommand: Command = {
   async run(_values, { io, config }) {
     const database = openDatabase({ kind: config.databaseKind, url: config.databaseUrl });
     try {
-      const applied = await migrateToLatest(database);
+      let newer: string[] = [];
+      const applied = await migrateToLatest(database, (names) => {
+        newer = names;
+      });
       io.out(applied.length ? `Applied: ${applied.join(', ')}` : 'Already up to date.');
+      if (newer.length) io.out(`Also applied, by a newer release this one does not know: ${newer.join(', ')}`);
       io.out(`Database: ${redactUrl(config.databaseUrl)}`);
     } finally {
       await database.close();
