@@ -34,6 +34,7 @@ export const DRILLS = [
   'test/tracing.test.ts',
   'test/blocked-index-reads.test.ts',
   'test/previous-release.test.ts',
+  'test/nginx-faults.test.ts',
 ];
 
 /**

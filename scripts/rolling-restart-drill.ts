@@ -21,11 +21,10 @@ import pg from 'pg';
 import { allLimitSettings } from '../src/rate-limit/limit-settings.js';
 import { ensureBuilt } from '../support/build.js';
 import { freePort } from '../support/free-port.js';
+import { shippedNginx } from '../support/nginx.js';
 import { serviceEnv, serviceNodeFlags } from '../support/service-flags.js';
 
 const ROOT = path.resolve(new URL('..', import.meta.url).pathname);
-const NGINX_BINARY =
-  ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/bin/nginx'].find((p) => fs.existsSync(p)) ?? 'nginx';
 
 const { values: options } = parseArgs({
   options: {
@@ -117,37 +116,6 @@ esac
     { mode: 0o755 },
   );
   return script;
-}
-
-/** nginx with the repository's site and upstream files, on `port`, everything kept under `dir`. */
-function writeNginx(dir: string, port: number, instances: number[]): string {
-  fs.mkdirSync(path.join(dir, 'logs'), { recursive: true });
-  const site = fs
-    .readFileSync(path.join(ROOT, 'deploy/nginx/svc-open-api.conf'), 'utf8')
-    .replace(/listen 80;/, `listen 127.0.0.1:${port};`);
-  const upstream = fs
-    .readFileSync(path.join(ROOT, 'deploy/nginx/svc-open-api-upstream.conf'), 'utf8')
-    .replace('127.0.0.1:3001', `127.0.0.1:${instances[0]}`)
-    .replace('127.0.0.1:3002', `127.0.0.1:${instances[1]}`);
-  fs.writeFileSync(path.join(dir, 'site.conf'), site);
-  fs.writeFileSync(path.join(dir, 'upstream.conf'), upstream);
-  const asRoot = process.getuid?.() === 0;
-  fs.writeFileSync(
-    path.join(dir, 'nginx.conf'),
-    `${asRoot ? 'user root;\n' : ''}worker_processes 2;
-pid ${dir}/nginx.pid;
-error_log ${dir}/logs/error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/body;
-  proxy_temp_path ${dir}/proxy;
-  include ${dir}/upstream.conf;
-  include ${dir}/site.conf;
-}
-`,
-  );
-  return `${NGINX_BINARY} -p ${dir}/ -e ${dir}/logs/error.log -c ${dir}/nginx.conf`;
 }
 
 async function waitReady(url: string, seconds: number): Promise<void> {
@@ -361,7 +329,7 @@ async function main(): Promise<number> {
   const base = `http://127.0.0.1:${nginxPort}`;
   const addresses = instances.map((p) => `127.0.0.1:${p}`);
   let instanceScript: string | null = null;
-  let nginx: string | null = null;
+  let nginx: ReturnType<typeof shippedNginx> | null = null;
   try {
     log(`the release in ${dir}`);
     release(dir);
@@ -400,8 +368,8 @@ async function main(): Promise<number> {
 
     instanceScript = writeInstanceScript(dir, env);
     for (const port of instances) execFileSync(instanceScript, ['start', String(port)]);
-    nginx = writeNginx(path.join(dir, 'nginx'), nginxPort, instances);
-    execFileSync('bash', ['-c', nginx], { stdio: 'inherit' });
+    nginx = shippedNginx(path.join(dir, 'nginx'), nginxPort, [instances[0], instances[1]]);
+    nginx.start();
     for (const address of addresses) await waitReady(`http://${address}/readyz`, 120);
     await waitReady(`${base}/readyz`, 10);
     log(`two instances (${addresses.join(', ')}) behind nginx at ${base}, on PostgreSQL and Redis`);
@@ -464,7 +432,7 @@ async function main(): Promise<number> {
     }
     return report.failed === 0 && report.writesLost === 0 && report.restartsFailed === 0 ? 0 : 1;
   } finally {
-    if (nginx) spawnSync('bash', ['-c', `${nginx} -s stop`], { stdio: 'ignore' });
+    nginx?.stop();
     if (instanceScript)
       for (const port of instances) spawnSync(instanceScript, ['stop', String(port)], { stdio: 'ignore' });
     await database.drop().catch(() => undefined);

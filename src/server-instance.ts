@@ -53,7 +53,10 @@ export function createServer(config: Config, clock: () => number, logger?: Fasti
         clock(),
       );
     },
-    return503OnClosing: true,
+    // A request that arrives once the close has begun (after the drain) is not answered: its connection is closed,
+    // which a proxy takes as "not applied, send it to another instance" (deploy/nginx), where a 503 would be passed on
+    // to the client as the service's answer.
+    return503OnClosing: false,
     // One line per request instead of two, with what an operator needs (plugins/request-log.ts).
     logController: new LogController({ disableRequestLogging: true }),
     forceCloseConnections: 'idle',
@@ -65,11 +68,13 @@ export function createServer(config: Config, clock: () => number, logger?: Fasti
   app.server.maxConnections = config.http.maxConnections;
 
   let closing = false;
+  let closed = false;
   app.decorate('startDraining', () => {
     closing = true;
   });
   app.addHook('preClose', async () => {
     closing = true;
+    closed = true;
   });
   // A response finished during shutdown closes its connection, so the server is not kept open by
   // keep-alive clients until their idle timeout. (Hooks that never wait take `done`: no promise per request.)
@@ -79,6 +84,11 @@ export function createServer(config: Config, clock: () => number, logger?: Fasti
   });
   const headersFit = headerSizeCheck(clock);
   app.addHook('onRequest', (request, reply, done) => {
+    if (closed) {
+      reply.hijack();
+      request.raw.socket.destroy();
+      return;
+    }
     reply.header('X-Request-Id', request.id);
     if (!headersFit(request, reply)) return;
     // U+0000 in the path or the query: PostgreSQL cannot store or compare it, so no engine sees it.
