@@ -4,6 +4,7 @@
  * as it is, without compiling, and refuses to start a build whose sources have changed since. A deployment that
  * ships `dist/` without `src/` has nothing to compare and starts.
  */
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -32,12 +33,39 @@ export function sourceDigest(root: string): string {
   return hash.digest('hex');
 }
 
-/** Written by `npm run build` after compiling. */
+/** The git commit checked out at `dir` (12 hex digits), or null where it is no git checkout. */
+function checkedOutCommit(dir: string): string | null {
+  try {
+    return execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], {
+      cwd: dir,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  } catch {
+    return null;
+  }
+}
+
+/** Written by `npm run build` after compiling: the sources' digest and the commit they are. */
 export function writeStamp(root: string): void {
   fs.writeFileSync(
     path.join(root, 'dist', STAMP),
-    `${JSON.stringify({ sources: sourceDigest(root), builtAt: new Date().toISOString() })}\n`,
+    `${JSON.stringify({ sources: sourceDigest(root), commit: checkedOutCommit(root), builtAt: new Date().toISOString() })}\n`,
   );
+}
+
+/**
+ * The commit the running code is: compiled, the one `npm run build` recorded beside it; run from the sources, the
+ * checkout's; `unknown` where neither says (a build copied without its stamp, sources without git).
+ */
+export function runningCommit(moduleDir: string): string {
+  try {
+    const stamped = (JSON.parse(fs.readFileSync(path.join(moduleDir, STAMP), 'utf8')) as { commit?: string }).commit;
+    if (stamped) return stamped;
+  } catch {
+    // Not a build: the sources.
+  }
+  return checkedOutCommit(moduleDir) ?? 'unknown';
 }
 
 /**

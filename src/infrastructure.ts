@@ -1,4 +1,7 @@
 import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runningCommit } from './build-stamp.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, FastifyPluginAsync, RawServerDefault } from 'fastify';
 import { DataVersion } from './cache/data-version.js';
@@ -27,6 +30,8 @@ import { Links } from './shared/links.js';
 export interface Infrastructure {
   /** The running release: package.json's version (src/ and dist/ both sit beside it). */
   version: string;
+  /** The git commit of the running code (build-stamp.ts). */
+  commit: string;
   config: Config;
   database: Database;
   clock: () => number;
@@ -76,6 +81,8 @@ declare module 'fastify' {
 const RELEASE = (
   JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
+/** Which commit this is, beside the release: tells old and new instances apart during a rollout. */
+const COMMIT = runningCommit(path.dirname(fileURLToPath(import.meta.url)));
 
 /** Opens the infrastructure for `app`; what it starts (the media sweep, the pruning of the search change log) stops with it. */
 export async function openInfrastructure(
@@ -139,6 +146,7 @@ export async function openInfrastructure(
 
   return {
     version: RELEASE,
+    commit: COMMIT,
     config,
     database,
     clock,

@@ -52,6 +52,7 @@ export async function registerRequestPipeline(
     await app.register(metricsPlugin, {
       token: config.metrics.token,
       version: infra.version,
+      commit: infra.commit,
       sources: {
         searchIndexes: () => [
           { index: 'posts', ...app.postIndex.stats() },

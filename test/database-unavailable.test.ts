@@ -24,6 +24,7 @@ describe.runIf(POSTGRES)('a PostgreSQL server that stops answering', () => {
   let demo: DemoManifest;
   let proxy: Awaited<ReturnType<typeof pausableProxy>>;
   let proxied: Database;
+  let proxiedUrl = '';
   let app: App;
   let logged = '';
   const clock = { now: TEST_NOW };
@@ -36,6 +37,7 @@ describe.runIf(POSTGRES)('a PostgreSQL server that stops answering', () => {
     const through = new URL(db.url!);
     through.hostname = '127.0.0.1';
     through.port = String(proxy.port);
+    proxiedUrl = through.toString();
     // Short bounds, still far above what a statement on this small data set takes under a loaded CI machine.
     proxied = db.reopen({ url: through.toString(), connectTimeoutMs: 1_500, queryTimeoutMs: 2_000 });
     const stream = new Writable({
@@ -114,6 +116,23 @@ describe.runIf(POSTGRES)('a PostgreSQL server that stops answering', () => {
     expect(again.statusCode, again.body).toBe(201);
     expect(await postCount()).toBe(before + 1);
   }, 60_000);
+
+  it('answers /readyz 503 within its own deadline, however long a statement may wait', async () => {
+    // A statement limit of a minute: the readiness check must not wait for it.
+    const patient = db.reopen({ url: proxiedUrl, connectTimeoutMs: 60_000, queryTimeoutMs: 60_000 });
+    const second = await buildApp({ config: testConfig(), database: patient, clock: () => clock.now, logger: false });
+    try {
+      expect((await second.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+      proxy.pause();
+      const ready = await second.inject({ method: 'GET', url: '/readyz' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toEqual({ status: 'database unavailable' });
+    } finally {
+      proxy.resume();
+      await second.close();
+      await patient.close();
+    }
+  }, 20_000);
 });
 
 /** SQLite: another process holding the write lock past busy_timeout (5 s) is the same case for a write. */

@@ -1,7 +1,8 @@
 /**
- * One version everywhere: package.json's, the newest release in CHANGELOG.md (with its date), `/healthz`'s and
- * `/openapi.json`'s; every release section dated, and a "Breaking" heading, when there is one, first in its section.
+ * One version everywhere: package.json's, the newest release in CHANGELOG.md (with its date), `/healthz`'s (with the
+ * commit) and `/openapi.json`'s; every release section dated, and a "Breaking" heading, when there is one, first in its section.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from './helpers/test-app.js';
@@ -37,8 +38,12 @@ describe('the release', () => {
     }
   });
 
-  it('is what /healthz and /openapi.json say runs', async () => {
-    expect((await t.app.inject({ method: 'GET', url: '/healthz' })).json().version).toBe(pkg.version);
+  it('is what /healthz and /openapi.json say runs, /healthz with the commit of the code', async () => {
+    const health = (await t.app.inject({ method: 'GET', url: '/healthz' })).json();
+    expect(health.version).toBe(pkg.version);
+    expect(health.commit).toBe(
+      execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: import.meta.dirname, encoding: 'utf8' }).trim(),
+    );
     expect((await t.app.inject({ method: 'GET', url: '/openapi.json' })).json().info.version).toBe(pkg.version);
   });
 });

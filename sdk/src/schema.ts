@@ -2020,6 +2020,11 @@ export interface components {
              * @example 1.0.0-beta.1
              */
             version: string;
+            /**
+             * @description The git commit of the running code (12 hex digits; `unknown` where it cannot tell)
+             * @example c9bf57433363
+             */
+            commit: string;
         };
         /** ManagedJobItem */
         ManagedJobItem: {
@@ -2580,7 +2585,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "status": "string",
-                     *       "version": "1.0.0-beta.1"
+                     *       "version": "1.0.0-beta.1",
+                     *       "commit": "c9bf57433363"
                      *     }
                      */
                     "application/json": components["schemas"]["Liveness"];

@@ -46,14 +46,16 @@ const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 
  * The route label is the route's pattern (`/api/v1/posts/:postId`), never the URL, so ids add no series.
  */
 export const metricsPlugin = fp(
-  async (app, opts: { token: string | null; version: string; sources: MetricSources }) => {
+  async (app, opts: { token: string | null; version: string; commit: string; sources: MetricSources }) => {
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
     const registers = [registry];
-    new Gauge({ name: 'svc_build_info', help: 'The running release', labelNames: ['version'], registers }).set(
-      { version: opts.version },
-      1,
-    );
+    new Gauge({
+      name: 'svc_build_info',
+      help: 'The running release and the git commit of its code',
+      labelNames: ['version', 'commit'],
+      registers,
+    }).set({ version: opts.version, commit: opts.commit }, 1);
     const requests = new Counter({
       name: 'http_requests_total',
       help: 'Requests answered, by method, route pattern and status',

@@ -5,6 +5,10 @@ const Status = Type.Object(
   {
     status: Type.String(),
     version: Type.String({ description: "The running release (package.json's version)", examples: ['1.0.0-beta.1'] }),
+    commit: Type.String({
+      description: 'The git commit of the running code (12 hex digits; `unknown` where it cannot tell)',
+      examples: ['c9bf57433363'],
+    }),
   },
   { title: 'Liveness' },
 );
@@ -28,6 +32,26 @@ const Readiness = Type.Object(
   { title: 'Readiness' },
 );
 
+/**
+ * How long readiness waits for the database's answer (and its fallbacks' checks): a paused or unreachable database is
+ * `database unavailable` within it, whatever the statement time limit, so a balancer's check never hangs.
+ */
+export const READY_DEADLINE_MS = 1_000;
+
+/** `work`, or `null` when it has not settled within `ms` (its later outcome is dropped). */
+async function within<T>(work: Promise<T>, ms: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), ms);
+  });
+  work.catch(() => undefined);
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** What runs on a fallback now (null: nothing of that part). */
 export interface Fallbacks {
   rateLimits: string | null;
@@ -46,13 +70,14 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{
   isClosing: () => boolean;
   fallbacks: () => Promise<Fallbacks>;
   version: string;
+  commit: string;
 }> = async (app, opts) => {
   app.get(
     '/healthz',
     {
       schema: { tags: ['Service'], operationId: 'getLiveness', summary: 'Liveness', response: { 200: Status } },
     },
-    async () => ({ status: 'ok', version: opts.version }),
+    async () => ({ status: 'ok', version: opts.version, commit: opts.commit }),
   );
 
   app.get(
@@ -68,12 +93,22 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{
     async (request, reply) => {
       if (opts.isClosing()) return reply.status(503).send({ status: 'shutting down' });
       try {
-        await opts.ping();
+        if (
+          (await within(
+            opts.ping().then(() => true),
+            READY_DEADLINE_MS,
+          )) === null
+        )
+          throw new Error(`the database did not answer within ${READY_DEADLINE_MS} ms`);
       } catch (err) {
         request.log.warn({ err }, 'readiness check failed');
         return reply.status(503).send({ status: 'database unavailable' });
       }
-      const { rateLimits, revocations, searchIndexes } = await opts.fallbacks();
+      const { rateLimits, revocations, searchIndexes } = (await within(opts.fallbacks(), READY_DEADLINE_MS)) ?? {
+        rateLimits: `its check did not answer within ${READY_DEADLINE_MS} ms`,
+        revocations: null,
+        searchIndexes: null,
+      };
       if (rateLimits === null && revocations === null && searchIndexes === null) return { status: 'ready' };
       return {
         status: 'degraded',

@@ -22,7 +22,13 @@ export function healthArea(
   };
   return {
     routes: async (app) => {
-      await app.register(healthRoutes, { ping: infra.database.ping, isClosing, fallbacks, version: infra.version });
+      await app.register(healthRoutes, {
+        ping: infra.database.ping,
+        isClosing,
+        fallbacks,
+        version: infra.version,
+        commit: infra.commit,
+      });
     },
   };
 }
