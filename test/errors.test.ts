@@ -75,6 +75,7 @@ describe.each(ENGINES)('errors and request handling on %s', (engine) => {
     expect((await t.request({ method: 'GET', url: '/healthz' })).json()).toEqual({
       status: 'ok',
       version: JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version,
+      commit: expect.stringMatching(/^(?:[0-9a-f]{12}|unknown)$/),
     });
     expect((await t.request({ method: 'GET', url: '/readyz' })).json()).toEqual({ status: 'ready' });
   });

@@ -30,6 +30,7 @@ describe('a real listening server', () => {
     expect(await (await fetch(`${address}/healthz`)).json()).toEqual({
       status: 'ok',
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      commit: expect.stringMatching(/^(?:[0-9a-f]{12}|unknown)$/),
     });
     expect((await fetch(`${address}/readyz`)).status).toBe(200);
 
