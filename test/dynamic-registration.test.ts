@@ -117,7 +117,7 @@ describe.each(ENGINES)('clients that register themselves, on %s', (engine) => {
     const today = new Date(t.clock.now).toISOString().slice(0, 10);
     expect(consent.body).toContain('Some agent (127.0.0.1)');
     expect(consent.body).toContain(
-      `This app registered itself on ${today} from the address 198.51.100.44; nobody has reviewed it. After you decide, you go back to 127.0.0.1:41000.`,
+      `This app registered itself on ${today} from the address 198.51.100.44; nobody has reviewed it. After you decide, you go back to http://127.0.0.1:41000/cb.`,
     );
   });
 

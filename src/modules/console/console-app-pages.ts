@@ -9,7 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CredentialError, isOverlap } from '../apps/app-credentials.js';
 import { latestRequests, REQUEST_FILTERS, type RequestFilter } from '../apps/request-log.js';
 import { usageReport } from '../apps/usage.js';
-import { isHttpsOrLoopback } from '../oauth/client-admin.js';
+import { isHttpsOrLoopback } from '../oauth/redirect-uris.js';
 import { hasHiddenCharacters } from '../../shared/text-input.js';
 import { AppProfileForm, ConfirmForm, NewAppForm, OverlapForm } from './console-forms.js';
 import type { ConsoleKit } from './console-kit.js';

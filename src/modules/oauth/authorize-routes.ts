@@ -8,7 +8,7 @@ import type { WebSessions } from './web-session.js';
 import { consentPage, errorPage, loginPage, PAGE_CSS, pageText, type PageLanguage } from './pages.js';
 import type { OAuthClient, OAuthRepository } from './oauth-repository.js';
 import { ClientMetadataError, type ClientMetadataDocuments } from './client-metadata.js';
-import { redirectUriAllowed, returnTarget } from './redirect-uris.js';
+import { redirectUriAllowed } from './redirect-uris.js';
 import { covers, requestedScopes, unknownScopes } from './scopes.js';
 import { pageLanguage } from '../../shared/page-language.js';
 
@@ -203,7 +203,7 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
     if (covers(consented, request_.scopes)) return issueCode(reply, request_, userId, status);
     // A client known by its metadata document has no app: the page says where it describes itself.
     // A client that registered itself has neither: the page says so, when and from which address it registered, and
-    // where it will send the user back.
+    // the whole address it will send the user back to.
     const t = pageText(language(request));
     const { registeredAt, registeredFrom } = request_.client;
     const app = request_.client.appId
@@ -221,7 +221,8 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
               description: t.registeredItself(
                 new Date(registeredAt).toISOString().slice(0, 10),
                 registeredFrom ?? null,
-                returnTarget(request_.redirectUri),
+                // The whole URI: a scheme alone (`x-app:`) or a host alone hides where the code goes.
+                request_.redirectUri,
               ),
               homepageUrl: null,
               privacyUrl: null,
@@ -281,13 +282,15 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthorizeOptions> = asyn
   }
 
   /**
-   * An error is redirected to the client only where its redirect URI can be trusted: a registered client's, or that of
-   * a client known by its metadata document which the signed-in user has already approved. Anyone can publish such a
-   * document listing any https URL; redirecting its errors unasked would make the service an open redirector
+   * An error is redirected to the client only where its redirect URI can be trusted: that of a client an app's builder
+   * or the operator registered, or that of a client anyone could make (one known by its metadata document, or one that
+   * registered itself) which the signed-in user has already approved. Anyone can publish such a document or register
+   * such a client listing any https URL; redirecting its errors unasked would make the service an open redirector
    * (RFC 9700 4.11.2), so until a user has approved it its errors are shown on the service's own page.
    */
   async function mayRedirect(request: FastifyRequest, client: OAuthClient): Promise<boolean> {
-    if (client.appId !== null || !opts.metadata.isClientId(client.clientId)) return true;
+    const anyoneCouldMake = opts.metadata.isClientId(client.clientId) || (client.registeredAt ?? null) !== null;
+    if ((client.appId ?? null) !== null || !anyoneCouldMake) return true;
     const user = await sessions.user(request);
     return user !== null && (await oauth.consentedScopes(user.id, client.clientId)).length > 0;
   }

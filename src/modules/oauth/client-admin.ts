@@ -1,31 +1,18 @@
 import { hashSecret, newClientSecret, randomBase62 } from '../../shared/keys.js';
 import type { OAuthRepository } from './oauth-repository.js';
+import { canonicalRedirectUri, isHttpsOrLoopback } from './redirect-uris.js';
 import { unknownScopes } from './scopes.js';
 
 export class ClientRegistrationError extends Error {}
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
-/** http to this machine: 127.0.0.1, localhost or [::1]. */
-export function isLoopbackHttp(url: URL): boolean {
-  return url.protocol === 'http:' && LOOPBACK.has(url.hostname);
-}
-
-/** https, or http to this machine (127.0.0.1, localhost or [::1]) for development. */
-export function isHttpsOrLoopback(url: URL): boolean {
-  return url.protocol === 'https:' || isLoopbackHttp(url);
-}
-
-/** A redirect URI must be absolute, without fragment, and https unless it points at this machine. */
+/**
+ * A redirect URI must be absolute, in plain form (no fragment, user name or disguised address: canonicalRedirectUri),
+ * and https unless it points at this machine.
+ */
 export function checkRedirectUri(uri: string): void {
-  let url: URL;
-  try {
-    url = new URL(uri);
-  } catch {
-    throw new ClientRegistrationError(`Redirect URI "${uri}" is not an absolute URL`);
-  }
-  if (url.hash) throw new ClientRegistrationError(`Redirect URI "${uri}" must not have a fragment`);
-  if (!isHttpsOrLoopback(url)) {
+  const canonical = canonicalRedirectUri(uri);
+  if (typeof canonical !== 'string') throw new ClientRegistrationError(`Redirect URI "${uri}" ${canonical.problem}`);
+  if (!isHttpsOrLoopback(new URL(canonical))) {
     throw new ClientRegistrationError(
       `Redirect URI "${uri}" must use https (http only for 127.0.0.1, localhost or [::1])`,
     );

@@ -8,7 +8,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { safeFetch } from '../../net/safe-fetch.js';
-import { isHttpsOrLoopback } from './client-admin.js';
+import { canonicalRedirectUri, isHttpsOrLoopback } from './redirect-uris.js';
 import { hasHiddenCharacters } from '../../shared/text-input.js';
 import type { OAuthClient, OAuthRepository } from './oauth-repository.js';
 import { SUPPORTED_SCOPES } from './scopes.js';
@@ -50,12 +50,9 @@ export function isMetadataClientId(text: string, allowedHosts: string[] = []): b
 
 function redirectUriAllowed(uri: unknown): uri is string {
   if (typeof uri !== 'string' || uri.length > 2_048 || hasHiddenCharacters(uri)) return false;
-  try {
-    const url = new URL(uri);
-    return url.hash === '' && isHttpsOrLoopback(url);
-  } catch {
-    return false;
-  }
+  // In plain form only (no fragment, user name or disguised address); https, or http on loopback.
+  const canonical = canonicalRedirectUri(uri);
+  return typeof canonical === 'string' && isHttpsOrLoopback(new URL(canonical));
 }
 
 /** The client a document describes, or why it describes none. */

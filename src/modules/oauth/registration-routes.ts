@@ -11,25 +11,24 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { hashSecret, newClientSecret, randomBase62 } from '../../shared/keys.js';
 import { hasHiddenCharacters } from '../../shared/text-input.js';
-import { isHttpsOrLoopback, isLoopbackHttp } from './client-admin.js';
 import { OAuthError } from './oauth-error.js';
 import type { OAuthRepository } from './oauth-repository.js';
-import { returnTarget } from './redirect-uris.js';
+import {
+  canonicalRedirectUri,
+  isHttpsOrLoopback,
+  isLoopbackHttp,
+  isPrivateUse,
+  returnTarget,
+} from './redirect-uris.js';
 import { SUPPORTED_SCOPES } from './scopes.js';
 
 /** How long a registered client may go without completing a grant before it is removed. */
 const UNUSED_FOR_MS = 86_400_000;
-/** Schemes no redirect may use, whatever the client says it is. */
-const NEVER = new Set(['javascript:', 'data:', 'file:', 'blob:', 'about:', 'vbscript:', 'ws:', 'wss:', 'ftp:']);
 const AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post'] as const;
 type AuthMethod = (typeof AUTH_METHODS)[number];
 
 const metadataError = (description: string) => new OAuthError('invalid_client_metadata', description);
 const redirectError = (description: string) => new OAuthError('invalid_redirect_uri', description);
-
-/** A private-use scheme (RFC 8252 7.1): `cursor:`, `vscode:`, `com.example.app:` … never http(s) or a dangerous one. */
-const isPrivateUse = (url: URL) =>
-  !['http:', 'https:'].includes(url.protocol) && !NEVER.has(url.protocol) && /^[a-z][a-z0-9+.-]*:$/.test(url.protocol);
 
 /** The redirect URIs a registration gives, checked for what the client says it is. */
 function redirectUris(value: unknown, type: 'native' | 'web'): string[] {
@@ -38,13 +37,9 @@ function redirectUris(value: unknown, type: 'native' | 'web'): string[] {
   return value.map((uri: unknown) => {
     if (typeof uri !== 'string' || uri.length > 2_048 || hasHiddenCharacters(uri))
       throw redirectError('Each redirect URI is a string of at most 2,048 visible characters');
-    let url: URL;
-    try {
-      url = new URL(uri);
-    } catch {
-      throw redirectError(`Redirect URI "${uri.slice(0, 200)}" is not an absolute URI`);
-    }
-    if (url.hash) throw redirectError(`Redirect URI "${uri.slice(0, 200)}" must not have a fragment`);
+    const canonical = canonicalRedirectUri(uri);
+    if (typeof canonical !== 'string') throw redirectError(`Redirect URI "${uri.slice(0, 200)}" ${canonical.problem}`);
+    const url = new URL(canonical);
     const allowed =
       type === 'native'
         ? url.protocol === 'https:' || isLoopbackHttp(url) || isPrivateUse(url)
@@ -52,11 +47,11 @@ function redirectUris(value: unknown, type: 'native' | 'web'): string[] {
     if (!allowed) {
       throw redirectError(
         type === 'native'
-          ? `Redirect URI "${uri.slice(0, 200)}" must be https, http on a loopback address, or a private-use scheme (such as cursor://)`
+          ? `Redirect URI "${uri.slice(0, 200)}" must be https, http on a loopback address, or a private-use scheme of the app's own (such as cursor://; never a browser's)`
           : `Redirect URI "${uri.slice(0, 200)}" must be https (http only on 127.0.0.1, localhost or [::1])`,
       );
     }
-    return uri;
+    return canonical;
   });
 }
 
@@ -223,8 +218,9 @@ export const registrationRoutes: FastifyPluginAsyncTypebox<{
       const clientId = `svcd_${randomBase62(24)}`;
       const secret = method === 'none' ? null : newClientSecret();
       // Where it sends users back stands beside the name it chose, wherever the name is shown (sign-in, consent,
-      // Connected apps), as a metadata document's host does: no registration can pass itself off as another app by name.
-      const where = returnTarget(uris[0]!);
+      // Connected apps), as a metadata document's host does: no registration can pass itself off as another app by
+      // name. Every place it may send them, not only the first: it chooses which at each authorization.
+      const where = [...new Set(uris.map(returnTarget))].join(', ');
       const clientName = name.trim() ? `${name.trim()} (${where})` : where;
       await oauth.createClient(
         {
