@@ -5,7 +5,9 @@
  * held to a plain implementation, and the rule to one computed post by post, by test/search-engines.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { editDistance, editsFor } from '../src/search/typo-tolerance.js';
+import { PostingIndex } from '../src/search/posting-index.js';
+import { queryWords } from '../src/search/search-text.js';
+import { alternativesOf, CANDIDATE_BUDGET, editDistance, editsFor, SpacedWords } from '../src/search/typo-tolerance.js';
 import { textbookDistance } from './helpers/edit-distance.js';
 import { jsonPart, multipart } from './helpers/multipart.js';
 import { createTestApp, type TestContext } from './helpers/test-app.js';
@@ -26,6 +28,41 @@ describe('the edit distance', () => {
       );
     }
     expect([editsFor(4), editsFor(5), editsFor(8), editsFor(9)]).toEqual([0, 1, 1, 2]);
+  });
+});
+
+/**
+ * Issue 86 row 2: the work of a typo-tolerant search is bounded whatever its keyword, counted after NFKC (㉼ is two
+ * syllables once normalized): no correction of words past the lengths a slip of a key makes, only the first words
+ * corrected, and a budget of candidate comparisons. `npm run bench:typo-cost` measures the CPU (docs/performance.md).
+ */
+describe("typo tolerance's bound", () => {
+  const index = new PostingIndex();
+  // Every bigram of every one-letter slip of 개발자 and 디자인, and Latin words sharing a first letter.
+  ['개발자', '디자인', '개발', '발자', '자인', '디자'].forEach((word, doc) =>
+    index.add(doc, { texts: [word], facets: [] }),
+  );
+  for (let i = 0; i < 500; i++)
+    index.add(100 + i, { texts: [`develop${String.fromCharCode(97 + (i % 26))}${i}`], facets: [] });
+  index.flush();
+
+  it('does not correct a word past the length of a typing slip, counted after NFKC', () => {
+    const circled = '㉼㉽'.repeat(50);
+    const words = queryWords(circled);
+    expect([...words[0]!.text].length).toBe(200);
+    expect(alternativesOf(index, words)).toEqual([[words[0]!.terms]]);
+    expect(alternativesOf(index, queryWords('x'.repeat(25) + 'abc'))[0]).toHaveLength(1);
+  });
+
+  it('corrects only the first words of a long keyword, and stops comparing once its budget is spent', () => {
+    const words = queryWords(Array.from({ length: 25 }, () => '개발지').join(' '));
+    const alternatives = alternativesOf(index, words);
+    expect(alternatives.slice(0, 8).every((word) => word.length > 1)).toBe(true);
+    expect(alternatives.slice(8).every((word) => word.length === 1)).toBe(true);
+    const budget = { left: 5 };
+    expect(new SpacedWords().similar(index, 'developz', 1, budget).length).toBeLessThanOrEqual(5);
+    expect(budget.left).toBe(0);
+    expect(CANDIDATE_BUDGET).toBeGreaterThan(0);
   });
 });
 

@@ -20,8 +20,25 @@ import { queryTerms, type QueryWord } from './search-text.js';
 /** The edits a word of a spaced script may differ by: by its length in letters. */
 export const editsFor = (letters: number): number => (letters >= 9 ? 2 : letters >= 5 ? 1 : 0);
 
-/** A Korean word is corrected from this many syllables. */
+/** A Korean word is corrected from this many syllables, up to KOREAN_MOST. */
 const KOREAN_SYLLABLES = 3;
+/**
+ * The bounds of a search's corrections, counted after NFKC (one character such as ㉼ is two syllables once normalized):
+ * the work of the worst keyword grows with these, never with its length. A Korean word past KOREAN_MOST syllables and
+ * a spaced word past SPACED_MOST letters is no slip of a key: it matches only itself. Only the first CORRECTED_WORDS
+ * words are corrected. And a search compares at most CANDIDATE_BUDGET candidate words with the keyword's words (an
+ * edit distance of at most SPACED_MOST + 2 letters each, or a Korean neighbour's bigrams looked up): past it, the
+ * words left match only themselves.
+ */
+const KOREAN_MOST = 10;
+const SPACED_MOST = 24;
+const CORRECTED_WORDS = 8;
+export const CANDIDATE_BUDGET = 20_000;
+
+/** What is left of a search's comparisons (CANDIDATE_BUDGET). */
+interface Budget {
+  left: number;
+}
 
 /** The optimal-string-alignment distance of two strings of code points, or `max + 1` once it must exceed `max`. */
 export function editDistance(a: readonly string[], b: readonly string[], max: number): number {
@@ -56,8 +73,11 @@ export class SpacedWords {
   private readonly byStart = new Map<string, Map<number, string[]>>();
   private seen = 0;
 
-  /** The index's words within `edits` of `word` (its first letter kept), `word` itself left out. */
-  similar(index: PostingIndex, word: string, edits: number): string[] {
+  /**
+   * The index's words within `edits` of `word` (its first letter kept), `word` itself left out; each candidate compared
+   * spends one of `budget`, and none is compared once it is spent.
+   */
+  similar(index: PostingIndex, word: string, edits: number, budget: Budget = { left: Infinity }): string[] {
     this.catchUp(index.tokenNames());
     const letters = [...word];
     const lengths = this.byStart.get(letters[0]!);
@@ -65,6 +85,8 @@ export class SpacedWords {
     const found: string[] = [];
     for (let length = letters.length - edits; length <= letters.length + edits; length++) {
       for (const candidate of lengths.get(length) ?? []) {
+        if (budget.left <= 0) return found;
+        budget.left--;
         if (candidate !== word && editDistance(letters, [...candidate], edits) <= edits) found.push(candidate);
       }
     }
@@ -133,22 +155,32 @@ const bigrams = (word: string): string[] => {
 
 /**
  * What each word of a keyword may match: its own terms first, then each correction's (a list of terms all required).
- * A correction is kept only when the index holds every term of it.
+ * A correction is kept only when the index holds every term of it. Bounded (KOREAN_MOST, SPACED_MOST,
+ * CORRECTED_WORDS, CANDIDATE_BUDGET), so the worst keyword costs a bounded number of comparisons.
  */
-export function alternativesOf(index: PostingIndex, words: readonly QueryWord[]): string[][][] {
+export function alternativesOf(
+  index: PostingIndex,
+  words: readonly QueryWord[],
+  budget: Budget = { left: CANDIDATE_BUDGET },
+): string[][][] {
   let spaced = spacedWords.get(index);
   if (!spaced) spacedWords.set(index, (spaced = new SpacedWords()));
-  return words.map((word) => {
+  return words.map((word, i) => {
     const own = [word.terms];
-    if (!word.cjk) {
-      const edits = editsFor([...word.text].length);
-      return edits === 0 ? own : [...own, ...spaced.similar(index, word.text, edits).map((w) => [w])];
-    }
+    if (i >= CORRECTED_WORDS || budget.left <= 0) return own;
     const chars = [...word.text];
-    if (chars.length < KOREAN_SYLLABLES || !chars.every((c) => isSyllable(c.charCodeAt(0)))) return own;
-    const corrections = koreanNeighbours(word.text)
-      .map(bigrams)
-      .filter((terms) => terms.every((t) => index.postingSize(t) > 0));
+    if (!word.cjk) {
+      const edits = chars.length > SPACED_MOST ? 0 : editsFor(chars.length);
+      return edits === 0 ? own : [...own, ...spaced.similar(index, word.text, edits, budget).map((w) => [w])];
+    }
+    if (chars.length < KOREAN_SYLLABLES || chars.length > KOREAN_MOST) return own;
+    if (!chars.every((c) => isSyllable(c.charCodeAt(0)))) return own;
+    const corrections: string[][] = [];
+    for (const neighbour of koreanNeighbours(word.text)) {
+      if (budget.left-- <= 0) break;
+      const terms = bigrams(neighbour);
+      if (terms.every((t) => index.postingSize(t) > 0)) corrections.push(terms);
+    }
     return [...own, ...corrections];
   });
 }
