@@ -109,7 +109,11 @@ export const representationCachePlugin = fp(
 
     app.addHook('onRoute', (route) => {
       const data = route.config?.representation;
-      if (data === undefined || route.method !== 'GET') return;
+      if (data === undefined) return;
+      // HEAD (Fastify's twin of each GET) reads its version and is served from what is kept, but keeps nothing: its
+      // answer has no body to keep.
+      if (route.method === 'HEAD') addRouteHook(route, 'preHandler', serveKept(opts.versions[data]));
+      if (route.method !== 'GET') return;
       addRouteHook(route, 'preHandler', serveKept(opts.versions[data]));
       addRouteHook(route, 'onSend', keep);
     });
