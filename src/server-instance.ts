@@ -32,7 +32,11 @@ export function createServer(config: Config, clock: () => number, logger?: Fasti
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    trustProxy: config.trustProxy,
+    // Only the hops the settings name: a number of them nearest to us, or the proxies' addresses (TRUST_PROXY).
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
     // Path parameters up to the longest the spec allows (a company handle of 255), with room: a longer one is
     // then refused by the route's schema with the spec's body rather than by the router.
     routerOptions: { maxParamLength: 512 },

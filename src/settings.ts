@@ -4,6 +4,7 @@
  * what the service uses; docs/configuration.md and .env.example are written from this table (`npm run docs:generate`),
  * and a test fails when they are not current.
  */
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_PASSWORD_COST, MIN_PASSWORD_COST } from './shared/passwords.js';
@@ -62,6 +63,33 @@ const oneOf = <const T extends string>(values: readonly T[]): Kind<T> => ({
           problem: `must be ${values.length === 2 ? values.join(' or ') : `one of ${values.join(', ')}`}, ${got(raw)}`,
         },
 });
+
+/**
+ * Which proxies are trusted for `X-Forwarded-For`: none (`false`), the nearest `n` hops (`true` is one), or the proxies
+ * at these addresses (`10.0.0.5,10.1.0.0/16`). The client's address is the one before the trusted hops, never an
+ * entry further left that the client may have written itself.
+ */
+const proxyTrust: Kind<false | number | string[]> = {
+  shown: '`false`, `true` (one hop), a number of hops, or a comma list of proxy addresses and CIDR ranges',
+  parse: (raw) => {
+    if (/^(0|false|no)$/i.test(raw)) return { value: false };
+    if (/^(true|yes)$/i.test(raw)) return { value: 1 };
+    if (/^\d+$/.test(raw)) {
+      const hops = Number(raw);
+      return hops >= 1 && hops <= 10 ? { value: hops } : { problem: `must be 1 to 10 hops, ${got(raw)}` };
+    }
+    const entries = raw.split(',').map((entry) => entry.trim());
+    const address = (entry: string) => {
+      const [ip, bits, extra] = entry.split('/');
+      const version = net.isIP(ip ?? '');
+      if (!version || extra !== undefined) return false;
+      return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128));
+    };
+    return entries.length > 0 && entries.every(address)
+      ? { value: entries }
+      : { problem: `must be true, false, a number of hops or a comma list of addresses and CIDR ranges, ${got(raw)}` };
+  },
+};
 
 /** A setting that may be left without a value (its default is null). */
 const optional = <T>(kind: Kind<T>): Kind<T | null> => kind;
@@ -250,10 +278,10 @@ export const SETTINGS = {
     doc: 'On SIGTERM, how long to keep serving before the listener closes: `/readyz` answers 503 and no connection is kept alive, so a proxy stops using this instance first (5000 behind nginx: docs/deployment.md)',
   }),
   TRUST_PROXY: setting({
-    kind: bool,
+    kind: proxyTrust,
     default: false,
     group: 'Serving',
-    doc: 'Trust `X-Forwarded-*` from a reverse proxy',
+    doc: "Which reverse proxies `X-Forwarded-*` is taken from: `true` the nearest one (one hop: the shipped nginx files), a number of hops, or the proxies' addresses; the client's address is the one the nearest untrusted hop gives, never what the client wrote itself (docs/deployment.md)",
   }),
   CORS_ORIGINS: setting({
     kind: origins,

@@ -22,7 +22,7 @@ interface Answer {
 
 /**
  * Issue 85 rows 5 and 7: two compiled instances behind the shipped deploy/nginx files, on a PostgreSQL of the test's
- * own. While PostgreSQL is down, every answer is the service's own 503 C9998 with Retry-After, passed through by
+ * own. A client's own X-Forwarded-For never passes for its address. While PostgreSQL is down, every answer is the service's own 503 C9998 with Retry-After, passed through by
  * nginx (never its HTML 502 because it took both instances out), and both serve the moment it is back. A stalled
  * instance (SIGSTOP) costs a read one read timeout, then nginx stops feeding it. No timing is asserted.
  */
@@ -86,6 +86,21 @@ describe.runIf(RUNS)('the shipped nginx files in front of two instances', () => 
       ...(type.includes('json') ? { code: (JSON.parse(body) as { code?: string }).code } : {}),
     };
   };
+
+  it('takes the address nginx saw, never an X-Forwarded-For the client wrote (issue 86 row 4)', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) {
+      const res = await fetch(`${base}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `198.51.100.${i}` },
+        body: JSON.stringify({ redirect_uris: ['http://127.0.0.1/cb'], token_endpoint_auth_method: 'none' }),
+      });
+      statuses.push(res.status);
+    }
+    // One address (this machine's, as nginx saw it) for all 21: the per-address limit of 20 holds.
+    expect(statuses.slice(0, 20).every((status) => status === 201)).toBe(true);
+    expect(statuses[20]).toBe(429);
+  });
 
   it("passes the service's own 503 through while PostgreSQL is down, and both instances serve once it is back", async () => {
     for (const url of reads) expect((await read(url)).status).toBe(200);

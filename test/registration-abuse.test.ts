@@ -151,3 +151,38 @@ describe.each(ENGINES)('dynamic registration as an attacker uses it, on %s', (en
     expect(consent.body).toContain('you go back to https://evil.example/cb.');
   });
 });
+
+/**
+ * Issue 86 row 4: a client that writes its own X-Forwarded-For behind a trusted proxy. The service takes the address
+ * the nearest trusted hop gives (TRUST_PROXY=true: one hop), never an entry the client wrote further left, so the
+ * per-address registration limit holds against forged addresses; with the proxies' own addresses named, the same.
+ */
+describe.each([
+  ['true', '203.0.113.9'],
+  ['127.0.0.1,10.0.0.0/8', '203.0.113.9'],
+])('the address behind TRUST_PROXY=%s', (trust, proxyAddress) => {
+  let s: ListeningApp;
+  beforeAll(async () => {
+    s = await startListeningApp('sqlite', { TRUST_PROXY: trust });
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  it('is the one the proxy saw, however many addresses the client wrote before it', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) {
+      const res = await s.app.inject({
+        method: 'POST',
+        url: '/oauth/register',
+        remoteAddress: '127.0.0.1',
+        // What nginx's $proxy_add_x_forwarded_for makes of a forged header: the client's words, then its address.
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `198.51.100.${i}, ${proxyAddress}` },
+        payload: JSON.stringify({ redirect_uris: ['http://127.0.0.1/cb'], token_endpoint_auth_method: 'none' }),
+      });
+      statuses.push(res.statusCode);
+    }
+    expect(statuses.slice(0, 20).every((status) => status === 201)).toBe(true);
+    expect(statuses[20]).toBe(429);
+  });
+});
