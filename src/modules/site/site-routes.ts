@@ -17,8 +17,23 @@ const CSP =
   "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
 const YEAR_SECONDS = 31_536_000;
 
-/** Where the switch may send a visitor back: a path of this service, never another origin. */
-const localPath = (back: unknown) => (typeof back === 'string' && /^\/(?![/\\])/.test(back) ? back : '/');
+/**
+ * Where the switch may send a visitor back: a path of this service, never another origin. A control character, a
+ * space or a backslash anywhere is refused (browsers drop a tab or a newline and read `/\t/evil.example` as
+ * `//evil.example`), and what is left must resolve to this origin; the path is given back as the URL parser wrote it.
+ */
+const unsafe = (c: string) => c <= ' ' || c === '\u007f' || c === '\\';
+
+function localPath(back: unknown): string {
+  if (typeof back !== 'string' || !back.startsWith('/') || [...back].some(unsafe)) return '/';
+  const origin = 'http://this-service.invalid';
+  try {
+    const url = new URL(back, origin);
+    return url.origin === origin ? `${url.pathname}${url.search}${url.hash}` : '/';
+  } catch {
+    return '/';
+  }
+}
 
 export const siteRoutes: FastifyPluginAsync<{ version: string; secureCookies: boolean }> = async (app, opts) => {
   const eta = new Eta({ views: VIEWS.pathname, cache: true, autoEscape: true });
