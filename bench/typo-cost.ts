@@ -1,6 +1,6 @@
 /**
  * What the hostile typo-tolerant searches cost beside ordinary ones (docs/performance.md, "Typo tolerance's bound").
- *   npm run bench:typo-cost -- [--posts 100000] [--seconds 20] [--connections 8] [--no-http]
+ *   npm run bench:typo-cost -- [--posts 100000] [--seconds 20] [--connections 8] [--no-http] [--no-cpu]
  *
  * 1. In this process, on the post index of the data set (built from the tables): the realistic workload's distinct
  *    post searches with `typoTolerance=true`, then the worst keywords known (characters NFKC turns into two Hangul
@@ -26,6 +26,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '20' },
     connections: { type: 'string', default: '8' },
     'no-http': { type: 'boolean', default: false },
+    'no-cpu': { type: 'boolean', default: false },
   },
 });
 
@@ -74,32 +75,34 @@ async function cpuOf(url: string): Promise<number | null> {
 
 const ordinary: number[] = [];
 const seen = new Set<string>();
-while (seen.size < 2_000) {
+while (!values['no-cpu'] && seen.size < 2_000) {
   const url = work.postSearch();
   if (seen.has(url)) continue;
   seen.add(url);
   const cpu = await cpuOf(`${url}&typoTolerance=true`);
   if (cpu !== null) ordinary.push(cpu);
 }
-console.log(`post index of ${index.stats().items} posts; CPU per search, typoTolerance=true:`);
-const base = summary('ordinary (the workload, distinct)', ordinary);
-const labels = [
-  '㉼㉽ ×50 (200 syllables)',
-  '100 Latin letters, one word',
-  '16 five-letter words',
-  '25 Korean 3-syllable words',
-];
-const hostile = labels.map(() => [] as number[]);
-for (let round = 0; round < 50; round++) {
-  const keywords = hostileKeywords(round);
-  for (let k = 0; k < keywords.length; k++) {
-    const cpu = await cpuOf(`/api/v1/posts?keyword=${encodeURIComponent(keywords[k]!)}&typoTolerance=true`);
-    if (cpu !== null) hostile[k]!.push(cpu);
+if (!values['no-cpu']) {
+  console.log(`post index of ${index.stats().items} posts; CPU per search, typoTolerance=true:`);
+  const base = summary('ordinary (the workload, distinct)', ordinary);
+  const labels = [
+    '㉼㉽ ×50 (200 syllables)',
+    '100 Latin letters, one word',
+    '16 five-letter words',
+    '25 Korean 3-syllable words',
+  ];
+  const hostile = labels.map(() => [] as number[]);
+  for (let round = 0; round < 50; round++) {
+    const keywords = hostileKeywords(round);
+    for (let k = 0; k < keywords.length; k++) {
+      const cpu = await cpuOf(`/api/v1/posts?keyword=${encodeURIComponent(keywords[k]!)}&typoTolerance=true`);
+      if (cpu !== null) hostile[k]!.push(cpu);
+    }
   }
-}
-for (let k = 0; k < labels.length; k++) {
-  const median = summary(labels[k]!, hostile[k]!);
-  console.log(`${''.padEnd(34)} ${(median / base).toFixed(1)}x the ordinary median`);
+  for (let k = 0; k < labels.length; k++) {
+    const median = summary(labels[k]!, hostile[k]!);
+    console.log(`${''.padEnd(34)} ${(median / base).toFixed(1)}x the ordinary median`);
+  }
 }
 await database.close();
 
@@ -119,19 +122,23 @@ if (!values['no-http']) {
     const alone = await run();
     let stop = false;
     const key = reading.headers()['x-svc-api-key']!;
+    const sent: string[] = [];
     const attacker = (async () => {
       for (let round = 0; !stop; round++) {
         const started = Date.now();
-        await fetch(
+        const res = await fetch(
           `${service.base}/api/v1/posts?keyword=${encodeURIComponent(hostileKeywords(round)[0]!)}&typoTolerance=true`,
           { headers: { 'x-svc-api-key': key } },
         );
+        await res.arrayBuffer();
+        sent.push(`${res.status} in ${Date.now() - started} ms`);
         await new Promise((r) => setTimeout(r, Math.max(0, 1_000 - (Date.now() - started))));
       }
     })();
     const attacked = await run();
     stop = true;
     await attacker;
+    console.log(`\nthe attacker's requests: ${sent.join(', ')}`);
     console.log(
       `\nthe realistic read mix, ${values.connections} connections, ${values.seconds} s each (distinct requests):`,
     );

@@ -222,6 +222,20 @@ describe.each(ENGINES)('clients that register themselves, on %s', (engine) => {
     ).toBe(201);
   });
 
+  it('throttles a network at ten times an address, and no flood from other networks blocks a new host (issue 86 row 6)', async () => {
+    const once = async (address: string) =>
+      (await register({ redirect_uris: ['http://127.0.0.1/cb'], token_endpoint_auth_method: 'none' }, address))
+        .statusCode;
+    // 210 registrations from 210 networks: more than any count shared by every address would let through.
+    for (let i = 0; i < 210; i++) expect(await once(`10.${Math.floor(i / 200)}.${i % 200}.7`)).toBe(201);
+    expect(await once('198.51.100.200')).toBe(201);
+    // One /24 of eleven addresses, 20 each: its 201st is refused, its neighbour network is not.
+    const statuses: number[] = [];
+    for (let host = 1; host <= 11; host++) for (let i = 0; i < 20; i++) statuses.push(await once(`100.64.5.${host}`));
+    expect(statuses.filter((status) => status === 201)).toHaveLength(200);
+    expect(await once('100.64.6.1')).toBe(201);
+  });
+
   it('removes a registration unused for a day; its host then gets invalid_client and registers anew; a used one stays', async () => {
     const unused = (
       await register({ redirect_uris: ['http://127.0.0.1/cb'], token_endpoint_auth_method: 'none' }, '192.0.2.60')

@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { hashSecret } from '../../shared/keys.js';
@@ -70,7 +71,7 @@ export class LoginThrottle {
 
   /**
    * Counts one client metadata document fetched for this client address (a new client stored with it); false when
-   * the address has had `maxFailuresPerAddress` in the window, or every address together ten times that.
+   * the address has had `maxFailuresPerAddress` in the window, or its network (networkOf) ten times that.
    */
   async metadataFetchAllowed(address: string): Promise<boolean> {
     return this.newClientAllowed('metadata', address);
@@ -81,7 +82,10 @@ export class LoginThrottle {
     return this.newClientAllowed('register', address);
   }
 
-  /** `maxFailuresPerAddress` new clients of `kind` per client address and window, and ten times that for all addresses. */
+  /**
+   * `maxFailuresPerAddress` new clients of `kind` per client address and window, and ten times that per network. No
+   * count is shared by every address: a flood from many networks cannot use up what a new host elsewhere needs.
+   */
   private async newClientAllowed(kind: 'metadata' | 'register', address: string): Promise<boolean> {
     const { start, end } = this.window();
     if (
@@ -92,7 +96,11 @@ export class LoginThrottle {
       ))
     )
       return false;
-    return this.take(`${kind}|all|${start}`, this.settings.maxFailuresPerAddress * 10, end);
+    return this.take(
+      `${kind}|n:${hashSecret(networkOf(address)).slice(0, 32)}|${start}`,
+      this.settings.maxFailuresPerAddress * 10,
+      end,
+    );
   }
 
   /** The current window, aligned to the clock. */
@@ -127,4 +135,19 @@ export class LoginThrottle {
       .executeTakeFirst();
     return row !== undefined;
   }
+}
+
+/** The network an address belongs to, as one party holds it: its IPv4 /24, or its IPv6 /48 (a site's prefix). */
+export function networkOf(address: string): string {
+  let ip: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    ip = ipaddr.process(address);
+  } catch {
+    return address;
+  }
+  if (ip.kind() === 'ipv4') return `${(ip as ipaddr.IPv4).octets.slice(0, 3).join('.')}.0/24`;
+  return `${(ip as ipaddr.IPv6).parts
+    .slice(0, 3)
+    .map((part) => part.toString(16))
+    .join(':')}::/48`;
 }
