@@ -606,3 +606,73 @@ describe.each(ENGINES)('an agent acting for a user through the MCP endpoint on %
     expect(logged.length).toBeGreaterThan(0);
   });
 });
+
+/**
+ * Issue 86 row 7: an agent that sends only a token, from a client without an app, counts against the user the token
+ * acts for: one account that registers more clients gets no more calls than one client would.
+ */
+describe.each(ENGINES)('token-only agents of clients without an app, on %s', (engine) => {
+  const LIMIT = 10;
+  let t: ListeningApp;
+  const clients: Client[] = [];
+  beforeAll(async () => {
+    t = await startListeningApp(engine, { RATE_LIMIT_GLOBAL_PER_MINUTE: String(LIMIT) });
+  });
+  afterAll(async () => {
+    for (const c of clients) await c.close();
+    await t?.close();
+  });
+
+  /** A client registered through POST /oauth/register (no app), and an MCP token of the demo user for it. */
+  async function agentOfNewClient(name: string): Promise<Client> {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/oauth/register',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ client_name: name, redirect_uris: [t.demo.client.redirectUri] }),
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const registered = res.json<{ client_id: string; client_secret: string }>();
+    const client = { ...t.demo.client, clientId: registered.client_id, clientSecret: registered.client_secret };
+    const resource = `${t.base}/mcp`;
+    const { callback, verifier } = await authorizationCode(t.app, client, 'profile', t.demo.user, resource);
+    const token = await t.app.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`,
+      },
+      payload: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: callback.searchParams.get('code')!,
+        redirect_uri: client.redirectUri,
+        code_verifier: verifier,
+        resource,
+      }).toString(),
+    });
+    expect(token.statusCode, token.body).toBe(200);
+    const connected = new Client({ name: 'agent-test', version: '1.0.0' });
+    await connected.connect(
+      new StreamableHTTPClientTransport(new URL(resource), {
+        requestInit: { headers: { Authorization: `Bearer ${token.json().access_token as string}` } },
+      }),
+    );
+    clients.push(connected);
+    return connected;
+  }
+
+  it("share one limit, the user's, whichever client calls", async () => {
+    const agents = [await agentOfNewClient('Host one'), await agentOfNewClient('Host two')];
+    startOfNextWindow(t.clock, 60_000);
+    const answered: boolean[] = [];
+    // Tool calls the API answers, by the two clients in turn; initialize and the rest were in the window before.
+    for (let i = 0; i < LIMIT + 1; i++) {
+      const result = await agents[i % 2]!.callTool({ name: 'list_codes', arguments: { catalog: 'work-types' } });
+      answered.push(!(result.isError ?? false));
+    }
+    expect(answered.filter(Boolean)).toHaveLength(LIMIT);
+    expect(answered[LIMIT]).toBe(false);
+    startOfNextWindow(t.clock, 60_000);
+  });
+});

@@ -14,18 +14,22 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The app that called, once authenticated. */
     apiApp: AuthenticatedApp | null;
-    /** An MCP tool call for an agent that sent only OAuth and whose client has no app: that client (shared/caller.ts). */
-    agentClient: string | null;
+    /**
+     * An MCP tool call for an agent that sent only OAuth and whose client has no app: whom it counts for, the user the
+     * token acts for (`user:<id>`, shared/caller.ts).
+     */
+    agentCaller: string | null;
   }
 }
 
 /**
  * The header of an MCP tool call made inside the process for an agent that sent only OAuth: whom it runs as, `app:<id>`
- * (the token's client belongs to that app) or `client:<client id>` (it belongs to none). Taken only beside the
- * process's own secret (`internal`), which no request from outside can know.
+ * (the token's client belongs to that app) or `user:<id>` (it belongs to none: every client without an app a user
+ * authorized counts as that user, so registering more clients gives no more calls). Taken only beside the process's
+ * own secret (`internal`), which no request from outside can know.
  */
 export const INTERNAL_CALLER_HEADER = 'x-svc-internal-caller';
-const CALLER = /^(?:app:(\d{1,15})|client:([^\s]{1,255}))$/;
+const CALLER = /^(?:app:(\d{1,15})|(user:\d{1,15}))$/;
 
 /**
  * Authenticates app keys, first thing on the routes that declare `config.auth: 'apiKey'`. A key the
@@ -45,7 +49,7 @@ export const appKeyAuthPlugin = fp(
     const everyKey = new Set(opts.origins);
     const secret = Buffer.from(opts.internal.secret);
     app.decorateRequest('apiApp', null);
-    app.decorateRequest('agentClient', null);
+    app.decorateRequest('agentCaller', null);
 
     /** The caller an in-process MCP call names, when it carries the process's secret; else null. */
     const internalCaller = (request: FastifyRequest): RegExpExecArray | null => {
@@ -73,7 +77,7 @@ export const appKeyAuthPlugin = fp(
         const caller = internalCaller(request);
         if (caller?.[1] !== undefined)
           request.apiApp = { appId: Number(caller[1]), keyId: 0, expiresAt: null, webOrigins: [] };
-        else if (caller?.[2] !== undefined) request.agentClient = caller[2];
+        else if (caller?.[2] !== undefined) request.agentCaller = caller[2];
         if (caller) return done();
         done(new ApiError('C0001', 'The X-SVC-API-Key header is required for this operation', 'X-SVC-API-Key'));
         return;

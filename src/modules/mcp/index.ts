@@ -105,15 +105,18 @@ export function mcpArea(
   };
   const endpoint = new McpEndpoint(TOOLS, api, infra.version);
 
-  /** Whom a token-only call counts for: the app its client belongs to, else the client (kept a minute). */
-  const clientApps = new LRUCache<string, { subject: string }>({ max: 10_000, ttl: 60_000 });
-  async function callerOfToken(clientId: string): Promise<string> {
-    const kept = clientApps.get(clientId);
-    if (kept) return kept.subject;
-    const appId = (await deps.oauth.oauth.findClient(clientId))?.appId ?? null;
-    const subject = appId === null ? `client:${clientId}` : `app:${appId}`;
-    clientApps.set(clientId, { subject });
-    return subject;
+  /**
+   * Whom a token-only call counts for: the app its client belongs to, else the user the token acts for, so that the
+   * clients without an app a user registers share one limit (the app a client belongs to is kept a minute).
+   */
+  const clientApps = new LRUCache<string, { appId: number | null }>({ max: 10_000, ttl: 60_000 });
+  async function callerOfToken(claims: { clientId: string; userId: number }): Promise<string> {
+    let kept = clientApps.get(claims.clientId);
+    if (!kept) {
+      kept = { appId: (await deps.oauth.oauth.findClient(claims.clientId))?.appId ?? null };
+      clientApps.set(claims.clientId, kept);
+    }
+    return kept.appId === null ? `user:${claims.userId}` : `app:${kept.appId}`;
   }
 
   /** The app key, when one is sent, checked as the API checks it (the API checks it again on every tool call), and its app. */
@@ -219,7 +222,7 @@ export function mcpArea(
           }
           // A tool call the API answers is counted there, once, against the app (or the token's client). Every other
           // message (initialize, tools/list, ping, notifications, a tool the API does not count) is counted here.
-          const subject = key ? `app:${key.appId}` : await callerOfToken(token!.claims.clientId);
+          const subject = key ? `app:${key.appId}` : await callerOfToken(token!.claims);
           const countedHere = !tool?.path({}).startsWith('/api/v1/');
           const operation = `mcp ${tool ? tool.name : McpEndpoint.methodOf(request.body)}`;
           const started = performance.now();
@@ -242,7 +245,7 @@ export function mcpArea(
             });
           }
           // With only a token, the public tools run as the token's client's app (its limits, usage and request log), or
-          // as the client itself when it has none: an agent that sends no header reaches every tool.
+          // as the token's user when the client has none: an agent that sends no header reaches every tool.
           const forward: Forward = {
             common: key
               ? { 'x-svc-api-key': key.key }
