@@ -164,6 +164,20 @@ describe('header size on a real listening server', () => {
     },
   );
 
+  it.each(['/oauth/authorize', '/console/sign-in', '/'])(
+    'answers a page over the header limit (a 16 KiB Accept-Language, cookies grown too large) as a page: %s',
+    async (path) => {
+      const res = await fetch(`${s.base}${path}`, {
+        method: path === '/oauth/authorize' ? 'POST' : 'GET',
+        headers: { 'accept-language': `en;q=0.9,${'ko;q=0.1,'.repeat(1_900)}`, 'content-type': 'text/plain' },
+        body: path === '/oauth/authorize' ? 'decision=allow' : undefined,
+      });
+      expect(res.status).toBe(431);
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(await res.text()).toContain('<h1>The request cannot be completed</h1>');
+    },
+  );
+
   it('takes headers just under 16 KiB', async () => {
     const res = await fetch(`${s.base}/healthz`, { headers: { 'x-padding': 'p'.repeat(15_500) } });
     expect(res.status).toBe(200);

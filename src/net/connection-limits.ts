@@ -26,19 +26,38 @@ function refusal(err: NodeJS.ErrnoException, limits: Config['http']): [number, s
   return [400, 'The request is not valid HTTP'];
 }
 
-/** Whether the request the parser refused was for /oauth/… (its request line, when the parser's last read held it). */
-function isOAuthRequest(err: NodeJS.ErrnoException & { rawPacket?: Buffer }): boolean {
+/** The path of the request the parser refused (its request line, when the parser's last read held it), else ''. */
+function refusedPath(err: NodeJS.ErrnoException & { rawPacket?: Buffer }): string {
   const line = err.rawPacket?.subarray(0, 256).toString('latin1').split('\r\n', 1)[0] ?? '';
-  return /^[A-Z]+ \/oauth\//.test(line);
+  return /^[A-Z]+ (\/\S*)/.exec(line)?.[1] ?? '';
 }
 
-/** A refusal's body: OAuth's shape on its endpoints (RFC 6749 5.2), the spec's ErrorResponse elsewhere. */
-function refusalBody(oauth: boolean, message: string, now: number): string {
-  return JSON.stringify(
-    oauth
-      ? { error: 'invalid_request', error_description: message }
-      : { code: 'C0002', message, timestamp: errorTimestamp(now), details: null },
-  );
+/**
+ * The paths a person's browser opens (the front page, the guides, the language switch, the console, the OAuth sign-in
+ * and consent pages): their refusals are pages too, never a JSON body a person would see as text.
+ */
+const PAGE =
+  /^\/(?:$|[?#]|guides(?:[/?#]|$)|language(?:[?#]|$)|console(?:[/?#]|$)|oauth\/(?:authorize|login|logout)(?:[?#]|$))/;
+
+/** What a refused request's body is: a page, OAuth's shape on its endpoints (RFC 6749 5.2), else the ErrorResponse. */
+type RefusalShape = 'page' | 'oauth' | 'api';
+const shapeOf = (url: string): RefusalShape => (PAGE.test(url) ? 'page' : url.startsWith('/oauth/') ? 'oauth' : 'api');
+
+/** A refusal's body and content type, in the shape of the path it was for. */
+function refusalBody(shape: RefusalShape, message: string, now: number): { type: string; body: string } {
+  if (shape === 'page')
+    return {
+      type: 'text/html; charset=utf-8',
+      body: `<!doctype html>\n<html lang="en"><meta charset="utf-8"><title>Request refused</title><h1>The request cannot be completed</h1><p>${message}. Clear this site's cookies, or try again with a shorter address.</p></html>\n`,
+    };
+  return {
+    type: 'application/json; charset=utf-8',
+    body: JSON.stringify(
+      shape === 'oauth'
+        ? { error: 'invalid_request', error_description: message }
+        : { code: 'C0002', message, timestamp: errorTimestamp(now), details: null },
+    ),
+  };
 }
 
 /**
@@ -53,11 +72,8 @@ export function headerSizeCheck(clock: () => number) {
     const headers = raw.rawHeaders;
     for (let i = 0; i < headers.length; i++) bytes += headers[i]!.length + 2;
     if (bytes <= MAX_HEADER_BYTES) return true;
-    void reply
-      .code(431)
-      .header('connection', 'close')
-      .type('application/json; charset=utf-8')
-      .send(refusalBody(raw.url!.startsWith('/oauth/'), TOO_LARGE, clock()));
+    const { type, body } = refusalBody(shapeOf(raw.url!), TOO_LARGE, clock());
+    void reply.code(431).header('connection', 'close').type(type).send(body);
     return false;
   };
 }
@@ -80,12 +96,13 @@ export function connectionLimits(limits: Config['http'], clock: () => number): F
     clientErrorHandler: (err: NodeJS.ErrnoException, socket: Socket) => {
       if (err.code === 'ECONNRESET' || socket.destroyed) return;
       const [status, message] = refusal(err, limits);
-      // The OAuth endpoints answer every error in OAuth's own shape (RFC 6749 5.2), the parser's refusals too.
-      const body = refusalBody(isOAuthRequest(err), message, clock());
+      // The OAuth endpoints answer every error in OAuth's own shape (RFC 6749 5.2), pages as pages, the parser's
+      // refusals too.
+      const { type, body } = refusalBody(shapeOf(refusedPath(err)), message, clock());
       if (socket.writable) {
         socket.write(
           `HTTP/1.1 ${status} ${status === 408 ? 'Request Timeout' : status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
-            `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+            `Content-Type: ${type}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
         );
       }
       socket.destroy();
