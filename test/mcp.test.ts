@@ -11,7 +11,8 @@ import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startListeningApp, startOfNextWindow, type ListeningApp } from './helpers/listening-app.js';
 import { ConsoleForms } from './helpers/console-forms.js';
-import { authorizationCode } from './helpers/tokens.js';
+import { authorizationCode, exchangeCode } from './helpers/tokens.js';
+import { injectSend } from './helpers/oauth-browser.js';
 import { ENGINES } from './helpers/test-database.js';
 
 const GLOBAL_PER_MINUTE = 40;
@@ -390,30 +391,13 @@ describe.each(ENGINES)('an agent acting for a user through the MCP endpoint on %
     scope: string,
     resource: string,
   ): Promise<string> {
-    const { callback, verifier } = await authorizationCode(
-      t.app,
-      { ...t.demo.client, ...client },
-      scope,
-      t.demo.user,
+    const full = { ...t.demo.client, ...client };
+    return exchangeCode(
+      injectSend(t.app),
+      full,
+      await authorizationCode(t.app, full, scope, t.demo.user, resource),
       resource,
     );
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/oauth/token',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`,
-      },
-      payload: new URLSearchParams({
-        grant_type: 'authorization_code',
-        code: callback.searchParams.get('code')!,
-        redirect_uri: t.demo.client.redirectUri,
-        code_verifier: verifier,
-        resource,
-      }).toString(),
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json().access_token as string;
   }
 
   const audienceOf = (jwt: string) =>
@@ -635,27 +619,16 @@ describe.each(ENGINES)('token-only agents of clients without an app, on %s', (en
     const registered = res.json<{ client_id: string; client_secret: string }>();
     const client = { ...t.demo.client, clientId: registered.client_id, clientSecret: registered.client_secret };
     const resource = `${t.base}/mcp`;
-    const { callback, verifier } = await authorizationCode(t.app, client, 'profile', t.demo.user, resource);
-    const token = await t.app.inject({
-      method: 'POST',
-      url: '/oauth/token',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`,
-      },
-      payload: new URLSearchParams({
-        grant_type: 'authorization_code',
-        code: callback.searchParams.get('code')!,
-        redirect_uri: client.redirectUri,
-        code_verifier: verifier,
-        resource,
-      }).toString(),
-    });
-    expect(token.statusCode, token.body).toBe(200);
+    const token = await exchangeCode(
+      injectSend(t.app),
+      client,
+      await authorizationCode(t.app, client, 'profile', t.demo.user, resource),
+      resource,
+    );
     const connected = new Client({ name: 'agent-test', version: '1.0.0' });
     await connected.connect(
       new StreamableHTTPClientTransport(new URL(resource), {
-        requestInit: { headers: { Authorization: `Bearer ${token.json().access_token as string}` } },
+        requestInit: { headers: { Authorization: `Bearer ${token}` } },
       }),
     );
     clients.push(connected);

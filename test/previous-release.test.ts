@@ -1,5 +1,4 @@
 import { spawnSync } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,10 +9,11 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { freePort } from '../support/free-port.js';
 import { PREVIOUS_RELEASE, unpackRelease } from '../support/releases.js';
 import { jsonPart, multipart } from './helpers/multipart.js';
-import { Browser, fetchSend } from './helpers/oauth-browser.js';
+import { fetchSend } from './helpers/oauth-browser.js';
 import { scratchStorage, type ScratchStorage } from './helpers/scratch-storage.js';
 import { serverProcess } from './helpers/server-process.js';
 import { testConfig } from './helpers/test-app.js';
+import { authorizationCodeThrough, exchangeCode } from './helpers/tokens.js';
 
 const POSTGRES = process.env.TEST_DATABASE_URL;
 const SECRET = 'previous-release-signing-secret-0123456789ab';
@@ -99,33 +99,9 @@ describe.runIf(POSTGRES)(`changes written by ${PREVIOUS_RELEASE.version} during 
 
   /** A token from the previous release's own authorize and token endpoints. */
   const oldToken = async (scope: string) => {
-    const { client, user } = credentials;
-    const verifier = randomBytes(32).toString('base64url');
-    const query = new URLSearchParams({
-      response_type: 'code',
-      client_id: client.clientId,
-      redirect_uri: client.redirectUri,
-      scope,
-      state: 's',
-      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-      code_challenge_method: 'S256',
-    });
-    const callback = await new Browser(fetchSend(base)).authorize(`/oauth/authorize?${query.toString()}`, user);
-    const res = await fetch(`${base}/oauth/token`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`,
-      },
-      body: new URLSearchParams({
-        grant_type: 'authorization_code',
-        code: callback.searchParams.get('code')!,
-        redirect_uri: client.redirectUri,
-        code_verifier: verifier,
-      }).toString(),
-    });
-    expect(res.status).toBe(200);
-    return ((await res.json()) as { access_token: string }).access_token;
+    const send = fetchSend(base);
+    const client = { ...credentials.client, scopes: [] };
+    return exchangeCode(send, client, await authorizationCodeThrough(send, client, scope, credentials.user));
   };
 
   it('serves every change the previous release recorded after the migration, as that release served it and more', async () => {

@@ -4,28 +4,31 @@ import { expect } from 'vitest';
 import { AccountsRepository } from '../../src/modules/accounts/accounts-repository.js';
 import type { App } from '../../src/app.js';
 import type { DemoManifest } from '../../src/demo/demo-generator.js';
-import { Browser, type Send } from './oauth-browser.js';
+import { Browser, injectSend, type Send } from './oauth-browser.js';
 import type { TestContext } from './test-app.js';
 
 /**
  * The browser part of the authorization code flow with PKCE for the demo client, through `app` in the process (sign-in
  * and consent as forms): where it ended (the code) and the verifier. For `resource` (RFC 8707) when given.
  */
-export async function authorizationCode(
+export function authorizationCode(
   app: App,
   client: DemoManifest['client'],
   scope: string,
   user: { email: string; password: string },
   resource?: string,
 ): Promise<{ callback: URL; verifier: string }> {
-  const send: Send = async (method, url, headers, body) => {
-    const res = await app.inject({ method, url, headers, payload: body });
-    return {
-      status: res.statusCode,
-      headers: res.headers as Record<string, string | string[] | undefined>,
-      body: res.body,
-    };
-  };
+  return authorizationCodeThrough(injectSend(app), client, scope, user, resource);
+}
+
+/** The same through any `send`: a listening server (fetchSend), another release's process. */
+export async function authorizationCodeThrough(
+  send: Send,
+  client: DemoManifest['client'],
+  scope: string,
+  user: { email: string; password: string },
+  resource?: string,
+): Promise<{ callback: URL; verifier: string }> {
   const verifier = randomBytes(32).toString('base64url');
   const query = new URLSearchParams({
     response_type: 'code',
@@ -40,6 +43,32 @@ export async function authorizationCode(
   return { callback: await new Browser(send).authorize(`/oauth/authorize?${query.toString()}`, user), verifier };
 }
 
+/** The access token the token endpoint gives for a code (`authorizationCode`), with the client's secret in Basic. */
+export async function exchangeCode(
+  send: Send,
+  client: { clientId: string; clientSecret: string; redirectUri: string },
+  { callback, verifier }: { callback: URL; verifier: string },
+  resource?: string,
+): Promise<string> {
+  const res = await send(
+    'POST',
+    '/oauth/token',
+    {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`,
+    },
+    new URLSearchParams({
+      grant_type: 'authorization_code',
+      code: callback.searchParams.get('code')!,
+      redirect_uri: client.redirectUri,
+      code_verifier: verifier,
+      ...(resource ? { resource } : {}),
+    }).toString(),
+  );
+  expect(res.status, res.body).toBe(200);
+  return (JSON.parse(res.body) as { access_token: string }).access_token;
+}
+
 /**
  * An access token for `user` with `scope`, obtained through the real authorize and token endpoints; for `resource`
  * (RFC 8707) when given, else for the API.
@@ -51,23 +80,7 @@ export async function accessToken(
   resource?: string,
 ): Promise<string> {
   const { client } = t.demo;
-  const { callback, verifier } = await authorizationCode(t.app, client, scope, user, resource);
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/oauth/token',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`,
-    },
-    payload: new URLSearchParams({
-      grant_type: 'authorization_code',
-      code: callback.searchParams.get('code')!,
-      redirect_uri: client.redirectUri,
-      code_verifier: verifier,
-    }).toString(),
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().access_token as string;
+  return exchangeCode(injectSend(t.app), client, await authorizationCode(t.app, client, scope, user, resource));
 }
 
 /** A user with a password and no roles anywhere. */
