@@ -430,7 +430,7 @@ async function unloggedPost(db: Database['db'], content: string, now: number): P
 }
 
 describe.each(ENGINES)('an index that holds items otherwise than the tables on %s', (engine) => {
-  it('finds them by checking against the tables, reads them again, and counts them', async () => {
+  it('finds them (missing, left behind, or held as before an edit) by checking against the tables, reads them again, and counts them', async () => {
     const test = await createTestDatabase(engine);
     try {
       const db = test.database.db;
@@ -448,11 +448,21 @@ describe.each(ENGINES)('an index that holds items otherwise than the tables on %
       expect(await found('serval')).toEqual([id]);
       expect(index.stats().mended).toBe(1);
 
-      await db.deleteFrom('posts').where('id', '=', id).execute();
+      // An edit the log never heard of: the row's change time tells.
+      await db
+        .updateTable('posts')
+        .set({ content: 'edited unlogged: ocelot', updated_at: now + 1 })
+        .where('id', '=', id)
+        .execute();
       expect(await index.audit()).toBe(1);
       expect(await found('serval')).toEqual([]);
+      expect(await found('ocelot')).toEqual([id]);
+
+      await db.deleteFrom('posts').where('id', '=', id).execute();
+      expect(await index.audit()).toBe(1);
+      expect(await found('ocelot')).toEqual([]);
       expect(await index.audit()).toBe(0);
-      expect(index.stats().mended).toBe(2);
+      expect(index.stats().mended).toBe(3);
 
       // A write that races the check is the log's to apply, not a divergence.
       const logged = await unloggedPost(db, 'logged at once: caracal', now);

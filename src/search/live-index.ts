@@ -58,8 +58,11 @@ export interface ItemSource {
   byIds(ids: number[]): Promise<IndexedItem[]>;
   /** How many items a build reads (for its progress). */
   count(): Promise<number>;
-  /** The ids of up to `limit` items the index should hold, above `after`, ascending (for `audit`). */
-  idsAfter(after: number, limit: number): Promise<number[]>;
+  /**
+   * Up to `limit` items the index should hold, above id `after`, ascending: each id with its row's change time
+   * (IndexedItem.stamp), for `audit`.
+   */
+  idsAfter(after: number, limit: number): Promise<Array<[number, number]>>;
 }
 
 export interface IndexStats {
@@ -392,7 +395,8 @@ export class LiveIndex {
       throw err;
     }
     const suspects = [...this.suspects];
-    const held = suspects.map((id) => docs.holds(id));
+    // How each suspect was held before it is read again (its document number changes whenever it is re-added).
+    const held = suspects.map((id) => docs.stampedAs(id));
     await this.apply(docs, [...new Set([...pending.documents, ...suspects])]);
     // Only now, with the documents in: a read that failed above leaves the follower where it was.
     this.follower.accept(pending);
@@ -401,7 +405,7 @@ export class LiveIndex {
       for (const id of suspects) this.suspects.delete(id);
       const changed = pending.documents.length ? new Set(pending.documents) : null;
       // A suspect the log also changed was a write racing the check, not a divergence.
-      const differed = suspects.filter((id, i) => !changed?.has(id) && docs.holds(id) !== held[i]);
+      const differed = suspects.filter((id, i) => !changed?.has(id) && docs.stampedAs(id) !== held[i]);
       if (differed.length) {
         this.mended += differed.length;
         this.log.warn(
@@ -423,24 +427,28 @@ export class LiveIndex {
   }
 
   /**
-   * Compares which items the index holds with the items the tables say it should, and has the next sync read
-   * the differing ones again (a divergence mends itself, however it arose). Reads ids only, a batch at a time;
-   * returns how many differed. What an item holds is compared by the operator's `search check`.
+   * Compares the items the index holds, and the row change each was read at, with what the tables say (ids and change
+   * times only, a batch at a time), and has the next sync read the differing ones again: a divergence mends itself,
+   * however it arose (a change missed, an item missing or left behind). Returns how many differed. The items' texts
+   * are compared by the operator's `search check`.
    */
   async audit(): Promise<number> {
     const held = (await this.current()).itemIds();
     const suspects: number[] = [];
     let at = 0;
     for (let after = 0; ; ) {
-      const ids = await this.source.idsAfter(after, AUDIT_BATCH);
-      const last = ids.length < AUDIT_BATCH ? Number.POSITIVE_INFINITY : ids[ids.length - 1]!;
-      for (const id of ids) {
+      const rows = await this.source.idsAfter(after, AUDIT_BATCH);
+      const last = rows.length < AUDIT_BATCH ? Number.POSITIVE_INFINITY : rows[rows.length - 1]![0];
+      const docs = this.docs!;
+      for (const [id, stamp] of rows) {
         while (at < held.length && held[at]! < id) suspects.push(held[at++]!);
-        if (held[at] === id) at++;
-        else suspects.push(id);
+        if (held[at] === id) {
+          at++;
+          if (!docs.holdsAsOf(id, stamp)) suspects.push(id);
+        } else suspects.push(id);
       }
       while (at < held.length && held[at]! <= last) suspects.push(held[at++]!);
-      if (ids.length < AUDIT_BATCH) break;
+      if (rows.length < AUDIT_BATCH) break;
       after = last;
     }
     if (suspects.length === 0) return 0;

@@ -17,6 +17,11 @@ export interface IndexedItem {
   time: number;
   document: SearchDocument;
   extra?: number[];
+  /**
+   * When its row last changed, as the table says (`updated_at`, kept modulo 2^32): the check against the tables
+   * (LiveIndex.audit) compares it to find an item held as it was before a change the index never read.
+   */
+  stamp?: number;
 }
 
 export interface DocumentsMeta {
@@ -37,6 +42,7 @@ export class OrderedDocuments {
    */
   private displacedSlots = new Map<number, number>();
   private extras: NumberColumn[];
+  private stamps = new NumberColumn();
   private readonly docOf = new DocumentNumbers((doc) => this.ids.at(doc));
   displaced = new RoaringBitmap32();
   private last = { time: -Infinity, id: -Infinity };
@@ -49,7 +55,7 @@ export class OrderedDocuments {
   save(): { meta: DocumentsMeta; chunks: Chunk[] } {
     const documents = this.ids.length;
     const postings = this.index.save(documents);
-    const columns = [this.ids, this.times, ...this.extras].map((column) => bytesOf(column.toFloat64()));
+    const columns = [this.ids, this.times, this.stamps, ...this.extras].map((column) => bytesOf(column.toFloat64()));
     const slots = bytesOf(Float64Array.from([...this.displacedSlots].flat()));
     return {
       meta: { documents, extraColumns: this.extras.length, last: { ...this.last }, postings: postings.meta },
@@ -61,6 +67,7 @@ export class OrderedDocuments {
     const docs = new OrderedDocuments(0);
     docs.ids = NumberColumn.of(reader.float64());
     docs.times = NumberColumn.of(reader.float64());
+    docs.stamps = NumberColumn.of(reader.float64());
     docs.extras = Array.from({ length: meta.extraColumns }, () => NumberColumn.of(reader.float64()));
     const slots = reader.float64();
     for (let i = 0; i + 1 < slots.length; i += 2) docs.displacedSlots.set(slots[i]!, slots[i + 1]!);
@@ -78,13 +85,13 @@ export class OrderedDocuments {
    */
   bytes(): number {
     let total = this.index.bytes() + this.docOf.bytes + this.displaced.getSerializationSizeInBytes('portable');
-    for (const column of [this.ids, this.times, ...this.extras]) total += column.bytes;
+    for (const column of [this.ids, this.times, this.stamps, ...this.extras]) total += column.bytes;
     return total + this.displacedSlots.size * 16;
   }
 
   /** Lets go of the room the columns and the id table grew by doubling, and compacts the bitmaps (after a build). */
   optimize(): void {
-    for (const column of [this.ids, this.times, ...this.extras]) column.compact();
+    for (const column of [this.ids, this.times, this.stamps, ...this.extras]) column.compact();
     this.docOf.compact();
     this.index.optimize();
   }
@@ -97,6 +104,18 @@ export class OrderedDocuments {
   /** Whether the index holds the item `id`. */
   holds(id: number): boolean {
     return this.docOf.get(id) !== undefined;
+  }
+
+  /** The row change the item `id` is held as of (IndexedItem.stamp, as kept), or null when it is not held. */
+  stampedAs(id: number): number | null {
+    const doc = this.docOf.get(id);
+    return doc === undefined ? null : this.stamps.at(doc);
+  }
+
+  /** Whether the index holds the item `id` as of the row change `stamp` (IndexedItem.stamp). */
+  holdsAsOf(id: number, stamp: number): boolean {
+    const doc = this.docOf.get(id);
+    return doc !== undefined && this.stamps.at(doc) === stampOf(stamp);
   }
 
   /** The ids of the items held, ascending (for the check against the tables' ids: 8 bytes an item, for a moment). */
@@ -121,6 +140,7 @@ export class OrderedDocuments {
     this.times.push(item.time);
     if (!inOrder) this.displacedSlots.set(doc, doc === 0 ? -Infinity : this.slotTime(doc - 1));
     this.extras.forEach((column, i) => column.push(item.extra?.[i] ?? 0));
+    this.stamps.push(stampOf(item.stamp));
     if (inOrder) this.last = { time: item.time, id: item.id };
     else this.displaced.add(doc);
     this.docOf.set(item.id, doc);
@@ -154,7 +174,10 @@ export class OrderedDocuments {
     const out = new Map<number, string>();
     for (const doc of this.index.live) {
       const extra = this.extras.map((column) => column.at(doc)).join(',');
-      out.set(this.ids.at(doc), `${this.times.at(doc)}|${this.index.lengthOf(doc)}|${extra}|${tokens.get(doc) ?? 0}`);
+      out.set(
+        this.ids.at(doc),
+        `${this.times.at(doc)}|${this.stamps.at(doc)}|${this.index.lengthOf(doc)}|${extra}|${tokens.get(doc) ?? 0}`,
+      );
     }
     return out;
   }
@@ -276,3 +299,6 @@ export class OrderedDocuments {
     return merged.slice(offset);
   }
 }
+
+/** A row's change time as the stamps column keeps it: modulo 2^32 (four bytes an item; only equality matters). */
+const stampOf = (stamp: number | undefined): number => (stamp ?? 0) % 4_294_967_296;

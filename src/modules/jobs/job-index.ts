@@ -239,6 +239,7 @@ const PAY_HIGH = 5;
 
 const JOB_COLUMNS = [
   'jobs.id',
+  'jobs.updated_at',
   'jobs.title',
   'jobs.subtitle',
   'jobs.description',
@@ -278,6 +279,7 @@ function jobSource(db: Kysely<DB>): ItemSource {
       return {
         id: job.id,
         time: Number(job.start_at),
+        stamp: Number(job.updated_at),
         document: jobDocument(job, parts),
         extra: [
           job.end_at === null ? Number.POSITIVE_INFINITY : Number(job.end_at),
@@ -310,14 +312,14 @@ function jobSource(db: Kysely<DB>): ItemSource {
         await db
           .selectFrom('jobs')
           .innerJoin('companies', 'companies.id', 'jobs.company_id')
-          .select('jobs.id')
+          .select(['jobs.id', 'jobs.updated_at'])
           .where('jobs.status', '=', 'published')
           .where('jobs.start_at', 'is not', null)
           .where('jobs.id', '>', after)
           .orderBy('jobs.id')
           .limit(limit)
           .execute()
-      ).map((row) => Number(row.id)),
+      ).map((row): [number, number] => [Number(row.id), Number(row.updated_at)]),
     count: async () =>
       Number(
         (

@@ -84,8 +84,19 @@ export function postIndexQuery(filter: PostSearchFilter): IndexQuery {
 export const postIndexCopy = (dataDir: string): string => path.join(dataDir, 'search-index', 'posts.idx');
 
 /** What the index reads of a post (its translations besides). */
-const POST_COLUMNS = ['id', 'content', 'image_count', 'has_og', 'author_company_id', 'posted_at'] as const;
-type PostRow = Pick<DB['posts'], 'content' | 'image_count' | 'has_og' | 'author_company_id' | 'posted_at'> & {
+const POST_COLUMNS = [
+  'id',
+  'content',
+  'image_count',
+  'has_og',
+  'author_company_id',
+  'posted_at',
+  'updated_at',
+] as const;
+type PostRow = Pick<
+  DB['posts'],
+  'content' | 'image_count' | 'has_og' | 'author_company_id' | 'posted_at' | 'updated_at'
+> & {
   id: number;
 };
 
@@ -113,7 +124,12 @@ function postSource({ db, longReads }: Pick<Database, 'db' | 'longReads'>): Item
     );
     return rows.map((row) => {
       const own = (translations.get(row.id) ?? []).map((t) => t.content);
-      return { id: row.id, time: Number(row.posted_at), document: postDocument(row, own) };
+      return {
+        id: row.id,
+        time: Number(row.posted_at),
+        stamp: Number(row.updated_at),
+        document: postDocument(row, own),
+      };
     });
   };
   return {
@@ -137,9 +153,15 @@ function postSource({ db, longReads }: Pick<Database, 'db' | 'longReads'>): Item
     byIds: async (ids) =>
       withTranslations(await db.selectFrom('posts').select(POST_COLUMNS).where('id', 'in', ids).execute(), onMain),
     idsAfter: async (after, limit) =>
-      (await db.selectFrom('posts').select('id').where('id', '>', after).orderBy('id').limit(limit).execute()).map(
-        (row) => Number(row.id),
-      ),
+      (
+        await db
+          .selectFrom('posts')
+          .select(['id', 'updated_at'])
+          .where('id', '>', after)
+          .orderBy('id')
+          .limit(limit)
+          .execute()
+      ).map((row): [number, number] => [Number(row.id), Number(row.updated_at)]),
     count: async () =>
       Number(
         (
