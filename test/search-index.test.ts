@@ -108,6 +108,31 @@ describe.each(ENGINES)('the post index across instances on %s', (engine) => {
   });
 });
 
+/** Runs `work` in a transaction left open, holding what it took, until the returned function ends it. */
+async function openTransaction(
+  db: Database['db'],
+  work: (trx: Database['db']) => Promise<void>,
+): Promise<() => Promise<void>> {
+  let end!: () => void;
+  const ended = new Promise<void>((resolve) => {
+    end = resolve;
+  });
+  let worked!: () => void;
+  const begun = new Promise<void>((resolve) => {
+    worked = resolve;
+  });
+  const done = db.transaction().execute(async (trx) => {
+    await work(trx);
+    worked();
+    await ended;
+  });
+  await Promise.race([begun, done]);
+  return async () => {
+    end();
+    await done;
+  };
+}
+
 /** The database's epoch, which a saved copy's checksum is keyed with. */
 async function epochOf(database: Database): Promise<string> {
   const row = await database.db
@@ -135,28 +160,12 @@ describe.each(ENGINES)('the change log on %s', (engine) => {
       await follower.start();
       if (engine === 'postgres') {
         /** Records a change in a transaction left open until `commit()`: it holds its lower id meanwhile. */
-        const heldOpen = async (id: number) => {
-          let commit!: () => void;
-          const mayCommit = new Promise<void>((resolve) => {
-            commit = resolve;
-          });
-          let inserted!: () => void;
-          const recorded = new Promise<void>((resolve) => {
-            inserted = resolve;
-          });
-          const done = db.transaction().execute(async (trx) => {
+        const heldOpen = (id: number) =>
+          openTransaction(db, async (trx) => {
             await recordSearchChanges(trx, 'post', [id]);
             // Its insert is held until the transaction next waits for a statement (sent-later.ts): this one sends it.
             await sql`SELECT 1`.execute(trx);
-            inserted();
-            await mayCommit;
           });
-          await recorded;
-          return async () => {
-            commit();
-            await done;
-          };
-        };
         // Transaction 1 takes the lower id and commits after transaction 2: the follower must not skip it.
         const commitFirst = await heldOpen(101);
         await recordSearchChanges(other.db, 'post', [102]);
@@ -507,25 +516,13 @@ describe.runIf(ENGINES.includes('postgres'))('an index whose reads of the change
         await bumpDataVersion(trx, 'posts');
         return written;
       });
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      let locked!: () => void;
-      const isLocked = new Promise<void>((resolve) => {
-        locked = resolve;
-      });
-      const holding = locker.db.transaction().execute(async (trx) => {
+      const unlock = await openTransaction(locker.db, async (trx) => {
         await sql`LOCK TABLE posts IN ACCESS EXCLUSIVE MODE`.execute(trx);
-        locked();
-        await released;
       });
-      await isLocked;
       await expect(found(index)).rejects.toThrow();
       expect(index.stats().failingReads).toBe(1);
       expect(warnings).toContain('search index could not read the changed items; they are read again');
-      release();
-      await holding;
+      await unlock();
 
       expect(await found(index)).toEqual([id]);
       expect(index.stats().failingReads).toBe(0);

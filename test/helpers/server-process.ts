@@ -15,6 +15,15 @@ export function serverProcess(
   from: { cwd: string; script: string } = { cwd: process.cwd(), script: 'dist/server.js' },
 ) {
   let child: ChildProcess | null = null;
+  /** Sends `signal` and waits until the process is gone. */
+  const end = async (signal: NodeJS.Signals): Promise<void> => {
+    const c = child;
+    child = null;
+    if (!c || c.exitCode !== null) return;
+    const exited = new Promise((r) => c.once('exit', r));
+    c.kill(signal);
+    await exited;
+  };
   return {
     get running(): boolean {
       return child !== null;
@@ -47,22 +56,8 @@ export function serverProcess(
       return child?.exitCode ?? null;
     },
     /** SIGTERM (a graceful stop: it saves its search indexes), and waits until it is gone. */
-    async stop(): Promise<void> {
-      const c = child;
-      child = null;
-      if (!c || c.exitCode !== null) return;
-      const exited = new Promise((r) => c.once('exit', r));
-      c.kill('SIGTERM');
-      await exited;
-    },
+    stop: () => end('SIGTERM'),
     /** SIGKILL, and waits until it is gone. */
-    async kill(): Promise<void> {
-      const c = child;
-      child = null;
-      if (!c || c.exitCode !== null) return;
-      const exited = new Promise((r) => c.once('exit', r));
-      c.kill('SIGKILL');
-      await exited;
-    },
+    kill: () => end('SIGKILL'),
   };
 }
