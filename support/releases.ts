@@ -15,6 +15,16 @@ export const PREVIOUS_RELEASE = RELEASES[RELEASES.length - 1]!;
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
+/** Whether this checkout's git history holds `release`'s commit (not in a copy of the files alone). */
+export function releaseAvailable(release = PREVIOUS_RELEASE): boolean {
+  try {
+    execFileSync('git', ['cat-file', '-e', `${release.commit}^{commit}`], { cwd: ROOT, stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The previous release's files, unpacked from git into `dir` (its own package.json and sources) and run with this
  * checkout's dependencies (a release's dependencies are a subset of a later one's, or the test says which is missing).

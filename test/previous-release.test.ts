@@ -7,7 +7,7 @@ import { buildApp, type App } from '../src/app.js';
 import type { Database } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { freePort } from '../support/free-port.js';
-import { PREVIOUS_RELEASE, unpackRelease } from '../support/releases.js';
+import { PREVIOUS_RELEASE, releaseAvailable, unpackRelease } from '../support/releases.js';
 import { jsonPart, multipart } from './helpers/multipart.js';
 import { fetchSend } from './helpers/oauth-browser.js';
 import { scratchStorage, type ScratchStorage } from './helpers/scratch-storage.js';
@@ -16,6 +16,9 @@ import { testConfig } from './helpers/test-app.js';
 import { authorizationCodeThrough, exchangeCode } from './helpers/tokens.js';
 
 const POSTGRES = process.env.TEST_DATABASE_URL;
+const RELEASE_HERE = releaseAvailable();
+if (!RELEASE_HERE)
+  console.warn(`previous-release test skipped: git history holding ${PREVIOUS_RELEASE.commit} is not here`);
 const SECRET = 'previous-release-signing-secret-0123456789ab';
 
 interface Credentials {
@@ -31,7 +34,7 @@ interface Credentials {
  * and the old instance keeps writing. Everything it recorded must be served by this release: the change feed's
  * pages (issue 85 row 2: a job it published answered 500 here) and the webhook bodies built from them.
  */
-describe.runIf(POSTGRES)(`changes written by ${PREVIOUS_RELEASE.version} during an upgrade`, () => {
+describe.runIf(POSTGRES && RELEASE_HERE)(`changes written by ${PREVIOUS_RELEASE.version} during an upgrade`, () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-previous-'));
   const releaseDir = path.join(dir, 'release');
   const dataDir = path.join(dir, 'data');
