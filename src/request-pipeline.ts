@@ -78,6 +78,7 @@ export async function registerRequestPipeline(
   });
   await app.register(bearerAuthPlugin, {
     tokens: oauth.tokens,
+    callers: oauth.tokenCallers,
     internal: { secret: oauth.mcp.internalSecret, audience: oauth.mcp.resource },
   });
   await app.register(rateLimitPlugin, { store: infra.rateLimits, limits: config.rateLimits, clock });

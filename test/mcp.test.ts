@@ -607,8 +607,8 @@ describe.each(ENGINES)('token-only agents of clients without an app, on %s', (en
     await t?.close();
   });
 
-  /** A client registered through POST /oauth/register (no app), and an MCP token of the demo user for it. */
-  async function agentOfNewClient(name: string): Promise<Client> {
+  /** A client registered through POST /oauth/register (no app). */
+  async function newClient(name: string) {
     const res = await t.app.inject({
       method: 'POST',
       url: '/oauth/register',
@@ -617,14 +617,24 @@ describe.each(ENGINES)('token-only agents of clients without an app, on %s', (en
     });
     expect(res.statusCode, res.body).toBe(201);
     const registered = res.json<{ client_id: string; client_secret: string }>();
-    const client = { ...t.demo.client, clientId: registered.client_id, clientSecret: registered.client_secret };
-    const resource = `${t.base}/mcp`;
-    const token = await exchangeCode(
+    return { ...t.demo.client, clientId: registered.client_id, clientSecret: registered.client_secret };
+  }
+
+  /** A token of the demo user for a new client without an app, for `resource`. */
+  async function tokenOfNewClient(name: string, scope: string, resource: string): Promise<string> {
+    const client = await newClient(name);
+    return exchangeCode(
       injectSend(t.app),
       client,
-      await authorizationCode(t.app, client, 'profile', t.demo.user, resource),
+      await authorizationCode(t.app, client, scope, t.demo.user, resource),
       resource,
     );
+  }
+
+  /** An MCP client of an agent holding only such a token. */
+  async function agentOfNewClient(name: string): Promise<Client> {
+    const resource = `${t.base}/mcp`;
+    const token = await tokenOfNewClient(name, 'profile', resource);
     const connected = new Client({ name: 'agent-test', version: '1.0.0' });
     await connected.connect(
       new StreamableHTTPClientTransport(new URL(resource), {
@@ -634,6 +644,24 @@ describe.each(ENGINES)('token-only agents of clients without an app, on %s', (en
     clients.push(connected);
     return connected;
   }
+
+  it("share one limit on the API too, the user's, whichever client's token calls", async () => {
+    const tokens = [
+      await tokenOfNewClient('API one', 'company:manage:read', `${t.base}/api`),
+      await tokenOfNewClient('API two', 'company:manage:read', `${t.base}/api`),
+    ];
+    startOfNextWindow(t.clock, 60_000);
+    const statuses: number[] = [];
+    for (let i = 0; i < LIMIT + 1; i++) {
+      const res = await fetch(`${t.base}/api/v1/me/company-permissions`, {
+        headers: { authorization: `Bearer ${tokens[i % 2]!}` },
+      });
+      statuses.push(res.status);
+    }
+    expect(statuses.slice(0, LIMIT).every((status) => status === 200)).toBe(true);
+    expect(statuses[LIMIT]).toBe(429);
+    startOfNextWindow(t.clock, 60_000);
+  });
 
   it("share one limit, the user's, whichever client calls", async () => {
     const agents = [await agentOfNewClient('Host one'), await agentOfNewClient('Host two')];

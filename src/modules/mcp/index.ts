@@ -5,7 +5,6 @@
  * API's.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { LRUCache } from 'lru-cache';
 import type { Area, Infrastructure } from '../../infrastructure.js';
 import { presentedAppKey } from '../../net/drop-in-aliases.js';
 import { apiErrorOf } from '../../plugins/error-handler.js';
@@ -105,18 +104,10 @@ export function mcpArea(
   };
   const endpoint = new McpEndpoint(TOOLS, api, infra.version);
 
-  /**
-   * Whom a token-only call counts for: the app its client belongs to, else the user the token acts for, so that the
-   * clients without an app a user registers share one limit (the app a client belongs to is kept a minute).
-   */
-  const clientApps = new LRUCache<string, { appId: number | null }>({ max: 10_000, ttl: 60_000 });
+  /** Whom a token-only call counts for: the app its client belongs to, else the user the token acts for (token-caller.ts). */
   async function callerOfToken(claims: { clientId: string; userId: number }): Promise<string> {
-    let kept = clientApps.get(claims.clientId);
-    if (!kept) {
-      kept = { appId: (await deps.oauth.oauth.findClient(claims.clientId))?.appId ?? null };
-      clientApps.set(claims.clientId, kept);
-    }
-    return kept.appId === null ? `user:${claims.userId}` : `app:${kept.appId}`;
+    const appId = await deps.oauth.tokenCallers.appOf(claims.clientId);
+    return appId === null ? `user:${claims.userId}` : `app:${appId}`;
   }
 
   /** The app key, when one is sent, checked as the API checks it (the API checks it again on every tool call), and its app. */

@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasScope } from './scopes.js';
+import type { TokenCallers } from './token-caller.js';
 import { InvalidTokenError, type AccessTokenClaims, type TokenService } from './token-service.js';
 import { ApiError } from '../../shared/api-error.js';
 import { addRouteHook } from '../../shared/route-hooks.js';
@@ -16,6 +17,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The verified access token, when one was sent. */
     token: AccessTokenClaims | null;
+    /** Whom the token's calls count for (token-caller.ts), once it is verified. */
+    tokenCaller: string | null;
   }
 }
 
@@ -49,6 +52,7 @@ export const bearerAuthPlugin = fp(
     app,
     opts: {
       tokens: TokenService;
+      callers: TokenCallers;
       /**
        * The MCP endpoint's calls inside the process (src/modules/mcp/): they carry `secret` in INTERNAL_HEADER and a token
        * for `audience`, which the request is held to instead of the API's. No request from outside can know the secret.
@@ -57,6 +61,7 @@ export const bearerAuthPlugin = fp(
     },
   ) => {
     app.decorateRequest('token', null);
+    app.decorateRequest('tokenCaller', null);
     const secret = Buffer.from(opts.internal.secret);
 
     /** The audience the request's token must have: the MCP endpoint's for its own calls, else the API's. */
@@ -75,6 +80,7 @@ export const bearerAuthPlugin = fp(
           'WWW-Authenticate': `Bearer ${REALM}, error="invalid_token", error_description="${err.message.replace(/"/g, "'")}"`,
         });
       }
+      request.tokenCaller = await opts.callers.of(request.token);
       if (bearerScope && !hasScope(request.token.scopes, bearerScope)) {
         throw new ApiError('C0011', `The access token lacks the scope "${bearerScope}"`, 'scope', {
           'WWW-Authenticate': `Bearer ${REALM}, error="insufficient_scope", scope="${bearerScope}"`,

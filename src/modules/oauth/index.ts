@@ -9,6 +9,7 @@ import { discoveryRoutes } from './discovery-routes.js';
 import { LoginThrottle } from './login-throttle.js';
 import { OAuthRepository } from './oauth-repository.js';
 import { registrationRoutes } from './registration-routes.js';
+import { TokenCallers } from './token-caller.js';
 import { SCOPES } from './scopes.js';
 import { keyEncryptionKey, SigningKeys } from './signing-keys.js';
 import { tokenRoutes } from './token-routes.js';
@@ -85,6 +86,8 @@ export async function oauthArea(infra: Infrastructure, deps: { accounts: Account
     ...area,
     oauth,
     tokens,
+    /** Whom a token's calls count for (token-caller.ts). */
+    tokenCallers: new TokenCallers(oauth),
     sessions,
     keyEncryptionKey: kek,
     /** The MCP endpoint as a protected resource, and the secret that marks its calls inside the process (bearer-auth.ts). */
