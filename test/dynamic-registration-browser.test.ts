@@ -88,7 +88,7 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER).each(ENGINES)(
       );
       expect(consent).toMatch(/Desktop host \(127\.0\.0\.1:\d+\)/);
       expect(consent).toMatch(
-        /registered itself on \d{4}-\d{2}-\d{2} from the address 127\.0\.0\.1; nobody has reviewed it\. After you decide, you go back to 127\.0\.0\.1:\d+/,
+        /registered itself on \d{4}-\d{2}-\d{2} from the address 127\.0\.0\.1; nobody has reviewed it\. After you decide, you go back to http:\/\/127\.0\.0\.1:\d+\/callback\./,
       );
 
       const transport = new StreamableHTTPClientTransport(url, { authProvider: provider });
