@@ -93,9 +93,10 @@ describe.concurrent.each(ENGINES)('crashes of the real server on %s', (engine) =
     demo = await generateDemoData(database, { now: Date.now(), posts: 30, jobs: 20, events: 5 });
     readKey = (await new AppKeyService(new AccountsRepository(database.db, Date.now), 0).createApp('crash-reader'))
       .apiKey;
-    followerKey = (
-      await new AppKeyService(new AccountsRepository(database.db, Date.now), 0).createApp('crash-follower')
-    ).apiKey;
+    const followerApp = await new AppKeyService(new AccountsRepository(database.db, Date.now), 0).createApp(
+      'crash-follower',
+    );
+    followerKey = followerApp.apiKey;
     checkKey = (await new AppKeyService(new AccountsRepository(database.db, Date.now), 0).createApp('crash-checker'))
       .apiKey;
     // A token from the same issuer and keys the server uses, through the real authorize and token endpoints.
@@ -112,6 +113,9 @@ describe.concurrent.each(ENGINES)('crashes of the real server on %s', (engine) =
         redirectUris: [demo.client.redirectUri],
         scopes: ['post:write'],
         public: false,
+        // A client of an app counts against its own limits; one without an app would share the demo user's with the
+        // crashing server's client (oauth/token-caller.ts).
+        appId: followerApp.appId,
       },
       Date.now(),
     );
