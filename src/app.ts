@@ -21,7 +21,7 @@ import { postsArea } from './modules/posts/index.js';
 import { siteArea } from './modules/site/index.js';
 import { multipartPlugin } from './plugins/multipart.js';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
-import { registerRequestPipeline } from './request-pipeline.js';
+import { registerRequestPipeline, searchIndexFigures } from './request-pipeline.js';
 import { bitmapLibrary } from './search/bitmaps.js';
 import { createServer } from './server-instance.js';
 
@@ -91,10 +91,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       }),
   };
   for (const area of [
-    healthArea(infra, isClosing, () => [
-      { index: 'posts', ...app.postIndex.stats() },
-      { index: 'jobs', ...app.jobIndex.stats() },
-    ]),
+    healthArea(infra, isClosing, () => searchIndexFigures(app)),
     posts,
     jobs,
     meArea(infra, { accounts }),

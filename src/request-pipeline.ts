@@ -31,6 +31,14 @@ import { requestLogPlugin } from './plugins/request-log.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { webhookStats } from './modules/webhooks/webhook-stats.js';
 
+/** Each search index of this instance by name, with its figures (for the metrics and for readiness). */
+export function searchIndexFigures(app: FastifyInstance) {
+  return [
+    { index: 'posts', ...app.postIndex.stats() },
+    { index: 'jobs', ...app.jobIndex.stats() },
+  ];
+}
+
 export async function registerRequestPipeline(
   app: FastifyInstance,
   infra: Infrastructure,
@@ -54,10 +62,7 @@ export async function registerRequestPipeline(
       version: infra.version,
       commit: infra.commit,
       sources: {
-        searchIndexes: () => [
-          { index: 'posts', ...app.postIndex.stats() },
-          { index: 'jobs', ...app.jobIndex.stats() },
-        ],
+        searchIndexes: () => searchIndexFigures(app),
         pools: () => database.pools(),
         webhooks: {
           onAttempt: (listener) => app.webhooks.onAttempt(listener),

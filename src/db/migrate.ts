@@ -43,8 +43,8 @@ async function migrate(database: Database, onNewer?: (names: string[]) => void):
   const { migrator, schema } = await migratorOf(database);
   const known = Object.keys(allMigrations(database.adapter)).sort();
   const executed = await executedMigrations(database, schema);
-  const newer = executed.filter((name) => !known.includes(name) && name > known.at(-1)!);
-  if (newer.length && newer.length === executed.filter((name) => !known.includes(name)).length) {
+  const newer = executed.filter((name) => !known.includes(name));
+  if (newer.length && newer.every((name) => name > known.at(-1)!)) {
     const missing = known.filter((name) => !executed.includes(name));
     if (missing.length)
       throw new Error(

@@ -62,8 +62,9 @@ export interface Fallbacks {
 /**
  * Liveness (the process answers) and readiness (the database answers and we are not shutting down). A
  * fallback in use (Redis unreachable: rate limits counted in the database; the revocation channel down: caches' own
- * lifetimes; a search index retrying its reads of changed items) keeps the instance ready but says so, as `degraded`: taking every instance out of service because a
- * shared store is away would turn a degradation into an outage.
+ * lifetimes; a search index retrying its reads of changed items) keeps the instance ready but says so, as
+ * `degraded`: taking every instance out of service because a shared store is away would turn a degradation into an
+ * outage.
  */
 export const healthRoutes: FastifyPluginAsyncTypebox<{
   ping: () => Promise<void>;
