@@ -106,27 +106,17 @@ export function highest(bitmap: Bitmap, skip: number, count: number): number[] {
  * constructor and static methods; `copyOf` for a copy). `work` must create no bitmap that outlives it.
  */
 export function withTemporaryBitmaps<T>(work: () => T): T {
-  const outerScope = scope;
-  scope = {};
+  if (wasm) return new wasm.RoaringArenaAllocator().with(work);
+  const outer = temporaries;
+  const made: Bitmap[] = [];
+  temporaries = made;
   try {
-    if (wasm) return new wasm.RoaringArenaAllocator().with(work);
-    const outer = temporaries;
-    const made: Bitmap[] = [];
-    temporaries = made;
-    try {
-      return work();
-    } finally {
-      temporaries = outer;
-      for (const bitmap of made) bitmap.dispose();
-    }
+    return work();
   } finally {
-    scope = outerScope;
+    temporaries = outer;
+    for (const bitmap of made) bitmap.dispose();
   }
 }
-
-/** The withTemporaryBitmaps running now, as an object of its own (null: none): what its temporaries live as long as. */
-let scope: object | null = null;
-export const temporaryScope = (): object | null => scope;
 
 /** A copy of a bitmap, freed with the other temporaries of the withTemporaryBitmaps it is made in. */
 export function copyOf(bitmap: Bitmap): Bitmap {

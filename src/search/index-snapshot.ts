@@ -24,7 +24,7 @@ export interface Snapshot<H> {
   chunks: ChunkReader;
 }
 
-/** What writes itself in roaring's portable format: a bitmap, or a posting kept otherwise (coded-posting.ts). */
+/** What writes itself in roaring's portable format: a bitmap. */
 export interface PortableChunk {
   getSerializationSizeInBytes(format: 'portable'): number;
   serialize(format: 'portable', into: Uint8Array): unknown;

@@ -9,19 +9,18 @@
  * posting, whose difference is small. At a million posts the second form halves what the tiers take.
  */
 import { compact, RoaringBitmap32, type Bitmap } from './bitmaps.js';
-import type { CodedPosting } from './coded-posting.js';
 
 export const TIERS = [2, 4, 8] as const;
 
-/** A tier as the index keeps it: its documents as a bitmap, or coded (after a build, where that saves bytes). */
-export interface Tier<Docs extends Bitmap | CodedPosting = Bitmap | CodedPosting> {
-  docs: Docs;
+/** A tier as the index keeps it. */
+export interface Tier {
+  docs: Bitmap;
   /** True: `docs` are the documents of the tier below (or the posting) that are not in this one. */
   missing: boolean;
 }
 
 /** A token's tiers, both forms plain, for a token about to repeat in a document for the first time. */
-export const plainTiers = (): Tier<Bitmap>[] => TIERS.map(() => ({ docs: new RoaringBitmap32(), missing: false }));
+export const plainTiers = (): Tier[] => TIERS.map(() => ({ docs: new RoaringBitmap32(), missing: false }));
 
 /** How many of TIERS `occurrences` reaches (0: the token occurs once). */
 export function levelOf(occurrences: number): number {
@@ -45,7 +44,7 @@ export function tiersTaking(tiers: readonly Tier[] | undefined, level: number, t
  * Keeps each tier in its smaller form (after a build; the tiers must all be plain and compacted). From the highest down, so that
  * the tier below is still plain when a tier's missing documents are worked out.
  */
-export function compactTiers(posting: Bitmap, tiers: Tier<Bitmap>[]): void {
+export function compactTiers(posting: Bitmap, tiers: Tier[]): void {
   for (let i = tiers.length - 1; i >= 0; i--) {
     const tier = tiers[i]!;
     const missing = RoaringBitmap32.andNot(i === 0 ? posting : tiers[i - 1]!.docs, tier.docs);
@@ -60,7 +59,7 @@ export function compactTiers(posting: Bitmap, tiers: Tier<Bitmap>[]): void {
 }
 
 /** For each tier, the documents of `holding` (documents that hold the token) that reach it: temporary bitmaps. */
-export function tiersWithin(holding: Bitmap, tiers: readonly Tier<Bitmap>[]): Bitmap[] {
+export function tiersWithin(holding: Bitmap, tiers: readonly Tier[]): Bitmap[] {
   let reached = holding;
   return tiers.map(
     (tier) =>

@@ -6,18 +6,16 @@
  * What relevance needs is held too, so that ranking reads no text: each document's length, and for each
  * token the documents in which it repeats, in tiers (at least 2, 4 and 8 occurrences: occurrence-tiers.ts).
  *
- * The bitmaps are CRoaring's (bitmaps.ts: the native binding where it loads, WebAssembly elsewhere). Once built, a
- * posting or tier that is not among the densest is kept coded in fewer bytes (coded-posting.ts) and read back into a
- * bitmap when a search uses it; facet postings stay bitmaps, for facet counts read them all.
+ * The bitmaps are CRoaring's (bitmaps.ts: the native binding where it loads, WebAssembly elsewhere), each container
+ * in the form CRoaring chooses (an array, a bitset, or runs after `optimize`).
  */
-import { compact, copyOf, RoaringBitmap32, temporaryScope, withTemporaryBitmaps, type Bitmap } from './bitmaps.js';
+import { compact, copyOf, RoaringBitmap32, withTemporaryBitmaps, type Bitmap } from './bitmaps.js';
 import { bytesOf, type Chunk, type ChunkReader } from './index-snapshot.js';
 import { COLUMN_KINDS } from './fields.js';
 import { analyzeInto, facetParts, type TokenSink } from './search-text.js';
 import { PostingLog, Vocabulary } from './vocabulary.js';
 import { grown } from './growing-arrays.js';
 import { NumberColumn } from './number-column.js';
-import { CodedPosting, GapSlabs } from './coded-posting.js';
 import {
   compactTiers,
   levelIn,
@@ -154,33 +152,7 @@ function markAll(docs: Uint32Array, some: Bitmap, marks: Uint8Array, mark: numbe
   }
 }
 
-/**
- * `posting` with `docs` (ascending, after those it holds) added: itself, or a coded posting read back into a bitmap
- * when a document is numbered below its last (never, as OrderedDocuments numbers them).
- */
-function withAdded(posting: Bitmap | CodedPosting, docs: Uint32Array): Bitmap | CodedPosting {
-  if (posting instanceof CodedPosting) {
-    if (posting.append(docs)) return posting;
-    posting = posting.decode();
-  }
-  posting.addMany(docs);
-  return posting;
-}
-
-/** Tiers with their coded documents read back (as temporaries) from the container `from` is in on. */
-function readTiers(tiers: readonly Tier[], from: number): Tier<Bitmap>[] {
-  return tiers.map((tier) =>
-    tier.docs instanceof CodedPosting
-      ? { docs: tier.docs.decodeFrom(from), missing: tier.missing }
-      : (tier as Tier<Bitmap>),
-  );
-}
-
-/** The bytes a posting or tier holds: a bitmap's serialized, a coded one's beside its slabs (counted apart). */
-const heldBytes = (posting: Bitmap | CodedPosting): number =>
-  posting instanceof CodedPosting ? posting.bytes : posting.getSerializationSizeInBytes('portable');
-
-/** A posting as far as its size and ranks go (a bitmap, or a coded posting not read back). */
+/** A posting as far as its size and ranks go. */
 export interface Ranked {
   readonly size: number;
   select(rank: number): number | undefined;
@@ -189,9 +161,7 @@ export interface Ranked {
 export class PostingIndex {
   /** Every token the index has seen, numbered: postings and tiers are held by token number. */
   private readonly vocabulary = new Vocabulary();
-  private readonly postings: Array<Bitmap | CodedPosting> = [];
-  /** Where the coded postings keep their gaps. */
-  private slabs = new GapSlabs();
+  private readonly postings: Bitmap[] = [];
   private readonly tiers: Array<Tier[] | undefined> = [];
   /** The postings of each facet kind's values (`c` → company id → posting), for facet counts. */
   private readonly facetPostings = new Map<string, Map<string, Bitmap>>();
@@ -206,11 +176,6 @@ export class PostingIndex {
   private readonly pending = new PostingLog();
   private readonly pendingTiers = new PostingLog();
   private changes = 0;
-  /** The coded postings read back in the withTemporaryBitmaps running now (bitmapOf). */
-  private readBack: { scope: object | null; bitmaps: Map<number, { bitmap: Bitmap; from: number }> } = {
-    scope: null,
-    bitmaps: new Map(),
-  };
 
   /** Grows with every document added or removed: what was computed from `live` at one count holds while it stays. */
   get version(): number {
@@ -249,37 +214,13 @@ export class PostingIndex {
   flush(): void {
     this.pending.drain(this.vocabulary.size, (n, docs) => {
       let posting = this.postings[n];
-      if (!posting) {
-        // A facet's posting is a bitmap from the first; a text token's is coded, as a build's mostly stay (optimize).
-        if (facetParts(this.vocabulary.names[n]!)) this.setPosting(n, (posting = new RoaringBitmap32()));
-        else this.postings[n] = posting = new CodedPosting(this.slabs);
-      }
-      this.postings[n] = withAdded(posting, docs);
+      if (!posting) this.setPosting(n, (posting = new RoaringBitmap32()));
+      posting.addMany(docs);
     });
     this.pendingTiers.drain(this.vocabulary.size * TIERS.length, (key, docs) => {
       const n = Math.floor(key / TIERS.length);
-      const tier = (this.tiers[n] ??= plainTiers())[key % TIERS.length]!;
-      tier.docs = withAdded(tier.docs, docs);
+      (this.tiers[n] ??= plainTiers())[key % TIERS.length]!.docs.addMany(docs);
     });
-  }
-
-  /**
-   * Token n's posting as a bitmap (undefined when no document held it), or with `from`, at least its documents from
-   * `from` on (for a caller that intersects it with documents from there on). A coded one is read back, from the
-   * container `from` is in, as a temporary, once in a withTemporaryBitmaps (a relevance search reads its tokens'
-   * postings to match and again to rank).
-   */
-  private bitmapOf(n: number, from = 0): Bitmap | undefined {
-    const posting = this.postings[n];
-    if (!(posting instanceof CodedPosting)) return posting;
-    const scope = temporaryScope();
-    if (!scope) return posting.decodeFrom(from);
-    if (this.readBack.scope !== scope) this.readBack = { scope, bitmaps: new Map() };
-    const known = this.readBack.bitmaps.get(n);
-    if (known && known.from <= from) return known.bitmap;
-    const bitmap = posting.decodeFrom(from);
-    this.readBack.bitmaps.set(n, { bitmap, from });
-    return bitmap;
   }
 
   private setPosting(n: number, posting: Bitmap): void {
@@ -296,16 +237,13 @@ export class PostingIndex {
     return this.vocabulary.names;
   }
 
-  /**
-   * The posting of a token (every document that held it, live or not); undefined when no document has. A coded
-   * posting is read back into a new bitmap, made through RoaringBitmap32 (so freed with a withTemporaryBitmaps').
-   */
+  /** The posting of a token (every document that held it, live or not); undefined when no document has. */
   posting(token: string): Bitmap | undefined {
     const n = this.vocabulary.numberOf(token);
-    return n === undefined ? undefined : this.bitmapOf(n);
+    return n === undefined ? undefined : this.postings[n];
   }
 
-  /** How many documents a token's posting holds (live or not), without reading it back; 0 when none held it. */
+  /** How many documents a token's posting holds (live or not); 0 when none held it. */
   postingSize(token: string): number {
     const n = this.vocabulary.numberOf(token);
     return n === undefined ? 0 : (this.postings[n]?.size ?? 0);
@@ -318,8 +256,7 @@ export class PostingIndex {
   tiersWithin(token: string, within: Bitmap): Bitmap[] | undefined {
     const n = this.vocabulary.numberOf(token);
     const tiers = n === undefined ? undefined : this.tiers[n];
-    const from = within.isEmpty ? 0 : within.minimum();
-    return tiers && tiersWithin(RoaringBitmap32.and(this.bitmapOf(n!, from)!, within), readTiers(tiers, from));
+    return tiers && tiersWithin(RoaringBitmap32.and(this.postings[n!]!, within), tiers);
   }
 
   /** Each document's value of a facet kind (documents removed since included), for the kinds that keep a column. */
@@ -332,83 +269,26 @@ export class PostingIndex {
     return this.facetPostings.get(kind) ?? new Map();
   }
 
-  /**
-   * Compresses runs in every bitmap and lets go of spare capacity, then codes the sparse postings (after a build):
-   * less memory, faster intersections.
-   */
+  /** Compresses runs in every bitmap and lets go of spare capacity (after a build): less memory, faster intersections. */
   optimize(): void {
     this.flush();
     this.pending.release();
     this.pendingTiers.release();
-    // The coded postings that stay coded move into one new slab of just their size; the old slabs, with the pieces
-    // postings outgrew during the build, are let go of.
-    const staying: CodedPosting[] = [];
-    const uncoded: number[] = [];
     this.postings.forEach((posting, n) => {
-      let tiers = this.tiers[n];
-      // One posting read back at a time: its bitmap is freed (or kept, instead of the coded one) before the next.
-      const bitmap = posting instanceof CodedPosting ? posting.decode() : posting;
-      compact(bitmap);
-      if (tiers?.every((tier) => !tier.missing)) {
-        const plain = readTiers(tiers, 0);
-        for (const tier of plain) compact(tier.docs);
-        compactTiers(bitmap, plain);
-        this.tiers[n] = tiers = plain;
-      }
-      const keptCoded = posting instanceof CodedPosting && posting.savesOn(bitmap);
-      if (tiers) staying.push(...this.codeTiers(tiers, keptCoded));
-      if (!(posting instanceof CodedPosting)) uncoded.push(n);
-      else if (keptCoded) {
-        bitmap.dispose();
-        staying.push(posting);
-      } else this.postings[n] = bitmap;
+      compact(posting);
+      const tiers = this.tiers[n];
+      if (!tiers?.every((tier) => !tier.missing)) return;
+      for (const tier of tiers) compact(tier.docs);
+      compactTiers(posting, tiers);
     });
-    this.pack(staying);
-    for (const n of uncoded) this.code(n);
     compact(this.live);
     this.lengths.compact();
     for (const column of this.facetColumns.values()) column.compact();
   }
 
-  /**
-   * Codes each of `tiers` where that saves enough of its bytes (as `code` does a posting), in the slabs in use, when
-   * `worth` it: the tiers of a token whose posting is coded. A posting kept as a bitmap is a token in many documents,
-   * which relevance pages rank often, and its tiers' newest documents would be read back for each. Returns every tier
-   * of them that is coded.
-   */
-  private codeTiers(tiers: Tier[], worth: boolean): CodedPosting[] {
-    return tiers.flatMap((tier) => {
-      if (tier.docs instanceof CodedPosting) return [tier.docs];
-      const coded = worth ? CodedPosting.of(tier.docs, this.slabs) : null;
-      if (!coded) return [];
-      tier.docs.dispose();
-      tier.docs = coded;
-      return [coded];
-    });
-  }
-
-  /** Moves `coded` (every coded posting) into one new slab of just their size, letting go of the slabs they were in. */
-  private pack(coded: CodedPosting[]): void {
-    this.slabs = new GapSlabs(coded.reduce((sum, posting) => sum + posting.gapBytes, 0));
-    for (const posting of coded) posting.moveTo(this.slabs);
-  }
-
-  /**
-   * Keeps token n's posting coded when that saves enough of its bytes as a compacted bitmap (run containers included:
-   * `CodedPosting.savesOn`); never a facet's, which facet counts read whole.
-   */
-  private code(n: number): void {
-    const posting = this.postings[n];
-    if (!posting || posting instanceof CodedPosting || facetParts(this.vocabulary.names[n]!)) return;
-    const coded = CodedPosting.of(posting, this.slabs);
-    if (!coded) return;
-    posting.dispose();
-    this.postings[n] = coded;
-  }
-
   /** The documents of `within` (the live ones, or a part of them) that hold a token of every group of `all` and none of `none`. */
-  match(query: IndexQuery, within: Bitmap = this.live, from = 0): Bitmap {
-    const groups = this.groupsOf(query, from);
+  match(query: IndexQuery, within: Bitmap = this.live): Bitmap {
+    const groups = this.groupsOf(query);
     if (!groups) return new RoaringBitmap32();
     const result = groups.length === 0 ? copyOf(within) : RoaringBitmap32.and(groups[0]!, within);
     for (const group of groups.slice(1)) {
@@ -422,16 +302,9 @@ export class PostingIndex {
     return result;
   }
 
-  /**
-   * How many documents `match` gives, without making the last intersection (a count reads both sides, writes nothing);
-   * of one coded posting among the live documents, without reading back its containers that lost none.
-   */
+  /** How many documents `match` gives, without making the last intersection (a count reads both sides, writes nothing). */
   count(query: IndexQuery, within: Bitmap = this.live): number {
     if (query.none.length > 0) return this.match(query, within).size;
-    const only =
-      query.all.length === 1 && query.all[0]!.length === 1 ? this.vocabulary.numberOf(query.all[0]![0]!) : undefined;
-    const coded = only === undefined ? undefined : this.postings[only];
-    if (coded instanceof CodedPosting && within === this.live) return coded.liveCount(this.live, this.lengths.length);
     const groups = this.groupsOf(query);
     if (!groups) return 0;
     if (groups.length === 0) return within.size;
@@ -458,18 +331,15 @@ export class PostingIndex {
     return narrowest;
   }
 
-  /**
-   * Each group of `all` as the documents holding one of its tokens (with `from`, at least those from `from` on),
-   * smallest first; null when a group matches nothing.
-   */
-  private groupsOf(query: IndexQuery, from = 0): Bitmap[] | null {
+  /** Each group of `all` as the documents holding one of its tokens, smallest first; null when a group matches nothing. */
+  private groupsOf(query: IndexQuery): Bitmap[] | null {
     // Never flushed here: a query may run in an arena (withTemporaryBitmaps), which would free the new postings.
     if (this.pending.length > 0) throw new Error('The index was queried with postings not yet flushed');
     const groups: Bitmap[] = [];
     for (const group of query.all) {
       const lists = group.flatMap((token) => {
         const n = this.vocabulary.numberOf(token);
-        return (n === undefined ? undefined : this.bitmapOf(n, from)) ?? [];
+        return (n === undefined ? undefined : this.postings[n]) ?? [];
       });
       if (lists.length === 0) return null;
       groups.push(lists.length === 1 ? lists[0]! : RoaringBitmap32.orMany(lists));
@@ -494,12 +364,11 @@ export class PostingIndex {
     this.flush();
     for (let n = 0; n < this.postings.length; n++) {
       const [docs, times] = withTemporaryBitmaps(() => {
-        const live = RoaringBitmap32.and(this.bitmapOf(n)!, this.live);
+        const live = RoaringBitmap32.and(this.postings[n]!, this.live);
         const docs = live.toUint32Array();
         const times = new Uint8Array(docs.length).fill(1);
         const tiers = this.tiers[n];
-        if (tiers)
-          tiersWithin(live, readTiers(tiers, 0)).forEach((reached, i) => markAll(docs, reached, times, TIERS[i]!));
+        if (tiers) tiersWithin(live, tiers).forEach((reached, i) => markAll(docs, reached, times, TIERS[i]!));
         return [docs, times] as const;
       });
       yield [this.vocabulary.names[n]!, docs, times];
@@ -534,7 +403,6 @@ export class PostingIndex {
     for (const token of meta.tokens) {
       const n = index.vocabulary.intern(token);
       index.setPosting(n, bitmap());
-      index.code(n);
     }
     meta.tiered.forEach((token, i) => {
       index.tiers[index.vocabulary.intern(token)] = TIERS.map((_, tier) => ({
@@ -542,10 +410,6 @@ export class PostingIndex {
         missing: (meta.missing[i]! & (1 << tier)) !== 0,
       }));
     });
-    const codedTiers = index.tiers.flatMap((tiers, n) =>
-      tiers ? index.codeTiers(tiers, index.postings[n] instanceof CodedPosting) : [],
-    );
-    index.pack([...index.postings.filter((posting) => posting instanceof CodedPosting), ...codedTiers]);
     // The columns are not in the copy: each value's posting says which documents hold it.
     for (const kind of COLUMN_KINDS) {
       for (const [value, posting] of index.facetValues(kind)) {
@@ -563,9 +427,9 @@ export class PostingIndex {
   bytes(): number {
     this.flush();
     let total = this.lengths.bytes + this.live.getSerializationSizeInBytes('portable');
-    total += this.slabs.bytes;
-    for (const posting of this.postings) total += heldBytes(posting);
-    for (const tiers of this.tiers) if (tiers) for (const tier of tiers) total += heldBytes(tier.docs);
+    const held = (bitmap: Bitmap) => bitmap.getSerializationSizeInBytes('portable');
+    for (const posting of this.postings) total += held(posting);
+    for (const tiers of this.tiers) if (tiers) for (const tier of tiers) total += held(tier.docs);
     for (const column of this.facetColumns.values()) total += column.bytes;
     for (const name of this.vocabulary.names) total += Buffer.byteLength(name);
     return total;
