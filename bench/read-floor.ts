@@ -118,10 +118,10 @@ const versions = { posts: new DataVersion(database.reads, 'posts'), jobs: new Da
 const postIndex = new PostIndex(database, versions.posts, benchIndexCopy(values.db!, 'posts.idx'));
 const jobIndex = new JobIndex(database, versions.jobs, benchIndexCopy(values.db!, 'jobs.idx'));
 await Promise.all([postIndex.ready(), jobIndex.ready()]);
-const postRepository = new PostRepository(database.reads, postIndex);
-const posts = new PostService(postRepository, accounts, links, config.serviceTimeZone);
-const jobRepository = new JobRepository(database.db, database.reads, jobIndex);
-const jobs = new JobService(jobRepository, accounts, codes, links, clock);
+const postRepository = new PostRepository(database.reads);
+const posts = new PostService(postRepository, postIndex, accounts, links, config.serviceTimeZone);
+const jobRepository = new JobRepository(database.db, database.reads);
+const jobs = new JobService(jobRepository, jobIndex, accounts, codes, links, clock);
 
 const count = async (table: 'posts' | 'jobs') =>
   Number(

@@ -62,16 +62,21 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const accounts = accountsArea(infra);
   const catalogs = await codesArea(infra);
   const oauth = await oauthArea(infra, { accounts });
-  // The two search indexes get ready side by side (each from its saved copy, or from the tables).
-  const [posts, jobs] = await Promise.all([
+  // The search indexes get ready side by side (each from its saved copy, or from the tables).
+  const [posts, jobs, events] = await Promise.all([
     postsArea(app, infra, { accounts }),
     jobsArea(app, infra, { accounts, codes: catalogs.codes }),
+    eventsArea(app, infra, { accounts }),
   ]);
   app.log.info(
-    { bitmaps: bitmapLibrary, posts: app.postIndex.stats(), jobs: app.jobIndex.stats() },
+    {
+      bitmaps: bitmapLibrary,
+      posts: app.postIndex.stats(),
+      jobs: app.jobIndex.stats(),
+      events: app.eventIndex.stats(),
+    },
     'search indexes ready',
   );
-  const events = eventsArea(infra, { accounts });
   const webhookEndpoints = startWebhooks(app, infra, oauth.keyEncryptionKey);
 
   await registerRequestPipeline(app, infra, { accounts, apps: appsArea(infra), oauth });

@@ -38,7 +38,7 @@ export interface Infrastructure {
   log: FastifyBaseLogger;
   links: Links;
   /** Bumped by every write to posts or jobs, on any instance (cache/data-version.ts). */
-  versions: { posts: DataVersion; jobs: DataVersion };
+  versions: { posts: DataVersion; jobs: DataVersion; events: DataVersion };
   mediaStore: MediaStore;
   uploads: ImageUploads;
   uploadLimits: { maxRequestBytes: number; maxFileBytes: number };
@@ -152,7 +152,11 @@ export async function openInfrastructure(
     clock,
     log: app.log,
     links: new Links(config.webBaseUrl, config.publicBaseUrl),
-    versions: { posts: new DataVersion(database.reads, 'posts'), jobs: new DataVersion(database.reads, 'jobs') },
+    versions: {
+      posts: new DataVersion(database.reads, 'posts'),
+      jobs: new DataVersion(database.reads, 'jobs'),
+      events: new DataVersion(database.reads, 'events'),
+    },
     mediaStore,
     uploads: new ImageUploads(
       mediaStore,

@@ -36,6 +36,7 @@ export function searchIndexFigures(app: FastifyInstance) {
   return [
     { index: 'posts', ...app.postIndex.stats() },
     { index: 'jobs', ...app.jobIndex.stats() },
+    { index: 'events', ...app.eventIndex.stats() },
   ];
 }
 

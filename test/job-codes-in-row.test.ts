@@ -69,6 +69,7 @@ describe.each(ENGINES)('migration 024 on %s', (engine) => {
       '2026-12-01-032-dynamic-clients',
       '2026-12-01-033-client-registered-from',
       '2026-12-02-034-job-location-and-salary',
+      '2026-12-07-035-event-search-index',
     ]);
 
     expect(

@@ -1417,6 +1417,8 @@ export interface components {
             pageSize: number;
             items: components["schemas"]["EventSummary"][];
             facets?: components["schemas"]["EventPageFacets"];
+            /** @description With typoTolerance, when no item matches the keyword exactly: the keyword as corrected, whose matches `items` holds */
+            didYouMean?: string;
         };
         /**
          * EventPageFacets
@@ -1494,6 +1496,8 @@ export interface components {
             company: components["schemas"]["CompanyBrief"];
             webUrl: string;
             language: string;
+            /** @description With `highlight=true`: why the item matched; empty without a keyword */
+            highlights?: components["schemas"]["Highlight"][];
         };
         /** EventTicketList */
         EventTicketList: components["schemas"]["Ticket"][];
@@ -5618,7 +5622,7 @@ export interface operations {
     searchEvents: {
         parameters: {
             query?: {
-                /** @description Words in the name or description, case-insensitive; every word must appear */
+                /** @description Words in the name, description or their translations, as post and job search match them (docs/search.md); every word must appear */
                 keyword?: string;
                 /** @description Codes from the event-categories catalog. Repeat the parameter or give a comma list; values combine with OR */
                 categories?: ("MARKET" | "FAIR" | "CONFERENCE" | "NETWORKING" | "BUSINESS" | "COMPETITION" | "LIFESTYLE")[];
@@ -5649,10 +5653,14 @@ export interface operations {
                  * @description Deprecated: use openTypes. Repeat the parameter or give a comma list; values combine with OR
                  */
                 eventOpenTypes?: ("OFFLINE" | "ONLINE" | "ON_OFFLINE" | "TBD" | "HYBRID")[];
-                /** @description START_AT_DESC latest start first; START_AT_ASC earliest first */
-                sort?: "START_AT_DESC" | "START_AT_ASC";
+                /** @description START_AT_DESC latest start first; START_AT_ASC earliest first; RELEVANCE ranks keyword matches (latest start first without keyword) */
+                sort?: "START_AT_DESC" | "START_AT_ASC" | "RELEVANCE";
                 /** @description Filters to count matches by, besides the page (repeat the parameter or give a comma list). The response then has `facets`: for each, the matches per value, most first, values without a match left out, the query's own filter on that facet left out; companyId gives its 20 most frequent companies */
                 facets?: ("companyId" | "categories" | "subjects" | "openTypes")[];
+                /** @description Keyword words of 5 letters or more also match at one edit, of 9 or more at two, Korean words of 3 syllables or more at one letter; such matches come after the exact ones. Default false */
+                typoTolerance?: boolean;
+                /** @description Each item gains `highlights`: the fields whose shown text holds the keyword, with fragments and the matched spans. Default false */
+                highlight?: boolean;
                 /** @description Page number from 1; values below 1 are read as 1 */
                 page?: number;
                 /** @description Items per page, 1 to 50; values outside are brought into range */

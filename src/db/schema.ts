@@ -275,6 +275,8 @@ export interface EventsTable {
   language: string;
   view_count: number;
   guest_count: number;
+  /** The event's number in the search index (given by the database at insert). */
+  search_number: Generated<number>;
   created_at: number;
   updated_at: number;
   deleted_at: number | null;
@@ -566,7 +568,7 @@ export interface WebhookAttemptsTable {
 /** One document a write changed, for every instance's search index to read again (search/search-changes.ts). */
 export interface SearchChangesTable {
   id: Generated<number>;
-  kind: 'post' | 'job';
+  kind: 'post' | 'job' | 'event';
   doc_id: number;
   created_at: number;
 }

@@ -1,7 +1,7 @@
 /**
  * The fields a search document carries besides its text (search-text.ts): one facet kind each, a letter that starts
  * every token of that facet, so that a filtered search is answered from the index alone, without reading a row per
- * match. What a post or a job puts into them lives with posts and jobs (post-document.ts, job-document.ts).
+ * match. What a resource puts into them lives with it (post-document.ts, job-document.ts, event-index.ts).
  */
 import { facet } from './search-text.js';
 
@@ -26,6 +26,9 @@ export const FACET_KIND = {
   title: 't',
   companyName: 'm',
   titleWord: 'q',
+  eventCategory: 'a',
+  eventSubject: 'b',
+  openType: 'v',
 } as const;
 
 /**
@@ -63,4 +66,8 @@ export const FACETS = {
   title: (text: string) => facet(FACET_KIND.title, text),
   companyName: (name: string) => facet(FACET_KIND.companyName, name),
   titleWord: (word: string) => facet(FACET_KIND.titleWord, word),
+  /** An event's category, subject and open type (OFFLINE, ONLINE, ON_OFFLINE, TBD). */
+  eventCategory: (code: string) => facet(FACET_KIND.eventCategory, code),
+  eventSubject: (code: string) => facet(FACET_KIND.eventSubject, code),
+  openType: (code: string) => facet(FACET_KIND.openType, code),
 };

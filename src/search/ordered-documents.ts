@@ -279,6 +279,22 @@ export class OrderedDocuments {
     return out ? this.merged(result, out, offset, limit) : highest(result, offset, limit);
   }
 
+  /** `limit` documents of `result` oldest first after skipping `offset`. */
+  oldest(result: Bitmap, offset: number, limit: number): number[] {
+    if (limit <= 0 || offset >= result.size) return [];
+    const out = this.displacedIn(result);
+    if (!out) return lowest(result, offset, limit);
+    const inOrder = lowest(result, 0, offset + limit + out.size).filter((doc) => !out.has(doc));
+    const displaced = out.toArray().sort((a, b) => (this.newer(a, b) ? 1 : -1));
+    const merged: number[] = [];
+    for (let i = 0, j = 0; merged.length < offset + limit && (i < inOrder.length || j < displaced.length); ) {
+      if (j >= displaced.length || (i < inOrder.length && this.newer(displaced[j]!, inOrder[i]!)))
+        merged.push(inOrder[i++]!);
+      else merged.push(displaced[j++]!);
+    }
+    return merged.slice(offset);
+  }
+
   /** The displaced documents of `result`; null when it has none. */
   private displacedIn(result: Bitmap): Bitmap | null {
     if (this.displaced.isEmpty) return null;
@@ -301,6 +317,14 @@ export class OrderedDocuments {
     }
     return merged.slice(offset);
   }
+}
+
+/** The `count` lowest values of a bitmap after skipping its `skip` lowest, lowest first. */
+function lowest(bitmap: Bitmap, skip: number, count: number): number[] {
+  const end = Math.min(bitmap.size, skip + count);
+  if (skip >= end) return [];
+  const range = RoaringBitmap32.fromRange(bitmap.select(skip)!, bitmap.select(end - 1)! + 1);
+  return Array.from(RoaringBitmap32.and(bitmap, range).toUint32Array());
 }
 
 /** A row's change time as the stamps column keeps it: modulo 2^32 (four bytes an item; only equality matters). */

@@ -12,14 +12,13 @@ import type { ChangeFeed } from '../change-feed/change-feed.js';
 import { recordChanges, type ChangeRow, type ChangeType, type ResourceType } from '../change-feed/change-log.js';
 import { backgroundWork } from '../db/prepared-reads.js';
 import type { DB } from '../db/schema.js';
-import { recordSearchChanges, type ChangeKind } from '../search/search-changes.js';
+import { recordEventSearchChanges, recordSearchChanges, type ChangeKind } from '../search/search-changes.js';
 
 /** Per resource type: the search index it is in and the data version its cached answers follow (null: none). */
 const EFFECTS: Record<ResourceType, { search: ChangeKind | null; dataVersion: VersionedData | null }> = {
   post: { search: 'post', dataVersion: 'posts' },
   job: { search: 'job', dataVersion: 'jobs' },
-  // Events are searched in the tables and their answers are not cached: the feed is their only effect.
-  event: { search: null, dataVersion: null },
+  event: { search: 'event', dataVersion: 'events' },
 };
 
 /** One resource written. */
@@ -48,7 +47,9 @@ export class WriteUnit {
     >) {
       const ids = writes.filter((w) => w.resource === resource).map((w) => w.id);
       if (ids.length === 0) continue;
-      if (effects.search) await recordSearchChanges(this.db, effects.search, ids.map(Number), now);
+      // An event's id is text: the index knows it by the number the database gave it.
+      if (effects.search === 'event') await recordEventSearchChanges(this.db, ids.map(String), now);
+      else if (effects.search) await recordSearchChanges(this.db, effects.search, ids.map(Number), now);
       if (effects.dataVersion) await bumpDataVersion(this.db, effects.dataVersion, ids.length);
     }
     const changes = writes.flatMap((w) =>

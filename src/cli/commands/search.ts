@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.js';
+import { EventIndex, eventIndexCopy } from '../../modules/events/event-index.js';
 import { JobIndex, jobIndexCopy } from '../../modules/jobs/job-index.js';
 import { PostIndex, postIndexCopy } from '../../modules/posts/post-index.js';
 import type { CliContext, Command } from '../command.js';
@@ -16,6 +17,12 @@ const INDEXES = [
     singular: 'job',
     copy: jobIndexCopy,
     open: (database: Database, file: string) => new JobIndex(database, undefined, file),
+  },
+  {
+    plural: 'events',
+    singular: 'event',
+    copy: eventIndexCopy,
+    open: (database: Database, file: string) => new EventIndex(database, undefined, file),
   },
 ] as const;
 
@@ -36,7 +43,8 @@ function progressBar(ctx: CliContext, label: string): (done: number, total: numb
 
 export const searchRebuildCommand: Command = {
   name: 'search rebuild',
-  summary: 'Build the post and job search indexes from the tables and save them where instances load them at start',
+  summary:
+    'Build the search indexes (posts, jobs, events) from the tables and save them where instances load them at start',
   usage: 'search rebuild',
   options: {},
   async run(_values, ctx) {

@@ -5,6 +5,7 @@ import { newFeedEpoch } from '../../change-feed/change-log.js';
 import { sqliteAdapter } from '../../db/dialects/sqlite-adapter.js';
 import type { Config } from '../../config.js';
 import { allMigrations } from '../../db/migrations/index.js';
+import { eventIndexCopy } from '../../modules/events/event-index.js';
 import { jobIndexCopy } from '../../modules/jobs/job-index.js';
 import { postIndexCopy } from '../../modules/posts/post-index.js';
 import { required, type Command, type Io } from '../command.js';
@@ -205,7 +206,8 @@ export const dbRestoreCommand: Command = {
     for (const suffix of ['-wal', '-shm']) fs.rmSync(`${target}${suffix}`, { force: true });
     fs.renameSync(incoming, target);
     // The saved search indexes describe the replaced database: instances build new ones from the restored tables.
-    for (const copy of [postIndexCopy(config.dataDir), jobIndexCopy(config.dataDir)]) fs.rmSync(copy, { force: true });
+    for (const copy of [postIndexCopy, jobIndexCopy, eventIndexCopy].map((of) => of(config.dataDir)))
+      fs.rmSync(copy, { force: true });
     io.out(
       `Restored ${backup} as ${target}. Start the service: it applies any pending migration and builds the search indexes from the tables.`,
     );

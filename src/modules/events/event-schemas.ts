@@ -1,8 +1,11 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import {
+  CorrectedPage,
   DateTimeUtc,
   FacetsQuery,
   Handle,
+  Highlights,
+  KeywordQuery,
   ListDateTime,
   Nullable,
   Page,
@@ -19,7 +22,7 @@ export const EVENT_OPEN_TYPES = ['OFFLINE', 'ONLINE', 'ON_OFFLINE', 'TBD'] as co
 export const EVENT_OPEN_TYPE_INPUTS = [...EVENT_OPEN_TYPES, 'HYBRID'] as const;
 export const ACCESS_TYPES = ['PUBLIC', 'INVITE', 'LINK'] as const;
 export const JOIN_TYPES = ['OPEN', 'REGISTERED'] as const;
-export const EVENT_SORTS = ['START_AT_DESC', 'START_AT_ASC'] as const;
+export const EVENT_SORTS = ['START_AT_DESC', 'START_AT_ASC', 'RELEVANCE'] as const;
 /** The event search parameters that facet counts can be asked for (the `facets` parameter). */
 export const EVENT_FACETS = ['companyId', 'categories', 'subjects', 'openTypes'] as const;
 export type EventFacet = (typeof EVENT_FACETS)[number];
@@ -77,7 +80,7 @@ const summaryFields = {
   language: Type.String(),
 };
 
-export const EventSummary = Type.Object(summaryFields, { title: 'EventSummary' });
+export const EventSummary = Type.Object({ ...summaryFields, highlights: Highlights }, { title: 'EventSummary' });
 
 export const FORM_FIELD_TYPES = [
   'PHONE',
@@ -227,7 +230,8 @@ export const EventSearchQuery = Type.Object({
   keyword: Type.Optional(
     Type.String({
       maxLength: 100,
-      description: 'Words in the name or description, case-insensitive; every word must appear',
+      description:
+        'Words in the name, description or their translations, as post and job search match them (docs/search.md); every word must appear',
     }),
   ),
   categories: multi(StringEnum(EVENT_CATEGORIES), 'Codes from the event-categories catalog'),
@@ -254,17 +258,19 @@ export const EventSearchQuery = Type.Object({
   sort: Type.Optional(
     StringEnum(EVENT_SORTS, {
       default: 'START_AT_DESC',
-      description: 'START_AT_DESC latest start first; START_AT_ASC earliest first',
+      description:
+        'START_AT_DESC latest start first; START_AT_ASC earliest first; RELEVANCE ranks keyword matches (latest start first without keyword)',
     }),
   ),
   facets: FacetsQuery(EVENT_FACETS, FACET_TOP),
+  ...KeywordQuery,
   ...PageQuery,
 });
 
 export const EventIdParams = Type.Object({
   eventId: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: 'Event id' }),
 });
-export const EventPage = Page(EventSummary, 'EventPage', EVENT_FACETS);
+export const EventPage = CorrectedPage(Page(EventSummary, 'EventPage', EVENT_FACETS));
 
 export type EventSummaryDto = Static<typeof EventSummary>;
 export type EventDetailDto = Static<typeof EventDetail>;

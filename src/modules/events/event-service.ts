@@ -3,14 +3,18 @@ import { inIdOrder } from '../../shared/group.js';
 import type { Links } from '../../shared/links.js';
 import { translationLanguage, type Locale } from '../../shared/locale.js';
 import { dateBoundary, parseSearchTime, toListDateTime, toUtcIso } from '../../shared/time.js';
-import { pageOf, type PageResult } from '../../schemas/common.js';
-import { NO_COMPANY } from '../../search/facet-counts.js';
+import { pageOf, withCorrection, type PageResult } from '../../schemas/common.js';
+import { NO_COMPANY, noMatchFacets, withCompanyHandles } from '../../search/facet-counts.js';
+import { highlightsOf } from '../../search/highlights.js';
+import type { Searchable } from '../../search/search-index.js';
+import { queryTerms, queryWords } from '../../search/search-text.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
 import { EVENT_CATEGORIES, EVENT_SUBJECTS, inCodeOrder } from '../../shared/catalog-data.js';
 import { companyBriefOf } from '../jobs/company-brief.js';
 import { jsonColumn } from '../posts/post-reads.js';
 import type { EventItemRow } from './event-reads.js';
-import type { EventRepository, EventSearchFilter } from './event-repository.js';
+import type { EventSearchFilter } from './event-index.js';
+import type { EventRepository } from './event-repository.js';
 import { descriptionHtml, faqCategories, faqOf, sessionOf, sessionSlots, ticketOf } from './event-parts.js';
 import type { EventDetailDto, EventSearchQueryInput, EventSummaryDto } from './event-schemas.js';
 
@@ -21,6 +25,7 @@ const nullIfHidden = <T>(hidden: boolean, value: T): T | null => (hidden ? null 
 export class EventService {
   constructor(
     private readonly events: EventRepository,
+    private readonly index: Searchable<EventSearchFilter>,
     private readonly accounts: AccountsRepository,
     private readonly links: Links,
     private readonly clock: () => number,
@@ -29,37 +34,55 @@ export class EventService {
 
   async search(query: EventSearchQueryInput, locale: Locale): Promise<PageResult<EventSummaryDto>> {
     const { page, pageSize } = query;
+    const facetNames = query.facets && [...new Set(query.facets)];
+    const filter = await this.searchFilter(query);
+    if (filter === null) return pageOf<EventSummaryDto>([], 0, page, pageSize, noMatchFacets(facetNames));
+    const { total, ids, facets, didYouMean, corrections } = await this.index.search(filter);
+    const [summaries, named] = await Promise.all([
+      this.hydrate(await this.events.idsOf(ids), locale),
+      withCompanyHandles(facets, (companyIds) => this.accounts.companyHandles(companyIds)),
+    ]);
+    const terms = new Set([...(filter.terms ?? []), ...(corrections ?? [])]);
+    const items = summaries.map(({ summary, description }) =>
+      query.highlight
+        ? {
+            ...summary,
+            highlights: highlightsOf(
+              [
+                ['eventName', summary.eventName],
+                ['description', description],
+              ],
+              terms,
+            ),
+          }
+        : summary,
+    );
+    return withCorrection(pageOf(items, total, page, pageSize, named), didYouMean);
+  }
+
+  /** The index filter of an event search, or null when nothing can match (a keyword with no searchable terms). */
+  private async searchFilter(query: EventSearchQueryInput): Promise<EventSearchFilter | null> {
+    const keyword = query.keyword?.trim() ?? '';
+    const terms = keyword === '' ? null : queryTerms(keyword);
+    if (terms !== null && terms.length === 0) return null;
     const union = <T>(a: T[] | undefined, b: T[] | undefined) =>
       a || b ? [...new Set([...(a ?? []), ...(b ?? [])])] : undefined;
-    const categories = union(query.categories, query.eventCategories);
-    const subjects = union(query.subjects, query.eventSubjects);
-    const openTypes = union<string>(query.openTypes, query.eventOpenTypes)?.map((t) =>
-      t === 'HYBRID' ? 'ON_OFFLINE' : t,
-    );
-    const companyId = query.companyId
-      ? ((await this.accounts.companyIdByHandle(query.companyId)) ?? NO_COMPANY)
-      : undefined;
     const filter: EventSearchFilter = {
-      words: query.keyword?.split(/\s+/).filter(Boolean),
+      terms,
       startFrom: this.day('startDateFrom', query.startDateFrom, 'start'),
       startTo: this.day('startDateTo', query.startDateTo, 'end'),
       status: query.status ? { is: query.status, now: this.clock() } : undefined,
-      companyId,
-      categories,
-      subjects,
-      openTypes,
-      ascending: query.sort === 'START_AT_ASC',
-      limit: pageSize,
-      offset: (page - 1) * pageSize,
+      categories: union(query.categories, query.eventCategories),
+      subjects: union(query.subjects, query.eventSubjects),
+      openTypes: union<string>(query.openTypes, query.eventOpenTypes)?.map((t) => (t === 'HYBRID' ? 'ON_OFFLINE' : t)),
+      order: query.sort === 'START_AT_ASC' ? 'oldest' : query.sort === 'RELEVANCE' ? 'rank' : 'newest',
+      limit: query.pageSize,
+      offset: (query.page - 1) * query.pageSize,
+      facets: query.facets && [...new Set(query.facets)],
     };
-    const facetNames = [...new Set(query.facets ?? [])];
-    const [{ total, ids }, ...counts] = await Promise.all([
-      this.events.search(filter),
-      ...facetNames.map((name) => this.events.facetCounts(filter, name)),
-    ]);
-    const items = (await this.hydrate(ids, locale)).map(({ summary }) => summary);
-    const facets = facetNames.length ? Object.fromEntries(facetNames.map((name, i) => [name, counts[i]!])) : undefined;
-    return pageOf(items, total, page, pageSize, facets);
+    if (query.typoTolerance && terms !== null) filter.typoWords = queryWords(keyword);
+    if (query.companyId) filter.companyId = (await this.accounts.companyIdByHandle(query.companyId)) ?? NO_COMPANY;
+    return filter;
   }
 
   /** One statement: the event with its hosts, codes, translation, tickets, sessions, FAQs and attachments. */

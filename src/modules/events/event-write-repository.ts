@@ -50,16 +50,15 @@ export class EventWriteRepository {
       .where('id', 'in', [...this.touched.keys()])
       .execute();
     const byId = new Map(events.map((e) => [e.id, e]));
-    // Only what the public API shows: a draft's changes are not reported (a deletion is, of a public event or not).
-    const changes = [...this.touched].filter(
-      ([id, type]) => type === 'event.deleted' || byId.get(id)?.status === 'published',
-    );
+    // Only what the public API shows goes to the feed: a draft's changes are not reported (a deletion is, of a public
+    // event or not). The search index reads every touched event again.
+    const shown = (id: string, type: ChangeType) => type === 'event.deleted' || byId.get(id)?.status === 'published';
     await inTransaction(this.unit).record(
       this.clock(),
-      ...changes.map(([id, change]) => ({
+      ...[...this.touched].map(([id, change]) => ({
         resource: 'event' as const,
         id,
-        change,
+        change: shown(id, change) ? change : null,
         companyId: byId.get(id)?.company_id ?? null,
       })),
     );

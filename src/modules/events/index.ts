@@ -1,6 +1,8 @@
+import type { FastifyInstance } from 'fastify';
 import { FEED_LOCALE, publicOrNull } from '../../change-feed/snapshots.js';
 import type { Area, Infrastructure } from '../../infrastructure.js';
 import type { AccountsArea } from '../accounts/index.js';
+import { EventIndex, eventIndexCopy } from './event-index.js';
 import { EventRepository } from './event-repository.js';
 import { eventRoutes } from './event-routes.js';
 import { EventService } from './event-service.js';
@@ -11,15 +13,34 @@ import { eventWriteRoutes } from './event-write-routes.js';
 import { EventWriteRules } from './event-write-rules.js';
 import { EventWriteService } from './event-write-service.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The event search index of this instance (event-index.ts). */
+    eventIndex: EventIndex;
+  }
+}
+
 /**
- * Events: search and read the published ones with their tickets, sessions and FAQs (app key), and manage a
- * company's events and their parts with a user's token (`event:write`).
+ * Events: search (the search index of this instance, ready before the app serves) and read the published ones with
+ * their tickets, sessions and FAQs (app key), and manage a company's events and their parts with a user's token
+ * (`event:write`).
  */
-export function eventsArea(infra: Infrastructure, deps: { accounts: AccountsArea }): Area {
+export async function eventsArea(
+  app: FastifyInstance,
+  infra: Infrastructure,
+  deps: { accounts: AccountsArea },
+): Promise<Area> {
   const { config, database, clock, links, uploads, idempotency, uploadLimits } = infra;
   const { accounts, permissions } = deps.accounts;
+  const index = new EventIndex(database, infra.versions.events, eventIndexCopy(config.dataDir), clock, infra.log);
+  await index.ready(true);
+  app.decorate('eventIndex', index);
+  app.addHook('onClose', async () => {
+    await index.close();
+  });
   const events = new EventService(
-    new EventRepository(database.db, database.reads, database.longReads),
+    new EventRepository(database.db, database.reads),
+    index,
     accounts,
     links,
     clock,

@@ -35,8 +35,8 @@ export async function jobsArea(
   app.addHook('onClose', async () => {
     await index.close();
   });
-  const reads = new JobRepository(database.db, database.reads, index);
-  const jobs = new JobService(reads, accounts, deps.codes, links, clock);
+  const reads = new JobRepository(database.db, database.reads);
+  const jobs = new JobService(reads, index, accounts, deps.codes, links, clock);
   const writes = new JobWriteService({
     writes: new JobWriteRepository(database.db, infra.changes),
     reads,

@@ -1,34 +1,30 @@
 /**
- * Job search served from the service's own index (docs/search.md), the same machinery as posts
- * (post-index.ts): posting lists as compressed bitmaps over document numbers given in recruiting-start order,
- * so DATE_DESC is the bitmap read from its top and a count is the exact size of a bitmap.
- *
- * The index holds every published job with a recruiting start, whether or not it is hiring now: hiring is a
- * matter of the moment of the search (docs/decisions.md: started and not ended), worked out at that moment from two
- * time cursors (docs-by-key.ts), so the index itself never changes with the clock and equals a build from the
- * tables at any time. POPULARITY_DESC is a third order over the same documents, by views.
+ * What job search is (docs/search.md): the published jobs with a recruiting start, their title, subtitle, description,
+ * company and codes as text and facets, place and pay as cells, buckets and numbers, in recruiting-start order, each
+ * hiring from its start to its end (a span: the engine places jobs against the moment of each search), and by views
+ * for POPULARITY_DESC. The engine (search/search-index.ts) does the rest; the jobs are read from the tables by the
+ * repository (job-search-repository.ts).
  */
 import path from 'node:path';
-import type { Kysely } from 'kysely';
 import { DataVersion } from '../../cache/data-version.js';
 import type { Database } from '../../db/database.js';
-import type { DB } from '../../db/schema.js';
-import { DocsByKey, TimeReached } from '../../search/docs-by-key.js';
-import { ServedIndex, type IndexLog, type ItemSource } from '../../search/live-index.js';
-import { countValues, FACET_TOP, type FacetCounts } from '../../search/facet-counts.js';
-import type { IndexedItem, OrderedDocuments } from '../../search/ordered-documents.js';
-import { tolerantRelevancePage } from '../../search/ranking.js';
-import { alternativesOf, didYouMean, keywordMatches, type KeywordMatches } from '../../search/typo-tolerance.js';
-import type { QueryWord } from '../../search/search-text.js';
-import { RoaringBitmap32, withTemporaryBitmaps, type Bitmap } from '../../search/bitmaps.js';
-import type { IndexQuery, PostingIndex } from '../../search/posting-index.js';
+import { RoaringBitmap32, type Bitmap } from '../../search/bitmaps.js';
+import { FACET_TOP } from '../../search/facet-counts.js';
 import { FACET_KIND, FACETS } from '../../search/fields.js';
-import { coordinatesOf, jobDocument, jobDocumentParts } from './job-document.js';
-import { PLACE_AND_PAY_COLUMNS, yearlyRange } from './job-place-and-pay.js';
 import { coverCircle, withinRadius } from '../../search/geo-cells.js';
+import type { IndexLog } from '../../search/live-index.js';
 import { bucketOf } from '../../search/number-buckets.js';
-import { Suggestions, type Suggestion } from '../../search/suggestions.js';
-import { inSpan } from '../../telemetry/trace-spans.js';
+import type { OrderedDocuments } from '../../search/ordered-documents.js';
+import type { PostingIndex } from '../../search/posting-index.js';
+import {
+  SearchIndex,
+  type Declaration,
+  type FacetRule,
+  type Filter,
+  type SearchResult,
+} from '../../search/search-index.js';
+import type { QueryWord } from '../../search/search-text.js';
+import { jobSearchRows } from './job-search-repository.js';
 
 /** The job search parameters that facet counts can be asked for (the `facets` parameter). */
 export const JOB_FACETS = [
@@ -43,19 +39,6 @@ export const JOB_FACETS = [
   'salary',
 ] as const;
 export type JobFacet = (typeof JOB_FACETS)[number];
-
-/** The facet kind of each (search/fields.ts), and how many values it gives. */
-const FACET_OF: Record<JobFacet, { kind: string; top?: number }> = {
-  companyId: { kind: FACET_KIND.company, top: FACET_TOP },
-  jobCategories: { kind: FACET_KIND.jobCategory },
-  seniorities: { kind: FACET_KIND.seniority },
-  employmentTypes: { kind: FACET_KIND.employmentType },
-  companySizes: { kind: FACET_KIND.companySize },
-  workTypes: { kind: FACET_KIND.workType },
-  countries: { kind: FACET_KIND.country },
-  regions: { kind: FACET_KIND.region, top: FACET_TOP },
-  salary: { kind: FACET_KIND.payRange },
-};
 
 /** Jobs within a radius of a point, and whether REMOTE jobs match wherever they are. */
 export interface NearFilter {
@@ -97,46 +80,81 @@ export interface JobSearchFilter {
   typoWords?: QueryWord[];
 }
 
-/** `corrections`: the terms of the corrections a typo-tolerant search matched by (for highlights). */
-export interface JobSearchResult {
-  total: number;
-  ids: number[];
-  validFrom: number;
-  validUntil: number;
-  facets?: FacetCounts;
-  didYouMean?: string;
-  corrections?: string[];
+export type JobSearchResult = SearchResult & { validFrom: number; validUntil: number };
+
+/** The numbers a job document carries besides its time (the recruiting start), in IndexedItem.extra's order. */
+export const JOB_NUMBERS = ['end', 'views', 'latitude', 'longitude', 'payLow', 'payHigh'] as const;
+const LATITUDE = JOB_NUMBERS.indexOf('latitude');
+const LONGITUDE = JOB_NUMBERS.indexOf('longitude');
+/** The yearly least and most it pays (NaN when it states none). */
+const PAY_LOW = JOB_NUMBERS.indexOf('payLow');
+const PAY_HIGH = JOB_NUMBERS.indexOf('payHigh');
+
+/** A filter of codes: the jobs holding one of them. */
+const oneOf = (values: string[] | undefined, token: (value: string) => string): Filter | undefined =>
+  values?.length ? { any: values.map(token) } : undefined;
+
+/** `near` as cells (the REMOTE jobs let in or kept out), refined by distance. */
+function nearFilter(near: NearFilter | undefined): Filter | undefined {
+  if (!near) return undefined;
+  const { inside, edge } = coverCircle(near, near.radiusKm);
+  const remote = FACETS.workType('REMOTE');
+  return {
+    any: [...[...inside, ...edge].map(FACETS.cell), ...(near.includeRemote ? [remote] : [])],
+    none: near.includeRemote ? [] : [remote],
+    refine: (docs, result) => refineNear(docs, result, near),
+  };
 }
 
-/** The filter as bitmap algebra: keyword terms required, and one facet group per filter (its values ORed). */
-export function jobIndexQuery(filter: JobSearchFilter): IndexQuery {
-  const all = (filter.terms ?? []).map((t) => [t]);
-  if (filter.companyId !== undefined) all.push([FACETS.company(filter.companyId)]);
-  const groups: Array<[string[] | undefined, (code: string) => string]> = [
-    [filter.jobCategories, FACETS.jobCategory],
-    [filter.seniorities, FACETS.seniority],
-    [filter.employmentTypes, FACETS.employmentType],
-    [filter.companySizes, FACETS.companySize],
-    [filter.workTypes, FACETS.workType],
-  ];
-  for (const [values, token] of groups) if (values?.length) all.push(values.map(token));
-  for (const [values, token] of [
-    [filter.countries, FACETS.country],
-    [filter.regions, FACETS.region],
-  ] as const)
-    if (values?.length) all.push(values.map(token));
-  const none: string[] = [];
-  const { near, salary } = filter;
-  if (near) {
-    const { inside, edge } = coverCircle(near, near.radiusKm);
-    const cells = [...inside, ...edge].map(FACETS.cell);
-    if (near.includeRemote) cells.push(FACETS.workType('REMOTE'));
-    else none.push(FACETS.workType('REMOTE'));
-    all.push(cells);
-  }
-  if (salary) all.push([FACETS.payCurrency(salary.currency), ...(salary.includeUnstated ? [FACETS.payUnstated] : [])]);
-  return { all, none };
-}
+export const JOB_SEARCH: Declaration<JobSearchFilter> = {
+  kind: 'job',
+  numbers: JOB_NUMBERS,
+  facets: {
+    companyId: { kind: FACET_KIND.company, top: FACET_TOP },
+    jobCategories: { kind: FACET_KIND.jobCategory },
+    seniorities: { kind: FACET_KIND.seniority },
+    employmentTypes: { kind: FACET_KIND.employmentType },
+    companySizes: { kind: FACET_KIND.companySize },
+    workTypes: { kind: FACET_KIND.workType },
+    countries: { kind: FACET_KIND.country },
+    regions: { kind: FACET_KIND.region, top: FACET_TOP },
+    salary: { kind: FACET_KIND.payRange },
+  } satisfies Record<JobFacet, FacetRule>,
+  ends: 'end',
+  orders: { popularity: 'views' },
+  suggestions: [
+    { kind: FACET_KIND.title, type: 'TITLE' },
+    { kind: FACET_KIND.companyName, type: 'COMPANY' },
+    { kind: FACET_KIND.titleWord, type: 'KEYWORD' },
+  ],
+  query: (filter) => ({
+    terms: filter.terms,
+    typoWords: filter.typoWords,
+    filters: {
+      companyId: filter.companyId === undefined ? undefined : { any: [FACETS.company(filter.companyId)] },
+      jobCategories: oneOf(filter.jobCategories, FACETS.jobCategory),
+      seniorities: oneOf(filter.seniorities, FACETS.seniority),
+      employmentTypes: oneOf(filter.employmentTypes, FACETS.employmentType),
+      companySizes: oneOf(filter.companySizes, FACETS.companySize),
+      workTypes: oneOf(filter.workTypes, FACETS.workType),
+      countries: oneOf(filter.countries, FACETS.country),
+      regions: oneOf(filter.regions, FACETS.region),
+      near: nearFilter(filter.near),
+      salary: filter.salary && {
+        any: [
+          FACETS.payCurrency(filter.salary.currency),
+          ...(filter.salary.includeUnstated ? [FACETS.payUnstated] : []),
+        ],
+        refine: (docs, result) => refineSalary(docs, result, filter.salary!),
+      },
+    },
+    phase: { now: filter.now, is: 'ONGOING' },
+    order: filter.order === 'date' ? 'newest' : filter.order,
+    limit: filter.limit,
+    offset: filter.offset,
+    facets: filter.facets,
+  }),
+};
 
 /** The buckets (number-buckets.ts) of a pay bound kind that jobs of each currency hold, ascending; made again as new ones appear. */
 const payBuckets = new WeakMap<PostingIndex, Map<string, { values: number; byCurrency: Map<string, number[]> }>>();
@@ -160,13 +178,11 @@ function bucketsHeld(index: PostingIndex, kind: string, currency: string): numbe
 }
 
 /**
- * The exact rule of the filters the tokens only approach: the distance of each job in the cells near the point
- * (a REMOTE job let in by `includeRemote` is not measured), and the pay bounds: the jobs of the buckets beyond a
- * bound dropped, the amount of each job in the bound's own bucket checked. Removes from `result` in place.
+ * The exact rule of `near`, which the cells only approach: the distance of each job in the cells the circle crosses
+ * (a REMOTE job let in by `includeRemote` is not measured). Removes from `result` in place.
  */
-function refine(docs: OrderedDocuments, result: Bitmap, filter: JobSearchFilter): Bitmap {
-  const { near, salary } = filter;
-  if (near && !result.isEmpty) {
+function refineNear(docs: OrderedDocuments, result: Bitmap, near: NearFilter): void {
+  {
     // Only the documents of the cells the circle crosses can be outside it (a REMOTE one let in by includeRemote is not).
     const edge = coverCircle(near, near.radiusKm).edge.flatMap((cell) => docs.index.posting(FACETS.cell(cell)) ?? []);
     if (edge.length > 0) {
@@ -180,7 +196,14 @@ function refine(docs: OrderedDocuments, result: Bitmap, filter: JobSearchFilter)
       if (outside.length > 0) result.removeMany(outside);
     }
   }
-  if (salary && !result.isEmpty) {
+}
+
+/**
+ * The exact rule of the pay bounds, which the buckets only approach: the jobs of the buckets beyond a bound dropped,
+ * the amount of each job in the bound's own bucket checked. Removes from `result` in place.
+ */
+function refineSalary(docs: OrderedDocuments, result: Bitmap, salary: SalaryFilter): void {
+  {
     // The currency's jobs (and the unstated ones, when let in) are all that is left: drop those of the buckets beyond
     // the bound, then check the amounts of those in the bound's own bucket.
     const bound = (
@@ -222,293 +245,26 @@ function refine(docs: OrderedDocuments, result: Bitmap, filter: JobSearchFilter)
       );
     }
   }
-  return result;
 }
 
 /** Where an instance keeps the job index's saved copy. */
 export const jobIndexCopy = (dataDir: string): string => path.join(dataDir, 'search-index', 'jobs.idx');
 
-/** The numbers a job document carries besides its time (the recruiting start): OrderedDocuments extra columns. */
-const END = 0;
-const VIEWS = 1;
-const LATITUDE = 2;
-const LONGITUDE = 3;
-/** The yearly least and most it pays (NaN when it states none). */
-const PAY_LOW = 4;
-const PAY_HIGH = 5;
-
-const JOB_COLUMNS = [
-  'jobs.id',
-  'jobs.updated_at',
-  'jobs.title',
-  'jobs.subtitle',
-  'jobs.description',
-  'jobs.status',
-  'jobs.job_category',
-  'jobs.work_type',
-  'jobs.company_id',
-  'companies.size as company_size',
-  'companies.name as company_name',
-  'jobs.start_at',
-  'jobs.end_at',
-  'jobs.view_count',
-  'jobs.seniorities',
-  'jobs.employment_types',
-  ...PLACE_AND_PAY_COLUMNS.map((column) => `jobs.${column}` as const),
-] as const;
-
-/** The jobs as the index takes them: the published ones with a recruiting start, in (start, id) order. */
-function jobSource(db: Kysely<DB>): ItemSource {
-  const candidates = () =>
-    db
-      .selectFrom('jobs')
-      .innerJoin('companies', 'companies.id', 'jobs.company_id')
-      .select(JOB_COLUMNS)
-      .where('jobs.status', '=', 'published')
-      .where('jobs.start_at', 'is not', null);
-  type Row = Awaited<ReturnType<ReturnType<typeof candidates>['execute']>>[number];
-  const items = async (rows: Row[]): Promise<IndexedItem[]> => {
-    if (rows.length === 0) return [];
-    const parts = await jobDocumentParts(
-      db,
-      rows.map((r) => r.id),
-    );
-    return rows.map((job) => {
-      const point = coordinatesOf(job);
-      const pay = yearlyRange(job);
-      return {
-        id: job.id,
-        time: Number(job.start_at),
-        stamp: Number(job.updated_at),
-        document: jobDocument(job, parts),
-        extra: [
-          job.end_at === null ? Number.POSITIVE_INFINITY : Number(job.end_at),
-          job.view_count,
-          point?.latitude ?? Number.NaN,
-          point?.longitude ?? Number.NaN,
-          pay?.[0] ?? Number.NaN,
-          pay?.[1] ?? Number.NaN,
-        ],
-      };
-    });
-  };
-  return {
-    kind: 'job',
-    extraColumns: 6,
-    inOrder: async (after, limit) =>
-      items(
-        await candidates()
-          .$if(after !== null, (q) =>
-            q.where((eb) => eb(eb.refTuple('jobs.start_at', 'jobs.id'), '>', eb.tuple(after![0], after![1]))),
-          )
-          .orderBy('jobs.start_at')
-          .orderBy('jobs.id')
-          .limit(limit)
-          .execute(),
-      ),
-    byIds: async (ids) => items(await candidates().where('jobs.id', 'in', ids).execute()),
-    idsAfter: async (after, limit) =>
-      (
-        await db
-          .selectFrom('jobs')
-          .innerJoin('companies', 'companies.id', 'jobs.company_id')
-          .select(['jobs.id', 'jobs.updated_at'])
-          .where('jobs.status', '=', 'published')
-          .where('jobs.start_at', 'is not', null)
-          .where('jobs.id', '>', after)
-          .orderBy('jobs.id')
-          .limit(limit)
-          .execute()
-      ).map((row): [number, number] => [Number(row.id), Number(row.updated_at)]),
-    count: async () =>
-      Number(
-        (
-          await db
-            .selectFrom('jobs')
-            .select((eb) => eb.fn.countAll().as('n'))
-            .where('status', '=', 'published')
-            .where('start_at', 'is not', null)
-            .executeTakeFirstOrThrow()
-        ).n,
-      ),
-  };
-}
-
-/**
- * The orders one generation needs besides its own: started and ended by a moment, and by views; and the jobs
- * hiring in the span between two starts or ends, kept for the index's state it was computed at.
- */
-interface Orders {
-  started: TimeReached;
-  ended: TimeReached;
-  byViews: DocsByKey;
-  hiring?: { at: string; docs: Bitmap };
-}
-
-/**
- * The live jobs started and not ended, for any moment between `from` and `until` (no start or end falls
- * between them): one bitmap computed when the span or the index changes, instead of two more operations
- * over every job on each search. Made outside any search's arena, and freed when replaced.
- */
-function hiringBetween(
-  orders: Orders,
-  docs: OrderedDocuments,
-  from: number,
-  until: number,
-  startedNow: Bitmap,
-  endedNow: Bitmap,
-): Bitmap {
-  const at = `${docs.index.version}|${from}|${until}`;
-  if (orders.hiring?.at === at) return orders.hiring.docs;
-  orders.hiring?.docs.dispose();
-  const hiring = RoaringBitmap32.and(docs.index.live, startedNow);
-  hiring.andNotInPlace(endedNow);
-  orders.hiring = { at, docs: hiring };
-  return hiring;
-}
-
-/**
- * The live jobs hiring at `now`, and the moments around it between which no job starts or stops hiring. Moves
- * the cursors, which keep their bitmaps: call outside a search's arena.
- */
-function hiringAt(
-  orders: Orders,
-  docs: OrderedDocuments,
-  now: number,
-): { hiringNow: Bitmap; validFrom: number; validUntil: number } {
-  const { started, ended } = orders;
-  const startedNow = started.upTo(now);
-  const endedNow = ended.upTo(now);
-  const validFrom = Math.max(started.previous(), ended.previous());
-  const validUntil = Math.min(started.next(), ended.next());
-  return { hiringNow: hiringBetween(orders, docs, validFrom, validUntil, startedNow, endedNow), validFrom, validUntil };
-}
-
-/** What a half-typed search is offered (job-document.ts suggestedTokens), and the type each says it is. */
-const SUGGESTED = new Suggestions([
-  { kind: FACET_KIND.title, type: 'TITLE' },
-  { kind: FACET_KIND.companyName, type: 'COMPANY' },
-  { kind: FACET_KIND.titleWord, type: 'KEYWORD' },
-]);
-
-export class JobIndex extends ServedIndex {
-  private readonly orders = new WeakMap<OrderedDocuments, Orders>();
-
+/** The job index of an instance (or of a command, or a test): the engine over the job declaration and the jobs' rows. */
+export class JobIndex extends SearchIndex<JobSearchFilter> {
   /** `clock`: the service's, for the moment whose hiring jobs are worked out at start (a search says its own). */
   constructor(
     database: Pick<Database, 'db' | 'reads'>,
     version: { read(): Promise<number> } = new DataVersion(database.reads, 'jobs'),
     copyFile: string | null = null,
-    private readonly clock: () => number = Date.now,
+    clock: () => number = Date.now,
     log?: IndexLog,
   ) {
-    super(database.db, jobSource(database.db), version, copyFile, log);
+    super(JOB_SEARCH, database.db, jobSearchRows(database.db), version, copyFile, log, clock);
   }
 
-  /**
-   * Loads or builds the index, then sorts its extra orders and works out the jobs hiring now, so the first search
-   * does not pay for them (moving the cursors past every job's start and end, a pass over every job).
-   */
-  override async ready(serving = false): Promise<void> {
-    await super.ready(serving);
-    const docs = await this.live.current();
-    const orders = this.ordersOf(docs);
-    for (const order of [orders.started, orders.ended, orders.byViews]) order.catchUp();
-    hiringAt(orders, docs, this.clock());
-  }
-
-  private ordersOf(docs: OrderedDocuments): Orders {
-    let orders = this.orders.get(docs);
-    if (!orders) {
-      orders = {
-        started: new TimeReached(docs, (doc) => docs.time(doc)),
-        ended: new TimeReached(docs, (doc) => docs.extra(doc, END)),
-        byViews: new DocsByKey(docs, (a, b) => {
-          const va = docs.extra(a, VIEWS);
-          const vb = docs.extra(b, VIEWS);
-          return va > vb || (va === vb && docs.itemId(a) > docs.itemId(b));
-        }),
-      };
-      this.orders.set(docs, orders);
-    }
-    return orders;
-  }
-
-  /**
-   * The exact total and one page of job ids among the jobs hiring at `filter.now`, and the moments around it
-   * between which no job starts or stops hiring (in that span the result cannot change without a write).
-   */
-  search(filter: JobSearchFilter, version: number | null = null): Promise<JobSearchResult> {
-    return inSpan('search index', { 'svc.index': 'jobs' }, () => this.searchIndex(filter, version));
-  }
-
-  /**
-   * Up to `limit` titles, company names and title words of the jobs hiring at `now` that begin with `prefix` as it
-   * is typed (suggestions.ts), most jobs first; and the span in which that holds without a write.
-   */
-  suggest(
-    prefix: string,
-    limit: number,
-    now: number,
-    version: number | null = null,
-  ): Promise<{ items: Suggestion[]; validFrom: number; validUntil: number }> {
-    return inSpan('search index', { 'svc.index': 'jobs' }, async () => {
-      const docs = await this.live.current(version);
-      const { hiringNow, validFrom, validUntil } = hiringAt(this.ordersOf(docs), docs, now);
-      return { items: SUGGESTED.find(docs.index, hiringNow, prefix, limit), validFrom, validUntil };
-    });
-  }
-
-  private async searchIndex(filter: JobSearchFilter, version: number | null): Promise<JobSearchResult> {
-    const docs = await this.live.current(version);
-    const orders = this.ordersOf(docs);
-    const { byViews } = orders;
-    // The cursors keep their bitmaps: moved before the search's arena, which frees what it makes.
-    const { hiringNow, validFrom, validUntil } = hiringAt(orders, docs, filter.now);
-    return withTemporaryBitmaps(() => {
-      const hiring = (query: JobSearchFilter): Bitmap =>
-        refine(docs, docs.index.match(jobIndexQuery(query), hiringNow), query);
-      const alternatives = filter.typoWords ? alternativesOf(docs.index, filter.typoWords) : null;
-      const matching = (query: JobSearchFilter): KeywordMatches =>
-        keywordMatches(docs.index, alternatives, hiring(query), () => hiring({ ...query, terms: null }));
-      const matches = matching(filter);
-      const { result } = matches;
-      const page =
-        filter.order === 'popularity'
-          ? byViews.page(result, filter.offset, filter.limit)
-          : filter.terms && filter.order === 'rank'
-            ? tolerantRelevancePage(docs, matches, filter.terms, filter.offset, filter.limit)
-            : docs.newest(result, filter.offset, filter.limit);
-      const found: JobSearchResult = {
-        total: result.size,
-        ids: page.map((doc) => docs.itemId(doc)),
-        validFrom,
-        validUntil,
-      };
-      if (matches.corrections.length) found.corrections = matches.corrections;
-      if (filter.typoWords && matches.alternatives && matches.exact.isEmpty) {
-        const corrected = didYouMean(
-          docs.index,
-          filter.typoWords,
-          matches.alternatives,
-          (terms) => !hiring({ ...filter, terms }).isEmpty,
-        );
-        if (corrected !== null) found.didYouMean = corrected;
-      }
-      if (!filter.facets?.length) return found;
-      const facets: FacetCounts = {};
-      for (const name of filter.facets) {
-        // A menu counts every value of its facet: the search without the facet's own filter.
-        const own =
-          name === 'companyId'
-            ? filter.companyId !== undefined
-            : name === 'salary'
-              ? filter.salary !== undefined
-              : Boolean(filter[name]?.length);
-        const counted = own ? matching({ ...filter, [name]: undefined }).result : result;
-        facets[name] = countValues(docs.index, counted, FACET_OF[name].kind, FACET_OF[name].top);
-      }
-      return { ...found, facets };
-    });
+  /** The exact total and one page of job ids among the jobs hiring at `filter.now`, and the span that holds in. */
+  override search(filter: JobSearchFilter, version: number | null = null): Promise<JobSearchResult> {
+    return super.search(filter, version) as Promise<JobSearchResult>;
   }
 }

@@ -1,14 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { ByLanguageRead, InLanguage, PreparedReads, Wanted } from '../../db/prepared-reads.js';
 import type { DB } from '../../db/schema.js';
-import type { JobIndex } from './job-index.js';
 import { JOB_DETAILS, JOB_ITEMS, type JobDetailRow, type JobItemRow } from './job-reads.js';
 
-export type { JobSearchFilter } from './job-index.js';
-
 /**
- * All reads of jobs from the tables (searches are the job index's: job-index.ts): details and the items of search pages
- * are prepared statements (job-reads.ts); a company's managed list is built with Kysely.
+ * Reads of jobs for pages and details, as prepared statements (job-reads.ts); a company's managed list is built with
+ * Kysely.
  */
 export class JobRepository {
   private readonly itemReads: ByLanguageRead<JobItemRow>;
@@ -17,7 +14,6 @@ export class JobRepository {
   constructor(
     private readonly db: Kysely<DB>,
     reads: PreparedReads,
-    readonly index: JobIndex,
   ) {
     this.itemReads = reads.prepareByLanguage('job_items', JOB_ITEMS);
     this.detailReads = reads.prepareByLanguage('job_details', JOB_DETAILS);

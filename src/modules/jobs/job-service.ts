@@ -8,7 +8,6 @@ import { toListDateTime, toUtcIso } from '../../shared/time.js';
 import { pageOf, withCorrection, type PageResult } from '../../schemas/common.js';
 import { VersionedCache } from '../../cache/versioned-cache.js';
 import { NO_COMPANY, noMatchFacets, withCompanyHandles } from '../../search/facet-counts.js';
-import { SearchCache } from '../../search/search-cache.js';
 import { isHiring } from './job-document.js';
 import { queryTerms, queryWords } from '../../search/search-text.js';
 import { highlightsOf } from '../../search/highlights.js';
@@ -17,10 +16,11 @@ import type { CodeService } from '../codes/code-service.js';
 import { jsonColumn } from '../posts/post-reads.js';
 import { companyBriefOf } from './company-brief.js';
 import { isCurrency, locationOf, salaryOf } from './job-place-and-pay.js';
-import type { NearFilter, SalaryFilter } from './job-index.js';
+import type { JobSearchFilter, NearFilter, SalaryFilter } from './job-index.js';
+import type { Searchable } from '../../search/search-index.js';
 import { jobCodesOf } from '../../shared/job-codes.js';
 import type { JOB_TEXTS, JobDetailRow, JobItemRow } from './job-reads.js';
-import type { JobRepository, JobSearchFilter } from './job-repository.js';
+import type { JobRepository } from './job-repository.js';
 import {
   RADIUS_KM,
   type JobDetailDto,
@@ -44,11 +44,11 @@ interface CachedDetail {
 const CACHED_DETAILS_BYTES = 4 * 1024 * 1024;
 
 export class JobService {
-  private readonly cache = new SearchCache();
   private readonly details = new VersionedCache<CachedDetail | null>(CACHED_DETAILS_BYTES);
 
   constructor(
     private readonly jobs: JobRepository,
+    private readonly index: Searchable<JobSearchFilter>,
     private readonly accounts: AccountsRepository,
     private readonly codes: CodeService,
     private readonly links: Links,
@@ -74,14 +74,9 @@ export class JobService {
         validUntil: Number.POSITIVE_INFINITY,
       };
     }
-    const { now, ...withoutNow } = filter;
-    // Results change when a job opens or closes: a cached page holds between the last such moment and the next.
-    const { total, ids, validUntil, facets, didYouMean, corrections } = await this.cache.get(
-      JSON.stringify(withoutNow),
-      now,
-      (at) => this.jobs.index.search(filter, at),
-      version,
-    );
+    // Results change when a job opens or closes: a page holds between the last such moment and the next.
+    const found = await this.index.search(filter, version);
+    const { total, ids, facets, didYouMean, corrections, validUntil = Number.POSITIVE_INFINITY } = found;
     const [summaries, named] = await Promise.all([
       this.hydrate(ids, locale),
       withCompanyHandles(facets, (companyIds) => this.accounts.companyHandles(companyIds)),
@@ -123,7 +118,7 @@ export class JobService {
     const typed = prefix.trim();
     if (typed === '')
       throw new ApiError('C0005', 'Query parameter "prefix" must hold a letter or a digit, not only spaces', 'prefix');
-    const { items, validUntil } = await this.jobs.index.suggest(typed, limit, this.clock(), version);
+    const { items, validUntil } = await this.index.suggest(typed, limit, this.clock(), version);
     return { items: items as JobSuggestionDto[], validUntil };
   }
 

@@ -35,7 +35,8 @@ export async function postsArea(
     await index.close();
   });
   const posts = new PostService(
-    new PostRepository(database.reads, index),
+    new PostRepository(database.reads),
+    index,
     deps.accounts.accounts,
     links,
     config.serviceTimeZone,

@@ -1,19 +1,14 @@
 import type { ByLanguageRead, InLanguage, PreparedReads, Wanted } from '../../db/prepared-reads.js';
-import type { PostIndex } from './post-index.js';
 import { POST_DETAILS, POST_ITEMS, type PostDetailRow, type PostRow } from './post-reads.js';
 
-export type { PostSearchFilter } from './post-index.js';
 export type { PostDetailRow, PostRow } from './post-reads.js';
 
-/** All reads of posts from the tables (searches are the post index's: post-index.ts), as prepared statements (post-reads.ts). */
+/** Reads of posts for pages and details, as prepared statements (post-reads.ts). */
 export class PostRepository {
   private readonly itemReads: ByLanguageRead<PostRow>;
   private readonly detailReads: ByLanguageRead<PostDetailRow>;
 
-  constructor(
-    reads: PreparedReads,
-    readonly index: PostIndex,
-  ) {
+  constructor(reads: PreparedReads) {
     this.itemReads = reads.prepareByLanguage('post_items', POST_ITEMS);
     this.detailReads = reads.prepareByLanguage('post_details', POST_DETAILS);
   }

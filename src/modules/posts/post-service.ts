@@ -8,13 +8,14 @@ import { parseSearchTime, toListDateTime, toUtcIso } from '../../shared/time.js'
 import { pageOf, withCorrection, type PageResult } from '../../schemas/common.js';
 import { VersionedCache } from '../../cache/versioned-cache.js';
 import { NO_COMPANY, noMatchFacets, withCompanyHandles } from '../../search/facet-counts.js';
-import { SearchCache } from '../../search/search-cache.js';
+import type { Searchable } from '../../search/search-index.js';
 import { queryTerms, queryWords } from '../../search/search-text.js';
 import { highlightsOf } from '../../search/highlights.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
 import type { OgCard } from './og-fetcher.js';
 import { jsonColumn, jsonValue } from './post-reads.js';
-import type { PostDetailRow, PostRepository, PostRow, PostSearchFilter } from './post-repository.js';
+import type { PostDetailRow, PostRepository, PostRow } from './post-repository.js';
+import type { PostSearchFilter } from './post-index.js';
 import type { PostDetailDto, PostSearchQueryInput, PostSummaryDto, RepostedPostDto } from './post-schemas.js';
 import type { PostWriteResponseDto } from './post-write-schemas.js';
 
@@ -65,11 +66,11 @@ interface CachedDetail {
 const CACHED_DETAILS_BYTES = 4 * 1024 * 1024;
 
 export class PostService {
-  private readonly cache = new SearchCache();
   private readonly details = new VersionedCache<CachedDetail | null>(CACHED_DETAILS_BYTES);
 
   constructor(
     private readonly posts: PostRepository,
+    private readonly index: Searchable<PostSearchFilter>,
     private readonly accounts: AccountsRepository,
     private readonly links: Links,
     private readonly timeZone: string,
@@ -87,12 +88,7 @@ export class PostService {
     const filter = await postSearchFilter(query, this.timeZone, (handle) => this.accounts.companyIdByHandle(handle));
     if (filter === null) return pageOf<PostSummaryDto>([], 0, page, pageSize, noMatchFacets(query.facets));
 
-    const { total, ids, facets, didYouMean, corrections } = await this.cache.get(
-      JSON.stringify(filter),
-      0,
-      (at) => this.posts.index.search(filter, at),
-      version,
-    );
+    const { total, ids, facets, didYouMean, corrections } = await this.index.search(filter, version);
     const [hydrated, named] = await Promise.all([
       this.hydrate(ids, viewer, locale),
       withCompanyHandles(facets, (companyIds) => this.accounts.companyHandles(companyIds)),
