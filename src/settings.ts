@@ -381,7 +381,7 @@ export const SETTINGS = {
     kind: int(50, 600_000),
     default: 2_000,
     group: 'Data',
-    doc: 'A search read running longer is stopped and answered with 500 `C9999` (PostgreSQL `statement_timeout`; on SQLite the worker is replaced)',
+    doc: 'A long read run for a request is stopped past it and answered with 500 `C9999` (PostgreSQL `statement_timeout`; on SQLite the worker is replaced); every search is answered from the search index, whose builds are not held to it',
   }),
   REDIS_URL: setting({
     kind: optional(connectionUrl(['redis', 'rediss'])),

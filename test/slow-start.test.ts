@@ -52,7 +52,7 @@ describe.runIf(POSTGRES)('a start whose reads are slow on purpose, on PostgreSQL
     return () => released;
   }
 
-  it("builds its indexes through reads that wait longer than SEARCH_TIMEOUT_MS, and still stops a client's search read at it", async () => {
+  it('builds its indexes through reads that wait longer than SEARCH_TIMEOUT_MS', async () => {
     // Every read of the posts waits 4 × the search limit: the build's reads with it.
     const release = await locked('posts', SEARCH_LIMIT_MS * 4);
     app = await buildApp({
@@ -72,17 +72,6 @@ describe.runIf(POSTGRES)('a start whose reads are slow on purpose, on PostgreSQL
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
     expect(posts.json().totalItems).toBe(Number(total.n));
-
-    // A request's read (the event search reads its table) is still held to the limit while its table is locked.
-    const releaseEvents = await locked('events', SEARCH_LIMIT_MS * 4);
-    const events = await app.inject({
-      method: 'GET',
-      url: '/api/v1/events',
-      headers: { 'x-svc-api-key': demo.apiKey },
-    });
-    await releaseEvents();
-    expect(events.statusCode).toBe(500);
-    expect(events.json()).toMatchObject({ code: 'C9999', message: expect.stringContaining('took too long') });
   });
 });
 

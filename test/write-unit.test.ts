@@ -37,6 +37,58 @@ describe.each(ENGINES)('a write unit on %s', (engine) => {
     db().selectFrom('change_events').select(['type', 'resource_id', 'occurred_at']).orderBy('position').execute();
 
   it('records each effect its resource type has, once per transaction, and hands the feed its changes after the commit', async () => {
+    // An event is logged by the number the database gave its row (its id is text).
+    const company = await db()
+      .insertInto('companies')
+      .values({
+        handle: 'unit-co',
+        name: 'Unit',
+        logo_url: null,
+        industry: 'IT',
+        size: 'SMALL',
+        certificated: 0,
+        created_at: NOW,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const event = await db()
+      .insertInto('events')
+      .values({
+        id: 'evt-unit',
+        company_id: company.id,
+        author_user_id: null,
+        status: 'published',
+        event_name: 'Unit',
+        description: '',
+        event_open_type: 'OFFLINE',
+        start_at: NOW,
+        end_at: NOW + 3_600_000,
+        online_link: null,
+        country: null,
+        region: null,
+        locality: null,
+        location_title: null,
+        location_address: null,
+        location_detail: null,
+        location_description: null,
+        location_hidden: 0,
+        guest_hidden: 0,
+        latitude: null,
+        longitude: null,
+        banner_key: null,
+        language: 'ko',
+        view_count: 0,
+        guest_count: 0,
+        created_at: NOW,
+        updated_at: NOW,
+        deleted_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+      .then(({ id }) =>
+        db().selectFrom('events').select(['id', 'search_number']).where('id', '=', id).executeTakeFirstOrThrow(),
+      );
+    expect(Number(event.search_number)).toBeGreaterThan(0);
     const before = await versions();
     const handed: ChangeRow[][] = [];
     let publishedDuringTransaction = false;
@@ -55,7 +107,7 @@ describe.each(ENGINES)('a write unit on %s', (engine) => {
           { resource: 'post', id: 8, change: 'post.updated', companyId: null },
         );
         await unit.record(NOW, { resource: 'job', id: 3, change: null, companyId: null });
-        await unit.record(NOW, { resource: 'event', id: 'evt-1', change: 'event.deleted', companyId: null });
+        await unit.record(NOW, { resource: 'event', id: event.id, change: 'event.updated', companyId: null });
         publishedDuringTransaction = handed.length > 0;
       },
     );
@@ -65,19 +117,24 @@ describe.each(ENGINES)('a write unit on %s', (engine) => {
       { kind: 'post', doc_id: 7, created_at: NOW },
       { kind: 'post', doc_id: 8, created_at: NOW },
       { kind: 'job', doc_id: 3, created_at: NOW },
+      { kind: 'event', doc_id: Number(event.search_number), created_at: NOW },
     ]);
     const after = await versions();
-    // The version grows by the number of documents written; events have none.
-    expect({ posts: after.posts! - before.posts!, jobs: after.jobs! - before.jobs! }).toEqual({ posts: 2, jobs: 1 });
-    expect(Object.keys(after).sort()).toEqual(['jobs', 'posts']);
+    // The version grows by the number of documents written.
+    expect({
+      posts: after.posts! - before.posts!,
+      jobs: after.jobs! - before.jobs!,
+      events: after.events! - before.events!,
+    }).toEqual({ posts: 2, jobs: 1, events: 1 });
+    expect(Object.keys(after).sort()).toEqual(['events', 'jobs', 'posts']);
     // A draft job's write is no change of the feed.
     expect((await feed()).map((r) => [r.type, r.resource_id])).toEqual([
       ['post.created', '7'],
       ['post.updated', '8'],
-      ['event.deleted', 'evt-1'],
+      ['event.updated', event.id],
     ]);
     expect(publishedDuringTransaction).toBe(false);
-    expect(handed.flat().map((r) => r.type)).toEqual(['post.created', 'post.updated', 'event.deleted']);
+    expect(handed.flat().map((r) => r.type)).toEqual(['post.created', 'post.updated', 'event.updated']);
   });
 
   it('leaves nothing behind when the transaction rolls back, and hands the feed nothing', async () => {
