@@ -34,6 +34,14 @@ module.exports = {
       to: { path: TOP },
     },
     {
+      name: 'app-enters-areas-by-their-index',
+      severity: 'error',
+      comment:
+        'app.ts assembles: it takes each area from its index.ts (its <area>Area function), never a file inside it.',
+      from: { path: '^src/app\\.ts$' },
+      to: { path: '^src/modules/[^/]+/', pathNot: '^src/modules/[^/]+/index\\.ts$' },
+    },
+    {
       name: 'no-base-imports-an-area-or-the-top',
       severity: 'error',
       comment: 'What the areas build on never imports an area or the top: pass what it needs in from above.',

@@ -32,6 +32,22 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
+    // The suite waits on events or the test clock; a real wait goes through test/helpers/real-time.ts, which names
+    // its reason (docs/development.md, "Waiting in tests").
+    files: ['test/**'],
+    ignores: ['test/helpers/real-time.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.name='setTimeout'][arguments.0.type='Identifier']",
+          message:
+            'A real wait: wait on an event or move the test clock; one that must stay is realWait(ms, why) from test/helpers/real-time.ts.',
+        },
+      ],
+    },
+  },
+  {
     // What tests, benchmarks and scripts share lives in support/; the tests' own helpers stay theirs.
     files: ['bench/**', 'scripts/**', 'support/**'],
     rules: {

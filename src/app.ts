@@ -4,7 +4,7 @@ import { consoleArea } from './modules/console/index.js';
 import type { Database } from './db/database.js';
 import { demoCallbackRoutes, type DemoCallbackOptions } from './demo/demo-callback-routes.js';
 import { openInfrastructure, type Area } from './infrastructure.js';
-import { startWebhooks } from './modules/webhooks/index.js';
+import { webhooksArea } from './modules/webhooks/index.js';
 import { mediaRoutes } from './media/media-routes.js';
 import type { MediaStore } from './media/media-store.js';
 import { accountsArea } from './modules/accounts/index.js';
@@ -77,7 +77,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     },
     'search indexes ready',
   );
-  const webhookEndpoints = startWebhooks(app, infra, oauth.keyEncryptionKey);
+  const webhookEndpoints = webhooksArea(app, infra, oauth.keyEncryptionKey);
 
   await registerRequestPipeline(app, infra, { accounts, apps: appsArea(infra), oauth });
 

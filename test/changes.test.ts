@@ -19,6 +19,7 @@ import {
   type SecondInstance,
 } from './helpers/listening-app.js';
 import { accessToken, bearer } from './helpers/tokens.js';
+import { realWait } from './helpers/real-time.js';
 
 interface OpenApi {
   components: { schemas: Record<string, { properties: Record<string, unknown>; required: string[] }> };
@@ -246,12 +247,7 @@ describe.each(ENGINES)('the change feed on %s', (engine) => {
     });
     try {
       const write = parts('POST', '/api/v1/posts', [jsonPart({ text: '완성을 기다리지 않는 글' })]);
-      const first = await Promise.race([
-        write.then(() => 'answered'),
-        new Promise((resolve) => {
-          setTimeout(resolve, 3_000, 'waiting');
-        }),
-      ]);
+      const first = await Promise.race([write.then(() => 'answered'), realWait(3_000, 'quiet').then(() => 'waiting')]);
       expect(first).toBe('answered');
       const postId = (await write).json().postId as number;
       const reading = follow(start);
@@ -381,7 +377,7 @@ describe.each(ENGINES)('the change feed on %s', (engine) => {
       await inserted;
       // Another write through the API meanwhile: it waits on the counter row until the first commits.
       const quick = parts('POST', '/api/v1/posts', [jsonPart({ text: '동시에 커밋' })]);
-      await new Promise((r) => setTimeout(r, 300));
+      await realWait(300, 'quiet');
       expect((await feed(`?after=${start}`)).items).toEqual([]);
       release();
       await slow;

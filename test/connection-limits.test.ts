@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startListeningApp, type ListeningApp } from './helpers/listening-app.js';
+import { realWait } from './helpers/real-time.js';
 
 const LIMITS = {
   HTTP_HEADERS_TIMEOUT_MS: '600',
@@ -101,7 +102,7 @@ describe('connection limits (a real listening server)', () => {
     await within(extra.closed, 2_000);
     expect(extra.received()).toBe('');
     for (const c of held) c.socket.destroy();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await realWait(100, 'quiet');
     expect((await fetch(`${s.base}/healthz`)).status).toBe(200);
   });
 
@@ -138,7 +139,7 @@ describe('header size on a real listening server', () => {
   afterAll(async () => {
     await s?.close();
   });
-  const pause = () => new Promise((resolve) => setTimeout(resolve, 30));
+  const pause = () => realWait(30, 'pace');
 
   it.each([
     ['/oauth/token', { error: 'invalid_request', error_description: expect.stringContaining('16 KiB') }],

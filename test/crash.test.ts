@@ -21,6 +21,7 @@ import { queryTerms } from '../src/search/search-text.js';
 import { accessToken } from './helpers/tokens.js';
 import { freePort } from '../support/free-port.js';
 import { serverProcess } from './helpers/server-process.js';
+import { realWait } from './helpers/real-time.js';
 
 /**
  * The real server, killed with SIGKILL at random moments while writes are in flight, then started again on
@@ -32,8 +33,6 @@ import { serverProcess } from './helpers/server-process.js';
 const ROUNDS = 6;
 const READ_LIMIT_PER_DAY = 200;
 const SECRET = 'crash-test-signing-secret-0123456789abcdef';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Write {
   key: string;
@@ -270,7 +269,7 @@ describe.concurrent.each(ENGINES)('crashes of the real server on %s', (engine) =
           ...Array.from({ length: 60 }, () => read().catch(() => undefined)),
           followerWrite(round + 0.5),
         ];
-        await sleep(20 + Math.floor(Math.random() * 400));
+        await realWait(20 + Math.floor(Math.random() * 400), 'pace');
         await kill();
         await Promise.all(inFlight);
       }

@@ -7,6 +7,7 @@ import { DEMO_API_KEY, DEMO_USER } from '../src/demo/demo-generator.js';
 import { ConsoleForms } from './helpers/console-forms.js';
 import { freePort } from '../support/free-port.js';
 import { Browser, fetchSend } from './helpers/oauth-browser.js';
+import { realWait } from './helpers/real-time.js';
 
 describe('npm run demo', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-demo-'));
@@ -110,7 +111,7 @@ describe('npm run demo', () => {
           (r) => r.ok,
           () => false,
         );
-        if (!ready) await new Promise((r) => setTimeout(r, 250));
+        if (!ready) await realWait(250, 'poll');
       }
       expect(ready).toBe(true);
       // DATA_DIR and the database in it are the service's owner's alone, whatever they were before.
@@ -185,7 +186,7 @@ describe('npm run demo', () => {
       expect(permissions.status).toBe(200);
 
       // Readable logs: one line a request with method, path, status, app and duration; no code or token.
-      await new Promise((r) => setTimeout(r, 300));
+      await realWait(300, 'quiet');
       const lines = output.split('\n').filter((line) => line.includes('request'));
       expect(
         lines.some(

@@ -1,7 +1,7 @@
 /**
  * What the docs say of the code, checked against the code: the credential prefixes their examples use, the npm scripts
- * and CLI commands they name, the settings they name, the SDK version the SDK's README installs, the number of
- * test files docs/development.md gives, and every relative link (to a file, and to a heading in it).
+ * and CLI commands they name, the settings they name, the SDK version the SDK's README installs, the architecture's tree
+ * of folders and its areas, and every relative link (to a file, and to a heading in it).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -93,6 +93,27 @@ describe('the docs against the code', () => {
       }
     }
     expect(unknown).toEqual([]);
+  });
+
+  it("draw the architecture's tree and areas from the folders under src/, and name each area's entry as it is", () => {
+    const page = read('docs/architecture.md');
+    const tree = page.slice(page.indexOf('## Where things are'), page.indexOf('## Layers'));
+    const drawn = [...tree.matchAll(/^(src\/[\w-]+\/(?:[\w-]+\/)?)/gm)].map((m) => m[1]!).sort();
+    const folders = (dir: string) =>
+      fs
+        .readdirSync(path.join(ROOT, dir), { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => `${dir}/${e.name}/`);
+    const areas = folders('src/modules');
+    expect(drawn).toEqual([...folders('src'), ...areas].sort());
+    const layers = page.slice(page.indexOf('## Layers'), page.indexOf('## Assembly'));
+    const listed = layers.match(/│ +(accounts ·.*)$/m)![1]!.split(' · ');
+    expect([...listed].sort()).toEqual(areas.map((a) => a.split('/')[2]!).sort());
+    for (const area of areas) {
+      const name = `${area.split('/')[2]!}Area`;
+      expect(read(`${area}index.ts`), area).toMatch(new RegExp(`export (async )?function ${name}\\(`));
+      expect(page, name).toContain(`\`${name}\``);
+    }
   });
 
   it('install the SDK version the SDK is', () => {

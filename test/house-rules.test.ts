@@ -1,10 +1,11 @@
 /**
  * Habits of the tree that no behaviour test would miss if they were lost: values computed from versioned data are
- * kept by the one versioned cache, the suite waits on events or a controlled clock rather than on real time, and
- * what the benchmarks and scripts share with the tests lives in support/, not in test/.
+ * kept by the one versioned cache, the suite waits on events or a controlled clock rather than on real time (the
+ * linter's rule, shown here to hold), and what the benchmarks and scripts share with the tests lives in support/.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -17,15 +18,6 @@ function filesUnder(dir: string): string[] {
     );
 }
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
-
-/**
- * The real waits of the suite: a fixed sleep, or a promise resolved by a timer. Each one left was read and is a poll,
- * a quiet window (proving nothing more arrives), a paced load of a drill, or a real clock a server process keeps
- * (docs/development.md, "Waiting in tests"). A new one needs the same reading: the number below is raised only with
- * its reason written there.
- */
-const MOST_REAL_WAITS = 40;
-const REAL_WAIT = /\bsleep\(|setTimeout\(r/g;
 
 describe('house rules', () => {
   it('keeps values computed from versioned data in the one versioned cache', () => {
@@ -45,14 +37,12 @@ describe('house rules', () => {
     expect(reaching).toEqual([]);
   });
 
-  it('does not add real waits to the suite', () => {
-    const waits = filesUnder('test').flatMap((file) =>
-      [...read(file).matchAll(REAL_WAIT)].map((match) => `${file}: ${match[0]}`),
-    );
-    expect(waits.length, waits.join('\n')).toBeGreaterThan(0);
-    expect(
-      waits.length,
-      'wait on an event or move the test clock; a real wait that must stay is counted above',
-    ).toBeLessThanOrEqual(MOST_REAL_WAITS);
+  it('has the linter refuse a real wait written outside test/helpers/real-time.ts', async () => {
+    const eslint = new ESLint({ cwd: ROOT });
+    const lint = async (file: string, text: string) =>
+      (await eslint.lintText(text, { filePath: path.join(ROOT, file) }))[0]!.messages.map((m) => m.ruleId);
+    const planted = 'export const wait = () => new Promise((resolve) => setTimeout(resolve, 100));\n';
+    expect(await lint('test/planted.test.ts', planted)).toEqual(['no-restricted-syntax']);
+    expect(await lint('test/helpers/real-time.ts', planted)).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@ import { anotherInstance, createTestApp, TEST_NOW, type TestContext } from './he
 import { ENGINES } from './helpers/test-database.js';
 import { accessToken, bearer, createUser } from './helpers/tokens.js';
 import { fingerprint } from '../src/db/idempotency.js';
+import { realWait } from './helpers/real-time.js';
 
 /** What a keyed event create and a keyed ticket create send, the key's claim included. */
 // Each with the search log's row and the events data version's bump (events are on the search index).
@@ -246,7 +247,7 @@ describe.each(ENGINES)('Idempotency-Key on %s', (engine) => {
     const counted = async (request: () => Promise<{ statusCode: number; body: string }>) => {
       for (let last = -1; last !== statements(); ) {
         last = statements();
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        await realWait(50, 'poll');
       }
       const before = statements();
       const res = await request();

@@ -15,6 +15,7 @@ import { scratchStorage, type ScratchStorage } from './helpers/scratch-storage.j
 import { serverProcess } from './helpers/server-process.js';
 import { GENEROUS_LIMITS, testConfig, type TestContext } from './helpers/test-app.js';
 import { accessToken } from './helpers/tokens.js';
+import { realWait } from './helpers/real-time.js';
 
 const SECRET = 'image-library-test-signing-secret-0123456789';
 
@@ -30,10 +31,8 @@ const isRunning = (pid: number) => {
   }
 };
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 async function until(what: string, condition: () => boolean, ms = 10_000): Promise<void> {
-  for (const started = Date.now(); !condition(); await sleep(20)) {
+  for (const started = Date.now(); !condition(); await realWait(20, 'poll')) {
     if (Date.now() - started > ms) throw new Error(`waited ${ms} ms for ${what}`);
   }
 }

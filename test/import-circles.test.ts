@@ -84,9 +84,10 @@ describe('the import rules (npm run lint:imports)', () => {
     ]);
   });
 
-  it('find a lower module importing an area or the top, and an area importing the top; not the other way down', async () => {
+  it('find a lower module importing an area or the top, an area importing the top, and app.ts reaching inside an area; not the other way down', async () => {
     const dir = tree({
-      'app.ts': "import { postsArea } from './modules/posts/index.js';\nimport { db } from './db/database.js';\n",
+      'app.ts':
+        "import { postsArea } from './modules/posts/index.js';\nimport { db } from './db/database.js';\nimport { x } from './modules/jobs/x.js';\n",
       'modules/posts/index.ts':
         "import { db } from '../../db/database.js';\nimport type { App } from '../../app.js';\nimport { x } from '../jobs/x.js';\n",
       'modules/jobs/x.ts': 'export const x = 1;\n',
@@ -98,6 +99,7 @@ describe('the import rules (npm run lint:imports)', () => {
     expect(
       (await violations(dir)).filter((v) => !v.startsWith('no-circle') && !v.startsWith('no-folder-circle')),
     ).toEqual([
+      'app-enters-areas-by-their-index: app.ts → modules/jobs/x.ts',
       'no-area-imports-the-top: modules/posts/index.ts → app.ts',
       'no-base-imports-an-area-or-the-top: console/index.ts → cli/main.ts',
       'no-base-imports-an-area-or-the-top: db/database.ts → modules/codes/rules.ts',

@@ -9,6 +9,7 @@ import { imagePart, jsonPart, multipart, type Part } from './helpers/multipart.j
 import { createTestApp, type TestContext } from './helpers/test-app.js';
 import { ENGINES } from './helpers/test-database.js';
 import { accessToken, bearer, createUser } from './helpers/tokens.js';
+import { realWait } from './helpers/real-time.js';
 
 const NEW_JOB = {
   jobTitle: '백엔드개발자 (TypeScript)',
@@ -410,7 +411,7 @@ describe.each(ENGINES)('job postings on %s', (engine) => {
       const statementsOf = async (write: () => Promise<{ statusCode: number; body: string }>) => {
         for (let last = -1; last !== t.db.database.statements.count; ) {
           last = t.db.database.statements.count;
-          await new Promise((resolve) => setTimeout(resolve, 50));
+          await realWait(50, 'poll');
         }
         const before = t.db.database.statements.count;
         const res = await write();

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Browser, fetchSend } from './helpers/oauth-browser.js';
 import { startListeningApp, type ListeningApp } from './helpers/listening-app.js';
 import { ENGINES } from './helpers/test-database.js';
+import { realWait } from './helpers/real-time.js';
 
 const insecure = { [oauth.allowInsecureRequests]: true };
 
@@ -146,7 +147,7 @@ describe.each(ENGINES)('OAuth 2.0 flow with oauth4webapi on %s', (engine) => {
         await fetch(`${s.base}/oauth/userinfo`, { headers: { authorization: `Bearer ${refreshed.access_token}` } })
       ).status;
       if (status === 401) break;
-      await new Promise((r) => setTimeout(r, 250));
+      await realWait(250, 'poll');
     }
     expect(status).toBe(401);
   });

@@ -10,6 +10,7 @@ import { startOgServer } from './helpers/og-server.js';
 import { createTestApp, type TestContext } from './helpers/test-app.js';
 import { ENGINES } from './helpers/test-database.js';
 import { accessToken, bearer, createUser } from './helpers/tokens.js';
+import { realWait } from './helpers/real-time.js';
 
 describe.each(ENGINES)('post writes on %s', (engine) => {
   let t: TestContext;
@@ -100,7 +101,7 @@ describe.each(ENGINES)('post writes on %s', (engine) => {
       // What that create does after its answer (its change completed, webhook deliveries looked for) is done first.
       for (let last = -1; last !== t.db.database.statements.count; ) {
         last = t.db.database.statements.count;
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        await realWait(50, 'poll');
       }
       const before = t.db.database.statements.count;
       const res = await create({ text: '다시 읽지 않는 답' });
@@ -123,7 +124,7 @@ describe.each(ENGINES)('post writes on %s', (engine) => {
       await keyed('answer-warm', 'warm'); // the token's checks, the rate-limit units and the keys' sweep, kept from here on
       for (let last = -1; last !== t.db.database.statements.count; ) {
         last = t.db.database.statements.count;
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        await realWait(50, 'poll');
       }
       const before = t.db.database.statements.count;
       const res = await keyed('answer-in-transaction', '답은 거래 안에');

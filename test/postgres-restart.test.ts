@@ -10,10 +10,10 @@ import { freePort } from '../support/free-port.js';
 import { ownPostgres, postgresPrograms } from './helpers/own-postgres.js';
 import { scratchStorage, type ScratchStorage } from './helpers/scratch-storage.js';
 import { serverProcess } from './helpers/server-process.js';
+import { realWait } from './helpers/real-time.js';
 
 const POSTGRES = process.env.TEST_DATABASE_URL;
 const PROGRAMS = postgresPrograms();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * The real server on PostgreSQL survives the server closing its connections (docs/security.md, "PostgreSQL
@@ -87,7 +87,7 @@ function drill(
         const answer = await read();
         if (answer?.status === 200) return before;
         before.push(answer?.status ?? null);
-        await sleep(250);
+        await realWait(250, 'poll');
       }
       throw new Error(`never served again: ${before.join(', ')}`);
     };
@@ -128,7 +128,7 @@ function drill(
         let status = '';
         for (let i = 0; i < 160 && status !== 'ready'; i++) {
           status = await ready();
-          if (status !== 'ready') await sleep(250);
+          if (status !== 'ready') await realWait(250, 'poll');
         }
         expect(status, JSON.stringify(lastReady)).toBe('ready');
 

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/free-port.js';
+import { realWait } from './helpers/real-time.js';
 
 const ROOT = path.resolve(new URL('..', import.meta.url).pathname);
 
@@ -47,7 +48,7 @@ async function stopWithSigterm(
       (r) => r.ok,
       () => false,
     );
-    if (!ready) await new Promise((r) => setTimeout(r, 250));
+    if (!ready) await realWait(250, 'poll');
   }
   expect(ready, output).toBe(true);
   whileReady(child.pid!);
@@ -168,13 +169,13 @@ describe('SHUTDOWN_DRAIN_MS: the drain before the listener closes', () => {
         ))
       ) {
         expect(Date.now() < deadline, output).toBe(true);
-        await new Promise((r) => setTimeout(r, 200));
+        await realWait(200, 'poll');
       }
       const before = await fetch(`${base}/healthz`);
       expect(before.headers.get('connection')).toBe('keep-alive');
       const signalled = Date.now();
       process.kill(child.pid!, 'SIGTERM');
-      await new Promise((r) => setTimeout(r, 500));
+      await realWait(500, 'quiet');
       // Draining: still answering, telling the proxy to stop sending, closing each connection after its answer.
       const readiness = await fetch(`${base}/readyz`);
       expect(readiness.status).toBe(503);

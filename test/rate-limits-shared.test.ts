@@ -8,6 +8,7 @@ import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { generateDemoData } from '../src/demo/demo-generator.js';
 import { freePort } from '../support/free-port.js';
+import { realWait } from './helpers/real-time.js';
 
 const hasRedisServer = (() => {
   try {
@@ -19,13 +20,11 @@ const hasRedisServer = (() => {
 const RUN = Boolean(process.env.TEST_REDIS_URL) && hasRedisServer;
 if (!RUN) console.warn('Shared rate-limit test skipped: it needs TEST_REDIS_URL and a redis-server binary.');
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check().catch(() => false)) return;
-    await sleep(100);
+    await realWait(100, 'poll');
   }
   throw new Error('timed out waiting');
 }
@@ -110,7 +109,7 @@ describe.skipIf(!RUN)('two server processes sharing one Redis', () => {
 
   it('admit exactly the limit together, keep serving while Redis is down, and share the budget again when it is back', async () => {
     // Stay clear of a minute boundary, so the whole burst falls in one window.
-    if (new Date().getUTCSeconds() > 50) await sleep((61 - new Date().getUTCSeconds()) * 1000);
+    if (new Date().getUTCSeconds() > 50) await realWait((61 - new Date().getUTCSeconds()) * 1000, 'clock');
     const statuses = await Promise.all(Array.from({ length: 100 }, (_, i) => get(servers[i % 2]!.base)));
     expect(statuses.filter((s) => s === 200)).toHaveLength(60);
     expect(statuses.filter((s) => s === 429)).toHaveLength(40);
@@ -132,7 +131,7 @@ describe.skipIf(!RUN)('two server processes sharing one Redis', () => {
     }
 
     await startRedis();
-    await sleep(2_500);
+    await realWait(2_500, 'clock');
     // Back on Redis: the counters live there again, and readiness says so.
     expect([200, 429]).toContain(await get(servers[0]!.base));
     await waitFor(

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_USER } from '../src/demo/demo-generator.js';
 import { freePort } from '../support/free-port.js';
 import { Browser, fetchSend } from './helpers/oauth-browser.js';
+import { realWait } from './helpers/real-time.js';
 
 const ROOT = path.resolve(new URL('..', import.meta.url).pathname);
 const readme = fs.readFileSync(path.join(ROOT, 'docs/getting-started.md'), 'utf8');
@@ -44,7 +45,7 @@ describe('the shell blocks of docs/getting-started.md, run against npm run demo'
         () => false,
       ))
     )
-      await new Promise((r) => setTimeout(r, 250));
+      await realWait(250, 'poll');
   }, 90_000);
   afterAll(async () => {
     if (demo?.pid) {

@@ -11,6 +11,7 @@ import {
 } from './helpers/listening-app.js';
 import { Browser, fetchSend } from './helpers/oauth-browser.js';
 import type { Engine } from './helpers/test-database.js';
+import { realWait } from './helpers/real-time.js';
 
 const insecure = { [oauth.allowInsecureRequests]: true };
 const REDIRECT_URI = 'http://127.0.0.1:9/callback';
@@ -104,7 +105,7 @@ describe.each(CHANNELS)('revocation on every instance through $name', ({ name, e
       while (!(await refused())) {
         if (performance.now() - started > 3_000)
           throw new Error(`${what}: still accepted by the other instance after 3 s with the clock standing still`);
-        await new Promise((resolve) => setTimeout(resolve, 2));
+        await realWait(2, 'poll');
       }
       console.warn(
         `[revocation, ${name}] ${what}: refused by the other instance ${(performance.now() - started).toFixed(1)} ms after the action's answer`,

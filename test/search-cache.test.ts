@@ -8,6 +8,7 @@ import { jsonPart, multipart } from './helpers/multipart.js';
 import { anotherInstance, createTestApp, type TestContext } from './helpers/test-app.js';
 import { ENGINES } from './helpers/test-database.js';
 import { accessToken, bearer, createUser } from './helpers/tokens.js';
+import { realWait } from './helpers/real-time.js';
 
 describe.each(ENGINES)('cached search results stay exact on %s', (engine) => {
   let t: TestContext;
@@ -54,7 +55,7 @@ describe.each(ENGINES)('cached search results stay exact on %s', (engine) => {
     let computed = 0;
     const compute = async () => {
       computed++;
-      await new Promise((r) => setTimeout(r, 50));
+      await realWait(50, 'pace');
       return { total: 7, ids: [1, 2, 3] };
     };
     const results = await Promise.all(Array.from({ length: 20 }, () => cache.get('same search', 0, compute, version)));

@@ -9,6 +9,7 @@ import { openDatabase, type Database } from '../src/db/database.js';
 import { jsonPart, multipart } from './helpers/multipart.js';
 import { createTestApp, type TestContext } from './helpers/test-app.js';
 import { accessToken, bearer } from './helpers/tokens.js';
+import { realWait } from './helpers/real-time.js';
 
 const ROOT = path.resolve(new URL('..', import.meta.url).pathname);
 
@@ -90,11 +91,11 @@ describe('SQLite backup and restore (db backup, db verify, db restore)', () => {
         written.push({ id: res.json<{ postId: number }>().postId, word, sentAt, answeredAt: Date.now() });
       }
     })();
-    await new Promise((r) => setTimeout(r, 300));
+    await realWait(300, 'pace');
     backupStartedAt = Date.now();
     const run = await cli(['db', 'backup', '--to', backup], env);
     backupEndedAt = Date.now();
-    await new Promise((r) => setTimeout(r, 300));
+    await realWait(300, 'pace');
     writing = false;
     await writer;
     expect(run.code, run.output).toBe(0);

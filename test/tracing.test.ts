@@ -25,6 +25,7 @@ import { accessToken } from './helpers/tokens.js';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
 import { Browser, fetchSend, hiddenField } from './helpers/oauth-browser.js';
 import { linkIn, startSmtpInbox, type SmtpInbox } from './helpers/smtp-inbox.js';
+import { realWait } from './helpers/real-time.js';
 
 const SECRET = 'tracing-test-signing-secret-0123456789abcdef';
 
@@ -179,7 +180,7 @@ describe.each(ENGINES)('traces from the real server on %s', (engine) => {
     }
     // Probes are not traced.
     await fetch(`${base}/readyz`);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await realWait(400, 'quiet');
     expect(
       otlp.spans.some(
         (s) =>
@@ -273,7 +274,7 @@ describe.each(ENGINES)('traces from the real server on %s', (engine) => {
       (await fetch(`${base}/api/v1/jobs?keyword=backend`, { headers: { 'x-svc-api-key': demo.apiKey } })).status,
     ).toBe(200);
     // Four times the batch delay the traced server used.
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await realWait(400, 'quiet');
     expect(otlp.posts).toBe(before);
   }, 60_000);
 });

@@ -16,6 +16,7 @@ import { testConfig, type TestContext } from './helpers/test-app.js';
 import { ENGINES } from './helpers/test-database.js';
 import { accessToken } from './helpers/tokens.js';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
+import { realWait } from './helpers/real-time.js';
 
 /**
  * Issue 27's crash target: the real server killed with SIGKILL ten times while posts are written at about three a
@@ -24,7 +25,6 @@ import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
  */
 const KILLS = 10;
 const SECRET = 'webhook-crash-signing-secret-0123456789abcdef';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.concurrent.each(ENGINES)('webhooks across SIGKILLs on %s', (engine) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-webhook-crash-'));
@@ -110,13 +110,13 @@ describe.concurrent.each(ENGINES)('webhooks across SIGKILLs on %s', (engine) => 
             waiting.splice(waiting.indexOf(key), 1);
           }
         }
-        await sleep(330);
+        await realWait(330, 'pace');
       }
     })();
 
     for (let kill_ = 0; kill_ < KILLS; kill_++) {
       await start();
-      await sleep(400 + Math.floor(Math.random() * 1_200));
+      await realWait(400 + Math.floor(Math.random() * 1_200), 'pace');
       await kill();
     }
     await start();

@@ -10,6 +10,7 @@ import { jsonPart, multipart } from './helpers/multipart.js';
 import type { TestContext } from './helpers/test-app.js';
 import { accessToken, bearer } from './helpers/tokens.js';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
+import { realWait } from './helpers/real-time.js';
 
 const SHOTS = process.env.CONSOLE_SCREENSHOTS === 'docs' ? 'docs/console' : 'test/.screenshots/console';
 
@@ -141,7 +142,7 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('webhooks in the d
       test: true,
     });
     await page.reload();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await realWait(300, 'quiet');
     // The form answered with a redirect: the reload sent nothing more.
     expect(receiver.received).toHaveLength(4);
     expect(await page.locator('#delivery-list').textContent()).toContain('job.published');

@@ -19,6 +19,7 @@ import { createTestApp, type TestContext } from './helpers/test-app.js';
 import { ENGINES } from './helpers/test-database.js';
 import { accessToken, bearer, createUser } from './helpers/tokens.js';
 import { startReceiver, type Receiver, type Received } from '../support/webhook-receiver.js';
+import { realWait } from './helpers/real-time.js';
 
 const payloadOf = (r: Received) =>
   JSON.parse(r.body) as { id: string; type: string; resource: { id: string }; data: unknown };
@@ -682,7 +683,7 @@ describe.each(ENGINES)('webhooks from two instances on %s', (engine) => {
       ).toBe(200);
     }
     await expect.poll(() => receiver.received.length, { timeout: 15_000, interval: 50 }).toBe(written.length * 2);
-    await new Promise((r) => setTimeout(r, 600));
+    await realWait(600, 'quiet');
     expect(receiver.received).toHaveLength(written.length * 2);
     const ids = receiver.received.map((r) => r.headers['webhook-id']);
     expect(new Set(ids).size).toBe(ids.length);
@@ -746,7 +747,7 @@ describe.each(ENGINES)('webhooks on one listening instance on %s', (engine) => {
     // The endpoint now waits with its lease for the next change (two seconds); it goes, and a change comes.
     await s.db.database.db.deleteFrom('webhook_endpoints').execute();
     await write('지운 뒤');
-    await new Promise((r) => setTimeout(r, 500));
+    await realWait(500, 'quiet');
     expect(receiver.received).toHaveLength(1);
     expect(errors).toEqual([]);
   });

@@ -12,7 +12,7 @@
  * or one rolled back), and reads from the horizon again until the id shows up or is older than GAP_MS, when
  * it counts as rolled back. On SQLite writers are serialized and ids commit in order.
  */
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB, SearchChangesTable } from '../db/schema.js';
 import { sendLater } from '../db/sent-later.js';
 
@@ -79,26 +79,6 @@ export async function recordSearchChanges(
 ): Promise<void> {
   if (ids.length === 0) return;
   await sendLater(db, db.insertInto('search_changes').values(ids.map((id) => ({ kind, doc_id: id, created_at: now }))));
-}
-
-/**
- * Records, inside the writing transaction, that these events changed: by the numbers the database gave them (their
- * ids are text; the index numbers its items), read in the same statement.
- */
-export async function recordEventSearchChanges(db: Kysely<DB>, ids: string[], now: number = Date.now()): Promise<void> {
-  if (ids.length === 0) return;
-  await sendLater(
-    db,
-    db
-      .insertInto('search_changes')
-      .columns(['kind', 'doc_id', 'created_at'])
-      .expression(
-        db
-          .selectFrom('events')
-          .select([sql.lit('event').as('kind'), 'search_number', sql.lit(now).as('created_at')])
-          .where('id', 'in', ids),
-      ),
-  );
 }
 
 /** What a follower read from the log and has not moved past yet (ChangeFollower.pending). */

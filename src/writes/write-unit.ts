@@ -6,13 +6,14 @@
  * stale), and the change feed (a change, completed and delivered to webhooks after the commit). Which of them a
  * resource type has is one table, `EFFECTS`: a new resource type does not compile until it says.
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { bumpDataVersion, type VersionedData } from '../cache/data-version.js';
 import type { ChangeFeed } from '../change-feed/change-feed.js';
 import { recordChanges, type ChangeRow, type ChangeType, type ResourceType } from '../change-feed/change-log.js';
 import { backgroundWork } from '../db/prepared-reads.js';
 import type { DB } from '../db/schema.js';
-import { recordEventSearchChanges, recordSearchChanges, type ChangeKind } from '../search/search-changes.js';
+import { recordSearchChanges, type ChangeKind } from '../search/search-changes.js';
+import { sendLater } from '../db/sent-later.js';
 
 /** Per resource type: the search index it is in and the data version its cached answers follow (null: none). */
 const EFFECTS: Record<ResourceType, { search: ChangeKind | null; dataVersion: VersionedData | null }> = {
@@ -20,6 +21,25 @@ const EFFECTS: Record<ResourceType, { search: ChangeKind | null; dataVersion: Ve
   job: { search: 'job', dataVersion: 'jobs' },
   event: { search: 'event', dataVersion: 'events' },
 };
+
+/**
+ * Records in the search log that these events changed, by the numbers the database gave them (an event's id is text;
+ * the index numbers its items), read in the same statement.
+ */
+async function recordEventSearchChanges(db: Kysely<DB>, ids: string[], now: number): Promise<void> {
+  await sendLater(
+    db,
+    db
+      .insertInto('search_changes')
+      .columns(['kind', 'doc_id', 'created_at'])
+      .expression(
+        db
+          .selectFrom('events')
+          .select([sql.lit('event').as('kind'), 'search_number', sql.lit(now).as('created_at')])
+          .where('id', 'in', ids),
+      ),
+  );
+}
 
 /** One resource written. */
 export interface Write {

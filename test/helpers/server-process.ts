@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { realWait } from './real-time.js';
 
 /**
  * The real server as its own process at `base()`, compiled as `npm start` runs it (`dist/server.js`, built once for the
@@ -47,7 +46,7 @@ export function serverProcess(
           )
         )
           return;
-        await sleep(100);
+        await realWait(100, 'poll');
       }
       throw new Error('the server did not start');
     },

@@ -16,7 +16,7 @@ declare module 'fastify' {
 }
 
 /** Starts this instance's dispatcher; it stops, finishing the rounds in flight, when the app closes. */
-export function startWebhooks(app: FastifyInstance, infra: Infrastructure, keyEncryptionKey: Buffer): WebhookEndpoints {
+export function webhooksArea(app: FastifyInstance, infra: Infrastructure, keyEncryptionKey: Buffer): WebhookEndpoints {
   const { config, database, clock, changes, links } = infra;
   const dispatcher = new WebhookDispatcher(database.background, changes, links, clock, app.log, {
     owner: `${config.instanceName}/${randomBase62(8)}`,
