@@ -349,15 +349,15 @@ for (let turn = 0; turn < TURNS; turn++) {
 const stats = (xs: number[]) => {
   const sorted = [...xs].sort((a, b) => a - b);
   const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
-  return { median: at(0.5), mean: xs.reduce((a, b) => a + b, 0) / xs.length, p99: at(0.99) };
+  return { median: at(0.5), mean: xs.reduce((a, b) => a + b, 0) / xs.length, p90: at(0.9), p99: at(0.99) };
 };
 console.log(
   `\n${(corpusSize || Number(values.posts)).toLocaleString('en')} posts, ${queries.length} queries × ${values.rounds} rounds (µs per query on its thread: ` +
     `the project's by ${threadClock}, Lucene's by its query thread's CPU time; build; resident memory added; the index's bytes; ` +
     `the broadest keyword "${w.broadest}", RELEVANCE, page 1: median µs of ${values.repeat})\n`,
 );
-console.log('| engine | median | mean | p99 | build | memory | index | broadest, RELEVANCE, page 1 |');
-console.log('|---|---|---|---|---|---|---|---|');
+console.log('| engine | median | mean | p90 | p99 | build | memory | index | broadest, RELEVANCE, page 1 |');
+console.log('|---|---|---|---|---|---|---|---|---|');
 /** The samples (per search, every round) of the typo-tolerant searches, or of the others. */
 const part = (samples: number[], typos: boolean) => samples.filter((_, i) => i % queries.length >= firstTypo === typos);
 for (const c of contenders) {
@@ -365,7 +365,7 @@ for (const c of contenders) {
   const index = c.indexBytes === undefined ? '—' : `${(c.indexBytes / 1e6).toFixed(0)} MB`;
   const broad = c.broadest ? stats(c.broadest).median.toFixed(0) : '—';
   console.log(
-    `| ${c.name} | ${s.median.toFixed(0)} | ${s.mean.toFixed(0)} | ${s.p99.toFixed(0)} | ${(c.buildMs / 1000).toFixed(1)} s | +${c.rssMb.toFixed(0)} MB${c.memoryNote ? ` ${c.memoryNote}` : ''} | ${index} | ${broad} |`,
+    `| ${c.name} | ${s.median.toFixed(0)} | ${s.mean.toFixed(0)} | ${s.p90.toFixed(0)} | ${s.p99.toFixed(0)} | ${(c.buildMs / 1000).toFixed(1)} s | +${c.rssMb.toFixed(0)} MB${c.memoryNote ? ` ${c.memoryNote}` : ''} | ${index} | ${broad} |`,
   );
 }
 const lucene = contenders.find((c) => c.name === 'Lucene 8, sorted newest first');
@@ -376,7 +376,7 @@ if (lucene && lucene !== reference) {
     a === undefined || b === undefined || b === 0 ? '—' : `${(a / b).toFixed(2)}×`;
   const broadMedian = (c: Contender) => (c.broadest ? stats(c.broadest).median : undefined);
   console.log(
-    `| ratio, ours ÷ Lucene sorted (below 1: ours is less) | ${ratio(ours.median, theirs.median)} | ${ratio(ours.mean, theirs.mean)} | ${ratio(ours.p99, theirs.p99)} | ${ratio(reference.buildMs, lucene.buildMs)} | ${ratio(reference.rssMb, lucene.rssMb)} | ${ratio(reference.indexBytes, lucene.indexBytes)} | ${ratio(broadMedian(reference), broadMedian(lucene))} |`,
+    `| ratio, ours ÷ Lucene sorted (below 1: ours is less) | ${ratio(ours.median, theirs.median)} | ${ratio(ours.mean, theirs.mean)} | ${ratio(ours.p90, theirs.p90)} | ${ratio(ours.p99, theirs.p99)} | ${ratio(reference.buildMs, lucene.buildMs)} | ${ratio(reference.rssMb, lucene.rssMb)} | ${ratio(reference.indexBytes, lucene.indexBytes)} | ${ratio(broadMedian(reference), broadMedian(lucene))} |`,
   );
 }
 

@@ -126,6 +126,19 @@ async function upToDate(open: () => Database): Promise<void> {
   }
 }
 
+/** What each search index of a running service holds (`search_index_bytes` from its metrics), for the record. */
+async function indexBytes(base: string): Promise<string> {
+  try {
+    const text = await (await fetch(`${base}/metrics`)).text();
+    const found = [...text.matchAll(/^search_index_bytes\{index="(\w+)"\} ([\d.e+]+)/gm)];
+    const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
+    const total = found.reduce((sum, [, , bytes]) => sum + Number(bytes), 0);
+    return `${found.map(([, name, bytes]) => `${name} ${mb(Number(bytes))}`).join(', ')} (${mb(total)} in all)`;
+  } catch (err) {
+    return `unknown (${(err as Error).message})`;
+  }
+}
+
 export async function dataset(options: Pick<BenchOptions, 'db' | 'dataDir'>, posts: number): Promise<Target> {
   const counts = benchDataCounts(posts);
   const name = benchDataName(posts);
@@ -195,6 +208,8 @@ export async function startService(
       DATABASE_URL: target.databaseUrl,
       DATA_DIR: dataDir,
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+      // On loopback, without a token: the run reads how much the search indexes take.
+      METRICS: 'on',
       SIGNING_KEY_SECRET: SECRET,
       REDIS_URL: '',
       ...env,
@@ -215,6 +230,7 @@ export async function startService(
     await new Promise((r) => setTimeout(r, 100));
   }
   console.log(`  service ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`  search indexes: ${await indexBytes(base)}`);
   return {
     base,
     child,
