@@ -2,7 +2,12 @@ import { holdsAt, VersionedCache } from '../cache/versioned-cache.js';
 import { ClientGoneError } from '../db/read-scope.js';
 import type { FacetCounts } from './facet-counts.js';
 
-interface Found {
+/**
+ * A search's answer: the exact total and one page of ids, and what else it asked for. `validFrom`, `validUntil`: for a
+ * search asked at a moment, the moments around it between which no document starts or ends (in that span the result
+ * cannot change without a write). `corrections`: the terms a typo-tolerant search matched by.
+ */
+export interface SearchResult {
   total: number;
   ids: number[];
   validFrom?: number;
@@ -11,7 +16,7 @@ interface Found {
   didYouMean?: string;
   corrections?: string[];
 }
-interface Entry extends Omit<Found, 'validFrom' | 'validUntil'> {
+interface Entry extends Omit<SearchResult, 'validFrom' | 'validUntil'> {
   validFrom: number;
   validUntil: number;
 }
@@ -34,7 +39,12 @@ export class SearchCache {
    * The kept result for `key` under the data `version` the request read before (representation-cache.ts), or
    * `compute()`'s, kept under it. `compute` gets the version, so that the index it searches is read as of it.
    */
-  async get(key: string, now: number, compute: (version: number) => Promise<Found>, version: number): Promise<Entry> {
+  async get(
+    key: string,
+    now: number,
+    compute: (version: number) => Promise<SearchResult>,
+    version: number,
+  ): Promise<Entry> {
     const cached = this.kept.get(version, key, now);
     if (cached) return cached;
     const flightKey = `${version}|${key}`;

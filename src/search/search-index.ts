@@ -19,7 +19,7 @@ import { ServedIndex, type IndexLog, type ItemSource } from './live-index.js';
 import type { OrderedDocuments } from './ordered-documents.js';
 import type { IndexQuery } from './posting-index.js';
 import { relevancePage, relevanceReach, tolerantRelevancePage } from './ranking.js';
-import { SearchCache } from './search-cache.js';
+import { SearchCache, type SearchResult } from './search-cache.js';
 import type { QueryWord } from './search-text.js';
 import { Suggestions, type SuggestedKind, type Suggestion } from './suggestions.js';
 import { alternativesOf, didYouMean, keywordMatches, type KeywordMatches } from './typo-tolerance.js';
@@ -80,19 +80,7 @@ export interface SearchQuery {
   facets?: readonly string[];
 }
 
-/**
- * `validFrom`, `validUntil`: with a phase, the moments around it between which no document starts or ends (in that
- * span the result cannot change without a write). `corrections`: the terms a typo-tolerant search matched by.
- */
-export interface SearchResult {
-  total: number;
-  ids: number[];
-  validFrom?: number;
-  validUntil?: number;
-  facets?: FacetCounts;
-  didYouMean?: string;
-  corrections?: string[];
-}
+export type { SearchResult };
 
 /** What services ask of an index: a page of ids with its exact total and facet counts, and completions. */
 export interface Searchable<F> {
