@@ -33,8 +33,10 @@ export interface FacetRule {
 
 /** What a searchable resource declares (a file of its module: post-search.ts, job-search.ts, event-search.ts). */
 export interface Declaration<F> {
-  /** Its name in the change log (search-changes.ts) and in traces. */
+  /** Its name in the change log (search-changes.ts). */
   kind: IndexKind;
+  /** Its name in traces, metrics and readiness: `posts`, `jobs`, `events`. */
+  name: string;
   /** The numbers each document carries besides its time, by name (IndexedItem.extra, in this order). */
   numbers: readonly string[];
   /** The facets a search can count, by the name of the search parameter that filters by them. */
@@ -142,7 +144,7 @@ export class SearchIndex<F> extends ServedIndex implements Searchable<F> {
   search(filter: F, version: number | null = null): Promise<SearchResult> {
     const query = this.declaration.query(filter);
     const run = (at: number | null) =>
-      inSpan('search index', { 'svc.index': this.declaration.kind }, () => this.run(query, at));
+      inSpan('search index', { 'svc.index': this.declaration.name }, () => this.run(query, at));
     if (version === null) return run(null);
     return this.cache.get(JSON.stringify(filter, withoutMoment), query.phase?.now ?? 0, run, version);
   }
@@ -157,7 +159,7 @@ export class SearchIndex<F> extends ServedIndex implements Searchable<F> {
     now: number,
     version: number | null = null,
   ): Promise<{ items: Suggestion[]; validFrom: number; validUntil: number }> {
-    return inSpan('search index', { 'svc.index': this.declaration.kind }, async () => {
+    return inSpan('search index', { 'svc.index': this.declaration.name }, async () => {
       const docs = await this.live.current(version);
       if (!this.suggested) return { items: [], validFrom: -Infinity, validUntil: Infinity };
       const { within, validFrom, validUntil } = this.declaration.ends

@@ -46,6 +46,7 @@ const PHASES: Record<NonNullable<EventSearchFilter['status']>['is'], Phase> = {
 
 export const EVENT_SEARCH: Declaration<EventSearchFilter> = {
   kind: 'event',
+  name: 'events',
   numbers: ['end'],
   facets: {
     companyId: { kind: FACET_KIND.company, top: FACET_TOP },

@@ -108,6 +108,7 @@ function nearFilter(near: NearFilter | undefined): Filter | undefined {
 
 export const JOB_SEARCH: Declaration<JobSearchFilter> = {
   kind: 'job',
+  name: 'jobs',
   numbers: JOB_NUMBERS,
   facets: {
     companyId: { kind: FACET_KIND.company, top: FACET_TOP },

@@ -52,6 +52,7 @@ const flag = (wanted: boolean | undefined, token: string): Filter | undefined =>
 
 export const POST_SEARCH: Declaration<PostSearchFilter> = {
   kind: 'post',
+  name: 'posts',
   numbers: [],
   facets: {
     companyId: { kind: FACET_KIND.company, top: FACET_TOP },
