@@ -102,7 +102,7 @@ function nearFilter(near: NearFilter | undefined): Filter | undefined {
   return {
     any: [...[...inside, ...edge].map(FACETS.cell), ...(near.includeRemote ? [remote] : [])],
     none: near.includeRemote ? [] : [remote],
-    refine: (docs, result) => refineNear(docs, result, near),
+    refine: (docs, result) => refineNear(docs, result, near, edge),
   };
 }
 
@@ -180,22 +180,20 @@ function bucketsHeld(index: PostingIndex, kind: string, currency: string): numbe
 
 /**
  * The exact rule of `near`, which the cells only approach: the distance of each job in the cells the circle crosses
- * (a REMOTE job let in by `includeRemote` is not measured). Removes from `result` in place.
+ * (`edgeCells`; a REMOTE job let in by `includeRemote` is not measured). Removes from `result` in place.
  */
-function refineNear(docs: OrderedDocuments, result: Bitmap, near: NearFilter): void {
-  {
-    // Only the documents of the cells the circle crosses can be outside it (a REMOTE one let in by includeRemote is not).
-    const edge = coverCircle(near, near.radiusKm).edge.flatMap((cell) => docs.index.posting(FACETS.cell(cell)) ?? []);
-    if (edge.length > 0) {
-      const measured = RoaringBitmap32.and(result, edge.length === 1 ? edge[0]! : RoaringBitmap32.orMany(edge));
-      const remote = near.includeRemote ? docs.index.posting(FACETS.workType('REMOTE')) : undefined;
-      if (remote) measured.andNotInPlace(remote);
-      const within = withinRadius(near, near.radiusKm);
-      const outside: number[] = [];
-      for (const doc of measured.toUint32Array())
-        if (!within(docs.extra(doc, LATITUDE), docs.extra(doc, LONGITUDE))) outside.push(doc);
-      if (outside.length > 0) result.removeMany(outside);
-    }
+function refineNear(docs: OrderedDocuments, result: Bitmap, near: NearFilter, edgeCells: readonly string[]): void {
+  // Only the documents of the cells the circle crosses can be outside it (a REMOTE one let in by includeRemote is not).
+  const edge = edgeCells.flatMap((cell) => docs.index.posting(FACETS.cell(cell)) ?? []);
+  if (edge.length > 0) {
+    const measured = RoaringBitmap32.and(result, edge.length === 1 ? edge[0]! : RoaringBitmap32.orMany(edge));
+    const remote = near.includeRemote ? docs.index.posting(FACETS.workType('REMOTE')) : undefined;
+    if (remote) measured.andNotInPlace(remote);
+    const within = withinRadius(near, near.radiusKm);
+    const outside: number[] = [];
+    for (const doc of measured.toUint32Array())
+      if (!within(docs.extra(doc, LATITUDE), docs.extra(doc, LONGITUDE))) outside.push(doc);
+    if (outside.length > 0) result.removeMany(outside);
   }
 }
 
@@ -204,47 +202,44 @@ function refineNear(docs: OrderedDocuments, result: Bitmap, near: NearFilter): v
  * the amount of each job in the bound's own bucket checked. Removes from `result` in place.
  */
 function refineSalary(docs: OrderedDocuments, result: Bitmap, salary: SalaryFilter): void {
-  {
-    // The currency's jobs (and the unstated ones, when let in) are all that is left: drop those of the buckets beyond
-    // the bound, then check the amounts of those in the bound's own bucket.
-    const bound = (
-      kind: string,
-      token: (bucket: number) => string,
-      edgeBucket: number,
-      beyond: (bucket: number) => boolean,
-      fails: (doc: number) => boolean,
-    ) => {
-      const dropped = bucketsHeld(docs.index, kind, salary.currency)
-        .filter(beyond)
-        .flatMap((b) => docs.index.posting(token(b)) ?? []);
-      if (dropped.length > 0)
-        result.andNotInPlace(dropped.length === 1 ? dropped[0]! : RoaringBitmap32.orMany(dropped));
-      const edge = docs.index.posting(token(edgeBucket));
-      if (!edge || result.isEmpty) return;
-      const out = Array.from(RoaringBitmap32.and(result, edge).toUint32Array()).filter(fails);
-      if (out.length > 0) result.removeMany(out);
-    };
-    const { min, max, currency } = salary;
-    if (min !== undefined) {
-      const at = bucketOf(min);
-      bound(
-        FACET_KIND.payHigh,
-        (b) => FACETS.payHigh(currency, b),
-        at,
-        (b) => b < at,
-        (doc) => docs.extra(doc, PAY_HIGH) < min,
-      );
-    }
-    if (max !== undefined) {
-      const at = bucketOf(max);
-      bound(
-        FACET_KIND.payLow,
-        (b) => FACETS.payLow(currency, b),
-        at,
-        (b) => b > at,
-        (doc) => docs.extra(doc, PAY_LOW) > max,
-      );
-    }
+  // The currency's jobs (and the unstated ones, when let in) are all that is left: drop those of the buckets beyond
+  // the bound, then check the amounts of those in the bound's own bucket.
+  const bound = (
+    kind: string,
+    token: (bucket: number) => string,
+    edgeBucket: number,
+    beyond: (bucket: number) => boolean,
+    fails: (doc: number) => boolean,
+  ) => {
+    const dropped = bucketsHeld(docs.index, kind, salary.currency)
+      .filter(beyond)
+      .flatMap((b) => docs.index.posting(token(b)) ?? []);
+    if (dropped.length > 0) result.andNotInPlace(dropped.length === 1 ? dropped[0]! : RoaringBitmap32.orMany(dropped));
+    const edge = docs.index.posting(token(edgeBucket));
+    if (!edge || result.isEmpty) return;
+    const out = Array.from(RoaringBitmap32.and(result, edge).toUint32Array()).filter(fails);
+    if (out.length > 0) result.removeMany(out);
+  };
+  const { min, max, currency } = salary;
+  if (min !== undefined) {
+    const at = bucketOf(min);
+    bound(
+      FACET_KIND.payHigh,
+      (b) => FACETS.payHigh(currency, b),
+      at,
+      (b) => b < at,
+      (doc) => docs.extra(doc, PAY_HIGH) < min,
+    );
+  }
+  if (max !== undefined) {
+    const at = bucketOf(max);
+    bound(
+      FACET_KIND.payLow,
+      (b) => FACETS.payLow(currency, b),
+      at,
+      (b) => b > at,
+      (doc) => docs.extra(doc, PAY_LOW) > max,
+    );
   }
 }
 
