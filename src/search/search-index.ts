@@ -282,6 +282,14 @@ export class SearchIndex<F> extends ServedIndex implements Searchable<F> {
   }
 }
 
+/** A filter of values (codes, names): the documents holding one of them; none without values. */
+export const anyOf = (values: readonly string[] | undefined, token: (value: string) => string): Filter | undefined =>
+  values?.length ? { any: values.map(token) } : undefined;
+
+/** A time window from either bound or both (inclusive); none without either. */
+export const timeWindow = (from: number | undefined, to: number | undefined): SearchQuery['window'] =>
+  from === undefined && to === undefined ? undefined : { from: from ?? -Infinity, to: to ?? Infinity };
+
 /** The query's terms and filters as bitmap algebra: every term and every filter's tokens required, `none` excluded. */
 export function indexQuery(query: SearchQuery): IndexQuery {
   const all = (query.terms ?? []).map((t) => [t]);

@@ -10,7 +10,14 @@ import type { Database } from '../../db/database.js';
 import { FACET_TOP } from '../../search/facet-counts.js';
 import { FACET_KIND, FACETS } from '../../search/fields.js';
 import type { IndexLog } from '../../search/live-index.js';
-import { SearchIndex, type Declaration, type FacetRule, type Filter, type Phase } from '../../search/search-index.js';
+import {
+  anyOf,
+  SearchIndex,
+  timeWindow,
+  type Declaration,
+  type FacetRule,
+  type Phase,
+} from '../../search/search-index.js';
 import type { QueryWord } from '../../search/search-text.js';
 import type { EventFacet } from './event-schemas.js';
 import { eventSearchRows } from './event-search-repository.js';
@@ -35,9 +42,6 @@ export interface EventSearchFilter {
   facets?: readonly EventFacet[];
 }
 
-const oneOf = (values: string[] | undefined, token: (value: string) => string): Filter | undefined =>
-  values?.length ? { any: values.map(token) } : undefined;
-
 const PHASES: Record<NonNullable<EventSearchFilter['status']>['is'], Phase> = {
   UPCOMING: 'UPCOMING',
   ONGOING: 'ONGOING',
@@ -60,14 +64,11 @@ export const EVENT_SEARCH: Declaration<EventSearchFilter> = {
     typoWords: filter.typoWords,
     filters: {
       companyId: filter.companyId === undefined ? undefined : { any: [FACETS.company(filter.companyId)] },
-      categories: oneOf(filter.categories, FACETS.eventCategory),
-      subjects: oneOf(filter.subjects, FACETS.eventSubject),
-      openTypes: oneOf(filter.openTypes, FACETS.openType),
+      categories: anyOf(filter.categories, FACETS.eventCategory),
+      subjects: anyOf(filter.subjects, FACETS.eventSubject),
+      openTypes: anyOf(filter.openTypes, FACETS.openType),
     },
-    window:
-      filter.startFrom === undefined && filter.startTo === undefined
-        ? undefined
-        : { from: filter.startFrom ?? -Infinity, to: filter.startTo ?? Infinity },
+    window: timeWindow(filter.startFrom, filter.startTo),
     phase: filter.status && { now: filter.status.now, is: PHASES[filter.status.is] },
     order: filter.order,
     limit: filter.limit,

@@ -17,6 +17,7 @@ import { bucketOf } from '../../search/number-buckets.js';
 import type { OrderedDocuments } from '../../search/ordered-documents.js';
 import type { PostingIndex } from '../../search/posting-index.js';
 import {
+  anyOf,
   SearchIndex,
   type Declaration,
   type FacetRule,
@@ -90,10 +91,6 @@ const LONGITUDE = JOB_NUMBERS.indexOf('longitude');
 const PAY_LOW = JOB_NUMBERS.indexOf('payLow');
 const PAY_HIGH = JOB_NUMBERS.indexOf('payHigh');
 
-/** A filter of codes: the jobs holding one of them. */
-const oneOf = (values: string[] | undefined, token: (value: string) => string): Filter | undefined =>
-  values?.length ? { any: values.map(token) } : undefined;
-
 /** `near` as cells (the REMOTE jobs let in or kept out), refined by distance. */
 function nearFilter(near: NearFilter | undefined): Filter | undefined {
   if (!near) return undefined;
@@ -133,13 +130,13 @@ export const JOB_SEARCH: Declaration<JobSearchFilter> = {
     typoWords: filter.typoWords,
     filters: {
       companyId: filter.companyId === undefined ? undefined : { any: [FACETS.company(filter.companyId)] },
-      jobCategories: oneOf(filter.jobCategories, FACETS.jobCategory),
-      seniorities: oneOf(filter.seniorities, FACETS.seniority),
-      employmentTypes: oneOf(filter.employmentTypes, FACETS.employmentType),
-      companySizes: oneOf(filter.companySizes, FACETS.companySize),
-      workTypes: oneOf(filter.workTypes, FACETS.workType),
-      countries: oneOf(filter.countries, FACETS.country),
-      regions: oneOf(filter.regions, FACETS.region),
+      jobCategories: anyOf(filter.jobCategories, FACETS.jobCategory),
+      seniorities: anyOf(filter.seniorities, FACETS.seniority),
+      employmentTypes: anyOf(filter.employmentTypes, FACETS.employmentType),
+      companySizes: anyOf(filter.companySizes, FACETS.companySize),
+      workTypes: anyOf(filter.workTypes, FACETS.workType),
+      countries: anyOf(filter.countries, FACETS.country),
+      regions: anyOf(filter.regions, FACETS.region),
       near: nearFilter(filter.near),
       salary: filter.salary && {
         any: [

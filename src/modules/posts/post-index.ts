@@ -12,6 +12,7 @@ import type { IndexLog } from '../../search/live-index.js';
 import {
   indexQuery,
   SearchIndex,
+  timeWindow,
   type Declaration,
   type FacetRule,
   type Filter,
@@ -67,10 +68,7 @@ export const POST_SEARCH: Declaration<PostSearchFilter> = {
       hasImages: flag(filter.hasImages, FACETS.postImages),
       hasOg: flag(filter.hasOg, FACETS.postOg),
     },
-    window:
-      filter.postedAfter === undefined && filter.postedBefore === undefined
-        ? undefined
-        : { from: filter.postedAfter ?? -Infinity, to: filter.postedBefore ?? Infinity },
+    window: timeWindow(filter.postedAfter, filter.postedBefore),
     order: filter.order === 'recent' ? 'newest' : 'rank',
     limit: filter.limit,
     offset: filter.offset,
