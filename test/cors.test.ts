@@ -43,6 +43,7 @@ describe('CORS', () => {
     expect(real.statusCode).toBe(200);
     expect(real.headers['access-control-allow-origin']).toBe('https://app.example.com');
     expect(real.headers['access-control-expose-headers']).toContain('X-SVC-RateLimit-Remaining');
+    expect(real.headers['access-control-expose-headers']).toContain('X-RateLimit-Reset');
     expect(real.headers['x-svc-ratelimit-remaining']).toBe('1');
     // A cache keeps one answer per origin and per language: Vary names both (the language's did not replace CORS's).
     const varies = String(real.headers.vary)

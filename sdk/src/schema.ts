@@ -2537,6 +2537,10 @@ export interface components {
     parameters: {
         /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
         AcceptLanguage: string;
+        /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+        Lang: string;
+        /** @description Another name of `pageSize`; both with different values are 400 C0005 */
+        PerPage: number;
         /** @description The `ETag` of a representation you hold: 304 without a body while it is unchanged */
         IfNoneMatch: string;
     };
@@ -2550,6 +2554,12 @@ export interface components {
         "RateLimit-Policy": string;
         /** @description Requests this app may still make before its global limit (the smallest of its windows) */
         "X-SVC-RateLimit-Remaining": number;
+        /** @description The size of the tightest rate-limit window this request was counted in (the one with the fewest left) */
+        "X-RateLimit-Limit": number;
+        /** @description Requests left in that window */
+        "X-RateLimit-Remaining": number;
+        /** @description When that window resets, in Unix seconds */
+        "X-RateLimit-Reset": number;
         /** @description Requests this app and user may still make to this operation in the current minute */
         "X-SVC-RateLimit-Scope-Remaining": number;
         /** @description The operation whose limit was reached (absent when it was the app's global limit) */
@@ -2558,7 +2568,7 @@ export interface components {
         "Retry-After": number;
         /** @description The version of this representation: send it back in `If-None-Match` to get 304 while it is unchanged */
         ETag: string;
-        /** @description The language the texts are in, chosen from `Accept-Language` */
+        /** @description The language the texts are in, chosen from `lang` or `Accept-Language` */
         "Content-Language": string;
         /** @description The address of the created resource */
         Location: string;
@@ -2667,6 +2677,10 @@ export interface operations {
                 typoTolerance?: boolean;
                 /** @description Each item gains `highlights`: the fields whose shown text holds the keyword, with fragments and the matched spans. Default false */
                 highlight?: boolean;
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+                /** @description Another name of `pageSize`; both with different values are 400 C0005 */
+                per_page?: components["parameters"]["PerPage"];
             };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
@@ -2687,6 +2701,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -2765,6 +2782,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -2778,6 +2798,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2800,6 +2823,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2822,6 +2848,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2844,6 +2873,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
                     [name: string]: unknown;
@@ -2868,6 +2900,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2890,6 +2925,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -2909,7 +2947,10 @@ export interface operations {
     };
     createPost: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
             header?: {
                 /** @description Retrying with the same key and request within 24 hours returns the first response without creating again; the same key with another request is 409 C0009. */
                 "idempotency-key"?: string;
@@ -2933,6 +2974,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     Location: components["headers"]["Location"];
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
@@ -2974,6 +3018,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -2997,6 +3044,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -3020,6 +3070,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -3043,6 +3096,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -3066,6 +3122,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -3082,6 +3141,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -3097,6 +3159,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -3112,6 +3177,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
@@ -3137,6 +3205,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -3160,6 +3231,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -3175,6 +3249,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -3195,7 +3272,10 @@ export interface operations {
     };
     getPost: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -3218,6 +3298,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -3280,6 +3363,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -3293,6 +3379,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3315,6 +3404,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3337,6 +3429,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3359,6 +3454,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3381,6 +3479,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
                     [name: string]: unknown;
@@ -3405,6 +3506,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3427,6 +3531,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -3446,7 +3553,10 @@ export interface operations {
     };
     updatePost: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -3471,6 +3581,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -3510,6 +3623,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -3533,6 +3649,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -3556,6 +3675,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -3579,6 +3701,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -3602,6 +3727,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -3618,6 +3746,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -3633,6 +3764,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -3648,6 +3782,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
@@ -3673,6 +3810,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -3696,6 +3836,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -3716,7 +3859,10 @@ export interface operations {
     };
     deletePost: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -3737,6 +3883,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -3750,6 +3899,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -3773,6 +3925,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -3796,6 +3951,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -3819,6 +3977,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -3842,6 +4003,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -3858,6 +4022,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -3873,6 +4040,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -3888,6 +4058,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
@@ -3913,6 +4086,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -3936,6 +4112,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -4001,6 +4180,10 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 50; values outside are brought into range */
                 pageSize?: number;
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+                /** @description Another name of `pageSize`; both with different values are 400 C0005 */
+                per_page?: components["parameters"]["PerPage"];
             };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
@@ -4021,6 +4204,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4119,6 +4305,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4132,6 +4321,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4154,6 +4346,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4176,6 +4371,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4198,6 +4396,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
                     [name: string]: unknown;
@@ -4222,6 +4423,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4244,6 +4448,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -4271,6 +4478,10 @@ export interface operations {
                 prefix: string;
                 /** @description How many suggestions at most */
                 pageSize?: number;
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+                /** @description Another name of `pageSize`; both with different values are 400 C0005 */
+                per_page?: components["parameters"]["PerPage"];
             };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
@@ -4291,6 +4502,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4325,6 +4539,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4338,6 +4555,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4360,6 +4580,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4382,6 +4605,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4404,6 +4630,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
                     [name: string]: unknown;
@@ -4428,6 +4657,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4450,6 +4682,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -4469,7 +4704,10 @@ export interface operations {
     };
     getJob: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -4492,6 +4730,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4556,6 +4797,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4569,6 +4813,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4591,6 +4838,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4613,6 +4863,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4635,6 +4888,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4657,6 +4913,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
                     [name: string]: unknown;
@@ -4681,6 +4940,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4703,6 +4965,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -4725,6 +4990,8 @@ export interface operations {
             query?: {
                 /** @description Company handle: required on create; on the other operations it must be the job's company when given */
                 companyId?: string;
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
             };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
@@ -4746,6 +5013,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -4759,6 +5029,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -4782,6 +5055,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -4805,6 +5081,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -4828,6 +5107,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -4851,6 +5133,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -4867,6 +5152,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -4882,6 +5170,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -4897,6 +5188,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
@@ -4922,6 +5216,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -4945,6 +5242,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -4970,6 +5270,8 @@ export interface operations {
                 companyId?: string;
                 /** @description The kind of posting: PLATFORM (the only kind the API manages); required */
                 type: "PLATFORM";
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
             };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
@@ -4995,6 +5297,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -5030,6 +5335,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -5053,6 +5361,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -5076,6 +5387,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -5099,6 +5413,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -5122,6 +5439,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -5138,6 +5458,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -5153,6 +5476,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -5168,6 +5494,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
@@ -5193,6 +5522,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -5216,6 +5548,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -5231,6 +5566,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -5251,7 +5589,10 @@ export interface operations {
     };
     getMyCompanyPermissions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -5269,6 +5610,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -5300,6 +5644,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5322,6 +5669,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5344,6 +5694,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
                     [name: string]: unknown;
@@ -5368,6 +5721,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5390,6 +5746,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -5416,6 +5775,10 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 50; values outside are brought into range */
                 pageSize?: number;
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+                /** @description Another name of `pageSize`; both with different values are 400 C0005 */
+                per_page?: components["parameters"]["PerPage"];
             };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
@@ -5436,6 +5799,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -5468,6 +5834,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5490,6 +5859,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5512,6 +5884,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5534,6 +5909,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5556,6 +5934,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
                     [name: string]: unknown;
@@ -5580,6 +5961,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5602,6 +5986,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -5665,6 +6052,10 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 50; values outside are brought into range */
                 pageSize?: number;
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+                /** @description Another name of `pageSize`; both with different values are 400 C0005 */
+                per_page?: components["parameters"]["PerPage"];
             };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
@@ -5685,6 +6076,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -5826,6 +6220,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -5839,6 +6236,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5861,6 +6261,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5883,6 +6286,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5905,6 +6311,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
                     [name: string]: unknown;
@@ -5929,6 +6338,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5951,6 +6363,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -5973,6 +6388,8 @@ export interface operations {
             query?: {
                 /** @description Company handle (required) */
                 companyId?: string;
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
             };
             header?: {
                 /** @description Retrying with the same key and request within 24 hours returns the first response without creating again; the same key with another request is 409 C0009. */
@@ -5997,6 +6414,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     Location: components["headers"]["Location"];
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
@@ -6020,6 +6440,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -6043,6 +6466,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -6066,6 +6492,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -6089,6 +6518,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -6112,6 +6544,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -6128,6 +6563,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -6143,6 +6581,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -6158,6 +6599,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
@@ -6183,6 +6627,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -6206,6 +6653,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -6221,6 +6671,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -6241,7 +6694,10 @@ export interface operations {
     };
     getEvent: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6264,6 +6720,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -6473,6 +6932,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -6486,6 +6948,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6508,6 +6973,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6530,6 +6998,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6552,6 +7023,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6574,6 +7048,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
                     [name: string]: unknown;
@@ -6598,6 +7075,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6620,6 +7100,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -6639,7 +7122,10 @@ export interface operations {
     };
     deleteEvent: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6660,6 +7146,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -6673,6 +7162,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -6696,6 +7188,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -6719,6 +7214,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -6742,6 +7240,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -6765,6 +7266,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -6781,6 +7285,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -6796,6 +7303,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -6811,6 +7321,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
@@ -6836,6 +7349,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -6859,6 +7375,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -6879,7 +7398,10 @@ export interface operations {
     };
     patchEvent: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -6904,6 +7426,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -6925,6 +7450,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -6948,6 +7476,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -6971,6 +7502,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -6994,6 +7528,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -7017,6 +7554,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -7033,6 +7573,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -7048,6 +7591,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -7063,6 +7609,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
@@ -7088,6 +7637,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -7111,6 +7663,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -7126,6 +7681,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -7146,7 +7704,10 @@ export interface operations {
     };
     getEventTickets: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7169,6 +7730,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -7230,6 +7794,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -7243,6 +7810,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7265,6 +7835,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7287,6 +7860,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7309,6 +7885,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7331,6 +7910,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
                     [name: string]: unknown;
@@ -7355,6 +7937,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7377,6 +7962,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -7396,7 +7984,10 @@ export interface operations {
     };
     getEventSessions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7419,6 +8010,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -7513,6 +8107,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -7526,6 +8123,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7548,6 +8148,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7570,6 +8173,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7592,6 +8198,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7614,6 +8223,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
                     [name: string]: unknown;
@@ -7638,6 +8250,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7660,6 +8275,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -7679,7 +8297,10 @@ export interface operations {
     };
     createEventSession: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
             header?: {
                 /** @description Retrying with the same key and request within 24 hours returns the first response without creating again; the same key with another request is 409 C0009. */
                 "idempotency-key"?: string;
@@ -7705,6 +8326,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     Location: components["headers"]["Location"];
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
@@ -7727,6 +8351,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -7750,6 +8377,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -7773,6 +8403,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -7796,6 +8429,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -7819,6 +8455,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -7835,6 +8474,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -7850,6 +8492,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -7865,6 +8510,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
@@ -7890,6 +8538,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -7913,6 +8564,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -7933,7 +8587,10 @@ export interface operations {
     };
     getEventFaqs: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -7956,6 +8613,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -7996,6 +8656,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -8009,6 +8672,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8031,6 +8697,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8053,6 +8722,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8075,6 +8747,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8097,6 +8772,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
                     [name: string]: unknown;
@@ -8121,6 +8799,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8143,6 +8824,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -8162,7 +8846,10 @@ export interface operations {
     };
     createEventFaq: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
             header?: {
                 /** @description Retrying with the same key and request within 24 hours returns the first response without creating again; the same key with another request is 409 C0009. */
                 "idempotency-key"?: string;
@@ -8188,6 +8875,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     Location: components["headers"]["Location"];
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
@@ -8210,6 +8900,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -8233,6 +8926,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -8256,6 +8952,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -8279,6 +8978,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -8302,6 +9004,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -8318,6 +9023,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -8333,6 +9041,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -8348,6 +9059,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
@@ -8373,6 +9087,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -8396,6 +9113,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -8416,7 +9136,10 @@ export interface operations {
     };
     createFreeEventTicket: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
             header?: {
                 /** @description Retrying with the same key and request within 24 hours returns the first response without creating again; the same key with another request is 409 C0009. */
                 "idempotency-key"?: string;
@@ -8454,6 +9177,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     Location: components["headers"]["Location"];
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
@@ -8476,6 +9202,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -8499,6 +9228,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -8522,6 +9254,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -8545,6 +9280,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -8568,6 +9306,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -8584,6 +9325,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -8599,6 +9343,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -8614,6 +9361,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
@@ -8639,6 +9389,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -8662,6 +9415,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -8682,7 +9438,10 @@ export interface operations {
     };
     createChargedEventTicket: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
             header?: {
                 /** @description Retrying with the same key and request within 24 hours returns the first response without creating again; the same key with another request is 409 C0009. */
                 "idempotency-key"?: string;
@@ -8717,6 +9476,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     Location: components["headers"]["Location"];
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
@@ -8739,6 +9501,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -8762,6 +9527,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -8785,6 +9553,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -8808,6 +9579,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -8831,6 +9605,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -8847,6 +9624,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -8862,6 +9642,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -8877,6 +9660,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
@@ -8902,6 +9688,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -8925,6 +9714,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -8945,7 +9737,10 @@ export interface operations {
     };
     deleteEventTicket: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -8966,6 +9761,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -8979,6 +9777,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -9002,6 +9803,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -9025,6 +9829,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -9048,6 +9855,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -9071,6 +9881,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -9087,6 +9900,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -9102,6 +9918,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -9117,6 +9936,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
@@ -9142,6 +9964,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -9165,6 +9990,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -9185,7 +10013,10 @@ export interface operations {
     };
     patchEventTicket: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -9210,6 +10041,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -9230,6 +10064,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -9253,6 +10090,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -9276,6 +10116,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -9299,6 +10142,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -9322,6 +10168,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -9338,6 +10187,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -9353,6 +10205,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -9368,6 +10223,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
@@ -9393,6 +10251,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -9416,6 +10277,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -9436,7 +10300,10 @@ export interface operations {
     };
     deleteEventSession: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -9457,6 +10324,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -9470,6 +10340,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -9493,6 +10366,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -9516,6 +10392,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -9539,6 +10418,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -9562,6 +10444,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -9578,6 +10463,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -9593,6 +10481,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -9608,6 +10499,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
@@ -9633,6 +10527,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -9656,6 +10553,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -9676,7 +10576,10 @@ export interface operations {
     };
     patchEventSession: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -9701,6 +10604,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -9721,6 +10627,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -9744,6 +10653,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -9767,6 +10679,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -9790,6 +10705,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -9813,6 +10731,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -9829,6 +10750,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -9844,6 +10768,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -9859,6 +10786,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
@@ -9884,6 +10814,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -9907,6 +10840,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -9927,7 +10863,10 @@ export interface operations {
     };
     deleteEventFaq: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -9948,6 +10887,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -9961,6 +10903,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -9984,6 +10929,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -10007,6 +10955,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -10030,6 +10981,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -10053,6 +11007,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -10069,6 +11026,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -10084,6 +11044,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -10099,6 +11062,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
@@ -10124,6 +11090,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -10147,6 +11116,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -10167,7 +11139,10 @@ export interface operations {
     };
     patchEventFaq: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -10192,6 +11167,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -10212,6 +11190,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -10235,6 +11216,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -10258,6 +11242,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -10281,6 +11268,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -10304,6 +11294,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -10320,6 +11313,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -10335,6 +11331,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -10350,6 +11349,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
@@ -10375,6 +11377,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -10398,6 +11403,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -10418,7 +11426,10 @@ export interface operations {
     };
     addEventHost: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
             header?: {
                 /** @description Retrying with the same key and request within 24 hours returns the first response without creating again; the same key with another request is 409 C0009. */
                 "idempotency-key"?: string;
@@ -10444,6 +11455,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     Location: components["headers"]["Location"];
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
@@ -10466,6 +11480,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -10489,6 +11506,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -10512,6 +11532,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -10535,6 +11558,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -10558,6 +11584,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -10574,6 +11603,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -10589,6 +11621,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -10604,6 +11639,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
@@ -10629,6 +11667,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -10652,6 +11693,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -10672,7 +11716,10 @@ export interface operations {
     };
     removeEventHost: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -10693,6 +11740,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -10706,6 +11756,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -10729,6 +11782,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -10752,6 +11808,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -10775,6 +11834,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -10798,6 +11860,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -10814,6 +11879,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -10829,6 +11897,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -10844,6 +11915,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
@@ -10869,6 +11943,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -10892,6 +11969,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -10912,7 +11992,10 @@ export interface operations {
     };
     updateEventHostRole: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -10937,6 +12020,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -10957,6 +12043,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -10980,6 +12069,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -11003,6 +12095,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -11026,6 +12121,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -11049,6 +12147,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -11065,6 +12166,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -11080,6 +12184,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -11095,6 +12202,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
@@ -11120,6 +12230,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -11143,6 +12256,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -11172,6 +12288,10 @@ export interface operations {
                 companyId?: string;
                 /** @description Changes per page, 1 to 500; values outside are brought into range */
                 pageSize?: number;
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+                /** @description Another name of `pageSize`; both with different values are 400 C0005 */
+                per_page?: components["parameters"]["PerPage"];
             };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
@@ -11190,6 +12310,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -11212,6 +12335,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11234,6 +12360,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11256,6 +12385,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11278,6 +12410,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11292,6 +12427,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
                     [name: string]: unknown;
@@ -11316,6 +12454,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11338,6 +12479,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -11360,6 +12504,8 @@ export interface operations {
             query?: {
                 /** @description Company handle: required on create; on the other operations it must be the job's company when given */
                 companyId?: string;
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
             };
             header?: {
                 /** @description Retrying with the same key and request within 24 hours returns the first response without creating again; the same key with another request is 409 C0009. */
@@ -11384,6 +12530,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     Location: components["headers"]["Location"];
                     "Idempotency-Replayed": components["headers"]["Idempotency-Replayed"];
@@ -11421,6 +12570,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -11444,6 +12596,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -11467,6 +12622,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -11490,6 +12648,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -11513,6 +12674,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -11529,6 +12693,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -11544,6 +12711,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -11559,6 +12729,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
@@ -11584,6 +12757,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -11607,6 +12783,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -11622,6 +12801,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -11645,6 +12827,8 @@ export interface operations {
             query?: {
                 /** @description Company handle: required on create; on the other operations it must be the job's company when given */
                 companyId?: string;
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
             };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
@@ -11670,6 +12854,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -11705,6 +12892,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -11728,6 +12918,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -11751,6 +12944,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -11774,6 +12970,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -11797,6 +12996,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -11813,6 +13015,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -11828,6 +13033,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -11843,6 +13051,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
@@ -11868,6 +13079,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -11891,6 +13105,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -11914,6 +13131,8 @@ export interface operations {
             query?: {
                 /** @description Company handle: required on create; on the other operations it must be the job's company when given */
                 companyId?: string;
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
             };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
@@ -11935,6 +13154,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -11970,6 +13192,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -11993,6 +13218,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -12016,6 +13244,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -12039,6 +13270,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -12062,6 +13296,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -12078,6 +13315,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -12093,6 +13333,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -12108,6 +13351,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
@@ -12133,6 +13379,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     [name: string]: unknown;
                 };
@@ -12156,6 +13405,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
@@ -12181,6 +13433,10 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 50; values outside are brought into range */
                 pageSize?: number;
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+                /** @description Another name of `pageSize`; both with different values are 400 C0005 */
+                per_page?: components["parameters"]["PerPage"];
             };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
@@ -12202,6 +13458,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -12245,6 +13504,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12267,6 +13529,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12289,6 +13554,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12311,6 +13579,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12333,6 +13604,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
                     [name: string]: unknown;
@@ -12357,6 +13631,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12379,6 +13656,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -12398,7 +13678,10 @@ export interface operations {
     };
     getJobCategories: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -12418,6 +13701,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -12467,6 +13753,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -12480,6 +13769,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12502,6 +13794,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12524,6 +13819,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
                     [name: string]: unknown;
@@ -12548,6 +13846,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12570,6 +13871,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -12589,7 +13893,10 @@ export interface operations {
     };
     getEmploymentTypes: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -12609,6 +13916,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -12658,6 +13968,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -12671,6 +13984,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12693,6 +14009,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12715,6 +14034,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
                     [name: string]: unknown;
@@ -12739,6 +14061,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12761,6 +14086,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -12780,7 +14108,10 @@ export interface operations {
     };
     getSeniorities: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -12800,6 +14131,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -12844,6 +14178,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -12857,6 +14194,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12879,6 +14219,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12901,6 +14244,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
                     [name: string]: unknown;
@@ -12925,6 +14271,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12947,6 +14296,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -12966,7 +14318,10 @@ export interface operations {
     };
     getCompanySizes: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -12986,6 +14341,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -13030,6 +14388,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -13043,6 +14404,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13065,6 +14429,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13087,6 +14454,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
                     [name: string]: unknown;
@@ -13111,6 +14481,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13133,6 +14506,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -13152,7 +14528,10 @@ export interface operations {
     };
     getWorkTypes: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -13172,6 +14551,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -13206,6 +14588,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -13219,6 +14604,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13241,6 +14629,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13263,6 +14654,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
                     [name: string]: unknown;
@@ -13287,6 +14681,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13309,6 +14706,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -13328,7 +14728,10 @@ export interface operations {
     };
     getJobIndustries: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -13348,6 +14751,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -13467,6 +14873,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -13480,6 +14889,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13502,6 +14914,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13524,6 +14939,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
                     [name: string]: unknown;
@@ -13548,6 +14966,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13570,6 +14991,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -13589,7 +15013,10 @@ export interface operations {
     };
     getEventCategories: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -13609,6 +15036,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -13658,6 +15088,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -13671,6 +15104,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13693,6 +15129,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13715,6 +15154,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
                     [name: string]: unknown;
@@ -13739,6 +15181,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13761,6 +15206,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -13780,7 +15228,10 @@ export interface operations {
     };
     getEventSubjects: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
             header?: {
                 /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
                 "Accept-Language"?: components["parameters"]["AcceptLanguage"];
@@ -13800,6 +15251,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -13849,6 +15303,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -13862,6 +15319,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13884,6 +15344,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13906,6 +15369,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
                     [name: string]: unknown;
@@ -13930,6 +15396,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13952,6 +15421,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };

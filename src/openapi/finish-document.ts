@@ -23,6 +23,9 @@ const RATE_LIMIT_HEADERS = {
   RateLimit: { $ref: '#/components/headers/RateLimit' },
   'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
   'X-SVC-RateLimit-Remaining': { $ref: '#/components/headers/X-SVC-RateLimit-Remaining' },
+  'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
+  'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
+  'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
 };
 
 /** The response headers, once, referred to from every response that sends them. */
@@ -45,6 +48,19 @@ export const RESPONSE_HEADERS: Json = {
     description: 'Requests this app may still make before its global limit (the smallest of its windows)',
     schema: { type: 'integer', minimum: 0 },
   },
+  'X-RateLimit-Limit': {
+    description:
+      'The size of the tightest rate-limit window this request was counted in (the one with the fewest left)',
+    schema: { type: 'integer', minimum: 1 },
+  },
+  'X-RateLimit-Remaining': {
+    description: 'Requests left in that window',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'X-RateLimit-Reset': {
+    description: 'When that window resets, in Unix seconds',
+    schema: { type: 'integer', minimum: 0 },
+  },
   'X-SVC-RateLimit-Scope-Remaining': {
     description: 'Requests this app and user may still make to this operation in the current minute',
     schema: { type: 'integer', minimum: 0 },
@@ -59,7 +75,7 @@ export const RESPONSE_HEADERS: Json = {
     schema: { type: 'string' },
   },
   'Content-Language': {
-    description: 'The language the texts are in, chosen from `Accept-Language`',
+    description: 'The language the texts are in, chosen from `lang` or `Accept-Language`',
     schema: { type: 'string' },
   },
   Location: { description: 'The address of the created resource', schema: { type: 'string', format: 'uri' } },
@@ -77,6 +93,21 @@ export const HEADER_PARAMETERS: Json = {
     required: false,
     description: 'Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available',
     schema: { type: 'string', examples: ['en'] },
+  },
+  Lang: {
+    name: 'lang',
+    in: 'query',
+    required: false,
+    description:
+      'Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language`',
+    schema: { type: 'string', examples: ['en'] },
+  },
+  PerPage: {
+    name: 'per_page',
+    in: 'query',
+    required: false,
+    description: 'Another name of `pageSize`; both with different values are 400 C0005',
+    schema: { type: 'integer', format: 'int32', minimum: 1 },
   },
   IfNoneMatch: {
     name: 'If-None-Match',
@@ -133,7 +164,9 @@ function documentHeaders(path: string, method: string, operation: Json): void {
   const read = method === 'get';
   const params = (operation.parameters ??= []) as Json[];
   if (api) {
-    params.push({ $ref: '#/components/parameters/AcceptLanguage' });
+    params.push({ $ref: '#/components/parameters/AcceptLanguage' }, { $ref: '#/components/parameters/Lang' });
+    if (params.some((p) => p.in === 'query' && p.name === 'pageSize'))
+      params.push({ $ref: '#/components/parameters/PerPage' });
     if (read && operation.responses?.['304']) params.push({ $ref: '#/components/parameters/IfNoneMatch' });
   }
   for (const [status, response] of Object.entries((operation.responses ?? {}) as Json)) {

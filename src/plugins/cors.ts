@@ -89,6 +89,9 @@ export const corsPlugin = fp(
       ],
       exposedHeaders: [
         'X-SVC-RateLimit-Remaining',
+        'X-RateLimit-Limit',
+        'X-RateLimit-Remaining',
+        'X-RateLimit-Reset',
         'X-SVC-RateLimit-Scope',
         'X-SVC-RateLimit-Scope-Remaining',
         'RateLimit',

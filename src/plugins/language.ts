@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
 import vary from 'vary';
-import { negotiateLocale, type Locale } from '../shared/locale.js';
+import { negotiateLocale, resolveTag, type Locale } from '../shared/locale.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -9,7 +9,11 @@ declare module 'fastify' {
   }
 }
 
-/** Negotiates the response language from Accept-Language and says so in Content-Language and Vary. */
+/**
+ * Negotiates the response language and says so in Content-Language and Vary: the `lang` query parameter when it names
+ * a supported language (the real service's guides write it on every call; it wins over the Accept-Language a browser
+ * adds by itself), else Accept-Language, else Korean. A `lang` answer is kept apart by its URL.
+ */
 export const languagePlugin = fp(
   async (app) => {
     app.decorateRequest('locale', 'ko');
@@ -25,7 +29,9 @@ export const languagePlugin = fp(
       return locale;
     };
     app.addHook('onRequest', (request, reply, done) => {
-      request.locale = localeFor(request.headers['accept-language']);
+      const lang = (request.query as Record<string, unknown> | undefined)?.lang;
+      const asked = typeof lang === 'string' ? lang : Array.isArray(lang) ? String(lang[0]) : undefined;
+      request.locale = (asked && resolveTag(asked.trim())) || localeFor(request.headers['accept-language']);
       reply.header('Content-Language', request.locale);
       // Added to what is there: CORS's `Origin` (set before this hook) must stay, or a cache would serve one origin's
       // Access-Control-Allow-Origin to another.

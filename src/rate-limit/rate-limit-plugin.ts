@@ -59,6 +59,28 @@ function appendStandardHeaders(reply: FastifyReply, policy: string, current: str
   join('RateLimit', current);
 }
 
+/**
+ * The names the real service's guides read (X-RateLimit-Limit, -Remaining, -Reset in Unix seconds), for the tightest
+ * window this request was counted in: the one with the fewest requests left (the sooner to reset on a tie). An
+ * operation's windows replace the global ones' only when they are tighter.
+ */
+function setGuideHeaders(reply: FastifyReply, states: WindowState[]): void {
+  let tightest: WindowState | undefined;
+  for (const s of states)
+    if (
+      !tightest ||
+      s.remaining < tightest.remaining ||
+      (s.remaining === tightest.remaining && s.resetAt < tightest.resetAt)
+    )
+      tightest = s;
+  if (!tightest) return;
+  const shown = reply.getHeader('X-RateLimit-Remaining');
+  if (shown !== undefined && Number(shown) <= tightest.remaining) return;
+  reply.header('X-RateLimit-Limit', String(tightest.window.limit));
+  reply.header('X-RateLimit-Remaining', String(tightest.remaining));
+  reply.header('X-RateLimit-Reset', String(Math.ceil(tightest.resetAt / 1000)));
+}
+
 type OwnPreHandler = (this: unknown, request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
 function tooMany(result: ConsumeResult, now: number, scope?: OperationId): ApiError {
@@ -121,6 +143,7 @@ export const rateLimitPlugin = fp(
         store.consume(key, globalWindows, now),
         (result) => {
           appendStandardHeaders(reply, globalPolicy, currentOf(result.windows, now));
+          setGuideHeaders(reply, result.windows);
           if (!result.allowed) return done(tooMany(result, now));
           reply.request.rateLimitCharge = { key, windows: globalWindows, at: now };
           let remaining = Number.POSITIVE_INFINITY;
@@ -157,6 +180,7 @@ export const rateLimitPlugin = fp(
           store.consume(key, windows, now),
           (result) => {
             appendStandardHeaders(reply, policy, currentOf(result.windows, now));
+            setGuideHeaders(reply, result.windows);
             if (result.allowed) {
               request.operationCharge = { key, windows, at: now };
               reply.header('X-SVC-RateLimit-Scope-Remaining', String(result.windows[0]!.remaining));

@@ -18,7 +18,8 @@ const ALIASES: Record<string, Locale> = {
 };
 const BY_LOWER = new Map<string, Locale>(LOCALES.map((l) => [l.toLowerCase(), l]));
 
-function resolveTag(tag: string): Locale | null {
+/** The supported locale a language tag names (`en-US` → `en`, `zh-Hant` → `zh-TW`), or null. */
+export function resolveTag(tag: string): Locale | null {
   const lower = tag.toLowerCase();
   const exact = BY_LOWER.get(lower) ?? ALIASES[lower];
   if (exact) return exact;
