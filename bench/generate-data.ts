@@ -1,7 +1,8 @@
 /**
  * Fills the database DATABASE_URL names with deterministic benchmark data at scale:
- *   npm run bench:data -- --posts 1000000 --jobs 200000 --events 20000 [--seed 7]
- * Posts, jobs and events use the demo vocabulary (Korean-heavy, with en/ja/zh-CN/zh-TW translations, images,
+ *   npm run bench:data -- --companies 200000 --posts 1000000 --jobs 200000 --events 20000 [--seed 7]
+ * Companies come first (posts, jobs and events belong to them), with full profiles but a tenth without the optional
+ * fields. Posts, jobs and events use the demo vocabulary (Korean-heavy, with en/ja/zh-CN/zh-TW translations, images,
  * Open Graph cards, reposts and every job state), written in batched multi-row inserts.
  */
 import { parseArgs } from 'node:util';
@@ -41,7 +42,7 @@ function progress(label: string, done: number, total: number, started: number): 
   const eta = rate > 0 ? (total - done) / rate : 0;
   const width = 30;
   const filled = Math.round((done / total) * width);
-  const line = `${label.padEnd(7)} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${String(done).padStart(8)}/${total} ${rate.toFixed(0).padStart(6)}/s ETA ${eta.toFixed(0)}s`;
+  const line = `${label.padEnd(9)} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${String(done).padStart(8)}/${total} ${rate.toFixed(0).padStart(6)}/s ETA ${eta.toFixed(0)}s`;
   if (process.stdout.isTTY) {
     process.stdout.write(`\r${line}   ${done >= total ? '\n' : ''}`);
     return;
@@ -58,6 +59,95 @@ async function maxId(db: Kysely<DB>, table: 'posts' | 'jobs' | 'post_images'): P
     .select((eb) => eb.fn.max('id').as('m'))
     .executeTakeFirst();
   return Number(row?.m ?? 0);
+}
+
+/** The words generated company names are made of: Korean and English, as the network's companies are named. */
+const NAME_STARTS = ['한빛', '푸른', '새벽', '누리', '다온', 'Blue', 'Nova', 'Bright', 'Kite', 'Orbit', '해온', 'Pine'];
+const NAME_ENDS = [
+  '랩스',
+  '소프트',
+  '테크',
+  '바이오',
+  '커머스',
+  ' Labs',
+  ' Systems',
+  ' Data',
+  ' Works',
+  ' AI',
+  '모빌리티',
+];
+const FUNDING = ['BOOTSTRAPPED', 'PRE_SEED', 'SEED', 'SERIES_A', 'SERIES_B', 'SERIES_C', 'SERIES_D_OR_LATER', 'PUBLIC'];
+const SIZES = ['TINY', 'SMALL', 'MEDIUM', 'LARGE', 'HUGE'];
+
+/** Companies with profiles (a tenth with none of the optional fields), a Korean description, and a third translated. */
+async function companies(database: Database, count: number, rnd: SeededRandom, now: number) {
+  const { db } = database;
+  const industries = catalogCodes('job-industries');
+  const first = (
+    await db
+      .selectFrom('companies')
+      .select((eb) => eb.fn.max('id').as('m'))
+      .executeTakeFirst()
+  )?.m;
+  const started = Date.now();
+  for (let done = 0; done < count; done += BATCH) {
+    const n = Math.min(BATCH, count - done);
+    const rows: Insertable<DB['companies']>[] = [];
+    for (let i = 0; i < n; i++) {
+      const number = Number(first ?? 0) + done + i + 1;
+      const tech = rnd.pick(TECHS);
+      const city = rnd.pick(CITIES);
+      const created = now - rnd.int(1, 3650) * DAY;
+      const own = rnd.some(industries, rnd.int(1, 3));
+      const bare = rnd.chance(0.1);
+      const place = placeAndPayFor(rnd, city.ko, false).location;
+      rows.push({
+        handle: `co-${number}`,
+        name: `${rnd.pick(NAME_STARTS)}${rnd.pick(NAME_ENDS)} ${number}`,
+        logo_url: null,
+        industry: own[0]!,
+        industries: JSON.stringify(own),
+        size: rnd.pick(SIZES),
+        certificated: rnd.chance(0.2) ? 1 : 0,
+        created_at: created,
+        updated_at: created,
+        ...(!bare && {
+          description: `${tech} 기반 서비스를 만드는 ${city.ko}의 회사입니다. ${rnd.pick(ROLES).name.ko} 팀이 ${tech}로 제품을 만듭니다.`,
+          language: 'ko',
+          employee_count: rnd.int(2, 20_000),
+          founded_year: rnd.int(1970, 2026),
+          funding_stage: rnd.pick(FUNDING),
+          website: `https://co-${number}.example.com`,
+          links: JSON.stringify([{ type: 'LINKEDIN', url: `https://www.linkedin.com/company/co-${number}` }]),
+          offices: '[]',
+          ...(place && {
+            location_country: place.country,
+            location_region: place.region,
+            location_locality: place.locality,
+            location_address: place.address,
+            location_latitude: place.latitude,
+            location_longitude: place.longitude,
+          }),
+        }),
+      });
+    }
+    await db.transaction().execute(async (trx) => {
+      const ids = await trx.insertInto('companies').values(rows).returning(['id', 'description']).execute();
+      const translated = ids.filter((row) => row.description !== null && rnd.chance(0.33));
+      if (translated.length)
+        await trx
+          .insertInto('company_translations')
+          .values(
+            translated.map((row) => ({
+              company_id: row.id,
+              language: 'en',
+              description: `A company building services on ${rnd.pick(TECHS)}.`,
+            })),
+          )
+          .execute();
+    });
+    progress('companies', done + n, count, started);
+  }
 }
 
 async function posts(
@@ -324,18 +414,19 @@ async function events(
 /** Adds `counts` of rows (on top of the demo data, which is created first on an empty database). */
 export async function generateBenchData(
   database: Database,
-  counts: { posts: number; jobs: number; events: number },
+  counts: { companies?: number; posts: number; jobs: number; events: number },
   seed = 7,
   now = Date.now(),
 ): Promise<void> {
   const empty = (await database.db.selectFrom('users').select('id').limit(1).execute()).length === 0;
   if (empty) await generateDemoData(database, { now });
   const users = (await database.db.selectFrom('users').select('id').execute()).map((u) => u.id);
-  const companies = await database.db.selectFrom('companies').select(['id', 'name', 'size']).execute();
   const rnd = new SeededRandom(seed);
-  if (counts.posts) await posts(database, counts.posts, rnd, now, { users, companies });
-  if (counts.jobs) await jobs(database, counts.jobs, rnd, now, companies);
-  if (counts.events) await events(database, counts.events, rnd, now, companies);
+  if (counts.companies) await companies(database, counts.companies, rnd, now);
+  const owners = await database.db.selectFrom('companies').select(['id', 'name', 'size']).execute();
+  if (counts.posts) await posts(database, counts.posts, rnd, now, { users, companies: owners });
+  if (counts.jobs) await jobs(database, counts.jobs, rnd, now, owners);
+  if (counts.events) await events(database, counts.events, rnd, now, owners);
   // Statistics for the planner, and on PostgreSQL the visibility map a steady-state database has (autovacuum
   // would set it some time after a bulk load; until then every index read visits the heap).
   const settle = database.adapter.name === 'postgres' ? 'VACUUM (ANALYZE)' : 'ANALYZE';
@@ -350,6 +441,7 @@ export async function generateBenchData(
 if (process.argv[1]?.endsWith('generate-data.ts')) {
   const { values } = parseArgs({
     options: {
+      companies: { type: 'string', default: '0' },
       posts: { type: 'string', default: '0' },
       jobs: { type: 'string', default: '0' },
       events: { type: 'string', default: '0' },
@@ -362,7 +454,12 @@ if (process.argv[1]?.endsWith('generate-data.ts')) {
   const started = Date.now();
   await generateBenchData(
     database,
-    { posts: Number(values.posts), jobs: Number(values.jobs), events: Number(values.events) },
+    {
+      companies: Number(values.companies),
+      posts: Number(values.posts),
+      jobs: Number(values.jobs),
+      events: Number(values.events),
+    },
     Number(values.seed),
   );
   await database.close();

@@ -33,11 +33,16 @@ const app = await buildApp({ config, database, clock: () => now, logger: false }
 await app.ready();
 
 /** The query of an operation that needs one beyond a page size. */
-const queries: Record<string, string> = { suggestJobSearches: '?prefix=back&pageSize=3' };
+const queries: Record<string, string> = {
+  suggestJobSearches: '?prefix=back&pageSize=3',
+  suggestCompanies: '?prefix=%EB%8D%B0&pageSize=3',
+  searchCompanies: '?sort=HIRING_DESC&pageSize=2',
+};
 const ids: Record<string, string> = {
   postId: String(demo.posts.withImages),
   jobId: String(demo.jobs.hiring),
   eventId: demo.events.first,
+  companyId: 'data-bridge',
 };
 const cut = (body: unknown): unknown => {
   if (body && typeof body === 'object' && Array.isArray((body as { items?: unknown[] }).items)) {

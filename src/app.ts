@@ -10,6 +10,7 @@ import type { MediaStore } from './media/media-store.js';
 import { accountsArea } from './modules/accounts/index.js';
 import { appsArea } from './modules/apps/index.js';
 import { codesArea } from './modules/codes/index.js';
+import { companiesArea } from './modules/companies/index.js';
 import { changesArea } from './modules/changes/index.js';
 import { eventsArea } from './modules/events/index.js';
 import { healthArea } from './modules/health/index.js';
@@ -68,12 +69,15 @@ export async function buildApp(options: AppOptions): Promise<App> {
     jobsArea(app, infra, { accounts, codes: catalogs.codes }),
     eventsArea(app, infra, { accounts }),
   ]);
+  // Companies count their hiring jobs on the job index, ready above.
+  const companies = await companiesArea(app, infra, { accounts, codes: catalogs.codes, jobs: app.jobIndex });
   app.log.info(
     {
       bitmaps: bitmapLibrary,
       posts: app.postIndex.stats(),
       jobs: app.jobIndex.stats(),
       events: app.eventIndex.stats(),
+      companies: app.companyIndex.stats(),
     },
     'search indexes ready',
   );
@@ -99,6 +103,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     healthArea(infra, isClosing, () => searchIndexFigures(app)),
     posts,
     jobs,
+    companies,
     meArea(infra, { accounts }),
     media,
     events,
@@ -107,7 +112,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     if (area.routes) await app.register(area.routes);
   await app.register(async (scope) => {
     await scope.register(multipartPlugin, { maxImageBytes: config.media.maxImageBytes });
-    for (const area of [posts, jobs, events]) if (area.uploadRoutes) await scope.register(area.uploadRoutes);
+    for (const area of [posts, jobs, events, companies]) if (area.uploadRoutes) await scope.register(area.uploadRoutes);
   });
   for (const area of [
     catalogs,

@@ -38,7 +38,7 @@ export interface Infrastructure {
   log: FastifyBaseLogger;
   links: Links;
   /** Bumped by every write to posts or jobs, on any instance (cache/data-version.ts). */
-  versions: { posts: DataVersion; jobs: DataVersion; events: DataVersion };
+  versions: { posts: DataVersion; jobs: DataVersion; events: DataVersion; companies: DataVersion };
   mediaStore: MediaStore;
   uploads: ImageUploads;
   uploadLimits: { maxRequestBytes: number; maxFileBytes: number };
@@ -156,6 +156,7 @@ export async function openInfrastructure(
       posts: new DataVersion(database.reads, 'posts'),
       jobs: new DataVersion(database.reads, 'jobs'),
       events: new DataVersion(database.reads, 'events'),
+      companies: new DataVersion(database.reads, 'companies'),
     },
     mediaStore,
     uploads: new ImageUploads(

@@ -37,6 +37,7 @@ export function searchIndexFigures(app: FastifyInstance) {
     { index: 'posts', ...app.postIndex.stats() },
     { index: 'jobs', ...app.jobIndex.stats() },
     { index: 'events', ...app.eventIndex.stats() },
+    { index: 'companies', ...app.companyIndex.stats() },
   ];
 }
 

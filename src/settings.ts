@@ -197,6 +197,7 @@ export const OPERATION_IDS = [
   'event.sub.create',
   'event.sub.update',
   'event.sub.delete',
+  'company.update',
 ] as const;
 export type OperationId = (typeof OPERATION_IDS)[number];
 
@@ -216,6 +217,7 @@ const OPERATION_DEFAULTS: Record<OperationId, [number, number, number]> = {
   'event.sub.create': [10, 100, 500],
   'event.sub.update': [15, 150, 800],
   'event.sub.delete': [10, 100, 400],
+  'company.update': [5, 40, 300],
 };
 
 const WINDOWS = [
@@ -237,7 +239,7 @@ const operationLimits = Object.fromEntries(
         kind: int(1, LIMIT),
         default: OPERATION_DEFAULTS[op][i]!,
         group: 'Rate limits',
-        doc: `Calls of \`${op}\` one user of one app may make ${per} (the spec's table)`,
+        doc: `Calls of \`${op}\` one user of one app may make ${per}`,
       } satisfies Setting<number>,
     ]),
   ),

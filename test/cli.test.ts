@@ -329,7 +329,7 @@ describe('operator CLI', () => {
     expect(err.join('\n')).toContain('already holds data');
   });
 
-  it('rebuilds the post, job and event indexes with a progress bar, and the check reports a divergence from the tables', async () => {
+  it('rebuilds the post, job, event and company indexes with a progress bar, and the check reports a divergence from the tables', async () => {
     expect(await run('seed-demo')).toBe(0);
     out = [];
     expect(await run('search', 'check')).toBe(0);
@@ -338,7 +338,8 @@ describe('operator CLI', () => {
     expect(out.some((line) => /^posts \[#{30}\] \d+\/\d+/.test(line))).toBe(true);
     expect(out.some((line) => /^jobs \[#{30}\] \d+\/\d+/.test(line))).toBe(true);
     expect(out.some((line) => /^events \[#{30}\] \d+\/\d+/.test(line))).toBe(true);
-    for (const plural of ['posts', 'jobs', 'events']) {
+    expect(out.some((line) => /^companies \[#{30}\] \d+\/\d+/.test(line))).toBe(true);
+    for (const plural of ['posts', 'jobs', 'events', 'companies']) {
       expect(out.join('\n')).toMatch(new RegExp(`Built: \\d+ ${plural}`));
       expect(fs.existsSync(path.join(dir, 'search-index', `${plural}.idx`))).toBe(true);
     }
@@ -346,7 +347,7 @@ describe('operator CLI', () => {
     expect(await run('search', 'check')).toBe(0);
     expect(
       out.filter((line) => line.startsWith('OK: the saved copy and the changes since equal a build from the tables')),
-    ).toHaveLength(3);
+    ).toHaveLength(4);
     // A post and a job changed behind the change log's back (no write of the service does this): the check says so.
     const database = openDatabase({ kind: 'sqlite', url: path.join(dir, 'service.sqlite') });
     try {

@@ -4,6 +4,7 @@
  * content against the listed schema itself), errors as tool errors with the API's codes, the language, the app's
  * rate limit, and the endpoint's own HTTP answers.
  */
+import { TOOLS } from '../src/modules/mcp/mcp-tools.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Ajv } from 'ajv';
@@ -80,6 +81,8 @@ describe.each(ENGINES)('the MCP endpoint on %s', (engine) => {
       'get_post',
       'search_jobs',
       'get_job',
+      'search_companies',
+      'get_company',
       'search_events',
       'get_event',
       'list_codes',
@@ -121,6 +124,11 @@ describe.each(ENGINES)('the MCP endpoint on %s', (engine) => {
     expect(jobs).toEqual((await api('/api/v1/jobs?seniorities=JUNIOR&seniorities=SENIOR&pageSize=3')).body);
     const jobId = (jobs.items as Array<{ jobId: number }>)[0]!.jobId;
     expect(await structured('get_job', { jobId })).toEqual((await api(`/api/v1/jobs/${jobId}`)).body);
+
+    const companies = await structured('search_companies', { industries: ['IT_SOFTWARE'], sort: 'HIRING_DESC' });
+    expect(companies).toEqual((await api('/api/v1/companies?industries=IT_SOFTWARE&sort=HIRING_DESC')).body);
+    const companyId = (companies.items as Array<{ companyId: string }>)[0]!.companyId;
+    expect(await structured('get_company', { companyId })).toEqual((await api(`/api/v1/companies/${companyId}`)).body);
 
     const events = await structured('search_events', { pageSize: 2 });
     expect(events).toEqual((await api('/api/v1/events?pageSize=2')).body);
@@ -168,11 +176,14 @@ describe.each(ENGINES)('the MCP endpoint on %s', (engine) => {
   });
 
   it("answers each public tool's refused arguments with the code the API gives the same request", async () => {
+    startOfNextWindow(t.clock, 60_000);
     const cases: Array<[string, Record<string, unknown>, string]> = [
       ['search_posts', { sort: 'LOUDEST' }, '/api/v1/posts?sort=LOUDEST'],
       ['get_post', { postId: 987654321 }, '/api/v1/posts/987654321'],
       ['search_jobs', { workTypes: ['ON_THE_MOON'] }, '/api/v1/jobs?workTypes=ON_THE_MOON'],
       ['get_job', { jobId: 987654321 }, '/api/v1/jobs/987654321'],
+      ['search_companies', { industries: ['NOPE'] }, '/api/v1/companies?industries=NOPE'],
+      ['get_company', { companyId: 'no-such-company' }, '/api/v1/companies/no-such-company'],
       ['search_events', { categories: ['NOPE'] }, '/api/v1/events?categories=NOPE'],
       ['get_event', { eventId: 'evt_not_there' }, '/api/v1/events/evt_not_there'],
       ['list_codes', { catalog: 'planets' }, '/api/v1/codes/planets'],
@@ -332,7 +343,7 @@ describe.each(ENGINES)('the MCP endpoint on %s', (engine) => {
     }
     const listed = await post({ 'X-SVC-API-Key': t.demo.apiKey });
     expect(listed.status).toBe(200);
-    expect(((await listed.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(11);
+    expect(((await listed.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(TOOLS.length);
     expect(
       (await fetch(`${t.base}/mcp`, { headers: { 'X-SVC-API-Key': t.demo.apiKey, Accept: 'text/event-stream' } }))
         .status,

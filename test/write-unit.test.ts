@@ -108,6 +108,13 @@ describe.each(ENGINES)('a write unit on %s', (engine) => {
         );
         await unit.record(NOW, { resource: 'job', id: 3, change: null, companyId: null });
         await unit.record(NOW, { resource: 'event', id: event.id, change: 'event.updated', companyId: null });
+        // A company is shown inside posts, jobs and events: its write makes their answers stale too.
+        await unit.record(NOW, {
+          resource: 'company',
+          id: company.id,
+          change: 'company.updated',
+          companyId: company.id,
+        });
         publishedDuringTransaction = handed.length > 0;
       },
     );
@@ -118,6 +125,7 @@ describe.each(ENGINES)('a write unit on %s', (engine) => {
       { kind: 'post', doc_id: 8, created_at: NOW },
       { kind: 'job', doc_id: 3, created_at: NOW },
       { kind: 'event', doc_id: Number(event.search_number), created_at: NOW },
+      { kind: 'company', doc_id: company.id, created_at: NOW },
     ]);
     const after = await versions();
     // The version grows by the number of documents written.
@@ -125,16 +133,23 @@ describe.each(ENGINES)('a write unit on %s', (engine) => {
       posts: after.posts! - before.posts!,
       jobs: after.jobs! - before.jobs!,
       events: after.events! - before.events!,
-    }).toEqual({ posts: 2, jobs: 1, events: 1 });
-    expect(Object.keys(after).sort()).toEqual(['events', 'jobs', 'posts']);
+      companies: after.companies! - before.companies!,
+    }).toEqual({ posts: 3, jobs: 2, events: 2, companies: 1 });
+    expect(Object.keys(after).sort()).toEqual(['companies', 'events', 'jobs', 'posts']);
     // A draft job's write is no change of the feed.
     expect((await feed()).map((r) => [r.type, r.resource_id])).toEqual([
       ['post.created', '7'],
       ['post.updated', '8'],
       ['event.updated', event.id],
+      ['company.updated', String(company.id)],
     ]);
     expect(publishedDuringTransaction).toBe(false);
-    expect(handed.flat().map((r) => r.type)).toEqual(['post.created', 'post.updated', 'event.updated']);
+    expect(handed.flat().map((r) => r.type)).toEqual([
+      'post.created',
+      'post.updated',
+      'event.updated',
+      'company.updated',
+    ]);
   });
 
   it('leaves nothing behind when the transaction rolls back, and hands the feed nothing', async () => {
@@ -170,6 +185,11 @@ describe('where write effects are recorded', () => {
     expect(byHand).toEqual([]);
     expect(
       files.filter((file) => fs.readFileSync(path.join(areas, file), 'utf8').includes('writes/write-unit.js')).sort(),
-    ).toEqual(['events/event-write-repository.ts', 'jobs/job-write-repository.ts', 'posts/post-write-repository.ts']);
+    ).toEqual([
+      'companies/company-write-repository.ts',
+      'events/event-write-repository.ts',
+      'jobs/job-write-repository.ts',
+      'posts/post-write-repository.ts',
+    ]);
   });
 });

@@ -25,9 +25,35 @@ export type CodeResponse = Schemas['CodeResponse'];
 
 export type CompanyBrief = Schemas['CompanyBrief'];
 
+export type CompanyDetail = Schemas['CompanyDetail'];
+
+export type CompanyIndustry = Schemas['CompanyIndustry'];
+
+export type CompanyLink = Schemas['CompanyLink'];
+
+export type CompanyOffice = Schemas['CompanyOffice'];
+
+export type CompanyPage = Schemas['CompanyPage'];
+
+/** Present when the request named facets: the counts of each */
+export type CompanyPageFacets = Schemas['CompanyPageFacets'];
+
 export type CompanyPermission = Schemas['CompanyPermission'];
 
 export type CompanyPermissions = Schemas['CompanyPermissions'];
+
+export type CompanySuggestion = Schemas['CompanySuggestion'];
+
+export type CompanySuggestionList = Schemas['CompanySuggestionList'];
+
+export type CompanySummary = Schemas['CompanySummary'];
+
+export type CompanyUpdateMultipart = Schemas['CompanyUpdateMultipart'];
+
+/** JSON (a text field, or a file part with Content-Type application/json). Required. */
+export type CompanyUpdateRequest = Schemas['CompanyUpdateRequest'];
+
+export type CompanyWriteResponse = Schemas['CompanyWriteResponse'];
 
 export type ErrorResponse = Schemas['ErrorResponse'];
 

@@ -152,6 +152,70 @@ export interface paths {
         patch: operations["updatePlatformJob"];
         trace?: never;
     };
+    "/api/v1/companies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search companies
+         * @description Every company of the network, with how many jobs each is hiring for now. Values of one filter combine with OR, different filters with AND.
+         */
+        get: operations["searchCompanies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/companies/suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Complete a half-typed company name
+         * @description Company names that begin with `prefix`. Meant to be called as the user types.
+         */
+        get: operations["suggestCompanies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/companies/{companyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a company
+         * @description The company with every industry, its links and offices; 404 C0008 for a handle that names none.
+         */
+        get: operations["getCompany"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a company's profile (only the fields sent change)
+         * @description Multipart: a JSON `request` part and/or a `logo` that replaces the current one. Needs ENT_COMPANY_EDIT at the company (OWNER, ADMIN). The name and handle are not changed here. Jobs, posts and events show the new logo at the next read; the change feed and webhooks say `company.updated`.
+         */
+        patch: operations["updateCompany"];
+        trace?: never;
+    };
     "/api/v1/me/company-permissions": {
         parameters: {
             query?: never;
@@ -1021,6 +1085,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "company.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A company's profile was changed (its description, logo, place, links…) (`company.updated`)
+         * @description Sent to the app's webhook endpoints that want `company.updated`, signed per Standard Webhooks: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the endpoint's `whsec_` secret before trusting the body, and use `webhook-id` to drop duplicates (deliveries are at least once). Answer 2xx within 10 seconds; anything else is retried for about three days. `data` is the company as its public read showed it right after the change, or null when it was no longer public.
+         */
+        post: operations["companyUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.ping": {
         parameters: {
             query?: never;
@@ -1064,7 +1148,7 @@ export interface components {
              * @description What happened: `job.closed` is a deactivation or the end of the recruiting window
              * @enum {string}
              */
-            type: "post.created" | "post.updated" | "post.deleted" | "job.published" | "job.updated" | "job.closed" | "job.deleted" | "event.created" | "event.updated" | "event.deleted";
+            type: "post.created" | "post.updated" | "post.deleted" | "job.published" | "job.updated" | "job.closed" | "job.deleted" | "event.created" | "event.updated" | "event.deleted" | "company.updated";
             /**
              * Format: date-time
              * @description When the change was committed, ISO 8601 UTC
@@ -1073,7 +1157,7 @@ export interface components {
             occurredAt: string;
             resource: components["schemas"]["ChangeResource"];
             /** @description The resource as its public read showed it right after the change (Accept-Language `ko`); null for a deletion, and when the resource was no longer public by then (a later change follows) */
-            data: components["schemas"]["PostDetail"] | components["schemas"]["JobDetail"] | components["schemas"]["EventDetail"] | null;
+            data: components["schemas"]["PostDetail"] | components["schemas"]["JobDetail"] | components["schemas"]["EventDetail"] | components["schemas"]["CompanyDetail"] | null;
             /**
              * @description Only on a test event sent from the developer console: not a change that happened (its `data` is the latest such change the feed keeps)
              * @enum {boolean}
@@ -1091,8 +1175,8 @@ export interface components {
         /** ChangeResource */
         ChangeResource: {
             /** @enum {string} */
-            type: "post" | "job" | "event";
-            /** @description The resource's id as its path takes it (postId, jobId, eventId), as a string */
+            type: "post" | "job" | "event" | "company";
+            /** @description The resource's id as its path takes it (postId, jobId, eventId, companyId: a company's handle), as a string */
             id: string;
             /** @description Where people see it */
             webUrl: string;
@@ -1179,6 +1263,102 @@ export interface components {
             /** @enum {string} */
             size: "TINY" | "SMALL" | "MEDIUM" | "LARGE" | "HUGE";
         };
+        /** CompanyDetail */
+        CompanyDetail: {
+            /** @description The company handle: what jobs, posts and events call `company.id` */
+            companyId: string;
+            name: string;
+            logoUrl: string | null;
+            /** @description Its main industry, a code of the job-industries catalog */
+            industry: string;
+            /** @description The name of `industry` in the response language */
+            industryName: string;
+            /** @enum {string} */
+            size: "TINY" | "SMALL" | "MEDIUM" | "LARGE" | "HUGE";
+            description: string | null;
+            /** @description The company's main place; null when not given */
+            location: components["schemas"]["JobLocation"] | null;
+            employeeCount: number | null;
+            foundedYear: number | null;
+            fundingStage: ("BOOTSTRAPPED" | "PRE_SEED" | "SEED" | "SERIES_A" | "SERIES_B" | "SERIES_C" | "SERIES_D_OR_LATER" | "PUBLIC" | "ACQUIRED") | null;
+            website: string | null;
+            /** @description Its jobs hiring now (what `GET /api/v1/jobs` finds) */
+            hiringJobCount: number;
+            /** @description The network has verified the company */
+            certificated: boolean;
+            webUrl: string;
+            /** @description With `highlight=true`: why the item matched; empty without a keyword */
+            highlights?: components["schemas"]["Highlight"][];
+            /** @description Every industry it is in, the main one first */
+            industries: components["schemas"]["CompanyIndustry"][];
+            /** @description Its pages elsewhere */
+            links: components["schemas"]["CompanyLink"][];
+            offices: components["schemas"]["CompanyOffice"][];
+            /** @description Language of `description` as returned (the translation's when translated) */
+            language: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             * @example 2026-11-21T04:40:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             * @example 2026-11-21T04:40:00.000Z
+             */
+            updatedAt: string;
+        };
+        /** CompanyIndustry */
+        CompanyIndustry: {
+            /** @description Code of the job-industries catalog */
+            code: string;
+            /** @description Its name in the response language */
+            name: string;
+        };
+        /** CompanyLink */
+        CompanyLink: {
+            /** @enum {string} */
+            type: "LINKEDIN" | "X" | "FACEBOOK" | "INSTAGRAM" | "YOUTUBE" | "GITHUB" | "BLOG" | "CAREERS" | "OTHER";
+            /** @description An absolute http(s) URL */
+            url: string;
+        };
+        /** CompanyOffice */
+        CompanyOffice: {
+            /** @description What the office is called: "HQ", "Busan lab" */
+            name: string;
+            /** @description ISO 3166-1 alpha-2 country code */
+            country: string;
+            region: string | null;
+            locality: string | null;
+            address: string | null;
+        };
+        /** CompanyPage */
+        CompanyPage: {
+            /** Format: int64 */
+            totalItems: number;
+            /** Format: int32 */
+            totalPages: number;
+            /** Format: int32 */
+            page: number;
+            /** Format: int32 */
+            pageSize: number;
+            items: components["schemas"]["CompanySummary"][];
+            facets?: components["schemas"]["CompanyPageFacets"];
+            /** @description With typoTolerance, when no item matches the keyword exactly: the keyword as corrected, whose matches `items` holds */
+            didYouMean?: string;
+        };
+        /**
+         * CompanyPageFacets
+         * @description Present when the request named facets: the counts of each
+         */
+        CompanyPageFacets: {
+            industries?: components["schemas"]["FacetCount"][];
+            companySizes?: components["schemas"]["FacetCount"][];
+            fundingStages?: components["schemas"]["FacetCount"][];
+            countries?: components["schemas"]["FacetCount"][];
+            regions?: components["schemas"]["FacetCount"][];
+        };
         /** CompanyPermission */
         CompanyPermission: {
             company: {
@@ -1187,11 +1367,89 @@ export interface components {
                 logoUrl: string | null;
             };
             /** @description Open API operations the user may perform */
-            capabilities: ("ENT_JOB_LIST" | "ENT_JOB_VIEW" | "ENT_JOB_CREATE" | "ENT_JOB_UPDATE" | "ENT_JOB_PUBLISH" | "ENT_JOB_DISABLE" | "ENT_JOB_DELETE" | "ENT_EVENT_CREATE" | "ENT_EVENT_UPDATE" | "ENT_EVENT_DELETE" | "ENT_EVENT_SUB_MANAGE")[];
+            capabilities: ("ENT_JOB_LIST" | "ENT_JOB_VIEW" | "ENT_JOB_CREATE" | "ENT_JOB_UPDATE" | "ENT_JOB_PUBLISH" | "ENT_JOB_DISABLE" | "ENT_JOB_DELETE" | "ENT_EVENT_CREATE" | "ENT_EVENT_UPDATE" | "ENT_EVENT_DELETE" | "ENT_EVENT_SUB_MANAGE" | "ENT_COMPANY_EDIT")[];
         };
         /** CompanyPermissions */
         CompanyPermissions: {
             companies: components["schemas"]["CompanyPermission"][];
+        };
+        /** CompanySuggestion */
+        CompanySuggestion: {
+            /** @description A company's name as written */
+            text: string;
+            /**
+             * @description COMPANY: a company's name
+             * @enum {string}
+             */
+            type: "COMPANY";
+            /** @description How many companies have that name */
+            count: number;
+        };
+        /** CompanySuggestionList */
+        CompanySuggestionList: components["schemas"]["CompanySuggestion"][];
+        /** CompanySummary */
+        CompanySummary: {
+            /** @description The company handle: what jobs, posts and events call `company.id` */
+            companyId: string;
+            name: string;
+            logoUrl: string | null;
+            /** @description Its main industry, a code of the job-industries catalog */
+            industry: string;
+            /** @description The name of `industry` in the response language */
+            industryName: string;
+            /** @enum {string} */
+            size: "TINY" | "SMALL" | "MEDIUM" | "LARGE" | "HUGE";
+            description: string | null;
+            /** @description The company's main place; null when not given */
+            location: components["schemas"]["JobLocation"] | null;
+            employeeCount: number | null;
+            foundedYear: number | null;
+            fundingStage: ("BOOTSTRAPPED" | "PRE_SEED" | "SEED" | "SERIES_A" | "SERIES_B" | "SERIES_C" | "SERIES_D_OR_LATER" | "PUBLIC" | "ACQUIRED") | null;
+            website: string | null;
+            /** @description Its jobs hiring now (what `GET /api/v1/jobs` finds) */
+            hiringJobCount: number;
+            /** @description The network has verified the company */
+            certificated: boolean;
+            webUrl: string;
+            /** @description With `highlight=true`: why the item matched; empty without a keyword */
+            highlights?: components["schemas"]["Highlight"][];
+        };
+        /** CompanyUpdateMultipart */
+        CompanyUpdateMultipart: {
+            request?: components["schemas"]["CompanyUpdateRequest"];
+            /**
+             * Format: binary
+             * @description The new logo: JPEG, PNG, WebP or GIF
+             */
+            logo?: Blob;
+        };
+        /**
+         * CompanyUpdateRequest
+         * @description JSON (a text field, or a file part with Content-Type application/json). Required.
+         */
+        CompanyUpdateRequest: {
+            description?: string | null;
+            /** @description Language the description is written in */
+            language?: string;
+            /** @description Codes of the job-industries catalog, the main one first */
+            industries?: string[];
+            /** @enum {string} */
+            size?: "TINY" | "SMALL" | "MEDIUM" | "LARGE" | "HUGE";
+            employeeCount?: number | null;
+            foundedYear?: number | null;
+            fundingStage?: ("BOOTSTRAPPED" | "PRE_SEED" | "SEED" | "SERIES_A" | "SERIES_B" | "SERIES_C" | "SERIES_D_OR_LATER" | "PUBLIC" | "ACQUIRED") | null;
+            website?: string | null;
+            /** @description Replaces every link */
+            links?: components["schemas"]["CompanyLink"][];
+            location?: components["schemas"]["JobLocationInput"] | null;
+            /** @description Replaces every office */
+            offices?: components["schemas"]["CompanyOffice"][];
+        };
+        /** CompanyWriteResponse */
+        CompanyWriteResponse: {
+            /** @description The company handle */
+            companyId: string;
+            webUrl: string;
         };
         /** ErrorResponse */
         ErrorResponse: {
@@ -2320,7 +2578,7 @@ export interface components {
             resourceType: "EVENT" | "JOB";
             resourceId: string;
             /** @description Open API operations the user may perform */
-            capabilities: ("ENT_JOB_LIST" | "ENT_JOB_VIEW" | "ENT_JOB_CREATE" | "ENT_JOB_UPDATE" | "ENT_JOB_PUBLISH" | "ENT_JOB_DISABLE" | "ENT_JOB_DELETE" | "ENT_EVENT_CREATE" | "ENT_EVENT_UPDATE" | "ENT_EVENT_DELETE" | "ENT_EVENT_SUB_MANAGE")[];
+            capabilities: ("ENT_JOB_LIST" | "ENT_JOB_VIEW" | "ENT_JOB_CREATE" | "ENT_JOB_UPDATE" | "ENT_JOB_PUBLISH" | "ENT_JOB_DISABLE" | "ENT_JOB_DELETE" | "ENT_EVENT_CREATE" | "ENT_EVENT_UPDATE" | "ENT_EVENT_DELETE" | "ENT_EVENT_SUB_MANAGE" | "ENT_COMPANY_EDIT")[];
         };
         /** ResourceRolePage */
         ResourceRolePage: {
@@ -5426,6 +5684,1124 @@ export interface operations {
                      *       "message": "Job 99999 does not exist",
                      *       "timestamp": "2026-12-01T09:00:00.000",
                      *       "details": "jobId"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description State conflict (`C0009`; `EV022` an event with tickets or guests) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large (`C0006`) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unsupported content type (`C0007`) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (`C0010`); see `Retry-After` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Server error (`C9999`) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description An image could not be stored (`P0013`); nothing was saved */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The app's images waited too long to be processed, or the database is unavailable (`C9998`); see `Retry-After` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    searchCompanies: {
+        parameters: {
+            query?: {
+                /** @description Words in the name, handle, description (or its translations) or industry names; every word must match */
+                keyword?: string;
+                /** @description Codes from the job-industries catalog. Repeat the parameter or give a comma list; values combine with OR */
+                industries?: string[];
+                /** @description Company sizes. Repeat the parameter or give a comma list; values combine with OR */
+                companySizes?: ("TINY" | "SMALL" | "MEDIUM" | "LARGE" | "HUGE")[];
+                /** @description Funding stages. Repeat the parameter or give a comma list; values combine with OR */
+                fundingStages?: ("BOOTSTRAPPED" | "PRE_SEED" | "SEED" | "SERIES_A" | "SERIES_B" | "SERIES_C" | "SERIES_D_OR_LATER" | "PUBLIC" | "ACQUIRED")[];
+                /** @description Countries of the company's place, ISO 3166-1 alpha-2. Repeat the parameter or give a comma list; values combine with OR */
+                countries?: string[];
+                /** @description Regions of the company's place, as written in it (the `regions` facet lists them). Repeat the parameter or give a comma list; values combine with OR */
+                regions?: string[];
+                /** @description Companies within `radiusKm` of this point, `<latitude>,<longitude>` in WGS 84 degrees; companies without coordinates are not found */
+                near?: string;
+                /** @description Kilometres around `near` (only with it); default 25 */
+                radiusKm?: number;
+                /** @description true: companies with at least one job hiring now; false: companies with none */
+                hiring?: boolean;
+                /** @description Companies founded in this year or later (companies that give no year are left out) */
+                foundedFrom?: number;
+                /** @description Companies founded in this year or earlier */
+                foundedTo?: number;
+                /** @description RELEVANCE ranks keyword matches (newest first without keyword); HIRING_DESC most jobs hiring now first (then newest); NAME by name, A to Z and 가 to 힣; RECENT newest listed first */
+                sort?: "RELEVANCE" | "HIRING_DESC" | "NAME" | "RECENT";
+                /** @description Filters to count matches by, besides the page (repeat the parameter or give a comma list). The response then has `facets`: for each, the matches per value, most first, values without a match left out, the query's own filter on that facet left out; companyId gives its 20 most frequent companies */
+                facets?: ("industries" | "companySizes" | "fundingStages" | "countries" | "regions")[];
+                /** @description Keyword words of 5 letters or more also match at one edit, of 9 or more at two, Korean words of 3 syllables or more at one letter; such matches come after the exact ones. Default false */
+                typoTolerance?: boolean;
+                /** @description Each item gains `highlights`: the fields whose shown text holds the keyword, with fragments and the matched spans. Default false */
+                highlight?: boolean;
+                /** @description Page number from 1; values below 1 are read as 1 */
+                page?: number;
+                /** @description Items per page, 1 to 50; values outside are brought into range */
+                pageSize?: number;
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+                /** @description Another name of `pageSize`; both with different values are 400 C0005 */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header?: {
+                /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description The `ETag` of a representation you hold: 304 without a body while it is unchanged */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "totalItems": 12,
+                     *       "totalPages": 6,
+                     *       "page": 1,
+                     *       "pageSize": 2,
+                     *       "items": [
+                     *         {
+                     *           "companyId": "acme-labs",
+                     *           "name": "Acme Labs",
+                     *           "logoUrl": "https://api.example.com/media/demo/logos/acme-labs.png",
+                     *           "industry": "IT_SOFTWARE",
+                     *           "industryName": "IT · Software",
+                     *           "size": "MEDIUM",
+                     *           "description": "Acme Labs builds developer tools for cloud infrastructure: deployment pipelines, observability and cost control for teams that ship every day.",
+                     *           "location": {
+                     *             "country": "KR",
+                     *             "region": "경기",
+                     *             "locality": "성남시 분당구",
+                     *             "address": "판교역로 235",
+                     *             "latitude": 37.4012,
+                     *             "longitude": 127.1086
+                     *           },
+                     *           "employeeCount": 180,
+                     *           "foundedYear": 2016,
+                     *           "fundingStage": "SERIES_C",
+                     *           "website": "https://acme-labs.example.com",
+                     *           "hiringJobCount": 23,
+                     *           "certificated": true,
+                     *           "webUrl": "https://api.example.com/companies/acme-labs"
+                     *         },
+                     *         {
+                     *           "companyId": "sakura-commerce",
+                     *           "name": "Sakura Commerce",
+                     *           "logoUrl": "https://api.example.com/media/demo/logos/sakura-commerce.png",
+                     *           "industry": "DIST_SALES",
+                     *           "industryName": "Distribution · Retail",
+                     *           "size": "HUGE",
+                     *           "description": "Sakura Commerce runs a cross-border marketplace connecting Korean and Japanese brands with shoppers across Asia.",
+                     *           "location": {
+                     *             "country": "JP",
+                     *             "region": "Tokyo",
+                     *             "locality": "Shibuya",
+                     *             "address": "2-21-1 Shibuya",
+                     *             "latitude": 35.6591,
+                     *             "longitude": 139.7037
+                     *           },
+                     *           "employeeCount": 5400,
+                     *           "foundedYear": 2009,
+                     *           "fundingStage": "ACQUIRED",
+                     *           "website": "https://sakura-commerce.example.com",
+                     *           "hiringJobCount": 14,
+                     *           "certificated": false,
+                     *           "webUrl": "https://api.example.com/companies/sakura-commerce"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CompanyPage"];
+                };
+            };
+            /** @description Not modified: the ETag in If-None-Match still matches (does not count against the limit) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (`C0002` body or path format, `C0005` query parameter, `P0010` too many images, `P0011` an image too large, `P0012` not an image that decodes) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"postedAfter\" must be an ISO 8601 date-time such as 2026-11-01T09:00:00Z, got \"yesterday\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "postedAfter"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credential (`C0001` app key, `C0003` Bearer token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Forbidden (`C0011` the token lacks the scope, `C0004` the user lacks the capability or role, `P0003` someone else's post, `C0004` an app key used from a web origin its app does not allow) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (`C0010`); see `Retry-After` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Server error (`C9999`) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The app's images waited too long to be processed, or the database is unavailable (`C9998`); see `Retry-After` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    suggestCompanies: {
+        parameters: {
+            query: {
+                /**
+                 * @description What the user has typed so far. Latin letters match in any case; Korean by syllables, by a half-typed last syllable and by initial consonants (`ㄷㅇㅌ`)
+                 * @example 데이
+                 */
+                prefix: string;
+                /** @description How many suggestions at most */
+                pageSize?: number;
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+                /** @description Another name of `pageSize`; both with different values are 400 C0005 */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header?: {
+                /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description The `ETag` of a representation you hold: 304 without a body while it is unchanged */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "text": "데이터브릿지",
+                     *         "type": "COMPANY",
+                     *         "count": 1
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["CompanySuggestionList"];
+                };
+            };
+            /** @description Not modified: the ETag in If-None-Match still matches (does not count against the limit) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (`C0002` body or path format, `C0005` query parameter, `P0010` too many images, `P0011` an image too large, `P0012` not an image that decodes) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"postedAfter\" must be an ISO 8601 date-time such as 2026-11-01T09:00:00Z, got \"yesterday\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "postedAfter"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credential (`C0001` app key, `C0003` Bearer token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Forbidden (`C0011` the token lacks the scope, `C0004` the user lacks the capability or role, `P0003` someone else's post, `C0004` an app key used from a web origin its app does not allow) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (`C0010`); see `Retry-After` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Server error (`C9999`) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The app's images waited too long to be processed, or the database is unavailable (`C9998`); see `Retry-After` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getCompany: {
+        parameters: {
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
+            header?: {
+                /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description The `ETag` of a representation you hold: 304 without a body while it is unchanged */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description Company handle */
+                companyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "companyId": "data-bridge",
+                     *       "name": "데이터브릿지",
+                     *       "logoUrl": "https://api.example.com/media/demo/logos/data-bridge.png",
+                     *       "industry": "IT_AI",
+                     *       "industryName": "IT · Artificial Intelligence",
+                     *       "size": "SMALL",
+                     *       "description": "Data Bridge makes an AI analytics platform for manufacturing and logistics data, forecasting demand with machine learning models.",
+                     *       "location": {
+                     *         "country": "KR",
+                     *         "region": "경기",
+                     *         "locality": "성남시 분당구",
+                     *         "address": "판교역로 235",
+                     *         "latitude": 37.4012,
+                     *         "longitude": 127.1086
+                     *       },
+                     *       "employeeCount": 38,
+                     *       "foundedYear": 2022,
+                     *       "fundingStage": "PRE_SEED",
+                     *       "website": "https://data-bridge.example.com",
+                     *       "hiringJobCount": 12,
+                     *       "certificated": true,
+                     *       "webUrl": "https://api.example.com/companies/data-bridge",
+                     *       "industries": [
+                     *         {
+                     *           "code": "IT_AI",
+                     *           "name": "IT · Artificial Intelligence"
+                     *         },
+                     *         {
+                     *           "code": "IT_SOFTWARE",
+                     *           "name": "IT · Software"
+                     *         }
+                     *       ],
+                     *       "links": [
+                     *         {
+                     *           "type": "GITHUB",
+                     *           "url": "https://github.com/data-bridge-example"
+                     *         }
+                     *       ],
+                     *       "offices": [
+                     *         {
+                     *           "name": "판교 본사",
+                     *           "country": "KR",
+                     *           "region": "경기",
+                     *           "locality": "성남시 분당구",
+                     *           "address": "판교역로 235"
+                     *         }
+                     *       ],
+                     *       "language": "en",
+                     *       "createdAt": "2025-11-03T09:00:00.000Z",
+                     *       "updatedAt": "2025-11-03T09:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CompanyDetail"];
+                };
+            };
+            /** @description Not modified: the ETag in If-None-Match still matches (does not count against the limit) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (`C0002` body or path format, `C0005` query parameter, `P0010` too many images, `P0011` an image too large, `P0012` not an image that decodes) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"postedAfter\" must be an ISO 8601 date-time such as 2026-11-01T09:00:00Z, got \"yesterday\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "postedAfter"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credential (`C0001` app key, `C0003` Bearer token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Forbidden (`C0011` the token lacks the scope, `C0004` the user lacks the capability or role, `P0003` someone else's post, `C0004` an app key used from a web origin its app does not allow) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (`P0002` post, `R0001` job, `EV001` event, `C0008` other) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "P0002",
+                     *       "message": "Post 99999 does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "postId"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (`C0010`); see `Retry-After` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Server error (`C9999`) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The app's images waited too long to be processed, or the database is unavailable (`C9998`); see `Retry-After` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    updateCompany: {
+        parameters: {
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
+            header?: {
+                /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                /** @description Company handle */
+                companyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["CompanyUpdateMultipart"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "companyId": "string",
+                     *       "webUrl": "string"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CompanyWriteResponse"];
+                };
+            };
+            /** @description Invalid input (`C0002` body or path format, `C0005` query parameter, `P0010` too many images, `P0011` an image too large, `P0012` not an image that decodes) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"postedAfter\" must be an ISO 8601 date-time such as 2026-11-01T09:00:00Z, got \"yesterday\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "postedAfter"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credential (`C0001` app key, `C0003` Bearer token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Forbidden (`C0011` the token lacks the scope, `C0004` the user lacks the capability or role, `P0003` someone else's post, `C0004` an app key used from a web origin its app does not allow) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (`P0002` post, `R0001` job, `EV001` event, `C0008` other) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "P0002",
+                     *       "message": "Post 99999 does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "postId"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
@@ -12283,8 +13659,8 @@ export interface operations {
                 /** @description A `nextCursor` of an earlier page: the changes committed after it. Without it, from the oldest change kept; `now`: no changes, only the cursor of the latest (start following from here after reading the current state) */
                 after?: string;
                 /** @description Only changes of these types (repeat the parameter or give a comma list) */
-                types?: ("post.created" | "post.updated" | "post.deleted" | "job.published" | "job.updated" | "job.closed" | "job.deleted" | "event.created" | "event.updated" | "event.deleted")[];
-                /** @description Only changes of this company's resources (handle): its jobs, events and posts */
+                types?: ("post.created" | "post.updated" | "post.deleted" | "job.published" | "job.updated" | "job.closed" | "job.deleted" | "event.created" | "event.updated" | "event.deleted" | "company.updated")[];
+                /** @description Only changes of this company's resources (handle): its jobs, events and posts, and the company itself */
                 companyId?: string;
                 /** @description Changes per page, 1 to 500; values outside are brought into range */
                 pageSize?: number;
@@ -12320,7 +13696,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "items": [],
-                     *       "nextCursor": "YzIuMTQzNjc5ODMzMjk4NjM5LjA",
+                     *       "nextCursor": "YzIuMTU0ODIzMTM0Mjk2NDEwLjA",
                      *       "hasMore": false
                      *     }
                      */
@@ -16478,6 +17854,56 @@ export interface operations {
                     id: string;
                     /** @constant */
                     type: "event.deleted";
+                    /** Format: date-time */
+                    occurredAt: string;
+                    /** @constant */
+                    test: true;
+                    resource: null;
+                    data: null;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: sent again later with the same `webhook-id` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    companyUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The change's id: the same on every attempt and in the change feed */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the epoch: refuse one far from your clock */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 under each secret in use, separated by spaces (two while a rotated secret's overlap runs) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": ({
+                    /** @constant */
+                    type?: "company.updated";
+                    data?: components["schemas"]["CompanyDetail"] | null;
+                } & components["schemas"]["ChangeEvent"]) | {
+                    id: string;
+                    /** @constant */
+                    type: "company.updated";
                     /** Format: date-time */
                     occurredAt: string;
                     /** @constant */

@@ -10,22 +10,26 @@ export interface ChangeItem {
   id: string;
   type: string;
   occurredAt: string;
-  resource: { type: 'post' | 'job' | 'event'; id: string; webUrl: string; companyId: string | null };
+  resource: { type: 'post' | 'job' | 'event' | 'company'; id: string; webUrl: string; companyId: string | null };
   data: unknown;
 }
 
 export function changeItem(row: ChangeRow, links: Links): ChangeItem {
+  // A company is known to clients by its handle (the row keeps its number, as the company of any change).
+  const id = row.resource_type === 'company' ? (row.company_handle ?? row.resource_id) : row.resource_id;
   const webUrl =
     row.resource_type === 'post'
-      ? links.post(Number(row.resource_id))
+      ? links.post(Number(id))
       : row.resource_type === 'job'
-        ? links.job(Number(row.resource_id))
-        : links.event(row.resource_id);
+        ? links.job(Number(id))
+        : row.resource_type === 'company'
+          ? links.company(id)
+          : links.event(id);
   return {
     id: row.event_id,
     type: row.type,
     occurredAt: new Date(row.occurred_at).toISOString(),
-    resource: { type: row.resource_type, id: row.resource_id, webUrl, companyId: row.company_handle },
+    resource: { type: row.resource_type, id, webUrl, companyId: row.company_handle },
     data: storedData(row.resource_type, row.data),
   };
 }

@@ -24,6 +24,7 @@ export const CHANGE_TYPES = [
   'event.created',
   'event.updated',
   'event.deleted',
+  'company.updated',
 ] as const;
 export type ChangeType = (typeof CHANGE_TYPES)[number];
 export type ResourceType = ChangeEventsTable['resource_type'];

@@ -13,6 +13,7 @@ export const FIELDS_ADDED_SINCE_FIRST_RELEASE: Record<ResourceType, Record<strin
   // Migration 034: where a job is and what it pays; a job stored without them has neither.
   job: { location: null, salary: null },
   event: {},
+  company: {},
 };
 
 /** Parses a stored change's data and fills in what an earlier release did not record. */

@@ -32,6 +32,32 @@ export interface CompaniesTable {
   size: string;
   certificated: Bool;
   created_at: number;
+  /** Migration 036 (docs/companies.md); null in rows written before it. */
+  description: string | null;
+  language: string | null;
+  /** Every industry code, JSON array, `industry` first; null: `industry` alone. */
+  industries: string | null;
+  employee_count: number | null;
+  founded_year: number | null;
+  funding_stage: string | null;
+  website: string | null;
+  /** JSON `[{type, url}]`. */
+  links: string | null;
+  /** JSON `[{name, country, region, locality, address}]`. */
+  offices: string | null;
+  location_country: string | null;
+  location_region: string | null;
+  location_locality: string | null;
+  location_address: string | null;
+  location_latitude: number | null;
+  location_longitude: number | null;
+  updated_at: number | null;
+}
+
+export interface CompanyTranslationsTable {
+  company_id: number;
+  language: string;
+  description: string;
 }
 
 export interface CompanyRolesTable {
@@ -497,7 +523,7 @@ export interface ChangeEventsTable {
   position: number;
   event_id: string;
   type: string;
-  resource_type: 'post' | 'job' | 'event';
+  resource_type: 'post' | 'job' | 'event' | 'company';
   resource_id: string;
   company_handle: string | null;
   occurred_at: number;
@@ -568,7 +594,7 @@ export interface WebhookAttemptsTable {
 /** One document a write changed, for every instance's search index to read again (search/search-changes.ts). */
 export interface SearchChangesTable {
   id: Generated<number>;
-  kind: 'post' | 'job' | 'event';
+  kind: 'post' | 'job' | 'event' | 'company';
   doc_id: number;
   created_at: number;
 }
@@ -576,6 +602,7 @@ export interface SearchChangesTable {
 export interface DB {
   users: UsersTable;
   companies: CompaniesTable;
+  company_translations: CompanyTranslationsTable;
   company_roles: CompanyRolesTable;
   resource_roles: ResourceRolesTable;
   apps: AppsTable;

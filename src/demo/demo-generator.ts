@@ -13,6 +13,7 @@ import { hashSecret, secretHint } from '../shared/keys.js';
 import { SeededRandom } from './random.js';
 import { placeAndPayFor, placeAndPayRow } from './places.js';
 import { DEFAULT_PASSWORD_COST, hashPassword, type PasswordCost } from '../shared/passwords.js';
+import { DEMO_COMPANY_PROFILES, type DemoCompanyProfile } from './demo-companies.js';
 import {
   CITIES,
   COMPANIES,
@@ -156,21 +157,47 @@ export async function generateDemoData(database: Database, options: DemoOptions)
 
     // Companies.
     const companyIds = new Map<string, number>();
-    for (const c of COMPANIES) {
+    for (const [i, c] of COMPANIES.entries()) {
+      const profile: DemoCompanyProfile | undefined = DEMO_COMPANY_PROFILES[c.handle];
       const row = await trx
         .insertInto('companies')
         .values({
           handle: c.handle,
           name: c.name,
-          industry: c.industry,
+          industry: profile?.industries[0] ?? c.industry,
           size: c.size,
           certificated: c.certificated ? 1 : 0,
           logo_url: `demo/logos/${c.handle}.png`,
-          created_at: now - 400 * DAY,
+          // A day apart, in the list's order: RECENT and the index's order are the same on every run.
+          created_at: now - (400 - i) * DAY,
+          updated_at: now - (400 - i) * DAY,
+          ...(profile && {
+            description: profile.description.text,
+            language: profile.description.language,
+            industries: JSON.stringify(profile.industries),
+            employee_count: profile.employeeCount,
+            founded_year: profile.foundedYear,
+            funding_stage: profile.fundingStage,
+            website: profile.website,
+            links: JSON.stringify(profile.links),
+            offices: JSON.stringify(profile.offices),
+            location_country: profile.location.country,
+            location_region: profile.location.region,
+            location_locality: profile.location.locality,
+            location_address: profile.location.address,
+            location_latitude: profile.location.latitude,
+            location_longitude: profile.location.longitude,
+          }),
         })
         .returning('id')
         .executeTakeFirstOrThrow();
       companyIds.set(c.handle, row.id);
+      if (profile?.description.translation) {
+        await trx
+          .insertInto('company_translations')
+          .values({ company_id: row.id, language: 'en', description: profile.description.translation })
+          .execute();
+      }
     }
     const companyList = COMPANIES.map((c) => ({ ...c, id: companyIds.get(c.handle)! }));
 

@@ -16,6 +16,8 @@ export const KOREAN_TAGS: Record<string, string> = {
   Posts: '앱 키로 게시물을 검색하고 읽습니다. `post:write`로 사용자 본인의 게시물을 씁니다',
   Jobs: '채용 공고를 검색하고 읽습니다. `job:write`로 회사의 공고를 만들고, 게시하고, 마감하고, 삭제합니다',
   Events: '이벤트와 그 티켓, 세션, FAQ를 검색하고 읽습니다. `event:write`로 회사의 이벤트를 관리합니다',
+  Companies:
+    '회사 디렉터리를 검색하고 읽습니다(지금 채용 중인 공고 수와 함께). `company:write`로 회사 소개, 로고, 위치, 링크를 고칩니다',
   Codes: '검색 매개변수와 쓰기 본문이 쓰는 코드 목록, Accept-Language에 따른 이름',
   Me: '로그인한 사용자가 자기 회사들에서 할 수 있는 일 (`company:manage:read`)',
   'OAuth Authorization': 'Authorization Code + PKCE 흐름: 로그인과 동의 페이지, 서버 메타데이터, 서명 키',
@@ -54,6 +56,19 @@ export const KOREAN_OPERATIONS: Record<string, [string, string]> = {
   deletePost: [
     '사용자 본인 게시물 삭제',
     '이미지, 멘션, 번역, 카드가 함께 지워지고 이미지는 더 이상 제공되지 않습니다.',
+  ],
+  searchCompanies: [
+    '회사 검색',
+    '네트워크의 모든 회사와 각 회사가 지금 채용 중인 공고 수. 한 필터의 값들은 OR, 서로 다른 필터는 AND로 묶입니다.',
+  ],
+  suggestCompanies: [
+    '입력 중인 회사 이름 완성',
+    '`prefix`로 시작하는 회사 이름. 사용자가 입력하는 동안 부르도록 만들었습니다.',
+  ],
+  getCompany: ['회사 읽기', '모든 업종, 링크, 사무실을 포함한 회사. 없는 핸들이면 404 C0008입니다.'],
+  updateCompany: [
+    '회사 정보 수정 (보낸 필드만 바뀜)',
+    '멀티파트: JSON `request` 파트와/또는 현재 로고를 바꾸는 `logo`. 회사에서 ENT_COMPANY_EDIT(OWNER, ADMIN)가 필요합니다. 이름과 핸들은 여기서 바꾸지 않습니다. 공고, 게시물, 이벤트는 다음 조회부터 새 로고를 보여 주고, 변경 피드와 웹훅은 `company.updated`를 알립니다.',
   ],
   searchJobs: ['채용 공고 검색', '지금 채용 중인 공고만. 한 필터의 값들은 OR, 서로 다른 필터는 AND로 묶입니다.'],
   suggestJobSearches: [
@@ -167,6 +182,7 @@ export const KOREAN_OPERATIONS: Record<string, [string, string]> = {
   eventCreatedWebhook: ['이벤트가 만들어짐 (`event.created`)', WEBHOOK_KO('이벤트')],
   eventUpdatedWebhook: ['이벤트나 그 티켓, 세션, FAQ, 호스트가 바뀜 (`event.updated`)', WEBHOOK_KO('이벤트')],
   eventDeletedWebhook: ['이벤트가 삭제됨 (`event.deleted`)', WEBHOOK_KO(null)],
+  companyUpdatedWebhook: ['회사 정보가 바뀜 (`company.updated`)', WEBHOOK_KO('회사')],
   webhookPingWebhook: [
     '엔드포인트가 추가됨 (`webhook.ping`)',
     '개발자 콘솔에서 엔드포인트를 추가하면 한 번, 다른 전달과 똑같이 서명해 보냅니다. 실제 데이터를 만들지 않고 수신기와 비밀키를 확인할 수 있습니다. ' +

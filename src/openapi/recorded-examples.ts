@@ -251,6 +251,121 @@ export const RECORDED_EXAMPLES: Record<string, unknown> = {
       "period": "YEAR"
     }
   },
+  "searchCompanies": {
+    "totalItems": 12,
+    "totalPages": 6,
+    "page": 1,
+    "pageSize": 2,
+    "items": [
+      {
+        "companyId": "acme-labs",
+        "name": "Acme Labs",
+        "logoUrl": "https://api.example.com/media/demo/logos/acme-labs.png",
+        "industry": "IT_SOFTWARE",
+        "industryName": "IT · Software",
+        "size": "MEDIUM",
+        "description": "Acme Labs builds developer tools for cloud infrastructure: deployment pipelines, observability and cost control for teams that ship every day.",
+        "location": {
+          "country": "KR",
+          "region": "경기",
+          "locality": "성남시 분당구",
+          "address": "판교역로 235",
+          "latitude": 37.4012,
+          "longitude": 127.1086
+        },
+        "employeeCount": 180,
+        "foundedYear": 2016,
+        "fundingStage": "SERIES_C",
+        "website": "https://acme-labs.example.com",
+        "hiringJobCount": 23,
+        "certificated": true,
+        "webUrl": "https://api.example.com/companies/acme-labs"
+      },
+      {
+        "companyId": "sakura-commerce",
+        "name": "Sakura Commerce",
+        "logoUrl": "https://api.example.com/media/demo/logos/sakura-commerce.png",
+        "industry": "DIST_SALES",
+        "industryName": "Distribution · Retail",
+        "size": "HUGE",
+        "description": "Sakura Commerce runs a cross-border marketplace connecting Korean and Japanese brands with shoppers across Asia.",
+        "location": {
+          "country": "JP",
+          "region": "Tokyo",
+          "locality": "Shibuya",
+          "address": "2-21-1 Shibuya",
+          "latitude": 35.6591,
+          "longitude": 139.7037
+        },
+        "employeeCount": 5400,
+        "foundedYear": 2009,
+        "fundingStage": "ACQUIRED",
+        "website": "https://sakura-commerce.example.com",
+        "hiringJobCount": 14,
+        "certificated": false,
+        "webUrl": "https://api.example.com/companies/sakura-commerce"
+      }
+    ]
+  },
+  "suggestCompanies": [
+    {
+      "text": "데이터브릿지",
+      "type": "COMPANY",
+      "count": 1
+    }
+  ],
+  "getCompany": {
+    "companyId": "data-bridge",
+    "name": "데이터브릿지",
+    "logoUrl": "https://api.example.com/media/demo/logos/data-bridge.png",
+    "industry": "IT_AI",
+    "industryName": "IT · Artificial Intelligence",
+    "size": "SMALL",
+    "description": "Data Bridge makes an AI analytics platform for manufacturing and logistics data, forecasting demand with machine learning models.",
+    "location": {
+      "country": "KR",
+      "region": "경기",
+      "locality": "성남시 분당구",
+      "address": "판교역로 235",
+      "latitude": 37.4012,
+      "longitude": 127.1086
+    },
+    "employeeCount": 38,
+    "foundedYear": 2022,
+    "fundingStage": "PRE_SEED",
+    "website": "https://data-bridge.example.com",
+    "hiringJobCount": 12,
+    "certificated": true,
+    "webUrl": "https://api.example.com/companies/data-bridge",
+    "industries": [
+      {
+        "code": "IT_AI",
+        "name": "IT · Artificial Intelligence"
+      },
+      {
+        "code": "IT_SOFTWARE",
+        "name": "IT · Software"
+      }
+    ],
+    "links": [
+      {
+        "type": "GITHUB",
+        "url": "https://github.com/data-bridge-example"
+      }
+    ],
+    "offices": [
+      {
+        "name": "판교 본사",
+        "country": "KR",
+        "region": "경기",
+        "locality": "성남시 분당구",
+        "address": "판교역로 235"
+      }
+    ],
+    "language": "en",
+    "createdAt": "2025-11-03T09:00:00.000Z",
+    "updatedAt": "2025-11-03T09:00:00.000Z"
+  },
   "searchEvents": {
     "totalItems": 22,
     "totalPages": 11,
@@ -713,7 +828,7 @@ export const RECORDED_EXAMPLES: Record<string, unknown> = {
   ],
   "listChanges": {
     "items": [],
-    "nextCursor": "YzIuMTQzNjc5ODMzMjk4NjM5LjA",
+    "nextCursor": "YzIuMTU0ODIzMTM0Mjk2NDEwLjA",
     "hasMore": false
   },
   "getJobCategories": [

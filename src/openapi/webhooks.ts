@@ -8,7 +8,12 @@ import { CHANGE_TYPES } from '../change-feed/change-log.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an OpenAPI document: untyped JSON
 type Json = Record<string, any>;
 
-const RESOURCE_SCHEMA: Record<string, string> = { post: 'PostDetail', job: 'JobDetail', event: 'EventDetail' };
+const RESOURCE_SCHEMA: Record<string, string> = {
+  post: 'PostDetail',
+  job: 'JobDetail',
+  event: 'EventDetail',
+  company: 'CompanyDetail',
+};
 const WHAT: Record<string, string> = {
   'post.created': 'A post was written',
   'post.updated': 'A post was edited',
@@ -20,6 +25,7 @@ const WHAT: Record<string, string> = {
   'event.created': 'An event was created',
   'event.updated': 'An event, its tickets, sessions, FAQs or hosts changed',
   'event.deleted': 'An event was deleted',
+  'company.updated': "A company's profile was changed (its description, logo, place, links…)",
 };
 
 /** `post.created` → `postCreatedWebhook`. */

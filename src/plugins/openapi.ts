@@ -128,6 +128,11 @@ export const openApiPlugin = fp(
               "Search and read events with their tickets, sessions and FAQs; manage a company's events with `event:write`",
           },
           {
+            name: 'Companies',
+            description:
+              "Search and read the company directory, with how many jobs each is hiring for now; keep a company's profile with `company:write`",
+          },
+          {
             name: 'Codes',
             description:
               'The code catalogs that search parameters and write bodies use, with labels by Accept-Language',

@@ -29,6 +29,9 @@ export const FACET_KIND = {
   eventCategory: 'a',
   eventSubject: 'b',
   openType: 'v',
+  industry: 'd',
+  fundingStage: 'f',
+  foundedYear: 'j',
 } as const;
 
 /**
@@ -70,4 +73,8 @@ export const FACETS = {
   eventCategory: (code: string) => facet(FACET_KIND.eventCategory, code),
   eventSubject: (code: string) => facet(FACET_KIND.eventSubject, code),
   openType: (code: string) => facet(FACET_KIND.openType, code),
+  /** A company's industries (job-industries catalog codes), funding stage, and the year it was founded. */
+  industry: (code: string) => facet(FACET_KIND.industry, code),
+  fundingStage: (code: string) => facet(FACET_KIND.fundingStage, code),
+  foundedYear: (year: number) => facet(FACET_KIND.foundedYear, String(year)),
 };

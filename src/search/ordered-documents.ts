@@ -104,6 +104,11 @@ export class OrderedDocuments {
     return this.docOf.size;
   }
 
+  /** The document of the item `id`, or undefined when the index does not hold it. */
+  documentOf(id: number): number | undefined {
+    return this.docOf.get(id);
+  }
+
   /** Whether the index holds the item `id`. */
   holds(id: number): boolean {
     return this.docOf.get(id) !== undefined;

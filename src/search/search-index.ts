@@ -43,8 +43,11 @@ export interface Declaration<F> {
   facets: Readonly<Record<string, FacetRule>>;
   /** The number that says when a document's span ends (its time is when it starts): searches can ask for a phase. */
   ends?: string;
-  /** Orders besides time and relevance: each by a number, highest first (equal ones by id, highest first). */
-  orders?: Readonly<Record<string, string>>;
+  /**
+   * Orders besides time and relevance: each by a number, or by several compared in turn, highest first (equal ones by
+   * id, highest first).
+   */
+  orders?: Readonly<Record<string, string | readonly string[]>>;
   /** The facet kinds whose values complete a half-typed search. */
   suggestions?: readonly SuggestedKind[];
   /** The resource's filter as the engine's query. */
@@ -77,6 +80,11 @@ export interface SearchQuery {
   phase?: { now: number; is: Phase };
   /** `rank` (relevance, with terms; otherwise newest), `newest`, `oldest`, or one of the declared orders. */
   order: string;
+  /**
+   * Items that come before every other match, in this order, when they match (an order by numbers the index does not
+   * hold, such as what another index counts at the moment of the search); the other matches follow in `order`.
+   */
+  first?: readonly number[];
   limit: number;
   offset: number;
   facets?: readonly string[];
@@ -93,6 +101,13 @@ export interface Searchable<F> {
     now: number,
     version?: number | null,
   ): Promise<{ items: Suggestion[]; validFrom: number; validUntil: number }>;
+}
+
+/** A facet's values counted among the documents under way at a moment, and the span in which the counts hold. */
+export interface UnderwayCounts {
+  counts: ReadonlyMap<string, number>;
+  validFrom: number;
+  validUntil: number;
 }
 
 /**
@@ -113,6 +128,7 @@ export class SearchIndex<F> extends ServedIndex implements Searchable<F> {
   private readonly orders = new WeakMap<OrderedDocuments, Orders>();
   private readonly suggested: Suggestions | null;
   private readonly cache = new SearchCache();
+  private readonly underway = new Map<string, { at: string; counts: UnderwayCounts }>();
 
   /** `clock`: the service's, for the moment whose phases are worked out at start (a search says its own). */
   constructor(
@@ -169,20 +185,45 @@ export class SearchIndex<F> extends ServedIndex implements Searchable<F> {
     });
   }
 
+  /**
+   * How many of the documents under way at `now` hold each value of the declared facet `facet` (a company's jobs hiring
+   * now, by company), and the span in which that holds. Kept for that span and the index's state.
+   */
+  async underwayCounts(facet: string, now: number, version: number | null = null): Promise<UnderwayCounts> {
+    const docs = await this.live.current(version);
+    const placed = this.phaseAt(this.ordersOf(docs), docs, now);
+    const at = `${facet}|${docs.index.version}|${placed.validFrom}|${placed.validUntil}`;
+    const kept = this.underway.get(facet);
+    if (kept?.at === at) return kept.counts;
+    const rule = this.declaration.facets[facet];
+    if (!rule) throw new Error(`${this.declaration.name} declares no facet ${facet}`);
+    const counted = countValues(docs.index, placed.within, rule.kind);
+    const counts: UnderwayCounts = {
+      counts: new Map(counted.map((c) => [c.value, c.count])),
+      validFrom: placed.validFrom,
+      validUntil: placed.validUntil,
+    };
+    this.underway.set(facet, { at, counts });
+    return counts;
+  }
+
   private ordersOf(docs: OrderedDocuments): Orders {
     let orders = this.orders.get(docs);
     if (orders) return orders;
     const { numbers, ends } = this.declaration;
     const column = (name: string) => numbers.indexOf(name);
     const byNumber = new Map<string, DocsByKey>();
-    for (const [name, number] of Object.entries(this.declaration.orders ?? {})) {
-      const at = column(number);
+    for (const [name, by] of Object.entries(this.declaration.orders ?? {})) {
+      const at = (typeof by === 'string' ? [by] : by).map(column);
       byNumber.set(
         name,
         new DocsByKey(docs, (a, b) => {
-          const va = docs.extra(a, at);
-          const vb = docs.extra(b, at);
-          return va > vb || (va === vb && docs.itemId(a) > docs.itemId(b));
+          for (const c of at) {
+            const va = docs.extra(a, c);
+            const vb = docs.extra(b, c);
+            if (va !== vb) return va > vb;
+          }
+          return docs.itemId(a) > docs.itemId(b);
         }),
       );
     }
@@ -248,13 +289,15 @@ export class SearchIndex<F> extends ServedIndex implements Searchable<F> {
       const matches = keywordMatching(query);
       const { result } = matches;
       const byNumber = orders.byNumber.get(query.order);
-      const page = byNumber
-        ? byNumber.page(result, query.offset, query.limit)
-        : query.order === 'oldest'
-          ? docs.oldest(result, query.offset, query.limit)
-          : query.terms && query.order === 'rank'
-            ? tolerantRelevancePage(docs, matches, query.terms, query.offset, query.limit)
-            : docs.newest(result, query.offset, query.limit);
+      const pageOf = (from: Bitmap, offset: number, limit: number) =>
+        byNumber
+          ? byNumber.page(from, offset, limit)
+          : query.order === 'oldest'
+            ? docs.oldest(from, offset, limit)
+            : query.terms && query.order === 'rank'
+              ? tolerantRelevancePage(docs, matchesWithin(matches, from), query.terms, offset, limit)
+              : docs.newest(from, offset, limit);
+      const page = query.first ? firstThen(docs, result, query, pageOf) : pageOf(result, query.offset, query.limit);
       const found: SearchResult = { total: result.size, ids: page.map((doc) => docs.itemId(doc)), ...span };
       if (matches.corrections.length) found.corrections = matches.corrections;
       if (query.typoWords && matches.alternatives && matches.exact.isEmpty) {
@@ -280,6 +323,36 @@ export class SearchIndex<F> extends ServedIndex implements Searchable<F> {
       return { ...found, facets };
     });
   }
+}
+
+/** The keyword's matches narrowed to `from`, a part of them (exact ones staying exact). */
+function matchesWithin(matches: KeywordMatches, from: Bitmap): KeywordMatches {
+  if (from === matches.result) return matches;
+  const exact = matches.exact === matches.result ? from : RoaringBitmap32.and(matches.exact, from);
+  return { ...matches, result: from, exact };
+}
+
+/**
+ * A page of `result` with the matching documents of `query.first` before the rest, which `rest` pages in the query's
+ * order. The leading ones are looked up one by one: `first` is meant to be short beside the index (the companies
+ * hiring now, beside every company).
+ */
+function firstThen(
+  docs: OrderedDocuments,
+  result: Bitmap,
+  query: SearchQuery,
+  rest: (from: Bitmap, offset: number, limit: number) => number[],
+): number[] {
+  const leading: number[] = [];
+  for (const id of query.first!) {
+    const doc = docs.documentOf(id);
+    if (doc !== undefined && result.has(doc)) leading.push(doc);
+  }
+  const end = query.offset + query.limit;
+  const page = leading.slice(query.offset, end);
+  if (page.length === query.limit || leading.length === result.size) return page;
+  const others = RoaringBitmap32.andNot(result, new RoaringBitmap32(leading));
+  return [...page, ...rest(others, Math.max(0, query.offset - leading.length), query.limit - page.length)];
 }
 
 /** A filter of values (codes, names): the documents holding one of them; none without values. */
@@ -312,7 +385,7 @@ const withoutMoment = (key: string, value: unknown): unknown => (key === 'now' ?
  */
 function broadPage(docs: OrderedDocuments, query: SearchQuery): SearchResult | null {
   const refined = Object.values(query.filters).some((filter) => filter?.refine);
-  if (query.typoWords || query.facets?.length || query.window || refined) return null;
+  if (query.typoWords || query.facets?.length || query.window || query.first || refined) return null;
   if (query.order !== 'rank' && query.order !== 'newest') return null;
   const q = indexQuery(query);
   if (q.none.length > 0 || q.all.length > 1 || (q.all[0] && q.all[0].length !== 1)) return null;

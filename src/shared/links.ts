@@ -14,6 +14,9 @@ export class Links {
   event(id: string): string {
     return `${this.webBaseUrl}/events/${id}`;
   }
+  company(handle: string): string {
+    return `${this.webBaseUrl}/companies/${handle}`;
+  }
   media(key: string): string {
     return `${this.publicBaseUrl}/media/${key}`;
   }

@@ -15,12 +15,33 @@ import type { DB } from '../db/schema.js';
 import { recordSearchChanges, type ChangeKind } from '../search/search-changes.js';
 import { sendLater } from '../db/sent-later.js';
 
-/** Per resource type: the search index it is in and the data version its cached answers follow (null: none). */
-const EFFECTS: Record<ResourceType, { search: ChangeKind | null; dataVersion: VersionedData | null }> = {
-  post: { search: 'post', dataVersion: 'posts' },
-  job: { search: 'job', dataVersion: 'jobs' },
-  event: { search: 'event', dataVersion: 'events' },
+/**
+ * Per resource type: the search index it is in and the data versions its cached answers follow. A company is shown
+ * inside posts, jobs and events (its name, logo, industry and size), and its jobs' search documents hold its name and
+ * size: its writes make all of them stale, and its jobs are read again by the job index.
+ */
+const EFFECTS: Record<ResourceType, { search: ChangeKind; dataVersions: readonly VersionedData[] }> = {
+  post: { search: 'post', dataVersions: ['posts'] },
+  job: { search: 'job', dataVersions: ['jobs'] },
+  event: { search: 'event', dataVersions: ['events'] },
+  company: { search: 'company', dataVersions: ['companies', 'jobs', 'posts', 'events'] },
 };
+
+/** Records in the search log that the jobs of these companies changed (their documents hold the company's name and size). */
+async function recordCompanyJobsSearchChanges(db: Kysely<DB>, companyIds: number[], now: number): Promise<void> {
+  await sendLater(
+    db,
+    db
+      .insertInto('search_changes')
+      .columns(['kind', 'doc_id', 'created_at'])
+      .expression(
+        db
+          .selectFrom('jobs')
+          .select([sql.lit('job').as('kind'), 'id', sql.lit(now).as('created_at')])
+          .where('company_id', 'in', companyIds),
+      ),
+  );
+}
 
 /**
  * Records in the search log that these events changed, by the numbers the database gave them (an event's id is text;
@@ -69,8 +90,9 @@ export class WriteUnit {
       if (ids.length === 0) continue;
       // An event's id is text: the index knows it by the number the database gave it.
       if (effects.search === 'event') await recordEventSearchChanges(this.db, ids.map(String), now);
-      else if (effects.search) await recordSearchChanges(this.db, effects.search, ids.map(Number), now);
-      if (effects.dataVersion) await bumpDataVersion(this.db, effects.dataVersion, ids.length);
+      else await recordSearchChanges(this.db, effects.search, ids.map(Number), now);
+      if (resource === 'company') await recordCompanyJobsSearchChanges(this.db, ids.map(Number), now);
+      for (const name of effects.dataVersions) await bumpDataVersion(this.db, name, ids.length);
     }
     const changes = writes.flatMap((w) =>
       w.change ? [{ type: w.change, resourceId: w.id, companyId: w.companyId }] : [],

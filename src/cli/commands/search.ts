@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.js';
+import { CompanyIndex, companyIndexCopy } from '../../modules/companies/company-index.js';
 import { EventIndex, eventIndexCopy } from '../../modules/events/event-index.js';
 import { JobIndex, jobIndexCopy } from '../../modules/jobs/job-index.js';
 import { PostIndex, postIndexCopy } from '../../modules/posts/post-index.js';
@@ -23,6 +24,12 @@ const INDEXES = [
     singular: 'event',
     copy: eventIndexCopy,
     open: (database: Database, file: string) => new EventIndex(database, undefined, file),
+  },
+  {
+    plural: 'companies',
+    singular: 'company',
+    copy: companyIndexCopy,
+    open: (database: Database, file: string) => new CompanyIndex(database, undefined, file),
   },
 ] as const;
 

@@ -14,7 +14,8 @@ export const EVENT_CAPABILITIES = [
   'ENT_EVENT_DELETE',
   'ENT_EVENT_SUB_MANAGE',
 ] as const;
-export const ALL_CAPABILITIES = [...JOB_CAPABILITIES, ...EVENT_CAPABILITIES] as const;
+export const COMPANY_CAPABILITIES = ['ENT_COMPANY_EDIT'] as const;
+export const ALL_CAPABILITIES = [...JOB_CAPABILITIES, ...EVENT_CAPABILITIES, ...COMPANY_CAPABILITIES] as const;
 export type Capability = (typeof ALL_CAPABILITIES)[number];
 
 export const COMPANY_ROLES: Record<string, readonly Capability[]> = {

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { CHANGE_TYPES } from '../../change-feed/change-log.js';
 import { DateTimeUtc, Handle, Nullable, StringEnum } from '../../schemas/common.js';
+import { CompanyDetail } from '../companies/company-schemas.js';
 import { EventDetail } from '../events/event-schemas.js';
 import { JobDetail } from '../jobs/job-schemas.js';
 import { PostDetail } from '../posts/post-schemas.js';
@@ -21,7 +22,9 @@ export const ChangeQuery = Type.Object({
       description: 'Only changes of these types (repeat the parameter or give a comma list)',
     }),
   ),
-  companyId: Type.Optional(Handle("Only changes of this company's resources (handle): its jobs, events and posts")),
+  companyId: Type.Optional(
+    Handle("Only changes of this company's resources (handle): its jobs, events and posts, and the company itself"),
+  ),
   pageSize: Type.Integer({
     minimum: 1,
     maximum: 500,
@@ -33,11 +36,16 @@ export const ChangeQuery = Type.Object({
 
 export const ChangeResource = Type.Object(
   {
-    type: StringEnum(['post', 'job', 'event'] as const),
-    id: Type.String({ description: "The resource's id as its path takes it (postId, jobId, eventId), as a string" }),
+    type: StringEnum(['post', 'job', 'event', 'company'] as const),
+    id: Type.String({
+      description:
+        "The resource's id as its path takes it (postId, jobId, eventId, companyId: a company's handle), as a string",
+    }),
     webUrl: Type.String({ description: 'Where people see it' }),
     companyId: Nullable(
-      Type.String({ description: "The handle of the company it belongs to; null for a member's post" }),
+      Type.String({
+        description: "The handle of the company it belongs to (a company's own: its handle); null for a member's post",
+      }),
     ),
   },
   { title: 'ChangeResource', additionalProperties: false },
@@ -54,7 +62,7 @@ export const ChangeEvent = Type.Object(
     }),
     occurredAt: DateTimeUtc('When the change was committed, ISO 8601 UTC'),
     resource: ChangeResource,
-    data: Type.Union([PostDetail, JobDetail, EventDetail, Type.Null()], {
+    data: Type.Union([PostDetail, JobDetail, EventDetail, CompanyDetail, Type.Null()], {
       description:
         'The resource as its public read showed it right after the change (Accept-Language `ko`); null for a deletion, ' +
         'and when the resource was no longer public by then (a later change follows)',

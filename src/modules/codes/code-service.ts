@@ -68,6 +68,12 @@ export class CodeService {
     }));
   }
 
+  /** The name of a code in `locale` (the code itself when the catalog does not have it). */
+  displayName(catalog: CatalogName, code: string, locale: Locale): string {
+    const entry = (this.catalogs.get(catalog) ?? []).find((e) => e.code === code);
+    return entry ? labelOf(entry, locale).displayName : code;
+  }
+
   has(catalog: CatalogName, code: string): boolean {
     return (this.catalogs.get(catalog) ?? []).some((e) => e.code === code);
   }

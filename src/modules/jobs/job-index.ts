@@ -11,8 +11,8 @@ import type { Database } from '../../db/database.js';
 import { RoaringBitmap32, type Bitmap } from '../../search/bitmaps.js';
 import { FACET_TOP } from '../../search/facet-counts.js';
 import { FACET_KIND, FACETS } from '../../search/fields.js';
-import { coverCircle, withinRadius } from '../../search/geo-cells.js';
 import type { IndexLog } from '../../search/live-index.js';
+import { nearFilter } from '../../search/near-filter.js';
 import { bucketOf } from '../../search/number-buckets.js';
 import type { OrderedDocuments } from '../../search/ordered-documents.js';
 import type { PostingIndex } from '../../search/posting-index.js';
@@ -91,16 +91,15 @@ const LONGITUDE = JOB_NUMBERS.indexOf('longitude');
 const PAY_LOW = JOB_NUMBERS.indexOf('payLow');
 const PAY_HIGH = JOB_NUMBERS.indexOf('payHigh');
 
-/** `near` as cells (the REMOTE jobs let in or kept out), refined by distance. */
-function nearFilter(near: NearFilter | undefined): Filter | undefined {
+/** `near` as cells, refined by distance; REMOTE jobs let in wherever they are with `includeRemote`, else kept out. */
+function jobsNear(near: NearFilter | undefined): Filter | undefined {
   if (!near) return undefined;
-  const { inside, edge } = coverCircle(near, near.radiusKm);
   const remote = FACETS.workType('REMOTE');
-  return {
-    any: [...[...inside, ...edge].map(FACETS.cell), ...(near.includeRemote ? [remote] : [])],
-    none: near.includeRemote ? [] : [remote],
-    refine: (docs, result) => refineNear(docs, result, near, edge),
-  };
+  return nearFilter(
+    near,
+    { latitude: LATITUDE, longitude: LONGITUDE },
+    near.includeRemote ? { also: remote } : { except: remote },
+  );
 }
 
 export const JOB_SEARCH: Declaration<JobSearchFilter> = {
@@ -137,7 +136,7 @@ export const JOB_SEARCH: Declaration<JobSearchFilter> = {
       workTypes: anyOf(filter.workTypes, FACETS.workType),
       countries: anyOf(filter.countries, FACETS.country),
       regions: anyOf(filter.regions, FACETS.region),
-      near: nearFilter(filter.near),
+      near: jobsNear(filter.near),
       salary: filter.salary && {
         any: [
           FACETS.payCurrency(filter.salary.currency),
@@ -173,25 +172,6 @@ function bucketsHeld(index: PostingIndex, kind: string, currency: string): numbe
     kinds.set(kind, (held = { values: values.size, byCurrency }));
   }
   return held.byCurrency.get(currency) ?? [];
-}
-
-/**
- * The exact rule of `near`, which the cells only approach: the distance of each job in the cells the circle crosses
- * (`edgeCells`; a REMOTE job let in by `includeRemote` is not measured). Removes from `result` in place.
- */
-function refineNear(docs: OrderedDocuments, result: Bitmap, near: NearFilter, edgeCells: readonly string[]): void {
-  // Only the documents of the cells the circle crosses can be outside it (a REMOTE one let in by includeRemote is not).
-  const edge = edgeCells.flatMap((cell) => docs.index.posting(FACETS.cell(cell)) ?? []);
-  if (edge.length > 0) {
-    const measured = RoaringBitmap32.and(result, edge.length === 1 ? edge[0]! : RoaringBitmap32.orMany(edge));
-    const remote = near.includeRemote ? docs.index.posting(FACETS.workType('REMOTE')) : undefined;
-    if (remote) measured.andNotInPlace(remote);
-    const within = withinRadius(near, near.radiusKm);
-    const outside: number[] = [];
-    for (const doc of measured.toUint32Array())
-      if (!within(docs.extra(doc, LATITUDE), docs.extra(doc, LONGITUDE))) outside.push(doc);
-    if (outside.length > 0) result.removeMany(outside);
-  }
 }
 
 /**

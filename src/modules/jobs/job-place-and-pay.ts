@@ -128,7 +128,17 @@ export function placeAndPayColumns(input: PlaceAndPayInput): Partial<PlaceAndPay
 }
 
 /** A row's place as responses show it; null when it has none. */
-export function locationOf(row: PlaceAndPayColumns): Location | null {
+export function locationOf(
+  row: Pick<
+    PlaceAndPayColumns,
+    | 'location_country'
+    | 'location_region'
+    | 'location_locality'
+    | 'location_address'
+    | 'location_latitude'
+    | 'location_longitude'
+  >,
+): Location | null {
   if (row.location_country === null) return null;
   return {
     country: row.location_country,
@@ -163,4 +173,17 @@ export function yearlyRange(
   const min = row.salary_min === null ? null : Number(row.salary_min) * per;
   const max = row.salary_max === null ? null : Number(row.salary_max) * per;
   return [min ?? max!, max ?? min!];
+}
+
+/** The point of a search's `near` (`<latitude>,<longitude>`, as its schema lets it through), checked to be on Earth. */
+export function nearPoint(near: string): { latitude: number; longitude: number } {
+  const [latitude, longitude] = near.split(',').map(Number) as [number, number];
+  if (!(Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180)) {
+    throw new ApiError(
+      'C0005',
+      `Query parameter "near" must be <latitude>,<longitude> within ±90 and ±180 degrees, got ${JSON.stringify(near)}`,
+      'near',
+    );
+  }
+  return { latitude, longitude };
 }

@@ -15,7 +15,7 @@ import type { AccountsRepository } from '../accounts/accounts-repository.js';
 import type { CodeService } from '../codes/code-service.js';
 import { jsonColumn } from '../posts/post-reads.js';
 import { companyBriefOf } from './company-brief.js';
-import { isCurrency, locationOf, salaryOf } from './job-place-and-pay.js';
+import { isCurrency, locationOf, nearPoint, salaryOf } from './job-place-and-pay.js';
 import type { JobSearchFilter, NearFilter, SalaryFilter } from './job-index.js';
 import type { Searchable } from '../../search/search-index.js';
 import { jobCodesOf } from '../../shared/job-codes.js';
@@ -228,17 +228,8 @@ function nearFilter(query: JobSearchQueryInput): NearFilter | undefined {
     for (const name of ['radiusKm', 'includeRemote'] as const) if (query[name] !== undefined) throw needs(name, 'near');
     return undefined;
   }
-  const [latitude, longitude] = query.near.split(',').map(Number) as [number, number];
-  if (!(Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180)) {
-    throw new ApiError(
-      'C0005',
-      `Query parameter "near" must be <latitude>,<longitude> within ±90 and ±180 degrees, got ${JSON.stringify(query.near)}`,
-      'near',
-    );
-  }
   return {
-    latitude,
-    longitude,
+    ...nearPoint(query.near),
     radiusKm: query.radiusKm ?? RADIUS_KM.default,
     includeRemote: query.includeRemote ?? false,
   };

@@ -6,6 +6,7 @@
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import { ChangePage, ChangeQuery } from '../changes/change-schemas.js';
 import { CodeList, JobIndustryList } from '../codes/code-routes.js';
+import { CompanyDetail, CompanyIdParams, CompanyPage, CompanySearchQuery } from '../companies/company-schemas.js';
 import { EventDetail, EventIdParams, EventPage, EventSearchQuery } from '../events/event-schemas.js';
 import { JobDetail, JobIdParams, JobPage, JobSearchQuery } from '../jobs/job-schemas.js';
 import { CompanyPermissions } from '../me/me-routes.js';
@@ -69,6 +70,24 @@ export const TOOLS: Tool[] = [
     output: JobDetail,
     path: (a) => `/api/v1/jobs/${String(a.jobId)}`,
     inPath: ['jobId'],
+  },
+  {
+    name: 'search_companies',
+    title: 'Search companies',
+    description: `Search the network's company directory by keywords (name, description, industry names), industry (job-industries codes from list_codes), size, funding stage, country and region, distance from a point, founding years, and whether a company is hiring now; each company says how many jobs it is hiring for. Sort by relevance, most hiring, name or newest. ${PAGING}`,
+    input: CompanySearchQuery,
+    output: CompanyPage,
+    path: () => '/api/v1/companies',
+  },
+  {
+    name: 'get_company',
+    title: 'Read a company',
+    description:
+      'One company by its handle (the `company.id` of jobs, posts and events, or `companyId` from search_companies), with every industry, its links, offices and how many jobs it is hiring for now (search_jobs with its `companyId` lists them).',
+    input: CompanyIdParams,
+    output: CompanyDetail,
+    path: (a) => `/api/v1/companies/${String(a.companyId)}`,
+    inPath: ['companyId'],
   },
   {
     name: 'search_events',

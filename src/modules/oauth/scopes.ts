@@ -16,6 +16,10 @@ export const SCOPES: Record<string, { ko: string; en: string }> = {
     en: 'See the job postings you manage at your companies',
   },
   'event:write': { ko: '회사 이벤트와 티켓 관리', en: "Manage your companies' events and tickets" },
+  'company:write': {
+    ko: '관리 권한이 있는 회사의 소개, 로고, 위치 등 회사 정보 수정',
+    en: "Edit your companies' profile: description, logo, place and links",
+  },
   'company:manage:read': { ko: '회사에서 내가 할 수 있는 일 보기', en: 'See what you may do at your companies' },
 };
 
