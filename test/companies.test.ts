@@ -21,7 +21,24 @@ describe.each(ENGINES)('companies on %s', (engine) => {
   let owner: { id: number; email: string; password: string };
   let receiver: Receiver;
   beforeAll(async () => {
-    t = await createTestApp(engine, { config: { WEBHOOKS_ALLOW_LOOPBACK: 'true', WEBHOOK_TIMEOUT_MS: '2000' } });
+    t = await createTestApp(engine, {
+      config: { WEBHOOKS_ALLOW_LOOPBACK: 'true', WEBHOOK_TIMEOUT_MS: '2000' },
+      // One of the demo's events is data-bridge's (none is), so that its logo is seen on an event too.
+      prepare: async ({ db }) => {
+        const company = await db
+          .selectFrom('companies')
+          .select('id')
+          .where('handle', '=', 'data-bridge')
+          .executeTakeFirstOrThrow();
+        const event = await db
+          .selectFrom('events')
+          .select('id')
+          .where('status', '=', 'published')
+          .orderBy('id')
+          .executeTakeFirstOrThrow();
+        await db.updateTable('events').set({ company_id: company.id }).where('id', '=', event.id).execute();
+      },
+    });
     other = await anotherInstance(t);
     owner = await createUser(t, 'data-bridge-owner');
     const company = await t.db.database.db
@@ -197,6 +214,24 @@ describe.each(ENGINES)('companies on %s', (engine) => {
       })
     ).json();
     expect(jobsBefore.totalItems).toBe(0);
+    // Posts, events and a job of the company, read twice on the other instance: their answers are kept there.
+    const shown = async () => {
+      const get = async (url: string) =>
+        (await other.inject({ method: 'GET', url, headers: { 'x-svc-api-key': t.demo.apiKey } })).json();
+      const posts = await get('/api/v1/posts?companyId=data-bridge&pageSize=1');
+      const events = await get('/api/v1/events?companyId=data-bridge&pageSize=1');
+      const jobs = await get('/api/v1/jobs?companyId=data-bridge&pageSize=1');
+      const job = await get(`/api/v1/jobs/${jobs.items[0].jobId}`);
+      return [
+        posts.items[0].author.imageUrl,
+        events.items[0].company.logoUrl,
+        jobs.items[0].company.logoUrl,
+        job.company.logoUrl,
+      ];
+    };
+    await shown();
+    const logosBefore = await shown();
+    expect(new Set(logosBefore)).toEqual(new Set([expect.stringMatching(/demo\/logos\/data-bridge\.png$/)]));
 
     const token = await accessToken(t, 'company:write', owner);
     const res = await patch(token, [
@@ -228,8 +263,12 @@ describe.each(ENGINES)('companies on %s', (engine) => {
     expect(jobsAfter.totalItems).toBe(detail.hiringJobCount);
     expect(jobsAfter.totalItems).toBeGreaterThan(0);
     expect(jobsAfter.items[0].company).toMatchObject({ id: 'data-bridge', size: 'MEDIUM', logoUrl: detail.logoUrl });
-    const job = (await read(`/api/v1/jobs/${jobsAfter.items[0].jobId}`)).json();
-    expect(job.company.logoUrl).toBe(detail.logoUrl);
+    expect(await shown()).toEqual([detail.logoUrl, detail.logoUrl, detail.logoUrl, detail.logoUrl]);
+    const mine = await t.get(
+      '/api/v1/me/company-permissions',
+      bearer(await accessToken(t, 'company:manage:read', owner)),
+    );
+    expect(mine.json().companies[0].company).toMatchObject({ permalink: 'data-bridge', logoUrl: detail.logoUrl });
 
     // The change feed: company.updated with the company as its read shows it, known by its handle.
     const changes = (await t.get(`/api/v1/changes?after=${cursor}&types=company.updated`)).json();
