@@ -3,8 +3,15 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { openDatabase, type Database } from '../src/db/database.js';
 
-/** What the data set of `npm run bench` holds for `posts` posts: a fifth as many jobs and a fiftieth as many events. */
+/** The company directory of the data sets from 100,000 posts up: the real service indexes some 170,000 companies. */
+export const BENCH_COMPANIES = 200_000;
+
+/**
+ * What the data set of `npm run bench` holds for `posts` posts: a fifth as many jobs, a fiftieth as many events, and
+ * twice as many companies up to the directory's 200,000 (made first: posts, jobs and events belong to them).
+ */
 export const benchDataCounts = (posts: number) => ({
+  companies: Math.min(BENCH_COMPANIES, posts * 2),
   posts,
   jobs: Math.round(posts / 5),
   events: Math.round(posts / 50),
@@ -12,8 +19,8 @@ export const benchDataCounts = (posts: number) => ({
 
 /** The name of that data set: its SQLite file and PostgreSQL schema are named after it. */
 export function benchDataName(posts: number): string {
-  const { jobs, events } = benchDataCounts(posts);
-  return `bench-${posts}-${jobs}-${events}`;
+  const { jobs, events, companies } = benchDataCounts(posts);
+  return `bench-${posts}-${jobs}-${events}-${companies}`;
 }
 
 /** The data set `npm run bench` generates at 1M posts, and the tools that measure parts of the service read. */

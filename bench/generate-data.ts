@@ -62,8 +62,21 @@ async function maxId(db: Kysely<DB>, table: 'posts' | 'jobs' | 'post_images'): P
 }
 
 /** The words generated company names are made of: Korean and English, as the network's companies are named. */
-const NAME_STARTS = ['한빛', '푸른', '새벽', '누리', '다온', 'Blue', 'Nova', 'Bright', 'Kite', 'Orbit', '해온', 'Pine'];
-const NAME_ENDS = [
+export const NAME_STARTS = [
+  '한빛',
+  '푸른',
+  '새벽',
+  '누리',
+  '다온',
+  'Blue',
+  'Nova',
+  'Bright',
+  'Kite',
+  'Orbit',
+  '해온',
+  'Pine',
+];
+export const NAME_ENDS = [
   '랩스',
   '소프트',
   '테크',
@@ -76,7 +89,16 @@ const NAME_ENDS = [
   ' AI',
   '모빌리티',
 ];
-const FUNDING = ['BOOTSTRAPPED', 'PRE_SEED', 'SEED', 'SERIES_A', 'SERIES_B', 'SERIES_C', 'SERIES_D_OR_LATER', 'PUBLIC'];
+export const FUNDING = [
+  'BOOTSTRAPPED',
+  'PRE_SEED',
+  'SEED',
+  'SERIES_A',
+  'SERIES_B',
+  'SERIES_C',
+  'SERIES_D_OR_LATER',
+  'PUBLIC',
+];
 const SIZES = ['TINY', 'SMALL', 'MEDIUM', 'LARGE', 'HUGE'];
 
 /** Companies with profiles (a tenth with none of the optional fields), a Korean description, and a third translated. */

@@ -92,7 +92,10 @@ export async function realisticWorkload(database: Database): Promise<Workload> {
       .limit(50_000)
       .execute()
   ).map((r) => r.id);
-  return workload({ postIds, jobIds, apiKeys: await benchKeys(database) });
+  const companyHandles = (
+    await db.selectFrom('companies').select('handle').orderBy(sql`random()`).limit(50_000).execute()
+  ).map((r) => r.handle);
+  return workload({ postIds, jobIds, apiKeys: await benchKeys(database), companyHandles });
 }
 
 export const readMix = (w: Workload) => {
@@ -165,6 +168,20 @@ export const REALISTIC: RealisticScenario[] = [
       const faceted = () => `${w.jobSearch()}&facets=jobCategories,workTypes,companySizes,companyId`;
       return { load: drawn(base, w, faceted), sample: { path: faceted(), headers: w.headers() } };
     },
+  },
+  {
+    name: 'distinct company searches',
+    prepare: async ({ base }, w) => ({
+      load: drawn(base, w, w.companySearch),
+      sample: { path: w.companySearch(), headers: w.headers() },
+    }),
+  },
+  {
+    name: 'random company detail',
+    prepare: async ({ base }, w) => ({
+      load: drawn(base, w, w.companyDetail),
+      sample: { path: w.companyDetail(), headers: w.headers() },
+    }),
   },
   {
     name: 'random post detail',

@@ -8,6 +8,7 @@
  * request independently.
  */
 import { catalogCodes } from '../src/shared/catalog-data.js';
+import { FUNDING, NAME_ENDS, NAME_STARTS } from './generate-data.js';
 import { SeededRandom } from '../src/demo/random.js';
 import { PLACES_OF_CITY } from '../src/demo/places.js';
 import {
@@ -87,6 +88,8 @@ export interface Workload {
   jobSearch(): string;
   postDetail(): string;
   jobDetail(): string;
+  companySearch(): string;
+  companyDetail(): string;
   /** Headers of one request: one of the app keys, one of the languages. */
   headers(): Record<string, string>;
   /** The broadest single-syllable keyword of the data (the slowest to search if counting meant reading every match). */
@@ -101,6 +104,8 @@ export interface WorkloadData {
   /** Ids of published and finished jobs (the ones a detail read finds). */
   jobIds: number[];
   apiKeys: string[];
+  /** Handles of companies (a sample of the directory). */
+  companyHandles: string[];
 }
 
 export function workload(data: WorkloadData, seed = 11): Workload {
@@ -168,6 +173,40 @@ export function workload(data: WorkloadData, seed = 11): Workload {
     if (extra.chance(0.05)) q.push('typoTolerance=true');
     return q;
   };
+  // Company searches from a generator of their own too: words of company names, descriptions and places, and every
+  // company filter and sort (docs/companies.md).
+  const byCompany = new SeededRandom(seed + 2);
+  const companyWords = [
+    ...new Set([
+      ...NAME_STARTS,
+      ...NAME_ENDS.map((end) => end.trim()),
+      ...TECHS,
+      ...CITIES.map((city) => city.ko),
+      ...ROLES.map((role) => role.name.ko),
+      'fintech',
+      '핀테크',
+      'software',
+    ]),
+  ];
+  const companyPopularity = new Zipf(companyWords.length);
+  const companySearch = () => {
+    const r = byCompany;
+    const q: string[] = [];
+    if (r.chance(0.6)) q.push(`keyword=${encodeURIComponent(companyWords[companyPopularity.draw(r)]!)}`);
+    if (r.chance(0.3)) q.push(`industries=${r.some(catalogCodes('job-industries'), r.int(1, 2)).join(',')}`);
+    if (r.chance(0.2)) q.push(`companySizes=${r.some(catalogCodes('company-sizes'), r.int(1, 2)).join(',')}`);
+    if (r.chance(0.15)) q.push(`fundingStages=${r.some([...FUNDING], r.int(1, 2)).join(',')}`);
+    if (r.chance(0.15)) q.push(`regions=${encodeURIComponent(r.pick(['서울', '경기', '부산']))}`);
+    if (r.chance(0.1)) {
+      const place = r.pick(Object.values(PLACES_OF_CITY).flat());
+      q.push(`near=${place.latitude},${place.longitude}`, `radiusKm=${r.pick([5, 10, 25])}`);
+    }
+    if (r.chance(0.2)) q.push(`hiring=${r.chance(0.8)}`);
+    if (r.chance(0.1)) q.push(`foundedFrom=${r.int(1980, 2020)}`);
+    q.push(`sort=${r.pick(['RELEVANCE', 'RELEVANCE', 'HIRING_DESC', 'NAME', 'RECENT'])}`);
+    q.push(`page=${pages.draw(r) + 1}&pageSize=${r.pick([10, 20, 20, 50])}`);
+    return `/api/v1/companies?${q.join('&')}`;
+  };
   const distinct = (make: () => string) => new Set(Array.from({ length: 20_000 }, make)).size;
   const syllables = keywords.filter((k) => /^\p{Script=Hangul}$/u.test(k));
   return {
@@ -175,6 +214,8 @@ export function workload(data: WorkloadData, seed = 11): Workload {
     jobSearch,
     postDetail: () => `/api/v1/posts/${data.postIds[rnd.int(0, data.postIds.length - 1)]}`,
     jobDetail: () => `/api/v1/jobs/${rnd.pick(data.jobIds)}`,
+    companySearch,
+    companyDetail: () => `/api/v1/companies/${byCompany.pick(data.companyHandles)}`,
     headers: () => ({ 'x-svc-api-key': rnd.pick(data.apiKeys), 'accept-language': rnd.pick(LANGUAGES) }),
     // 다 (습니다, 했다…) is in three of four generated posts; fall back to any syllable for other data.
     broadest: syllables.includes('다') ? '다' : (syllables[0] ?? '다'),

@@ -20,10 +20,12 @@ describe('benchmark harness (--quick on tiny data)', () => {
       connections: 2,
       seconds: 1,
       dataDir,
-      scenario: 'post|mixed',
+      scenario: 'post|mixed|company',
     });
     expect(results.map((r) => r.scenario)).toEqual([
       'distinct post searches',
+      'distinct company searches',
+      'random company detail',
       'random post detail',
       'random post detail beside broad searches',
       'mixed reads alone, no writes',
