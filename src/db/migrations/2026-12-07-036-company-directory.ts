@@ -28,6 +28,8 @@ export function companyDirectory(): Migration {
         ['updated_at', 'bigint'],
       ];
       for (const [name, type] of columns) await db.schema.alterTable('companies').addColumn(name, type).execute();
+      // The company index reads the directory in creation order, a batch at a time (company-search-repository.ts).
+      await db.schema.createIndex('companies_created').on('companies').columns(['created_at', 'id']).execute();
       await db.schema
         .createTable('company_translations')
         .addColumn('company_id', 'bigint', (c) => c.notNull().references('companies.id').onDelete('cascade'))

@@ -46,9 +46,27 @@ export function companyDocument(
   const point = companyPoint(company);
   if (point) facets.push(...cellsOf(point).map(FACETS.cell));
   return {
-    texts: [company.name, company.handle, company.description ?? '', ...translations, ...industryNames],
+    texts: [company.name, handleWords(company), company.description ?? '', ...translations, ...industryNames],
     facets,
   };
+}
+
+/**
+ * The words of a company's handle that its name does not hold (`kakao-bank` of "Kakao Bank" adds none): a handle
+ * mostly repeats the name, and a word twice in a document would cost an occurrence tier for nothing.
+ */
+function handleWords(company: Pick<CompanyFacts, 'name' | 'handle'>): string {
+  const named = new Set(
+    company.name
+      .normalize('NFKC')
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u),
+  );
+  return company.handle
+    .toLowerCase()
+    .split(/[-_]+/)
+    .filter((word) => !named.has(word))
+    .join(' ');
 }
 
 /** A company's industries as its row keeps them: the JSON list, or its one `industry` (a row from before the list). */

@@ -28,6 +28,12 @@ const COLUMNS = [
   'updated_at',
 ] as const;
 
+/**
+ * The languages whose industry names a keyword finds a company by: Korean and the languages bodies are translated into
+ * (the catalog has eleven; each more is some 3 names more to read and index per company).
+ */
+const INDUSTRY_NAME_LOCALES = ['ko', 'en', 'ja', 'zh-CN', 'zh-TW'];
+
 export function companySearchRows(db: Kysely<DB>): ItemSource {
   const companies = () => db.selectFrom('companies').select(COLUMNS);
   type Row = Awaited<ReturnType<ReturnType<typeof companies>['execute']>>[number];
@@ -50,6 +56,7 @@ export function companySearchRows(db: Kysely<DB>): ItemSource {
         .select(['code', 'display_name'])
         .where('catalog', '=', 'job-industries')
         .where('code', 'in', codes)
+        .where('locale', 'in', INDUSTRY_NAME_LOCALES)
         .execute(),
     ]);
     const byCompany = groupBy(translations, (t) => t.company_id);
