@@ -85,6 +85,8 @@ export interface SearchQuery {
    * hold, such as what another index counts at the moment of the search); the other matches follow in `order`.
    */
   first?: readonly number[];
+  /** Only the documents of these items (`keep`), or none of them: a property another index knows (hiring now). */
+  items?: { ids: readonly number[]; keep: boolean };
   limit: number;
   offset: number;
   facets?: readonly string[];
@@ -262,8 +264,13 @@ export class SearchIndex<F> extends ServedIndex implements Searchable<F> {
     const docs = await this.live.current(version);
     const orders = this.ordersOf(docs);
     const placed = query.phase ? this.phaseAt(orders, docs, query.phase.now) : null;
+    // Kept between searches, so made outside the search's arena.
+    const first = query.first ? listedDocuments(docs, query.first) : null;
+    const items = query.items ? listedDocuments(docs, query.items.ids) : null;
     return withTemporaryBitmaps(() => {
       let within = docs.index.live;
+      if (items)
+        within = query.items!.keep ? RoaringBitmap32.and(within, items.set) : RoaringBitmap32.andNot(within, items.set);
       if (placed && query.phase) {
         const { is } = query.phase;
         within =
@@ -274,7 +281,7 @@ export class SearchIndex<F> extends ServedIndex implements Searchable<F> {
               : RoaringBitmap32.andNot(within, placed.started);
       }
       const span = placed ? { validFrom: placed.validFrom, validUntil: placed.validUntil } : {};
-      const broad = placed ? null : broadPage(docs, query);
+      const broad = placed || items ? null : broadPage(docs, query);
       if (broad) return broad;
       const alternatives = query.typoWords ? alternativesOf(docs.index, query.typoWords) : null;
       const matching = (q: SearchQuery): Bitmap => {
@@ -297,7 +304,7 @@ export class SearchIndex<F> extends ServedIndex implements Searchable<F> {
             : query.terms && query.order === 'rank'
               ? tolerantRelevancePage(docs, matchesWithin(matches, from), query.terms, offset, limit)
               : docs.newest(from, offset, limit);
-      const page = query.first ? firstThen(docs, result, query, pageOf) : pageOf(result, query.offset, query.limit);
+      const page = first ? firstThen(first, result, query, pageOf) : pageOf(result, query.offset, query.limit);
       const found: SearchResult = { total: result.size, ids: page.map((doc) => docs.itemId(doc)), ...span };
       if (matches.corrections.length) found.corrections = matches.corrections;
       if (query.typoWords && matches.alternatives && matches.exact.isEmpty) {
@@ -332,27 +339,64 @@ function matchesWithin(matches: KeywordMatches, from: Bitmap): KeywordMatches {
   return { ...matches, result: from, exact };
 }
 
+/** The documents of a list of items in one state of an index: in the list's order, as a bitmap, and by position. */
+interface ListedDocuments {
+  docs: OrderedDocuments;
+  version: number;
+  ordered: Uint32Array;
+  set: Bitmap;
+  rank: Map<number, number>;
+}
+
+/** Lists (`first`, `items`) are made once per moment by their service and asked for again: worked out once per state. */
+const listed = new WeakMap<readonly number[], ListedDocuments>();
+
+function listedDocuments(docs: OrderedDocuments, ids: readonly number[]): ListedDocuments {
+  const kept = listed.get(ids);
+  if (kept?.docs === docs && kept.version === docs.index.version) return kept;
+  const ordered: number[] = [];
+  for (const id of ids) {
+    const doc = docs.documentOf(id);
+    if (doc !== undefined) ordered.push(doc);
+  }
+  const made: ListedDocuments = {
+    docs,
+    version: docs.index.version,
+    ordered: Uint32Array.from(ordered),
+    set: new RoaringBitmap32(ordered),
+    rank: new Map(ordered.map((doc, i) => [doc, i])),
+  };
+  listed.set(ids, made);
+  return made;
+}
+
 /**
- * A page of `result` with the matching documents of `query.first` before the rest, which `rest` pages in the query's
- * order. The leading ones are looked up one by one: `first` is meant to be short beside the index (the companies
- * hiring now, beside every company).
+ * A page of `result` with its documents of the `first` list before the rest, in the list's order; the rest paged by
+ * `rest` in the query's order. The leading ones are read by walking the list when they are many of it (a page is met
+ * early), else by sorting them by their place in it.
  */
 function firstThen(
-  docs: OrderedDocuments,
+  first: ListedDocuments,
   result: Bitmap,
   query: SearchQuery,
   rest: (from: Bitmap, offset: number, limit: number) => number[],
 ): number[] {
-  const leading: number[] = [];
-  for (const id of query.first!) {
-    const doc = docs.documentOf(id);
-    if (doc !== undefined && result.has(doc)) leading.push(doc);
-  }
+  const leading = RoaringBitmap32.and(result, first.set);
   const end = query.offset + query.limit;
-  const page = leading.slice(query.offset, end);
-  if (page.length === query.limit || leading.length === result.size) return page;
-  const others = RoaringBitmap32.andNot(result, new RoaringBitmap32(leading));
-  return [...page, ...rest(others, Math.max(0, query.offset - leading.length), query.limit - page.length)];
+  let page: number[];
+  if (leading.size * 4 >= first.ordered.length) {
+    page = [];
+    for (let i = 0; i < first.ordered.length && page.length < end; i++)
+      if (leading.has(first.ordered[i]!)) page.push(first.ordered[i]!);
+    page = page.slice(query.offset);
+  } else {
+    page = Array.from(leading.toUint32Array())
+      .sort((a, b) => first.rank.get(a)! - first.rank.get(b)!)
+      .slice(query.offset, end);
+  }
+  if (page.length === query.limit || leading.size === result.size) return page;
+  const others = RoaringBitmap32.andNot(result, first.set);
+  return [...page, ...rest(others, Math.max(0, query.offset - leading.size), query.limit - page.length)];
 }
 
 /** A filter of values (codes, names): the documents holding one of them; none without values. */
@@ -385,7 +429,7 @@ const withoutMoment = (key: string, value: unknown): unknown => (key === 'now' ?
  */
 function broadPage(docs: OrderedDocuments, query: SearchQuery): SearchResult | null {
   const refined = Object.values(query.filters).some((filter) => filter?.refine);
-  if (query.typoWords || query.facets?.length || query.window || query.first || refined) return null;
+  if (query.typoWords || query.facets?.length || query.window || query.first || query.items || refined) return null;
   if (query.order !== 'rank' && query.order !== 'newest') return null;
   const q = indexQuery(query);
   if (q.none.length > 0 || q.all.length > 1 || (q.all[0] && q.all[0].length !== 1)) return null;

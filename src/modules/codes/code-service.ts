@@ -28,6 +28,8 @@ interface Entry {
 export class CodeService {
   /** Each catalog's codes, the ones data carries (a job industry's group is not one). */
   private catalogs = new Map<string, Entry[]>();
+  /** Each catalog's codes by code. */
+  private byCode = new Map<string, Map<string, Entry>>();
   /** The job industries' groups, each with its industries, in display order. */
   private groups: Array<{ group: Entry; children: Entry[] }> = [];
 
@@ -48,6 +50,9 @@ export class CodeService {
         catalog,
         [...entries.values()].filter((e) => catalog !== 'job-industries' || e.parent !== null),
       ]),
+    );
+    this.byCode = new Map(
+      [...this.catalogs].map(([catalog, entries]) => [catalog, new Map(entries.map((e) => [e.code, e]))]),
     );
     const leaves = this.catalogs.get('job-industries') ?? [];
     this.groups = [...(all.get('job-industries')?.values() ?? [])]
@@ -70,7 +75,7 @@ export class CodeService {
 
   /** The name of a code in `locale` (the code itself when the catalog does not have it). */
   displayName(catalog: CatalogName, code: string, locale: Locale): string {
-    const entry = (this.catalogs.get(catalog) ?? []).find((e) => e.code === code);
+    const entry = this.byCode.get(catalog)?.get(code);
     return entry ? labelOf(entry, locale).displayName : code;
   }
 

@@ -9,7 +9,6 @@
 import path from 'node:path';
 import { DataVersion } from '../../cache/data-version.js';
 import type { Database } from '../../db/database.js';
-import { RoaringBitmap32 } from '../../search/bitmaps.js';
 import { FACET_TOP } from '../../search/facet-counts.js';
 import { FACET_KIND, FACETS } from '../../search/fields.js';
 import type { IndexLog } from '../../search/live-index.js';
@@ -60,22 +59,6 @@ function foundedWithin(from: number | undefined, to: number | undefined): Filter
   return { any: years.length ? years.map(FACETS.foundedYear) : [FACETS.foundedYear(-1)] };
 }
 
-/** The companies hiring (or not): their documents, from their ids. */
-function hiringFilter(hiring: CompanySearchFilter['hiring']): Filter | undefined {
-  if (!hiring) return undefined;
-  return {
-    refine: (docs, result) => {
-      const hiringDocs = new RoaringBitmap32();
-      for (const id of hiring.ids) {
-        const doc = docs.documentOf(id);
-        if (doc !== undefined) hiringDocs.add(doc);
-      }
-      if (hiring.is) result.andInPlace(hiringDocs);
-      else result.andNotInPlace(hiringDocs);
-    },
-  };
-}
-
 export const COMPANY_SEARCH: Declaration<CompanySearchFilter> = {
   kind: 'company',
   name: 'companies',
@@ -100,8 +83,8 @@ export const COMPANY_SEARCH: Declaration<CompanySearchFilter> = {
       regions: anyOf(filter.regions, FACETS.region),
       near: filter.near && nearFilter(filter.near, { latitude: 0, longitude: 1 }),
       founded: foundedWithin(filter.foundedFrom, filter.foundedTo),
-      hiring: hiringFilter(filter.hiring),
     },
+    items: filter.hiring && { ids: filter.hiring.ids, keep: filter.hiring.is },
     order: filter.order === 'hiring' ? 'newest' : filter.order,
     first: filter.order === 'hiring' ? filter.first : undefined,
     limit: filter.limit,

@@ -1,58 +1,25 @@
-import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema.js';
+import type { ByLanguageRead, PreparedRead, PreparedReads } from '../../db/prepared-reads.js';
+import { COMPANY_BY_HANDLE, COMPANY_ITEMS, type CompanyRow } from './company-reads.js';
 
-/** The columns a company read shows, with its description's translation into the asked language when there is one. */
-const COLUMNS = [
-  'companies.id',
-  'companies.handle',
-  'companies.name',
-  'companies.logo_url',
-  'companies.industry',
-  'companies.industries',
-  'companies.size',
-  'companies.certificated',
-  'companies.description',
-  'companies.language',
-  'companies.employee_count',
-  'companies.founded_year',
-  'companies.funding_stage',
-  'companies.website',
-  'companies.links',
-  'companies.offices',
-  'companies.location_country',
-  'companies.location_region',
-  'companies.location_locality',
-  'companies.location_address',
-  'companies.location_latitude',
-  'companies.location_longitude',
-  'companies.created_at',
-  'companies.updated_at',
-  't.description as t_description',
-] as const;
+export type { CompanyRow };
 
-/** The reads of companies: by id (a search's page) and by handle (a detail). */
+/** The reads of companies, as prepared statements (company-reads.ts): by id (a search's page) and by handle (a detail). */
 export class CompanyRepository {
-  constructor(private readonly db: Kysely<DB>) {}
+  private readonly itemReads: ByLanguageRead<CompanyRow>;
+  private readonly handleRead: PreparedRead<CompanyRow>;
 
-  private select(language: string | null) {
-    return this.db
-      .selectFrom('companies')
-      .leftJoin('company_translations as t', (join) =>
-        join.onRef('t.company_id', '=', 'companies.id').on('t.language', '=', language ?? ''),
-      )
-      .select(COLUMNS);
+  constructor(reads: PreparedReads) {
+    this.itemReads = reads.prepareByLanguage('company_items', COMPANY_ITEMS);
+    this.handleRead = reads.prepare('company_by_handle', COMPANY_BY_HANDLE);
   }
 
   /** The companies of `ids` that exist (in no order), with their translations into `language`. */
-  items(ids: number[], language: string | null) {
-    if (ids.length === 0) return Promise.resolve([]);
-    return this.select(language).where('companies.id', 'in', ids).execute();
+  async items(ids: number[], language: string | null): Promise<CompanyRow[]> {
+    return ids.length === 0 ? [] : this.itemReads.inTurn(ids, language);
   }
 
   /** The company of `handle`, with its translation into `language`; undefined when there is none. */
-  byHandle(handle: string, language: string | null) {
-    return this.select(language).where('companies.handle', '=', handle).executeTakeFirst();
+  async byHandle(handle: string, language: string | null): Promise<CompanyRow | undefined> {
+    return (await this.handleRead.all([handle, language]))[0];
   }
 }
-
-export type CompanyRow = Awaited<ReturnType<CompanyRepository['items']>>[number];

@@ -34,7 +34,14 @@ export async function companiesArea(
   app.addHook('onClose', async () => {
     await index.close();
   });
-  const companies = new CompanyService(new CompanyRepository(database.db), index, deps.jobs, deps.codes, links, clock);
+  const companies = new CompanyService(
+    new CompanyRepository(database.reads),
+    index,
+    deps.jobs,
+    deps.codes,
+    links,
+    clock,
+  );
   const writes = new CompanyWriteService(
     new CompanyWriteRepository(database.db, infra.changes, clock),
     deps.accounts.permissions,
