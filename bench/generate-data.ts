@@ -1,8 +1,8 @@
 /**
  * Fills the database DATABASE_URL names with deterministic benchmark data at scale:
  *   npm run bench:data -- --companies 200000 --posts 1000000 --jobs 200000 --events 20000 [--seed 7]
- * Companies come first (posts, jobs and events belong to them), with full profiles but a tenth without the optional
- * fields. Posts, jobs and events use the demo vocabulary (Korean-heavy, with en/ja/zh-CN/zh-TW translations, images,
+ * Companies come first, with full profiles but a tenth without the optional fields; jobs are drawn from the whole
+ * directory (a few companies posting most), posts and events from the demo's companies. They use the demo vocabulary (Korean-heavy, with en/ja/zh-CN/zh-TW translations, images,
  * Open Graph cards, reposts and every job state), written in batched multi-row inserts.
  */
 import { parseArgs } from 'node:util';
@@ -60,6 +60,12 @@ async function maxId(db: Kysely<DB>, table: 'posts' | 'jobs' | 'post_images'): P
     .executeTakeFirst();
   return Number(row?.m ?? 0);
 }
+
+/**
+ * An index of 0..n-1 drawn with a long tail, as jobs are spread over a directory: half of the draws fall in the first
+ * n/256 (P(index < x) = (x/n)^(1/8)).
+ */
+const skewed = (rnd: SeededRandom, n: number): number => Math.min(n - 1, Math.floor(n * rnd.next() ** 8));
 
 /** The words generated company names are made of: Korean and English, as the network's companies are named. */
 export const NAME_STARTS = [
@@ -289,7 +295,7 @@ async function jobs(
     const translations: DB['job_translations'][] = [];
     for (let i = 0; i < n; i++) {
       const id = nextId++;
-      const company = rnd.pick(companies);
+      const company = companies[skewed(rnd, companies.length)]!;
       const role = rnd.pick(ROLES);
       const tech = rnd.pick(TECHS);
       const city = rnd.pick(CITIES);
@@ -444,11 +450,14 @@ export async function generateBenchData(
   if (empty) await generateDemoData(database, { now });
   const users = (await database.db.selectFrom('users').select('id').execute()).map((u) => u.id);
   const rnd = new SeededRandom(seed);
+  const demo = await database.db.selectFrom('companies').select(['id', 'name', 'size']).orderBy('id').execute();
   if (counts.companies) await companies(database, counts.companies, rnd, now);
-  const owners = await database.db.selectFrom('companies').select(['id', 'name', 'size']).execute();
-  if (counts.posts) await posts(database, counts.posts, rnd, now, { users, companies: owners });
+  const owners = await database.db.selectFrom('companies').select(['id', 'name', 'size']).orderBy('id').execute();
+  // Posts and events are the demo companies' (and members'), as in the data sets before the directory; jobs come from
+  // the whole directory, a few companies posting most of them (companies[skewed]).
+  if (counts.posts) await posts(database, counts.posts, rnd, now, { users, companies: demo });
   if (counts.jobs) await jobs(database, counts.jobs, rnd, now, owners);
-  if (counts.events) await events(database, counts.events, rnd, now, owners);
+  if (counts.events) await events(database, counts.events, rnd, now, demo);
   // Statistics for the planner, and on PostgreSQL the visibility map a steady-state database has (autovacuum
   // would set it some time after a bulk load; until then every index read visits the heap).
   const settle = database.adapter.name === 'postgres' ? 'VACUUM (ANALYZE)' : 'ANALYZE';

@@ -18,7 +18,7 @@
  * `--only` runs only the variants whose name contains TEXT (to profile one: `node --cpu-prof --import tsx bench/read-floor.ts`).
  * The variants run interleaved in rounds, so a noisy machine affects them alike. On PostgreSQL the CPU is this
  * process's only (the server's is not counted); the wall time per read is printed beside it.
- * Uses the data set `npm run bench` generated (bench/data/bench-1000000-200000-20000.sqlite, or the
+ * Uses the data set `npm run bench` generated (bench/data/bench-1000000-200000-20000-200000.sqlite, or the
  * PostgreSQL schema bench_1000000_200000_20000 of BENCH_DATABASE_URL), read into the page cache first as the
  * runner does (bench-data.ts).
  */

@@ -62,7 +62,7 @@ describe('npm start and the build', () => {
         .toBe(200);
       // What npm runs is the compiled server itself (its shell replaced by it), not a compiler first.
       expect(spawnSync('ps', ['-o', 'args=', '--ppid', String(server.pid)], { encoding: 'utf8' }).stdout.trim()).toBe(
-        'node --max-old-space-size=256 --max-semi-space-size=8 dist/server.js',
+        'node --max-old-space-size=512 --max-semi-space-size=8 dist/server.js',
       );
     } finally {
       process.kill(-server.pid!, 'SIGTERM');

@@ -79,17 +79,17 @@ export class DocsByKey {
   protected resorted(): void {}
 
   /**
-   * `limit` documents of `result` in this order after skipping `offset`: a walk of the order testing membership
-   * when `result` is dense in it, a sort of `result` alone when it is sparse, whichever touches fewer documents.
+   * `limit` documents of `result` in this order after skipping `offset`: a walk of the order testing membership when
+   * the page is met within a few steps, else the matches sorted by their places in the order.
    */
   page(result: Bitmap, offset: number, limit: number): number[] {
     this.catchUp();
     const size = result.size;
     if (limit <= 0 || offset >= size) return [];
     const walk = ((offset + limit) * this.order.length) / size;
-    // A walk tests each document it passes (a call into the bitmap library); sorting the matches by their places is a
-    // few typed-array operations a match.
-    if (walk > size * 4) {
+    // A walk tests each document it passes, a call into the bitmap library each; sorting the matches by their places
+    // costs a few typed-array operations a match: a walk only when it passes few documents beside the matches.
+    if (walk * 8 > size) {
       const places = this.placesOf();
       const docs = result.toUint32Array();
       const held = new Uint32Array(docs.length);
