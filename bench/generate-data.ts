@@ -12,6 +12,7 @@ import { openDatabase, type Database } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import type { DB } from '../src/db/schema.js';
 import { generateDemoData } from '../src/demo/demo-generator.js';
+import { FUNDING_STAGES } from '../src/modules/companies/company-schemas.js';
 import { placeAndPayFor, placeAndPayRow } from '../src/demo/places.js';
 import { SeededRandom } from '../src/demo/random.js';
 import {
@@ -95,16 +96,7 @@ export const NAME_ENDS = [
   ' AI',
   '모빌리티',
 ];
-export const FUNDING = [
-  'BOOTSTRAPPED',
-  'PRE_SEED',
-  'SEED',
-  'SERIES_A',
-  'SERIES_B',
-  'SERIES_C',
-  'SERIES_D_OR_LATER',
-  'PUBLIC',
-];
+export const FUNDING = FUNDING_STAGES.filter((stage) => stage !== 'ACQUIRED');
 const SIZES = ['TINY', 'SMALL', 'MEDIUM', 'LARGE', 'HUGE'];
 
 /** Companies with profiles (a tenth with none of the optional fields), a Korean description, and a third translated. */

@@ -1,33 +1,9 @@
+import type { Selectable } from 'kysely';
 import type { ReadText } from '../../db/dialects/read-sql.js';
+import type { CompaniesTable } from '../../db/schema.js';
 
 /** A company as its reads show it, with its description's translation into the asked language (null: none). */
-export interface CompanyRow {
-  id: number;
-  handle: string;
-  name: string;
-  logo_url: string | null;
-  industry: string;
-  industries: string | null;
-  size: string;
-  certificated: number;
-  description: string | null;
-  language: string | null;
-  employee_count: number | null;
-  founded_year: number | null;
-  funding_stage: string | null;
-  website: string | null;
-  links: string | null;
-  offices: string | null;
-  location_country: string | null;
-  location_region: string | null;
-  location_locality: string | null;
-  location_address: string | null;
-  location_latitude: number | null;
-  location_longitude: number | null;
-  created_at: number;
-  updated_at: number | null;
-  t_description: string | null;
-}
+export type CompanyRow = Selectable<CompaniesTable> & { t_description: string | null };
 
 const COLUMNS = `co.id, co.handle, co.name, co.logo_url, co.industry, co.industries, co.size, co.certificated, co.description,
   co.language, co.employee_count, co.founded_year, co.funding_stage, co.website, co.links, co.offices, co.location_country,
