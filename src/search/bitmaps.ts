@@ -49,8 +49,8 @@ function scoped(Native: typeof WasmBitmap32): typeof WasmBitmap32 {
   const wrappers = new Map<PropertyKey, (...args: unknown[]) => unknown>();
   return new Proxy(Native, {
     // Constructed as the native class itself, never with the proxy as `new.target`: V8 cannot keep an initial map on a
-    // proxy, so every bitmap made through it had a hidden class of its own (a map and its descriptors, ~130 bytes
-    // each: 130 MB for the million postings of 200,000 companies). Nothing extends this class.
+    // proxy, so every bitmap made through it had a hidden class of its own (docs/performance.md, "The company
+    // directory"). Nothing extends this class.
     construct: (target, args) => keep(Reflect.construct(target, args)) as object,
     get: (target, key, receiver) => {
       const known = wrappers.get(key);
