@@ -272,6 +272,8 @@ async function jobs(
   rnd: SeededRandom,
   now: number,
   companies: Array<{ id: number; name: string; size: string }>,
+  /** Which company posts a job: a long tail over a directory, or any of a few alike. */
+  owner: (rnd: SeededRandom, n: number) => number = (r, n) => r.int(0, n - 1),
 ) {
   const { db, adapter } = database;
   let nextId = (await maxId(db, 'jobs')) + 1;
@@ -287,7 +289,7 @@ async function jobs(
     const translations: DB['job_translations'][] = [];
     for (let i = 0; i < n; i++) {
       const id = nextId++;
-      const company = companies[skewed(rnd, companies.length)]!;
+      const company = companies[owner(rnd, companies.length)]!;
       const role = rnd.pick(ROLES);
       const tech = rnd.pick(TECHS);
       const city = rnd.pick(CITIES);
@@ -448,7 +450,7 @@ export async function generateBenchData(
   // Posts and events are the demo companies' (and members'), as in the data sets before the directory; jobs come from
   // the whole directory, a few companies posting most of them (companies[skewed]).
   if (counts.posts) await posts(database, counts.posts, rnd, now, { users, companies: demo });
-  if (counts.jobs) await jobs(database, counts.jobs, rnd, now, owners);
+  if (counts.jobs) await jobs(database, counts.jobs, rnd, now, owners, counts.companies ? skewed : undefined);
   if (counts.events) await events(database, counts.events, rnd, now, demo);
   // Statistics for the planner, and on PostgreSQL the visibility map a steady-state database has (autovacuum
   // would set it some time after a bulk load; until then every index read visits the heap).
