@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
+import type { DialectAdapter } from '../dialects/dialect-adapter.js';
 
 /**
  * The company directory (docs/companies.md): a company's description and its translations, every industry, size in
@@ -6,7 +7,7 @@ import { sql, type Kysely, type Migration } from 'kysely';
  * are nullable or have defaults, so instances of the previous release, which neither read nor write them, keep
  * running beside this one. Company writes bump the `companies` data version and log changes in `search_changes`.
  */
-export function companyDirectory(): Migration {
+export function companyDirectory(adapter: DialectAdapter): Migration {
   return {
     async up(db: Kysely<unknown>) {
       const columns: Array<[string, 'text' | 'integer' | 'bigint' | 'double precision']> = [
@@ -27,7 +28,14 @@ export function companyDirectory(): Migration {
         ['location_longitude', 'double precision'],
         ['updated_at', 'bigint'],
       ];
-      for (const [name, type] of columns) await db.schema.alterTable('companies').addColumn(name, type).execute();
+      if (adapter.name === 'postgres') {
+        // One statement (one lock of the table, one round trip); SQLite adds a column a statement.
+        let alter = db.schema.alterTable('companies').addColumn(columns[0]![0], columns[0]![1]);
+        for (const [name, type] of columns.slice(1)) alter = alter.addColumn(name, type);
+        await alter.execute();
+      } else {
+        for (const [name, type] of columns) await db.schema.alterTable('companies').addColumn(name, type).execute();
+      }
       // The company index reads the directory in creation order, a batch at a time (company-search-repository.ts).
       await db.schema.createIndex('companies_created').on('companies').columns(['created_at', 'id']).execute();
       await db.schema

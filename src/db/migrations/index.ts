@@ -81,6 +81,6 @@ export function allMigrations(adapter: DialectAdapter, clock: () => number = Dat
     '2026-12-01-033-client-registered-from': clientRegisteredFrom(),
     '2026-12-02-034-job-location-and-salary': jobLocationAndSalary(),
     '2026-12-07-035-event-search-index': eventSearchIndex(adapter),
-    '2026-12-07-036-company-directory': companyDirectory(),
+    '2026-12-07-036-company-directory': companyDirectory(adapter),
   };
 }
