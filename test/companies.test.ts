@@ -186,6 +186,18 @@ describe.each(ENGINES)('companies on %s', (engine) => {
     expect(forbidden.json().message).toContain('ENT_COMPANY_EDIT');
     const token = await accessToken(t, 'company:write', owner);
     expect((await patch(token, [jsonPart({ employeeCount: 40 })], 'no-such-company')).statusCode).toBe(404);
+    // data-bridge's OWNER is no one at acme-labs; no token at all is 401.
+    expect((await patch(token, [jsonPart({ employeeCount: 40 })], 'acme-labs')).json()).toMatchObject({
+      code: 'C0004',
+    });
+    const body = multipart([jsonPart({ employeeCount: 40 })]);
+    const anonymous = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/companies/data-bridge',
+      headers: body.headers,
+      payload: body.payload,
+    });
+    expect(anonymous.statusCode).toBe(401);
     for (const [body, field] of [
       [{ industries: ['NOT_AN_INDUSTRY'] }, 'request.industries'],
       [{ name: 'A new name' }, 'request'],
