@@ -1,38 +1,29 @@
 /** `db status` on both engines: every migration of the release, pending before `migrate`, applied (with when) after. */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/main.js';
 import { allMigrations } from '../src/db/migrations/index.js';
 import { sqliteAdapter } from '../src/db/dialects/sqlite-adapter.js';
+import { scratchStorage, type ScratchStorage } from './helpers/scratch-storage.js';
 import { ENGINES } from './helpers/test-database.js';
 
 const MIGRATIONS = Object.keys(allMigrations(sqliteAdapter)).length;
 
 describe.each(ENGINES)('db status on %s', (engine) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-db-status-'));
-  const schema = `status_${randomBytes(4).toString('hex')}`;
   const env: Record<string, string> = { DATA_DIR: dir, LOG_LEVEL: 'silent' };
+  // A PostgreSQL database of its own: migrations take a lock of the whole database, which other files' must not wait on.
+  let storage: ScratchStorage | undefined;
   beforeAll(async () => {
     if (engine !== 'postgres') return;
-    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    await admin.end();
-    const url = new URL(process.env.TEST_DATABASE_URL!);
-    url.searchParams.set('options', `-c search_path=${schema}`);
-    env.DATABASE_URL = url.toString();
+    storage = await scratchStorage('postgres', dir, 'status');
+    env.DATABASE_URL = storage.url;
   });
   afterAll(async () => {
     fs.rmSync(dir, { recursive: true, force: true });
-    if (engine !== 'postgres') return;
-    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin.end();
+    await storage?.drop();
   });
 
   const status = async () => {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import os from 'node:os';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
@@ -7,6 +8,7 @@ import { sql } from 'kysely';
 import { buildApp } from '../src/app.js';
 import { AccountsRepository } from '../src/modules/accounts/accounts-repository.js';
 import { AppKeyService } from '../src/modules/accounts/app-key-service.js';
+import { scratchStorage } from './helpers/scratch-storage.js';
 import { testConfig } from './helpers/test-app.js';
 import { createTestDatabase, ENGINES } from './helpers/test-database.js';
 
@@ -14,14 +16,16 @@ const url = process.env.TEST_DATABASE_URL;
 
 describe.skipIf(!url)('migrations on PostgreSQL', () => {
   it('migrate a schema while another schema of the database already holds migrated tables', async () => {
-    const admin = new pg.Client({ connectionString: url });
+    // A database of its own: migrations take a lock of the whole database, which other files' must not wait on.
+    const storage = await scratchStorage('postgres', os.tmpdir(), 'migrations');
+    const admin = new pg.Client({ connectionString: storage.url });
     await admin.connect();
     const [first, second] = [`m_${randomBytes(4).toString('hex')}`, `m_${randomBytes(4).toString('hex')}`];
     try {
       await admin.query(`CREATE SCHEMA ${first}`);
       await admin.query(`CREATE SCHEMA ${second}`);
       for (const schema of [first, second]) {
-        const database = openDatabase({ kind: 'postgres', url: url!, searchPath: schema, poolSize: 1 });
+        const database = openDatabase({ kind: 'postgres', url: storage.url, searchPath: schema, poolSize: 1 });
         try {
           expect(await migrateToLatest(database)).toContain('2026-11-21-001-initial-schema');
           expect(await migrateToLatest(database)).toEqual([]);
@@ -32,7 +36,7 @@ describe.skipIf(!url)('migrations on PostgreSQL', () => {
       // A schema chosen through the connection URL (options=-c search_path=…) is found too.
       const viaUrl = openDatabase({
         kind: 'postgres',
-        url: `${url}${url!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${first}`)}`,
+        url: `${storage.url}${storage.url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${first}`)}`,
         poolSize: 1,
       });
       try {
@@ -46,9 +50,8 @@ describe.skipIf(!url)('migrations on PostgreSQL', () => {
       );
       expect(tables.rows.map((r) => r.table_schema).sort()).toEqual([first, second].sort());
     } finally {
-      await admin.query(`DROP SCHEMA IF EXISTS ${first} CASCADE`);
-      await admin.query(`DROP SCHEMA IF EXISTS ${second} CASCADE`);
       await admin.end();
+      await storage.drop();
     }
   });
 });

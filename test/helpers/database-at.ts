@@ -1,17 +1,15 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { Migrator } from 'kysely';
 import { afterEach } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.js';
-import { untilOthersSettle } from '../../src/db/migrate.js';
 import { allMigrations } from '../../src/db/migrations/index.js';
+import { scratchStorage } from './scratch-storage.js';
 import type { Engine } from './test-database.js';
 
 /**
- * A fresh database of `engine` (a SQLite file, or a PostgreSQL schema of its own) migrated up to and including
+ * A fresh database of `engine` (a SQLite file, or a PostgreSQL database of its own) migrated up to and including
  * `migration`, as a database made by an older release was, for tests that migrate it the rest of the way.
  * `cleanup` removes it after `database` is closed.
  */
@@ -21,31 +19,22 @@ export async function databaseAt(
 ): Promise<{ database: Database; cleanup: () => Promise<void> }> {
   let database: Database;
   let cleanup: () => Promise<void>;
-  let schema: string | undefined;
   if (engine === 'sqlite') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-at-'));
     database = openDatabase({ kind: 'sqlite', url: path.join(dir, 'old.sqlite') });
     cleanup = async () => fs.rmSync(dir, { recursive: true, force: true });
   } else {
-    schema = `at_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    await admin.end();
-    database = openDatabase({ kind: 'postgres', url: process.env.TEST_DATABASE_URL!, searchPath: schema, poolSize: 2 });
-    cleanup = async () => {
-      const c = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-      await c.connect();
-      await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await c.end();
-    };
+    // A database of its own, not a schema: migrations take a lock of the whole database, which other files' must not
+    // wait on.
+    const storage = await scratchStorage('postgres', os.tmpdir(), 'at');
+    database = storage.open();
+    cleanup = storage.drop;
   }
   const migrator = new Migrator({
     db: database.db,
     provider: { getMigrations: async () => allMigrations(database.adapter) },
-    ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error } = await untilOthersSettle(schema, () => migrator.migrateTo(migration));
+  const { error } = await migrator.migrateTo(migration);
   if (error) throw error;
   return { database, cleanup };
 }
