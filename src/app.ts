@@ -22,7 +22,7 @@ import { postsArea } from './modules/posts/index.js';
 import { siteArea } from './modules/site/index.js';
 import { multipartPlugin } from './plugins/multipart.js';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.js';
-import { registerRequestPipeline, searchIndexFigures } from './request-pipeline.js';
+import { registerRequestPipeline, searchIndexes } from './request-pipeline.js';
 import { bitmapLibrary } from './search/bitmaps.js';
 import { createServer } from './server-instance.js';
 
@@ -100,7 +100,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
       }),
   };
   for (const area of [
-    healthArea(infra, isClosing, () => searchIndexFigures(app)),
+    healthArea(infra, isClosing, () =>
+      searchIndexes(app).map(({ index, served }) => ({ index, failingReads: served.failingReads })),
+    ),
     posts,
     jobs,
     companies,

@@ -31,14 +31,19 @@ import { requestLogPlugin } from './plugins/request-log.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { webhookStats } from './modules/webhooks/webhook-stats.js';
 
-/** Each search index of this instance by name, with its figures (for the metrics and for readiness). */
-export function searchIndexFigures(app: FastifyInstance) {
+/** Each search index of this instance by name. */
+export function searchIndexes(app: FastifyInstance) {
   return [
-    { index: 'posts', ...app.postIndex.stats() },
-    { index: 'jobs', ...app.jobIndex.stats() },
-    { index: 'events', ...app.eventIndex.stats() },
-    { index: 'companies', ...app.companyIndex.stats() },
+    { index: 'posts', served: app.postIndex },
+    { index: 'jobs', served: app.jobIndex },
+    { index: 'events', served: app.eventIndex },
+    { index: 'companies', served: app.companyIndex },
   ];
+}
+
+/** Each search index of this instance by name, with its figures (for the metrics). */
+export function searchIndexFigures(app: FastifyInstance) {
+  return searchIndexes(app).map(({ index, served }) => ({ index, ...served.stats() }));
 }
 
 export async function registerRequestPipeline(

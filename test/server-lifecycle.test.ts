@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildApp, type App } from '../src/app.js';
+import { PostingIndex } from '../src/search/posting-index.js';
 import { createTestDatabase, type TestDatabase } from './helpers/test-database.js';
 import { testConfig } from './helpers/test-app.js';
 
@@ -32,7 +33,11 @@ describe('a real listening server', () => {
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),
       commit: expect.stringMatching(/^(?:[0-9a-f]{12}|unknown)$/),
     });
+    // A probe every few seconds must not walk every bitmap of every index, as the metrics' byte figures do.
+    const walks = vi.spyOn(PostingIndex.prototype, 'bytes');
     expect((await fetch(`${address}/readyz`)).status).toBe(200);
+    expect(walks).not.toHaveBeenCalled();
+    walks.mockRestore();
 
     const inFlight = fetch(`${address}/test/slow`);
     await started;
