@@ -51,6 +51,11 @@ describe('orders over a generation of 150,000 documents', () => {
       5,
       20,
     );
+    // Read by places, a page starting in the middle of a word of places, and one cut short by the end.
+    const someIds = ids.filter((id) => id % 11 === 0);
+    expectPage(someIds, 777, 50);
+    expectPage(someIds, someIds.length - 7, 20);
+    expectPage(someIds, 0, 1);
     for (let id = COUNT + 1; id <= COUNT + 50; id++)
       docs.add({ id, time: id * 1000, document: { texts: ['t'], facets: [] }, extra: [endOf(id), viewsOf(id)] });
     docs.index.flush();

@@ -12,7 +12,10 @@ const sortedDocs = (order: number[], from: number, to: number): Uint32Array =>
   Uint32Array.from(order.slice(from, to)).sort();
 
 /** A document's place when it is not in the order (removed before it was sorted in, or left out by `include`). */
-const NOT_PLACED = 0xffffffff;
+export const NOT_PLACED = 0xffffffff;
+
+/** How many matches a walk's step costs as much as, marking them by place (page). */
+const WALK_COST = 16;
 
 /** With more new documents than this, they are appended and the whole order sorted again. */
 const RESORT_ABOVE = 1_000;
@@ -22,6 +25,8 @@ export class DocsByKey {
   private seen = 0;
   /** Each document's place in `order` (by document number), made when a page sorts by it; dropped when the order changes. */
   private places: Uint32Array | null = null;
+  /** A bitset of places, all clear between pages (pageByPlaces); made with the places. */
+  private marks: Int32Array | null = null;
 
   constructor(
     protected readonly docs: OrderedDocuments,
@@ -36,6 +41,7 @@ export class DocsByKey {
     const total = this.docs.documents;
     if (total === this.seen) return;
     this.places = null;
+    this.marks = null;
     const fresh: number[] = [];
     for (let doc = this.seen; doc < total; doc++) if (this.docs.isLive(doc) && this.include(doc)) fresh.push(doc);
     if (fresh.length > RESORT_ABOVE) {
@@ -80,33 +86,16 @@ export class DocsByKey {
 
   /**
    * `limit` documents of `result` in this order after skipping `offset`: a walk of the order testing membership when
-   * the page is met within a few steps, else the matches sorted by their places in the order.
+   * the page is met within a few steps, else the matches marked by their places in the order and read back in order.
    */
   page(result: Bitmap, offset: number, limit: number): number[] {
     this.catchUp();
     const size = result.size;
     if (limit <= 0 || offset >= size) return [];
     const walk = ((offset + limit) * this.order.length) / size;
-    // A walk tests each document it passes, a call into the bitmap library each; sorting the matches by their places
-    // costs a few typed-array operations a match: a walk only when it passes few documents beside the matches.
-    if (walk * 8 > size) {
-      const places = this.placesOf();
-      const docs = result.toUint32Array();
-      const held = new Uint32Array(docs.length);
-      let n = 0;
-      for (const doc of docs) {
-        const place = places[doc]!;
-        // Documents added after the places were taken are not in the order yet (catchUp ran above: none are).
-        if (place !== NOT_PLACED) held[n++] = place;
-      }
-      return Array.from(
-        held
-          .subarray(0, n)
-          .sort()
-          .subarray(offset, offset + limit),
-        (place) => this.order[place]!,
-      );
-    }
+    // A walk tests each document it passes, a call into the bitmap library each; marking the matches costs a few
+    // typed-array operations a match: a walk only when it passes few documents beside the matches.
+    if (walk * WALK_COST > size) return this.pageByPlaces(result, offset, limit);
     const out: number[] = [];
     let skipped = 0;
     for (const doc of this.order) {
@@ -116,6 +105,62 @@ export class DocsByKey {
     }
     return out;
   }
+
+  /** The page read by the matches' places in the order (pageByPlaces). */
+  private pageByPlaces(result: Bitmap, offset: number, limit: number): number[] {
+    this.marks ??= new Int32Array((this.order.length + 31) >>> 5);
+    return pageByPlaces(result.toUint32Array(), this.placesOf(), this.order, this.marks, offset, limit);
+  }
+}
+
+/**
+ * `limit` of `docs` after skipping `offset`, in the order of their places (`placeOf[doc]`, NOT_PLACED for none;
+ * `atPlace[place]` the document at a place): each document's place set in a bitset of places (`marks`, clear before
+ * and after, a bit per place), which is then read from the start, a word of 32 places at a time. Linear in the
+ * documents and the places, where sorting by place cost a logarithm more a document.
+ */
+export function pageByPlaces(
+  docs: Uint32Array,
+  placeOf: Uint32Array,
+  atPlace: ArrayLike<number>,
+  marks: Int32Array,
+  offset: number,
+  limit: number,
+): number[] {
+  let last = -1;
+  for (let i = 0; i < docs.length; i++) {
+    const place = placeOf[docs[i]!] ?? NOT_PLACED;
+    if (place === NOT_PLACED) continue;
+    const word = place >>> 5;
+    marks[word]! |= 1 << (place & 31);
+    if (word > last) last = word;
+  }
+  const out: number[] = [];
+  let skip = offset;
+  for (let word = 0; word <= last && out.length < limit; word++) {
+    let bits = marks[word]!;
+    if (bits === 0) continue;
+    const count = bitCount(bits);
+    if (count <= skip) {
+      skip -= count;
+      continue;
+    }
+    while (bits !== 0 && out.length < limit) {
+      const low = bits & -bits;
+      bits ^= low;
+      if (skip > 0) skip--;
+      else out.push(atPlace[(word << 5) | (31 - Math.clz32(low))]!);
+    }
+  }
+  marks.fill(0, 0, last + 1);
+  return out;
+}
+
+/** The set bits of a 32-bit word. */
+function bitCount(word: number): number {
+  let v = word - ((word >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
 /**

@@ -13,7 +13,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { inSpan } from '../telemetry/trace-spans.js';
 import { RoaringBitmap32, withTemporaryBitmaps, type Bitmap } from './bitmaps.js';
-import { DocsByKey, TimeReached } from './docs-by-key.js';
+import { DocsByKey, NOT_PLACED, pageByPlaces, TimeReached } from './docs-by-key.js';
 import { countFlag, countValues, type FacetCounts } from './facet-counts.js';
 import { ServedIndex, type IndexLog, type ItemSource } from './live-index.js';
 import type { OrderedDocuments } from './ordered-documents.js';
@@ -345,7 +345,10 @@ interface ListedDocuments {
   version: number;
   ordered: Uint32Array;
   set: Bitmap;
-  rank: Map<number, number>;
+  /** Each document's position in the list (NOT_PLACED: not in it), by document number. */
+  placeOf: Uint32Array;
+  /** A clear bitset of positions, for pageByPlaces. */
+  marks: Int32Array;
 }
 
 /** Lists (`first`, `items`) are made once per moment by their service and asked for again: worked out once per state. */
@@ -359,21 +362,25 @@ function listedDocuments(docs: OrderedDocuments, ids: readonly number[]): Listed
     const doc = docs.documentOf(id);
     if (doc !== undefined) ordered.push(doc);
   }
+  const placeOf = new Uint32Array(docs.documents).fill(NOT_PLACED);
+  ordered.forEach((doc, i) => {
+    placeOf[doc] = i;
+  });
   const made: ListedDocuments = {
     docs,
     version: docs.index.version,
     ordered: Uint32Array.from(ordered),
     set: new RoaringBitmap32(ordered),
-    rank: new Map(ordered.map((doc, i) => [doc, i])),
+    placeOf,
+    marks: new Int32Array((ordered.length + 31) >>> 5),
   };
   listed.set(ids, made);
   return made;
 }
 
 /**
- * A page of `result` with its documents of the `first` list before the rest, in the list's order; the rest paged by
- * `rest` in the query's order. The leading ones are read by walking the list when they are many of it (a page is met
- * early), else by sorting them by their place in it.
+ * A page of `result` with its documents of the `first` list before the rest, in the list's order (read by their places
+ * in it); the rest paged by `rest` in the query's order.
  */
 function firstThen(
   first: ListedDocuments,
@@ -382,18 +389,14 @@ function firstThen(
   rest: (from: Bitmap, offset: number, limit: number) => number[],
 ): number[] {
   const leading = RoaringBitmap32.and(result, first.set);
-  const end = query.offset + query.limit;
-  let page: number[];
-  if (leading.size * 4 >= first.ordered.length) {
-    page = [];
-    for (let i = 0; i < first.ordered.length && page.length < end; i++)
-      if (leading.has(first.ordered[i]!)) page.push(first.ordered[i]!);
-    page = page.slice(query.offset);
-  } else {
-    page = Array.from(leading.toUint32Array())
-      .sort((a, b) => first.rank.get(a)! - first.rank.get(b)!)
-      .slice(query.offset, end);
-  }
+  const page = pageByPlaces(
+    leading.toUint32Array(),
+    first.placeOf,
+    first.ordered,
+    first.marks,
+    query.offset,
+    query.limit,
+  );
   if (page.length === query.limit || leading.size === result.size) return page;
   const others = RoaringBitmap32.andNot(result, first.set);
   return [...page, ...rest(others, Math.max(0, query.offset - leading.size), query.limit - page.length)];
