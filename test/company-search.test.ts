@@ -254,4 +254,42 @@ describe.each(ENGINES)('company search by the rule on %s', (engine: Engine) => {
       .execute();
     expect((await search('keyword=zeppelin')).items.map((i) => i.companyId)).toEqual(['zeppelin-air']);
   });
+
+  it('answers a search kept in another language anew once the clock passes a job that changes who is hiring', async () => {
+    const jobs = await t.db.database.db
+      .selectFrom('jobs')
+      .select(['company_id', 'status', 'start_at', 'end_at'])
+      .where('status', '=', 'published')
+      .execute();
+    const hiringAt = (now: number) =>
+      new Set(
+        jobs
+          .filter(
+            (j) => j.start_at !== null && Number(j.start_at) <= now && (j.end_at === null || Number(j.end_at) > now),
+          )
+          .map((j) => j.company_id),
+      );
+    const asked = 'hiring=true&sort=HIRING_DESC&pageSize=50';
+    const now = hiringAt(t.clock.now);
+    // Asked twice: the engine keeps a search the second time it sees it.
+    expect((await search(asked)).totalItems).toBe(now.size);
+    expect((await t.get(`/api/v1/companies?${asked}`, { 'accept-language': 'ja' })).json().totalItems).toBe(now.size);
+    // The first moment the number of companies hiring changes.
+    const moments = jobs
+      .flatMap((j) => [j.start_at, j.end_at])
+      .filter((at) => at !== null && Number(at) > t.clock.now)
+      .map(Number)
+      .sort((a, b) => a - b);
+    const changed = moments.find((at) => hiringAt(at).size !== now.size);
+    expect(changed).toBeDefined();
+    t.clock.now = changed!;
+    truths = await companyTruths(t);
+    const res = await t.get(`/api/v1/companies?${asked}`, { 'accept-language': 'en' });
+    expect(res.statusCode, res.body).toBe(200);
+    const after = res.json<{ totalItems: number; items: Array<{ companyId: string }> }>();
+    expect(after.totalItems).toBe(hiringAt(changed!).size);
+    expect(after.items.map((i) => i.companyId)).toEqual(
+      handles(matching({ hiring: true }, mostHiringFirst).slice(0, 50)),
+    );
+  });
 });

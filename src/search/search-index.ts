@@ -67,6 +67,21 @@ export interface Filter {
   refine?(docs: OrderedDocuments, result: Bitmap): void;
 }
 
+/**
+ * A list of items a service passes into a search (`first`, `items`), named by `key`: a search is kept under the name of
+ * each list it was given (search-cache.ts), so a list must never change under its name.
+ */
+export class ItemList {
+  constructor(
+    readonly ids: readonly number[],
+    readonly key: string,
+  ) {}
+
+  toJSON(): string {
+    return `list:${this.key}`;
+  }
+}
+
 export interface SearchQuery {
   /** Keyword terms (search-text.ts queryTerms), all required; null without a keyword. */
   terms: string[] | null;
@@ -84,9 +99,9 @@ export interface SearchQuery {
    * Items that come before every other match, in this order, when they match (an order by numbers the index does not
    * hold, such as what another index counts at the moment of the search); the other matches follow in `order`.
    */
-  first?: readonly number[];
+  first?: ItemList;
   /** Only the documents of these items (`keep`), or none of them: a property another index knows (hiring now). */
-  items?: { ids: readonly number[]; keep: boolean };
+  items?: { list: ItemList; keep: boolean };
   limit: number;
   offset: number;
   facets?: readonly string[];
@@ -265,8 +280,8 @@ export class SearchIndex<F> extends ServedIndex implements Searchable<F> {
     const orders = this.ordersOf(docs);
     const placed = query.phase ? this.phaseAt(orders, docs, query.phase.now) : null;
     // Kept between searches, so made outside the search's arena.
-    const first = query.first ? listedDocuments(docs, query.first) : null;
-    const items = query.items ? listedDocuments(docs, query.items.ids) : null;
+    const first = query.first ? listedDocuments(docs, query.first.ids) : null;
+    const items = query.items ? listedDocuments(docs, query.items.list.ids) : null;
     return withTemporaryBitmaps(() => {
       let within = docs.index.live;
       if (items)

@@ -13,7 +13,14 @@ import { FACET_TOP } from '../../search/facet-counts.js';
 import { FACET_KIND, FACETS } from '../../search/fields.js';
 import type { IndexLog } from '../../search/live-index.js';
 import { nearFilter, type Near } from '../../search/near-filter.js';
-import { anyOf, SearchIndex, type Declaration, type FacetRule, type Filter } from '../../search/search-index.js';
+import {
+  anyOf,
+  SearchIndex,
+  type Declaration,
+  type FacetRule,
+  type Filter,
+  type ItemList,
+} from '../../search/search-index.js';
 import type { QueryWord } from '../../search/search-text.js';
 import { companySearchRows } from './company-search-repository.js';
 
@@ -34,12 +41,12 @@ export interface CompanySearchFilter {
   near?: Near;
   foundedFrom?: number;
   foundedTo?: number;
-  /** Companies hiring (true) or not (false): `hiring` holds the ids of those hiring at the moment of the search. */
-  hiring?: { is: boolean; ids: readonly number[] };
+  /** Companies hiring (true) or not (false): `list` holds the ids of those hiring at the moment of the search. */
+  hiring?: { is: boolean; list: ItemList };
   /** `hiring`: the companies hiring now first, most hiring jobs first (`first`), then the rest newest first. */
   order: 'rank' | 'newest' | 'name' | 'hiring';
   /** With the `hiring` order: the hiring companies' ids, most hiring jobs first. */
-  first?: readonly number[];
+  first?: ItemList;
   limit: number;
   offset: number;
   facets?: readonly CompanyFacet[];
@@ -84,7 +91,7 @@ export const COMPANY_SEARCH: Declaration<CompanySearchFilter> = {
       near: filter.near && nearFilter(filter.near, { latitude: 0, longitude: 1 }),
       founded: foundedWithin(filter.foundedFrom, filter.foundedTo),
     },
-    items: filter.hiring && { ids: filter.hiring.ids, keep: filter.hiring.is },
+    items: filter.hiring && { list: filter.hiring.list, keep: filter.hiring.is },
     order: filter.order === 'hiring' ? 'newest' : filter.order,
     first: filter.order === 'hiring' ? filter.first : undefined,
     limit: filter.limit,

@@ -1,11 +1,11 @@
 import type { ByLanguageRead, PreparedRead, PreparedReads } from '../../db/prepared-reads.js';
-import { COMPANY_BY_HANDLE, COMPANY_ITEMS, type CompanyRow } from './company-reads.js';
+import { COMPANY_BY_HANDLE, COMPANY_ITEMS, type CompanyRow, type CompanySummaryRow } from './company-reads.js';
 
-export type { CompanyRow };
+export type { CompanyRow, CompanySummaryRow };
 
 /** The reads of companies, as prepared statements (company-reads.ts): by id (a search's page) and by handle (a detail). */
 export class CompanyRepository {
-  private readonly itemReads: ByLanguageRead<CompanyRow>;
+  private readonly itemReads: ByLanguageRead<CompanySummaryRow>;
   private readonly handleRead: PreparedRead<CompanyRow>;
 
   constructor(reads: PreparedReads) {
@@ -13,8 +13,8 @@ export class CompanyRepository {
     this.handleRead = reads.prepare('company_by_handle', COMPANY_BY_HANDLE);
   }
 
-  /** The companies of `ids` that exist (in no order), with their translations into `language`. */
-  async items(ids: number[], language: string | null): Promise<CompanyRow[]> {
+  /** The companies of `ids` that exist (in no order), as a page shows them, with their translations into `language`. */
+  async items(ids: number[], language: string | null): Promise<CompanySummaryRow[]> {
     return ids.length === 0 ? [] : this.itemReads.inTurn(ids, language);
   }
 

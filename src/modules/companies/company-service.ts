@@ -6,7 +6,7 @@ import { inIdOrder } from '../../shared/group.js';
 import { pageOf, withCorrection, type PageResult } from '../../schemas/common.js';
 import { noMatchFacets } from '../../search/facet-counts.js';
 import { highlightsOf } from '../../search/highlights.js';
-import type { Searchable, UnderwayCounts } from '../../search/search-index.js';
+import { ItemList, type Searchable, type UnderwayCounts } from '../../search/search-index.js';
 import { queryTerms, queryWords } from '../../search/search-text.js';
 import type { CodeService } from '../codes/code-service.js';
 import { jsonColumn } from '../posts/post-reads.js';
@@ -14,7 +14,7 @@ import { locationOf, nearPoint } from '../jobs/job-place-and-pay.js';
 import { RADIUS_KM } from '../jobs/job-schemas.js';
 import { industriesOf } from './company-document.js';
 import type { CompanySearchFilter } from './company-index.js';
-import type { CompanyRepository, CompanyRow } from './company-repository.js';
+import type { CompanyRepository, CompanySummaryRow } from './company-repository.js';
 import type {
   CompanyDetailDto,
   CompanySearchQueryInput,
@@ -27,12 +27,17 @@ export interface HiringJobs {
   underwayCounts(facet: 'companyId', now: number, version?: number | null): Promise<UnderwayCounts>;
 }
 
-/** The hiring companies' ids, most hiring jobs first (then the highest id), kept per count. */
-const hiringOrder = new WeakMap<UnderwayCounts, number[]>();
-function mostHiringFirst(hiring: UnderwayCounts): number[] {
+/** The hiring companies' ids, most hiring jobs first (then the highest id), kept per count, named for it. */
+const hiringOrder = new WeakMap<UnderwayCounts, ItemList>();
+let hiringCounted = 0;
+function mostHiringFirst(hiring: UnderwayCounts): ItemList {
   let order = hiringOrder.get(hiring);
   if (!order) {
-    order = [...hiring.counts].sort(([a, ca], [b, cb]) => cb - ca || Number(b) - Number(a)).map(([id]) => Number(id));
+    const ids = [...hiring.counts]
+      .sort(([a, ca], [b, cb]) => cb - ca || Number(b) - Number(a))
+      .map(([id]) => Number(id));
+    // Each count is a new object, and a new name: a search kept under an earlier count is never taken for this one.
+    order = new ItemList(ids, `hiring-${++hiringCounted}`);
     hiringOrder.set(hiring, order);
   }
   return order;
@@ -50,6 +55,8 @@ export class CompanyService {
   constructor(
     private readonly companies: CompanyRepository,
     private readonly index: Searchable<CompanySearchFilter>,
+    /** The companies data version: a search is kept under the version it read (search-cache.ts). */
+    private readonly version: { read(): Promise<number> },
     private readonly jobs: HiringJobs,
     private readonly codes: CodeService,
     private readonly links: Links,
@@ -99,9 +106,9 @@ export class CompanyService {
     if (query.typoTolerance && terms !== null) filter.typoWords = queryWords(keyword);
     if (query.near !== undefined)
       filter.near = { ...nearPoint(query.near), radiusKm: query.radiusKm ?? RADIUS_KM.default };
-    if (query.hiring !== undefined) filter.hiring = { is: query.hiring, ids: mostHiringFirst(hiring) };
+    if (query.hiring !== undefined) filter.hiring = { is: query.hiring, list: mostHiringFirst(hiring) };
     if (order === 'hiring') filter.first = mostHiringFirst(hiring);
-    const { total, ids, facets, didYouMean, corrections } = await this.index.search(filter);
+    const { total, ids, facets, didYouMean, corrections } = await this.index.search(filter, await this.version.read());
     const rows = inIdOrder(ids, await this.companies.items(ids, translationLanguage(locale)));
     const items = rows.map((row) => this.summaryOf(row, locale, hiring));
     const highlighted = query.highlight
@@ -151,7 +158,7 @@ export class CompanyService {
     return items as CompanySuggestionDto[];
   }
 
-  private summaryOf(row: CompanyRow, locale: Locale, hiring: UnderwayCounts): CompanySummaryDto {
+  private summaryOf(row: CompanySummaryRow, locale: Locale, hiring: UnderwayCounts): CompanySummaryDto {
     return {
       companyId: row.handle,
       name: row.name,

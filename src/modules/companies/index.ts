@@ -37,6 +37,7 @@ export async function companiesArea(
   const companies = new CompanyService(
     new CompanyRepository(database.reads),
     index,
+    infra.versions.companies,
     deps.jobs,
     deps.codes,
     links,
