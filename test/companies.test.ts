@@ -1,12 +1,14 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../src/app.js';
+import { AppCredentials } from '../src/modules/apps/app-credentials.js';
+import { AppRepository } from '../src/modules/apps/app-repository.js';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
 import { ConsoleForms } from './helpers/console-forms.js';
 import { png } from './helpers/images.js';
 import { imagePart, jsonPart, multipart, type Part } from './helpers/multipart.js';
 import { injectSend } from './helpers/oauth-browser.js';
-import { anotherInstance, createTestApp, type TestContext } from './helpers/test-app.js';
+import { anotherInstance, createTestApp, testConfig, type TestContext } from './helpers/test-app.js';
 import { ENGINES } from './helpers/test-database.js';
 import { accessToken, bearer, createUser } from './helpers/tokens.js';
 
@@ -296,6 +298,75 @@ describe.each(ENGINES)('companies on %s', (engine) => {
     const delivery = receiver.received[0]!;
     const body = new Webhook(secret).verify(delivery.body, delivery.headers) as { type: string; data: unknown };
     expect(body).toMatchObject({ type: 'company.updated', data: { companyId: 'data-bridge' } });
+  });
+
+  it('stops company writes at the company.update limit with 429 and its headers, changing nothing', async () => {
+    // An instance with the limit at its defaults (the others raise every limit), a day on: every window is new.
+    const limited = await anotherInstance(
+      t,
+      testConfig({
+        RATE_LIMIT_COMPANY_UPDATE_PER_MINUTE: '5',
+        RATE_LIMIT_COMPANY_UPDATE_PER_HOUR: '40',
+        RATE_LIMIT_COMPANY_UPDATE_PER_DAY: '300',
+      }),
+    );
+    try {
+      t.clock.now += 86_400_000;
+      const token = await accessToken(t, 'company:write', owner);
+      const write = (employeeCount: number) => {
+        const body = multipart([jsonPart({ employeeCount })]);
+        return limited.inject({
+          method: 'PATCH',
+          url: '/api/v1/companies/data-bridge',
+          headers: { ...bearer(token), ...body.headers },
+          payload: body.payload,
+        });
+      };
+      for (let count = 1; count <= 5; count++) {
+        const res = await write(100 + count);
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['x-ratelimit-remaining']).toBe(String(5 - count));
+      }
+      const refused = await write(999);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toMatchObject({ code: 'C0010' });
+      expect(refused.headers['retry-after']).toBeDefined();
+      expect(refused.headers['x-ratelimit-remaining']).toBe('0');
+      expect((await t.get('/api/v1/companies/data-bridge')).json().employeeCount).toBe(105);
+      t.clock.now += 60_000;
+      expect((await write(38)).statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('reads nothing for a request without an app key, or with one that was revoked', async () => {
+    for (const url of [
+      '/api/v1/companies',
+      '/api/v1/companies/data-bridge',
+      '/api/v1/companies/suggestions?prefix=da',
+    ]) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(401);
+      expect(res.json(), url).toMatchObject({ code: 'C0001' });
+      expect(res.body, url).not.toContain('data-bridge');
+    }
+    const db = t.db.database.db;
+    const appId = (await db.selectFrom('apps').select('id').where('name', '=', 'Demo app').executeTakeFirstOrThrow())
+      .id;
+    const credentials = new AppCredentials(db);
+    const { apiKey } = await credentials.rotateKey(appId, 'none', null, t.clock.now);
+    const read = (key: string) =>
+      t.app.inject({ method: 'GET', url: '/api/v1/companies/data-bridge', headers: { 'x-svc-api-key': key } });
+    expect((await read(apiKey)).statusCode).toBe(200);
+    const keys = await new AppRepository(db).keysOf(appId);
+    await credentials.revokeKey(appId, keys.at(-1)!.id, null, t.clock.now);
+    // Revoked here in the tables, not through the console that publishes it: refused within the key cache's time.
+    t.clock.now += 5_001;
+    const revoked = await read(apiKey);
+    expect(revoked.statusCode).toBe(401);
+    expect(revoked.json()).toMatchObject({ code: 'C0001' });
+    expect(revoked.body).not.toContain('data-bridge');
   });
 
   it('offers company:write on the consent page and in the server metadata', async () => {
