@@ -17,8 +17,8 @@ interface Place {
 }
 
 export interface DemoCompanyProfile {
-  /** The description in its own language, and a Korean one's English translation (reads in English show it). */
-  description: { language: 'ko' | 'en'; text: string; translation?: string };
+  /** The description in Korean (its own language) and its English translation (reads in English show it). */
+  description: { ko: string; en: string };
   industries: string[];
   employeeCount: number;
   foundedYear: number;
@@ -88,8 +88,8 @@ const office = (name: string, p: Place) => ({
 export const DEMO_COMPANY_PROFILES: Partial<Record<Handle, DemoCompanyProfile>> = {
   'acme-labs': {
     description: {
-      language: 'en',
-      text: 'Acme Labs builds developer tools for cloud infrastructure: deployment pipelines, observability and cost control for teams that ship every day.',
+      ko: '애크미랩스는 클라우드 인프라를 위한 개발자 도구를 만듭니다. 매일 배포하는 팀을 위한 배포 파이프라인, 관측성, 비용 관리를 제공합니다.',
+      en: 'Acme Labs builds developer tools for cloud infrastructure: deployment pipelines, observability and cost control for teams that ship every day.',
     },
     industries: ['IT_SOFTWARE', 'IT_AI'],
     employeeCount: 180,
@@ -106,9 +106,8 @@ export const DEMO_COMPANY_PROFILES: Partial<Record<Handle, DemoCompanyProfile>> 
   },
   'nova-fintech': {
     description: {
-      language: 'ko',
-      text: '노바핀테크는 소상공인을 위한 간편 결제와 정산 서비스를 운영하는 핀테크 스타트업입니다.',
-      translation: 'Nova Fintech is a fintech startup running simple payments and settlement for small businesses.',
+      ko: '노바핀테크는 소상공인을 위한 간편 결제와 정산 서비스를 운영하는 핀테크 스타트업입니다.',
+      en: 'Nova Fintech is a fintech startup running simple payments and settlement for small businesses.',
     },
     industries: ['FIN_FINTECH'],
     employeeCount: 45,
@@ -121,10 +120,8 @@ export const DEMO_COMPANY_PROFILES: Partial<Record<Handle, DemoCompanyProfile>> 
   },
   'hanbit-soft': {
     description: {
-      language: 'ko',
-      text: '한빛소프트웨어는 기업용 협업 소프트웨어와 전자결재 솔루션을 20년 넘게 만들어 온 소프트웨어 회사입니다.',
-      translation:
-        'Hanbit Software has built enterprise collaboration software and electronic approval solutions for over twenty years.',
+      ko: '한빛소프트웨어는 기업용 협업 소프트웨어와 전자결재 솔루션을 20년 넘게 만들어 온 소프트웨어 회사입니다.',
+      en: 'Hanbit Software has built enterprise collaboration software and electronic approval solutions for over twenty years.',
     },
     industries: ['IT_SOFTWARE'],
     employeeCount: 1200,
@@ -140,8 +137,8 @@ export const DEMO_COMPANY_PROFILES: Partial<Record<Handle, DemoCompanyProfile>> 
   },
   'sakura-commerce': {
     description: {
-      language: 'en',
-      text: 'Sakura Commerce runs a cross-border marketplace connecting Korean and Japanese brands with shoppers across Asia.',
+      ko: '사쿠라커머스는 한국과 일본 브랜드를 아시아 전역의 쇼핑객과 잇는 국경 간 마켓플레이스를 운영합니다.',
+      en: 'Sakura Commerce runs a cross-border marketplace connecting Korean and Japanese brands with shoppers across Asia.',
     },
     industries: ['DIST_SALES', 'IT_SOFTWARE'],
     employeeCount: 5400,
@@ -154,9 +151,8 @@ export const DEMO_COMPANY_PROFILES: Partial<Record<Handle, DemoCompanyProfile>> 
   },
   'blue-mobility': {
     description: {
-      language: 'ko',
-      text: '블루모빌리티는 전기 자전거와 킥보드 공유 서비스로 도시의 마지막 1km 이동을 바꿉니다.',
-      translation: 'Blue Mobility changes the last kilometre of city travel with shared e-bikes and scooters.',
+      ko: '블루모빌리티는 전기 자전거와 킥보드 공유 서비스로 도시의 마지막 1km 이동을 바꿉니다.',
+      en: 'Blue Mobility changes the last kilometre of city travel with shared e-bikes and scooters.',
     },
     industries: ['DIST_LOGISTICS'],
     employeeCount: 260,
@@ -169,9 +165,8 @@ export const DEMO_COMPANY_PROFILES: Partial<Record<Handle, DemoCompanyProfile>> 
   },
   'green-health': {
     description: {
-      language: 'ko',
-      text: '그린헬스케어는 병원과 환자를 잇는 원격 진료와 건강 기록 플랫폼을 만듭니다.',
-      translation: 'Green Healthcare builds a telemedicine and health-record platform linking hospitals and patients.',
+      ko: '그린헬스케어는 병원과 환자를 잇는 원격 진료와 건강 기록 플랫폼을 만듭니다.',
+      en: 'Green Healthcare builds a telemedicine and health-record platform linking hospitals and patients.',
     },
     industries: ['MEDICAL_HOSPITAL', 'IT_SOFTWARE'],
     employeeCount: 70,
@@ -184,10 +179,8 @@ export const DEMO_COMPANY_PROFILES: Partial<Record<Handle, DemoCompanyProfile>> 
   },
   'data-bridge': {
     description: {
-      language: 'ko',
-      text: '데이터브릿지는 제조와 물류 데이터를 위한 AI 분석 플랫폼을 만드는 회사입니다. 머신러닝 모델로 수요를 예측합니다.',
-      translation:
-        'Data Bridge makes an AI analytics platform for manufacturing and logistics data, forecasting demand with machine learning models.',
+      ko: '데이터브릿지는 제조와 물류 데이터를 위한 AI 분석 플랫폼을 만드는 회사입니다. 머신러닝 모델로 수요를 예측합니다.',
+      en: 'Data Bridge makes an AI analytics platform for manufacturing and logistics data, forecasting demand with machine learning models.',
     },
     industries: ['IT_AI', 'IT_SOFTWARE'],
     employeeCount: 38,
@@ -200,9 +193,8 @@ export const DEMO_COMPANY_PROFILES: Partial<Record<Handle, DemoCompanyProfile>> 
   },
   'edu-next': {
     description: {
-      language: 'ko',
-      text: '에듀넥스트는 초중고 학생을 위한 온라인 학습 서비스와 교사용 수업 도구를 운영합니다.',
-      translation: 'EduNext runs online learning for school students and lesson tools for teachers.',
+      ko: '에듀넥스트는 초중고 학생을 위한 온라인 학습 서비스와 교사용 수업 도구를 운영합니다.',
+      en: 'EduNext runs online learning for school students and lesson tools for teachers.',
     },
     industries: ['SERVICE_EDUCATION'],
     employeeCount: 320,
@@ -215,9 +207,8 @@ export const DEMO_COMPANY_PROFILES: Partial<Record<Handle, DemoCompanyProfile>> 
   },
   'seoul-bank': {
     description: {
-      language: 'ko',
-      text: '서울뱅크는 개인과 기업 고객에게 예금, 대출, 모바일 뱅킹을 제공하는 은행입니다.',
-      translation: 'Seoul Bank offers deposits, loans and mobile banking to personal and business customers.',
+      ko: '서울뱅크는 개인과 기업 고객에게 예금, 대출, 모바일 뱅킹을 제공하는 은행입니다.',
+      en: 'Seoul Bank offers deposits, loans and mobile banking to personal and business customers.',
     },
     industries: ['FIN_FINTECH'],
     employeeCount: 8200,
@@ -230,8 +221,8 @@ export const DEMO_COMPANY_PROFILES: Partial<Record<Handle, DemoCompanyProfile>> 
   },
   'k-logistics': {
     description: {
-      language: 'en',
-      text: 'K-Logistics moves parcels and freight across Korea with same-day delivery hubs in every major city.',
+      ko: '케이로지스틱스는 주요 도시마다 당일 배송 허브를 두고 전국으로 소포와 화물을 운송합니다.',
+      en: 'K-Logistics moves parcels and freight across Korea with same-day delivery hubs in every major city.',
     },
     industries: ['DIST_LOGISTICS'],
     employeeCount: 2100,

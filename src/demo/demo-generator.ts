@@ -172,8 +172,8 @@ export async function generateDemoData(database: Database, options: DemoOptions)
           created_at: now - (400 - i) * DAY,
           updated_at: now - (400 - i) * DAY,
           ...(profile && {
-            description: profile.description.text,
-            language: profile.description.language,
+            description: profile.description.ko,
+            language: 'ko',
             industries: JSON.stringify(profile.industries),
             employee_count: profile.employeeCount,
             founded_year: profile.foundedYear,
@@ -192,10 +192,10 @@ export async function generateDemoData(database: Database, options: DemoOptions)
         .returning('id')
         .executeTakeFirstOrThrow();
       companyIds.set(c.handle, row.id);
-      if (profile?.description.translation) {
+      if (profile) {
         await trx
           .insertInto('company_translations')
-          .values({ company_id: row.id, language: 'en', description: profile.description.translation })
+          .values({ company_id: row.id, language: 'en', description: profile.description.en })
           .execute();
       }
     }
