@@ -6,6 +6,7 @@ import { PostingIndex } from '../src/search/posting-index.js';
 import { readSnapshot, writeSnapshot } from '../src/search/index-snapshot.js';
 import { PostingLog, Vocabulary } from '../src/search/vocabulary.js';
 import { RoaringBitmap32 } from '../src/search/bitmaps.js';
+import { FACET_KIND, FACETS } from '../src/search/fields.js';
 
 /** The index as a saved copy of its first `documents` documents would bring it back: written to a file and read. */
 async function restoredCopy(index: PostingIndex, documents: number): Promise<PostingIndex> {
@@ -158,5 +159,52 @@ describe('a sparse token after a build', () => {
     expect(firstTier(restored, 'w', 200_000).toArray()).toEqual(twice(200_000));
     const within = new RoaringBitmap32([199_850, 199_900, 199_950]);
     expect(restored.tiersWithin('w', within)![0]!.toArray()).toEqual([199_900]);
+  });
+});
+
+describe('tokens one document holds', () => {
+  /** Each document's own name (one document's token), a word every third shares, and a facet of its own. */
+  const build = (from: number, to: number, index = new PostingIndex()) => {
+    for (let doc = from; doc < to; doc++)
+      index.add(doc, {
+        texts: [`name${doc} name${doc} ${doc % 3 === 0 ? 'shared' : ''}`],
+        facets: [FACETS.company(doc)],
+      });
+    index.flush();
+    return index;
+  };
+
+  it('holds them as the document number, answers every question alike, and grows them into bitmaps', async () => {
+    const index = build(0, 300);
+    index.optimize();
+    // Held as a number, not a bitmap of its own (the memory a directory of one-company tokens saves).
+    expect(index.heldPosting('name7')).toBe(7);
+    expect(index.heldPosting('shared')).not.toBeTypeOf('number');
+    expect(index.postingSize('name7')).toBe(1);
+    expect(matches(index, 'name7')).toEqual([7]);
+    expect(matches(index, 'name9', 'shared')).toEqual([9]);
+    expect(matches(index, 'name7', 'shared')).toEqual([]);
+    expect(index.count({ all: [['name9'], ['shared']], none: [] })).toBe(1);
+    expect(index.match({ all: [['shared']], none: ['name3', 'name6'] }).size).toBe(98);
+    expect(index.occurrences('name7', 7)).toBe(2);
+    expect(index.occurrences('name7', 8)).toBe(0);
+    expect(index.tiersWithin('name7', new RoaringBitmap32([6, 7, 8]))![0]!.toArray()).toEqual([7]);
+    expect(index.facetValues(FACET_KIND.company).get('7')).toBe(7);
+    const narrowest = index.narrowest({ all: [['shared'], ['name9']], none: [] })!;
+    expect([narrowest.size, narrowest.select(0), narrowest.select(1)]).toEqual([1, 9, undefined]);
+
+    // A saved copy brings them back as numbers; a second document holding one makes it a bitmap of both.
+    const restored = await restoredCopy(index, 300);
+    expect(restored.heldPosting('name7')).toBe(7);
+    expect(matches(restored, 'name299')).toEqual([299]);
+    restored.add(300, { texts: ['name7 new'], facets: [FACETS.company(7)] });
+    restored.flush();
+    expect(matches(restored, 'name7')).toEqual([7, 300]);
+    expect(restored.heldPosting('name7')).not.toBeTypeOf('number');
+    expect(restored.facetValues(FACET_KIND.company).get('7')).not.toBeTypeOf('number');
+    expect(restored.facetColumn(FACET_KIND.company)?.valueOf(300)).toBe(
+      restored.facetColumn(FACET_KIND.company)?.valueOf(7),
+    );
+    expect([...restored.tokens()].find(([token]) => token === 'new')?.[1]).toEqual(Uint32Array.from([300]));
   });
 });

@@ -4,7 +4,7 @@
  * posting, never a row per match.
  */
 import type { Bitmap } from './bitmaps.js';
-import type { FacetColumn, PostingIndex } from './posting-index.js';
+import { countWithin, type FacetColumn, type Posting, type PostingIndex } from './posting-index.js';
 
 export interface FacetCount {
   value: string;
@@ -76,10 +76,10 @@ const readsMatches = (matches: number, values: number, documents: number): boole
   matches < values * (128 + documents / 1000);
 
 /** Each value's count, from the size of its posting's intersection with the matches. */
-export function countByIntersecting(matches: Bitmap, postings: ReadonlyMap<string, Bitmap>): FacetCount[] {
+export function countByIntersecting(matches: Bitmap, postings: ReadonlyMap<string, Posting>): FacetCount[] {
   const counts: FacetCount[] = [];
   for (const [value, posting] of postings) {
-    const count = matches.andCardinality(posting);
+    const count = countWithin(posting, matches);
     if (count > 0) counts.push({ value, count });
   }
   return counts;
@@ -119,7 +119,7 @@ let tally = new Uint32Array(1024);
 /** How many of `matches` have a property (a facet kind without values, such as "has images") and how many not. */
 export function countFlag(index: PostingIndex, matches: Bitmap, kind: string): FacetCount[] {
   const posting = index.facetValues(kind).get('');
-  const yes = posting ? matches.andCardinality(posting) : 0;
+  const yes = posting === undefined ? 0 : countWithin(posting, matches);
   return mostFirst(
     [
       { value: 'true', count: yes },

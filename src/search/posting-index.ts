@@ -7,7 +7,9 @@
  * token the documents in which it repeats, in tiers (at least 2, 4 and 8 occurrences: occurrence-tiers.ts).
  *
  * The bitmaps are CRoaring's (bitmaps.ts: the native binding where it loads, WebAssembly elsewhere), each container
- * in the form CRoaring chooses (an array, a bitset, or runs after `optimize`).
+ * in the form CRoaring chooses (an array, a bitset, or runs after `optimize`). A token one document holds (a company's
+ * own name, a word of its handle: nearly every token of a directory) is that document's number instead: a bitmap costs
+ * some 400 bytes of native memory and a V8 object, whatever it holds.
  */
 import { compact, copyOf, RoaringBitmap32, withTemporaryBitmaps, type Bitmap } from './bitmaps.js';
 import { bytesOf, type Chunk, type ChunkReader } from './index-snapshot.js';
@@ -32,6 +34,33 @@ import {
  * arrays while they wait and drain. Four times as many built no faster and held more memory at the build's peak.
  */
 const PENDING_LIMIT = 1_000_000;
+
+/** The documents holding a token: a bitmap, or the number of the one document that holds it. */
+export type Posting = Bitmap | number;
+
+/** How many documents a posting holds. */
+export const postingSize = (posting: Posting): number => (typeof posting === 'number' ? 1 : posting.size);
+
+/** How many documents of `within` a posting holds. */
+export const countWithin = (posting: Posting, within: Bitmap): number =>
+  typeof posting === 'number' ? (within.has(posting) ? 1 : 0) : within.andCardinality(posting);
+
+/**
+ * A one-document posting as a saved copy holds it: a bitmap in the portable format, written through one bitmap kept
+ * for that (a copy is written synchronously, chunk after chunk: index-snapshot.ts).
+ */
+const scratch = new RoaringBitmap32();
+function oneDocumentChunk(doc: number): Chunk {
+  const held = () => {
+    scratch.clear();
+    scratch.add(doc);
+    return scratch;
+  };
+  return {
+    getSerializationSizeInBytes: (format) => held().getSerializationSizeInBytes(format),
+    serialize: (format, into) => held().serialize(format, into),
+  };
+}
 
 /** What the index is given of a document: its texts, which it tokenizes (search-text.ts), and its facet tokens (fields.ts). */
 export interface SearchDocument {
@@ -161,10 +190,10 @@ export interface Ranked {
 export class PostingIndex {
   /** Every token the index has seen, numbered: postings and tiers are held by token number. */
   private readonly vocabulary = new Vocabulary();
-  private readonly postings: Bitmap[] = [];
+  private readonly postings: Posting[] = [];
   private readonly tiers: Array<Tier[] | undefined> = [];
   /** The postings of each facet kind's values (`c` → company id → posting), for facet counts. */
-  private readonly facetPostings = new Map<string, Map<string, Bitmap>>();
+  private readonly facetPostings = new Map<string, Map<string, Posting>>();
   private readonly facetColumns = new Map<string, GrowingFacetColumn>(
     COLUMN_KINDS.map((kind) => [kind, new GrowingFacetColumn()]),
   );
@@ -213,9 +242,12 @@ export class PostingIndex {
   /** Adds what `add` gathered to the bitmaps; whoever adds flushes before the next query (live-index.ts does). */
   flush(): void {
     this.pending.drain(this.vocabulary.size, (n, docs) => {
-      let posting = this.postings[n];
-      if (!posting) this.setPosting(n, (posting = new RoaringBitmap32()));
+      const held = this.postings[n];
+      if (held === undefined && docs.length === 1) return this.setPosting(n, docs[0]!);
+      if (held !== undefined && typeof held !== 'number') return void held.addMany(docs);
+      const posting = new RoaringBitmap32(held === undefined ? [] : [held]);
       posting.addMany(docs);
+      this.setPosting(n, posting);
     });
     this.pendingTiers.drain(this.vocabulary.size * TIERS.length, (key, docs) => {
       const n = Math.floor(key / TIERS.length);
@@ -223,7 +255,7 @@ export class PostingIndex {
     });
   }
 
-  private setPosting(n: number, posting: Bitmap): void {
+  private setPosting(n: number, posting: Posting): void {
     this.postings[n] = posting;
     const parts = facetParts(this.vocabulary.names[n]!);
     if (!parts) return;
@@ -237,8 +269,17 @@ export class PostingIndex {
     return this.vocabulary.names;
   }
 
-  /** The posting of a token (every document that held it, live or not); undefined when no document has. */
+  /**
+   * The posting of a token (every document that held it, live or not) as a bitmap; undefined when no document has. A
+   * one-document posting is made into a bitmap afresh, freed with the withTemporaryBitmaps it is asked in.
+   */
   posting(token: string): Bitmap | undefined {
+    const n = this.vocabulary.numberOf(token);
+    return n === undefined ? undefined : this.bitmapAt(n);
+  }
+
+  /** The posting of a token as it is held (a bitmap, or the one document's number); undefined when no document has. */
+  heldPosting(token: string): Posting | undefined {
     const n = this.vocabulary.numberOf(token);
     return n === undefined ? undefined : this.postings[n];
   }
@@ -246,7 +287,14 @@ export class PostingIndex {
   /** How many documents a token's posting holds (live or not); 0 when none held it. */
   postingSize(token: string): number {
     const n = this.vocabulary.numberOf(token);
-    return n === undefined ? 0 : (this.postings[n]?.size ?? 0);
+    const held = n === undefined ? undefined : this.postings[n];
+    return held === undefined ? 0 : postingSize(held);
+  }
+
+  /** Posting `n` as a bitmap: a one-document posting made afresh (a temporary bitmap inside withTemporaryBitmaps). */
+  private bitmapAt(n: number): Bitmap | undefined {
+    const held = this.postings[n];
+    return typeof held === 'number' ? new RoaringBitmap32([held]) : held;
   }
 
   /**
@@ -256,7 +304,7 @@ export class PostingIndex {
   tiersWithin(token: string, within: Bitmap): Bitmap[] | undefined {
     const n = this.vocabulary.numberOf(token);
     const tiers = n === undefined ? undefined : this.tiers[n];
-    return tiers && tiersWithin(RoaringBitmap32.and(this.postings[n!]!, within), tiers);
+    return tiers && tiersWithin(RoaringBitmap32.and(this.bitmapAt(n!)!, within), tiers);
   }
 
   /** Each document's value of a facet kind (documents removed since included), for the kinds that keep a column. */
@@ -265,7 +313,7 @@ export class PostingIndex {
   }
 
   /** Every value of a facet kind with its posting (live or not: intersect with a match). */
-  facetValues(kind: string): ReadonlyMap<string, Bitmap> {
+  facetValues(kind: string): ReadonlyMap<string, Posting> {
     return this.facetPostings.get(kind) ?? new Map();
   }
 
@@ -275,6 +323,7 @@ export class PostingIndex {
     this.pending.release();
     this.pendingTiers.release();
     this.postings.forEach((posting, n) => {
+      if (typeof posting === 'number') return;
       compact(posting);
       const tiers = this.tiers[n];
       if (!tiers?.every((tier) => !tier.missing)) return;
@@ -325,8 +374,9 @@ export class PostingIndex {
     let narrowest: Ranked | undefined;
     for (const group of query.all) {
       const n = group.length === 1 ? this.vocabulary.numberOf(group[0]!) : undefined;
-      const posting = n === undefined ? undefined : this.postings[n];
-      if (posting && (!narrowest || posting.size < narrowest.size)) narrowest = posting;
+      const held = n === undefined ? undefined : this.postings[n];
+      if (held === undefined || (narrowest && postingSize(held) >= narrowest.size)) continue;
+      narrowest = typeof held === 'number' ? { size: 1, select: (rank) => (rank === 0 ? held : undefined) } : held;
     }
     return narrowest;
   }
@@ -339,7 +389,7 @@ export class PostingIndex {
     for (const group of query.all) {
       const lists = group.flatMap((token) => {
         const n = this.vocabulary.numberOf(token);
-        return (n === undefined ? undefined : this.postings[n]) ?? [];
+        return (n === undefined ? undefined : this.bitmapAt(n)) ?? [];
       });
       if (lists.length === 0) return null;
       groups.push(lists.length === 1 ? lists[0]! : RoaringBitmap32.orMany(lists));
@@ -350,8 +400,9 @@ export class PostingIndex {
   /** How often `token` occurs in `doc`, rounded down to a tier (1 when it occurs once; 0 when not at all). */
   occurrences(token: string, doc: number): number {
     const n = this.vocabulary.numberOf(token);
-    if (n === undefined || !this.postings[n]?.has(doc)) return 0;
-    const tiers = this.tiers[n];
+    const held = n === undefined ? undefined : this.postings[n];
+    if (held === undefined || (typeof held === 'number' ? held !== doc : !held.has(doc))) return 0;
+    const tiers = this.tiers[n!];
     const level = tiers ? levelIn(tiers, doc) : 0;
     return level === 0 ? 1 : TIERS[level - 1]!;
   }
@@ -364,7 +415,7 @@ export class PostingIndex {
     this.flush();
     for (let n = 0; n < this.postings.length; n++) {
       const [docs, times] = withTemporaryBitmaps(() => {
-        const live = RoaringBitmap32.and(this.postings[n]!, this.live);
+        const live = RoaringBitmap32.and(this.bitmapAt(n)!, this.live);
         const docs = live.toUint32Array();
         const times = new Uint8Array(docs.length).fill(1);
         const tiers = this.tiers[n];
@@ -388,7 +439,11 @@ export class PostingIndex {
     const missing = this.tiers.flatMap((tiers) =>
       tiers ? [tiers.reduce((bits, tier, i) => bits | (tier.missing ? 1 << i : 0), 0)] : [],
     );
-    const chunks: Chunk[] = [bytesOf(Uint32Array.from(this.lengths.toFloat64(documents))), this.live, ...this.postings];
+    const chunks: Chunk[] = [
+      bytesOf(Uint32Array.from(this.lengths.toFloat64(documents))),
+      this.live,
+      ...this.postings.map((posting) => (typeof posting === 'number' ? oneDocumentChunk(posting) : posting)),
+    ];
     for (const tiers of this.tiers) if (tiers) chunks.push(...tiers.map((tier) => tier.docs));
     return { meta: { tokens, tiered, missing }, chunks };
   }
@@ -402,7 +457,11 @@ export class PostingIndex {
     live.dispose();
     for (const token of meta.tokens) {
       const n = index.vocabulary.intern(token);
-      index.setPosting(n, bitmap());
+      const posting = bitmap();
+      if (posting.size === 1) {
+        index.setPosting(n, posting.minimum());
+        posting.dispose();
+      } else index.setPosting(n, posting);
     }
     meta.tiered.forEach((token, i) => {
       index.tiers[index.vocabulary.intern(token)] = TIERS.map((_, tier) => ({
@@ -413,7 +472,7 @@ export class PostingIndex {
     // The columns are not in the copy: each value's posting says which documents hold it.
     for (const kind of COLUMN_KINDS) {
       for (const [value, posting] of index.facetValues(kind)) {
-        index.facetColumns.get(kind)!.setAll(posting.toUint32Array(), value);
+        index.facetColumns.get(kind)!.setAll(typeof posting === 'number' ? [posting] : posting.toUint32Array(), value);
       }
       index.facetColumns.get(kind)!.compact();
     }
@@ -428,7 +487,7 @@ export class PostingIndex {
     this.flush();
     let total = this.lengths.bytes + this.live.getSerializationSizeInBytes('portable');
     const held = (bitmap: Bitmap) => bitmap.getSerializationSizeInBytes('portable');
-    for (const posting of this.postings) total += held(posting);
+    for (const posting of this.postings) total += typeof posting === 'number' ? 4 : held(posting);
     for (const tiers of this.tiers) if (tiers) for (const tier of tiers) total += held(tier.docs);
     for (const column of this.facetColumns.values()) total += column.bytes;
     for (const name of this.vocabulary.names) total += Buffer.byteLength(name);

@@ -8,7 +8,7 @@
  */
 import type { Bitmap } from './bitmaps.js';
 import { initialLetters, onlyConsonants, typedLetters } from './hangul.js';
-import type { PostingIndex } from './posting-index.js';
+import { countWithin, postingSize, type Posting, type PostingIndex } from './posting-index.js';
 import { facet } from './search-text.js';
 
 export interface Suggestion {
@@ -48,13 +48,13 @@ export class Suggestions {
     if (onlyConsonants(prefix))
       for (const entry of rangeOf(initials, initialLetters(prefix).replace(/\s+/g, ''))) candidates.add(entry);
     const postings = [...candidates].flatMap((entry) => {
-      const posting = index.posting(entry.token);
-      return posting ? [{ entry, posting }] : [];
+      const posting = index.heldPosting(entry.token);
+      return posting === undefined ? [] : [{ entry, posting }];
     });
-    const counted = (entry: Entry, posting: Bitmap): Suggestion => ({
+    const counted = (entry: Entry, posting: Posting): Suggestion => ({
       text: entry.value,
       type: entry.type,
-      count: posting.andCardinality(within),
+      count: countWithin(posting, within),
     });
     if (postings.length <= COUNT_ALL)
       return best(
@@ -62,7 +62,7 @@ export class Suggestions {
         limit,
       );
     // A posting holds every document that ever had the value (removed ones too): its size bounds the count.
-    const bounded = postings.map((p) => ({ ...p, bound: p.posting.size })).sort((a, b) => b.bound - a.bound);
+    const bounded = postings.map((p) => ({ ...p, bound: postingSize(p.posting) })).sort((a, b) => b.bound - a.bound);
     let top: Suggestion[] = [];
     for (const { entry, posting, bound } of bounded) {
       if (top.length >= limit && bound < top.at(-1)!.count) break;
