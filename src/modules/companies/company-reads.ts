@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { ReadText } from '../../db/dialects/read-sql.js';
 import type { CompaniesTable } from '../../db/schema.js';
+import type { LocationColumn } from '../jobs/job-place-and-pay.js';
 
 /** A company as a search page shows it, with its description's translation into the asked language (null: none). */
 export type CompanySummaryRow = Pick<
@@ -17,12 +18,7 @@ export type CompanySummaryRow = Pick<
   | 'founded_year'
   | 'funding_stage'
   | 'website'
-  | 'location_country'
-  | 'location_region'
-  | 'location_locality'
-  | 'location_address'
-  | 'location_latitude'
-  | 'location_longitude'
+  | LocationColumn
 > & { t_description: string | null };
 
 /** A company as its detail shows it: every column. */

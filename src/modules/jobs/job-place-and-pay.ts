@@ -127,18 +127,17 @@ export function placeAndPayColumns(input: PlaceAndPayInput): Partial<PlaceAndPay
   };
 }
 
+/** The columns of a row's place (a job's, a company's). */
+export type LocationColumn =
+  | 'location_country'
+  | 'location_region'
+  | 'location_locality'
+  | 'location_address'
+  | 'location_latitude'
+  | 'location_longitude';
+
 /** A row's place as responses show it; null when it has none. */
-export function locationOf(
-  row: Pick<
-    PlaceAndPayColumns,
-    | 'location_country'
-    | 'location_region'
-    | 'location_locality'
-    | 'location_address'
-    | 'location_latitude'
-    | 'location_longitude'
-  >,
-): Location | null {
+export function locationOf(row: Pick<PlaceAndPayColumns, LocationColumn>): Location | null {
   if (row.location_country === null) return null;
   return {
     country: row.location_country,
