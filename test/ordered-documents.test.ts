@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSnapshot, writeSnapshot } from '../src/search/index-snapshot.js';
-import { OrderedDocuments, type DocumentsMeta } from '../src/search/ordered-documents.js';
+import { DocumentsById, OrderedDocuments, type DocumentsMeta } from '../src/search/ordered-documents.js';
 import { SeededRandom } from '../src/demo/random.js';
 import { FACETS } from '../src/search/fields.js';
 
@@ -132,5 +132,34 @@ describe('ordered documents', () => {
     restored.add({ id: 500, time: 1234, document: { texts: ['x'], facets: [] } });
     restored.index.flush();
     expect(windowIds(restored, 1234, 1234)).toEqual([...truth(docs, 1234, 1234), 500].sort((a, b) => a - b));
+  });
+});
+
+describe('documents by id', () => {
+  it('finds every document by its id, ids of a sequence in an array and far ones in a map, as a Map would', () => {
+    const byId = new DocumentsById();
+    const truth = new Map<number, number>();
+    const random = new SeededRandom(3);
+    const put = (id: number, doc: number) => {
+      byId.set(id, doc);
+      truth.set(id, doc);
+    };
+    // Far ids first (a restore meets them in time order), then a sequence that grows the array over them.
+    for (const id of [1e12, 2 ** 40, 900_000, 300_000]) put(id, truth.size);
+    for (let id = 1; id <= 200_000; id++) put(id, truth.size);
+    for (let i = 0; i < 20_000; i++) {
+      const id = random.int(1, 320_000);
+      if (random.chance(0.5)) {
+        byId.delete(id);
+        truth.delete(id);
+      } else put(id, random.int(0, 1_000_000));
+    }
+    expect(byId.size).toBe(truth.size);
+    for (const [id, doc] of truth) expect(byId.get(id)).toBe(doc);
+    for (const id of [0, 250_001, 319_999, 1e12 + 1]) expect(byId.get(id)).toBe(truth.get(id));
+    // 4 bytes an id of the sequence (grown by doubling), not a map's 30 bytes an entry.
+    expect(byId.bytes).toBeLessThan(truth.size * 12);
+    expect(byId.get(1e12)).toBe(0);
+    expect(byId.get(0)).toBeUndefined();
   });
 });

@@ -33,6 +33,68 @@ export interface DocumentsMeta {
 /** What V8's `Map` takes for an entry of two numbers: 29 MB a million after a full collection, its table grown by doubling. */
 const MAP_ENTRY_BYTES = 30;
 
+/** Ids below this many times the items held (and a floor) are kept in the array; any other in a map. */
+const DENSE_IDS_PER_ITEM = 4;
+const DENSE_IDS_FLOOR = 65_536;
+
+/**
+ * Document numbers by item id. Ids come from a table's sequence, so nearly all of them are below a few times the number
+ * of items: those are held in a typed array indexed by id, any other in a map (MAP_ENTRY_BYTES an entry, several times
+ * an array's slot).
+ */
+export class DocumentsById {
+  /** Each id's document number plus one (0: none held). */
+  private dense = new Int32Array(0);
+  private readonly sparse = new Map<number, number>();
+  private held = 0;
+
+  get size(): number {
+    return this.held;
+  }
+
+  /** The bytes it holds. */
+  get bytes(): number {
+    return this.dense.byteLength + this.sparse.size * MAP_ENTRY_BYTES;
+  }
+
+  get(id: number): number | undefined {
+    if (id < this.dense.length) {
+      const doc = this.dense[id]!;
+      return doc === 0 ? undefined : doc - 1;
+    }
+    return this.sparse.get(id);
+  }
+
+  set(id: number, doc: number): void {
+    if (id >= this.dense.length && Number.isInteger(id) && id >= 0) {
+      const room = Math.max(DENSE_IDS_FLOOR, DENSE_IDS_PER_ITEM * (this.held + 1));
+      if (id < room) this.grow(Math.min(room, Math.max(id + 1, this.dense.length * 2)));
+    }
+    if (this.get(id) === undefined) this.held++;
+    if (id < this.dense.length) this.dense[id] = doc + 1;
+    else this.sparse.set(id, doc);
+  }
+
+  delete(id: number): void {
+    if (this.get(id) === undefined) return;
+    this.held--;
+    if (id < this.dense.length) this.dense[id] = 0;
+    else this.sparse.delete(id);
+  }
+
+  /** Room for ids below `length`, taking in those of the map it now covers. */
+  private grow(length: number): void {
+    const dense = new Int32Array(length);
+    dense.set(this.dense);
+    this.dense = dense;
+    for (const [id, doc] of this.sparse) {
+      if (id >= length) continue;
+      dense[id] = doc + 1;
+      this.sparse.delete(id);
+    }
+  }
+}
+
 export class OrderedDocuments {
   index = new PostingIndex();
   private ids = new NumberColumn();
@@ -46,7 +108,7 @@ export class OrderedDocuments {
   private extras: NumberColumn[];
   private stamps = new NumberColumn();
   /** Each held item's document number, by item id. */
-  private readonly docOf = new Map<number, number>();
+  private readonly docOf = new DocumentsById();
   displaced = new RoaringBitmap32();
   private last = { time: -Infinity, id: -Infinity };
 
@@ -83,12 +145,12 @@ export class OrderedDocuments {
 
   /**
    * Approximate bytes this generation holds: the posting index's (PostingIndex.bytes), the columns by document (ids,
-   * times, extra numbers) as allocated, the map from ids to documents (MAP_ENTRY_BYTES an item), and the displaced
+   * times, extra numbers) as allocated, the documents by id (DocumentsById), and the displaced
    * documents.
    */
   bytes(): number {
     let total =
-      this.index.bytes() + this.docOf.size * MAP_ENTRY_BYTES + this.displaced.getSerializationSizeInBytes('portable');
+      this.index.bytes() + this.docOf.bytes + this.displaced.getSerializationSizeInBytes('portable');
     for (const column of [this.ids, this.times, this.stamps, ...this.extras]) total += column.bytes;
     return total + this.displacedSlots.size * 16;
   }
