@@ -76,7 +76,7 @@ const readsMatches = (matches: number, values: number, documents: number): boole
   matches < values * (128 + documents / 1000);
 
 /** Each value's count, from the size of its posting's intersection with the matches. */
-export function countByIntersecting(matches: Bitmap, postings: ReadonlyMap<string, Posting>): FacetCount[] {
+export function countByIntersecting(matches: Bitmap, postings: Iterable<[string, Posting]>): FacetCount[] {
   const counts: FacetCount[] = [];
   for (const [value, posting] of postings) {
     const count = countWithin(posting, matches);

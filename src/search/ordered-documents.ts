@@ -149,8 +149,7 @@ export class OrderedDocuments {
    * documents.
    */
   bytes(): number {
-    let total =
-      this.index.bytes() + this.docOf.bytes + this.displaced.getSerializationSizeInBytes('portable');
+    let total = this.index.bytes() + this.docOf.bytes + this.displaced.getSerializationSizeInBytes('portable');
     for (const column of [this.ids, this.times, this.stamps, ...this.extras]) total += column.bytes;
     return total + this.displacedSlots.size * 16;
   }

@@ -14,7 +14,7 @@
 import { compact, copyOf, RoaringBitmap32, withTemporaryBitmaps, type Bitmap } from './bitmaps.js';
 import { bytesOf, type Chunk, type ChunkReader } from './index-snapshot.js';
 import { COLUMN_KINDS } from './fields.js';
-import { analyzeInto, facetParts, type TokenSink } from './search-text.js';
+import { analyzeInto, facet, facetParts, type TokenSink } from './search-text.js';
 import { PostingLog, Vocabulary } from './vocabulary.js';
 import { grown } from './growing-arrays.js';
 import { NumberColumn } from './number-column.js';
@@ -80,6 +80,13 @@ export interface PostingMeta {
   tokens: string[];
   tiered: string[];
   missing: number[];
+}
+
+/** The values of a facet kind with their postings, as the index holds them (made from its vocabulary when asked). */
+export interface FacetValues extends Iterable<[string, Posting]> {
+  readonly size: number;
+  keys(): Iterable<string>;
+  get(value: string): Posting | undefined;
 }
 
 /** A facet kind's value of each document: the value's number (its index in `values`), -1 for none. */
@@ -192,8 +199,12 @@ export class PostingIndex {
   private readonly vocabulary = new Vocabulary();
   private readonly postings: Posting[] = [];
   private readonly tiers: Array<Tier[] | undefined> = [];
-  /** The postings of each facet kind's values (`c` → company id → posting), for facet counts. */
-  private readonly facetPostings = new Map<string, Map<string, Posting>>();
+  /**
+   * The tokens of each facet kind's values, in order of first sight (`c` → the token numbers of its company ids), for
+   * facet counts and suggestions: numbers, where a map from each value's text to its posting held a second string and
+   * an entry for every value (hundreds of thousands of company names).
+   */
+  private readonly facetTokens = new Map<string, number[]>();
   private readonly facetColumns = new Map<string, GrowingFacetColumn>(
     COLUMN_KINDS.map((kind) => [kind, new GrowingFacetColumn()]),
   );
@@ -256,12 +267,13 @@ export class PostingIndex {
   }
 
   private setPosting(n: number, posting: Posting): void {
+    const first = this.postings[n] === undefined;
     this.postings[n] = posting;
-    const parts = facetParts(this.vocabulary.names[n]!);
+    const parts = first ? facetParts(this.vocabulary.names[n]!) : null;
     if (!parts) return;
-    let values = this.facetPostings.get(parts.kind);
-    if (!values) this.facetPostings.set(parts.kind, (values = new Map()));
-    values.set(parts.value, posting);
+    let tokens = this.facetTokens.get(parts.kind);
+    if (!tokens) this.facetTokens.set(parts.kind, (tokens = []));
+    tokens.push(n);
   }
 
   /** Every token name the index has seen, in order of first sight (the list only grows). */
@@ -313,8 +325,22 @@ export class PostingIndex {
   }
 
   /** Every value of a facet kind with its posting (live or not: intersect with a match). */
-  facetValues(kind: string): ReadonlyMap<string, Posting> {
-    return this.facetPostings.get(kind) ?? new Map();
+  facetValues(kind: string): FacetValues {
+    const tokens = this.facetTokens.get(kind) ?? [];
+    const { names } = this.vocabulary;
+    const postings = this.postings;
+    const valueOf = (n: number) => names[n]!.slice(2);
+    return {
+      size: tokens.length,
+      keys: () => tokens.map(valueOf),
+      get: (value) => {
+        const n = this.vocabulary.numberOf(facet(kind, value));
+        return n === undefined ? undefined : postings[n];
+      },
+      *[Symbol.iterator]() {
+        for (const n of tokens) yield [valueOf(n), postings[n]!];
+      },
+    };
   }
 
   /** Compresses runs in every bitmap and lets go of spare capacity (after a build): less memory, faster intersections. */
