@@ -12,7 +12,7 @@ const sortedDocs = (order: number[], from: number, to: number): Uint32Array =>
   Uint32Array.from(order.slice(from, to)).sort();
 
 /** A document's place when it is not in the order (removed before it was sorted in, or left out by `include`). */
-export const NOT_PLACED = 0xffffffff;
+const NOT_PLACED = 0xffffffff;
 
 /** How many matches a walk's step costs as much as, marking them by place (page). */
 const WALK_COST = 16;
@@ -23,10 +23,8 @@ const RESORT_ABOVE = 1_000;
 export class DocsByKey {
   protected order: number[] = [];
   private seen = 0;
-  /** Each document's place in `order` (by document number), made when a page sorts by it; dropped when the order changes. */
-  private places: Uint32Array | null = null;
-  /** A bitset of places, all clear between pages (pageByPlaces); made with the places. */
-  private marks: Int32Array | null = null;
+  /** The documents' places in `order`, made when a page is read by them; dropped when the order changes. */
+  private places: Places | null = null;
 
   constructor(
     protected readonly docs: OrderedDocuments,
@@ -41,7 +39,6 @@ export class DocsByKey {
     const total = this.docs.documents;
     if (total === this.seen) return;
     this.places = null;
-    this.marks = null;
     const fresh: number[] = [];
     for (let doc = this.seen; doc < total; doc++) if (this.docs.isLive(doc) && this.include(doc)) fresh.push(doc);
     if (fresh.length > RESORT_ABOVE) {
@@ -71,15 +68,6 @@ export class DocsByKey {
     return lo;
   }
 
-  private placesOf(): Uint32Array {
-    if (this.places) return this.places;
-    const places = new Uint32Array(this.docs.documents).fill(NOT_PLACED);
-    this.order.forEach((doc, place) => {
-      places[doc] = place;
-    });
-    return (this.places = places);
-  }
-
   /** For subclasses that keep state by position. */
   protected inserted(_at: number, _doc: number): void {}
   protected resorted(): void {}
@@ -95,7 +83,8 @@ export class DocsByKey {
     const walk = ((offset + limit) * this.order.length) / size;
     // A walk tests each document it passes, a call into the bitmap library each; marking the matches costs a few
     // typed-array operations a match: a walk only when it passes few documents beside the matches.
-    if (walk * WALK_COST > size) return this.pageByPlaces(result, offset, limit);
+    if (walk * WALK_COST > size)
+      return (this.places ??= new Places(this.order, this.docs.documents)).page(result.toUint32Array(), offset, limit);
     const out: number[] = [];
     let skipped = 0;
     for (const doc of this.order) {
@@ -105,55 +94,60 @@ export class DocsByKey {
     }
     return out;
   }
-
-  /** The page read by the matches' places in the order (pageByPlaces). */
-  private pageByPlaces(result: Bitmap, offset: number, limit: number): number[] {
-    this.marks ??= new Int32Array((this.order.length + 31) >>> 5);
-    return pageByPlaces(result.toUint32Array(), this.placesOf(), this.order, this.marks, offset, limit);
-  }
 }
 
 /**
- * `limit` of `docs` after skipping `offset`, in the order of their places (`placeOf[doc]`, NOT_PLACED for none;
- * `atPlace[place]` the document at a place): each document's place set in a bitset of places (`marks`, clear before
- * and after, a bit per place), which is then read from the start, a word of 32 places at a time. Linear in the
- * documents and the places, where sorting by place cost a logarithm more a document.
+ * Documents by their place in an order (a sort, a list of items), for reading a page of some of them in that order:
+ * each one's place set in a bitset of places, which is then read from the start, a word of 32 places at a time. Linear
+ * in the documents and the places, where sorting by place cost a logarithm more a document.
  */
-export function pageByPlaces(
-  docs: Uint32Array,
-  placeOf: Uint32Array,
-  atPlace: ArrayLike<number>,
-  marks: Int32Array,
-  offset: number,
-  limit: number,
-): number[] {
-  let last = -1;
-  for (let i = 0; i < docs.length; i++) {
-    const place = placeOf[docs[i]!] ?? NOT_PLACED;
-    if (place === NOT_PLACED) continue;
-    const word = place >>> 5;
-    marks[word]! |= 1 << (place & 31);
-    if (word > last) last = word;
+export class Places {
+  /** Each document's place (NOT_PLACED: none), by document number. */
+  private readonly placeOf: Uint32Array;
+  /** A bit per place, all clear between pages. */
+  private readonly marks: Int32Array;
+
+  /** `order`: the documents in order (it must not change while this is used); `documents`: how many there are. */
+  constructor(
+    private readonly order: ArrayLike<number>,
+    documents: number,
+  ) {
+    this.placeOf = new Uint32Array(documents).fill(NOT_PLACED);
+    for (let place = 0; place < order.length; place++) this.placeOf[order[place]!] = place;
+    this.marks = new Int32Array((order.length + 31) >>> 5);
   }
-  const out: number[] = [];
-  let skip = offset;
-  for (let word = 0; word <= last && out.length < limit; word++) {
-    let bits = marks[word]!;
-    if (bits === 0) continue;
-    const count = bitCount(bits);
-    if (count <= skip) {
-      skip -= count;
-      continue;
+
+  /** `limit` of `docs` after skipping `offset`, in the order; documents without a place are left out. */
+  page(docs: Uint32Array, offset: number, limit: number): number[] {
+    const { placeOf, marks } = this;
+    let last = -1;
+    for (let i = 0; i < docs.length; i++) {
+      const place = placeOf[docs[i]!] ?? NOT_PLACED;
+      if (place === NOT_PLACED) continue;
+      const word = place >>> 5;
+      marks[word]! |= 1 << (place & 31);
+      if (word > last) last = word;
     }
-    while (bits !== 0 && out.length < limit) {
-      const low = bits & -bits;
-      bits ^= low;
-      if (skip > 0) skip--;
-      else out.push(atPlace[(word << 5) | (31 - Math.clz32(low))]!);
+    const out: number[] = [];
+    let skip = offset;
+    for (let word = 0; word <= last && out.length < limit; word++) {
+      let bits = marks[word]!;
+      if (bits === 0) continue;
+      const count = bitCount(bits);
+      if (count <= skip) {
+        skip -= count;
+        continue;
+      }
+      while (bits !== 0 && out.length < limit) {
+        const low = bits & -bits;
+        bits ^= low;
+        if (skip > 0) skip--;
+        else out.push(this.order[(word << 5) | (31 - Math.clz32(low))]!);
+      }
     }
+    marks.fill(0, 0, last + 1);
+    return out;
   }
-  marks.fill(0, 0, last + 1);
-  return out;
 }
 
 /** The set bits of a 32-bit word. */

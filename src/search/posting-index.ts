@@ -329,7 +329,7 @@ export class PostingIndex {
     const tokens = this.facetTokens.get(kind) ?? [];
     const { names } = this.vocabulary;
     const postings = this.postings;
-    const valueOf = (n: number) => names[n]!.slice(2);
+    const valueOf = (n: number) => facetParts(names[n]!)!.value;
     return {
       size: tokens.length,
       keys: () => tokens.map(valueOf),

@@ -13,7 +13,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { inSpan } from '../telemetry/trace-spans.js';
 import { RoaringBitmap32, withTemporaryBitmaps, type Bitmap } from './bitmaps.js';
-import { DocsByKey, NOT_PLACED, pageByPlaces, TimeReached } from './docs-by-key.js';
+import { DocsByKey, Places, TimeReached } from './docs-by-key.js';
 import { countFlag, countValues, type FacetCounts } from './facet-counts.js';
 import { ServedIndex, type IndexLog, type ItemSource } from './live-index.js';
 import type { OrderedDocuments } from './ordered-documents.js';
@@ -296,7 +296,7 @@ export class SearchIndex<F> extends ServedIndex implements Searchable<F> {
               : RoaringBitmap32.andNot(within, placed.started);
       }
       const span = placed ? { validFrom: placed.validFrom, validUntil: placed.validUntil } : {};
-      const broad = placed || items ? null : broadPage(docs, query);
+      const broad = placed ? null : broadPage(docs, query);
       if (broad) return broad;
       const alternatives = query.typoWords ? alternativesOf(docs.index, query.typoWords) : null;
       const matching = (q: SearchQuery): Bitmap => {
@@ -358,12 +358,9 @@ function matchesWithin(matches: KeywordMatches, from: Bitmap): KeywordMatches {
 interface ListedDocuments {
   docs: OrderedDocuments;
   version: number;
-  ordered: Uint32Array;
   set: Bitmap;
-  /** Each document's position in the list (NOT_PLACED: not in it), by document number. */
-  placeOf: Uint32Array;
-  /** A clear bitset of positions, for pageByPlaces. */
-  marks: Int32Array;
+  /** The documents by their place in the list. */
+  places: Places;
 }
 
 /** Lists (`first`, `items`) are made once per moment by their service and asked for again: worked out once per state. */
@@ -377,17 +374,11 @@ function listedDocuments(docs: OrderedDocuments, ids: readonly number[]): Listed
     const doc = docs.documentOf(id);
     if (doc !== undefined) ordered.push(doc);
   }
-  const placeOf = new Uint32Array(docs.documents).fill(NOT_PLACED);
-  ordered.forEach((doc, i) => {
-    placeOf[doc] = i;
-  });
   const made: ListedDocuments = {
     docs,
     version: docs.index.version,
-    ordered: Uint32Array.from(ordered),
     set: new RoaringBitmap32(ordered),
-    placeOf,
-    marks: new Int32Array((ordered.length + 31) >>> 5),
+    places: new Places(ordered, docs.documents),
   };
   listed.set(ids, made);
   return made;
@@ -404,14 +395,7 @@ function firstThen(
   rest: (from: Bitmap, offset: number, limit: number) => number[],
 ): number[] {
   const leading = RoaringBitmap32.and(result, first.set);
-  const page = pageByPlaces(
-    leading.toUint32Array(),
-    first.placeOf,
-    first.ordered,
-    first.marks,
-    query.offset,
-    query.limit,
-  );
+  const page = first.places.page(leading.toUint32Array(), query.offset, query.limit);
   if (page.length === query.limit || leading.size === result.size) return page;
   const others = RoaringBitmap32.andNot(result, first.set);
   return [...page, ...rest(others, Math.max(0, query.offset - leading.size), query.limit - page.length)];
