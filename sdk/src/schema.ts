@@ -1180,22 +1180,22 @@ export interface components {
             id: string;
             /** @description Where people see it */
             webUrl: string;
-            companyId: string | null;
+            companyId: null | string;
         };
         /** ChargedTicketCreateRequest */
         ChargedTicketCreateRequest: {
             ticketName: string;
-            description?: string | null;
+            description?: null | string;
             approvalRequired?: boolean;
             waitingRequired?: boolean;
-            maxCount?: number | null;
-            salesStartAt?: string | null;
-            salesEndAt?: string | null;
+            maxCount?: null | number;
+            salesStartAt?: null | string;
+            salesEndAt?: null | string;
             /** @description Questions asked of guests */
             formFields?: components["schemas"]["FormField"][];
             /** @description In currency units */
             price: number;
-            currency?: string | null;
+            currency?: null | string;
         };
         /** ClientRegistrationError */
         ClientRegistrationError: {
@@ -1257,7 +1257,7 @@ export interface components {
             name: string;
             /** @description Company handle */
             id: string;
-            logoUrl: string | null;
+            logoUrl: null | string;
             /** @description Code from the job-industries catalog */
             industry: string;
             /** @enum {string} */
@@ -1268,20 +1268,20 @@ export interface components {
             /** @description The company handle: what jobs, posts and events call `company.id` */
             companyId: string;
             name: string;
-            logoUrl: string | null;
+            logoUrl: null | string;
             /** @description Its main industry, a code of the job-industries catalog */
             industry: string;
             /** @description The name of `industry` in the response language */
             industryName: string;
             /** @enum {string} */
             size: "TINY" | "SMALL" | "MEDIUM" | "LARGE" | "HUGE";
-            description: string | null;
+            description: null | string;
             /** @description The company's main place; null when not given */
             location: components["schemas"]["JobLocation"] | null;
-            employeeCount: number | null;
-            foundedYear: number | null;
-            fundingStage: ("BOOTSTRAPPED" | "PRE_SEED" | "SEED" | "SERIES_A" | "SERIES_B" | "SERIES_C" | "SERIES_D_OR_LATER" | "PUBLIC" | "ACQUIRED") | null;
-            website: string | null;
+            employeeCount: null | number;
+            foundedYear: null | number;
+            fundingStage: null | ("BOOTSTRAPPED" | "PRE_SEED" | "SEED" | "SERIES_A" | "SERIES_B" | "SERIES_C" | "SERIES_D_OR_LATER" | "PUBLIC" | "ACQUIRED");
+            website: null | string;
             /** @description Its jobs hiring now (what `GET /api/v1/jobs` finds) */
             hiringJobCount: number;
             /** @description The network has verified the company */
@@ -1329,9 +1329,9 @@ export interface components {
             name: string;
             /** @description ISO 3166-1 alpha-2 country code */
             country: string;
-            region: string | null;
-            locality: string | null;
-            address: string | null;
+            region: null | string;
+            locality: null | string;
+            address: null | string;
         };
         /** CompanyPage */
         CompanyPage: {
@@ -1364,7 +1364,7 @@ export interface components {
             company: {
                 permalink: string;
                 name: string;
-                logoUrl: string | null;
+                logoUrl: null | string;
             };
             /** @description Open API operations the user may perform */
             capabilities: ("ENT_JOB_LIST" | "ENT_JOB_VIEW" | "ENT_JOB_CREATE" | "ENT_JOB_UPDATE" | "ENT_JOB_PUBLISH" | "ENT_JOB_DISABLE" | "ENT_JOB_DELETE" | "ENT_EVENT_CREATE" | "ENT_EVENT_UPDATE" | "ENT_EVENT_DELETE" | "ENT_EVENT_SUB_MANAGE" | "ENT_COMPANY_EDIT")[];
@@ -1392,20 +1392,20 @@ export interface components {
             /** @description The company handle: what jobs, posts and events call `company.id` */
             companyId: string;
             name: string;
-            logoUrl: string | null;
+            logoUrl: null | string;
             /** @description Its main industry, a code of the job-industries catalog */
             industry: string;
             /** @description The name of `industry` in the response language */
             industryName: string;
             /** @enum {string} */
             size: "TINY" | "SMALL" | "MEDIUM" | "LARGE" | "HUGE";
-            description: string | null;
+            description: null | string;
             /** @description The company's main place; null when not given */
             location: components["schemas"]["JobLocation"] | null;
-            employeeCount: number | null;
-            foundedYear: number | null;
-            fundingStage: ("BOOTSTRAPPED" | "PRE_SEED" | "SEED" | "SERIES_A" | "SERIES_B" | "SERIES_C" | "SERIES_D_OR_LATER" | "PUBLIC" | "ACQUIRED") | null;
-            website: string | null;
+            employeeCount: null | number;
+            foundedYear: null | number;
+            fundingStage: null | ("BOOTSTRAPPED" | "PRE_SEED" | "SEED" | "SERIES_A" | "SERIES_B" | "SERIES_C" | "SERIES_D_OR_LATER" | "PUBLIC" | "ACQUIRED");
+            website: null | string;
             /** @description Its jobs hiring now (what `GET /api/v1/jobs` finds) */
             hiringJobCount: number;
             /** @description The network has verified the company */
@@ -1428,20 +1428,20 @@ export interface components {
          * @description JSON (a text field, or a file part with Content-Type application/json). Required.
          */
         CompanyUpdateRequest: {
-            description?: string | null;
+            description?: null | string;
             /** @description Language the description is written in */
             language?: string;
             /** @description Codes of the job-industries catalog, the main one first */
             industries?: string[];
             /** @enum {string} */
             size?: "TINY" | "SMALL" | "MEDIUM" | "LARGE" | "HUGE";
-            employeeCount?: number | null;
-            foundedYear?: number | null;
-            fundingStage?: ("BOOTSTRAPPED" | "PRE_SEED" | "SEED" | "SERIES_A" | "SERIES_B" | "SERIES_C" | "SERIES_D_OR_LATER" | "PUBLIC" | "ACQUIRED") | null;
-            website?: string | null;
+            employeeCount?: null | number;
+            foundedYear?: null | number;
+            fundingStage?: null | ("BOOTSTRAPPED" | "PRE_SEED" | "SEED" | "SERIES_A" | "SERIES_B" | "SERIES_C" | "SERIES_D_OR_LATER" | "PUBLIC" | "ACQUIRED");
+            website?: null | string;
             /** @description Replaces every link */
             links?: components["schemas"]["CompanyLink"][];
-            location?: components["schemas"]["JobLocationInput"] | null;
+            location?: null | components["schemas"]["JobLocationInput"];
             /** @description Replaces every office */
             offices?: components["schemas"]["CompanyOffice"][];
         };
@@ -1472,7 +1472,7 @@ export interface components {
         /** EventAttachment */
         EventAttachment: {
             url: string;
-            fileName: string | null;
+            fileName: null | string;
         };
         /** EventCreateMultipart */
         EventCreateMultipart: {
@@ -1532,16 +1532,16 @@ export interface components {
              * @enum {string}
              */
             joinType?: "OPEN" | "REGISTERED";
-            onlineLink?: string | null;
-            country?: string | null;
-            region?: string | null;
-            locality?: string | null;
-            locationTitle?: string | null;
-            locationAddress?: string | null;
-            locationDetail?: string | null;
-            locationDescription?: string | null;
-            latitude?: number | null;
-            longitude?: number | null;
+            onlineLink?: null | string;
+            country?: null | string;
+            region?: null | string;
+            locality?: null | string;
+            locationTitle?: null | string;
+            locationAddress?: null | string;
+            locationDetail?: null | string;
+            locationDescription?: null | string;
+            latitude?: null | number;
+            longitude?: null | number;
             locationHidden?: boolean;
             guestHidden?: boolean;
             /** @description Codes from the event-categories catalog */
@@ -1579,15 +1579,15 @@ export interface components {
              * @example 2026-11-21T04:40:00.000Z
              */
             endAt: string;
-            location: components["schemas"]["EventLocation"] | null;
-            bannerUrl: string | null;
+            location: null | components["schemas"]["EventLocation"];
+            bannerUrl: null | string;
             hosts: components["schemas"]["EventHost"][];
             stats: components["schemas"]["EventStats"];
             company: components["schemas"]["CompanyBrief"];
             webUrl: string;
             language: string;
             description: string;
-            descriptionHtml: string | null;
+            descriptionHtml: null | string;
             attachments: components["schemas"]["EventAttachment"][];
             /**
              * @description PUBLISHED (events that are not are not shown)
@@ -1598,7 +1598,7 @@ export interface components {
             accessType: "PUBLIC" | "INVITE" | "LINK";
             /** @enum {string} */
             joinType: "OPEN" | "REGISTERED";
-            onlineLink: string | null;
+            onlineLink: null | string;
             tickets: components["schemas"]["Ticket"][];
             sessions: components["schemas"]["EventSession"][];
             faqs: (components["schemas"]["EventFaq"] & {
@@ -1643,25 +1643,25 @@ export interface components {
             /** @description Handle of the host company or member */
             id: string;
             name: string;
-            profileImageUrl: string | null;
-            imageUrl: string | null;
+            profileImageUrl: null | string;
+            imageUrl: null | string;
             /** @description ORGANIZER, SPONSOR, PARTNER; SPEAKER for members */
             roles: string[];
         };
         /** EventLocation */
         EventLocation: {
-            country: string | null;
-            region: string | null;
-            locality: string | null;
-            placeName: string | null;
-            address: string | null;
-            addressDetail: string | null;
-            directions: string | null;
-            latitude: number | null;
-            longitude: number | null;
-            title: string | null;
-            detail: string | null;
-            description: string | null;
+            country: null | string;
+            region: null | string;
+            locality: null | string;
+            placeName: null | string;
+            address: null | string;
+            addressDetail: null | string;
+            directions: null | string;
+            latitude: null | number;
+            longitude: null | number;
+            title: null | string;
+            detail: null | string;
+            description: null | string;
         };
         /** EventPage */
         EventPage: {
@@ -1693,8 +1693,8 @@ export interface components {
             /** Format: int64 */
             sessionId: number;
             sessionName: string;
-            videoUrl: string | null;
-            thumbnailUrl: string | null;
+            videoUrl: null | string;
+            thumbnailUrl: null | string;
             speakers: components["schemas"]["EventSessionSpeaker"][];
             /** @description Always empty: sessions carry no tags here */
             tags: string[];
@@ -1702,15 +1702,15 @@ export interface components {
             /** @description Same as sessionName */
             title: string;
             description: string;
-            startAt: string | null;
-            endAt: string | null;
+            startAt: null | string;
+            endAt: null | string;
         };
         /** EventSessionList */
         EventSessionList: components["schemas"]["EventSessionTimeSlot"][];
         /** EventSessionSpeaker */
         EventSessionSpeaker: {
             name: string;
-            jobOrDept: string | null;
+            jobOrDept: null | string;
         };
         /** EventSessionTimeSlot */
         EventSessionTimeSlot: {
@@ -1726,7 +1726,7 @@ export interface components {
         EventStats: {
             /** Format: int64 */
             viewCount: number;
-            guestCount: number | null;
+            guestCount: null | number;
         };
         /** EventSummary */
         EventSummary: {
@@ -1747,8 +1747,8 @@ export interface components {
              * @example 2026-08-23T15:00
              */
             endAt: string;
-            location: components["schemas"]["EventLocation"] | null;
-            bannerUrl: string | null;
+            location: null | components["schemas"]["EventLocation"];
+            bannerUrl: null | string;
             hosts: components["schemas"]["EventHost"][];
             stats: components["schemas"]["EventStats"];
             company: components["schemas"]["CompanyBrief"];
@@ -1804,16 +1804,16 @@ export interface components {
              * @enum {string}
              */
             joinType?: "OPEN" | "REGISTERED";
-            onlineLink?: string | null;
-            country?: string | null;
-            region?: string | null;
-            locality?: string | null;
-            locationTitle?: string | null;
-            locationAddress?: string | null;
-            locationDetail?: string | null;
-            locationDescription?: string | null;
-            latitude?: number | null;
-            longitude?: number | null;
+            onlineLink?: null | string;
+            country?: null | string;
+            region?: null | string;
+            locality?: null | string;
+            locationTitle?: null | string;
+            locationAddress?: null | string;
+            locationDetail?: null | string;
+            locationDescription?: null | string;
+            latitude?: null | number;
+            longitude?: null | number;
             locationHidden?: boolean;
             guestHidden?: boolean;
             /** @description Codes from the event-categories catalog */
@@ -1874,18 +1874,18 @@ export interface components {
             fieldType: "PHONE" | "WEB3_WALLET" | "TEXT" | "LONG_TEXT" | "CHECKBOX" | "SELECT" | "EDUCATION_VERIFICATION";
             /** @description Default false */
             required?: boolean;
-            options?: string[] | null;
-            schoolId?: number | null;
+            options?: null | string[];
+            schoolId?: null | number;
         };
         /** FreeTicketCreateRequest */
         FreeTicketCreateRequest: {
             ticketName: string;
-            description?: string | null;
+            description?: null | string;
             approvalRequired?: boolean;
             waitingRequired?: boolean;
-            maxCount?: number | null;
-            salesStartAt?: string | null;
-            salesEndAt?: string | null;
+            maxCount?: null | number;
+            salesStartAt?: null | string;
+            salesEndAt?: null | string;
             /** @description Questions asked of guests */
             formFields?: components["schemas"]["FormField"][];
         };
@@ -1989,13 +1989,13 @@ export interface components {
             jobResponse?: string;
             /** @description What applicants submit */
             settings?: components["schemas"]["JobSetting"][];
-            jobSubtitle?: string | null;
-            jobMinimumQual?: string | null;
-            jobPreferQual?: string | null;
-            jobBenefit?: string | null;
-            jobHireProcess?: string | null;
-            jobHireNotes?: string | null;
-            email?: string | null;
+            jobSubtitle?: null | string;
+            jobMinimumQual?: null | string;
+            jobPreferQual?: null | string;
+            jobBenefit?: null | string;
+            jobHireProcess?: null | string;
+            jobHireNotes?: null | string;
+            email?: null | string;
             /** @description Addresses told about applications */
             notifyEmails?: string[];
             military?: boolean;
@@ -2005,14 +2005,14 @@ export interface components {
              * @enum {string}
              */
             workType?: "ONSITE" | "HYBRID" | "REMOTE";
-            location?: components["schemas"]["JobLocationInput"] | null;
-            salary?: components["schemas"]["JobSalaryInput"] | null;
+            location?: null | components["schemas"]["JobLocationInput"];
+            salary?: null | components["schemas"]["JobSalaryInput"];
             /**
              * @description Recruiting start, a date in the service time zone
              * @example 2026-12-01
              */
             startDate?: string;
-            endDate?: string | null;
+            endDate?: null | string;
         };
         /** JobDetail */
         JobDetail: {
@@ -2059,7 +2059,7 @@ export interface components {
              * @example 2026-11-21T04:40:00.000Z
              */
             startAt: string;
-            endAt: string | null;
+            endAt: null | string;
             /** @description Where the job is; null when not given */
             location: components["schemas"]["JobLocation"] | null;
             /** @description What the job pays, as stated; null when not stated */
@@ -2093,21 +2093,21 @@ export interface components {
              * @example KR
              */
             country: string;
-            region: string | null;
-            locality: string | null;
-            address: string | null;
-            latitude: number | null;
-            longitude: number | null;
+            region: null | string;
+            locality: null | string;
+            address: null | string;
+            latitude: null | number;
+            longitude: null | number;
         };
         /** JobLocationInput */
         JobLocationInput: {
             /** @description ISO 3166-1 alpha-2 country code */
             country: string;
-            region?: string | null;
-            locality?: string | null;
-            address?: string | null;
-            latitude?: number | null;
-            longitude?: number | null;
+            region?: null | string;
+            locality?: null | string;
+            address?: null | string;
+            latitude?: null | number;
+            longitude?: null | number;
         };
         /** JobPage */
         JobPage: {
@@ -2141,13 +2141,13 @@ export interface components {
         };
         /** JobPublishRequest */
         JobPublishRequest: {
-            startDate?: string | null;
-            endDate?: string | null;
+            startDate?: null | string;
+            endDate?: null | string;
         };
         /** JobSalary */
         JobSalary: {
-            min: number | null;
-            max: number | null;
+            min: null | number;
+            max: null | number;
             /**
              * @description ISO 4217 currency code
              * @example KRW
@@ -2164,8 +2164,8 @@ export interface components {
          * @description At least one of min and max; min no more than max
          */
         JobSalaryInput: {
-            min?: number | null;
-            max?: number | null;
+            min?: null | number;
+            max?: null | number;
             /** @description ISO 4217 currency code */
             currency: string;
             /**
@@ -2181,7 +2181,7 @@ export interface components {
              * @enum {string}
              */
             type?: "RESUME" | "COVER_LETTER" | "PORTFOLIO" | "CUSTOM";
-            title?: string | null;
+            title?: null | string;
             /** @description Default false */
             required?: boolean;
             /**
@@ -2218,7 +2218,7 @@ export interface components {
             jobCategory: string;
             /** @enum {string} */
             workType: "ONSITE" | "HYBRID" | "REMOTE";
-            endAt: string | null;
+            endAt: null | string;
             /** @description Where the job is; null when not given */
             location: components["schemas"]["JobLocation"] | null;
             /** @description What the job pays, as stated; null when not stated */
@@ -2255,13 +2255,13 @@ export interface components {
             jobResponse?: string;
             /** @description What applicants submit */
             settings?: components["schemas"]["JobSetting"][];
-            jobSubtitle?: string | null;
-            jobMinimumQual?: string | null;
-            jobPreferQual?: string | null;
-            jobBenefit?: string | null;
-            jobHireProcess?: string | null;
-            jobHireNotes?: string | null;
-            email?: string | null;
+            jobSubtitle?: null | string;
+            jobMinimumQual?: null | string;
+            jobPreferQual?: null | string;
+            jobBenefit?: null | string;
+            jobHireProcess?: null | string;
+            jobHireNotes?: null | string;
+            email?: null | string;
             /** @description Addresses told about applications */
             notifyEmails?: string[];
             military?: boolean;
@@ -2271,8 +2271,8 @@ export interface components {
              * @enum {string}
              */
             workType?: "ONSITE" | "HYBRID" | "REMOTE";
-            location?: components["schemas"]["JobLocationInput"] | null;
-            salary?: components["schemas"]["JobSalaryInput"] | null;
+            location?: null | components["schemas"]["JobLocationInput"];
+            salary?: null | components["schemas"]["JobSalaryInput"];
         };
         /** Liveness */
         Liveness: {
@@ -2303,8 +2303,8 @@ export interface components {
             jobCategory: string;
             /** @enum {string} */
             workType: "ONSITE" | "HYBRID" | "REMOTE";
-            startAt: string | null;
-            endAt: string | null;
+            startAt: null | string;
+            endAt: null | string;
         };
         /** ManagedJobPage */
         ManagedJobPage: {
@@ -2333,8 +2333,8 @@ export interface components {
             jobCategory: string;
             /** @enum {string} */
             workType: "ONSITE" | "HYBRID" | "REMOTE";
-            startAt: string | null;
-            endAt: string | null;
+            startAt: null | string;
+            endAt: null | string;
         };
         /** Mention */
         Mention: {
@@ -2362,18 +2362,18 @@ export interface components {
         OpenGraph: {
             /** @description Source link */
             link: string;
-            title: string | null;
-            source: string | null;
-            image: string | null;
-            description: string | null;
+            title: null | string;
+            source: null | string;
+            image: null | string;
+            description: null | string;
         };
         /** PostAuthor */
         PostAuthor: {
             /** @enum {string} */
             type: "COMPANY" | "MEMBER";
-            id: string | null;
+            id: null | string;
             name: string;
-            imageUrl: string | null;
+            imageUrl: null | string;
             /** @description Influencer verification status */
             certificated: boolean;
         };
@@ -2388,9 +2388,9 @@ export interface components {
             /** Format: int64 */
             postId: number;
             author: components["schemas"]["PostAuthor"];
-            content: string | null;
+            content: null | string;
             images: components["schemas"]["PostImage"][];
-            og: components["schemas"]["OpenGraph"] | null;
+            og: null | components["schemas"]["OpenGraph"];
             stats: components["schemas"]["PostStats"];
             /** @description True when the post belongs to the authenticated user; always false without a Bearer token */
             owned: boolean;
@@ -2412,7 +2412,7 @@ export interface components {
             updatedAt: string;
             /** @description Language of `content` as returned (the translation's when translated) */
             language: string;
-            repostedPost: components["schemas"]["RepostedPost"] | null;
+            repostedPost: null | components["schemas"]["RepostedPost"];
         };
         /** PostImage */
         PostImage: {
@@ -2423,8 +2423,8 @@ export interface components {
             id: number;
             /** @description Absolute image URL */
             url: string;
-            width: number | null;
-            height: number | null;
+            width: null | number;
+            height: null | number;
         };
         /** PostPage */
         PostPage: {
@@ -2452,17 +2452,17 @@ export interface components {
         };
         /** PostStats */
         PostStats: {
-            likeCount: number | null;
-            commentCount: number | null;
+            likeCount: null | number;
+            commentCount: null | number;
         };
         /** PostSummary */
         PostSummary: {
             /** Format: int64 */
             postId: number;
             author: components["schemas"]["PostAuthor"];
-            content: string | null;
+            content: null | string;
             images: components["schemas"]["PostImage"][];
-            og: components["schemas"]["OpenGraph"] | null;
+            og: null | components["schemas"]["OpenGraph"];
             stats: components["schemas"]["PostStats"];
             /** @description True when the post belongs to the authenticated user; always false without a Bearer token */
             owned: boolean;
@@ -2497,10 +2497,10 @@ export interface components {
         PostWriteRequest: {
             /** @description Post body, at most 3000 characters; @handle mentions a company or member */
             text?: string;
-            og?: {
+            og?: null | {
                 /** @description http(s) link; the service fetches its Open Graph data */
                 link: string;
-            } | null;
+            };
             /**
              * Format: int64
              * @description Makes the post a repost of this post (create only)
@@ -2527,7 +2527,7 @@ export interface components {
              * @example 2026-11-21T04:40:00.000Z
              */
             updatedAt: string;
-            og: components["schemas"]["OpenGraph"] | null;
+            og: null | components["schemas"]["OpenGraph"];
         };
         /** Readiness */
         Readiness: {
@@ -2545,9 +2545,9 @@ export interface components {
             /** Format: int64 */
             postId: number;
             author: components["schemas"]["PostAuthor"];
-            content: string | null;
+            content: null | string;
             images: components["schemas"]["PostImage"][];
-            og: components["schemas"]["OpenGraph"] | null;
+            og: null | components["schemas"]["OpenGraph"];
             stats: components["schemas"]["PostStats"];
             /** @description True when the post belongs to the authenticated user; always false without a Bearer token */
             owned: boolean;
@@ -2621,19 +2621,19 @@ export interface components {
              * @example 19:00
              */
             endTime?: string;
-            videoUrl?: string | null;
-            thumbnailPath?: string | null;
+            videoUrl?: null | string;
+            thumbnailPath?: null | string;
             /** @description Order among the sessions; default 0 */
             sortNo?: number;
             speakers?: {
                 speakerName: string;
-                jobOrDept?: string | null;
+                jobOrDept?: null | string;
             }[];
             /** @description Same as sessionName (the name this service used first) */
             title?: string;
-            description?: string | null;
-            startAt?: string | null;
-            endAt?: string | null;
+            description?: null | string;
+            startAt?: null | string;
+            endAt?: null | string;
         };
         /** SessionIdResponse */
         SessionIdResponse: {
@@ -2658,19 +2658,19 @@ export interface components {
              * @example 19:00
              */
             endTime?: string;
-            videoUrl?: string | null;
-            thumbnailPath?: string | null;
+            videoUrl?: null | string;
+            thumbnailPath?: null | string;
             /** @description Order among the sessions; default 0 */
             sortNo?: number;
             speakers?: {
                 speakerName: string;
-                jobOrDept?: string | null;
+                jobOrDept?: null | string;
             }[];
             /** @description Same as sessionName (the name this service used first) */
             title?: string;
-            description?: string | null;
-            startAt?: string | null;
-            endAt?: string | null;
+            description?: null | string;
+            startAt?: null | string;
+            endAt?: null | string;
         };
         /** SubmitOAuthConsentRequest */
         SubmitOAuthConsentRequest: {
@@ -2694,12 +2694,12 @@ export interface components {
             ticketType: "FREE" | "CHARGED";
             ticketName: string;
             description: string;
-            price: number | null;
-            currency: string | null;
+            price: null | number;
+            currency: null | string;
             approvalRequired: boolean;
             waitingRequired: boolean;
-            maxCount: number | null;
-            maxPerPerson: number | null;
+            maxCount: null | number;
+            maxPerPerson: null | number;
             /** @description True when the event's guests have reached maxCount */
             soldOut: boolean;
             /**
@@ -2714,8 +2714,8 @@ export interface components {
              * @example 2026-11-21T04:40:00.000Z
              */
             saleEndAt: string;
-            salesStartAt: string | null;
-            salesEndAt: string | null;
+            salesStartAt: null | string;
+            salesEndAt: null | string;
             formFields: components["schemas"]["FormField"][];
         };
         /** TicketIdResponse */
@@ -2726,17 +2726,17 @@ export interface components {
         /** TicketUpdateRequest */
         TicketUpdateRequest: {
             ticketName?: string;
-            description?: string | null;
+            description?: null | string;
             approvalRequired?: boolean;
             waitingRequired?: boolean;
-            maxCount?: number | null;
-            salesStartAt?: string | null;
-            salesEndAt?: string | null;
+            maxCount?: null | number;
+            salesStartAt?: null | string;
+            salesEndAt?: null | string;
             /** @description Questions asked of guests */
             formFields?: components["schemas"]["FormField"][];
-            ticketType?: ("FREE" | "CHARGED") | null;
-            price?: number | null;
-            currency?: string | null;
+            ticketType?: null | ("FREE" | "CHARGED");
+            price?: null | number;
+            currency?: null | string;
         };
         /** TokenRequest */
         TokenRequest: {
@@ -2779,7 +2779,7 @@ export interface components {
             name: string;
             /** @description Handle */
             preferred_username: string;
-            picture: string | null;
+            picture: null | string;
             /** @description Web address of the profile */
             profile: string;
             locale: string;

@@ -238,7 +238,11 @@ export const Handle = (description: string) =>
 export const StringEnum = <const T extends readonly string[]>(values: T, options: SchemaOptions = {}) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/**
+ * A value or null. Null comes first: requests are validated with type coercion, which would turn a null into the first
+ * branch's type it tries (0 for a number, '' for a text) before it reached a later null branch.
+ */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([Type.Null(), schema]);
 
 export const DateTimeUtc = (description?: string) =>
   Type.String({
