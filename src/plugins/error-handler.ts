@@ -5,7 +5,7 @@ import { databaseUnavailable } from '../db/database-unavailable.js';
 import { ClientGoneError, ReadTimeoutError } from '../db/read-scope.js';
 import { ApiError, ERROR_STATUS, type ErrorCode } from '../shared/api-error.js';
 import { errorTimestamp } from '../shared/time.js';
-import { describeIssue, type ValidationIssue } from '../shared/validation-message.js';
+import { describeIssue, firstIssue, type ValidationIssue } from '../shared/validation-message.js';
 
 const SOURCE_LABEL: Record<string, string> = {
   querystring: 'Query parameter',
@@ -17,7 +17,7 @@ const SOURCE_LABEL: Record<string, string> = {
 /** Turns a schema validation failure into C0005 (query) or C0002 (path, body, header). */
 function validationError(error: FastifyError, request: FastifyRequest): ApiError {
   const context = error.validationContext ?? 'body';
-  const issue = (error.validation as ValidationIssue[])[0]!;
+  const issue = firstIssue(error.validation as ValidationIssue[]);
   const source = { querystring: request.query, params: request.params, body: request.body, headers: request.headers }[
     context
   ];

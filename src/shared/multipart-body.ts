@@ -3,7 +3,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { ApiError } from './api-error.js';
 import { MAX_JSON_DEPTH, parseJsonInput } from './text-input.js';
-import { describeIssue, type ValidationIssue } from './validation-message.js';
+import { describeIssue, firstIssue, type ValidationIssue } from './validation-message.js';
 
 export interface UploadedFile {
   filename: string;
@@ -142,6 +142,11 @@ export function checkJson<T extends TSchema>(schema: T, value: unknown, partName
   let validate = compiled.get(schema);
   if (!validate) compiled.set(schema, (validate = ajv.compile(schema)));
   if (validate(value)) return value as Static<T>;
-  const { message, field } = describeIssue('Field', [partName], validate.errors![0] as ValidationIssue, value);
+  const { message, field } = describeIssue(
+    'Field',
+    [partName],
+    firstIssue(validate.errors as ValidationIssue[]),
+    value,
+  );
   throw new ApiError('C0002', message, field);
 }

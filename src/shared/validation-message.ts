@@ -6,6 +6,15 @@ export interface ValidationIssue {
   params: Record<string, unknown>;
 }
 
+/**
+ * The issue to tell the client about: the first, except that a nullable value's "must be null" (its first branch,
+ * `Nullable` in schemas/common.ts) gives way to what the value itself broke, which follows it.
+ */
+export function firstIssue(issues: readonly ValidationIssue[]): ValidationIssue {
+  const isNullBranch = (issue: ValidationIssue) => issue.keyword === 'type' && issue.params.type === 'null';
+  return issues.find((issue) => !isNullBranch(issue) && issue.keyword !== 'anyOf') ?? issues[0]!;
+}
+
 /** The violated rule in words. */
 export function ruleText(issue: ValidationIssue): string {
   const p = issue.params;
