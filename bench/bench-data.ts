@@ -7,20 +7,22 @@ import { openDatabase, type Database } from '../src/db/database.js';
 export const BENCH_COMPANIES = 200_000;
 
 /**
- * What the data set of `npm run bench` holds for `posts` posts: a fifth as many jobs, a fiftieth as many events, and
- * twice as many companies up to the directory's 200,000 (made first: posts, jobs and events belong to them).
+ * What the data set of `npm run bench` holds for `posts` posts: a fifth as many jobs, a fiftieth as many events,
+ * twice as many companies up to the directory's 200,000 (made first: posts, jobs and events belong to them), and as
+ * many members' profiles as posts.
  */
 export const benchDataCounts = (posts: number) => ({
   companies: Math.min(BENCH_COMPANIES, posts * 2),
   posts,
   jobs: Math.round(posts / 5),
   events: Math.round(posts / 50),
+  profiles: posts,
 });
 
 /** The name of that data set: its SQLite file and PostgreSQL schema are named after it. */
 export function benchDataName(posts: number): string {
-  const { jobs, events, companies } = benchDataCounts(posts);
-  return `bench-${posts}-${jobs}-${events}-${companies}`;
+  const { jobs, events, companies, profiles } = benchDataCounts(posts);
+  return `bench-${posts}-${jobs}-${events}-${companies}-${profiles}`;
 }
 
 /** The data set `npm run bench` generates at 1M posts, and the tools that measure parts of the service read. */

@@ -54,7 +54,7 @@ function progress(label: string, done: number, total: number, started: number): 
   process.stdout.write(`${line}\n`);
 }
 
-async function maxId(db: Kysely<DB>, table: 'posts' | 'jobs' | 'post_images'): Promise<number> {
+async function maxId(db: Kysely<DB>, table: 'posts' | 'jobs' | 'post_images' | 'users'): Promise<number> {
   const row = await db
     .selectFrom(table)
     .select((eb) => eb.fn.max('id').as('m'))
@@ -167,6 +167,129 @@ async function companies(database: Database, count: number, rnd: SeededRandom, n
           .execute();
     });
     progress('companies', done + n, count, started);
+  }
+}
+
+/** The skills generated profiles list (as members write them), besides the demo's technologies. */
+export const SKILLS = [
+  ...TECHS,
+  'Python',
+  'Java',
+  'SQL',
+  'AWS',
+  'Docker',
+  'Swift',
+  'Node.js',
+  'GraphQL',
+  'TensorFlow',
+  'Excel',
+  'SEO',
+  '데이터 분석',
+  '기획',
+  '리더십',
+  '커뮤니케이션',
+  'UX 리서치',
+  '영업',
+  '회계',
+];
+const FAMILY = ['김', '이', '박', '최', '정', '강', '조', '윤', '장', '임'];
+const GIVEN = ['민준', '서연', '도윤', '하은', '지호', '수아', '예준', '지유', '현우', '채원', '건우', '다은'];
+
+/**
+ * `count` members with profiles (docs/profiles.md): names in Korean and English, skills, one to three experiences at
+ * companies of the directory (the first current), a school, a place (most with a town's coordinates), 85% public,
+ * each section hidden by one in ten. Drawn from a generator of its own, so the rest of a data set is the same with
+ * or without them.
+ */
+async function profiles(
+  database: Database,
+  count: number,
+  seed: number,
+  now: number,
+  companies: Array<{ id: number; name: string; handle: string }>,
+) {
+  const { db } = database;
+  const rnd = new SeededRandom(seed + 3);
+  const first = await maxId(db, 'users');
+  const started = Date.now();
+  for (let done = 0; done < count; done += BATCH) {
+    const n = Math.min(BATCH, count - done);
+    const members: Insertable<DB['users']>[] = [];
+    const details: Array<Omit<Insertable<DB['profiles']>, 'user_id'>> = [];
+    for (let i = 0; i < n; i++) {
+      const number = first + done + i + 1;
+      const korean = rnd.chance(0.8);
+      const handle = `pf-${number}`;
+      const created = now - rnd.int(1, 2000) * DAY;
+      members.push({
+        email: `${handle}@bench.example`,
+        email_verified: 1,
+        password_hash: null,
+        name: korean
+          ? `${rnd.pick(FAMILY)}${rnd.pick(GIVEN)}`
+          : `${rnd.pick(['Alex', 'Sam', 'Mina', 'Jun'])} ${rnd.pick(['Kim', 'Lee', 'Park', 'Choi'])}`,
+        handle,
+        image_url: null,
+        certificated: rnd.chance(0.05) ? 1 : 0,
+        locale: korean ? 'ko' : 'en',
+        created_at: created,
+        updated_at: created,
+      });
+      const role = rnd.pick(ROLES).name[korean ? 'ko' : 'en'];
+      const at = Array.from({ length: rnd.int(1, 3) }, () => companies[skewed(rnd, companies.length)]!);
+      const jobs = at.map((company, k) => {
+        const start = now - (k + 1) * rnd.int(200, 900) * DAY;
+        return {
+          companyName: company.name,
+          companyId: company.handle,
+          title: role,
+          startDate: new Date(start).toISOString().slice(0, 7),
+          endDate: k === 0 ? null : new Date(start + 180 * DAY).toISOString().slice(0, 7),
+          description: null,
+        };
+      });
+      const place = placeAndPayFor(rnd, rnd.pick(CITIES).ko, false).location;
+      const coarse = (degrees: number) => Math.round(degrees * 10) / 10;
+      const updated = created + rnd.int(0, 300) * DAY;
+      details.push({
+        headline: `${role} · ${jobs[0]!.companyName}`,
+        skills: JSON.stringify(rnd.some(SKILLS, rnd.int(2, 6))),
+        experiences: JSON.stringify(jobs),
+        educations: JSON.stringify([
+          {
+            school: rnd.pick(['서울대학교', 'KAIST', '부산대학교']),
+            degree: null,
+            fieldOfStudy: null,
+            startDate: null,
+            endDate: null,
+          },
+        ]),
+        links: '[]',
+        location_country: place?.country ?? null,
+        location_region: place?.region ?? null,
+        location_latitude: place?.latitude != null && rnd.chance(0.6) ? coarse(place.latitude) : null,
+        location_longitude: null,
+        open_to_work: rnd.chance(0.2) ? 1 : 0,
+        visibility: rnd.chance(0.85) ? 'PUBLIC' : 'PRIVATE',
+        show_experiences: rnd.chance(0.9) ? 1 : 0,
+        show_educations: rnd.chance(0.9) ? 1 : 0,
+        show_links: 1,
+        show_open_to_work: rnd.chance(0.9) ? 1 : 0,
+        current_company_id: at[0]!.id,
+        created_at: created,
+        updated_at: Math.min(updated, now),
+      });
+      const last = details.at(-1)!;
+      if (last.location_latitude != null && place?.longitude != null) last.location_longitude = coarse(place.longitude);
+    }
+    await db.transaction().execute(async (trx) => {
+      const ids = await trx.insertInto('users').values(members).returning('id').execute();
+      await trx
+        .insertInto('profiles')
+        .values(ids.map(({ id }, i) => ({ user_id: id, ...details[i]! })))
+        .execute();
+    });
+    progress('profiles', done + n, count, started);
   }
 }
 
@@ -436,7 +559,7 @@ async function events(
 /** Adds `counts` of rows (on top of the demo data, which is created first on an empty database). */
 export async function generateBenchData(
   database: Database,
-  counts: { companies?: number; posts: number; jobs: number; events: number },
+  counts: { companies?: number; posts: number; jobs: number; events: number; profiles?: number },
   seed = 7,
   now = Date.now(),
 ): Promise<void> {
@@ -452,6 +575,14 @@ export async function generateBenchData(
   if (counts.posts) await posts(database, counts.posts, rnd, now, { users, companies: demo });
   if (counts.jobs) await jobs(database, counts.jobs, rnd, now, owners, counts.companies ? skewed : undefined);
   if (counts.events) await events(database, counts.events, rnd, now, demo);
+  if (counts.profiles) {
+    const directory = await database.db
+      .selectFrom('companies')
+      .select(['id', 'name', 'handle'])
+      .orderBy('id')
+      .execute();
+    await profiles(database, counts.profiles, seed, now, directory);
+  }
   // Statistics for the planner, and on PostgreSQL the visibility map a steady-state database has (autovacuum
   // would set it some time after a bulk load; until then every index read visits the heap).
   const settle = database.adapter.name === 'postgres' ? 'VACUUM (ANALYZE)' : 'ANALYZE';
@@ -470,6 +601,7 @@ if (process.argv[1]?.endsWith('generate-data.ts')) {
       posts: { type: 'string', default: '0' },
       jobs: { type: 'string', default: '0' },
       events: { type: 'string', default: '0' },
+      profiles: { type: 'string', default: '0' },
       seed: { type: 'string', default: '7' },
     },
   });
@@ -484,6 +616,7 @@ if (process.argv[1]?.endsWith('generate-data.ts')) {
       posts: Number(values.posts),
       jobs: Number(values.jobs),
       events: Number(values.events),
+      profiles: Number(values.profiles),
     },
     Number(values.seed),
   );

@@ -95,7 +95,17 @@ export async function realisticWorkload(database: Database): Promise<Workload> {
   const companyHandles = (
     await db.selectFrom('companies').select('handle').orderBy(sql`random()`).limit(50_000).execute()
   ).map((r) => r.handle);
-  return workload({ postIds, jobIds, apiKeys: await benchKeys(database), companyHandles });
+  const profileHandles = (
+    await db
+      .selectFrom('profiles as p')
+      .innerJoin('users as u', 'u.id', 'p.user_id')
+      .select('u.handle')
+      .where('p.visibility', '=', 'PUBLIC')
+      .orderBy(sql`random()`)
+      .limit(50_000)
+      .execute()
+  ).map((r) => r.handle);
+  return workload({ postIds, jobIds, apiKeys: await benchKeys(database), companyHandles, profileHandles });
 }
 
 export const readMix = (w: Workload) => {
@@ -181,6 +191,20 @@ export const REALISTIC: RealisticScenario[] = [
     prepare: async ({ base }, w) => ({
       load: drawn(base, w, w.companyDetail),
       sample: { path: w.companyDetail(), headers: w.headers() },
+    }),
+  },
+  {
+    name: 'distinct profile searches',
+    prepare: async ({ base }, w) => ({
+      load: drawn(base, w, w.profileSearch),
+      sample: { path: w.profileSearch(), headers: w.headers() },
+    }),
+  },
+  {
+    name: 'random profile detail',
+    prepare: async ({ base }, w) => ({
+      load: drawn(base, w, w.profileDetail),
+      sample: { path: w.profileDetail(), headers: w.headers() },
     }),
   },
   {

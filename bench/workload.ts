@@ -8,7 +8,7 @@
  * request independently.
  */
 import { catalogCodes } from '../src/shared/catalog-data.js';
-import { FUNDING, NAME_ENDS, NAME_STARTS } from './generate-data.js';
+import { FUNDING, NAME_ENDS, NAME_STARTS, SKILLS } from './generate-data.js';
 import { SeededRandom } from '../src/demo/random.js';
 import { PLACES_OF_CITY } from '../src/demo/places.js';
 import {
@@ -90,6 +90,8 @@ export interface Workload {
   jobDetail(): string;
   companySearch(): string;
   companyDetail(): string;
+  profileSearch(): string;
+  profileDetail(): string;
   /** Headers of one request: one of the app keys, one of the languages. */
   headers(): Record<string, string>;
   /** The broadest single-syllable keyword of the data (the slowest to search if counting meant reading every match). */
@@ -106,6 +108,8 @@ export interface WorkloadData {
   apiKeys: string[];
   /** Handles of companies (a sample of the directory). */
   companyHandles: string[];
+  /** Handles of members with a public profile (a sample); empty in data sets without profiles. */
+  profileHandles?: string[];
 }
 
 export function workload(data: WorkloadData, seed = 11): Workload {
@@ -207,6 +211,31 @@ export function workload(data: WorkloadData, seed = 11): Workload {
     q.push(`page=${pages.draw(r) + 1}&pageSize=${r.pick([10, 20, 20, 50])}`);
     return `/api/v1/companies?${q.join('&')}`;
   };
+  // Profile searches from a generator of their own: skills, role words and names, places, current companies, open to
+  // work (docs/profiles.md), pages within the 1,000 results a search serves.
+  const byProfile = new SeededRandom(seed + 3);
+  const profileWords = [
+    ...new Set([...SKILLS.map((skill) => skill.split(' ')[0]!), ...ROLES.map((role) => role.name.ko), '김', '이민준']),
+  ];
+  const profilePopularity = new Zipf(profileWords.length);
+  const profilePages = new Zipf(20, 0.8);
+  const profileSearch = () => {
+    const r = byProfile;
+    const q: string[] = [];
+    if (r.chance(0.6)) q.push(`keyword=${encodeURIComponent(profileWords[profilePopularity.draw(r)]!)}`);
+    if (r.chance(0.3)) q.push(`skills=${r.some(SKILLS, r.int(1, 2)).map(encodeURIComponent).join(',')}`);
+    if (r.chance(0.15)) q.push(`regions=${encodeURIComponent(r.pick(['서울', '경기', '부산']))}`);
+    if (r.chance(0.1)) q.push(`companyId=${r.pick(data.companyHandles)}`);
+    if (r.chance(0.1)) {
+      const place = r.pick(Object.values(PLACES_OF_CITY).flat());
+      q.push(`near=${place.latitude},${place.longitude}`, `radiusKm=${r.pick([5, 10, 25])}`);
+    }
+    if (r.chance(0.2)) q.push('openToWork=true');
+    q.push(`sort=${r.pick(['RELEVANCE', 'RELEVANCE', 'RECENT'])}`);
+    q.push(`page=${profilePages.draw(r) + 1}&pageSize=${r.pick([10, 20, 20, 50])}`);
+    return `/api/v1/profiles?${q.join('&')}`;
+  };
+  const profiles = data.profileHandles ?? [];
   const distinct = (make: () => string) => new Set(Array.from({ length: 20_000 }, make)).size;
   const syllables = keywords.filter((k) => /^\p{Script=Hangul}$/u.test(k));
   return {
@@ -216,6 +245,8 @@ export function workload(data: WorkloadData, seed = 11): Workload {
     jobDetail: () => `/api/v1/jobs/${rnd.pick(data.jobIds)}`,
     companySearch,
     companyDetail: () => `/api/v1/companies/${byCompany.pick(data.companyHandles)}`,
+    profileSearch,
+    profileDetail: () => `/api/v1/profiles/${byProfile.pick(profiles)}`,
     headers: () => ({ 'x-svc-api-key': rnd.pick(data.apiKeys), 'accept-language': rnd.pick(LANGUAGES) }),
     // 다 (습니다, 했다…) is in three of four generated posts; fall back to any syllable for other data.
     broadest: syllables.includes('다') ? '다' : (syllables[0] ?? '다'),

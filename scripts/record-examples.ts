@@ -37,12 +37,15 @@ const queries: Record<string, string> = {
   suggestJobSearches: '?prefix=back&pageSize=3',
   suggestCompanies: '?prefix=%EB%8D%B0&pageSize=3',
   searchCompanies: '?sort=HIRING_DESC&pageSize=2',
+  suggestProfileSkills: '?prefix=t&pageSize=3',
+  searchProfiles: '?sort=RECENT&pageSize=2',
 };
 const ids: Record<string, string> = {
   postId: String(demo.posts.withImages),
   jobId: String(demo.jobs.hiring),
   eventId: demo.events.first,
   companyId: 'data-bridge',
+  handle: 'member-01',
 };
 const cut = (body: unknown): unknown => {
   if (body && typeof body === 'object' && Array.isArray((body as { items?: unknown[] }).items)) {

@@ -11,6 +11,7 @@ import { accountsArea } from './modules/accounts/index.js';
 import { appsArea } from './modules/apps/index.js';
 import { codesArea } from './modules/codes/index.js';
 import { companiesArea } from './modules/companies/index.js';
+import { profilesArea } from './modules/profiles/index.js';
 import { changesArea } from './modules/changes/index.js';
 import { eventsArea } from './modules/events/index.js';
 import { healthArea } from './modules/health/index.js';
@@ -64,10 +65,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const catalogs = await codesArea(infra);
   const oauth = await oauthArea(infra, { accounts });
   // The search indexes get ready side by side (each from its saved copy, or from the tables).
-  const [posts, jobs, events] = await Promise.all([
+  const [posts, jobs, events, profiles] = await Promise.all([
     postsArea(app, infra, { accounts }),
     jobsArea(app, infra, { accounts, codes: catalogs.codes }),
     eventsArea(app, infra, { accounts }),
+    profilesArea(app, infra, { accounts }),
   ]);
   // Companies count their hiring jobs on the job index, ready above.
   const companies = await companiesArea(app, infra, { accounts, codes: catalogs.codes, jobs: app.jobIndex });
@@ -78,6 +80,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       jobs: app.jobIndex.stats(),
       events: app.eventIndex.stats(),
       companies: app.companyIndex.stats(),
+      profiles: app.profileIndex.stats(),
     },
     'search indexes ready',
   );
@@ -106,6 +109,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     posts,
     jobs,
     companies,
+    profiles,
     meArea(infra, { accounts }),
     media,
     events,

@@ -86,6 +86,7 @@ function configOf(v: SettingValues) {
       redisPrefix: v.RATE_LIMIT_REDIS_PREFIX,
       globalPerMinute: v.RATE_LIMIT_GLOBAL_PER_MINUTE,
       globalPerDay: v.RATE_LIMIT_GLOBAL_PER_DAY,
+      profileReadsPerDay: v.PROFILE_READS_PER_DAY,
       operations,
     },
     media: {

@@ -38,7 +38,13 @@ export interface Infrastructure {
   log: FastifyBaseLogger;
   links: Links;
   /** Bumped by every write to posts or jobs, on any instance (cache/data-version.ts). */
-  versions: { posts: DataVersion; jobs: DataVersion; events: DataVersion; companies: DataVersion };
+  versions: {
+    posts: DataVersion;
+    jobs: DataVersion;
+    events: DataVersion;
+    companies: DataVersion;
+    profiles: DataVersion;
+  };
   mediaStore: MediaStore;
   uploads: ImageUploads;
   uploadLimits: { maxRequestBytes: number; maxFileBytes: number };
@@ -157,6 +163,7 @@ export async function openInfrastructure(
       jobs: new DataVersion(database.reads, 'jobs'),
       events: new DataVersion(database.reads, 'events'),
       companies: new DataVersion(database.reads, 'companies'),
+      profiles: new DataVersion(database.reads, 'profiles'),
     },
     mediaStore,
     uploads: new ImageUploads(

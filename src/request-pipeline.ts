@@ -38,6 +38,7 @@ export function searchIndexes(app: FastifyInstance) {
     { index: 'jobs', served: app.jobIndex },
     { index: 'events', served: app.eventIndex },
     { index: 'companies', served: app.companyIndex },
+    { index: 'profiles', served: app.profileIndex },
   ];
 }
 

@@ -198,6 +198,7 @@ export const OPERATION_IDS = [
   'event.sub.update',
   'event.sub.delete',
   'company.update',
+  'profile.update',
 ] as const;
 export type OperationId = (typeof OPERATION_IDS)[number];
 
@@ -218,6 +219,7 @@ const OPERATION_DEFAULTS: Record<OperationId, [number, number, number]> = {
   'event.sub.update': [15, 150, 800],
   'event.sub.delete': [10, 100, 400],
   'company.update': [5, 40, 300],
+  'profile.update': [5, 40, 300],
 };
 
 const WINDOWS = [
@@ -573,6 +575,12 @@ export const SETTINGS = {
     default: 5_000,
     group: 'Rate limits',
     doc: 'Calls one app may make a day',
+  }),
+  PROFILE_READS_PER_DAY: setting({
+    kind: int(1, LIMIT),
+    default: 1_000,
+    group: 'Rate limits',
+    doc: 'Distinct profiles one app may read through profile details a UTC day (a profile read again that day is not counted again)',
   }),
   RATE_LIMIT_REDIS_PREFIX: setting({
     kind: text,

@@ -162,10 +162,33 @@ describe.each(ENGINES)('console account security on %s', (engine) => {
     expect((await v.post('/console/sign-in', user)).status).toBe(303);
     expect((await v.get('/console/apps')).status).toBe(200);
     const token = await accessToken({ app: a.app, demo: a.demo } as unknown as TestContext, 'profile', user);
+    // A public profile (written with a token of its own: `token` is first used after the disable), which the disabled
+    // account takes out of search and reads, and enabled brings back.
+    const writer = await accessToken({ app: a.app, demo: a.demo } as unknown as TestContext, 'profile:write', user);
+    const made = await fetch(`${a.base}/api/v1/me/profile`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${writer}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ skills: ['Disable-Drill'], visibility: { profile: 'PUBLIC' } }),
+    });
+    expect(made.status).toBe(200);
+    const profileShown = async () => {
+      const key = { 'x-svc-api-key': a.demo.apiKey };
+      const [detail, search] = await Promise.all([
+        fetch(`${a.base}/api/v1/profiles/disabled-later`, { headers: key }),
+        fetch(`${a.base}/api/v1/profiles?skills=disable-drill`, { headers: key }).then((r) => r.json()),
+      ]);
+      return [detail.status, (search as { totalItems: number }).totalItems];
+    };
+    expect(await profileShown()).toEqual([200, 1]);
+    const cursor = (
+      (await (
+        await fetch(`${a.base}/api/v1/changes?after=now`, { headers: { 'x-svc-api-key': a.demo.apiKey } })
+      ).json()) as { nextCursor: string }
+    ).nextCursor;
 
     lines.length = 0;
     expect(await runCli(['users', 'disable', '--email', user.email], io, env), lines.join('\n')).toBe(0);
-    expect(lines[0]).toMatch(/^disabled-later@example\.com disabled: its sessions ended and 1 grant\(s\) were revoked/);
+    expect(lines[0]).toMatch(/^disabled-later@example\.com disabled: its sessions ended and 2 grant\(s\) were revoked/);
     expect((await v.get('/console/apps')).status).toBe(303);
     const again = await visitor();
     expect((await again.post('/console/sign-in', user)).status).toBe(401);
@@ -173,8 +196,18 @@ describe.each(ENGINES)('console account security on %s', (engine) => {
       401,
     );
     expect(await runCli(['users', 'disable', '--email', user.email], io, env)).toBe(2);
+    expect(await profileShown()).toEqual([404, 0]);
+    const feed = (await (
+      await fetch(`${a.base}/api/v1/changes?after=${cursor}&types=profile.deleted`, {
+        headers: { 'x-svc-api-key': a.demo.apiKey },
+      })
+    ).json()) as { items: Array<{ resource: { id: string }; data: unknown }> };
+    expect(feed.items).toEqual([
+      expect.objectContaining({ resource: expect.objectContaining({ id: 'disabled-later' }), data: null }),
+    ]);
 
     expect(await runCli(['users', 'enable', '--email', user.email], io, env)).toBe(0);
+    expect(await profileShown()).toEqual([200, 1]);
     expect((await again.post('/console/sign-in', user)).status).toBe(303);
     // The grants it had stay revoked: apps ask the user anew.
     expect((await fetch(`${a.base}/oauth/userinfo`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(

@@ -329,7 +329,7 @@ describe('operator CLI', () => {
     expect(err.join('\n')).toContain('already holds data');
   });
 
-  it('rebuilds the post, job, event and company indexes with a progress bar, and the check reports a divergence from the tables', async () => {
+  it('rebuilds the post, job, event, company and profile indexes with a progress bar, and the check reports a divergence from the tables', async () => {
     expect(await run('seed-demo')).toBe(0);
     out = [];
     expect(await run('search', 'check')).toBe(0);
@@ -339,7 +339,8 @@ describe('operator CLI', () => {
     expect(out.some((line) => /^jobs \[#{30}\] \d+\/\d+/.test(line))).toBe(true);
     expect(out.some((line) => /^events \[#{30}\] \d+\/\d+/.test(line))).toBe(true);
     expect(out.some((line) => /^companies \[#{30}\] \d+\/\d+/.test(line))).toBe(true);
-    for (const plural of ['posts', 'jobs', 'events', 'companies']) {
+    expect(out.some((line) => /^profiles \[#{30}\] \d+\/\d+/.test(line))).toBe(true);
+    for (const plural of ['posts', 'jobs', 'events', 'companies', 'profiles']) {
       expect(out.join('\n')).toMatch(new RegExp(`Built: \\d+ ${plural}`));
       expect(fs.existsSync(path.join(dir, 'search-index', `${plural}.idx`))).toBe(true);
     }
@@ -347,7 +348,7 @@ describe('operator CLI', () => {
     expect(await run('search', 'check')).toBe(0);
     expect(
       out.filter((line) => line.startsWith('OK: the saved copy and the changes since equal a build from the tables')),
-    ).toHaveLength(4);
+    ).toHaveLength(5);
     // A post and a job changed behind the change log's back (no write of the service does this): the check says so.
     const database = openDatabase({ kind: 'sqlite', url: path.join(dir, 'service.sqlite') });
     try {

@@ -71,6 +71,7 @@ describe.each(ENGINES)('migration 024 on %s', (engine) => {
       '2026-12-02-034-job-location-and-salary',
       '2026-12-07-035-event-search-index',
       '2026-12-07-036-company-directory',
+      '2026-12-07-037-member-profiles',
     ]);
 
     expect(

@@ -83,11 +83,14 @@ describe.each(ENGINES)('the MCP endpoint on %s', (engine) => {
       'get_job',
       'search_companies',
       'get_company',
+      'search_profiles',
+      'get_profile',
       'search_events',
       'get_event',
       'list_codes',
       'list_changes',
       'get_me',
+      'get_my_profile',
       'list_my_company_permissions',
       'create_post',
     ]);
@@ -129,6 +132,11 @@ describe.each(ENGINES)('the MCP endpoint on %s', (engine) => {
     expect(companies).toEqual((await api('/api/v1/companies?industries=IT_SOFTWARE&sort=HIRING_DESC')).body);
     const companyId = (companies.items as Array<{ companyId: string }>)[0]!.companyId;
     expect(await structured('get_company', { companyId })).toEqual((await api(`/api/v1/companies/${companyId}`)).body);
+
+    const profiles = await structured('search_profiles', { skills: ['typescript'], pageSize: 3 });
+    expect(profiles).toEqual((await api('/api/v1/profiles?skills=typescript&pageSize=3')).body);
+    const handle = (profiles.items as Array<{ handle: string }>)[0]!.handle;
+    expect(await structured('get_profile', { handle })).toEqual((await api(`/api/v1/profiles/${handle}`)).body);
 
     const events = await structured('search_events', { pageSize: 2 });
     expect(events).toEqual((await api('/api/v1/events?pageSize=2')).body);
@@ -184,6 +192,8 @@ describe.each(ENGINES)('the MCP endpoint on %s', (engine) => {
       ['get_job', { jobId: 987654321 }, '/api/v1/jobs/987654321'],
       ['search_companies', { industries: ['NOPE'] }, '/api/v1/companies?industries=NOPE'],
       ['get_company', { companyId: 'no-such-company' }, '/api/v1/companies/no-such-company'],
+      ['search_profiles', { page: 21, pageSize: 50 }, '/api/v1/profiles?page=21&pageSize=50'],
+      ['get_profile', { handle: 'member-07' }, '/api/v1/profiles/member-07'],
       ['search_events', { categories: ['NOPE'] }, '/api/v1/events?categories=NOPE'],
       ['get_event', { eventId: 'evt_not_there' }, '/api/v1/events/evt_not_there'],
       ['list_codes', { catalog: 'planets' }, '/api/v1/codes/planets'],
@@ -506,6 +516,10 @@ describe.each(ENGINES)('an agent acting for a user through the MCP endpoint on %
     expect(me.isError ?? false, JSON.stringify(me.content)).toBe(false);
     expect(schemas.get('get_me')!(me.structuredContent)).toBe(true);
     expect(me.structuredContent).toEqual(await asApi('/oauth/userinfo'));
+    const mine = await client.callTool({ name: 'get_my_profile', arguments: {} });
+    expect(mine.isError ?? false, JSON.stringify(mine.content)).toBe(false);
+    expect(schemas.get('get_my_profile')!(mine.structuredContent)).toBe(true);
+    expect(mine.structuredContent).toEqual(await asApi('/api/v1/me/profile'));
     const permissions = await client.callTool({ name: 'list_my_company_permissions', arguments: {} });
     expect(permissions.structuredContent).toEqual(await asApi('/api/v1/me/company-permissions'));
     expect(schemas.get('list_my_company_permissions')!(permissions.structuredContent)).toBe(true);

@@ -171,6 +171,7 @@ describe.each(ENGINES)('migrations after 010 on %s', (engine) => {
       '2026-12-02-034-job-location-and-salary',
       '2026-12-07-035-event-search-index',
       '2026-12-07-036-company-directory',
+      '2026-12-07-037-member-profiles',
     ]);
     // The change feed starts empty; a window that ended before it is not news (the hiring sweep skips it), a later end is.
     expect(await db.selectFrom('change_events').select('position').execute()).toEqual([]);

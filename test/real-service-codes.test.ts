@@ -105,6 +105,7 @@ describe.each(ENGINES)("the real service's codes on %s", (engine) => {
         '2026-12-02-034-job-location-and-salary',
         '2026-12-07-035-event-search-index',
         '2026-12-07-036-company-directory',
+        '2026-12-07-037-member-profiles',
       ]);
 
       expect((await sql`SELECT handle, industry FROM companies ORDER BY handle`.execute(db)).rows).toEqual([

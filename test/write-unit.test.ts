@@ -115,6 +115,14 @@ describe.each(ENGINES)('a write unit on %s', (engine) => {
           change: 'company.updated',
           companyId: company.id,
         });
+        // A profile is known to the feed by its member's handle, to the index by the member's number.
+        await unit.record(NOW, {
+          resource: 'profile',
+          id: 41,
+          publicId: 'member-41',
+          change: 'profile.updated',
+          companyId: null,
+        });
         publishedDuringTransaction = handed.length > 0;
       },
     );
@@ -126,6 +134,7 @@ describe.each(ENGINES)('a write unit on %s', (engine) => {
       { kind: 'job', doc_id: 3, created_at: NOW },
       { kind: 'event', doc_id: Number(event.search_number), created_at: NOW },
       { kind: 'company', doc_id: company.id, created_at: NOW },
+      { kind: 'profile', doc_id: 41, created_at: NOW },
     ]);
     const after = await versions();
     // The version grows by the number of documents written.
@@ -134,14 +143,16 @@ describe.each(ENGINES)('a write unit on %s', (engine) => {
       jobs: after.jobs! - before.jobs!,
       events: after.events! - before.events!,
       companies: after.companies! - before.companies!,
-    }).toEqual({ posts: 3, jobs: 2, events: 2, companies: 1 });
-    expect(Object.keys(after).sort()).toEqual(['companies', 'events', 'jobs', 'posts']);
+      profiles: after.profiles! - before.profiles!,
+    }).toEqual({ posts: 3, jobs: 2, events: 2, companies: 1, profiles: 1 });
+    expect(Object.keys(after).sort()).toEqual(['companies', 'events', 'jobs', 'posts', 'profiles']);
     // A draft job's write is no change of the feed.
     expect((await feed()).map((r) => [r.type, r.resource_id])).toEqual([
       ['post.created', '7'],
       ['post.updated', '8'],
       ['event.updated', event.id],
       ['company.updated', String(company.id)],
+      ['profile.updated', 'member-41'],
     ]);
     expect(publishedDuringTransaction).toBe(false);
     expect(handed.flat().map((r) => r.type)).toEqual([
@@ -149,6 +160,7 @@ describe.each(ENGINES)('a write unit on %s', (engine) => {
       'post.updated',
       'event.updated',
       'company.updated',
+      'profile.updated',
     ]);
   });
 
@@ -190,6 +202,7 @@ describe('where write effects are recorded', () => {
       'events/event-write-repository.ts',
       'jobs/job-write-repository.ts',
       'posts/post-write-repository.ts',
+      'profiles/profile-write-repository.ts',
     ]);
   });
 });

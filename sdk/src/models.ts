@@ -183,6 +183,8 @@ export type Mention = Schemas['Mention'];
 
 export type Mentions = Schemas['Mentions'];
 
+export type MyProfile = Schemas['MyProfile'];
+
 /** Revoked (or nothing to revoke) */
 export type OauthRevokeResponse = Schemas['OauthRevokeResponse'];
 
@@ -211,6 +213,36 @@ export type PostUpdateMultipart = Schemas['PostUpdateMultipart'];
 export type PostWriteRequest = Schemas['PostWriteRequest'];
 
 export type PostWriteResponse = Schemas['PostWriteResponse'];
+
+export type ProfileCurrentPosition = Schemas['ProfileCurrentPosition'];
+
+export type ProfileDetail = Schemas['ProfileDetail'];
+
+export type ProfileEducation = Schemas['ProfileEducation'];
+
+export type ProfileExperience = Schemas['ProfileExperience'];
+
+export type ProfileLink = Schemas['ProfileLink'];
+
+export type ProfileLocation = Schemas['ProfileLocation'];
+
+export type ProfilePage = Schemas['ProfilePage'];
+
+/** Present when the request named facets: the counts of each */
+export type ProfilePageFacets = Schemas['ProfilePageFacets'];
+
+export type ProfileSuggestion = Schemas['ProfileSuggestion'];
+
+export type ProfileSuggestionList = Schemas['ProfileSuggestionList'];
+
+export type ProfileSummary = Schemas['ProfileSummary'];
+
+/** Any of the fields; a field left out keeps its value. A list given replaces the list. */
+export type ProfileUpdate = Schemas['ProfileUpdate'];
+
+export type ProfileVisibility = Schemas['ProfileVisibility'];
+
+export type ProfileVisibilityChange = Schemas['ProfileVisibilityChange'];
 
 export type Readiness = Schemas['Readiness'];
 

@@ -216,6 +216,94 @@ export interface paths {
         patch: operations["updateCompany"];
         trace?: never;
     };
+    "/api/v1/profiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search public profiles
+         * @description Members who made their profile public, with the sections they show. Values of one filter combine with OR, different filters with AND. Results stop at the 1,000th: a page starting past it is 400 C0005.
+         */
+        get: operations["searchProfiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/profiles/suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Complete a half-typed skill
+         * @description Skills of public profiles that begin with `prefix`, most listed first. Never names a member.
+         */
+        get: operations["suggestProfileSkills"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/profiles/{handle}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a public profile
+         * @description The sections the member shows; a hidden one is absent. A profile that is private, of a disabled member or never written is 404 C0008, as a handle nobody has. Each app reads at most PROFILE_READS_PER_DAY distinct profiles a UTC day (429 C0010 with `X-SVC-RateLimit-Scope: profile.read`); one read again that day is not counted again.
+         */
+        get: operations["getProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The user's own profile, every section and its visibility
+         * @description Scope `profile:read` (or its alias `profile`); `email` needs scope `email`. A member who never wrote a profile gets the empty one, private.
+         */
+        get: operations["getMyProfile"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete the user's profile
+         * @description Scope `profile:write`. The account stays; the profile is gone from search and reads, and its changes in the feed lose their content (`profile.deleted`).
+         */
+        delete: operations["deleteMyProfile"];
+        options?: never;
+        head?: never;
+        /**
+         * Change the user's profile (only the fields sent change)
+         * @description Scope `profile:write`. Making it PRIVATE or hiding a section takes it from search, reads and the change feed at the next request on every instance.
+         */
+        patch: operations["updateMyProfile"];
+        trace?: never;
+    };
     "/api/v1/me/company-permissions": {
         parameters: {
             query?: never;
@@ -1105,6 +1193,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "profile.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A member's public profile was changed, or made public: `data` holds only what the member shows (null once it is not public) (`profile.updated`)
+         * @description Sent to the app's webhook endpoints that want `profile.updated`, signed per Standard Webhooks: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the endpoint's `whsec_` secret before trusting the body, and use `webhook-id` to drop duplicates (deliveries are at least once). Answer 2xx within 10 seconds; anything else is retried for about three days. `data` is the profile as its public read showed it right after the change, or null when it was no longer public.
+         */
+        post: operations["profileUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "profile.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A member's profile stopped being public: made private, deleted, or its member's account disabled. Earlier changes of it lose their content (`profile.deleted`)
+         * @description Sent to the app's webhook endpoints that want `profile.deleted`, signed per Standard Webhooks: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the endpoint's `whsec_` secret before trusting the body, and use `webhook-id` to drop duplicates (deliveries are at least once). Answer 2xx within 10 seconds; anything else is retried for about three days. `data` is null.
+         */
+        post: operations["profileDeletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.ping": {
         parameters: {
             query?: never;
@@ -1148,7 +1276,7 @@ export interface components {
              * @description What happened: `job.closed` is a deactivation or the end of the recruiting window
              * @enum {string}
              */
-            type: "post.created" | "post.updated" | "post.deleted" | "job.published" | "job.updated" | "job.closed" | "job.deleted" | "event.created" | "event.updated" | "event.deleted" | "company.updated";
+            type: "post.created" | "post.updated" | "post.deleted" | "job.published" | "job.updated" | "job.closed" | "job.deleted" | "event.created" | "event.updated" | "event.deleted" | "company.updated" | "profile.updated" | "profile.deleted";
             /**
              * Format: date-time
              * @description When the change was committed, ISO 8601 UTC
@@ -1157,7 +1285,7 @@ export interface components {
             occurredAt: string;
             resource: components["schemas"]["ChangeResource"];
             /** @description The resource as its public read showed it right after the change (Accept-Language `ko`); null for a deletion, and when the resource was no longer public by then (a later change follows) */
-            data: components["schemas"]["PostDetail"] | components["schemas"]["JobDetail"] | components["schemas"]["EventDetail"] | components["schemas"]["CompanyDetail"] | null;
+            data: components["schemas"]["PostDetail"] | components["schemas"]["JobDetail"] | components["schemas"]["EventDetail"] | components["schemas"]["CompanyDetail"] | components["schemas"]["ProfileDetail"] | null;
             /**
              * @description Only on a test event sent from the developer console: not a change that happened (its `data` is the latest such change the feed keeps)
              * @enum {boolean}
@@ -1175,8 +1303,8 @@ export interface components {
         /** ChangeResource */
         ChangeResource: {
             /** @enum {string} */
-            type: "post" | "job" | "event" | "company";
-            /** @description The resource's id as its path takes it (postId, jobId, eventId, companyId: a company's handle), as a string */
+            type: "post" | "job" | "event" | "company" | "profile";
+            /** @description The resource's id as its path takes it (postId, jobId, eventId, companyId: a company's handle; a profile: its member's handle), as a string */
             id: string;
             /** @description Where people see it */
             webUrl: string;
@@ -2347,6 +2475,25 @@ export interface components {
             companies: components["schemas"]["Mention"][];
             users: components["schemas"]["Mention"][];
         };
+        /** MyProfile */
+        MyProfile: {
+            handle: string;
+            name: string;
+            imageUrl: null | string;
+            /** @description Only with the `email` scope */
+            email?: string;
+            headline: null | string;
+            skills: string[];
+            location: null | components["schemas"]["ProfileLocation"];
+            experiences: components["schemas"]["ProfileExperience"][];
+            educations: components["schemas"]["ProfileEducation"][];
+            links: components["schemas"]["ProfileLink"][];
+            openToWork: boolean;
+            visibility: components["schemas"]["ProfileVisibility"];
+            /** @description Where the public profile is, when it is public */
+            webUrl: string;
+            updatedAt: null | string;
+        };
         /** OAuthError */
         OAuthError: {
             /** @example invalid_grant */
@@ -2528,6 +2675,182 @@ export interface components {
              */
             updatedAt: string;
             og: null | components["schemas"]["OpenGraph"];
+        };
+        /** ProfileCurrentPosition */
+        ProfileCurrentPosition: {
+            title: string;
+            companyName: string;
+            companyId: null | string;
+        };
+        /** ProfileDetail */
+        ProfileDetail: {
+            /** @description The member's handle: what posts call `author.id` */
+            handle: string;
+            name: string;
+            imageUrl: null | string;
+            headline: null | string;
+            skills: string[];
+            location: null | components["schemas"]["ProfileLocation"];
+            /** @description The experience the member is in now (the first without an end); null when none. Absent when the member hides the section */
+            currentPosition?: null | components["schemas"]["ProfileCurrentPosition"];
+            /** @description The member is open to new work. Absent when the member hides the section */
+            openToWork?: boolean;
+            /** @description The network has verified the member */
+            certificated: boolean;
+            webUrl: string;
+            /** @description With `highlight=true`: why the item matched; empty without a keyword */
+            highlights?: components["schemas"]["Highlight"][];
+            /** @description Newest first, as the member ordered them. Absent when the member hides the section */
+            experiences?: components["schemas"]["ProfileExperience"][];
+            /** @description As the member ordered them. Absent when the member hides the section */
+            educations?: components["schemas"]["ProfileEducation"][];
+            /** @description The member's pages elsewhere. Absent when the member hides the section */
+            links?: components["schemas"]["ProfileLink"][];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             * @example 2026-11-21T04:40:00.000Z
+             */
+            updatedAt: string;
+        };
+        /** ProfileEducation */
+        ProfileEducation: {
+            school: string;
+            degree: null | string;
+            fieldOfStudy: null | string;
+            startDate: null | string;
+            endDate: null | string;
+        };
+        /** ProfileExperience */
+        ProfileExperience: {
+            /** @description Where the member worked, as they write it */
+            companyName: string;
+            companyId: null | string;
+            title: string;
+            /**
+             * @description First month, YYYY-MM
+             * @example 2021-03
+             */
+            startDate: string;
+            endDate: null | string;
+            description: null | string;
+        };
+        /** ProfileLink */
+        ProfileLink: {
+            /** @enum {string} */
+            type: "LINKEDIN" | "GITHUB" | "X" | "BLOG" | "PORTFOLIO" | "OTHER";
+            /** @description An absolute http(s) URL */
+            url: string;
+        };
+        /** ProfileLocation */
+        ProfileLocation: {
+            /**
+             * @description ISO 3166-1 alpha-2 country code
+             * @example KR
+             */
+            country: string;
+            region: null | string;
+            latitude: null | number;
+            longitude: null | number;
+        };
+        /** ProfilePage */
+        ProfilePage: {
+            /** Format: int64 */
+            totalItems: number;
+            /** Format: int32 */
+            totalPages: number;
+            /** Format: int32 */
+            page: number;
+            /** Format: int32 */
+            pageSize: number;
+            items: components["schemas"]["ProfileSummary"][];
+            facets?: components["schemas"]["ProfilePageFacets"];
+            /** @description With typoTolerance, when no item matches the keyword exactly: the keyword as corrected, whose matches `items` holds */
+            didYouMean?: string;
+        };
+        /**
+         * ProfilePageFacets
+         * @description Present when the request named facets: the counts of each
+         */
+        ProfilePageFacets: {
+            skills?: components["schemas"]["FacetCount"][];
+            companyId?: components["schemas"]["FacetCount"][];
+            countries?: components["schemas"]["FacetCount"][];
+            regions?: components["schemas"]["FacetCount"][];
+            openToWork?: components["schemas"]["FacetCount"][];
+        };
+        /** ProfileSuggestion */
+        ProfileSuggestion: {
+            /** @description A skill as members write it */
+            text: string;
+            /** @enum {string} */
+            type: "SKILL";
+            /** @description How many public profiles list it */
+            count: number;
+        };
+        /** ProfileSuggestionList */
+        ProfileSuggestionList: components["schemas"]["ProfileSuggestion"][];
+        /** ProfileSummary */
+        ProfileSummary: {
+            /** @description The member's handle: what posts call `author.id` */
+            handle: string;
+            name: string;
+            imageUrl: null | string;
+            headline: null | string;
+            skills: string[];
+            location: null | components["schemas"]["ProfileLocation"];
+            /** @description The experience the member is in now (the first without an end); null when none. Absent when the member hides the section */
+            currentPosition?: null | components["schemas"]["ProfileCurrentPosition"];
+            /** @description The member is open to new work. Absent when the member hides the section */
+            openToWork?: boolean;
+            /** @description The network has verified the member */
+            certificated: boolean;
+            webUrl: string;
+            /** @description With `highlight=true`: why the item matched; empty without a keyword */
+            highlights?: components["schemas"]["Highlight"][];
+        };
+        /**
+         * ProfileUpdate
+         * @description Any of the fields; a field left out keeps its value. A list given replaces the list.
+         */
+        ProfileUpdate: {
+            headline?: null | string;
+            /** @description Skills as the member writes them; the same skill twice (in any case) is kept once */
+            skills?: string[];
+            location?: null | components["schemas"]["ProfileLocation"];
+            experiences?: components["schemas"]["ProfileExperience"][];
+            educations?: components["schemas"]["ProfileEducation"][];
+            links?: components["schemas"]["ProfileLink"][];
+            openToWork?: boolean;
+            visibility?: components["schemas"]["ProfileVisibilityChange"];
+        };
+        /** ProfileVisibility */
+        ProfileVisibility: {
+            /**
+             * @description PUBLIC: apps find and read the shown sections; PRIVATE: no app sees any of it
+             * @enum {string}
+             */
+            profile: "PUBLIC" | "PRIVATE";
+            /** @description Experiences shown (also the current position and `companyId` search) */
+            experiences: boolean;
+            educations: boolean;
+            links: boolean;
+            /** @description `openToWork` shown (and found by the `openToWork` filter) */
+            openToWork: boolean;
+        };
+        /** ProfileVisibilityChange */
+        ProfileVisibilityChange: {
+            /**
+             * @description PUBLIC: apps find and read the shown sections; PRIVATE: no app sees any of it
+             * @enum {string}
+             */
+            profile?: "PUBLIC" | "PRIVATE";
+            /** @description Experiences shown (also the current position and `companyId` search) */
+            experiences?: boolean;
+            educations?: boolean;
+            links?: boolean;
+            /** @description `openToWork` shown (and found by the `openToWork` filter) */
+            openToWork?: boolean;
         };
         /** Readiness */
         Readiness: {
@@ -6931,6 +7254,1539 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The app's images waited too long to be processed, or the database is unavailable (`C9998`); see `Retry-After` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    searchProfiles: {
+        parameters: {
+            query?: {
+                /** @description Words in the name, headline, skills or shown job titles; every word must match */
+                keyword?: string;
+                /** @description Skills, in any case. Repeat the parameter or give a comma list; values combine with OR */
+                skills?: string[];
+                /** @description Members working now at these companies (their current experience). Repeat the parameter or give a comma list; values combine with OR */
+                companyId?: string[];
+                /** @description Countries, ISO 3166-1 alpha-2. Repeat the parameter or give a comma list; values combine with OR */
+                countries?: string[];
+                /** @description Regions as members write them (the `regions` facet). Repeat the parameter or give a comma list; values combine with OR */
+                regions?: string[];
+                /** @description Members within `radiusKm` of this point, `<latitude>,<longitude>`; members who gave no coordinates are not found */
+                near?: string;
+                /** @description Kilometres around `near` (only with it); default 25 */
+                radiusKm?: number;
+                /** @description true: members who show they are open to work; false: those who do not say so */
+                openToWork?: boolean;
+                /** @description RELEVANCE ranks keyword matches (most recently updated first without keyword); RECENT most recently updated first */
+                sort?: "RELEVANCE" | "RECENT";
+                /** @description Filters to count matches by, besides the page (repeat the parameter or give a comma list). The response then has `facets`: for each, the matches per value, most first, values without a match left out, the query's own filter on that facet left out; companyId gives its 20 most frequent companies */
+                facets?: ("skills" | "companyId" | "countries" | "regions" | "openToWork")[];
+                /** @description Keyword words of 5 letters or more also match at one edit, of 9 or more at two, Korean words of 3 syllables or more at one letter; such matches come after the exact ones. Default false */
+                typoTolerance?: boolean;
+                /** @description Each item gains `highlights`: the fields whose shown text holds the keyword, with fragments and the matched spans. Default false */
+                highlight?: boolean;
+                /** @description Page number from 1; values below 1 are read as 1 */
+                page?: number;
+                /** @description Items per page, 1 to 50; values outside are brought into range */
+                pageSize?: number;
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+                /** @description Another name of `pageSize`; both with different values are 400 C0005 */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header?: {
+                /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description The `ETag` of a representation you hold: 304 without a body while it is unchanged */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "totalItems": 22,
+                     *       "totalPages": 11,
+                     *       "page": 1,
+                     *       "pageSize": 2,
+                     *       "items": [
+                     *         {
+                     *           "handle": "member-20",
+                     *           "name": "Sora Tanaka",
+                     *           "imageUrl": null,
+                     *           "headline": "backend developer at 에듀넥스트",
+                     *           "skills": [
+                     *             "TypeScript",
+                     *             "Kotlin",
+                     *             "Communication"
+                     *           ],
+                     *           "location": {
+                     *             "country": "KR",
+                     *             "region": "서울",
+                     *             "latitude": 37.5,
+                     *             "longitude": 127
+                     *           },
+                     *           "certificated": false,
+                     *           "webUrl": "https://api.example.com/profiles/member-20",
+                     *           "currentPosition": {
+                     *             "title": "backend developer",
+                     *             "companyName": "에듀넥스트",
+                     *             "companyId": "edu-next"
+                     *           },
+                     *           "openToWork": false
+                     *         },
+                     *         {
+                     *           "handle": "member-10",
+                     *           "name": "임하은",
+                     *           "imageUrl": "https://api.example.com/media/demo/avatars/member-10.png",
+                     *           "headline": "문팩토리에서 일하는 백엔드개발자",
+                     *           "skills": [
+                     *             "TypeScript",
+                     *             "Kotlin",
+                     *             "데이터 분석"
+                     *           ],
+                     *           "location": {
+                     *             "country": "KR",
+                     *             "region": "부산",
+                     *             "latitude": null,
+                     *             "longitude": null
+                     *           },
+                     *           "certificated": false,
+                     *           "webUrl": "https://api.example.com/profiles/member-10",
+                     *           "currentPosition": {
+                     *             "title": "백엔드개발자",
+                     *             "companyName": "문팩토리",
+                     *             "companyId": "moon-factory"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProfilePage"];
+                };
+            };
+            /** @description Not modified: the ETag in If-None-Match still matches (does not count against the limit) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (`C0002` body or path format, `C0005` query parameter, `P0010` too many images, `P0011` an image too large, `P0012` not an image that decodes) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"postedAfter\" must be an ISO 8601 date-time such as 2026-11-01T09:00:00Z, got \"yesterday\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "postedAfter"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credential (`C0001` app key, `C0003` Bearer token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Forbidden (`C0011` the token lacks the scope, `C0004` the user lacks the capability or role, `P0003` someone else's post, `C0004` an app key used from a web origin its app does not allow) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (`C0010`); see `Retry-After` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Server error (`C9999`) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The app's images waited too long to be processed, or the database is unavailable (`C9998`); see `Retry-After` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    suggestProfileSkills: {
+        parameters: {
+            query: {
+                /**
+                 * @description What the user has typed of a skill (any case; Korean by syllables and initial consonants)
+                 * @example typ
+                 */
+                prefix: string;
+                /** @description How many suggestions at most */
+                pageSize?: number;
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+                /** @description Another name of `pageSize`; both with different values are 400 C0005 */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header?: {
+                /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description The `ETag` of a representation you hold: 304 without a body while it is unchanged */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "text": "typescript",
+                     *         "type": "SKILL",
+                     *         "count": 6
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["ProfileSuggestionList"];
+                };
+            };
+            /** @description Not modified: the ETag in If-None-Match still matches (does not count against the limit) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (`C0002` body or path format, `C0005` query parameter, `P0010` too many images, `P0011` an image too large, `P0012` not an image that decodes) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"postedAfter\" must be an ISO 8601 date-time such as 2026-11-01T09:00:00Z, got \"yesterday\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "postedAfter"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credential (`C0001` app key, `C0003` Bearer token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Forbidden (`C0011` the token lacks the scope, `C0004` the user lacks the capability or role, `P0003` someone else's post, `C0004` an app key used from a web origin its app does not allow) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (`C0010`); see `Retry-After` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Server error (`C9999`) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The app's images waited too long to be processed, or the database is unavailable (`C9998`); see `Retry-After` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getProfile: {
+        parameters: {
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
+            header?: {
+                /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description The `ETag` of a representation you hold: 304 without a body while it is unchanged */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description The member's handle */
+                handle: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "handle": "member-01",
+                     *       "name": "김민준",
+                     *       "imageUrl": "https://api.example.com/media/demo/avatars/member-01.png",
+                     *       "headline": "노바핀테크에서 일하는 프론트엔드개발자",
+                     *       "skills": [
+                     *         "Kotlin",
+                     *         "React",
+                     *         "리더십"
+                     *       ],
+                     *       "location": {
+                     *         "country": "KR",
+                     *         "region": "경기",
+                     *         "latitude": null,
+                     *         "longitude": null
+                     *       },
+                     *       "certificated": true,
+                     *       "webUrl": "https://api.example.com/profiles/member-01",
+                     *       "updatedAt": "2026-11-30T09:00:00.000Z",
+                     *       "currentPosition": {
+                     *         "title": "프론트엔드개발자",
+                     *         "companyName": "노바핀테크",
+                     *         "companyId": "nova-fintech"
+                     *       },
+                     *       "openToWork": false,
+                     *       "experiences": [
+                     *         {
+                     *           "companyName": "노바핀테크",
+                     *           "companyId": "nova-fintech",
+                     *           "title": "프론트엔드개발자",
+                     *           "startDate": "2025-09",
+                     *           "endDate": null,
+                     *           "description": "서비스를 설계하고 운영했습니다. 팀과 함께 지표를 개선했습니다."
+                     *         },
+                     *         {
+                     *           "companyName": "에듀넥스트",
+                     *           "companyId": "edu-next",
+                     *           "title": "프론트엔드개발자",
+                     *           "startDate": "2023-04",
+                     *           "endDate": "2025-08",
+                     *           "description": null
+                     *         },
+                     *         {
+                     *           "companyName": "스타트업 연구소",
+                     *           "companyId": null,
+                     *           "title": "인턴",
+                     *           "startDate": "2022-06",
+                     *           "endDate": "2022-12",
+                     *           "description": null
+                     *         }
+                     *       ],
+                     *       "educations": [
+                     *         {
+                     *           "school": "카이스트",
+                     *           "degree": "석사",
+                     *           "fieldOfStudy": "산업디자인",
+                     *           "startDate": "2018-04",
+                     *           "endDate": "2022-02"
+                     *         }
+                     *       ],
+                     *       "links": [
+                     *         {
+                     *           "type": "GITHUB",
+                     *           "url": "https://github.com/member-01-example"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProfileDetail"];
+                };
+            };
+            /** @description Not modified: the ETag in If-None-Match still matches (does not count against the limit) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (`C0002` body or path format, `C0005` query parameter, `P0010` too many images, `P0011` an image too large, `P0012` not an image that decodes) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"postedAfter\" must be an ISO 8601 date-time such as 2026-11-01T09:00:00Z, got \"yesterday\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "postedAfter"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credential (`C0001` app key, `C0003` Bearer token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Forbidden (`C0011` the token lacks the scope, `C0004` the user lacks the capability or role, `P0003` someone else's post, `C0004` an app key used from a web origin its app does not allow) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (`P0002` post, `R0001` job, `EV001` event, `C0008` other) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "P0002",
+                     *       "message": "Post 99999 does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "postId"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (`C0010`); see `Retry-After` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Server error (`C9999`) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The app's images waited too long to be processed, or the database is unavailable (`C9998`); see `Retry-After` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getMyProfile: {
+        parameters: {
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
+            header?: {
+                /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "handle": "string",
+                     *       "name": "string",
+                     *       "imageUrl": "string",
+                     *       "email": "string",
+                     *       "headline": "string",
+                     *       "skills": [
+                     *         "string"
+                     *       ],
+                     *       "location": {
+                     *         "country": "KR",
+                     *         "region": "string",
+                     *         "latitude": 1,
+                     *         "longitude": 1
+                     *       },
+                     *       "experiences": [
+                     *         {
+                     *           "companyName": "string",
+                     *           "companyId": "string",
+                     *           "title": "string",
+                     *           "startDate": "2021-03",
+                     *           "endDate": "2021-03",
+                     *           "description": "string"
+                     *         }
+                     *       ],
+                     *       "educations": [
+                     *         {
+                     *           "school": "string",
+                     *           "degree": "string",
+                     *           "fieldOfStudy": "string",
+                     *           "startDate": "2021-03",
+                     *           "endDate": "2021-03"
+                     *         }
+                     *       ],
+                     *       "links": [
+                     *         {
+                     *           "type": "LINKEDIN",
+                     *           "url": "string"
+                     *         }
+                     *       ],
+                     *       "openToWork": false,
+                     *       "visibility": {
+                     *         "profile": "PUBLIC",
+                     *         "experiences": false,
+                     *         "educations": false,
+                     *         "links": false,
+                     *         "openToWork": false
+                     *       },
+                     *       "webUrl": "string",
+                     *       "updatedAt": "2026-11-21T04:40:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MyProfile"];
+                };
+            };
+            /** @description Missing or invalid credential (`C0001` app key, `C0003` Bearer token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Forbidden (`C0011` the token lacks the scope, `C0004` the user lacks the capability or role, `P0003` someone else's post, `C0004` an app key used from a web origin its app does not allow) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (`P0002` post, `R0001` job, `EV001` event, `C0008` other) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "P0002",
+                     *       "message": "Post 99999 does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "postId"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (`C0010`); see `Retry-After` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Server error (`C9999`) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The app's images waited too long to be processed, or the database is unavailable (`C9998`); see `Retry-After` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteMyProfile: {
+        parameters: {
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
+            header?: {
+                /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credential (`C0001` app key, `C0003` Bearer token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Forbidden (`C0011` the token lacks the scope, `C0004` the user lacks the capability or role, `P0003` someone else's post, `C0004` an app key used from a web origin its app does not allow) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (`P0002` post, `R0001` job, `EV001` event, `C0008` other) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "P0002",
+                     *       "message": "Post 99999 does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "postId"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (`C0010`); see `Retry-After` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Server error (`C9999`) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The app's images waited too long to be processed, or the database is unavailable (`C9998`); see `Retry-After` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C9998",
+                     *       "message": "The service's database cannot take requests right now (connection refused). Retry after the time in Retry-After; a write sent with an Idempotency-Key is safe to send again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    updateMyProfile: {
+        parameters: {
+            query?: {
+                /** @description Language of the texts, as `Accept-Language` picks it, and taking its place when both are sent; an unsupported value leaves the choice to `Accept-Language` */
+                lang?: components["parameters"]["Lang"];
+            };
+            header?: {
+                /** @description Language of the texts (ko, en, ja, zh-CN, zh-TW, …); Korean when absent or not available */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Any of the fields; a field left out keeps its value. A list given replaces the list. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProfileUpdate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "handle": "string",
+                     *       "name": "string",
+                     *       "imageUrl": "string",
+                     *       "email": "string",
+                     *       "headline": "string",
+                     *       "skills": [
+                     *         "string"
+                     *       ],
+                     *       "location": {
+                     *         "country": "KR",
+                     *         "region": "string",
+                     *         "latitude": 1,
+                     *         "longitude": 1
+                     *       },
+                     *       "experiences": [
+                     *         {
+                     *           "companyName": "string",
+                     *           "companyId": "string",
+                     *           "title": "string",
+                     *           "startDate": "2021-03",
+                     *           "endDate": "2021-03",
+                     *           "description": "string"
+                     *         }
+                     *       ],
+                     *       "educations": [
+                     *         {
+                     *           "school": "string",
+                     *           "degree": "string",
+                     *           "fieldOfStudy": "string",
+                     *           "startDate": "2021-03",
+                     *           "endDate": "2021-03"
+                     *         }
+                     *       ],
+                     *       "links": [
+                     *         {
+                     *           "type": "LINKEDIN",
+                     *           "url": "string"
+                     *         }
+                     *       ],
+                     *       "openToWork": false,
+                     *       "visibility": {
+                     *         "profile": "PUBLIC",
+                     *         "experiences": false,
+                     *         "educations": false,
+                     *         "links": false,
+                     *         "openToWork": false
+                     *       },
+                     *       "webUrl": "string",
+                     *       "updatedAt": "2026-11-21T04:40:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MyProfile"];
+                };
+            };
+            /** @description Invalid input (`C0002` body or path format, `C0005` query parameter, `P0010` too many images, `P0011` an image too large, `P0012` not an image that decodes) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0005",
+                     *       "message": "Query parameter \"postedAfter\" must be an ISO 8601 date-time such as 2026-11-01T09:00:00Z, got \"yesterday\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "postedAfter"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid credential (`C0001` app key, `C0003` Bearer token) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0001",
+                     *       "message": "The X-SVC-API-Key header is required for this operation",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "X-SVC-API-Key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Forbidden (`C0011` the token lacks the scope, `C0004` the user lacks the capability or role, `P0003` someone else's post, `C0004` an app key used from a web origin its app does not allow) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0011",
+                     *       "message": "The access token lacks the scope \"post:write\"",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "scope"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (`P0002` post, `R0001` job, `EV001` event, `C0008` other) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "P0002",
+                     *       "message": "Post 99999 does not exist",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "postId"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (`C0010`); see `Retry-After` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-SVC-RateLimit-Scope": components["headers"]["X-SVC-RateLimit-Scope"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C0010",
+                     *       "message": "Rate limit exceeded: this app may make 600 requests per minute; retry in 17 s",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": "minute"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Server error (`C9999`) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-SVC-RateLimit-Remaining": components["headers"]["X-SVC-RateLimit-Remaining"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-SVC-RateLimit-Scope-Remaining": components["headers"]["X-SVC-RateLimit-Scope-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "C9999",
+                     *       "message": "The search took too long and was stopped. Narrow it (a longer keyword, more filters) or try again.",
+                     *       "timestamp": "2026-12-01T09:00:00.000",
+                     *       "details": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
@@ -13659,7 +15515,7 @@ export interface operations {
                 /** @description A `nextCursor` of an earlier page: the changes committed after it. Without it, from the oldest change kept; `now`: no changes, only the cursor of the latest (start following from here after reading the current state) */
                 after?: string;
                 /** @description Only changes of these types (repeat the parameter or give a comma list) */
-                types?: ("post.created" | "post.updated" | "post.deleted" | "job.published" | "job.updated" | "job.closed" | "job.deleted" | "event.created" | "event.updated" | "event.deleted" | "company.updated")[];
+                types?: ("post.created" | "post.updated" | "post.deleted" | "job.published" | "job.updated" | "job.closed" | "job.deleted" | "event.created" | "event.updated" | "event.deleted" | "company.updated" | "profile.updated" | "profile.deleted")[];
                 /** @description Only changes of this company's resources (handle): its jobs, events and posts, and the company itself */
                 companyId?: string;
                 /** @description Changes per page, 1 to 500; values outside are brought into range */
@@ -13696,7 +15552,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "items": [],
-                     *       "nextCursor": "YzIuMTU0ODIzMTM0Mjk2NDEwLjA",
+                     *       "nextCursor": "YzIuMTMxNjYzNjkwMTEyMjczLjA",
                      *       "hasMore": false
                      *     }
                      */
@@ -17904,6 +19760,106 @@ export interface operations {
                     id: string;
                     /** @constant */
                     type: "company.updated";
+                    /** Format: date-time */
+                    occurredAt: string;
+                    /** @constant */
+                    test: true;
+                    resource: null;
+                    data: null;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: sent again later with the same `webhook-id` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    profileUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The change's id: the same on every attempt and in the change feed */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the epoch: refuse one far from your clock */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 under each secret in use, separated by spaces (two while a rotated secret's overlap runs) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": ({
+                    /** @constant */
+                    type?: "profile.updated";
+                    data?: components["schemas"]["ProfileDetail"] | null;
+                } & components["schemas"]["ChangeEvent"]) | {
+                    id: string;
+                    /** @constant */
+                    type: "profile.updated";
+                    /** Format: date-time */
+                    occurredAt: string;
+                    /** @constant */
+                    test: true;
+                    resource: null;
+                    data: null;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, or none within 10 seconds: sent again later with the same `webhook-id` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    profileDeletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The change's id: the same on every attempt and in the change feed */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the epoch: refuse one far from your clock */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 under each secret in use, separated by spaces (two while a rotated secret's overlap runs) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": ({
+                    /** @constant */
+                    type?: "profile.deleted";
+                    data?: null;
+                } & components["schemas"]["ChangeEvent"]) | {
+                    id: string;
+                    /** @constant */
+                    type: "profile.deleted";
                     /** Format: date-time */
                     occurredAt: string;
                     /** @constant */

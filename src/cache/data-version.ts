@@ -4,7 +4,7 @@ import type { PreparedRead, PreparedReads } from '../db/prepared-reads.js';
 import type { DB } from '../db/schema.js';
 import { sendLater } from '../db/sent-later.js';
 
-export type VersionedData = 'posts' | 'jobs' | 'events' | 'companies';
+export type VersionedData = 'posts' | 'jobs' | 'events' | 'companies' | 'profiles';
 
 /**
  * Bumps the data version inside the writing transaction (sent with its next statement: sent-later.ts): everything

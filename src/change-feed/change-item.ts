@@ -10,7 +10,12 @@ export interface ChangeItem {
   id: string;
   type: string;
   occurredAt: string;
-  resource: { type: 'post' | 'job' | 'event' | 'company'; id: string; webUrl: string; companyId: string | null };
+  resource: {
+    type: 'post' | 'job' | 'event' | 'company' | 'profile';
+    id: string;
+    webUrl: string;
+    companyId: string | null;
+  };
   data: unknown;
 }
 
@@ -24,7 +29,9 @@ export function changeItem(row: ChangeRow, links: Links): ChangeItem {
         ? links.job(Number(id))
         : row.resource_type === 'company'
           ? links.company(id)
-          : links.event(id);
+          : row.resource_type === 'profile'
+            ? links.profile(id)
+            : links.event(id);
   return {
     id: row.event_id,
     type: row.type,

@@ -25,6 +25,8 @@ export const CHANGE_TYPES = [
   'event.updated',
   'event.deleted',
   'company.updated',
+  'profile.updated',
+  'profile.deleted',
 ] as const;
 export type ChangeType = (typeof CHANGE_TYPES)[number];
 export type ResourceType = ChangeEventsTable['resource_type'];
@@ -64,6 +66,23 @@ const resourceOf = (type: ChangeType): ResourceType => type.slice(0, type.indexO
 export const completeWhenRecorded = (type: string): boolean => type.endsWith('.deleted');
 
 /**
+ * Empties the content of every change of a resource recorded so far (they keep their type, id and time), in the
+ * writing transaction, and marks them complete so that none is filled later: no read, redelivery or replay sends that
+ * content again. A deletion does it; so does every write of a profile (a section hidden now must not be read in an
+ * older change).
+ */
+export async function forgetContent(db: Kysely<DB>, resourceType: ResourceType, resourceId: string): Promise<void> {
+  await sendLater(
+    db,
+    db
+      .updateTable('change_events')
+      .set({ data: null, ready: 1 })
+      .where('resource_type', '=', resourceType)
+      .where('resource_id', '=', resourceId),
+  );
+}
+
+/**
  * Records `changes` in the transaction `db` belongs to, at the next positions of the feed. Neither of its two
  * statements is waited for (sent-later.ts): the counter's update, and the insert that takes its positions from the
  * counter as updated. The answer, the changes as recorded (for the writer to complete right after its commit:
@@ -91,16 +110,8 @@ export async function recordChanges(db: Kysely<DB>, changes: Change[], now: numb
   for (const row of recorded) rememberTraceOf(row.event_id);
   // Deleted means gone: the earlier changes of a deleted resource keep their type, id and time but lose its content,
   // in the deleting transaction, and none is filled later (ready), so no read, redelivery or replay sends it again.
-  for (const change of changes.filter((c) => completeWhenRecorded(c.type))) {
-    await sendLater(
-      db,
-      db
-        .updateTable('change_events')
-        .set({ data: null, ready: 1 })
-        .where('resource_type', '=', resourceOf(change.type))
-        .where('resource_id', '=', String(change.resourceId)),
-    );
-  }
+  for (const change of changes.filter((c) => completeWhenRecorded(c.type)))
+    await forgetContent(db, resourceOf(change.type), String(change.resourceId));
   const inserted = await sendLater(
     db,
     db

@@ -14,6 +14,7 @@ export const FIELDS_ADDED_SINCE_FIRST_RELEASE: Record<ResourceType, Record<strin
   job: { location: null, salary: null },
   event: {},
   company: {},
+  profile: {},
 };
 
 /** Parses a stored change's data and fills in what an earlier release did not record. */

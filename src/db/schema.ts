@@ -60,6 +60,42 @@ export interface CompanyTranslationsTable {
   description: string;
 }
 
+/** A member's professional profile (migration 037, docs/profiles.md). JSON columns hold arrays. */
+export interface ProfilesTable {
+  user_id: number;
+  headline: string | null;
+  skills: Generated<string>;
+  experiences: Generated<string>;
+  educations: Generated<string>;
+  links: Generated<string>;
+  location_country: string | null;
+  location_region: string | null;
+  location_latitude: number | null;
+  location_longitude: number | null;
+  open_to_work: Generated<Bool>;
+  visibility: Generated<'PUBLIC' | 'PRIVATE'>;
+  show_experiences: Generated<Bool>;
+  show_educations: Generated<Bool>;
+  show_links: Generated<Bool>;
+  show_open_to_work: Generated<Bool>;
+  current_company_id: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A profile an app read through its detail on a UTC day (`day`: days since 1970-01-01). */
+export interface ProfileReadsTable {
+  caller: string;
+  day: number;
+  user_id: number;
+}
+
+export interface ProfileReadDaysTable {
+  caller: string;
+  day: number;
+  reads: number;
+}
+
 export interface CompanyRolesTable {
   company_id: number;
   user_id: number;
@@ -523,7 +559,7 @@ export interface ChangeEventsTable {
   position: number;
   event_id: string;
   type: string;
-  resource_type: 'post' | 'job' | 'event' | 'company';
+  resource_type: 'post' | 'job' | 'event' | 'company' | 'profile';
   resource_id: string;
   company_handle: string | null;
   occurred_at: number;
@@ -594,7 +630,7 @@ export interface WebhookAttemptsTable {
 /** One document a write changed, for every instance's search index to read again (search/search-changes.ts). */
 export interface SearchChangesTable {
   id: Generated<number>;
-  kind: 'post' | 'job' | 'event' | 'company';
+  kind: 'post' | 'job' | 'event' | 'company' | 'profile';
   doc_id: number;
   created_at: number;
 }
@@ -603,6 +639,9 @@ export interface DB {
   users: UsersTable;
   companies: CompaniesTable;
   company_translations: CompanyTranslationsTable;
+  profiles: ProfilesTable;
+  profile_reads: ProfileReadsTable;
+  profile_read_days: ProfileReadDaysTable;
   company_roles: CompanyRolesTable;
   resource_roles: ResourceRolesTable;
   apps: AppsTable;

@@ -14,6 +14,7 @@ import { SeededRandom } from './random.js';
 import { placeAndPayFor, placeAndPayRow } from './places.js';
 import { DEFAULT_PASSWORD_COST, hashPassword, type PasswordCost } from '../shared/passwords.js';
 import { DEMO_COMPANY_PROFILES, type DemoCompanyProfile } from './demo-companies.js';
+import { demoProfile } from './demo-profiles.js';
 import {
   CITIES,
   COMPANIES,
@@ -287,6 +288,17 @@ export async function generateDemoData(database: Database, options: DemoOptions)
         clientSecret: DEMO_CLIENT.clientSecret,
       },
       now - 30 * DAY,
+    );
+
+    for (const [n, member] of members.entries()) {
+      const profile = demoProfile(n, members.length, member, n === 0 || n <= 18 ? 'ko' : 'en', companyIds, now);
+      if (profile) await trx.insertInto('profiles').values(profile).execute();
+    }
+    await recordSearchChanges(
+      trx,
+      'profile',
+      members.map((m) => m.id),
+      now,
     );
 
     const posts = await generatePosts(ctx, options.posts ?? 300, companyList, members);

@@ -8,13 +8,14 @@ import { exampleOf, resolve } from './schema-example.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an OpenAPI document: untyped JSON, walked by key
 type Json = Record<string, any>;
 
-/** Values for the path parameters: the demo's first post and job, its company, and a placeholder for an event's id (events' ids are made when the data is). */
+/** Values for the path parameters: the demo's first post and job, its company, a member with a public profile, and a placeholder for an event's id (events' ids are made when the data is). */
 const PATH_VALUES: Record<string, string> = {
   postId: '1',
   jobId: '1',
   eventId: 'EVENT_ID',
   companyId: 'acme-labs',
   companyPermalink: 'acme-labs',
+  handle: 'member-01',
   ticketId: '1',
   sessionId: '1',
   faqId: '1',

@@ -18,8 +18,10 @@ export const KOREAN_TAGS: Record<string, string> = {
   Events: '이벤트와 그 티켓, 세션, FAQ를 검색하고 읽습니다. `event:write`로 회사의 이벤트를 관리합니다',
   Companies:
     '회사 디렉터리를 검색하고 읽습니다(지금 채용 중인 공고 수와 함께). `company:write`로 회사 소개, 로고, 위치, 링크를 고칩니다',
+  Profiles:
+    '회원의 공개 프로필을 검색하고 읽습니다. 회원이 공개한 것만 보이고, 하루에 읽을 수 있는 서로 다른 프로필 수에 한도가 있습니다',
   Codes: '검색 매개변수와 쓰기 본문이 쓰는 코드 목록, Accept-Language에 따른 이름',
-  Me: '로그인한 사용자가 자기 회사들에서 할 수 있는 일 (`company:manage:read`)',
+  Me: '로그인한 사용자 본인의 프로필(`profile:read`, `profile:write`)과 자기 회사들에서 할 수 있는 일(`company:manage:read`)',
   'OAuth Authorization': 'Authorization Code + PKCE 흐름: 로그인과 동의 페이지, 서버 메타데이터, 서명 키',
   'OAuth Token': '인가 코드나 리프레시 토큰을 토큰으로 교환하고, 리프레시 토큰을 폐기합니다',
   'OAuth UserInfo': '액세스 토큰의 사용자에 대한 클레임',
@@ -69,6 +71,30 @@ export const KOREAN_OPERATIONS: Record<string, [string, string]> = {
   updateCompany: [
     '회사 정보 수정 (보낸 필드만 바뀜)',
     '멀티파트: JSON `request` 파트와/또는 현재 로고를 바꾸는 `logo`. 회사에서 ENT_COMPANY_EDIT(OWNER, ADMIN)가 필요합니다. 이름과 핸들은 여기서 바꾸지 않습니다. 공고, 게시물, 이벤트는 다음 조회부터 새 로고를 보여 주고, 변경 피드와 웹훅은 `company.updated`를 알립니다.',
+  ],
+  searchProfiles: [
+    '공개 프로필 검색',
+    '프로필을 공개한 회원과 그 회원이 보여 주는 항목. 한 필터의 값들은 OR, 서로 다른 필터는 AND로 묶입니다. 결과는 1,000번째까지이며, 그 뒤에서 시작하는 페이지는 400 C0005입니다.',
+  ],
+  suggestProfileSkills: [
+    '입력 중인 기술 완성',
+    '공개 프로필의 기술 가운데 `prefix`로 시작하는 것을 많이 쓰인 순서로. 회원 이름은 내놓지 않습니다.',
+  ],
+  getProfile: [
+    '공개 프로필 읽기',
+    '회원이 보여 주는 항목만 있고 숨긴 항목은 빠집니다. 비공개, 비활성 회원, 작성하지 않은 프로필은 없는 핸들과 똑같은 404 C0008입니다. 앱마다 UTC 하루에 서로 다른 프로필을 PROFILE_READS_PER_DAY개까지 읽습니다(넘으면 429 C0010과 `X-SVC-RateLimit-Scope: profile.read`). 그날 다시 읽는 프로필은 다시 세지 않습니다.',
+  ],
+  getMyProfile: [
+    '사용자 본인의 프로필: 모든 항목과 공개 범위',
+    '`profile:read`(또는 별칭 `profile`) 범위가 필요하고, `email`은 `email` 범위가 있을 때만 줍니다. 프로필을 쓴 적 없는 회원은 비어 있는 비공개 프로필을 받습니다.',
+  ],
+  updateMyProfile: [
+    '사용자 프로필 수정 (보낸 필드만 바뀜)',
+    '`profile:write` 범위. 비공개로 바꾸거나 항목을 숨기면 다음 요청부터 모든 인스턴스의 검색, 조회, 변경 피드에서 사라집니다.',
+  ],
+  deleteMyProfile: [
+    '사용자 프로필 삭제',
+    '`profile:write` 범위. 계정은 남고, 프로필은 검색과 조회에서 사라지며 변경 피드의 이전 변경은 내용을 잃습니다(`profile.deleted`).',
   ],
   searchJobs: ['채용 공고 검색', '지금 채용 중인 공고만. 한 필터의 값들은 OR, 서로 다른 필터는 AND로 묶입니다.'],
   suggestJobSearches: [
@@ -183,6 +209,14 @@ export const KOREAN_OPERATIONS: Record<string, [string, string]> = {
   eventUpdatedWebhook: ['이벤트나 그 티켓, 세션, FAQ, 호스트가 바뀜 (`event.updated`)', WEBHOOK_KO('이벤트')],
   eventDeletedWebhook: ['이벤트가 삭제됨 (`event.deleted`)', WEBHOOK_KO(null)],
   companyUpdatedWebhook: ['회사 정보가 바뀜 (`company.updated`)', WEBHOOK_KO('회사')],
+  profileUpdatedWebhook: [
+    '회원의 공개 프로필이 바뀌거나 공개됨 (`profile.updated`)',
+    WEBHOOK_KO('프로필(회원이 보여 주는 항목만)'),
+  ],
+  profileDeletedWebhook: [
+    '회원의 프로필이 더는 공개되지 않음: 비공개, 삭제, 계정 비활성 (`profile.deleted`)',
+    `${WEBHOOK_KO(null)} 이 프로필의 이전 변경도 내용을 잃습니다. 앱이 보관한 이 회원의 프로필 데이터를 지우세요.`,
+  ],
   webhookPingWebhook: [
     '엔드포인트가 추가됨 (`webhook.ping`)',
     '개발자 콘솔에서 엔드포인트를 추가하면 한 번, 다른 전달과 똑같이 서명해 보냅니다. 실제 데이터를 만들지 않고 수신기와 비밀키를 확인할 수 있습니다. ' +

@@ -366,6 +366,137 @@ export const RECORDED_EXAMPLES: Record<string, unknown> = {
     "createdAt": "2025-11-03T09:00:00.000Z",
     "updatedAt": "2025-11-03T09:00:00.000Z"
   },
+  "searchProfiles": {
+    "totalItems": 22,
+    "totalPages": 11,
+    "page": 1,
+    "pageSize": 2,
+    "items": [
+      {
+        "handle": "member-20",
+        "name": "Sora Tanaka",
+        "imageUrl": null,
+        "headline": "backend developer at 에듀넥스트",
+        "skills": [
+          "TypeScript",
+          "Kotlin",
+          "Communication"
+        ],
+        "location": {
+          "country": "KR",
+          "region": "서울",
+          "latitude": 37.5,
+          "longitude": 127
+        },
+        "certificated": false,
+        "webUrl": "https://api.example.com/profiles/member-20",
+        "currentPosition": {
+          "title": "backend developer",
+          "companyName": "에듀넥스트",
+          "companyId": "edu-next"
+        },
+        "openToWork": false
+      },
+      {
+        "handle": "member-10",
+        "name": "임하은",
+        "imageUrl": "https://api.example.com/media/demo/avatars/member-10.png",
+        "headline": "문팩토리에서 일하는 백엔드개발자",
+        "skills": [
+          "TypeScript",
+          "Kotlin",
+          "데이터 분석"
+        ],
+        "location": {
+          "country": "KR",
+          "region": "부산",
+          "latitude": null,
+          "longitude": null
+        },
+        "certificated": false,
+        "webUrl": "https://api.example.com/profiles/member-10",
+        "currentPosition": {
+          "title": "백엔드개발자",
+          "companyName": "문팩토리",
+          "companyId": "moon-factory"
+        }
+      }
+    ]
+  },
+  "suggestProfileSkills": [
+    {
+      "text": "typescript",
+      "type": "SKILL",
+      "count": 6
+    }
+  ],
+  "getProfile": {
+    "handle": "member-01",
+    "name": "김민준",
+    "imageUrl": "https://api.example.com/media/demo/avatars/member-01.png",
+    "headline": "노바핀테크에서 일하는 프론트엔드개발자",
+    "skills": [
+      "Kotlin",
+      "React",
+      "리더십"
+    ],
+    "location": {
+      "country": "KR",
+      "region": "경기",
+      "latitude": null,
+      "longitude": null
+    },
+    "certificated": true,
+    "webUrl": "https://api.example.com/profiles/member-01",
+    "updatedAt": "2026-11-30T09:00:00.000Z",
+    "currentPosition": {
+      "title": "프론트엔드개발자",
+      "companyName": "노바핀테크",
+      "companyId": "nova-fintech"
+    },
+    "openToWork": false,
+    "experiences": [
+      {
+        "companyName": "노바핀테크",
+        "companyId": "nova-fintech",
+        "title": "프론트엔드개발자",
+        "startDate": "2025-09",
+        "endDate": null,
+        "description": "서비스를 설계하고 운영했습니다. 팀과 함께 지표를 개선했습니다."
+      },
+      {
+        "companyName": "에듀넥스트",
+        "companyId": "edu-next",
+        "title": "프론트엔드개발자",
+        "startDate": "2023-04",
+        "endDate": "2025-08",
+        "description": null
+      },
+      {
+        "companyName": "스타트업 연구소",
+        "companyId": null,
+        "title": "인턴",
+        "startDate": "2022-06",
+        "endDate": "2022-12",
+        "description": null
+      }
+    ],
+    "educations": [
+      {
+        "school": "카이스트",
+        "degree": "석사",
+        "fieldOfStudy": "산업디자인",
+        "startDate": "2018-04",
+        "endDate": "2022-02"
+      }
+    ],
+    "links": [
+      {
+        "type": "GITHUB",
+        "url": "https://github.com/member-01-example"
+      }
+    ]
+  },
   "searchEvents": {
     "totalItems": 22,
     "totalPages": 11,
@@ -828,7 +959,7 @@ export const RECORDED_EXAMPLES: Record<string, unknown> = {
   ],
   "listChanges": {
     "items": [],
-    "nextCursor": "YzIuMTU0ODIzMTM0Mjk2NDEwLjA",
+    "nextCursor": "YzIuMTMxNjYzNjkwMTEyMjczLjA",
     "hasMore": false
   },
   "getJobCategories": [

@@ -13,6 +13,7 @@ const RESOURCE_SCHEMA: Record<string, string> = {
   job: 'JobDetail',
   event: 'EventDetail',
   company: 'CompanyDetail',
+  profile: 'ProfileDetail',
 };
 const WHAT: Record<string, string> = {
   'post.created': 'A post was written',
@@ -26,6 +27,10 @@ const WHAT: Record<string, string> = {
   'event.updated': 'An event, its tickets, sessions, FAQs or hosts changed',
   'event.deleted': 'An event was deleted',
   'company.updated': "A company's profile was changed (its description, logo, place, links…)",
+  'profile.updated':
+    "A member's public profile was changed, or made public: `data` holds only what the member shows (null once it is not public)",
+  'profile.deleted':
+    "A member's profile stopped being public: made private, deleted, or its member's account disabled. Earlier changes of it lose their content",
 };
 
 /** `post.created` → `postCreatedWebhook`. */

@@ -133,6 +133,11 @@ export const openApiPlugin = fp(
               "Search and read the company directory, with how many jobs each is hiring for now; keep a company's profile with `company:write`",
           },
           {
+            name: 'Profiles',
+            description:
+              "Search and read members' public profiles: only what each member made public, a bounded number of distinct profiles a day",
+          },
+          {
             name: 'Codes',
             description:
               'The code catalogs that search parameters and write bodies use, with labels by Accept-Language',
@@ -142,7 +147,11 @@ export const openApiPlugin = fp(
             description:
               'Follow the changes of posts, jobs and events in commit order (sync without polling every list)',
           },
-          { name: 'Me', description: 'What the signed-in user may do at their companies (`company:manage:read`)' },
+          {
+            name: 'Me',
+            description:
+              'The signed-in user: their own profile (`profile:read`, `profile:write`) and what they may do at their companies (`company:manage:read`)',
+          },
           {
             name: 'OAuth Authorization',
             description:

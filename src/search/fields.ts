@@ -32,6 +32,8 @@ export const FACET_KIND = {
   industry: 'd',
   fundingStage: 'f',
   foundedYear: 'j',
+  skill: 'x',
+  openToWork: 'O',
 } as const;
 
 /**
@@ -77,4 +79,10 @@ export const FACETS = {
   industry: (code: string) => facet(FACET_KIND.industry, code),
   fundingStage: (code: string) => facet(FACET_KIND.fundingStage, code),
   foundedYear: (year: number) => facet(FACET_KIND.foundedYear, String(year)),
+  /** A member's skill, case folded (a profile's filter, facet and suggestion), and that they say they are open to work. */
+  skill: (name: string) => facet(FACET_KIND.skill, foldedSkill(name)),
+  openToWork: facet(FACET_KIND.openToWork),
 };
+
+/** A skill as profiles are searched and counted by it: NFKC, lower case, inner spaces as one. */
+export const foldedSkill = (name: string): string => name.normalize('NFKC').toLowerCase().trim().replace(/\s+/g, ' ');

@@ -402,6 +402,10 @@ function firstThen(
 }
 
 /** A filter of values (codes, names): the documents holding one of them; none without values. */
+/** A yes/no filter: the documents holding the token, or those not holding it; none when not asked. */
+export const flag = (wanted: boolean | undefined, token: string): Filter | undefined =>
+  wanted === undefined ? undefined : wanted ? { any: [token] } : { none: [token] };
+
 export const anyOf = (values: readonly string[] | undefined, token: (value: string) => string): Filter | undefined =>
   values?.length ? { any: values.map(token) } : undefined;
 

@@ -17,6 +17,9 @@ export class Links {
   company(handle: string): string {
     return `${this.webBaseUrl}/companies/${handle}`;
   }
+  profile(handle: string): string {
+    return `${this.webBaseUrl}/profiles/${handle}`;
+  }
   media(key: string): string {
     return `${this.publicBaseUrl}/media/${key}`;
   }

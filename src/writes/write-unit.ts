@@ -25,6 +25,7 @@ const EFFECTS: Record<ResourceType, { search: ChangeKind; dataVersions: readonly
   job: { search: 'job', dataVersions: ['jobs'] },
   event: { search: 'event', dataVersions: ['events'] },
   company: { search: 'company', dataVersions: ['companies', 'jobs', 'posts', 'events'] },
+  profile: { search: 'profile', dataVersions: ['profiles'] },
 };
 
 /** Records in the search log that the jobs of these companies changed (their documents hold the company's name and size). */
@@ -70,6 +71,8 @@ export interface Write {
   change: ChangeType | null;
   /** The company the resource belongs to (null for a member's post). */
   companyId: number | null;
+  /** The id the feed shows when it is not `id`: a profile is known by its member's handle. */
+  publicId?: string;
 }
 
 /** The effects of one transaction's writes; `record` inside the transaction, `recorded` once it has committed. */
@@ -95,7 +98,7 @@ export class WriteUnit {
       for (const name of effects.dataVersions) await bumpDataVersion(this.db, name, ids.length);
     }
     const changes = writes.flatMap((w) =>
-      w.change ? [{ type: w.change, resourceId: w.id, companyId: w.companyId }] : [],
+      w.change ? [{ type: w.change, resourceId: w.publicId ?? w.id, companyId: w.companyId }] : [],
     );
     if (changes.length > 0) this.changes.push((await recordChanges(this.db, changes, now)).answer);
   }

@@ -4,6 +4,7 @@ import { AccountsRepository } from '../../modules/accounts/accounts-repository.j
 import { AppKeyService } from '../../modules/accounts/app-key-service.js';
 import { PASSWORD_MAX, PASSWORD_MIN, passwordProblem } from '../../modules/accounts/password-policy.js';
 import { COMPANY_ROLES, RESOURCE_ROLES } from '../../modules/accounts/roles.js';
+import { ProfileWriteRepository } from '../../modules/profiles/profile-write-repository.js';
 import { OAuthRepository } from '../../modules/oauth/oauth-repository.js';
 import { catalogCodes } from '../../shared/catalog-data.js';
 import { hashSecret } from '../../shared/keys.js';
@@ -214,6 +215,18 @@ async function userOf(ctx: CliContext, values: Record<string, unknown>) {
   return user;
 }
 
+/**
+ * A disabled member's public profile leaves search and reads on every instance, and the feed says `profile.deleted`;
+ * enabled again, a public profile comes back (`profile.updated`).
+ */
+async function profileShown(ctx: CliContext, user: { id: number; handle: string }, enabled: boolean): Promise<void> {
+  const profiles = new ProfileWriteRepository((await ctx.database()).db);
+  const isPublic = (await profiles.member(user.id))?.visibility === 'PUBLIC';
+  await profiles.transaction((repo) =>
+    repo.recordChange(user.id, user.handle, isPublic && !enabled, isPublic && enabled),
+  );
+}
+
 export const usersDisableCommand: Command = {
   name: 'users disable',
   summary: 'Disable an account: it cannot sign in, its console sessions end and every grant it gave apps is revoked',
@@ -228,6 +241,7 @@ export const usersDisableCommand: Command = {
       await oauth.deleteSessionsOf(user.id);
       return oauth.revokeGrantsOfUser(user.id, 'the account was disabled', now);
     });
+    await profileShown(ctx, user, false);
     const { notices } = await ctx.database();
     let told = true;
     for (const grant of grantIds) told = (await announceRevocation(ctx.config.redisUrl, notices, { grant })) && told;
@@ -246,6 +260,7 @@ export const usersEnableCommand: Command = {
     const user = await userOf(ctx, values);
     if (user.disabled_at === null) throw new UsageError(`${user.email} is not disabled`);
     await new OAuthRepository((await ctx.database()).db).setUserDisabled(user.id, null);
+    await profileShown(ctx, user, true);
     ctx.io.out(`${user.email} enabled: it can sign in again; apps it used must be authorized anew.`);
   },
 };

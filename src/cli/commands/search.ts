@@ -3,6 +3,7 @@ import { CompanyIndex, companyIndexCopy } from '../../modules/companies/company-
 import { EventIndex, eventIndexCopy } from '../../modules/events/event-index.js';
 import { JobIndex, jobIndexCopy } from '../../modules/jobs/job-index.js';
 import { PostIndex, postIndexCopy } from '../../modules/posts/post-index.js';
+import { ProfileIndex, profileIndexCopy } from '../../modules/profiles/profile-index.js';
 import type { CliContext, Command } from '../command.js';
 
 /** The search indexes, each with where instances keep its saved copy and what its items are called. */
@@ -30,6 +31,12 @@ const INDEXES = [
     singular: 'company',
     copy: companyIndexCopy,
     open: (database: Database, file: string) => new CompanyIndex(database, undefined, file),
+  },
+  {
+    plural: 'profiles',
+    singular: 'profile',
+    copy: profileIndexCopy,
+    open: (database: Database, file: string) => new ProfileIndex(database, undefined, file),
   },
 ] as const;
 

@@ -1,4 +1,5 @@
 import { companyIndexCopy } from '../../modules/companies/company-index.js';
+import { profileIndexCopy } from '../../modules/profiles/profile-index.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -207,7 +208,9 @@ export const dbRestoreCommand: Command = {
     for (const suffix of ['-wal', '-shm']) fs.rmSync(`${target}${suffix}`, { force: true });
     fs.renameSync(incoming, target);
     // The saved search indexes describe the replaced database: instances build new ones from the restored tables.
-    for (const copy of [postIndexCopy, jobIndexCopy, eventIndexCopy, companyIndexCopy].map((of) => of(config.dataDir)))
+    for (const copy of [postIndexCopy, jobIndexCopy, eventIndexCopy, companyIndexCopy, profileIndexCopy].map((of) =>
+      of(config.dataDir),
+    ))
       fs.rmSync(copy, { force: true });
     io.out(
       `Restored ${backup} as ${target}. Start the service: it applies any pending migration and builds the search indexes from the tables.`,

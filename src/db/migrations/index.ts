@@ -34,6 +34,7 @@ import { tokenResource } from './2026-11-29-031-token-resource.js';
 import { dynamicClients } from './2026-12-01-032-dynamic-clients.js';
 import { clientRegisteredFrom } from './2026-12-01-033-client-registered-from.js';
 import { companyDirectory } from './2026-12-07-036-company-directory.js';
+import { memberProfiles } from './2026-12-07-037-member-profiles.js';
 import { eventSearchIndex } from './2026-12-07-035-event-search-index.js';
 import { jobLocationAndSalary } from './2026-12-02-034-job-location-and-salary.js';
 
@@ -82,5 +83,6 @@ export function allMigrations(adapter: DialectAdapter, clock: () => number = Dat
     '2026-12-02-034-job-location-and-salary': jobLocationAndSalary(),
     '2026-12-07-035-event-search-index': eventSearchIndex(adapter),
     '2026-12-07-036-company-directory': companyDirectory(adapter),
+    '2026-12-07-037-member-profiles': memberProfiles(),
   };
 }

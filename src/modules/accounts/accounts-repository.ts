@@ -84,6 +84,17 @@ export class AccountsRepository {
     return row?.id;
   }
 
+  /** The ids of companies by handle (those that exist). */
+  async companyIdsByHandle(handles: readonly string[]): Promise<Map<string, number>> {
+    if (handles.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('companies')
+      .select(['id', 'handle'])
+      .where('handle', 'in', [...handles])
+      .execute();
+    return new Map(rows.map((row) => [row.handle, Number(row.id)]));
+  }
+
   /** The handles of companies by id (those that exist). */
   async companyHandles(ids: number[]): Promise<Map<number, string>> {
     if (ids.length === 0) return new Map();

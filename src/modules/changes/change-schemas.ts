@@ -5,6 +5,7 @@ import { CompanyDetail } from '../companies/company-schemas.js';
 import { EventDetail } from '../events/event-schemas.js';
 import { JobDetail } from '../jobs/job-schemas.js';
 import { PostDetail } from '../posts/post-schemas.js';
+import { ProfileDetail } from '../profiles/profile-schemas.js';
 
 export const ChangeQuery = Type.Object({
   after: Type.Optional(
@@ -36,10 +37,10 @@ export const ChangeQuery = Type.Object({
 
 export const ChangeResource = Type.Object(
   {
-    type: StringEnum(['post', 'job', 'event', 'company'] as const),
+    type: StringEnum(['post', 'job', 'event', 'company', 'profile'] as const),
     id: Type.String({
       description:
-        "The resource's id as its path takes it (postId, jobId, eventId, companyId: a company's handle), as a string",
+        "The resource's id as its path takes it (postId, jobId, eventId, companyId: a company's handle; a profile: its member's handle), as a string",
     }),
     webUrl: Type.String({ description: 'Where people see it' }),
     companyId: Nullable(
@@ -62,7 +63,7 @@ export const ChangeEvent = Type.Object(
     }),
     occurredAt: DateTimeUtc('When the change was committed, ISO 8601 UTC'),
     resource: ChangeResource,
-    data: Type.Union([PostDetail, JobDetail, EventDetail, CompanyDetail, Type.Null()], {
+    data: Type.Union([PostDetail, JobDetail, EventDetail, CompanyDetail, ProfileDetail, Type.Null()], {
       description:
         'The resource as its public read showed it right after the change (Accept-Language `ko`); null for a deletion, ' +
         'and when the resource was no longer public by then (a later change follows)',

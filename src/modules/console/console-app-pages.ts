@@ -261,7 +261,10 @@ export const appPages: FastifyPluginAsyncTypebox<{ kit: ConsoleKit; opts: Consol
   app.get('/console/apps/:appId/usage', { schema: { hide, params: AppPath } }, async (request, reply) => {
     const owned = request.consoleApp!;
     const t = kit.text(request);
-    const report = await usageReport(opts.database.db, owned.id, clock());
+    const [report, profilesRead] = await Promise.all([
+      usageReport(opts.database.db, owned.id, clock()),
+      opts.profileReads.readToday(`app:${owned.id}`),
+    ]);
     const { perMinute, perDay } = opts.globalLimits;
     return render(request, reply, 'usage', {
       pageTitle: `${t.usage}: ${owned.name}`,
@@ -277,6 +280,8 @@ export const appPages: FastifyPluginAsyncTypebox<{ kit: ConsoleKit; opts: Consol
         perDay,
         minuteLeft: Math.max(0, perMinute - report.thisMinute),
         dayLeft: Math.max(0, perDay - report.today),
+        profilesRead,
+        profileReadsPerDay: opts.profileReads.perDay,
       },
     });
   });

@@ -1,3 +1,4 @@
+import type { ProfileReadQuota } from '../profiles/profile-read-quota.js';
 import type { AccountLinks } from '../accounts/account-links.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
 import type { AppKeyService } from '../accounts/app-key-service.js';
@@ -24,6 +25,8 @@ export interface ConsoleOptions {
   appsPerBuilder: number;
   /** The global rate limit every app has (the usage page shows what is left of it). */
   globalLimits: { perMinute: number; perDay: number };
+  /** The distinct profiles each app has read today, of the most it may (PROFILE_READS_PER_DAY). */
+  profileReads: Pick<ProfileReadQuota, 'readToday' | 'perDay'>;
   /** Requests each app's request log keeps. */
   requestLogPerApp: number;
   /** Password-reset and address-confirmation links, and the mail that carries them. */

@@ -1,3 +1,4 @@
+import { ProfileReadQuota } from '../profiles/profile-read-quota.js';
 import type { Area, Infrastructure } from '../../infrastructure.js';
 import type { AccountsArea } from '../accounts/index.js';
 import type { OAuthArea } from '../oauth/index.js';
@@ -32,6 +33,7 @@ export function consoleArea(
         signUpOpen: config.consoleSignUpOpen,
         appsPerBuilder: config.appsPerBuilder,
         globalLimits: { perMinute: config.rateLimits.globalPerMinute, perDay: config.rateLimits.globalPerDay },
+        profileReads: new ProfileReadQuota(database.db, config.rateLimits.profileReadsPerDay, clock),
         requestLogPerApp: config.requestLogPerApp,
         clock,
         webhooks: {

@@ -7,6 +7,13 @@ import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import { ChangePage, ChangeQuery } from '../changes/change-schemas.js';
 import { CodeList, JobIndustryList } from '../codes/code-routes.js';
 import { CompanyDetail, CompanyIdParams, CompanyPage, CompanySearchQuery } from '../companies/company-schemas.js';
+import {
+  MyProfile,
+  ProfileDetail,
+  ProfileHandleParams,
+  ProfilePage,
+  ProfileSearchQuery,
+} from '../profiles/profile-schemas.js';
 import { EventDetail, EventIdParams, EventPage, EventSearchQuery } from '../events/event-schemas.js';
 import { JobDetail, JobIdParams, JobPage, JobSearchQuery } from '../jobs/job-schemas.js';
 import { CompanyPermissions } from '../me/me-routes.js';
@@ -90,6 +97,24 @@ export const TOOLS: Tool[] = [
     inPath: ['companyId'],
   },
   {
+    name: 'search_profiles',
+    title: 'Search public profiles',
+    description: `Search members' public profiles by keywords (name, headline, skills, job titles), skills, current company (company handles), country and region, distance from a point, and whether they are open to work; only what each member made public. Results stop at the 1,000th. ${PAGING}`,
+    input: ProfileSearchQuery,
+    output: ProfilePage,
+    path: () => '/api/v1/profiles',
+  },
+  {
+    name: 'get_profile',
+    title: "Read a member's public profile",
+    description:
+      "One member's public profile by handle (a post's `author.id`, or `handle` from search_profiles): the sections the member shows, a hidden one absent; a private or unknown profile is error C0008. Each app reads a bounded number of distinct profiles a day.",
+    input: ProfileHandleParams,
+    output: ProfileDetail,
+    path: (a) => `/api/v1/profiles/${String(a.handle)}`,
+    inPath: ['handle'],
+  },
+  {
     name: 'search_events',
     title: 'Search events',
     description: `Search events by keywords, company, category, subject (codes from list_codes), online or offline, start dates and status (upcoming, ongoing, closed). ${PAGING}`,
@@ -134,6 +159,16 @@ export const TOOLS: Tool[] = [
     input: Type.Object({}),
     output: UserInfo,
     path: () => '/oauth/userinfo',
+    scope: 'profile',
+  },
+  {
+    name: 'get_my_profile',
+    title: "The user's own profile",
+    description:
+      "The signed-in user's whole profile (headline, skills, experiences, educations, place, links, open to work) with what each section shows to others, hidden sections included. Needs the user's consent (OAuth).",
+    input: Type.Object({}),
+    output: MyProfile,
+    path: () => '/api/v1/me/profile',
     scope: 'profile',
   },
   {

@@ -1,11 +1,18 @@
 /** The scopes of docs/api.md (Authentication), with their meaning in words for the consent page. */
 export const SCOPES: Record<string, { ko: string; en: string }> = {
-  profile: { ko: '이름, 프로필 사진 등 기본 프로필 보기', en: 'See your basic profile: name, picture and handle' },
+  profile: {
+    ko: '이름, 프로필 사진과 내 프로필(경력, 학력, 기술, 비공개 항목 포함) 보기',
+    en: 'See your name, picture and profile: career, education and skills, hidden parts included',
+  },
   'profile:read': {
-    ko: '이름, 프로필 사진 등 기본 프로필 보기',
-    en: 'See your basic profile: name, picture and handle',
+    ko: '이름, 프로필 사진과 내 프로필(경력, 학력, 기술, 비공개 항목 포함) 보기',
+    en: 'See your name, picture and profile: career, education and skills, hidden parts included',
   },
   email: { ko: '이메일 주소 보기', en: 'See your e-mail address' },
+  'profile:write': {
+    ko: '내 프로필(경력, 학력, 기술, 공개 범위) 수정 및 삭제',
+    en: 'Edit or delete your profile: career, education, skills and who can see them',
+  },
   'post:write': { ko: '내 이름으로 게시물 작성, 수정, 삭제', en: 'Write, edit and delete posts as you' },
   'job:write': {
     ko: '회사 채용공고 작성, 수정, 게시, 마감, 삭제',

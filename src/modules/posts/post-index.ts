@@ -10,12 +10,12 @@ import { FACET_TOP } from '../../search/facet-counts.js';
 import { FACET_KIND, FACETS } from '../../search/fields.js';
 import type { IndexLog } from '../../search/live-index.js';
 import {
+  flag,
   indexQuery,
   SearchIndex,
   timeWindow,
   type Declaration,
   type FacetRule,
-  type Filter,
   type SearchResult,
 } from '../../search/search-index.js';
 import type { IndexQuery } from '../../search/posting-index.js';
@@ -46,10 +46,6 @@ export interface PostSearchFilter {
 }
 
 export type PostSearchResult = SearchResult;
-
-/** A yes/no filter: the posts holding the token, or those not holding it. */
-const flag = (wanted: boolean | undefined, token: string): Filter | undefined =>
-  wanted === undefined ? undefined : wanted ? { any: [token] } : { none: [token] };
 
 export const POST_SEARCH: Declaration<PostSearchFilter> = {
   kind: 'post',
