@@ -25,6 +25,7 @@ import {
   TECHS,
   type TextLanguage,
 } from '../src/demo/vocabulary.js';
+import { currentPosition } from '../src/modules/profiles/profile-service.js';
 import { catalogCodes } from '../src/shared/catalog-data.js';
 import { jobCodeColumns } from '../src/shared/job-codes.js';
 import { timeOrderedId } from '../src/shared/ids.js';
@@ -275,6 +276,7 @@ async function profiles(
         show_educations: rnd.chance(0.9) ? 1 : 0,
         show_links: 1,
         show_open_to_work: rnd.chance(0.9) ? 1 : 0,
+        current_position: currentPosition(jobs),
         current_company_id: at[0]!.id,
         created_at: created,
         updated_at: Math.min(updated, now),

@@ -103,6 +103,11 @@ describe.each(ENGINES)('profiles on %s', (engine) => {
     const one = (await t.get('/api/v1/profiles/member-01')).json();
     expect(one.experiences[0]).toMatchObject({ companyId: expect.any(String), endDate: null });
     expect(one).not.toHaveProperty('email');
+    // The app's request log keeps the operation and its status, never what a profile says.
+    await t.app.requestLog.flush();
+    const logged = await t.db.database.db.selectFrom('app_requests').selectAll().execute();
+    expect(logged.some((row) => row.operation === 'getProfile')).toBe(true);
+    expect(JSON.stringify(logged)).not.toContain(one.headline);
 
     // Private, never written, disabled and never existing: the same status, body and header names.
     const disabled = await createUser(t, 'gone-member');
@@ -232,8 +237,24 @@ describe.each(ENGINES)('profiles on %s', (engine) => {
     expect((await onOther('/api/v1/profiles?companyId=acme-labs&skills=zig-quasar')).totalItems).toBe(0);
     expect(await onOther('/api/v1/profiles/rare-skill-member')).not.toHaveProperty('experiences');
 
+    // A search answer's ETag from before: it must not be confirmed (304) once the profile is private.
+    const before = await other.inject({
+      method: 'GET',
+      url: '/api/v1/profiles?skills=zig-quasar',
+      headers: { 'x-svc-api-key': t.demo.apiKey },
+    });
+    const etag = before.headers.etag as string;
+    expect(etag).toBeTruthy();
+
     // Private: gone everywhere on the other instance at its next request.
     await patch({ visibility: { profile: 'PRIVATE' } });
+    const revalidated = await other.inject({
+      method: 'GET',
+      url: '/api/v1/profiles?skills=zig-quasar',
+      headers: { 'x-svc-api-key': t.demo.apiKey, 'if-none-match': etag },
+    });
+    expect(revalidated.statusCode).toBe(200);
+    expect(revalidated.json().totalItems).toBe(0);
     expect((await onOther('/api/v1/profiles?skills=zig-quasar')).totalItems).toBe(0);
     expect(await onOther('/api/v1/profiles/suggestions?prefix=zig')).toEqual([]);
     expect((await onOther('/api/v1/profiles/rare-skill-member')).code).toBe('C0008');

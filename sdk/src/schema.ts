@@ -7305,7 +7305,7 @@ export interface operations {
                 radiusKm?: number;
                 /** @description true: members who show they are open to work; false: those who do not say so */
                 openToWork?: boolean;
-                /** @description RELEVANCE ranks keyword matches (most recently updated first without keyword); RECENT most recently updated first */
+                /** @description RELEVANCE ranks keyword matches (the newest profiles first without keyword); RECENT most recently updated first */
                 sort?: "RELEVANCE" | "RECENT";
                 /** @description Filters to count matches by, besides the page (repeat the parameter or give a comma list). The response then has `facets`: for each, the matches per value, most first, values without a match left out, the query's own filter on that facet left out; companyId gives its 20 most frequent companies */
                 facets?: ("skills" | "companyId" | "countries" | "regions" | "openToWork")[];
@@ -15552,7 +15552,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "items": [],
-                     *       "nextCursor": "YzIuMTMxNjYzNjkwMTEyMjczLjA",
+                     *       "nextCursor": "YzIuMjQxNjc1ODI2MTg3NjkxLjA",
                      *       "hasMore": false
                      *     }
                      */

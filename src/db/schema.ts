@@ -78,6 +78,8 @@ export interface ProfilesTable {
   show_educations: Generated<Bool>;
   show_links: Generated<Bool>;
   show_open_to_work: Generated<Bool>;
+  /** JSON `{title, companyName, companyId}` of the first experience without an end; null: none. */
+  current_position: string | null;
   current_company_id: number | null;
   created_at: number;
   updated_at: number;

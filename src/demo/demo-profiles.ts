@@ -7,6 +7,7 @@
 import type { Insertable } from 'kysely';
 import type { ProfilesTable } from '../db/schema.js';
 import type { ProfileExperienceDto } from '../modules/profiles/profile-schemas.js';
+import { currentPosition } from '../modules/profiles/profile-service.js';
 import { PLACES_OF_CITY } from './places.js';
 import { COMPANIES, ROLES, TECHS } from './vocabulary.js';
 
@@ -120,6 +121,7 @@ export function demoProfile(
     show_educations: n % 6 === 5 ? 0 : 1,
     show_links: n % 7 === 3 ? 0 : 1,
     show_open_to_work: n % 4 === 2 ? 0 : 1,
+    current_position: currentPosition(experiences),
     current_company_id: companyIds.get(current.handle) ?? null,
     created_at: now - (200 - n) * DAY,
     updated_at: now - (n % 10) * DAY,

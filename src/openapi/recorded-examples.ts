@@ -959,7 +959,7 @@ export const RECORDED_EXAMPLES: Record<string, unknown> = {
   ],
   "listChanges": {
     "items": [],
-    "nextCursor": "YzIuMTMxNjYzNjkwMTEyMjczLjA",
+    "nextCursor": "YzIuMjQxNjc1ODI2MTg3NjkxLjA",
     "hasMore": false
   },
   "getJobCategories": [

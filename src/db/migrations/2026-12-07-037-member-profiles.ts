@@ -28,7 +28,9 @@ export function memberProfiles(): Migration {
         .addColumn('show_educations', 'integer', (c) => c.notNull().defaultTo(1))
         .addColumn('show_links', 'integer', (c) => c.notNull().defaultTo(1))
         .addColumn('show_open_to_work', 'integer', (c) => c.notNull().defaultTo(1))
-        // The company of the member's current experience (the first without an end that names one), for `companyId`.
+        // The member's current experience (the first without an end), as JSON {title, companyName, companyId}: what a
+        // search page shows of experiences, without reading them all; and its company's number, for `companyId`.
+        .addColumn('current_position', 'text')
         .addColumn('current_company_id', 'bigint')
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('updated_at', 'bigint', (c) => c.notNull())

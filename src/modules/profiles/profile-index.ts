@@ -63,8 +63,8 @@ export const PROFILE_SEARCH: Declaration<ProfileSearchFilter> = {
       near: filter.near && nearFilter(filter.near, { latitude: 0, longitude: 1 }),
       openToWork: flag(filter.openToWork, FACETS.openToWork),
     },
-    // Without a keyword, RELEVANCE lists the most recently updated first, as RECENT does.
-    order: filter.order === 'rank' && filter.terms !== null ? 'rank' : 'updated',
+    // Without a keyword, RELEVANCE lists the newest profiles first, as every search does.
+    order: filter.order,
     limit: filter.limit,
     offset: filter.offset,
     facets: filter.facets,

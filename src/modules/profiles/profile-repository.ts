@@ -11,7 +11,7 @@ export interface PublicProfileRow {
   certificated: number;
   headline: string | null;
   skills: string;
-  experiences: string;
+  current_position: string | null;
   show_experiences: number;
   open_to_work: number;
   show_open_to_work: number;
@@ -24,13 +24,14 @@ export interface PublicProfileRow {
 
 /** A detail's row: the summary's columns and the sections only a detail shows. */
 export interface ProfileDetailRow extends PublicProfileRow {
+  experiences: string;
   educations: string;
   show_educations: number;
   links: string;
   show_links: number;
 }
 
-const SUMMARY_COLUMNS = `u.id, u.handle, u.name, u.image_url, u.certificated, p.headline, p.skills, p.experiences,
+const SUMMARY_COLUMNS = `u.id, u.handle, u.name, u.image_url, u.certificated, p.headline, p.skills, p.current_position,
   p.show_experiences, p.open_to_work, p.show_open_to_work, p.location_country, p.location_region, p.location_latitude,
   p.location_longitude, p.updated_at`;
 
@@ -57,7 +58,7 @@ export class ProfileRepository {
     this.handleRead = reads.prepare(
       'profile_by_handle',
       (sql) =>
-        `SELECT ${SUMMARY_COLUMNS}, p.educations, p.show_educations, p.links, p.show_links FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.handle = ${sql.param(1)} AND ${PUBLIC}`,
+        `SELECT ${SUMMARY_COLUMNS}, p.experiences, p.educations, p.show_educations, p.links, p.show_links FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.handle = ${sql.param(1)} AND ${PUBLIC}`,
     );
   }
 

@@ -222,7 +222,7 @@ export const ProfileSearchQuery = Type.Object({
     StringEnum(PROFILE_SORTS, {
       default: 'RELEVANCE',
       description:
-        'RELEVANCE ranks keyword matches (most recently updated first without keyword); RECENT most recently updated first',
+        'RELEVANCE ranks keyword matches (the newest profiles first without keyword); RECENT most recently updated first',
     }),
   ),
   facets: FacetsQuery(PROFILE_FACETS, FACET_TOP),

@@ -46,9 +46,13 @@ export function locationOf(row: {
   };
 }
 
-/** The experience a member is in now: the first without an end. */
-export const currentExperience = (experiences: readonly ProfileExperienceDto[]) =>
-  experiences.find((e) => e.endDate === null);
+/** The experience a member is in now (the first without an end), as a search page shows it; null for none. */
+export function currentPosition(experiences: readonly ProfileExperienceDto[]): string | null {
+  const current = experiences.find((e) => e.endDate === null);
+  return current
+    ? JSON.stringify({ title: current.title, companyName: current.companyName, companyId: current.companyId })
+    : null;
+}
 
 /**
  * Profile search and reads for apps (docs/profiles.md): only public profiles of members in use, only their shown
@@ -171,12 +175,11 @@ export class ProfileService {
       certificated: row.certificated === 1,
       webUrl: this.links.profile(row.handle),
     };
-    if (row.show_experiences === 1) {
-      const current = currentExperience(listOf<ProfileExperienceDto>(row.experiences));
-      summary.currentPosition = current
-        ? { title: current.title, companyName: current.companyName, companyId: current.companyId }
-        : null;
-    }
+    if (row.show_experiences === 1)
+      summary.currentPosition =
+        row.current_position === null
+          ? null
+          : (JSON.parse(row.current_position) as NonNullable<ProfileSummaryDto['currentPosition']>);
     if (row.show_open_to_work === 1) summary.openToWork = row.open_to_work === 1;
     return summary;
   }

@@ -2,7 +2,7 @@ import { ApiError } from '../../shared/api-error.js';
 import type { AccountsRepository } from '../accounts/accounts-repository.js';
 import type { ProfileRepository } from './profile-repository.js';
 import type { ProfileWriteRepository } from './profile-write-repository.js';
-import { currentExperience, listOf, locationOf } from './profile-service.js';
+import { currentPosition, listOf, locationOf } from './profile-service.js';
 import type {
   ProfileEducationDto,
   ProfileExperienceDto,
@@ -58,7 +58,7 @@ export class ProfileWriteService {
     const location = input.location === undefined ? (stored ? locationOf(stored) : null) : input.location;
     if (location && (location.latitude === null) !== (location.longitude === null))
       throw invalid('request.location', 'location takes latitude and longitude together, or neither');
-    const current = currentExperience(experiences);
+    const current = experiences.find((e) => e.endDate === null);
     const skills = input.skills ?? (stored ? listOf<string>(stored.skills) : []);
     const shown = (section: ProfileSection) =>
       input.visibility?.[section] ?? (stored ? stored[COLUMN_OF_SECTION[section]] === 1 : true);
@@ -84,6 +84,7 @@ export class ProfileWriteService {
         show_educations: shown('educations') ? 1 : 0,
         show_links: shown('links') ? 1 : 0,
         show_open_to_work: shown('openToWork') ? 1 : 0,
+        current_position: currentPosition(experiences),
         current_company_id: current?.companyId ? companies.get(current.companyId)! : null,
         created_at: stored ? Number(stored.created_at) : now,
         updated_at: now,
