@@ -109,6 +109,16 @@ describe.each(ENGINES)('profiles on %s', (engine) => {
     expect(logged.some((row) => row.operation === 'getProfile')).toBe(true);
     expect(JSON.stringify(logged)).not.toContain(one.headline);
 
+    // Another member's token beside the app key changes nothing an app sees.
+    const stranger = await createUser(t, 'curious-member');
+    const theirs = await accessToken(t, 'profile', stranger);
+    const withToken = await t.get('/api/v1/profiles/member-04', bearer(theirs));
+    expect(withToken.json()).toEqual(four);
+    expect((await t.get('/api/v1/profiles/member-07', bearer(theirs))).statusCode).toBe(404);
+    expect((await t.get('/api/v1/profiles?pageSize=50', bearer(theirs))).json().totalItems).toBe(
+      (await t.get('/api/v1/profiles?pageSize=50')).json().totalItems,
+    );
+
     // Private, never written, disabled and never existing: the same status, body and header names.
     const disabled = await createUser(t, 'gone-member');
     await t.db.database.db
@@ -381,29 +391,37 @@ describe.each(ENGINES)('profiles on %s', (engine) => {
     expect(clientPage.body).toContain('value="profile:write"');
   });
 
-  it('takes a profile deleted on one instance out of an instance started afterwards from the saved copies', async () => {
-    const member = await createUser(t, 'restart-member');
-    const token = await accessToken(t, 'profile:write', member);
-    await t.request({
+  it('takes profiles made private or deleted on one instance out of an instance started afterwards from the saved copies', async () => {
+    const members = await Promise.all(['restart-private', 'restart-deleted'].map((handle) => createUser(t, handle)));
+    const tokens = await Promise.all(members.map((member) => accessToken(t, 'profile:write', member)));
+    for (const token of tokens)
+      await t.request({
+        method: 'PATCH',
+        url: '/api/v1/me/profile',
+        headers: bearer(token),
+        payload: { skills: ['Restart-Skill'], visibility: { profile: 'PUBLIC' } },
+      });
+    expect((await onOther('/api/v1/profiles?skills=restart-skill')).totalItems).toBe(2);
+    // This instance stops (its indexes saved); the other takes both back; a new instance starts from the copies.
+    await t.app.close();
+    const hidden = await other.inject({
       method: 'PATCH',
       url: '/api/v1/me/profile',
-      headers: bearer(token),
-      payload: { skills: ['Restart-Skill'], visibility: { profile: 'PUBLIC' } },
+      headers: bearer(tokens[0]!),
+      payload: { visibility: { profile: 'PRIVATE' } },
     });
-    expect((await onOther('/api/v1/profiles?skills=restart-skill')).totalItems).toBe(1);
-    // This instance stops (its indexes saved); the other deletes the profile; a new instance starts from the copies.
-    await t.app.close();
-    const gone = await other.inject({ method: 'DELETE', url: '/api/v1/me/profile', headers: bearer(token) });
+    expect(hidden.statusCode, hidden.body).toBe(200);
+    const gone = await other.inject({ method: 'DELETE', url: '/api/v1/me/profile', headers: bearer(tokens[1]!) });
     expect(gone.statusCode, gone.body).toBe(204);
     const restarted = await anotherInstance(t);
     try {
       expect(restarted.profileIndex.stats().fromCopy).toBe(true);
-      const found = await restarted.inject({
-        method: 'GET',
-        url: '/api/v1/profiles?skills=restart-skill',
-        headers: { 'x-svc-api-key': t.demo.apiKey },
-      });
-      expect(found.json().totalItems).toBe(0);
+      const read = (url: string) =>
+        restarted.inject({ method: 'GET', url, headers: { 'x-svc-api-key': t.demo.apiKey } });
+      expect((await read('/api/v1/profiles?skills=restart-skill')).json().totalItems).toBe(0);
+      expect((await read('/api/v1/profiles/suggestions?prefix=restart')).json()).toEqual([]);
+      for (const handle of ['restart-private', 'restart-deleted'])
+        expect((await read(`/api/v1/profiles/${handle}`)).statusCode).toBe(404);
     } finally {
       await restarted.close();
     }
