@@ -315,6 +315,48 @@ describe.each(ENGINES)('profiles on %s', (engine) => {
     expect(changes.items[0].data).not.toHaveProperty('links');
   });
 
+  it('highlights the name and headline, tolerates typos with didYouMean, and finds job titles only where shown', async () => {
+    const member = await createUser(t, 'highlight-member');
+    const token = await accessToken(t, 'profile:write', member);
+    const res = await t.request({
+      method: 'PATCH',
+      url: '/api/v1/me/profile',
+      headers: bearer(token),
+      payload: {
+        headline: 'Kubernetes platform engineer',
+        experiences: [
+          {
+            companyName: 'Orbitalworks',
+            companyId: null,
+            title: 'Quartermaster',
+            startDate: '2022-01',
+            endDate: null,
+            description: null,
+          },
+        ],
+        visibility: { profile: 'PUBLIC' },
+      },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const lit = (await t.get('/api/v1/profiles?keyword=platform&highlight=true')).json();
+    const item = lit.items.find((p: { handle: string }) => p.handle === 'highlight-member');
+    expect(item.highlights).toEqual([
+      expect.objectContaining({ field: 'headline', fragments: [expect.objectContaining({ matches: [[11, 19]] })] }),
+    ]);
+    const typo = (await t.get('/api/v1/profiles?keyword=platfrom&typoTolerance=true')).json();
+    expect(typo.didYouMean).toBe('platform');
+    expect(typo.items.map((p: { handle: string }) => p.handle)).toContain('highlight-member');
+    // A job title finds the member while experiences are shown, and not once they are hidden.
+    expect((await t.get('/api/v1/profiles?keyword=quartermaster')).json().totalItems).toBe(1);
+    await t.request({
+      method: 'PATCH',
+      url: '/api/v1/me/profile',
+      headers: bearer(token),
+      payload: { visibility: { experiences: false } },
+    });
+    expect((await t.get('/api/v1/profiles?keyword=quartermaster')).json().totalItems).toBe(0);
+  });
+
   it('stops profile search at result 1,000 with 400 C0005', async () => {
     const deep = await t.get('/api/v1/profiles?page=21&pageSize=50');
     expect(deep.statusCode).toBe(400);
