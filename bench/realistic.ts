@@ -201,6 +201,23 @@ export const REALISTIC: RealisticScenario[] = [
     }),
   },
   {
+    // The two search bounds of the directory issues, with writes alongside (posts and job status changes, 3 a second).
+    name: 'distinct post searches beside 3 writes/s',
+    prepare: async (ctx, w) => ({
+      load: drawn(ctx.base, w, w.postSearch),
+      writes: await writes(ctx, 3),
+      sample: { path: w.postSearch(), headers: w.headers() },
+    }),
+  },
+  {
+    name: 'distinct profile searches beside 3 writes/s',
+    prepare: async (ctx, w) => ({
+      load: drawn(ctx.base, w, w.profileSearch),
+      writes: await writes(ctx, 3),
+      sample: { path: w.profileSearch(), headers: w.headers() },
+    }),
+  },
+  {
     name: 'random profile detail',
     prepare: async ({ base }, w) => ({
       load: drawn(base, w, w.profileDetail),

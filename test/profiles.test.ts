@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../src/app.js';
 import { DEMO_USER } from '../src/demo/demo-generator.js';
 import { foldedSkill } from '../src/search/fields.js';
+import { distanceKm } from '../src/search/geo-cells.js';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
 import { ConsoleForms } from './helpers/console-forms.js';
 import { injectSend } from './helpers/oauth-browser.js';
@@ -45,6 +46,8 @@ describe.each(ENGINES)('profiles on %s', (engine) => {
         'p.visibility',
         'u.disabled_at',
         'p.location_country',
+        'p.location_latitude',
+        'p.location_longitude',
         'p.open_to_work',
         'p.show_open_to_work',
         'p.show_experiences',
@@ -71,6 +74,26 @@ describe.each(ENGINES)('profiles on %s', (engine) => {
     expect(bySkill.totalItems).toBe(
       rows.filter((r) => (JSON.parse(r.skills) as string[]).some((s) => foldedSkill(s) === foldedSkill(skill))).length,
     );
+    // A radius: the members whose town is within it, measured row by row (and none without coordinates).
+    for (const [near, radiusKm] of [
+      ['37.5665,126.978', 25],
+      ['37.4,127.1', 5],
+      ['35.1796,129.0756', 50],
+    ] as const) {
+      const [latitude, longitude] = near.split(',').map(Number) as [number, number];
+      const expected = rows.filter(
+        (r) =>
+          r.location_latitude !== null &&
+          distanceKm(
+            { latitude, longitude },
+            { latitude: Number(r.location_latitude), longitude: Number(r.location_longitude) },
+          ) <= radiusKm,
+      );
+      const found = (await t.get(`/api/v1/profiles?near=${near}&radiusKm=${radiusKm}&pageSize=50`)).json();
+      expect(found.totalItems, near).toBe(expected.length);
+      if (radiusKm === 25) expect(expected.length).toBeGreaterThan(0);
+      expect(found.items.map((p: { handle: string }) => p.handle).sort()).toEqual(expected.map((r) => r.handle).sort());
+    }
     const japan = (await t.get('/api/v1/profiles?countries=JP')).json();
     expect(japan.totalItems).toBe(rows.filter((r) => r.location_country === 'JP').length);
     const open = (await t.get('/api/v1/profiles?openToWork=true&facets=openToWork,companyId,skills')).json();
@@ -233,6 +256,11 @@ describe.each(ENGINES)('profiles on %s', (engine) => {
     // A town, never an address: coordinates kept to one decimal.
     expect(made.json().location).toEqual({ country: 'KR', region: '서울', latitude: 37.6, longitude: 127 });
     expect((await onOther('/api/v1/profiles?skills=zig-quasar')).totalItems).toBe(1);
+    // Its town is a point of its own (one member): found within a radius of it, not beyond.
+    expect(
+      (await onOther('/api/v1/profiles?near=37.62,127.02&radiusKm=5')).items.map((p: { handle: string }) => p.handle),
+    ).toEqual(['rare-skill-member']);
+    expect((await onOther('/api/v1/profiles?near=37.9,127.5&radiusKm=5')).totalItems).toBe(0);
     expect((await onOther('/api/v1/profiles/suggestions?prefix=zig'))[0]).toMatchObject({
       text: 'zig-quasar',
       count: 1,

@@ -34,6 +34,7 @@ export const FACET_KIND = {
   foundedYear: 'j',
   skill: 'x',
   openToWork: 'O',
+  point: 'P',
 } as const;
 
 /**
@@ -82,6 +83,8 @@ export const FACETS = {
   /** A member's skill, case folded (a profile's filter, facet and suggestion), and that they say they are open to work. */
   skill: (name: string) => facet(FACET_KIND.skill, foldedSkill(name)),
   openToWork: facet(FACET_KIND.openToWork),
+  /** A document's point as `<latitude>,<longitude>`, for resources whose points are few and shared (near-filter.ts). */
+  point: (value: string) => facet(FACET_KIND.point, value),
 };
 
 /** A skill as profiles are searched and counted by it: NFKC, lower case, inner spaces as one. */

@@ -4,7 +4,6 @@
  * job titles as text; its skills, current company, place and (when shown) openness to work as facets.
  */
 import { FACETS } from '../../search/fields.js';
-import { cellsOf } from '../../search/geo-cells.js';
 import type { SearchDocument } from '../../search/posting-index.js';
 
 /** A profile as the index reads it: its row's columns with the member's name. */
@@ -39,8 +38,9 @@ export function profileDocument(profile: ProfileFacts): SearchDocument {
   if (profile.openToWork) facets.push(FACETS.openToWork);
   if (profile.location_country !== null) facets.push(FACETS.country(profile.location_country));
   if (profile.location_region !== null) facets.push(FACETS.region(profile.location_region));
+  // A member's point is a town (one decimal of a degree), shared by many: `near` unites the points within its radius.
   const point = profilePoint(profile);
-  if (point) facets.push(...cellsOf(point).map(FACETS.cell));
+  if (point) facets.push(FACETS.point(`${point.latitude},${point.longitude}`));
   return {
     texts: [profile.name, profile.headline ?? '', profile.skills.join(' '), profile.titles.join(' ')],
     facets,

@@ -10,7 +10,7 @@ import type { Database } from '../../db/database.js';
 import { FACET_TOP } from '../../search/facet-counts.js';
 import { FACET_KIND, FACETS } from '../../search/fields.js';
 import type { IndexLog } from '../../search/live-index.js';
-import { nearFilter, type Near } from '../../search/near-filter.js';
+import { nearPointsFilter, type Near } from '../../search/near-filter.js';
 import { anyOf, flag, SearchIndex, type Declaration, type FacetRule } from '../../search/search-index.js';
 import type { QueryWord } from '../../search/search-text.js';
 import { profileSearchRows } from './profile-search-repository.js';
@@ -37,7 +37,7 @@ export interface ProfileSearchFilter {
 }
 
 /** The numbers a profile document carries besides its creation time, in IndexedItem.extra's order. */
-export const PROFILE_NUMBERS = ['latitude', 'longitude', 'updated'] as const;
+export const PROFILE_NUMBERS = ['updated'] as const;
 
 export const PROFILE_SEARCH: Declaration<ProfileSearchFilter> = {
   kind: 'profile',
@@ -60,7 +60,7 @@ export const PROFILE_SEARCH: Declaration<ProfileSearchFilter> = {
       companyId: anyOf(filter.companyIds?.map(String), (id) => FACETS.company(Number(id))),
       countries: anyOf(filter.countries, FACETS.country),
       regions: anyOf(filter.regions, FACETS.region),
-      near: filter.near && nearFilter(filter.near, { latitude: 0, longitude: 1 }),
+      near: filter.near && nearPointsFilter(filter.near, FACET_KIND.point),
       openToWork: flag(filter.openToWork, FACETS.openToWork),
     },
     // Without a keyword, RELEVANCE lists the newest profiles first, as every search does.

@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { ItemSource } from '../../search/live-index.js';
 import type { IndexedItem } from '../../search/ordered-documents.js';
-import { profileDocument, profilePoint } from './profile-document.js';
+import { profileDocument } from './profile-document.js';
 
 export function profileSearchRows(db: Kysely<DB>): ItemSource {
   const publicProfiles = () =>
@@ -39,12 +39,11 @@ export function profileSearchRows(db: Kysely<DB>): ItemSource {
   const items = (rows: Row[]): IndexedItem[] =>
     rows.map((row) => {
       const shown = row.show_experiences === 1;
-      const point = profilePoint(row);
       return {
         id: Number(row.user_id),
         time: Number(row.created_at),
         stamp: Number(row.updated_at),
-        extra: [point?.latitude ?? Number.NaN, point?.longitude ?? Number.NaN, Number(row.updated_at)],
+        extra: [Number(row.updated_at)],
         document: profileDocument({
           ...row,
           skills: JSON.parse(row.skills) as string[],
@@ -56,7 +55,7 @@ export function profileSearchRows(db: Kysely<DB>): ItemSource {
     });
   return {
     kind: 'profile',
-    extraColumns: 3,
+    extraColumns: 1,
     inOrder: async (after, limit) =>
       items(
         await profiles()
