@@ -20,12 +20,16 @@ describe('benchmark harness (--quick on tiny data)', () => {
       connections: 2,
       seconds: 1,
       dataDir,
-      scenario: 'post|mixed|company',
+      scenario: 'post|mixed|company|profile',
     });
     expect(results.map((r) => r.scenario)).toEqual([
       'distinct post searches',
       'distinct company searches',
       'random company detail',
+      'distinct profile searches',
+      'distinct post searches beside 3 writes/s',
+      'distinct profile searches beside 3 writes/s',
+      'random profile detail',
       'random post detail',
       'random post detail beside broad searches',
       'mixed reads alone, no writes',

@@ -7,7 +7,7 @@ import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
 import { ConsoleForms } from './helpers/console-forms.js';
 import { png } from './helpers/images.js';
 import { imagePart, jsonPart, multipart, type Part } from './helpers/multipart.js';
-import { injectSend } from './helpers/oauth-browser.js';
+import { consentPage, injectSend } from './helpers/oauth-browser.js';
 import { anotherInstance, createTestApp, testConfig, type TestContext } from './helpers/test-app.js';
 import { ENGINES } from './helpers/test-database.js';
 import { accessToken, bearer, createUser } from './helpers/tokens.js';
@@ -373,19 +373,7 @@ describe.each(ENGINES)('companies on %s', (engine) => {
     const metadata = (await t.app.inject({ url: '/.well-known/oauth-authorization-server' })).json();
     expect(metadata.scopes_supported).toContain('company:write');
     const user = await createUser(t, 'consent-reader');
-    const query = new URLSearchParams({
-      response_type: 'code',
-      client_id: t.demo.client.clientId,
-      redirect_uri: t.demo.client.redirectUri,
-      scope: 'company:write',
-      state: 's',
-      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-      code_challenge_method: 'S256',
-    });
-    const browser = new (await import('./helpers/oauth-browser.js')).Browser(injectSend(t.app));
-    let page = await browser.request('GET', `/oauth/authorize?${query.toString()}`);
-    page = await browser.signIn(page, user.email, user.password);
-    page = await browser.request('GET', page.headers.location as string);
+    const page = await consentPage(t.app, t.demo.client, 'company:write', user);
     expect(page.body).toContain('관리 권한이 있는 회사의 소개, 로고, 위치 등 회사 정보 수정');
   });
 });

@@ -552,7 +552,7 @@ describe.runIf(hasChromium || process.env.CI_REQUIRE_BROWSER)('developer console
     expect(await page.getByLabel(/Redirect URIs/).getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByRole('radio', { name: /Public/ }).isChecked()).toBe(true);
     expect(await page.getByRole('checkbox', { name: /post:write/ }).isChecked()).toBe(true);
-    expect(await page.getByRole('checkbox', { name: /^profile/ }).isChecked()).toBe(true);
+    expect(await page.getByRole('checkbox', { name: /^profile\s/ }).isChecked()).toBe(true);
     await check(page, 'client-refused');
     expect(
       await s.db.database.db.selectFrom('oauth_clients').select('client_id').where('name', '=', 'Kept input').execute(),

@@ -6,7 +6,7 @@ import { foldedSkill } from '../src/search/fields.js';
 import { distanceKm } from '../src/search/geo-cells.js';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
 import { ConsoleForms } from './helpers/console-forms.js';
-import { injectSend } from './helpers/oauth-browser.js';
+import { consentPage, injectSend } from './helpers/oauth-browser.js';
 import { anotherInstance, createTestApp, testConfig, type TestContext } from './helpers/test-app.js';
 import { ENGINES } from './helpers/test-database.js';
 import { accessToken, bearer, createUser } from './helpers/tokens.js';
@@ -33,6 +33,14 @@ describe.each(ENGINES)('profiles on %s', (engine) => {
 
   const onOther = (url: string) =>
     other.inject({ method: 'GET', url, headers: { 'x-svc-api-key': t.demo.apiKey } }).then((res) => res.json());
+
+  /** A new member with a `profile:write` token who writes `payload` as their profile; their token. */
+  async function memberWith(handle: string, payload: Record<string, unknown>): Promise<string> {
+    const token = await accessToken(t, 'profile:write', await createUser(t, handle));
+    const res = await t.request({ method: 'PATCH', url: '/api/v1/me/profile', headers: bearer(token), payload });
+    expect(res.statusCode, res.body).toBe(200);
+    return token;
+  }
 
   /** The public profiles worked out row by row: public, of an account in use. */
   async function publicRows() {
@@ -324,19 +332,11 @@ describe.each(ENGINES)('profiles on %s', (engine) => {
 
   it('carries only the public profile in profile.updated', async () => {
     const cursor = (await t.get('/api/v1/changes?after=now')).json().nextCursor as string;
-    const member = await createUser(t, 'feed-member');
-    const token = await accessToken(t, 'profile:write', member);
-    const res = await t.request({
-      method: 'PATCH',
-      url: '/api/v1/me/profile',
-      headers: bearer(token),
-      payload: {
-        headline: 'Open data',
-        links: [{ type: 'GITHUB', url: 'https://github.com/feed-member' }],
-        visibility: { profile: 'PUBLIC', links: false },
-      },
+    await memberWith('feed-member', {
+      headline: 'Open data',
+      links: [{ type: 'GITHUB', url: 'https://github.com/feed-member' }],
+      visibility: { profile: 'PUBLIC', links: false },
     });
-    expect(res.statusCode, res.body).toBe(200);
     const changes = (await t.get(`/api/v1/changes?after=${cursor}&types=profile.updated`)).json();
     expect(changes.items).toHaveLength(1);
     expect(changes.items[0].data).toMatchObject({ handle: 'feed-member', headline: 'Open data' });
@@ -344,28 +344,20 @@ describe.each(ENGINES)('profiles on %s', (engine) => {
   });
 
   it('highlights the name and headline, tolerates typos with didYouMean, and finds job titles only where shown', async () => {
-    const member = await createUser(t, 'highlight-member');
-    const token = await accessToken(t, 'profile:write', member);
-    const res = await t.request({
-      method: 'PATCH',
-      url: '/api/v1/me/profile',
-      headers: bearer(token),
-      payload: {
-        headline: 'Kubernetes platform engineer',
-        experiences: [
-          {
-            companyName: 'Orbitalworks',
-            companyId: null,
-            title: 'Quartermaster',
-            startDate: '2022-01',
-            endDate: null,
-            description: null,
-          },
-        ],
-        visibility: { profile: 'PUBLIC' },
-      },
+    const token = await memberWith('highlight-member', {
+      headline: 'Kubernetes platform engineer',
+      experiences: [
+        {
+          companyName: 'Orbitalworks',
+          companyId: null,
+          title: 'Quartermaster',
+          startDate: '2022-01',
+          endDate: null,
+          description: null,
+        },
+      ],
+      visibility: { profile: 'PUBLIC' },
     });
-    expect(res.statusCode, res.body).toBe(200);
     const lit = (await t.get('/api/v1/profiles?keyword=platform&highlight=true')).json();
     const item = lit.items.find((p: { handle: string }) => p.handle === 'highlight-member');
     expect(item.highlights).toEqual([
@@ -439,19 +431,7 @@ describe.each(ENGINES)('profiles on %s', (engine) => {
     const metadata = (await t.app.inject({ url: '/.well-known/oauth-authorization-server' })).json();
     expect(metadata.scopes_supported).toEqual(expect.arrayContaining(['profile', 'profile:read', 'profile:write']));
     const user = await createUser(t, 'profile-consent');
-    const query = new URLSearchParams({
-      response_type: 'code',
-      client_id: t.demo.client.clientId,
-      redirect_uri: t.demo.client.redirectUri,
-      scope: 'profile profile:write',
-      state: 's',
-      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-      code_challenge_method: 'S256',
-    });
-    const browser = new (await import('./helpers/oauth-browser.js')).Browser(injectSend(t.app));
-    let page = await browser.request('GET', `/oauth/authorize?${query.toString()}`);
-    page = await browser.signIn(page, user.email, user.password);
-    page = await browser.request('GET', page.headers.location as string);
+    const page = await consentPage(t.app, t.demo.client, 'profile profile:write', user);
     expect(page.body).toContain('내 프로필(경력, 학력, 기술, 공개 범위) 수정 및 삭제');
     expect(page.body).toContain('비공개 항목 포함');
     const forms = new ConsoleForms(injectSend(t.app));

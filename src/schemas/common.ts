@@ -230,6 +230,11 @@ export function withCorrection<T>(page: PageResult<T>, didYouMean: string | unde
   return page;
 }
 
+/** How many completions a suggestions operation gives. */
+export const SuggestionPageSize = Type.Optional(
+  Type.Integer({ minimum: 1, maximum: 10, default: 10, description: 'How many suggestions at most' }),
+);
+
 /** A handle of a company or member: 1 to 255 of `[A-Za-z0-9_-]`. */
 export const Handle = (description: string) =>
   Type.String({ minLength: 0, maxLength: 255, pattern: '^[A-Za-z0-9_-]*$', description });

@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import {
   CorrectedPage,
+  SuggestionPageSize,
   DateTimeUtc,
   FacetsQuery,
   Handle,
@@ -182,9 +183,7 @@ export const CompanySuggestionQuery = Type.Object({
     description:
       'What the user has typed so far. Latin letters match in any case; Korean by syllables, by a half-typed last syllable and by initial consonants (`ㄷㅇㅌ`)',
   }),
-  pageSize: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: 10, default: 10, description: 'How many suggestions at most' }),
-  ),
+  pageSize: SuggestionPageSize,
 });
 
 export const CompanyIdParams = Type.Object({ companyId: Handle('Company handle') });

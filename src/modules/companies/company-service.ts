@@ -111,8 +111,19 @@ export class CompanyService {
     const { total, ids, facets, didYouMean, corrections } = await this.index.search(filter, await this.version.read());
     const rows = inIdOrder(ids, await this.companies.items(ids, translationLanguage(locale)));
     const items = rows.map((row) => this.summaryOf(row, locale, hiring));
+    const matched = new Set([...(terms ?? []), ...(corrections ?? [])]);
+    // Why each matched: its name and description.
     const highlighted = query.highlight
-      ? withHighlights(items, new Set([...(terms ?? []), ...(corrections ?? [])]))
+      ? items.map((item) => ({
+          ...item,
+          highlights: highlightsOf(
+            [
+              ['name', item.name],
+              ['description', item.description],
+            ],
+            matched,
+          ),
+        }))
       : items;
     return {
       page: withCorrection(pageOf(highlighted, total, page, pageSize, facets), didYouMean),
@@ -177,21 +188,4 @@ export class CompanyService {
       webUrl: this.links.company(row.handle),
     };
   }
-}
-
-/** The items with why they matched: their name and description. */
-function withHighlights(items: CompanySummaryDto[], terms: ReadonlySet<string>): CompanySummaryDto[] {
-  return items.map((item) => ({
-    ...item,
-    highlights:
-      terms.size === 0
-        ? []
-        : highlightsOf(
-            [
-              ['name', item.name],
-              ['description', item.description ?? ''],
-            ],
-            terms,
-          ),
-  }));
 }

@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import {
   CorrectedPage,
+  SuggestionPageSize,
   DateTimeUtc,
   FacetsQuery,
   Handle,
@@ -233,9 +234,7 @@ export const JobSuggestionQuery = Type.Object({
     description:
       'What the user has typed so far. Latin letters match in any case; Korean by syllables, by a half-typed last syllable (`배ㄱ`) and by initial consonants (`ㅂㅇㄷ`)',
   }),
-  pageSize: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: 10, default: 10, description: 'How many suggestions at most' }),
-  ),
+  pageSize: SuggestionPageSize,
 });
 
 export const JobIdParams = Type.Object({ jobId: RequestId({ description: 'Job id' }) });

@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import {
   CorrectedPage,
+  SuggestionPageSize,
   DateTimeUtc,
   FacetsQuery,
   Handle,
@@ -246,9 +247,7 @@ export const ProfileSuggestionQuery = Type.Object({
     examples: ['typ'],
     description: 'What the user has typed of a skill (any case; Korean by syllables and initial consonants)',
   }),
-  pageSize: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: 10, default: 10, description: 'How many suggestions at most' }),
-  ),
+  pageSize: SuggestionPageSize,
 });
 
 export const ProfileHandleParams = Type.Object({ handle: Handle("The member's handle") });

@@ -110,8 +110,19 @@ export class ProfileService {
       withCompanyHandles(found.facets, (ids) => this.accounts.companyHandles(ids)),
     ]);
     const items = inIdOrder(found.ids, rows).map((row) => this.summaryOf(row));
+    const matched = new Set([...(terms ?? []), ...(found.corrections ?? [])]);
+    // Why each matched: its name and headline.
     const highlighted = query.highlight
-      ? withHighlights(items, new Set([...(terms ?? []), ...(found.corrections ?? [])]))
+      ? items.map((item) => ({
+          ...item,
+          highlights: highlightsOf(
+            [
+              ['name', item.name],
+              ['headline', item.headline],
+            ],
+            matched,
+          ),
+        }))
       : items;
     return withCorrection(pageOf(highlighted, found.total, page, pageSize, facets), found.didYouMean);
   }
@@ -191,21 +202,4 @@ export class ProfileService {
     if (row.show_links === 1) detail.links = listOf<ProfileLinkDto>(row.links);
     return detail;
   }
-}
-
-/** The items with why they matched: their name and headline. */
-function withHighlights(items: ProfileSummaryDto[], terms: ReadonlySet<string>): ProfileSummaryDto[] {
-  return items.map((item) => ({
-    ...item,
-    highlights:
-      terms.size === 0
-        ? []
-        : highlightsOf(
-            [
-              ['name', item.name],
-              ['headline', item.headline ?? ''],
-            ],
-            terms,
-          ),
-  }));
 }
