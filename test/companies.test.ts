@@ -7,10 +7,10 @@ import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
 import { ConsoleForms } from './helpers/console-forms.js';
 import { png } from './helpers/images.js';
 import { imagePart, jsonPart, multipart, type Part } from './helpers/multipart.js';
-import { consentPage, injectSend } from './helpers/oauth-browser.js';
+import { injectSend } from './helpers/oauth-browser.js';
 import { anotherInstance, createTestApp, testConfig, type TestContext } from './helpers/test-app.js';
 import { ENGINES } from './helpers/test-database.js';
-import { accessToken, bearer, createUser } from './helpers/tokens.js';
+import { accessToken, bearer, consentPage, createUser } from './helpers/tokens.js';
 
 /**
  * The company directory over HTTP on the demo (issue 88): the detail and its 404, suggestions, the parameters' errors,

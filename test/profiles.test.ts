@@ -6,10 +6,10 @@ import { foldedSkill } from '../src/search/fields.js';
 import { distanceKm } from '../src/search/geo-cells.js';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
 import { ConsoleForms } from './helpers/console-forms.js';
-import { consentPage, injectSend } from './helpers/oauth-browser.js';
+import { injectSend } from './helpers/oauth-browser.js';
 import { anotherInstance, createTestApp, testConfig, type TestContext } from './helpers/test-app.js';
 import { ENGINES } from './helpers/test-database.js';
-import { accessToken, bearer, createUser } from './helpers/tokens.js';
+import { accessToken, bearer, consentPage, createUser } from './helpers/tokens.js';
 
 /**
  * Members' profiles over HTTP on the demo (issue 89): what an app key finds and reads is only what each member made

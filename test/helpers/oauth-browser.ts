@@ -122,28 +122,3 @@ export class Browser {
     return new URL(res.headers.location as string);
   }
 }
-
-/** The consent page a user is shown when the demo's client asks for `scope` (signed in as `user` on the way). */
-export async function consentPage(
-  app: Parameters<typeof injectSend>[0],
-  client: { clientId: string; redirectUri: string },
-  scope: string,
-  user: { email: string; password: string },
-): Promise<Sent> {
-  const query = new URLSearchParams({
-    response_type: 'code',
-    client_id: client.clientId,
-    redirect_uri: client.redirectUri,
-    scope,
-    state: 's',
-    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-    code_challenge_method: 'S256',
-  });
-  const browser = new Browser(injectSend(app));
-  const page = await browser.signIn(
-    await browser.request('GET', `/oauth/authorize?${query.toString()}`),
-    user.email,
-    user.password,
-  );
-  return browser.request('GET', page.headers.location as string);
-}

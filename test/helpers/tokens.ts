@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import { AccountsRepository } from '../../src/modules/accounts/accounts-repository.js';
 import type { App } from '../../src/app.js';
 import type { DemoManifest } from '../../src/demo/demo-generator.js';
-import { Browser, injectSend, type Send } from './oauth-browser.js';
+import { Browser, injectSend, type Send, type Sent } from './oauth-browser.js';
 import type { TestContext } from './test-app.js';
 
 /**
@@ -30,6 +30,19 @@ export async function authorizationCodeThrough(
   resource?: string,
 ): Promise<{ callback: URL; verifier: string }> {
   const verifier = randomBytes(32).toString('base64url');
+  return {
+    callback: await new Browser(send).authorize(authorizeUrl(client, scope, verifier, resource), user),
+    verifier,
+  };
+}
+
+/** The authorization request of `client` for `scope`, with the PKCE challenge of `verifier`. */
+function authorizeUrl(
+  client: { clientId: string; redirectUri: string },
+  scope: string,
+  verifier: string,
+  resource?: string,
+): string {
   const query = new URLSearchParams({
     response_type: 'code',
     client_id: client.clientId,
@@ -40,7 +53,20 @@ export async function authorizationCodeThrough(
     code_challenge_method: 'S256',
     ...(resource ? { resource } : {}),
   });
-  return { callback: await new Browser(send).authorize(`/oauth/authorize?${query.toString()}`, user), verifier };
+  return `/oauth/authorize?${query.toString()}`;
+}
+
+/** The consent page a user is shown when `client` asks for `scope` (signed in as `user` on the way). */
+export async function consentPage(
+  app: App,
+  client: { clientId: string; redirectUri: string },
+  scope: string,
+  user: { email: string; password: string },
+): Promise<Sent> {
+  const browser = new Browser(injectSend(app));
+  const signIn = await browser.request('GET', authorizeUrl(client, scope, randomBytes(32).toString('base64url')));
+  const page = await browser.signIn(signIn, user.email, user.password);
+  return browser.request('GET', page.headers.location as string);
 }
 
 /** The access token the token endpoint gives for a code (`authorizationCode`), with the client's secret in Basic. */
