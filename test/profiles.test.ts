@@ -377,6 +377,44 @@ describe.each(ENGINES)('profiles on %s', (engine) => {
     expect((await t.get('/api/v1/profiles?keyword=quartermaster')).json().totalItems).toBe(0);
   });
 
+  it('refuses a missing or wrong key, a missing token and a spent profile.update limit, changing nothing', async () => {
+    for (const url of ['/api/v1/profiles', '/api/v1/profiles/member-01', '/api/v1/profiles/suggestions?prefix=t']) {
+      expect((await t.app.inject({ method: 'GET', url })).json(), url).toMatchObject({ code: 'C0001' });
+      const wrong = await t.app.inject({ method: 'GET', url, headers: { 'x-svc-api-key': 'svc_not_a_key' } });
+      expect(wrong.statusCode, url).toBe(401);
+      expect(wrong.body).not.toContain('headline');
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/me/profile' })).statusCode).toBe(401);
+    const limited = await anotherInstance(
+      t,
+      testConfig({
+        RATE_LIMIT_PROFILE_UPDATE_PER_MINUTE: '5',
+        RATE_LIMIT_PROFILE_UPDATE_PER_HOUR: '40',
+        RATE_LIMIT_PROFILE_UPDATE_PER_DAY: '300',
+      }),
+    );
+    try {
+      t.clock.now += 7 * 86_400_000;
+      const token = await accessToken(t, 'profile:write', await createUser(t, 'limited-writer'));
+      const write = (headline: string) =>
+        limited.inject({ method: 'PATCH', url: '/api/v1/me/profile', headers: bearer(token), payload: { headline } });
+      for (let i = 0; i < 5; i++) expect((await write(`take ${i}`)).statusCode).toBe(200);
+      const over = await write('one too many');
+      expect(over.statusCode).toBe(429);
+      expect(over.json()).toMatchObject({ code: 'C0010' });
+      expect(over.headers['x-svc-ratelimit-scope']).toBe('profile.update');
+      const own = await t.db.database.db
+        .selectFrom('profiles as p')
+        .innerJoin('users as u', 'u.id', 'p.user_id')
+        .select('p.headline')
+        .where('u.handle', '=', 'limited-writer')
+        .executeTakeFirstOrThrow();
+      expect(own.headline).toBe('take 4');
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('stops profile search at result 1,000 with 400 C0005', async () => {
     const deep = await t.get('/api/v1/profiles?page=21&pageSize=50');
     expect(deep.statusCode).toBe(400);
